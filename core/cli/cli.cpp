@@ -1,0 +1,77 @@
+#include "cli.h"
+
+#include "commands.h"
+
+#include <cstdio>
+
+namespace embark::cli {
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> table{
+        {"inspect", "summarise a model: inputs/outputs, ops, parameters, MACs, activations", cmdInspect},
+        {"run", "run a model through the host reference interpreter and compare outputs", cmdRun},
+    };
+    return table;
+}
+
+QString exitStatusHelp() {
+    return QStringLiteral(
+        "Exit status (every command):\n"
+        "  0  success\n"
+        "  1  outputs outside the tolerance\n"
+        "  2  usage error\n"
+        "  3  the model needs something unsupported (op, attribute, dtype)\n"
+        "  4  invalid model or input file\n"
+        "  5  external failure (toolchain, board, network, file system)\n");
+}
+
+static void printHelp(QTextStream& out) {
+    out << "Usage: embark-cli <command> [options]\n\n"
+        << "Embark takes an ONNX model to a board: inspect, run, plan, export, build, deploy, bench.\n\n"
+        << "Commands:\n";
+    for (const Command& c : commands())
+        out << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << "\n";
+    out << "\nRun 'embark-cli <command> --help' for a command's options.\n\n" << exitStatusHelp();
+}
+
+int fail(Io& io, const Error& error) {
+    io.err << "embark-cli: error: " << QString::fromStdString(error.message) << "\n";
+    io.err.flush();
+    return error.exitCode();
+}
+
+int usage(Io& io, const QString& message) {
+    io.err << "embark-cli: " << message << "\n(see 'embark-cli --help')\n";
+    io.err.flush();
+    return static_cast<int>(ErrorKind::Usage);
+}
+
+int run(const QStringList& args, QTextStream& out, QTextStream& err) {
+    Io io{out, err};
+    if (args.isEmpty() || args.first() == "--help" || args.first() == "-h" || args.first() == "help") {
+        printHelp(out);
+        out.flush();
+        return args.isEmpty() ? static_cast<int>(ErrorKind::Usage) : 0;
+    }
+    if (args.first() == "--version") {
+        out << "embark-cli " << EMBARK_VERSION << "\n";
+        return 0;
+    }
+    for (const Command& c : commands()) {
+        if (args.first() == QLatin1String(c.name)) {
+            const int rc = c.fn(args.mid(1), io);
+            out.flush();
+            err.flush();
+            return rc;
+        }
+    }
+    return usage(io, QStringLiteral("unknown command '%1'").arg(args.first()));
+}
+
+int run(const QStringList& args) {
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    return run(args, out, err);
+}
+
+} // namespace embark::cli

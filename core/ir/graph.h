@@ -1,0 +1,153 @@
+// The graph IR: values (tensors flowing between nodes, possibly constant), nodes (an op
+// with inputs, outputs, attributes and provenance) and the graph that owns them. All edge
+// edits go through Graph so that each value's list of uses stays exact.
+#pragma once
+
+#include "attribute.h"
+#include "error.h"
+#include "opkind.h"
+#include "shape.h"
+#include "tensor.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace embark::ir {
+
+class Node;
+
+struct Use {
+    Node* node = nullptr;
+    int index = 0; // which input of node
+    bool operator==(const Use& o) const { return node == o.node && index == o.index; }
+};
+
+class Value {
+public:
+    std::string name;
+    DType dtype = DType::Float32;
+    Shape shape;
+    Tensor constant; // non-null for initializers and folded constants
+
+    bool isConstant() const { return !constant.isNull(); }
+    Node* producer() const { return m_producer; }
+    const std::vector<Use>& uses() const { return m_uses; }
+    bool isGraphInput() const { return m_graphInput; }
+    bool isGraphOutput() const { return m_graphOutput; }
+    size_t byteSize() const { return static_cast<size_t>(shape.numel()) * dtypeSize(dtype); }
+
+private:
+    friend class Graph;
+    Node* m_producer = nullptr;
+    std::vector<Use> m_uses;
+    bool m_graphInput = false;
+    bool m_graphOutput = false;
+};
+
+class Node {
+public:
+    std::string name;
+    OpKind op = OpKind::Identity;
+    Attributes attrs;
+    // Names of the original ONNX nodes this node stands for, in graph order.
+    std::vector<std::string> provenance;
+
+    const std::vector<Value*>& inputs() const { return m_inputs; }
+    const std::vector<Value*>& outputs() const { return m_outputs; }
+    // Input i, or nullptr when absent (optional input omitted or index past the end).
+    Value* input(size_t i) const { return i < m_inputs.size() ? m_inputs[i] : nullptr; }
+    Value* output(size_t i) const { return i < m_outputs.size() ? m_outputs[i] : nullptr; }
+
+    bool has(const std::string& attr) const { return attrs.count(attr) != 0; }
+    int64_t attrInt(const std::string& attr, int64_t fallback) const;
+    float attrFloat(const std::string& attr, float fallback) const;
+    std::string attrString(const std::string& attr, const std::string& fallback) const;
+    std::vector<int64_t> attrInts(const std::string& attr,
+                                  const std::vector<int64_t>& fallback = {}) const;
+    std::vector<float> attrFloats(const std::string& attr,
+                                  const std::vector<float>& fallback = {}) const;
+    const Tensor* attrTensor(const std::string& attr) const;
+
+    // "Conv 'conv1'" for messages.
+    std::string describe() const;
+
+private:
+    friend class Graph;
+    std::vector<Value*> m_inputs;
+    std::vector<Value*> m_outputs;
+};
+
+class Graph {
+public:
+    Graph() = default;
+    Graph(Graph&&) = default;
+    Graph& operator=(Graph&&) = default;
+    Graph(const Graph&) = delete;
+    Graph& operator=(const Graph&) = delete;
+
+    std::string name;
+    // Model-level facts kept for display and export (producer, opset, source path, ...).
+    std::map<std::string, std::string> metadata;
+
+    // --- values
+    Value* addValue(const std::string& name, DType dtype, Shape shape);
+    Value* addConstant(const std::string& name, Tensor tensor);
+    Value* findValue(const std::string& name) const;
+    // A name not used by any value or node yet, derived from base.
+    std::string uniqueName(const std::string& base);
+    void renameValue(Value* v, const std::string& newName);
+
+    const std::vector<Value*>& inputs() const { return m_inputs; }
+    const std::vector<Value*>& outputs() const { return m_outputs; }
+    void addInput(Value* v);
+    void addOutput(Value* v);
+    void setOutput(size_t i, Value* v);
+    void removeInput(Value* v);
+
+    // --- nodes (kept in execution order; call topoSort after out-of-order inserts)
+    Node* addNode(OpKind op, const std::string& name, const std::vector<Value*>& inputs,
+                  const std::vector<Value*>& outputs);
+    // Inserts before `pos` (nullptr appends).
+    Node* insertNode(Node* pos, OpKind op, const std::string& name,
+                     const std::vector<Value*>& inputs, const std::vector<Value*>& outputs);
+    Node* findNode(const std::string& name) const;
+    std::vector<Node*> nodes() const;
+    size_t nodeCount() const { return m_nodes.size(); }
+    size_t valueCount() const { return m_values.size(); }
+    std::vector<Value*> values() const;
+
+    void setInput(Node* n, size_t index, Value* v); // v may be nullptr (absent)
+    void appendInput(Node* n, Value* v);
+    void setOutput(Node* n, size_t index, Value* v);
+    // Every use of `from` (and graph-output slots) now reads `to`.
+    void replaceAllUses(Value* from, Value* to);
+    // Removes the node; its inputs lose a use, its outputs lose their producer.
+    void removeNode(Node* n);
+    // Drops values that nothing produces, uses or exposes (and that are not graph inputs).
+    size_t removeDeadValues();
+    // Removes nodes whose outputs reach no graph output; returns how many.
+    size_t removeDeadNodes();
+
+    // Orders nodes so that producers come before consumers (stable for already sorted
+    // graphs). Fails on a cycle, naming a node on it.
+    Status topoSort();
+    // Checks internal consistency (uses lists, producers, unique names); for tests.
+    Status validate() const;
+
+    Graph clone() const;
+
+private:
+    std::vector<std::unique_ptr<Node>> m_nodes;
+    std::vector<std::unique_ptr<Value>> m_values;
+    std::unordered_map<std::string, Value*> m_valueByName;
+    std::vector<Value*> m_inputs;
+    std::vector<Value*> m_outputs;
+    uint64_t m_nameCounter = 0;
+
+    void detachInput(Node* n, size_t index);
+};
+
+} // namespace embark::ir

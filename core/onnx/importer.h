@@ -1,0 +1,35 @@
+// ONNX import with libonnx: checker, shape inference, initializers and Constant nodes,
+// external data confined to the model's folder, opset normalisation into the IR's
+// newest-opset semantics (see ir/opkind.h), and symbolic dimensions resolved from the model
+// or from user overrides.
+#pragma once
+
+#include "ir/error.h"
+#include "ir/graph.h"
+
+#include <map>
+#include <string>
+
+namespace embark::onnx {
+
+struct ImportOptions {
+    // --shape NAME=DIMS overrides for graph inputs (symbolic or not).
+    std::map<std::string, ir::Shape> shapeOverrides;
+    bool runChecker = true;
+};
+
+// Imports the model at `path`. Errors name the file and the node/op/value involved:
+// InvalidInput (4) for broken files, Unsupported (3) for ops/dtypes Embark lacks (the
+// message lists the supported ops), Usage (2) for a bad --shape override.
+Expected<ir::Graph> importModel(const std::string& path, const ImportOptions& options = {});
+
+// Same, from bytes in memory; `baseDir` resolves external data, `displayName` names the
+// model in messages.
+Expected<ir::Graph> importModelFromBytes(const std::string& bytes, const std::string& baseDir,
+                                         const std::string& displayName,
+                                         const ImportOptions& options = {});
+
+// The ONNX op types the importer accepts (after normalisation), sorted.
+std::vector<std::string> supportedOnnxOps();
+
+} // namespace embark::onnx

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs everything Embark needs on Debian 12 with apt-get. Idempotent: when every
+# package is already present it prints nothing and returns in well under a second.
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git ca-certificates
+  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libqt6sql6-sqlite libqcustomplot-dev libgl-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
+  libssh-dev openssh-server openssh-client
+  g++-riscv64-linux-gnu g++-aarch64-linux-gnu qemu-user-static qemu-user
+  clang-19 lld-19
+  xvfb xauth imagemagick
+  python3
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "embark: installing ${#missing[@]} missing package(s): ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

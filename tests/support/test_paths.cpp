@@ -1,0 +1,32 @@
+#include "test_paths.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace embark::test {
+
+QString sharedModelsDir() {
+    const QString env = qEnvironmentVariable("EMBARK_SHARED_MODELS");
+    const QString dir = env.isEmpty() ? QStringLiteral(EMBARK_SHARED_DIR "/models") : env;
+    return QFileInfo(dir).isDir() ? QDir(dir).absolutePath() : QString();
+}
+
+QString sharedModel(const QString& name) {
+    const QString dir = sharedModelsDir();
+    if (dir.isEmpty()) return {};
+    for (const QString& candidate : {dir + "/" + name + ".onnx", dir + "/" + name + "/" + name + ".onnx"})
+        if (QFileInfo::exists(candidate)) return candidate;
+    if (name == "digits") return dir + "/digits/digits_cnn.onnx";
+    return {};
+}
+
+QString cliPath() { return QStringLiteral(EMBARK_CLI_PATH); }
+QString sourceDir() { return QStringLiteral(EMBARK_SOURCE_DIR); }
+QString testDataDir() { return QStringLiteral(EMBARK_TEST_DATA_DIR); }
+
+QString onnxTestDataDir() {
+    const QString dir = QStringLiteral("/usr/share/libonnx-testdata/data");
+    return QFileInfo(dir).isDir() ? dir : QString();
+}
+
+} // namespace embark::test

@@ -1,0 +1,23 @@
+// Paths the tests need: the shared models (optional tier), the CLI binary, test data.
+#pragma once
+
+#include <QString>
+
+namespace embark::test {
+
+// ../shared/models, or an empty string when the folder is absent (tests then QSKIP with
+// a message saying so).
+QString sharedModelsDir();
+QString sharedModel(const QString& name); // "<dir>/<name>.onnx" or empty
+QString cliPath();
+QString sourceDir();
+QString testDataDir(); // tests/data
+QString onnxTestDataDir(); // /usr/share/libonnx-testdata/data or empty
+
+} // namespace embark::test
+
+#define EMBARK_REQUIRE_SHARED_MODELS()                                                              \
+    do {                                                                                           \
+        if (embark::test::sharedModelsDir().isEmpty())                                             \
+            QSKIP("../shared/models is absent: the shared-model tier runs only where it exists");  \
+    } while (0)
