@@ -1,0 +1,97 @@
+#include "model_args.h"
+
+#include "onnx/importer.h"
+#include "onnx/tensor_io.h"
+
+#include <QFileInfo>
+#include <QLocale>
+
+namespace embark::cli {
+
+void addShapeOption(QCommandLineParser& parser) {
+    parser.addOption({"shape", "Fix an input's shape, e.g. input=1x3x224x224 (repeatable).", "NAME=DIMS"});
+}
+
+Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLineParser& parser) {
+    std::map<std::string, ir::Shape> out;
+    for (const QString& spec : parser.values("shape")) {
+        const qsizetype eq = spec.lastIndexOf('=');
+        auto shape = eq > 0 ? ir::Shape::parse(spec.mid(eq + 1).toStdString()) : std::nullopt;
+        if (!shape)
+            return makeError(ErrorKind::Usage, "--shape '" + spec.toStdString() +
+                                                   "' is not NAME=DIMS (e.g. input=1x3x224x224)");
+        out[spec.left(eq).toStdString()] = *shape;
+    }
+    return out;
+}
+
+Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser) {
+    auto overrides = shapeOverrides(parser);
+    if (!overrides) return overrides.error();
+    onnx::ImportOptions options;
+    options.shapeOverrides = std::move(*overrides);
+    return onnx::importModel(path.toStdString(), options);
+}
+
+Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, const QStringList& specs) {
+    std::map<std::string, ir::Tensor> inputs;
+    for (const QString& spec : specs) {
+        const qsizetype eq = spec.indexOf('=');
+        std::string name;
+        QString file = spec;
+        if (eq > 0 && !QFileInfo::exists(spec)) {
+            name = spec.left(eq).toStdString();
+            file = spec.mid(eq + 1);
+        } else if (graph.inputs().size() == 1) {
+            name = graph.inputs().front()->name;
+        } else {
+            return makeError(ErrorKind::Usage, "--input '" + spec.toStdString() +
+                                                   "': the model has several inputs, use NAME=FILE");
+        }
+        const ir::Value* input = graph.findValue(name);
+        if (!input || !input->isGraphInput()) {
+            std::string names;
+            for (const ir::Value* v : graph.inputs()) names += (names.empty() ? "" : ", ") + v->name;
+            return makeError(ErrorKind::Usage,
+                             "--input names '" + name + "', which is not an input of the model (inputs: " + names + ")");
+        }
+        auto tensor = onnx::readTensorFile(file.toStdString(), input->dtype, input->shape);
+        if (!tensor) return tensor.error();
+        inputs[name] = tensor->tensor;
+    }
+    return inputs;
+}
+
+int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis,
+                int minPositional, int maxPositional) {
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption help({"h", "help"}, "Show this help.");
+    parser.addOption(help);
+    if (!parser.parse(QStringList{"embark-cli"} + args)) return usage(io, parser.errorText());
+    if (parser.isSet(help)) {
+        io.out << "Usage: embark-cli " << synopsis << "\n\n" << parser.helpText().section('\n', 2) << "\n"
+               << exitStatusHelp();
+        return 0;
+    }
+    const auto n = parser.positionalArguments().size();
+    if (n < minPositional || (maxPositional >= 0 && n > maxPositional))
+        return usage(io, "usage: embark-cli " + synopsis);
+    return -1;
+}
+
+QJsonArray shapeToJson(const ir::Shape& s) {
+    QJsonArray a;
+    for (int64_t d : s.dims()) a.append(static_cast<qint64>(d));
+    return a;
+}
+
+QString formatCount(int64_t n) { return QLocale(QLocale::English).toString(static_cast<qlonglong>(n)); }
+
+QString formatBytes(int64_t bytes) {
+    QString s = formatCount(bytes) + " B";
+    if (bytes >= 1024 * 1024) s += QStringLiteral(" (%1 MiB)").arg(bytes / 1048576.0, 0, 'f', 2);
+    else if (bytes >= 1024) s += QStringLiteral(" (%1 KiB)").arg(bytes / 1024.0, 0, 'f', 1);
+    return s;
+}
+
+} // namespace embark::cli

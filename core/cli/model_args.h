@@ -1,0 +1,37 @@
+// Option handling shared by the commands that take a model: --shape overrides, loading the
+// model, --input files, and JSON/number formatting helpers.
+#pragma once
+
+#include "cli.h"
+#include "ir/graph.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonObject>
+
+#include <map>
+
+namespace embark::cli {
+
+// Adds --shape NAME=DIMS (repeatable) to a parser.
+void addShapeOption(QCommandLineParser& parser);
+
+// Parses the --shape values; Usage error on a malformed one.
+Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLineParser& parser);
+
+// Imports MODEL with the parser's --shape overrides.
+Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser);
+
+// Reads `--input NAME=FILE` values (or a bare FILE for a single-input model) into tensors
+// keyed by input name; raw .bin files take the input's declared dtype and shape.
+Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, const QStringList& specs);
+
+// Parses the command line into `parser` (with --help); returns -1 to go on, else an exit code.
+int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis,
+                int minPositional, int maxPositional);
+
+QJsonArray shapeToJson(const ir::Shape& s);
+QString formatBytes(int64_t bytes);  // "5,619,712 B (5.36 MiB)"
+QString formatCount(int64_t n);      // "11,689,512"
+
+} // namespace embark::cli

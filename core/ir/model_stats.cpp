@@ -1,0 +1,73 @@
+#include "model_stats.h"
+
+#include <set>
+
+namespace embark::ir {
+
+int64_t nodeMacs(const Node& node) {
+    const Value* out = node.output(0);
+    if (!out) return 0;
+    switch (node.op) {
+    case OpKind::Conv: {
+        const Value* w = node.input(1);
+        if (!w || w->shape.rank() < 3) return 0;
+        int64_t perOutput = 1; // Cin/group * kernel taps
+        for (size_t i = 1; i < w->shape.rank(); ++i) perOutput *= w->shape[i];
+        return out->shape.numel() * perOutput;
+    }
+    case OpKind::ConvTranspose: {
+        const Value* in = node.input(0);
+        const Value* w = node.input(1);
+        if (!in || !w || w->shape.rank() < 3) return 0;
+        int64_t perInput = 1; // Cout/group * kernel taps
+        for (size_t i = 1; i < w->shape.rank(); ++i) perInput *= w->shape[i];
+        return in->shape.numel() * perInput;
+    }
+    case OpKind::Gemm: {
+        const Value* a = node.input(0);
+        if (!a || a->shape.rank() != 2) return 0;
+        const int64_t k = node.attrInt("transA", 0) ? a->shape[0] : a->shape[1];
+        return out->shape.numel() * k;
+    }
+    case OpKind::MatMul: {
+        const Value* a = node.input(0);
+        if (!a || a->shape.rank() == 0) return 0;
+        return out->shape.numel() * a->shape[a->shape.rank() - 1];
+    }
+    default:
+        return 0;
+    }
+}
+
+ParamCount nodeParams(const Node& node) {
+    ParamCount p;
+    for (const Value* v : node.inputs()) {
+        if (!v || !v->isConstant() || !isFloating(v->dtype)) continue;
+        p.count += v->shape.numel();
+        p.bytes += static_cast<int64_t>(v->byteSize());
+    }
+    return p;
+}
+
+ModelStats modelStats(const Graph& graph) {
+    ModelStats s;
+    std::set<const Value*> seen;
+    for (const Node* n : graph.nodes()) {
+        ++s.opHistogram[std::string(opName(n->op))];
+        s.macs += nodeMacs(*n);
+        for (const Value* v : n->inputs()) {
+            if (!v || !v->isConstant() || !isFloating(v->dtype) || !seen.insert(v).second) continue;
+            s.params.count += v->shape.numel();
+            s.params.bytes += static_cast<int64_t>(v->byteSize());
+        }
+        for (const Value* v : n->outputs()) {
+            if (!v) continue;
+            const auto bytes = static_cast<int64_t>(v->byteSize());
+            s.activationBytes += bytes;
+            if (bytes > s.largestActivation) s.largestActivation = bytes;
+        }
+    }
+    return s;
+}
+
+} // namespace embark::ir
