@@ -1,0 +1,62 @@
+// Compile-time register-tile sizes of the portable GEMM/convolution micro-kernel, picked per
+// target so the accumulator tile fits the vector register file and the compiler vectorizes it.
+#pragma once
+
+// A tile is MR output pixels x NR output channels of float accumulators. The channel loop of
+// length NR is the innermost one, so compilers vectorize along channels; MR is the number of
+// broadcast input values reused per weight load. Override with -DEMBARK_MR=.. -DEMBARK_NR=..
+//
+// Why these defaults:
+// - AVX-512 (32 zmm): 7 x 32 floats = 14 accumulators + 2 weight registers; measured at
+//   XNNPACK speed on a 56x56 64->64 3x3 layer.
+// - AVX/AVX2 (16 ymm): 6 x 16 = 12 accumulators + 2 weight registers + 1 broadcast.
+// - aarch64 NEON (32 q registers): 6 x 16 = 24 accumulators + 4 weights (XNNPACK's 6x8 doubled).
+// - RVV: 32 vector registers of VLEN bits. With LMUL 4, NR = 4 * VLEN / 32 floats is one
+//   register group; 7 pixels use 28 registers and the weights the last 4 (XNNPACK's
+//   7 x 4v layout). EMBARK_VLEN_BITS comes from the board (128 on K230, 256 on SpacemiT K1).
+// - anything else: a modest 4 x 8 tile that scalar code handles as well as any.
+
+#if !defined(EMBARK_MR) || !defined(EMBARK_NR)
+#  if defined(__AVX512F__)
+#    define EMBARK_DEFAULT_MR 7
+#    define EMBARK_DEFAULT_NR 32
+#  elif defined(__AVX__)
+#    define EMBARK_DEFAULT_MR 6
+#    define EMBARK_DEFAULT_NR 16
+#  elif defined(__aarch64__) || defined(__ARM_NEON)
+#    define EMBARK_DEFAULT_MR 6
+#    define EMBARK_DEFAULT_NR 16
+#  elif defined(__riscv_vector)
+#    ifndef EMBARK_VLEN_BITS
+#      define EMBARK_VLEN_BITS 128
+#    endif
+#    define EMBARK_DEFAULT_MR 7
+#    define EMBARK_DEFAULT_NR (4 * EMBARK_VLEN_BITS / 32)
+#  elif defined(__x86_64__)
+#    define EMBARK_DEFAULT_MR 4
+#    define EMBARK_DEFAULT_NR 8
+#  else
+#    define EMBARK_DEFAULT_MR 4
+#    define EMBARK_DEFAULT_NR 8
+#  endif
+#endif
+
+#ifndef EMBARK_MR
+#  define EMBARK_MR EMBARK_DEFAULT_MR
+#endif
+#ifndef EMBARK_NR
+#  define EMBARK_NR EMBARK_DEFAULT_NR
+#endif
+
+namespace embark::portable {
+
+inline constexpr int kTilePixels = EMBARK_MR;   // MR: output pixels per register tile
+inline constexpr int kTileChannels = EMBARK_NR; // NR: output channels per packed panel
+
+// Depthwise kernels work on this many channels at a time (a multiple of any vector width).
+inline constexpr int kDepthwiseChannelBlock = 64;
+
+static_assert(kTilePixels >= 1 && kTilePixels <= 8, "EMBARK_MR must be 1..8");
+static_assert(kTileChannels >= 1 && kTileChannels <= 128, "EMBARK_NR must be 1..128");
+
+} // namespace embark::portable

@@ -1,0 +1,273 @@
+// Convolution (general/grouped through an indirection buffer, pointwise as a GEMM,
+// transposed) and fully-connected layers, all on the gemm_ukernel.h register tile.
+#include "gemm_ukernel.h"
+#include "portable.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace embark::portable {
+
+using detail::ceil_div;
+constexpr int MR = kTilePixels;
+constexpr int NR = kTileChannels;
+
+// Defined in depthwise.cpp.
+namespace detail {
+void pack_depthwise(Conv2D& op, const float* weights, const float* bias);
+void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPool* pool);
+} // namespace detail
+
+namespace {
+
+void check_shape(const Conv2DShape& s, int out_h, int out_w) {
+    auto fail = [](const std::string& what) {
+        throw std::invalid_argument("embark portable conv2d: " + what);
+    };
+    if (s.batch < 1 || s.in_h < 1 || s.in_w < 1 || s.in_c < 1 || s.out_c < 1)
+        fail("batch, input size and channel counts must be positive");
+    if (s.kernel_h < 1 || s.kernel_w < 1 || s.stride_h < 1 || s.stride_w < 1 ||
+        s.dilation_h < 1 || s.dilation_w < 1)
+        fail("kernel, strides and dilations must be positive");
+    if (s.pad_top < 0 || s.pad_left < 0 || s.pad_bottom < 0 || s.pad_right < 0)
+        fail("pads must not be negative");
+    if (s.groups < 1 || s.in_c % s.groups != 0 || s.out_c % s.groups != 0)
+        fail("in_c " + std::to_string(s.in_c) + " and out_c " + std::to_string(s.out_c) +
+             " must be multiples of groups " + std::to_string(s.groups));
+    if (out_h < 1 || out_w < 1)
+        fail("the output would be empty (" + std::to_string(out_h) + "x" + std::to_string(out_w) +
+             "): the kernel is larger than the padded input");
+}
+
+// Panels of NR output channels per group: [group][panel][taps][cin_g][NR], then the bias as
+// [group][panel][NR]. weight_at(g, co_in_group, ci_in_group, tap) reads the ONNX layout.
+template <typename WeightAt>
+void pack_panels(Conv2D& op, int taps, int cin_g, int cout_g, const float* bias, WeightAt weight_at) {
+    const int groups = op.shape.groups;
+    const int panels = ceil_div(cout_g, NR);
+    const size_t panel_size = static_cast<size_t>(taps) * cin_g * NR;
+    op.bias_offset = static_cast<size_t>(groups) * panels * panel_size;
+    op.packed = AlignedBuffer(op.bias_offset + static_cast<size_t>(groups) * panels * NR);
+    float* out = op.packed.data();
+    for (int g = 0; g < groups; ++g)
+        for (int p = 0; p < panels; ++p) {
+            float* panel = out + (static_cast<size_t>(g) * panels + p) * panel_size;
+            float* panel_bias = out + op.bias_offset + (static_cast<size_t>(g) * panels + p) * NR;
+            const int n_valid = std::min(NR, cout_g - p * NR);
+            for (int n = 0; n < n_valid; ++n) {
+                const int co = p * NR + n;
+                panel_bias[n] = bias ? bias[g * cout_g + co] : 0.f;
+                for (int t = 0; t < taps; ++t)
+                    for (int k = 0; k < cin_g; ++k)
+                        panel[(static_cast<size_t>(t) * cin_g + k) * NR + n] = weight_at(g, co, k, t);
+            }
+        }
+}
+
+// Input-row pointers in the [tile][tap][MR] layout of gemm_tile. `source(p, tap)` returns
+// the row of output pixel p for a tap, or nullptr for padding (mapped to the zero row).
+template <typename Source>
+void build_tiled_indirection(const Conv2D& op, int taps, const float* zero, Source source) {
+    const int64_t pixels = static_cast<int64_t>(op.shape.batch) * op.out_h * op.out_w;
+    const int64_t tiles = (pixels + MR - 1) / MR;
+    op.indirection.assign(static_cast<size_t>(tiles * taps * MR), zero);
+    for (int64_t p = 0; p < pixels; ++p) {
+        const int64_t tile = p / MR, slot = p % MR;
+        for (int t = 0; t < taps; ++t) {
+            const float* row = source(p, t);
+            op.indirection[static_cast<size_t>((tile * taps + t) * MR + slot)] = row ? row : zero;
+        }
+    }
+}
+
+void build_conv_indirection(const Conv2D& op, const float* input) {
+    const Conv2DShape& s = op.shape;
+    const int taps = s.kernel_h * s.kernel_w;
+    build_tiled_indirection(op, taps, op.zero.data(), [&](int64_t p, int t) -> const float* {
+        const int64_t n = p / (op.out_h * op.out_w);
+        const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+        const int iy = oy * s.stride_h - s.pad_top + (t / s.kernel_w) * s.dilation_h;
+        const int ix = ox * s.stride_w - s.pad_left + (t % s.kernel_w) * s.dilation_w;
+        if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) return nullptr;
+        return input + ((n * s.in_h + iy) * s.in_w + ix) * s.in_c;
+    });
+}
+
+// ConvTranspose as a gather: output (oy, ox) receives input (iy, ix) through tap (ky, kx)
+// when oy = iy * stride + ky * dilation - pad_top (same for x).
+void build_transposed_indirection(const Conv2D& op, const float* input) {
+    const Conv2DShape& s = op.shape;
+    const int taps = s.kernel_h * s.kernel_w;
+    auto source_index = [](int o, int pad, int k, int dilation, int stride, int size) {
+        const int num = o + pad - k * dilation;
+        if (num < 0 || num % stride != 0) return -1;
+        const int i = num / stride;
+        return i < size ? i : -1;
+    };
+    build_tiled_indirection(op, taps, op.zero.data(), [&](int64_t p, int t) -> const float* {
+        const int64_t n = p / (op.out_h * op.out_w);
+        const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+        const int iy = source_index(oy, s.pad_top, t / s.kernel_w, s.dilation_h, s.stride_h, s.in_h);
+        const int ix = source_index(ox, s.pad_left, t % s.kernel_w, s.dilation_w, s.stride_w, s.in_w);
+        if (iy < 0 || ix < 0) return nullptr;
+        return input + ((n * s.in_h + iy) * s.in_w + ix) * s.in_c;
+    });
+}
+
+// Splits (group, panel) x pixel-tile work: over tiles when there are enough of them to keep
+// every thread busy (the panel loop stays outermost inside a thread, so a panel's weights stay
+// in cache), else over panels (fully-connected layers with one row).
+template <typename Tile>
+void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, Tile tile) {
+    const int threads = pool ? pool->threads() : 1;
+    if (threads <= 1) {
+        for (int gp = 0; gp < group_panels; ++gp)
+            for (int64_t t = 0; t < tiles; ++t) tile(gp, t);
+    } else if (tiles >= 4 * threads || tiles >= group_panels) {
+        pool->parallel_for(tiles, [&](int64_t begin, int64_t end) {
+            for (int gp = 0; gp < group_panels; ++gp)
+                for (int64_t t = begin; t < end; ++t) tile(gp, t);
+        });
+    } else {
+        pool->parallel_for(group_panels, [&](int64_t begin, int64_t end) {
+            for (int64_t gp = begin; gp < end; ++gp)
+                for (int64_t t = 0; t < tiles; ++t) tile(static_cast<int>(gp), t);
+        });
+    }
+}
+
+void run_indirect(const Conv2D& op, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const int taps = s.kernel_h * s.kernel_w;
+    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
+    const int panels = ceil_div(cout_g, NR);
+    const int64_t pixels = static_cast<int64_t>(s.batch) * op.out_h * op.out_w;
+    const int64_t tiles = (pixels + MR - 1) / MR;
+    const size_t panel_size = static_cast<size_t>(taps) * cin_g * NR;
+    const float* packed = op.packed.data();
+    const float* const* ind = op.indirection.data();
+    run_tiles(pool, tiles, s.groups * panels, [&](int gp, int64_t tile) {
+        const int g = gp / panels, p = gp % panels;
+        const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR));
+        float* c = output + tile * MR * s.out_c + g * cout_g + p * NR;
+        detail::gemm_tile_any<NR>(m_valid, taps, cin_g, ind + tile * taps * MR, MR,
+                                  static_cast<size_t>(g) * cin_g, packed + gp * panel_size,
+                                  packed + op.bias_offset + static_cast<size_t>(gp) * NR, c,
+                                  s.out_c, std::min(NR, cout_g - p * NR), op.act);
+    });
+}
+
+// A plain GEMM over `rows` rows of length k (row stride k): shared by pointwise and FC.
+void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
+              float* y, const Activation& act, ThreadPool* pool) {
+    const int panels = ceil_div(n, NR);
+    const int64_t tiles = (rows + MR - 1) / MR;
+    const size_t panel_size = static_cast<size_t>(k) * NR;
+    run_tiles(pool, tiles, panels, [&](int p, int64_t tile) {
+        const float* a[MR];
+        const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
+        for (int m = 0; m < MR; ++m) a[m] = x + (tile * MR + std::min(m, m_valid - 1)) * k;
+        detail::gemm_tile_any<NR>(m_valid, 1, k, a, MR, 0, packed + p * panel_size,
+                                  packed + bias_offset + static_cast<size_t>(p) * NR,
+                                  y + tile * MR * n + p * NR, n, std::min(NR, n - p * NR), act);
+    });
+}
+
+} // namespace
+
+Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias, Activation act) {
+    Conv2D op;
+    op.shape = shape;
+    op.act = act;
+    op.out_h = shape.out_h();
+    op.out_w = shape.out_w();
+    check_shape(shape, op.out_h, op.out_w);
+    op.zero = AlignedBuffer(static_cast<size_t>(shape.in_c));
+
+    const int taps = shape.kernel_h * shape.kernel_w;
+    const int cin_g = shape.in_c / shape.groups, cout_g = shape.out_c / shape.groups;
+    if (shape.groups == shape.in_c && shape.out_c == shape.in_c && shape.groups > 1) {
+        op.path = ConvPath::Depthwise;
+        detail::pack_depthwise(op, weights, bias);
+        return op;
+    }
+    const bool pointwise = taps == 1 && shape.stride_h == 1 && shape.stride_w == 1 &&
+                           shape.pad_top == 0 && shape.pad_left == 0 && shape.pad_bottom == 0 &&
+                           shape.pad_right == 0 && shape.groups == 1;
+    op.path = pointwise ? ConvPath::Pointwise : ConvPath::Indirect;
+    pack_panels(op, taps, cin_g, cout_g, bias, [&](int g, int co, int k, int t) {
+        return weights[((static_cast<size_t>(g) * cout_g + co) * cin_g + k) * taps + t];
+    });
+    return op;
+}
+
+Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w, const float* weights,
+                             const float* bias, Activation act) {
+    Conv2D op;
+    op.shape = shape;
+    op.act = act;
+    op.out_h = out_h;
+    op.out_w = out_w;
+    check_shape(shape, out_h, out_w);
+    op.zero = AlignedBuffer(static_cast<size_t>(shape.in_c));
+    op.path = ConvPath::Transposed;
+    const int taps = shape.kernel_h * shape.kernel_w;
+    const int cin_g = shape.in_c / shape.groups, cout_g = shape.out_c / shape.groups;
+    pack_panels(op, taps, cin_g, cout_g, bias, [&](int g, int co, int k, int t) {
+        return weights[((static_cast<size_t>(g) * cin_g + k) * cout_g + co) * taps + t];
+    });
+    return op;
+}
+
+void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    switch (op.path) {
+    case ConvPath::Pointwise:
+        run_gemm(static_cast<int64_t>(s.batch) * s.in_h * s.in_w, s.in_c, s.out_c, input,
+                 op.packed.data(), op.bias_offset, output, op.act, pool);
+        return;
+    case ConvPath::Depthwise:
+        detail::run_depthwise(op, input, output, pool);
+        return;
+    case ConvPath::Indirect:
+    case ConvPath::Transposed:
+        if (op.indirection_input != input || op.indirection.empty()) {
+            if (op.path == ConvPath::Indirect) build_conv_indirection(op, input);
+            else build_transposed_indirection(op, input);
+            op.indirection_input = input;
+        }
+        run_indirect(op, output, pool);
+        return;
+    }
+}
+
+FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights,
+                                    const float* bias, Activation act) {
+    if (k < 1 || n < 1)
+        throw std::invalid_argument("embark portable fully_connected: k " + std::to_string(k) +
+                                    " and n " + std::to_string(n) + " must be positive");
+    FullyConnected op;
+    op.k = k;
+    op.n = n;
+    op.act = act;
+    const int panels = ceil_div(n, NR);
+    op.bias_offset = static_cast<size_t>(panels) * k * NR;
+    op.packed = AlignedBuffer(op.bias_offset + static_cast<size_t>(panels) * NR);
+    float* out = op.packed.data();
+    for (int j = 0; j < n; ++j) {
+        float* panel = out + static_cast<size_t>(j / NR) * k * NR + j % NR;
+        for (int i = 0; i < k; ++i)
+            panel[static_cast<size_t>(i) * NR] =
+                transposed_weights ? weights[static_cast<size_t>(j) * k + i]
+                                   : weights[static_cast<size_t>(i) * n + j];
+        out[op.bias_offset + j] = bias ? bias[j] : 0.f;
+    }
+    return op;
+}
+
+void fully_connected(const FullyConnected& op, int rows, const float* x, float* y, ThreadPool* pool) {
+    run_gemm(rows, op.k, op.n, x, op.packed.data(), op.bias_offset, y, op.act, pool);
+}
+
+} // namespace embark::portable

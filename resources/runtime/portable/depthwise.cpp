@@ -1,0 +1,118 @@
+// Depthwise convolution (one filter per channel, multiplier 1) in NHWC: per output pixel,
+// blocks of channels accumulate over the taps, which are compile-time for 3x3 and 5x5.
+#include "gemm_ukernel.h"
+#include "portable.h"
+
+#include <algorithm>
+
+namespace embark::portable::detail {
+
+namespace {
+
+constexpr int CB = kDepthwiseChannelBlock;
+
+// Indirection [pixel][tap] -> input pixel row (or the zero row for padding).
+void build_depthwise_indirection(const Conv2D& op, const float* input) {
+    const Conv2DShape& s = op.shape;
+    const int taps = s.kernel_h * s.kernel_w;
+    const int64_t pixels = static_cast<int64_t>(s.batch) * op.out_h * op.out_w;
+    op.indirection.assign(static_cast<size_t>(pixels * taps), op.zero.data());
+    for (int64_t p = 0; p < pixels; ++p) {
+        const int64_t n = p / (op.out_h * op.out_w);
+        const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+        for (int t = 0; t < taps; ++t) {
+            const int iy = oy * s.stride_h - s.pad_top + (t / s.kernel_w) * s.dilation_h;
+            const int ix = ox * s.stride_w - s.pad_left + (t % s.kernel_w) * s.dilation_w;
+            if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+            op.indirection[static_cast<size_t>(p * taps + t)] =
+                input + ((n * s.in_h + iy) * s.in_w + ix) * s.in_c;
+        }
+    }
+}
+
+// One block of `width` channels starting at channel c0 of one output pixel. TAPS == 0 means
+// the tap count is only known at run time (`taps`).
+template <int TAPS, int WIDTH>
+inline void depthwise_block(int taps, const float* const* rows, const float* __restrict w,
+                            const float* __restrict bias, int channels, int c0, float* out,
+                            const Activation& act) {
+    float acc[1][WIDTH];
+    for (int c = 0; c < WIDTH; ++c) acc[0][c] = bias[c0 + c];
+    const int tap_count = TAPS > 0 ? TAPS : taps;
+#pragma GCC unroll 25
+    for (int t = 0; t < tap_count; ++t) {
+        const float* __restrict x = rows[t] + c0;
+        const float* __restrict wt = w + static_cast<size_t>(t) * channels + c0;
+        for (int c = 0; c < WIDTH; ++c) acc[0][c] += x[c] * wt[c];
+    }
+    activate_tile<1, WIDTH>(act, acc);
+    for (int c = 0; c < WIDTH; ++c) out[c0 + c] = acc[0][c];
+}
+
+// Channel remainder (< CB channels): the same sums with a run-time width.
+inline void depthwise_tail(int taps, const float* const* rows, const float* w, const float* bias,
+                           int channels, int c0, float* out, const Activation& act) {
+    float acc[CB];
+    const int width = channels - c0;
+    for (int c = 0; c < width; ++c) acc[c] = bias[c0 + c];
+    for (int t = 0; t < taps; ++t) {
+        const float* x = rows[t] + c0;
+        const float* wt = w + static_cast<size_t>(t) * channels + c0;
+        for (int c = 0; c < width; ++c) acc[c] += x[c] * wt[c];
+    }
+    apply_activation(act, acc, static_cast<size_t>(width));
+    for (int c = 0; c < width; ++c) out[c0 + c] = acc[c];
+}
+
+template <int TAPS>
+void depthwise_pixels(const Conv2D& op, int64_t begin, int64_t end, float* output) {
+    const int channels = op.shape.in_c;
+    const int taps = op.shape.kernel_h * op.shape.kernel_w;
+    const float* w = op.packed.data();
+    const float* bias = w + op.bias_offset;
+    const int full_blocks = channels / CB;
+    for (int64_t p = begin; p < end; ++p) {
+        const float* const* rows = op.indirection.data() + p * taps;
+        float* out = output + p * channels;
+        for (int b = 0; b < full_blocks; ++b)
+            depthwise_block<TAPS, CB>(taps, rows, w, bias, channels, b * CB, out, op.act);
+        int c0 = full_blocks * CB;
+        // 16-channel blocks before the scalar tail keep small channel counts (24, 40, 48...)
+        // on the vector path.
+        for (; c0 + 16 <= channels; c0 += 16)
+            depthwise_block<TAPS, 16>(taps, rows, w, bias, channels, c0, out, op.act);
+        if (c0 < channels) depthwise_tail(taps, rows, w, bias, channels, c0, out, op.act);
+    }
+}
+
+} // namespace
+
+void pack_depthwise(Conv2D& op, const float* weights, const float* bias) {
+    const int channels = op.shape.in_c;
+    const int taps = op.shape.kernel_h * op.shape.kernel_w;
+    op.bias_offset = static_cast<size_t>(taps) * channels;
+    op.packed = AlignedBuffer(op.bias_offset + channels);
+    float* out = op.packed.data();
+    // ONNX [C][1][kh][kw] -> [tap][C], so a tap reads contiguous channels like the input row.
+    for (int c = 0; c < channels; ++c) {
+        for (int t = 0; t < taps; ++t)
+            out[static_cast<size_t>(t) * channels + c] = weights[static_cast<size_t>(c) * taps + t];
+        out[op.bias_offset + c] = bias ? bias[c] : 0.f;
+    }
+}
+
+void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    if (op.indirection_input != input || op.indirection.empty()) {
+        build_depthwise_indirection(op, input);
+        op.indirection_input = input;
+    }
+    const int64_t pixels = static_cast<int64_t>(op.shape.batch) * op.out_h * op.out_w;
+    const int taps = op.shape.kernel_h * op.shape.kernel_w;
+    parallel_for(pool, pixels, [&](int64_t begin, int64_t end) {
+        if (taps == 9) depthwise_pixels<9>(op, begin, end, output);
+        else if (taps == 25) depthwise_pixels<25>(op, begin, end, output);
+        else depthwise_pixels<0>(op, begin, end, output);
+    });
+}
+
+} // namespace embark::portable::detail

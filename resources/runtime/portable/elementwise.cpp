@@ -1,0 +1,213 @@
+// Element-wise binary ops with numpy broadcasting and unary activations. Broadcast shapes are
+// first coalesced into as few dimensions as possible so the inner loop is long and contiguous.
+#include "portable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace embark::portable {
+
+Dims::Dims(std::initializer_list<int64_t> dims) : Dims(dims.begin(), static_cast<int>(dims.size())) {}
+
+Dims::Dims(const int64_t* dims, int rank_) : rank(rank_) {
+    if (rank_ < 0 || rank_ > 8)
+        throw std::invalid_argument("embark portable: a shape has " + std::to_string(rank_) +
+                                    " dimensions, at most 8 are supported");
+    for (int i = 0; i < rank_; ++i) d[i] = dims[i];
+}
+
+int64_t Dims::count() const {
+    int64_t n = 1;
+    for (int i = 0; i < rank; ++i) n *= d[i];
+    return n;
+}
+
+namespace {
+
+template <BinaryOp OP>
+inline float op_value(float a, float b) {
+    if constexpr (OP == BinaryOp::Add) return a + b;
+    else if constexpr (OP == BinaryOp::Sub) return a - b;
+    else if constexpr (OP == BinaryOp::Mul) return a * b;
+    else if constexpr (OP == BinaryOp::Div) return a / b;
+    else if constexpr (OP == BinaryOp::Min) return a < b ? a : b;
+    else if constexpr (OP == BinaryOp::Max) return a > b ? a : b;
+    else return std::pow(a, b);
+}
+
+// One contiguous output row; an input with stride 0 is a broadcast scalar for the row.
+template <BinaryOp OP>
+void binary_row(const float* a, bool a_step, const float* b, bool b_step, float* out, int64_t n) {
+    if (a_step && b_step) {
+        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(a[i], b[i]);
+    } else if (a_step) {
+        const float bv = b[0];
+        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(a[i], bv);
+    } else if (b_step) {
+        const float av = a[0];
+        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(av, b[i]);
+    } else {
+        const float v = op_value<OP>(a[0], b[0]);
+        for (int64_t i = 0; i < n; ++i) out[i] = v;
+    }
+}
+
+// The broadcast as at most 8 coalesced dimensions: sizes plus per-input element strides
+// (0 where that input is broadcast).
+struct BroadcastPlan {
+    int rank = 0;
+    int64_t size[8], a_stride[8], b_stride[8];
+};
+
+BroadcastPlan plan_broadcast(const Dims& a, const Dims& b) {
+    const int rank = std::max(a.rank, b.rank);
+    int64_t as[8], bs[8], os[8];
+    for (int i = 0; i < rank; ++i) {
+        const int ai = i - (rank - a.rank), bi = i - (rank - b.rank);
+        as[i] = ai >= 0 ? a.d[ai] : 1;
+        bs[i] = bi >= 0 ? b.d[bi] : 1;
+        if (as[i] != bs[i] && as[i] != 1 && bs[i] != 1)
+            throw std::invalid_argument("embark portable binary: dimension " + std::to_string(i) +
+                                        " does not broadcast (" + std::to_string(as[i]) + " vs " +
+                                        std::to_string(bs[i]) + ")");
+        os[i] = std::max(as[i], bs[i]);
+        if (as[i] == 0 || bs[i] == 0) os[i] = 0;
+    }
+    // Merge neighbours with the same broadcast pattern; drop size-1 dimensions.
+    BroadcastPlan plan;
+    int64_t sizes[8];
+    bool a_full[8], b_full[8];
+    int r = 0;
+    for (int i = 0; i < rank; ++i) {
+        if (os[i] == 1) continue;
+        const bool af = as[i] != 1, bf = bs[i] != 1;
+        if (r > 0 && a_full[r - 1] == af && b_full[r - 1] == bf) {
+            sizes[r - 1] *= os[i];
+        } else {
+            sizes[r] = os[i];
+            a_full[r] = af;
+            b_full[r] = bf;
+            ++r;
+        }
+    }
+    if (r == 0) {
+        sizes[0] = 1;
+        a_full[0] = b_full[0] = true;
+        r = 1;
+    }
+    plan.rank = r;
+    int64_t a_step = 1, b_step = 1;
+    for (int i = r - 1; i >= 0; --i) {
+        plan.size[i] = sizes[i];
+        plan.a_stride[i] = a_full[i] ? a_step : 0;
+        plan.b_stride[i] = b_full[i] ? b_step : 0;
+        if (a_full[i]) a_step *= sizes[i];
+        if (b_full[i]) b_step *= sizes[i];
+    }
+    return plan;
+}
+
+template <BinaryOp OP>
+void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float* out,
+                const Activation& act, ThreadPool* pool) {
+    const int inner = plan.rank - 1;
+    const int64_t row = plan.size[inner];
+    int64_t rows = 1;
+    for (int i = 0; i < inner; ++i) rows *= plan.size[i];
+    // Threads only pay off on large tensors; the ops are memory bound.
+    ThreadPool* use_pool = rows * row >= (1 << 16) ? pool : nullptr;
+    parallel_for(use_pool, rows, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+            int64_t rest = r, a_off = 0, b_off = 0;
+            for (int i = inner - 1; i >= 0; --i) {
+                const int64_t index = rest % plan.size[i];
+                rest /= plan.size[i];
+                a_off += index * plan.a_stride[i];
+                b_off += index * plan.b_stride[i];
+            }
+            float* o = out + r * row;
+            binary_row<OP>(a + a_off, plan.a_stride[inner] != 0, b + b_off,
+                           plan.b_stride[inner] != 0, o, row);
+            apply_activation(act, o, static_cast<size_t>(row));
+        }
+    });
+}
+
+} // namespace
+
+void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, const Dims& b_dims,
+            float* out, Activation act, ThreadPool* pool) {
+    const BroadcastPlan plan = plan_broadcast(a_dims, b_dims);
+    for (int i = 0; i < plan.rank; ++i)
+        if (plan.size[i] == 0) return;
+    switch (op) {
+    case BinaryOp::Add: run_binary<BinaryOp::Add>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Sub: run_binary<BinaryOp::Sub>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Mul: run_binary<BinaryOp::Mul>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Div: run_binary<BinaryOp::Div>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Min: run_binary<BinaryOp::Min>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Max: run_binary<BinaryOp::Max>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Pow: run_binary<BinaryOp::Pow>(plan, a, b, out, act, pool); return;
+    }
+}
+
+void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
+    switch (op) {
+    case UnaryOp::Relu:
+        for (size_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : 0.f;
+        return;
+    case UnaryOp::Clip:
+        for (size_t i = 0; i < n; ++i) {
+            const float v = x[i] < p.min ? p.min : x[i];
+            y[i] = v > p.max ? p.max : v;
+        }
+        return;
+    case UnaryOp::LeakyRelu:
+        for (size_t i = 0; i < n; ++i) y[i] = x[i] >= 0.f ? x[i] : x[i] * p.alpha;
+        return;
+    case UnaryOp::Sigmoid:
+        for (size_t i = 0; i < n; ++i) y[i] = 1.f / (1.f + std::exp(-x[i]));
+        return;
+    case UnaryOp::Tanh:
+        for (size_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+        return;
+    case UnaryOp::HardSwish:
+        for (size_t i = 0; i < n; ++i) {
+            float gate = x[i] * (1.f / 6.f) + 0.5f;
+            gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
+            y[i] = x[i] * gate;
+        }
+        return;
+    case UnaryOp::HardSigmoid:
+        for (size_t i = 0; i < n; ++i) {
+            const float v = p.alpha * x[i] + p.beta;
+            y[i] = v < 0.f ? 0.f : (v > 1.f ? 1.f : v);
+        }
+        return;
+    case UnaryOp::Elu:
+        for (size_t i = 0; i < n; ++i) y[i] = x[i] >= 0.f ? x[i] : p.alpha * std::expm1(x[i]);
+        return;
+    case UnaryOp::Gelu:
+        for (size_t i = 0; i < n; ++i) y[i] = 0.5f * x[i] * (1.f + std::erf(x[i] * 0.70710678118654752f));
+        return;
+    case UnaryOp::Erf:
+        for (size_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+        return;
+    case UnaryOp::Exp:
+        for (size_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
+        return;
+    case UnaryOp::Neg:
+        for (size_t i = 0; i < n; ++i) y[i] = -x[i];
+        return;
+    case UnaryOp::Abs:
+        for (size_t i = 0; i < n; ++i) y[i] = std::fabs(x[i]);
+        return;
+    case UnaryOp::Sqrt:
+        for (size_t i = 0; i < n; ++i) y[i] = std::sqrt(x[i]);
+        return;
+    }
+}
+
+} // namespace embark::portable

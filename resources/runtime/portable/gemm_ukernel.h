@@ -1,0 +1,111 @@
+// The register-tiled micro-kernel shared by the convolution, pointwise and fully-connected
+// paths: MR input rows (through pointers) x one packed panel of NR output channels.
+#pragma once
+
+#include "portable.h"
+
+#include <cstddef>
+
+namespace embark::portable::detail {
+
+// Applies the fused activation to an accumulator tile before it is stored. The switch is
+// outside the loops so each case is a plain vectorizable loop.
+template <int MR, int NR>
+inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
+    switch (act.kind) {
+    case Act::None: return;
+    case Act::Relu:
+        for (int m = 0; m < MR; ++m)
+            for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] > 0.f ? acc[m][n] : 0.f;
+        return;
+    case Act::Clamp: {
+        const float lo = act.min, hi = act.max;
+        for (int m = 0; m < MR; ++m)
+            for (int n = 0; n < NR; ++n) {
+                const float v = acc[m][n] < lo ? lo : acc[m][n];
+                acc[m][n] = v > hi ? hi : v;
+            }
+        return;
+    }
+    default:
+        for (int m = 0; m < MR; ++m) apply_activation(act, acc[m], NR);
+        return;
+    }
+}
+
+// c[m][n] = act(bias[n] + sum_t sum_k rows[t][m][k] * w[t][k][n]) for m < MR, n < n_valid.
+//
+// rows:      [taps][row_stride] pointers; rows[t * row_stride + m] is pixel m's input row for
+//            tap t (row_stride >= MR lets a remainder tile read a full tile's indirection).
+// offset:    added to every row pointer (the group's first input channel).
+// w:         one packed panel [taps][kc][NR]; bias: NR values.
+// c:         output of pixel 0, channel 0 of the panel; pixel m at c + m * c_stride.
+//
+// Why this shape: the channel loop (n) is innermost and of constant length so it becomes
+// full-width vector FMAs; the unrolled pixel loop broadcasts one input value per pixel and
+// reuses each weight vector MR times. Unrolling only the pixel loop matters: GCC given a
+// different loop to unroll vectorizes across pixels with gathers (20x slower).
+template <int MR, int NR>
+inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
+                      const float* __restrict w, const float* __restrict bias, float* c,
+                      size_t c_stride, int n_valid, const Activation& act) {
+    float acc[MR][NR];
+    for (int m = 0; m < MR; ++m)
+        for (int n = 0; n < NR; ++n) acc[m][n] = bias[n];
+
+    for (int t = 0; t < taps; ++t) {
+        const float* a[MR];
+        for (int m = 0; m < MR; ++m) a[m] = rows[t * row_stride + m] + offset;
+        const float* __restrict wt = w + static_cast<size_t>(t) * kc * NR;
+        for (int k = 0; k < kc; ++k) {
+            const float* __restrict wk = wt + static_cast<size_t>(k) * NR;
+#pragma GCC unroll 8
+            for (int m = 0; m < MR; ++m) {
+                const float x = a[m][k];
+                for (int n = 0; n < NR; ++n) acc[m][n] += x * wk[n];
+            }
+        }
+    }
+
+    activate_tile<MR, NR>(act, acc);
+    if (n_valid == NR) {
+        for (int m = 0; m < MR; ++m) {
+            float* __restrict out = c + m * c_stride;
+            for (int n = 0; n < NR; ++n) out[n] = acc[m][n];
+        }
+    } else {
+        for (int m = 0; m < MR; ++m) {
+            float* __restrict out = c + m * c_stride;
+            for (int n = 0; n < n_valid; ++n) out[n] = acc[m][n];
+        }
+    }
+}
+
+// Dispatches a tile of `m_valid` (1..MR) pixels to the instantiation of that exact size, so
+// remainder tiles do no wasted work.
+template <int NR>
+inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
+                          size_t offset, const float* w, const float* bias, float* c,
+                          size_t c_stride, int n_valid, const Activation& act) {
+    switch (m_valid) {
+#define EMBARK_TILE_CASE(M)                                                                     \
+    case M:                                                                                     \
+        if constexpr (M <= kTilePixels)                                                         \
+            gemm_tile<M, NR>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act); \
+        return;
+        EMBARK_TILE_CASE(1)
+        EMBARK_TILE_CASE(2)
+        EMBARK_TILE_CASE(3)
+        EMBARK_TILE_CASE(4)
+        EMBARK_TILE_CASE(5)
+        EMBARK_TILE_CASE(6)
+        EMBARK_TILE_CASE(7)
+        EMBARK_TILE_CASE(8)
+#undef EMBARK_TILE_CASE
+    default: return;
+    }
+}
+
+inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+} // namespace embark::portable::detail

@@ -1,0 +1,243 @@
+// Embark's portable kernel runtime: the API that generated model.cpp files call. Standalone
+// C++17 (standard library only, no intrinsics), vectorized by GCC/Clang for the target.
+#pragma once
+
+// ---------------------------------------------------------------------------------------
+// Conventions (read this before emitting calls)
+//
+// * Activations are float32 NHWC: element (n, y, x, c) of a tensor of shape [N][H][W][C] is at
+//   ((n * H + y) * W + x) * C + c. Batch N >= 1 is supported everywhere.
+// * Weights arrive in ONNX layout and are packed ONCE at start-up by a pack_* function into an
+//   aligned buffer owned by the returned operator object (Conv2D, FullyConnected). Keep the
+//   objects alive (e.g. static objects in model.cpp); the source weights may be freed after
+//   packing.
+// * Operator objects remember an indirection buffer built for the input pointer of the last
+//   call (rebuilt only when the pointer changes, as it never does with a fixed arena). Hence
+//   one object must not run concurrently from two threads; the kernels themselves may use a
+//   ThreadPool internally.
+// * Output buffers must not overlap inputs, except for the element-wise ops (binary/unary),
+//   which accept out == a (or b) when that input has the output's full shape.
+// * Bad shapes are programming errors of the emitter: pack_* throws std::invalid_argument
+//   with a message, kernels do not check again (the hot path stays branch-free).
+// * Compile with -O3 and the target's -march (e.g. -march=x86-64-v3, -march=rv64gcv,
+//   -mcpu=cortex-a76); never -ffast-math (it made Clang's vector code 15-35x slower). Tile
+//   sizes come from config.h (EMBARK_MR / EMBARK_NR / EMBARK_VLEN_BITS).
+// * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
+//   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
+//   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
+// ---------------------------------------------------------------------------------------
+
+#include "config.h"
+
+#include <cmath>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <initializer_list>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace embark::portable {
+
+// ----- Fused activation: applied by producers (conv, fc, binary ops) in their store loop --
+enum class Act { None, Relu, Clamp, LeakyRelu, HardSwish, Sigmoid };
+
+struct Activation {
+    Act kind = Act::None;
+    float min = -INFINITY; // Clamp lower bound (ONNX Clip min)
+    float max = INFINITY;  // Clamp upper bound (ONNX Clip max)
+    float alpha = 0.01f;   // LeakyRelu slope
+};
+
+// Applies `act` in place to `count` contiguous floats (vectorizable per kind).
+void apply_activation(const Activation& act, float* data, size_t count);
+
+// ----- Memory --------------------------------------------------------------------------
+// A 64-byte aligned float buffer (packed weights, zero rows). Move-only.
+class AlignedBuffer {
+public:
+    AlignedBuffer() = default;
+    explicit AlignedBuffer(size_t count); // zero-filled
+    AlignedBuffer(AlignedBuffer&& other) noexcept;
+    AlignedBuffer& operator=(AlignedBuffer&& other) noexcept;
+    AlignedBuffer(const AlignedBuffer&) = delete;
+    AlignedBuffer& operator=(const AlignedBuffer&) = delete;
+    ~AlignedBuffer();
+
+    float* data() { return data_; }
+    const float* data() const { return data_; }
+    size_t size() const { return size_; }
+
+private:
+    float* data_ = nullptr;
+    size_t size_ = 0;
+};
+
+// ----- Threads ---------------------------------------------------------------------------
+// A fixed set of worker threads created once. parallel_for(n, fn) calls fn(begin, end) on
+// disjoint contiguous sub-ranges covering [0, n), one per thread, the caller taking the
+// first, and returns when all are done. With threads == 1 it calls fn(0, n) directly.
+class ThreadPool {
+public:
+    explicit ThreadPool(int threads);
+    ~ThreadPool();
+    ThreadPool(const ThreadPool&) = delete;
+    ThreadPool& operator=(const ThreadPool&) = delete;
+
+    int threads() const { return static_cast<int>(workers_.size()) + 1; }
+    void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn);
+
+private:
+    void worker_loop(int index);
+
+    std::vector<std::thread> workers_;
+    std::mutex mutex_;
+    std::condition_variable wake_, done_;
+    const std::function<void(int64_t, int64_t)>* job_ = nullptr;
+    int64_t job_size_ = 0;
+    uint64_t generation_ = 0;
+    int pending_ = 0;
+    bool stop_ = false;
+};
+
+// Runs fn over [0, n) on `pool` when it has several threads and n > 1, else inline.
+void parallel_for(ThreadPool* pool, int64_t n,
+                  const std::function<void(int64_t begin, int64_t end)>& fn);
+
+// ----- 2-D convolution ---------------------------------------------------------------------
+// Field order matters for aggregate initialisation from generated code:
+//   Conv2DShape{batch, in_h, in_w, in_c, out_c, kernel_h, kernel_w, stride_h, stride_w,
+//               dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right, groups}
+// in_c and out_c are the TOTAL channel counts (ONNX: C of X, M of W); both must be
+// multiples of groups. For ConvTranspose set out_h/out_w explicitly (see below).
+struct Conv2DShape {
+    int batch = 1;
+    int in_h = 1, in_w = 1, in_c = 1;
+    int out_c = 1;
+    int kernel_h = 1, kernel_w = 1;
+    int stride_h = 1, stride_w = 1;
+    int dilation_h = 1, dilation_w = 1;
+    int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+    int groups = 1;
+
+    int out_h() const { return (in_h + pad_top + pad_bottom - dilation_h * (kernel_h - 1) - 1) / stride_h + 1; }
+    int out_w() const { return (in_w + pad_left + pad_right - dilation_w * (kernel_w - 1) - 1) / stride_w + 1; }
+};
+
+// Which specialisation pack_conv2d chose (visible for tests and benchmarks).
+enum class ConvPath {
+    Pointwise,  // 1x1, stride 1, no pads, groups 1: a GEMM straight over the input rows
+    Depthwise,  // groups == in_c == out_c: per-channel taps (3x3 and 5x5 unrolled at compile time)
+    Indirect,   // everything else, grouped included: packed panels + indirection buffer
+    Transposed, // ConvTranspose through an indirection buffer on the output grid
+};
+
+struct Conv2D {
+    Conv2DShape shape;
+    Activation act;
+    ConvPath path = ConvPath::Indirect;
+    int out_h = 0, out_w = 0;
+    // Indirect/Pointwise/Transposed: per group, ceil(out_c/groups / NR) panels of
+    // [taps][in_c/groups][NR] floats (zero-padded past the group's last channel), then per
+    // group and panel NR bias values. Depthwise: [taps][C] weights, then C bias values.
+    AlignedBuffer packed;
+    size_t bias_offset = 0;
+    AlignedBuffer zero; // in_c zeros: the row that padding taps point to
+
+    // Indirection: for each tile of MR output pixels and each tap, MR input-row pointers
+    // ([tile][tap][MR], the last tile padded by repeating its last pixel). Depthwise uses
+    // [pixel][tap]. Built for `indirection_input`.
+    mutable std::vector<const float*> indirection;
+    mutable const float* indirection_input = nullptr;
+};
+
+// Packs ONNX Conv weights [out_c][in_c/groups][kernel_h][kernel_w] and bias [out_c]
+// (bias may be nullptr = zeros) and chooses the kernel path.
+Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias,
+                   Activation act = {});
+
+// ConvTranspose: ONNX weights [in_c][out_c/groups][kernel_h][kernel_w]; out_h/out_w are the
+// ONNX output size (they depend on output_padding/output_shape, which the emitter resolves).
+// Pads, strides and dilations have the ONNX ConvTranspose meaning.
+Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w,
+                             const float* weights, const float* bias, Activation act = {});
+
+// input: [batch][in_h][in_w][in_c]; output: [batch][out_h][out_w][out_c].
+void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* pool = nullptr);
+
+// ----- Fully connected / GEMM ----------------------------------------------------------------
+// y[m][n] = act(sum_k x[m][k] * W(n, k) + bias[n]) for x [rows][k] row-major.
+// transposed_weights == true (ONNX Gemm transB=1, the usual FC): W is [n][k].
+// transposed_weights == false (transB=0 / MatMul with constant B): W is [k][n].
+// Gemm alpha/beta are folded into W and bias by the emitter.
+struct FullyConnected {
+    int k = 0, n = 0;
+    Activation act;
+    AlignedBuffer packed; // ceil(n/NR) panels of [k][NR], then ceil(n/NR)*NR bias values
+    size_t bias_offset = 0;
+};
+
+FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights,
+                                    const float* bias, Activation act = {});
+
+void fully_connected(const FullyConnected& op, int rows, const float* x, float* y,
+                     ThreadPool* pool = nullptr);
+
+// ----- Pooling (NHWC) ------------------------------------------------------------------
+// out_h/out_w are given by the emitter (they depend on ceil_mode). Taps outside the input
+// are skipped by max pooling; average pooling divides by the number of taps inside the
+// input (count_include_pad == false) or inside the padded input (== true, ONNX semantics:
+// taps beyond the pads that ceil_mode adds are never counted).
+struct Pool2DShape {
+    int batch = 1;
+    int in_h = 1, in_w = 1, channels = 1;
+    int out_h = 1, out_w = 1;
+    int kernel_h = 1, kernel_w = 1;
+    int stride_h = 1, stride_w = 1;
+    int dilation_h = 1, dilation_w = 1;
+    int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+};
+
+void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool = nullptr);
+void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input,
+                    float* output, ThreadPool* pool = nullptr);
+// input [batch][pixels][channels] -> output [batch][channels] (pixels = H * W).
+void global_average_pool(int batch, int pixels, int channels, const float* input, float* output);
+void global_max_pool(int batch, int pixels, int channels, const float* input, float* output);
+
+// ----- Element-wise ----------------------------------------------------------------------
+// Up to 8 dimensions, given in the tensor's memory order (NHWC order for 4-D activations:
+// the emitter permutes ONNX shapes before passing them). Shorter shapes are right-aligned
+// (numpy broadcasting); the output shape is the broadcast of both.
+struct Dims {
+    int rank = 0;
+    int64_t d[8] = {};
+    Dims() = default;
+    Dims(std::initializer_list<int64_t> dims);
+    Dims(const int64_t* dims, int rank);
+    int64_t count() const;
+};
+
+enum class BinaryOp { Add, Sub, Mul, Div, Min, Max, Pow };
+
+void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, const Dims& b_dims,
+            float* out, Activation act = {}, ThreadPool* pool = nullptr);
+
+enum class UnaryOp {
+    Relu, Clip, LeakyRelu, Sigmoid, Tanh, HardSwish, HardSigmoid, Elu, Gelu, Erf,
+    Exp, Neg, Abs, Sqrt,
+};
+
+// Parameters in ONNX meaning: Clip min/max; LeakyRelu alpha; HardSigmoid alpha/beta
+// (y = clamp(alpha * x + beta, 0, 1)); Elu alpha. Gelu is the exact (erf) form.
+struct UnaryParams {
+    float min = -INFINITY, max = INFINITY;
+    float alpha = 0.01f, beta = 0.5f;
+};
+
+// y may equal x.
+void unary(UnaryOp op, const float* x, float* y, size_t count, UnaryParams params = {});
+
+} // namespace embark::portable

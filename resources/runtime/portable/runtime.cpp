@@ -1,0 +1,141 @@
+// The runtime's plumbing: aligned buffers, the thread pool and fused activations.
+#include "portable.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+namespace embark::portable {
+
+// ----- AlignedBuffer ---------------------------------------------------------------------
+
+AlignedBuffer::AlignedBuffer(size_t count) : size_(count) {
+    if (count == 0) return;
+    // Rounded up to whole cache lines, as aligned_alloc requires a multiple of the alignment.
+    const size_t bytes = (count * sizeof(float) + 63) / 64 * 64;
+    data_ = static_cast<float*>(std::aligned_alloc(64, bytes));
+    if (!data_) throw std::bad_alloc();
+    std::memset(data_, 0, bytes);
+}
+
+AlignedBuffer::AlignedBuffer(AlignedBuffer&& other) noexcept : data_(other.data_), size_(other.size_) {
+    other.data_ = nullptr;
+    other.size_ = 0;
+}
+
+AlignedBuffer& AlignedBuffer::operator=(AlignedBuffer&& other) noexcept {
+    if (this != &other) {
+        std::free(data_);
+        data_ = other.data_;
+        size_ = other.size_;
+        other.data_ = nullptr;
+        other.size_ = 0;
+    }
+    return *this;
+}
+
+AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+
+// ----- ThreadPool ------------------------------------------------------------------------
+
+namespace {
+// Chunk `index` of `parts` near-equal contiguous chunks of [0, n).
+void chunk(int64_t n, int parts, int index, int64_t& begin, int64_t& end) {
+    begin = n * index / parts;
+    end = n * (index + 1) / parts;
+}
+} // namespace
+
+ThreadPool::ThreadPool(int threads) {
+    for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+}
+
+ThreadPool::~ThreadPool() {
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& worker : workers_) worker.join();
+}
+
+void ThreadPool::worker_loop(int index) {
+    uint64_t seen = 0;
+    for (;;) {
+        const std::function<void(int64_t, int64_t)>* job;
+        int64_t size;
+        {
+            std::unique_lock<std::mutex> lock(mutex_);
+            wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+            if (stop_) return;
+            seen = generation_;
+            job = job_;
+            size = job_size_;
+        }
+        int64_t begin, end;
+        chunk(size, threads(), index, begin, end);
+        if (begin < end) (*job)(begin, end);
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            if (--pending_ == 0) done_.notify_one();
+        }
+    }
+}
+
+void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
+    if (n <= 0) return;
+    if (workers_.empty() || n == 1) {
+        fn(0, n);
+        return;
+    }
+    {
+        std::lock_guard<std::mutex> lock(mutex_);
+        job_ = &fn;
+        job_size_ = n;
+        pending_ = static_cast<int>(workers_.size());
+        ++generation_;
+    }
+    wake_.notify_all();
+    int64_t begin, end;
+    chunk(n, threads(), 0, begin, end);
+    if (begin < end) fn(begin, end);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [&] { return pending_ == 0; });
+}
+
+void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
+    if (pool && pool->threads() > 1 && n > 1) pool->parallel_for(n, fn);
+    else if (n > 0) fn(0, n);
+}
+
+// ----- Activations -----------------------------------------------------------------------
+
+void apply_activation(const Activation& act, float* data, size_t count) {
+    switch (act.kind) {
+    case Act::None: return;
+    case Act::Relu:
+        for (size_t i = 0; i < count; ++i) data[i] = data[i] > 0.f ? data[i] : 0.f;
+        return;
+    case Act::Clamp:
+        for (size_t i = 0; i < count; ++i) {
+            const float v = data[i] < act.min ? act.min : data[i];
+            data[i] = v > act.max ? act.max : v;
+        }
+        return;
+    case Act::LeakyRelu:
+        for (size_t i = 0; i < count; ++i) data[i] = data[i] >= 0.f ? data[i] : data[i] * act.alpha;
+        return;
+    case Act::HardSwish:
+        for (size_t i = 0; i < count; ++i) {
+            float gate = data[i] * (1.f / 6.f) + 0.5f;
+            gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
+            data[i] *= gate;
+        }
+        return;
+    case Act::Sigmoid:
+        for (size_t i = 0; i < count; ++i) data[i] = 1.f / (1.f + std::exp(-data[i]));
+        return;
+    }
+}
+
+} // namespace embark::portable
