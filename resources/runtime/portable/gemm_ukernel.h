@@ -4,12 +4,14 @@
 
 #include "portable.h"
 
+#include <cmath>
 #include <cstddef>
 
 namespace embark::portable::detail {
 
 // Applies the fused activation to an accumulator tile before it is stored. The switch is
-// outside the loops so each case is a plain vectorizable loop.
+// outside the loops so each case is a plain vectorizable loop, and nothing takes the tile's
+// address (that would force the accumulators out of registers: 2x slower).
 template <int MR, int NR>
 inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
     switch (act.kind) {
@@ -27,8 +29,21 @@ inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
             }
         return;
     }
-    default:
-        for (int m = 0; m < MR; ++m) apply_activation(act, acc[m], NR);
+    case Act::LeakyRelu:
+        for (int m = 0; m < MR; ++m)
+            for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] >= 0.f ? acc[m][n] : acc[m][n] * act.alpha;
+        return;
+    case Act::HardSwish:
+        for (int m = 0; m < MR; ++m)
+            for (int n = 0; n < NR; ++n) {
+                float gate = acc[m][n] * (1.f / 6.f) + 0.5f;
+                gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
+                acc[m][n] *= gate;
+            }
+        return;
+    case Act::Sigmoid:
+        for (int m = 0; m < MR; ++m)
+            for (int n = 0; n < NR; ++n) acc[m][n] = 1.f / (1.f + std::exp(-acc[m][n]));
         return;
     }
 }
