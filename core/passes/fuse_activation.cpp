@@ -1,0 +1,57 @@
+// Fuses Relu, Clip (ReLU6 and other constant bounds), LeakyRelu, HardSwish and Sigmoid into
+// the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when the kernel library
+// declares that pattern and the intermediate has no other use (ir/fused.h attributes).
+#include "graph_rewrite.h"
+#include "pass.h"
+
+#include "ir/fused.h"
+
+namespace embark::passes {
+namespace {
+
+class FuseActivation final : public Pass {
+public:
+    std::string name() const override { return "fuse_activation"; }
+
+    Expected<int> run(ir::Graph& g, PassContext& ctx) override {
+        int rewrites = 0;
+        for (ir::Node* act : g.nodes()) {
+            auto fused = describe(*act);
+            if (!fused) continue;
+            ir::Node* p = exclusiveProducer(act, 0);
+            if (!p || p->outputs().size() != 1 || ir::fusedActivation(*p)) continue;
+            if (!ctx.lib().declaresFusion(p->op, act->op)) continue;
+            ir::setFusedActivation(*p, *fused);
+            ctx.note("fused " + act->describe() + " into " + p->describe());
+            absorbConsumer(g, p, act);
+            ++rewrites;
+        }
+        return rewrites;
+    }
+
+private:
+    static std::optional<ir::FusedActivation> describe(const ir::Node& n) {
+        ir::FusedActivation a;
+        a.op = n.op;
+        switch (n.op) {
+        case ir::OpKind::Relu:
+        case ir::OpKind::HardSwish:
+        case ir::OpKind::Sigmoid: return a;
+        case ir::OpKind::LeakyRelu: a.alpha = n.attrFloat("alpha", 0.01f); return a;
+        case ir::OpKind::Clip: {
+            if (n.input(1) && !constantInput(&n, 1)) return std::nullopt;
+            if (n.input(2) && !constantInput(&n, 2)) return std::nullopt;
+            if (n.input(1)) a.min = static_cast<float>(constantInput(&n, 1)->at(0));
+            if (n.input(2)) a.max = static_cast<float>(constantInput(&n, 2)->at(0));
+            return a;
+        }
+        default: return std::nullopt;
+        }
+    }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> makeFuseActivation() { return std::make_unique<FuseActivation>(); }
+
+} // namespace embark::passes

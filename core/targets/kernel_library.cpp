@@ -1,0 +1,245 @@
+#include "kernel_library.h"
+
+#include "ir/fused.h"
+
+#include <algorithm>
+
+namespace embark::targets {
+
+using ir::OpKind;
+using C = Constraint;
+using F = DataFormat;
+
+std::string_view dataFormatName(DataFormat f) {
+    switch (f) {
+    case F::Any: return "any";
+    case F::NCHW: return "NCHW";
+    case F::NHWC: return "NHWC";
+    }
+    return "?";
+}
+
+namespace {
+
+struct ConstraintInfo {
+    Constraint c;
+    const char* text;
+    bool (*holds)(const ir::Node&, const KernelLibrary&);
+};
+
+bool isFloat32(const ir::Node& n, const KernelLibrary&) {
+    for (const ir::Value* v : n.inputs())
+        if (v && !v->isConstant() && v->dtype != ir::DType::Float32) return false;
+    for (const ir::Value* v : n.outputs())
+        if (v && v->dtype != ir::DType::Float32) return false;
+    return true;
+}
+bool input4D(const ir::Node& n, const KernelLibrary&) { return n.input(0) && n.input(0)->shape.rank() == 4; }
+bool constantWeights(const ir::Node& n, const KernelLibrary&) { return n.input(1) && n.input(1)->isConstant(); }
+bool gemmPlain(const ir::Node& n, const KernelLibrary&) {
+    return n.attrInt("transA", 0) == 0 && n.attrFloat("alpha", 1.f) == 1.f &&
+           n.attrFloat("beta", 1.f) == 1.f && n.input(0) && n.input(0)->shape.rank() == 2;
+}
+bool explicitPads(const ir::Node& n, const KernelLibrary&) {
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET") return false;
+    for (int64_t d : n.attrInts("dilations")) if (d != 1 && n.op != OpKind::Conv) return false;
+    return true;
+}
+bool noCeilMode(const ir::Node& n, const KernelLibrary&) { return n.attrInt("ceil_mode", 0) == 0; }
+bool lastAxis(const ir::Node& n, const KernelLibrary&) {
+    const ir::Value* in = n.input(0);
+    if (!in) return false;
+    return in->shape.normAxis(n.attrInt("axis", -1)) == static_cast<int64_t>(in->shape.rank()) - 1;
+}
+bool fusedDeclared(const ir::Node& n, const KernelLibrary& lib) {
+    auto act = ir::fusedActivation(n);
+    return !act || lib.declaresFusion(n.op, act->op);
+}
+bool constantClip(const ir::Node& n, const KernelLibrary&) {
+    for (size_t i = 1; i < 3; ++i)
+        if (n.input(i) && !n.input(i)->isConstant()) return false;
+    return true;
+}
+bool broadcastRank4(const ir::Node& n, const KernelLibrary&) {
+    for (const ir::Value* v : n.inputs())
+        if (v && v->shape.rank() > 4) return false;
+    return true;
+}
+
+constexpr ConstraintInfo kConstraints[] = {
+    {C::Float32, "float32 tensors only", isFloat32},
+    {C::Conv2D, "2-D convolution (4-D input)", input4D},
+    {C::ConstantWeights, "weights must be constant", constantWeights},
+    {C::GemmPlain, "Gemm with 2-D A, transA=0, alpha=beta=1", gemmPlain},
+    {C::ExplicitPads, "explicit pads (no auto_pad), no pooling dilation", explicitPads},
+    {C::NoCeilMode, "ceil_mode=0", noCeilMode},
+    {C::Input4D, "4-D input", input4D},
+    {C::LastAxis, "softmax over the last axis", lastAxis},
+    {C::FusedActivationDeclared, "fused activation not declared by the library", fusedDeclared},
+    {C::ConstantClipBounds, "Clip bounds must be constants", constantClip},
+    {C::BroadcastRank4, "inputs of at most 4 dimensions", broadcastRank4},
+};
+
+const ConstraintInfo& info(Constraint c) {
+    for (const ConstraintInfo& i : kConstraints)
+        if (i.c == c) return i;
+    return kConstraints[0];
+}
+
+// Portable: every op, NHWC for convolutions and pooling (its kernels are written for
+// channels-last), layout-agnostic where the op is element-wise, the model's layout elsewhere.
+KernelLibrary makePortable() {
+    KernelLibrary lib;
+    lib.id = "portable";
+    lib.description = "Embark's own C++ kernels (every op the reference interpreter runs)";
+    lib.preferredFormat = F::NHWC;
+    lib.architectures = {"x86_64", "aarch64", "riscv64"};
+    for (OpKind op : ir::allOps()) {
+        F format = F::NCHW;
+        switch (ir::opCategory(op)) {
+        case ir::OpCategory::Conv: format = F::NHWC; break;
+        case ir::OpCategory::Pooling: format = F::NHWC; break;
+        case ir::OpCategory::Activation:
+        case ir::OpCategory::Elementwise: format = F::Any; break;
+        default: break;
+        }
+        std::vector<Constraint> cs;
+        if (op == OpKind::Conv || op == OpKind::ConvTranspose) cs = {C::Conv2D, C::FusedActivationDeclared};
+        if (ir::opCategory(op) == ir::OpCategory::Pooling) cs = {C::Input4D};
+        if (op == OpKind::Gemm || op == OpKind::MatMul || op == OpKind::Add) cs = {C::FusedActivationDeclared};
+        lib.ops.push_back({op, format, cs});
+    }
+    const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
+                                   OpKind::Sigmoid};
+    for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add})
+        lib.fusions.push_back({p, acts});
+    return lib;
+}
+
+// XNNPACK (2022 API and upstream): NHWC float32 operators. Its convolution, fully-connected
+// and add operators clamp their output, so Relu and Clip fuse; the other activations are
+// separate operators.
+KernelLibrary makeXnnpack() {
+    KernelLibrary lib;
+    lib.id = "xnnpack";
+    lib.description = "XNNPACK operators (NHWC, float32)";
+    lib.preferredFormat = F::NHWC;
+    lib.architectures = {"x86_64", "aarch64"};
+    lib.prebuiltArchitectures = {"riscv64"};
+    const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
+    lib.ops = {
+        {OpKind::Conv, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
+                                 C::FusedActivationDeclared}},
+        {OpKind::ConvTranspose, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
+                                          C::FusedActivationDeclared}},
+        {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
+        {OpKind::MaxPool, F::NHWC, pool},
+        {OpKind::AveragePool, F::NHWC, pool},
+        {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
+        {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
+        {OpKind::Add, F::Any, {C::Float32, C::BroadcastRank4, C::FusedActivationDeclared}},
+        {OpKind::Mul, F::Any, {C::Float32, C::BroadcastRank4}},
+        {OpKind::Relu, F::Any, {C::Float32}},
+        {OpKind::Clip, F::Any, {C::Float32, C::ConstantClipBounds}},
+        {OpKind::Sigmoid, F::Any, {C::Float32}},
+        {OpKind::HardSwish, F::Any, {C::Float32}},
+        {OpKind::LeakyRelu, F::Any, {C::Float32}},
+        {OpKind::Softmax, F::NCHW, {C::Float32, C::LastAxis}},
+        {OpKind::Concat, F::Any, {C::Float32, C::Input4D}},
+        {OpKind::Transpose, F::NCHW, {C::Float32, C::BroadcastRank4}},
+    };
+    const std::vector<OpKind> clamps{OpKind::Relu, OpKind::Clip};
+    lib.fusions = {{OpKind::Conv, clamps}, {OpKind::ConvTranspose, clamps}, {OpKind::Gemm, clamps},
+                   {OpKind::Add, clamps}};
+    return lib;
+}
+
+} // namespace
+
+std::string_view constraintText(Constraint c) { return info(c).text; }
+
+const OpSupport* KernelLibrary::find(ir::OpKind op) const {
+    for (const OpSupport& s : ops)
+        if (s.op == op) return &s;
+    return nullptr;
+}
+
+bool KernelLibrary::declaresFusion(ir::OpKind producer, ir::OpKind activation) const {
+    for (const FusionPattern& f : fusions)
+        if (f.producer == producer &&
+            std::find(f.activations.begin(), f.activations.end(), activation) != f.activations.end())
+            return true;
+    return false;
+}
+
+std::string KernelLibrary::whyUnsupported(const ir::Node& node) const {
+    const OpSupport* s = find(node.op);
+    if (!s) return id + " has no " + std::string(ir::opName(node.op)) + " kernel";
+    for (Constraint c : s->constraints) {
+        const ConstraintInfo& i = info(c);
+        if (!i.holds(node, *this)) return id + " " + std::string(ir::opName(node.op)) + ": " + i.text;
+    }
+    return {};
+}
+
+DataFormat KernelLibrary::formatFor(const ir::Node& node) const {
+    const OpSupport* s = find(node.op);
+    return s ? s->format : DataFormat::NCHW;
+}
+
+bool KernelLibrary::availableOn(const std::string& arch, bool havePrebuiltTree) const {
+    auto has = [&](const std::vector<std::string>& list) {
+        return std::find(list.begin(), list.end(), arch) != list.end();
+    };
+    return has(architectures) || (havePrebuiltTree && has(prebuiltArchitectures));
+}
+
+const std::vector<KernelLibrary>& kernelLibraries() {
+    static const std::vector<KernelLibrary> libs{makePortable(), makeXnnpack()};
+    return libs;
+}
+
+const KernelLibrary* findKernelLibrary(std::string_view id) {
+    for (const KernelLibrary& l : kernelLibraries())
+        if (l.id == id) return &l;
+    return nullptr;
+}
+
+const KernelLibrary& portableLibrary() { return kernelLibraries().front(); }
+
+std::vector<std::string> kernelLibraryIds() {
+    std::vector<std::string> ids;
+    for (const KernelLibrary& l : kernelLibraries()) ids.push_back(l.id);
+    return ids;
+}
+
+const std::vector<std::string>& knownArchitectures() {
+    static const std::vector<std::string> archs{"x86_64", "aarch64", "riscv64"};
+    return archs;
+}
+
+Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const std::string& arch,
+                                                    bool havePrebuiltTree) {
+    const KernelLibrary* lib = findKernelLibrary(id);
+    if (!lib) {
+        std::string known;
+        for (const std::string& k : kernelLibraryIds()) known += (known.empty() ? "" : ", ") + k;
+        return makeError(ErrorKind::Usage, "unknown kernel library '" + id + "' (known: " + known + ")");
+    }
+    const auto& archs = knownArchitectures();
+    if (std::find(archs.begin(), archs.end(), arch) == archs.end())
+        return makeError(ErrorKind::Usage,
+                         "unknown architecture '" + arch + "' (known: x86_64, aarch64, riscv64)");
+    if (!lib->availableOn(arch, havePrebuiltTree)) {
+        std::string msg = "kernel library '" + id + "' is not available on " + arch;
+        auto& pre = lib->prebuiltArchitectures;
+        if (std::find(pre.begin(), pre.end(), arch) != pre.end())
+            msg += ": it needs a prebuilt tree for " + arch + " (set XNNPACK_ROOT to one)";
+        msg += "; use --lib portable";
+        return makeError(ErrorKind::Unsupported, msg);
+    }
+    return lib;
+}
+
+} // namespace embark::targets

@@ -1,0 +1,79 @@
+// Kernel libraries described as data: which ops (and attribute constraints) each supports,
+// which activation fusions it declares, its data formats and the CPU architectures it runs on.
+#pragma once
+
+#include "ir/graph.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace embark::targets {
+
+// How a 4-D activation is laid out in memory. Any: the op works in whatever layout its
+// input has (element-wise ops, activations).
+enum class DataFormat : uint8_t { Any, NCHW, NHWC };
+std::string_view dataFormatName(DataFormat f);
+
+// A named check on a node, implemented once in kernel_library.cpp; libraries list which
+// checks each op needs, so support is data rather than code.
+enum class Constraint : uint8_t {
+    Float32,          // every non-constant input and output is float32
+    Conv2D,           // 4-D input (2-D spatial), any group count (depthwise, grouped)
+    ConstantWeights,  // input 1 (weights / B) is a constant
+    GemmPlain,        // Gemm with transA = 0, alpha = beta = 1, 2-D A
+    ExplicitPads,     // auto_pad absent or NOTSET, dilations 1 for pooling
+    NoCeilMode,       // pooling with ceil_mode = 0
+    Input4D,          // input 0 is 4-D
+    LastAxis,         // axis attribute names the last dimension (Softmax)
+    FusedActivationDeclared, // a fused activation is one the library declares for this op
+    ConstantClipBounds,      // Clip min/max are absent or constants
+    BroadcastRank4,   // binary op inputs have at most 4 dims
+};
+std::string_view constraintText(Constraint c);
+
+struct OpSupport {
+    ir::OpKind op;
+    DataFormat format; // the layout the kernel wants for its 4-D activations
+    std::vector<Constraint> constraints;
+};
+
+// "producer may absorb these activations" (fused through ir/fused.h attributes).
+struct FusionPattern {
+    ir::OpKind producer;
+    std::vector<ir::OpKind> activations;
+};
+
+struct KernelLibrary {
+    std::string id;          // "portable", "xnnpack"
+    std::string description;
+    std::vector<OpSupport> ops;
+    std::vector<FusionPattern> fusions;
+    DataFormat preferredFormat = DataFormat::NCHW;
+    std::vector<std::string> architectures;       // available out of the box
+    std::vector<std::string> prebuiltArchitectures; // available only with a prebuilt tree
+
+    const OpSupport* find(ir::OpKind op) const;
+    bool declaresFusion(ir::OpKind producer, ir::OpKind activation) const;
+    // Empty when the node is supported, else the first reason it is not.
+    std::string whyUnsupported(const ir::Node& node) const;
+    bool supports(const ir::Node& node) const { return whyUnsupported(node).empty(); }
+    // The layout the library runs this node in (its OpSupport format; NCHW if unsupported).
+    DataFormat formatFor(const ir::Node& node) const;
+    bool availableOn(const std::string& arch, bool havePrebuiltTree = false) const;
+};
+
+const std::vector<KernelLibrary>& kernelLibraries();
+const KernelLibrary* findKernelLibrary(std::string_view id);
+const KernelLibrary& portableLibrary();
+std::vector<std::string> kernelLibraryIds();
+// The CPU architectures Embark targets.
+const std::vector<std::string>& knownArchitectures();
+
+// Usage error unless `id` names a library available on `arch` ("xnnpack on riscv64 needs a
+// prebuilt tree: set XNNPACK_ROOT").
+Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const std::string& arch,
+                                                    bool havePrebuiltTree = false);
+
+} // namespace embark::targets
