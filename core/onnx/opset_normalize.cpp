@@ -1,0 +1,210 @@
+#include "opset_normalize.h"
+
+#include <optional>
+
+namespace embark::onnx {
+namespace {
+using ir::OpKind;
+
+std::optional<ir::Attribute> takeAttr(ir::Attributes& attrs, const std::string& name) {
+    auto it = attrs.find(name);
+    if (it == attrs.end()) return std::nullopt;
+    ir::Attribute a = std::move(it->second);
+    attrs.erase(it);
+    return a;
+}
+
+std::vector<int64_t> asInts(const ir::Attribute& a) {
+    if (auto p = std::get_if<std::vector<int64_t>>(&a)) return *p;
+    if (auto p = std::get_if<int64_t>(&a)) return {*p};
+    return {};
+}
+
+std::vector<float> asFloats(const ir::Attribute& a) {
+    if (auto p = std::get_if<std::vector<float>>(&a)) return *p;
+    if (auto p = std::get_if<float>(&a)) return {*p};
+    if (auto p = std::get_if<int64_t>(&a)) return {static_cast<float>(*p)};
+    return {};
+}
+
+int64_t asInt(const ir::Attribute& a, int64_t fallback) {
+    const auto v = asInts(a);
+    return v.empty() ? fallback : v.front();
+}
+
+std::string asString(const ir::Attributes& attrs, const std::string& name, const std::string& fallback) {
+    auto it = attrs.find(name);
+    if (it == attrs.end()) return fallback;
+    auto p = std::get_if<std::string>(&it->second);
+    return p ? *p : fallback;
+}
+
+float asFloat(const ir::Attribute& a, float fallback) {
+    const auto v = asFloats(a);
+    return v.empty() ? fallback : v.front();
+}
+
+void setInputAt(PendingNode& node, size_t index, ir::Value* v) {
+    if (node.inputs.size() <= index) node.inputs.resize(index + 1, nullptr);
+    node.inputs[index] = v;
+}
+
+ir::Value* constant(ir::Graph& g, const PendingNode& node, const std::string& what, ir::Tensor t) {
+    return g.addConstant(g.uniqueName(node.name + "_" + what), std::move(t));
+}
+
+ir::Value* intsConstant(ir::Graph& g, const PendingNode& node, const std::string& what,
+                        const std::vector<int64_t>& v) {
+    return constant(g, node, what, ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(v.size())}, v));
+}
+
+// A scalar of the data input's element type (Clip bounds, Pad value must match it).
+ir::Value* scalarLike(ir::Graph& g, const PendingNode& node, const std::string& what, float v) {
+    const ir::DType dtype = node.inputs.empty() || !node.inputs[0] ? ir::DType::Float32 : node.inputs[0]->dtype;
+    return constant(g, node, what, ir::Tensor::scalarFloat(v).castTo(dtype));
+}
+
+// Moves attribute `attr` (a list of ints) into input `index`, if present.
+void intsAttrToInput(ir::Graph& g, PendingNode& node, const std::string& attr, size_t index) {
+    if (auto a = takeAttr(node.attrs, attr)) setInputAt(node, index, intsConstant(g, node, attr, asInts(*a)));
+}
+
+ir::Node* emit(ir::Graph& g, OpKind op, const std::string& name, const std::vector<ir::Value*>& ins,
+               const std::vector<ir::Value*>& outs, ir::Attributes attrs,
+               const std::vector<std::string>& provenance) {
+    ir::Node* n = g.addNode(op, name, ins, outs);
+    n->attrs = std::move(attrs);
+    if (!provenance.empty()) n->provenance = provenance;
+    return n;
+}
+
+// Softmax before opset 13 coerces its input to 2-D at `axis` and normalises over the whole
+// second dimension; opset 13 normalises over `axis` alone.
+Status addLegacySoftmax(ir::Graph& g, PendingNode node,
+                        const std::function<bool(const ir::Value*)>& shapeKnown) {
+    ir::Value* x = node.inputs.empty() ? nullptr : node.inputs[0];
+    ir::Value* y = node.outputs.empty() ? nullptr : node.outputs[0];
+    if (!x || !y) return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' has no input or output");
+    const auto axisIt = node.attrs.find("axis");
+    const int64_t axisAttr = axisIt == node.attrs.end() ? 1 : asInt(axisIt->second, 1);
+    if (shapeKnown(x)) {
+        const ir::Shape& s = x->shape;
+        const int64_t rank = static_cast<int64_t>(s.rank());
+        const int64_t axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
+        if (axis < 0 || axis > rank)
+            return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' has axis " +
+                                                          std::to_string(axisAttr) + " outside its input's rank " +
+                                                          std::to_string(rank));
+        if (axis == rank - 1 || (rank > 0 && axis == rank)) {
+            // Same result under both semantics when the softmax covers only the last axis.
+            node.attrs["axis"] = int64_t{rank - 1};
+            emit(g, node.op, node.name, {x}, {y}, node.attrs, node.provenance);
+            return {};
+        }
+        int64_t outer = 1, inner = 1;
+        for (int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= s[static_cast<size_t>(i)];
+        ir::Value* flat = g.addValue(g.uniqueName(node.name + "_2d"), x->dtype, ir::Shape{outer, inner});
+        ir::Value* soft = g.addValue(g.uniqueName(node.name + "_2d_out"), x->dtype, ir::Shape{outer, inner});
+        emit(g, OpKind::Reshape, g.uniqueName(node.name + "_to_2d"),
+             {x, intsConstant(g, node, "shape_2d", {outer, inner})}, {flat}, {}, node.provenance);
+        node.attrs["axis"] = int64_t{1};
+        emit(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
+        emit(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"),
+             {soft, intsConstant(g, node, "shape_back", s.dims())}, {y}, {}, node.provenance);
+        return {};
+    }
+    // Unknown shape: Flatten does the coercion and Shape(x) gives the way back.
+    ir::Value* flat = g.addValue(g.uniqueName(node.name + "_2d"), x->dtype, {});
+    ir::Value* soft = g.addValue(g.uniqueName(node.name + "_2d_out"), x->dtype, {});
+    ir::Value* shape = g.addValue(g.uniqueName(node.name + "_shape"), ir::DType::Int64, {});
+    emit(g, OpKind::Flatten, g.uniqueName(node.name + "_to_2d"), {x}, {flat},
+         {{"axis", ir::Attribute(axisAttr)}}, node.provenance);
+    node.attrs["axis"] = int64_t{1};
+    emit(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
+    emit(g, OpKind::Shape, g.uniqueName(node.name + "_input_shape"), {x}, {shape}, {}, node.provenance);
+    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"), {soft, shape}, {y}, {}, node.provenance);
+    return {};
+}
+} // namespace
+
+Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
+                         const std::function<bool(const ir::Value*)>& shapeKnown) {
+    switch (node.op) {
+    case OpKind::Clip:
+        if (opset < 11) {
+            auto min = takeAttr(node.attrs, "min");
+            auto max = takeAttr(node.attrs, "max");
+            if (min) setInputAt(node, 1, scalarLike(g, node, "min", asFloat(*min, 0.f)));
+            if (max) setInputAt(node, 2, scalarLike(g, node, "max", asFloat(*max, 0.f)));
+        }
+        break;
+    case OpKind::Pad:
+        if (opset < 11) {
+            intsAttrToInput(g, node, "pads", 1);
+            if (auto value = takeAttr(node.attrs, "value"))
+                setInputAt(node, 2, scalarLike(g, node, "value", asFloat(*value, 0.f)));
+        }
+        break;
+    case OpKind::Squeeze: case OpKind::Unsqueeze: case OpKind::Split:
+        if (opset < 13) intsAttrToInput(g, node, node.op == OpKind::Split ? "split" : "axes", 1);
+        break;
+    case OpKind::ReduceSum:
+        if (opset < 13) intsAttrToInput(g, node, "axes", 1);
+        break;
+    case OpKind::ReduceMean: case OpKind::ReduceMax: case OpKind::ReduceMin: case OpKind::ReduceProd:
+        // axes became an input only in opset 18, past the range Embark imports.
+        intsAttrToInput(g, node, "axes", 1);
+        break;
+    case OpKind::Slice:
+        if (opset < 10) {
+            intsAttrToInput(g, node, "starts", 1);
+            intsAttrToInput(g, node, "ends", 2);
+            intsAttrToInput(g, node, "axes", 3);
+        }
+        break;
+    case OpKind::Dropout:
+        if (opset < 12) {
+            takeAttr(node.attrs, "is_test");
+            if (auto ratio = takeAttr(node.attrs, "ratio"))
+                setInputAt(node, 1, constant(g, node, "ratio", ir::Tensor::scalarFloat(asFloat(*ratio, 0.5f))));
+        }
+        break;
+    case OpKind::BatchNormalization: {
+        takeAttr(node.attrs, "is_test");
+        takeAttr(node.attrs, "consumed_inputs");
+        auto spatial = takeAttr(node.attrs, "spatial");
+        if (spatial && asInts(*spatial) == std::vector<int64_t>{0})
+            return makeError(ErrorKind::Unsupported,
+                             "node '" + node.name + "' uses BatchNormalization with spatial=0 (per-activation "
+                             "statistics, opset 7-8), which Embark does not support: re-export with spatial=1");
+        break;
+    }
+    case OpKind::Resize:
+        if (node.onnxType == "Upsample" || opset < 11) {
+            // Upsample and Resize-10 take (X, scales) and index the input as out / scale.
+            ir::Value* scales = node.inputs.size() > 1 ? node.inputs[1] : nullptr;
+            if (auto s = takeAttr(node.attrs, "scales")) {
+                const auto f = asFloats(*s);
+                scales = constant(g, node, "scales",
+                                  ir::Tensor::fromFloats(ir::Shape{static_cast<int64_t>(f.size())}, f));
+            }
+            node.inputs.resize(1);
+            setInputAt(node, 2, scales);
+            std::string mode = asString(node.attrs, "mode", "nearest");
+            if (mode == "bilinear" || mode == "trilinear") mode = "linear";
+            node.attrs["mode"] = mode;
+            node.attrs["coordinate_transformation_mode"] = std::string("asymmetric");
+            if (mode == "nearest") node.attrs["nearest_mode"] = std::string("floor");
+        }
+        break;
+    case OpKind::Softmax: case OpKind::LogSoftmax:
+        if (opset < 13) return addLegacySoftmax(g, std::move(node), shapeKnown);
+        break;
+    default:
+        break;
+    }
+    emit(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
+    return {};
+}
+
+} // namespace embark::onnx
