@@ -120,6 +120,10 @@ protected:
     // True (and remembers them) when the pointers differ from the last bound ones.
     bool rebind(const void* a, const void* b, const void* out);
     void allocateWorkspace(size_t bytes);
+    // An in-place clamp of `count` floats run after the operator, for ops whose API has no
+    // fused output range (defined per API; does nothing when range.isNone()).
+    void addTrailingClamp(OutputRange range, size_t count);
+    void runTrailingClamp(float* output);
 
     pthreadpool* m_pool;
     std::string m_name;
@@ -128,6 +132,7 @@ protected:
     Operator m_clamp; // a trailing in-place clamp where the API has no fused one
     Workspace m_workspace;
     size_t m_clampCount = 0;
+    float* m_clampBound = nullptr;
     bool m_bound = false;
     const void* m_boundA = nullptr;
     const void* m_boundB = nullptr;

@@ -14,6 +14,31 @@ const char* apiName()
     return "legacy";
 }
 
+namespace detail {
+void Layer::addTrailingClamp(OutputRange range, size_t count)
+{
+    if (range.isNone())
+        return;
+    xnn_operator_t raw = nullptr;
+    check(xnn_create_clamp_nc_f32(1, 1, 1, range.min, range.max, 0, &raw),
+          "xnn_create_clamp_nc_f32");
+    m_clamp.reset(raw);
+    m_clampCount = count;
+}
+
+void Layer::runTrailingClamp(float* output)
+{
+    if (!m_clamp)
+        return;
+    if (output != m_clampBound) {
+        check(xnn_setup_clamp_nc_f32(m_clamp.get(), m_clampCount, output, output, m_pool),
+              "xnn_setup_clamp_nc_f32");
+        m_clampBound = output;
+    }
+    check(xnn_run_operator(m_clamp.get(), m_pool), "xnn_run_operator (clamp)");
+}
+} // namespace detail
+
 #define EMBARK_XNN_CREATE(call, ...)                                                           \
     do {                                                                                       \
         xnn_operator_t raw_ = nullptr;                                                         \
@@ -189,13 +214,8 @@ Binary::Binary(const Context& context, std::string name, BinaryOp op, std::vecto
         clampAfter = !range.isNone();
         break;
     }
-    if (clampAfter) {
-        m_clampCount = detail::elementCount(m_outputShape);
-        xnn_operator_t raw = nullptr;
-        check(xnn_create_clamp_nc_f32(1, 1, 1, range.min, range.max, 0, &raw),
-              "xnn_create_clamp_nc_f32");
-        m_clamp.reset(raw);
-    }
+    if (clampAfter)
+        addTrailingClamp(range, detail::elementCount(m_outputShape));
 }
 
 void Binary::forward(const float* a, const float* b, float* output)
@@ -235,13 +255,9 @@ void Binary::forward(const float* a, const float* b, float* output)
             break;
         }
         check(status, call);
-        if (m_clamp)
-            check(xnn_setup_clamp_nc_f32(m_clamp.get(), m_clampCount, output, output, m_pool),
-                  "xnn_setup_clamp_nc_f32");
     }
     check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
-    if (m_clamp)
-        check(xnn_run_operator(m_clamp.get(), m_pool), "xnn_run_operator (clamp)");
+    runTrailingClamp(output);
 }
 
 Unary::Unary(const Context& context, std::string name, UnaryOp op, size_t count,

@@ -1,0 +1,362 @@
+// The XNNPACK wrappers for current upstream XNNPACK: create, reshape (shapes, once, at
+// creation), setup (pointers, redone only when they change), run. Element-wise ops are the
+// generic binary/unary operators and global average pooling is a mean reduction.
+#ifdef EMBARK_XNN_API_UPSTREAM
+
+#include "embark_xnnpack_common.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+namespace embark_xnn {
+
+const char* apiName()
+{
+    return "upstream";
+}
+
+#define EMBARK_XNN_CREATE(call, ...)                                                           \
+    do {                                                                                       \
+        xnn_operator_t raw_ = nullptr;                                                         \
+        check(call(__VA_ARGS__, &raw_), #call);                                                \
+        m_op.reset(raw_);                                                                      \
+    } while (0)
+
+namespace detail {
+void Layer::addTrailingClamp(OutputRange range, size_t count)
+{
+    if (range.isNone())
+        return;
+    union xnn_unary_params params;
+    params.clamp.min = range.min;
+    params.clamp.max = range.max;
+    xnn_operator_t raw = nullptr;
+    check(xnn_create_unary_elementwise_nc(xnn_unary_clamp, xnn_datatype_fp32, xnn_datatype_fp32,
+                                          &params, nullptr, nullptr, nullptr, 0, &raw),
+          "xnn_create_unary_elementwise_nc (clamp)");
+    m_clamp.reset(raw);
+    m_clampCount = count;
+    check(xnn_reshape_unary_elementwise_nc(m_clamp.get(), 1, count, count, count, m_pool),
+          "xnn_reshape_unary_elementwise_nc (clamp)");
+}
+
+void Layer::runTrailingClamp(float* output)
+{
+    if (!m_clamp)
+        return;
+    if (output != m_clampBound) {
+        check(xnn_setup_unary_elementwise_nc(m_clamp.get(), output, output),
+              "xnn_setup_unary_elementwise_nc (clamp)");
+        m_clampBound = output;
+    }
+    check(xnn_run_operator(m_clamp.get(), m_pool), "xnn_run_operator (clamp)");
+}
+} // namespace detail
+
+Convolution2d::Convolution2d(const Context& context, std::string name, const Conv2dParams& params,
+                             const float* filter, const float* bias, FilterLayout layout,
+                             OutputRange range)
+    : Layer(context, std::move(name), "convolution 2-D"), m_params(params)
+{
+    if (const std::string problem = detail::checkConv2d(params); !problem.empty())
+        fail(problem);
+    const Conv2dParams& p = params;
+    std::vector<float> repacked;
+    if (layout == FilterLayout::OIHW) {
+        repacked = detail::filterOIHWtoOHWI(filter, p);
+        filter = repacked.data();
+    }
+    EMBARK_XNN_CREATE(xnn_create_convolution2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      p.dilationHeight, p.dilationWidth, p.groups, p.inputChannels / p.groups,
+                      p.outputChannels / p.groups, p.inputChannels, p.outputChannels, filter,
+                      bias, range.min, range.max, 0, /*weights_cache=*/nullptr);
+    size_t workspace = 0;
+    check(xnn_reshape_convolution2d_nhwc_f32(m_op.get(), p.batch, p.inputHeight, p.inputWidth,
+                                             &workspace, &m_outputHeight, &m_outputWidth,
+                                             m_pool),
+          "xnn_reshape_convolution2d_nhwc_f32");
+    allocateWorkspace(workspace);
+}
+
+void Convolution2d::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_convolution2d_nhwc_f32(m_op.get(), m_workspace.get(), input, output),
+              "xnn_setup_convolution2d_nhwc_f32");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+FullyConnected::FullyConnected(const Context& context, std::string name, size_t rows,
+                               size_t inputChannels, size_t outputChannels, const float* weights,
+                               const float* bias, WeightLayout layout, OutputRange range)
+    : Layer(context, std::move(name), "fully connected"),
+      m_rows(rows), m_inputChannels(inputChannels), m_outputChannels(outputChannels)
+{
+    if (rows == 0 || inputChannels == 0 || outputChannels == 0)
+        fail("empty input or output");
+    const uint32_t flags = layout == WeightLayout::InOut ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0;
+    EMBARK_XNN_CREATE(xnn_create_fully_connected_nc_f32, inputChannels, outputChannels,
+                      inputChannels, outputChannels, weights, bias, range.min, range.max, flags,
+                      /*weights_cache=*/nullptr);
+    check(xnn_reshape_fully_connected_nc_f32(m_op.get(), rows, m_pool),
+          "xnn_reshape_fully_connected_nc_f32");
+}
+
+void FullyConnected::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_fully_connected_nc_f32(m_op.get(), input, output),
+              "xnn_setup_fully_connected_nc_f32");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+MaxPool2d::MaxPool2d(const Context& context, std::string name, const Pool2dParams& params,
+                     OutputRange range)
+    : Layer(context, std::move(name), "max pooling 2-D"), m_params(params)
+{
+    if (const std::string problem = detail::checkPool2d(params, true); !problem.empty())
+        fail(problem);
+    const Pool2dParams& p = params;
+    EMBARK_XNN_CREATE(xnn_create_max_pooling2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      p.dilationHeight, p.dilationWidth, range.min, range.max, 0);
+    check(xnn_reshape_max_pooling2d_nhwc_f32(m_op.get(), p.batch, p.inputHeight, p.inputWidth,
+                                             p.channels, p.channels, p.channels,
+                                             &m_outputHeight, &m_outputWidth, m_pool),
+          "xnn_reshape_max_pooling2d_nhwc_f32");
+}
+
+void MaxPool2d::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_max_pooling2d_nhwc_f32(m_op.get(), input, output),
+              "xnn_setup_max_pooling2d_nhwc_f32");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+AveragePool2d::AveragePool2d(const Context& context, std::string name, const Pool2dParams& params,
+                             OutputRange range)
+    : Layer(context, std::move(name), "average pooling 2-D"), m_params(params)
+{
+    if (const std::string problem = detail::checkPool2d(params, false); !problem.empty())
+        fail(problem);
+    const Pool2dParams& p = params;
+    EMBARK_XNN_CREATE(xnn_create_average_pooling2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      range.min, range.max, 0);
+    check(xnn_reshape_average_pooling2d_nhwc_f32(m_op.get(), p.batch, p.inputHeight,
+                                                 p.inputWidth, p.channels, p.channels,
+                                                 p.channels, &m_outputHeight, &m_outputWidth,
+                                                 m_pool),
+          "xnn_reshape_average_pooling2d_nhwc_f32");
+}
+
+void AveragePool2d::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_average_pooling2d_nhwc_f32(m_op.get(), input, output),
+              "xnn_setup_average_pooling2d_nhwc_f32");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+GlobalAveragePool::GlobalAveragePool(const Context& context, std::string name, size_t batch,
+                                     size_t height, size_t width, size_t channels,
+                                     OutputRange range)
+    : Layer(context, std::move(name), "global average pooling"),
+      m_batch(batch), m_pixels(height * width), m_channels(channels)
+{
+    if (batch == 0 || m_pixels == 0 || channels == 0)
+        fail("empty input");
+    EMBARK_XNN_CREATE(xnn_create_reduce_nd, xnn_reduce_mean, xnn_datatype_fp32, nullptr, nullptr,
+                      0);
+    const size_t shape[3] = {batch, m_pixels, channels};
+    const int64_t axes[1] = {1};
+    size_t workspace = 0;
+    check(xnn_reshape_reduce_nd(m_op.get(), 1, axes, 3, shape, &workspace, m_pool),
+          "xnn_reshape_reduce_nd");
+    allocateWorkspace(workspace);
+    addTrailingClamp(range, batch * channels);
+}
+
+void GlobalAveragePool::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_reduce_nd(m_op.get(), m_workspace.get(), input, output),
+              "xnn_setup_reduce_nd");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+    runTrailingClamp(output);
+}
+
+Binary::Binary(const Context& context, std::string name, BinaryOp op, std::vector<size_t> shapeA,
+               std::vector<size_t> shapeB, OutputRange range)
+    : Layer(context, std::move(name), "binary element-wise"),
+      m_binaryOp(op), m_shapeA(std::move(shapeA)), m_shapeB(std::move(shapeB))
+{
+    if (m_shapeA.size() > XNN_MAX_TENSOR_DIMS || m_shapeB.size() > XNN_MAX_TENSOR_DIMS)
+        fail("rank above " + std::to_string(XNN_MAX_TENSOR_DIMS));
+    std::string problem;
+    m_outputShape = detail::broadcastShapes(m_shapeA, m_shapeB, &problem);
+    if (!problem.empty())
+        fail(problem);
+    xnn_binary_operator type = xnn_binary_add;
+    switch (op) {
+    case BinaryOp::Add: type = xnn_binary_add; break;
+    case BinaryOp::Subtract: type = xnn_binary_subtract; break;
+    case BinaryOp::Multiply: type = xnn_binary_multiply; break;
+    case BinaryOp::Divide: type = xnn_binary_divide; break;
+    case BinaryOp::Maximum: type = xnn_binary_maximum; break;
+    case BinaryOp::Minimum: type = xnn_binary_minimum; break;
+    }
+    EMBARK_XNN_CREATE(xnn_create_binary_elementwise_nd, type, xnn_datatype_fp32, nullptr,
+                      nullptr, nullptr, 0);
+    check(xnn_reshape_binary_elementwise_nd(m_op.get(), m_shapeA.size(), m_shapeA.data(),
+                                            m_shapeB.size(), m_shapeB.data(), m_pool),
+          "xnn_reshape_binary_elementwise_nd");
+    addTrailingClamp(range, detail::elementCount(m_outputShape));
+}
+
+void Binary::forward(const float* a, const float* b, float* output)
+{
+    if (rebind(a, b, output))
+        check(xnn_setup_binary_elementwise_nd(m_op.get(), a, b, output),
+              "xnn_setup_binary_elementwise_nd");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+    runTrailingClamp(output);
+}
+
+Unary::Unary(const Context& context, std::string name, UnaryOp op, size_t count,
+             UnaryParams params)
+    : Layer(context, std::move(name), "unary element-wise"),
+      m_unaryOp(op), m_count(count), m_params(params)
+{
+    if (count == 0)
+        fail("empty input");
+    union xnn_unary_params xparams;
+    xnn_unary_operator type = xnn_unary_clamp;
+    switch (op) {
+    case UnaryOp::Clamp:
+        type = xnn_unary_clamp;
+        xparams.clamp.min = params.min;
+        xparams.clamp.max = params.max;
+        break;
+    case UnaryOp::Sigmoid: type = xnn_unary_sigmoid; break;
+    case UnaryOp::HardSwish: type = xnn_unary_hardswish; break;
+    case UnaryOp::LeakyRelu:
+        type = xnn_unary_leaky_relu;
+        xparams.leaky_relu.negative_slope = params.alpha;
+        break;
+    case UnaryOp::Elu:
+        type = xnn_unary_elu;
+        xparams.elu.alpha = params.alpha;
+        break;
+    case UnaryOp::Tanh: type = xnn_unary_tanh; break;
+    case UnaryOp::Abs: type = xnn_unary_abs; break;
+    case UnaryOp::Negate: type = xnn_unary_negate; break;
+    case UnaryOp::Square: type = xnn_unary_square; break;
+    case UnaryOp::SquareRoot: type = xnn_unary_square_root; break;
+    }
+    const bool hasParams = op == UnaryOp::Clamp || op == UnaryOp::LeakyRelu || op == UnaryOp::Elu;
+    EMBARK_XNN_CREATE(xnn_create_unary_elementwise_nc, type, xnn_datatype_fp32,
+                      xnn_datatype_fp32, hasParams ? &xparams : nullptr, nullptr, nullptr,
+                      nullptr, 0);
+    // One row of `count` channels: contiguous, split across threads by XNNPACK.
+    check(xnn_reshape_unary_elementwise_nc(m_op.get(), 1, count, count, count, m_pool),
+          "xnn_reshape_unary_elementwise_nc");
+}
+
+void Unary::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_unary_elementwise_nc(m_op.get(), input, output),
+              "xnn_setup_unary_elementwise_nc");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+Softmax::Softmax(const Context& context, std::string name, size_t rows, size_t channels)
+    : Layer(context, std::move(name), "softmax"), m_rows(rows), m_channels(channels)
+{
+    if (rows == 0 || channels == 0)
+        fail("empty input");
+    EMBARK_XNN_CREATE(xnn_create_softmax_nc_f32, 0);
+    check(xnn_reshape_softmax_nc_f32(m_op.get(), channels, channels, channels, rows, m_pool),
+          "xnn_reshape_softmax_nc_f32");
+}
+
+void Softmax::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_softmax_nc_f32(m_op.get(), input, output), "xnn_setup_softmax_nc_f32");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+Transpose::Transpose(const Context& context, std::string name, std::vector<size_t> inputShape,
+                     std::vector<size_t> perm)
+    : Layer(context, std::move(name), "transpose"),
+      m_inputShape(std::move(inputShape)), m_perm(std::move(perm))
+{
+    if (m_perm.size() != m_inputShape.size() || m_perm.empty()
+        || m_perm.size() > XNN_MAX_TENSOR_DIMS)
+        fail("the permutation must have one entry per dimension (rank 1..6)");
+    std::vector<bool> seen(m_perm.size(), false);
+    for (size_t d : m_perm) {
+        if (d >= m_perm.size() || seen[d])
+            fail("the permutation is not a permutation of 0.." + std::to_string(m_perm.size() - 1));
+        seen[d] = true;
+        m_outputShape.push_back(m_inputShape[d]);
+    }
+    EMBARK_XNN_CREATE(xnn_create_transpose_nd_x32, 0);
+    check(xnn_reshape_transpose_nd_x32(m_op.get(), m_inputShape.size(), m_inputShape.data(),
+                                       m_perm.data(), m_pool),
+          "xnn_reshape_transpose_nd_x32");
+}
+
+void Transpose::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        check(xnn_setup_transpose_nd_x32(m_op.get(), input, output),
+              "xnn_setup_transpose_nd_x32");
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
+Concat::Concat(const Context& context, std::string name, size_t rows,
+               std::vector<size_t> innerSizes)
+    : Layer(context, std::move(name), "concatenation"),
+      m_rows(rows), m_outputStride(0), m_innerSizes(std::move(innerSizes))
+{
+    if (rows == 0 || m_innerSizes.empty())
+        fail("empty input");
+    for (size_t inner : m_innerSizes)
+        m_outputStride += inner;
+    for (size_t inner : m_innerSizes) {
+        xnn_operator_t raw = nullptr;
+        check(xnn_create_copy_nc_x32(0, &raw), "xnn_create_copy_nc_x32");
+        m_copies.emplace_back(raw);
+        check(xnn_reshape_copy_nc_x32(raw, rows, inner, inner, m_outputStride, m_pool),
+              "xnn_reshape_copy_nc_x32");
+    }
+}
+
+void Concat::forward(const float* const* inputs, float* output)
+{
+    const bool changed = !m_bound || output != m_boundOut
+                         || !std::equal(m_boundInputs.begin(), m_boundInputs.end(), inputs);
+    if (changed) {
+        m_boundInputs.assign(inputs, inputs + m_innerSizes.size());
+        m_bound = true;
+        m_boundOut = output;
+        size_t offset = 0;
+        for (size_t i = 0; i < m_copies.size(); ++i) {
+            check(xnn_setup_copy_nc_x32(m_copies[i].get(), inputs[i], output + offset),
+                  "xnn_setup_copy_nc_x32");
+            offset += m_innerSizes[i];
+        }
+    }
+    for (auto& copy : m_copies)
+        check(xnn_run_operator(copy.get(), m_pool), "xnn_run_operator");
+}
+
+} // namespace embark_xnn
+
+#endif // EMBARK_XNN_API_UPSTREAM
