@@ -1,0 +1,52 @@
+// The interface between a generated model (src/model.cpp) and the run_export driver
+// (main.cpp). Inputs and outputs are float32 in the ONNX model's own layout (e.g. NCHW);
+// any internal layout (NHWC for XNNPACK and Embark's convolution kernels) stays inside.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace embark_model {
+
+struct TensorInfo {
+    const char* name;
+    int rank;
+    int64_t dims[8]; // model layout
+    int64_t numel;
+};
+
+struct LayerInfo {
+    const char* name;       // the export node's name
+    const char* lib;        // "portable" or "xnnpack"
+    const char* provenance; // original ONNX node names, comma-separated
+    TensorInfo output;      // its first output, model layout (what --dump writes)
+};
+
+extern const char* const kModelName;
+extern const char* const kArch;
+extern const char* const kLibs; // comma-separated, e.g. "xnnpack,portable"
+extern const size_t kArenaBytes;
+extern const int kNumInputs;
+extern const int kNumOutputs;
+extern const int kNumLayers;
+extern const TensorInfo kInputs[];
+extern const TensorInfo kOutputs[];
+extern const LayerInfo kLayers[];
+
+// Embedded sample data (data/input_K.bin and data/expected_K.bin, linked with .incbin).
+const float* sampleInput(int index);
+const float* expectedOutput(int index);
+
+// Packs weights and creates operators; false with a message on failure.
+bool init(int threads, char* error, size_t errorSize);
+void shutdown();
+
+using DumpFn = void (*)(int layer, const float* data, void* user); // data in model layout
+
+// The schedule as straight-line calls. forwardProfiled stores each layer's wall-clock ns in
+// layerNs[kNumLayers]; forwardDump calls fn after each layer. forward() pays for neither.
+void forward(const float* const* inputs, float* const* outputs);
+void forwardProfiled(const float* const* inputs, float* const* outputs, uint64_t* layerNs);
+void forwardDump(const float* const* inputs, float* const* outputs, DumpFn fn, void* user);
+
+} // namespace embark_model
