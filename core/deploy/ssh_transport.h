@@ -1,0 +1,51 @@
+// A Transport over SSH (libssh + SFTP): uploads go to a temporary name and are renamed when
+// complete; commands run in their own process group whose id is written to a file, so a
+// timeout or cancel kills everything they started on the board.
+#pragma once
+
+#include "ssh_connection.h"
+#include "transport.h"
+
+#include "targets/board.h"
+
+#include <QSet>
+
+#include <memory>
+
+struct sftp_session_struct;
+
+namespace embark::deploy {
+
+class SshTransport : public Transport {
+public:
+    SshTransport(targets::Board board, SshOptions options = {});
+    ~SshTransport() override;
+
+    Status connect() override;
+    Expected<QString> makeRunDir(const QString& label) override;
+    Status removeRunDir(const QString& dir) override;
+    Status upload(const QString& localPath, const QString& remotePath, const ProgressFn& progress = {}) override;
+    Status download(const QString& remotePath, const QString& localPath) override;
+    Expected<ExecResult> exec(const ExecRequest& request) override;
+    QString describe() const override;
+
+    // Runs a shell command line as is (callers quote with shellQuote): for housekeeping such
+    // as kill and rm, outside any run folder and without the exec prefix.
+    Expected<ExecResult> runShell(const QString& commandLine, std::chrono::milliseconds timeout);
+
+private:
+    Status ensureSftp();
+    Status uploadFile(const QString& localPath, const QString& remotePath, const ProgressFn& progress);
+    Status downloadFile(const QString& remotePath, const QString& localPath);
+    Status makeRemoteDirs(const QString& remoteDir);
+    Error uploadFailure(const QString& localPath, const QString& remotePath, qint64 done, qint64 total);
+    Error fail(const QString& what) const;
+    void killRemoteGroup(const QString& pidFile);
+
+    targets::Board m_board;
+    SshConnection m_connection;
+    sftp_session_struct* m_sftp = nullptr;
+    QSet<QString> m_ownDirs;
+};
+
+} // namespace embark::deploy

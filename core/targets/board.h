@@ -1,0 +1,88 @@
+// Boards described as data (boards/<id>.json plus the user's config folder): CPU, flags,
+// memory, and how to reach the board (an SSH alias or a local runner such as qemu-user).
+#pragma once
+
+#include "ir/error.h"
+
+#include <QJsonObject>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace embark::targets {
+
+struct BoardRunner {
+    enum class Kind { Ssh, Local };
+    Kind kind = Kind::Local;
+    QString host;           // ssh: an ~/.ssh/config alias or a host name
+    QString user;           // ssh: empty = from ~/.ssh/config or the local user
+    int port = 0;           // ssh: 0 = from ~/.ssh/config or 22
+    QString workdir;        // parent of the fresh per-run folders; empty = /tmp or the host's temp
+    QStringList execPrefix; // prepended to every command (e.g. qemu-riscv64-static -cpu ...)
+    QString key;            // ssh: a private key file; empty = agent and default keys
+};
+
+struct Board {
+    QString id;
+    QString name;
+    QString arch; // x86_64, aarch64 or riscv64 (a file may say "native": detected at load)
+    QString isa;  // e.g. rv64gcv, armv8.2-a
+    QStringList cflags;
+    int cores = 1;
+    qint64 memoryBytes = 0;
+    int vlenBits = 0; // SIMD/vector register width the kernels tile for
+    bool xnnpack = false;
+    BoardRunner runner;
+
+    QString sourceFile; // the JSON file it was read from
+    bool builtIn = false;
+
+    bool isSimulated() const { return runner.kind == BoardRunner::Kind::Local && !runner.execPrefix.isEmpty(); }
+    bool isHost() const { return runner.kind == BoardRunner::Kind::Local && runner.execPrefix.isEmpty(); }
+    // "ssh k230", "local qemu-riscv64-static", "local" for tables and messages.
+    QString runnerSummary() const;
+    QJsonObject toJson() const;
+    // Refuses a model whose activation arena plus weights exceed the board's memory, with
+    // both figures in the message.
+    Status fits(qint64 arenaBytes, qint64 weightBytes) const;
+};
+
+// The architectures a board may name, in messages and validation.
+const QStringList& knownArchitectures();
+
+// Parses one board file's bytes; `fileName` only names the file in errors. Unknown fields are
+// ignored (forward compatibility), missing or mistyped ones are errors naming the field.
+Expected<Board> parseBoard(const QByteArray& json, const QString& fileName);
+Expected<Board> loadBoardFile(const QString& path);
+
+// Writes `board` as <dir>/<id>.json atomically (QSaveFile): a crash never leaves half a file.
+Status saveBoardFile(const Board& board, const QString& dir);
+
+// boards/ in the source tree ($EMBARK_SOURCE_DIR overrides the compiled-in path).
+QString builtInBoardsDir();
+// <AppConfigLocation>/boards, or $EMBARK_CONFIG_DIR/boards when set (tests, portable setups).
+QString userBoardsDir();
+
+struct BoardCatalog {
+    std::vector<Board> boards;   // sorted by id; a user board replaces a built-in of the same id
+    QStringList notes;           // "user board 'k230' (path) overrides the built-in (path)"
+    std::vector<Error> problems; // malformed files, each naming the file and the field
+
+    const Board* find(const QString& id) const;
+};
+
+BoardCatalog loadBoards(const QString& builtInDir, const QString& userDir);
+BoardCatalog loadBoards(); // from builtInBoardsDir() and userBoardsDir()
+
+// The board with this id, or an error listing the known ids (and any malformed file, which
+// may be the one the user meant).
+Expected<Board> findBoard(const BoardCatalog& catalog, const QString& id);
+Expected<Board> findBoard(const QString& id);
+
+// Free function form of Board::fits for callers holding only figures.
+Status boardFits(const Board& board, qint64 arenaBytes, qint64 weightBytes);
+
+QString formatBytes(qint64 bytes); // "478.8 MiB (502,083,584 bytes)"
+
+} // namespace embark::targets
