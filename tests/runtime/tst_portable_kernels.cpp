@@ -1,0 +1,515 @@
+// Checks every kernel of the portable runtime (resources/runtime/portable) against a naive
+// double-precision loop written here, NHWC, with a relative error bound of 1e-5 of the
+// largest reference value.
+#include "portable.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <random>
+#include <vector>
+
+namespace ep = embark::portable;
+
+Q_DECLARE_METATYPE(ep::Act)
+Q_DECLARE_METATYPE(ep::ConvPath)
+Q_DECLARE_METATYPE(ep::BinaryOp)
+Q_DECLARE_METATYPE(ep::UnaryOp)
+Q_DECLARE_METATYPE(std::vector<int64_t>)
+
+namespace {
+
+constexpr double kTolerance = 1e-5;
+
+std::vector<float> randomVector(size_t n, unsigned seed, float lo = -1.f, float hi = 1.f) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    std::vector<float> v(n);
+    for (auto& x : v) x = dist(rng);
+    return v;
+}
+
+double relativeError(const std::vector<float>& got, const std::vector<double>& want) {
+    double maxDiff = 0, maxRef = 1e-30;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const double diff = std::abs(double(got[i]) - want[i]);
+        maxDiff = std::isnan(diff) ? INFINITY : std::max(maxDiff, diff);
+        maxRef = std::max(maxRef, std::abs(want[i]));
+    }
+    return maxDiff / maxRef;
+}
+
+#define CHECK_CLOSE(got, want)                                                                     \
+    do {                                                                                          \
+        QCOMPARE((got).size(), (want).size());                                                     \
+        const double err_ = relativeError(got, want);                                             \
+        QVERIFY2(err_ <= kTolerance, qPrintable(QString("relative error %1").arg(err_)));         \
+    } while (0)
+
+// The activation in double precision, with the parameters the tests use for each kind.
+ep::Activation activationOf(ep::Act kind) {
+    ep::Activation a;
+    a.kind = kind;
+    if (kind == ep::Act::Clamp) a.min = -0.25f, a.max = 0.5f;
+    if (kind == ep::Act::LeakyRelu) a.alpha = 0.2f;
+    return a;
+}
+
+double activate(const ep::Activation& a, double x) {
+    switch (a.kind) {
+    case ep::Act::None: return x;
+    case ep::Act::Relu: return x > 0 ? x : 0;
+    case ep::Act::Clamp: return std::min<double>(std::max<double>(x, a.min), a.max);
+    case ep::Act::LeakyRelu: return x >= 0 ? x : x * a.alpha;
+    case ep::Act::HardSwish: return x * std::min(1.0, std::max(0.0, x / 6.0 + 0.5));
+    case ep::Act::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+    }
+    return x;
+}
+
+size_t inputSize(const ep::Conv2DShape& s) { return size_t(s.batch) * s.in_h * s.in_w * s.in_c; }
+
+std::vector<double> naiveConv(const ep::Conv2DShape& s, const std::vector<float>& x,
+                              const std::vector<float>& w, const std::vector<float>& b,
+                              const ep::Activation& act) {
+    const int oh = s.out_h(), ow = s.out_w();
+    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
+    std::vector<double> y(size_t(s.batch) * oh * ow * s.out_c);
+    for (int n = 0; n < s.batch; ++n)
+        for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox)
+                for (int co = 0; co < s.out_c; ++co) {
+                    const int g = co / cout_g;
+                    double sum = b[co];
+                    for (int k = 0; k < cin_g; ++k)
+                        for (int ky = 0; ky < s.kernel_h; ++ky)
+                            for (int kx = 0; kx < s.kernel_w; ++kx) {
+                                const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                                const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
+                                if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+                                sum += double(x[((size_t(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cin_g + k]) *
+                                       w[((size_t(co) * cin_g + k) * s.kernel_h + ky) * s.kernel_w + kx];
+                            }
+                    y[((size_t(n) * oh + oy) * ow + ox) * s.out_c + co] = activate(act, sum);
+                }
+    return y;
+}
+
+std::vector<double> naiveConvTranspose(const ep::Conv2DShape& s, int oh, int ow,
+                                       const std::vector<float>& x, const std::vector<float>& w,
+                                       const std::vector<float>& b, const ep::Activation& act) {
+    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
+    std::vector<double> y(size_t(s.batch) * oh * ow * s.out_c, 0.0);
+    for (int n = 0; n < s.batch; ++n)
+        for (int iy = 0; iy < s.in_h; ++iy)
+            for (int ix = 0; ix < s.in_w; ++ix)
+                for (int ci = 0; ci < s.in_c; ++ci) {
+                    const int g = ci / cin_g;
+                    const double v = x[((size_t(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + ci];
+                    for (int co = 0; co < cout_g; ++co)
+                        for (int ky = 0; ky < s.kernel_h; ++ky)
+                            for (int kx = 0; kx < s.kernel_w; ++kx) {
+                                const int oy = iy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                                const int ox = ix * s.stride_w - s.pad_left + kx * s.dilation_w;
+                                if (oy < 0 || oy >= oh || ox < 0 || ox >= ow) continue;
+                                y[((size_t(n) * oh + oy) * ow + ox) * s.out_c + g * cout_g + co] +=
+                                    v * w[((size_t(ci) * cout_g + co) * s.kernel_h + ky) * s.kernel_w + kx];
+                            }
+                }
+    for (size_t i = 0; i < y.size(); ++i) y[i] = activate(act, y[i] + b[i % s.out_c]);
+    return y;
+}
+
+// Adds a conv row: Conv2DShape fields in order, then the activation and the expected path.
+void convRow(const char* name, ep::Conv2DShape s, ep::Act act, ep::ConvPath path) {
+    QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.in_c << s.out_c << s.kernel_h
+                        << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h << s.dilation_w
+                        << s.pad_top << s.pad_left << s.pad_bottom << s.pad_right << s.groups << act
+                        << path;
+}
+
+ep::Conv2DShape fetchConvShape() {
+    ep::Conv2DShape s;
+    QFETCH(int, batch); QFETCH(int, in_h); QFETCH(int, in_w); QFETCH(int, in_c);
+    QFETCH(int, out_c); QFETCH(int, kernel_h); QFETCH(int, kernel_w); QFETCH(int, stride_h);
+    QFETCH(int, stride_w); QFETCH(int, dilation_h); QFETCH(int, dilation_w); QFETCH(int, pad_top);
+    QFETCH(int, pad_left); QFETCH(int, pad_bottom); QFETCH(int, pad_right); QFETCH(int, groups);
+    s = {batch, in_h, in_w, in_c, out_c, kernel_h, kernel_w, stride_h, stride_w, dilation_h,
+         dilation_w, pad_top, pad_left, pad_bottom, pad_right, groups};
+    return s;
+}
+
+void convColumns() {
+    for (const char* c : {"batch", "in_h", "in_w", "in_c", "out_c", "kernel_h", "kernel_w",
+                          "stride_h", "stride_w", "dilation_h", "dilation_w", "pad_top",
+                          "pad_left", "pad_bottom", "pad_right", "groups"})
+        QTest::addColumn<int>(c);
+    QTest::addColumn<ep::Act>("act");
+    QTest::addColumn<ep::ConvPath>("path");
+}
+
+} // namespace
+
+class TestPortableKernels : public QObject {
+    Q_OBJECT
+
+private slots:
+    void conv2d_data() {
+        convColumns();
+        using A = ep::Act;
+        using P = ep::ConvPath;
+        // batch in_h in_w in_c out_c kh kw sh sw dh dw pt pl pb pr groups
+        convRow("3x3 64->64 pad 1", {1, 12, 11, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
+        convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Indirect);
+        convRow("3x3 dilation 2 5->40", {1, 10, 9, 5, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, A::None, P::Indirect);
+        convRow("3x2 stride 2x1 dilation 1x2", {1, 8, 9, 6, 20, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, 1}, A::LeakyRelu, P::Indirect);
+        convRow("cin 1 3x3 -> 8", {1, 6, 6, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
+        convRow("7x7 s2 p3 3->64", {1, 23, 23, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}, A::Relu, P::Indirect);
+        convRow("kernel covers input", {1, 5, 5, 4, 9, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Indirect);
+        convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Indirect);
+        convRow("pointwise 17->33", {1, 5, 7, 17, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Pointwise);
+        convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
+        convRow("pointwise cin 3 -> 1", {1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);
+        convRow("1x1 stride 2 64->128", {1, 9, 9, 64, 128, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Indirect);
+        convRow("1x1 with pads", {1, 4, 4, 8, 8, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1}, A::None, P::Indirect);
+        convRow("grouped 4: 8->12", {1, 6, 7, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None, P::Indirect);
+        convRow("grouped 2: 6->80 remainder", {1, 5, 5, 6, 80, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}, A::Relu, P::Indirect);
+        convRow("grouped 1x1 2: 16->16", {1, 5, 5, 16, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2}, A::None, P::Indirect);
+        convRow("depthwise 3x3 24", {1, 9, 8, 24, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24}, A::Clamp, P::Depthwise);
+        convRow("depthwise 3x3 s2 96", {1, 11, 11, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, A::Relu, P::Depthwise);
+        convRow("depthwise 5x5 19 pads 2", {1, 8, 9, 19, 19, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 19}, A::None, P::Depthwise);
+        convRow("depthwise 5x5 s2 asym 144", {1, 10, 10, 144, 144, 5, 5, 2, 2, 1, 1, 1, 2, 2, 1, 144}, A::HardSwish, P::Depthwise);
+        convRow("depthwise 3x3 dilation 2 70", {1, 9, 9, 70, 70, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 70}, A::None, P::Depthwise);
+        convRow("depthwise 2x3 generic taps 5", {1, 6, 7, 5, 5, 2, 3, 1, 1, 1, 1, 0, 1, 1, 1, 5}, A::LeakyRelu, P::Depthwise);
+        convRow("depthwise batch 2 3x3 32", {2, 6, 5, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32}, A::Sigmoid, P::Depthwise);
+        convRow("depthwise multiplier 2 (grouped)", {1, 6, 6, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None, P::Indirect);
+    }
+
+    void conv2d() {
+        const ep::Conv2DShape s = fetchConvShape();
+        QFETCH(ep::Act, act);
+        QFETCH(ep::ConvPath, path);
+        const auto x = randomVector(inputSize(s), 1);
+        const auto w = randomVector(size_t(s.out_c) * (s.in_c / s.groups) * s.kernel_h * s.kernel_w, 2);
+        const auto b = randomVector(s.out_c, 3);
+        const ep::Activation activation = activationOf(act);
+        const ep::Conv2D op = ep::pack_conv2d(s, w.data(), b.data(), activation);
+        QCOMPARE(op.path, path);
+        std::vector<float> y(size_t(s.batch) * s.out_h() * s.out_w() * s.out_c, NAN);
+        ep::conv2d(op, x.data(), y.data());
+        CHECK_CLOSE(y, naiveConv(s, x, w, b, activation));
+
+        // Two threads compute exactly the same values, and a new input pointer is honoured.
+        ep::ThreadPool pool(2);
+        const std::vector<float> x2 = x;
+        std::vector<float> y2(y.size(), NAN);
+        ep::conv2d(op, x2.data(), y2.data(), &pool);
+        QVERIFY(y2 == y);
+    }
+
+    void convTranspose2d_data() {
+        convColumns();
+        QTest::addColumn<int>("output_padding");
+        using A = ep::Act;
+        using P = ep::ConvPath;
+        auto row = [](const char* name, ep::Conv2DShape s, A act, int output_padding) {
+            QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.in_c << s.out_c << s.kernel_h
+                                << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h << s.dilation_w
+                                << s.pad_top << s.pad_left << s.pad_bottom << s.pad_right << s.groups
+                                << act << P::Transposed << output_padding;
+        };
+        row("3x3 s2 p1 op1 8->5", {1, 5, 4, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::None, 1);
+        row("2x2 s2 16->40", {1, 4, 4, 16, 40, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1}, A::Relu, 0);
+        row("3x3 s1 dilation 2 groups 2", {2, 5, 6, 6, 4, 3, 3, 1, 1, 2, 2, 1, 0, 2, 1, 2}, A::None, 0);
+        row("4x4 s3 asym pads", {1, 3, 5, 3, 7, 4, 4, 3, 3, 1, 1, 0, 2, 1, 0, 1}, A::Clamp, 2);
+    }
+
+    void convTranspose2d() {
+        const ep::Conv2DShape s = fetchConvShape();
+        QFETCH(ep::Act, act);
+        QFETCH(int, output_padding);
+        const int oh = (s.in_h - 1) * s.stride_h - s.pad_top - s.pad_bottom + s.dilation_h * (s.kernel_h - 1) + 1 + output_padding;
+        const int ow = (s.in_w - 1) * s.stride_w - s.pad_left - s.pad_right + s.dilation_w * (s.kernel_w - 1) + 1 + output_padding;
+        const auto x = randomVector(inputSize(s), 4);
+        const auto w = randomVector(size_t(s.in_c) * (s.out_c / s.groups) * s.kernel_h * s.kernel_w, 5);
+        const auto b = randomVector(s.out_c, 6);
+        const ep::Activation activation = activationOf(act);
+        const ep::Conv2D op = ep::pack_conv_transpose2d(s, oh, ow, w.data(), b.data(), activation);
+        std::vector<float> y(size_t(s.batch) * oh * ow * s.out_c, NAN);
+        ep::conv2d(op, x.data(), y.data());
+        CHECK_CLOSE(y, naiveConvTranspose(s, oh, ow, x, w, b, activation));
+    }
+
+    void badShapesAreRefused() {
+        const std::vector<float> w(64, 1.f);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 ep::pack_conv2d({1, 4, 4, 6, 4, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 4}, w.data(), nullptr));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 ep::pack_conv2d({1, 2, 2, 1, 1, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, w.data(), nullptr));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ep::pack_fully_connected(0, 4, w.data(), true, nullptr));
+    }
+
+    void fullyConnected_data() {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("n");
+        QTest::addColumn<bool>("transposed");
+        QTest::addColumn<ep::Act>("act");
+        QTest::newRow("resnet fc 512->1000") << 1 << 512 << 1000 << true << ep::Act::None;
+        QTest::newRow("transB 0, 3 rows") << 3 << 17 << 33 << false << ep::Act::Relu;
+        QTest::newRow("8 rows 64->7") << 8 << 64 << 7 << true << ep::Act::Clamp;
+        QTest::newRow("1x1") << 1 << 1 << 1 << true << ep::Act::Sigmoid;
+        QTest::newRow("15 rows leaky") << 15 << 40 << 65 << false << ep::Act::LeakyRelu;
+    }
+
+    void fullyConnected() {
+        QFETCH(int, rows); QFETCH(int, k); QFETCH(int, n); QFETCH(bool, transposed); QFETCH(ep::Act, act);
+        const auto x = randomVector(size_t(rows) * k, 7);
+        const auto w = randomVector(size_t(n) * k, 8);
+        const auto b = randomVector(n, 9);
+        const ep::Activation activation = activationOf(act);
+        const auto op = ep::pack_fully_connected(k, n, w.data(), transposed, b.data(), activation);
+        std::vector<double> want(size_t(rows) * n);
+        for (int r = 0; r < rows; ++r)
+            for (int j = 0; j < n; ++j) {
+                double sum = b[j];
+                for (int i = 0; i < k; ++i)
+                    sum += double(x[size_t(r) * k + i]) * (transposed ? w[size_t(j) * k + i] : w[size_t(i) * n + j]);
+                want[size_t(r) * n + j] = activate(activation, sum);
+            }
+        std::vector<float> y(want.size(), NAN);
+        ep::fully_connected(op, rows, x.data(), y.data());
+        CHECK_CLOSE(y, want);
+        ep::ThreadPool pool(2);
+        std::vector<float> y2(want.size(), NAN);
+        ep::fully_connected(op, rows, x.data(), y2.data(), &pool);
+        QVERIFY(y2 == y);
+    }
+
+    void pool2d_data() {
+        for (const char* c : {"batch", "in_h", "in_w", "channels", "out_h", "out_w", "kernel_h",
+                              "kernel_w", "stride_h", "stride_w", "dilation_h", "dilation_w",
+                              "pad_top", "pad_left", "pad_bottom", "pad_right"})
+            QTest::addColumn<int>(c);
+        QTest::addColumn<int>("kind"); // 0 max, 1 average excluding pads, 2 average including pads
+        auto row = [](const char* name, ep::Pool2DShape s, int kind) {
+            QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.channels << s.out_h << s.out_w
+                                << s.kernel_h << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h
+                                << s.dilation_w << s.pad_top << s.pad_left << s.pad_bottom << s.pad_right << kind;
+        };
+        // batch in_h in_w C out_h out_w kh kw sh sw dh dw pt pl pb pr
+        row("max 3x3 s2 p1 (resnet)", {1, 12, 12, 64, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, 0);
+        row("max 2x2 s2 odd ceil", {2, 7, 5, 3, 4, 3, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}, 0);
+        row("max dilation 2 asym", {1, 9, 8, 17, 7, 7, 3, 2, 1, 1, 2, 2, 1, 0, 2, 1}, 0);
+        row("avg 3x3 s1 p1 exclude", {1, 6, 7, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 1);
+        row("avg 3x3 s1 p1 include", {1, 6, 7, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 2);
+        row("avg 3x3 s2 ceil include", {2, 8, 8, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, 2);
+        row("avg 2x3 s2 asym exclude", {1, 7, 9, 9, 4, 5, 2, 3, 2, 2, 1, 1, 1, 0, 0, 1}, 1);
+    }
+
+    void pool2d() {
+        ep::Pool2DShape s;
+        QFETCH(int, batch); QFETCH(int, in_h); QFETCH(int, in_w); QFETCH(int, channels);
+        QFETCH(int, out_h); QFETCH(int, out_w); QFETCH(int, kernel_h); QFETCH(int, kernel_w);
+        QFETCH(int, stride_h); QFETCH(int, stride_w); QFETCH(int, dilation_h); QFETCH(int, dilation_w);
+        QFETCH(int, pad_top); QFETCH(int, pad_left); QFETCH(int, pad_bottom); QFETCH(int, pad_right);
+        QFETCH(int, kind);
+        s = {batch, in_h, in_w, channels, out_h, out_w, kernel_h, kernel_w, stride_h, stride_w,
+             dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right};
+        const auto x = randomVector(size_t(batch) * in_h * in_w * channels, 10);
+        std::vector<double> want(size_t(batch) * out_h * out_w * channels);
+        for (int n = 0; n < batch; ++n)
+            for (int oy = 0; oy < out_h; ++oy)
+                for (int ox = 0; ox < out_w; ++ox)
+                    for (int c = 0; c < channels; ++c) {
+                        double best = -INFINITY, sum = 0;
+                        int inside = 0, padded = 0;
+                        for (int ky = 0; ky < kernel_h; ++ky)
+                            for (int kx = 0; kx < kernel_w; ++kx) {
+                                const int iy = oy * stride_h - pad_top + ky * dilation_h;
+                                const int ix = ox * stride_w - pad_left + kx * dilation_w;
+                                if (iy >= -pad_top && iy < in_h + pad_bottom && ix >= -pad_left && ix < in_w + pad_right)
+                                    ++padded;
+                                if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) continue;
+                                const double v = x[((size_t(n) * in_h + iy) * in_w + ix) * channels + c];
+                                best = std::max(best, v);
+                                sum += v;
+                                ++inside;
+                            }
+                        want[((size_t(n) * out_h + oy) * out_w + ox) * channels + c] =
+                            kind == 0 ? best : sum / (kind == 1 ? inside : padded);
+                    }
+        std::vector<float> y(want.size(), NAN);
+        ep::ThreadPool pool(2);
+        if (kind == 0) ep::max_pool2d(s, x.data(), y.data(), &pool);
+        else ep::average_pool2d(s, kind == 2, x.data(), y.data(), &pool);
+        CHECK_CLOSE(y, want);
+    }
+
+    void globalPools() {
+        for (auto [batch, pixels, channels] : {std::tuple{1, 49, 512}, std::tuple{2, 9, 7}, std::tuple{1, 1, 3}}) {
+            const auto x = randomVector(size_t(batch) * pixels * channels, 11);
+            std::vector<double> avg(size_t(batch) * channels), max(avg.size(), -INFINITY);
+            for (int n = 0; n < batch; ++n)
+                for (int p = 0; p < pixels; ++p)
+                    for (int c = 0; c < channels; ++c) {
+                        const double v = x[(size_t(n) * pixels + p) * channels + c];
+                        avg[size_t(n) * channels + c] += v / pixels;
+                        max[size_t(n) * channels + c] = std::max(max[size_t(n) * channels + c], v);
+                    }
+            std::vector<float> y(avg.size(), NAN);
+            ep::global_average_pool(batch, pixels, channels, x.data(), y.data());
+            CHECK_CLOSE(y, avg);
+            ep::global_max_pool(batch, pixels, channels, x.data(), y.data());
+            CHECK_CLOSE(y, max);
+        }
+    }
+
+    void binary_data() {
+        QTest::addColumn<ep::BinaryOp>("op");
+        QTest::addColumn<std::vector<int64_t>>("a");
+        QTest::addColumn<std::vector<int64_t>>("b");
+        QTest::addColumn<ep::Act>("act");
+        using V = std::vector<int64_t>;
+        using O = ep::BinaryOp;
+        QTest::newRow("add same shape relu") << O::Add << V{1, 5, 7, 9} << V{1, 5, 7, 9} << ep::Act::Relu;
+        QTest::newRow("add per-channel") << O::Add << V{1, 5, 7, 9} << V{9} << ep::Act::None;
+        QTest::newRow("mul scalar") << O::Mul << V{1, 5, 7, 9} << V{1} << ep::Act::None;
+        QTest::newRow("sub scalar first") << O::Sub << V{1} << V{2, 3, 4, 5} << ep::Act::None;
+        QTest::newRow("div both broadcast") << O::Div << V{2, 1, 7, 1} << V{1, 5, 1, 3} << ep::Act::None;
+        QTest::newRow("min rank mismatch") << O::Min << V{3, 1, 5} << V{2, 1, 1, 5} << ep::Act::None;
+        QTest::newRow("max outer broadcast") << O::Max << V{4, 1} << V{3} << ep::Act::None;
+        QTest::newRow("mul squeeze-excite") << O::Mul << V{2, 6, 6, 40} << V{2, 1, 1, 40} << ep::Act::HardSwish;
+        QTest::newRow("add channel-first broadcast") << O::Add << V{1, 4, 4, 1} << V{1, 4, 4, 6} << ep::Act::Clamp;
+        QTest::newRow("pow") << O::Pow << V{3, 4} << V{4} << ep::Act::None;
+        QTest::newRow("add large (threads)") << O::Add << V{1, 64, 64, 32} << V{1, 64, 64, 32} << ep::Act::LeakyRelu;
+    }
+
+    void binary() {
+        QFETCH(ep::BinaryOp, op);
+        QFETCH(std::vector<int64_t>, a);
+        QFETCH(std::vector<int64_t>, b);
+        QFETCH(ep::Act, act);
+        const ep::Dims ad(a.data(), int(a.size())), bd(b.data(), int(b.size()));
+        const int rank = int(std::max(a.size(), b.size()));
+        std::vector<int64_t> as(rank, 1), bs(rank, 1), os(rank);
+        std::copy(a.begin(), a.end(), as.end() - a.size());
+        std::copy(b.begin(), b.end(), bs.end() - b.size());
+        for (int i = 0; i < rank; ++i) os[i] = std::max(as[i], bs[i]);
+        const bool positive = op == ep::BinaryOp::Pow || op == ep::BinaryOp::Div;
+        const auto x = randomVector(size_t(ad.count()), 12, positive ? 0.5f : -1.f, 2.f);
+        const auto z = randomVector(size_t(bd.count()), 13, positive ? 0.5f : -1.f, 2.f);
+        const ep::Activation activation = activationOf(act);
+        size_t total = 1;
+        for (auto d : os) total *= size_t(d);
+        std::vector<double> want(total);
+        for (size_t i = 0; i < total; ++i) {
+            size_t rest = i, ai = 0, bi = 0, astep = 1, bstep = 1;
+            for (int d = rank - 1; d >= 0; --d) {
+                const size_t index = rest % size_t(os[d]);
+                rest /= size_t(os[d]);
+                if (as[d] != 1) ai += index * astep;
+                if (bs[d] != 1) bi += index * bstep;
+                astep *= size_t(as[d]);
+                bstep *= size_t(bs[d]);
+            }
+            const double u = x[ai], v = z[bi];
+            double r = 0;
+            switch (op) {
+            case ep::BinaryOp::Add: r = u + v; break;
+            case ep::BinaryOp::Sub: r = u - v; break;
+            case ep::BinaryOp::Mul: r = u * v; break;
+            case ep::BinaryOp::Div: r = u / v; break;
+            case ep::BinaryOp::Min: r = std::min(u, v); break;
+            case ep::BinaryOp::Max: r = std::max(u, v); break;
+            case ep::BinaryOp::Pow: r = std::pow(u, v); break;
+            }
+            want[i] = activate(activation, r);
+        }
+        std::vector<float> y(total, NAN);
+        ep::ThreadPool pool(2);
+        ep::binary(op, x.data(), ad, z.data(), bd, y.data(), activation, &pool);
+        CHECK_CLOSE(y, want);
+        if (size_t(ad.count()) == total) { // in place into a
+            std::vector<float> inPlace = x;
+            ep::binary(op, inPlace.data(), ad, z.data(), bd, inPlace.data(), activation);
+            QVERIFY(inPlace == y);
+        }
+    }
+
+    void binaryRefusesIncompatibleShapes() {
+        const std::vector<float> v(12, 1.f);
+        std::vector<float> out(12);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                 ep::binary(ep::BinaryOp::Add, v.data(), {3, 4}, v.data(), {3}, out.data()));
+    }
+
+    void unary_data() {
+        QTest::addColumn<ep::UnaryOp>("op");
+        using U = ep::UnaryOp;
+        for (auto [name, op] : {std::pair{"relu", U::Relu}, {"clip", U::Clip}, {"leaky", U::LeakyRelu},
+                                {"sigmoid", U::Sigmoid}, {"tanh", U::Tanh}, {"hardswish", U::HardSwish},
+                                {"hardsigmoid", U::HardSigmoid}, {"elu", U::Elu}, {"gelu", U::Gelu},
+                                {"erf", U::Erf}, {"exp", U::Exp}, {"neg", U::Neg}, {"abs", U::Abs},
+                                {"sqrt", U::Sqrt}})
+            QTest::newRow(name) << op;
+    }
+
+    void unary() {
+        QFETCH(ep::UnaryOp, op);
+        const bool positive = op == ep::UnaryOp::Sqrt;
+        const auto x = randomVector(1003, 14, positive ? 0.f : -4.f, 4.f);
+        ep::UnaryParams p;
+        p.min = -0.5f, p.max = 2.f, p.alpha = 0.3f, p.beta = 0.4f;
+        std::vector<double> want(x.size());
+        for (size_t i = 0; i < x.size(); ++i) {
+            const double v = x[i];
+            switch (op) {
+            case ep::UnaryOp::Relu: want[i] = std::max(v, 0.0); break;
+            case ep::UnaryOp::Clip: want[i] = std::min(std::max(v, -0.5), 2.0); break;
+            case ep::UnaryOp::LeakyRelu: want[i] = v >= 0 ? v : double(p.alpha) * v; break;
+            case ep::UnaryOp::Sigmoid: want[i] = 1 / (1 + std::exp(-v)); break;
+            case ep::UnaryOp::Tanh: want[i] = std::tanh(v); break;
+            case ep::UnaryOp::HardSwish: want[i] = v * std::min(1.0, std::max(0.0, v / 6 + 0.5)); break;
+            case ep::UnaryOp::HardSigmoid: want[i] = std::min(1.0, std::max(0.0, double(p.alpha) * v + double(p.beta))); break;
+            case ep::UnaryOp::Elu: want[i] = v >= 0 ? v : double(p.alpha) * std::expm1(v); break;
+            case ep::UnaryOp::Gelu: want[i] = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); break;
+            case ep::UnaryOp::Erf: want[i] = std::erf(v); break;
+            case ep::UnaryOp::Exp: want[i] = std::exp(v); break;
+            case ep::UnaryOp::Neg: want[i] = -v; break;
+            case ep::UnaryOp::Abs: want[i] = std::abs(v); break;
+            case ep::UnaryOp::Sqrt: want[i] = std::sqrt(v); break;
+            }
+        }
+        std::vector<float> y = x; // in place
+        ep::unary(op, y.data(), y.data(), y.size(), p);
+        CHECK_CLOSE(y, want);
+    }
+
+    void threadPoolCoversEveryIndexOnce_data() {
+        QTest::addColumn<int>("threads");
+        QTest::addColumn<int>("n");
+        for (int threads : {1, 2, 3})
+            for (int n : {0, 1, 2, 5, 1000})
+                QTest::addRow("%d threads, n=%d", threads, n) << threads << n;
+    }
+
+    void threadPoolCoversEveryIndexOnce() {
+        QFETCH(int, threads);
+        QFETCH(int, n);
+        ep::ThreadPool pool(threads);
+        QCOMPARE(pool.threads(), threads);
+        for (int round = 0; round < 3; ++round) {
+            std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+            pool.parallel_for(n, [&](int64_t begin, int64_t end) {
+                for (int64_t i = begin; i < end; ++i) hits[size_t(i)]++;
+            });
+            for (int i = 0; i < n; ++i) QCOMPARE(hits[size_t(i)].load(), 1);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPortableKernels)
+#include "tst_portable_kernels.moc"
