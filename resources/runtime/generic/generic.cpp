@@ -1,0 +1,430 @@
+// Straightforward loops over precomputed strides; the long-tail ops are rarely hot, so
+// clarity wins over tiling here (the hot ops live in the portable/ and xnnpack/ runtimes).
+#include "generic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace embark::generic {
+namespace {
+
+void stridesOf(const Shape& s, int64_t* strides) {
+    int64_t acc = 1;
+    for (int i = s.rank - 1; i >= 0; --i) {
+        strides[i] = acc;
+        acc *= s.d[i];
+    }
+}
+
+// Calls fn(outIndex, inOffset) for every element of outShape, where inOffset advances by
+// inStrides per output axis (0 for broadcast axes).
+template <typename Fn>
+void forEachStrided(const Shape& outShape, const int64_t* inStrides, int64_t inBase, Fn fn) {
+    const int64_t total = outShape.count();
+    if (total == 0) return;
+    int64_t idx[kMaxRank] = {};
+    int64_t off = inBase;
+    const int r = outShape.rank;
+    for (int64_t o = 0; o < total; ++o) {
+        fn(o, off);
+        for (int a = r - 1; a >= 0; --a) {
+            if (++idx[a] < outShape.d[a]) {
+                off += inStrides[a];
+                break;
+            }
+            off -= inStrides[a] * (outShape.d[a] - 1);
+            idx[a] = 0;
+        }
+    }
+}
+
+// Strides of `in` aligned to `out`'s rank, 0 where `in` broadcasts.
+void broadcastStrides(const Shape& in, const Shape& out, int64_t* strides) {
+    int64_t own[kMaxRank];
+    stridesOf(in, own);
+    const int shift = out.rank - in.rank;
+    for (int i = 0; i < out.rank; ++i) {
+        const int j = i - shift;
+        strides[i] = (j < 0 || in.d[j] == 1) ? 0 : own[j];
+    }
+}
+
+} // namespace
+
+void copy(const float* in, float* out, int64_t count) {
+    if (in != out) std::memmove(out, in, static_cast<size_t>(count) * sizeof(float));
+}
+
+void transpose(const float* in, const Shape& inShape, const int* perm, float* out) {
+    int64_t inStrides[kMaxRank], permStrides[kMaxRank];
+    stridesOf(inShape, inStrides);
+    Shape outShape;
+    outShape.rank = inShape.rank;
+    for (int i = 0; i < inShape.rank; ++i) {
+        outShape.d[i] = inShape.d[perm[i]];
+        permStrides[i] = inStrides[perm[i]];
+    }
+    forEachStrided(outShape, permStrides, 0, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+}
+
+void concat(const float* const* inputs, const Shape* shapes, int count, int axis, float* out) {
+    int64_t outer = 1, inner = 1, outAxis = 0;
+    for (int i = 0; i < axis; ++i) outer *= shapes[0].d[i];
+    for (int i = axis + 1; i < shapes[0].rank; ++i) inner *= shapes[0].d[i];
+    for (int k = 0; k < count; ++k) outAxis += shapes[k].d[axis];
+    int64_t offset = 0;
+    for (int k = 0; k < count; ++k) {
+        const int64_t chunk = shapes[k].d[axis] * inner;
+        for (int64_t o = 0; o < outer; ++o)
+            std::memcpy(out + o * outAxis * inner + offset, inputs[k] + o * chunk, static_cast<size_t>(chunk) * sizeof(float));
+        offset += chunk;
+    }
+}
+
+void slice(const float* in, const Shape& inShape, const int64_t* starts, const int64_t* steps,
+           const Shape& outShape, float* out) {
+    int64_t inStrides[kMaxRank], stepStrides[kMaxRank];
+    stridesOf(inShape, inStrides);
+    int64_t base = 0;
+    for (int i = 0; i < inShape.rank; ++i) {
+        base += starts[i] * inStrides[i];
+        stepStrides[i] = steps[i] * inStrides[i];
+    }
+    forEachStrided(outShape, stepStrides, base, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+}
+
+void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices,
+            int64_t indexCount, float* out) {
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < axis; ++i) outer *= dataShape.d[i];
+    for (int i = axis + 1; i < dataShape.rank; ++i) inner *= dataShape.d[i];
+    const int64_t dim = dataShape.d[axis];
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t k = 0; k < indexCount; ++k)
+            std::memcpy(out + (o * indexCount + k) * inner, data + (o * dim + indices[k]) * inner,
+                        static_cast<size_t>(inner) * sizeof(float));
+}
+
+void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value,
+         const Shape& outShape, float* out) {
+    int64_t inStrides[kMaxRank];
+    stridesOf(inShape, inStrides);
+    const int r = inShape.rank;
+    const int64_t total = outShape.count();
+    int64_t idx[kMaxRank] = {};
+    for (int64_t o = 0; o < total; ++o) {
+        int64_t off = 0;
+        bool outside = false;
+        for (int a = 0; a < r; ++a) {
+            int64_t i = idx[a] - pads[a];
+            const int64_t n = inShape.d[a];
+            if (i < 0 || i >= n) {
+                switch (mode) {
+                case PadMode::Constant: outside = true; break;
+                case PadMode::Edge: i = i < 0 ? 0 : n - 1; break;
+                case PadMode::Wrap: i = ((i % n) + n) % n; break;
+                case PadMode::Reflect:
+                    if (n == 1) { i = 0; break; }
+                    {
+                        const int64_t period = 2 * (n - 1);
+                        i = ((i % period) + period) % period;
+                        if (i >= n) i = period - i;
+                    }
+                    break;
+                }
+            }
+            off += i * inStrides[a];
+        }
+        out[o] = outside ? value : in[off];
+        for (int a = r - 1; a >= 0; --a) {
+            if (++idx[a] < outShape.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+}
+
+void broadcastTo(const float* in, const Shape& inShape, const Shape& outShape, float* out) {
+    int64_t strides[kMaxRank];
+    broadcastStrides(inShape, outShape, strides);
+    forEachStrided(outShape, strides, 0, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+}
+
+void tile(const float* in, const Shape& inShape, const Shape& outShape, float* out) {
+    int64_t inStrides[kMaxRank];
+    stridesOf(inShape, inStrides);
+    const int64_t total = outShape.count();
+    int64_t idx[kMaxRank] = {};
+    for (int64_t o = 0; o < total; ++o) {
+        int64_t off = 0;
+        for (int a = 0; a < inShape.rank; ++a) off += (idx[a] % inShape.d[a]) * inStrides[a];
+        out[o] = in[off];
+        for (int a = outShape.rank - 1; a >= 0; --a) {
+            if (++idx[a] < outShape.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+}
+
+int64_t resizeScratchFloats(const Shape& inShape, const Shape& outShape) {
+    int64_t bound = 1; // intermediate tensors mix input and output dims
+    for (int a = 0; a < inShape.rank; ++a) bound *= std::max(inShape.d[a], outShape.d[a]);
+    return 2 * bound;
+}
+
+void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape,
+            float* out, float* scratch) {
+    // Axis by axis: each pass resizes one axis, ping-ponging between scratch and out; the
+    // last pass lands in out.
+    Shape cur = inShape;
+    const float* src = in;
+    int pending = 0;
+    for (int a = 0; a < inShape.rank; ++a)
+        if (outShape.d[a] != inShape.d[a] || axes[a].taps != 1 || !axes[a].index.empty()) ++pending;
+    if (pending == 0) {
+        copy(in, out, inShape.count());
+        return;
+    }
+    float* bufA = scratch;
+    float* bufB = scratch + resizeScratchFloats(inShape, outShape) / 2;
+    for (int a = 0; a < inShape.rank; ++a) {
+        const ResizeAxis& ax = axes[a];
+        if (ax.index.empty()) continue; // identity axis
+        Shape next = cur;
+        next.d[a] = outShape.d[a];
+        float* dst = (--pending == 0) ? out : (src == bufA ? bufB : bufA);
+        int64_t outer = 1, inner = 1;
+        for (int i = 0; i < a; ++i) outer *= cur.d[i];
+        for (int i = a + 1; i < cur.rank; ++i) inner *= cur.d[i];
+        const int64_t inDim = cur.d[a], outDim = next.d[a];
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t j = 0; j < outDim; ++j) {
+                float* d = dst + (o * outDim + j) * inner;
+                for (int64_t k = 0; k < inner; ++k) d[k] = 0.f;
+                for (int t = 0; t < ax.taps; ++t) {
+                    const int64_t i = ax.index[static_cast<size_t>(j * ax.taps + t)];
+                    const float w = ax.weight[static_cast<size_t>(j * ax.taps + t)];
+                    const float* s = src + (o * inDim + i) * inner;
+                    for (int64_t k = 0; k < inner; ++k) d[k] += w * s[k];
+                }
+            }
+        src = dst;
+        cur = next;
+    }
+}
+
+void softmax(const float* in, int64_t outer, int64_t axisLen, int64_t inner, bool log, float* out) {
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t k = 0; k < inner; ++k) {
+            const float* x = in + o * axisLen * inner + k;
+            float* y = out + o * axisLen * inner + k;
+            float m = -std::numeric_limits<float>::infinity();
+            for (int64_t i = 0; i < axisLen; ++i) m = std::max(m, x[i * inner]);
+            double sum = 0;
+            for (int64_t i = 0; i < axisLen; ++i) sum += std::exp(static_cast<double>(x[i * inner] - m));
+            const double logSum = std::log(sum);
+            for (int64_t i = 0; i < axisLen; ++i) {
+                const double v = static_cast<double>(x[i * inner] - m);
+                y[i * inner] = static_cast<float>(log ? v - logSum : std::exp(v) / sum);
+            }
+        }
+}
+
+void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out) {
+    Shape outShape = inShape;
+    int64_t count = 1;
+    for (int a = 0; a < inShape.rank; ++a)
+        if (reduceAxes[a]) {
+            count *= inShape.d[a];
+            outShape.d[a] = 1;
+        }
+    const int64_t outCount = outShape.count();
+    std::vector<double> acc(static_cast<size_t>(outCount));
+    const double init = op == ReduceOp::Max ? -INFINITY : op == ReduceOp::Min ? INFINITY : op == ReduceOp::Prod ? 1.0 : 0.0;
+    std::fill(acc.begin(), acc.end(), init);
+    std::vector<double> maxForLse;
+    int64_t outStrides[kMaxRank];
+    stridesOf(outShape, outStrides);
+    int64_t mapStrides[kMaxRank];
+    for (int a = 0; a < inShape.rank; ++a) mapStrides[a] = reduceAxes[a] ? 0 : outStrides[a];
+    if (op == ReduceOp::LogSumExp) {
+        maxForLse.assign(static_cast<size_t>(outCount), -INFINITY);
+        forEachStrided(inShape, mapStrides, 0, [&](int64_t i, int64_t o) {
+            maxForLse[static_cast<size_t>(o)] = std::max(maxForLse[static_cast<size_t>(o)], static_cast<double>(in[i]));
+        });
+    }
+    forEachStrided(inShape, mapStrides, 0, [&](int64_t i, int64_t o) {
+        double& a = acc[static_cast<size_t>(o)];
+        const double x = in[i];
+        switch (op) {
+        case ReduceOp::Sum: case ReduceOp::Mean: a += x; break;
+        case ReduceOp::Max: a = std::max(a, x); break;
+        case ReduceOp::Min: a = std::min(a, x); break;
+        case ReduceOp::Prod: a *= x; break;
+        case ReduceOp::SumSquare: case ReduceOp::L2: a += x * x; break;
+        case ReduceOp::L1: a += std::fabs(x); break;
+        case ReduceOp::LogSumExp: a += std::exp(x - maxForLse[static_cast<size_t>(o)]); break;
+        }
+    });
+    for (int64_t o = 0; o < outCount; ++o) {
+        double v = acc[static_cast<size_t>(o)];
+        if (op == ReduceOp::Mean) v /= static_cast<double>(count);
+        else if (op == ReduceOp::L2) v = std::sqrt(v);
+        else if (op == ReduceOp::LogSumExp) v = std::log(v) + maxForLse[static_cast<size_t>(o)];
+        out[o] = static_cast<float>(v);
+    }
+}
+
+void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out) {
+    // Leading (batch) dims broadcast; 1-D operands are promoted as numpy does.
+    Shape as = aShape, bs = bShape;
+    if (as.rank == 1) { as.rank = 2; as.d[1] = as.d[0]; as.d[0] = 1; }
+    if (bs.rank == 1) { bs.rank = 2; bs.d[1] = 1; }
+    const int64_t M = as.d[as.rank - 2], K = as.d[as.rank - 1], N = bs.d[bs.rank - 1];
+    Shape batch;
+    batch.rank = std::max(as.rank, bs.rank) - 2;
+    Shape ab, bb;
+    ab.rank = as.rank - 2;
+    bb.rank = bs.rank - 2;
+    for (int i = 0; i < ab.rank; ++i) ab.d[i] = as.d[i];
+    for (int i = 0; i < bb.rank; ++i) bb.d[i] = bs.d[i];
+    for (int i = 0; i < batch.rank; ++i) {
+        const int ia = i - (batch.rank - ab.rank), ib = i - (batch.rank - bb.rank);
+        batch.d[i] = std::max(ia >= 0 ? ab.d[ia] : 1, ib >= 0 ? bb.d[ib] : 1);
+    }
+    int64_t aStr[kMaxRank], bStr[kMaxRank];
+    broadcastStrides(ab, batch, aStr);
+    broadcastStrides(bb, batch, bStr);
+    std::vector<int64_t> aOff(static_cast<size_t>(batch.count())), bOff(aOff.size());
+    forEachStrided(batch, aStr, 0, [&](int64_t o, int64_t i) { aOff[static_cast<size_t>(o)] = i * M * K; });
+    forEachStrided(batch, bStr, 0, [&](int64_t o, int64_t i) { bOff[static_cast<size_t>(o)] = i * K * N; });
+    std::vector<float> row(static_cast<size_t>(N));
+    for (size_t bi = 0; bi < aOff.size(); ++bi) {
+        const float* A = a + aOff[bi];
+        const float* B = b + bOff[bi];
+        float* C = out + static_cast<int64_t>(bi) * M * N;
+        for (int64_t m = 0; m < M; ++m) {
+            std::fill(row.begin(), row.end(), 0.f);
+            for (int64_t k = 0; k < K; ++k) {
+                const float av = A[m * K + k];
+                const float* Brow = B + k * N;
+                for (int64_t n = 0; n < N; ++n) row[static_cast<size_t>(n)] += av * Brow[n];
+            }
+            std::memcpy(C + m * N, row.data(), static_cast<size_t>(N) * sizeof(float));
+        }
+    }
+}
+
+void channelAffine(const float* x, const Shape& shape, int axis, const float* scale, const float* shift, float* y) {
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < axis; ++i) outer *= shape.d[i];
+    for (int i = axis + 1; i < shape.rank; ++i) inner *= shape.d[i];
+    const int64_t c = shape.d[axis];
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t k = 0; k < c; ++k) {
+            const float s = scale[k], t = shift[k];
+            const float* xi = x + (o * c + k) * inner;
+            float* yi = y + (o * c + k) * inner;
+            for (int64_t i = 0; i < inner; ++i) yi[i] = xi[i] * s + t;
+        }
+}
+
+void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast,
+                  const float* scale, const float* bias, float epsilon, float* y) {
+    for (int64_t b = 0; b < n; ++b)
+        for (int64_t ch = 0; ch < c; ++ch) {
+            const int64_t base = channelsLast ? b * spatial * c + ch : (b * c + ch) * spatial;
+            const int64_t step = channelsLast ? c : 1;
+            double mean = 0, var = 0;
+            for (int64_t i = 0; i < spatial; ++i) mean += x[base + i * step];
+            mean /= static_cast<double>(spatial);
+            for (int64_t i = 0; i < spatial; ++i) {
+                const double d = x[base + i * step] - mean;
+                var += d * d;
+            }
+            var /= static_cast<double>(spatial);
+            const double inv = 1.0 / std::sqrt(var + epsilon);
+            for (int64_t i = 0; i < spatial; ++i)
+                y[base + i * step] = static_cast<float>((x[base + i * step] - mean) * inv * scale[ch] + bias[ch]);
+        }
+}
+
+void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias,
+               float epsilon, float* y) {
+    for (int64_t o = 0; o < outer; ++o) {
+        const float* xi = x + o * inner;
+        float* yi = y + o * inner;
+        double mean = 0, var = 0;
+        for (int64_t i = 0; i < inner; ++i) mean += xi[i];
+        mean /= static_cast<double>(inner);
+        for (int64_t i = 0; i < inner; ++i) var += (xi[i] - mean) * (xi[i] - mean);
+        var /= static_cast<double>(inner);
+        const double inv = 1.0 / std::sqrt(var + epsilon);
+        for (int64_t i = 0; i < inner; ++i)
+            yi[i] = static_cast<float>((xi[i] - mean) * inv * (scale ? scale[i] : 1.f) + (bias ? bias[i] : 0.f));
+    }
+}
+
+void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, int size, float alpha,
+         float beta, float bias, float* y) {
+    const int64_t lo = (size - 1) / 2, hi = size / 2; // ONNX: floor((size-1)/2) before, ceil after
+    for (int64_t b = 0; b < n; ++b)
+        for (int64_t ch = 0; ch < c; ++ch)
+            for (int64_t i = 0; i < spatial; ++i) {
+                auto at = [&](int64_t k) {
+                    return channelsLast ? (b * spatial + i) * c + k : (b * c + k) * spatial + i;
+                };
+                double sq = 0;
+                for (int64_t k = std::max<int64_t>(0, ch - lo); k <= std::min<int64_t>(c - 1, ch + hi); ++k)
+                    sq += static_cast<double>(x[at(k)]) * x[at(k)];
+                y[at(ch)] = static_cast<float>(x[at(ch)] / std::pow(bias + alpha / size * sq, beta));
+            }
+}
+
+void unary(Unary op, const float* x, float* y, int64_t count, float alpha, float gamma) {
+    for (int64_t i = 0; i < count; ++i) {
+        const float v = x[i];
+        float r = v;
+        switch (op) {
+        case Unary::Log: r = std::log(v); break;
+        case Unary::Floor: r = std::floor(v); break;
+        case Unary::Ceil: r = std::ceil(v); break;
+        case Unary::Round: r = std::nearbyint(v); break; // half to even, as ONNX
+        case Unary::Sign: r = static_cast<float>((v > 0) - (v < 0)); break;
+        case Unary::Reciprocal: r = 1.f / v; break;
+        case Unary::Sin: r = std::sin(v); break;
+        case Unary::Cos: r = std::cos(v); break;
+        case Unary::Softplus: r = v > 20.f ? v : std::log1p(std::exp(v)); break;
+        case Unary::Softsign: r = v / (1.f + std::fabs(v)); break;
+        case Unary::Selu: r = v > 0 ? gamma * v : gamma * (alpha * std::exp(v) - alpha); break;
+        case Unary::Mish: r = v * std::tanh(v > 20.f ? v : std::log1p(std::exp(v))); break;
+        case Unary::Identity: break;
+        }
+        y[i] = r;
+    }
+}
+
+void binary(Binary op, const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
+            const Shape& outShape) {
+    int64_t as[kMaxRank], bs[kMaxRank];
+    broadcastStrides(aShape, outShape, as);
+    broadcastStrides(bShape, outShape, bs);
+    std::vector<int64_t> bOff(static_cast<size_t>(outShape.count()));
+    forEachStrided(outShape, bs, 0, [&](int64_t o, int64_t i) { bOff[static_cast<size_t>(o)] = i; });
+    forEachStrided(outShape, as, 0, [&](int64_t o, int64_t i) {
+        const float x = a[i], s = b[bOff[static_cast<size_t>(o)]];
+        switch (op) {
+        case Binary::PRelu: out[o] = x < 0 ? x * s : x; break;
+        case Binary::FMod: out[o] = std::fmod(x, s); break;
+        case Binary::Mod: {
+            float m = std::fmod(x, s);
+            if (m != 0 && ((m < 0) != (s < 0))) m += s;
+            out[o] = m;
+            break;
+        }
+        }
+    });
+}
+
+} // namespace embark::generic

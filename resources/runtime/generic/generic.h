@@ -1,0 +1,100 @@
+// Embark's generic portable kernels: the long tail of ops (data movement, normalisation,
+// reductions, softmax, resize, batched MatMul, extra element-wise functions) on float32
+// tensors of any rank <= 8, row-major in whatever layout the emitter chose. Standalone C++17.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace embark::generic {
+
+constexpr int kMaxRank = 8;
+
+struct Shape {
+    int rank = 0;
+    int64_t d[kMaxRank] = {};
+    int64_t count() const {
+        int64_t n = 1;
+        for (int i = 0; i < rank; ++i) n *= d[i];
+        return n;
+    }
+};
+
+// out[perm-order] = in; out dims = in dims permuted (out.d[i] = in.d[perm[i]]).
+void transpose(const float* in, const Shape& inShape, const int* perm, float* out);
+
+// Concatenates `count` inputs along `axis` (all other dims equal).
+void concat(const float* const* inputs, const Shape* shapes, int count, int axis, float* out);
+
+// Strided copy: out[i...] = in[start + i * step ...] per axis; outShape gives the count per axis.
+void slice(const float* in, const Shape& inShape, const int64_t* starts, const int64_t* steps,
+           const Shape& outShape, float* out);
+
+// out = data gathered along `axis` by indices (already normalised to [0, dim)).
+void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices,
+            int64_t indexCount, float* out);
+
+enum class PadMode { Constant, Reflect, Edge, Wrap };
+// pads: begin[rank] then end[rank] (may be negative = crop).
+void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value,
+         const Shape& outShape, float* out);
+
+// Broadcasts `in` to outShape (numpy rules, right-aligned) — Expand.
+void broadcastTo(const float* in, const Shape& inShape, const Shape& outShape, float* out);
+// Tile: out.d[i] = in.d[i] * repeats[i].
+void tile(const float* in, const Shape& inShape, const Shape& outShape, float* out);
+
+// Resize with per-axis input coordinates precomputed by the emitter as (index, weight) lists:
+// for each axis, for each output index o, `taps` entries of (input index, weight). Nearest
+// uses one tap of weight 1; linear two; cubic four. Separable, applied axis by axis.
+struct ResizeAxis {
+    int taps = 1;
+    std::vector<int64_t> index;  // [outDim * taps]
+    std::vector<float> weight;   // [outDim * taps]
+};
+// Axes with an empty index list are left as they are. `scratch` holds
+// resizeScratchFloats(in, out) floats.
+void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape,
+            float* out, float* scratch);
+int64_t resizeScratchFloats(const Shape& inShape, const Shape& outShape);
+
+// Softmax / LogSoftmax over the middle dim of [outer][axisLen][inner].
+void softmax(const float* in, int64_t outer, int64_t axisLen, int64_t inner, bool log, float* out);
+
+enum class ReduceOp { Sum, Mean, Max, Min, Prod, SumSquare, L1, L2, LogSumExp };
+// Reduces the axes with reduce[axis] != 0; out has the kept dims (keepdims is a reshape).
+void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out);
+
+// Batched matrix product with numpy broadcasting over the leading dims: a [.., M, K],
+// b [.., K, N] -> out [.., M, N]; outBatch gives the broadcast leading dims.
+void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out);
+
+// y = x * scale[c] + shift[c] with c the dim at `axis` (BatchNormalization at inference,
+// after the emitter computed scale/shift).
+void channelAffine(const float* x, const Shape& shape, int axis, const float* scale,
+                   const float* shift, float* y);
+
+// InstanceNormalization on [N][C][spatial...] (NCHW) or with channels last.
+void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast,
+                  const float* scale, const float* bias, float epsilon, float* y);
+// LayerNormalization over the trailing `inner` elements of each of `outer` rows.
+void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias,
+               float epsilon, float* y);
+// LRN across channels of NCHW (or channels-last) data.
+void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, int size,
+         float alpha, float beta, float bias, float* y);
+
+enum class Unary {
+    Log, Floor, Ceil, Round, Sign, Reciprocal, Sin, Cos, Softplus, Softsign, Selu, Mish,
+    Identity,
+};
+void unary(Unary op, const float* x, float* y, int64_t count, float alpha = 0, float gamma = 0);
+
+enum class Binary { PRelu, Mod, FMod };
+void binary(Binary op, const float* a, const Shape& aShape, const float* b, const Shape& bShape,
+            float* out, const Shape& outShape);
+
+void copy(const float* in, float* out, int64_t count);
+
+} // namespace embark::generic
