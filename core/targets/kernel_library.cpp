@@ -104,10 +104,14 @@ KernelLibrary makePortable() {
         case ir::OpCategory::Elementwise: format = F::Any; break;
         default: break;
         }
+        // Concat works on any axis, so it follows its inputs' layout instead of forcing one.
+        if (op == OpKind::Concat) format = F::Any;
+        // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
+        // (adaptation applies NHWC to 4-D activations only).
         std::vector<Constraint> cs;
-        if (op == OpKind::Conv || op == OpKind::ConvTranspose) cs = {C::Conv2D, C::FusedActivationDeclared};
-        if (ir::opCategory(op) == ir::OpCategory::Pooling) cs = {C::Input4D};
-        if (op == OpKind::Gemm || op == OpKind::MatMul || op == OpKind::Add) cs = {C::FusedActivationDeclared};
+        if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm ||
+            op == OpKind::MatMul || op == OpKind::Add)
+            cs = {C::FusedActivationDeclared};
         lib.ops.push_back({op, format, cs});
     }
     const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,

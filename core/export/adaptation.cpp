@@ -1,0 +1,290 @@
+#include "adaptation.h"
+
+#include "reference/interpreter.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace embark::exporter {
+
+using targets::DataFormat;
+using targets::KernelLibrary;
+
+std::string_view assignmentRuleName(AssignmentRule r) {
+    switch (r) {
+    case AssignmentRule::NodeOverride: return "node override";
+    case AssignmentRule::OpOverride: return "op override";
+    case AssignmentRule::ChosenLibrary: return "chosen library";
+    case AssignmentRule::PortableFallback: return "portable fallback";
+    case AssignmentRule::Conversion: return "layout conversion";
+    }
+    return "?";
+}
+
+namespace {
+
+constexpr int64_t kToNhwc[4] = {0, 2, 3, 1};
+constexpr int64_t kToNchw[4] = {0, 3, 1, 2};
+
+const int64_t* permFor(DataFormat target) { return target == DataFormat::NHWC ? kToNhwc : kToNchw; }
+
+ir::Shape permuteShape(const ir::Shape& s, const int64_t* perm) {
+    return ir::Shape{s[perm[0]], s[perm[1]], s[perm[2]], s[perm[3]]};
+}
+
+// out[i0,i1,i2,i3] = in[index with out dim k = in dim perm[k]], any dtype.
+ir::Tensor permuteTensor(const ir::Tensor& in, const int64_t* perm) {
+    const auto& d = in.shape().dims();
+    const ir::Shape outShape = permuteShape(in.shape(), perm);
+    ir::Tensor out(in.dtype(), outShape);
+    const size_t es = ir::dtypeSize(in.dtype());
+    const int64_t inStride[4] = {d[1] * d[2] * d[3], d[2] * d[3], d[3], 1};
+    const auto* src = static_cast<const unsigned char*>(in.data());
+    auto* dst = static_cast<unsigned char*>(out.mutableData());
+    int64_t o = 0;
+    for (int64_t a = 0; a < outShape[0]; ++a)
+        for (int64_t b = 0; b < outShape[1]; ++b)
+            for (int64_t c = 0; c < outShape[2]; ++c)
+                for (int64_t e = 0; e < outShape[3]; ++e, ++o) {
+                    const int64_t idx[4] = {a, b, c, e};
+                    int64_t i = 0;
+                    for (int k = 0; k < 4; ++k) i += idx[k] * inStride[perm[k]];
+                    std::memcpy(dst + o * es, src + i * es, es);
+                }
+    return out;
+}
+
+bool isElementwise(ir::OpKind op) {
+    const auto c = ir::opCategory(op);
+    return c == ir::OpCategory::Activation || c == ir::OpCategory::Elementwise;
+}
+
+// A layout change of a tensor with at most one non-unit dimension besides the batch moves
+// no bytes.
+bool conversionIsFree(const ir::Shape& s) {
+    int nonUnit = 0;
+    for (size_t i = 1; i < 4; ++i) nonUnit += s[i] != 1;
+    return nonUnit <= 1;
+}
+
+class Adapter {
+public:
+    Adapter(Adaptation& a, const KernelLibrary& chosen, const AdaptationOptions& o)
+        : m_a(a), m_g(a.graph), m_chosen(chosen), m_options(o) {}
+
+    Status assign() {
+        for (ir::Node* n : m_g.nodes()) {
+            NodeAssignment as;
+            const std::string opName(ir::opName(n->op));
+            const KernelLibrary* wanted = &m_chosen;
+            as.rule = AssignmentRule::ChosenLibrary;
+            if (auto it = m_options.nodeOverrides.find(n->name); it != m_options.nodeOverrides.end()) {
+                wanted = targets::findKernelLibrary(it->second);
+                as.rule = AssignmentRule::NodeOverride;
+            } else if (auto jt = m_options.opOverrides.find(opName); jt != m_options.opOverrides.end()) {
+                wanted = targets::findKernelLibrary(jt->second);
+                as.rule = AssignmentRule::OpOverride;
+            }
+            const std::string why = wanted->whyUnsupported(*n);
+            if (why.empty()) {
+                as.library = wanted->id;
+                as.reason = std::string(assignmentRuleName(as.rule)) + ": " + wanted->id + " runs " + opName;
+            } else {
+                if (!reference::supports(n->op) || !targets::portableLibrary().supports(*n))
+                    return makeError(ErrorKind::Unsupported, "no kernel library supports " + n->describe() +
+                                                                 " (" + why + ")");
+                as.library = "portable";
+                as.reason = "portable fallback after " + std::string(assignmentRuleName(as.rule)) + ": " + why;
+                as.rule = AssignmentRule::PortableFallback;
+            }
+            m_a.nodes[n->name] = as;
+        }
+        return {};
+    }
+
+    void layouts() {
+        for (ir::Value* v : m_g.inputs()) m_a.valueLayouts[v->name] = DataFormat::NCHW;
+        for (ir::Node* n : m_g.nodes()) {
+            NodeAssignment& as = m_a.nodes[n->name];
+            const KernelLibrary* lib = targets::findKernelLibrary(as.library);
+            as.format = decide(*n, lib->formatFor(*n));
+            for (size_t i = 0; i < n->inputs().size(); ++i) adaptInput(n, i, as);
+            if (as.format == DataFormat::NHWC && n->op == ir::OpKind::Concat) {
+                const int64_t axis = ir::Shape({1, 1, 1, 1}).normAxis(n->attrInt("axis", 1));
+                for (int64_t k = 0; k < 4; ++k)
+                    if (kToNhwc[k] == axis) n->attrs["axis"] = k;
+            }
+            for (ir::Value* out : n->outputs()) {
+                if (!out) continue;
+                const bool nhwc = as.format == DataFormat::NHWC && out->shape.rank() == 4;
+                if (nhwc) out->shape = permuteShape(out->shape, kToNhwc);
+                m_a.valueLayouts[out->name] = nhwc ? DataFormat::NHWC : DataFormat::NCHW;
+            }
+        }
+        restoreGraphOutputs();
+    }
+
+    void summarise() {
+        std::string previous;
+        for (const ir::Node* n : m_g.nodes()) {
+            const std::string& lib = m_a.nodes[n->name].library;
+            if (lib != previous) ++m_a.partitions;
+            previous = lib;
+            if (std::find(m_a.librariesUsed.begin(), m_a.librariesUsed.end(), lib) == m_a.librariesUsed.end())
+                m_a.librariesUsed.push_back(lib);
+        }
+    }
+
+private:
+    // NHWC only for 4-D activations; Any follows the first non-constant input.
+    DataFormat decide(const ir::Node& n, DataFormat wanted) {
+        const ir::Value* first = nullptr;
+        for (const ir::Value* v : n.inputs())
+            if (v && !v->isConstant()) {
+                if (!first) first = v;
+                if (v->shape.rank() != 4) return DataFormat::NCHW;
+            }
+        if (!first) return DataFormat::NCHW;
+        for (const ir::Value* v : n.outputs())
+            if (v && v->shape.rank() != 4) return DataFormat::NCHW;
+        for (const ir::Value* v : n.inputs())
+            if (v && v->isConstant() && v->shape.rank() > 4) return DataFormat::NCHW;
+        if (wanted == DataFormat::Any) return m_a.valueLayouts[first->name];
+        return wanted;
+    }
+
+    void adaptInput(ir::Node* n, size_t i, const NodeAssignment& as) {
+        ir::Value* v = n->input(i);
+        if (!v) return;
+        if (v->isConstant()) {
+            if (as.format != DataFormat::NHWC || v->shape.rank() == 0) return;
+            if (v->shape.rank() == 4 || (isElementwise(n->op) && v->shape.rank() < 4))
+                m_g.setInput(n, i, permutedConstant(v));
+            return;
+        }
+        if (v->shape.rank() != 4) return;
+        const DataFormat have = m_a.valueLayouts[v->name];
+        if (have != as.format) m_g.setInput(n, i, convert(v, as.format, n, as.library));
+    }
+
+    ir::Value* permutedConstant(ir::Value* v) {
+        if (auto it = m_permuted.find(v); it != m_permuted.end()) return it->second;
+        std::vector<int64_t> dims = v->shape.dims();
+        while (dims.size() < 4) dims.insert(dims.begin(), 1);
+        ir::Tensor t = permuteTensor(v->constant.reshaped(ir::Shape(dims)), kToNhwc);
+        ir::Value* c = m_g.addConstant(m_g.uniqueName(v->name + "_nhwc"), std::move(t));
+        m_a.valueLayouts[c->name] = DataFormat::NHWC;
+        m_permuted[v] = c;
+        return c;
+    }
+
+    ir::Value* convert(ir::Value* v, DataFormat target, ir::Node* before, const std::string& consumerLib) {
+        const auto key = std::make_pair(v, target);
+        if (auto it = m_conversions.find(key); it != m_conversions.end()) return it->second;
+        const std::string suffix = target == DataFormat::NHWC ? "_to_nhwc" : "_to_nchw";
+        const std::string name = m_g.uniqueName(v->name + suffix);
+        ir::Value* out = m_g.addValue(name, v->dtype, permuteShape(v->shape, permFor(target)));
+        const bool free = conversionIsFree(v->shape);
+        ir::Node* node;
+        if (free) {
+            ir::Value* shape = m_g.addConstant(m_g.uniqueName(name + "_shape"),
+                                               ir::Tensor::fromInt64s(ir::Shape{4}, out->shape.dims()));
+            node = m_g.insertNode(before, ir::OpKind::Reshape, name, {v, shape}, {out});
+            ++m_a.freeConversions;
+        } else {
+            node = m_g.insertNode(before, ir::OpKind::Transpose, name, {v}, {out});
+            node->attrs["perm"] = std::vector<int64_t>(permFor(target), permFor(target) + 4);
+            ++m_a.conversions;
+            m_a.conversionNodes.push_back(name);
+        }
+        node->provenance.clear(); // stands for no ONNX node
+        const KernelLibrary* lib = targets::findKernelLibrary(consumerLib);
+        NodeAssignment as;
+        as.library = lib && lib->supports(*node) ? consumerLib : "portable";
+        as.rule = AssignmentRule::Conversion;
+        as.reason = std::string(free ? "free layout change (reshape) " : "layout conversion ") +
+                    std::string(targets::dataFormatName(m_a.valueLayouts[v->name])) + " -> " +
+                    std::string(targets::dataFormatName(target)) + " of '" + v->name + "' for " + before->describe();
+        as.format = DataFormat::NCHW;
+        m_a.nodes[name] = as;
+        m_a.valueLayouts[name] = target;
+        m_a.log.push_back(as.reason);
+        m_conversions[key] = out;
+        return out;
+    }
+
+    // Graph outputs keep the model's layout: an NHWC result is written to a new value and
+    // converted back into the output's own name.
+    void restoreGraphOutputs() {
+        for (ir::Value* v : std::vector<ir::Value*>(m_g.outputs())) {
+            if (m_a.valueLayouts[v->name] != DataFormat::NHWC || !v->producer()) continue;
+            ir::Node* p = v->producer();
+            const auto& outs = p->outputs();
+            const size_t idx = static_cast<size_t>(std::find(outs.begin(), outs.end(), v) - outs.begin());
+            ir::Value* inner = m_g.addValue(m_g.uniqueName(v->name + "_nhwc"), v->dtype, v->shape);
+            m_a.valueLayouts[inner->name] = DataFormat::NHWC;
+            const std::vector<ir::Use> uses = v->uses();
+            for (const ir::Use& u : uses) m_g.setInput(u.node, static_cast<size_t>(u.index), inner);
+            m_g.setOutput(p, idx, inner);
+            v->shape = permuteShape(v->shape, kToNchw);
+            const auto nodes = m_g.nodes();
+            auto it = std::find(nodes.begin(), nodes.end(), p);
+            ir::Node* next = (it + 1) == nodes.end() ? nullptr : *(it + 1);
+            const std::string lib = m_a.nodes[p->name].library;
+            // convert() creates a fresh value; reuse its node but write into `v`.
+            ir::Value* converted = convert(inner, DataFormat::NCHW, next ? next : p, lib);
+            ir::Node* conv = converted->producer();
+            m_g.setOutput(conv, 0, nullptr);
+            m_g.setOutput(conv, 0, v);
+            m_a.valueLayouts.erase(converted->name);
+            m_a.valueLayouts[v->name] = DataFormat::NCHW;
+        }
+    }
+
+    Adaptation& m_a;
+    ir::Graph& m_g;
+    const KernelLibrary& m_chosen;
+    const AdaptationOptions& m_options;
+    std::map<ir::Value*, ir::Value*> m_permuted;
+    std::map<std::pair<ir::Value*, DataFormat>, ir::Value*> m_conversions;
+};
+
+Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {
+    auto checkLib = [&](const std::string& id, const std::string& what) -> Status {
+        auto lib = targets::resolveKernelLibrary(id, o.arch, o.havePrebuiltXnnpack);
+        if (!lib) return makeError(lib.error().kind, what + ": " + lib.error().message);
+        return {};
+    };
+    for (const auto& [op, lib] : o.opOverrides) {
+        if (!ir::opFromName(op))
+            return makeError(ErrorKind::Usage, "--override " + op + "=" + lib + ": unknown op '" + op +
+                                                   "' (use an ONNX op type such as Conv or Softmax)");
+        EMBARK_TRY(checkLib(lib, "--override " + op + "=" + lib));
+    }
+    for (const auto& [node, lib] : o.nodeOverrides) {
+        if (!g.findNode(node))
+            return makeError(ErrorKind::Usage, "--override-node " + node + "=" + lib + ": the fused graph has no node '" +
+                                                   node + "' (see the node names in 'embark-cli plan MODEL')");
+        EMBARK_TRY(checkLib(lib, "--override-node " + node + "=" + lib));
+    }
+    return {};
+}
+
+} // namespace
+
+Expected<Adaptation> adapt(const ir::Graph& fused, const AdaptationOptions& options) {
+    auto chosen = targets::resolveKernelLibrary(options.library, options.arch, options.havePrebuiltXnnpack);
+    if (!chosen) return chosen.error();
+    EMBARK_TRY(checkOptions(fused, options));
+    Adaptation a;
+    a.graph = fused.clone();
+    Adapter adapter(a, **chosen, options);
+    EMBARK_TRY(adapter.assign());
+    adapter.layouts();
+    EMBARK_TRY(a.graph.topoSort());
+    a.graph.removeDeadValues();
+    adapter.summarise();
+    return a;
+}
+
+} // namespace embark::exporter

@@ -1,0 +1,246 @@
+#include "memory_planner.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+#include <unordered_map>
+
+namespace embark::exporter {
+
+namespace {
+
+bool isPureReshape(ir::OpKind op) {
+    return op == ir::OpKind::Reshape || op == ir::OpKind::Flatten || op == ir::OpKind::Squeeze ||
+           op == ir::OpKind::Unsqueeze;
+}
+
+// Ops that read element i of a same-sized input before writing element i of the output.
+bool isElementwise(const ir::Node& n) {
+    const ir::OpCategory c = ir::opCategory(n.op);
+    return c == ir::OpCategory::Activation || c == ir::OpCategory::Elementwise;
+}
+
+size_t alignUp(size_t v, size_t a) { return a ? (v + a - 1) / a * a : v; }
+
+// Union of values into buffers, tracking each group's lifetime.
+struct Group {
+    std::vector<const ir::Value*> members;
+    size_t bytes = 0;
+    int first = 0, last = 0;
+    bool inArena = true;
+};
+
+} // namespace
+
+const PlannedBuffer* MemoryPlan::bufferFor(const std::string& value) const {
+    auto it = bufferOfValue.find(value);
+    return it == bufferOfValue.end() ? nullptr : &buffers[static_cast<size_t>(it->second)];
+}
+
+std::vector<size_t> MemoryPlan::liveBytesPerStep() const {
+    std::vector<size_t> live(std::max<size_t>(schedule.size(), 1), 0);
+    for (const PlannedBuffer& b : buffers)
+        if (b.inArena)
+            for (int s = b.firstStep; s <= b.lastStep; ++s) live[static_cast<size_t>(s)] += b.bytes;
+    return live;
+}
+
+Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions& options) {
+    MemoryPlan plan;
+    plan.alignment = options.alignment;
+    const std::vector<ir::Node*> nodes = graph.nodes();
+    const int lastStep = std::max(0, static_cast<int>(nodes.size()) - 1);
+    std::unordered_map<const ir::Node*, int> stepOf;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        stepOf[nodes[i]] = static_cast<int>(i);
+        plan.schedule.push_back(nodes[i]->name);
+    }
+
+    // Lifetime of each value on its own.
+    auto valueLast = [&](const ir::Value* v) {
+        int last = v->producer() ? stepOf.at(v->producer()) : 0;
+        for (const ir::Use& u : v->uses()) last = std::max(last, stepOf.at(u.node));
+        if (v->isGraphOutput()) last = lastStep;
+        return last;
+    };
+    auto isIo = [](const ir::Value* v) { return v->isGraphInput() || v->isGraphOutput(); };
+
+    std::vector<Group> groups;
+    std::unordered_map<const ir::Value*, size_t> groupOf;
+    auto newGroup = [&](const ir::Value* v, int first) -> Expected<size_t> {
+        auto numel = v->shape.checkedNumel();
+        if (!numel) return makeError(ErrorKind::InvalidInput, "value '" + v->name + "' has an invalid shape " + v->shape.str());
+        Group g;
+        g.members = {v};
+        g.bytes = alignUp(static_cast<size_t>(*numel) * ir::dtypeSize(v->dtype), options.alignment);
+        g.first = first;
+        g.last = valueLast(v);
+        g.inArena = options.ioInArena || !isIo(v);
+        groups.push_back(std::move(g));
+        groupOf[v] = groups.size() - 1;
+        return groups.size() - 1;
+    };
+    auto join = [&](size_t gi, const ir::Value* v) {
+        Group& g = groups[gi];
+        g.members.push_back(v);
+        g.last = std::max(g.last, valueLast(v));
+        groupOf[v] = gi;
+    };
+
+    for (const ir::Value* v : graph.inputs())
+        if (!v->isConstant()) EMBARK_TRY(newGroup(v, 0));
+    for (size_t step = 0; step < nodes.size(); ++step) {
+        const ir::Node* n = nodes[step];
+        for (const ir::Value* in : n->inputs())
+            if (in && !in->isConstant() && !groupOf.count(in))
+                return makeError(ErrorKind::InvalidInput, "memory planner: " + n->describe() + " reads '" + in->name +
+                                                              "' before it is produced (the graph is not sorted)");
+        for (size_t k = 0; k < n->outputs().size(); ++k) {
+            const ir::Value* out = n->output(k);
+            if (!out || out->isConstant()) continue;
+            const ir::Value* in0 = n->input(0);
+            const bool sameClass = in0 && !in0->isConstant() && (options.ioInArena || isIo(in0) == isIo(out));
+            if (k == 0 && sameClass && options.aliasReshapes && isPureReshape(n->op) && in0->byteSize() == out->byteSize()) {
+                join(groupOf.at(in0), out);
+                continue;
+            }
+            if (k == 0 && options.inPlace && isElementwise(*n) && !out->isGraphOutput()) {
+                bool placed = false;
+                for (const ir::Value* in : n->inputs()) {
+                    if (!in || in->isConstant() || in->isGraphInput() || in->byteSize() != out->byteSize()) continue;
+                    const size_t gi = groupOf.at(in);
+                    if (groups[gi].last != static_cast<int>(step) || !groups[gi].inArena) continue;
+                    // Another input in the same buffer under a different view would be overwritten.
+                    bool clash = false;
+                    for (const ir::Value* other : n->inputs())
+                        if (other && other != in && !other->isConstant() && groupOf.at(other) == gi) clash = true;
+                    if (clash) continue;
+                    join(gi, out);
+                    placed = true;
+                    break;
+                }
+                if (placed) continue;
+            }
+            EMBARK_TRY(newGroup(out, static_cast<int>(step)));
+        }
+    }
+
+    // Greedy best fit, largest first.
+    std::vector<size_t> order(groups.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        if (groups[a].bytes != groups[b].bytes) return groups[a].bytes > groups[b].bytes;
+        return groups[a].first < groups[b].first;
+    });
+    std::vector<size_t> offsets(groups.size(), 0);
+    std::vector<size_t> placed;
+    for (size_t gi : order) {
+        const Group& g = groups[gi];
+        if (!g.inArena || g.bytes == 0) continue;
+        std::vector<std::pair<size_t, size_t>> busy; // [offset, end) of overlapping lifetimes
+        for (size_t pj : placed)
+            if (groups[pj].first <= g.last && g.first <= groups[pj].last)
+                busy.push_back({offsets[pj], offsets[pj] + groups[pj].bytes});
+        std::sort(busy.begin(), busy.end());
+        size_t cursor = 0, best = SIZE_MAX, bestGap = SIZE_MAX;
+        for (auto [start, end] : busy) {
+            if (start > cursor && start - cursor >= g.bytes && start - cursor < bestGap) {
+                best = cursor;
+                bestGap = start - cursor;
+            }
+            cursor = std::max(cursor, end);
+        }
+        offsets[gi] = best != SIZE_MAX ? best : cursor;
+        placed.push_back(gi);
+        plan.arenaBytes = std::max(plan.arenaBytes, offsets[gi] + g.bytes);
+    }
+
+    for (size_t gi = 0; gi < groups.size(); ++gi) {
+        PlannedBuffer b;
+        b.id = static_cast<int>(gi);
+        for (const ir::Value* v : groups[gi].members) {
+            b.values.push_back(v->name);
+            plan.bufferOfValue[v->name] = b.id;
+        }
+        b.bytes = groups[gi].bytes;
+        b.offset = offsets[gi];
+        b.firstStep = groups[gi].first;
+        b.lastStep = groups[gi].last;
+        b.inArena = groups[gi].inArena;
+        plan.buffers.push_back(std::move(b));
+    }
+    const std::vector<size_t> live = plan.liveBytesPerStep();
+    for (size_t s = 0; s < live.size(); ++s)
+        if (live[s] > plan.lowerBoundBytes) {
+            plan.lowerBoundBytes = live[s];
+            plan.peakStep = static_cast<int>(s);
+        }
+    return plan;
+}
+
+Status checkMemoryPlan(const MemoryPlan& plan) {
+    std::vector<const PlannedBuffer*> arena;
+    for (const PlannedBuffer& b : plan.buffers) {
+        if (!b.inArena || b.bytes == 0) continue;
+        if (b.offset + b.bytes > plan.arenaBytes)
+            return makeError(ErrorKind::InvalidInput, "memory plan: buffer " + std::to_string(b.id) + " ('" +
+                                                          b.values.front() + "') ends past the arena");
+        if (plan.alignment && b.offset % plan.alignment)
+            return makeError(ErrorKind::InvalidInput, "memory plan: buffer " + std::to_string(b.id) + " is misaligned");
+        arena.push_back(&b);
+    }
+    // Sweep by offset so the check is O(n log n + overlaps) rather than all pairs.
+    std::sort(arena.begin(), arena.end(), [](auto* a, auto* b) { return a->offset < b->offset; });
+    for (size_t i = 0; i < arena.size(); ++i)
+        for (size_t j = i + 1; j < arena.size() && arena[j]->offset < arena[i]->offset + arena[i]->bytes; ++j) {
+            const PlannedBuffer& a = *arena[i];
+            const PlannedBuffer& b = *arena[j];
+            if (a.firstStep <= b.lastStep && b.firstStep <= a.lastStep)
+                return makeError(ErrorKind::InvalidInput,
+                                 "memory plan: buffers " + std::to_string(a.id) + " ('" + a.values.front() + "') and " +
+                                     std::to_string(b.id) + " ('" + b.values.front() +
+                                     "') are live at the same time and overlap");
+        }
+    return {};
+}
+
+std::string MemoryPlan::table() const {
+    std::ostringstream out;
+    out << "buffer      offset        bytes  steps      values\n";
+    for (const PlannedBuffer& b : buffers) {
+        std::string values;
+        for (const std::string& v : b.values) values += (values.empty() ? "" : ", ") + v;
+        char line[96];
+        std::snprintf(line, sizeof line, "%6d  %10s  %11zu  %4d..%-4d ", b.id,
+                      b.inArena ? std::to_string(b.offset).c_str() : "outside", b.bytes, b.firstStep, b.lastStep);
+        out << line << values << "\n";
+    }
+    out << "arena " << arenaBytes << " bytes, lower bound " << lowerBoundBytes << " bytes (step " << peakStep
+        << ")\n";
+    return out.str();
+}
+
+std::string MemoryPlan::asciiSteps(int width) const {
+    static const char kSymbols[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    std::ostringstream out;
+    const std::vector<size_t> live = liveBytesPerStep();
+    const double bytesPerChar = arenaBytes ? static_cast<double>(arenaBytes) / width : 1.0;
+    for (size_t s = 0; s < schedule.size(); ++s) {
+        std::string row(static_cast<size_t>(width), '.');
+        for (const PlannedBuffer& b : buffers) {
+            if (!b.inArena || b.bytes == 0 || static_cast<int>(s) < b.firstStep || static_cast<int>(s) > b.lastStep)
+                continue;
+            // Every character whose byte range intersects the buffer; at least one.
+            auto from = static_cast<size_t>(b.offset / bytesPerChar);
+            auto to = static_cast<size_t>((b.offset + b.bytes - 1) / bytesPerChar);
+            for (size_t c = from; c <= to && c < row.size(); ++c) row[c] = kSymbols[b.id % 62];
+        }
+        char prefix[32];
+        std::snprintf(prefix, sizeof prefix, "%4zu ", s);
+        out << prefix << row << " " << live[s] << "  " << schedule[s] << "\n";
+    }
+    return out.str();
+}
+
+} // namespace embark::exporter
