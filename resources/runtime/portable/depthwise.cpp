@@ -37,16 +37,20 @@ inline void depthwise_block(int taps, const float* const* rows, const float* __r
                             const float* __restrict bias, int channels, int c0, float* out,
                             const Activation& act) {
     float acc[1][WIDTH];
+    EMBARK_CHANNEL_LOOP(WIDTH)
     for (int c = 0; c < WIDTH; ++c) acc[0][c] = bias[c0 + c];
     const int tap_count = TAPS > 0 ? TAPS : taps;
 #pragma GCC unroll 25
     for (int t = 0; t < tap_count; ++t) {
         const float* __restrict x = rows[t] + c0;
         const float* __restrict wt = w + static_cast<size_t>(t) * channels + c0;
+        EMBARK_CHANNEL_LOOP(WIDTH)
         for (int c = 0; c < WIDTH; ++c) acc[0][c] += x[c] * wt[c];
     }
     activate_tile<1, WIDTH>(act, acc);
+    EMBARK_CHANNEL_LOOP(WIDTH)
     for (int c = 0; c < WIDTH; ++c) out[c0 + c] = acc[0][c];
+    if (act.kind == Act::Sigmoid) apply_activation(act, out + c0, WIDTH);
 }
 
 // Channel remainder (< CB channels): the same sums with a run-time width.

@@ -9,41 +9,58 @@
 
 namespace embark::portable::detail {
 
-// Applies the fused activation to an accumulator tile before it is stored. The switch is
-// outside the loops so each case is a plain vectorizable loop, and nothing takes the tile's
-// address (that would force the accumulators out of registers: 2x slower).
+// Clang fully unrolls a constant-length channel loop into scalars before its vectorizer sees it
+// (112 scalar FMAs plus spills for a 7x16 tile on RVV). Asking for a vector loop of exactly
+// NR lanes and no unrolling makes it keep each accumulator row in one vector register group
+// (RVV: one LMUL-4 group at VLEN 128, as XNNPACK's 7x4v kernel). GCC vectorizes the plain
+// loops as they are.
+#if defined(__clang__)
+#  define EMBARK_PRAGMA(x) _Pragma(#x)
+#  define EMBARK_CHANNEL_LOOP(width) \
+      EMBARK_PRAGMA(clang loop unroll(disable) vectorize(enable) vectorize_width(width) interleave(disable))
+#else
+#  define EMBARK_CHANNEL_LOOP(width)
+#endif
+
+// Applies the cheap fused activations to the accumulator tile in registers. The switch is
+// outside the loops so each case is a plain vector loop, and nothing takes the tile's address
+// or indexes it with a run-time bound (either forces the accumulators out of registers: 2x
+// slower). Sigmoid needs expf, which does not vectorize: it is applied after the store.
 template <int MR, int NR>
-inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
+[[gnu::always_inline]] inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
     switch (act.kind) {
-    case Act::None: return;
+    case Act::None:
+    case Act::Sigmoid: return;
     case Act::Relu:
         for (int m = 0; m < MR; ++m)
+            EMBARK_CHANNEL_LOOP(NR)
             for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] > 0.f ? acc[m][n] : 0.f;
         return;
     case Act::Clamp: {
         const float lo = act.min, hi = act.max;
         for (int m = 0; m < MR; ++m)
+            EMBARK_CHANNEL_LOOP(NR)
             for (int n = 0; n < NR; ++n) {
                 const float v = acc[m][n] < lo ? lo : acc[m][n];
                 acc[m][n] = v > hi ? hi : v;
             }
         return;
     }
-    case Act::LeakyRelu:
+    case Act::LeakyRelu: {
+        const float alpha = act.alpha;
         for (int m = 0; m < MR; ++m)
-            for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] >= 0.f ? acc[m][n] : acc[m][n] * act.alpha;
+            EMBARK_CHANNEL_LOOP(NR)
+            for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] >= 0.f ? acc[m][n] : acc[m][n] * alpha;
         return;
+    }
     case Act::HardSwish:
         for (int m = 0; m < MR; ++m)
+            EMBARK_CHANNEL_LOOP(NR)
             for (int n = 0; n < NR; ++n) {
                 float gate = acc[m][n] * (1.f / 6.f) + 0.5f;
                 gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
                 acc[m][n] *= gate;
             }
-        return;
-    case Act::Sigmoid:
-        for (int m = 0; m < MR; ++m)
-            for (int n = 0; n < NR; ++n) acc[m][n] = 1.f / (1.f + std::exp(-acc[m][n]));
         return;
     }
 }
@@ -66,6 +83,7 @@ inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride
                       size_t c_stride, int n_valid, const Activation& act) {
     float acc[MR][NR];
     for (int m = 0; m < MR; ++m)
+        EMBARK_CHANNEL_LOOP(NR)
         for (int n = 0; n < NR; ++n) acc[m][n] = bias[n];
 
     for (int t = 0; t < taps; ++t) {
@@ -77,6 +95,7 @@ inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride
 #pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) {
                 const float x = a[m][k];
+                EMBARK_CHANNEL_LOOP(NR)
                 for (int n = 0; n < NR; ++n) acc[m][n] += x * wk[n];
             }
         }
@@ -84,16 +103,25 @@ inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride
 
     activate_tile<MR, NR>(act, acc);
     if (n_valid == NR) {
+#pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) {
             float* __restrict out = c + m * c_stride;
+            EMBARK_CHANNEL_LOOP(NR)
             for (int n = 0; n < NR; ++n) out[n] = acc[m][n];
         }
     } else {
-        for (int m = 0; m < MR; ++m) {
-            float* __restrict out = c + m * c_stride;
-            for (int n = 0; n < n_valid; ++n) out[n] = acc[m][n];
-        }
+        // A remainder panel: copy the tile out whole first, so the run-time bound never
+        // indexes the accumulators.
+        float tile[MR][NR];
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m)
+            EMBARK_CHANNEL_LOOP(NR)
+            for (int n = 0; n < NR; ++n) tile[m][n] = acc[m][n];
+        for (int m = 0; m < MR; ++m)
+            for (int n = 0; n < n_valid; ++n) c[m * c_stride + n] = tile[m][n];
     }
+    if (act.kind == Act::Sigmoid)
+        for (int m = 0; m < MR; ++m) apply_activation(act, c + m * c_stride, static_cast<size_t>(n_valid));
 }
 
 // Dispatches a tile of `m_valid` (1..MR) pixels to the instantiation of that exact size, so

@@ -1,0 +1,145 @@
+// A small standalone correctness check of the portable kernels, meant to be cross-compiled
+// (riscv64 RVV with Clang, aarch64 with GCC) and run under qemu by cross_check.sh, where the
+// tile sizes and vector code differ from the host's. Exit 0 when every case is within 1e-5.
+#include "portable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+namespace ep = embark::portable;
+
+namespace {
+
+std::vector<float> random_vector(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.f, 1.f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = dist(rng);
+    return v;
+}
+
+double relative_error(const std::vector<float>& got, const std::vector<double>& want) {
+    double diff = 0, ref = 1e-30;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const double d = std::fabs(got[i] - want[i]);
+        diff = std::isnan(d) ? INFINITY : std::max(diff, d);
+        ref = std::max(ref, std::fabs(want[i]));
+    }
+    return diff / ref;
+}
+
+int failures = 0, cases = 0;
+
+void report(const char* name, double error) {
+    ++cases;
+    const bool ok = error <= 1e-5;
+    if (!ok) ++failures;
+    std::printf("%-34s relative error %.2e %s\n", name, error, ok ? "ok" : "FAILED");
+}
+
+void check_conv(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::ThreadPool* pool) {
+    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups, taps = s.kernel_h * s.kernel_w;
+    const auto x = random_vector(size_t(s.batch) * s.in_h * s.in_w * s.in_c, 1);
+    const auto w = random_vector(size_t(s.out_c) * cin_g * taps, 2);
+    const auto b = random_vector(s.out_c, 3);
+    ep::Activation a;
+    a.kind = act;
+    a.min = 0.f;
+    a.max = 0.5f;
+    const auto op = ep::pack_conv2d(s, w.data(), b.data(), a);
+    const int oh = s.out_h(), ow = s.out_w();
+    std::vector<float> y(size_t(s.batch) * oh * ow * s.out_c);
+    ep::conv2d(op, x.data(), y.data(), pool);
+    std::vector<double> want(y.size());
+    for (int n = 0; n < s.batch; ++n)
+        for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox)
+                for (int co = 0; co < s.out_c; ++co) {
+                    const int g = co / cout_g;
+                    double sum = b[co];
+                    for (int k = 0; k < cin_g; ++k)
+                        for (int t = 0; t < taps; ++t) {
+                            const int iy = oy * s.stride_h - s.pad_top + t / s.kernel_w * s.dilation_h;
+                            const int ix = ox * s.stride_w - s.pad_left + t % s.kernel_w * s.dilation_w;
+                            if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+                            sum += double(x[((size_t(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cin_g + k]) *
+                                   w[(size_t(co) * cin_g + k) * taps + t];
+                        }
+                    if (act == ep::Act::Relu) sum = std::max(sum, 0.0);
+                    if (act == ep::Act::Clamp) sum = std::min(std::max(sum, 0.0), 0.5);
+                    want[((size_t(n) * oh + oy) * ow + ox) * s.out_c + co] = sum;
+                }
+    report(name, relative_error(y, want));
+}
+
+void check_fc(const char* name, int rows, int k, int n, ep::ThreadPool* pool) {
+    const auto x = random_vector(size_t(rows) * k, 4);
+    const auto w = random_vector(size_t(n) * k, 5);
+    const auto b = random_vector(n, 6);
+    const auto op = ep::pack_fully_connected(k, n, w.data(), true, b.data());
+    std::vector<float> y(size_t(rows) * n);
+    ep::fully_connected(op, rows, x.data(), y.data(), pool);
+    std::vector<double> want(y.size());
+    for (int r = 0; r < rows; ++r)
+        for (int j = 0; j < n; ++j) {
+            double sum = b[j];
+            for (int i = 0; i < k; ++i) sum += double(x[size_t(r) * k + i]) * w[size_t(j) * k + i];
+            want[size_t(r) * n + j] = sum;
+        }
+    report(name, relative_error(y, want));
+}
+
+void check_binary(ep::ThreadPool* pool) {
+    const auto a = random_vector(6 * 5 * 40, 7), b = random_vector(40, 8);
+    std::vector<float> y(a.size());
+    ep::binary(ep::BinaryOp::Mul, a.data(), {1, 6, 5, 40}, b.data(), {40}, y.data(), {}, pool);
+    std::vector<double> want(y.size());
+    for (size_t i = 0; i < y.size(); ++i) want[i] = double(a[i]) * b[i % 40];
+    report("binary mul per-channel", relative_error(y, want));
+}
+
+void check_max_pool(ep::ThreadPool* pool) {
+    const ep::Pool2DShape s{1, 9, 9, 24, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1};
+    const auto x = random_vector(size_t(9) * 9 * 24, 9);
+    std::vector<float> y(size_t(5) * 5 * 24);
+    ep::max_pool2d(s, x.data(), y.data(), pool);
+    std::vector<double> want(y.size(), -INFINITY);
+    for (int oy = 0; oy < 5; ++oy)
+        for (int ox = 0; ox < 5; ++ox)
+            for (int c = 0; c < 24; ++c)
+                for (int ky = 0; ky < 3; ++ky)
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const int iy = oy * 2 - 1 + ky, ix = ox * 2 - 1 + kx;
+                        if (iy < 0 || iy >= 9 || ix < 0 || ix >= 9) continue;
+                        double& m = want[(size_t(oy) * 5 + ox) * 24 + c];
+                        m = std::max(m, double(x[(size_t(iy) * 9 + ix) * 24 + c]));
+                    }
+    report("max pool 3x3/2", relative_error(y, want));
+}
+
+} // namespace
+
+int main() {
+    std::printf("tile %d pixels x %d channels\n", ep::kTilePixels, ep::kTileChannels);
+    ep::ThreadPool two(2);
+    for (ep::ThreadPool* pool : {static_cast<ep::ThreadPool*>(nullptr), &two}) {
+        std::printf("-- %d thread(s)\n", pool ? pool->threads() : 1);
+        // Conv2DShape{batch, in_h, in_w, in_c, out_c, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups}
+        check_conv("conv 3x3 64->64", {1, 10, 9, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, ep::Act::Relu, pool);
+        check_conv("conv 7x7/2 3->37", {1, 17, 15, 3, 37, 7, 7, 2, 2, 1, 1, 3, 3, 2, 3, 1}, ep::Act::None, pool);
+        check_conv("conv 3x3 dilation 2 batch 2", {2, 8, 8, 5, 20, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, ep::Act::Clamp, pool);
+        check_conv("grouped 3x3 4 groups", {1, 6, 6, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, ep::Act::None, pool);
+        check_conv("pointwise 24->144", {1, 6, 7, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Clamp, pool);
+        check_conv("depthwise 3x3/2 96", {1, 9, 9, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, ep::Act::Relu, pool);
+        check_conv("depthwise 5x5 19", {1, 7, 8, 19, 19, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 19}, ep::Act::None, pool);
+        check_fc("fc 512->100", 1, 512, 100, pool);
+        check_fc("fc 9 rows 33->17", 9, 33, 17, pool);
+        check_binary(pool);
+        check_max_pool(pool);
+    }
+    std::printf("cross_check: %d of %d cases ok\n", cases - failures, cases);
+    return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Cross-compiles the portable kernels with cross_check.cpp for riscv64 (Clang 19, RVV 1.0) and
+# aarch64 (GNU), runs both under qemu-user, and checks with llvm-objdump that the RVV build's
+# hot loops are vector code (vfmacc). Exit 0 on success, 1 on a failure, 77 when a tool is
+# missing (the package to install is named).
+# Usage: bench/portable/cross_check.sh [OUTPUT_DIR] (VLEN=256 to simulate a SpacemiT K1)
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+out=${1:-"$root/build-portable/cross-check"}
+vlen=${VLEN:-128}
+src="$here/cross_check.cpp $root/resources/runtime/portable/*.cpp"
+inc="-I$root/resources/runtime/portable"
+mkdir -p "$out"
+
+need() {
+    command -v "$1" >/dev/null 2>&1 || { echo "cross_check: $1 is missing (apt-get install $2)"; exit 77; }
+}
+need clang++-19 clang-19
+need ld.lld-19 lld-19
+need aarch64-linux-gnu-g++ g++-aarch64-linux-gnu
+need riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
+need qemu-riscv64-static qemu-user-static
+need qemu-aarch64-static qemu-user-static
+
+status=0
+
+echo "== riscv64 rv64gcv, clang-19, VLEN $vlen"
+# shellcheck disable=SC2086
+clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -Wall -Wextra \
+    -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc $src -o "$out/cross_check_rv64"
+qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/cross_check_rv64" || status=1
+
+# The micro-kernel must be vector FMAs, not scalar fmadd.s.
+# llvm-objdump-19 when llvm-19 is installed, else Debian's default llvm-objdump told about
+# the V extension (binutils 2.40 does not decode RVV in an lld-linked binary).
+objdump=$(command -v llvm-objdump-19 || command -v llvm-objdump || true)
+[ -n "$objdump" ] || { echo "cross_check: llvm-objdump is missing (apt-get install llvm-19)"; exit 77; }
+"$objdump" -d --no-show-raw-insn --mattr=+v "$out/cross_check_rv64" > "$out/cross_check_rv64.dis"
+vector_fma=$(grep -c -E 'vfmacc|vfmadd' "$out/cross_check_rv64.dis" || true)
+scalar_fma=$(grep -c -E '\sfmadd\.s' "$out/cross_check_rv64.dis" || true)
+echo "riscv64 disassembly: $vector_fma vector FMA instructions, $scalar_fma scalar fmadd.s"
+if [ "$vector_fma" -lt 10 ]; then
+    echo "cross_check: the RVV build has no vector FMAs: auto-vectorization failed"
+    status=1
+fi
+
+echo "== aarch64, GNU $(aarch64-linux-gnu-g++ -dumpversion)"
+# shellcheck disable=SC2086
+aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra $inc $src -o "$out/cross_check_aarch64" -lpthread
+qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/cross_check_aarch64" || status=1
+aarch64_fma=$(aarch64-linux-gnu-objdump -d "$out/cross_check_aarch64" | grep -c -E 'fmla\s+v[0-9]+\.4s' || true)
+echo "aarch64 disassembly: $aarch64_fma NEON fmla .4s instructions"
+
+exit $status
