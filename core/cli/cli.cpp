@@ -10,6 +10,11 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> table{
         {"inspect", "summarise a model: inputs/outputs, ops, parameters, MACs, activations", cmdInspect},
         {"run", "run a model through the host reference interpreter and compare outputs", cmdRun},
+        {"export", "write a standalone C++ export (portable or XNNPACK kernels)", cmdExport},
+        {"build", "configure and build an export folder with CMake", cmdBuild},
+        {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},
+        {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
+        {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
     };
     return table;
 }

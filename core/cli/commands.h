@@ -7,5 +7,10 @@ namespace embark::cli {
 
 int cmdInspect(const QStringList& args, Io& io);
 int cmdRun(const QStringList& args, Io& io);
+int cmdExport(const QStringList& args, Io& io);
+int cmdBuild(const QStringList& args, Io& io);
+int cmdExec(const QStringList& args, Io& io);
+int cmdPlan(const QStringList& args, Io& io);
+int cmdBoards(const QStringList& args, Io& io);
 
 } // namespace embark::cli

@@ -30,6 +30,18 @@ QString parentOf(const QString& remotePath) {
     return slash <= 0 ? QStringLiteral("/") : remotePath.left(slash);
 }
 
+QFileDevice::Permissions permissionsOf(uint32_t mode) {
+    QFileDevice::Permissions p;
+    if (mode & 0400) p |= QFileDevice::ReadOwner | QFileDevice::ReadUser;
+    if (mode & 0200) p |= QFileDevice::WriteOwner | QFileDevice::WriteUser;
+    if (mode & 0100) p |= QFileDevice::ExeOwner | QFileDevice::ExeUser;
+    if (mode & 0040) p |= QFileDevice::ReadGroup;
+    if (mode & 0010) p |= QFileDevice::ExeGroup;
+    if (mode & 0004) p |= QFileDevice::ReadOther;
+    if (mode & 0001) p |= QFileDevice::ExeOther;
+    return p;
+}
+
 mode_t modeOf(QFileDevice::Permissions p) {
     mode_t m = 0;
     if (p & QFileDevice::ReadOwner) m |= 0400;
@@ -251,7 +263,7 @@ Status SshTransport::upload(const QString& localPath, const QString& remotePath,
     return {};
 }
 
-Status SshTransport::downloadFile(const QString& remotePath, const QString& localPath) {
+Status SshTransport::downloadFile(const QString& remotePath, const QString& localPath, uint32_t mode) {
     sftp_file in = sftp_open(m_sftp, remotePath.toUtf8().constData(), O_RDONLY, 0);
     if (!in)
         return fail(QStringLiteral("cannot open '%1' on %2 for download: %3")
@@ -275,6 +287,8 @@ Status SshTransport::downloadFile(const QString& remotePath, const QString& loca
     }
     sftp_close(in);
     if (!out.commit()) return fail(QStringLiteral("cannot save %1: %2").arg(localPath, out.errorString()));
+    // Keep the board's executable bits; the local owner can always read and write the copy.
+    QFile::setPermissions(localPath, permissionsOf(mode | 0600));
     return {};
 }
 
@@ -286,8 +300,9 @@ Status SshTransport::download(const QString& remotePath, const QString& localPat
     if (!attrs)
         return fail(QStringLiteral("'%1' does not exist on %2").arg(src, m_connection.target()));
     const bool isDir = attrs->type == SSH_FILEXFER_TYPE_DIRECTORY;
+    const uint32_t mode = attrs->permissions & 0777;
     sftp_attributes_free(attrs);
-    if (!isDir) return downloadFile(src, localPath);
+    if (!isDir) return downloadFile(src, localPath, mode);
 
     sftp_dir dir = sftp_opendir(m_sftp, srcName.constData());
     if (!dir) return fail(QStringLiteral("cannot list '%1' on %2: %3").arg(src, m_connection.target(), m_connection.lastError()));

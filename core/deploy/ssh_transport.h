@@ -36,7 +36,7 @@ public:
 private:
     Status ensureSftp();
     Status uploadFile(const QString& localPath, const QString& remotePath, const ProgressFn& progress);
-    Status downloadFile(const QString& remotePath, const QString& localPath);
+    Status downloadFile(const QString& remotePath, const QString& localPath, uint32_t mode);
     Status makeRemoteDirs(const QString& remoteDir);
     Error uploadFailure(const QString& localPath, const QString& remotePath, qint64 done, qint64 total);
     Error fail(const QString& what) const;
