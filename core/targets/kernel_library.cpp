@@ -218,7 +218,7 @@ std::vector<std::string> kernelLibraryIds() {
     return ids;
 }
 
-const std::vector<std::string>& knownArchitectures() {
+const std::vector<std::string>& kernelLibraryArchitectures() {
     static const std::vector<std::string> archs{"x86_64", "aarch64", "riscv64"};
     return archs;
 }
@@ -231,7 +231,7 @@ Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const
         for (const std::string& k : kernelLibraryIds()) known += (known.empty() ? "" : ", ") + k;
         return makeError(ErrorKind::Usage, "unknown kernel library '" + id + "' (known: " + known + ")");
     }
-    const auto& archs = knownArchitectures();
+    const auto& archs = kernelLibraryArchitectures();
     if (std::find(archs.begin(), archs.end(), arch) == archs.end())
         return makeError(ErrorKind::Usage,
                          "unknown architecture '" + arch + "' (known: x86_64, aarch64, riscv64)");

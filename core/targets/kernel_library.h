@@ -69,7 +69,7 @@ const KernelLibrary* findKernelLibrary(std::string_view id);
 const KernelLibrary& portableLibrary();
 std::vector<std::string> kernelLibraryIds();
 // The CPU architectures Embark targets.
-const std::vector<std::string>& knownArchitectures();
+const std::vector<std::string>& kernelLibraryArchitectures();
 
 // Usage error unless `id` names a library available on `arch` ("xnnpack on riscv64 needs a
 // prebuilt tree: set XNNPACK_ROOT").
