@@ -105,7 +105,7 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
                 join(groupOf.at(in0), out);
                 continue;
             }
-            if (k == 0 && options.inPlace && isElementwise(*n) && !out->isGraphOutput()) {
+            if (k == 0 && options.inPlace && isElementwise(*n) && (options.ioInArena || !isIo(out))) {
                 bool placed = false;
                 for (const ir::Value* in : n->inputs()) {
                     if (!in || in->isConstant() || in->isGraphInput() || in->byteSize() != out->byteSize()) continue;

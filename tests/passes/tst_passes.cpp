@@ -103,7 +103,7 @@ ir::Graph padConvPool() {
     auto* x = b.input("x", {1, 2, 6, 6});
     auto* p = b.op(OpKind::Pad, {x, b.ints("pads", {0, 0, 1, 2, 0, 0, 1, 0})}, {}, "pad1");
     auto* y = b.op(OpKind::Conv, {p, b.weights("w", {3, 2, 3, 3})}, {{"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
-    auto* p2 = b.op(OpKind::Pad, {y, b.ints("pads2", {0, 0, 1, 1, 1, 1}), b.constant("ninf", ir::Tensor::scalarFloat(-INFINITY)),
+    auto* p2 = b.op(OpKind::Pad, {y, b.ints("pads2", {0, 1, 1, 0, 1, 1}), b.constant("ninf", ir::Tensor::scalarFloat(-INFINITY)),
                                   b.ints("axes2", {0, 2, 3})}, {}, "pad2");
     y = b.op(OpKind::MaxPool, {p2}, {{"kernel_shape", std::vector<int64_t>{2, 2}}}, "maxpool");
     auto* p3 = b.op(OpKind::Pad, {y, b.ints("pads3", {0, 0, 1, 1, 0, 0, 1, 1})}, {}, "pad3");

@@ -1,0 +1,172 @@
+// `embark-cli plan MODEL ...`: runs a pass recipe, assigns kernel libraries and layouts, and
+// plans the activation memory; prints the fused graph, the assignment with reasons,
+// partitions and conversions, and the memory plan (text or one JSON object).
+#include "commands.h"
+#include "model_args.h"
+
+#include "export/adaptation.h"
+#include "export/memory_planner.h"
+#include "onnx/writer.h"
+#include "passes/graph_rewrite.h"
+#include "passes/pass_manager.h"
+
+#include <QJsonDocument>
+#include <map>
+
+namespace embark::cli {
+namespace {
+
+QJsonArray strings(const std::vector<std::string>& list) {
+    QJsonArray a;
+    for (const std::string& s : list) a.append(QString::fromStdString(s));
+    return a;
+}
+
+Expected<std::map<std::string, std::string>> pairs(const QStringList& specs, const char* option) {
+    std::map<std::string, std::string> out;
+    for (const QString& spec : specs) {
+        const int eq = spec.indexOf('=');
+        if (eq <= 0 || eq == spec.size() - 1)
+            return makeError(ErrorKind::Usage, std::string("--") + option + " " + spec.toStdString() +
+                                                   ": expected NAME=LIBRARY");
+        out[spec.left(eq).toStdString()] = spec.mid(eq + 1).toStdString();
+    }
+    return out;
+}
+
+QJsonObject planJson(const QString& path, const QCommandLineParser& p, const passes::PassRun& run,
+                     const exporter::Adaptation& a, const exporter::MemoryPlan& m) {
+    QJsonArray stages, nodes, buffers;
+    for (const auto& s : run.stages)
+        stages.append(QJsonObject{{"name", QString::fromStdString(s.name)},
+                                  {"nodes", static_cast<qint64>(s.graph.nodeCount())},
+                                  {"rewrites", s.rewrites},
+                                  {"log", strings(s.log)}});
+    for (const ir::Node* n : a.graph.nodes()) {
+        const auto& as = a.nodes.at(n->name);
+        nodes.append(QJsonObject{{"name", QString::fromStdString(n->name)},
+                                 {"op", QString::fromLatin1(ir::opName(n->op).data())},
+                                 {"lib", QString::fromStdString(as.library)},
+                                 {"format", QString::fromLatin1(targets::dataFormatName(as.format).data())},
+                                 {"rule", QString::fromLatin1(exporter::assignmentRuleName(as.rule).data())},
+                                 {"reason", QString::fromStdString(as.reason)},
+                                 {"provenance", strings(n->provenance)}});
+    }
+    for (const auto& b : m.buffers)
+        buffers.append(QJsonObject{{"id", b.id}, {"offset", static_cast<qint64>(b.offset)},
+                                   {"bytes", static_cast<qint64>(b.bytes)}, {"first_step", b.firstStep},
+                                   {"last_step", b.lastStep}, {"in_arena", b.inArena}, {"values", strings(b.values)}});
+    return QJsonObject{
+        {"model", path},
+        {"recipe", p.value("recipe")},
+        {"library", p.value("lib")},
+        {"arch", p.value("arch")},
+        {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
+        {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
+        {"stages", stages},
+        {"nodes", nodes},
+        {"folded_nodes", strings(passes::foldedNodes(run.graph))},
+        {"conversions", a.conversions},
+        {"free_conversions", a.freeConversions},
+        {"partitions", a.partitions},
+        {"libraries", strings(a.librariesUsed)},
+        {"memory", QJsonObject{{"arena_bytes", static_cast<qint64>(m.arenaBytes)},
+                               {"lower_bound_bytes", static_cast<qint64>(m.lowerBoundBytes)},
+                               {"peak_step", m.peakStep},
+                               {"schedule", strings(m.schedule)},
+                               {"buffers", buffers}}}};
+}
+
+void printText(const QCommandLineParser& p, const passes::PassRun& run, const exporter::Adaptation& a,
+               const exporter::MemoryPlan& m, QTextStream& out) {
+    out << "Recipe '" << p.value("recipe") << "': " << run.stages.front().graph.nodeCount() << " nodes imported, "
+        << run.graph.nodeCount() << " after " << run.rewrites << " rewrites\n";
+    if (p.isSet("stages"))
+        for (const auto& s : run.stages) {
+            out << "\n== stage " << QString::fromStdString(s.name) << ": " << s.graph.nodeCount() << " nodes, "
+                << s.rewrites << " rewrites\n";
+            for (const auto& line : s.log) out << "  " << QString::fromStdString(line) << "\n";
+        }
+    out << "\n" << QString("node").leftJustified(28) << QString("op").leftJustified(20) << QString("lib").leftJustified(10)
+        << QString("layout").leftJustified(8) << "reason / provenance\n";
+    for (const ir::Node* n : a.graph.nodes()) {
+        const auto& as = a.nodes.at(n->name);
+        QString prov;
+        for (const auto& s : n->provenance) prov += (prov.isEmpty() ? "" : ", ") + QString::fromStdString(s);
+        out << QString::fromStdString(n->name).leftJustified(27, ' ', true) << " "
+            << QString::fromLatin1(ir::opName(n->op).data()).leftJustified(20)
+            << QString::fromStdString(as.library).leftJustified(10)
+            << QString::fromLatin1(targets::dataFormatName(as.format).data()).leftJustified(8)
+            << QString::fromStdString(as.reason) << (prov.isEmpty() ? "" : "  [" + prov + "]") << "\n";
+    }
+    QString libs;
+    for (const auto& l : a.librariesUsed) libs += (libs.isEmpty() ? "" : ", ") + QString::fromStdString(l);
+    out << "\nLibraries " << libs << "; " << a.partitions << " partition(s); " << a.conversions
+        << " layout conversion(s) (+" << a.freeConversions << " free reshapes)\n";
+    out << "Memory    arena " << formatBytes(static_cast<int64_t>(m.arenaBytes)) << ", lower bound "
+        << formatBytes(static_cast<int64_t>(m.lowerBoundBytes)) << " (step " << m.peakStep << ")\n";
+    if (p.isSet("memory"))
+        out << "\n" << QString::fromStdString(m.table()) << "\n" << QString::fromStdString(m.asciiSteps());
+}
+
+} // namespace
+
+int cmdPlan(const QStringList& args, Io& io) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Fuse a model, assign kernel libraries and layouts, plan its memory.");
+    parser.addPositionalArgument("MODEL", "The .onnx file.");
+    parser.addOption({"lib", "Kernel library: portable or xnnpack.", "LIB", "portable"});
+    parser.addOption({"arch", "Target CPU: x86_64, aarch64 or riscv64.", "ARCH", "x86_64"});
+    parser.addOption({"recipe", "Pass recipe: default, cleanup or none.", "RECIPE", "default"});
+    parser.addOption({"override", "Run every node of op type OP on LIB (repeatable).", "OP=LIB"});
+    parser.addOption({"override-node", "Run node NAME on LIB (repeatable).", "NAME=LIB"});
+    parser.addOption({"stages", "Print each stage of the recipe with its log."});
+    parser.addOption({"memory", "Print the memory plan: buffer table and one line per step."});
+    parser.addOption({"save-fused", "Write the fused graph as ONNX (fused nodes in domain 'embark').", "OUT"});
+    parser.addOption({"io-outside", "Place model inputs and outputs outside the arena."});
+    parser.addOption({"json", "Print one JSON object (schema in docs/cli.md)."});
+    addShapeOption(parser);
+    if (int rc = parseOrExit(parser, args, io,
+                             "plan MODEL [--lib portable|xnnpack] [--arch ARCH] [--override OP=LIB]... "
+                             "[--override-node NAME=LIB]... [--stages] [--memory] [--save-fused OUT] [--json]",
+                             1, 1);
+        rc >= 0)
+        return rc;
+    exporter::AdaptationOptions ao;
+    ao.library = parser.value("lib").toStdString();
+    ao.arch = parser.value("arch").toStdString();
+    ao.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    auto lib = targets::resolveKernelLibrary(ao.library, ao.arch, ao.havePrebuiltXnnpack);
+    if (!lib) return fail(io, lib.error());
+    auto ops = pairs(parser.values("override"), "override");
+    if (!ops) return fail(io, ops.error());
+    auto nodes = pairs(parser.values("override-node"), "override-node");
+    if (!nodes) return fail(io, nodes.error());
+    ao.opOverrides = *ops;
+    ao.nodeOverrides = *nodes;
+
+    const QString path = parser.positionalArguments().first();
+    auto graph = loadModel(path, parser);
+    if (!graph) return fail(io, graph.error());
+    passes::PassOptions po;
+    po.library = *lib;
+    auto run = passes::PassManager::run(*graph, parser.value("recipe").toStdString(), po);
+    if (!run) return fail(io, run.error());
+    if (parser.isSet("save-fused"))
+        if (Status s = onnx::writeModel(run->graph, parser.value("save-fused").toStdString()); !s.ok())
+            return fail(io, s.error());
+    auto adapted = exporter::adapt(run->graph, ao);
+    if (!adapted) return fail(io, adapted.error());
+    exporter::MemoryPlanOptions mo;
+    mo.ioInArena = !parser.isSet("io-outside");
+    auto plan = exporter::planMemory(adapted->graph, mo);
+    if (!plan) return fail(io, plan.error());
+    if (Status s = exporter::checkMemoryPlan(*plan); !s.ok()) return fail(io, s.error());
+    if (parser.isSet("json"))
+        io.out << QJsonDocument(planJson(path, parser, *run, *adapted, *plan)).toJson(QJsonDocument::Indented);
+    else
+        printText(parser, *run, *adapted, *plan, io.out);
+    return 0;
+}
+
+} // namespace embark::cli
