@@ -10,7 +10,6 @@ const std::vector<Command>& commands() {
     static const std::vector<Command> table{
         {"inspect", "summarise a model: inputs/outputs, ops, parameters, MACs, activations", cmdInspect},
         {"run", "run a model through the host reference interpreter and compare outputs", cmdRun},
-        {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"export", "write a standalone C++ export (portable or XNNPACK kernels)", cmdExport},
         {"build", "configure and build an export folder with CMake", cmdBuild},
         {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},

@@ -7,7 +7,6 @@ namespace embark::cli {
 
 int cmdInspect(const QStringList& args, Io& io);
 int cmdRun(const QStringList& args, Io& io);
-int cmdPlan(const QStringList& args, Io& io);
 int cmdExport(const QStringList& args, Io& io);
 int cmdBuild(const QStringList& args, Io& io);
 int cmdExec(const QStringList& args, Io& io);
