@@ -18,6 +18,18 @@
 include_guard(GLOBAL)
 include(CheckCXXSourceCompiles)
 
+# A project that can live without XNNPACK (Embark's own test suite) sets
+# EMBARK_XNNPACK_OPTIONAL before including this file and reads EMBARK_XNNPACK_FOUND; an
+# export needs XNNPACK, so by default a missing library stops the configure.
+set(EMBARK_XNNPACK_FOUND FALSE)
+macro(_embark_xnn_not_found problem)
+  if(EMBARK_XNNPACK_OPTIONAL)
+    message(WARNING "${problem}${_embark_xnn_install_help}")
+    return()
+  endif()
+  message(FATAL_ERROR "${problem}${_embark_xnn_install_help}")
+endmacro()
+
 set(EMBARK_XNNPACK_RUNTIME_DIR "${CMAKE_CURRENT_LIST_DIR}")
 set(XNNPACK_ROOT "$ENV{XNNPACK_ROOT}" CACHE PATH "Prebuilt XNNPACK tree (include/, lib/); overrides the system library")
 set(EMBARK_XNNPACK_SYSROOT "$ENV{EMBARK_XNNPACK_SYSROOT}" CACHE PATH "Sysroot with Debian's arm64 XNNPACK (scripts/xnnpack-sysroot.sh)")
@@ -39,9 +51,10 @@ How to get XNNPACK for this build:
                        -DCMAKE_C_FLAGS=-march=rv64gcv -DCMAKE_CXX_FLAGS=-march=rv64gcv
                        -DCMAKE_EXE_LINKER_FLAGS=-fuse-ld=lld-19 -DXNNPACK_ENABLE_RISCV_VECTOR=ON
                        -DXNNPACK_BUILD_TESTS=OFF -DXNNPACK_BUILD_BENCHMARKS=OFF
-                       -DCMAKE_INSTALL_PREFIX=$HOME/xnnpack-riscv64 (it downloads pthreadpool,
-                       cpuinfo and FP16 at configure time; offline, pass
-                       -DFETCHCONTENT_SOURCE_DIR_<NAME>=local clones), cmake --build build-rv,
+                       -DCMAKE_INSTALL_PREFIX=$HOME/xnnpack-riscv64 (it downloads cpuinfo and
+                       pthreadpool at configure time; offline, clone github.com/pytorch/cpuinfo
+                       and github.com/google/pthreadpool and pass -DCPUINFO_SOURCE_DIR=...
+                       -DPTHREADPOOL_SOURCE_DIR=...), cmake --build build-rv,
                        cmake --install build-rv, and copy the build's libpthreadpool.a,
                        libcpuinfo.a and lib*microkernels-prod.a into $HOME/xnnpack-riscv64/lib
                        if the install step left them out. Then XNNPACK_ROOT=$HOME/xnnpack-riscv64.")
@@ -86,8 +99,7 @@ endif()
 if(XNNPACK_ROOT)
   _embark_xnn_probe("${XNNPACK_ROOT}" include "lib;lib64;lib/${_embark_xnn_multiarch}" _embark_xnn_found)
   if(NOT _embark_xnn_found)
-    message(FATAL_ERROR "XNNPACK_ROOT=${XNNPACK_ROOT} is not a usable XNNPACK tree: it needs "
-      "include/xnnpack.h and lib/ with libXNNPACK, libpthreadpool and libcpuinfo.${_embark_xnn_install_help}")
+    _embark_xnn_not_found("XNNPACK_ROOT=${XNNPACK_ROOT} is not a usable XNNPACK tree: it needs include/xnnpack.h and lib/ with libXNNPACK, libpthreadpool and libcpuinfo.")
   endif()
   set(_embark_xnn_source "XNNPACK_ROOT=${XNNPACK_ROOT}")
 elseif(CMAKE_CROSSCOMPILING AND _embark_xnn_multiarch STREQUAL "aarch64-linux-gnu")
@@ -104,11 +116,10 @@ elseif(CMAKE_CROSSCOMPILING AND _embark_xnn_multiarch STREQUAL "aarch64-linux-gn
     endif()
   endforeach()
   if(NOT _embark_xnn_found)
-    message(FATAL_ERROR "No aarch64 XNNPACK found (looked in: ${_candidates}).${_embark_xnn_install_help}")
+    _embark_xnn_not_found("No aarch64 XNNPACK found (looked in: ${_candidates}).")
   endif()
 elseif(CMAKE_CROSSCOMPILING)
-  message(FATAL_ERROR "No XNNPACK for ${CMAKE_SYSTEM_PROCESSOR}: Debian packages none for it, "
-    "so set XNNPACK_ROOT to a prebuilt tree.${_embark_xnn_install_help}")
+  _embark_xnn_not_found("No XNNPACK for ${CMAKE_SYSTEM_PROCESSOR}: Debian packages none for it, so set XNNPACK_ROOT to a prebuilt tree.")
 else()
   foreach(prefix /usr /usr/local)
     if(NOT _embark_xnn_found)
@@ -117,8 +128,7 @@ else()
     endif()
   endforeach()
   if(NOT _embark_xnn_found)
-    message(FATAL_ERROR "XNNPACK was not found on this system (no xnnpack.h with libXNNPACK, "
-      "libpthreadpool and libcpuinfo under /usr or /usr/local).${_embark_xnn_install_help}")
+    _embark_xnn_not_found("XNNPACK was not found on this system (no xnnpack.h with libXNNPACK, libpthreadpool and libcpuinfo under /usr or /usr/local).")
   endif()
 endif()
 
@@ -144,6 +154,7 @@ else()
   set(EMBARK_XNNPACK_API legacy)
 endif()
 message(STATUS "XNNPACK: ${EMBARK_XNNPACK_API} API from ${_embark_xnn_source}")
+set(EMBARK_XNNPACK_FOUND TRUE)
 
 set(EMBARK_XNNPACK_SHARED_LIBS "")
 foreach(lib IN LISTS _embark_xnn_libs)
