@@ -1,19 +1,37 @@
 // embark: the studio's entry point. Opens the model given on the command line, else the
-// bundled sample model.
+// bundled sample model, so a newcomer sees a real graph on first start.
 #include "mainwindow/mainwindow.h"
+#include "mainwindow/screenshot_tour.h"
+#include "settings/language.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QFileInfo>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
-    QApplication::setApplicationName("embark");
-    QApplication::setOrganizationName("Embark");
-    QApplication::setApplicationVersion(EMBARK_VERSION);
+    QApplication::setApplicationName(QStringLiteral("embark"));
+    QApplication::setOrganizationName(QStringLiteral("Embark"));
+    QApplication::setApplicationVersion(QStringLiteral(EMBARK_VERSION));
+    embark::ui::installTranslators(app);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QApplication::translate("main", "Embark studio: from an ONNX model to an embedded board."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("model"), QApplication::translate("main", "ONNX model to open."));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QApplication::translate("main", "Save screenshots of the main views into DIR, then quit."),
+                                  QStringLiteral("DIR"));
+    parser.addOption(screenshot);
+    parser.process(app);
+
     embark::ui::MainWindow window;
     window.show();
-    const QStringList args = QApplication::arguments();
-    QString model = args.size() > 1 ? args.at(1) : QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx");
-    if (QFileInfo::exists(model)) window.openModel(model);
+    const QStringList args = parser.positionalArguments();
+    const QString model = !args.isEmpty() ? args.first()
+                                          : QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx");
+    if (QFileInfo::exists(model) || !args.isEmpty()) window.openModel(model, parser.isSet(screenshot));
+    if (parser.isSet(screenshot)) embark::ui::runScreenshotTour(&window, parser.value(screenshot));
     return app.exec();
 }

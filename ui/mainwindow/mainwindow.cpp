@@ -1,50 +1,227 @@
 #include "mainwindow.h"
 
-#include "onnx/importer.h"
+#include "charts/charts_panel.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/properties_panel.h"
+#include "session/qt_text.h"
+#include "session/studio_session.h"
+#include "settings/language.h"
+#include "stages/stages_view.h"
+#include "target/target_panel.h"
 
+#include "targets/kernel_library.h"
+
+#include <QActionGroup>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
 #include <QFileDialog>
-#include <QLabel>
+#include <QFileInfo>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
 #include <QStatusBar>
-
-#include <map>
+#include <QToolBar>
 
 namespace embark::ui {
 
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char* const kRecentKey = "recentFiles";
+
+} // namespace
+
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setWindowTitle(tr("Embark"));
-    m_summary = new QLabel(tr("Open an ONNX model to begin (File > Open)."), this);
-    m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-    m_summary->setMargin(12);
-    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    setCentralWidget(m_summary);
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open model..."), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), {},
-                                                          tr("ONNX models (*.onnx)"));
-        if (!path.isEmpty()) openModel(path);
-    });
-    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
-    resize(900, 600);
+    setAcceptDrops(true);
+    m_session = new StudioSession(this);
+    m_stages = new StagesView(m_session, this);
+    setCentralWidget(m_stages);
+    m_properties = new PropertiesPanel(m_session, this);
+    m_target = new TargetPanel(m_session, this);
+    m_charts = new ChartsPanel(this);
+    createActions();
+    createDocks();
+    connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
+    connect(m_charts, &ChartsPanel::nodeClicked, this,
+            [this](const QString& node) { m_session->select(m_session->lastStage(), node); });
+
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 950);
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    m_stages->setSideBySide(settings.value(QStringLiteral("window/sideBySide"), true).toBool());
+    const QString board = settings.value(QStringLiteral("board"), QStringLiteral("sim-k230")).toString();
+    m_session->setBoard(board);
+    m_session->setLibrary(settings.value(QStringLiteral("library"), QStringLiteral("portable")).toString());
+    statusBar()->showMessage(tr("Open an ONNX model (Ctrl+O) or drop one on the window."));
 }
 
-bool MainWindow::openModel(const QString& path) {
-    auto graph = onnx::importModel(path.toStdString());
-    if (!graph.ok()) {
-        QMessageBox::warning(this, tr("Cannot open model"), QString::fromStdString(graph.error().message));
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(tr("&Open model..."), QKeySequence::Open, this, [this] {
+        const QString dir = QFileInfo(m_session->modelPath()).absolutePath();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), dir, tr("ONNX models (*.onnx)"));
+        if (!path.isEmpty()) openModel(path);
+    });
+    open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction* fit = m_viewMenu->addAction(tr("&Fit graph"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
+                                         [this] { m_stages->activePanel()->view()->fitAll(); });
+    m_viewMenu->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { m_stages->activePanel()->view()->zoomBy(1.25); });
+    m_viewMenu->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { m_stages->activePanel()->view()->zoomBy(0.8); });
+    QAction* find = m_viewMenu->addAction(tr("&Find node..."), QKeySequence::Find, this,
+                                          [this] { m_stages->activePanel()->focusSearch(); });
+    QAction* sideBySide = m_viewMenu->addAction(tr("&Before and after side by side"));
+    sideBySide->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_B));
+    sideBySide->setCheckable(true);
+    sideBySide->setChecked(true);
+    connect(sideBySide, &QAction::toggled, m_stages, &StagesView::setSideBySide);
+    m_viewMenu->addSeparator();
+
+    QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    QMenu* language = settingsMenu->addMenu(tr("&Language"));
+    auto* languages = new QActionGroup(this);
+    for (const Language& l : availableLanguages()) {
+        QAction* a = language->addAction(l.nativeName);
+        a->setCheckable(true);
+        a->setChecked(l.code == languageSetting());
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code = l.code] {
+            setLanguageSetting(code);
+            QMessageBox::information(this, tr("Language"), tr("The new language applies the next time Embark starts."));
+        });
+    }
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Embark"), this, [this] {
+        QMessageBox::about(this, tr("About Embark"),
+                           tr("<h3>Embark %1</h3><p>From an ONNX model to an embedded board: inspect, fuse, "
+                              "choose a board and kernel library, export, run and compare.</p>")
+                               .arg(QStringLiteral(EMBARK_VERSION)));
+    });
+
+    QToolBar* bar = addToolBar(tr("Main"));
+    bar->setObjectName(QStringLiteral("mainToolBar"));
+    bar->addAction(open);
+    bar->addAction(fit);
+    bar->addAction(find);
+    bar->addAction(sideBySide);
+    connect(m_session, &StudioSession::modelChanged, this, [this, sideBySide] {
+        sideBySide->setChecked(m_stages->isSideBySide());
+        setWindowTitle(tr("%1 - Embark").arg(QFileInfo(m_session->modelPath()).fileName()));
+    });
+}
+
+void MainWindow::createDocks() {
+    auto dock = [this](QWidget* widget, const QString& title, const QString& id, Qt::DockWidgetArea area,
+                       const QKeySequence& shortcut) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(id); // saveState() needs stable object names
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        QAction* toggle = d->toggleViewAction();
+        toggle->setShortcut(shortcut);
+        m_viewMenu->addAction(toggle);
+        return d;
+    };
+    dock(m_properties, tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea,
+         QKeySequence(Qt::ALT | Qt::Key_1));
+    dock(m_target, tr("Target"), QStringLiteral("targetDock"), Qt::RightDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_2));
+    QDockWidget* charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
+                               QKeySequence(Qt::ALT | Qt::Key_3));
+    charts->hide(); // empty until a run exists
+}
+
+bool MainWindow::openModel(const QString& path, bool quiet) {
+    const Status opened = m_session->openModel(path);
+    if (!opened.ok()) {
+        if (!quiet) QMessageBox::warning(this, tr("Cannot open model"), QString::fromStdString(opened.error().message));
+        statusBar()->showMessage(tr("Cannot open %1").arg(path));
         return false;
     }
-    std::map<std::string, int> histogram;
-    for (ir::Node* n : graph->nodes()) ++histogram[std::string(ir::opName(n->op))];
-    QString text = tr("<h3>%1</h3>").arg(path.toHtmlEscaped());
-    text += tr("<p>%1 nodes</p><ul>").arg(graph->nodeCount());
-    for (const auto& [op, count] : histogram)
-        text += QStringLiteral("<li>%1: %2</li>").arg(QString::fromStdString(op)).arg(count);
-    text += QStringLiteral("</ul>");
-    m_summary->setText(text);
-    statusBar()->showMessage(tr("Opened %1").arg(path), 5000);
+    rememberRecent(QFileInfo(path).absoluteFilePath());
+    const auto graph = m_session->stageGraph(0);
+    statusBar()->showMessage(tr("Opened %1: %2 nodes, %3 after fusion")
+                                 .arg(path)
+                                 .arg(graph->nodeCount())
+                                 .arg(m_session->stageGraph(m_session->lastStage())->nodeCount()));
     return true;
+}
+
+QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
+
+void MainWindow::rememberRecent(const QString& path) {
+    QStringList recent = recentFiles();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent) recent.removeLast();
+    QSettings().setValue(QLatin1String(kRecentKey), recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = recentFiles();
+    for (int i = 0; i < recent.size(); ++i) {
+        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(recent.at(i)),
+                                             this, [this, path = recent.at(i)] { openModel(path); });
+        if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key(Qt::Key_1 + i)));
+    }
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
+    // Overrides apply to the fused graph, the one the export runs.
+    auto fused = m_session->stageGraph(m_session->lastStage());
+    const ir::Node* n = fused ? fused->findNode(node.toStdString()) : nullptr;
+    if (!n) return;
+    const QString op = toQString(ir::opName(n->op));
+    QMenu menu(this);
+    QMenu* nodeMenu = menu.addMenu(tr("Run node '%1' on").arg(node));
+    QMenu* opMenu = menu.addMenu(tr("Run every %1 on").arg(op));
+    for (const std::string& id : targets::kernelLibraryIds()) {
+        const QString lib = QString::fromStdString(id);
+        nodeMenu->addAction(lib, this, [this, node, lib] { m_session->setNodeOverride(node, lib); });
+        opMenu->addAction(lib, this, [this, op, lib] { m_session->setOpOverride(op, lib); });
+    }
+    nodeMenu->addSeparator();
+    nodeMenu->addAction(tr("Default (no override)"), this, [this, node] { m_session->setNodeOverride(node, {}); });
+    opMenu->addSeparator();
+    opMenu->addAction(tr("Default (no override)"), this, [this, op] { m_session->setOpOverride(op, {}); });
+    menu.exec(globalPos);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/sideBySide"), m_stages->isSideBySide());
+    settings.setValue(QStringLiteral("board"), m_session->boardId());
+    settings.setValue(QStringLiteral("library"), m_session->library());
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
+            return event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
+            openModel(url.toLocalFile());
+            event->acceptProposedAction();
+            return;
+        }
+    }
 }
 
 } // namespace embark::ui

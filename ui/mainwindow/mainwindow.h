@@ -1,21 +1,53 @@
-// The studio's main window: assembles docks and actions; each panel is its own widget.
+// The studio's main window: assembles the stage views, docks and actions, remembers its
+// layout and recent files. Each panel is its own widget; the session holds the state.
 #pragma once
 
 #include <QMainWindow>
 
-class QLabel;
+class QMenu;
 
 namespace embark::ui {
+
+class ChartsPanel;
+class PropertiesPanel;
+class StagesView;
+class StudioSession;
+class TargetPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
-    // Opens a model and shows its summary; returns false (with a message box) on error.
-    bool openModel(const QString& path);
+
+    // Opens a model; on error shows a message box (unless `quiet`) and returns false.
+    bool openModel(const QString& path, bool quiet = false);
+
+    StudioSession* session() const { return m_session; }
+    StagesView* stages() const { return m_stages; }
+    PropertiesPanel* properties() const { return m_properties; }
+    TargetPanel* target() const { return m_target; }
+    ChartsPanel* charts() const { return m_charts; }
+    QStringList recentFiles() const;
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
-    QLabel* m_summary = nullptr;
+    void createActions();
+    void createDocks();
+    void rememberRecent(const QString& path);
+    void rebuildRecentMenu();
+    void showNodeMenu(const QString& node, const QPoint& globalPos);
+
+    StudioSession* m_session;
+    StagesView* m_stages;
+    PropertiesPanel* m_properties;
+    TargetPanel* m_target;
+    ChartsPanel* m_charts;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
 };
 
 } // namespace embark::ui

@@ -1,0 +1,643 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>Language</name>
+    <message>
+        <source>System language</source>
+        <translation>系统语言</translation>
+    </message>
+</context>
+<context>
+    <name>LibraryAssignment</name>
+    <message>
+        <source>unknown kernel library '%1'</source>
+        <translation>未知的内核库“%1”</translation>
+    </message>
+    <message>
+        <source>%1 (%2) refused: %3. </source>
+        <translation>%1（%2）被拒绝：%3。</translation>
+    </message>
+    <message>
+        <source>node override</source>
+        <translation>节点覆盖</translation>
+    </message>
+    <message>
+        <source>op override</source>
+        <translation>算子覆盖</translation>
+    </message>
+    <message>
+        <source>chosen library</source>
+        <translation>所选库</translation>
+    </message>
+    <message>
+        <source>portable fallback</source>
+        <translation>回退到 portable</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::BoardDialog</name>
+    <message>
+        <source>User board</source>
+        <translation>用户开发板</translation>
+    </message>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>SSH</source>
+        <translation>SSH</translation>
+    </message>
+    <message>
+        <source>Local (host or qemu-user)</source>
+        <translation>本地（主机或 qemu-user）</translation>
+    </message>
+    <message>
+        <source>host name or ~/.ssh/config alias</source>
+        <translation>主机名或 ~/.ssh/config 别名</translation>
+    </message>
+    <message>
+        <source>e.g. qemu-riscv64-static -cpu rv64,v=true</source>
+        <translation>例如 qemu-riscv64-static -cpu rv64,v=true</translation>
+    </message>
+    <message>
+        <source>Id:</source>
+        <translation>标识：</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Architecture:</source>
+        <translation>架构：</translation>
+    </message>
+    <message>
+        <source>ISA:</source>
+        <translation>指令集：</translation>
+    </message>
+    <message>
+        <source>Compiler flags:</source>
+        <translation>编译器选项：</translation>
+    </message>
+    <message>
+        <source>Cores:</source>
+        <translation>核心数：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>内存：</translation>
+    </message>
+    <message>
+        <source>Runner:</source>
+        <translation>运行方式：</translation>
+    </message>
+    <message>
+        <source>SSH host:</source>
+        <translation>SSH 主机：</translation>
+    </message>
+    <message>
+        <source>Exec prefix:</source>
+        <translation>执行前缀：</translation>
+    </message>
+    <message>
+        <source>Id: use lower-case letters, digits, '.', '_' or '-' (it names the file).</source>
+        <translation>标识：请使用小写字母、数字、“.”、“_”或“-”（它用作文件名）。</translation>
+    </message>
+    <message>
+        <source>SSH host: an SSH board needs a host name or an ~/.ssh/config alias.</source>
+        <translation>SSH 主机：SSH 开发板需要主机名或 ~/.ssh/config 别名。</translation>
+    </message>
+    <message>
+        <source>Cannot save board</source>
+        <translation>无法保存开发板</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::ChartWidget</name>
+    <message>
+        <source>Export...</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <source>Save the chart as PNG, PDF or SVG, or its data as CSV</source>
+        <translation>将图表保存为 PNG、PDF 或 SVG，或将数据保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Cannot export to '%1': use a .png, .pdf, .svg or .csv file name.</source>
+        <translation>无法导出到“%1”：请使用 .png、.pdf、.svg 或 .csv 文件名。</translation>
+    </message>
+    <message>
+        <source>Cannot write '%1': check that the folder exists and is writable.</source>
+        <translation>无法写入“%1”：请检查文件夹是否存在且可写。</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;PDF document (*.pdf);;SVG image (*.svg);;CSV data (*.csv)</source>
+        <translation>PNG 图像 (*.png);;PDF 文档 (*.pdf);;SVG 图像 (*.svg);;CSV 数据 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::ChartsPanel</name>
+    <message>
+        <source>Timing</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Latency</source>
+        <translation>延迟</translation>
+    </message>
+    <message>
+        <source>Comparison</source>
+        <translation>比较</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::GraphPanel</name>
+    <message>
+        <source>Find node by name or op (Ctrl+F)</source>
+        <translation>按名称或算子查找节点（Ctrl+F）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation><numerusform>%n 个匹配</numerusform></translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::GraphScene</name>
+    <message>
+        <source>%1
+%2 %3</source>
+        <translation>%1
+%2 %3</translation>
+    </message>
+    <message>
+        <source>%1 '%2'</source>
+        <translation>%1“%2”</translation>
+    </message>
+    <message>
+        <source>graph input %1</source>
+        <translation>图输入 %1</translation>
+    </message>
+    <message>
+        <source>graph output %1</source>
+        <translation>图输出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::LatencyChart</name>
+    <message>
+        <source>Latency distribution</source>
+        <translation>延迟分布</translation>
+    </message>
+    <message>
+        <source>latency (ms)</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>iterations</source>
+        <translation>迭代次数</translation>
+    </message>
+    <message>
+        <source> median %1 ms</source>
+        <translation> 中位数 %1 毫秒</translation>
+    </message>
+    <message>
+        <source> p90 %1 ms</source>
+        <translation> p90 %1 毫秒</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::LayerAccuracyChart</name>
+    <message>
+        <source>Per-layer accuracy</source>
+        <translation>逐层精度</translation>
+    </message>
+    <message>
+        <source>Cosine similarity</source>
+        <translation>余弦相似度</translation>
+    </message>
+    <message>
+        <source>SNR (dB)</source>
+        <translation>信噪比（dB）</translation>
+    </message>
+    <message>
+        <source>Max relative error</source>
+        <translation>最大相对误差</translation>
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source> first divergent layer: %1</source>
+        <translation> 首个偏离层：%1</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::LayerTimingChart</name>
+    <message>
+        <source>Per-layer timing</source>
+        <translation>逐层耗时</translation>
+    </message>
+    <message>
+        <source>Slowest first</source>
+        <translation>最慢优先</translation>
+    </message>
+    <message>
+        <source>time per layer (ms)</source>
+        <translation>每层耗时（毫秒）</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::MainWindow</name>
+    <message>
+        <source>Embark</source>
+        <translation>Embark</translation>
+    </message>
+    <message>
+        <source>Open an ONNX model (Ctrl+O) or drop one on the window.</source>
+        <translation>打开 ONNX 模型（Ctrl+O）或将其拖放到窗口中。</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Open model...</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open ONNX model</source>
+        <translation>打开 ONNX 模型</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 模型 (*.onnx)</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit graph</source>
+        <translation>适应窗口(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Find node...</source>
+        <translation>查找节点(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>&amp;Before and after side by side</source>
+        <translation>前后并排显示(&amp;B)</translation>
+    </message>
+    <message>
+        <source>&amp;Settings</source>
+        <translation>设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <source>The new language applies the next time Embark starts.</source>
+        <translation>新语言将在下次启动 Embark 时生效。</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Embark</source>
+        <translation>关于 Embark(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About Embark</source>
+        <translation>关于 Embark</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Embark %1&lt;/h3&gt;&lt;p&gt;From an ONNX model to an embedded board: inspect, fuse, choose a board and kernel library, export, run and compare.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Embark %1&lt;/h3&gt;&lt;p&gt;从 ONNX 模型到嵌入式开发板：检查、融合、选择开发板和内核库、导出、运行并比较。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Main</source>
+        <translation>主工具栏</translation>
+    </message>
+    <message>
+        <source>%1 - Embark</source>
+        <translation>%1 - Embark</translation>
+    </message>
+    <message>
+        <source>Properties</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>Charts</source>
+        <translation>图表</translation>
+    </message>
+    <message>
+        <source>Cannot open model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Cannot open %1</source>
+        <translation>无法打开 %1</translation>
+    </message>
+    <message>
+        <source>Opened %1: %2 nodes, %3 after fusion</source>
+        <translation>已打开 %1：%2 个节点，融合后 %3 个</translation>
+    </message>
+    <message>
+        <source>Run node '%1' on</source>
+        <translation>节点“%1”运行于</translation>
+    </message>
+    <message>
+        <source>Run every %1 on</source>
+        <translation>所有 %1 运行于</translation>
+    </message>
+    <message>
+        <source>Default (no override)</source>
+        <translation>默认（无覆盖）</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::MemoryChart</name>
+    <message>
+        <source>Memory plan</source>
+        <translation>内存规划</translation>
+    </message>
+    <message>
+        <source>schedule step</source>
+        <translation>调度步骤</translation>
+    </message>
+    <message>
+        <source>arena offset (KiB)</source>
+        <translation>内存池偏移（KiB）</translation>
+    </message>
+    <message>
+        <source>live bytes</source>
+        <translation>活跃字节</translation>
+    </message>
+    <message>
+        <source>arena %1 KiB</source>
+        <translation>内存池 %1 KiB</translation>
+    </message>
+    <message>
+        <source>lower bound %1 KiB</source>
+        <translation>下界 %1 KiB</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::PropertiesPanel</name>
+    <message>
+        <source>min %1  max %2  mean %3  std %4</source>
+        <translation>最小 %1  最大 %2  均值 %3  标准差 %4</translation>
+    </message>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Op</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Category</source>
+        <translation>类别</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>MACs</source>
+        <translation>乘加次数</translation>
+    </message>
+    <message>
+        <source>Attributes</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>%1  (constant)</source>
+        <translation>%1（常量）</translation>
+    </message>
+    <message>
+        <source>Weight statistics</source>
+        <translation>权重统计</translation>
+    </message>
+    <message>
+        <source>Outputs</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Kernel library</source>
+        <translation>内核库</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Provenance (original ONNX nodes)</source>
+        <translation>来源（原始 ONNX 节点）</translation>
+    </message>
+    <message>
+        <source>(none recorded)</source>
+        <translation>（未记录）</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::RunComparisonChart</name>
+    <message>
+        <source>Run comparison</source>
+        <translation>运行比较</translation>
+    </message>
+    <message>
+        <source>Total latency (mean, 95% CI)</source>
+        <translation>总延迟（均值，95% 置信区间）</translation>
+    </message>
+    <message>
+        <source>Per-layer delta against the first run</source>
+        <translation>相对首次运行的逐层差异</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>latency (ms)</source>
+        <translation>延迟（毫秒）</translation>
+    </message>
+    <message>
+        <source>%1 - %2</source>
+        <translation>%1 - %2</translation>
+    </message>
+    <message>
+        <source>time difference (ms)</source>
+        <translation>时间差（毫秒）</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StagesView</name>
+    <message>
+        <source>Before:</source>
+        <translation>之前：</translation>
+    </message>
+    <message>
+        <source>After:</source>
+        <translation>之后：</translation>
+    </message>
+    <message>
+        <source>Rewrites made by the "after" stage:</source>
+        <translation>“之后”阶段所做的改写：</translation>
+    </message>
+    <message>
+        <source>%1 (%2 nodes, %3 rewrites)</source>
+        <translation>%1（%2 个节点，%3 次改写）</translation>
+    </message>
+    <message>
+        <source>(no rewrites in this stage)</source>
+        <translation>（此阶段无改写）</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::TargetPanel</name>
+    <message>
+        <source>New board...</source>
+        <translation>新建开发板…</translation>
+    </message>
+    <message>
+        <source>Edit board...</source>
+        <translation>编辑开发板…</translation>
+    </message>
+    <message>
+        <source>Create a user board, starting from the selected one</source>
+        <translation>以所选开发板为基础创建用户开发板</translation>
+    </message>
+    <message>
+        <source>Edit the selected board (a built-in board is saved as a user board)</source>
+        <translation>编辑所选开发板（内置开发板将另存为用户开发板）</translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation>覆盖</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <source>Add overrides from a node's context menu in the graph</source>
+        <translation>在图中节点的右键菜单里添加覆盖</translation>
+    </message>
+    <message>
+        <source>Remove override</source>
+        <translation>删除覆盖</translation>
+    </message>
+    <message>
+        <source>Board:</source>
+        <translation>开发板：</translation>
+    </message>
+    <message>
+        <source>Kernel library:</source>
+        <translation>内核库：</translation>
+    </message>
+    <message>
+        <source>%1 (user)</source>
+        <translation>%1（用户）</translation>
+    </message>
+    <message>
+        <source>%1
+%2, %3 cores, %4; runs by %5</source>
+        <translation>%1
+%2，%3 核，%4；运行方式 %5</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation>所有 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s)</source>
+        <translation><numerusform>%1：%n 个节点</numerusform></translation>
+    </message>
+    <message>
+        <source>Arena %1, lower bound %2</source>
+        <translation>内存池 %1，下界 %2</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Embark studio: from an ONNX model to an embedded board.</source>
+        <translation>Embark 工作室：从 ONNX 模型到嵌入式开发板。</translation>
+    </message>
+    <message>
+        <source>ONNX model to open.</source>
+        <translation>要打开的 ONNX 模型。</translation>
+    </message>
+    <message>
+        <source>Save screenshots of the main views into DIR, then quit.</source>
+        <translation>将主要视图的截图保存到 DIR，然后退出。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,54 @@
+#include "chart_data.h"
+
+#include "export/memory_planner.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace embark::ui {
+
+MemoryTimeline memoryTimeline(const exporter::MemoryPlan& plan) {
+    MemoryTimeline t;
+    for (const std::string& s : plan.schedule) t.schedule << QString::fromStdString(s);
+    for (const exporter::PlannedBuffer& b : plan.buffers) {
+        if (!b.inArena) continue;
+        QStringList values;
+        for (const std::string& v : b.values) values << QString::fromStdString(v);
+        t.buffers.push_back({b.id, qint64(b.offset), qint64(b.bytes), b.firstStep, b.lastStep, values.join(", ")});
+    }
+    for (size_t bytes : plan.liveBytesPerStep()) t.liveBytes.push_back(qint64(bytes));
+    t.arenaBytes = qint64(plan.arenaBytes);
+    t.lowerBoundBytes = qint64(plan.lowerBoundBytes);
+    return t;
+}
+
+MeanInterval meanInterval(const std::vector<double>& samples) {
+    MeanInterval r;
+    if (samples.empty()) return r;
+    double sum = 0;
+    for (double s : samples) sum += s;
+    r.mean = sum / double(samples.size());
+    if (samples.size() < 2) return r;
+    double sq = 0;
+    for (double s : samples) sq += (s - r.mean) * (s - r.mean);
+    const double sd = std::sqrt(sq / double(samples.size() - 1));
+    r.halfWidth = 1.96 * sd / std::sqrt(double(samples.size()));
+    return r;
+}
+
+double percentile(std::vector<double> samples, double p) {
+    if (samples.empty()) return 0;
+    std::sort(samples.begin(), samples.end());
+    const double pos = std::clamp(p, 0.0, 1.0) * double(samples.size() - 1);
+    const size_t lo = size_t(std::floor(pos)), hi = size_t(std::ceil(pos));
+    return samples[lo] + (samples[hi] - samples[lo]) * (pos - double(lo));
+}
+
+int firstDivergentLayer(const std::vector<LayerAccuracy>& layers, double minCosine, double maxRel) {
+    for (size_t i = 0; i < layers.size(); ++i)
+        if (layers[i].cosine < minCosine || layers[i].maxRel > maxRel || std::isnan(layers[i].cosine))
+            return int(i);
+    return -1;
+}
+
+} // namespace embark::ui

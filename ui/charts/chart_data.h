@@ -1,0 +1,66 @@
+// The plain data the charts draw, independent of where it came from (a benchmark run, the
+// run store, a memory plan, or synthetic rows in tests).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace embark::exporter {
+struct MemoryPlan;
+}
+
+namespace embark::ui {
+
+struct LayerTiming {
+    QString node;
+    QString library;
+    double ms = 0; // mean over the iterations
+};
+
+struct LayerAccuracy {
+    QString node;
+    double cosine = 1;
+    double snrDb = 0;
+    double maxRel = 0;
+};
+
+// One run as the comparison chart needs it: total latencies and per-layer means.
+struct RunSeries {
+    QString label;
+    std::vector<double> latenciesMs;
+    std::vector<LayerTiming> layers;
+};
+
+struct MemoryBuffer {
+    int id = 0;
+    qint64 offset = 0;
+    qint64 bytes = 0;
+    int firstStep = 0, lastStep = 0;
+    QString values; // the values sharing it, comma-separated
+};
+
+struct MemoryTimeline {
+    QStringList schedule; // node run at each step
+    std::vector<MemoryBuffer> buffers;
+    std::vector<qint64> liveBytes; // per step
+    qint64 arenaBytes = 0;
+    qint64 lowerBoundBytes = 0;
+};
+
+MemoryTimeline memoryTimeline(const exporter::MemoryPlan& plan);
+
+// Mean and the half-width of its 95% confidence interval (normal approximation).
+struct MeanInterval {
+    double mean = 0;
+    double halfWidth = 0;
+};
+MeanInterval meanInterval(const std::vector<double>& samples);
+double percentile(std::vector<double> samples, double p); // p in [0, 1]
+
+// The first layer whose cosine falls below `minCosine` or whose max relative error exceeds
+// `maxRel`; -1 when every layer agrees.
+int firstDivergentLayer(const std::vector<LayerAccuracy>& layers, double minCosine = 0.999, double maxRel = 1e-3);
+
+} // namespace embark::ui

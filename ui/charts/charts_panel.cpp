@@ -1,0 +1,38 @@
+#include "charts_panel.h"
+
+#include "latency_chart.h"
+#include "layer_accuracy_chart.h"
+#include "layer_timing_chart.h"
+#include "run_comparison_chart.h"
+
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace embark::ui {
+
+ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
+    m_tabs = new QTabWidget(this);
+    m_timing = new LayerTimingChart(m_tabs);
+    m_accuracy = new LayerAccuracyChart(m_tabs);
+    m_latency = new LatencyChart(m_tabs);
+    m_comparison = new RunComparisonChart(m_tabs);
+    m_tabs->addTab(m_timing, tr("Timing"));
+    m_tabs->addTab(m_accuracy, tr("Accuracy"));
+    m_tabs->addTab(m_latency, tr("Latency"));
+    m_tabs->addTab(m_comparison, tr("Comparison"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs);
+    connect(m_timing, &LayerTimingChart::nodeClicked, this, &ChartsPanel::nodeClicked);
+    connect(m_accuracy, &LayerAccuracyChart::nodeClicked, this, &ChartsPanel::nodeClicked);
+}
+
+void ChartsPanel::showRun(const RunCharts& run) {
+    m_timing->setLayers(run.layers);
+    m_accuracy->setLayers(run.accuracy);
+    m_latency->setSamples(run.latenciesMs);
+}
+
+void ChartsPanel::compareRuns(const std::vector<RunSeries>& runs) { m_comparison->setRuns(runs); }
+
+} // namespace embark::ui

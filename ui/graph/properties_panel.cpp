@@ -1,0 +1,118 @@
+#include "properties_panel.h"
+
+#include "session/qt_text.h"
+#include "session/studio_session.h"
+
+#include "ir/model_stats.h"
+
+#include <QHeaderView>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace embark::ui {
+
+namespace {
+
+QString valueLine(const ir::Value* v) {
+    return QStringLiteral("%1  %2").arg(QString::fromStdString(v->shape.str()), toQString(ir::dtypeName(v->dtype)));
+}
+
+// min / max / mean / std of a constant, for spotting dead or exploding weights at a glance.
+QString weightStats(const ir::Tensor& t) {
+    if (t.numel() == 0) return {};
+    double lo = INFINITY, hi = -INFINITY, sum = 0, sq = 0;
+    const int64_t n = t.numel();
+    for (int64_t i = 0; i < n; ++i) {
+        const double x = t.at(i);
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+        sum += x;
+        sq += x * x;
+    }
+    const double mean = sum / double(n);
+    const double stddev = std::sqrt(std::max(0.0, sq / double(n) - mean * mean));
+    return PropertiesPanel::tr("min %1  max %2  mean %3  std %4")
+        .arg(lo, 0, 'g', 4).arg(hi, 0, 'g', 4).arg(mean, 0, 'g', 4).arg(stddev, 0, 'g', 4);
+}
+
+} // namespace
+
+PropertiesPanel::PropertiesPanel(StudioSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
+    m_tree = new QTreeWidget(this);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Property"), tr("Value")});
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setWordWrap(true);
+    m_tree->setAlternatingRowColors(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tree);
+    connect(session, &StudioSession::selectionChanged, this, &PropertiesPanel::showNode);
+    connect(session, &StudioSession::targetChanged, this,
+            [this] { showNode(m_session->selectedStage(), m_session->selectedNode()); });
+    connect(session, &StudioSession::modelChanged, m_tree, &QTreeWidget::clear);
+}
+
+QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
+    auto* item = new QTreeWidgetItem(m_tree, {title});
+    QFont bold = item->font(0);
+    bold.setBold(true);
+    item->setFont(0, bold);
+    item->setExpanded(true);
+    return item;
+}
+
+void PropertiesPanel::showNode(int stage, const QString& name) {
+    m_tree->clear();
+    auto graph = m_session->stageGraph(stage);
+    const ir::Node* node = graph ? graph->findNode(name.toStdString()) : nullptr;
+    if (!node) return;
+    auto add = [](QTreeWidgetItem* parent, const QString& key, const QString& value) {
+        auto* item = new QTreeWidgetItem(parent, {key, value});
+        item->setToolTip(1, value);
+        return item;
+    };
+    QTreeWidgetItem* general = section(tr("Node"));
+    add(general, tr("Name"), name);
+    add(general, tr("Op"), toQString(ir::opName(node->op)));
+    add(general, tr("Category"), toQString(ir::categoryName(ir::opCategory(node->op))));
+    add(general, tr("Stage"), m_session->stageName(stage));
+    if (const int64_t macs = ir::nodeMacs(*node)) add(general, tr("MACs"), QLocale().toString(qlonglong(macs)));
+
+    if (!node->attrs.empty()) {
+        QTreeWidgetItem* attrs = section(tr("Attributes"));
+        for (const auto& [key, value] : node->attrs)
+            add(attrs, QString::fromStdString(key), QString::fromStdString(ir::attributeToString(value)));
+    }
+
+    QTreeWidgetItem* inputs = section(tr("Inputs"));
+    QTreeWidgetItem* weights = nullptr;
+    for (const ir::Value* v : node->inputs()) {
+        if (!v) continue;
+        QTreeWidgetItem* item = add(inputs, QString::fromStdString(v->name), valueLine(v));
+        if (!v->isConstant()) continue;
+        item->setText(1, tr("%1  (constant)").arg(valueLine(v)));
+        if (!weights) weights = section(tr("Weight statistics"));
+        add(weights, QString::fromStdString(v->name), weightStats(v->constant));
+    }
+    QTreeWidgetItem* outputs = section(tr("Outputs"));
+    for (const ir::Value* v : node->outputs())
+        if (v) add(outputs, QString::fromStdString(v->name), valueLine(v));
+
+    if (stage == m_session->lastStage()) {
+        auto it = m_session->assignments().find(node->name);
+        if (it != m_session->assignments().end()) {
+            QTreeWidgetItem* lib = section(tr("Kernel library"));
+            add(lib, tr("Library"), it->second.library);
+            add(lib, tr("Why"), it->second.why);
+        }
+    }
+
+    QTreeWidgetItem* provenance = section(tr("Provenance (original ONNX nodes)"));
+    for (const std::string& p : node->provenance) add(provenance, QString::fromStdString(p), {});
+    if (node->provenance.empty()) add(provenance, tr("(none recorded)"), {});
+}
+
+} // namespace embark::ui

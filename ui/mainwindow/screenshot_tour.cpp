@@ -1,0 +1,68 @@
+#include "screenshot_tour.h"
+
+#include "mainwindow.h"
+
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/properties_panel.h"
+#include "session/studio_session.h"
+#include "stages/stages_view.h"
+#include "target/target_panel.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace embark::ui {
+
+namespace {
+
+void save(QWidget* widget, const QString& path) {
+    const bool ok = widget->grab().save(path);
+    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
+}
+
+// A node of the fused graph standing for several original nodes: the best showcase of
+// linked selection.
+QString showcaseNode(const StudioSession& session) {
+    auto fused = session.stageGraph(session.lastStage());
+    if (!fused) return {};
+    QString best;
+    size_t most = 0;
+    for (const ir::Node* n : fused->nodes())
+        if (n->provenance.size() > most) {
+            most = n->provenance.size();
+            best = QString::fromStdString(n->name);
+        }
+    return best;
+}
+
+} // namespace
+
+void runScreenshotTour(MainWindow* window, const QString& dir) {
+    QDir().mkpath(dir);
+    auto* poll = new QTimer(window);
+    poll->setInterval(100);
+    QObject::connect(poll, &QTimer::timeout, window, [window, dir, poll] {
+        StagesView* stages = window->stages();
+        if (stages->beforePanel()->scene()->isLayoutPending() || stages->afterPanel()->scene()->isLayoutPending()) return;
+        poll->stop();
+        StudioSession* session = window->session();
+        session->select(session->lastStage(), showcaseNode(*session));
+        stages->beforePanel()->view()->fitAll();
+        stages->afterPanel()->view()->fitAll();
+        // Let the views repaint before grabbing.
+        QTimer::singleShot(300, window, [window, dir] {
+            save(window, QDir(dir).filePath(QStringLiteral("studio.png")));
+            save(window->target(), QDir(dir).filePath(QStringLiteral("target.png")));
+            save(window->properties(), QDir(dir).filePath(QStringLiteral("properties.png")));
+            QApplication::quit();
+        });
+    });
+    poll->start();
+}
+
+} // namespace embark::ui

@@ -1,0 +1,123 @@
+#include "studio_session.h"
+
+#include "onnx/importer.h"
+
+#include <set>
+
+namespace embark::ui {
+
+StudioSession::StudioSession(QObject* parent) : QObject(parent) { reloadBoards(); }
+
+Status StudioSession::openModel(const QString& path) {
+    auto graph = onnx::importModel(path.toStdString());
+    if (!graph.ok()) return graph.error();
+    const targets::KernelLibrary* lib = targets::findKernelLibrary(m_request.library);
+    passes::PassOptions options;
+    options.library = lib;
+    auto run = passes::PassManager::run(*graph, "default", options);
+    if (!run.ok()) return run.error();
+    m_path = path;
+    m_run = std::make_shared<passes::PassRun>(std::move(*run));
+    m_graphs.clear();
+    // Views keep the graphs alive while a layout is computed, so they hold shared pointers
+    // into the run rather than copies.
+    for (const passes::StageSnapshot& s : m_run->stages)
+        m_graphs.push_back(std::shared_ptr<const ir::Graph>(m_run, &s.graph));
+    m_selStage = -1;
+    m_selNode.clear();
+    updateAssignments();
+    emit modelChanged();
+    emit targetChanged();
+    return {};
+}
+
+int StudioSession::stageCount() const { return m_run ? static_cast<int>(m_run->stages.size()) : 0; }
+
+QString StudioSession::stageName(int stage) const {
+    if (stage < 0 || stage >= stageCount()) return {};
+    return QString::fromStdString(m_run->stages[stage].name);
+}
+
+std::shared_ptr<const ir::Graph> StudioSession::stageGraph(int stage) const {
+    if (stage < 0 || stage >= stageCount()) return {};
+    return m_graphs[stage];
+}
+
+QStringList StudioSession::stageLog(int stage) const {
+    QStringList lines;
+    if (stage < 0 || stage >= stageCount()) return lines;
+    for (const std::string& l : m_run->stages[stage].log) lines << QString::fromStdString(l);
+    return lines;
+}
+
+QStringList StudioSession::linkedNodes(int from, const QString& node, int to) const {
+    QStringList out;
+    auto fromGraph = stageGraph(from), toGraph = stageGraph(to);
+    if (!fromGraph || !toGraph) return out;
+    const ir::Node* n = fromGraph->findNode(node.toStdString());
+    if (!n) return out;
+    // A node with no provenance (a fresh name) stands for itself.
+    std::set<std::string> origins(n->provenance.begin(), n->provenance.end());
+    if (origins.empty()) origins.insert(n->name);
+    for (const ir::Node* m : toGraph->nodes()) {
+        bool linked = origins.count(m->name) != 0;
+        for (const std::string& p : m->provenance) linked = linked || origins.count(p) != 0;
+        if (linked) out << QString::fromStdString(m->name);
+    }
+    return out;
+}
+
+void StudioSession::reloadBoards() {
+    m_boards = targets::loadBoards();
+    if (!m_boards.find(m_boardId) && !m_boards.boards.empty())
+        m_boardId = m_boards.find(QStringLiteral("sim-k230")) ? QStringLiteral("sim-k230")
+                                                               : m_boards.boards.front().id;
+}
+
+void StudioSession::setBoard(const QString& id) {
+    if (id == m_boardId || !m_boards.find(id)) return;
+    m_boardId = id;
+    emit targetChanged();
+}
+
+void StudioSession::setLibrary(const QString& id) {
+    if (id.toStdString() == m_request.library || !targets::findKernelLibrary(id.toStdString())) return;
+    m_request.library = id.toStdString();
+    updateAssignments();
+    emit targetChanged();
+}
+
+void StudioSession::setNodeOverride(const QString& node, const QString& library) {
+    if (library.isEmpty()) m_request.nodeOverrides.erase(node.toStdString());
+    else m_request.nodeOverrides[node.toStdString()] = library.toStdString();
+    updateAssignments();
+    emit targetChanged();
+}
+
+void StudioSession::setOpOverride(const QString& op, const QString& library) {
+    if (library.isEmpty()) m_request.opOverrides.erase(op.toStdString());
+    else m_request.opOverrides[op.toStdString()] = library.toStdString();
+    updateAssignments();
+    emit targetChanged();
+}
+
+void StudioSession::select(int stage, const QString& node) {
+    if (stage == m_selStage && node == m_selNode) return;
+    m_selStage = stage;
+    m_selNode = node;
+    emit selectionChanged(stage, node);
+}
+
+void StudioSession::updateAssignments() {
+    m_assignments.clear();
+    m_plan.reset();
+    m_planError.clear();
+    auto fused = stageGraph(lastStage());
+    if (!fused) return;
+    m_assignments = assignLibraries(*fused, m_request);
+    auto plan = exporter::planMemory(*fused);
+    if (plan.ok()) m_plan = std::move(*plan);
+    else m_planError = QString::fromStdString(plan.error().message);
+}
+
+} // namespace embark::ui

@@ -1,0 +1,82 @@
+// The studio's document: the open model and its pass stages, the chosen board, kernel
+// library and overrides, and the node selection every view shares. Calls core; no widgets.
+#pragma once
+
+#include "library_assignment.h"
+
+#include "export/memory_planner.h"
+#include "passes/pass_manager.h"
+#include "targets/board.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+
+namespace embark::ui {
+
+class StudioSession : public QObject {
+    Q_OBJECT
+public:
+    explicit StudioSession(QObject* parent = nullptr);
+
+    // Imports the model and runs the default recipe; the error names the file on failure.
+    Status openModel(const QString& path);
+    QString modelPath() const { return m_path; }
+    bool hasModel() const { return m_run != nullptr; }
+
+    // Stage 0 is the imported graph, the last one the fused graph the export uses.
+    int stageCount() const;
+    QString stageName(int stage) const;
+    std::shared_ptr<const ir::Graph> stageGraph(int stage) const;
+    QStringList stageLog(int stage) const;
+    int lastStage() const { return stageCount() - 1; }
+
+    // Nodes of stage `to` that share an original ONNX node with `node` of stage `from`.
+    QStringList linkedNodes(int from, const QString& node, int to) const;
+
+    // --- target
+    const targets::BoardCatalog& boards() const { return m_boards; }
+    void reloadBoards();
+    QString boardId() const { return m_boardId; }
+    const targets::Board* board() const { return m_boards.find(m_boardId); }
+    void setBoard(const QString& id);
+    QString library() const { return m_request.library.c_str(); }
+    void setLibrary(const QString& id);
+    // An empty library removes the override.
+    void setNodeOverride(const QString& node, const QString& library);
+    void setOpOverride(const QString& op, const QString& library);
+    const AssignmentRequest& request() const { return m_request; }
+    // For the fused (last) stage; empty without a model.
+    const LibraryAssignments& assignments() const { return m_assignments; }
+    const std::optional<exporter::MemoryPlan>& memoryPlan() const { return m_plan; }
+    QString memoryPlanError() const { return m_planError; }
+
+    // --- selection (stage, node name); an empty name clears it
+    int selectedStage() const { return m_selStage; }
+    QString selectedNode() const { return m_selNode; }
+    void select(int stage, const QString& node);
+
+signals:
+    void modelChanged();
+    void targetChanged();
+    void selectionChanged(int stage, const QString& node);
+
+private:
+    void updateAssignments();
+
+    QString m_path;
+    std::shared_ptr<passes::PassRun> m_run;
+    std::vector<std::shared_ptr<const ir::Graph>> m_graphs; // per stage, shared with views
+    targets::BoardCatalog m_boards;
+    QString m_boardId;
+    AssignmentRequest m_request;
+    LibraryAssignments m_assignments;
+    std::optional<exporter::MemoryPlan> m_plan;
+    QString m_planError;
+    int m_selStage = -1;
+    QString m_selNode;
+};
+
+} // namespace embark::ui

@@ -1,0 +1,46 @@
+// Add or edit a user board: the fields of boards/<id>.json with validation by the same parser
+// the engine uses, saved atomically into the user's boards folder.
+#pragma once
+
+#include "targets/board.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QDialogButtonBox;
+
+namespace embark::ui {
+
+class BoardDialog : public QDialog {
+    Q_OBJECT
+public:
+    // `board` pre-fills the fields (editing, or a copy of a built-in as a starting point).
+    explicit BoardDialog(const targets::Board& board, QWidget* parent = nullptr);
+
+    // The board as entered, or the first problem (naming the field) when it is invalid.
+    Expected<targets::Board> board() const;
+    QString problem() const; // empty when valid
+
+    void accept() override;
+
+private:
+    void validate();
+
+    QLineEdit* m_id;
+    QLineEdit* m_name;
+    QComboBox* m_arch;
+    QLineEdit* m_isa;
+    QLineEdit* m_cflags;
+    QSpinBox* m_cores;
+    QSpinBox* m_memoryMiB;
+    QComboBox* m_runner;
+    QLineEdit* m_host;
+    QLineEdit* m_execPrefix;
+    QLabel* m_problem;
+    QDialogButtonBox* m_buttons;
+};
+
+} // namespace embark::ui

@@ -1,0 +1,139 @@
+#include "target_panel.h"
+
+#include "board_dialog.h"
+
+#include "charts/memory_chart.h"
+#include "session/studio_session.h"
+
+#include "targets/kernel_library.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace embark::ui {
+
+TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(parent), m_session(session) {
+    m_board = new QComboBox(this);
+    m_boardInfo = new QLabel(this);
+    m_boardInfo->setWordWrap(true);
+    m_library = new QComboBox(this);
+    for (const std::string& id : targets::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
+    auto* addBoard = new QPushButton(tr("New board..."), this);
+    auto* editBoardButton = new QPushButton(tr("Edit board..."), this);
+    addBoard->setToolTip(tr("Create a user board, starting from the selected one"));
+    editBoardButton->setToolTip(tr("Edit the selected board (a built-in board is saved as a user board)"));
+    m_overrides = new QTreeWidget(this);
+    m_overrides->setHeaderLabels({tr("Override"), tr("Library")});
+    m_overrides->setRootIsDecorated(false);
+    m_overrides->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_overrides->setToolTip(tr("Add overrides from a node's context menu in the graph"));
+    auto* removeOverride = new QPushButton(tr("Remove override"), this);
+    m_summary = new QLabel(this);
+    m_summary->setWordWrap(true);
+    m_memory = new MemoryChart(this);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Board:"), m_board);
+    form->addRow(m_boardInfo);
+    auto* boardButtons = new QHBoxLayout;
+    boardButtons->addWidget(addBoard);
+    boardButtons->addWidget(editBoardButton);
+    form->addRow(boardButtons);
+    form->addRow(tr("Kernel library:"), m_library);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_overrides);
+    layout->addWidget(removeOverride);
+    layout->addWidget(m_summary);
+    layout->addWidget(m_memory, 1);
+
+    connect(m_board, &QComboBox::currentIndexChanged, this,
+            [this] { m_session->setBoard(m_board->currentData().toString()); });
+    connect(m_library, &QComboBox::currentTextChanged, m_session, &StudioSession::setLibrary);
+    connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
+    connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
+    connect(removeOverride, &QPushButton::clicked, this, &TargetPanel::removeSelectedOverride);
+    connect(session, &StudioSession::targetChanged, this, &TargetPanel::refresh);
+    connect(session, &StudioSession::modelChanged, this, &TargetPanel::refresh);
+    reloadBoards();
+    refresh();
+}
+
+void TargetPanel::reloadBoards() {
+    const QSignalBlocker block(m_board);
+    m_board->clear();
+    for (const targets::Board& b : m_session->boards().boards)
+        m_board->addItem(b.builtIn ? b.id : tr("%1 (user)").arg(b.id), b.id);
+    m_board->setCurrentIndex(m_board->findData(m_session->boardId()));
+}
+
+void TargetPanel::refresh() {
+    if (const targets::Board* b = m_session->board()) {
+        m_board->setCurrentIndex(m_board->findData(b->id));
+        m_boardInfo->setText(tr("%1\n%2, %3 cores, %4; runs by %5")
+                                 .arg(b->name, b->arch)
+                                 .arg(b->cores)
+                                 .arg(targets::formatBytes(b->memoryBytes), b->runnerSummary()));
+    }
+    {
+        const QSignalBlocker block(m_library);
+        m_library->setCurrentText(m_session->library());
+    }
+    m_overrides->clear();
+    for (const auto& [node, lib] : m_session->request().nodeOverrides)
+        new QTreeWidgetItem(m_overrides, {tr("node %1").arg(QString::fromStdString(node)), QString::fromStdString(lib)});
+    for (const auto& [op, lib] : m_session->request().opOverrides)
+        new QTreeWidgetItem(m_overrides, {tr("every %1").arg(QString::fromStdString(op)), QString::fromStdString(lib)});
+
+    std::map<QString, int> perLibrary;
+    for (const auto& [node, a] : m_session->assignments()) ++perLibrary[a.library];
+    QStringList parts;
+    for (const auto& [lib, count] : perLibrary) parts << tr("%1: %n node(s)", nullptr, count).arg(lib);
+    QString summary = parts.join(QStringLiteral(", "));
+    if (const auto& plan = m_session->memoryPlan()) {
+        summary += QLatin1Char('\n') + tr("Arena %1, lower bound %2")
+                                           .arg(targets::formatBytes(qint64(plan->arenaBytes)),
+                                                targets::formatBytes(qint64(plan->lowerBoundBytes)));
+        m_memory->setTimeline(memoryTimeline(*plan));
+    } else {
+        if (!m_session->memoryPlanError().isEmpty()) summary += QLatin1Char('\n') + m_session->memoryPlanError();
+        m_memory->setTimeline({});
+    }
+    m_summary->setText(summary);
+}
+
+void TargetPanel::editBoard(bool copyAsNew) {
+    const targets::Board* current = m_session->board();
+    targets::Board start = current ? *current : targets::Board{};
+    if (copyAsNew) start.id += QStringLiteral("-copy");
+    BoardDialog dialog(start, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    auto saved = dialog.board();
+    m_session->reloadBoards();
+    reloadBoards();
+    if (saved.ok()) m_session->setBoard(saved->id);
+    refresh();
+}
+
+void TargetPanel::removeSelectedOverride() {
+    QTreeWidgetItem* item = m_overrides->currentItem();
+    if (!item) return;
+    const int index = m_overrides->indexOfTopLevelItem(item);
+    const auto& nodes = m_session->request().nodeOverrides;
+    if (index < int(nodes.size())) {
+        m_session->setNodeOverride(QString::fromStdString(std::next(nodes.begin(), index)->first), {});
+        return;
+    }
+    const auto& ops = m_session->request().opOverrides;
+    m_session->setOpOverride(QString::fromStdString(std::next(ops.begin(), index - int(nodes.size()))->first), {});
+}
+
+} // namespace embark::ui

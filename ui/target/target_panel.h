@@ -1,0 +1,40 @@
+// The target: board and kernel library pickers, add/edit a user board, the overrides made
+// from the graph's context menu, and the memory plan of the fused graph.
+#pragma once
+
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QTreeWidget;
+
+namespace embark::ui {
+
+class MemoryChart;
+class StudioSession;
+
+class TargetPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit TargetPanel(StudioSession* session, QWidget* parent = nullptr);
+    QComboBox* boardPicker() const { return m_board; }
+    QComboBox* libraryPicker() const { return m_library; }
+    QTreeWidget* overrides() const { return m_overrides; }
+    MemoryChart* memoryChart() const { return m_memory; }
+
+private:
+    void reloadBoards();
+    void refresh();
+    void editBoard(bool copyAsNew);
+    void removeSelectedOverride();
+
+    StudioSession* m_session;
+    QComboBox* m_board;
+    QLabel* m_boardInfo;
+    QComboBox* m_library;
+    QTreeWidget* m_overrides;
+    QLabel* m_summary;
+    MemoryChart* m_memory;
+};
+
+} // namespace embark::ui
