@@ -15,6 +15,7 @@ const std::vector<Command>& commands() {
         {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},
         {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
+        {"runs", "the run history: list, show, compare or delete stored runs", cmdRuns},
     };
     return table;
 }

@@ -12,5 +12,6 @@ int cmdBuild(const QStringList& args, Io& io);
 int cmdExec(const QStringList& args, Io& io);
 int cmdPlan(const QStringList& args, Io& io);
 int cmdBoards(const QStringList& args, Io& io);
+int cmdRuns(const QStringList& args, Io& io);
 
 } // namespace embark::cli

@@ -1,0 +1,126 @@
+#include "emit_context.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+
+namespace embark::exporter {
+
+std::string EmitContext::ptr(const ir::Value* v) {
+    if (v->isConstant()) return "W(" + std::to_string(constantOffset(v)) + ")";
+    const PlannedBuffer* b = m_plan.bufferFor(v->name);
+    return "T(" + std::to_string(b ? b->offset : 0) + ")";
+}
+
+int64_t EmitContext::constantOffset(const ir::Value* v) {
+    if (v->constant.dtype() == ir::DType::Float32) return m_blob.add("c:" + v->name, v->constant);
+    return m_blob.add("c:" + v->name, v->constant.castTo(ir::DType::Float32));
+}
+
+std::string EmitContext::floats(const std::string& key, const std::vector<float>& data) {
+    return "W(" + std::to_string(m_blob.addFloats("f:" + key, data.data(), static_cast<int64_t>(data.size()))) + ")";
+}
+
+std::string EmitContext::int64s(const std::string& key, const std::vector<int64_t>& data) {
+    const ir::Tensor t = ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(data.size())}, data);
+    return "WI(" + std::to_string(m_blob.add("i:" + key, t)) + ")";
+}
+
+bool EmitContext::isNhwc(const ir::Value* v) const {
+    auto it = m_a.valueLayouts.find(v->name);
+    return it != m_a.valueLayouts.end() && it->second == targets::DataFormat::NHWC;
+}
+
+targets::DataFormat EmitContext::format(const ir::Node& n) const {
+    auto it = m_a.nodes.find(n.name);
+    return it == m_a.nodes.end() ? targets::DataFormat::NCHW : it->second.format;
+}
+
+const std::string& EmitContext::library(const ir::Node& n) const {
+    static const std::string portable = "portable";
+    auto it = m_a.nodes.find(n.name);
+    return it == m_a.nodes.end() ? portable : it->second.library;
+}
+
+std::string EmitContext::ident(const ir::Node& n, const char* suffix) {
+    std::string s = "L" + std::to_string(m_counter++) + "_";
+    for (char c : n.name) {
+        if (s.size() > 40) break;
+        s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    }
+    return s + suffix;
+}
+
+std::string EmitContext::scratch(const ir::Node& n, int64_t count) {
+    const std::string name = ident(n, "_scratch");
+    decls += "static std::vector<float> " + name + ";\n";
+    init += "    " + name + ".assign(" + std::to_string(count) + ", 0.f);\n";
+    return name + ".data()";
+}
+
+std::string cppString(const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (c == '"' || c == '\\') { out += '\\'; out += c; }
+        else if (u < 0x20 || u >= 0x7f) { char buf[8]; std::snprintf(buf, sizeof buf, "\\%03o", u); out += buf; }
+        else if (c == '?') out += "\\?"; // no trigraphs
+        else out += c;
+    }
+    return out + "\"";
+}
+
+std::string cppFloat(double v) {
+    if (std::isinf(v)) return v > 0 ? "INFINITY" : "-INFINITY";
+    if (std::isnan(v)) return "NAN";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9gf", v);
+    std::string s = buf;
+    if (s.find_first_of(".eEn") == std::string::npos) s.insert(s.size() - 1, ".0");
+    return s;
+}
+
+std::string cppInts(const std::vector<int64_t>& v) {
+    std::string s = "{";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + "}";
+}
+
+std::string shapeInit(const ir::Shape& s) {
+    std::vector<int64_t> d = s.dims();
+    return "{" + std::to_string(d.size()) + ", " + cppInts(d.empty() ? std::vector<int64_t>{1} : d) + "}";
+}
+
+Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW, int64_t outH,
+                    int64_t outW) {
+    Spatial2D s;
+    s.kh = kh;
+    s.kw = kw;
+    const auto strides = n.attrInts("strides", {1, 1});
+    const auto dil = n.attrInts("dilations", {1, 1});
+    s.sh = strides.size() > 0 ? strides[0] : 1;
+    s.sw = strides.size() > 1 ? strides[1] : 1;
+    s.dh = dil.size() > 0 ? dil[0] : 1;
+    s.dw = dil.size() > 1 ? dil[1] : 1;
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+        auto split = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t d, int64_t* a, int64_t* b) {
+            const int64_t total = std::max<int64_t>(0, (out - 1) * st + (k - 1) * d + 1 - in);
+            *a = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            *b = total - *a;
+        };
+        split(inH, outH, kh, s.sh, s.dh, &s.pt, &s.pb);
+        split(inW, outW, kw, s.sw, s.dw, &s.pl, &s.pr);
+    } else if (autoPad != "VALID") {
+        const auto pads = n.attrInts("pads", {0, 0, 0, 0});
+        if (pads.size() >= 4) {
+            s.pt = pads[0];
+            s.pl = pads[1];
+            s.pb = pads[2];
+            s.pr = pads[3];
+        }
+    }
+    return s;
+}
+
+} // namespace embark::exporter

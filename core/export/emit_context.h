@@ -1,0 +1,76 @@
+// Shared state of the code emitters: where each value lives (arena offset or weights blob),
+// the generated declarations, init and forward code, and helpers the per-library emitters
+// use to write one layer each.
+#pragma once
+
+#include "adaptation.h"
+#include "memory_planner.h"
+#include "weights_blob.h"
+
+#include <string>
+#include <vector>
+
+namespace embark::exporter {
+
+class EmitContext {
+public:
+    EmitContext(const Adaptation& adaptation, const MemoryPlan& plan, WeightsBlob& blob)
+        : m_a(adaptation), m_plan(plan), m_blob(blob) {}
+
+    const Adaptation& adaptation() const { return m_a; }
+    const MemoryPlan& plan() const { return m_plan; }
+
+    // C++ expression of a float pointer to the value: "T(4096)" in the arena, "W(128)" for a
+    // constant (added to the blob as float32 on first use).
+    std::string ptr(const ir::Value* v);
+    // Blob offset of a constant converted to float32.
+    int64_t constantOffset(const ir::Value* v);
+    // Adds float data to the blob, returns "W(offset)".
+    std::string floats(const std::string& key, const std::vector<float>& data);
+    // Adds int64 data to the blob, returns "WI(offset)".
+    std::string int64s(const std::string& key, const std::vector<int64_t>& data);
+
+    bool isNhwc(const ir::Value* v) const;
+    targets::DataFormat format(const ir::Node& n) const;
+    const std::string& library(const ir::Node& n) const;
+
+    // A fresh C++ identifier for a per-layer object ("L12_conv1").
+    std::string ident(const ir::Node& n, const char* suffix = "");
+    // A scratch buffer of `floats` floats owned by the model (outside the arena), returns its
+    // C++ expression.
+    std::string scratch(const ir::Node& n, int64_t floats);
+
+    std::string decls;   // file-scope declarations (layer objects)
+    std::string init;    // statements of init()
+    std::string forward; // statements of the current layer in forward()
+    bool usesXnnpack = false;
+
+private:
+    const Adaptation& m_a;
+    const MemoryPlan& m_plan;
+    WeightsBlob& m_blob;
+    int m_counter = 0;
+};
+
+// C++ literal helpers.
+std::string cppString(const std::string& s);
+std::string cppFloat(double v);
+std::string cppInts(const std::vector<int64_t>& v); // "{1, 2, 3}"
+std::string shapeInit(const ir::Shape& s);          // generic::Shape aggregate "{4, {1,2,3,4}}"
+
+// Per-library emitters: append the layer's code to ctx (forward/init/decls). Errors are
+// Unsupported with a message naming the node and what is missing.
+Status emitPortable(EmitContext& ctx, const ir::Node& n);
+Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
+
+// Shared attribute helpers.
+struct Spatial2D {
+    int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+    int64_t pt = 0, pl = 0, pb = 0, pr = 0;
+};
+// Kernel, strides, dilations and explicit pads of a 2-D Conv/pool, auto_pad resolved against
+// the input's spatial size (inH, inW) and the output's (outH, outW).
+Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW,
+                    int64_t outH, int64_t outW);
+
+} // namespace embark::exporter

@@ -1,0 +1,402 @@
+// The portable emitter: one layer of generated C++ per node, calling Embark's fast NHWC
+// kernels (resources/runtime/portable) for convolutions, GEMMs, pooling and element-wise ops,
+// and the generic kernels (resources/runtime/generic) for everything else.
+#include "emit_context.h"
+
+#include "ir/fused.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace embark::exporter {
+namespace {
+
+using ir::OpKind;
+
+Error unsupported(const ir::Node& n, const std::string& what) {
+    return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the portable kernels do not support " +
+                                                 what + "; run it on another library or change the model");
+}
+
+std::string portableAct(const ir::Node& n) {
+    const auto a = ir::fusedActivation(n);
+    if (!a) return "embark::portable::Activation{}";
+    const char* kind = "None";
+    switch (a->op) {
+    case OpKind::Relu: kind = "Relu"; break;
+    case OpKind::Clip: kind = "Clamp"; break;
+    case OpKind::LeakyRelu: kind = "LeakyRelu"; break;
+    case OpKind::HardSwish: kind = "HardSwish"; break;
+    case OpKind::Sigmoid: kind = "Sigmoid"; break;
+    default: break;
+    }
+    return std::string("embark::portable::Activation{embark::portable::Act::") + kind + ", " + cppFloat(a->min) +
+           ", " + cppFloat(a->max) + ", " + cppFloat(a->alpha) + "}";
+}
+
+// Undoes adaptation's OHWI-style permutation of a 4-D constant: [a][b][c][d] -> [a][d][b][c].
+std::vector<float> toChannelsSecond(const ir::Tensor& t) {
+    const auto& d = t.shape().dims();
+    std::vector<float> out(static_cast<size_t>(t.numel()));
+    for (int64_t a = 0; a < d[0]; ++a)
+        for (int64_t h = 0; h < d[1]; ++h)
+            for (int64_t w = 0; w < d[2]; ++w)
+                for (int64_t c = 0; c < d[3]; ++c)
+                    out[static_cast<size_t>(((a * d[3] + c) * d[1] + h) * d[2] + w)] =
+                        static_cast<float>(t.at(((a * d[1] + h) * d[2] + w) * d[3] + c));
+    return out;
+}
+
+// Weights in ONNX layout as floats in the blob.
+std::string onnxWeights(EmitContext& ctx, const ir::Value* w) {
+    if (ctx.isNhwc(w) && w->shape.rank() == 4) return ctx.floats(w->name + ":onnx", toChannelsSecond(w->constant));
+    return ctx.ptr(w);
+}
+
+std::string dims(const ir::Shape& s) { return "embark::portable::Dims" + cppInts(s.dims().empty() ? std::vector<int64_t>{1} : s.dims()); }
+
+const ir::Tensor* constant(const ir::Node& n, size_t i) {
+    const ir::Value* v = n.input(i);
+    return v && v->isConstant() ? &v->constant : nullptr;
+}
+
+void copyIfMoved(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {
+    ctx.forward += "    embark::generic::copy(" + ctx.ptr(in) + ", " + ctx.ptr(out) + ", " + std::to_string(out->shape.numel()) + ");\n";
+}
+
+Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* b = n.input(2);
+    const ir::Value* y = n.output(0);
+    if (!w->isConstant()) return unsupported(n, "weights computed at run time");
+    if (b && !b->isConstant()) return unsupported(n, "a bias computed at run time");
+    const int64_t group = n.attrInt("group", 1);
+    const std::string bias = b ? ctx.ptr(b) : "nullptr";
+    if (ctx.format(n) == targets::DataFormat::NHWC && x->shape.rank() == 4) {
+        const auto& xs = x->shape.dims();
+        const auto& ys = y->shape.dims();
+        const int64_t kh = ctx.isNhwc(w) ? w->shape[1] : w->shape[2];
+        const int64_t kw = ctx.isNhwc(w) ? w->shape[2] : w->shape[3];
+        Spatial2D s = spatial2D(n, kh, kw, xs[1], xs[2], ys[1], ys[2]);
+        if (transposed && (n.has("output_shape") || n.attrString("auto_pad", "NOTSET") != "NOTSET")) {
+            // Pads implied by the output size (ONNX ConvTranspose shape rules).
+            const auto op = n.attrInts("output_padding", {0, 0});
+            auto split = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t d, int64_t opad, int64_t* a, int64_t* e) {
+                const int64_t total = st * (in - 1) + opad + (k - 1) * d + 1 - out;
+                const bool upper = n.attrString("auto_pad", "NOTSET") == "SAME_UPPER";
+                *a = upper ? total / 2 : total - total / 2;
+                *e = total - *a;
+            };
+            split(xs[1], ys[1], kh, s.sh, s.dh, op.size() > 0 ? op[0] : 0, &s.pt, &s.pb);
+            split(xs[2], ys[2], kw, s.sw, s.dw, op.size() > 1 ? op[1] : 0, &s.pl, &s.pr);
+        }
+        const std::string shape = "embark::portable::Conv2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) +
+                                  ", " + std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[3]) +
+                                  ", " + std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
+                                  std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " +
+                                  std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
+                                  std::to_string(s.pr) + ", " + std::to_string(group) + "}";
+        const std::string obj = ctx.ident(n);
+        ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
+        if (transposed)
+            ctx.init += "    " + obj + " = embark::portable::pack_conv_transpose2d(" + shape + ", " + std::to_string(ys[1]) + ", " +
+                        std::to_string(ys[2]) + ", " + onnxWeights(ctx, w) + ", " + bias + ", " + portableAct(n) + ");\n";
+        else
+            ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " + bias +
+                        ", " + portableAct(n) + ");\n";
+        ctx.forward += "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+        return {};
+    }
+    // Model layout, 1 to 3 spatial dims: the direct generic convolution.
+    const size_t spatial = x->shape.rank() - 2;
+    if (spatial < 1 || spatial > 3) return unsupported(n, std::to_string(spatial) + "-D convolution");
+    std::string p = "{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) +
+                    ", " + std::to_string(y->shape[1]) + ", " + std::to_string(group);
+    auto arr = [&](auto get) {
+        std::vector<int64_t> v(3, 1);
+        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
+        return cppInts(v);
+    };
+    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
+    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
+    // ONNX pads are begin[spatial] then end[spatial], as ConvNd wants them.
+    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
+    if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
+        return unsupported(n, "auto_pad SAME on a non-2-D convolution");
+    pads.resize(6, 0);
+    p += ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
+         arr([&](size_t i) { return w->shape[2 + i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
+         arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(pads) + "}";
+    ctx.forward += std::string("    embark::generic::") + (transposed ? "convTransposeNd" : "convNd") + "(embark::generic::ConvNd" + p +
+                   ", " + ctx.ptr(x) + ", " + ctx.ptr(w) + ", " + bias + ", " + ctx.ptr(y) + ");\n";
+    if (ir::fusedActivation(n))
+        ctx.forward += "    embark::portable::apply_activation(" + portableAct(n) + ", " + ctx.ptr(y) + ", " +
+                       std::to_string(y->shape.numel()) + ");\n";
+    return {};
+}
+
+Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* a = n.input(0);
+    const ir::Value* b = n.input(1);
+    const ir::Value* c = n.op == OpKind::Gemm ? n.input(2) : nullptr;
+    const ir::Value* y = n.output(0);
+    const bool isGemm = n.op == OpKind::Gemm;
+    const bool transA = isGemm && n.attrInt("transA", 0);
+    const bool transB = isGemm && n.attrInt("transB", 0);
+    const float alpha = isGemm ? n.attrFloat("alpha", 1.f) : 1.f;
+    const float beta = isGemm ? n.attrFloat("beta", 1.f) : 1.f;
+    if (transA) return unsupported(n, "Gemm with transA=1");
+    const int64_t k = a->shape[a->shape.rank() - 1];
+    if (b->isConstant() && b->shape.rank() == 2) {
+        const int64_t nOut = transB ? b->shape[0] : b->shape[1];
+        std::string weights = ctx.ptr(b);
+        if (alpha != 1.f) {
+            std::vector<float> scaled = b->constant.toFloatVector();
+            for (float& v : scaled) v *= alpha;
+            weights = ctx.floats(n.name + ":B*alpha", scaled);
+        }
+        std::string bias = "nullptr";
+        bool addC = false;
+        if (c && c->isConstant() && (c->shape.numel() == nOut || c->shape.numel() == 1)) {
+            std::vector<float> cv = c->constant.toFloatVector();
+            if (cv.size() == 1) cv.assign(static_cast<size_t>(nOut), cv[0]);
+            for (float& v : cv) v *= beta;
+            bias = ctx.floats(n.name + ":C*beta", cv);
+        } else if (c) {
+            if (beta != 1.f) return unsupported(n, "a Gemm with beta != 1 and a full C matrix");
+            addC = true;
+        }
+        const std::string obj = ctx.ident(n);
+        ctx.decls += "static embark::portable::FullyConnected " + obj + ";\n";
+        ctx.init += "    " + obj + " = embark::portable::pack_fully_connected(" + std::to_string(k) + ", " + std::to_string(nOut) +
+                    ", " + weights + ", " + (transB ? "true" : "false") + ", " + bias + ", " +
+                    (addC ? "embark::portable::Activation{}" : portableAct(n)) + ");\n";
+        ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(a->shape.numel() / k) + ", " +
+                       ctx.ptr(a) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+        if (addC)
+            ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) +
+                           ", " + ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ");\n";
+        return {};
+    }
+    if (transB || alpha != 1.f) return unsupported(n, "Gemm with a run-time B and transB/alpha");
+    ctx.forward += "    embark::generic::matmul(" + ctx.ptr(a) + ", " + shapeInit(a->shape) + ", " + ctx.ptr(b) + ", " +
+                   shapeInit(b->shape) + ", " + ctx.ptr(y) + ");\n";
+    if (c) {
+        if (beta != 1.f) return unsupported(n, "Gemm with a run-time B and beta != 1");
+        ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
+                       ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ");\n";
+    } else if (ir::fusedActivation(n)) {
+        ctx.forward += "    embark::portable::apply_activation(" + portableAct(n) + ", " + ctx.ptr(y) + ", " +
+                       std::to_string(y->shape.numel()) + ");\n";
+    }
+    return {};
+}
+
+Status emitPool(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* y = n.output(0);
+    const bool isMax = n.op == OpKind::MaxPool;
+    if (n.outputs().size() > 1 && n.output(1) && !n.output(1)->uses().empty())
+        return unsupported(n, "MaxPool's Indices output");
+    const auto kernel = n.attrInts("kernel_shape");
+    if (ctx.format(n) == targets::DataFormat::NHWC && x->shape.rank() == 4 && kernel.size() == 2) {
+        const auto& xs = x->shape.dims();
+        const auto& ys = y->shape.dims();
+        Spatial2D s = spatial2D(n, kernel[0], kernel[1], xs[1], xs[2], ys[1], ys[2]);
+        if (!isMax) s.dh = s.dw = 1;
+        const std::string shape = "embark::portable::Pool2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " +
+                                  std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[1]) + ", " +
+                                  std::to_string(ys[2]) + ", " + std::to_string(s.kh) + ", " + std::to_string(s.kw) + ", " +
+                                  std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " +
+                                  std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
+                                  std::to_string(s.pb) + ", " + std::to_string(s.pr) + "}";
+        if (isMax)
+            ctx.forward += "    embark::portable::max_pool2d(" + shape + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+        else
+            ctx.forward += "    embark::portable::average_pool2d(" + shape + ", " +
+                           (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
+                           ", g_pool.get());\n";
+        return {};
+    }
+    const size_t spatial = x->shape.rank() - 2;
+    if (spatial < 1 || spatial > 3 || kernel.size() != spatial) return unsupported(n, "this pooling shape");
+    if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
+        return unsupported(n, "auto_pad SAME on non-2-D pooling");
+    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
+    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
+    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
+    pads.resize(6, 0);
+    auto arr = [&](auto get) {
+        std::vector<int64_t> v(3, 1);
+        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
+        return cppInts(v);
+    };
+    const std::string p = "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+                          std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[1]) + ", 1, " +
+                          arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) +
+                          ", " + arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) +
+                          ", " + arr([&](size_t i) { return isMax ? dil[i] : 1; }) + ", " + cppInts(pads) + "}";
+    ctx.forward += "    embark::generic::poolNd(" + p + ", " + (isMax ? "true" : "false") + ", " +
+                   (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
+    return {};
+}
+
+Status emitGlobalPool(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* y = n.output(0);
+    const bool isMax = n.op == OpKind::GlobalMaxPool;
+    if (ctx.isNhwc(x)) {
+        const int64_t pixels = x->shape.numel() / (x->shape[0] * x->shape[x->shape.rank() - 1]);
+        ctx.forward += std::string("    embark::portable::") + (isMax ? "global_max_pool(" : "global_average_pool(") +
+                       std::to_string(x->shape[0]) + ", " + std::to_string(pixels) + ", " +
+                       std::to_string(x->shape[x->shape.rank() - 1]) + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
+        return {};
+    }
+    std::vector<int64_t> axes(x->shape.rank(), 0);
+    for (size_t i = 2; i < axes.size(); ++i) axes[i] = 1;
+    std::string mask = "{";
+    for (size_t i = 0; i < axes.size(); ++i) mask += std::string(i ? ", " : "") + (axes[i] ? "true" : "false");
+    mask += "}";
+    const std::string maskVar = ctx.ident(n, "_axes");
+    ctx.decls += "static const bool " + maskVar + "[] = " + mask + ";\n";
+    ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + (isMax ? "Max" : "Mean") + ", " +
+                   ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " + maskVar + ", " + ctx.ptr(y) + ");\n";
+    return {};
+}
+
+Status emitBinary(EmitContext& ctx, const ir::Node& n) {
+    const char* op = nullptr;
+    switch (n.op) {
+    case OpKind::Add: case OpKind::Sum: case OpKind::Mean: op = "Add"; break;
+    case OpKind::Sub: op = "Sub"; break;
+    case OpKind::Mul: op = "Mul"; break;
+    case OpKind::Div: op = "Div"; break;
+    case OpKind::Min: op = "Min"; break;
+    case OpKind::Max: op = "Max"; break;
+    case OpKind::Pow: op = "Pow"; break;
+    default: return unsupported(n, "this binary op");
+    }
+    const ir::Value* y = n.output(0);
+    const size_t count = n.inputs().size();
+    if (count == 1) {
+        copyIfMoved(ctx, n.input(0), y);
+        return {};
+    }
+    // Variadic ops fold left into the output; the first step reads the first two inputs.
+    for (size_t i = 1; i < count; ++i) {
+        const ir::Value* a = i == 1 ? n.input(0) : y;
+        const ir::Value* b = n.input(i);
+        const bool last = i + 1 == count && n.op != OpKind::Mean;
+        ctx.forward += std::string("    embark::portable::binary(embark::portable::BinaryOp::") + op + ", " + ctx.ptr(a) + ", " +
+                       dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " + ctx.ptr(y) + ", " +
+                       (last ? portableAct(n) : std::string("embark::portable::Activation{}")) + ");\n";
+    }
+    if (n.op == OpKind::Mean) {
+        const std::string inv = ctx.floats(n.name + ":1/n", {1.f / static_cast<float>(count)});
+        ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Mul, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
+                       inv + ", embark::portable::Dims{1}, " + ctx.ptr(y) + ");\n";
+    }
+    return {};
+}
+
+float constScalar(const ir::Node& n, size_t i, float fallback) {
+    const ir::Tensor* t = constant(n, i);
+    return t && t->numel() == 1 ? static_cast<float>(t->at(0)) : fallback;
+}
+
+Status emitUnary(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* y = n.output(0);
+    const std::string count = std::to_string(y->shape.numel());
+    const char* fast = nullptr;
+    std::string params = "embark::portable::UnaryParams{}";
+    switch (n.op) {
+    case OpKind::Relu: fast = "Relu"; break;
+    case OpKind::Clip: {
+        if ((n.input(1) && !constant(n, 1)) || (n.input(2) && !constant(n, 2)))
+            return unsupported(n, "Clip bounds computed at run time");
+        fast = "Clip";
+        params = "embark::portable::UnaryParams{" + cppFloat(constScalar(n, 1, -INFINITY)) + ", " +
+                 cppFloat(constScalar(n, 2, INFINITY)) + ", 0.f, 0.f}";
+        break;
+    }
+    case OpKind::LeakyRelu: fast = "LeakyRelu"; params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 0.01f)) + ", 0.f}"; break;
+    case OpKind::Sigmoid: fast = "Sigmoid"; break;
+    case OpKind::Tanh: fast = "Tanh"; break;
+    case OpKind::HardSwish: fast = "HardSwish"; break;
+    case OpKind::HardSigmoid:
+        fast = "HardSigmoid";
+        params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 0.2f)) + ", " +
+                 cppFloat(n.attrFloat("beta", 0.5f)) + "}";
+        break;
+    case OpKind::Elu: fast = "Elu"; params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 1.f)) + ", 0.f}"; break;
+    case OpKind::Gelu:
+        if (n.attrString("approximate", "none") != "none") return unsupported(n, "Gelu with approximate='tanh'");
+        fast = "Gelu";
+        break;
+    case OpKind::Erf: fast = "Erf"; break;
+    case OpKind::Exp: fast = "Exp"; break;
+    case OpKind::Neg: fast = "Neg"; break;
+    case OpKind::Abs: fast = "Abs"; break;
+    case OpKind::Sqrt: fast = "Sqrt"; break;
+    default: break;
+    }
+    if (fast) {
+        ctx.forward += std::string("    embark::portable::unary(embark::portable::UnaryOp::") + fast + ", " + ctx.ptr(x) + ", " +
+                       ctx.ptr(y) + ", " + count + ", " + params + ");\n";
+        return {};
+    }
+    const char* slow = nullptr;
+    float alpha = 0, gamma = 0;
+    switch (n.op) {
+    case OpKind::Log: slow = "Log"; break;
+    case OpKind::Floor: slow = "Floor"; break;
+    case OpKind::Ceil: slow = "Ceil"; break;
+    case OpKind::Round: slow = "Round"; break;
+    case OpKind::Sign: slow = "Sign"; break;
+    case OpKind::Reciprocal: slow = "Reciprocal"; break;
+    case OpKind::Sin: slow = "Sin"; break;
+    case OpKind::Cos: slow = "Cos"; break;
+    case OpKind::Softplus: slow = "Softplus"; break;
+    case OpKind::Softsign: slow = "Softsign"; break;
+    case OpKind::Mish: slow = "Mish"; break;
+    case OpKind::Selu:
+        slow = "Selu";
+        alpha = n.attrFloat("alpha", 1.67326319217681884765625f);
+        gamma = n.attrFloat("gamma", 1.05070102214813232421875f);
+        break;
+    default: return unsupported(n, "op " + std::string(ir::opName(n.op)));
+    }
+    ctx.forward += std::string("    embark::generic::unary(embark::generic::Unary::") + slow + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
+                   ", " + count + ", " + cppFloat(alpha) + ", " + cppFloat(gamma) + ");\n";
+    return {};
+}
+
+} // namespace
+
+Status emitPortableData(EmitContext& ctx, const ir::Node& n); // emit_portable_data.cpp
+
+Status emitPortable(EmitContext& ctx, const ir::Node& n) {
+    switch (n.op) {
+    case OpKind::Conv: return emitConv(ctx, n, false);
+    case OpKind::ConvTranspose: return emitConv(ctx, n, true);
+    case OpKind::Gemm: case OpKind::MatMul: return emitGemmLike(ctx, n);
+    case OpKind::MaxPool: case OpKind::AveragePool: return emitPool(ctx, n);
+    case OpKind::GlobalAveragePool: case OpKind::GlobalMaxPool: return emitGlobalPool(ctx, n);
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Min:
+    case OpKind::Max: case OpKind::Pow: case OpKind::Sum: case OpKind::Mean:
+        return emitBinary(ctx, n);
+    default: break;
+    }
+    const auto cat = ir::opCategory(n.op);
+    if ((cat == ir::OpCategory::Activation || cat == ir::OpCategory::Elementwise) && n.op != OpKind::PRelu &&
+        n.op != OpKind::Mod && n.inputs().size() <= 3)
+        if (n.op != OpKind::Where && n.op != OpKind::Equal && n.op != OpKind::Less && n.op != OpKind::Greater &&
+            n.op != OpKind::LessOrEqual && n.op != OpKind::GreaterOrEqual && n.op != OpKind::And &&
+            n.op != OpKind::Or && n.op != OpKind::Xor && n.op != OpKind::Not)
+            return emitUnary(ctx, n);
+    return emitPortableData(ctx, n);
+}
+
+} // namespace embark::exporter

@@ -1,0 +1,375 @@
+#include "exporter.h"
+
+#include "emit_context.h"
+#include "manifest.h"
+#include "memory_planner.h"
+#include "passes/pass_manager.h"
+#include "reference/interpreter.h"
+#include "staged_folder.h"
+#include "targets/kernel_library.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QSysInfo>
+
+#include <memory>
+#include <random>
+
+namespace embark::exporter {
+
+std::string hostArch() {
+    const QString cpu = QSysInfo::currentCpuArchitecture();
+    if (cpu == "arm64") return "aarch64";
+    return cpu.toStdString(); // x86_64, riscv64
+}
+
+QString defaultRuntimeDir() {
+    const QString env = qEnvironmentVariable("EMBARK_RUNTIME_DIR");
+    return env.isEmpty() ? QStringLiteral(EMBARK_SOURCE_DIR "/resources/runtime") : env;
+}
+
+namespace {
+
+std::string describeValue(const ir::Value* v) {
+    return "'" + v->name + "' (" + std::string(ir::dtypeName(v->dtype)) + ", " + v->shape.str() + ")";
+}
+
+Status checkFloatIo(const ir::Graph& g) {
+    for (const ir::Value* v : g.inputs())
+        if (v->dtype != ir::DType::Float32)
+            return makeError(ErrorKind::Unsupported, "model input " + describeValue(v) +
+                                                         ": exports take float32 inputs; cast it in the model");
+    for (const ir::Value* v : g.outputs())
+        if (v->dtype != ir::DType::Float32)
+            return makeError(ErrorKind::Unsupported, "model output " + describeValue(v) + ": exports give float32 outputs");
+    return {};
+}
+
+std::map<std::string, ir::Tensor> sampleInputs(const ir::Graph& g, const ExportOptions& o) {
+    std::map<std::string, ir::Tensor> in = o.sampleInputs;
+    std::mt19937 rng(20261129);
+    std::uniform_real_distribution<float> dist(0.f, 1.f);
+    for (const ir::Value* v : g.inputs()) {
+        if (in.count(v->name)) continue;
+        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
+        for (float& x : data) x = dist(rng);
+        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
+    }
+    return in;
+}
+
+std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
+    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+    return s;
+}
+
+QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Model-layout dims of a value whose physical shape may be NHWC.
+std::vector<int64_t> modelDims(const EmitContext& ctx, const ir::Value* v) {
+    auto d = v->shape.dims();
+    if (ctx.isNhwc(v) && d.size() == 4) return {d[0], d[3], d[1], d[2]};
+    return d;
+}
+
+std::string tensorInfo(const std::string& name, const std::vector<int64_t>& dims) {
+    std::vector<int64_t> padded = dims;
+    int64_t numel = 1;
+    for (int64_t d : dims) numel *= d;
+    padded.resize(8, 0);
+    return "{" + cppString(name) + ", " + std::to_string(dims.size()) + ", " + cppInts(padded) + ", " + std::to_string(numel) + "}";
+}
+
+std::string joined(const std::vector<std::string>& v, const char* sep) {
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
+    return s;
+}
+
+struct Emitted {
+    std::string modelCpp;
+    int layers = 0;
+};
+
+Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o, const std::string& modelName) {
+    std::string body, layerTable, layerPhys;
+    int layer = 0;
+    for (const ir::Node* n : g.nodes()) {
+        for (const ir::Value* v : n->inputs())
+            if (v && !v->isConstant() && v->dtype != ir::DType::Float32)
+                return makeError(ErrorKind::Unsupported, "node " + n->describe() + " reads " + describeValue(v) +
+                                                             " at run time; exports compute in float32 only");
+        const ir::Value* out = n->output(0);
+        if (!out) continue;
+        if (out->dtype != ir::DType::Float32)
+            return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
+                                                         " at run time; exports compute in float32 only");
+        ctx.forward.clear();
+        bool allConstant = true;
+        for (const ir::Value* v : n->inputs()) allConstant = allConstant && (!v || v->isConstant());
+        if (allConstant) {
+            // Left unfolded (e.g. the recipe "none"): computed here, once, by the reference.
+            std::vector<ir::Tensor> ins;
+            for (const ir::Value* v : n->inputs()) ins.push_back(v ? v->constant : ir::Tensor());
+            auto outs = reference::evalNode(*n, ins);
+            if (!outs) return outs.error();
+            for (size_t i = 0; i < n->outputs().size() && i < outs->size(); ++i)
+                if (const ir::Value* v = n->output(i))
+                    ctx.forward += "    std::memcpy(" + ctx.ptr(v) + ", " +
+                                   ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector()) + ", " +
+                                   std::to_string(v->byteSize()) + ");\n";
+        } else {
+            const std::string& lib = ctx.library(*n);
+            Status s = lib == "xnnpack" ? emitXnnpack(ctx, *n) : emitPortable(ctx, *n);
+            if (!s) return s.error();
+        }
+        const auto assigned = ctx.adaptation().nodes.find(n->name);
+        const std::string lib = assigned == ctx.adaptation().nodes.end() ? "portable" : assigned->second.library;
+        body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
+                std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") + "\n";
+        body += ctx.forward;
+        body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
+        layerTable += "    {" + cppString(n->name) + ", " + cppString(lib) + ", " + cppString(joined(n->provenance, ",")) + ", " +
+                      tensorInfo(out->name, modelDims(ctx, out)) + "},\n";
+        auto d = out->shape.dims();
+        d.resize(4, 1);
+        layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " + cppInts(d) + "},\n";
+        ++layer;
+    }
+
+    std::string inputsCopy, outputsCopy, inputInfos, outputInfos;
+    for (size_t k = 0; k < g.inputs().size(); ++k) {
+        const ir::Value* v = g.inputs()[k];
+        inputInfos += "    " + tensorInfo(v->name, v->shape.dims()) + ",\n";
+        if (!v->uses().empty() || v->isGraphOutput())
+            inputsCopy += "    std::memcpy(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " + std::to_string(v->byteSize()) + ");\n";
+    }
+    for (size_t k = 0; k < g.outputs().size(); ++k) {
+        const ir::Value* v = g.outputs()[k];
+        outputInfos += "    " + tensorInfo(v->name, v->shape.dims()) + ",\n";
+        outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + ctx.ptr(v) + ", " + std::to_string(v->byteSize()) + ");\n";
+    }
+
+    std::string code;
+    code += "// Generated by Embark " EMBARK_VERSION " from model '" + replaceAll(modelName, "\n", " ") + "'. Do not edit:\n";
+    code += "// re-export instead. forward() is the schedule as straight-line calls into one arena.\n";
+    code += "#include \"model_api.h\"\n\n#include \"generic.h\"\n#include \"portable.h\"\n";
+    if (ctx.usesXnnpack) code += "#include \"embark_xnnpack.h\"\n";
+    code += "\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include <exception>\n#include <memory>\n#include <vector>\n\n";
+    code += "extern \"C\" const unsigned char embark_weights[];\n";
+    for (size_t k = 0; k < g.inputs().size(); ++k) code += "extern \"C\" const unsigned char embark_input_" + std::to_string(k) + "[];\n";
+    for (size_t k = 0; k < g.outputs().size(); ++k) code += "extern \"C\" const unsigned char embark_expected_" + std::to_string(k) + "[];\n";
+    code += "\nnamespace embark_model {\n\n";
+    code += "const char* const kModelName = " + cppString(modelName) + ";\n";
+    code += "const char* const kArch = " + cppString(o.arch) + ";\n";
+    code += "const char* const kLibs = " + cppString(joined(ctx.adaptation().librariesUsed, ",")) + ";\n";
+    code += "const size_t kArenaBytes = " + std::to_string(ctx.plan().arenaBytes) + ";\n";
+    code += "const int kNumInputs = " + std::to_string(g.inputs().size()) + ";\n";
+    code += "const int kNumOutputs = " + std::to_string(g.outputs().size()) + ";\n";
+    code += "const int kNumLayers = " + std::to_string(layer) + ";\n";
+    code += "const TensorInfo kInputs[] = {\n" + inputInfos + "};\n";
+    code += "const TensorInfo kOutputs[] = {\n" + outputInfos + "};\n";
+    code += "const LayerInfo kLayers[] = {\n" + (layerTable.empty() ? std::string("    {\"\", \"\", \"\", {\"\", 0, {}, 0}},\n") : layerTable) + "};\n\n";
+    code += "namespace {\n\n";
+    code += "using Clock = std::chrono::steady_clock;\n";
+    code += "// The activation arena (+64 bytes: XNNPACK may read 16 bytes past an input).\n";
+    code += "alignas(64) unsigned char g_arena[" + std::to_string(ctx.plan().arenaBytes + 64) + "];\n";
+    code += "inline float* T(size_t offset) { return reinterpret_cast<float*>(g_arena + offset); }\n";
+    code += "inline const float* W(size_t offset) { return reinterpret_cast<const float*>(embark_weights + offset); }\n";
+    code += "[[maybe_unused]] inline const int64_t* WI(size_t offset) { return reinterpret_cast<const int64_t*>(embark_weights + offset); }\n";
+    code += "std::unique_ptr<embark::portable::ThreadPool> g_pool;\n";
+    if (ctx.usesXnnpack) code += "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
+    code += "struct Physical { bool nhwc; int64_t d[4]; };\n";
+    code += "const Physical kLayerPhysical[] = {\n" + (layerPhys.empty() ? std::string("    {false, {1, 1, 1, 1}},\n") : layerPhys) + "};\n\n";
+    code += ctx.decls + "\n";
+    code += R"(// Layer bookkeeping: compiled away in forward() (Mode 0), wall-clock per layer in
+// forwardProfiled() (Mode 1), a model-layout copy of each output in forwardDump() (Mode 2).
+template <int Mode>
+inline void endLayer(int layer, Clock::time_point& t0, uint64_t* layerNs, DumpFn fn, void* user, const float* data) {
+    if constexpr (Mode == 1) {
+        const auto t = Clock::now();
+        layerNs[layer] = static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(t - t0).count());
+        t0 = t;
+    } else if constexpr (Mode == 2) {
+        const Physical& p = kLayerPhysical[layer];
+        if (!p.nhwc) { fn(layer, data, user); return; }
+        std::vector<float> nchw(static_cast<size_t>(p.d[0] * p.d[1] * p.d[2] * p.d[3]));
+        for (int64_t n = 0; n < p.d[0]; ++n)
+            for (int64_t h = 0; h < p.d[1]; ++h)
+                for (int64_t w = 0; w < p.d[2]; ++w)
+                    for (int64_t c = 0; c < p.d[3]; ++c)
+                        nchw[static_cast<size_t>(((n * p.d[3] + c) * p.d[1] + h) * p.d[2] + w)] =
+                            data[((n * p.d[1] + h) * p.d[2] + w) * p.d[3] + c];
+        fn(layer, nchw.data(), user);
+    } else {
+        (void)layer, (void)t0, (void)layerNs, (void)fn, (void)user, (void)data;
+    }
+}
+
+template <int Mode>
+void run(const float* const* inputs, float* const* outputs, uint64_t* layerNs, DumpFn fn, void* user) {
+    Clock::time_point t0 = Mode == 1 ? Clock::now() : Clock::time_point();
+)";
+    code += inputsCopy + body + outputsCopy + "}\n\n} // namespace\n\n";
+    std::string sample = "const float* sampleInput(int index) {\n    switch (index) {\n";
+    for (size_t k = 0; k < g.inputs().size(); ++k)
+        sample += "    case " + std::to_string(k) + ": return reinterpret_cast<const float*>(embark_input_" + std::to_string(k) + ");\n";
+    sample += "    default: return nullptr;\n    }\n}\n\nconst float* expectedOutput(int index) {\n    switch (index) {\n";
+    for (size_t k = 0; k < g.outputs().size(); ++k)
+        sample += "    case " + std::to_string(k) + ": return reinterpret_cast<const float*>(embark_expected_" + std::to_string(k) + ");\n";
+    sample += "    default: return nullptr;\n    }\n}\n\n";
+    code += sample;
+    const std::string cap = o.threadsMax > 0 ? std::to_string(o.threadsMax) : "0";
+    code += "bool init(int threads, char* error, size_t errorSize) {\n";
+    code += "    if (" + cap + " > 0 && threads > " + cap + ") threads = " + cap + "; // --threads-max at export\n";
+    code += "    if (threads < 1) threads = 1;\n    try {\n";
+    code += "    g_pool = std::make_unique<embark::portable::ThreadPool>(threads);\n";
+    if (ctx.usesXnnpack) code += "    g_xnn = std::make_unique<embark_xnn::Context>(static_cast<size_t>(threads));\n";
+    code += ctx.init;
+    code += "    } catch (const std::exception& e) {\n        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n";
+    code += "    // One untimed pass binds every operator to the arena.\n";
+    code += "    std::vector<std::vector<float>> outs(static_cast<size_t>(kNumOutputs));\n    std::vector<float*> outPtrs;\n";
+    code += "    std::vector<const float*> inPtrs;\n    for (int k = 0; k < kNumInputs; ++k) inPtrs.push_back(sampleInput(k));\n";
+    code += "    for (int k = 0; k < kNumOutputs; ++k) { outs[static_cast<size_t>(k)].resize(static_cast<size_t>(kOutputs[k].numel)); outPtrs.push_back(outs[static_cast<size_t>(k)].data()); }\n";
+    code += "    try { forward(inPtrs.data(), outPtrs.data()); } catch (const std::exception& e) {\n";
+    code += "        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n    return true;\n}\n\n";
+    code += "void shutdown() {\n";
+    // Objects are destroyed in reverse order of creation by resetting them explicitly.
+    code += ctx.usesXnnpack ? "    // XNNPACK operators are released with the process; the context last.\n" : "";
+    code += "    g_pool.reset();\n}\n\n";
+    code += "void forward(const float* const* inputs, float* const* outputs) { run<0>(inputs, outputs, nullptr, nullptr, nullptr); }\n";
+    code += "void forwardProfiled(const float* const* inputs, float* const* outputs, uint64_t* layerNs) { run<1>(inputs, outputs, layerNs, nullptr, nullptr); }\n";
+    code += "void forwardDump(const float* const* inputs, float* const* outputs, DumpFn fn, void* user) { run<2>(inputs, outputs, nullptr, fn, user); }\n\n";
+    code += "} // namespace embark_model\n";
+    return Emitted{code, layer};
+}
+
+} // namespace
+
+Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& optionsIn) {
+    ExportOptions o = optionsIn;
+    if (o.arch.empty()) o.arch = hostArch();
+    if (o.runtimeDir.isEmpty()) o.runtimeDir = defaultRuntimeDir();
+    EMBARK_TRY(checkFloatIo(model));
+    auto lib = targets::resolveKernelLibrary(o.library, o.arch, o.havePrebuiltXnnpack);
+    if (!lib) return lib.error();
+
+    passes::PassOptions passOptions;
+    passOptions.library = *lib;
+    passOptions.keepSnapshots = false;
+    auto fused = passes::PassManager::run(model, o.recipe, passOptions);
+    if (!fused) return fused.error();
+
+    AdaptationOptions ao;
+    ao.library = o.library;
+    ao.arch = o.arch;
+    ao.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
+    ao.opOverrides = o.opOverrides;
+    ao.nodeOverrides = o.nodeOverrides;
+    auto adapted = adapt(fused->graph, ao);
+    if (!adapted) return adapted.error();
+
+    MemoryPlanOptions mo;
+    mo.ioInArena = true;
+    auto plan = planMemory(adapted->graph, mo);
+    if (!plan) return plan.error();
+    EMBARK_TRY(checkMemoryPlan(*plan));
+
+    const auto samples = sampleInputs(model, o);
+    auto reference = reference::run(model, samples);
+    if (!reference) return reference.error();
+
+    WeightsBlob blob;
+    EmitContext ctx(*adapted, *plan, blob);
+    // Named after the file (graph names are often generic, like "torch_jit").
+    std::string modelName = model.name.empty() ? "model" : model.name;
+    if (auto it = model.metadata.find("path"); it != model.metadata.end() && !it->second.empty())
+        modelName = QFileInfo(QString::fromStdString(it->second)).completeBaseName().toStdString();
+    auto emitted = emitModel(ctx, adapted->graph, o, modelName);
+    if (!emitted) return emitted.error();
+    // XNNPACK may read up to 16 bytes past a constant operand: pad the blob's end.
+    blob.addFloats("__tail_padding", std::vector<float>(16, 0.f).data(), 16);
+
+    auto stagedOrError = StagedFolder::create(o.outDir, o.force);
+    if (!stagedOrError) return stagedOrError.error();
+    std::unique_ptr<StagedFolder> staged(*stagedOrError);
+
+    // Sample data: model layout, raw little-endian float32.
+    std::string incbins, dataFiles;
+    for (size_t k = 0; k < model.inputs().size(); ++k) {
+        const ir::Tensor& t = samples.at(model.inputs()[k]->name);
+        const QString rel = QStringLiteral("data/input_%1.bin").arg(k);
+        EMBARK_TRY(staged->writeFile(rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
+        incbins += "    .balign 64\n    .global embark_input_" + std::to_string(k) + "\nembark_input_" + std::to_string(k) +
+                   ":\n    .incbin \"@EMBARK_EXPORT_DIR@/" + rel.toStdString() + "\"\n";
+        dataFiles += ";${CMAKE_CURRENT_SOURCE_DIR}/" + rel.toStdString();
+    }
+    for (size_t k = 0; k < reference->outputs.size(); ++k) {
+        const ir::Tensor t = reference->outputs[k].castTo(ir::DType::Float32);
+        const QString rel = QStringLiteral("data/expected_%1.bin").arg(k);
+        EMBARK_TRY(staged->writeFile(rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
+        incbins += "    .balign 64\n    .global embark_expected_" + std::to_string(k) + "\nembark_expected_" + std::to_string(k) +
+                   ":\n    .incbin \"@EMBARK_EXPORT_DIR@/" + rel.toStdString() + "\"\n";
+        dataFiles += ";${CMAKE_CURRENT_SOURCE_DIR}/" + rel.toStdString();
+    }
+
+    const QString rt = o.runtimeDir;
+    QByteArray cmake = readFile(rt + "/common/CMakeLists.txt.in");
+    QByteArray blobs = readFile(rt + "/common/blobs.S.in");
+    if (cmake.isEmpty() || blobs.isEmpty())
+        return makeError(ErrorKind::External, "the export runtime is missing from '" + rt.toStdString() +
+                                                  "': set EMBARK_RUNTIME_DIR to Embark's resources/runtime folder");
+    std::string cm = cmake.toStdString();
+    std::string suffix;
+    for (char c : modelName) suffix += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+    cm = replaceAll(cm, "{{MODEL_NAME}}", replaceAll(modelName, "\n", " "));
+    cm = replaceAll(cm, "{{PROJECT_SUFFIX}}", suffix.empty() ? "model" : suffix);
+    cm = replaceAll(cm, "{{TARGET_FLAGS}}", replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", ""));
+    cm = replaceAll(cm, "{{USES_XNNPACK}}", ctx.usesXnnpack ? "ON" : "OFF");
+    cm = replaceAll(cm, "{{USES_PORTABLE}}", "ON");
+    cm = replaceAll(cm, "{{DATA_FILES}}", dataFiles.empty() ? "" : dataFiles.substr(1));
+    std::string bl = replaceAll(blobs.toStdString(), "{{DATA_INCBINS}}", incbins);
+
+    const QByteArray weights = blob.bytes();
+    EMBARK_TRY(staged->writeFile("CMakeLists.txt", QByteArray::fromStdString(cm)));
+    EMBARK_TRY(staged->writeFile("src/blobs.S.in", QByteArray::fromStdString(bl)));
+    EMBARK_TRY(staged->writeFile("src/model.cpp", QByteArray::fromStdString(emitted->modelCpp)));
+    EMBARK_TRY(staged->writeFile("src/weights.bin", weights));
+    EMBARK_TRY(staged->copyFile(rt + "/common/main.cpp", "src/main.cpp"));
+    EMBARK_TRY(staged->copyFile(rt + "/common/model_api.h", "src/model_api.h"));
+    for (const QString& dir : {QStringLiteral("portable"), QStringLiteral("generic")})
+        for (const QString& f : QDir(rt + "/" + dir).entryList({"*.h", "*.cpp"}, QDir::Files))
+            EMBARK_TRY(staged->copyFile(rt + "/" + dir + "/" + f, "kernels/portable/" + f));
+    if (ctx.usesXnnpack)
+        for (const QString& f : QDir(rt + "/xnnpack").entryList({"*.h", "*.cpp", "*.cmake"}, QDir::Files))
+            EMBARK_TRY(staged->copyFile(rt + "/xnnpack/" + f, "kernels/xnnpack/" + f));
+    if (!o.toolchainFile.isEmpty()) EMBARK_TRY(staged->copyFile(o.toolchainFile, "toolchain.cmake"));
+
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    hash.addData(QByteArray::fromStdString(emitted->modelCpp));
+    hash.addData(weights);
+    ExportResult result;
+    result.dir = staged->targetPath();
+    result.layers = emitted->layers;
+    result.arenaBytes = plan->arenaBytes;
+    result.lowerBoundBytes = plan->lowerBoundBytes;
+    result.weightsBytes = weights.size();
+    result.libraries = adapted->librariesUsed;
+    result.partitions = adapted->partitions;
+    result.conversions = adapted->conversions;
+    result.exportHash = hash.result().toHex().toStdString();
+    result.log = fused->stages.empty() ? std::vector<std::string>{} : fused->stages.back().log;
+
+    ManifestInput mi{model, *adapted, *plan, o, result, ctx};
+    EMBARK_TRY(staged->writeFile("export.json", manifestJson(mi)));
+    EMBARK_TRY(staged->writeFile("README.md", QByteArray::fromStdString(exportReadme(mi))));
+    EMBARK_TRY(staged->commit());
+    return result;
+}
+
+} // namespace embark::exporter

@@ -1,0 +1,56 @@
+// The standalone C++ export: fuse, adapt to the kernel libraries, plan memory, emit
+// src/model.cpp, and write the export folder of DESIGN.md atomically.
+#pragma once
+
+#include "adaptation.h"
+#include "ir/error.h"
+#include "ir/graph.h"
+
+#include <QString>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace embark::exporter {
+
+struct ExportOptions {
+    std::string library = "portable";  // --lib
+    std::string arch;                  // --arch; empty = the host's
+    std::string board = "host";        // recorded in export.json
+    std::string targetFlags;           // the board's -march/-mabi/-mcpu flags
+    QString toolchainFile;             // copied to toolchain.cmake (cross builds)
+    int threadsMax = 0;                // --threads-max: cap for run_export --threads (0: none)
+    std::string recipe = "default";
+    std::map<std::string, std::string> opOverrides;
+    std::map<std::string, std::string> nodeOverrides;
+    bool havePrebuiltXnnpack = false;
+    QString outDir;                    // -o
+    bool force = false;                // replace a non-empty folder
+    // Sample inputs embedded in the export (model layout); empty = deterministic random data
+    // in [0, 1). The host reference's outputs for them become the expected outputs.
+    std::map<std::string, ir::Tensor> sampleInputs;
+    QString runtimeDir;                // resources/runtime; empty = the installed one
+};
+
+struct ExportResult {
+    QString dir;
+    int layers = 0;
+    size_t arenaBytes = 0;
+    size_t lowerBoundBytes = 0;
+    int64_t weightsBytes = 0;
+    std::vector<std::string> libraries;
+    int partitions = 0;
+    int conversions = 0;
+    std::string exportHash; // sha256 of model.cpp + weights.bin
+    std::vector<std::string> log;
+};
+
+std::string hostArch(); // "x86_64", "aarch64", "riscv64"
+QString defaultRuntimeDir();
+
+// Errors: Unsupported (an op or dtype no library handles: nothing is written), Usage (bad
+// options, non-empty folder without force), External (file system).
+Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& options);
+
+} // namespace embark::exporter

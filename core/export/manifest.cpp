@@ -1,0 +1,131 @@
+#include "manifest.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace embark::exporter {
+namespace {
+
+QJsonArray dimsJson(const std::vector<int64_t>& d) {
+    QJsonArray a;
+    for (int64_t x : d) a.append(static_cast<qint64>(x));
+    return a;
+}
+
+QJsonArray strings(const std::vector<std::string>& v) {
+    QJsonArray a;
+    for (const auto& s : v) a.append(QString::fromStdString(s));
+    return a;
+}
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+QJsonObject valueJson(const ManifestInput& in, const ir::Value* v) {
+    const bool nhwc = in.ctx.isNhwc(v);
+    auto d = v->shape.dims();
+    std::vector<int64_t> model = d;
+    if (nhwc && d.size() == 4) model = {d[0], d[3], d[1], d[2]};
+    QJsonObject o{{"name", str(v->name)}, {"dtype", QString::fromLatin1(ir::dtypeName(v->dtype).data())},
+                  {"shape", dimsJson(model)}, {"physical_shape", dimsJson(d)}, {"layout", nhwc ? "NHWC" : "model"},
+                  {"bytes", static_cast<qint64>(v->byteSize())}};
+    if (const PlannedBuffer* b = in.plan.bufferFor(v->name)) {
+        o["buffer"] = b->id;
+        o["offset"] = static_cast<qint64>(b->offset);
+    }
+    return o;
+}
+
+} // namespace
+
+QByteArray manifestJson(const ManifestInput& in) {
+    const ir::Graph& g = in.adaptation.graph;
+    QJsonArray schedule;
+    int index = 0;
+    for (const ir::Node* n : g.nodes()) {
+        if (!n->output(0)) continue;
+        QJsonObject node{{"index", index++}, {"name", str(n->name)}, {"op", QString::fromLatin1(ir::opName(n->op).data())},
+                         {"provenance", strings(n->provenance)}};
+        auto it = in.adaptation.nodes.find(n->name);
+        if (it != in.adaptation.nodes.end()) {
+            node["lib"] = str(it->second.library);
+            node["rule"] = QString::fromLatin1(assignmentRuleName(it->second.rule).data());
+            node["reason"] = str(it->second.reason);
+            node["format"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
+        }
+        QJsonArray ins, outs;
+        for (const ir::Value* v : n->inputs()) ins.append(v ? str(v->name) : QString());
+        for (const ir::Value* v : n->outputs())
+            if (v) outs.append(valueJson(in, v));
+        node["inputs"] = ins;
+        node["outputs"] = outs;
+        schedule.append(node);
+    }
+    QJsonArray buffers;
+    for (const PlannedBuffer& b : in.plan.buffers)
+        buffers.append(QJsonObject{{"id", b.id}, {"offset", static_cast<qint64>(b.offset)}, {"bytes", static_cast<qint64>(b.bytes)},
+                                   {"first_step", b.firstStep}, {"last_step", b.lastStep}, {"values", strings(b.values)}});
+    QJsonArray inputs, outputs;
+    for (size_t k = 0; k < in.model.inputs().size(); ++k) {
+        const ir::Value* v = in.model.inputs()[k];
+        inputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", "float32"},
+                                  {"sample", QStringLiteral("data/input_%1.bin").arg(k)}});
+    }
+    for (size_t k = 0; k < in.model.outputs().size(); ++k) {
+        const ir::Value* v = in.model.outputs()[k];
+        outputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", "float32"},
+                                   {"expected", QStringLiteral("data/expected_%1.bin").arg(k)}});
+    }
+    auto meta = [&](const char* key) {
+        auto it = in.model.metadata.find(key);
+        return it == in.model.metadata.end() ? QString() : str(it->second);
+    };
+    const QJsonObject root{
+        {"format", "embark-export/1"},
+        {"embark_version", EMBARK_VERSION},
+        {"model", QJsonObject{{"name", str(in.model.name)}, {"path", meta("path")}, {"sha256", meta("sha256")},
+                              {"opset", meta("opset")}}},
+        {"export_hash", str(in.result.exportHash)},
+        {"library", str(in.options.library)},
+        {"libraries", strings(in.adaptation.librariesUsed)},
+        {"arch", str(in.options.arch)},
+        {"board", str(in.options.board)},
+        {"target_flags", str(in.options.targetFlags)},
+        {"threads_max", in.options.threadsMax},
+        {"recipe", str(in.options.recipe)},
+        {"partitions", in.adaptation.partitions},
+        {"conversions", in.adaptation.conversions},
+        {"inputs", inputs},
+        {"outputs", outputs},
+        {"weights_bytes", static_cast<qint64>(in.result.weightsBytes)},
+        {"memory", QJsonObject{{"arena_bytes", static_cast<qint64>(in.plan.arenaBytes)},
+                               {"lower_bound_bytes", static_cast<qint64>(in.plan.lowerBoundBytes)},
+                               {"alignment", static_cast<qint64>(in.plan.alignment)},
+                               {"buffers", buffers}}},
+        {"schedule", schedule},
+    };
+    return QJsonDocument(root).toJson(QJsonDocument::Indented);
+}
+
+std::string exportReadme(const ManifestInput& in) {
+    std::string s = "# Embark export of `" + in.model.name + "`\n\n";
+    s += "Kernel libraries: " + [&] {
+        std::string l;
+        for (const auto& x : in.adaptation.librariesUsed) l += (l.empty() ? "" : ", ") + x;
+        return l;
+    }() + "; architecture " + in.options.arch + "; " + std::to_string(in.result.layers) + " layers; activation arena " +
+         std::to_string(in.plan.arenaBytes) + " bytes; weights " + std::to_string(in.result.weightsBytes) + " bytes.\n\n";
+    s += "## Build\n\n    cmake -B build" + std::string(in.options.toolchainFile.isEmpty() ? "" : " --toolchain toolchain.cmake") +
+         " && cmake --build build\n\n";
+    s += "## Run\n\n    ./build/run_export [--input FILE]... [--warmup W] [--iterations N] [--threads T]\n"
+         "                     [--layers] [--dump DIR] [--out DIR] [--check TOL]\n\n"
+         "Inputs are float32 in the ONNX model's own layout (raw little-endian `.bin` or `.npy`);\n"
+         "without `--input` the embedded sample input (`data/input_K.bin`) is used, and `--check TOL`\n"
+         "compares the outputs with the host reference's (`data/expected_K.bin`). Output is JSON Lines\n"
+         "(`meta`, `latency`, `layer`, `dump`, `output`, `check`). Exit status: 0 ok, 1 check failed,\n"
+         "2 usage, 4 bad input file, 5 model failure.\n\n";
+    s += "`export.json` lists every layer with its kernel library, layout, provenance and memory offset.\n";
+    return s;
+}
+
+} // namespace embark::exporter

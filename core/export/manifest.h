@@ -1,0 +1,26 @@
+// export.json (the manifest the studio, the bench and the board runner read) and the
+// export's README.md.
+#pragma once
+
+#include "adaptation.h"
+#include "emit_context.h"
+#include "exporter.h"
+#include "memory_planner.h"
+
+#include <QByteArray>
+
+namespace embark::exporter {
+
+struct ManifestInput {
+    const ir::Graph& model;
+    const Adaptation& adaptation;
+    const MemoryPlan& plan;
+    const ExportOptions& options;
+    const ExportResult& result;
+    const EmitContext& ctx;
+};
+
+QByteArray manifestJson(const ManifestInput& in);
+std::string exportReadme(const ManifestInput& in);
+
+} // namespace embark::exporter
