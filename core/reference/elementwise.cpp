@@ -26,8 +26,8 @@ bool isIntegral(DType t) { return ir::isInteger(t) || t == DType::Bool; }
 // Reads input i of the (possibly broadcast) operation as doubles in output order.
 std::vector<double> broadcastDoubles(const ir::Tensor& t, const ir::Shape& out) {
     std::vector<double> v = toDoubles(t);
+    if (t.shape() == out) return v;
     const std::vector<int64_t> index = broadcastIndex(t.shape(), out);
-    if (index.empty()) return v;
     std::vector<double> b(index.size());
     for (size_t i = 0; i < index.size(); ++i) b[i] = v[static_cast<size_t>(index[i])];
     return b;
@@ -35,8 +35,8 @@ std::vector<double> broadcastDoubles(const ir::Tensor& t, const ir::Shape& out) 
 
 std::vector<int64_t> broadcastInts(const ir::Tensor& t, const ir::Shape& out) {
     std::vector<int64_t> v = t.toInt64Vector();
+    if (t.shape() == out) return v;
     const std::vector<int64_t> index = broadcastIndex(t.shape(), out);
-    if (index.empty()) return v;
     std::vector<int64_t> b(index.size());
     for (size_t i = 0; i < index.size(); ++i) b[i] = v[static_cast<size_t>(index[i])];
     return b;

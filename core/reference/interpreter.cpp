@@ -83,13 +83,18 @@ bool isFloat(DType t) { return t == DType::Float32 || t == DType::Float64 || t =
 // back in the dtype of input 0, so double and half models run on the same kernels.
 Expected<Tensors> runFloatMath(const ir::Node& node, Kernel kernel, const Tensors& inputs) {
     const DType dataType = inputs.empty() || inputs[0].isNull() ? DType::Float32 : inputs[0].dtype();
-    if (!isFloat(dataType))
+    // Max pooling only compares and copies, so small integers go through float32 exactly.
+    const bool exactInFloat = node.op == OpKind::MaxPool &&
+                              (dataType == DType::Int8 || dataType == DType::UInt8 ||
+                               dataType == DType::Int16 || dataType == DType::UInt16);
+    if (!isFloat(dataType) && !exactInFloat)
         return detail::unsupported(node, "dtype " + std::string(ir::dtypeName(dataType)) +
                                              " is not supported by the reference interpreter");
     if (dataType == DType::Float32) return kernel(node, inputs);
     Tensors converted = inputs;
     for (ir::Tensor& t : converted)
-        if (!t.isNull() && (t.dtype() == DType::Float64 || t.dtype() == DType::Float16))
+        if (!t.isNull() && (t.dtype() == DType::Float64 || t.dtype() == DType::Float16 ||
+                            (exactInFloat && t.dtype() == dataType)))
             t = t.castTo(DType::Float32);
     Expected<Tensors> out = kernel(node, converted);
     if (!out) return out;

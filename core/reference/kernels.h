@@ -32,7 +32,7 @@ std::vector<int64_t> stridesOf(const ir::Shape& shape);
 // Multidirectional (numpy) broadcasting of several shapes.
 Expected<ir::Shape> broadcastShapes(const ir::Node& node, const std::vector<ir::Shape>& shapes);
 // For each element of `out`, the flat index of the element of `in` it reads under
-// broadcasting. Empty when the shapes are equal (identity mapping).
+// broadcasting. Empty when the shapes are equal (identity mapping) or `out` is empty.
 std::vector<int64_t> broadcastIndex(const ir::Shape& in, const ir::Shape& out);
 std::vector<double> toDoubles(const ir::Tensor& t);
 // Stores doubles into a tensor of `dtype` (integers truncated, bool = non-zero).

@@ -37,17 +37,21 @@ Expected<AxisTaps> axisTaps(const ir::Node& node, const Settings& s, int64_t in,
     AxisTaps r;
     r.taps.resize(static_cast<size_t>(out));
     r.outside.assign(static_cast<size_t>(out), false);
+    // align_corners and tf_crop_and_resize use the unrounded output length in * scale (the
+    // ONNX reference does), which differs from `out` when scales do not divide evenly.
+    const double resized = static_cast<double>(in) * scale;
     for (int64_t o = 0; o < out; ++o) {
         const double x = static_cast<double>(o);
         double src;
         if (s.transform == "half_pixel") src = (x + 0.5) / scale - 0.5;
         else if (s.transform == "pytorch_half_pixel") src = out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
-        else if (s.transform == "align_corners") src = out == 1 ? 0.0 : x * static_cast<double>(in - 1) / static_cast<double>(out - 1);
+        else if (s.transform == "align_corners") src = resized == 1 ? 0.0 : x * static_cast<double>(in - 1) / (resized - 1);
         else if (s.transform == "asymmetric") src = x / scale;
+        else if (s.transform == "tf_half_pixel_for_nn") src = (x + 0.5) / scale;
         else if (s.transform == "tf_crop_and_resize") {
-            src = out > 1 ? roiStart * static_cast<double>(in - 1) +
-                                x * (roiEnd - roiStart) * static_cast<double>(in - 1) / static_cast<double>(out - 1)
-                          : 0.5 * (roiStart + roiEnd) * static_cast<double>(in - 1);
+            src = resized > 1 ? roiStart * static_cast<double>(in - 1) +
+                                    x * (roiEnd - roiStart) * static_cast<double>(in - 1) / (resized - 1)
+                              : 0.5 * (roiStart + roiEnd) * static_cast<double>(in - 1);
             if (src < 0 || src > static_cast<double>(in - 1)) r.outside[static_cast<size_t>(o)] = true;
         } else {
             return unsupported(node, "coordinate_transformation_mode '" + s.transform + "' is not supported");

@@ -127,9 +127,8 @@ Expected<Tensors> shapeOf(const ir::Node& node, const ir::Tensor& x) {
 Expected<Tensors> expand(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& shapeT) {
     Expected<Shape> out = broadcastShapes(node, {x.shape(), Shape(shapeT.toInt64Vector())});
     if (!out) return out.error();
-    const std::vector<int64_t> index = broadcastIndex(x.shape(), *out);
-    if (index.empty()) return Tensors{x};
-    return Tensors{gatherByIndex(x, *out, index)};
+    if (x.shape() == *out) return Tensors{x};
+    return Tensors{gatherByIndex(x, *out, broadcastIndex(x.shape(), *out))};
 }
 
 Expected<Tensors> tile(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& repeatsT) {
