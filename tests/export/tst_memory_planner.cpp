@@ -8,6 +8,7 @@
 #include "support/test_paths.h"
 
 #include <QTest>
+#include <algorithm>
 #include <random>
 
 using namespace embark;
@@ -91,7 +92,8 @@ private slots:
         QCOMPARE(plan->bufferOfValue.at("flatten_out"), plan->bufferOfValue.at("sig_out"));
         QCOMPARE(plan->arenaBytes, size_t{2 * 1024});      // x and conv output
         QCOMPARE(plan->lowerBoundBytes, plan->arenaBytes);
-        QCOMPARE(plan->asciiSteps().count('\n'), 4);
+        const std::string steps = plan->asciiSteps();
+        QCOMPARE(static_cast<int>(std::count(steps.begin(), steps.end(), '\n')), 4);
         QVERIFY(plan->table().find("lower bound 2048") != std::string::npos);
 
         exporter::MemoryPlanOptions outside;
