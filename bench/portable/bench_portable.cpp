@@ -104,14 +104,18 @@ Result run_layer(const Layer& layer, int threads, ep::ThreadPool* pool, pthreadp
     auto op = ep::pack_conv2d(s, w.data(), b.data(), act);
     r.portable_s = time_call([&] { ep::conv2d(op, x.data(), y1.data(), pool); });
 
-    // XNNPACK wants [groups][cout_g][kh][kw][cin_g]; ONNX gives [cout][cin_g][kh][kw].
+    // XNNPACK wants [groups][cout_g][kh][kw][cin_g], or [kh][kw][channels] for a depthwise
+    // convolution; ONNX gives [cout][cin_g][kh][kw].
+    const bool depthwise = s.groups > 1 && cin_g == 1 && cout_g == 1;
     std::vector<float> wx(w.size());
     for (int co = 0; co < s.out_c; ++co)
         for (int ci = 0; ci < cin_g; ++ci)
             for (int t = 0; t < taps; ++t)
-                wx[(static_cast<size_t>(co) * taps + t) * cin_g + ci] = w[(static_cast<size_t>(co) * cin_g + ci) * taps + t];
+                wx[depthwise ? static_cast<size_t>(t) * s.out_c + co
+                             : (static_cast<size_t>(co) * taps + t) * cin_g + ci] =
+                    w[(static_cast<size_t>(co) * cin_g + ci) * taps + t];
     xnn_operator_t xop = nullptr;
-    const uint32_t flags = (s.groups > 1 && cin_g == 1 && cout_g == 1) ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0;
+    const uint32_t flags = depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0;
     xnn_status st = xnn_create_convolution2d_nhwc_f32(
         s.pad_top, s.pad_right, s.pad_bottom, s.pad_left, s.kernel_h, s.kernel_w, s.stride_h,
         s.stride_w, s.dilation_h, s.dilation_w, s.groups, cin_g, cout_g, s.in_c, s.out_c,

@@ -9,8 +9,10 @@
 // Why these defaults:
 // - AVX-512 (32 zmm): 7 x 32 floats = 14 accumulators + 2 weight registers; measured at
 //   XNNPACK speed on a 56x56 64->64 3x3 layer.
-// - AVX/AVX2 (16 ymm): 6 x 16 = 12 accumulators + 2 weight registers + 1 broadcast.
+// - AVX/AVX2 (16 ymm): 4 x 24 = 12 accumulators + 3 weights + 1 broadcast. GCC 12 spills
+//   a 6 x 16 tile (and 5 x 16) inside the FMA loop; 4 x 24 is spill-free.
 // - aarch64 NEON (32 q registers): 6 x 16 = 24 accumulators + 4 weights (XNNPACK's 6x8 doubled).
+//   Checked by instruction mix only (no arm64 hardware here).
 // - RVV: 32 vector registers of VLEN bits. With LMUL 4, NR = 4 * VLEN / 32 floats is one
 //   register group; 7 pixels use 28 registers and the weights the last 4 (XNNPACK's
 //   7 x 4v layout). EMBARK_VLEN_BITS comes from the board (128 on K230, 256 on SpacemiT K1).
@@ -21,8 +23,8 @@
 #    define EMBARK_DEFAULT_MR 7
 #    define EMBARK_DEFAULT_NR 32
 #  elif defined(__AVX__)
-#    define EMBARK_DEFAULT_MR 6
-#    define EMBARK_DEFAULT_NR 16
+#    define EMBARK_DEFAULT_MR 4
+#    define EMBARK_DEFAULT_NR 24
 #  elif defined(__aarch64__) || defined(__ARM_NEON)
 #    define EMBARK_DEFAULT_MR 6
 #    define EMBARK_DEFAULT_NR 16

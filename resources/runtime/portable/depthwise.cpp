@@ -33,7 +33,7 @@ void build_depthwise_indirection(const Conv2D& op, const float* input) {
 // One block of `width` channels starting at channel c0 of one output pixel. TAPS == 0 means
 // the tap count is only known at run time (`taps`).
 template <int TAPS, int WIDTH>
-inline void depthwise_block(int taps, const float* const* rows, const float* __restrict w,
+EMBARK_VECTORIZE_ALWAYS inline void depthwise_block(int taps, const float* const* rows, const float* __restrict w,
                             const float* __restrict bias, int channels, int c0, float* out,
                             const Activation& act) {
     float acc[1][WIDTH];

@@ -22,12 +22,20 @@ namespace embark::portable::detail {
 #  define EMBARK_CHANNEL_LOOP(width)
 #endif
 
+// GCC's cost model for tuned aarch64 cores (-mcpu=cortex-a72/a76) declines to vectorize the
+// tile and emits 112 scalar fmadd; the tile is always worth vectorizing, so say so.
+#if defined(__GNUC__) && !defined(__clang__)
+#  define EMBARK_VECTORIZE_ALWAYS __attribute__((optimize("vect-cost-model=unlimited")))
+#else
+#  define EMBARK_VECTORIZE_ALWAYS
+#endif
+
 // Applies the cheap fused activations to the accumulator tile in registers. The switch is
 // outside the loops so each case is a plain vector loop, and nothing takes the tile's address
 // or indexes it with a run-time bound (either forces the accumulators out of registers: 2x
 // slower). Sigmoid needs expf, which does not vectorize: it is applied after the store.
 template <int MR, int NR>
-[[gnu::always_inline]] inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
+[[gnu::always_inline]] EMBARK_VECTORIZE_ALWAYS inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
     switch (act.kind) {
     case Act::None:
     case Act::Sigmoid: return;
@@ -78,7 +86,7 @@ template <int MR, int NR>
 // reuses each weight vector MR times. Unrolling only the pixel loop matters: GCC given a
 // different loop to unroll vectorizes across pixels with gathers (20x slower).
 template <int MR, int NR>
-inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
+EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
                       const float* __restrict w, const float* __restrict bias, float* c,
                       size_t c_stride, int n_valid, const Activation& act) {
     float acc[MR][NR];
