@@ -1,7 +1,7 @@
 // SshTransport against a real OpenSSH server on 127.0.0.1 (tests/support/sshd_fixture): a
 // riscv64 binary deployed and run through a qemu exec prefix, host-key and authentication
-// refusals, exit statuses and signals, cancel leaving no process, a server killed mid-upload
-// and names full of shell syntax.
+// refusals, exit statuses and signals, cancel leaving no process, a full disk, a server
+// killed mid-upload and names full of shell syntax.
 #include "deploy/shell_quote.h"
 #include "deploy/ssh_transport.h"
 #include "support/sshd_fixture.h"
@@ -279,6 +279,34 @@ private slots:
         QVERIFY(!s.ok());
         QCOMPARE(s.error().kind, ErrorKind::External);
         QVERIFY2(messageOf(s).contains("cannot connect to 127.0.0.1"), qPrintable(messageOf(s)));
+    }
+
+    void fullBoardDiskIsReportedAndCleanedUp() {
+        QTemporaryDir mountPoint;
+        // A 1 MiB tmpfs is the board's disk; needs CAP_SYS_ADMIN (root in the CI container).
+        if (QProcess::execute("mount", {"-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path()}) != 0)
+            QSKIP("cannot mount a tmpfs here (needs root): the full-disk case runs in CI only");
+        const QString big = m_tmp.filePath("three-mib.bin");
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(3 << 20, 'w'));
+        }
+        Status s;
+        QStringList left;
+        {
+            SshTransport transport(board(mountPoint.path()), options());
+            auto dir = transport.makeRunDir("full");
+            QVERIFY(dir.ok());
+            s = transport.upload(big, "weights.bin");
+            left = QDir(*dir).entryList(QDir::Files | QDir::Hidden);
+        }
+        QProcess::execute("umount", {mountPoint.path()});
+        QVERIFY(!s.ok());
+        QVERIFY2(messageOf(s).contains("no space left on device while uploading") &&
+                     messageOf(s).contains("test-board"),
+                 qPrintable(messageOf(s)));
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(", "))); // neither final nor temporary file
     }
 
     // Last: it kills the shared server.
