@@ -21,7 +21,11 @@
 //   with a message, kernels do not check again (the hot path stays branch-free).
 // * Compile with -O3 and the target's -march (e.g. -march=x86-64-v3, -march=rv64gcv,
 //   -mcpu=cortex-a76); never -ffast-math (it made Clang's vector code 15-35x slower). Tile
-//   sizes come from config.h (EMBARK_MR / EMBARK_NR / EMBARK_VLEN_BITS).
+//   sizes come from config.h (EMBARK_MR / EMBARK_NR / EMBARK_VLEN_BITS). riscv64: build with
+//   clang-19 --target=riscv64-linux-gnu -march=rv64gcv -DEMBARK_VLEN_BITS=<board VLEN>
+//   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
+// * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
+//   runtime.cpp, conv.cpp, depthwise.cpp, pool.cpp, elementwise.cpp. Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
