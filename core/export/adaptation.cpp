@@ -41,16 +41,24 @@ ir::Tensor permuteTensor(const ir::Tensor& in, const int64_t* perm) {
     const int64_t inStride[4] = {d[1] * d[2] * d[3], d[2] * d[3], d[3], 1};
     const auto* src = static_cast<const unsigned char*>(in.data());
     auto* dst = static_cast<unsigned char*>(out.mutableData());
+    // Strides of the input seen in output order; weights of a large model are permuted here,
+    // so the inner loop stays a strided copy.
+    const int64_t s0 = inStride[perm[0]], s1 = inStride[perm[1]], s2 = inStride[perm[2]], s3 = inStride[perm[3]];
     int64_t o = 0;
     for (int64_t a = 0; a < outShape[0]; ++a)
         for (int64_t b = 0; b < outShape[1]; ++b)
-            for (int64_t c = 0; c < outShape[2]; ++c)
-                for (int64_t e = 0; e < outShape[3]; ++e, ++o) {
-                    const int64_t idx[4] = {a, b, c, e};
-                    int64_t i = 0;
-                    for (int k = 0; k < 4; ++k) i += idx[k] * inStride[perm[k]];
-                    std::memcpy(dst + o * es, src + i * es, es);
+            for (int64_t c = 0; c < outShape[2]; ++c) {
+                const int64_t base = a * s0 + b * s1 + c * s2;
+                if (es == 4) {
+                    auto* d4 = reinterpret_cast<uint32_t*>(dst) + o;
+                    const auto* s4 = reinterpret_cast<const uint32_t*>(src) + base;
+                    for (int64_t e = 0; e < outShape[3]; ++e) d4[e] = s4[e * s3];
+                    o += outShape[3];
+                } else {
+                    for (int64_t e = 0; e < outShape[3]; ++e, ++o)
+                        std::memcpy(dst + o * es, src + (base + e * s3) * es, es);
                 }
+            }
     return out;
 }
 
