@@ -1,0 +1,234 @@
+// Export-path conformance: the ONNX backend node tests (libonnx-testdata) that the importer
+// and the reference accept go through export -> build -> run for each kernel library, all
+// models of a library linked into one harness binary, and must match both the reference and
+// ONNX's expected outputs. Export refusals (Unsupported) are skips, grouped by reason.
+#include "export/exporter.h"
+#include "onnx/importer.h"
+#include "onnx/tensor_io.h"
+#include "reference/interpreter.h"
+#include "support/export_harness.h"
+#include "support/test_paths.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+using namespace embark;
+
+namespace {
+
+// ONNX backend tolerances, per element; float32 kernels that sum in a different order than
+// ONNX's numpy reference may need the relaxed bound (1e-4 of the output's max magnitude),
+// which is counted and printed separately.
+constexpr double kRtol = 1e-3;
+constexpr double kAtol = 1e-7;
+constexpr double kRelativeToMax = 1e-4;
+
+struct Case {
+    std::string id; // suite/name
+    ir::Graph graph;
+    std::map<std::string, ir::Tensor> inputs;
+    std::vector<ir::Tensor> expected; // ONNX's
+};
+
+struct Tally {
+    int passed = 0, failed = 0, skipped = 0, relaxed = 0;
+    std::map<std::string, int> skipReasons;
+};
+
+// Groups a message by what is missing, without node or value names.
+std::string reasonOf(const std::string& message) {
+    static const QRegularExpression op("op '([^']+)'");
+    static const QRegularExpression quoted("'[^']*'");
+    static const QRegularExpression node("\\b([A-Z][A-Za-z]+) '");  // Node::describe(): "Relu 'name'"
+    QString m = QString::fromStdString(message);
+    QString opName;
+    if (auto match = node.match(m); match.hasMatch()) opName = match.captured(1) + ": ";
+    else if (auto match2 = op.match(m); match2.hasMatch()) opName = match2.captured(1) + ": ";
+    m.replace(quoted, "'…'");
+    return (opName + m).left(120).toStdString();
+}
+
+bool allFloat32Inputs(const ir::Graph& g, std::string* why) {
+    for (const ir::Value* v : g.inputs())
+        if (!v->isConstant() && v->dtype != ir::DType::Float32) {
+            *why = "input of dtype " + std::string(ir::dtypeName(v->dtype));
+            return false;
+        }
+    for (const ir::Value* v : g.outputs())
+        if (v->dtype != ir::DType::Float32) {
+            *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
+            return false;
+        }
+    return true;
+}
+
+// Empty when within the strict ONNX tolerance; sets *relaxed when only within 1e-4 of max.
+std::string compareWithOnnx(const ir::Tensor& got, const ir::Tensor& want, bool* relaxed) {
+    if (got.shape() != want.shape()) return "shape " + got.shape().str() + ", ONNX expects " + want.shape().str();
+    double maxDiff = 0, maxRef = 0;
+    int64_t worst = -1;
+    for (int64_t i = 0; i < want.numel(); ++i) {
+        const double a = got.at(i), b = want.at(i);
+        if ((std::isnan(a) && std::isnan(b)) || a == b) continue;
+        const double d = std::fabs(a - b);
+        if (!std::isfinite(d)) return "element " + std::to_string(i) + " is " + std::to_string(a) + ", ONNX expects " + std::to_string(b);
+        if (d > kAtol + kRtol * std::fabs(b) && d > maxDiff) worst = i;
+        maxDiff = std::max(maxDiff, d);
+        if (std::isfinite(b)) maxRef = std::max(maxRef, std::fabs(b));
+    }
+    if (worst < 0) return {};
+    if (maxDiff <= kRelativeToMax * maxRef + kAtol) {
+        *relaxed = true;
+        return {};
+    }
+    return "element " + std::to_string(worst) + " is " + std::to_string(got.at(worst)) + ", ONNX expects " +
+           std::to_string(want.at(worst)) + " (max |diff| " + std::to_string(maxDiff) + ", max |ref| " + std::to_string(maxRef) + ")";
+}
+
+// Loads one backend test; empty `*skip` and a Case when the importer and the reference accept it.
+bool loadCase(const QString& dir, const std::string& id, Case* c, std::string* skip) {
+    auto graph = onnx::importModel((dir + "/model.onnx").toStdString());
+    if (!graph) { *skip = "import: " + graph.error().message; return false; }
+    if (!allFloat32Inputs(*graph, skip)) return false;
+    auto data = onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
+    if (!data) { *skip = "test data: " + data.error().message; return false; }
+    std::vector<const ir::Value*> graphInputs;
+    for (const ir::Value* v : graph->inputs())
+        if (!v->isConstant()) graphInputs.push_back(v);
+    c->id = id;
+    for (size_t i = 0; i < data->inputs.size(); ++i) {
+        const onnx::NamedTensor& t = data->inputs[i];
+        const ir::Value* byName = t.name.empty() ? nullptr : graph->findValue(t.name);
+        const ir::Value* v = byName && byName->isGraphInput() ? byName : i < graphInputs.size() ? graphInputs[i] : nullptr;
+        if (!v) { *skip = "test data: an input matches no model input"; return false; }
+        c->inputs[v->name] = t.tensor;
+    }
+    auto ref = reference::run(*graph, c->inputs);
+    if (!ref) { *skip = "reference: " + ref.error().message; return false; }
+    for (size_t k = 0; k < data->outputs.size() && k < ref->outputs.size(); ++k) {
+        bool relaxed = false;
+        if (!compareWithOnnx(ref->outputs[k].castTo(ir::DType::Float32), data->outputs[k].tensor.castTo(ir::DType::Float32), &relaxed).empty()) {
+            *skip = "the reference disagrees with ONNX (see tst_reference_conformance)";
+            return false;
+        }
+        c->expected.push_back(data->outputs[k].tensor.castTo(ir::DType::Float32));
+    }
+    c->graph = std::move(*graph);
+    return true;
+}
+
+void printTally(const char* lib, const Tally& t) {
+    std::printf("[%s] skip reasons:\n", lib);
+    for (const auto& [reason, count] : t.skipReasons) std::printf("  %4d  %s\n", count, reason.c_str());
+    std::printf("[%s] %d passed (%d only within %.0e of max |ref| vs ONNX), %d failed, %d skipped\n", lib, t.passed,
+                t.relaxed, kRelativeToMax, t.failed, t.skipped);
+    std::fflush(stdout);
+}
+
+} // namespace
+
+class TestExportConformance : public QObject {
+    Q_OBJECT
+
+    std::vector<Case> m_cases;
+    std::map<std::string, int> m_loadSkips;
+    int m_loadSkipped = 0;
+
+private slots:
+    void initTestCase() {
+        const QString root = test::onnxTestDataDir();
+        if (root.isEmpty()) QSKIP("/usr/share/libonnx-testdata/data is absent: install the Debian package libonnx-testdata");
+        const QString only = qEnvironmentVariable("EMBARK_CONFORMANCE_FILTER"); // a regex on suite/name, for debugging
+        for (const QString suite : {"node", "simple", "pytorch-operator"}) {
+            const QDir suiteDir(root + "/" + suite);
+            for (const QString& name : suiteDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+                const QString dir = suiteDir.filePath(name);
+                const std::string id = (suite + "/" + name).toStdString();
+                if (!QFileInfo::exists(dir + "/model.onnx")) continue;
+                if (!only.isEmpty() && !QRegularExpression(only).match(QString::fromStdString(id)).hasMatch()) continue;
+                Case c;
+                std::string skip;
+                if (loadCase(dir, id, &c, &skip)) m_cases.push_back(std::move(c));
+                else { ++m_loadSkipped; ++m_loadSkips[reasonOf(skip)]; }
+            }
+        }
+        std::printf("%zu backend tests accepted by the importer and the reference (float32 I/O), %d not:\n", m_cases.size(), m_loadSkipped);
+        if (qEnvironmentVariableIsSet("EMBARK_CONFORMANCE_VERBOSE"))
+            for (const auto& [reason, count] : m_loadSkips) std::printf("  %4d  %s\n", count, reason.c_str());
+        QVERIFY(!m_cases.empty());
+    }
+
+    void exportBuildRun_data() {
+        QTest::addColumn<QString>("library");
+        QTest::newRow("portable") << "portable";
+        QTest::newRow("xnnpack") << "xnnpack";
+    }
+
+    void exportBuildRun() {
+        QFETCH(QString, library);
+        const std::string lib = library.toStdString();
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + library;
+        Tally tally;
+        std::vector<test::HarnessEntry> entries;
+        std::vector<const Case*> exported;
+        for (const Case& c : m_cases) {
+            exporter::ExportOptions o;
+            o.library = lib;
+            o.outDir = work + "/exports/" + QString::fromStdString(c.id).replace('/', '_');
+            o.force = true;
+            o.sampleInputs = c.inputs;
+            auto r = exporter::exportModel(c.graph, o);
+            if (!r && r.error().kind == ErrorKind::Unsupported) {
+                ++tally.skipped;
+                ++tally.skipReasons["export: " + reasonOf(r.error().message)];
+                continue;
+            }
+            if (!r) {
+                ++tally.failed;
+                std::printf("FAIL [%s] %s: export: %s\n", lib.c_str(), c.id.c_str(), r.error().message.c_str());
+                continue;
+            }
+            entries.push_back({c.id, r->dir});
+            exported.push_back(&c);
+        }
+        test::HarnessOptions ho;
+        ho.workDir = work + "/harness";
+        ho.log = [](const QString& line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); };
+        auto results = test::runExportHarness(entries, ho);
+        QVERIFY2(results, results ? "" : results.error().message.c_str());
+        for (size_t i = 0; i < results->size(); ++i) {
+            const test::HarnessResult& r = (*results)[i];
+            const Case& c = *exported[i];
+            std::string why;
+            bool relaxed = false;
+            if (r.status != test::HarnessStatus::Ok) why = std::string(test::harnessStatusName(r.status)) + ": " + r.message;
+            else if (r.outputs.size() < c.expected.size()) why = std::to_string(r.outputs.size()) + " outputs";
+            for (size_t k = 0; why.empty() && k < c.expected.size(); ++k) {
+                const test::HarnessOutput& out = r.outputs[k];
+                if (!out.finite || !(out.maxAbs <= kRelativeToMax * out.maxRef + kAtol))
+                    why = "output '" + out.name + "' vs the reference: max |diff| " + std::to_string(out.maxAbs) +
+                          ", max |ref| " + std::to_string(out.maxRef) + (out.finite ? "" : ", NaN/Inf mismatch");
+                else if (std::string d = compareWithOnnx(out.data, c.expected[k], &relaxed); !d.empty())
+                    why = "output '" + out.name + "' vs ONNX: " + d;
+            }
+            if (why.empty()) {
+                ++tally.passed;
+                tally.relaxed += relaxed ? 1 : 0;
+                continue;
+            }
+            ++tally.failed;
+            std::printf("FAIL [%s] %s: %s (%s)\n", lib.c_str(), c.id.c_str(), why.c_str(), qPrintable(entries[i].exportDir));
+        }
+        printTally(lib.c_str(), tally);
+        QVERIFY2(tally.failed == 0, "supported backend tests fail through the export (see the FAIL lines above)");
+        QVERIFY(tally.passed > 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportConformance)
+#include "tst_export_conformance.moc"

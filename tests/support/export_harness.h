@@ -1,0 +1,66 @@
+// Builds many export folders into ONE binary (kernels compiled once, models batched into a
+// few translation units with renamed symbols) and runs each model on its embedded sample.
+#pragma once
+
+#include "ir/error.h"
+#include "ir/tensor.h"
+
+#include <QString>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace embark::test {
+
+struct HarnessEntry {
+    std::string id;    // printed in messages, e.g. "node/test_relu"
+    QString exportDir; // a folder written by exporter::exportModel
+};
+
+struct HarnessOutput {
+    std::string name;
+    ir::Tensor data;    // float32, model layout, read back from the harness's output file
+    double maxAbs = 0;  // vs the export's embedded expected output (the reference's)
+    double maxRef = 0;  // max |expected|
+    bool finite = true; // no NaN in |got - expected|
+};
+
+struct HarnessLayer {
+    int index = 0;
+    std::string node, lib;
+    std::vector<std::string> provenance; // original ONNX node names
+    std::string value;                   // the layer's output value name
+    ir::Tensor data;                     // model layout (what forwardDump gives)
+};
+
+enum class HarnessStatus { Ok, BuildFailed, InitFailed, Crashed, NotRun };
+
+struct HarnessResult {
+    std::string id;
+    HarnessStatus status = HarnessStatus::NotRun;
+    std::string message; // the compiler's / init's / crash's message when not Ok
+    std::vector<HarnessOutput> outputs;
+    std::vector<HarnessLayer> layers; // only with HarnessOptions::dumpLayers
+};
+
+struct HarnessOptions {
+    QString workDir;            // the generated project, its build folder and the outputs
+    bool dumpLayers = false;    // run forwardDump and read every layer back
+    int jobs = 2;
+    int modelsPerUnit = 24;     // models per translation unit (headers are parsed once per unit)
+    QString modelFlags = "-O1"; // model.cpp is straight-line calls; the kernels get -O3
+    int timeoutMs = 20 * 60 * 1000;
+    std::function<void(const QString&)> log; // progress lines
+};
+
+// Generates, builds and runs the harness. One result per entry, in order. A model whose code
+// does not compile is BuildFailed (with the compiler's message) and the rest still run; one
+// that crashes is Crashed and the harness restarts after it. An Error means the harness
+// itself could not be built (configure or link failure) or run.
+Expected<std::vector<HarnessResult>> runExportHarness(const std::vector<HarnessEntry>& entries,
+                                                      const HarnessOptions& options);
+
+const char* harnessStatusName(HarnessStatus s);
+
+} // namespace embark::test
