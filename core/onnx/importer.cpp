@@ -37,7 +37,7 @@ bool isDefaultDomain(const std::string& domain) { return domain.empty() || domai
 std::string declaredShape(const pb::TensorShapeProto& shape) {
     std::vector<std::string> dims;
     for (const auto& d : shape.dim())
-        dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : (d.has_dim_param() ? d.dim_param() : "?"));
+        dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
     return dims.empty() ? "scalar" : join(dims, "x");
 }
 
@@ -216,11 +216,21 @@ private:
                                     " (shape " + declaredShape(shape) + "): pass --shape " + in.name() + "=" +
                                     join(suggestion, "x"));
         }
+        for (const auto& in : graph->input()) {
+            if (initializers.count(in.name())) continue;
+            std::vector<int64_t> dims;
+            for (const auto& d : in.type().tensor_type().shape().dim()) dims.push_back(d.dim_value());
+            const ir::Shape shape(dims);
+            if (!shape.checkedNumel())
+                return fail(ErrorKind::InvalidInput, "input '" + in.name() + "' has shape " + shape.str() +
+                                                         ", whose element count overflows 64 bits");
+        }
         if (overridden) {
             // Stale shapes recorded for the old input shape would contradict inference.
             graph->clear_value_info();
             for (auto& out : *graph->mutable_output())
-                if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+                if (out.type().tensor_type().has_shape())
+                    for (auto& d : *out.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) d.Clear();
         }
         return {};
     }
@@ -430,6 +440,10 @@ private:
     }
 
     Status finish(const std::string& bytes) {
+        for (const ir::Value* v : m_graph.values())
+            if (!m_unknownShape.count(v) && !v->shape.checkedNumel())
+                return fail(ErrorKind::InvalidInput, "value '" + v->name + "' has shape " + v->shape.str() +
+                                                         ", whose element count is negative or overflows");
         bool missing = false;
         for (const ir::Value* v : m_unknownShape) missing = missing || v->uses().size() || v->isGraphOutput();
         if (missing) {
