@@ -236,7 +236,11 @@ Status build(const QString& dir, const std::vector<PreparedModel>& models, Layou
                 layout.excluded.insert(unit.front());
                 HarnessResult& r = results[static_cast<size_t>(unit.front())];
                 r.status = HarnessStatus::BuildFailed;
-                r.message = firstErrors(it->second);
+                // Name the export's own file (same line numbers: one include line was swapped).
+                QString message = it->second;
+                message.replace(dir + "/units/../models/model_" + QString::number(unit.front()) + ".cpp",
+                                models[static_cast<size_t>(unit.front())].exportDir + "/src/model.cpp");
+                r.message = firstErrors(message);
                 continue;
             }
             for (int k : unit) units.push_back({k}); // compile one by one to find the culprit
