@@ -13,6 +13,7 @@ const std::vector<Command>& commands() {
         {"export", "write a standalone C++ export (portable or XNNPACK kernels)", cmdExport},
         {"build", "configure and build an export folder with CMake", cmdBuild},
         {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},
+        {"bench", "benchmark on a board: export, build, deploy, run, compare, store", cmdBench},
         {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
         {"runs", "the run history: list, show, compare or delete stored runs", cmdRuns},

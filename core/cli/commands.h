@@ -10,6 +10,7 @@ int cmdRun(const QStringList& args, Io& io);
 int cmdExport(const QStringList& args, Io& io);
 int cmdBuild(const QStringList& args, Io& io);
 int cmdExec(const QStringList& args, Io& io);
+int cmdBench(const QStringList& args, Io& io);
 int cmdPlan(const QStringList& args, Io& io);
 int cmdBoards(const QStringList& args, Io& io);
 int cmdRuns(const QStringList& args, Io& io);

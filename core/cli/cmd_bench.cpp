@@ -1,0 +1,217 @@
+// `embark-cli bench MODEL --board B --lib L ...`: the whole pipeline as one job (export,
+// cross-build, deploy, run, compare, store) with latency statistics, per-layer timings and
+// accuracy, and exports of the run (Chrome trace, CSV, JSON, ONNX test data).
+#include "commands.h"
+#include "model_args.h"
+
+#include "bench/run_exports.h"
+#include "jobs/bench_pipeline.h"
+#include "onnx/tensor_io.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QJsonDocument>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace embark::cli {
+namespace {
+
+QJsonObject accuracyJson(const store::AccuracyEntry& a) {
+    return QJsonObject{{"name", QString::fromStdString(a.name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
+                       {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb}};
+}
+
+QJsonObject resultJson(const jobs::BenchResult& r) {
+    const store::RunRecord& rec = r.record;
+    const auto& l = rec.latency;
+    QJsonArray outputs, layersAcc, layers, samples;
+    for (const auto& a : rec.outputAccuracy) outputs.append(accuracyJson(a));
+    for (const auto& a : rec.layerAccuracy) layersAcc.append(accuracyJson(a));
+    for (const auto& m : r.medianLayers)
+        layers.append(QJsonObject{{"index", m.index}, {"name", QString::fromStdString(m.node)},
+                                  {"lib", QString::fromStdString(m.lib)}, {"median_ns", static_cast<qint64>(m.ns)}});
+    for (int64_t s : rec.latencyNs) samples.append(static_cast<qint64>(s));
+    QJsonObject accuracy{{"outputs", outputs}, {"layers", layersAcc}};
+    if (r.firstDivergentLayer >= 0)
+        accuracy["first_divergent_layer"] = QString::fromStdString(r.layerAccuracy[static_cast<size_t>(r.firstDivergentLayer)].node);
+    return QJsonObject{
+        {"run_id", static_cast<qint64>(rec.id)},
+        {"status", rec.status == store::RunStatus::Ok ? "ok" : "failed"},
+        {"message", QString::fromStdString(rec.message)},
+        {"model", QString::fromStdString(rec.fingerprint.modelPath)},
+        {"board", QString::fromStdString(rec.fingerprint.boardId)},
+        {"lib", QString::fromStdString(rec.fingerprint.kernelLibrary)},
+        {"compiler", QString::fromStdString(rec.fingerprint.compiler)},
+        {"threads", rec.fingerprint.threads},
+        {"latency", QJsonObject{{"min_ns", l.minNs}, {"median_ns", l.medianNs}, {"mean_ns", l.meanNs}, {"p90_ns", l.p90Ns},
+                                {"stdev_ns", l.stdevNs}, {"ci95_ns", QJsonArray{l.ci95LowNs, l.ci95HighNs}},
+                                {"samples_ns", samples}}},
+        {"accuracy", accuracy},
+        {"layers", layers},
+        {"export", rec.extra},
+    };
+}
+
+Status writeFile(const QString& path, const QByteArray& data) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size())
+        return makeError(ErrorKind::External, "cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
+    return {};
+}
+
+} // namespace
+
+int cmdBench(const QStringList& args, Io& io) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Benchmark a model on a board: export, build, deploy, run, compare, store.");
+    parser.addPositionalArgument("MODEL", "The .onnx file.");
+    parser.addOption({"board", "Board id (see embark-cli boards; default sim-k230).", "BOARD", "sim-k230"});
+    parser.addOption({"lib", "Kernel library: portable or xnnpack.", "LIB", "portable"});
+    parser.addOption({"iterations", "Timed iterations (default 10).", "N", "10"});
+    parser.addOption({"warmup", "Untimed iterations first (default 2).", "W", "2"});
+    parser.addOption({"threads", "Threads on the board (default 1).", "T", "1"});
+    parser.addOption({"affinity", "Pin to these CPUs with taskset, e.g. 0,1.", "CPU,CPU"});
+    parser.addOption({"layers", "Per-layer timings."});
+    parser.addOption({"accuracy-layers", "Per-layer accuracy against the host reference (dumps every layer)."});
+    parser.addOption({"override", "Run an op type on a library, OP=LIB (repeatable).", "OP=LIB"});
+    parser.addOption({"override-node", "Run one node on a library, NAME=LIB (repeatable).", "NAME=LIB"});
+    parser.addOption({"input", "Input tensor, NAME=FILE (default: a fixed random sample).", "NAME=FILE"});
+    parser.addOption({"compiler", "Cross compiler: clang or gcc (default: the board's).", "CC"});
+    parser.addOption({"work-dir", "Where exports and downloads go.", "DIR"});
+    parser.addOption({"store", "Run history database (default: the user's data folder; '-' = none).", "FILE"});
+    parser.addOption({"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
+    parser.addOption({"trace", "Write a Chrome trace (Perfetto opens it).", "FILE"});
+    parser.addOption({"csv", "Write per-layer timings as CSV.", "FILE"});
+    parser.addOption({"save-json", "Write the run as JSON.", "FILE"});
+    parser.addOption({"test-data", "Write an ONNX test-data bundle (test_data_set_0) for onnx_test_runner.", "DIR"});
+    parser.addOption({"json", "Print the result as one JSON object."});
+    parser.addOption({"verbose", "Stream the build and run log to stderr."});
+    addShapeOption(parser);
+    const QString synopsis = "bench MODEL --board B --lib L [--iterations N] [--warmup W] [--threads T] "
+                             "[--affinity CPU,CPU...] [--layers] [--accuracy-layers] [--json]";
+    if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
+
+    jobs::BenchOptions o;
+    o.modelPath = parser.positionalArguments().first();
+    o.boardId = parser.value("board");
+    o.library = parser.value("lib").toStdString();
+    bool ok1 = false, ok2 = false, ok3 = false;
+    o.iterations = parser.value("iterations").toInt(&ok1);
+    o.warmup = parser.value("warmup").toInt(&ok2);
+    o.threads = parser.value("threads").toInt(&ok3);
+    if (!ok1 || !ok2 || !ok3 || o.iterations < 1 || o.warmup < 0 || o.threads < 1)
+        return usage(io, "--iterations and --threads must be >= 1, --warmup >= 0");
+    o.affinity = parser.value("affinity");
+    if (!o.affinity.isEmpty() && !QRegularExpression("^[0-9]+([,-][0-9]+)*$").match(o.affinity).hasMatch())
+        return usage(io, "--affinity takes CPU numbers like 0,1 or 0-3");
+    o.layers = parser.isSet("layers");
+    o.accuracyLayers = parser.isSet("accuracy-layers");
+    o.compiler = parser.value("compiler");
+    o.workDir = parser.value("work-dir");
+    o.storePath = parser.value("store");
+    for (const auto& [opt, target] : {std::pair{"override", &o.opOverrides}, std::pair{"override-node", &o.nodeOverrides}})
+        for (const QString& v : parser.values(opt)) {
+            const qsizetype eq = v.indexOf('=');
+            if (eq <= 0) return usage(io, QStringLiteral("--%1 '%2' is not NAME=LIB").arg(opt, v));
+            (*target)[v.left(eq).toStdString()] = v.mid(eq + 1).toStdString();
+        }
+    auto shapes = shapeOverrides(parser);
+    if (!shapes) return fail(io, shapes.error());
+    o.shapeOverrides = *shapes;
+    if (parser.isSet("input")) {
+        auto graph = loadModel(o.modelPath, parser);
+        if (!graph) return fail(io, graph.error());
+        auto in = readInputs(*graph, parser.values("input"));
+        if (!in) return fail(io, in.error());
+        o.inputs = *in;
+    }
+    if (parser.isSet("accept-new-host-key"))
+        o.ssh.confirmHostKey = [&io](const deploy::HostKeyInfo&) {
+            io.err << "embark-cli: trusting the new host key (--accept-new-host-key)\n";
+            return true;
+        };
+    const bool verbose = parser.isSet("verbose");
+    o.log = [&](const QString& line) {
+        if (verbose) {
+            io.err << line << "\n";
+            io.err.flush();
+        }
+    };
+    o.progress = [&](const QString& step, int done, int total) {
+        if (!verbose && !parser.isSet("json")) {
+            io.err << QStringLiteral("[%1/%2] %3\n").arg(done + 1).arg(total).arg(step);
+            io.err.flush();
+        }
+    };
+
+    auto r = jobs::runBenchmark(o);
+    if (!r) return fail(io, r.error());
+    const QJsonObject json = resultJson(*r);
+    if (parser.isSet("trace"))
+        if (Status s = writeFile(parser.value("trace"), bench::chromeTrace(r->medianLayers, static_cast<int64_t>(r->record.latency.medianNs),
+                                                                           r->record.fingerprint.boardId, QFileInfo(o.modelPath).completeBaseName().toStdString())); !s)
+            return fail(io, s.error());
+    if (parser.isSet("csv"))
+        if (Status s = writeFile(parser.value("csv"), bench::layersCsv(r->medianLayers)); !s) return fail(io, s.error());
+    if (parser.isSet("save-json"))
+        if (Status s = writeFile(parser.value("save-json"), QJsonDocument(json).toJson()); !s) return fail(io, s.error());
+    if (parser.isSet("test-data")) {
+        // The sample the export embeds and the host reference's outputs for it.
+        std::vector<onnx::NamedTensor> ins, outs;
+        auto graph = loadModel(o.modelPath, parser);
+        if (!graph) return fail(io, graph.error());
+        for (size_t k = 0; k < graph->inputs().size(); ++k) {
+            const ir::Value* v = graph->inputs()[k];
+            auto t = onnx::readRaw((r->exportDir + QStringLiteral("/data/input_%1.bin").arg(k)).toStdString(), ir::DType::Float32, v->shape);
+            if (!t) return fail(io, t.error());
+            ins.push_back({v->name, *t});
+        }
+        for (size_t k = 0; k < graph->outputs().size(); ++k) {
+            const ir::Value* v = graph->outputs()[k];
+            auto t = onnx::readRaw((r->exportDir + QStringLiteral("/data/expected_%1.bin").arg(k)).toStdString(), ir::DType::Float32, v->shape);
+            if (!t) return fail(io, t.error());
+            outs.push_back({v->name, *t});
+        }
+        if (Status s = onnx::writeTestDataSet((parser.value("test-data") + "/test_data_set_0").toStdString(), ins, outs); !s)
+            return fail(io, s.error());
+    }
+    const store::RunRecord& rec = r->record;
+    if (parser.isSet("json")) {
+        io.out << QJsonDocument(json).toJson(QJsonDocument::Indented);
+    } else {
+        io.out << "Run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " with "
+               << QString::fromStdString(rec.fingerprint.kernelLibrary) << ": "
+               << (rec.status == store::RunStatus::Ok ? QStringLiteral("ok") : QStringLiteral("FAILED")) << "\n";
+        if (rec.status != store::RunStatus::Ok) io.out << "  " << QString::fromStdString(rec.message) << "\n";
+        const auto& l = rec.latency;
+        if (l.count)
+            io.out << QStringLiteral("  latency  median %1 ms  (min %2, mean %3, p90 %4, stdev %5; 95% CI of median %6..%7 ms; n=%8)\n")
+                          .arg(l.medianNs / 1e6, 0, 'f', 3).arg(l.minNs / 1e6, 0, 'f', 3).arg(l.meanNs / 1e6, 0, 'f', 3)
+                          .arg(l.p90Ns / 1e6, 0, 'f', 3).arg(l.stdevNs / 1e6, 0, 'f', 3).arg(l.ci95LowNs / 1e6, 0, 'f', 3)
+                          .arg(l.ci95HighNs / 1e6, 0, 'f', 3).arg(l.count);
+        for (const auto& a : rec.outputAccuracy)
+            io.out << QStringLiteral("  output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB\n")
+                          .arg(QString::fromStdString(a.name)).arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3)
+                          .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1);
+        if (!r->medianLayers.empty()) {
+            io.out << "  slowest layers:\n";
+            auto sorted = r->medianLayers;
+            std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.ns > b.ns; });
+            for (size_t i = 0; i < std::min<size_t>(5, sorted.size()); ++i)
+                io.out << QStringLiteral("    %1  %2 ms  (%3)\n").arg(QString::fromStdString(sorted[i].node).leftJustified(40))
+                              .arg(sorted[i].ns / 1e6, 0, 'f', 3).arg(QString::fromStdString(sorted[i].lib));
+        }
+        if (r->firstDivergentLayer >= 0)
+            io.out << "  first divergent layer: "
+                   << QString::fromStdString(r->layerAccuracy[static_cast<size_t>(r->firstDivergentLayer)].node) << "\n";
+        else if (!r->layerAccuracy.empty())
+            io.out << "  per-layer accuracy: " << r->layerAccuracy.size() << " layers compared, no divergence\n";
+    }
+    if (rec.status != store::RunStatus::Ok) return static_cast<int>(ErrorKind::External);
+    return 0;
+}
+
+} // namespace embark::cli

@@ -1,0 +1,69 @@
+// The benchmark pipeline as one job: export → build with the board's toolchain → deploy →
+// run → download outputs and dumps → compare with the host reference (per output and per
+// layer through value names/provenance) → statistics → store the run. Used by
+// `embark-cli bench` and the studio's jobs; runs on the caller's (job) thread.
+#pragma once
+
+#include "bench/metrics.h"
+#include "bench/run_protocol.h"
+#include "deploy/ssh_connection.h"
+#include "ir/graph.h"
+#include "store/run_record.h"
+
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <map>
+
+namespace embark::jobs {
+
+struct BenchOptions {
+    QString modelPath;
+    std::map<std::string, ir::Shape> shapeOverrides;
+    std::map<std::string, ir::Tensor> inputs; // empty: deterministic random sample
+    QString boardId = "sim-k230";
+    std::string library = "portable";
+    std::map<std::string, std::string> opOverrides, nodeOverrides;
+    QString compiler;         // "clang", "gcc" or empty (the board's default)
+    int iterations = 10;
+    int warmup = 2;
+    int threads = 1;
+    QString affinity;         // "0,1": run under taskset on the board
+    bool layers = false;      // per-layer timings
+    bool accuracyLayers = false; // per-layer dumps compared with the reference
+    QString workDir;          // exports and downloads; empty = a cache folder
+    deploy::SshOptions ssh;
+    QString storePath;        // empty = RunStore::defaultPath(); "-" = do not store
+    int runTimeoutSeconds = 900;
+    const std::atomic_bool* cancel = nullptr;
+    std::function<void(const QString& line)> log;
+    std::function<void(const QString& step, int done, int total)> progress;
+};
+
+struct LayerAccuracy {
+    bench::Accuracy accuracy;
+    std::string node;      // export node
+    std::string value;     // the reference value it was compared with
+};
+
+struct BenchResult {
+    store::RunRecord record;     // status Ok or Failed, with message
+    bench::RunOutput output;     // parsed run_export lines
+    std::vector<bench::LayerSample> medianLayers;
+    std::vector<LayerAccuracy> layerAccuracy;
+    int firstDivergentLayer = -1; // index into layerAccuracy where the error jumps, or -1
+    QString exportDir;
+    QString binary;
+    qint64 binaryBytes = 0;
+};
+
+// Errors before the board runs anything (bad model, unsupported op, board too small,
+// missing toolchain) are returned as errors; a failure on the board (crash, timeout,
+// transport lost) is a BenchResult whose record says Failed (and is stored as such).
+Expected<BenchResult> runBenchmark(const BenchOptions& options);
+
+// The layer where the error first jumps: max_rel above 1e-4 and 10x the previous layer's.
+int firstDivergentLayer(const std::vector<LayerAccuracy>& layers);
+
+} // namespace embark::jobs
