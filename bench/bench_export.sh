@@ -1,0 +1,68 @@
+#!/bin/sh
+# Host benchmark of the export (issue 4): for each model, the reference interpreter
+# (`embark-cli run`), the portable export and the XNNPACK export (`run_export --warmup 3
+# --iterations 20`, median) at 1 and 2 threads, side by side from one run, with ratios, plus
+# the wall time of `embark-cli build` for each export (a fresh build folder).
+# Usage: bench/bench_export.sh [model...]        (default: resnet18 mobilenet_v2)
+#   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-export  JOBS=2
+# The machine should be quiet: the load average is printed before and after.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+cli=${EMBARK_CLI:-"$root/build-export/app/cli/embark-cli"}
+shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
+work=${BENCH_DIR:-/tmp/embark-bench-export}
+jobs=${JOBS:-2}
+[ -x "$cli" ] || { echo "bench_export: no embark-cli at $cli (set EMBARK_CLI)" >&2; exit 2; }
+[ -d "$shared" ] || { echo "bench_export: no shared models at $shared (set EMBARK_SHARED_MODELS)" >&2; exit 2; }
+[ $# -gt 0 ] || set -- resnet18 mobilenet_v2
+mkdir -p "$work"
+
+now() { date +%s.%N; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else printf "n/a" }'; }
+
+echo "bench_export: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+results="$work/results.txt"
+: > "$results"
+for model in "$@"; do
+    onnx="$shared/$model.onnx"
+    data="$shared/$model/test_data_set_0"
+    [ -f "$onnx" ] || { echo "bench_export: $onnx is missing" >&2; exit 2; }
+    # The reference is single-threaded: three runs, the median.
+    refs=""
+    for i in 1 2 3; do
+        refs="$refs $("$cli" run "$onnx" --expect "$data" --json | python3 "$here/export/reference_ms.py")"
+    done
+    ref=$(echo $refs | tr ' ' '\n' | sort -g | sed -n 2p)
+    for lib in portable xnnpack; do
+        dir="$work/${model}_$lib"
+        "$cli" export "$onnx" --lib "$lib" -o "$dir" --force --input "$data/input_0.pb" > "$work/export.log"
+        t0=$(now)
+        "$cli" build "$dir" --jobs "$jobs" --quiet > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 5; }
+        build_s=$(seconds "$t0" "$(now)")
+        for threads in 1 2; do
+            ms=$("$dir/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
+                python3 "$here/export/latency_summary.py" | cut -d' ' -f1)
+            echo "$model $lib $threads $ms $build_s $ref" >> "$results"
+        done
+    done
+done
+
+echo
+printf '%-13s %-9s %9s %9s %9s %10s %8s\n' model library "1T ms" "2T ms" "2T gain" "ref ms" "build s"
+while read -r model lib threads ms build ref; do
+    [ "$threads" = 1 ] || continue
+    ms2=$(awk -v m="$model" -v l="$lib" '$1 == m && $2 == l && $3 == 2 { print $4 }' "$results")
+    printf '%-13s %-9s %9s %9s %8sx %10s %8s\n' "$model" "$lib" "$ms" "$ms2" "$(ratio "$ms" "$ms2")" "$ref" "$build"
+done < "$results"
+echo
+for model in $(cut -d' ' -f1 "$results" | uniq); do
+    for threads in 1 2; do
+        p=$(awk -v m="$model" -v t="$threads" '$1 == m && $2 == "portable" && $3 == t { print $4 }' "$results")
+        x=$(awk -v m="$model" -v t="$threads" '$1 == m && $2 == "xnnpack" && $3 == t { print $4 }' "$results")
+        r=$(awk -v m="$model" '$1 == m { print $6; exit }' "$results")
+        echo "$model ${threads}T: portable/xnnpack $(ratio "$p" "$x")x, reference/portable $(ratio "$r" "$p")x, reference/xnnpack $(ratio "$r" "$x")x"
+    done
+done
+echo "bench_export: load after: $(cut -d' ' -f1-3 /proc/loadavg)"

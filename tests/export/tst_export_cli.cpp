@@ -1,0 +1,209 @@
+// The user's flow with the real `embark-cli export|build|exec` on the bundled digits model
+// (exit codes and the run protocol's JSON lines), and the bad inputs: an op no library
+// runs, a read-only or non-empty output folder, a missing XNNPACK, a compile error.
+#include "onnx/writer.h"
+#include "support/graph_builder.h"
+#include "support/test_paths.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+#include <unistd.h>
+
+using namespace embark;
+
+namespace {
+
+struct CliRun {
+    int code = -1;
+    QString out, err;
+    std::vector<QJsonObject> lines; // stdout lines that are JSON objects
+    int count(const QString& type) const {
+        int n = 0;
+        for (const auto& j : lines) n += j["type"].toString() == type;
+        return n;
+    }
+    QJsonObject first(const QString& type) const {
+        for (const auto& j : lines)
+            if (j["type"].toString() == type) return j;
+        return {};
+    }
+    QByteArray describe() const { return ("exit " + QString::number(code) + "\nstdout: " + out.right(1500) + "\nstderr: " + err.right(1500)).toUtf8(); }
+};
+
+CliRun cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(test::cliPath(), args);
+    CliRun r;
+    if (!p.waitForStarted() || !p.waitForFinished(20 * 60 * 1000)) {
+        p.kill();
+        r.err = "embark-cli did not start or finish: " + p.errorString();
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    for (const QString& line : r.out.split('\n'))
+        if (line.startsWith('{')) r.lines.push_back(QJsonDocument::fromJson(line.toUtf8()).object());
+    return r;
+}
+
+} // namespace
+
+class TestExportCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+    QString m_model, m_export;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(m_tmp.isValid());
+        m_model = test::sourceDir() + "/resources/models/digits_cnn.onnx";
+        QVERIFY2(QFileInfo::exists(m_model), qPrintable(m_model));
+        m_export = m_tmp.path() + "/digits_portable";
+    }
+
+    void exportBuildExec() {
+        QStringList args{"export", m_model, "--lib", "portable", "-o", m_export};
+        const QString sample = test::sharedModelsDir() + "/digits/test_data_set_0/input_0.pb";
+        if (!test::sharedModelsDir().isEmpty() && QFileInfo::exists(sample)) args << "--input" << sample;
+        CliRun e = cli(args);
+        QVERIFY2(e.code == 0, e.describe());
+        QVERIFY(QFileInfo::exists(m_export + "/export.json"));
+        QVERIFY(QFileInfo::exists(m_export + "/src/weights.bin"));
+
+        CliRun b = cli({"build", m_export, "--jobs", "2"});
+        QVERIFY2(b.code == 0, b.describe());
+        QVERIFY(QFileInfo::exists(m_export + "/build/run_export"));
+
+        const QString dump = m_tmp.path() + "/dump";
+        CliRun x = cli({"exec", m_export, "--", "--check", "1e-4", "--layers", "--dump", dump, "--warmup", "1", "--iterations", "2"});
+        QVERIFY2(x.code == 0, x.describe());
+        const QJsonObject meta = x.first("meta");
+        QCOMPARE(meta["model"].toString(), QString("digits_cnn"));
+        QVERIFY(meta["libs"].toArray().contains(QJsonValue("portable")));
+        QVERIFY(meta["arena_bytes"].toDouble() > 0);
+        const int layers = meta["layers"].toInt();
+        QVERIFY(layers > 0);
+        QCOMPARE(x.count("latency"), 2);
+        QVERIFY(x.first("latency")["ns"].toDouble() > 0);
+        QCOMPARE(x.count("layer"), 2 * layers);
+        QCOMPARE(x.count("dump"), layers);
+        for (const auto& j : x.lines) {
+            if (j["type"].toString() != "dump") continue;
+            qint64 numel = 1;
+            for (const auto& d : j["shape"].toArray()) numel *= d.toInteger();
+            QCOMPARE(QFileInfo(j["file"].toString()).size(), numel * 4);
+        }
+        const QJsonObject output = x.first("output");
+        QCOMPARE(output["shape"].toArray(), (QJsonArray{1, 10}));
+        QCOMPARE(output["head"].toArray().size(), 10);
+        const QJsonObject check = x.first("check");
+        QVERIFY2(check["ok"].toBool(), x.describe());
+        QVERIFY(check["max_rel"].toDouble() <= 1e-4);
+
+        // Usage errors of run_export come back as exit 2.
+        QCOMPARE(cli({"exec", m_export, "--", "--check", "-1"}).code, 2);
+        QCOMPARE(cli({"exec", m_export, "--", "--iterations", "0"}).code, 2);
+    }
+
+    // A wrong expected output makes --check fail with exit status 1 (after a rebuild: the
+    // expected outputs are linked into the binary).
+    void failedCheckExitsOne() {
+        QFile f(m_export + "/data/expected_0.bin");
+        QVERIFY(f.open(QIODevice::ReadWrite));
+        QByteArray bytes = f.readAll();
+        QVERIFY(bytes.size() >= 4);
+        float first;
+        std::memcpy(&first, bytes.constData(), 4);
+        first += 1000.f;
+        std::memcpy(bytes.data(), &first, 4);
+        QVERIFY(f.seek(0) && f.write(bytes) == bytes.size());
+        f.close();
+        CliRun b = cli({"build", m_export, "--jobs", "2"});
+        QVERIFY2(b.code == 0, b.describe());
+        CliRun x = cli({"exec", m_export, "--", "--check", "1e-4"});
+        QVERIFY2(x.code == 1, x.describe());
+        QCOMPARE(x.first("check")["ok"].toBool(), false);
+    }
+
+    void nonEmptyFolderNeedsForce() {
+        CliRun e = cli({"export", m_model, "-o", m_export});
+        QVERIFY2(e.code == 2, e.describe());
+        QVERIFY2(e.err.contains("--force"), e.describe());
+        QVERIFY(QFileInfo::exists(m_export + "/build/run_export")); // untouched
+    }
+
+    void unwritableFolderIsAnError() {
+        // Root ignores permissions, so as root the read-only place is /proc.
+        QString parent = "/proc";
+        QTemporaryDir ro;
+        if (geteuid() != 0) {
+            parent = ro.path() + "/ro";
+            QVERIFY(QDir().mkpath(parent));
+            QVERIFY(QFile::setPermissions(parent, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                      QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
+        }
+        const QString out = parent + "/embark_export";
+        CliRun e = cli({"export", m_model, "-o", out});
+        if (geteuid() != 0) QFile::setPermissions(parent, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QVERIFY2(e.code == 5, e.describe());
+        QVERIFY2(e.err.contains(parent), e.describe());
+        QVERIFY(!QFileInfo::exists(out));
+    }
+
+    // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
+    void unsupportedOpWritesNothing() {
+        test::GraphBuilder b("gemm_trans_a");
+        auto* a = b.input("a", {3, 4});
+        b.output(b.op(ir::OpKind::Gemm, {a, b.weights("w", {3, 5})}, {{"transA", int64_t{1}}}, "fc"));
+        const QString model = m_tmp.path() + "/gemm_trans_a.onnx";
+        Status w = onnx::writeModel(b.build(), model.toStdString());
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+        const QString out = m_tmp.path() + "/gemm_export";
+        for (const char* lib : {"portable", "xnnpack"}) {
+            CliRun e = cli({"export", model, "--lib", lib, "-o", out});
+            QVERIFY2(e.code == 3, e.describe());
+            QVERIFY2(e.err.contains("fc") && e.err.contains("Gemm"), e.describe());
+            QVERIFY(!QFileInfo::exists(out));
+        }
+    }
+
+    void missingXnnpackIsExplained() {
+        const QString out = m_tmp.path() + "/digits_xnnpack";
+        CliRun e = cli({"export", m_model, "--lib", "xnnpack", "-o", out});
+        QVERIFY2(e.code == 0, e.describe());
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("XNNPACK_ROOT", "/nonexistent/xnnpack");
+        CliRun b = cli({"build", out, "--jobs", "2"}, env);
+        QVERIFY2(b.code == 5, b.describe());
+        QVERIFY2((b.out + b.err).contains("XNNPACK_ROOT"), b.describe());
+        QVERIFY2(!b.out.contains("Built "), b.describe());
+    }
+
+    // Last: corrupts the portable export's model.cpp; the compiler's message must surface.
+    void compileErrorIsReported() {
+        QFile f(m_export + "/src/model.cpp");
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("\nthis_is_not_cpp embark_broken;\n");
+        f.close();
+        QFile::remove(m_export + "/build/run_export");
+        CliRun b = cli({"build", m_export, "--jobs", "2"});
+        QVERIFY2(b.code == 5, b.describe());
+        QVERIFY2(b.err.contains("model.cpp") && b.err.contains("this_is_not_cpp"), b.describe());
+        QVERIFY2(!b.out.contains("Built "), b.describe());
+        QVERIFY(!QFileInfo::exists(m_export + "/build/run_export"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportCli)
+#include "tst_export_cli.moc"
