@@ -1,0 +1,261 @@
+// `embark-cli runs list|show ID|compare A B|delete ID [--csv|--json] [--db FILE]`: the run
+// history kept by core/store, with totals (medians and 95% intervals) and per-layer deltas.
+#include "commands.h"
+#include "model_args.h"
+
+#include "store/run_store.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace embark::cli {
+namespace {
+
+using namespace embark::store;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+QString ms(double ns) { return QString::number(ns / 1e6, 'f', 3); }
+QString ns(double v) { return QString::number(v, 'f', 1); } // CSV: no exponent notation
+QString statusText(RunStatus s) { return s == RunStatus::Ok ? "ok" : "failed"; }
+
+// RFC 4180: quote a field that holds a separator, quote or line break.
+QString csvField(const QString& s) {
+    if (!s.contains(QRegularExpression("[\",\r\n]"))) return s;
+    return '"' + QString(s).replace("\"", "\"\"") + '"';
+}
+
+QJsonValue number(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
+
+QJsonObject statsJson(const LatencyStats& s) {
+    return {{"count", qint64(s.count)}, {"min_ns", s.minNs}, {"median_ns", s.medianNs},
+            {"mean_ns", s.meanNs}, {"p90_ns", s.p90Ns}, {"stdev_ns", s.stdevNs},
+            {"ci95_ns", QJsonArray{s.ci95LowNs, s.ci95HighNs}}};
+}
+
+QJsonArray accuracyJson(const std::vector<AccuracyEntry>& entries) {
+    QJsonArray a;
+    for (const AccuracyEntry& e : entries)
+        a.append(QJsonObject{{"name", q(e.name)}, {"max_abs", number(e.maxAbs)},
+                             {"max_rel", number(e.maxRel)}, {"rmse", number(e.rmse)},
+                             {"cosine", number(e.cosine)}, {"snr_db", number(e.snrDb)}});
+    return a;
+}
+
+QJsonObject runJson(const RunRecord& r) {
+    const RunFingerprint& f = r.fingerprint;
+    QJsonArray layers;
+    for (const LayerTiming& t : r.layers)
+        layers.append(QJsonObject{{"node", q(t.node)}, {"lib", q(t.lib)}, {"ns", t.ns}});
+    return {{"run_id", qint64(r.id)}, {"status", statusText(r.status)}, {"message", q(r.message)},
+            {"fingerprint", QJsonObject{{"model", q(f.modelPath)}, {"model_sha256", q(f.modelSha256)},
+                                        {"export_hash", q(f.exportHash)}, {"board", q(f.boardId)},
+                                        {"lib", q(f.kernelLibrary)}, {"compiler", q(f.compiler)},
+                                        {"flags", q(f.compilerFlags)}, {"threads", f.threads},
+                                        {"date", f.date.toString(Qt::ISODateWithMs)},
+                                        {"embark_version", q(f.embarkVersion)}}},
+            {"latency", statsJson(r.latency)},
+            {"layers", layers},
+            {"accuracy", QJsonObject{{"outputs", accuracyJson(r.outputAccuracy)},
+                                     {"layers", accuracyJson(r.layerAccuracy)}}},
+            {"extra", r.extra}};
+}
+
+Expected<RunFilter> filterFrom(const QCommandLineParser& p) {
+    RunFilter f;
+    f.model = p.value("model").toStdString();
+    f.boardId = p.value("board").toStdString();
+    f.kernelLibrary = p.value("lib").toStdString();
+    for (const char* key : {"from", "to"}) {
+        if (!p.isSet(key)) continue;
+        QDateTime t = QDateTime::fromString(p.value(key), Qt::ISODate);
+        if (!t.isValid()) t = QDate::fromString(p.value(key), Qt::ISODate).startOfDay(Qt::UTC);
+        if (!t.isValid())
+            return makeError(ErrorKind::Usage, QStringLiteral("--%1 '%2' is not a date: use "
+                                                              "YYYY-MM-DD or an ISO 8601 time")
+                                                   .arg(key, p.value(key)).toStdString());
+        (std::string(key) == "from" ? f.from : f.to) = t;
+    }
+    if (p.isSet("to") && p.value("to").size() == 10) f.to = f.to.addDays(1).addMSecs(-1); // whole day
+    f.limit = p.value("limit").toInt();
+    return f;
+}
+
+int list(RunStore& store, const QCommandLineParser& p, Io& io) {
+    auto filter = filterFrom(p);
+    if (!filter) return fail(io, filter.error());
+    auto runs = store.listRuns(*filter);
+    if (!runs) return fail(io, runs.error());
+    if (p.isSet("json")) {
+        QJsonArray a;
+        for (const RunSummary& r : *runs)
+            a.append(QJsonObject{{"run_id", qint64(r.id)}, {"date", r.date.toString(Qt::ISODateWithMs)},
+                                 {"model", q(r.modelPath)}, {"board", q(r.boardId)},
+                                 {"lib", q(r.kernelLibrary)}, {"threads", r.threads},
+                                 {"status", statusText(r.status)}, {"latency", statsJson(r.latency)}});
+        io.out << QJsonDocument(a).toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    const bool csv = p.isSet("csv");
+    if (csv) io.out << "run_id,date,model,board,lib,threads,status,median_ns,ci95_low_ns,ci95_high_ns\n";
+    else io.out << "  id  date                 status  board         lib        median ms  (95% CI)            model\n";
+    for (const RunSummary& r : *runs) {
+        if (csv) {
+            io.out << r.id << ',' << r.date.toString(Qt::ISODateWithMs) << ',' << csvField(q(r.modelPath))
+                   << ',' << csvField(q(r.boardId)) << ',' << csvField(q(r.kernelLibrary)) << ','
+                   << r.threads << ',' << statusText(r.status) << ',' << ns(r.latency.medianNs) << ','
+                   << ns(r.latency.ci95LowNs) << ',' << ns(r.latency.ci95HighNs) << '\n';
+            continue;
+        }
+        io.out << QString::number(r.id).rightJustified(4) << "  "
+               << r.date.toString("yyyy-MM-dd hh:mm:ss").leftJustified(21) << statusText(r.status).leftJustified(8)
+               << q(r.boardId).leftJustified(14) << q(r.kernelLibrary).leftJustified(10)
+               << (r.latency.empty() ? QString("-") : ms(r.latency.medianNs)).rightJustified(10) << "  "
+               << (r.latency.empty() ? QString()
+                                     : "[" + ms(r.latency.ci95LowNs) + ", " + ms(r.latency.ci95HighNs) + "]")
+                      .leftJustified(20)
+               << q(r.modelPath) << "\n";
+    }
+    if (!csv) io.out << runs->size() << " run(s) in " << store.path() << "\n";
+    return 0;
+}
+
+int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
+    auto r = store.getRun(id);
+    if (!r) return fail(io, r.error());
+    if (p.isSet("json")) {
+        io.out << QJsonDocument(runJson(*r)).toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    if (p.isSet("csv")) { // the per-layer table, the part worth a spreadsheet
+        io.out << "node,lib,ns\n";
+        for (const LayerTiming& t : r->layers) io.out << csvField(q(t.node)) << ',' << csvField(q(t.lib)) << ',' << t.ns << '\n';
+        return 0;
+    }
+    const RunFingerprint& f = r->fingerprint;
+    io.out << "Run " << r->id << "  " << statusText(r->status) << (r->message.empty() ? "" : ": ") << q(r->message) << "\n"
+           << "  model     " << q(f.modelPath) << "  (sha256 " << q(f.modelSha256).left(12) << ")\n"
+           << "  board     " << q(f.boardId) << ", lib " << q(f.kernelLibrary) << ", threads " << f.threads << "\n"
+           << "  compiler  " << q(f.compiler) << " " << q(f.compilerFlags) << "\n"
+           << "  date      " << f.date.toString(Qt::ISODateWithMs) << ", Embark " << q(f.embarkVersion) << "\n";
+    const LatencyStats& s = r->latency;
+    if (!s.empty())
+        io.out << "  latency   median " << ms(s.medianNs) << " ms [" << ms(s.ci95LowNs) << ", " << ms(s.ci95HighNs)
+               << "] 95% CI, min " << ms(s.minNs) << ", mean " << ms(s.meanNs) << ", p90 " << ms(s.p90Ns)
+               << ", stdev " << ms(s.stdevNs) << " (" << s.count << " samples)\n";
+    for (const AccuracyEntry& a : r->outputAccuracy)
+        io.out << "  output    " << q(a.name) << ": max_abs " << a.maxAbs << ", max_rel " << a.maxRel
+               << ", cosine " << a.cosine << ", snr " << a.snrDb << " dB\n";
+    if (!r->layers.empty()) io.out << "  layers\n";
+    for (const LayerTiming& t : r->layers)
+        io.out << "    " << q(t.node).leftJustified(32, ' ', true) << " " << q(t.lib).leftJustified(10) << ms(t.ns).rightJustified(10) << " ms\n";
+    return 0;
+}
+
+int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, Io& io) {
+    auto c = store.compareRuns(a, b);
+    if (!c) return fail(io, c.error());
+    auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
+    if (p.isSet("json")) {
+        QJsonArray layers;
+        for (const LayerDelta& d : c->layers)
+            layers.append(QJsonObject{{"node", q(d.node)}, {"lib_a", q(d.libA)}, {"lib_b", q(d.libB)},
+                                      {"ns_a", optional(d.nsA)}, {"ns_b", optional(d.nsB)},
+                                      {"delta_ns", d.deltaNs}, {"ratio", d.ratio}});
+        io.out << QJsonDocument(QJsonObject{{"a", qint64(c->idA)}, {"b", qint64(c->idB)},
+                                            {"latency_a", statsJson(c->a)}, {"latency_b", statsJson(c->b)},
+                                            {"median_delta_ns", c->medianDeltaNs},
+                                            {"median_ratio", c->medianRatio},
+                                            {"significant", c->significant}, {"layers", layers}})
+                      .toJson(QJsonDocument::Indented);
+        return 0;
+    }
+    auto cell = [](const std::optional<double>& v) { return v ? ns(*v) : QString(); };
+    if (p.isSet("csv")) {
+        io.out << "node,lib_a,lib_b,ns_a,ns_b,delta_ns,ratio\n";
+        io.out << "TOTAL (median),,," << ns(c->a.medianNs) << ',' << ns(c->b.medianNs) << ','
+               << ns(c->medianDeltaNs) << ',' << c->medianRatio << '\n';
+        for (const LayerDelta& d : c->layers)
+            io.out << csvField(q(d.node)) << ',' << csvField(q(d.libA)) << ',' << csvField(q(d.libB)) << ','
+                   << cell(d.nsA) << ',' << cell(d.nsB) << ',' << ns(d.deltaNs) << ',' << d.ratio << '\n';
+        return 0;
+    }
+    auto total = [&](int64_t id, const LatencyStats& s) {
+        io.out << "  run " << QString::number(id).leftJustified(6) << " median " << ms(s.medianNs).rightJustified(10)
+               << " ms   95% CI [" << ms(s.ci95LowNs) << ", " << ms(s.ci95HighNs) << "]  (" << s.count << " samples)\n";
+    };
+    io.out << "Totals\n";
+    total(c->idA, c->a);
+    total(c->idB, c->b);
+    io.out << "  B / A    " << QString::number(c->medianRatio, 'f', 3) << "  ("
+           << (c->significant ? "the intervals do not overlap: a real difference"
+                              : "the intervals overlap: not a significant difference")
+           << ")\n\nPer layer (ms)\n"
+           << "  " << QString("node").leftJustified(32) << QString("A").rightJustified(10)
+           << QString("B").rightJustified(10) << QString("B - A").rightJustified(10) << QString("B / A").rightJustified(8) << "\n";
+    for (const LayerDelta& d : c->layers) {
+        io.out << "  " << q(d.node).leftJustified(32, ' ', true)
+               << (d.nsA ? ms(*d.nsA) : QString("-")).rightJustified(10)
+               << (d.nsB ? ms(*d.nsB) : QString("-")).rightJustified(10)
+               << (d.nsA && d.nsB ? ms(d.deltaNs) : QString()).rightJustified(10)
+               << (d.ratio > 0 ? QString::number(d.ratio, 'f', 2) : QString()).rightJustified(8);
+        if (!d.libA.empty() && !d.libB.empty() && d.libA != d.libB) io.out << "  " << q(d.libA) << " -> " << q(d.libB);
+        io.out << "\n";
+    }
+    return 0;
+}
+
+Expected<int64_t> runId(const QString& s) {
+    bool ok = false;
+    const qint64 id = s.toLongLong(&ok);
+    if (!ok || id <= 0)
+        return makeError(ErrorKind::Usage, QStringLiteral("'%1' is not a run id: see 'embark-cli runs list'")
+                                               .arg(s).toStdString());
+    return int64_t(id);
+}
+
+} // namespace
+
+int cmdRuns(const QStringList& args, Io& io) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription("The run history: list, show, compare or delete stored runs.");
+    parser.addPositionalArgument("ACTION", "list | show ID | compare A B | delete ID");
+    parser.addOption({"db", "The run store (default: $EMBARK_DATA_DIR/runs.sqlite or the user's data folder).", "FILE"});
+    parser.addOption({"model", "list: runs of models whose path contains TEXT (or whose sha256 is TEXT).", "TEXT"});
+    parser.addOption({"board", "list: runs on this board.", "ID"});
+    parser.addOption({"lib", "list: runs with this kernel library.", "LIB"});
+    parser.addOption({"from", "list: runs on or after this date (YYYY-MM-DD or ISO 8601).", "DATE"});
+    parser.addOption({"to", "list: runs on or before this date.", "DATE"});
+    parser.addOption({"limit", "list: at most N runs, newest first.", "N"});
+    parser.addOption({"json", "Print JSON."});
+    parser.addOption({"csv", "Print CSV."});
+    const QString synopsis = "runs list|show ID|compare A B|delete ID [--csv|--json] [--db FILE]";
+    if (int rc = parseOrExit(parser, args, io, synopsis, 1, 3); rc >= 0) return rc;
+    if (parser.isSet("json") && parser.isSet("csv")) return usage(io, "--json and --csv exclude each other");
+
+    const QStringList pos = parser.positionalArguments();
+    const QString action = pos.first();
+    const int wanted = action == "list" ? 1 : action == "compare" ? 3 : (action == "show" || action == "delete") ? 2 : -1;
+    if (wanted < 0) return usage(io, QStringLiteral("unknown runs action '%1': use list, show, compare or delete").arg(action));
+    if (pos.size() != wanted) return usage(io, "usage: embark-cli " + synopsis);
+    std::vector<int64_t> ids;
+    for (int i = 1; i < pos.size(); ++i) {
+        auto id = runId(pos[i]);
+        if (!id) return fail(io, id.error());
+        ids.push_back(*id);
+    }
+
+    auto store = RunStore::open(parser.isSet("db") ? parser.value("db") : RunStore::defaultPath());
+    if (!store) return fail(io, store.error());
+    if (action == "list") return list(**store, parser, io);
+    if (action == "show") return show(**store, ids[0], parser, io);
+    if (action == "compare") return compare(**store, ids[0], ids[1], parser, io);
+    const Status deleted = (*store)->deleteRun(ids[0]);
+    if (!deleted) return fail(io, deleted.error());
+    io.out << "deleted run " << ids[0] << "\n";
+    return 0;
+}
+
+} // namespace embark::cli
