@@ -115,8 +115,13 @@ private:
                 m_opset = static_cast<int>(imp.version());
                 found = true;
             }
-        if (!found)
-            return fail(ErrorKind::InvalidInput, "the model imports no default ONNX opset (opset_import)");
+        if (!found) {
+            std::vector<std::string> domains;
+            for (const auto& imp : m_model.opset_import()) domains.push_back("'" + imp.domain() + "'");
+            return fail(ErrorKind::Unsupported, "the model imports no default ONNX opset (only " +
+                                                    (domains.empty() ? std::string("nothing") : join(domains, ", ")) +
+                                                    "); Embark supports the default ONNX domain, opsets 7 to 17");
+        }
         if (m_opset < kMinOpset || m_opset > kMaxOpset)
             return fail(ErrorKind::Unsupported,
                         "the model uses opset " + std::to_string(m_opset) + "; Embark imports opsets " +
