@@ -31,3 +31,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# aarch64 XNNPACK for sim-rpi5/rpi4/rpi5 exports (the end-to-end tests use it): a private
+# sysroot of Debian's arm64 packages; idempotent and quiet when already there.
+"$(dirname "$0")/xnnpack-sysroot.sh"
