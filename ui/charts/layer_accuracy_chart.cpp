@@ -3,6 +3,7 @@
 #include <qcustomplot.h>
 
 #include <QComboBox>
+#include <QMouseEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 
@@ -21,7 +22,7 @@ LayerAccuracyChart::LayerAccuracyChart(QWidget* parent) : ChartWidget(parent) {
     controls()->addStretch();
     connect(m_metric, &QComboBox::currentIndexChanged, this, &LayerAccuracyChart::rebuild);
     connect(plot(), &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
-        const int i = int(std::lround(plot()->xAxis->pixelToCoord(event->pos().x())));
+        const int i = int(std::lround(plot()->xAxis->pixelToCoord(event->position().x())));
         if (i >= 0 && i < int(m_layers.size())) emit nodeClicked(m_layers[i].node);
     });
 }

@@ -5,9 +5,11 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QMouseEvent>
 #include <QHBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace embark::ui {
@@ -22,7 +24,7 @@ LayerTimingChart::LayerTimingChart(QWidget* parent) : ChartWidget(parent) {
     plot()->legend->setVisible(true);
     plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     connect(plot(), &QCustomPlot::mousePress, this, [this](QMouseEvent* event) {
-        const int index = int(std::lround(plot()->xAxis->pixelToCoord(event->pos().x())));
+        const int index = int(std::lround(plot()->xAxis->pixelToCoord(event->position().x())));
         clickBar(index);
     });
 }

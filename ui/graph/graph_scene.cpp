@@ -12,6 +12,8 @@
 #include <QPainterPath>
 #include <QtConcurrent>
 
+#include <utility>
+
 namespace embark::ui {
 
 namespace {
@@ -46,8 +48,11 @@ GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
 }
 
 GraphScene::~GraphScene() {
-    // The worker writes into m_pendingData: wait for it before that goes away.
+    // The worker writes into m_pendingData: wait for it before that goes away. Removing the
+    // items changes the selection; listeners (the session) may already be gone, so be quiet.
     m_watcher->waitForFinished();
+    blockSignals(true);
+    clear();
 }
 
 void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph) {

@@ -6,9 +6,11 @@
 #include "ir/model_stats.h"
 
 #include <QHeaderView>
+#include <QLocale>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace embark::ui {
