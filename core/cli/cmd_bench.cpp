@@ -81,7 +81,7 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"input", "Input tensor, NAME=FILE (default: a fixed random sample).", "NAME=FILE"});
     parser.addOption({"compiler", "Cross compiler: clang or gcc (default: the board's).", "CC"});
     parser.addOption({"work-dir", "Where exports and downloads go.", "DIR"});
-    parser.addOption({"store", "Run history database (default: the user's data folder; '-' = none).", "FILE"});
+    parser.addOption({{"db", "store"}, "Run history database, as for 'runs' (default: the user's data folder; '-' = none).", "FILE"});
     parser.addOption({"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
     parser.addOption({"trace", "Write a Chrome trace (Perfetto opens it).", "FILE"});
     parser.addOption({"csv", "Write per-layer timings as CSV.", "FILE"});
@@ -111,7 +111,7 @@ int cmdBench(const QStringList& args, Io& io) {
     o.accuracyLayers = parser.isSet("accuracy-layers");
     o.compiler = parser.value("compiler");
     o.workDir = parser.value("work-dir");
-    o.storePath = parser.value("store");
+    o.storePath = parser.value("db");
     for (const auto& [opt, target] : {std::pair{"override", &o.opOverrides}, std::pair{"override-node", &o.nodeOverrides}})
         for (const QString& v : parser.values(opt)) {
             const qsizetype eq = v.indexOf('=');
