@@ -11,7 +11,7 @@ PACKAGES=(
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
   libssh-dev openssh-server openssh-client
   g++-riscv64-linux-gnu g++-aarch64-linux-gnu qemu-user-static qemu-user
-  clang-19 lld-19
+  clang-19 lld-19 libclang-rt-19-dev python3-onnx
   xvfb xauth imagemagick
   python3
 )
