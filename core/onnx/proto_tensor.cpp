@@ -13,8 +13,12 @@ namespace {
 using ::onnx::TensorProto;
 
 std::string sizeText(int64_t count, ir::DType dtype) {
+    // A fuzzed or broken file can declare a shape whose byte size overflows int64 (signed
+    // overflow is undefined behaviour, and the old text said "= 0 bytes").
+    int64_t bytes = 0;
+    const bool overflows = __builtin_mul_overflow(count, static_cast<int64_t>(ir::dtypeSize(dtype)), &bytes);
     return std::to_string(count) + " " + std::string(ir::dtypeName(dtype)) + " = " +
-           std::to_string(count * static_cast<int64_t>(ir::dtypeSize(dtype))) + " bytes";
+           (overflows ? std::string("more than 2^63") : std::to_string(bytes)) + " bytes";
 }
 
 // Copies a typed repeated field into a tensor of `dtype`, converting each element.
