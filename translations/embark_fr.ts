@@ -113,6 +113,10 @@
         <source>Cannot save board</source>
         <translation>Impossible d'enregistrer la carte</translation>
     </message>
+    <message>
+        <source>Name: give the board a name to show in the board picker.</source>
+        <translation>Nom : donnez à la carte un nom à afficher dans le sélecteur de cartes.</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::ChartWidget</name>

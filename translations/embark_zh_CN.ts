@@ -113,6 +113,10 @@
         <source>Cannot save board</source>
         <translation>无法保存开发板</translation>
     </message>
+    <message>
+        <source>Name: give the board a name to show in the board picker.</source>
+        <translation>名称：请为开发板设置一个在选择列表中显示的名称。</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::ChartWidget</name>

@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QTest>
 
 using namespace embark;

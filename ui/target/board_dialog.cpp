@@ -68,6 +68,8 @@ Expected<targets::Board> BoardDialog::board() const {
     static const QRegularExpression idPattern(QStringLiteral("^[a-z0-9][a-z0-9._-]*$"));
     if (!idPattern.match(m_id->text()).hasMatch())
         return makeError(ErrorKind::Usage, tr("Id: use lower-case letters, digits, '.', '_' or '-' (it names the file).").toStdString());
+    if (m_name->text().trimmed().isEmpty())
+        return makeError(ErrorKind::Usage, tr("Name: give the board a name to show in the board picker.").toStdString());
     const bool ssh = m_runner->currentData().toString() == QLatin1String("ssh");
     if (ssh && m_host->text().trimmed().isEmpty())
         return makeError(ErrorKind::Usage, tr("SSH host: an SSH board needs a host name or an ~/.ssh/config alias.").toStdString());
