@@ -2,7 +2,9 @@
 # Builds the libFuzzer targets (tests/fuzz, a clang ASan+UBSan configuration in build-fuzz/)
 # and runs each for SECONDS from a seed corpus of real files, then prints executions, exec/s
 # and findings per target. Usage: bench/fuzz.sh [SECONDS] [TARGET...]  (default 60 s, all).
-# Env: EMBARK_FUZZ_BUILD (build dir), EMBARK_FUZZ_JOBS (ninja -j, default 2).
+# Env: EMBARK_FUZZ_BUILD (build dir), EMBARK_FUZZ_JOBS (ninja -j, default 2), EMBARK_FUZZ_NO_BUILD=1
+# (run what is built: for several fuzz.sh at once, since two ninjas must not share a build dir),
+# EMBARK_FUZZ_RUNS=N (also stop after N executions, e.g. 1000000).
 # Exit status: 0 when no target found anything, 1 when one did (files in findings/<target>/).
 set -uo pipefail
 
@@ -14,12 +16,16 @@ ALL_TARGETS=(fuzz_run_protocol fuzz_board_file fuzz_tensor_files fuzz_onnx_impor
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] && TARGETS=("${ALL_TARGETS[@]}")
 
-if [ ! -f "$BUILD/build.ninja" ]; then
+if [ "${EMBARK_FUZZ_NO_BUILD:-0}" = 1 ]; then
+  :
+elif [ ! -f "$BUILD/build.ninja" ]; then
   cmake -S "$SRC" -B "$BUILD" -G Ninja -DEMBARK_FUZZ=ON -DEMBARK_BUILD_STUDIO=OFF -DEMBARK_BUILD_TESTS=OFF \
     -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
 fi
-ninja -C "$BUILD" -j"${EMBARK_FUZZ_JOBS:-2}" "${TARGETS[@]}" >"$BUILD/fuzz-build.log" 2>&1 \
-  || { tail -30 "$BUILD/fuzz-build.log"; echo "fuzz.sh: build failed (log: $BUILD/fuzz-build.log)"; exit 2; }
+if [ "${EMBARK_FUZZ_NO_BUILD:-0}" != 1 ]; then
+  ninja -C "$BUILD" -j"${EMBARK_FUZZ_JOBS:-2}" "${TARGETS[@]}" >"$BUILD/fuzz-build.log" 2>&1 \
+    || { tail -30 "$BUILD/fuzz-build.log"; echo "fuzz.sh: build failed (log: $BUILD/fuzz-build.log)"; exit 2; }
+fi
 
 # Seeds: real files, copied into a per-target corpus folder the fuzzer also grows.
 seed() { # target files...
@@ -44,7 +50,9 @@ seed_target() {
   esac
 }
 
-printf '%-20s %10s %12s %14s %9s\n' target seconds exec/s executions findings
+# exec/s is per wall-clock second; exec/cpu-s per second of the fuzzer's own CPU time (the
+# shared host is loaded, so the second says what the target itself costs).
+printf '%-20s %8s %8s %12s %10s %13s %9s\n' target seconds cpu-s executions exec/s exec/cpu-s findings
 found=0
 for t in "${TARGETS[@]}"; do
   seed_target "$t"
@@ -52,15 +60,20 @@ for t in "${TARGETS[@]}"; do
   mkdir -p "$findings"
   log="$BUILD/fuzz-$t.log"
   # Leak checks off: Qt and protobuf keep process-lifetime caches that LSan reports as leaks.
+  # -print_funcs=0: naming each newly covered function runs the symbolizer (slow at start).
   ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    "$BUILD/$t" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
-      -print_final_stats=1 -artifact_prefix="$findings/" "$BUILD/fuzz-corpus/$t" >"$log" 2>&1
+    ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer-19 || echo /usr/lib/llvm-19/bin/llvm-symbolizer)}" \
+    /usr/bin/time -f '%U %S' -o "$log.cpu" "$BUILD/$t" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
+      ${EMBARK_FUZZ_RUNS:+-runs=$EMBARK_FUZZ_RUNS} -print_funcs=0 -print_final_stats=1 -artifact_prefix="$findings/" "$BUILD/fuzz-corpus/$t" >"$log" 2>&1
   rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
   rate=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+  cpu=$(awk '/^[0-9.]+ [0-9.]+$/ {printf "%.0f", $1 + $2}' "$log.cpu" 2>/dev/null)
+  per_cpu="?"
+  [ -n "${execs:-}" ] && [ "${cpu:-0}" -gt 0 ] && per_cpu=$((execs / cpu))
   n=$(find "$findings" -type f | wc -l)
   [ "$rc" -ne 0 ] && [ "$n" -eq 0 ] && n="rc=$rc"
-  printf '%-20s %10s %12s %14s %9s\n' "$t" "$SECONDS_PER_TARGET" "${rate:-?}" "${execs:-?}" "$n"
+  printf '%-20s %8s %8s %12s %10s %13s %9s\n' "$t" "$SECONDS_PER_TARGET" "${cpu:-?}" "${execs:-?}" "${rate:-?}" "$per_cpu" "$n"
   if [ "$n" != 0 ]; then
     found=1
     grep -m3 -E 'ERROR: |runtime error|SUMMARY' "$log" | sed 's/^/    /'
