@@ -1,0 +1,142 @@
+// embark-cli as a user runs it: exit statuses, JSON fields and error messages of inspect/run
+// and the dispatcher, through a real child process.
+#include "support/test_paths.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace embark::test;
+
+namespace {
+struct Result {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Result cli(const QStringList& args) {
+    QProcess p;
+    p.start(cliPath(), args);
+    p.waitForFinished(120000);
+    Result r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+QString digits() { return sourceDir() + "/resources/models/digits_cnn.onnx"; }
+QString digitsSet(int k) { return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k); }
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void helpListsCommandsAndExitStatuses() {
+        const Result r = cli({"--help"});
+        QCOMPARE(r.code, 0);
+        for (const char* word : {"inspect", "run", "plan", "export", "build", "exec", "bench", "boards", "runs", "Exit status"})
+            QVERIFY2(r.out.contains(word), word);
+    }
+
+    void usageErrors_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("no command") << QStringList{};
+        QTest::newRow("unknown command") << QStringList{"frobnicate"};
+        QTest::newRow("run without model") << QStringList{"run"};
+        QTest::newRow("unknown option") << QStringList{"inspect", digits(), "--no-such-option"};
+        QTest::newRow("bad shape") << QStringList{"inspect", digits(), "--shape", "image=1xbanana"};
+        QTest::newRow("unknown shape input") << QStringList{"inspect", digits(), "--shape", "nope=1x1x16x16"};
+        QTest::newRow("bad tolerance") << QStringList{"run", digits(), "--expect", digitsSet(0), "--tolerance", "-1"};
+        QTest::newRow("run without inputs") << QStringList{"run", digits()};
+    }
+    void usageErrors() {
+        QFETCH(QStringList, args);
+        const Result r = cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.err.startsWith("embark-cli"));
+    }
+
+    void inspectJson() {
+        const Result r = cli({"inspect", digits(), "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["node_count"].toInt(), 11);
+        QCOMPARE(o["inputs"].toArray().first().toObject()["name"].toString(), QString("image"));
+        QCOMPARE(o["parameters"].toObject()["count"].toInt(), 6218);
+        QVERIFY(o["macs"].toDouble() > 100000);
+        QCOMPARE(o["ops"].toObject()["Conv"].toInt(), 3);
+        QCOMPARE(o["nodes"].toArray().size(), 11);
+    }
+
+    void runPredictsEveryDigit() {
+        for (int k = 0; k < 10; ++k) {
+            const Result r = cli({"run", digits(), "--expect", digitsSet(k), "--json"});
+            QCOMPARE(r.code, 0);
+            const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+            const QJsonObject c = o["comparison"].toArray().first().toObject();
+            for (const char* f : {"max_abs", "max_rel", "rmse", "cosine", "snr_db"}) QVERIFY2(c.contains(f), f);
+            QVERIFY(c["ok"].toBool());
+        }
+    }
+
+    void outsideToleranceExitsOne() {
+        const Result r = cli({"run", digits(), "--input", digitsSet(1) + "/input_0.pb", "--expect", digitsSet(2) + "/output_0.pb"});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.out.contains("OUTSIDE TOLERANCE"));
+    }
+
+    void dumpWritesEveryValue() {
+        QTemporaryDir dir;
+        const Result r = cli({"run", digits(), "--expect", digitsSet(0), "--dump", dir.path()});
+        QCOMPARE(r.code, 0);
+        QFile manifest(dir.path() + "/manifest.json");
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const QJsonArray values = QJsonDocument::fromJson(manifest.readAll()).array();
+        QVERIFY(values.size() >= 11);
+        for (const auto& v : values) QVERIFY(QFile::exists(dir.path() + "/" + v.toObject()["file"].toString()));
+    }
+
+    void badFiles_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("code");
+        QTest::newRow("missing model") << "missing" << 4;
+        QTest::newRow("not onnx") << "text" << 4;
+        QTest::newRow("wrong input size") << "badinput" << 4;
+        QTest::newRow("unknown input name") << "badname" << 2;
+    }
+    void badFiles() {
+        QFETCH(QString, kind);
+        QFETCH(int, code);
+        QTemporaryDir dir;
+        QStringList args;
+        if (kind == "missing") {
+            args = {"inspect", dir.path() + "/nope.onnx"};
+        } else if (kind == "text") {
+            QFile f(dir.path() + "/model.onnx");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("this is not a model\n");
+            f.close();
+            args = {"inspect", f.fileName()};
+        } else if (kind == "badinput") {
+            QFile f(dir.path() + "/in.bin");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(100, '\0'));
+            f.close();
+            args = {"run", digits(), "--input", "image=" + f.fileName()};
+        } else {
+            args = {"run", digits(), "--input", "nope=" + digitsSet(0) + "/input_0.pb"};
+        }
+        const Result r = cli(args);
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.startsWith("embark-cli"), r.err.constData());
+        QVERIFY(!r.err.contains("Segmentation"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
