@@ -62,7 +62,7 @@ for t in "${TARGETS[@]}"; do
   # Leak checks off: Qt and protobuf keep process-lifetime caches that LSan reports as leaks.
   # -print_funcs=0: naming each newly covered function runs the symbolizer (slow at start).
   ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer-19 || echo /usr/lib/llvm-19/bin/llvm-symbolizer)}" \
+    ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-$(command -v llvm-symbolizer || command -v llvm-symbolizer-19)}" \
     /usr/bin/time -f '%U %S' -o "$log.cpu" "$BUILD/$t" -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=10 -max_len=65536 \
       ${EMBARK_FUZZ_RUNS:+-runs=$EMBARK_FUZZ_RUNS} -print_funcs=0 -print_final_stats=1 -artifact_prefix="$findings/" "$BUILD/fuzz-corpus/$t" >"$log" 2>&1
   rc=$?

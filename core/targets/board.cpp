@@ -13,6 +13,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace embark::targets {
@@ -49,9 +50,11 @@ public:
             return fallback;
         }
         const double d = v.toDouble();
-        // JSON numbers are doubles: 2^53 keeps every byte count of a real board exact.
-        if (!v.isDouble() || d != static_cast<double>(static_cast<qint64>(d)) || d < double(min) ||
-            d > double(max))
+        // JSON numbers are doubles: 2^53 keeps every byte count of a real board exact. The
+        // range is checked before any cast: casting a double outside qint64 (1e300, NaN) is
+        // undefined behaviour (found by tests/fuzz/fuzz_board_file).
+        if (!v.isDouble() || !(d >= double(min) && d <= double(max)) || std::fabs(d) >= 0x1p62 ||
+            d != std::trunc(d))
             return fieldError(m_file, path(key),
                               QStringLiteral("must be an integer from %1 to %2").arg(min).arg(max));
         return static_cast<qint64>(d);
