@@ -81,7 +81,10 @@ std::vector<LayerSample> RunOutput::medianLayers() const {
         std::sort(samples.begin(), samples.end());
         LayerSample m = *first[index];
         const size_t n = samples.size();
-        m.ns = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+        // Halves summed: (a + b) / 2 overflows for garbage ns near int64's limits (found by
+        // tests/fuzz/fuzz_run_protocol).
+        const int64_t a = samples[n / 2 - (n % 2 ? 0 : 1)], b = samples[n / 2];
+        m.ns = n % 2 ? b : a / 2 + b / 2 + (a % 2 + b % 2) / 2;
         out.push_back(m);
     }
     return out;

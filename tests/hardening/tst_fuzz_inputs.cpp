@@ -11,6 +11,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <limits>
+
 using namespace embark;
 
 namespace {
@@ -71,6 +73,16 @@ private slots:
                     QVERIFY2(graphErrorNamesFile(tensor.error().message, path), tensor.error().message.c_str());
             }
         }
+    }
+
+    // The median of two layer times near int64's limit used to overflow (a + b) / 2.
+    void medianOfHugeLayerTimes() {
+        bench::RunOutput run;
+        const int64_t top = std::numeric_limits<int64_t>::max();
+        run.layers = {{0, 0, "conv", "portable", top - 1}, {1, 0, "conv", "portable", top - 3}};
+        QCOMPARE(run.medianLayers().at(0).ns, top - 2);
+        run.layers = {{0, 0, "conv", "portable", -top}, {1, 0, "conv", "portable", -top - 1}};
+        QCOMPARE(run.medianLayers().at(0).ns, -top); // -top - 0.5 rounded towards zero
     }
 
 private:
