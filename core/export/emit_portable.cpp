@@ -5,6 +5,7 @@
 
 #include "ir/fused.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -85,8 +86,12 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
             auto split = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t d, int64_t opad, int64_t* a, int64_t* e) {
                 const int64_t total = st * (in - 1) + opad + (k - 1) * d + 1 - out;
                 const bool upper = n.attrString("auto_pad", "NOTSET") == "SAME_UPPER";
-                *a = upper ? total / 2 : total - total / 2;
+                const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2); // floor, as ONNX's Python
+                *a = upper ? half : total - half;
                 *e = total - *a;
+                // A negative end pad only makes the output longer (bias only there); the kernel
+                // is given the output size, so it needs no pad for it.
+                *e = std::max<int64_t>(*e, 0);
             };
             split(xs[1], ys[1], kh, s.sh, s.dh, op.size() > 0 ? op[0] : 0, &s.pt, &s.pb);
             split(xs[2], ys[2], kw, s.sw, s.dw, op.size() > 1 ? op[1] : 0, &s.pl, &s.pr);

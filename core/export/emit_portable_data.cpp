@@ -147,7 +147,10 @@ Status emitPad(EmitContext& ctx, const ir::Node& n) {
 // Source coordinate of output index o along one axis (ONNX Resize).
 double sourceCoordinate(const std::string& mode, double o, int64_t in, int64_t out, double scale, double roiStart,
                         double roiEnd) {
-    if (mode == "align_corners") return out == 1 ? 0.0 : o * (in - 1) / static_cast<double>(out - 1);
+    // align_corners uses the unrounded resized length in * scale, as ONNX (and the reference)
+    // do; it differs from `out` when the scales do not divide evenly.
+    const double resized = static_cast<double>(in) * scale;
+    if (mode == "align_corners") return resized == 1 ? 0.0 : o * static_cast<double>(in - 1) / (resized - 1);
     if (mode == "asymmetric") return o / scale;
     if (mode == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
     if (mode == "tf_half_pixel_for_nn") return (o + 0.5) / scale;
@@ -168,6 +171,10 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
     if (ctm == "tf_crop_and_resize") return unsupported(n, "Resize with tf_crop_and_resize");
     if (n.has("axes") || n.attrString("keep_aspect_ratio_policy", "stretch") != "stretch")
         return unsupported(n, "Resize with axes or keep_aspect_ratio_policy");
+    // The coordinates are fixed here: a run-time scales/sizes input would be silently ignored.
+    for (size_t i : {size_t{2}, size_t{3}})
+        if (const ir::Value* v = n.input(i); v && !v->isConstant() && v->shape.numel() > 0)
+            return unsupported(n, i == 2 ? "Resize scales computed at run time" : "Resize sizes computed at run time");
     std::vector<float> scales;
     if (const ir::Tensor* s = constant(n, 2)) scales = s->toFloatVector();
     const size_t rank = x->shape.rank();
@@ -292,6 +299,9 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     }
     // LayerNormalization over the dims from `axis` on.
     if (nhwc) return unsupported(n, "LayerNormalization on channels-last data");
+    for (size_t i = 1; i < n.outputs().size(); ++i)
+        if (const ir::Value* extra = n.output(i); extra && (!extra->uses().empty() || extra->isGraphOutput()))
+            return unsupported(n, "LayerNormalization's Mean/InvStdDev outputs");
     const int64_t axis = x->shape.normAxis(n.attrInt("axis", -1));
     int64_t inner = 1;
     for (size_t i = static_cast<size_t>(axis); i < x->shape.rank(); ++i) inner *= x->shape[i];
