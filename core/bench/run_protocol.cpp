@@ -5,15 +5,26 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <limits>
 
 namespace embark::bench {
 namespace {
 
 std::string s(const QJsonObject& o, const char* key) { return o.value(key).toString().toStdString(); }
 
+// JSON numbers are doubles: one past int64's range (a corrupted line, 1e30) must not reach the
+// undefined double -> int64 conversion, so it saturates.
+int64_t toInt64(const QJsonValue& v) {
+    const double d = v.toDouble();
+    if (!(d == d)) return 0;
+    if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
+    if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(d);
+}
+
 std::vector<int64_t> ints(const QJsonValue& v) {
     std::vector<int64_t> out;
-    for (const QJsonValue& x : v.toArray()) out.push_back(static_cast<int64_t>(x.toDouble()));
+    for (const QJsonValue& x : v.toArray()) out.push_back(toInt64(x));
     return out;
 }
 
@@ -41,16 +52,16 @@ RunOutput parseRunOutput(const QByteArray& jsonLines) {
             r.meta.model = s(o, "model");
             r.meta.arch = s(o, "arch");
             for (const QJsonValue& l : o.value("libs").toArray()) r.meta.libs.push_back(l.toString().toStdString());
-            r.meta.arenaBytes = static_cast<int64_t>(o.value("arena_bytes").toDouble());
+            r.meta.arenaBytes = toInt64(o.value("arena_bytes"));
             r.meta.layers = o.value("layers").toInt();
             r.meta.threads = o.value("threads").toInt(1);
             r.meta.warmup = o.value("warmup").toInt();
             r.meta.iterations = o.value("iterations").toInt();
         } else if (type == "latency") {
-            r.latencyNs.push_back(static_cast<int64_t>(o.value("ns").toDouble()));
+            r.latencyNs.push_back(toInt64(o.value("ns")));
         } else if (type == "layer") {
             r.layers.push_back({o.value("iteration").toInt(), o.value("index").toInt(), s(o, "node"), s(o, "lib"),
-                                static_cast<int64_t>(o.value("ns").toDouble())});
+                                toInt64(o.value("ns"))});
         } else if (type == "output") {
             OutputLine out{s(o, "name"), s(o, "file"), ints(o.value("shape")), {}};
             for (const QJsonValue& h : o.value("head").toArray()) out.head.push_back(h.toDouble());
