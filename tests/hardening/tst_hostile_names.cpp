@@ -151,7 +151,7 @@ private slots:
                      qPrintable("a file outside the export/dump folders: " + f));
         // Dump and output file names are sanitised: one level, no shell or path syntax.
         const QRegularExpression safe("^[A-Za-z0-9_.+-]+$");
-        for (const QString& dir : {dumps, root + "/outputs"}) {
+        for (const QString& dir : QStringList{dumps, root + "/outputs"}) {
             const QStringList files = filesUnder(dir);
             QVERIFY2(!files.isEmpty() || dir.endsWith("outputs"), qPrintable("nothing in " + dir));
             for (const QString& f : files)
