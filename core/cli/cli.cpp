@@ -55,10 +55,17 @@ int usage(Io& io, const QString& message) {
 
 int run(const QStringList& args, QTextStream& out, QTextStream& err) {
     Io io{out, err};
-    if (args.isEmpty() || args.first() == "--help" || args.first() == "-h" || args.first() == "help") {
+    if (args.isEmpty()) {
+        // No command is a usage error: the help goes to stderr, like every other usage error.
+        err << "embark-cli: no command given\n\n";
+        printHelp(err);
+        err.flush();
+        return static_cast<int>(ErrorKind::Usage);
+    }
+    if (args.first() == "--help" || args.first() == "-h" || args.first() == "help") {
         printHelp(out);
         out.flush();
-        return args.isEmpty() ? static_cast<int>(ErrorKind::Usage) : 0;
+        return 0;
     }
     if (args.first() == "--version") {
         out << "embark-cli " << EMBARK_VERSION << "\n";
