@@ -45,7 +45,9 @@ std::string reasonOf(const std::string& message) {
     static const QRegularExpression op("op '([^']+)'");
     static const QRegularExpression quoted("'[^']*'");
     static const QRegularExpression node("\\b([A-Z][A-Za-z]+) '");  // Node::describe(): "Relu 'name'"
+    static const QRegularExpression file("\\S*\\.onnx: ");
     QString m = QString::fromStdString(message);
+    m.remove(file);
     QString opName;
     if (auto match = node.match(m); match.hasMatch()) opName = match.captured(1) + ": ";
     else if (auto match2 = op.match(m); match2.hasMatch()) opName = match2.captured(1) + ": ";
@@ -206,11 +208,11 @@ private slots:
                 ir::Graph frozen = freezeParameters(c, &o.sampleInputs);
                 if (frozen.inputs().size() < c.graph.inputs().size()) {
                     auto again = exporter::exportModel(frozen, o);
-                    if (again) {
-                        r = std::move(again);
+                    if (again || again.error().kind != ErrorKind::Unsupported) {
                         id += " (parameters frozen)";
-                        ++tally.frozen;
+                        tally.frozen += again ? 1 : 0;
                     }
+                    r = std::move(again); // its refusal, if any, is the one that matters
                 }
             }
             if (!r && r.error().kind == ErrorKind::Unsupported) {
