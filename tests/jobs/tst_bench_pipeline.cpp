@@ -23,6 +23,13 @@ using namespace embark;
 
 namespace {
 
+// Each row cross-builds an export; on a loaded 2-core machine a row can take minutes, longer
+// than QtTest's default 5-minute watchdog. Set before main(), where QtTest reads it.
+const bool kLongWatchdog = [] {
+    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT")) qputenv("QTEST_FUNCTION_TIMEOUT", "3600000");
+    return true;
+}();
+
 QString bundledDigits() { return test::sourceDir() + "/resources/models/digits_cnn.onnx"; }
 
 QString modelPath(const QString& name) {
