@@ -5,6 +5,7 @@
 # the wall time of `embark-cli build` for each export (a fresh build folder).
 # Usage: bench/bench_export.sh [model...]        (default: resnet18 mobilenet_v2)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-export  JOBS=2
+#   REUSE=1: keep the exports and builds of a previous run (timings only; build s is then 0)
 # The machine should be quiet: the load average is printed before and after.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,24 +38,29 @@ for model in "$@"; do
     ref=$(echo $refs | tr ' ' '\n' | sort -g | sed -n 2p)
     for lib in portable xnnpack; do
         dir="$work/${model}_$lib"
-        "$cli" export "$onnx" --lib "$lib" -o "$dir" --force --input "$data/input_0.pb" > "$work/export.log"
-        t0=$(now)
-        "$cli" build "$dir" --jobs "$jobs" --quiet > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 5; }
-        build_s=$(seconds "$t0" "$(now)")
+        build_s=0
+        if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
+            "$cli" export "$onnx" --lib "$lib" -o "$dir" --force --input "$data/input_0.pb" > "$work/export.log"
+            t0=$(now)
+            "$cli" build "$dir" --jobs "$jobs" --quiet > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 5; }
+            build_s=$(seconds "$t0" "$(now)")
+        fi
         for threads in 1 2; do
-            ms=$("$dir/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
-                python3 "$here/export/latency_summary.py" | cut -d' ' -f1)
-            echo "$model $lib $threads $ms $build_s $ref" >> "$results"
+            summary=$("$dir/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
+                python3 "$here/export/latency_summary.py")
+            echo "$model $lib $threads $(echo "$summary" | cut -d' ' -f1) $build_s $ref $(echo "$summary" | cut -d' ' -f2)" >> "$results"
         done
     done
 done
 
 echo
-printf '%-13s %-9s %9s %9s %9s %10s %8s\n' model library "1T ms" "2T ms" "2T gain" "ref ms" "build s"
-while read -r model lib threads ms build ref; do
+echo "medians of 20 iterations (minimum in brackets)"
+printf '%-13s %-9s %20s %20s %8s %10s %8s\n' model library "1T ms" "2T ms" "2T gain" "ref ms" "build s"
+while read -r model lib threads ms build ref min; do
     [ "$threads" = 1 ] || continue
     ms2=$(awk -v m="$model" -v l="$lib" '$1 == m && $2 == l && $3 == 2 { print $4 }' "$results")
-    printf '%-13s %-9s %9s %9s %8sx %10s %8s\n' "$model" "$lib" "$ms" "$ms2" "$(ratio "$ms" "$ms2")" "$ref" "$build"
+    min2=$(awk -v m="$model" -v l="$lib" '$1 == m && $2 == l && $3 == 2 { print $7 }' "$results")
+    printf '%-13s %-9s %9s (%8s) %9s (%8s) %7sx %10s %8s\n' "$model" "$lib" "$ms" "$min" "$ms2" "$min2" "$(ratio "$ms" "$ms2")" "$ref" "$build"
 done < "$results"
 echo
 for model in $(cut -d' ' -f1 "$results" | uniq); do
