@@ -101,6 +101,42 @@ private slots:
         for (const auto& v : values) QVERIFY(QFile::exists(dir.path() + "/" + v.toObject()["file"].toString()));
     }
 
+    void planJson() {
+        const Result r = cli({"plan", digits(), "--lib", "xnnpack", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject mem = o["memory"].toObject();
+        QVERIFY(mem["arena_bytes"].toDouble() > 0);
+        QVERIFY(mem["arena_bytes"].toDouble() >= mem["lower_bound_bytes"].toDouble());
+        bool sawConv = false;
+        for (const auto& n : o["nodes"].toArray()) {
+            const QJsonObject node = n.toObject();
+            for (const char* f : {"name", "op", "lib", "provenance"}) QVERIFY2(node.contains(f), f);
+            if (node["op"].toString() == "Conv") {
+                sawConv = true;
+                QCOMPARE(node["lib"].toString(), QString("xnnpack"));
+                QVERIFY(node["provenance"].toArray().size() >= 2); // Conv + its fused Relu
+            }
+        }
+        QVERIFY(sawConv);
+    }
+
+    void planBadOverrides_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<int>("code");
+        QTest::newRow("unknown op") << QStringList{"--override", "Foo=portable"} << 2;
+        QTest::newRow("unknown node") << QStringList{"--override-node", "nope=xnnpack"} << 2;
+        QTest::newRow("unknown library") << QStringList{"--lib", "tensorrt"} << 2;
+        QTest::newRow("xnnpack on riscv64") << QStringList{"--lib", "xnnpack", "--arch", "riscv64"} << 3;
+    }
+    void planBadOverrides() {
+        QFETCH(QStringList, extra);
+        QFETCH(int, code);
+        const Result r = cli(QStringList{"plan", digits()} + extra);
+        QCOMPARE(r.code, code);
+        QVERIFY(r.err.startsWith("embark-cli: error:"));
+    }
+
     void badFiles_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("code");
