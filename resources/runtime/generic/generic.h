@@ -97,4 +97,20 @@ void binary(Binary op, const float* a, const Shape& aShape, const float* b, cons
 
 void copy(const float* in, float* out, int64_t count);
 
+// Direct N-D convolution (1 to 3 spatial dims) in the model's layout [N][C][spatial...], for
+// the shapes the fast NHWC kernels do not take. pads: begin[spatial] then end[spatial].
+struct ConvNd {
+    int spatial = 2;
+    int64_t batch = 1, inC = 1, outC = 1, groups = 1;
+    int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, kernel[3] = {1, 1, 1};
+    int64_t stride[3] = {1, 1, 1}, dilation[3] = {1, 1, 1}, pads[6] = {};
+};
+// weights [outC][inC/groups][kernel...]; bias may be null.
+void convNd(const ConvNd& p, const float* x, const float* w, const float* bias, float* y);
+// ConvTranspose: weights [inC][outC/groups][kernel...].
+void convTransposeNd(const ConvNd& p, const float* x, const float* w, const float* bias, float* y);
+
+// Pooling in the model's layout over 1 to 3 spatial dims (max or average).
+void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y);
+
 } // namespace embark::generic
