@@ -12,6 +12,8 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -157,8 +159,16 @@ private slots:
             for (const QString& f : files)
                 QVERIFY2(safe.match(f).hasMatch(), qPrintable("unsafe file name in " + dir + ": " + f));
         }
-        // The names still reach the run protocol intact (JSON-escaped, one object per line).
-        QVERIFY2(x1.out.contains("\\n") || x1.out.contains("\\u000a"), qPrintable(x1.out.left(2000)));
+        // The names still reach the run protocol intact: every line is one JSON object, and the
+        // node name with a newline and */ in it reads back exactly.
+        bool sawHostileNode = false;
+        for (const QString& line : x1.out.split('\n', Qt::SkipEmptyParts)) {
+            QJsonParseError error;
+            const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8(), &error);
+            QVERIFY2(error.error == QJsonParseError::NoError && doc.isObject(), qPrintable("not one JSON object: " + line));
+            sawHostileNode |= doc.object().value("node").toString() == names[8];
+        }
+        QVERIFY2(sawHostileNode, qPrintable(x1.out.left(2000)));
     }
 
     // `-o` with `..` components is normalised: the export lands where the path points,
