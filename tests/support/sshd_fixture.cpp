@@ -4,6 +4,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
+
+#include <csignal>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <QThread>
 
 #include <arpa/inet.h>
@@ -129,6 +133,15 @@ bool SshdFixture::start(QString* error) {
     const pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);
+        // Dies with the test (even when it aborts), and holds none of its output pipes, so a
+        // crashed test never leaves a listener behind nor keeps ctest waiting on a pipe.
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        const int devnull = ::open("/dev/null", O_RDWR);
+        if (devnull >= 0) {
+            ::dup2(devnull, 0);
+            ::dup2(devnull, 1);
+            ::dup2(devnull, 2);
+        }
         ::execl(sshd.constData(), sshd.constData(), "-D", "-e", "-f", cfg.constData(), "-E", log.constData(),
                 static_cast<char*>(nullptr));
         ::_exit(127);
