@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <functional>
 #include <memory>
 #include <random>
@@ -39,9 +40,21 @@ std::vector<float> random_vector(size_t n, uint32_t seed) {
 
 // Median seconds per call over `samples` batches, each batch long enough (>= 20 ms) to
 // swamp the clock's resolution.
-double time_call(const std::function<void()>& fn) {
+// BENCH_CLOCK=cpu measures the process's CPU time instead of wall time: steadier for 1-thread
+// figures on a loaded machine (meaningless for 2 threads, which add their CPU times).
+struct CpuClock {
+    using duration = std::chrono::nanoseconds;
+    using time_point = std::chrono::time_point<CpuClock, duration>;
+    static time_point now() {
+        timespec ts{};
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+        return time_point(duration(int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec));
+    }
+};
+
+template <typename clock>
+double time_call_with(const std::function<void()>& fn) {
     fn(); // warm-up: packs caches, builds indirection buffers
-    using clock = std::chrono::steady_clock;
     int reps = 1;
     for (;;) {
         const auto t0 = clock::now();
@@ -58,6 +71,12 @@ double time_call(const std::function<void()>& fn) {
     }
     std::sort(samples.begin(), samples.end());
     return samples[samples.size() / 2];
+}
+
+double time_call(const std::function<void()>& fn) {
+    const char* which = std::getenv("BENCH_CLOCK");
+    if (which && std::string(which) == "cpu") return time_call_with<CpuClock>(fn);
+    return time_call_with<std::chrono::steady_clock>(fn);
 }
 
 struct Result {

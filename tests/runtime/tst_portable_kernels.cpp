@@ -161,14 +161,22 @@ private slots:
         using A = ep::Act;
         using P = ep::ConvPath;
         // batch in_h in_w in_c out_c kh kw sh sw dh dw pt pl pb pr groups
-        convRow("3x3 64->64 pad 1", {1, 12, 11, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
+        convRow("3x3 64->64 pad 1", {1, 12, 11, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
+        convRow("winograd odd sizes 9->37 no pads", {1, 11, 12, 9, 37, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Winograd);
+        convRow("winograd asym pads 16->40", {1, 10, 9, 16, 40, 3, 3, 1, 1, 1, 1, 0, 2, 1, 0, 1}, A::LeakyRelu, P::Winograd);
+        convRow("winograd batch 3 24->8", {3, 5, 5, 24, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Sigmoid, P::Winograd);
+        convRow("winograd 8x8 output", {1, 10, 10, 8, 70, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Winograd);
+        convRow("3x3 7x7 output stays direct", {1, 7, 7, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
+        convRow("winograd many tiles 32->33", {1, 40, 37, 32, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
+        convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
+        convRow("3x3 too few channels stays direct", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Indirect);
         convRow("3x3 dilation 2 5->40", {1, 10, 9, 5, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, A::None, P::Indirect);
         convRow("3x2 stride 2x1 dilation 1x2", {1, 8, 9, 6, 20, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, 1}, A::LeakyRelu, P::Indirect);
         convRow("cin 1 3x3 -> 8", {1, 6, 6, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("7x7 s2 p3 3->64", {1, 23, 23, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}, A::Relu, P::Indirect);
         convRow("kernel covers input", {1, 5, 5, 4, 9, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Indirect);
-        convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Indirect);
+        convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Winograd);
         convRow("pointwise 17->33", {1, 5, 7, 17, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Pointwise);
         convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
         convRow("pointwise cin 3 -> 1", {1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);

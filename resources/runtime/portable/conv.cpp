@@ -17,7 +17,15 @@ constexpr int NR = kTileChannels;
 namespace detail {
 void pack_depthwise(Conv2D& op, const float* weights, const float* bias);
 void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPool* pool);
+// Defined in winograd.cpp.
+bool winograd_applies(const Conv2DShape& shape);
+void pack_winograd(Conv2D& op, const float* weights, const float* bias);
+void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPool* pool);
 } // namespace detail
+
+#ifndef EMBARK_WINOGRAD
+#  define EMBARK_WINOGRAD 1
+#endif
 
 namespace {
 
@@ -192,6 +200,11 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
         detail::pack_depthwise(op, weights, bias);
         return op;
     }
+    if (EMBARK_WINOGRAD && detail::winograd_applies(shape)) {
+        op.path = ConvPath::Winograd;
+        detail::pack_winograd(op, weights, bias);
+        return op;
+    }
     const bool pointwise = taps == 1 && shape.stride_h == 1 && shape.stride_w == 1 &&
                            shape.pad_top == 0 && shape.pad_left == 0 && shape.pad_bottom == 0 &&
                            shape.pad_right == 0 && shape.groups == 1;
@@ -229,6 +242,9 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
         return;
     case ConvPath::Depthwise:
         detail::run_depthwise(op, input, output, pool);
+        return;
+    case ConvPath::Winograd:
+        detail::run_winograd(op, input, output, pool);
         return;
     case ConvPath::Indirect:
     case ConvPath::Transposed:
