@@ -1,0 +1,60 @@
+// The studio's jobs as recipes over the engine: export a model for a board, build an export
+// with the board's toolchain, deploy a build to a board (upload and one smoke run), and the
+// whole benchmark pipeline. Each returns a Job for a JobQueue; its result (Job::result) is
+// the core call's own result type.
+#pragma once
+
+#include "bench_pipeline.h"
+#include "job.h"
+
+#include "build/export_builder.h"
+#include "deploy/ssh_connection.h"
+#include "export/exporter.h"
+#include "ir/graph.h"
+
+#include <QString>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace embark::jobs {
+
+struct ExportRequest {
+    QString modelPath;
+    std::shared_ptr<const ir::Graph> graph; // already imported; null = import modelPath
+    QString boardId = "sim-k230";
+    std::string library = "portable";
+    std::map<std::string, std::string> opOverrides, nodeOverrides;
+    QString outDir;
+    bool force = false; // replace a non-empty folder
+};
+
+struct BuildRequest {
+    QString exportDir;
+    QString boardId;    // its architecture is checked against the binary; empty = export.json's
+    int parallel = 0;   // compiler processes; 0 = all cores
+};
+
+struct DeployRequest {
+    QString binary;     // a built run_export (its lib/ folder goes along when present)
+    QString boardId;
+    deploy::SshOptions ssh;
+    int timeoutSeconds = 300;
+};
+
+// Every recipe takes an optional title (the studio passes a translated one).
+
+// Result: exporter::ExportResult.
+std::shared_ptr<Job> makeExportJob(ExportRequest request, QString title = {});
+// Result: build::BuildResult. A cancelled build kills its process tree and removes the build
+// folder it created, so the export folder is left as it was.
+std::shared_ptr<Job> makeBuildJob(BuildRequest request, QString title = {});
+// Result: QString, the smoke run's output. Uploads to a fresh run folder, runs one iteration
+// and removes the folder.
+std::shared_ptr<Job> makeDeployJob(DeployRequest request, QString title = {});
+// Result: BenchResult (a run that failed on the board is a result too, and the job Failed).
+// The options' log, progress and cancel are replaced by the job's.
+std::shared_ptr<Job> makeBenchmarkJob(BenchOptions options, QString title = {});
+
+} // namespace embark::jobs
