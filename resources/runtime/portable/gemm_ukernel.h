@@ -159,4 +159,8 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+// A per-thread scratch of at least `floats` floats that grows on demand and is shared by every
+// layer run on that thread (Winograd blocks, im2col rows); valid until the next call.
+float* thread_scratch(size_t floats);
+
 } // namespace embark::portable::detail

@@ -1,4 +1,5 @@
 // The runtime's plumbing: aligned buffers, the thread pool and fused activations.
+#include "gemm_ukernel.h"
 #include "portable.h"
 
 #include <cstdlib>
@@ -122,6 +123,14 @@ void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t,
     if (pool && pool->threads() > 1 && n > 1) pool->parallel_for(n, fn);
     else if (n > 0) fn(0, n);
 }
+
+namespace detail {
+float* thread_scratch(size_t floats) {
+    thread_local AlignedBuffer buffer;
+    if (buffer.size() < floats) buffer = AlignedBuffer(floats);
+    return buffer.data();
+}
+} // namespace detail
 
 // ----- Activations -----------------------------------------------------------------------
 

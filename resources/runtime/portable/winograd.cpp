@@ -57,13 +57,6 @@ Geometry geometry(const Conv2D& op) {
     return g;
 }
 
-// A per-thread scratch that grows on demand and is reused by every Winograd layer.
-float* thread_scratch(size_t floats) {
-    thread_local AlignedBuffer buffer;
-    if (buffer.size() < floats) buffer = AlignedBuffer(floats);
-    return buffer.data();
-}
-
 // V[xi][b][c] for tile `tile` of the layer (b = its index in the block), all input channels.
 void transform_input(const Conv2D& op, const Geometry& g, const float* input, int64_t tile, int b,
                      int block_tiles, float* v) {
