@@ -9,6 +9,7 @@
 #include "onnx/tensor_io.h"
 
 #include <QFile>
+#include <QSaveFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QJsonDocument>
@@ -55,9 +56,11 @@ QJsonObject resultJson(const jobs::BenchResult& r) {
     };
 }
 
+// Atomic (QSaveFile): an interrupted bench never leaves half a JSON, CSV or trace file.
 Status writeFile(const QString& path, const QByteArray& data) {
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size())
+    QSaveFile f(path);
+    // flush() before commit(): Qt 6.4's commit() ignores an error of the last buffered write.
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.flush() || !f.commit())
         return makeError(ErrorKind::External, "cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
     return {};
 }

@@ -10,6 +10,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+#include <QSaveFile>
 #include <QJsonDocument>
 
 #include <cctype>
@@ -71,8 +72,8 @@ Status dumpValues(const QString& dir, const reference::RunResult& result) {
                                     {"dtype", QString::fromLatin1(ir::dtypeName(tensor.dtype()).data())},
                                     {"shape", shapeToJson(tensor.shape())}});
     }
-    QFile f(dir + "/manifest.json");
-    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(manifest).toJson()) < 0)
+    QSaveFile f(dir + "/manifest.json");
+    if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(manifest).toJson()) < 0 || !f.flush() || !f.commit())
         return makeError(ErrorKind::External, "cannot write '" + f.fileName().toStdString() + "'");
     return {};
 }

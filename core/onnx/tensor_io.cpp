@@ -27,8 +27,9 @@ Status writeAll(const std::string& path, const char* data, size_t size) {
     QSaveFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::WriteOnly))
         return makeError(ErrorKind::External, path + ": cannot write (" + file.errorString().toStdString() + ")");
-    file.write(data, static_cast<qint64>(size));
-    if (!file.commit())
+    // flush() first: Qt 6.4's commit() ignores an error of the final buffered write (disk
+    // full) and would replace the old file with a truncated one.
+    if (file.write(data, static_cast<qint64>(size)) != static_cast<qint64>(size) || !file.flush() || !file.commit())
         return makeError(ErrorKind::External, path + ": cannot write (" + file.errorString().toStdString() + ")");
     return {};
 }

@@ -114,8 +114,10 @@ Status writeModel(const ir::Graph& graph, const std::string& path) {
     QSaveFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::WriteOnly))
         return makeError(ErrorKind::External, path + ": cannot write (" + file.errorString().toStdString() + ")");
-    file.write(bytes->data(), static_cast<qint64>(bytes->size()));
-    if (!file.commit())
+    // flush() first: Qt 6.4's commit() ignores an error of the final buffered write (disk
+    // full) and would replace the old file with a truncated one.
+    if (file.write(bytes->data(), static_cast<qint64>(bytes->size())) != static_cast<qint64>(bytes->size()) ||
+        !file.flush() || !file.commit())
         return makeError(ErrorKind::External, path + ": cannot write (" + file.errorString().toStdString() + ")");
     return {};
 }

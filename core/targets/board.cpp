@@ -275,6 +275,12 @@ Status boardFits(const Board& board, qint64 arenaBytes, qint64 weightBytes) {
 }
 
 Status saveBoardFile(const Board& board, const QString& dir) {
+    // The id names the file: one that could leave `dir` ("../x", "a/b") is refused.
+    static const QRegularExpression idPattern(QStringLiteral("^[A-Za-z0-9][A-Za-z0-9._-]*$"));
+    if (!idPattern.match(board.id).hasMatch())
+        return makeError(ErrorKind::Usage, QStringLiteral("cannot save board '%1' in %2: a board id must be letters, "
+                                                          "digits, '.', '_' or '-', starting with a letter or digit")
+                                               .arg(board.id, dir).toStdString());
     if (!QDir().mkpath(dir))
         return makeError(ErrorKind::External, ("cannot create the boards folder " + dir).toStdString());
     const QString path = QDir(dir).filePath(board.id + ".json");
@@ -282,8 +288,10 @@ Status saveBoardFile(const Board& board, const QString& dir) {
     if (!f.open(QIODevice::WriteOnly))
         return makeError(ErrorKind::External,
                          QStringLiteral("%1: cannot write the board file: %2").arg(path, f.errorString()).toStdString());
-    f.write(QJsonDocument(board.toJson()).toJson(QJsonDocument::Indented));
-    if (!f.commit())
+    const QByteArray data = QJsonDocument(board.toJson()).toJson(QJsonDocument::Indented);
+    // flush() first: Qt 6.4's commit() ignores an error of the final buffered write (disk
+    // full) and would replace the old file with a truncated one.
+    if (f.write(data) != data.size() || !f.flush() || !f.commit())
         return makeError(ErrorKind::External,
                          QStringLiteral("%1: cannot save the board file: %2").arg(path, f.errorString()).toStdString());
     return {};
