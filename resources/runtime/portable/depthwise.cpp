@@ -30,6 +30,25 @@ void build_depthwise_indirection(const Conv2D& op, const float* input) {
     }
 }
 
+template <int WIDTH>
+[[gnu::always_inline]] inline void activate_row(const Activation& act, float* __restrict v) {
+    switch (act.kind) {
+    case Act::None: return;
+    case Act::Relu:
+        for (int c = 0; c < WIDTH; ++c) v[c] = v[c] > 0.f ? v[c] : 0.f;
+        return;
+    case Act::Clamp: {
+        const float lo = act.min, hi = act.max;
+        for (int c = 0; c < WIDTH; ++c) {
+            const float x = v[c] < lo ? lo : v[c];
+            v[c] = x > hi ? hi : x;
+        }
+        return;
+    }
+    default: apply_activation(act, v, WIDTH); return;
+    }
+}
+
 // One block of `width` channels starting at channel c0 of one output pixel. TAPS == 0 means
 // the tap count is only known at run time (`taps`).
 template <int TAPS, int WIDTH>
@@ -47,10 +66,11 @@ EMBARK_VECTORIZE_ALWAYS inline void depthwise_block(int taps, const float* const
         EMBARK_CHANNEL_LOOP(WIDTH)
         for (int c = 0; c < WIDTH; ++c) acc[0][c] += x[c] * wt[c];
     }
-    activate_tile<1, WIDTH>(act, acc);
     EMBARK_CHANNEL_LOOP(WIDTH)
     for (int c = 0; c < WIDTH; ++c) out[c0 + c] = acc[0][c];
-    if (act.kind == Act::Sigmoid) apply_activation(act, out + c0, WIDTH);
+    // The activation runs on the stored row: on a one-pixel tile in registers GCC 12 turns a
+    // 16-wide clamp into 32 scalar min/max (the 112x112x32 layer ran at 2/3 of XNNPACK's speed).
+    activate_row<WIDTH>(act, out + c0);
 }
 
 // Channel remainder (< CB channels): the same sums with a run-time width.
