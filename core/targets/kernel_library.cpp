@@ -66,6 +66,12 @@ bool broadcastRank4(const ir::Node& n, const KernelLibrary&) {
         if (v && v->shape.rank() > 4) return false;
     return true;
 }
+bool averagePadsExcluded(const ir::Node& n, const KernelLibrary&) {
+    if (n.attrInt("count_include_pad", 0) == 0) return true;
+    for (int64_t p : n.attrInts("pads"))
+        if (p != 0) return false;
+    return true;
+}
 
 constexpr ConstraintInfo kConstraints[] = {
     {C::Float32, "float32 tensors only", isFloat32},
@@ -79,6 +85,7 @@ constexpr ConstraintInfo kConstraints[] = {
     {C::FusedActivationDeclared, "fused activation not declared by the library", fusedDeclared},
     {C::ConstantClipBounds, "Clip bounds must be constants", constantClip},
     {C::BroadcastRank4, "inputs of at most 4 dimensions", broadcastRank4},
+    {C::AveragePadsExcluded, "count_include_pad=1 with padding (the library averages over the taps inside the input only)", averagePadsExcluded},
 };
 
 const ConstraintInfo& info(Constraint c) {
@@ -139,7 +146,7 @@ KernelLibrary makeXnnpack() {
                                           C::FusedActivationDeclared}},
         {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
         {OpKind::MaxPool, F::NHWC, pool},
-        {OpKind::AveragePool, F::NHWC, pool},
+        {OpKind::AveragePool, F::NHWC, {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
         {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::Add, F::Any, {C::Float32, C::BroadcastRank4, C::FusedActivationDeclared}},

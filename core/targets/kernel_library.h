@@ -30,6 +30,7 @@ enum class Constraint : uint8_t {
     FusedActivationDeclared, // a fused activation is one the library declares for this op
     ConstantClipBounds,      // Clip min/max are absent or constants
     BroadcastRank4,   // binary op inputs have at most 4 dims
+    AveragePadsExcluded, // AveragePool: count_include_pad = 0, or no padding
 };
 std::string_view constraintText(Constraint c);
 

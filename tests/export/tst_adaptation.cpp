@@ -74,6 +74,26 @@ private slots:
         QVERIFY(a->graph.validate().ok());
     }
 
+    // XNNPACK's average pooling divides by the taps inside the input: with count_include_pad=1
+    // and pads the node falls back to portable, saying why; without pads it stays on XNNPACK.
+    void averagePoolIncludingPadsFallsBack() {
+        for (bool padded : {true, false}) {
+            test::GraphBuilder b;
+            auto* x = b.input("x", {1, 4, 6, 6});
+            const std::vector<int64_t> pads = padded ? std::vector<int64_t>{1, 1, 1, 1} : std::vector<int64_t>{0, 0, 0, 0};
+            auto* y = b.op(OpKind::AveragePool, {x},
+                           {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pads}, {"count_include_pad", int64_t{1}}}, "avg");
+            b.output(y);
+            exporter::AdaptationOptions o;
+            o.library = "xnnpack";
+            auto a = exporter::adapt(b.build(), o);
+            QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+            const auto& as = a->nodes.at("avg");
+            QCOMPARE(as.library, std::string(padded ? "portable" : "xnnpack"));
+            if (padded) QVERIFY2(as.reason.find("count_include_pad") != std::string::npos, as.reason.c_str());
+        }
+    }
+
     void portableNeedsNoFallback() {
         auto a = exporter::adapt(smallNet(), {});
         QVERIFY(a.ok());
