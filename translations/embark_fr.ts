@@ -399,6 +399,14 @@
         <source>Default (no override)</source>
         <translation>Par défaut (sans forçage)</translation>
     </message>
+    <message>
+        <source>Opening %1...</source>
+        <translation>Ouverture de %1...</translation>
+    </message>
+    <message>
+        <source>superseded by another model</source>
+        <translation>remplacé par un autre modèle</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -642,6 +650,160 @@
     <message>
         <source>Save screenshots of the main views into DIR, then quit.</source>
         <translation>Enregistrer des captures des vues principales dans DIR, puis quitter.</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::JobsPanel</name>
+    <message>
+        <source>Job</source>
+        <translation>Tâche</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Progression</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>Durée</translation>
+    </message>
+    <message>
+        <source>Select a job to see its log.</source>
+        <translation>Sélectionnez une tâche pour voir son journal.</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>&amp;Annuler la tâche</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>E&amp;ffacer les terminées</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>En attente</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En cours</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Réussie</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Échouée</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Annulée</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioJobs</name>
+    <message>
+        <source>Jobs</source>
+        <translation>Tâches</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>&amp;Exécuter</translation>
+    </message>
+    <message>
+        <source>&amp;Export...</source>
+        <translation>&amp;Exporter...</translation>
+    </message>
+    <message>
+        <source>Write the standalone C++ export for the chosen board and kernel library</source>
+        <translation>Écrire l&apos;export C++ autonome pour la carte et la bibliothèque de noyaux choisies</translation>
+    </message>
+    <message>
+        <source>&amp;Build</source>
+        <translation>&amp;Compiler</translation>
+    </message>
+    <message>
+        <source>Cross-compile the last export (exports the model first when needed)</source>
+        <translation>Compiler de façon croisée le dernier export (exporte d&apos;abord le modèle si nécessaire)</translation>
+    </message>
+    <message>
+        <source>&amp;Deploy and run once</source>
+        <translation>&amp;Déployer et exécuter une fois</translation>
+    </message>
+    <message>
+        <source>Upload the last build to the board and run it once</source>
+        <translation>Envoyer la dernière compilation sur la carte et l&apos;exécuter une fois</translation>
+    </message>
+    <message>
+        <source>Run &amp;benchmark</source>
+        <translation>Lancer le &amp;banc d&apos;essai</translation>
+    </message>
+    <message>
+        <source>Export, build, deploy and run on the chosen board, then show timings and accuracy (F5)</source>
+        <translation>Exporter, compiler, déployer et exécuter sur la carte choisie, puis afficher les temps et la précision (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel all jobs</source>
+        <translation>&amp;Annuler toutes les tâches</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Open a model before exporting it.</source>
+        <translation>Ouvrez un modèle avant de l&apos;exporter.</translation>
+    </message>
+    <message>
+        <source>Folder to write the export into</source>
+        <translation>Dossier où écrire l&apos;export</translation>
+    </message>
+    <message>
+        <source>Replace export</source>
+        <translation>Remplacer l&apos;export</translation>
+    </message>
+    <message>
+        <source>%1 is not empty. Replace it with the new export?</source>
+        <translation>%1 n&apos;est pas vide. Le remplacer par le nouvel export ?</translation>
+    </message>
+    <message>
+        <source>Export %1 for %2 (%3)</source>
+        <translation>Export de %1 pour %2 (%3)</translation>
+    </message>
+    <message>
+        <source>Build %1</source>
+        <translation>Compilation de %1</translation>
+    </message>
+    <message>
+        <source>Nothing to deploy yet: build the export first (Ctrl+Shift+B).</source>
+        <translation>Rien à déployer : compilez d&apos;abord l&apos;export (Ctrl+Maj+B).</translation>
+    </message>
+    <message>
+        <source>Deploy to %1</source>
+        <translation>Déploiement sur %1</translation>
+    </message>
+    <message>
+        <source>Open a model before running a benchmark.</source>
+        <translation>Ouvrez un modèle avant de lancer un banc d&apos;essai.</translation>
+    </message>
+    <message>
+        <source>Benchmark %1 on %2 (%3)</source>
+        <translation>Banc d&apos;essai de %1 sur %2 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 finished: %2</source>
+        <translation>%1 terminé : %2</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 a échoué : %2</translation>
+    </message>
+    <message>
+        <source>%1 was cancelled.</source>
+        <translation>%1 a été annulé.</translation>
     </message>
 </context>
 </TS>

@@ -399,6 +399,14 @@
         <source>Default (no override)</source>
         <translation>默认（无覆盖）</translation>
     </message>
+    <message>
+        <source>Opening %1...</source>
+        <translation>正在打开 %1...</translation>
+    </message>
+    <message>
+        <source>superseded by another model</source>
+        <translation>已被另一个模型取代</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -642,6 +650,160 @@
     <message>
         <source>Save screenshots of the main views into DIR, then quit.</source>
         <translation>将主要视图的截图保存到 DIR，然后退出。</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::JobsPanel</name>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>已用时间</translation>
+    </message>
+    <message>
+        <source>Select a job to see its log.</source>
+        <translation>选择一个任务以查看其日志。</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>取消任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>清除已完成(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioJobs</name>
+    <message>
+        <source>Jobs</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>&amp;Run</source>
+        <translation>运行(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Export...</source>
+        <translation>导出(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>Write the standalone C++ export for the chosen board and kernel library</source>
+        <translation>为所选开发板和内核库生成独立的 C++ 导出</translation>
+    </message>
+    <message>
+        <source>&amp;Build</source>
+        <translation>构建(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Cross-compile the last export (exports the model first when needed)</source>
+        <translation>交叉编译最近的导出（必要时先导出模型）</translation>
+    </message>
+    <message>
+        <source>&amp;Deploy and run once</source>
+        <translation>部署并运行一次(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Upload the last build to the board and run it once</source>
+        <translation>将最近的构建上传到开发板并运行一次</translation>
+    </message>
+    <message>
+        <source>Run &amp;benchmark</source>
+        <translation>运行基准测试(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Export, build, deploy and run on the chosen board, then show timings and accuracy (F5)</source>
+        <translation>在所选开发板上导出、构建、部署并运行，然后显示耗时和精度 (F5)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel all jobs</source>
+        <translation>取消所有任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Open a model before exporting it.</source>
+        <translation>请先打开模型再导出。</translation>
+    </message>
+    <message>
+        <source>Folder to write the export into</source>
+        <translation>导出写入的文件夹</translation>
+    </message>
+    <message>
+        <source>Replace export</source>
+        <translation>替换导出</translation>
+    </message>
+    <message>
+        <source>%1 is not empty. Replace it with the new export?</source>
+        <translation>%1 不为空。要用新的导出替换它吗？</translation>
+    </message>
+    <message>
+        <source>Export %1 for %2 (%3)</source>
+        <translation>为 %2 导出 %1 (%3)</translation>
+    </message>
+    <message>
+        <source>Build %1</source>
+        <translation>构建 %1</translation>
+    </message>
+    <message>
+        <source>Nothing to deploy yet: build the export first (Ctrl+Shift+B).</source>
+        <translation>尚无可部署内容：请先构建导出 (Ctrl+Shift+B)。</translation>
+    </message>
+    <message>
+        <source>Deploy to %1</source>
+        <translation>部署到 %1</translation>
+    </message>
+    <message>
+        <source>Open a model before running a benchmark.</source>
+        <translation>请先打开模型再运行基准测试。</translation>
+    </message>
+    <message>
+        <source>Benchmark %1 on %2 (%3)</source>
+        <translation>在 %2 上对 %1 进行基准测试 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 finished: %2</source>
+        <translation>%1 已完成：%2</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 was cancelled.</source>
+        <translation>%1 已取消。</translation>
     </message>
 </context>
 </TS>

@@ -31,7 +31,11 @@ int main(int argc, char** argv) {
     const QStringList args = parser.positionalArguments();
     const QString model = !args.isEmpty() ? args.first()
                                           : QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx");
-    if (QFileInfo::exists(model) || !args.isEmpty()) window.openModel(model, parser.isSet(screenshot));
-    if (parser.isSet(screenshot)) embark::ui::runScreenshotTour(&window, parser.value(screenshot));
+    if (parser.isSet(screenshot)) {
+        window.openModel(model, true); // waits, so the tour starts from the open model
+        embark::ui::runScreenshotTour(&window, parser.value(screenshot));
+    } else if (QFileInfo::exists(model) || !args.isEmpty()) {
+        window.loadModel(model); // in the background: the window shows at once
+    }
     return app.exec();
 }

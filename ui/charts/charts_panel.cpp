@@ -29,7 +29,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
 
 void ChartsPanel::showRun(const RunCharts& run) {
     m_timing->setLayers(run.layers);
-    m_accuracy->setLayers(run.accuracy);
+    m_accuracy->setLayers(run.accuracy, run.firstDivergentNode);
     m_latency->setSamples(run.latenciesMs);
 }
 

@@ -21,6 +21,8 @@ struct RunCharts {
     std::vector<double> latenciesMs;
     std::vector<LayerTiming> layers;
     std::vector<LayerAccuracy> accuracy;
+    // The layer the benchmark found diverging first; empty = the chart applies its own rule.
+    QString firstDivergentNode;
 };
 
 class ChartsPanel : public QWidget {

@@ -27,9 +27,12 @@ LayerAccuracyChart::LayerAccuracyChart(QWidget* parent) : ChartWidget(parent) {
     });
 }
 
-void LayerAccuracyChart::setLayers(std::vector<LayerAccuracy> layers) {
+void LayerAccuracyChart::setLayers(std::vector<LayerAccuracy> layers, const QString& firstDivergentNode) {
     m_layers = std::move(layers);
     m_firstDivergent = firstDivergentLayer(m_layers);
+    if (!firstDivergentNode.isEmpty())
+        for (size_t i = 0; i < m_layers.size(); ++i)
+            if (m_layers[i].node == firstDivergentNode) m_firstDivergent = int(i);
     rebuild();
 }
 

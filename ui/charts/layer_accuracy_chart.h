@@ -14,7 +14,9 @@ class LayerAccuracyChart : public ChartWidget {
 public:
     enum class Metric { Cosine, Snr, MaxRel };
     explicit LayerAccuracyChart(QWidget* parent = nullptr);
-    void setLayers(std::vector<LayerAccuracy> layers);
+    // `firstDivergentNode` marks that layer (the pipeline's verdict); empty = the first
+    // layer outside firstDivergentLayer()'s thresholds.
+    void setLayers(std::vector<LayerAccuracy> layers, const QString& firstDivergentNode = {});
     void setMetric(Metric metric);
     int firstDivergent() const { return m_firstDivergent; }
 

@@ -4,6 +4,7 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/properties_panel.h"
+#include "jobs/studio_jobs.h"
 #include "session/qt_text.h"
 #include "session/studio_session.h"
 #include "settings/language.h"
@@ -16,6 +17,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenuBar>
@@ -46,6 +48,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_charts = new ChartsPanel(this);
     createActions();
     createDocks();
+    connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
     connect(m_charts, &ChartsPanel::nodeClicked, this,
             [this](const QString& node) { m_session->select(m_session->lastStage(), node); });
@@ -65,7 +68,7 @@ void MainWindow::createActions() {
     QAction* open = file->addAction(tr("&Open model..."), QKeySequence::Open, this, [this] {
         const QString dir = QFileInfo(m_session->modelPath()).absolutePath();
         const QString path = QFileDialog::getOpenFileName(this, tr("Open ONNX model"), dir, tr("ONNX models (*.onnx)"));
-        if (!path.isEmpty()) openModel(path);
+        if (!path.isEmpty()) loadModel(path);
     });
     open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
     m_recentMenu = file->addMenu(tr("Open &recent"));
@@ -138,22 +141,38 @@ void MainWindow::createDocks() {
     QDockWidget* charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
                                QKeySequence(Qt::ALT | Qt::Key_3));
     charts->hide(); // empty until a run exists
+    m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock, Run menu and toolbar
+}
+
+void MainWindow::loadModel(const QString& path, bool quiet) {
+    m_quietOpen = quiet;
+    statusBar()->showMessage(tr("Opening %1...").arg(path));
+    m_session->openModelInBackground(path);
 }
 
 bool MainWindow::openModel(const QString& path, bool quiet) {
-    const Status opened = m_session->openModel(path);
-    if (!opened.ok()) {
-        if (!quiet) QMessageBox::warning(this, tr("Cannot open model"), QString::fromStdString(opened.error().message));
+    QString error = tr("superseded by another model");
+    QEventLoop loop;
+    connect(m_session, &StudioSession::modelOpenFinished, &loop, [&](const QString& opened, const QString& e) {
+        if (opened == path) error = e;
+        if (opened == path || !m_session->isOpening()) loop.quit();
+    });
+    loadModel(path, quiet);
+    loop.exec(); // the window stays responsive: the import runs on a worker
+    return error.isEmpty();
+}
+
+void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
+    if (!error.isEmpty()) {
+        if (!m_quietOpen) QMessageBox::warning(this, tr("Cannot open model"), error);
         statusBar()->showMessage(tr("Cannot open %1").arg(path));
-        return false;
+        return;
     }
     rememberRecent(QFileInfo(path).absoluteFilePath());
-    const auto graph = m_session->stageGraph(0);
     statusBar()->showMessage(tr("Opened %1: %2 nodes, %3 after fusion")
                                  .arg(path)
-                                 .arg(graph->nodeCount())
+                                 .arg(m_session->stageGraph(0)->nodeCount())
                                  .arg(m_session->stageGraph(m_session->lastStage())->nodeCount()));
-    return true;
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
@@ -172,7 +191,7 @@ void MainWindow::rebuildRecentMenu() {
     const QStringList recent = recentFiles();
     for (int i = 0; i < recent.size(); ++i) {
         QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(recent.at(i)),
-                                             this, [this, path = recent.at(i)] { openModel(path); });
+                                             this, [this, path = recent.at(i)] { loadModel(path); });
         if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key(Qt::Key_1 + i)));
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -218,7 +237,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 void MainWindow::dropEvent(QDropEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
         if (url.isLocalFile() && url.toLocalFile().endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
-            openModel(url.toLocalFile());
+            loadModel(url.toLocalFile());
             event->acceptProposedAction();
             return;
         }

@@ -11,6 +11,7 @@ namespace embark::ui {
 class ChartsPanel;
 class PropertiesPanel;
 class StagesView;
+class StudioJobs;
 class StudioSession;
 class TargetPanel;
 
@@ -19,7 +20,10 @@ class MainWindow : public QMainWindow {
 public:
     explicit MainWindow(QWidget* parent = nullptr);
 
-    // Opens a model; on error shows a message box (unless `quiet`) and returns false.
+    // Opens a model on a worker thread (the window stays responsive); the outcome shows in
+    // the status bar, an error also in a message box unless `quiet`.
+    void loadModel(const QString& path, bool quiet = false);
+    // The same, returning when the model is open (true) or refused (false).
     bool openModel(const QString& path, bool quiet = false);
 
     StudioSession* session() const { return m_session; }
@@ -27,6 +31,7 @@ public:
     PropertiesPanel* properties() const { return m_properties; }
     TargetPanel* target() const { return m_target; }
     ChartsPanel* charts() const { return m_charts; }
+    StudioJobs* jobs() const { return m_jobs; }
     QStringList recentFiles() const;
 
 protected:
@@ -40,12 +45,15 @@ private:
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
     void showNodeMenu(const QString& node, const QPoint& globalPos);
+    void modelOpenFinished(const QString& path, const QString& error);
 
     StudioSession* m_session;
     StagesView* m_stages;
     PropertiesPanel* m_properties;
     TargetPanel* m_target;
     ChartsPanel* m_charts;
+    StudioJobs* m_jobs = nullptr;
+    bool m_quietOpen = false;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

@@ -2,22 +2,57 @@
 
 #include "onnx/importer.h"
 
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
 #include <set>
 
 namespace embark::ui {
 
 StudioSession::StudioSession(QObject* parent) : QObject(parent) { reloadBoards(); }
 
-Status StudioSession::openModel(const QString& path) {
+Expected<std::shared_ptr<passes::PassRun>> StudioSession::prepareModel(const QString& path, const std::string& library) {
     auto graph = onnx::importModel(path.toStdString());
     if (!graph.ok()) return graph.error();
-    const targets::KernelLibrary* lib = targets::findKernelLibrary(m_request.library);
     passes::PassOptions options;
-    options.library = lib;
+    options.library = targets::findKernelLibrary(library);
     auto run = passes::PassManager::run(*graph, "default", options);
     if (!run.ok()) return run.error();
+    return std::make_shared<passes::PassRun>(std::move(*run));
+}
+
+Status StudioSession::openModel(const QString& path) {
+    auto run = prepareModel(path, m_request.library);
+    if (!run.ok()) return run.error();
+    ++m_openSerial; // a background open still running is superseded
+    adoptModel(path, std::move(*run));
+    return {};
+}
+
+void StudioSession::openModelInBackground(const QString& path) {
+    const quint64 serial = ++m_openSerial;
+    ++m_opening;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<Expected<std::shared_ptr<passes::PassRun>>>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, serial] {
+        watcher->deleteLater();
+        --m_opening;
+        const auto result = watcher->result();
+        if (serial != m_openSerial) return; // a newer open replaced this one
+        if (!result->ok()) {
+            emit modelOpenFinished(path, QString::fromStdString(result->error().message));
+            return;
+        }
+        adoptModel(path, std::move(result->value()));
+        emit modelOpenFinished(path, {});
+    });
+    watcher->setFuture(QtConcurrent::run([path, library = m_request.library] {
+        return std::make_shared<Expected<std::shared_ptr<passes::PassRun>>>(prepareModel(path, library));
+    }));
+}
+
+void StudioSession::adoptModel(const QString& path, std::shared_ptr<passes::PassRun> run) {
     m_path = path;
-    m_run = std::make_shared<passes::PassRun>(std::move(*run));
+    m_run = std::move(run);
     m_graphs.clear();
     // Views keep the graphs alive while a layout is computed, so they hold shared pointers
     // into the run rather than copies.
@@ -28,7 +63,6 @@ Status StudioSession::openModel(const QString& path) {
     updateAssignments();
     emit modelChanged();
     emit targetChanged();
-    return {};
 }
 
 int StudioSession::stageCount() const { return m_run ? static_cast<int>(m_run->stages.size()) : 0; }

@@ -23,6 +23,11 @@ public:
 
     // Imports the model and runs the default recipe; the error names the file on failure.
     Status openModel(const QString& path);
+    // The same on a worker thread (a big model never freezes the window); the result is
+    // swapped in on this thread and modelOpenFinished reports it. A newer call supersedes
+    // an older one still running.
+    void openModelInBackground(const QString& path);
+    bool isOpening() const { return m_opening > 0; }
     QString modelPath() const { return m_path; }
     bool hasModel() const { return m_run != nullptr; }
 
@@ -60,10 +65,15 @@ public:
 
 signals:
     void modelChanged();
+    // After openModelInBackground: `error` is empty on success.
+    void modelOpenFinished(const QString& path, const QString& error);
     void targetChanged();
     void selectionChanged(int stage, const QString& node);
 
 private:
+    // Import and passes: thread-safe, touches no member.
+    static Expected<std::shared_ptr<passes::PassRun>> prepareModel(const QString& path, const std::string& library);
+    void adoptModel(const QString& path, std::shared_ptr<passes::PassRun> run);
     void updateAssignments();
 
     QString m_path;
@@ -75,6 +85,8 @@ private:
     LibraryAssignments m_assignments;
     std::optional<exporter::MemoryPlan> m_plan;
     QString m_planError;
+    int m_opening = 0;       // background opens in flight
+    quint64 m_openSerial = 0; // the newest background open; older results are dropped
     int m_selStage = -1;
     QString m_selNode;
 };

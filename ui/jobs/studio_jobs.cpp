@@ -1,0 +1,225 @@
+#include "studio_jobs.h"
+
+#include "charts/charts_panel.h"
+#include "job_toast.h"
+#include "jobs_panel.h"
+#include "run_charts.h"
+#include "session/studio_session.h"
+
+#include "jobs/job_recipes.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QStyle>
+#include <QToolBar>
+
+namespace embark::ui {
+
+StudioJobs::StudioJobs(QMainWindow* window, StudioSession* session, ChartsPanel* charts, QMenu* viewMenu)
+    : QObject(window), m_window(window), m_session(session), m_charts(charts) {
+    m_queue = new jobs::JobQueue(this);
+    m_panel = new JobsPanel(m_queue, window);
+    m_toast = new JobToast(window);
+    m_dock = new QDockWidget(tr("Jobs"), window);
+    m_dock->setObjectName(QStringLiteral("jobsDock")); // saveState() needs a stable name
+    m_dock->setWidget(m_panel);
+    window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    m_dock->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
+    viewMenu->addAction(m_dock->toggleViewAction());
+
+    QSettings settings;
+    m_benchDefaults.iterations = settings.value(QStringLiteral("bench/iterations"), 10).toInt();
+    m_benchDefaults.warmup = settings.value(QStringLiteral("bench/warmup"), 2).toInt();
+    createActions(window);
+    connect(m_queue, &jobs::JobQueue::finished, this, &StudioJobs::onFinished);
+    connect(m_queue, &jobs::JobQueue::queued, this, &StudioJobs::showJobsDock);
+    auto targetChanged = [this] {
+        // An export or a build belongs to one model, board and library.
+        m_lastExport.clear();
+        m_lastBinary.clear();
+        const bool haveModel = m_session->hasModel();
+        m_export->setEnabled(haveModel);
+        m_build->setEnabled(haveModel);
+        m_bench->setEnabled(haveModel);
+    };
+    connect(m_session, &StudioSession::modelChanged, this, targetChanged);
+    connect(m_session, &StudioSession::targetChanged, this, targetChanged);
+    targetChanged();
+}
+
+void StudioJobs::createActions(QMainWindow* window) {
+    auto* menu = new QMenu(tr("&Run"), window);
+    const QList<QAction*> menus = window->menuBar()->actions();
+    window->menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu); // before Help
+    QStyle* style = window->style();
+    m_export = menu->addAction(style->standardIcon(QStyle::SP_DialogSaveButton), tr("&Export..."), this,
+                               &StudioJobs::exportWithDialog);
+    m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_export->setToolTip(tr("Write the standalone C++ export for the chosen board and kernel library"));
+    m_build = menu->addAction(style->standardIcon(QStyle::SP_BrowserReload), tr("&Build"), this, &StudioJobs::buildCurrent);
+    m_build->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    m_build->setToolTip(tr("Cross-compile the last export (exports the model first when needed)"));
+    m_deploy = menu->addAction(style->standardIcon(QStyle::SP_ArrowUp), tr("&Deploy and run once"), this,
+                               &StudioJobs::deployCurrent);
+    m_deploy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    m_deploy->setToolTip(tr("Upload the last build to the board and run it once"));
+    menu->addSeparator();
+    m_bench = menu->addAction(style->standardIcon(QStyle::SP_MediaPlay), tr("Run &benchmark"), this,
+                              [this] { runBenchmark(); });
+    m_bench->setShortcuts({QKeySequence(Qt::Key_F5), QKeySequence(Qt::CTRL | Qt::Key_R)});
+    m_bench->setToolTip(tr("Export, build, deploy and run on the chosen board, then show timings and accuracy (F5)"));
+    menu->addSeparator();
+    QAction* cancelAll = menu->addAction(tr("&Cancel all jobs"), m_queue, &jobs::JobQueue::cancelAll);
+    cancelAll->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+
+    QToolBar* bar = window->addToolBar(tr("Run"));
+    bar->setObjectName(QStringLiteral("runToolBar"));
+    bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    bar->addAction(m_export);
+    bar->addAction(m_build);
+    bar->addAction(m_bench);
+}
+
+QString StudioJobs::defaultExportDir() const {
+    const QString name = QStringLiteral("%1-%2-%3")
+                             .arg(QFileInfo(m_session->modelPath()).completeBaseName(), m_session->boardId(),
+                                  m_session->library());
+    return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/exports/") + name;
+}
+
+void StudioJobs::setSshOptionsProvider(std::function<deploy::SshOptions(const QString&)> provider) {
+    m_sshProvider = std::move(provider);
+}
+
+deploy::SshOptions StudioJobs::sshOptions(const QString& boardId) const {
+    return m_sshProvider ? m_sshProvider(boardId) : m_benchDefaults.ssh;
+}
+
+void StudioJobs::exportWithDialog() {
+    if (!m_session->hasModel()) return notify(tr("Open a model before exporting it."), true);
+    QSettings settings;
+    const QString fallback = QFileInfo(defaultExportDir()).absolutePath();
+    const QString parent = QFileDialog::getExistingDirectory(
+        m_window, tr("Folder to write the export into"), settings.value(QStringLiteral("exportParent"), fallback).toString());
+    if (parent.isEmpty()) return;
+    settings.setValue(QStringLiteral("exportParent"), parent);
+    const QString dir = QDir(parent).filePath(QFileInfo(defaultExportDir()).fileName());
+    bool replace = false;
+    if (QDir(dir).exists() && !QDir(dir).isEmpty()) {
+        if (QMessageBox::question(m_window, tr("Replace export"),
+                                  tr("%1 is not empty. Replace it with the new export?").arg(dir)) != QMessageBox::Yes)
+            return;
+        replace = true;
+    }
+    exportTo(dir, replace);
+}
+
+int StudioJobs::exportTo(const QString& dir, bool replace) {
+    if (!m_session->hasModel()) return notify(tr("Open a model before exporting it."), true), -1;
+    jobs::ExportRequest r;
+    r.modelPath = m_session->modelPath();
+    r.graph = m_session->stageGraph(0);
+    r.boardId = m_session->boardId();
+    r.library = m_session->library().toStdString();
+    r.opOverrides = m_session->request().opOverrides;
+    r.nodeOverrides = m_session->request().nodeOverrides;
+    r.outDir = dir;
+    r.force = replace;
+    const QString title = tr("Export %1 for %2 (%3)")
+                              .arg(QFileInfo(r.modelPath).completeBaseName(), r.boardId, m_session->library());
+    return m_queue->enqueue(jobs::makeExportJob(std::move(r), title));
+}
+
+void StudioJobs::buildCurrent() {
+    if (m_lastExport.isEmpty()) {
+        // A newcomer's Build: export into the default folder first; the queue keeps the order.
+        if (exportTo(defaultExportDir(), true) < 0) return;
+        buildExport(defaultExportDir());
+        return;
+    }
+    buildExport(m_lastExport);
+}
+
+int StudioJobs::buildExport(const QString& exportDir) {
+    jobs::BuildRequest r;
+    r.exportDir = exportDir;
+    const QString title = tr("Build %1").arg(QFileInfo(exportDir).fileName());
+    return m_queue->enqueue(jobs::makeBuildJob(std::move(r), title));
+}
+
+void StudioJobs::deployCurrent() {
+    if (m_lastBinary.isEmpty()) return notify(tr("Nothing to deploy yet: build the export first (Ctrl+Shift+B)."), true);
+    deployBinary(m_lastBinary);
+}
+
+int StudioJobs::deployBinary(const QString& binary) {
+    jobs::DeployRequest r;
+    r.binary = binary;
+    r.boardId = m_session->boardId();
+    r.ssh = sshOptions(r.boardId);
+    const QString title = tr("Deploy to %1").arg(r.boardId);
+    return m_queue->enqueue(jobs::makeDeployJob(std::move(r), title));
+}
+
+int StudioJobs::runBenchmark() {
+    if (!m_session->hasModel()) return notify(tr("Open a model before running a benchmark."), true), -1;
+    jobs::BenchOptions o = m_benchDefaults;
+    o.modelPath = m_session->modelPath();
+    o.boardId = m_session->boardId();
+    o.library = m_session->library().toStdString();
+    o.opOverrides = m_session->request().opOverrides;
+    o.nodeOverrides = m_session->request().nodeOverrides;
+    o.layers = true;
+    o.accuracyLayers = true;
+    o.ssh = sshOptions(o.boardId);
+    const QString title = tr("Benchmark %1 on %2 (%3)")
+                              .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId, m_session->library());
+    return m_queue->enqueue(jobs::makeBenchmarkJob(std::move(o), title));
+}
+
+void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message) {
+    auto job = m_queue->job(id);
+    if (!job) return;
+    const std::any result = job->result();
+    if (state == jobs::JobState::Succeeded && job->kind() == jobs::JobKind::Export)
+        if (auto* r = std::any_cast<exporter::ExportResult>(&result)) m_lastExport = r->dir;
+    if (state == jobs::JobState::Succeeded && job->kind() == jobs::JobKind::Build)
+        if (auto* r = std::any_cast<build::BuildResult>(&result)) m_lastBinary = r->binary;
+    if (job->kind() == jobs::JobKind::Benchmark)
+        if (auto* r = std::any_cast<jobs::BenchResult>(&result); r && state == jobs::JobState::Succeeded) {
+            m_charts->showRun(runChartsFromBench(*r));
+            for (QWidget* w = m_charts; w; w = w->parentWidget())
+                if (auto* dock = qobject_cast<QDockWidget*>(w)) {
+                    dock->show();
+                    dock->raise();
+                    break;
+                }
+            emit benchmarkFinished(r->record.id);
+        }
+    switch (state) {
+    case jobs::JobState::Succeeded: notify(tr("%1 finished: %2").arg(job->title(), message), false); break;
+    case jobs::JobState::Failed: notify(tr("%1 failed: %2").arg(job->title(), message), true); break;
+    case jobs::JobState::Cancelled: notify(tr("%1 was cancelled.").arg(job->title()), false); break;
+    default: break;
+    }
+}
+
+void StudioJobs::notify(const QString& text, bool error) {
+    m_window->statusBar()->showMessage(text, 15000);
+    m_toast->showMessage(text, error);
+}
+
+void StudioJobs::showJobsDock() {
+    if (!m_dock->isVisible()) m_dock->show();
+}
+
+} // namespace embark::ui

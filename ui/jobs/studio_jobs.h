@@ -1,0 +1,89 @@
+// The studio's background work: owns the job queue, the Jobs dock and the Run menu/toolbar
+// (Export..., Build, Deploy, Run benchmark). Actions read the session (model, board, library,
+// overrides) and enqueue core job recipes; a finished benchmark fills the charts. MainWindow
+// creates one and is otherwise unaware of jobs.
+#pragma once
+
+#include "jobs/bench_pipeline.h"
+#include "jobs/job_queue.h"
+
+#include <QObject>
+
+#include <functional>
+
+class QAction;
+class QDockWidget;
+class QMainWindow;
+class QMenu;
+
+namespace embark::ui {
+
+class ChartsPanel;
+class JobToast;
+class JobsPanel;
+class StudioSession;
+
+class StudioJobs : public QObject {
+    Q_OBJECT
+public:
+    // Adds the Jobs dock (its toggle in `viewMenu`), a Run menu before Help and a Run toolbar.
+    StudioJobs(QMainWindow* window, StudioSession* session, ChartsPanel* charts, QMenu* viewMenu);
+
+    jobs::JobQueue* queue() const { return m_queue; }
+    JobsPanel* panel() const { return m_panel; }
+    QDockWidget* dock() const { return m_dock; }
+    QAction* exportAction() const { return m_export; }
+    QAction* buildAction() const { return m_build; }
+    QAction* deployAction() const { return m_deploy; }
+    QAction* benchmarkAction() const { return m_bench; }
+
+    // What the actions do, without dialogs. Each returns the job id, or -1 after telling the
+    // user why nothing was queued (no model, no export yet, ...).
+    int exportTo(const QString& dir, bool replace);
+    int buildExport(const QString& exportDir);
+    int deployBinary(const QString& binary);
+    int runBenchmark();
+
+    // The benchmark's settings besides model, board and library (iterations, work folder,
+    // store, ...). The studio always asks for per-layer timings and accuracy.
+    jobs::BenchOptions& benchDefaults() { return m_benchDefaults; }
+    // Per-board SSH options (key, known hosts, host-key prompt) for deploy and benchmark.
+    void setSshOptionsProvider(std::function<deploy::SshOptions(const QString& boardId)> provider);
+
+    QString lastExportDir() const { return m_lastExport; }
+    QString lastBinary() const { return m_lastBinary; }
+    // The default export folder of the open model for the chosen board and library.
+    QString defaultExportDir() const;
+
+signals:
+    // A benchmark finished and stored run `runId` (0 when not stored).
+    void benchmarkFinished(qint64 runId);
+
+private:
+    void createActions(QMainWindow* window);
+    void exportWithDialog();
+    void buildCurrent();
+    void deployCurrent();
+    void onFinished(int id, jobs::JobState state, const QString& message);
+    void notify(const QString& text, bool error);
+    void showJobsDock();
+    deploy::SshOptions sshOptions(const QString& boardId) const;
+
+    QMainWindow* m_window;
+    StudioSession* m_session;
+    ChartsPanel* m_charts;
+    jobs::JobQueue* m_queue;
+    JobsPanel* m_panel;
+    QDockWidget* m_dock;
+    JobToast* m_toast;
+    QAction* m_export = nullptr;
+    QAction* m_build = nullptr;
+    QAction* m_deploy = nullptr;
+    QAction* m_bench = nullptr;
+    jobs::BenchOptions m_benchDefaults;
+    std::function<deploy::SshOptions(const QString&)> m_sshProvider;
+    QString m_lastExport;
+    QString m_lastBinary;
+};
+
+} // namespace embark::ui
