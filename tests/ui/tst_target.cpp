@@ -1,6 +1,7 @@
 // The target panel: the board dialog refuses what the engine's parser refuses, overrides
 // from the session change which library runs a node, and the memory plan chart holds the plan.
 #include "charts/memory_chart.h"
+#include "export/adaptation.h"
 #include "session/studio_session.h"
 #include "support/test_paths.h"
 #include "target/board_dialog.h"
@@ -67,6 +68,7 @@ private slots:
         ui::StudioSession session;
         ui::TargetPanel panel(&session);
         QVERIFY(session.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).ok());
+        session.setBoard(QStringLiteral("host")); // xnnpack runs here without a prebuilt tree
         session.setLibrary(QStringLiteral("xnnpack"));
         const auto fused = session.stageGraph(session.lastStage());
         const ir::Node* conv = nullptr;
@@ -83,6 +85,33 @@ private slots:
             if (n->op == ir::OpKind::Conv) QCOMPARE(session.assignments().at(n->name).library, QStringLiteral("portable"));
         QVERIFY(panel.memoryChart()->hasData());
         QCOMPARE(panel.memoryChart()->timeline().arenaBytes, qint64(session.memoryPlan()->arenaBytes));
+    }
+
+    // The studio shows what exporter::adapt() decides for the board's architecture, errors too.
+    void assignmentsAreTheExportsAdaptation() {
+        ui::StudioSession session;
+        QVERIFY(session.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).ok());
+        session.setLibrary(QStringLiteral("xnnpack"));
+        session.setBoard(QStringLiteral("sim-k230"));
+        if (qEnvironmentVariableIsEmpty("XNNPACK_ROOT")) { // riscv64 needs a prebuilt XNNPACK tree
+            QVERIFY(session.assignments().empty());
+            QVERIFY2(session.assignmentError().contains(QStringLiteral("XNNPACK_ROOT")), qPrintable(session.assignmentError()));
+        }
+        session.setBoard(QStringLiteral("host"));
+        QVERIFY2(session.assignmentError().isEmpty(), qPrintable(session.assignmentError()));
+        exporter::AdaptationOptions options;
+        options.library = "xnnpack";
+        options.arch = session.board()->arch.toStdString();
+        auto adapted = exporter::adapt(*session.stageGraph(session.lastStage()), options);
+        QVERIFY(adapted.ok());
+        int compared = 0;
+        for (const auto& [name, a] : adapted->nodes) {
+            if (a.rule == exporter::AssignmentRule::Conversion) continue;
+            QCOMPARE(session.assignments().at(name).library, QString::fromStdString(a.library));
+            QCOMPARE(session.assignments().at(name).why, QString::fromStdString(a.reason));
+            ++compared;
+        }
+        QCOMPARE(compared, int(session.assignments().size()));
     }
 };
 

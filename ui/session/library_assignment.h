@@ -1,7 +1,8 @@
 // Which kernel library runs each node of the fused graph, and why, as the studio shows it.
-// A narrow seam over core: wired to exporter::adapt() once core/export provides it.
+// Computed by exporter::adapt(), the same call the export makes, so the colours never disagree.
 #pragma once
 
+#include "export/adaptation.h"
 #include "ir/graph.h"
 
 #include <QString>
@@ -13,7 +14,7 @@ namespace embark::ui {
 
 struct NodeLibrary {
     QString library; // kernel library id
-    QString why;     // the rule and, for a fallback, the chosen library's reason
+    QString why;     // adapt()'s reason: the rule and, for a fallback, why the wanted library refused
 };
 
 struct AssignmentRequest {
@@ -24,8 +25,14 @@ struct AssignmentRequest {
 
 using LibraryAssignments = std::map<std::string, NodeLibrary>; // by node name
 
-// The rules of DESIGN.md "adaptation": node override, op override, chosen library when it
-// supports the node, else portable. Layout conversions are not shown yet.
-LibraryAssignments assignLibraries(const ir::Graph& fused, const AssignmentRequest& request);
+// Adapts the fused graph for a board of architecture `arch` (empty = this computer) with the
+// request's library and overrides, as `embark-cli export` would (XNNPACK_ROOT counts as a
+// prebuilt XNNPACK tree). The error names the library, node or architecture at fault.
+Expected<exporter::Adaptation> adaptForStudio(const ir::Graph& fused, const AssignmentRequest& request,
+                                              const QString& arch);
+
+// The per-node view of an adaptation, for the graph colours and the properties panel. Layout
+// conversions inserted by adapt() are left out: they are not nodes of the fused graph.
+LibraryAssignments assignmentsOf(const exporter::Adaptation& adaptation);
 
 } // namespace embark::ui

@@ -111,6 +111,7 @@ void StudioSession::reloadBoards() {
 void StudioSession::setBoard(const QString& id) {
     if (id == m_boardId || !m_boards.find(id)) return;
     m_boardId = id;
+    updateAssignments(); // the architecture decides which libraries are available
     emit targetChanged();
 }
 
@@ -144,12 +145,21 @@ void StudioSession::select(int stage, const QString& node) {
 
 void StudioSession::updateAssignments() {
     m_assignments.clear();
+    m_assignmentError.clear();
     m_plan.reset();
     m_planError.clear();
     auto fused = stageGraph(lastStage());
     if (!fused) return;
-    m_assignments = assignLibraries(*fused, m_request);
-    auto plan = exporter::planMemory(*fused);
+    auto adapted = adaptForStudio(*fused, m_request, board() ? board()->arch : QString());
+    if (!adapted.ok()) {
+        m_assignmentError = QString::fromStdString(adapted.error().message);
+        m_planError = m_assignmentError;
+        return;
+    }
+    m_assignments = assignmentsOf(*adapted);
+    // The export plans the adapted graph (layout conversions included), inputs and outputs in
+    // the arena: the same plan, so the chart shows what the board will allocate.
+    auto plan = exporter::planMemory(adapted->graph);
     if (plan.ok()) m_plan = std::move(*plan);
     else m_planError = QString::fromStdString(plan.error().message);
 }

@@ -53,8 +53,11 @@ public:
     void setNodeOverride(const QString& node, const QString& library);
     void setOpOverride(const QString& op, const QString& library);
     const AssignmentRequest& request() const { return m_request; }
-    // For the fused (last) stage; empty without a model.
+    // For the fused (last) stage, from exporter::adapt() for the board's architecture; empty
+    // without a model or when adaptation fails (then assignmentError() says why, as the
+    // export would).
     const LibraryAssignments& assignments() const { return m_assignments; }
+    QString assignmentError() const { return m_assignmentError; }
     const std::optional<exporter::MemoryPlan>& memoryPlan() const { return m_plan; }
     QString memoryPlanError() const { return m_planError; }
 
@@ -83,6 +86,7 @@ private:
     QString m_boardId;
     AssignmentRequest m_request;
     LibraryAssignments m_assignments;
+    QString m_assignmentError;
     std::optional<exporter::MemoryPlan> m_plan;
     QString m_planError;
     int m_opening = 0;       // background opens in flight
