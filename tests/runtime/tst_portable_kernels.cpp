@@ -180,6 +180,9 @@ private slots:
         convRow("pointwise 17->33", {1, 5, 7, 17, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Pointwise);
         convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
         convRow("pointwise cin 3 -> 1", {1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);
+        convRow("3x3 s2 160->40 (a tap larger than L1)", {1, 9, 9, 160, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
+        convRow("3x3 s2 grouped 2 300->64 (grouped, large taps)", {1, 8, 8, 300, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}, A::None, P::Indirect);
+        convRow("5x5 s2 48->70 (remainder panel)", {2, 11, 10, 48, 70, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, 1}, A::HardSwish, P::Indirect);
         convRow("1x1 stride 2 64->128", {1, 9, 9, 64, 128, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Indirect);
         convRow("1x1 with pads", {1, 4, 4, 8, 8, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1}, A::None, P::Indirect);
         convRow("grouped 4: 8->12", {1, 6, 7, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None, P::Indirect);
