@@ -116,7 +116,9 @@ public:
 protected:
     Layer(const Context& context, std::string name, const char* kind);
     [[noreturn]] void fail(const std::string& problem) const;
+    void failIf(const std::string& problem) const; // fail(problem) unless it is empty
     void check(int xnnStatus, const char* call) const; // throws unless xnn_status_success
+    void runOperator(); // runs m_op (set up before)
     // True (and remembers them) when the pointers differ from the last bound ones.
     bool rebind(const void* a, const void* b, const void* out);
     void allocateWorkspace(size_t bytes);
@@ -325,6 +327,9 @@ public:
     void forward(const float* const* inputs, float* output);
 
 private:
+    // True (and remembers them) when the pointers differ from the last bound ones.
+    bool rebindInputs(const float* const* inputs, float* output);
+
     size_t m_rows, m_outputStride;
     std::vector<size_t> m_innerSizes;
     std::vector<detail::Operator> m_copies; // one strided copy per input

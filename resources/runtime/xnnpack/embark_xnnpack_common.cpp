@@ -4,6 +4,7 @@
 
 #include <pthreadpool.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,17 @@ void Layer::fail(const std::string& problem) const
     throw Error("XNNPACK layer '" + m_name + "' (" + m_kind + "): " + problem);
 }
 
+void Layer::failIf(const std::string& problem) const
+{
+    if (!problem.empty())
+        fail(problem);
+}
+
+void Layer::runOperator()
+{
+    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+}
+
 void Layer::check(int xnnStatus, const char* call) const
 {
     if (xnnStatus == xnn_status_success)
@@ -111,6 +123,15 @@ void Layer::allocateWorkspace(size_t bytes)
         fail("cannot allocate a " + std::to_string(rounded) + "-byte workspace");
 }
 
+namespace {
+template <class Params>
+bool windowDoesNotFit(const Params& p)
+{
+    const auto [height, width] = windowOutputSize(p, p.dilationHeight, p.dilationWidth);
+    return height == 0 || width == 0;
+}
+} // namespace
+
 size_t slidingOutputSize(size_t input, uint32_t padBefore, uint32_t padAfter, uint32_t kernel,
                          uint32_t stride, uint32_t dilation)
 {
@@ -132,10 +153,7 @@ std::string checkConv2d(const Conv2dParams& p)
     if (p.strideHeight == 0 || p.strideWidth == 0 || p.dilationHeight == 0
         || p.dilationWidth == 0 || p.kernelHeight == 0 || p.kernelWidth == 0)
         return "zero kernel size, stride or dilation";
-    if (slidingOutputSize(p.inputHeight, p.padTop, p.padBottom, p.kernelHeight, p.strideHeight,
-                          p.dilationHeight) == 0
-        || slidingOutputSize(p.inputWidth, p.padLeft, p.padRight, p.kernelWidth, p.strideWidth,
-                             p.dilationWidth) == 0)
+    if (windowDoesNotFit(p))
         return "the kernel is larger than the padded input";
     return {};
 }
@@ -149,12 +167,69 @@ std::string checkPool2d(const Pool2dParams& p, bool allowDilation)
         return "zero kernel size, stride or dilation";
     if (!allowDilation && (p.dilationHeight != 1 || p.dilationWidth != 1))
         return "dilated average pooling is not supported by XNNPACK: assign it to portable";
-    if (slidingOutputSize(p.inputHeight, p.padTop, p.padBottom, p.kernelHeight, p.strideHeight,
-                          p.dilationHeight) == 0
-        || slidingOutputSize(p.inputWidth, p.padLeft, p.padRight, p.kernelWidth, p.strideWidth,
-                             p.dilationWidth) == 0)
+    if (windowDoesNotFit(p))
         return "the window is larger than the padded input";
     return {};
+}
+
+std::string checkFullyConnected(size_t rows, size_t inputChannels, size_t outputChannels)
+{
+    if (rows == 0 || inputChannels == 0 || outputChannels == 0)
+        return "empty input or output";
+    return {};
+}
+
+std::string checkBinary(const std::vector<size_t>& a, const std::vector<size_t>& b,
+                        std::vector<size_t>* outputShape)
+{
+    if (a.size() > XNN_MAX_TENSOR_DIMS || b.size() > XNN_MAX_TENSOR_DIMS)
+        return "rank above " + std::to_string(XNN_MAX_TENSOR_DIMS);
+    std::string problem;
+    *outputShape = broadcastShapes(a, b, &problem);
+    return problem;
+}
+
+std::string checkPermutation(const std::vector<size_t>& inputShape,
+                             const std::vector<size_t>& perm, bool allowScalar,
+                             std::vector<size_t>* outputShape)
+{
+    if (perm.size() != inputShape.size() || (!allowScalar && perm.empty())
+        || perm.size() > XNN_MAX_TENSOR_DIMS)
+        return allowScalar ? "the permutation must have one entry per dimension (rank <= 6)"
+                           : "the permutation must have one entry per dimension (rank 1..6)";
+    std::vector<bool> seen(perm.size(), false);
+    outputShape->clear();
+    for (size_t d : perm) {
+        if (d >= perm.size() || seen[d])
+            return "the permutation is not a permutation of 0.." + std::to_string(perm.size() - 1);
+        seen[d] = true;
+        outputShape->push_back(inputShape[d]);
+    }
+    return {};
+}
+
+std::string checkConcat(size_t rows, const std::vector<size_t>& innerSizes, size_t* outputStride)
+{
+    if (rows == 0 || innerSizes.empty())
+        return "empty input";
+    *outputStride = 0;
+    for (size_t inner : innerSizes)
+        *outputStride += inner;
+    return {};
+}
+
+const float* filterOHWI(const float* filter, const Conv2dParams& p, FilterLayout layout,
+                        std::vector<float>* storage)
+{
+    if (layout != FilterLayout::OIHW)
+        return filter;
+    *storage = filterOIHWtoOHWI(filter, p);
+    return storage->data();
+}
+
+uint32_t fullyConnectedFlags(WeightLayout layout)
+{
+    return layout == WeightLayout::InOut ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0;
 }
 
 std::vector<float> filterOIHWtoOHWI(const float* filter, const Conv2dParams& p)
@@ -243,4 +318,16 @@ const char* statusName(int status)
 }
 
 } // namespace detail
+
+bool Concat::rebindInputs(const float* const* inputs, float* output)
+{
+    if (m_bound && output == m_boundOut
+        && std::equal(m_boundInputs.begin(), m_boundInputs.end(), inputs))
+        return false;
+    m_boundInputs.assign(inputs, inputs + m_innerSizes.size());
+    m_bound = true;
+    m_boundOut = output;
+    return true;
+}
+
 } // namespace embark_xnn

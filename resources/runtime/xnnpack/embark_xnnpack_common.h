@@ -7,7 +7,19 @@
 #include <xnnpack.h>
 
 #include <string>
+#include <utility>
 #include <vector>
+
+// Inside a Layer member: creates m_op with call(args..., &op); a failure names the call.
+#define EMBARK_XNN_CREATE(call, ...)                                                           \
+    do {                                                                                       \
+        xnn_operator_t raw_ = nullptr;                                                         \
+        check(call(__VA_ARGS__, &raw_), #call);                                                \
+        m_op.reset(raw_);                                                                      \
+    } while (0)
+
+// Inside a Layer member: runs call(args...) and checks its status under the call's name.
+#define EMBARK_XNN_CHECK(call, ...) check(call(__VA_ARGS__), #call)
 
 namespace embark_xnn::detail {
 
@@ -18,9 +30,36 @@ static_assert(kExtraBytes >= XNN_EXTRA_BYTES, "kExtraBytes must cover XNN_EXTRA_
 size_t slidingOutputSize(size_t input, uint32_t padBefore, uint32_t padAfter, uint32_t kernel,
                          uint32_t stride, uint32_t dilation);
 
-// Returns an empty string when valid, else what is wrong (for Layer::fail).
+// {height, width} of a window sliding over the padded input of Conv2dParams or Pool2dParams.
+template <class Params>
+std::pair<size_t, size_t> windowOutputSize(const Params& p, uint32_t dilationHeight,
+                                           uint32_t dilationWidth)
+{
+    return {slidingOutputSize(p.inputHeight, p.padTop, p.padBottom, p.kernelHeight,
+                              p.strideHeight, dilationHeight),
+            slidingOutputSize(p.inputWidth, p.padLeft, p.padRight, p.kernelWidth, p.strideWidth,
+                              dilationWidth)};
+}
+
+// The check* functions return an empty string when valid, else what is wrong (for
+// Layer::failIf); those with an output pointer also fill it in.
 std::string checkConv2d(const Conv2dParams& p);
 std::string checkPool2d(const Pool2dParams& p, bool allowDilation);
+std::string checkFullyConnected(size_t rows, size_t inputChannels, size_t outputChannels);
+// Rank <= XNN_MAX_TENSOR_DIMS and NumPy broadcasting.
+std::string checkBinary(const std::vector<size_t>& a, const std::vector<size_t>& b,
+                        std::vector<size_t>* outputShape);
+// perm must permute 0..rank-1 (rank 0 only when allowScalar).
+std::string checkPermutation(const std::vector<size_t>& inputShape,
+                             const std::vector<size_t>& perm, bool allowScalar,
+                             std::vector<size_t>* outputShape);
+// outputStride: the sum of innerSizes.
+std::string checkConcat(size_t rows, const std::vector<size_t>& innerSizes, size_t* outputStride);
+
+// The filter in XNNPACK's OHWI layout: `filter` itself, or its repacking kept in `storage`.
+const float* filterOHWI(const float* filter, const Conv2dParams& p, FilterLayout layout,
+                        std::vector<float>* storage);
+uint32_t fullyConnectedFlags(WeightLayout layout);
 
 // ONNX [Cout][Cin/g][kh][kw] -> XNNPACK [Cout][kh][kw][Cin/g] (groups are contiguous
 // output-channel blocks in both, so no group reordering is needed).

@@ -4,7 +4,7 @@
 
 #include "embark_xnnpack_common.h"
 
-#include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace embark_xnn {
@@ -39,30 +39,91 @@ void Layer::runTrailingClamp(float* output)
 }
 } // namespace detail
 
-#define EMBARK_XNN_CREATE(call, ...)                                                           \
-    do {                                                                                       \
-        xnn_operator_t raw_ = nullptr;                                                         \
-        check(call(__VA_ARGS__, &raw_), #call);                                                \
-        m_op.reset(raw_);                                                                      \
-    } while (0)
+namespace {
+// An XNNPACK function with its name, for Layer::check's messages.
+template <class Fn>
+struct Named {
+    Fn fn = nullptr;
+    const char* name = "";
+};
+#define EMBARK_XNN_NAMED(fn) {fn, #fn}
+
+// The 2022 API has one create and one setup function per element-wise op, all of the same
+// shape within binary and within unary ops (except the creates that take parameters).
+using BinaryCreateRanged = xnn_status (*)(float, float, uint32_t, xnn_operator_t*);
+using BinaryCreate = xnn_status (*)(uint32_t, xnn_operator_t*);
+using BinarySetup = xnn_status (*)(xnn_operator_t, size_t, const size_t*, size_t, const size_t*,
+                                   const float*, const float*, float*, pthreadpool_t);
+using UnaryCreate = xnn_status (*)(size_t, size_t, size_t, uint32_t, xnn_operator_t*);
+using UnarySetup = xnn_status (*)(xnn_operator_t, size_t, const float*, float*, pthreadpool_t);
+
+struct BinaryCalls {
+    Named<BinaryCreateRanged> createRanged; // ops with a fused output range
+    Named<BinaryCreate> create;             // ops without (a trailing clamp does the range)
+    Named<BinarySetup> setup;
+};
+
+BinaryCalls binaryCalls(BinaryOp op)
+{
+    switch (op) {
+    case BinaryOp::Add:
+        return {EMBARK_XNN_NAMED(xnn_create_add_nd_f32), {}, EMBARK_XNN_NAMED(xnn_setup_add_nd_f32)};
+    case BinaryOp::Subtract:
+        return {EMBARK_XNN_NAMED(xnn_create_subtract_nd_f32), {},
+                EMBARK_XNN_NAMED(xnn_setup_subtract_nd_f32)};
+    case BinaryOp::Multiply:
+        return {EMBARK_XNN_NAMED(xnn_create_multiply_nd_f32), {},
+                EMBARK_XNN_NAMED(xnn_setup_multiply_nd_f32)};
+    case BinaryOp::Divide:
+        return {EMBARK_XNN_NAMED(xnn_create_divide_nd_f32), {},
+                EMBARK_XNN_NAMED(xnn_setup_divide_nd_f32)};
+    case BinaryOp::Maximum:
+        return {{}, EMBARK_XNN_NAMED(xnn_create_maximum_nd_f32),
+                EMBARK_XNN_NAMED(xnn_setup_maximum_nd_f32)};
+    case BinaryOp::Minimum:
+        return {{}, EMBARK_XNN_NAMED(xnn_create_minimum_nd_f32),
+                EMBARK_XNN_NAMED(xnn_setup_minimum_nd_f32)};
+    }
+    return {};
+}
+
+struct UnaryCalls {
+    Named<UnaryCreate> create; // empty for the ops whose create takes parameters
+    Named<UnarySetup> setup;   // empty for Tanh (a plain loop)
+};
+
+#define EMBARK_XNN_UNARY(op)                                                                   \
+    UnaryCalls { EMBARK_XNN_NAMED(xnn_create_##op##_nc_f32), EMBARK_XNN_NAMED(xnn_setup_##op##_nc_f32) }
+
+UnaryCalls unaryCalls(UnaryOp op)
+{
+    switch (op) {
+    case UnaryOp::Clamp: return {{}, EMBARK_XNN_NAMED(xnn_setup_clamp_nc_f32)};
+    case UnaryOp::Sigmoid: return EMBARK_XNN_UNARY(sigmoid);
+    case UnaryOp::HardSwish: return EMBARK_XNN_UNARY(hardswish);
+    case UnaryOp::LeakyRelu: return {{}, EMBARK_XNN_NAMED(xnn_setup_leaky_relu_nc_f32)};
+    case UnaryOp::Elu: return {{}, EMBARK_XNN_NAMED(xnn_setup_elu_nc_f32)};
+    case UnaryOp::Tanh: return {}; // the 2022 API has tanh for quantised types only
+    case UnaryOp::Abs: return EMBARK_XNN_UNARY(abs);
+    case UnaryOp::Negate: return EMBARK_XNN_UNARY(negate);
+    case UnaryOp::Square: return EMBARK_XNN_UNARY(square);
+    case UnaryOp::SquareRoot: return EMBARK_XNN_UNARY(square_root);
+    }
+    return {};
+}
+} // namespace
 
 Convolution2d::Convolution2d(const Context& context, std::string name, const Conv2dParams& params,
                              const float* filter, const float* bias, FilterLayout layout,
                              OutputRange range)
     : Layer(context, std::move(name), "convolution 2-D"), m_params(params)
 {
-    if (const std::string problem = detail::checkConv2d(params); !problem.empty())
-        fail(problem);
+    failIf(detail::checkConv2d(params));
     const Conv2dParams& p = params;
-    m_outputHeight = detail::slidingOutputSize(p.inputHeight, p.padTop, p.padBottom,
-                                               p.kernelHeight, p.strideHeight, p.dilationHeight);
-    m_outputWidth = detail::slidingOutputSize(p.inputWidth, p.padLeft, p.padRight, p.kernelWidth,
-                                              p.strideWidth, p.dilationWidth);
+    std::tie(m_outputHeight, m_outputWidth) =
+        detail::windowOutputSize(p, p.dilationHeight, p.dilationWidth);
     std::vector<float> repacked;
-    if (layout == FilterLayout::OIHW) {
-        repacked = detail::filterOIHWtoOHWI(filter, p);
-        filter = repacked.data();
-    }
+    filter = detail::filterOHWI(filter, p, layout, &repacked);
     // Without XNN_FLAG_DEPTHWISE_CONVOLUTION a depthwise filter is [C][kh][kw], which is what
     // OHWI with one input channel per group is; XNNPACK still picks its depthwise kernels.
     EMBARK_XNN_CREATE(xnn_create_convolution2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
@@ -75,10 +136,9 @@ Convolution2d::Convolution2d(const Context& context, std::string name, const Con
 void Convolution2d::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_convolution2d_nhwc_f32(m_op.get(), m_params.batch, m_params.inputHeight,
-                                               m_params.inputWidth, input, output, m_pool),
-              "xnn_setup_convolution2d_nhwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_convolution2d_nhwc_f32, m_op.get(), m_params.batch,
+                         m_params.inputHeight, m_params.inputWidth, input, output, m_pool);
+    runOperator();
 }
 
 FullyConnected::FullyConnected(const Context& context, std::string name, size_t rows,
@@ -87,32 +147,28 @@ FullyConnected::FullyConnected(const Context& context, std::string name, size_t 
     : Layer(context, std::move(name), "fully connected"),
       m_rows(rows), m_inputChannels(inputChannels), m_outputChannels(outputChannels)
 {
-    if (rows == 0 || inputChannels == 0 || outputChannels == 0)
-        fail("empty input or output");
-    const uint32_t flags = layout == WeightLayout::InOut ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0;
+    failIf(detail::checkFullyConnected(rows, inputChannels, outputChannels));
     EMBARK_XNN_CREATE(xnn_create_fully_connected_nc_f32, inputChannels, outputChannels,
-                      inputChannels, outputChannels, weights, bias, range.min, range.max, flags);
+                      inputChannels, outputChannels, weights, bias, range.min, range.max,
+                      detail::fullyConnectedFlags(layout));
 }
 
 void FullyConnected::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_fully_connected_nc_f32(m_op.get(), m_rows, input, output, m_pool),
-              "xnn_setup_fully_connected_nc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_fully_connected_nc_f32, m_op.get(), m_rows, input, output,
+                         m_pool);
+    runOperator();
 }
 
 MaxPool2d::MaxPool2d(const Context& context, std::string name, const Pool2dParams& params,
                      OutputRange range)
     : Layer(context, std::move(name), "max pooling 2-D"), m_params(params)
 {
-    if (const std::string problem = detail::checkPool2d(params, true); !problem.empty())
-        fail(problem);
+    failIf(detail::checkPool2d(params, true));
     const Pool2dParams& p = params;
-    m_outputHeight = detail::slidingOutputSize(p.inputHeight, p.padTop, p.padBottom,
-                                               p.kernelHeight, p.strideHeight, p.dilationHeight);
-    m_outputWidth = detail::slidingOutputSize(p.inputWidth, p.padLeft, p.padRight, p.kernelWidth,
-                                              p.strideWidth, p.dilationWidth);
+    std::tie(m_outputHeight, m_outputWidth) =
+        detail::windowOutputSize(p, p.dilationHeight, p.dilationWidth);
     EMBARK_XNN_CREATE(xnn_create_max_pooling2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
                       p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
                       p.dilationHeight, p.dilationWidth, p.channels, p.channels, p.channels,
@@ -122,23 +178,18 @@ MaxPool2d::MaxPool2d(const Context& context, std::string name, const Pool2dParam
 void MaxPool2d::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_max_pooling2d_nhwc_f32(m_op.get(), m_params.batch, m_params.inputHeight,
-                                               m_params.inputWidth, input, output, m_pool),
-              "xnn_setup_max_pooling2d_nhwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_max_pooling2d_nhwc_f32, m_op.get(), m_params.batch,
+                         m_params.inputHeight, m_params.inputWidth, input, output, m_pool);
+    runOperator();
 }
 
 AveragePool2d::AveragePool2d(const Context& context, std::string name, const Pool2dParams& params,
                              OutputRange range)
     : Layer(context, std::move(name), "average pooling 2-D"), m_params(params)
 {
-    if (const std::string problem = detail::checkPool2d(params, false); !problem.empty())
-        fail(problem);
+    failIf(detail::checkPool2d(params, false));
     const Pool2dParams& p = params;
-    m_outputHeight = detail::slidingOutputSize(p.inputHeight, p.padTop, p.padBottom,
-                                               p.kernelHeight, p.strideHeight, 1);
-    m_outputWidth = detail::slidingOutputSize(p.inputWidth, p.padLeft, p.padRight, p.kernelWidth,
-                                              p.strideWidth, 1);
+    std::tie(m_outputHeight, m_outputWidth) = detail::windowOutputSize(p, 1, 1);
     EMBARK_XNN_CREATE(xnn_create_average_pooling2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
                       p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
                       p.channels, p.channels, p.channels, range.min, range.max, 0);
@@ -147,11 +198,9 @@ AveragePool2d::AveragePool2d(const Context& context, std::string name, const Poo
 void AveragePool2d::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_average_pooling2d_nhwc_f32(m_op.get(), m_params.batch,
-                                                   m_params.inputHeight, m_params.inputWidth,
-                                                   input, output, m_pool),
-              "xnn_setup_average_pooling2d_nhwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_average_pooling2d_nhwc_f32, m_op.get(), m_params.batch,
+                         m_params.inputHeight, m_params.inputWidth, input, output, m_pool);
+    runOperator();
 }
 
 GlobalAveragePool::GlobalAveragePool(const Context& context, std::string name, size_t batch,
@@ -169,10 +218,9 @@ GlobalAveragePool::GlobalAveragePool(const Context& context, std::string name, s
 void GlobalAveragePool::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_global_average_pooling_nwc_f32(m_op.get(), m_batch, m_pixels, input,
-                                                       output, m_pool),
-              "xnn_setup_global_average_pooling_nwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_global_average_pooling_nwc_f32, m_op.get(), m_batch, m_pixels,
+                         input, output, m_pool);
+    runOperator();
 }
 
 Binary::Binary(const Context& context, std::string name, BinaryOp op, std::vector<size_t> shapeA,
@@ -180,83 +228,33 @@ Binary::Binary(const Context& context, std::string name, BinaryOp op, std::vecto
     : Layer(context, std::move(name), "binary element-wise"),
       m_binaryOp(op), m_shapeA(std::move(shapeA)), m_shapeB(std::move(shapeB))
 {
-    if (m_shapeA.size() > XNN_MAX_TENSOR_DIMS || m_shapeB.size() > XNN_MAX_TENSOR_DIMS)
-        fail("rank above " + std::to_string(XNN_MAX_TENSOR_DIMS));
-    std::string problem;
-    m_outputShape = detail::broadcastShapes(m_shapeA, m_shapeB, &problem);
-    if (!problem.empty())
-        fail(problem);
+    failIf(detail::checkBinary(m_shapeA, m_shapeB, &m_outputShape));
     // XNNPACK wants rank >= 1; a scalar is a 1-element vector.
     if (m_shapeA.empty())
         m_shapeA = {1};
     if (m_shapeB.empty())
         m_shapeB = {1};
-    bool clampAfter = false;
-    switch (op) {
-    case BinaryOp::Add:
-        EMBARK_XNN_CREATE(xnn_create_add_nd_f32, range.min, range.max, 0);
-        break;
-    case BinaryOp::Subtract:
-        EMBARK_XNN_CREATE(xnn_create_subtract_nd_f32, range.min, range.max, 0);
-        break;
-    case BinaryOp::Multiply:
-        EMBARK_XNN_CREATE(xnn_create_multiply_nd_f32, range.min, range.max, 0);
-        break;
-    case BinaryOp::Divide:
-        EMBARK_XNN_CREATE(xnn_create_divide_nd_f32, range.min, range.max, 0);
-        break;
-    case BinaryOp::Maximum:
-        EMBARK_XNN_CREATE(xnn_create_maximum_nd_f32, 0);
-        clampAfter = !range.isNone();
-        break;
-    case BinaryOp::Minimum:
-        EMBARK_XNN_CREATE(xnn_create_minimum_nd_f32, 0);
-        clampAfter = !range.isNone();
-        break;
-    }
-    if (clampAfter)
+    const BinaryCalls calls = binaryCalls(op);
+    xnn_operator_t raw = nullptr;
+    if (calls.createRanged.fn) {
+        check(calls.createRanged.fn(range.min, range.max, 0, &raw), calls.createRanged.name);
+        m_op.reset(raw);
+    } else {
+        check(calls.create.fn(0, &raw), calls.create.name);
+        m_op.reset(raw);
         addTrailingClamp(range, detail::elementCount(m_outputShape));
+    }
 }
 
 void Binary::forward(const float* a, const float* b, float* output)
 {
     if (rebind(a, b, output)) {
-        const char* call = "xnn_setup_*_nd_f32";
-        xnn_status status = xnn_status_success;
-        switch (m_binaryOp) {
-        case BinaryOp::Add: call = "xnn_setup_add_nd_f32"; break;
-        case BinaryOp::Subtract: call = "xnn_setup_subtract_nd_f32"; break;
-        case BinaryOp::Multiply: call = "xnn_setup_multiply_nd_f32"; break;
-        case BinaryOp::Divide: call = "xnn_setup_divide_nd_f32"; break;
-        case BinaryOp::Maximum: call = "xnn_setup_maximum_nd_f32"; break;
-        case BinaryOp::Minimum: call = "xnn_setup_minimum_nd_f32"; break;
-        }
-        const size_t ra = m_shapeA.size(), rb = m_shapeB.size();
-        const size_t* sa = m_shapeA.data();
-        const size_t* sb = m_shapeB.data();
-        switch (m_binaryOp) {
-        case BinaryOp::Add:
-            status = xnn_setup_add_nd_f32(m_op.get(), ra, sa, rb, sb, a, b, output, m_pool);
-            break;
-        case BinaryOp::Subtract:
-            status = xnn_setup_subtract_nd_f32(m_op.get(), ra, sa, rb, sb, a, b, output, m_pool);
-            break;
-        case BinaryOp::Multiply:
-            status = xnn_setup_multiply_nd_f32(m_op.get(), ra, sa, rb, sb, a, b, output, m_pool);
-            break;
-        case BinaryOp::Divide:
-            status = xnn_setup_divide_nd_f32(m_op.get(), ra, sa, rb, sb, a, b, output, m_pool);
-            break;
-        case BinaryOp::Maximum:
-            status = xnn_setup_maximum_nd_f32(m_op.get(), ra, sa, rb, sb, a, b, output, m_pool);
-            break;
-        case BinaryOp::Minimum:
-            status = xnn_setup_minimum_nd_f32(m_op.get(), ra, sa, rb, sb, a, b, output, m_pool);
-            break;
-        }
-        check(status, call);
+        const Named<BinarySetup> setup = binaryCalls(m_binaryOp).setup;
+        check(setup.fn(m_op.get(), m_shapeA.size(), m_shapeA.data(), m_shapeB.size(),
+                       m_shapeB.data(), a, b, output, m_pool),
+              setup.name);
     }
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+    runOperator();
     runTrailingClamp(output);
 }
 
@@ -273,12 +271,6 @@ Unary::Unary(const Context& context, std::string name, UnaryOp op, size_t count,
     case UnaryOp::Clamp:
         EMBARK_XNN_CREATE(xnn_create_clamp_nc_f32, 1, 1, 1, params.min, params.max, 0);
         break;
-    case UnaryOp::Sigmoid:
-        EMBARK_XNN_CREATE(xnn_create_sigmoid_nc_f32, 1, 1, 1, 0);
-        break;
-    case UnaryOp::HardSwish:
-        EMBARK_XNN_CREATE(xnn_create_hardswish_nc_f32, 1, 1, 1, 0);
-        break;
     case UnaryOp::LeakyRelu:
         EMBARK_XNN_CREATE(xnn_create_leaky_relu_nc_f32, 1, 1, 1, params.alpha, 0);
         break;
@@ -288,18 +280,13 @@ Unary::Unary(const Context& context, std::string name, UnaryOp op, size_t count,
     case UnaryOp::Tanh:
         m_loop = true; // the 2022 API has tanh for quantised types only
         break;
-    case UnaryOp::Abs:
-        EMBARK_XNN_CREATE(xnn_create_abs_nc_f32, 1, 1, 1, 0);
+    default: {
+        const Named<UnaryCreate> create = unaryCalls(op).create;
+        xnn_operator_t raw = nullptr;
+        check(create.fn(1, 1, 1, 0, &raw), create.name);
+        m_op.reset(raw);
         break;
-    case UnaryOp::Negate:
-        EMBARK_XNN_CREATE(xnn_create_negate_nc_f32, 1, 1, 1, 0);
-        break;
-    case UnaryOp::Square:
-        EMBARK_XNN_CREATE(xnn_create_square_nc_f32, 1, 1, 1, 0);
-        break;
-    case UnaryOp::SquareRoot:
-        EMBARK_XNN_CREATE(xnn_create_square_root_nc_f32, 1, 1, 1, 0);
-        break;
+    }
     }
 }
 
@@ -310,51 +297,10 @@ void Unary::forward(const float* input, float* output)
         return;
     }
     if (rebind(input, nullptr, output)) {
-        xnn_status status = xnn_status_success;
-        const char* call = "";
-        switch (m_unaryOp) {
-        case UnaryOp::Clamp:
-            call = "xnn_setup_clamp_nc_f32";
-            status = xnn_setup_clamp_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::Sigmoid:
-            call = "xnn_setup_sigmoid_nc_f32";
-            status = xnn_setup_sigmoid_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::HardSwish:
-            call = "xnn_setup_hardswish_nc_f32";
-            status = xnn_setup_hardswish_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::LeakyRelu:
-            call = "xnn_setup_leaky_relu_nc_f32";
-            status = xnn_setup_leaky_relu_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::Elu:
-            call = "xnn_setup_elu_nc_f32";
-            status = xnn_setup_elu_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::Tanh:
-            break;
-        case UnaryOp::Abs:
-            call = "xnn_setup_abs_nc_f32";
-            status = xnn_setup_abs_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::Negate:
-            call = "xnn_setup_negate_nc_f32";
-            status = xnn_setup_negate_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::Square:
-            call = "xnn_setup_square_nc_f32";
-            status = xnn_setup_square_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        case UnaryOp::SquareRoot:
-            call = "xnn_setup_square_root_nc_f32";
-            status = xnn_setup_square_root_nc_f32(m_op.get(), m_count, input, output, m_pool);
-            break;
-        }
-        check(status, call);
+        const Named<UnarySetup> setup = unaryCalls(m_unaryOp).setup;
+        check(setup.fn(m_op.get(), m_count, input, output, m_pool), setup.name);
     }
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+    runOperator();
 }
 
 Softmax::Softmax(const Context& context, std::string name, size_t rows, size_t channels)
@@ -368,9 +314,8 @@ Softmax::Softmax(const Context& context, std::string name, size_t rows, size_t c
 void Softmax::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_softmax_nc_f32(m_op.get(), m_rows, input, output, m_pool),
-              "xnn_setup_softmax_nc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_softmax_nc_f32, m_op.get(), m_rows, input, output, m_pool);
+    runOperator();
 }
 
 Transpose::Transpose(const Context& context, std::string name, std::vector<size_t> inputShape,
@@ -378,15 +323,7 @@ Transpose::Transpose(const Context& context, std::string name, std::vector<size_
     : Layer(context, std::move(name), "transpose"),
       m_inputShape(std::move(inputShape)), m_perm(std::move(perm))
 {
-    if (m_perm.size() != m_inputShape.size() || m_perm.size() > XNN_MAX_TENSOR_DIMS)
-        fail("the permutation must have one entry per dimension (rank <= 6)");
-    std::vector<bool> seen(m_perm.size(), false);
-    for (size_t d : m_perm) {
-        if (d >= m_perm.size() || seen[d])
-            fail("the permutation is not a permutation of 0.." + std::to_string(m_perm.size() - 1));
-        seen[d] = true;
-        m_outputShape.push_back(m_inputShape[d]);
-    }
+    failIf(detail::checkPermutation(m_inputShape, m_perm, /*allowScalar=*/true, &m_outputShape));
 }
 
 void Transpose::forward(const float* input, float* output)
@@ -400,10 +337,7 @@ Concat::Concat(const Context& context, std::string name, size_t rows,
     : Layer(context, std::move(name), "concatenation"),
       m_rows(rows), m_outputStride(0), m_innerSizes(std::move(innerSizes))
 {
-    if (rows == 0 || m_innerSizes.empty())
-        fail("empty input");
-    for (size_t inner : m_innerSizes)
-        m_outputStride += inner;
+    failIf(detail::checkConcat(rows, m_innerSizes, &m_outputStride));
     for (size_t inner : m_innerSizes) {
         xnn_operator_t raw = nullptr;
         check(xnn_create_copy_nc_x32(inner, inner, m_outputStride, 0, &raw),
@@ -414,12 +348,7 @@ Concat::Concat(const Context& context, std::string name, size_t rows,
 
 void Concat::forward(const float* const* inputs, float* output)
 {
-    const bool changed = !m_bound || output != m_boundOut
-                         || !std::equal(m_boundInputs.begin(), m_boundInputs.end(), inputs);
-    if (changed) {
-        m_boundInputs.assign(inputs, inputs + m_innerSizes.size());
-        m_bound = true;
-        m_boundOut = output;
+    if (rebindInputs(inputs, output)) {
         size_t offset = 0;
         for (size_t i = 0; i < m_copies.size(); ++i) {
             check(xnn_setup_copy_nc_x32(m_copies[i].get(), m_rows, inputs[i], output + offset,

@@ -5,7 +5,6 @@
 
 #include "embark_xnnpack_common.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -15,13 +14,6 @@ const char* apiName()
 {
     return "upstream";
 }
-
-#define EMBARK_XNN_CREATE(call, ...)                                                           \
-    do {                                                                                       \
-        xnn_operator_t raw_ = nullptr;                                                         \
-        check(call(__VA_ARGS__, &raw_), #call);                                                \
-        m_op.reset(raw_);                                                                      \
-    } while (0)
 
 namespace detail {
 void Layer::addTrailingClamp(OutputRange range, size_t count)
@@ -59,33 +51,27 @@ Convolution2d::Convolution2d(const Context& context, std::string name, const Con
                              OutputRange range)
     : Layer(context, std::move(name), "convolution 2-D"), m_params(params)
 {
-    if (const std::string problem = detail::checkConv2d(params); !problem.empty())
-        fail(problem);
+    failIf(detail::checkConv2d(params));
     const Conv2dParams& p = params;
     std::vector<float> repacked;
-    if (layout == FilterLayout::OIHW) {
-        repacked = detail::filterOIHWtoOHWI(filter, p);
-        filter = repacked.data();
-    }
+    filter = detail::filterOHWI(filter, p, layout, &repacked);
     EMBARK_XNN_CREATE(xnn_create_convolution2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
                       p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
                       p.dilationHeight, p.dilationWidth, p.groups, p.inputChannels / p.groups,
                       p.outputChannels / p.groups, p.inputChannels, p.outputChannels, filter,
                       bias, range.min, range.max, 0, /*weights_cache=*/nullptr);
     size_t workspace = 0;
-    check(xnn_reshape_convolution2d_nhwc_f32(m_op.get(), p.batch, p.inputHeight, p.inputWidth,
-                                             &workspace, &m_outputHeight, &m_outputWidth,
-                                             m_pool),
-          "xnn_reshape_convolution2d_nhwc_f32");
+    EMBARK_XNN_CHECK(xnn_reshape_convolution2d_nhwc_f32, m_op.get(), p.batch, p.inputHeight,
+                     p.inputWidth, &workspace, &m_outputHeight, &m_outputWidth, m_pool);
     allocateWorkspace(workspace);
 }
 
 void Convolution2d::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_convolution2d_nhwc_f32(m_op.get(), m_workspace.get(), input, output),
-              "xnn_setup_convolution2d_nhwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_convolution2d_nhwc_f32, m_op.get(), m_workspace.get(), input,
+                         output);
+    runOperator();
 }
 
 FullyConnected::FullyConnected(const Context& context, std::string name, size_t rows,
@@ -94,71 +80,60 @@ FullyConnected::FullyConnected(const Context& context, std::string name, size_t 
     : Layer(context, std::move(name), "fully connected"),
       m_rows(rows), m_inputChannels(inputChannels), m_outputChannels(outputChannels)
 {
-    if (rows == 0 || inputChannels == 0 || outputChannels == 0)
-        fail("empty input or output");
-    const uint32_t flags = layout == WeightLayout::InOut ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0;
+    failIf(detail::checkFullyConnected(rows, inputChannels, outputChannels));
     EMBARK_XNN_CREATE(xnn_create_fully_connected_nc_f32, inputChannels, outputChannels,
-                      inputChannels, outputChannels, weights, bias, range.min, range.max, flags,
-                      /*weights_cache=*/nullptr);
-    check(xnn_reshape_fully_connected_nc_f32(m_op.get(), rows, m_pool),
-          "xnn_reshape_fully_connected_nc_f32");
+                      inputChannels, outputChannels, weights, bias, range.min, range.max,
+                      detail::fullyConnectedFlags(layout), /*weights_cache=*/nullptr);
+    EMBARK_XNN_CHECK(xnn_reshape_fully_connected_nc_f32, m_op.get(), rows, m_pool);
 }
 
 void FullyConnected::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_fully_connected_nc_f32(m_op.get(), input, output),
-              "xnn_setup_fully_connected_nc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_fully_connected_nc_f32, m_op.get(), input, output);
+    runOperator();
 }
 
 MaxPool2d::MaxPool2d(const Context& context, std::string name, const Pool2dParams& params,
                      OutputRange range)
     : Layer(context, std::move(name), "max pooling 2-D"), m_params(params)
 {
-    if (const std::string problem = detail::checkPool2d(params, true); !problem.empty())
-        fail(problem);
+    failIf(detail::checkPool2d(params, true));
     const Pool2dParams& p = params;
     EMBARK_XNN_CREATE(xnn_create_max_pooling2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
                       p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
                       p.dilationHeight, p.dilationWidth, range.min, range.max, 0);
-    check(xnn_reshape_max_pooling2d_nhwc_f32(m_op.get(), p.batch, p.inputHeight, p.inputWidth,
-                                             p.channels, p.channels, p.channels,
-                                             &m_outputHeight, &m_outputWidth, m_pool),
-          "xnn_reshape_max_pooling2d_nhwc_f32");
+    EMBARK_XNN_CHECK(xnn_reshape_max_pooling2d_nhwc_f32, m_op.get(), p.batch, p.inputHeight,
+                     p.inputWidth, p.channels, p.channels, p.channels, &m_outputHeight,
+                     &m_outputWidth, m_pool);
 }
 
 void MaxPool2d::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_max_pooling2d_nhwc_f32(m_op.get(), input, output),
-              "xnn_setup_max_pooling2d_nhwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_max_pooling2d_nhwc_f32, m_op.get(), input, output);
+    runOperator();
 }
 
 AveragePool2d::AveragePool2d(const Context& context, std::string name, const Pool2dParams& params,
                              OutputRange range)
     : Layer(context, std::move(name), "average pooling 2-D"), m_params(params)
 {
-    if (const std::string problem = detail::checkPool2d(params, false); !problem.empty())
-        fail(problem);
+    failIf(detail::checkPool2d(params, false));
     const Pool2dParams& p = params;
     EMBARK_XNN_CREATE(xnn_create_average_pooling2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
                       p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
                       range.min, range.max, 0);
-    check(xnn_reshape_average_pooling2d_nhwc_f32(m_op.get(), p.batch, p.inputHeight,
-                                                 p.inputWidth, p.channels, p.channels,
-                                                 p.channels, &m_outputHeight, &m_outputWidth,
-                                                 m_pool),
-          "xnn_reshape_average_pooling2d_nhwc_f32");
+    EMBARK_XNN_CHECK(xnn_reshape_average_pooling2d_nhwc_f32, m_op.get(), p.batch, p.inputHeight,
+                     p.inputWidth, p.channels, p.channels, p.channels, &m_outputHeight,
+                     &m_outputWidth, m_pool);
 }
 
 void AveragePool2d::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_average_pooling2d_nhwc_f32(m_op.get(), input, output),
-              "xnn_setup_average_pooling2d_nhwc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_average_pooling2d_nhwc_f32, m_op.get(), input, output);
+    runOperator();
 }
 
 GlobalAveragePool::GlobalAveragePool(const Context& context, std::string name, size_t batch,
@@ -174,8 +149,7 @@ GlobalAveragePool::GlobalAveragePool(const Context& context, std::string name, s
     const size_t shape[3] = {batch, m_pixels, channels};
     const int64_t axes[1] = {1};
     size_t workspace = 0;
-    check(xnn_reshape_reduce_nd(m_op.get(), 1, axes, 3, shape, &workspace, m_pool),
-          "xnn_reshape_reduce_nd");
+    EMBARK_XNN_CHECK(xnn_reshape_reduce_nd, m_op.get(), 1, axes, 3, shape, &workspace, m_pool);
     allocateWorkspace(workspace);
     addTrailingClamp(range, batch * channels);
 }
@@ -183,9 +157,8 @@ GlobalAveragePool::GlobalAveragePool(const Context& context, std::string name, s
 void GlobalAveragePool::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_reduce_nd(m_op.get(), m_workspace.get(), input, output),
-              "xnn_setup_reduce_nd");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_reduce_nd, m_op.get(), m_workspace.get(), input, output);
+    runOperator();
     runTrailingClamp(output);
 }
 
@@ -194,12 +167,7 @@ Binary::Binary(const Context& context, std::string name, BinaryOp op, std::vecto
     : Layer(context, std::move(name), "binary element-wise"),
       m_binaryOp(op), m_shapeA(std::move(shapeA)), m_shapeB(std::move(shapeB))
 {
-    if (m_shapeA.size() > XNN_MAX_TENSOR_DIMS || m_shapeB.size() > XNN_MAX_TENSOR_DIMS)
-        fail("rank above " + std::to_string(XNN_MAX_TENSOR_DIMS));
-    std::string problem;
-    m_outputShape = detail::broadcastShapes(m_shapeA, m_shapeB, &problem);
-    if (!problem.empty())
-        fail(problem);
+    failIf(detail::checkBinary(m_shapeA, m_shapeB, &m_outputShape));
     xnn_binary_operator type = xnn_binary_add;
     switch (op) {
     case BinaryOp::Add: type = xnn_binary_add; break;
@@ -211,18 +179,16 @@ Binary::Binary(const Context& context, std::string name, BinaryOp op, std::vecto
     }
     EMBARK_XNN_CREATE(xnn_create_binary_elementwise_nd, type, xnn_datatype_fp32, nullptr,
                       nullptr, nullptr, 0);
-    check(xnn_reshape_binary_elementwise_nd(m_op.get(), m_shapeA.size(), m_shapeA.data(),
-                                            m_shapeB.size(), m_shapeB.data(), m_pool),
-          "xnn_reshape_binary_elementwise_nd");
+    EMBARK_XNN_CHECK(xnn_reshape_binary_elementwise_nd, m_op.get(), m_shapeA.size(),
+                     m_shapeA.data(), m_shapeB.size(), m_shapeB.data(), m_pool);
     addTrailingClamp(range, detail::elementCount(m_outputShape));
 }
 
 void Binary::forward(const float* a, const float* b, float* output)
 {
     if (rebind(a, b, output))
-        check(xnn_setup_binary_elementwise_nd(m_op.get(), a, b, output),
-              "xnn_setup_binary_elementwise_nd");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_binary_elementwise_nd, m_op.get(), a, b, output);
+    runOperator();
     runTrailingClamp(output);
 }
 
@@ -262,16 +228,14 @@ Unary::Unary(const Context& context, std::string name, UnaryOp op, size_t count,
                       xnn_datatype_fp32, hasParams ? &xparams : nullptr, nullptr, nullptr,
                       nullptr, 0);
     // One row of `count` channels: contiguous, split across threads by XNNPACK.
-    check(xnn_reshape_unary_elementwise_nc(m_op.get(), 1, count, count, count, m_pool),
-          "xnn_reshape_unary_elementwise_nc");
+    EMBARK_XNN_CHECK(xnn_reshape_unary_elementwise_nc, m_op.get(), 1, count, count, count, m_pool);
 }
 
 void Unary::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_unary_elementwise_nc(m_op.get(), input, output),
-              "xnn_setup_unary_elementwise_nc");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_unary_elementwise_nc, m_op.get(), input, output);
+    runOperator();
 }
 
 Softmax::Softmax(const Context& context, std::string name, size_t rows, size_t channels)
@@ -280,15 +244,15 @@ Softmax::Softmax(const Context& context, std::string name, size_t rows, size_t c
     if (rows == 0 || channels == 0)
         fail("empty input");
     EMBARK_XNN_CREATE(xnn_create_softmax_nc_f32, 0);
-    check(xnn_reshape_softmax_nc_f32(m_op.get(), channels, channels, channels, rows, m_pool),
-          "xnn_reshape_softmax_nc_f32");
+    EMBARK_XNN_CHECK(xnn_reshape_softmax_nc_f32, m_op.get(), channels, channels, channels, rows,
+                     m_pool);
 }
 
 void Softmax::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_softmax_nc_f32(m_op.get(), input, output), "xnn_setup_softmax_nc_f32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_softmax_nc_f32, m_op.get(), input, output);
+    runOperator();
 }
 
 Transpose::Transpose(const Context& context, std::string name, std::vector<size_t> inputShape,
@@ -296,28 +260,17 @@ Transpose::Transpose(const Context& context, std::string name, std::vector<size_
     : Layer(context, std::move(name), "transpose"),
       m_inputShape(std::move(inputShape)), m_perm(std::move(perm))
 {
-    if (m_perm.size() != m_inputShape.size() || m_perm.empty()
-        || m_perm.size() > XNN_MAX_TENSOR_DIMS)
-        fail("the permutation must have one entry per dimension (rank 1..6)");
-    std::vector<bool> seen(m_perm.size(), false);
-    for (size_t d : m_perm) {
-        if (d >= m_perm.size() || seen[d])
-            fail("the permutation is not a permutation of 0.." + std::to_string(m_perm.size() - 1));
-        seen[d] = true;
-        m_outputShape.push_back(m_inputShape[d]);
-    }
+    failIf(detail::checkPermutation(m_inputShape, m_perm, /*allowScalar=*/false, &m_outputShape));
     EMBARK_XNN_CREATE(xnn_create_transpose_nd_x32, 0);
-    check(xnn_reshape_transpose_nd_x32(m_op.get(), m_inputShape.size(), m_inputShape.data(),
-                                       m_perm.data(), m_pool),
-          "xnn_reshape_transpose_nd_x32");
+    EMBARK_XNN_CHECK(xnn_reshape_transpose_nd_x32, m_op.get(), m_inputShape.size(),
+                     m_inputShape.data(), m_perm.data(), m_pool);
 }
 
 void Transpose::forward(const float* input, float* output)
 {
     if (rebind(input, nullptr, output))
-        check(xnn_setup_transpose_nd_x32(m_op.get(), input, output),
-              "xnn_setup_transpose_nd_x32");
-    check(xnn_run_operator(m_op.get(), m_pool), "xnn_run_operator");
+        EMBARK_XNN_CHECK(xnn_setup_transpose_nd_x32, m_op.get(), input, output);
+    runOperator();
 }
 
 Concat::Concat(const Context& context, std::string name, size_t rows,
@@ -325,10 +278,7 @@ Concat::Concat(const Context& context, std::string name, size_t rows,
     : Layer(context, std::move(name), "concatenation"),
       m_rows(rows), m_outputStride(0), m_innerSizes(std::move(innerSizes))
 {
-    if (rows == 0 || m_innerSizes.empty())
-        fail("empty input");
-    for (size_t inner : m_innerSizes)
-        m_outputStride += inner;
+    failIf(detail::checkConcat(rows, m_innerSizes, &m_outputStride));
     for (size_t inner : m_innerSizes) {
         xnn_operator_t raw = nullptr;
         check(xnn_create_copy_nc_x32(0, &raw), "xnn_create_copy_nc_x32");
@@ -340,12 +290,7 @@ Concat::Concat(const Context& context, std::string name, size_t rows,
 
 void Concat::forward(const float* const* inputs, float* output)
 {
-    const bool changed = !m_bound || output != m_boundOut
-                         || !std::equal(m_boundInputs.begin(), m_boundInputs.end(), inputs);
-    if (changed) {
-        m_boundInputs.assign(inputs, inputs + m_innerSizes.size());
-        m_bound = true;
-        m_boundOut = output;
+    if (rebindInputs(inputs, output)) {
         size_t offset = 0;
         for (size_t i = 0; i < m_copies.size(); ++i) {
             check(xnn_setup_copy_nc_x32(m_copies[i].get(), inputs[i], output + offset),
