@@ -1,10 +1,13 @@
 #include "mainwindow.h"
 
 #include "charts/charts_panel.h"
+#include "charts/layer_timing_chart.h"
+#include "charts/run_comparison_chart.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/properties_panel.h"
 #include "jobs/studio_jobs.h"
+#include "history/run_history_panel.h"
 #include "session/qt_text.h"
 #include "session/studio_session.h"
 #include "settings/language.h"
@@ -46,6 +49,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_properties = new PropertiesPanel(m_session, this);
     m_target = new TargetPanel(m_session, this);
     m_charts = new ChartsPanel(this);
+    m_history = new RunHistoryPanel({}, this);
+    m_history->setCharts(m_charts);
     createActions();
     createDocks();
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
@@ -91,6 +96,7 @@ void MainWindow::createActions() {
     m_viewMenu->addSeparator();
 
     QMenu* settingsMenu = menuBar()->addMenu(tr("&Settings"));
+    settingsMenu->addAction(tr("&SSH connection of the board..."), m_target, &TargetPanel::editSsh);
     QMenu* language = settingsMenu->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(this);
     for (const Language& l : availableLanguages()) {
@@ -142,6 +148,14 @@ void MainWindow::createDocks() {
                                QKeySequence(Qt::ALT | Qt::Key_3));
     charts->hide(); // empty until a run exists
     m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock, Run menu and toolbar
+    dock(m_history, tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
+         QKeySequence(Qt::ALT | Qt::Key_4));
+    connect(m_history, &RunHistoryPanel::chartsShown, this, [this, charts](bool comparison) {
+        charts->show();
+        charts->raise();
+        m_charts->tabs()->setCurrentWidget(comparison ? static_cast<QWidget*>(m_charts->comparison())
+                                                      : static_cast<QWidget*>(m_charts->timing()));
+    });
 }
 
 void MainWindow::loadModel(const QString& path, bool quiet) {

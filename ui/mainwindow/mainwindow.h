@@ -10,6 +10,7 @@ namespace embark::ui {
 
 class ChartsPanel;
 class PropertiesPanel;
+class RunHistoryPanel;
 class StagesView;
 class StudioJobs;
 class StudioSession;
@@ -32,6 +33,7 @@ public:
     TargetPanel* target() const { return m_target; }
     ChartsPanel* charts() const { return m_charts; }
     StudioJobs* jobs() const { return m_jobs; }
+    RunHistoryPanel* history() const { return m_history; }
     QStringList recentFiles() const;
 
 protected:
@@ -53,6 +55,7 @@ private:
     TargetPanel* m_target;
     ChartsPanel* m_charts;
     StudioJobs* m_jobs = nullptr;
+    RunHistoryPanel* m_history;
     bool m_quietOpen = false;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;

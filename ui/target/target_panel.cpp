@@ -4,6 +4,7 @@
 
 #include "charts/memory_chart.h"
 #include "session/studio_session.h"
+#include "ssh/ssh_settings_dialog.h"
 
 #include "targets/kernel_library.h"
 
@@ -26,6 +27,8 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_boardInfo->setWordWrap(true);
     m_library = new QComboBox(this);
     for (const std::string& id : targets::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
+    m_ssh = new QPushButton(tr("SSH..."), this);
+    m_ssh->setToolTip(tr("Connection settings of the selected board: host, user, port, key; test the connection"));
     auto* addBoard = new QPushButton(tr("New board..."), this);
     auto* editBoardButton = new QPushButton(tr("Edit board..."), this);
     addBoard->setToolTip(tr("Create a user board, starting from the selected one"));
@@ -41,7 +44,10 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_memory = new MemoryChart(this);
 
     auto* form = new QFormLayout;
-    form->addRow(tr("Board:"), m_board);
+    auto* boardRow = new QHBoxLayout;
+    boardRow->addWidget(m_board, 1);
+    boardRow->addWidget(m_ssh);
+    form->addRow(tr("Board:"), boardRow);
     form->addRow(m_boardInfo);
     auto* boardButtons = new QHBoxLayout;
     boardButtons->addWidget(addBoard);
@@ -58,6 +64,7 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     connect(m_board, &QComboBox::currentIndexChanged, this,
             [this] { m_session->setBoard(m_board->currentData().toString()); });
     connect(m_library, &QComboBox::currentTextChanged, m_session, &StudioSession::setLibrary);
+    connect(m_ssh, &QPushButton::clicked, this, &TargetPanel::editSsh);
     connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
     connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
     connect(removeOverride, &QPushButton::clicked, this, &TargetPanel::removeSelectedOverride);
@@ -120,6 +127,14 @@ void TargetPanel::editBoard(bool copyAsNew) {
     m_session->reloadBoards();
     reloadBoards();
     if (saved.ok()) m_session->setBoard(saved->id);
+    refresh();
+}
+
+void TargetPanel::editSsh() {
+    const targets::Board* current = m_session->board();
+    if (!current || !editSshSettings(*current, this)) return;
+    m_session->reloadBoards();
+    reloadBoards();
     refresh();
 }
 

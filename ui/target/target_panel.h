@@ -6,6 +6,7 @@
 
 class QComboBox;
 class QLabel;
+class QPushButton;
 class QTreeWidget;
 
 namespace embark::ui {
@@ -21,6 +22,11 @@ public:
     QComboBox* libraryPicker() const { return m_library; }
     QTreeWidget* overrides() const { return m_overrides; }
     MemoryChart* memoryChart() const { return m_memory; }
+    QPushButton* sshButton() const { return m_ssh; }
+
+public slots:
+    // The selected board's SSH connection (ui/ssh); reloads the boards when saved.
+    void editSsh();
 
 private:
     void reloadBoards();
@@ -32,6 +38,7 @@ private:
     QComboBox* m_board;
     QLabel* m_boardInfo;
     QComboBox* m_library;
+    QPushButton* m_ssh;
     QTreeWidget* m_overrides;
     QLabel* m_summary;
     MemoryChart* m_memory;

@@ -1,0 +1,267 @@
+// The run history dock over a real SQLite run store (core/store) in a temp folder: the table
+// lists the stored runs, each filter narrows it, Open fills a run's charts, Compare puts two
+// runs in the comparison chart (also through the main window), Delete asks first and removes
+// the run from the file, and refresh() picks up a run another connection stored.
+#include "charts/charts_panel.h"
+#include "charts/latency_chart.h"
+#include "charts/layer_accuracy_chart.h"
+#include "charts/layer_timing_chart.h"
+#include "charts/run_comparison_chart.h"
+#include "history/run_history_panel.h"
+#include "mainwindow/mainwindow.h"
+
+#include "store/run_store.h"
+
+#include <qcustomplot.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateEdit>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimeZone>
+#include <QTimer>
+
+#include <numeric>
+
+using namespace embark;
+
+namespace {
+
+store::RunRecord makeRun(const std::string& model, const std::string& board, const std::string& lib, const QDate& day,
+                         double baseMs, bool ok = true) {
+    store::RunRecord r;
+    r.fingerprint.modelPath = model;
+    r.fingerprint.modelSha256 = std::string(64, 'a');
+    r.fingerprint.boardId = board;
+    r.fingerprint.kernelLibrary = lib;
+    r.fingerprint.threads = 1;
+    r.fingerprint.date = QDateTime(day, QTime(12, 0), QTimeZone::utc());
+    r.fingerprint.embarkVersion = "test";
+    r.status = ok ? store::RunStatus::Ok : store::RunStatus::Failed;
+    if (!ok) {
+        r.message = "run_export crashed with SIGSEGV";
+        return r;
+    }
+    for (int i = 0; i < 40; ++i) r.latencyNs.push_back(int64_t((baseMs + (i % 7) * 0.01) * 1e6));
+    r.layers = {{"conv1", lib, baseMs * 0.6e6}, {"pool1", "portable", baseMs * 0.1e6}, {"fc", lib, baseMs * 0.3e6}};
+    r.layerAccuracy = {{"conv1", 1e-6, 1e-6, 1e-7, 0.99999, 110}, {"fc", 1e-5, 1e-4, 1e-6, 0.9999, 90}};
+    return r;
+}
+
+// Acts on the first visible top-level `Dialog` as soon as it shows (a modal exec() is running).
+template <typename Dialog, typename F>
+void whenShown(F act) {
+    auto* timer = new QTimer;
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [timer, act] {
+        for (QWidget* w : QApplication::topLevelWidgets()) {
+            auto* d = qobject_cast<Dialog*>(w);
+            if (!d || !d->isVisible()) continue;
+            timer->stop();
+            timer->deleteLater();
+            act(d);
+            return;
+        }
+    });
+    timer->start();
+}
+
+int barsIn(QCustomPlot* plot) {
+    int bars = 0;
+    for (int i = 0; i < plot->plottableCount(); ++i)
+        if (auto* b = qobject_cast<QCPBars*>(plot->plottable(i))) bars += b->dataCount();
+    return bars;
+}
+
+} // namespace
+
+class TestRunHistory : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_path;
+    int64_t m_portable = 0, m_xnnpack = 0, m_failed = 0;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QVERIFY(m_dir.isValid());
+        qputenv("EMBARK_CONFIG_DIR", m_dir.filePath("config").toUtf8());
+    }
+
+    // A fresh store with three runs before each test.
+    void init() {
+        const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(' ', '_');
+        m_path = m_dir.filePath(QStringLiteral("runs-%1-%2.sqlite").arg(QLatin1String(QTest::currentTestFunction()), tag));
+        QFile::remove(m_path);
+        auto store = store::RunStore::open(m_path);
+        QVERIFY2(store.ok(), store.ok() ? "" : store.error().message.c_str());
+        auto add = [&](const store::RunRecord& r) {
+            auto id = (*store)->addRun(r);
+            return id.ok() ? *id : int64_t(-1);
+        };
+        m_portable = add(makeRun("/models/digits_cnn.onnx", "sim-k230", "portable", QDate(2024, 1, 10), 4.0));
+        m_xnnpack = add(makeRun("/models/digits_cnn.onnx", "sim-k230", "xnnpack", QDate(2024, 3, 5), 2.5));
+        m_failed = add(makeRun("/models/resnet18.onnx", "host", "xnnpack", QDate(2024, 5, 1), 0, false));
+        QVERIFY(m_portable > 0 && m_xnnpack > 0 && m_failed > 0);
+    }
+
+    void tableListsStoredRuns() {
+        ui::RunHistoryPanel panel(m_path);
+        QCOMPARE(panel.table()->rowCount(), 3);
+        QCOMPARE(panel.shownRunIds(), (std::vector<int64_t>{m_failed, m_xnnpack, m_portable})); // newest first
+        QCOMPARE(panel.table()->item(1, 1)->text(), QStringLiteral("digits_cnn.onnx"));
+        QCOMPARE(panel.table()->item(1, 2)->text(), QStringLiteral("sim-k230"));
+        QCOMPARE(panel.table()->item(1, 3)->text(), QStringLiteral("xnnpack"));
+        QCOMPARE(panel.table()->item(1, 4)->text(), QStringLiteral("1"));
+        QCOMPARE(panel.table()->item(1, 5)->text(), QStringLiteral("2.530")); // the median of 2.50..2.56 ms
+        QCOMPARE(panel.table()->item(0, 6)->toolTip(), QStringLiteral("run_export crashed with SIGSEGV"));
+        QCOMPARE(panel.boardFilter()->count(), 3); // all, host, sim-k230
+        QVERIFY(panel.statusText().contains(m_path));
+    }
+
+    void filtersNarrowTheTable_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("board");
+        QTest::addColumn<QString>("library");
+        QTest::addColumn<QDate>("from");
+        QTest::addColumn<QDate>("to");
+        QTest::addColumn<int>("rows");
+        QTest::newRow("no filter") << "" << "" << "" << QDate() << QDate() << 3;
+        QTest::newRow("model") << "digits" << "" << "" << QDate() << QDate() << 2;
+        QTest::newRow("model nowhere") << "mobilenet" << "" << "" << QDate() << QDate() << 0;
+        QTest::newRow("board") << "" << "host" << "" << QDate() << QDate() << 1;
+        QTest::newRow("library") << "" << "" << "xnnpack" << QDate() << QDate() << 2;
+        QTest::newRow("model and library") << "digits" << "" << "xnnpack" << QDate() << QDate() << 1;
+        QTest::newRow("from") << "" << "" << "" << QDate(2024, 2, 1) << QDate() << 2;
+        QTest::newRow("to") << "" << "" << "" << QDate() << QDate(2024, 3, 5) << 2;
+        QTest::newRow("from and to") << "" << "" << "" << QDate(2024, 2, 1) << QDate(2024, 4, 30) << 1;
+    }
+    void filtersNarrowTheTable() {
+        QFETCH(QString, model);
+        QFETCH(QString, board);
+        QFETCH(QString, library);
+        QFETCH(QDate, from);
+        QFETCH(QDate, to);
+        QFETCH(int, rows);
+        ui::RunHistoryPanel panel(m_path);
+        panel.modelFilter()->setText(model);
+        if (!board.isEmpty()) panel.boardFilter()->setCurrentIndex(panel.boardFilter()->findData(board));
+        if (!library.isEmpty()) panel.libraryFilter()->setCurrentIndex(panel.libraryFilter()->findData(library));
+        if (from.isValid()) {
+            panel.fromDate()->setDate(from);
+            panel.fromEnabled()->setChecked(true);
+        }
+        if (to.isValid()) {
+            panel.toDate()->setDate(to);
+            panel.toEnabled()->setChecked(true);
+        }
+        QCOMPARE(panel.table()->rowCount(), rows);
+        for (int row = 0; row < rows; ++row) {
+            if (!board.isEmpty()) QCOMPARE(panel.table()->item(row, 2)->text(), board);
+            if (!library.isEmpty()) QCOMPARE(panel.table()->item(row, 3)->text(), library);
+            if (!model.isEmpty()) QVERIFY(panel.table()->item(row, 1)->text().contains(model));
+        }
+    }
+
+    void openShowsTheRunsCharts() {
+        ui::RunHistoryPanel panel(m_path);
+        ui::ChartsPanel charts;
+        panel.setCharts(&charts);
+        panel.selectRuns({m_xnnpack});
+        QVERIFY(panel.openAction()->isEnabled());
+        QVERIFY(!panel.compareAction()->isEnabled());
+        panel.openAction()->trigger();
+        QVERIFY(charts.timing()->hasData());
+        QCOMPARE(charts.timing()->drawnOrder().size(), 3);
+        QVERIFY(charts.accuracy()->hasData());
+        std::vector<int> bins = charts.latency()->binCounts();
+        QCOMPARE(std::accumulate(bins.begin(), bins.end(), 0), 40);
+    }
+
+    void compareShowsBothRuns() {
+        ui::RunHistoryPanel panel(m_path);
+        ui::ChartsPanel charts;
+        panel.setCharts(&charts);
+        panel.selectRuns({m_portable, m_xnnpack});
+        QVERIFY(panel.compareAction()->isEnabled());
+        panel.compareAction()->trigger();
+        ui::RunComparisonChart* chart = charts.comparison();
+        QCOMPARE(chart->runCount(), 2);
+        chart->setMode(ui::RunComparisonChart::Mode::Totals);
+        QCOMPARE(barsIn(chart->plot()), 2);
+        const QString csv = chart->toCsv();
+        QVERIFY2(csv.contains(QStringLiteral("#%1 digits_cnn").arg(m_portable)) &&
+                     csv.contains(QStringLiteral("#%1 digits_cnn").arg(m_xnnpack)), qPrintable(csv));
+        chart->setMode(ui::RunComparisonChart::Mode::LayerDeltas);
+        QCOMPARE(barsIn(chart->plot()), 3); // conv1, pool1, fc of the second run against the first
+        // The store's comparison: 4 ms against 2.5 ms with 40 samples each is a real difference.
+        QVERIFY2(panel.statusText().contains(QStringLiteral("real difference")), qPrintable(panel.statusText()));
+    }
+
+    void mainWindowComparesRunsFromItsHistoryDock() {
+        qputenv("EMBARK_DATA_DIR", m_dir.path().toUtf8());
+        QFile::remove(store::RunStore::defaultPath());
+        QVERIFY(QFile::copy(m_path, store::RunStore::defaultPath()));
+        ui::MainWindow window;
+        QCOMPARE(window.history()->storePath(), store::RunStore::defaultPath());
+        QCOMPARE(window.history()->table()->rowCount(), 3);
+        window.history()->selectRuns({m_portable, m_xnnpack});
+        window.history()->compareSelected();
+        QCOMPARE(window.charts()->comparison()->runCount(), 2);
+        QCOMPARE(window.charts()->tabs()->currentWidget(), static_cast<QWidget*>(window.charts()->comparison()));
+        qunsetenv("EMBARK_DATA_DIR");
+    }
+
+    void deleteAsksThenRemovesTheRunFromTheFile() {
+        ui::RunHistoryPanel panel(m_path);
+        panel.selectRuns({m_failed});
+        QString question;
+        whenShown<QMessageBox>([&](QMessageBox* box) {
+            question = box->text();
+            box->button(QMessageBox::No)->click();
+        });
+        panel.deleteAction()->trigger();
+        QVERIFY2(question.contains(m_path), qPrintable(question));
+        QCOMPARE(panel.table()->rowCount(), 3); // "No" keeps it
+
+        panel.selectRuns({m_failed});
+        whenShown<QMessageBox>([](QMessageBox* box) { box->button(QMessageBox::Yes)->click(); });
+        panel.deleteAction()->trigger();
+        QCOMPARE(panel.table()->rowCount(), 2);
+        QCOMPARE(panel.shownRunIds(), (std::vector<int64_t>{m_xnnpack, m_portable}));
+
+        auto fresh = store::RunStore::open(m_path); // another connection reads the file itself
+        QVERIFY(fresh.ok());
+        auto runs = (*fresh)->listRuns();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->size(), size_t(2));
+        QVERIFY(!(*fresh)->getRun(m_failed).ok());
+        QCOMPARE(panel.boardFilter()->findData(QStringLiteral("host")), -1); // no run on it now
+    }
+
+    void refreshShowsARunStoredElsewhere() {
+        ui::RunHistoryPanel panel(m_path);
+        panel.selectRuns({m_portable});
+        auto writer = store::RunStore::open(m_path);
+        QVERIFY(writer.ok());
+        auto id = (*writer)->addRun(makeRun("/models/digits_cnn.onnx", "rpi5", "xnnpack", QDate(2024, 6, 1), 1.0));
+        QVERIFY(id.ok());
+        QCOMPARE(panel.table()->rowCount(), 3);
+        panel.refreshAction()->trigger();
+        QCOMPARE(panel.table()->rowCount(), 4);
+        QCOMPARE(panel.shownRunIds().front(), *id);
+        QCOMPARE(panel.selectedRunIds(), std::vector<int64_t>{m_portable}); // selection kept
+    }
+};
+
+QTEST_MAIN(TestRunHistory)
+#include "tst_run_history.moc"

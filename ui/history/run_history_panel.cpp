@@ -1,0 +1,302 @@
+#include "run_history_panel.h"
+
+#include "charts/charts_panel.h"
+#include "jobs/run_charts.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateEdit>
+#include <QDir>
+#include <QFileInfo>
+#include <QGridLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace embark::ui {
+
+namespace {
+
+enum Column { DateColumn, ModelColumn, BoardColumn, LibraryColumn, ThreadsColumn, MedianColumn, StatusColumn, ColumnCount };
+constexpr int kIdRole = Qt::UserRole;
+constexpr int kSortRole = Qt::UserRole + 1;
+
+// Sorts by kSortRole (numbers, dates) instead of the displayed text.
+class SortItem : public QTableWidgetItem {
+public:
+    SortItem(const QString& text, const QVariant& key) : QTableWidgetItem(text) { setData(kSortRole, key); }
+    bool operator<(const QTableWidgetItem& other) const override {
+        return QVariant::compare(data(kSortRole), other.data(kSortRole)) == QPartialOrdering::Less;
+    }
+};
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+
+QString milliseconds(double ns) { return QString::number(ns / 1e6, 'f', 3); }
+
+} // namespace
+
+RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
+    : QWidget(parent), m_path(storePath.isEmpty() ? store::RunStore::defaultPath() : storePath) {
+    m_model = new QLineEdit(this);
+    m_model->setPlaceholderText(tr("part of the model path, or its SHA-256"));
+    m_model->setClearButtonEnabled(true);
+    m_board = new QComboBox(this);
+    m_library = new QComboBox(this);
+    m_useFrom = new QCheckBox(tr("From:"), this);
+    m_from = new QDateEdit(QDate::currentDate().addDays(-30), this);
+    m_from->setCalendarPopup(true);
+    m_useTo = new QCheckBox(tr("To:"), this);
+    m_to = new QDateEdit(QDate::currentDate(), this);
+    m_to->setCalendarPopup(true);
+
+    m_table = new QTableWidget(0, ColumnCount, this);
+    m_table->setHorizontalHeaderLabels(
+        {tr("Date"), tr("Model"), tr("Board"), tr("Library"), tr("Threads"), tr("Median (ms)"), tr("Status")});
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(ModelColumn, QHeaderView::Stretch);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(DateColumn, Qt::DescendingOrder);
+    m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_refreshAction = new QAction(tr("&Refresh"), this);
+    m_openAction = new QAction(tr("&Open"), this);
+    m_openAction->setToolTip(tr("Show the selected run's timings, accuracy and latency distribution"));
+    m_compareAction = new QAction(tr("&Compare"), this);
+    m_compareAction->setToolTip(tr("Compare two or more selected runs: totals with confidence intervals and per-layer deltas"));
+    m_deleteAction = new QAction(tr("&Delete..."), this);
+    m_deleteAction->setShortcut(QKeySequence::Delete);
+    m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    auto* bar = new QToolBar(this);
+    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_deleteAction}) {
+        bar->addAction(a);
+        addAction(a);
+        if (a != m_refreshAction) m_table->addAction(a);
+    }
+
+    auto* filters = new QGridLayout;
+    filters->addWidget(new QLabel(tr("Model:"), this), 0, 0);
+    filters->addWidget(m_model, 0, 1, 1, 3);
+    filters->addWidget(new QLabel(tr("Board:"), this), 1, 0);
+    filters->addWidget(m_board, 1, 1);
+    filters->addWidget(new QLabel(tr("Library:"), this), 1, 2);
+    filters->addWidget(m_library, 1, 3);
+    filters->addWidget(m_useFrom, 2, 0);
+    filters->addWidget(m_from, 2, 1);
+    filters->addWidget(m_useTo, 2, 2);
+    filters->addWidget(m_to, 2, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(filters);
+    layout->addWidget(bar);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
+
+    connect(m_refreshAction, &QAction::triggered, this, &RunHistoryPanel::refresh);
+    connect(m_openAction, &QAction::triggered, this, &RunHistoryPanel::openSelected);
+    connect(m_compareAction, &QAction::triggered, this, &RunHistoryPanel::compareSelected);
+    connect(m_deleteAction, &QAction::triggered, this, &RunHistoryPanel::deleteSelected);
+    connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunHistoryPanel::updateActions);
+    connect(m_table, &QTableWidget::cellDoubleClicked, this, &RunHistoryPanel::openSelected);
+    connect(m_model, &QLineEdit::textChanged, this, &RunHistoryPanel::refresh);
+    for (QComboBox* c : {m_board, m_library}) connect(c, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::refresh);
+    for (QCheckBox* c : {m_useFrom, m_useTo}) connect(c, &QCheckBox::toggled, this, &RunHistoryPanel::refresh);
+    for (QDateEdit* d : {m_from, m_to}) connect(d, &QDateEdit::dateChanged, this, &RunHistoryPanel::refresh);
+    refresh();
+}
+
+RunHistoryPanel::~RunHistoryPanel() = default;
+
+bool RunHistoryPanel::ensureStore() {
+    if (m_store) return true;
+    auto opened = store::RunStore::open(m_path);
+    if (!opened.ok()) {
+        setStatus(tr("Cannot open the run history: %1").arg(q(opened.error().message)));
+        return false;
+    }
+    m_store = std::move(*opened);
+    return true;
+}
+
+store::RunFilter RunHistoryPanel::currentFilter() const {
+    store::RunFilter f;
+    f.model = m_model->text().trimmed().toStdString();
+    f.boardId = m_board->currentData().toString().toStdString();
+    f.kernelLibrary = m_library->currentData().toString().toStdString();
+    if (m_useFrom->isChecked()) f.from = m_from->date().startOfDay();
+    if (m_useTo->isChecked()) f.to = m_to->date().endOfDay();
+    return f;
+}
+
+void RunHistoryPanel::fillFilterChoices() {
+    auto all = m_store->listRuns();
+    if (!all.ok()) return;
+    std::set<QString> boards, libraries;
+    for (const store::RunSummary& r : *all) {
+        boards.insert(q(r.boardId));
+        libraries.insert(q(r.kernelLibrary));
+    }
+    auto fill = [](QComboBox* combo, const QString& allText, const std::set<QString>& items) {
+        const QSignalBlocker block(combo);
+        const QString current = combo->currentData().toString();
+        combo->clear();
+        combo->addItem(allText, QString());
+        for (const QString& item : items) combo->addItem(item, item);
+        if (!current.isEmpty() && combo->findData(current) < 0) combo->addItem(current, current); // kept, shows nothing
+        combo->setCurrentIndex(std::max(0, combo->findData(current)));
+    };
+    fill(m_board, tr("All boards"), boards);
+    fill(m_library, tr("All libraries"), libraries);
+}
+
+void RunHistoryPanel::refresh() {
+    if (!ensureStore()) return;
+    fillFilterChoices();
+    const std::vector<int64_t> selected = selectedRunIds();
+    auto runs = m_store->listRuns(currentFilter());
+    if (!runs.ok()) {
+        setStatus(tr("Cannot read the run history: %1").arg(q(runs.error().message)));
+        return;
+    }
+    const QSignalBlocker block(m_table);
+    m_table->setSortingEnabled(false);
+    m_table->setRowCount(0);
+    m_table->setRowCount(int(runs->size()));
+    for (int row = 0; row < int(runs->size()); ++row) {
+        const store::RunSummary& r = (*runs)[size_t(row)];
+        const QDateTime local = r.date.toLocalTime();
+        const bool ok = r.status == store::RunStatus::Ok;
+        auto* date = new SortItem(QLocale().toString(local, QLocale::ShortFormat), local);
+        date->setData(kIdRole, qint64(r.id));
+        auto* model = new SortItem(QFileInfo(q(r.modelPath)).fileName(), q(r.modelPath));
+        model->setToolTip(q(r.modelPath));
+        auto* median = new SortItem(r.latency.empty() ? QString() : milliseconds(r.latency.medianNs), r.latency.medianNs);
+        median->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        auto* status = new SortItem(ok ? tr("ok") : tr("failed"), int(r.status));
+        if (!ok) status->setToolTip(q(r.message));
+        m_table->setItem(row, DateColumn, date);
+        m_table->setItem(row, ModelColumn, model);
+        m_table->setItem(row, BoardColumn, new SortItem(q(r.boardId), q(r.boardId)));
+        m_table->setItem(row, LibraryColumn, new SortItem(q(r.kernelLibrary), q(r.kernelLibrary)));
+        m_table->setItem(row, ThreadsColumn, new SortItem(QString::number(r.threads), r.threads));
+        m_table->setItem(row, MedianColumn, median);
+        m_table->setItem(row, StatusColumn, status);
+    }
+    m_table->setSortingEnabled(true);
+    selectRuns(selected);
+    setStatus(tr("%n run(s) in %1", nullptr, int(runs->size())).arg(QDir::toNativeSeparators(m_path)));
+    updateActions();
+}
+
+std::vector<int64_t> RunHistoryPanel::shownRunIds() const {
+    std::vector<int64_t> ids;
+    for (int row = 0; row < m_table->rowCount(); ++row) ids.push_back(m_table->item(row, DateColumn)->data(kIdRole).toLongLong());
+    return ids;
+}
+
+std::vector<int64_t> RunHistoryPanel::selectedRunIds() const {
+    std::vector<int64_t> ids;
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        if (m_table->item(row, DateColumn)->isSelected()) ids.push_back(m_table->item(row, DateColumn)->data(kIdRole).toLongLong());
+    return ids;
+}
+
+void RunHistoryPanel::selectRuns(const std::vector<int64_t>& ids) {
+    m_table->clearSelection();
+    const std::set<int64_t> wanted(ids.begin(), ids.end());
+    for (int row = 0; row < m_table->rowCount(); ++row) {
+        if (!wanted.count(m_table->item(row, DateColumn)->data(kIdRole).toLongLong())) continue;
+        for (int c = 0; c < ColumnCount; ++c) m_table->item(row, c)->setSelected(true);
+    }
+    updateActions();
+}
+
+void RunHistoryPanel::updateActions() {
+    const size_t n = selectedRunIds().size();
+    m_openAction->setEnabled(n == 1);
+    m_compareAction->setEnabled(n >= 2);
+    m_deleteAction->setEnabled(n >= 1);
+}
+
+QString RunHistoryPanel::statusText() const { return m_status->text(); }
+
+void RunHistoryPanel::setStatus(const QString& text) { m_status->setText(text); }
+
+void RunHistoryPanel::openSelected() {
+    const std::vector<int64_t> ids = selectedRunIds();
+    if (ids.size() != 1 || !ensureStore()) return;
+    auto run = m_store->getRun(ids.front());
+    if (!run.ok()) {
+        setStatus(tr("Cannot open run #%1: %2").arg(ids.front()).arg(q(run.error().message)));
+        return;
+    }
+    const RunCharts charts = runChartsFromRecord(*run);
+    if (m_charts) m_charts->showRun(charts);
+    setStatus(run->status == store::RunStatus::Ok ? tr("Showing %1").arg(charts.label)
+                                                  : tr("%1 failed: %2").arg(charts.label, q(run->message)));
+    emit chartsShown(false);
+}
+
+void RunHistoryPanel::compareSelected() {
+    const std::vector<int64_t> ids = selectedRunIds();
+    if (ids.size() < 2 || !ensureStore()) return;
+    std::vector<RunSeries> series;
+    QStringList lines;
+    for (int64_t id : ids) {
+        auto run = m_store->getRun(id);
+        if (!run.ok()) {
+            setStatus(tr("Cannot open run #%1: %2").arg(id).arg(q(run.error().message)));
+            return;
+        }
+        RunCharts charts = runChartsFromRecord(*run);
+        series.push_back(RunSeries{charts.label, std::move(charts.latenciesMs), std::move(charts.layers)});
+    }
+    // The store's comparison judges each run against the first with the medians' 95% intervals.
+    for (size_t i = 1; i < ids.size(); ++i) {
+        auto c = m_store->compareRuns(ids.front(), ids[i]);
+        if (!c.ok() || c->a.empty() || c->b.empty()) continue;
+        lines << tr("#%1 against #%2: median %3 ms -> %4 ms (x%5), %6")
+                     .arg(ids[i])
+                     .arg(ids.front())
+                     .arg(milliseconds(c->a.medianNs), milliseconds(c->b.medianNs))
+                     .arg(c->medianRatio, 0, 'f', 3)
+                     .arg(c->significant ? tr("a real difference (95% intervals do not overlap)")
+                                         : tr("within noise (95% intervals overlap)"));
+    }
+    if (m_charts) m_charts->compareRuns(series);
+    setStatus(lines.isEmpty() ? tr("Comparing %n run(s)", nullptr, int(ids.size())) : lines.join(QLatin1Char('\n')));
+    emit chartsShown(true);
+}
+
+void RunHistoryPanel::deleteSelected() {
+    const std::vector<int64_t> ids = selectedRunIds();
+    if (ids.empty() || !ensureStore()) return;
+    const auto answer = QMessageBox::question(
+        this, tr("Delete runs"),
+        tr("Delete %n run(s) from %1? This cannot be undone.", nullptr, int(ids.size())).arg(QDir::toNativeSeparators(m_path)),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes) return;
+    for (int64_t id : ids) {
+        if (const Status s = m_store->deleteRun(id); !s.ok()) {
+            refresh();
+            setStatus(tr("Cannot delete run #%1: %2").arg(id).arg(q(s.error().message)));
+            return;
+        }
+    }
+    refresh();
+}
+
+} // namespace embark::ui

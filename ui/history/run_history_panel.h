@@ -1,0 +1,88 @@
+// The run history dock: a table over the SQLite run store (core/store) filtered by model,
+// board, library and date; Open shows a run's charts, Compare puts two or more runs side by
+// side in the run comparison chart, Delete removes runs from the file after a confirmation.
+#pragma once
+
+#include "store/run_store.h"
+
+#include <QWidget>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QDateEdit;
+class QLabel;
+class QLineEdit;
+class QTableWidget;
+
+namespace embark::ui {
+
+class ChartsPanel;
+
+class RunHistoryPanel : public QWidget {
+    Q_OBJECT
+public:
+    // `storePath` empty = RunStore::defaultPath() ($EMBARK_DATA_DIR/runs.sqlite or the app data folder).
+    explicit RunHistoryPanel(const QString& storePath = {}, QWidget* parent = nullptr);
+    ~RunHistoryPanel() override;
+
+    // Where Open and Compare draw; without it they only emit chartsShown().
+    void setCharts(ChartsPanel* charts) { m_charts = charts; }
+
+    QString storePath() const { return m_path; }
+    QTableWidget* table() const { return m_table; }
+    QLineEdit* modelFilter() const { return m_model; }
+    QComboBox* boardFilter() const { return m_board; }
+    QComboBox* libraryFilter() const { return m_library; }
+    QCheckBox* fromEnabled() const { return m_useFrom; }
+    QDateEdit* fromDate() const { return m_from; }
+    QCheckBox* toEnabled() const { return m_useTo; }
+    QDateEdit* toDate() const { return m_to; }
+    QAction* refreshAction() const { return m_refreshAction; }
+    QAction* openAction() const { return m_openAction; }
+    QAction* compareAction() const { return m_compareAction; }
+    QAction* deleteAction() const { return m_deleteAction; }
+    QString statusText() const;
+
+    std::vector<int64_t> shownRunIds() const;    // in table order
+    std::vector<int64_t> selectedRunIds() const; // in table order
+    void selectRuns(const std::vector<int64_t>& ids);
+
+public slots:
+    // Re-reads the store (call it when a run was added) keeping filters and selection.
+    void refresh();
+    void openSelected();
+    void compareSelected();
+    // Asks for confirmation first.
+    void deleteSelected();
+
+signals:
+    // After Open or Compare filled the charts: `comparison` says which tab to show.
+    void chartsShown(bool comparison);
+
+private:
+    bool ensureStore();
+    store::RunFilter currentFilter() const;
+    void fillFilterChoices();
+    void updateActions();
+    void setStatus(const QString& text);
+
+    QString m_path;
+    std::unique_ptr<store::RunStore> m_store;
+    ChartsPanel* m_charts = nullptr;
+    QLineEdit* m_model;
+    QComboBox* m_board;
+    QComboBox* m_library;
+    QCheckBox* m_useFrom;
+    QDateEdit* m_from;
+    QCheckBox* m_useTo;
+    QDateEdit* m_to;
+    QTableWidget* m_table;
+    QLabel* m_status;
+    QAction* m_refreshAction;
+    QAction* m_openAction;
+    QAction* m_compareAction;
+    QAction* m_deleteAction;
+};
+
+} // namespace embark::ui
