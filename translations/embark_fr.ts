@@ -9,33 +9,6 @@
     </message>
 </context>
 <context>
-    <name>LibraryAssignment</name>
-    <message>
-        <source>unknown kernel library '%1'</source>
-        <translation>bibliothèque de noyaux inconnue « %1 »</translation>
-    </message>
-    <message>
-        <source>%1 (%2) refused: %3. </source>
-        <translation>%1 (%2) refusé : %3. </translation>
-    </message>
-    <message>
-        <source>node override</source>
-        <translation>forçage du nœud</translation>
-    </message>
-    <message>
-        <source>op override</source>
-        <translation>forçage de l'opérateur</translation>
-    </message>
-    <message>
-        <source>chosen library</source>
-        <translation>bibliothèque choisie</translation>
-    </message>
-    <message>
-        <source>portable fallback</source>
-        <translation>repli sur portable</translation>
-    </message>
-</context>
-<context>
     <name>embark::ui::BoardDialog</name>
     <message>
         <source>User board</source>
@@ -55,7 +28,7 @@
     </message>
     <message>
         <source>host name or ~/.ssh/config alias</source>
-        <translation>nom d'hôte ou alias de ~/.ssh/config</translation>
+        <translation>nom d&apos;hôte ou alias de ~/.ssh/config</translation>
     </message>
     <message>
         <source>e.g. qemu-riscv64-static -cpu rv64,v=true</source>
@@ -75,7 +48,7 @@
     </message>
     <message>
         <source>ISA:</source>
-        <translation>Jeu d'instructions :</translation>
+        <translation>Jeu d&apos;instructions :</translation>
     </message>
     <message>
         <source>Compiler flags:</source>
@@ -99,19 +72,19 @@
     </message>
     <message>
         <source>Exec prefix:</source>
-        <translation>Préfixe d'exécution :</translation>
+        <translation>Préfixe d&apos;exécution :</translation>
     </message>
     <message>
-        <source>Id: use lower-case letters, digits, '.', '_' or '-' (it names the file).</source>
+        <source>Id: use lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the file).</source>
         <translation>Identifiant : utilisez des minuscules, des chiffres, « . », « _ » ou « - » (il nomme le fichier).</translation>
     </message>
     <message>
         <source>SSH host: an SSH board needs a host name or an ~/.ssh/config alias.</source>
-        <translation>Hôte SSH : une carte SSH a besoin d'un nom d'hôte ou d'un alias de ~/.ssh/config.</translation>
+        <translation>Hôte SSH : une carte SSH a besoin d&apos;un nom d&apos;hôte ou d&apos;un alias de ~/.ssh/config.</translation>
     </message>
     <message>
         <source>Cannot save board</source>
-        <translation>Impossible d'enregistrer la carte</translation>
+        <translation>Impossible d&apos;enregistrer la carte</translation>
     </message>
     <message>
         <source>Name: give the board a name to show in the board picker.</source>
@@ -129,12 +102,12 @@
         <translation>Enregistrer le graphique en PNG, PDF ou SVG, ou ses données en CSV</translation>
     </message>
     <message>
-        <source>Cannot export to '%1': use a .png, .pdf, .svg or .csv file name.</source>
-        <translation>Impossible d'exporter vers « %1 » : utilisez un nom de fichier .png, .pdf, .svg ou .csv.</translation>
+        <source>Cannot export to &apos;%1&apos;: use a .png, .pdf, .svg or .csv file name.</source>
+        <translation>Impossible d&apos;exporter vers « %1 » : utilisez un nom de fichier .png, .pdf, .svg ou .csv.</translation>
     </message>
     <message>
-        <source>Cannot write '%1': check that the folder exists and is writable.</source>
-        <translation>Impossible d'écrire « %1 » : vérifiez que le dossier existe et est accessible en écriture.</translation>
+        <source>Cannot write &apos;%1&apos;: check that the folder exists and is writable.</source>
+        <translation>Impossible d&apos;écrire « %1 » : vérifiez que le dossier existe et est accessible en écriture.</translation>
     </message>
     <message>
         <source>Export chart</source>
@@ -146,7 +119,7 @@
     </message>
     <message>
         <source>Export failed</source>
-        <translation>Échec de l'export</translation>
+        <translation>Échec de l&apos;export</translation>
     </message>
 </context>
 <context>
@@ -176,7 +149,10 @@
     </message>
     <message numerus="yes">
         <source>%n match(es)</source>
-        <translation><numerusform>%n résultat</numerusform><numerusform>%n résultats</numerusform></translation>
+        <translation>
+            <numerusform>%n résultat</numerusform>
+            <numerusform>%n résultats</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -188,7 +164,7 @@
 %2 %3</translation>
     </message>
     <message>
-        <source>%1 '%2'</source>
+        <source>%1 &apos;%2&apos;</source>
         <translation>%1 « %2 »</translation>
     </message>
     <message>
@@ -198,6 +174,100 @@
     <message>
         <source>graph output %1</source>
         <translation>sortie du graphe %1</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::HostKeyDialog</name>
+    <message>
+        <source>Unknown SSH host key</source>
+        <translation>Clé d&apos;hôte SSH inconnue</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is not in your known hosts yet. Compare this fingerprint with the board&apos;s own (on the board: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_%2_key.pub&lt;/tt&gt;) before you trust it. A wrong fingerprint means you may not be talking to your board.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; n&apos;est pas encore dans vos hôtes connus. Comparez cette empreinte avec celle de la carte (sur la carte : &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_%2_key.pub&lt;/tt&gt;) avant de lui faire confiance. Une empreinte différente signifie que vous ne parlez peut-être pas à votre carte.</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>Hôte :</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>Port :</translation>
+    </message>
+    <message>
+        <source>Key type:</source>
+        <translation>Type de clé :</translation>
+    </message>
+    <message>
+        <source>Fingerprint:</source>
+        <translation>Empreinte :</translation>
+    </message>
+    <message>
+        <source>Recorded in:</source>
+        <translation>Enregistrée dans :</translation>
+    </message>
+    <message>
+        <source>(the default known_hosts)</source>
+        <translation>(le known_hosts par défaut)</translation>
+    </message>
+    <message>
+        <source>Trust and remember</source>
+        <translation>Faire confiance et mémoriser</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>Refuser</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::JobsPanel</name>
+    <message>
+        <source>Job</source>
+        <translation>Tâche</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>Progression</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>Durée</translation>
+    </message>
+    <message>
+        <source>Select a job to see its log.</source>
+        <translation>Sélectionnez une tâche pour voir son journal.</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>&amp;Annuler la tâche</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>E&amp;ffacer les terminées</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>En attente</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>En cours</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>Réussie</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>Échouée</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>Annulée</translation>
     </message>
 </context>
 <context>
@@ -258,7 +328,7 @@
     </message>
     <message>
         <source>Slowest first</source>
-        <translation>Les plus lentes d'abord</translation>
+        <translation>Les plus lentes d&apos;abord</translation>
     </message>
     <message>
         <source>time per layer (ms)</source>
@@ -337,7 +407,7 @@
     </message>
     <message>
         <source>The new language applies the next time Embark starts.</source>
-        <translation>La nouvelle langue s'appliquera au prochain démarrage d'Embark.</translation>
+        <translation>La nouvelle langue s&apos;appliquera au prochain démarrage d&apos;Embark.</translation>
     </message>
     <message>
         <source>&amp;Help</source>
@@ -345,15 +415,15 @@
     </message>
     <message>
         <source>&amp;About Embark</source>
-        <translation>À &amp;propos d'Embark</translation>
+        <translation>À &amp;propos d&apos;Embark</translation>
     </message>
     <message>
         <source>About Embark</source>
-        <translation>À propos d'Embark</translation>
+        <translation>À propos d&apos;Embark</translation>
     </message>
     <message>
         <source>&lt;h3&gt;Embark %1&lt;/h3&gt;&lt;p&gt;From an ONNX model to an embedded board: inspect, fuse, choose a board and kernel library, export, run and compare.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;Embark %1&lt;/h3&gt;&lt;p&gt;D'un modèle ONNX à une carte embarquée : inspecter, fusionner, choisir une carte et une bibliothèque de noyaux, exporter, exécuter et comparer.&lt;/p&gt;</translation>
+        <translation>&lt;h3&gt;Embark %1&lt;/h3&gt;&lt;p&gt;D&apos;un modèle ONNX à une carte embarquée : inspecter, fusionner, choisir une carte et une bibliothèque de noyaux, exporter, exécuter et comparer.&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Main</source>
@@ -377,18 +447,18 @@
     </message>
     <message>
         <source>Cannot open model</source>
-        <translation>Impossible d'ouvrir le modèle</translation>
+        <translation>Impossible d&apos;ouvrir le modèle</translation>
     </message>
     <message>
         <source>Cannot open %1</source>
-        <translation>Impossible d'ouvrir %1</translation>
+        <translation>Impossible d&apos;ouvrir %1</translation>
     </message>
     <message>
         <source>Opened %1: %2 nodes, %3 after fusion</source>
         <translation>%1 ouvert : %2 nœuds, %3 après fusion</translation>
     </message>
     <message>
-        <source>Run node '%1' on</source>
+        <source>Run node &apos;%1&apos; on</source>
         <translation>Exécuter le nœud « %1 » avec</translation>
     </message>
     <message>
@@ -398,6 +468,14 @@
     <message>
         <source>Default (no override)</source>
         <translation>Par défaut (sans forçage)</translation>
+    </message>
+    <message>
+        <source>&amp;SSH connection of the board...</source>
+        <translation>Connexion &amp;SSH de la carte...</translation>
+    </message>
+    <message>
+        <source>Run history</source>
+        <translation>Historique des exécutions</translation>
     </message>
     <message>
         <source>Opening %1...</source>
@@ -416,11 +494,11 @@
     </message>
     <message>
         <source>schedule step</source>
-        <translation>étape de l'ordonnancement</translation>
+        <translation>étape de l&apos;ordonnancement</translation>
     </message>
     <message>
         <source>arena offset (KiB)</source>
-        <translation>décalage dans l'arène (Kio)</translation>
+        <translation>décalage dans l&apos;arène (Kio)</translation>
     </message>
     <message>
         <source>live bytes</source>
@@ -507,7 +585,7 @@
     </message>
     <message>
         <source>Provenance (original ONNX nodes)</source>
-        <translation>Provenance (nœuds ONNX d'origine)</translation>
+        <translation>Provenance (nœuds ONNX d&apos;origine)</translation>
     </message>
     <message>
         <source>(none recorded)</source>
@@ -546,6 +624,248 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::RunHistoryPanel</name>
+    <message>
+        <source>part of the model path, or its SHA-256</source>
+        <translation>une partie du chemin du modèle, ou son SHA-256</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>Du :</translation>
+    </message>
+    <message>
+        <source>To:</source>
+        <translation>Au :</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>Date</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>Carte</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>Bibliothèque</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>Threads</translation>
+    </message>
+    <message>
+        <source>Median (ms)</source>
+        <translation>Médiane (ms)</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>&amp;Actualiser</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Ouvrir</translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s timings, accuracy and latency distribution</source>
+        <translation>Afficher les temps, la précision et la distribution des latences de l&apos;exécution sélectionnée</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>&amp;Comparer</translation>
+    </message>
+    <message>
+        <source>Compare two or more selected runs: totals with confidence intervals and per-layer deltas</source>
+        <translation>Comparer au moins deux exécutions sélectionnées : totaux avec intervalles de confiance et écarts par couche</translation>
+    </message>
+    <message>
+        <source>&amp;Delete...</source>
+        <translation>&amp;Supprimer...</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>Modèle :</translation>
+    </message>
+    <message>
+        <source>Board:</source>
+        <translation>Carte :</translation>
+    </message>
+    <message>
+        <source>Library:</source>
+        <translation>Bibliothèque :</translation>
+    </message>
+    <message>
+        <source>Cannot open the run history: %1</source>
+        <translation>Impossible d&apos;ouvrir l&apos;historique des exécutions : %1</translation>
+    </message>
+    <message>
+        <source>All boards</source>
+        <translation>Toutes les cartes</translation>
+    </message>
+    <message>
+        <source>All libraries</source>
+        <translation>Toutes les bibliothèques</translation>
+    </message>
+    <message>
+        <source>Cannot read the run history: %1</source>
+        <translation>Impossible de lire l&apos;historique des exécutions : %1</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échec</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) in %1</source>
+        <translation>
+            <numerusform>%n exécution dans %1</numerusform>
+            <numerusform>%n exécutions dans %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot open run #%1: %2</source>
+        <translation>Impossible d&apos;ouvrir l&apos;exécution #%1 : %2</translation>
+    </message>
+    <message>
+        <source>Showing %1</source>
+        <translation>Affichage de %1</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 a échoué : %2</translation>
+    </message>
+    <message>
+        <source>#%1 against #%2: median %3 ms -&gt; %4 ms (x%5), %6</source>
+        <translation>#%1 par rapport à #%2 : médiane %3 ms -&gt; %4 ms (x%5), %6</translation>
+    </message>
+    <message>
+        <source>a real difference (95% intervals do not overlap)</source>
+        <translation>une différence réelle (les intervalles à 95 % ne se chevauchent pas)</translation>
+    </message>
+    <message>
+        <source>within noise (95% intervals overlap)</source>
+        <translation>dans le bruit (les intervalles à 95 % se chevauchent)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n run(s)</source>
+        <translation>
+            <numerusform>Comparaison de %n exécution</numerusform>
+            <numerusform>Comparaison de %n exécutions</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>Supprimer des exécutions</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) from %1? This cannot be undone.</source>
+        <translation>
+            <numerusform>Supprimer %n exécution de %1 ? Cette action est irréversible.</numerusform>
+            <numerusform>Supprimer %n exécutions de %1 ? Cette action est irréversible.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot delete run #%1: %2</source>
+        <translation>Impossible de supprimer l&apos;exécution #%1 : %2</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SecretPrompt</name>
+    <message>
+        <source>SSH authentication</source>
+        <translation>Authentification SSH</translation>
+    </message>
+    <message>
+        <source>Embark does not store it. To avoid this question, install your public key on the board (ssh-copy-id).</source>
+        <translation>Embark ne l&apos;enregistre pas. Pour ne plus avoir cette question, installez votre clé publique sur la carte (ssh-copy-id).</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SshSettingsDialog</name>
+    <message>
+        <source>SSH connection of %1</source>
+        <translation>Connexion SSH de %1</translation>
+    </message>
+    <message>
+        <source>host name, address or ~/.ssh/config alias</source>
+        <translation>nom d&apos;hôte, adresse ou alias de ~/.ssh/config</translation>
+    </message>
+    <message>
+        <source>from ~/.ssh/config, else your user name</source>
+        <translation>de ~/.ssh/config, sinon votre nom d&apos;utilisateur</translation>
+    </message>
+    <message>
+        <source>from ~/.ssh/config, else 22</source>
+        <translation>de ~/.ssh/config, sinon 22</translation>
+    </message>
+    <message>
+        <source>SSH agent and default keys</source>
+        <translation>agent SSH et clés par défaut</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>Parcourir...</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Tester la connexion</translation>
+    </message>
+    <message>
+        <source>This board runs locally now. Saving makes it run over SSH (its exec prefix, if any, is kept and runs on the remote machine).</source>
+        <translation>Cette carte s&apos;exécute actuellement en local. L&apos;enregistrer la fait passer par SSH (son préfixe d&apos;exécution éventuel est conservé et s&apos;exécute sur la machine distante).</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>Hôte :</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>Utilisateur :</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>Port :</translation>
+    </message>
+    <message>
+        <source>Key file:</source>
+        <translation>Fichier de clé :</translation>
+    </message>
+    <message>
+        <source>Private key</source>
+        <translation>Clé privée</translation>
+    </message>
+    <message>
+        <source>Host: enter a host name, an address or an ~/.ssh/config alias.</source>
+        <translation>Hôte : saisissez un nom d&apos;hôte, une adresse ou un alias de ~/.ssh/config.</translation>
+    </message>
+    <message>
+        <source>Connecting to %1...</source>
+        <translation>Connexion à %1...</translation>
+    </message>
+    <message>
+        <source>Connected: %1</source>
+        <translation>Connecté : %1</translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>Échec de la connexion : %1</translation>
+    </message>
+    <message>
+        <source>Cannot save board</source>
+        <translation>Impossible d&apos;enregistrer la carte</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::StagesView</name>
     <message>
         <source>Before:</source>
@@ -556,8 +876,8 @@
         <translation>Après :</translation>
     </message>
     <message>
-        <source>Rewrites made by the "after" stage:</source>
-        <translation>Réécritures faites par l'étape « après » :</translation>
+        <source>Rewrites made by the &quot;after&quot; stage:</source>
+        <translation>Réécritures faites par l&apos;étape « après » :</translation>
     </message>
     <message>
         <source>%1 (%2 nodes, %3 rewrites)</source>
@@ -566,141 +886,6 @@
     <message>
         <source>(no rewrites in this stage)</source>
         <translation>(aucune réécriture à cette étape)</translation>
-    </message>
-</context>
-<context>
-    <name>embark::ui::TargetPanel</name>
-    <message>
-        <source>New board...</source>
-        <translation>Nouvelle carte…</translation>
-    </message>
-    <message>
-        <source>Edit board...</source>
-        <translation>Modifier la carte…</translation>
-    </message>
-    <message>
-        <source>Create a user board, starting from the selected one</source>
-        <translation>Créer une carte utilisateur à partir de celle sélectionnée</translation>
-    </message>
-    <message>
-        <source>Edit the selected board (a built-in board is saved as a user board)</source>
-        <translation>Modifier la carte sélectionnée (une carte intégrée est enregistrée comme carte utilisateur)</translation>
-    </message>
-    <message>
-        <source>Override</source>
-        <translation>Forçage</translation>
-    </message>
-    <message>
-        <source>Library</source>
-        <translation>Bibliothèque</translation>
-    </message>
-    <message>
-        <source>Add overrides from a node's context menu in the graph</source>
-        <translation>Ajoutez des forçages depuis le menu contextuel d'un nœud du graphe</translation>
-    </message>
-    <message>
-        <source>Remove override</source>
-        <translation>Supprimer le forçage</translation>
-    </message>
-    <message>
-        <source>Board:</source>
-        <translation>Carte :</translation>
-    </message>
-    <message>
-        <source>Kernel library:</source>
-        <translation>Bibliothèque de noyaux :</translation>
-    </message>
-    <message>
-        <source>%1 (user)</source>
-        <translation>%1 (utilisateur)</translation>
-    </message>
-    <message>
-        <source>%1
-%2, %3 cores, %4; runs by %5</source>
-        <translation>%1
-%2, %3 cœurs, %4 ; exécution par %5</translation>
-    </message>
-    <message>
-        <source>node %1</source>
-        <translation>nœud %1</translation>
-    </message>
-    <message>
-        <source>every %1</source>
-        <translation>chaque %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n node(s)</source>
-        <translation><numerusform>%1 : %n nœud</numerusform><numerusform>%1 : %n nœuds</numerusform></translation>
-    </message>
-    <message>
-        <source>Arena %1, lower bound %2</source>
-        <translation>Arène %1, borne inférieure %2</translation>
-    </message>
-</context>
-<context>
-    <name>main</name>
-    <message>
-        <source>Embark studio: from an ONNX model to an embedded board.</source>
-        <translation>Studio Embark : d'un modèle ONNX à une carte embarquée.</translation>
-    </message>
-    <message>
-        <source>ONNX model to open.</source>
-        <translation>Modèle ONNX à ouvrir.</translation>
-    </message>
-    <message>
-        <source>Save screenshots of the main views into DIR, then quit.</source>
-        <translation>Enregistrer des captures des vues principales dans DIR, puis quitter.</translation>
-    </message>
-</context>
-<context>
-    <name>embark::ui::JobsPanel</name>
-    <message>
-        <source>Job</source>
-        <translation>Tâche</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>État</translation>
-    </message>
-    <message>
-        <source>Progress</source>
-        <translation>Progression</translation>
-    </message>
-    <message>
-        <source>Elapsed</source>
-        <translation>Durée</translation>
-    </message>
-    <message>
-        <source>Select a job to see its log.</source>
-        <translation>Sélectionnez une tâche pour voir son journal.</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel job</source>
-        <translation>&amp;Annuler la tâche</translation>
-    </message>
-    <message>
-        <source>C&amp;lear finished</source>
-        <translation>E&amp;ffacer les terminées</translation>
-    </message>
-    <message>
-        <source>Queued</source>
-        <translation>En attente</translation>
-    </message>
-    <message>
-        <source>Running</source>
-        <translation>En cours</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>Réussie</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>Échouée</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>Annulée</translation>
     </message>
 </context>
 <context>
@@ -804,6 +989,101 @@
     <message>
         <source>%1 was cancelled.</source>
         <translation>%1 a été annulé.</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::TargetPanel</name>
+    <message>
+        <source>New board...</source>
+        <translation>Nouvelle carte…</translation>
+    </message>
+    <message>
+        <source>Edit board...</source>
+        <translation>Modifier la carte…</translation>
+    </message>
+    <message>
+        <source>Create a user board, starting from the selected one</source>
+        <translation>Créer une carte utilisateur à partir de celle sélectionnée</translation>
+    </message>
+    <message>
+        <source>Edit the selected board (a built-in board is saved as a user board)</source>
+        <translation>Modifier la carte sélectionnée (une carte intégrée est enregistrée comme carte utilisateur)</translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation>Forçage</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>Bibliothèque</translation>
+    </message>
+    <message>
+        <source>Add overrides from a node&apos;s context menu in the graph</source>
+        <translation>Ajoutez des forçages depuis le menu contextuel d&apos;un nœud du graphe</translation>
+    </message>
+    <message>
+        <source>Remove override</source>
+        <translation>Supprimer le forçage</translation>
+    </message>
+    <message>
+        <source>Board:</source>
+        <translation>Carte :</translation>
+    </message>
+    <message>
+        <source>Kernel library:</source>
+        <translation>Bibliothèque de noyaux :</translation>
+    </message>
+    <message>
+        <source>%1 (user)</source>
+        <translation>%1 (utilisateur)</translation>
+    </message>
+    <message>
+        <source>%1
+%2, %3 cores, %4; runs by %5</source>
+        <translation>%1
+%2, %3 cœurs, %4 ; exécution par %5</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>nœud %1</translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation>chaque %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s)</source>
+        <translation>
+            <numerusform>%1 : %n nœud</numerusform>
+            <numerusform>%1 : %n nœuds</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Arena %1, lower bound %2</source>
+        <translation>Arène %1, borne inférieure %2</translation>
+    </message>
+    <message>
+        <source>SSH...</source>
+        <translation>SSH...</translation>
+    </message>
+    <message>
+        <source>Connection settings of the selected board: host, user, port, key; test the connection</source>
+        <translation>Paramètres de connexion de la carte sélectionnée : hôte, utilisateur, port, clé ; tester la connexion</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Embark studio: from an ONNX model to an embedded board.</source>
+        <translation>Studio Embark : d&apos;un modèle ONNX à une carte embarquée.</translation>
+    </message>
+    <message>
+        <source>ONNX model to open.</source>
+        <translation>Modèle ONNX à ouvrir.</translation>
+    </message>
+    <message>
+        <source>Save screenshots of the main views into DIR, then quit.</source>
+        <translation>Enregistrer des captures des vues principales dans DIR, puis quitter.</translation>
     </message>
 </context>
 </TS>

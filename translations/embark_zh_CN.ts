@@ -9,33 +9,6 @@
     </message>
 </context>
 <context>
-    <name>LibraryAssignment</name>
-    <message>
-        <source>unknown kernel library '%1'</source>
-        <translation>未知的内核库“%1”</translation>
-    </message>
-    <message>
-        <source>%1 (%2) refused: %3. </source>
-        <translation>%1（%2）被拒绝：%3。</translation>
-    </message>
-    <message>
-        <source>node override</source>
-        <translation>节点覆盖</translation>
-    </message>
-    <message>
-        <source>op override</source>
-        <translation>算子覆盖</translation>
-    </message>
-    <message>
-        <source>chosen library</source>
-        <translation>所选库</translation>
-    </message>
-    <message>
-        <source>portable fallback</source>
-        <translation>回退到 portable</translation>
-    </message>
-</context>
-<context>
     <name>embark::ui::BoardDialog</name>
     <message>
         <source>User board</source>
@@ -102,7 +75,7 @@
         <translation>执行前缀：</translation>
     </message>
     <message>
-        <source>Id: use lower-case letters, digits, '.', '_' or '-' (it names the file).</source>
+        <source>Id: use lower-case letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (it names the file).</source>
         <translation>标识：请使用小写字母、数字、“.”、“_”或“-”（它用作文件名）。</translation>
     </message>
     <message>
@@ -129,11 +102,11 @@
         <translation>将图表保存为 PNG、PDF 或 SVG，或将数据保存为 CSV</translation>
     </message>
     <message>
-        <source>Cannot export to '%1': use a .png, .pdf, .svg or .csv file name.</source>
+        <source>Cannot export to &apos;%1&apos;: use a .png, .pdf, .svg or .csv file name.</source>
         <translation>无法导出到“%1”：请使用 .png、.pdf、.svg 或 .csv 文件名。</translation>
     </message>
     <message>
-        <source>Cannot write '%1': check that the folder exists and is writable.</source>
+        <source>Cannot write &apos;%1&apos;: check that the folder exists and is writable.</source>
         <translation>无法写入“%1”：请检查文件夹是否存在且可写。</translation>
     </message>
     <message>
@@ -176,7 +149,9 @@
     </message>
     <message numerus="yes">
         <source>%n match(es)</source>
-        <translation><numerusform>%n 个匹配</numerusform></translation>
+        <translation>
+            <numerusform>%n 个匹配</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -188,7 +163,7 @@
 %2 %3</translation>
     </message>
     <message>
-        <source>%1 '%2'</source>
+        <source>%1 &apos;%2&apos;</source>
         <translation>%1“%2”</translation>
     </message>
     <message>
@@ -198,6 +173,100 @@
     <message>
         <source>graph output %1</source>
         <translation>图输出 %1</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::HostKeyDialog</name>
+    <message>
+        <source>Unknown SSH host key</source>
+        <translation>未知的 SSH 主机密钥</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; is not in your known hosts yet. Compare this fingerprint with the board&apos;s own (on the board: &lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_%2_key.pub&lt;/tt&gt;) before you trust it. A wrong fingerprint means you may not be talking to your board.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; 尚不在您的已知主机列表中。信任之前，请将此指纹与开发板自身的指纹比较（在开发板上运行：&lt;tt&gt;ssh-keygen -lf /etc/ssh/ssh_host_%2_key.pub&lt;/tt&gt;）。指纹不一致说明您连接的可能不是您的开发板。</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>Key type:</source>
+        <translation>密钥类型：</translation>
+    </message>
+    <message>
+        <source>Fingerprint:</source>
+        <translation>指纹：</translation>
+    </message>
+    <message>
+        <source>Recorded in:</source>
+        <translation>记录到：</translation>
+    </message>
+    <message>
+        <source>(the default known_hosts)</source>
+        <translation>（默认的 known_hosts）</translation>
+    </message>
+    <message>
+        <source>Trust and remember</source>
+        <translation>信任并记住</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::JobsPanel</name>
+    <message>
+        <source>Job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>Elapsed</source>
+        <translation>已用时间</translation>
+    </message>
+    <message>
+        <source>Select a job to see its log.</source>
+        <translation>选择一个任务以查看其日志。</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel job</source>
+        <translation>取消任务(&amp;C)</translation>
+    </message>
+    <message>
+        <source>C&amp;lear finished</source>
+        <translation>清除已完成(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Queued</source>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>Succeeded</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
     </message>
 </context>
 <context>
@@ -388,7 +457,7 @@
         <translation>已打开 %1：%2 个节点，融合后 %3 个</translation>
     </message>
     <message>
-        <source>Run node '%1' on</source>
+        <source>Run node &apos;%1&apos; on</source>
         <translation>节点“%1”运行于</translation>
     </message>
     <message>
@@ -398,6 +467,14 @@
     <message>
         <source>Default (no override)</source>
         <translation>默认（无覆盖）</translation>
+    </message>
+    <message>
+        <source>&amp;SSH connection of the board...</source>
+        <translation>开发板的 &amp;SSH 连接...</translation>
+    </message>
+    <message>
+        <source>Run history</source>
+        <translation>运行历史</translation>
     </message>
     <message>
         <source>Opening %1...</source>
@@ -546,6 +623,245 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::RunHistoryPanel</name>
+    <message>
+        <source>part of the model path, or its SHA-256</source>
+        <translation>模型路径的一部分，或其 SHA-256</translation>
+    </message>
+    <message>
+        <source>From:</source>
+        <translation>从：</translation>
+    </message>
+    <message>
+        <source>To:</source>
+        <translation>到：</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>开发板</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <source>Threads</source>
+        <translation>线程</translation>
+    </message>
+    <message>
+        <source>Median (ms)</source>
+        <translation>中位数（毫秒）</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show the selected run&apos;s timings, accuracy and latency distribution</source>
+        <translation>显示所选运行的耗时、精度和延迟分布</translation>
+    </message>
+    <message>
+        <source>&amp;Compare</source>
+        <translation>比较(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare two or more selected runs: totals with confidence intervals and per-layer deltas</source>
+        <translation>比较两个或更多所选运行：带置信区间的总耗时和逐层差异</translation>
+    </message>
+    <message>
+        <source>&amp;Delete...</source>
+        <translation>删除(&amp;D)...</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Board:</source>
+        <translation>开发板：</translation>
+    </message>
+    <message>
+        <source>Library:</source>
+        <translation>库：</translation>
+    </message>
+    <message>
+        <source>Cannot open the run history: %1</source>
+        <translation>无法打开运行历史：%1</translation>
+    </message>
+    <message>
+        <source>All boards</source>
+        <translation>所有开发板</translation>
+    </message>
+    <message>
+        <source>All libraries</source>
+        <translation>所有库</translation>
+    </message>
+    <message>
+        <source>Cannot read the run history: %1</source>
+        <translation>无法读取运行历史：%1</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n run(s) in %1</source>
+        <translation>
+            <numerusform>%1 中有 %n 次运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot open run #%1: %2</source>
+        <translation>无法打开运行 #%1：%2</translation>
+    </message>
+    <message>
+        <source>Showing %1</source>
+        <translation>正在显示 %1</translation>
+    </message>
+    <message>
+        <source>%1 failed: %2</source>
+        <translation>%1 失败：%2</translation>
+    </message>
+    <message>
+        <source>#%1 against #%2: median %3 ms -&gt; %4 ms (x%5), %6</source>
+        <translation>#%1 对比 #%2：中位数 %3 毫秒 -&gt; %4 毫秒（x%5），%6</translation>
+    </message>
+    <message>
+        <source>a real difference (95% intervals do not overlap)</source>
+        <translation>确有差异（95% 置信区间不重叠）</translation>
+    </message>
+    <message>
+        <source>within noise (95% intervals overlap)</source>
+        <translation>在噪声范围内（95% 置信区间重叠）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Comparing %n run(s)</source>
+        <translation>
+            <numerusform>正在比较 %n 次运行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Delete runs</source>
+        <translation>删除运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>Delete %n run(s) from %1? This cannot be undone.</source>
+        <translation>
+            <numerusform>从 %1 中删除 %n 次运行？此操作无法撤销。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cannot delete run #%1: %2</source>
+        <translation>无法删除运行 #%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SecretPrompt</name>
+    <message>
+        <source>SSH authentication</source>
+        <translation>SSH 认证</translation>
+    </message>
+    <message>
+        <source>Embark does not store it. To avoid this question, install your public key on the board (ssh-copy-id).</source>
+        <translation>Embark 不会保存它。若不想再被询问，请在开发板上安装您的公钥（ssh-copy-id）。</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SshSettingsDialog</name>
+    <message>
+        <source>SSH connection of %1</source>
+        <translation>%1 的 SSH 连接</translation>
+    </message>
+    <message>
+        <source>host name, address or ~/.ssh/config alias</source>
+        <translation>主机名、地址或 ~/.ssh/config 别名</translation>
+    </message>
+    <message>
+        <source>from ~/.ssh/config, else your user name</source>
+        <translation>取自 ~/.ssh/config，否则为您的用户名</translation>
+    </message>
+    <message>
+        <source>from ~/.ssh/config, else 22</source>
+        <translation>取自 ~/.ssh/config，否则为 22</translation>
+    </message>
+    <message>
+        <source>SSH agent and default keys</source>
+        <translation>SSH 代理和默认密钥</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>This board runs locally now. Saving makes it run over SSH (its exec prefix, if any, is kept and runs on the remote machine).</source>
+        <translation>此开发板目前在本地运行。保存后将改为通过 SSH 运行（如有执行前缀，会保留并在远程机器上运行）。</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>主机：</translation>
+    </message>
+    <message>
+        <source>User:</source>
+        <translation>用户：</translation>
+    </message>
+    <message>
+        <source>Port:</source>
+        <translation>端口：</translation>
+    </message>
+    <message>
+        <source>Key file:</source>
+        <translation>密钥文件：</translation>
+    </message>
+    <message>
+        <source>Private key</source>
+        <translation>私钥</translation>
+    </message>
+    <message>
+        <source>Host: enter a host name, an address or an ~/.ssh/config alias.</source>
+        <translation>主机：请输入主机名、地址或 ~/.ssh/config 别名。</translation>
+    </message>
+    <message>
+        <source>Connecting to %1...</source>
+        <translation>正在连接 %1...</translation>
+    </message>
+    <message>
+        <source>Connected: %1</source>
+        <translation>已连接：%1</translation>
+    </message>
+    <message>
+        <source>Connection failed: %1</source>
+        <translation>连接失败：%1</translation>
+    </message>
+    <message>
+        <source>Cannot save board</source>
+        <translation>无法保存开发板</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::StagesView</name>
     <message>
         <source>Before:</source>
@@ -556,7 +872,7 @@
         <translation>之后：</translation>
     </message>
     <message>
-        <source>Rewrites made by the "after" stage:</source>
+        <source>Rewrites made by the &quot;after&quot; stage:</source>
         <translation>“之后”阶段所做的改写：</translation>
     </message>
     <message>
@@ -566,141 +882,6 @@
     <message>
         <source>(no rewrites in this stage)</source>
         <translation>（此阶段无改写）</translation>
-    </message>
-</context>
-<context>
-    <name>embark::ui::TargetPanel</name>
-    <message>
-        <source>New board...</source>
-        <translation>新建开发板…</translation>
-    </message>
-    <message>
-        <source>Edit board...</source>
-        <translation>编辑开发板…</translation>
-    </message>
-    <message>
-        <source>Create a user board, starting from the selected one</source>
-        <translation>以所选开发板为基础创建用户开发板</translation>
-    </message>
-    <message>
-        <source>Edit the selected board (a built-in board is saved as a user board)</source>
-        <translation>编辑所选开发板（内置开发板将另存为用户开发板）</translation>
-    </message>
-    <message>
-        <source>Override</source>
-        <translation>覆盖</translation>
-    </message>
-    <message>
-        <source>Library</source>
-        <translation>库</translation>
-    </message>
-    <message>
-        <source>Add overrides from a node's context menu in the graph</source>
-        <translation>在图中节点的右键菜单里添加覆盖</translation>
-    </message>
-    <message>
-        <source>Remove override</source>
-        <translation>删除覆盖</translation>
-    </message>
-    <message>
-        <source>Board:</source>
-        <translation>开发板：</translation>
-    </message>
-    <message>
-        <source>Kernel library:</source>
-        <translation>内核库：</translation>
-    </message>
-    <message>
-        <source>%1 (user)</source>
-        <translation>%1（用户）</translation>
-    </message>
-    <message>
-        <source>%1
-%2, %3 cores, %4; runs by %5</source>
-        <translation>%1
-%2，%3 核，%4；运行方式 %5</translation>
-    </message>
-    <message>
-        <source>node %1</source>
-        <translation>节点 %1</translation>
-    </message>
-    <message>
-        <source>every %1</source>
-        <translation>所有 %1</translation>
-    </message>
-    <message numerus="yes">
-        <source>%1: %n node(s)</source>
-        <translation><numerusform>%1：%n 个节点</numerusform></translation>
-    </message>
-    <message>
-        <source>Arena %1, lower bound %2</source>
-        <translation>内存池 %1，下界 %2</translation>
-    </message>
-</context>
-<context>
-    <name>main</name>
-    <message>
-        <source>Embark studio: from an ONNX model to an embedded board.</source>
-        <translation>Embark 工作室：从 ONNX 模型到嵌入式开发板。</translation>
-    </message>
-    <message>
-        <source>ONNX model to open.</source>
-        <translation>要打开的 ONNX 模型。</translation>
-    </message>
-    <message>
-        <source>Save screenshots of the main views into DIR, then quit.</source>
-        <translation>将主要视图的截图保存到 DIR，然后退出。</translation>
-    </message>
-</context>
-<context>
-    <name>embark::ui::JobsPanel</name>
-    <message>
-        <source>Job</source>
-        <translation>任务</translation>
-    </message>
-    <message>
-        <source>State</source>
-        <translation>状态</translation>
-    </message>
-    <message>
-        <source>Progress</source>
-        <translation>进度</translation>
-    </message>
-    <message>
-        <source>Elapsed</source>
-        <translation>已用时间</translation>
-    </message>
-    <message>
-        <source>Select a job to see its log.</source>
-        <translation>选择一个任务以查看其日志。</translation>
-    </message>
-    <message>
-        <source>&amp;Cancel job</source>
-        <translation>取消任务(&amp;C)</translation>
-    </message>
-    <message>
-        <source>C&amp;lear finished</source>
-        <translation>清除已完成(&amp;L)</translation>
-    </message>
-    <message>
-        <source>Queued</source>
-        <translation>排队中</translation>
-    </message>
-    <message>
-        <source>Running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>Succeeded</source>
-        <translation>成功</translation>
-    </message>
-    <message>
-        <source>Failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>Cancelled</source>
-        <translation>已取消</translation>
     </message>
 </context>
 <context>
@@ -804,6 +985,100 @@
     <message>
         <source>%1 was cancelled.</source>
         <translation>%1 已取消。</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::TargetPanel</name>
+    <message>
+        <source>New board...</source>
+        <translation>新建开发板…</translation>
+    </message>
+    <message>
+        <source>Edit board...</source>
+        <translation>编辑开发板…</translation>
+    </message>
+    <message>
+        <source>Create a user board, starting from the selected one</source>
+        <translation>以所选开发板为基础创建用户开发板</translation>
+    </message>
+    <message>
+        <source>Edit the selected board (a built-in board is saved as a user board)</source>
+        <translation>编辑所选开发板（内置开发板将另存为用户开发板）</translation>
+    </message>
+    <message>
+        <source>Override</source>
+        <translation>覆盖</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <source>Add overrides from a node&apos;s context menu in the graph</source>
+        <translation>在图中节点的右键菜单里添加覆盖</translation>
+    </message>
+    <message>
+        <source>Remove override</source>
+        <translation>删除覆盖</translation>
+    </message>
+    <message>
+        <source>Board:</source>
+        <translation>开发板：</translation>
+    </message>
+    <message>
+        <source>Kernel library:</source>
+        <translation>内核库：</translation>
+    </message>
+    <message>
+        <source>%1 (user)</source>
+        <translation>%1（用户）</translation>
+    </message>
+    <message>
+        <source>%1
+%2, %3 cores, %4; runs by %5</source>
+        <translation>%1
+%2，%3 核，%4；运行方式 %5</translation>
+    </message>
+    <message>
+        <source>node %1</source>
+        <translation>节点 %1</translation>
+    </message>
+    <message>
+        <source>every %1</source>
+        <translation>所有 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n node(s)</source>
+        <translation>
+            <numerusform>%1：%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Arena %1, lower bound %2</source>
+        <translation>内存池 %1，下界 %2</translation>
+    </message>
+    <message>
+        <source>SSH...</source>
+        <translation>SSH...</translation>
+    </message>
+    <message>
+        <source>Connection settings of the selected board: host, user, port, key; test the connection</source>
+        <translation>所选开发板的连接设置：主机、用户、端口、密钥；测试连接</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>Embark studio: from an ONNX model to an embedded board.</source>
+        <translation>Embark 工作室：从 ONNX 模型到嵌入式开发板。</translation>
+    </message>
+    <message>
+        <source>ONNX model to open.</source>
+        <translation>要打开的 ONNX 模型。</translation>
+    </message>
+    <message>
+        <source>Save screenshots of the main views into DIR, then quit.</source>
+        <translation>将主要视图的截图保存到 DIR，然后退出。</translation>
     </message>
 </context>
 </TS>
