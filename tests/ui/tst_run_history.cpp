@@ -1,13 +1,15 @@
 // The run history dock over a real SQLite run store (core/store) in a temp folder: the table
 // lists the stored runs, each filter narrows it, Open fills a run's charts, Compare puts two
-// runs in the comparison chart (also through the main window), Delete asks first and removes
-// the run from the file, and refresh() picks up a run another connection stored.
+// runs in the comparison chart (also through the main window, whose finished benchmarks refresh
+// the dock), Delete asks first and removes the run from the file, and refresh() picks up a run
+// another connection stored.
 #include "charts/charts_panel.h"
 #include "charts/latency_chart.h"
 #include "charts/layer_accuracy_chart.h"
 #include "charts/layer_timing_chart.h"
 #include "charts/run_comparison_chart.h"
 #include "history/run_history_panel.h"
+#include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
 
 #include "store/run_store.h"
@@ -218,6 +220,13 @@ private slots:
         window.history()->compareSelected();
         QCOMPARE(window.charts()->comparison()->runCount(), 2);
         QCOMPARE(window.charts()->tabs()->currentWidget(), static_cast<QWidget*>(window.charts()->comparison()));
+        // A benchmark that stored a run refreshes the dock.
+        auto writer = store::RunStore::open(store::RunStore::defaultPath());
+        QVERIFY(writer.ok());
+        auto id = (*writer)->addRun(makeRun("/models/digits_cnn.onnx", "sim-rpi5", "xnnpack", QDate(2024, 7, 1), 1.5));
+        QVERIFY(id.ok());
+        emit window.jobs()->benchmarkFinished(*id);
+        QCOMPARE(window.history()->table()->rowCount(), 4);
         qunsetenv("EMBARK_DATA_DIR");
     }
 

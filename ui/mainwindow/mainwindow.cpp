@@ -11,6 +11,7 @@
 #include "session/qt_text.h"
 #include "session/studio_session.h"
 #include "settings/language.h"
+#include "ssh/studio_ssh_options.h"
 #include "stages/stages_view.h"
 #include "target/target_panel.h"
 
@@ -148,6 +149,11 @@ void MainWindow::createDocks() {
                                QKeySequence(Qt::ALT | Qt::Key_3));
     charts->hide(); // empty until a run exists
     m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock, Run menu and toolbar
+    // Deploy and benchmark jobs ask for host keys and passwords through the studio's dialogs.
+    m_jobs->setSshOptionsProvider([this](const QString&) { return studioSshOptions(this); });
+    connect(m_jobs, &StudioJobs::benchmarkFinished, m_history, [this](qint64 runId) {
+        if (runId > 0) m_history->refresh();
+    });
     dock(m_history, tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
          QKeySequence(Qt::ALT | Qt::Key_4));
     connect(m_history, &RunHistoryPanel::chartsShown, this, [this, charts](bool comparison) {
