@@ -122,7 +122,9 @@ class TestSshSettings : public QObject {
     static ui::ConnectionTestResult testConnection(ui::SshSettingsDialog& dialog) {
         QSignalSpy finished(&dialog, &ui::SshSettingsDialog::testFinished);
         dialog.testButton()->click();
-        if (!dialog.isTesting()) return {false, QStringLiteral("the test did not start in the background")};
+        // click() returned before the result came: the connection runs on a worker thread.
+        if (dialog.testButton()->isEnabled() || finished.count() != 0)
+            return {false, QStringLiteral("the test did not run in the background")};
         if (!finished.wait(60000)) return {false, QStringLiteral("no result within 60 s")};
         return {finished.at(0).at(0).toBool(), finished.at(0).at(1).toString()};
     }

@@ -14,10 +14,12 @@ namespace embark::ui {
 namespace {
 
 // Runs `f` on the GUI thread and returns its result, blocking the calling thread meanwhile.
+// The GUI thread must not wait for that thread meanwhile (a job queue stopping must cancel first).
 template <typename R, typename F>
 R onGuiThread(F f) {
     QCoreApplication* app = QCoreApplication::instance();
-    if (!app || QThread::currentThread() == app->thread()) return f();
+    if (!app || QCoreApplication::closingDown()) return R{}; // no one left to ask: refuse
+    if (QThread::currentThread() == app->thread()) return f();
     R result{};
     QMetaObject::invokeMethod(app, [&] { result = f(); }, Qt::BlockingQueuedConnection);
     return result;
