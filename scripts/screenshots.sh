@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Renders the studio's main views into docs/screenshots/*.png under a virtual X display:
 # builds the studio if needed, opens the bundled digits model (or $1) and lets the studio
-# grab its own windows (--screenshot DIR). Usage: scripts/screenshots.sh [model.onnx]
+# grab its own windows (--screenshot DIR). When clang-19 and qemu-riscv64-static are present
+# it also runs the one-button benchmark on sim-k230 and grabs the jobs dock and the charts of
+# that run (BENCHMARK=0 skips it). Usage: scripts/screenshots.sh [model.onnx]
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -23,7 +25,13 @@ cmake --build "$build" --target embark -- -j2
 config="$(mktemp -d)"
 trap 'rm -rf "$config"' EXIT
 mkdir -p "$out"
-XDG_CONFIG_HOME="$config" EMBARK_CONFIG_DIR="$config/embark" LANGUAGE="${SCREENSHOT_LANGUAGE:-en}" LC_ALL=C.UTF-8 \
+benchmark="${BENCHMARK:-1}"
+if ! command -v clang-19 >/dev/null || ! command -v qemu-riscv64-static >/dev/null; then
+  echo "screenshots.sh: no clang-19 or qemu-riscv64-static: no benchmark screenshots" >&2
+  benchmark=0
+fi
+XDG_CONFIG_HOME="$config" XDG_CACHE_HOME="$config/cache" EMBARK_CONFIG_DIR="$config/embark" \
+  EMBARK_DATA_DIR="$config/data" EMBARK_SCREENSHOT_BENCHMARK="$benchmark" LANGUAGE="${SCREENSHOT_LANGUAGE:-en}" LC_ALL=C.UTF-8 \
   xvfb-run -a -s "-screen 0 1600x1000x24" \
   "$build/app/studio/embark" --screenshot "$out" "$model"
 ls -l "$out"/*.png

@@ -53,8 +53,17 @@ void ChartWidget::applyPalette() {
 }
 
 void ChartWidget::setCategoryLabels(QCPAxis* axis, const QStringList& labels) {
+    // Long ONNX names ("/features/features.0/Conv") would leave no room for the plot: keep
+    // their last path components, then their tail (the CSV and clicks keep the full name).
+    constexpr int kMaxLabel = 22;
+    auto shorten = [](QString label) {
+        while (label.size() > kMaxLabel && label.indexOf(QLatin1Char('/'), 1) > 0)
+            label = label.mid(label.indexOf(QLatin1Char('/'), 1) + (label.startsWith(QLatin1Char('/')) ? 0 : 1));
+        if (label.startsWith(QLatin1Char('/'))) label.remove(0, 1);
+        return label.size() > kMaxLabel ? QStringLiteral("…") + label.right(kMaxLabel - 1) : label;
+    };
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, labels.at(i));
+    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, shorten(labels.at(i)));
     axis->setTicker(ticker);
     axis->setTickLabelRotation(labels.size() > 6 ? 60 : 0);
     axis->setSubTicks(false);

@@ -36,7 +36,7 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     m_list->setHeaderLabels({tr("Job"), tr("State"), tr("Progress"), tr("Elapsed")});
     m_list->header()->setSectionResizeMode(Title, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
-    m_list->setColumnWidth(Progress, 160);
+    m_list->setColumnWidth(Progress, 120);
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kMaxLogLines);
@@ -48,7 +48,8 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_list);
     split->addWidget(m_log);
-    split->setStretchFactor(1, 2);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_clear);
@@ -180,7 +181,10 @@ void JobsPanel::appendNewLines() {
     if (lines.isEmpty()) return;
     m_shownLines += int(lines.size());
     if (lines.size() > kMaxLogLines) lines = lines.mid(lines.size() - kMaxLogLines);
+    QScrollBar* scroll = m_log->verticalScrollBar();
+    const bool following = scroll->value() >= scroll->maximum() - 1; // the user has not scrolled up
     m_log->appendPlainText(lines.join(QLatin1Char('\n')));
+    if (following) scroll->setValue(scroll->maximum());
 }
 
 void JobsPanel::updateButtons() {

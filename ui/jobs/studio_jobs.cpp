@@ -33,6 +33,8 @@ StudioJobs::StudioJobs(QMainWindow* window, StudioSession* session, ChartsPanel*
     m_dock->setObjectName(QStringLiteral("jobsDock")); // saveState() needs a stable name
     m_dock->setWidget(m_panel);
     window->addDockWidget(Qt::BottomDockWidgetArea, m_dock);
+    // Jobs and the charts of their runs share the bottom area as tabs, so both get its width.
+    if (QDockWidget* charts = chartsDock()) window->tabifyDockWidget(charts, m_dock);
     m_dock->toggleViewAction()->setShortcut(QKeySequence(Qt::ALT | Qt::Key_5));
     viewMenu->addAction(m_dock->toggleViewAction());
 
@@ -197,12 +199,10 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
     if (job->kind() == jobs::JobKind::Benchmark)
         if (auto* r = std::any_cast<jobs::BenchResult>(&result); r && state == jobs::JobState::Succeeded) {
             m_charts->showRun(runChartsFromBench(*r));
-            for (QWidget* w = m_charts; w; w = w->parentWidget())
-                if (auto* dock = qobject_cast<QDockWidget*>(w)) {
-                    dock->show();
-                    dock->raise();
-                    break;
-                }
+            if (QDockWidget* dock = chartsDock()) {
+                dock->show();
+                dock->raise();
+            }
             emit benchmarkFinished(r->record.id);
         }
     switch (state) {
@@ -219,7 +219,14 @@ void StudioJobs::notify(const QString& text, bool error) {
 }
 
 void StudioJobs::showJobsDock() {
-    if (!m_dock->isVisible()) m_dock->show();
+    m_dock->show();
+    m_dock->raise();
+}
+
+QDockWidget* StudioJobs::chartsDock() const {
+    for (QWidget* w = m_charts; w; w = w->parentWidget())
+        if (auto* dock = qobject_cast<QDockWidget*>(w)) return dock;
+    return nullptr;
 }
 
 } // namespace embark::ui

@@ -32,6 +32,7 @@ public:
     jobs::JobQueue* queue() const { return m_queue; }
     JobsPanel* panel() const { return m_panel; }
     QDockWidget* dock() const { return m_dock; }
+    QDockWidget* chartsDock() const; // the dock holding the charts panel
     QAction* exportAction() const { return m_export; }
     QAction* buildAction() const { return m_build; }
     QAction* deployAction() const { return m_deploy; }

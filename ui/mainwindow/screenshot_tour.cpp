@@ -5,6 +5,8 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/properties_panel.h"
+#include "charts/charts_panel.h"
+#include "jobs/studio_jobs.h"
 #include "session/studio_session.h"
 #include "stages/stages_view.h"
 #include "target/target_panel.h"
@@ -40,6 +42,33 @@ QString showcaseNode(const StudioSession& session) {
     return best;
 }
 
+// With EMBARK_SCREENSHOT_BENCHMARK=1: the one-button benchmark on the chosen board, then
+// the jobs dock and the charts of that real run.
+void benchmarkShots(MainWindow* window, const QString& dir) {
+    StudioJobs* studioJobs = window->jobs();
+    if (studioJobs->runBenchmark() < 0) return QApplication::quit();
+    QObject::connect(studioJobs->queue(), &jobs::JobQueue::idle, window, [window, dir] {
+        QTimer::singleShot(500, window, [window, dir] {
+            ChartsPanel* charts = window->charts();
+            QDockWidget* chartsDock = window->jobs()->chartsDock();
+            window->resizeDocks({chartsDock}, {380}, Qt::Vertical);
+            chartsDock->raise();
+            QApplication::processEvents();
+            save(window, QDir(dir).filePath(QStringLiteral("studio-run.png")));
+            charts->tabs()->setCurrentIndex(0);
+            save(charts, QDir(dir).filePath(QStringLiteral("charts-timing.png")));
+            charts->tabs()->setCurrentIndex(1);
+            save(charts, QDir(dir).filePath(QStringLiteral("charts-accuracy.png")));
+            charts->tabs()->setCurrentIndex(2);
+            save(charts, QDir(dir).filePath(QStringLiteral("charts-latency.png")));
+            window->jobs()->dock()->raise();
+            QApplication::processEvents();
+            save(window->jobs()->dock(), QDir(dir).filePath(QStringLiteral("jobs.png")));
+            QApplication::quit();
+        });
+    });
+}
+
 } // namespace
 
 void runScreenshotTour(MainWindow* window, const QString& dir) {
@@ -59,7 +88,8 @@ void runScreenshotTour(MainWindow* window, const QString& dir) {
             save(window, QDir(dir).filePath(QStringLiteral("studio.png")));
             save(window->target(), QDir(dir).filePath(QStringLiteral("target.png")));
             save(window->properties(), QDir(dir).filePath(QStringLiteral("properties.png")));
-            QApplication::quit();
+            if (qEnvironmentVariableIntValue("EMBARK_SCREENSHOT_BENCHMARK") == 1) benchmarkShots(window, dir);
+            else QApplication::quit();
         });
     });
     poll->start();
