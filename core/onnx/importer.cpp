@@ -1,11 +1,16 @@
+// The importer's second stage and its entry points: parse, external data, ONNX shape
+// inference, then the IR graph (initializers and Constant nodes as constants, values with
+// their inferred dtype and shape, attributes, provenance, opset normalisation) and the final
+// shape checks and metadata. The checks run before (opset, ops, input shapes, structure,
+// ONNX checker) are in model_checks.cpp.
 #include "importer.h"
 
+#include "model_checks.h"
 #include "op_table.h"
 #include "opset_normalize.h"
 #include "proto_tensor.h"
 #include "reference/interpreter.h"
 
-#include <onnx/checker.h>
 #include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
@@ -21,25 +26,7 @@ namespace embark::onnx {
 namespace {
 namespace pb = ::onnx;
 
-constexpr int kMinOpset = 7;
-constexpr int kMaxOpset = 17;
 constexpr const char* kProvenanceTag = "embark-provenance"; // also in writer.cpp
-
-std::string join(const std::vector<std::string>& items, const std::string& sep) {
-    std::string out;
-    for (size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
-    return out;
-}
-
-bool isDefaultDomain(const std::string& domain) { return domain.empty() || domain == "ai.onnx"; }
-
-// "?x3x224x224" for messages about a declared shape with unknown dims.
-std::string declaredShape(const pb::TensorShapeProto& shape) {
-    std::vector<std::string> dims;
-    for (const auto& d : shape.dim())
-        dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
-    return dims.empty() ? "scalar" : join(dims, "x");
-}
 
 Expected<ir::Attribute> attributeFromProto(const pb::AttributeProto& a, const std::string& where) {
     switch (a.type()) {
@@ -68,13 +55,13 @@ public:
 
     Expected<ir::Graph> run(const std::string& bytes) {
         EMBARK_TRY(parse(bytes));
-        EMBARK_TRY(checkOpsets());
-        EMBARK_TRY(nameNodes());
-        EMBARK_TRY(checkOps());
+        EMBARK_TRY(m_checks.checkOpsets());
+        EMBARK_TRY(m_checks.nameNodes());
+        EMBARK_TRY(m_checks.checkOps());
         EMBARK_TRY(inlineExternalData(&m_model, m_baseDir, m_display));
-        EMBARK_TRY(resolveInputShapes());
-        EMBARK_TRY(checkStructure());
-        if (m_options.runChecker) EMBARK_TRY(runChecker());
+        EMBARK_TRY(m_checks.resolveInputShapes(m_options.shapeOverrides));
+        EMBARK_TRY(m_checks.checkStructure());
+        if (m_options.runChecker) EMBARK_TRY(m_checks.runChecker());
         inferShapes();
         EMBARK_TRY(build());
         EMBARK_TRY(finish(bytes));
@@ -85,8 +72,7 @@ private:
     const ImportOptions& m_options;
     std::string m_display, m_baseDir;
     pb::ModelProto m_model;
-    int m_opset = 0;
-    std::vector<std::string> m_nodeNames; // IR name of each ONNX node, in model order
+    ModelChecks m_checks{m_model, m_display};
     ir::Graph m_graph;
     std::unordered_map<std::string, ir::Value*> m_values; // ONNX name -> IR value
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
@@ -105,212 +91,6 @@ private:
         if (m_model.ir_version() <= 0 || !m_model.has_graph())
             return fail(ErrorKind::InvalidInput,
                         "not an ONNX model (no IR version or graph; it parsed as protobuf by chance)");
-        return {};
-    }
-
-    Status checkOpsets() {
-        bool found = false;
-        for (const auto& imp : m_model.opset_import())
-            if (isDefaultDomain(imp.domain())) {
-                m_opset = static_cast<int>(imp.version());
-                found = true;
-            }
-        if (!found) {
-            std::vector<std::string> domains;
-            for (const auto& imp : m_model.opset_import()) domains.push_back("'" + imp.domain() + "'");
-            return fail(ErrorKind::Unsupported, "the model imports no default ONNX opset (only " +
-                                                    (domains.empty() ? std::string("nothing") : join(domains, ", ")) +
-                                                    "); Embark supports the default ONNX domain, opsets 7 to 17");
-        }
-        if (m_opset < kMinOpset || m_opset > kMaxOpset)
-            return fail(ErrorKind::Unsupported,
-                        "the model uses opset " + std::to_string(m_opset) + "; Embark imports opsets " +
-                            std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
-                            ": convert it (onnx.version_converter.convert_version(model, 13))");
-        return {};
-    }
-
-    Status nameNodes() {
-        std::unordered_set<std::string> used;
-        for (const auto& n : m_model.graph().node())
-            if (!n.name().empty()) used.insert(n.name());
-        std::unordered_set<std::string> taken;
-        int index = 0;
-        for (const auto& n : m_model.graph().node()) {
-            std::string base = n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
-            std::string name = base;
-            for (int k = 2; taken.count(name) || (n.name().empty() && used.count(name) && name != n.name()); ++k)
-                name = base + "_" + std::to_string(k);
-            taken.insert(name);
-            m_nodeNames.push_back(name);
-            ++index;
-        }
-        return {};
-    }
-
-    // The IR op of ONNX node i (Fused* ops of the embark domain map to their base op).
-    std::optional<ir::OpKind> opOf(const pb::NodeProto& n) const {
-        if (isDefaultDomain(n.domain())) return opFromOnnx(n.op_type());
-        if (n.domain() == kEmbarkDomain && n.op_type().rfind(kFusedPrefix, 0) == 0)
-            return opFromOnnx(n.op_type().substr(std::string(kFusedPrefix).size()));
-        return std::nullopt;
-    }
-
-    Status checkOps() const {
-        const auto& nodes = m_model.graph().node();
-        for (int i = 0; i < nodes.size(); ++i) {
-            const auto& n = nodes[i];
-            if (opOf(n)) continue;
-            const std::string where = isDefaultDomain(n.domain())
-                                          ? "(opset " + std::to_string(m_opset) + ")"
-                                          : "from domain '" + n.domain() + "'";
-            return fail(ErrorKind::Unsupported, "node '" + m_nodeNames[static_cast<size_t>(i)] + "' uses op '" +
-                                                    n.op_type() + "' " + where +
-                                                    ", which Embark does not support; supported ops: " +
-                                                    join(supportedOnnxOps(), ", "));
-        }
-        return {};
-    }
-
-    Status resolveInputShapes() {
-        auto* graph = m_model.mutable_graph();
-        std::unordered_set<std::string> initializers;
-        for (const auto& init : graph->initializer()) initializers.insert(init.name());
-        std::vector<std::string> inputNames;
-        for (const auto& in : graph->input())
-            if (!initializers.count(in.name())) inputNames.push_back(in.name());
-        for (const auto& [name, shape] : m_options.shapeOverrides)
-            if (std::find(inputNames.begin(), inputNames.end(), name) == inputNames.end())
-                return fail(ErrorKind::Usage, "--shape names '" + name + "', which is not an input of the model; its inputs are: " +
-                                                  join(inputNames, ", "));
-        bool overridden = false;
-        for (auto& in : *graph->mutable_input()) {
-            if (initializers.count(in.name())) continue;
-            if (!in.type().has_tensor_type())
-                return fail(ErrorKind::Unsupported, "input '" + in.name() + "' is not a tensor (sequence, map or optional inputs are not supported)");
-            auto* tensorType = in.mutable_type()->mutable_tensor_type();
-            if (!dtypeFromOnnx(tensorType->elem_type()))
-                return fail(ErrorKind::Unsupported, "input '" + in.name() + "' has element type " +
-                                                        onnxDTypeName(tensorType->elem_type()) +
-                                                        ", which Embark does not support");
-            auto over = m_options.shapeOverrides.find(in.name());
-            if (over != m_options.shapeOverrides.end()) {
-                auto* shape = tensorType->mutable_shape();
-                shape->clear_dim();
-                for (int64_t d : over->second.dims()) shape->add_dim()->set_dim_value(d);
-                overridden = true;
-                continue;
-            }
-            if (!tensorType->has_shape())
-                return fail(ErrorKind::InvalidInput, "input '" + in.name() + "' declares no shape: pass --shape " +
-                                                         in.name() + "=DIMS (e.g. 1x3x224x224)");
-            const auto& shape = tensorType->shape();
-            std::vector<std::string> suggestion;
-            for (const auto& d : shape.dim()) {
-                if (d.has_dim_value() && d.dim_value() < 0)
-                    return fail(ErrorKind::InvalidInput, "input '" + in.name() + "' has a negative dimension " +
-                                                             std::to_string(d.dim_value()) + " (shape " +
-                                                             declaredShape(shape) + "): the model is broken");
-                suggestion.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : "1");
-            }
-            for (const auto& d : shape.dim())
-                if (!d.has_dim_value())
-                    return fail(ErrorKind::InvalidInput,
-                                "input '" + in.name() + "' has " +
-                                    (d.has_dim_param() ? "symbolic dimension '" + d.dim_param() + "'" : std::string("an unknown dimension")) +
-                                    " (shape " + declaredShape(shape) + "): pass --shape " + in.name() + "=" +
-                                    join(suggestion, "x"));
-        }
-        for (const auto& in : graph->input()) {
-            if (initializers.count(in.name())) continue;
-            std::vector<int64_t> dims;
-            for (const auto& d : in.type().tensor_type().shape().dim()) dims.push_back(d.dim_value());
-            const ir::Shape shape(dims);
-            if (!shape.checkedNumel())
-                return fail(ErrorKind::InvalidInput, "input '" + in.name() + "' has shape " + shape.str() +
-                                                         ", whose element count overflows 64 bits");
-        }
-        if (overridden) {
-            // Stale shapes recorded for the old input shape would contradict inference.
-            graph->clear_value_info();
-            for (auto& out : *graph->mutable_output())
-                if (out.type().tensor_type().has_shape())
-                    for (auto& d : *out.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) d.Clear();
-        }
-        return {};
-    }
-
-    // Missing values and cycles get Embark's messages before the checker words them its way;
-    // an acyclic but unsorted graph is sorted so the checker accepts it.
-    Status checkStructure() {
-        const auto& g = m_model.graph();
-        std::unordered_map<std::string, std::string> producer; // value -> node name or "" for inputs
-        for (const auto& init : g.initializer()) producer[init.name()] = "";
-        for (const auto& in : g.input()) producer[in.name()] = "";
-        for (int i = 0; i < g.node_size(); ++i)
-            for (const auto& out : g.node(i).output()) {
-                if (out.empty()) continue;
-                auto [it, inserted] = producer.emplace(out, m_nodeNames[static_cast<size_t>(i)]);
-                if (!inserted)
-                    return fail(ErrorKind::InvalidInput, "value '" + out + "' is defined twice (by node '" +
-                                                             m_nodeNames[static_cast<size_t>(i)] + "' and " +
-                                                             (it->second.empty() ? "as a graph input or initializer" : "node '" + it->second + "'") +
-                                                             "): ONNX values must have one producer");
-            }
-        for (int i = 0; i < g.node_size(); ++i)
-            for (const auto& in : g.node(i).input())
-                if (!in.empty() && !producer.count(in))
-                    return fail(ErrorKind::InvalidInput,
-                                "node '" + m_nodeNames[static_cast<size_t>(i)] + "' reads '" + in +
-                                    "' which is neither an initializer, a graph input nor a node output "
-                                    "(missing initializer?)");
-        for (const auto& out : g.output())
-            if (!producer.count(out.name()))
-                return fail(ErrorKind::InvalidInput, "graph output '" + out.name() + "' is produced by no node");
-
-        // A skeleton IR graph gives the cycle check (and its message) and a valid order.
-        ir::Graph skeleton;
-        std::unordered_map<std::string, ir::Value*> values;
-        auto valueOf = [&](const std::string& name) {
-            auto& v = values[name];
-            if (!v) v = skeleton.addValue(name, ir::DType::Float32, {});
-            return v;
-        };
-        for (int i = 0; i < g.node_size(); ++i) {
-            std::vector<ir::Value*> ins, outs;
-            for (const auto& in : g.node(i).input())
-                if (!in.empty()) ins.push_back(valueOf(in));
-            for (const auto& out : g.node(i).output())
-                if (!out.empty()) outs.push_back(valueOf(out));
-            skeleton.addNode(opOf(g.node(i)).value_or(ir::OpKind::Identity), std::to_string(i), ins, outs)->name =
-                m_nodeNames[static_cast<size_t>(i)];
-        }
-        if (Status s = skeleton.topoSort(); !s) return fail(s.error().kind, s.error().message);
-        std::unordered_map<std::string, int> indexOf;
-        for (int i = 0; i < g.node_size(); ++i) indexOf[m_nodeNames[static_cast<size_t>(i)]] = i;
-        std::vector<int> order;
-        for (ir::Node* n : skeleton.nodes()) order.push_back(indexOf[n->name]);
-        bool sorted = true;
-        for (size_t i = 0; i < order.size(); ++i) sorted = sorted && order[i] == static_cast<int>(i);
-        if (!sorted) {
-            google::protobuf::RepeatedPtrField<pb::NodeProto> reordered;
-            std::vector<std::string> names;
-            for (int i : order) {
-                *reordered.Add() = g.node(i);
-                names.push_back(m_nodeNames[static_cast<size_t>(i)]);
-            }
-            m_model.mutable_graph()->mutable_node()->Swap(&reordered);
-            m_nodeNames = std::move(names);
-        }
-        return {};
-    }
-
-    Status runChecker() const {
-        try {
-            pb::checker::check_model(m_model);
-        } catch (const std::exception& e) {
-            return fail(ErrorKind::InvalidInput, std::string("the ONNX checker rejects the model: ") + e.what());
-        }
         return {};
     }
 
@@ -393,7 +173,7 @@ private:
         const auto shapeKnown = [this](const ir::Value* v) { return v->isConstant() || !m_unknownShape.count(v); };
         for (int i = 0; i < g.node_size(); ++i) {
             const auto& n = g.node(i);
-            const std::string& name = m_nodeNames[static_cast<size_t>(i)];
+            const std::string& name = m_checks.nodeNames()[static_cast<size_t>(i)];
             const ir::OpKind op = *opOf(n);
             if (op == ir::OpKind::Constant && isDefaultDomain(n.domain()) && n.output_size() == 1) {
                 auto t = constantNodeValue(n, name);
@@ -423,7 +203,7 @@ private:
                 node.attrs[a.name()] = std::move(*attr);
             }
             node.provenance = provenanceOf(n, name);
-            if (Status s = addNormalizedNode(m_graph, std::move(node), m_opset, shapeKnown); !s)
+            if (Status s = addNormalizedNode(m_graph, std::move(node), m_checks.opset(), shapeKnown); !s)
                 return fail(s.error().kind, s.error().message);
         }
         for (const auto& out : g.output()) m_graph.addOutput(m_values.at(out.name()));
@@ -462,7 +242,7 @@ private:
         auto& md = m_graph.metadata;
         md["producer"] = m_model.producer_name() + (m_model.producer_version().empty() ? "" : " " + m_model.producer_version());
         md["ir_version"] = std::to_string(m_model.ir_version());
-        md["opset"] = std::to_string(m_opset);
+        md["opset"] = std::to_string(m_checks.opset());
         md["sha256"] = QCryptographicHash::hash(QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())),
                                                 QCryptographicHash::Sha256).toHex().toStdString();
         if (!md.count("model_name")) md["model_name"] = m_graph.name;
