@@ -56,6 +56,7 @@ public:
     QString target() const;
     // The libssh error text of the session, for messages.
     QString lastError() const;
+    const SshOptions& options() const { return m_options; }
 
 private:
     Status verifyHostKey();

@@ -17,6 +17,8 @@
 #include <fcntl.h>
 
 #include <cstring>
+#include <optional>
+#include <utility>
 
 namespace embark::deploy {
 namespace {
@@ -116,7 +118,31 @@ Status SshTransport::connect() {
         sftp_free(m_sftp);
         m_sftp = nullptr;
     }
-    return m_connection.open();
+    EMBARK_TRY(m_connection.open());
+    // Commands orphaned by a lost connection may still run on the board: stop them now.
+    const QStringList orphans = std::exchange(m_orphans, {});
+    for (const QString& pidFile : orphans)
+        if (!killRemoteGroup(pidFile)) m_orphans << pidFile;
+    return {};
+}
+
+void SshTransport::dropConnection(const QString& orphanPidFile) {
+    if (!orphanPidFile.isEmpty() && !m_orphans.contains(orphanPidFile)) m_orphans << orphanPidFile;
+    if (m_sftp) {
+        sftp_free(m_sftp);
+        m_sftp = nullptr;
+    }
+    m_connection.close();
+}
+
+bool SshTransport::connectionAnswers() {
+    // Opening a channel is a round trip to the server, bounded by the I/O timeout.
+    ssh_channel probe = ssh_channel_new(m_connection.session());
+    if (!probe) return false;
+    const bool ok = ssh_channel_open_session(probe) == SSH_OK;
+    if (ok) ssh_channel_close(probe);
+    ssh_channel_free(probe);
+    return ok;
 }
 
 Status SshTransport::ensureSftp() {
@@ -283,10 +309,11 @@ Status SshTransport::downloadFile(const QString& remotePath, const QString& loca
             return fail(QStringLiteral("downloading '%1' from %2 failed: %3")
                             .arg(remotePath, m_connection.target(), m_connection.lastError()));
         }
-        out.write(buf, n);
+        if (out.write(buf, n) != n) break; // the error is reported below
     }
     sftp_close(in);
-    if (!out.commit()) return fail(QStringLiteral("cannot save %1: %2").arg(localPath, out.errorString()));
+    // flush() first: Qt 6.4's commit() ignores an error of the final buffered write.
+    if (!out.flush() || !out.commit()) return fail(QStringLiteral("cannot save %1: %2").arg(localPath, out.errorString()));
     // Keep the board's executable bits; the local owner can always read and write the copy.
     QFile::setPermissions(localPath, permissionsOf(mode | 0600));
     return {};
@@ -319,7 +346,7 @@ Status SshTransport::download(const QString& remotePath, const QString& localPat
     return {};
 }
 
-void SshTransport::killRemoteGroup(const QString& pidFile) {
+bool SshTransport::killRemoteGroup(const QString& pidFile) {
     // The pid file may not be written yet when cancel comes right after start: wait for it
     // briefly. The group goes first (everything the command spawned), then the pid itself
     // in case the server did not make it a group leader.
@@ -329,7 +356,8 @@ void SshTransport::killRemoteGroup(const QString& pidFile) {
                        "pid=$(cat %1 2>/dev/null) || exit 0; [ -n \"$pid\" ] || exit 0; "
                        "kill -s KILL -- -\"$pid\" 2>/dev/null; kill -s KILL \"$pid\" 2>/dev/null; rm -f %1; exit 0")
             .arg(q);
-    (void)runShell(cmd, std::chrono::seconds(20));
+    auto r = runShell(cmd, std::chrono::seconds(20));
+    return r.ok() && r->outcome == ExecResult::Outcome::Exited;
 }
 
 Expected<ExecResult> SshTransport::runShell(const QString& commandLine, std::chrono::milliseconds timeout) {
@@ -378,52 +406,73 @@ Expected<ExecResult> SshTransport::exec(const ExecRequest& request) {
     if (!request.environment.isEmpty()) command += "env " + shellJoin(request.environment) + " ";
     command += shellJoin((request.usePrefix ? m_board.runner.execPrefix : QStringList{}) + request.argv);
 
-    ExecChannel channel(m_connection.session());
-    if (!channel.start(command.toUtf8()))
+    std::optional<ExecChannel> channel(std::in_place, m_connection.session());
+    if (!channel->start(command.toUtf8()))
         return fail(QStringLiteral("cannot run %1 on %2: %3")
                         .arg(request.argv.first(), m_connection.target(), m_connection.lastError()));
+    // The command may still run on the board: close this channel, then the connection, and
+    // remember its process group for the next connection.
+    auto lost = [&](const QString& why) -> Error {
+        channel.reset();
+        dropConnection(pidFile);
+        return fail(QStringLiteral("connection to %1 lost while running %2 (%3). The command may still "
+                                   "run on the board: it is stopped when Embark connects again; check "
+                                   "the board and the network and retry")
+                        .arg(m_connection.target(), request.argv.first(), why));
+    };
+    const auto probeAfter = std::max<qint64>(1000, std::chrono::milliseconds(m_connection.options().ioTimeout).count());
     ExecResult result;
-    QElapsedTimer clock;
+    QElapsedTimer clock, quiet;
     clock.start();
+    quiet.start();
     char buf[kChunk];
     bool stopped = false;
     for (;;) {
         const bool cancelled = request.cancel && request.cancel->load();
         const bool timedOut = request.timeout.count() > 0 && clock.elapsed() >= request.timeout.count();
         if (cancelled || timedOut) {
-            killRemoteGroup(pidFile);
+            channel.reset();
+            if (!killRemoteGroup(pidFile))
+                return lost(QStringLiteral("it was %1 but could not be killed").arg(cancelled ? "cancelled" : "timed out"));
             result.outcome = cancelled ? ExecResult::Outcome::Cancelled : ExecResult::Outcome::TimedOut;
             stopped = true;
             break;
         }
-        int n = ssh_channel_read_timeout(channel.get(), buf, sizeof buf, 0, 100);
-        if (n == SSH_ERROR)
-            return fail(QStringLiteral("connection to %1 lost while running %2: %3")
-                            .arg(m_connection.target(), request.argv.first(), m_connection.lastError()));
+        int n = ssh_channel_read_timeout(channel->get(), buf, sizeof buf, 0, 100);
+        if (n == SSH_ERROR) return lost(m_connection.lastError());
         if (n > 0) {
             const QByteArray chunk(buf, n);
             if (request.onStdout) request.onStdout(chunk);
             appendCapped(result.stdoutData, chunk);
         }
-        const int m = ssh_channel_read_nonblocking(channel.get(), buf, sizeof buf, 1);
+        const int m = ssh_channel_read_nonblocking(channel->get(), buf, sizeof buf, 1);
         if (m > 0) {
             const QByteArray chunk(buf, m);
             if (request.onStderr) request.onStderr(chunk);
             appendCapped(result.stderrData, chunk);
         }
-        if (n <= 0 && m <= 0 && ssh_channel_is_eof(channel.get())) break;
+        if (n <= 0 && m <= 0 && ssh_channel_is_eof(channel->get())) break;
+        if (n > 0 || m > 0) {
+            quiet.restart();
+        } else if (quiet.elapsed() >= probeAfter) {
+            // A silent command, or a link that drops every packet: ask the server.
+            if (!connectionAnswers())
+                return lost(QStringLiteral("no answer from the board for %1 s: packets dropped, network down "
+                                           "or board hung").arg(2 * probeAfter / 1000));
+            quiet.restart();
+        }
     }
     if (!stopped) {
-        const int status = ssh_channel_get_exit_status(channel.get());
-        if (!channel.state.signal.isEmpty()) {
+        const int status = ssh_channel_get_exit_status(channel->get());
+        if (!channel->state.signal.isEmpty()) {
             result.outcome = ExecResult::Outcome::Signalled;
-            result.signal = channel.state.signal;
+            result.signal = channel->state.signal;
         } else if (status < 0) {
-            return fail(QStringLiteral("connection to %1 lost before %2 reported its exit status: %3")
-                            .arg(m_connection.target(), request.argv.first(), m_connection.lastError()));
+            return lost(QStringLiteral("before %1 reported its exit status: %2").arg(request.argv.first(), m_connection.lastError()));
         } else {
             result.exitCode = status;
         }
+        channel.reset();
         if (m_sftp) sftp_unlink(m_sftp, pidFile.toUtf8().constData());
         else (void)runShell("rm -f -- " + shellQuote(pidFile), std::chrono::seconds(10));
     }

@@ -1,6 +1,7 @@
 // A Transport over SSH (libssh + SFTP): uploads go to a temporary name and are renamed when
 // complete; commands run in their own process group whose id is written to a file, so a
-// timeout or cancel kills everything they started on the board.
+// timeout or cancel kills everything they started on the board. A connection that stops
+// answering (packets dropped, board hung) is detected by a probe after ioTimeout of silence.
 #pragma once
 
 #include "ssh_connection.h"
@@ -40,12 +41,17 @@ private:
     Status makeRemoteDirs(const QString& remoteDir);
     Error uploadFailure(const QString& localPath, const QString& remotePath, qint64 done, qint64 total);
     Error fail(const QString& what) const;
-    void killRemoteGroup(const QString& pidFile);
+    bool killRemoteGroup(const QString& pidFile);
+    bool connectionAnswers();
+    void dropConnection(const QString& orphanPidFile);
 
     targets::Board m_board;
     SshConnection m_connection;
     sftp_session_struct* m_sftp = nullptr;
     QSet<QString> m_ownDirs;
+    // Pid files of commands that could not be killed because the connection was lost: their
+    // process groups are killed as soon as a connection is open again.
+    QStringList m_orphans;
 };
 
 } // namespace embark::deploy

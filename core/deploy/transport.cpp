@@ -22,7 +22,11 @@ Status requireSuccess(const ExecResult& result, const QString& boardId, const QS
         detail = QStringLiteral("exited with status %1").arg(result.exitCode);
         break;
     case ExecResult::Outcome::Signalled:
-        detail = QStringLiteral("crashed with signal SIG%1").arg(result.signal);
+        if (result.signal == "KILL") // nothing in a program raises it: something killed it
+            detail = QStringLiteral("was killed with signal SIGKILL (by the board's out-of-memory killer or "
+                                    "another process: check dmesg on the board)");
+        else
+            detail = QStringLiteral("crashed with signal SIG%1").arg(result.signal);
         break;
     case ExecResult::Outcome::TimedOut:
         detail = QStringLiteral("timed out and was killed");

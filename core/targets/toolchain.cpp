@@ -3,6 +3,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
+#include <QSysInfo>
 
 namespace embark::targets {
 namespace {
@@ -65,7 +66,7 @@ QStringList Toolchain::cmakeArguments() const {
 Expected<Toolchain> toolchainFor(const Board& board, CompilerPreference preference) {
     const bool wantGcc = preference == CompilerPreference::Gcc;
     const bool wantClang = preference == CompilerPreference::Clang;
-    if (board.isHost()) {
+    auto native = [&] {
         Toolchain t;
         t.id = "native";
         t.arch = board.arch;
@@ -74,7 +75,8 @@ Expected<Toolchain> toolchainFor(const Board& board, CompilerPreference preferen
         t.flags = board.cflags;
         t.requirements = {{t.cxx, debianPackageFor(t.cxx)}};
         return t;
-    }
+    };
+    if (board.isHost()) return native();
     if (board.arch == "riscv64") {
         // The sysroot libraries come from the GNU cross compiler in both cases.
         if (wantGcc)
@@ -93,6 +95,11 @@ Expected<Toolchain> toolchainFor(const Board& board, CompilerPreference preferen
         return cross(board, "aarch64-gcc", "gcc", "aarch64-linux-gnu-g++",
                      {{"aarch64-linux-gnu-g++", "g++-aarch64-linux-gnu"}});
     }
+    // A board of the host's own architecture reached over SSH (an x86_64 mini PC) needs no
+    // cross compiler: the native one with the board's flags.
+    QString hostArch = QSysInfo::currentCpuArchitecture();
+    if (hostArch == "arm64") hostArch = "aarch64";
+    if (board.arch == hostArch) return native();
     return unsupported(QStringLiteral("board '%1': no cross toolchain for architecture '%2' "
                                       "(supported: riscv64, aarch64, or the host itself)")
                            .arg(board.id, board.arch));
