@@ -122,6 +122,25 @@ private slots:
         QVERIFY(studioJobs->defaultExportDir().endsWith(QStringLiteral("digits_cnn-sim-k230-portable")));
     }
 
+    void jobsDockIsRememberedInTheWindowState() {
+        {
+            ui::MainWindow first;
+            first.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&first));
+            QVERIFY(first.jobs()->dock()->isVisible());
+            first.jobs()->dock()->hide();
+            first.close(); // saves the layout
+        }
+        ui::MainWindow second;
+        second.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&second));
+        QVERIFY(!second.jobs()->dock()->isVisible());
+        second.jobs()->dock()->show();
+        second.close();
+        ui::MainWindow third;
+        QVERIFY(third.jobs()->dock()->isVisibleTo(&third));
+    }
+
     void finishedJobIsAnnounced() {
         ui::MainWindow window;
         ui::StudioJobs* studioJobs = window.jobs();
