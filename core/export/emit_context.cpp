@@ -91,6 +91,30 @@ std::string shapeInit(const ir::Shape& s) {
     return "{" + std::to_string(d.size()) + ", " + cppInts(d.empty() ? std::vector<int64_t>{1} : d) + "}";
 }
 
+Error unsupported(Emitter emitter, const ir::Node& n, const std::string& what) {
+    if (emitter == Emitter::Xnnpack)
+        return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the XNNPACK wrappers do not support " + what +
+                                                     "; assign it to portable (--override-node " + n.name + "=portable)");
+    return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the portable kernels do not support " + what +
+                                                 "; run it on another library or change the model");
+}
+
+const ir::Tensor* constant(const ir::Node& n, size_t i) {
+    const ir::Value* v = n.input(i);
+    return v && v->isConstant() ? &v->constant : nullptr;
+}
+
+void emitCopy(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {
+    ctx.forward += "    embark::generic::copy(" + ctx.ptr(in) + ", " + ctx.ptr(out) + ", " + std::to_string(out->shape.numel()) + ");\n";
+}
+
+std::vector<int64_t> transposePerm(const ir::Node& n) {
+    std::vector<int64_t> perm = n.attrInts("perm");
+    if (perm.empty())
+        for (size_t i = n.input(0)->shape.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+    return perm;
+}
+
 Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW, int64_t outH,
                     int64_t outW) {
     Spatial2D s;

@@ -61,7 +61,20 @@ std::string shapeInit(const ir::Shape& s);          // generic::Shape aggregate 
 // Per-library emitters: append the layer's code to ctx (forward/init/decls). Errors are
 // Unsupported with a message naming the node and what is missing.
 Status emitPortable(EmitContext& ctx, const ir::Node& n);
+Status emitPortableData(EmitContext& ctx, const ir::Node& n); // the generic-kernel ops
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
+
+// The Unsupported error of an emitter: names the node, what `emitter`'s kernels lack and
+// what to do instead.
+enum class Emitter { Portable, Xnnpack };
+Error unsupported(Emitter emitter, const ir::Node& n, const std::string& what);
+
+// Input i of n when it is a constant, else nullptr (absent or computed at run time).
+const ir::Tensor* constant(const ir::Node& n, size_t i);
+// Appends a plain copy of `in` to `out` (same size) to ctx.forward.
+void emitCopy(EmitContext& ctx, const ir::Value* in, const ir::Value* out);
+// A Transpose node's perm: its attribute, or the axes reversed when it has none.
+std::vector<int64_t> transposePerm(const ir::Node& n);
 
 // Shared attribute helpers.
 struct Spatial2D {

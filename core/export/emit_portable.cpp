@@ -14,11 +14,6 @@ namespace {
 
 using ir::OpKind;
 
-Error unsupported(const ir::Node& n, const std::string& what) {
-    return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the portable kernels do not support " +
-                                                 what + "; run it on another library or change the model");
-}
-
 std::string portableAct(const ir::Node& n) {
     const auto a = ir::fusedActivation(n);
     if (!a) return "embark::portable::Activation{}";
@@ -56,13 +51,17 @@ std::string onnxWeights(EmitContext& ctx, const ir::Value* w) {
 
 std::string dims(const ir::Shape& s) { return "embark::portable::Dims" + cppInts(s.dims().empty() ? std::vector<int64_t>{1} : s.dims()); }
 
-const ir::Tensor* constant(const ir::Node& n, size_t i) {
-    const ir::Value* v = n.input(i);
-    return v && v->isConstant() ? &v->constant : nullptr;
+// y = activation(y) for an activation fused into n (nothing when there is none).
+void applyActivation(EmitContext& ctx, const ir::Node& n, const ir::Value* y) {
+    if (!ir::fusedActivation(n)) return;
+    ctx.forward += "    embark::portable::apply_activation(" + portableAct(n) + ", " + ctx.ptr(y) + ", " +
+                   std::to_string(y->shape.numel()) + ");\n";
 }
 
-void copyIfMoved(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {
-    ctx.forward += "    embark::generic::copy(" + ctx.ptr(in) + ", " + ctx.ptr(out) + ", " + std::to_string(out->shape.numel()) + ");\n";
+// y = activation(y + C), C broadcast: a Gemm's C that cannot be a fully connected bias.
+void addMatrixC(EmitContext& ctx, const ir::Node& n, const ir::Value* c, const ir::Value* y) {
+    ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
+                   ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ");\n";
 }
 
 Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
@@ -70,8 +69,8 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     const ir::Value* w = n.input(1);
     const ir::Value* b = n.input(2);
     const ir::Value* y = n.output(0);
-    if (!w->isConstant()) return unsupported(n, "weights computed at run time");
-    if (b && !b->isConstant()) return unsupported(n, "a bias computed at run time");
+    if (!w->isConstant()) return unsupported(Emitter::Portable, n, "weights computed at run time");
+    if (b && !b->isConstant()) return unsupported(Emitter::Portable, n, "a bias computed at run time");
     const int64_t group = n.attrInt("group", 1);
     const std::string bias = b ? ctx.ptr(b) : "nullptr";
     if (ctx.format(n) == targets::DataFormat::NHWC && x->shape.rank() == 4) {
@@ -115,7 +114,7 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     }
     // Model layout, 1 to 3 spatial dims: the direct generic convolution.
     const size_t spatial = x->shape.rank() - 2;
-    if (spatial < 1 || spatial > 3) return unsupported(n, std::to_string(spatial) + "-D convolution");
+    if (spatial < 1 || spatial > 3) return unsupported(Emitter::Portable, n, std::to_string(spatial) + "-D convolution");
     std::string p = "{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) +
                     ", " + std::to_string(y->shape[1]) + ", " + std::to_string(group);
     auto arr = [&](auto get) {
@@ -128,16 +127,14 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     // ONNX pads are begin[spatial] then end[spatial], as ConvNd wants them.
     std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
     if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
-        return unsupported(n, "auto_pad SAME on a non-2-D convolution");
+        return unsupported(Emitter::Portable, n, "auto_pad SAME on a non-2-D convolution");
     pads.resize(6, 0);
     p += ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
          arr([&](size_t i) { return w->shape[2 + i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
          arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(pads) + "}";
     ctx.forward += std::string("    embark::generic::") + (transposed ? "convTransposeNd" : "convNd") + "(embark::generic::ConvNd" + p +
                    ", " + ctx.ptr(x) + ", " + ctx.ptr(w) + ", " + bias + ", " + ctx.ptr(y) + ");\n";
-    if (ir::fusedActivation(n))
-        ctx.forward += "    embark::portable::apply_activation(" + portableAct(n) + ", " + ctx.ptr(y) + ", " +
-                       std::to_string(y->shape.numel()) + ");\n";
+    applyActivation(ctx, n, y);
     return {};
 }
 
@@ -151,7 +148,7 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
     const bool transB = isGemm && n.attrInt("transB", 0);
     const float alpha = isGemm ? n.attrFloat("alpha", 1.f) : 1.f;
     const float beta = isGemm ? n.attrFloat("beta", 1.f) : 1.f;
-    if (transA) return unsupported(n, "Gemm with transA=1");
+    if (transA) return unsupported(Emitter::Portable, n, "Gemm with transA=1");
     const int64_t k = a->shape[a->shape.rank() - 1];
     if (b->isConstant() && b->shape.rank() == 2) {
         const int64_t nOut = transB ? b->shape[0] : b->shape[1];
@@ -169,7 +166,7 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
             for (float& v : cv) v *= beta;
             bias = ctx.floats(n.name + ":C*beta", cv);
         } else if (c) {
-            if (beta != 1.f) return unsupported(n, "a Gemm with beta != 1 and a full C matrix");
+            if (beta != 1.f) return unsupported(Emitter::Portable, n, "a Gemm with beta != 1 and a full C matrix");
             addC = true;
         }
         const std::string obj = ctx.ident(n);
@@ -180,20 +177,17 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
         ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(a->shape.numel() / k) + ", " +
                        ctx.ptr(a) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         if (addC)
-            ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) +
-                           ", " + ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ");\n";
+            addMatrixC(ctx, n, c, y);
         return {};
     }
-    if (transB || alpha != 1.f) return unsupported(n, "Gemm with a run-time B and transB/alpha");
+    if (transB || alpha != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and transB/alpha");
     ctx.forward += "    embark::generic::matmul(" + ctx.ptr(a) + ", " + shapeInit(a->shape) + ", " + ctx.ptr(b) + ", " +
                    shapeInit(b->shape) + ", " + ctx.ptr(y) + ");\n";
     if (c) {
-        if (beta != 1.f) return unsupported(n, "Gemm with a run-time B and beta != 1");
-        ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
-                       ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ");\n";
-    } else if (ir::fusedActivation(n)) {
-        ctx.forward += "    embark::portable::apply_activation(" + portableAct(n) + ", " + ctx.ptr(y) + ", " +
-                       std::to_string(y->shape.numel()) + ");\n";
+        if (beta != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and beta != 1");
+        addMatrixC(ctx, n, c, y);
+    } else {
+        applyActivation(ctx, n, y);
     }
     return {};
 }
@@ -203,7 +197,7 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     const bool isMax = n.op == OpKind::MaxPool;
     if (n.outputs().size() > 1 && n.output(1) && !n.output(1)->uses().empty())
-        return unsupported(n, "MaxPool's Indices output");
+        return unsupported(Emitter::Portable, n, "MaxPool's Indices output");
     const auto kernel = n.attrInts("kernel_shape");
     if (ctx.format(n) == targets::DataFormat::NHWC && x->shape.rank() == 4 && kernel.size() == 2) {
         const auto& xs = x->shape.dims();
@@ -225,9 +219,9 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     const size_t spatial = x->shape.rank() - 2;
-    if (spatial < 1 || spatial > 3 || kernel.size() != spatial) return unsupported(n, "this pooling shape");
+    if (spatial < 1 || spatial > 3 || kernel.size() != spatial) return unsupported(Emitter::Portable, n, "this pooling shape");
     if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
-        return unsupported(n, "auto_pad SAME on non-2-D pooling");
+        return unsupported(Emitter::Portable, n, "auto_pad SAME on non-2-D pooling");
     const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
     const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
     std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
@@ -280,12 +274,12 @@ Status emitBinary(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Min: op = "Min"; break;
     case OpKind::Max: op = "Max"; break;
     case OpKind::Pow: op = "Pow"; break;
-    default: return unsupported(n, "this binary op");
+    default: return unsupported(Emitter::Portable, n, "this binary op");
     }
     const ir::Value* y = n.output(0);
     const size_t count = n.inputs().size();
     if (count == 1) {
-        copyIfMoved(ctx, n.input(0), y);
+        emitCopy(ctx, n.input(0), y);
         return {};
     }
     // Variadic ops fold left into the output; the first step reads the first two inputs.
@@ -320,7 +314,7 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Relu: fast = "Relu"; break;
     case OpKind::Clip: {
         if ((n.input(1) && !constant(n, 1)) || (n.input(2) && !constant(n, 2)))
-            return unsupported(n, "Clip bounds computed at run time");
+            return unsupported(Emitter::Portable, n, "Clip bounds computed at run time");
         fast = "Clip";
         params = "embark::portable::UnaryParams{" + cppFloat(constScalar(n, 1, -INFINITY)) + ", " +
                  cppFloat(constScalar(n, 2, INFINITY)) + ", 0.f, 0.f}";
@@ -337,7 +331,7 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
         break;
     case OpKind::Elu: fast = "Elu"; params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 1.f)) + ", 0.f}"; break;
     case OpKind::Gelu:
-        if (n.attrString("approximate", "none") != "none") return unsupported(n, "Gelu with approximate='tanh'");
+        if (n.attrString("approximate", "none") != "none") return unsupported(Emitter::Portable, n, "Gelu with approximate='tanh'");
         fast = "Gelu";
         break;
     case OpKind::Erf: fast = "Erf"; break;
@@ -371,7 +365,7 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
         alpha = n.attrFloat("alpha", 1.67326319217681884765625f);
         gamma = n.attrFloat("gamma", 1.05070102214813232421875f);
         break;
-    default: return unsupported(n, "op " + std::string(ir::opName(n.op)));
+    default: return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)));
     }
     ctx.forward += std::string("    embark::generic::unary(embark::generic::Unary::") + slow + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
                    ", " + count + ", " + cppFloat(alpha) + ", " + cppFloat(gamma) + ");\n";
@@ -380,7 +374,6 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
 
 } // namespace
 
-Status emitPortableData(EmitContext& ctx, const ir::Node& n); // emit_portable_data.cpp
 
 Status emitPortable(EmitContext& ctx, const ir::Node& n) {
     switch (n.op) {

@@ -12,23 +12,9 @@ namespace {
 
 using ir::OpKind;
 
-Error unsupported(const ir::Node& n, const std::string& what) {
-    return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the portable kernels do not support " +
-                                                 what + "; run it on another library or change the model");
-}
-
-const ir::Tensor* constant(const ir::Node& n, size_t i) {
-    const ir::Value* v = n.input(i);
-    return v && v->isConstant() ? &v->constant : nullptr;
-}
-
 std::vector<int64_t> intsInputOrAttr(const ir::Node& n, size_t input, const char* attr) {
     if (const ir::Tensor* t = constant(n, input)) return t->toInt64Vector();
     return n.attrInts(attr);
-}
-
-void copy(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {
-    ctx.forward += "    embark::generic::copy(" + ctx.ptr(in) + ", " + ctx.ptr(out) + ", " + std::to_string(out->shape.numel()) + ");\n";
 }
 
 std::string transposeCall(EmitContext& ctx, const ir::Node& n, const std::string& in, const ir::Shape& shape,
@@ -46,7 +32,7 @@ Status emitSlice(EmitContext& ctx, const ir::Node& n) {
     const ir::Tensor* st = constant(n, 1);
     const ir::Tensor* en = constant(n, 2);
     if (!st || !en || (n.input(3) && !constant(n, 3)) || (n.input(4) && !constant(n, 4)))
-        return unsupported(n, "Slice parameters computed at run time");
+        return unsupported(Emitter::Portable, n, "Slice parameters computed at run time");
     const auto starts = st->toInt64Vector();
     const size_t rank = x->shape.rank();
     std::vector<int64_t> axes = constant(n, 3) ? constant(n, 3)->toInt64Vector() : std::vector<int64_t>();
@@ -104,7 +90,7 @@ Status emitConcat(EmitContext& ctx, const ir::Node& n) {
 Status emitGather(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Tensor* idx = constant(n, 1);
-    if (!idx) return unsupported(n, "Gather indices computed at run time");
+    if (!idx) return unsupported(Emitter::Portable, n, "Gather indices computed at run time");
     const int64_t axis = x->shape.normAxis(n.attrInt("axis", 0));
     std::vector<int64_t> indices = idx->toInt64Vector();
     const int64_t dim = x->shape[static_cast<size_t>(axis)];
@@ -122,7 +108,7 @@ Status emitPad(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Tensor* padsT = constant(n, 1);
     if (!padsT || (n.input(2) && !constant(n, 2)) || (n.input(3) && !constant(n, 3)))
-        return unsupported(n, "Pad parameters computed at run time");
+        return unsupported(Emitter::Portable, n, "Pad parameters computed at run time");
     const size_t rank = x->shape.rank();
     const auto given = padsT->toInt64Vector();
     std::vector<int64_t> axes;
@@ -168,13 +154,13 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
     const std::string nearest = n.attrString("nearest_mode", "round_prefer_floor");
     const float cubicA = n.attrFloat("cubic_coeff_a", -0.75f);
     const bool exclude = n.attrInt("exclude_outside", 0) != 0;
-    if (ctm == "tf_crop_and_resize") return unsupported(n, "Resize with tf_crop_and_resize");
+    if (ctm == "tf_crop_and_resize") return unsupported(Emitter::Portable, n, "Resize with tf_crop_and_resize");
     if (n.has("axes") || n.attrString("keep_aspect_ratio_policy", "stretch") != "stretch")
-        return unsupported(n, "Resize with axes or keep_aspect_ratio_policy");
+        return unsupported(Emitter::Portable, n, "Resize with axes or keep_aspect_ratio_policy");
     // The coordinates are fixed here: a run-time scales/sizes input would be silently ignored.
     for (size_t i : {size_t{2}, size_t{3}})
         if (const ir::Value* v = n.input(i); v && !v->isConstant() && v->shape.numel() > 0)
-            return unsupported(n, i == 2 ? "Resize scales computed at run time" : "Resize sizes computed at run time");
+            return unsupported(Emitter::Portable, n, i == 2 ? "Resize scales computed at run time" : "Resize sizes computed at run time");
     std::vector<float> scales;
     if (const ir::Tensor* s = constant(n, 2)) scales = s->toFloatVector();
     const size_t rank = x->shape.rank();
@@ -244,7 +230,7 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
 
 Status emitSpaceDepth(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
-    if (x->shape.rank() != 4 || ctx.isNhwc(x)) return unsupported(n, "this layout");
+    if (x->shape.rank() != 4 || ctx.isNhwc(x)) return unsupported(Emitter::Portable, n, "this layout");
     const int64_t b = n.attrInt("blocksize", 1), N = x->shape[0], C = x->shape[1], H = x->shape[2], W = x->shape[3];
     ir::Shape six;
     std::vector<int64_t> perm;
@@ -265,7 +251,7 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const bool nhwc = ctx.isNhwc(x);
     if (n.op == OpKind::BatchNormalization) {
         for (size_t i = 1; i < 5; ++i)
-            if (!constant(n, i)) return unsupported(n, "BatchNormalization statistics computed at run time");
+            if (!constant(n, i)) return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");
         const auto gamma = constant(n, 1)->toFloatVector(), beta = constant(n, 2)->toFloatVector();
         const auto mean = constant(n, 3)->toFloatVector(), var = constant(n, 4)->toFloatVector();
         const double eps = n.attrFloat("epsilon", 1e-5f);
@@ -284,7 +270,7 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const int64_t C = nhwc ? x->shape[x->shape.rank() - 1] : (x->shape.rank() > 1 ? x->shape[1] : 1);
     const int64_t spatial = x->shape.numel() / std::max<int64_t>(1, N * C);
     if (n.op == OpKind::InstanceNormalization) {
-        if (!constant(n, 1) || !constant(n, 2)) return unsupported(n, "InstanceNormalization scale/bias computed at run time");
+        if (!constant(n, 1) || !constant(n, 2)) return unsupported(Emitter::Portable, n, "InstanceNormalization scale/bias computed at run time");
         ctx.forward += "    embark::generic::instanceNorm(" + ctx.ptr(x) + ", " + std::to_string(N) + ", " + std::to_string(C) + ", " +
                        std::to_string(spatial) + ", " + (nhwc ? "true" : "false") + ", " + ctx.ptr(n.input(1)) + ", " +
                        ctx.ptr(n.input(2)) + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + ctx.ptr(y) + ");\n";
@@ -298,20 +284,20 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     // LayerNormalization over the dims from `axis` on.
-    if (nhwc) return unsupported(n, "LayerNormalization on channels-last data");
+    if (nhwc) return unsupported(Emitter::Portable, n, "LayerNormalization on channels-last data");
     for (size_t i = 1; i < n.outputs().size(); ++i)
         if (const ir::Value* extra = n.output(i); extra && (!extra->uses().empty() || extra->isGraphOutput()))
-            return unsupported(n, "LayerNormalization's Mean/InvStdDev outputs");
+            return unsupported(Emitter::Portable, n, "LayerNormalization's Mean/InvStdDev outputs");
     const int64_t axis = x->shape.normAxis(n.attrInt("axis", -1));
     int64_t inner = 1;
     for (size_t i = static_cast<size_t>(axis); i < x->shape.rank(); ++i) inner *= x->shape[i];
     auto expanded = [&](size_t i, const char* what) -> Expected<std::string> {
         const ir::Tensor* t = constant(n, i);
         if (!n.input(i)) return std::string("nullptr");
-        if (!t) return unsupported(n, std::string("LayerNormalization ") + what + " computed at run time");
+        if (!t) return unsupported(Emitter::Portable, n, std::string("LayerNormalization ") + what + " computed at run time");
         std::vector<float> v = t->toFloatVector();
         if (static_cast<int64_t>(v.size()) == 1) v.assign(static_cast<size_t>(inner), v[0]);
-        if (static_cast<int64_t>(v.size()) != inner) return unsupported(n, std::string("a broadcast LayerNormalization ") + what);
+        if (static_cast<int64_t>(v.size()) != inner) return unsupported(Emitter::Portable, n, std::string("a broadcast LayerNormalization ") + what);
         return ctx.floats(n.name + ":" + what, v);
     };
     auto scale = expanded(1, "scale");
@@ -338,10 +324,10 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
                        (n.op == OpKind::LogSoftmax ? "true" : "false") + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
-    if (n.input(1) && !constant(n, 1)) return unsupported(n, "reduction axes computed at run time");
+    if (n.input(1) && !constant(n, 1)) return unsupported(Emitter::Portable, n, "reduction axes computed at run time");
     std::vector<int64_t> axes = intsInputOrAttr(n, 1, "axes");
     if (axes.empty() && n.attrInt("noop_with_empty_axes", 0)) {
-        copy(ctx, x, y);
+        emitCopy(ctx, x, y);
         return {};
     }
     std::string mask = "{";
@@ -367,17 +353,15 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
     switch (n.op) {
     case OpKind::Identity: case OpKind::Dropout: case OpKind::Reshape: case OpKind::Flatten:
     case OpKind::Squeeze: case OpKind::Unsqueeze:
-        copy(ctx, n.input(0), y);
+        emitCopy(ctx, n.input(0), y);
         return {};
     case OpKind::Cast:
         if (n.input(0)->dtype != ir::DType::Float32 || y->dtype != ir::DType::Float32)
-            return unsupported(n, "Cast to or from a non-float32 type at run time");
-        copy(ctx, n.input(0), y);
+            return unsupported(Emitter::Portable, n, "Cast to or from a non-float32 type at run time");
+        emitCopy(ctx, n.input(0), y);
         return {};
     case OpKind::Transpose: {
-        std::vector<int64_t> perm = n.attrInts("perm");
-        if (perm.empty())
-            for (size_t i = n.input(0)->shape.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+        const std::vector<int64_t> perm = transposePerm(n);
         ctx.forward += transposeCall(ctx, n, ctx.ptr(n.input(0)), n.input(0)->shape, perm, ctx.ptr(y));
         return {};
     }
@@ -410,7 +394,7 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     default:
-        return unsupported(n, "op " + std::string(ir::opName(n.op)) + " on float32 data at run time");
+        return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)) + " on float32 data at run time");
     }
 }
 

@@ -12,11 +12,6 @@ namespace {
 
 using ir::OpKind;
 
-Error unsupported(const ir::Node& n, const std::string& what) {
-    return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the XNNPACK wrappers do not support " + what +
-                                                 "; assign it to portable (--override-node " + n.name + "=portable)");
-}
-
 std::string range(const ir::Node& n) {
     const auto a = ir::fusedActivation(n);
     if (!a) return "embark_xnn::OutputRange::none()";
@@ -26,9 +21,7 @@ std::string range(const ir::Node& n) {
 }
 
 std::string sizes(const std::vector<int64_t>& d) {
-    std::string s = "std::vector<size_t>{";
-    for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-    return s + "}";
+    return "std::vector<size_t>" + cppInts(d);
 }
 
 // Declares a std::unique_ptr<T> layer object, creates it in init() with `args`.
@@ -39,11 +32,6 @@ std::string layer(EmitContext& ctx, const ir::Node& n, const std::string& type, 
     return obj;
 }
 
-const ir::Tensor* constant(const ir::Node& n, size_t i) {
-    const ir::Value* v = n.input(i);
-    return v && v->isConstant() ? &v->constant : nullptr;
-}
-
 } // namespace
 
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
@@ -51,12 +39,12 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     const std::string r = range(n);
-    if (r.empty()) return unsupported(n, "a fused " + n.attrString(ir::kActivation, "?"));
+    if (r.empty()) return unsupported(Emitter::Xnnpack, n, "a fused " + n.attrString(ir::kActivation, "?"));
     switch (n.op) {
     case OpKind::Conv: {
         const ir::Value* w = n.input(1);
         const ir::Value* b = n.input(2);
-        if (x->shape.rank() != 4 || !w->isConstant()) return unsupported(n, "this convolution");
+        if (x->shape.rank() != 4 || !w->isConstant()) return unsupported(Emitter::Xnnpack, n, "this convolution");
         const bool ohwi = ctx.isNhwc(w);
         const int64_t kh = ohwi ? w->shape[1] : w->shape[2], kw = ohwi ? w->shape[2] : w->shape[3];
         const Spatial2D s = spatial2D(n, kh, kw, x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
@@ -76,15 +64,15 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* w = n.input(1);
         const ir::Value* c = n.input(2);
         if (!w->isConstant() || n.attrInt("transA", 0) || n.attrFloat("alpha", 1.f) != 1.f || n.attrFloat("beta", 1.f) != 1.f)
-            return unsupported(n, "this Gemm");
+            return unsupported(Emitter::Xnnpack, n, "this Gemm");
         const bool transB = n.attrInt("transB", 0) != 0;
         const int64_t k = x->shape[x->shape.rank() - 1], nOut = transB ? w->shape[0] : w->shape[1];
         std::string bias = "nullptr";
         if (c) {
-            if (!c->isConstant()) return unsupported(n, "a Gemm bias computed at run time");
+            if (!c->isConstant()) return unsupported(Emitter::Xnnpack, n, "a Gemm bias computed at run time");
             std::vector<float> cv = c->constant.toFloatVector();
             if (cv.size() == 1) cv.assign(static_cast<size_t>(nOut), cv[0]);
-            if (static_cast<int64_t>(cv.size()) != nOut) return unsupported(n, "a full-matrix Gemm C");
+            if (static_cast<int64_t>(cv.size()) != nOut) return unsupported(Emitter::Xnnpack, n, "a full-matrix Gemm C");
             bias = ctx.floats(n.name + ":bias", cv);
         }
         const std::string obj = layer(ctx, n, "FullyConnected",
@@ -100,7 +88,7 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         Spatial2D s = global ? Spatial2D{} : spatial2D(n, k[0], k[1], x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
         if (global) { s.kh = k[0]; s.kw = k[1]; }
         if (n.op == OpKind::AveragePool && n.attrInt("count_include_pad", 0) && (s.pt || s.pl || s.pb || s.pr))
-            return unsupported(n, "AveragePool with count_include_pad=1 and padding");
+            return unsupported(Emitter::Xnnpack, n, "AveragePool with count_include_pad=1 and padding");
         const std::string p = "embark_xnn::Pool2dParams{" + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) + ", " +
                               std::to_string(x->shape[2]) + ", " + std::to_string(x->shape[3]) + ", " + std::to_string(s.kh) + ", " +
                               std::to_string(s.kw) + ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " +
@@ -166,15 +154,13 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     case OpKind::Transpose: {
-        std::vector<int64_t> perm = n.attrInts("perm");
-        if (perm.empty())
-            for (size_t i = x->shape.rank(); i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+        const std::vector<int64_t> perm = transposePerm(n);
         const std::string obj = layer(ctx, n, "Transpose", sizes(x->shape.dims()) + ", " + sizes(perm));
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     default:
-        return unsupported(n, "op " + std::string(ir::opName(n.op)));
+        return unsupported(Emitter::Xnnpack, n, "op " + std::string(ir::opName(n.op)));
     }
 }
 
