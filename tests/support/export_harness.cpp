@@ -155,7 +155,7 @@ Status generate(const QString& dir, const std::vector<PreparedModel>& models, co
                      "cmake_minimum_required(VERSION 3.16)\nproject(embark_export_harness LANGUAGES C CXX ASM)\n"
                      "set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)\nset(CMAKE_BUILD_TYPE Release)\n"
                      "set(CMAKE_CXX_FLAGS_RELEASE \"-O2 -DNDEBUG\")\nfind_package(Threads REQUIRED)\n";
-    cm += "file(GLOB _kernels \"" + kernelsDir.toStdString() + "/*.cpp\")\n";
+    cm += "file(GLOB _kernels CONFIGURE_DEPENDS \"" + kernelsDir.toStdString() + "/*.cpp\")\n"; // a kernel file added since the last run is built too
     cm += "add_library(harness_kernels STATIC ${_kernels})\ntarget_compile_options(harness_kernels PRIVATE -O3)\n";
     cm += "target_include_directories(harness_kernels PUBLIC \"" + kernelsDir.toStdString() + "\")\n";
     cm += "target_link_libraries(harness_kernels PUBLIC Threads::Threads)\n";
