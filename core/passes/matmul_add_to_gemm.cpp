@@ -5,6 +5,8 @@
 
 #include "ir/fused.h"
 
+#include <unordered_set>
+
 namespace embark::passes {
 namespace {
 
@@ -14,7 +16,11 @@ public:
 
     Expected<int> run(ir::Graph& g, PassContext& ctx) override {
         int rewrites = 0;
+        // The Add absorbed below comes later in this snapshot of the nodes and is freed by
+        // then (found by AddressSanitizer): skip the nodes already removed.
+        std::unordered_set<const ir::Node*> removed;
         for (ir::Node* mm : g.nodes()) {
+            if (removed.count(mm)) continue;
             if (mm->op != ir::OpKind::MatMul || ir::fusedActivation(*mm)) continue;
             const ir::Value* a = mm->input(0);
             const ir::Value* b = mm->input(1);
@@ -30,6 +36,7 @@ public:
             mm->op = ir::OpKind::Gemm;
             g.appendInput(mm, c);
             ctx.note("merged " + before + " and " + add->describe() + " into Gemm '" + mm->name + "'");
+            removed.insert(add);
             absorbConsumer(g, mm, add);
             ++rewrites;
         }
