@@ -32,6 +32,8 @@ QString elfMachine(const QString& path) {
 
 Expected<int> runProcess(const QString& program, const QStringList& args, const QString& workDir,
                          const std::function<void(const QString&)>& log, const std::atomic_bool* cancel, int timeoutMs) {
+    if (cancel && cancel->load())
+        return makeError(ErrorKind::External, "cancelled: '" + program.toStdString() + "' was not started");
     QProcess p;
     p.setWorkingDirectory(workDir);
     p.setProcessChannelMode(QProcess::MergedChannels);
@@ -56,12 +58,35 @@ Expected<int> runProcess(const QString& program, const QStringList& args, const 
             pending.clear();
         }
     };
+    // The group may hold stragglers (a compiler that outlived make or ninja): none may stay,
+    // so SIGKILL it and wait until the kernel says it is empty (zombies excepted).
+    auto reapGroup = [&] {
+        for (int i = 0; i < 100 && ::kill(-static_cast<pid_t>(pid), SIGKILL) == 0; ++i) {
+            if (QDir(QStringLiteral("/proc")).exists()) {
+                bool onlyZombies = true;
+                for (const QString& entry : QDir("/proc").entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                    bool isPid = false;
+                    entry.toInt(&isPid);
+                    if (!isPid) continue;
+                    QFile stat("/proc/" + entry + "/stat");
+                    if (!stat.open(QIODevice::ReadOnly)) continue;
+                    // "pid (comm) state ppid pgrp ...": comm may hold spaces, so parse after ')'.
+                    const QByteArray line = stat.readAll();
+                    const QList<QByteArray> f = line.mid(line.lastIndexOf(')') + 2).split(' ');
+                    if (f.size() > 2 && f[2].toLongLong() == pid && f[0] != "Z") onlyZombies = false;
+                }
+                if (onlyZombies) return;
+            }
+            QThread::msleep(20);
+        }
+    };
     auto killGroup = [&] {
         ::kill(-static_cast<pid_t>(pid), SIGTERM);
         if (!p.waitForFinished(2000)) {
             ::kill(-static_cast<pid_t>(pid), SIGKILL);
             p.waitForFinished(2000);
         }
+        reapGroup();
     };
     while (!p.waitForFinished(100)) {
         pending += p.readAll();
@@ -79,8 +104,7 @@ Expected<int> runProcess(const QString& program, const QStringList& args, const 
     }
     pending += p.readAll();
     flush(true);
-    // The group may still hold stragglers (a compiler that outlived make): none may stay.
-    ::kill(-static_cast<pid_t>(pid), SIGKILL);
+    reapGroup();
     if (p.exitStatus() == QProcess::CrashExit)
         return makeError(ErrorKind::External, "'" + program.toStdString() + "' crashed");
     return p.exitCode();
@@ -97,9 +121,20 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
 
     QString firstError;
     QStringList tail;
+    int errorContext = 0; // indented lines of a CMake error block still to append
     auto log = [&](const QString& line) {
-        if (firstError.isEmpty() && (line.contains(": error:") || line.contains("CMake Error") || line.contains("fatal error")))
+        if (errorContext > 0) {
+            if (!line.isEmpty() && !line.startsWith(' ')) errorContext = 0;
+            else if (!line.trimmed().isEmpty()) {
+                firstError += ' ' + line.trimmed();
+                --errorContext;
+            }
+        }
+        if (firstError.isEmpty() && (line.contains(": error:") || line.contains("CMake Error") || line.contains("fatal error"))) {
             firstError = line.trimmed();
+            // CMake says what is wrong on the indented lines after "CMake Error at ...:".
+            if (line.contains("CMake Error")) errorContext = 8;
+        }
         tail << line;
         if (tail.size() > 30) tail.removeFirst();
         static const QRegularExpression re(QStringLiteral("^\\[\\s*(\\d+)\\s*/\\s*(\\d+)\\]"));
