@@ -112,10 +112,10 @@ bool SshdFixture::start(QString* error) {
         "UsePAM no\n"
         "PermitRootLogin yes\n"
         "PubkeyAuthentication yes\n"
-        "PasswordAuthentication no\n"
+        "PasswordAuthentication %3\n"
         "KbdInteractiveAuthentication no\n"
         "Subsystem sftp /usr/lib/openssh/sftp-server\n"
-        "LogLevel VERBOSE\n").arg(m_port).arg(dir()).toUtf8();
+        "LogLevel VERBOSE\n").arg(m_port).arg(dir(), m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no")).toUtf8();
     writeFile(dir() + "/sshd_config", config);
     writeFile(sshConfig(), QStringLiteral("Host %1\n"
                                           "  HostName 127.0.0.1\n"

@@ -19,6 +19,8 @@ public:
     // Generates keys and files and starts sshd; false with `error` set when that fails
     // (no sshd or ssh-keygen installed, no free port).
     bool start(QString* error);
+    // Before start(): also accept password logins (for accounts with a password set).
+    void setPasswordAuthentication(bool on) { m_passwordAuth = on; }
     void stop();
     // SIGKILL the server and every connection it serves: a board that vanishes mid-transfer.
     void killHard();
@@ -48,6 +50,7 @@ private:
     int m_port = 0;
     pid_t m_pid = 0;
     QString m_fingerprint;
+    bool m_passwordAuth = false;
 };
 
 // Compiles a tiny static riscv64 program (riscv64-linux-gnu-gcc) into `dir` and returns its
