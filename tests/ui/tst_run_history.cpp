@@ -3,6 +3,7 @@
 // runs in the comparison chart (also through the main window, whose finished benchmarks refresh
 // the dock), Delete asks first and removes the run from the file, and refresh() picks up a run
 // another connection stored.
+#include "support/when_shown.h"
 #include "charts/charts_panel.h"
 #include "charts/latency_chart.h"
 #include "charts/layer_accuracy_chart.h"
@@ -58,23 +59,7 @@ store::RunRecord makeRun(const std::string& model, const std::string& board, con
     return r;
 }
 
-// Acts on the first visible top-level `Dialog` as soon as it shows (a modal exec() is running).
-template <typename Dialog, typename F>
-void whenShown(F act) {
-    auto* timer = new QTimer;
-    timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, [timer, act] {
-        for (QWidget* w : QApplication::topLevelWidgets()) {
-            auto* d = qobject_cast<Dialog*>(w);
-            if (!d || !d->isVisible()) continue;
-            timer->stop();
-            timer->deleteLater();
-            act(d);
-            return;
-        }
-    });
-    timer->start();
-}
+using test::whenShown;
 
 int barsIn(QCustomPlot* plot) {
     int bars = 0;

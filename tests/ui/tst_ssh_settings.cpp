@@ -3,6 +3,7 @@
 // unknown host key shows the host-key dialog with the fingerprint ssh-keygen prints (Reject
 // refuses, Accept records it), the fields are saved as the user board's runner, and a password
 // login (a throwaway user, root only) leaves the password in no settings file, board or log.
+#include "support/when_shown.h"
 #include "ssh/host_key_dialog.h"
 #include "ssh/secret_prompt.h"
 #include "ssh/ssh_settings_dialog.h"
@@ -72,24 +73,7 @@ bool run(const QString& program, const QStringList& args, const QByteArray& inpu
     return p.waitForFinished(30000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
 }
 
-// Acts on the first visible top-level `Dialog` as soon as it shows (its exec() is running).
-template <typename Dialog, typename F>
-QTimer* whenShown(F act) {
-    auto* timer = new QTimer;
-    timer->setInterval(20);
-    QObject::connect(timer, &QTimer::timeout, [timer, act] {
-        for (QWidget* w : QApplication::topLevelWidgets()) {
-            auto* d = qobject_cast<Dialog*>(w);
-            if (!d || !d->isVisible()) continue;
-            timer->stop();
-            timer->deleteLater();
-            act(d);
-            return;
-        }
-    });
-    timer->start();
-    return timer;
-}
+using test::whenShown;
 
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "ssh_settings_dialog.h"
 
 #include "studio_ssh_options.h"
+#include "target/board_dialog.h"
 
 #include "deploy/transport_factory.h"
 
@@ -134,13 +135,7 @@ void SshSettingsDialog::showResult() {
 
 void SshSettingsDialog::accept() {
     auto b = board();
-    if (!b.ok()) return;
-    const Status saved = targets::saveBoardFile(*b, targets::userBoardsDir());
-    if (!saved.ok()) {
-        QMessageBox::warning(this, tr("Cannot save board"), QString::fromStdString(saved.error().message));
-        return;
-    }
-    QDialog::accept();
+    if (b.ok() && saveUserBoard(this, *b)) QDialog::accept();
 }
 
 bool editSshSettings(const targets::Board& board, QWidget* parent) {

@@ -103,15 +103,16 @@ void BoardDialog::validate() {
     m_buttons->button(QDialogButtonBox::Save)->setEnabled(text.isEmpty());
 }
 
+bool saveUserBoard(QWidget* parent, const targets::Board& board) {
+    const Status saved = targets::saveBoardFile(board, targets::userBoardsDir());
+    if (saved.ok()) return true;
+    QMessageBox::warning(parent, BoardDialog::tr("Cannot save board"), QString::fromStdString(saved.error().message));
+    return false;
+}
+
 void BoardDialog::accept() {
     auto b = board();
-    if (!b.ok()) return;
-    const Status saved = targets::saveBoardFile(*b, targets::userBoardsDir());
-    if (!saved.ok()) {
-        QMessageBox::warning(this, tr("Cannot save board"), QString::fromStdString(saved.error().message));
-        return;
-    }
-    QDialog::accept();
+    if (b.ok() && saveUserBoard(this, *b)) QDialog::accept();
 }
 
 } // namespace embark::ui

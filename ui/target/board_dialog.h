@@ -14,6 +14,10 @@ class QDialogButtonBox;
 
 namespace embark::ui {
 
+// Saves `board` into the user boards folder (atomically, through core/targets); on failure
+// shows the error in a message box over `parent` and returns false.
+bool saveUserBoard(QWidget* parent, const targets::Board& board);
+
 class BoardDialog : public QDialog {
     Q_OBJECT
 public:
