@@ -75,6 +75,9 @@ public:
     }
     ~ExecChannel() {
         if (!m_channel) return;
+        // libssh keeps a channel freed before the server closed it, and would still call
+        // back into this object's state (a leak found by LeakSanitizer).
+        ssh_remove_channel_callbacks(m_channel, &m_callbacks);
         if (ssh_channel_is_open(m_channel)) ssh_channel_close(m_channel);
         ssh_channel_free(m_channel);
     }
@@ -431,7 +434,6 @@ Expected<ExecResult> SshTransport::exec(const ExecRequest& request) {
         const bool cancelled = request.cancel && request.cancel->load();
         const bool timedOut = request.timeout.count() > 0 && clock.elapsed() >= request.timeout.count();
         if (cancelled || timedOut) {
-            channel.reset();
             if (!killRemoteGroup(pidFile))
                 return lost(QStringLiteral("it was %1 but could not be killed").arg(cancelled ? "cancelled" : "timed out"));
             result.outcome = cancelled ? ExecResult::Outcome::Cancelled : ExecResult::Outcome::TimedOut;
