@@ -3,11 +3,41 @@
 # The end-to-end pipeline suite (label "jobs": cross-builds and qemu/SSH runs of several
 # exports) runs too when EMBARK_E2E=1; it is left out by default until its runtime on a quiet
 # 2-core machine is measured (it exceeded QtTest's watchdog on a loaded one).
+#
+# Then the sanitizer stage (skip it with EMBARK_SANITIZERS=0): the engine and the tests built
+# again with AddressSanitizer + UndefinedBehaviorSanitizer in build-asan (no studio), and the
+# unit and integration suites run there; any report fails the stage. Left out there, because
+# they spend their time in the system compilers and qemu rather than in Embark's code (which
+# the other suites already exercise under the sanitizers): export_export_conformance (hundreds
+# of exports compiled), export_export_models (real models compiled), the cross checks
+# (shell scripts), hardening_build_faults (cancel trials of a compiler run) and the "jobs"
+# end-to-end suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 bash scripts/build.sh build
-cd build
-exclude=()
-if [ "${EMBARK_E2E:-0}" != "1" ]; then exclude=(--label-exclude '^jobs$'); fi
-ctest --output-on-failure --parallel "$(nproc)" --timeout 1800 "${exclude[@]}"
+(
+  cd build
+  exclude=()
+  if [ "${EMBARK_E2E:-0}" != "1" ]; then exclude=(--label-exclude '^jobs$'); fi
+  ctest --output-on-failure --parallel "$(nproc)" --timeout 1800 "${exclude[@]}"
+)
+
+[ "${EMBARK_SANITIZERS:-1}" = "1" ] || exit 0
+echo "== sanitizer stage: ASan + UBSan in build-asan"
+start=$(date +%s)
+# -O1 keeps the instrumented tests fast without making the build much slower than -O0.
+bash scripts/build.sh build-asan -DEMBARK_SANITIZE=ON -DEMBARK_BUILD_STUDIO=OFF -DCMAKE_BUILD_TYPE=Debug \
+  "-DCMAKE_CXX_FLAGS_DEBUG=-g -O1" "-DCMAKE_C_FLAGS_DEBUG=-g -O1"
+built=$(date +%s)
+supp="$PWD/tests/sanitizers"
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=0:strict_string_checks=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:suppressions=$supp/ubsan.supp"
+export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+cd build-asan
+status=0
+ctest --output-on-failure --parallel "$(nproc)" --timeout 1800 --label-exclude '^(jobs|cross)$' \
+  -E '^(export_export_conformance|export_export_models|hardening_build_faults)$' || status=$?
+end=$(date +%s)
+echo "== sanitizer stage: build $((built - start)) s, tests $((end - built)) s"
+exit "$status"
