@@ -156,6 +156,26 @@ class TestPortableKernels : public QObject {
     Q_OBJECT
 
 private slots:
+    // Many back-to-back jobs on more threads than cores (workers often late or asleep):
+    // every index runs exactly once per job, whichever thread claims its range.
+    void threadPoolBackToBackJobs() {
+        for (int threads : {2, 3, 8}) {
+            ep::ThreadPool pool(threads);
+            std::vector<std::atomic<int>> hits(257);
+            for (int job = 0; job < 3000; ++job) {
+                const int64_t n = 1 + job % 257;
+                pool.parallel_for(n, [&](int64_t begin, int64_t end) {
+                    for (int64_t i = begin; i < end; ++i) hits[size_t(i)].fetch_add(1);
+                });
+            }
+            for (int64_t i = 0; i < 257; ++i) {
+                int expected = 0;
+                for (int job = 0; job < 3000; ++job) expected += i < 1 + job % 257;
+                QCOMPARE(hits[size_t(i)].load(), expected);
+            }
+        }
+    }
+
     void conv2d_data() {
         convColumns();
         using A = ep::Act;

@@ -2,6 +2,7 @@
 #include "gemm_ukernel.h"
 #include "portable.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -72,7 +73,24 @@ ThreadPool::~ThreadPool() {
     for (auto& worker : workers_) worker.join();
 }
 
-void ThreadPool::worker_loop(int index) {
+// The claim word is (generation << 32) | (parts << 16) | next part: a thread decides from this
+// one word whether a part is left, so it never reads job fields that the caller may already be
+// filling in for the next job (the job is only rewritten once all its parts are done, and a
+// part is only run after a successful claim of the job's own word).
+void ThreadPool::run_parts(uint64_t generation) {
+    for (;;) {
+        uint64_t c = claim_.load();
+        const int parts = static_cast<int>((c >> 16) & 0xffff), next = static_cast<int>(c & 0xffff);
+        if ((c >> 32) != generation || next >= parts) return;
+        if (!claim_.compare_exchange_weak(c, c + 1)) continue;
+        int64_t begin, end;
+        chunk(job_size_, parts, next, begin, end);
+        if (begin < end) (*job_)(begin, end);
+        done_parts_.fetch_add(1);
+    }
+}
+
+void ThreadPool::worker_loop(int) {
     uint64_t seen = 0;
     for (;;) {
         uint64_t now = generation_.load(std::memory_order_acquire);
@@ -89,10 +107,7 @@ void ThreadPool::worker_loop(int index) {
         }
         if (stop_.load()) return;
         seen = now;
-        int64_t begin, end;
-        chunk(job_size_, threads(), index, begin, end);
-        if (begin < end) (*job_)(begin, end);
-        pending_.fetch_sub(1, std::memory_order_acq_rel);
+        run_parts(now);
     }
 }
 
@@ -102,18 +117,21 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64
         fn(0, n);
         return;
     }
+    // The previous job is finished (every part done), so nobody reads these now.
     job_ = &fn;
     job_size_ = n;
-    pending_.store(static_cast<int>(workers_.size()), std::memory_order_relaxed);
-    generation_.fetch_add(1); // publishes job_ and job_size_ (seq_cst, before sleepers_ is read)
+    parts_ = static_cast<int>(std::min<int64_t>({n, threads(), 0xffff}));
+    done_parts_.store(0);
+    uint64_t generation = (generation_.load() + 1) & 0xffffffff;
+    if (generation == 0) generation = 1; // 0 is the workers' "nothing seen yet"
+    claim_.store(generation << 32 | static_cast<uint64_t>(parts_) << 16); // publishes job_ and job_size_
+    generation_.store(generation);
     if (sleepers_.load() > 0) {
         { std::lock_guard<std::mutex> lock(mutex_); }
         wake_.notify_all();
     }
-    int64_t begin, end;
-    chunk(n, threads(), 0, begin, end);
-    if (begin < end) fn(begin, end);
-    for (int spin = 0; pending_.load(std::memory_order_acquire) != 0; ++spin) {
+    run_parts(generation);
+    for (int spin = 0; done_parts_.load(std::memory_order_acquire) != parts_; ++spin) {
         if (spin < kSpinIterations) cpu_relax();
         else std::this_thread::yield();
     }
