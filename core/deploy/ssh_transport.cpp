@@ -96,6 +96,34 @@ private:
     ssh_channel_callbacks_struct m_callbacks;
 };
 
+// Commands orphaned by a lost connection are remembered on the host, per board, so the next
+// connection to that board stops them whichever transport or process makes it (the benchmark
+// pipeline opens a fresh transport per run). One pid-file path per line.
+QString orphanListPath(const QString& boardId) {
+    QString safe = boardId;
+    safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    return QFileInfo(targets::userBoardsDir()).path() + "/orphans/" + safe + ".txt";
+}
+
+QStringList loadOrphans(const QString& boardId) {
+    QFile f(orphanListPath(boardId));
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts);
+}
+
+void saveOrphans(const QString& boardId, const QStringList& pidFiles) {
+    const QString path = orphanListPath(boardId);
+    if (pidFiles.isEmpty()) {
+        QFile::remove(path);
+        return;
+    }
+    QDir().mkpath(QFileInfo(path).path());
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return; // best effort: the in-memory list still works
+    f.write(pidFiles.join('\n').toUtf8() + '\n');
+    if (f.flush()) f.commit();
+}
+
 } // namespace
 
 SshTransport::SshTransport(targets::Board board, SshOptions options)
@@ -122,15 +150,24 @@ Status SshTransport::connect() {
         m_sftp = nullptr;
     }
     EMBARK_TRY(m_connection.open());
-    // Commands orphaned by a lost connection may still run on the board: stop them now.
-    const QStringList orphans = std::exchange(m_orphans, {});
+    // Commands orphaned by a lost connection (this transport's, or an earlier one's recorded
+    // on the host) may still run on the board: stop them now.
+    QStringList orphans = std::exchange(m_orphans, {});
+    for (const QString& pidFile : loadOrphans(m_board.id))
+        if (!orphans.contains(pidFile)) orphans << pidFile;
+    if (orphans.isEmpty()) return {};
     for (const QString& pidFile : orphans)
         if (!killRemoteGroup(pidFile)) m_orphans << pidFile;
+    saveOrphans(m_board.id, m_orphans);
     return {};
 }
 
 void SshTransport::dropConnection(const QString& orphanPidFile) {
-    if (!orphanPidFile.isEmpty() && !m_orphans.contains(orphanPidFile)) m_orphans << orphanPidFile;
+    if (!orphanPidFile.isEmpty() && !m_orphans.contains(orphanPidFile)) {
+        m_orphans << orphanPidFile;
+        QStringList recorded = loadOrphans(m_board.id);
+        if (!recorded.contains(orphanPidFile)) saveOrphans(m_board.id, recorded << orphanPidFile);
+    }
     if (m_sftp) {
         sftp_free(m_sftp);
         m_sftp = nullptr;

@@ -2,7 +2,8 @@
 // namespace (ip netns, root) whose loopback gets a "blackhole" qdisc (tc) that drops every
 // packet, so the connect and I/O timeouts must fire: a connection attempt, a command that is
 // running when the link goes silent, and a bench run whose deploy step cannot connect. A
-// command orphaned on the board is killed when the link is back and Embark reconnects.
+// command orphaned on the board is killed when the link is back and Embark connects to the
+// board again (from any transport: the orphan is recorded on the host).
 // Skipped with a message when not root or when ip/tc or the blackhole qdisc are missing.
 #include "deploy/ssh_transport.h"
 #include "jobs/bench_pipeline.h"
@@ -100,6 +101,7 @@ class TestNetworkFaults : public QObject {
 private slots:
     void initTestCase() {
         if (::geteuid() != 0) QSKIP("network namespaces need root: the packet-loss faults run in CI (root) only");
+        qputenv("EMBARK_CONFIG_DIR", (m_tmp.path() + "/config").toUtf8()); // orphan lists, boards
         QString out;
         if (!run("ip", {"-V"}, &out) || !run("tc", {"-V"}, &out))
             QSKIP("ip or tc (Debian package iproute2) is missing: cannot drop packets");
@@ -158,7 +160,10 @@ private slots:
         qInfo("a run with packets dropped failed after %lld ms: %s", ms, qPrintable(message));
         // The board never heard of it: the command still runs there until Embark is back.
         QVERIFY(processAlive("sleep " + marker));
-        QVERIFY2(transport.connect().ok(), "reconnect");
+        // A later connection to the board (a new transport, as the next benchmark run makes)
+        // stops it: the orphan was recorded on the host.
+        SshTransport later(board(), options());
+        QVERIFY2(later.connect().ok(), "reconnect");
         QTRY_VERIFY_WITH_TIMEOUT(!processAlive("sleep " + marker), 10000);
         QVERIFY(transport.removeRunDir(transport.runDir()).ok());
     }
