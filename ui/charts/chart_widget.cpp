@@ -102,8 +102,8 @@ bool ChartWidget::exportTo(const QString& path, QString* error) {
         QSaveFile file(path);
         ok = file.open(QIODevice::WriteOnly | QIODevice::Text);
         if (ok) {
-            file.write(toCsv().toUtf8());
-            ok = file.commit();
+            // flush() first: Qt 6.4's commit() ignores a failed last buffered write (full disk).
+            ok = file.write(toCsv().toUtf8()) >= 0 && file.flush() && file.commit();
         }
     } else {
         if (error) *error = tr("Cannot export to '%1': use a .png, .pdf, .svg or .csv file name.").arg(path);
