@@ -55,6 +55,22 @@ int firstDivergentLayer(const std::vector<LayerAccuracy>& layers) {
     return -1;
 }
 
+exporter::ExportOptions exportOptionsFor(const targets::Board& board, const targets::Toolchain& toolchain,
+                                         const std::string& library,
+                                         const std::map<std::string, std::string>& opOverrides,
+                                         const std::map<std::string, std::string>& nodeOverrides) {
+    exporter::ExportOptions eo;
+    eo.library = library;
+    eo.arch = board.arch.toStdString();
+    eo.board = board.id.toStdString();
+    eo.targetFlags = board.cflags.join(' ').toStdString();
+    eo.toolchainFile = toolchain.file;
+    eo.opOverrides = opOverrides;
+    eo.nodeOverrides = nodeOverrides;
+    eo.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    return eo;
+}
+
 Expected<BenchResult> runBenchmark(const BenchOptions& o) {
     auto log = [&](const QString& line) {
         if (o.log) o.log(line);
@@ -88,15 +104,7 @@ Expected<BenchResult> runBenchmark(const BenchOptions& o) {
     const QString stamp = QDateTime::currentDateTimeUtc().toString("yyyyMMdd-HHmmss-zzz");
     const QString exportDir = work + "/" + QString::fromStdString(safe(QFileInfo(o.modelPath).completeBaseName())) + "-" +
                               board->id + "-" + QString::fromStdString(o.library) + "-" + stamp;
-    exporter::ExportOptions eo;
-    eo.library = o.library;
-    eo.arch = board->arch.toStdString();
-    eo.board = board->id.toStdString();
-    eo.targetFlags = board->cflags.join(' ').toStdString();
-    eo.toolchainFile = toolchain->file;
-    eo.opOverrides = o.opOverrides;
-    eo.nodeOverrides = o.nodeOverrides;
-    eo.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    exporter::ExportOptions eo = exportOptionsFor(*board, *toolchain, o.library, o.opOverrides, o.nodeOverrides);
     eo.sampleInputs = o.inputs;
     eo.outDir = exportDir;
     auto exported = exporter::exportModel(*graph, eo);

@@ -7,6 +7,9 @@
 #include "bench/metrics.h"
 #include "bench/run_protocol.h"
 #include "deploy/ssh_connection.h"
+#include "export/exporter.h"
+#include "targets/board.h"
+#include "targets/toolchain.h"
 #include "ir/graph.h"
 #include "store/run_record.h"
 
@@ -62,6 +65,14 @@ struct BenchResult {
 // missing toolchain) are returned as errors; a failure on the board (crash, timeout,
 // transport lost) is a BenchResult whose record says Failed (and is stored as such).
 Expected<BenchResult> runBenchmark(const BenchOptions& options);
+
+// Export options for a board and its toolchain: library, architecture, target flags, toolchain
+// file, overrides and whether XNNPACK_ROOT provides a prebuilt XNNPACK. The caller adds the
+// output folder, sample inputs and the rest. Shared by the benchmark and the studio's jobs.
+exporter::ExportOptions exportOptionsFor(const targets::Board& board, const targets::Toolchain& toolchain,
+                                         const std::string& library,
+                                         const std::map<std::string, std::string>& opOverrides,
+                                         const std::map<std::string, std::string>& nodeOverrides);
 
 // The layer where the error first jumps: max_rel above 1e-4 and 10x the previous layer's.
 int firstDivergentLayer(const std::vector<LayerAccuracy>& layers);

@@ -37,15 +37,7 @@ std::shared_ptr<Job> makeExportJob(ExportRequest r, QString title) {
         }
         if (ctx.cancelled()) return makeError(ErrorKind::External, "cancelled before the export was written");
         ctx.progress(QStringLiteral("export"), 1, 2);
-        exporter::ExportOptions eo;
-        eo.library = r.library;
-        eo.arch = board->arch.toStdString();
-        eo.board = board->id.toStdString();
-        eo.targetFlags = board->cflags.join(' ').toStdString();
-        eo.toolchainFile = toolchain->file;
-        eo.opOverrides = r.opOverrides;
-        eo.nodeOverrides = r.nodeOverrides;
-        eo.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+        exporter::ExportOptions eo = exportOptionsFor(*board, *toolchain, r.library, r.opOverrides, r.nodeOverrides);
         eo.outDir = r.outDir;
         eo.force = r.force;
         auto exported = exporter::exportModel(*graph, eo);
