@@ -5,6 +5,7 @@
 // command orphaned on the board is killed when the link is back and Embark connects to the
 // board again (from any transport: the orphan is recorded on the host).
 // Skipped with a message when not root or when ip/tc or the blackhole qdisc are missing.
+#include "support/host_board.h"
 #include "deploy/ssh_transport.h"
 #include "jobs/bench_pipeline.h"
 #include "store/run_store.h"
@@ -33,16 +34,7 @@ using namespace embark::deploy;
 
 namespace {
 
-// The board is this machine over SSH: its architecture builds with the native compiler.
-QString hostArch() {
-    const QString a = QSysInfo::currentCpuArchitecture();
-    return a == "arm64" ? QStringLiteral("aarch64") : a;
-}
-
-const bool kLongWatchdog = [] {
-    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT")) qputenv("QTEST_FUNCTION_TIMEOUT", "3600000");
-    return true;
-}();
+using test::hostArch;
 
 bool run(const QString& program, const QStringList& args, QString* output = nullptr) {
     QProcess p;

@@ -4,6 +4,7 @@
 // file Embark could have written (HOME, XDG config/cache/data, the boards folder, known_hosts,
 // the run store, the export and results) and every log line are searched for the password.
 // A wrong password's error names the user and host but not the password.
+#include "support/host_board.h"
 #include "deploy/ssh_transport.h"
 #include "jobs/bench_pipeline.h"
 #include "support/sshd_fixture.h"
@@ -26,16 +27,7 @@ using namespace embark;
 
 namespace {
 
-// The board is this machine over SSH: its architecture builds with the native compiler.
-QString hostArch() {
-    const QString a = QSysInfo::currentCpuArchitecture();
-    return a == "arm64" ? QStringLiteral("aarch64") : a;
-}
-
-const bool kLongWatchdog = [] {
-    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT")) qputenv("QTEST_FUNCTION_TIMEOUT", "3600000");
-    return true;
-}();
+using test::hostArch;
 
 QByteArray randomPassword() {
     static const char kAlphabet[] = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";

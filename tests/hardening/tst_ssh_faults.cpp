@@ -4,6 +4,7 @@
 // workdir, needs root) and run_export killed by a signal from the side. Each must give a
 // clear error naming the board, a run stored as Failed, nothing half-deployed under its
 // final name, and no run_export process left behind. Packet loss is tst_network_faults.
+#include "support/host_board.h"
 #include "jobs/bench_pipeline.h"
 #include "onnx/writer.h"
 #include "store/run_store.h"
@@ -31,17 +32,7 @@ using namespace embark;
 
 namespace {
 
-// The board is this machine over SSH: its architecture builds with the native compiler.
-QString hostArch() {
-    const QString a = QSysInfo::currentCpuArchitecture();
-    return a == "arm64" ? QStringLiteral("aarch64") : a;
-}
-
-// Every row builds an export; on a loaded 2-core machine that can take minutes.
-const bool kLongWatchdog = [] {
-    if (!qEnvironmentVariableIsSet("QTEST_FUNCTION_TIMEOUT")) qputenv("QTEST_FUNCTION_TIMEOUT", "3600000");
-    return true;
-}();
+using test::hostArch;
 
 // A distinctive iteration count: the long runs are found by it with pgrep.
 constexpr int kLongRun = 99999937;
