@@ -3,6 +3,7 @@
 #include "mainwindow/mainwindow.h"
 #include "mainwindow/screenshot_tour.h"
 #include "settings/language.h"
+#include "settings/settings_file.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
     QApplication::setApplicationName(QStringLiteral("embark"));
     QApplication::setOrganizationName(QStringLiteral("Embark"));
     QApplication::setApplicationVersion(QStringLiteral(EMBARK_VERSION));
+    embark::ui::installSettingsFormat(); // before the first setting is read
     embark::ui::installTranslators(app);
 
     QCommandLineParser parser;

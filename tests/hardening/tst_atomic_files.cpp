@@ -1,9 +1,10 @@
-// Crash-safe files: user boards, exports and settings are replaced atomically. A write that
-// fails half-way (RLIMIT_FSIZE makes write(2) fail with EFBIG, as a full disk would, for
-// root too) leaves the previous file or folder exactly as it was and no temporary behind,
+// Crash-safe files: user boards and exports are replaced atomically (the studio's settings
+// file: tests/ui/tst_settings_file). A write that fails half-way (RLIMIT_FSIZE makes write(2)
+// fail with EFBIG, as a full disk would, for root too) leaves the previous file or folder exactly as it was and no temporary behind,
 // and a process SIGKILLed at random points while saving a board never leaves a torn file.
 #include "export/exporter.h"
 #include "onnx/importer.h"
+#include "support/file_size_limit.h"
 #include "support/test_paths.h"
 #include "targets/board.h"
 
@@ -12,7 +13,6 @@
 #include <QDirIterator>
 #include <QFile>
 #include <QRandomGenerator>
-#include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -25,27 +25,7 @@ using namespace embark;
 
 namespace {
 
-// While alive, no file of this process may grow beyond `bytes`.
-class FileSizeLimit {
-public:
-    explicit FileSizeLimit(rlim_t bytes) {
-        m_oldHandler = std::signal(SIGXFSZ, SIG_IGN); // EFBIG instead of death
-        ::getrlimit(RLIMIT_FSIZE, &m_old);
-        rlimit lim = m_old;
-        lim.rlim_cur = bytes;
-        m_ok = ::setrlimit(RLIMIT_FSIZE, &lim) == 0;
-    }
-    ~FileSizeLimit() {
-        ::setrlimit(RLIMIT_FSIZE, &m_old);
-        std::signal(SIGXFSZ, m_oldHandler);
-    }
-    bool ok() const { return m_ok; }
-
-private:
-    rlimit m_old{};
-    void (*m_oldHandler)(int) = nullptr;
-    bool m_ok = false;
-};
+using test::FileSizeLimit;
 
 QByteArray readAll(const QString& path) {
     QFile f(path);
@@ -77,8 +57,6 @@ targets::Board board(const QString& name) {
     b.runner.host = "k230";
     return b;
 }
-
-const char kQtSettingsBug[] = "Qt 6.4 QSettings commits a truncated file when its last write fails (EFBIG/ENOSPC)";
 
 QString messageOf(const Status& s) { return s.ok() ? QString() : QString::fromStdString(s.error().message); }
 
@@ -164,34 +142,6 @@ private slots:
         QCOMPARE(hashTree(eo.outDir), before);
         QCOMPARE(QDir(m_tmp.path() + "/exports").entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
                  QStringList{"digits"}); // no staging folder left
-    }
-
-    // The studio's QSettings (ui/). Qt 6.4 writes it through QSaveFile but, like QSaveFile's
-    // own commit(), ignores an error of the final buffered write: on a full disk the settings
-    // file is replaced by a truncated one and status() says NoError. Pinned here as an
-    // expected failure so that a fixed Qt (XPASS) is noticed; core/ flushes before commit().
-    void failedSettingsWriteKeepsTheOldFile() {
-        const QString path = m_tmp.path() + "/settings/embark.conf";
-        {
-            QSettings s(path, QSettings::IniFormat);
-            s.setValue("recentFiles", QStringList{"/models/a.onnx"});
-            s.sync();
-            QCOMPARE(s.status(), QSettings::NoError);
-        }
-        const QByteArray before = readAll(path);
-        QVERIFY(before.contains("a.onnx"));
-        {
-            FileSizeLimit limit(200); // room for QSettings' lock file, not for the new settings
-            QVERIFY(limit.ok());
-            QSettings s(path, QSettings::IniFormat);
-            s.setValue("recentFiles", QStringList{"/models/" + QString(500, 'b') + ".onnx"});
-            s.sync();
-            QEXPECT_FAIL("", kQtSettingsBug, Continue);
-            QVERIFY(s.status() != QSettings::NoError);
-        }
-        QEXPECT_FAIL("", kQtSettingsBug, Continue);
-        QCOMPARE(readAll(path), before);
-        QCOMPARE(QDir(m_tmp.path() + "/settings").entryList(QDir::Files | QDir::Hidden), QStringList{"embark.conf"});
     }
 };
 
