@@ -11,6 +11,7 @@
 #include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
+#include "support/event_loop_probe.h"
 #include "support/test_paths.h"
 
 #include "targets/board.h"
@@ -95,14 +96,6 @@ std::vector<Proc> descendants() {
             }
     }
     return out;
-}
-
-// How long the calling thread has waited for a CPU while runnable (0 without schedstat).
-qint64 runQueueWaitMs() {
-    QFile f(QStringLiteral("/proc/thread-self/schedstat")); // "<on cpu ns> <run queue wait ns> <slices>"
-    if (!f.open(QIODevice::ReadOnly)) return 0;
-    const QList<QByteArray> fields = f.readAll().split(' ');
-    return fields.size() >= 2 ? fields[1].toLongLong() / 1000000 : 0;
 }
 
 bool isCompiler(const QString& comm) {
@@ -253,33 +246,13 @@ private slots:
         auto build = w->jobs()->queue()->jobs().back();
         w->jobs()->panel()->selectJob(build->id()); // its log streams into the view
 
-        // A 10 ms timer: the longest gap between two ticks is the event loop's worst latency.
-        // On a machine shared with other builds the kernel may also keep this thread waiting
-        // for a CPU; /proc/thread-self/schedstat says how long, and that part is not ours.
-        QElapsedTimer clock, span;
-        qint64 last = 0, lastWait = 0, worst = 0, worstWall = 0, worstWallWait = 0;
-        int ticks = 0;
-        QTimer timer;
-        timer.setInterval(10);
-        connect(&timer, &QTimer::timeout, this, [&] {
-            const qint64 now = clock.elapsed(), wait = runQueueWaitMs();
-            if (ticks++ > 0) {
-                const qint64 late = now - last - 10, waited = wait - lastWait;
-                worst = std::max(worst, late - waited);
-                if (late > worstWall) {
-                    worstWall = late;
-                    worstWallWait = waited;
-                }
-            }
-            last = now;
-            lastWait = wait;
-        });
-        clock.start();
+        test::EventLoopProbe probe;
+        QElapsedTimer span;
         span.start();
-        timer.start();
+        probe.start();
         // Measure while the build runs: the whole build, or its first 60 s.
         while (!jobs::isFinished(build->state()) && span.elapsed() < 60000) QTest::qWait(50);
-        timer.stop();
+        probe.stop();
         const bool stillRunning = !jobs::isFinished(build->state());
         w->jobs()->queue()->cancelAll();
         QVERIFY(w->jobs()->queue()->waitForIdle(60000));
@@ -287,9 +260,10 @@ private slots:
         QVERIFY2(stillRunning || build->state() == jobs::JobState::Succeeded, qPrintable(build->message()));
         qInfo("event loop: %d ticks over %lld ms of build (%d log lines); worst latency %lld ms, of which %lld ms "
               "waiting for a CPU; worst latency of the studio's own making %lld ms",
-              ticks, span.elapsed(), build->logLineCount(), worstWall, worstWallWait, worst);
-        QVERIFY(ticks > 100);
-        QVERIFY2(worst < 100, qPrintable(QStringLiteral("the UI event loop stalled for %1 ms").arg(worst)));
+              probe.ticks(), span.elapsed(), build->logLineCount(), probe.worstWallMs(), probe.worstWallWaitMs(),
+              probe.worstMs());
+        QVERIFY(probe.ticks() > 100);
+        QVERIFY2(probe.worstMs() < 100, qPrintable(QStringLiteral("the UI event loop stalled for %1 ms").arg(probe.worstMs())));
     }
 };
 

@@ -197,13 +197,15 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
     if (state == jobs::JobState::Succeeded && job->kind() == jobs::JobKind::Build)
         if (auto* r = std::any_cast<build::BuildResult>(&result)) m_lastBinary = r->binary;
     if (job->kind() == jobs::JobKind::Benchmark)
-        if (auto* r = std::any_cast<jobs::BenchResult>(&result); r && state == jobs::JobState::Succeeded) {
-            m_charts->showRun(runChartsFromBench(*r));
-            if (QDockWidget* dock = chartsDock()) {
-                dock->show();
-                dock->raise();
+        if (auto* r = std::any_cast<jobs::BenchResult>(&result)) {
+            if (state == jobs::JobState::Succeeded) {
+                m_charts->showRun(runChartsFromBench(*r));
+                if (QDockWidget* dock = chartsDock()) {
+                    dock->show();
+                    dock->raise();
+                }
             }
-            emit benchmarkFinished(r->record.id);
+            emit benchmarkFinished(r->record.id); // a failed run is stored too: the history shows it
         }
     switch (state) {
     case jobs::JobState::Succeeded: notify(tr("%1 finished: %2").arg(job->title(), message), false); break;

@@ -57,7 +57,7 @@ public:
     QString defaultExportDir() const;
 
 signals:
-    // A benchmark finished and stored run `runId` (0 when not stored).
+    // A benchmark finished, succeeded or failed on the board, and stored run `runId` (0 when not stored).
     void benchmarkFinished(qint64 runId);
 
 private:
