@@ -2,7 +2,7 @@
 # Retired riscv64 instructions per call of one layer under qemu (deterministic, unlike
 # wall-clock time under emulation): the portable kernels built by Clang 19 for rv64gcv
 # (RVV, VLEN from $VLEN, default 128) and by GCC 12 (scalar rv64gc), counted by the small TCG
-# plugin insn_count_plugin.c with Debian's qemu-riscv64 (not -static: only it loads plugins).
+# plugin bench/rvv/insn_count.c with Debian's qemu-riscv64 (not -static: only it loads plugins).
 # Usage: bench/portable/rvv_insn_count.sh [OUTPUT_DIR]   (LAYERS=regex to pick layers)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -16,7 +16,7 @@ for tool in clang++-19 riscv64-linux-gnu-g++ qemu-riscv64 gcc; do
 done
 src="$here/layer_once.cpp $root/resources/runtime/portable/*.cpp"
 inc="-I$root/resources/runtime/portable"
-gcc -O2 -shared -fPIC "$here/insn_count_plugin.c" -o "$out/insn_count.so"
+gcc -O2 -shared -fPIC "$root/bench/rvv/insn_count.c" -o "$out/insn_count.so"
 # shellcheck disable=SC2086
 clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -DEMBARK_VLEN_BITS="$vlen" \
     $extra -fuse-ld=lld-19 -static $inc $src -o "$out/layer_rvv"
@@ -25,8 +25,8 @@ riscv64-linux-gnu-g++ -march=rv64gc -O3 -std=c++17 -static $inc $src -o "$out/la
 
 count() { # binary calls shape...
     bin=$1; shift
-    qemu-riscv64 -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" -plugin "$out/insn_count.so" \
-        "$bin" "$@" 2>&1 >/dev/null | sed -n 's/^retired_instructions //p'
+    qemu-riscv64 -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" -plugin "$out/insn_count.so" -d plugin \
+        "$bin" "$@" 2>&1 >/dev/null | sed -n 's/^insns //p'
 }
 
 printf '%-26s %8s %12s %12s %8s\n' layer MFLOP "rvv Minsn" "scalar Minsn" "FLOP/insn"
