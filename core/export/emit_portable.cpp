@@ -61,7 +61,7 @@ void applyActivation(EmitContext& ctx, const ir::Node& n, const ir::Value* y) {
 // y = activation(y + C), C broadcast: a Gemm's C that cannot be a fully connected bias.
 void addMatrixC(EmitContext& ctx, const ir::Node& n, const ir::Value* c, const ir::Value* y) {
     ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
-                   ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ");\n";
+                   ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ", g_pool.get());\n";
 }
 
 Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
@@ -289,12 +289,12 @@ Status emitBinary(EmitContext& ctx, const ir::Node& n) {
         const bool last = i + 1 == count && n.op != OpKind::Mean;
         ctx.forward += std::string("    embark::portable::binary(embark::portable::BinaryOp::") + op + ", " + ctx.ptr(a) + ", " +
                        dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " + ctx.ptr(y) + ", " +
-                       (last ? portableAct(n) : std::string("embark::portable::Activation{}")) + ");\n";
+                       (last ? portableAct(n) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
     }
     if (n.op == OpKind::Mean) {
         const std::string inv = ctx.floats(n.name + ":1/n", {1.f / static_cast<float>(count)});
         ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Mul, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
-                       inv + ", embark::portable::Dims{1}, " + ctx.ptr(y) + ");\n";
+                       inv + ", embark::portable::Dims{1}, " + ctx.ptr(y) + ", embark::portable::Activation{}, g_pool.get());\n";
     }
     return {};
 }

@@ -159,7 +159,7 @@ private slots:
     // Many back-to-back jobs on more threads than cores (workers often late or asleep):
     // every index runs exactly once per job, whichever thread claims its range.
     void threadPoolBackToBackJobs() {
-        for (int threads : {2, 3, 8}) {
+        for (int threads : {2, 3, 8, 40}) { // 40: more threads than parts (ThreadPool::kMaxParts)
             ep::ThreadPool pool(threads);
             std::vector<std::atomic<int>> hits(257);
             for (int job = 0; job < 3000; ++job) {
@@ -188,6 +188,7 @@ private slots:
         convRow("winograd 8x8 output", {1, 10, 10, 8, 70, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Winograd);
         convRow("3x3 7x7 output stays direct", {1, 7, 7, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("winograd many tiles 32->33", {1, 40, 37, 32, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
+        convRow("winograd one block, channels split 64->150", {1, 14, 14, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("3x3 too few channels stays direct", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Indirect);
@@ -416,6 +417,8 @@ private slots:
         QTest::newRow("add channel-first broadcast") << O::Add << V{1, 4, 4, 1} << V{1, 4, 4, 6} << ep::Act::Clamp;
         QTest::newRow("pow") << O::Pow << V{3, 4} << V{4} << ep::Act::None;
         QTest::newRow("add large (threads)") << O::Add << V{1, 64, 64, 32} << V{1, 64, 64, 32} << ep::Act::LeakyRelu;
+        QTest::newRow("add two long rows, scalar per row") << O::Add << V{2, 40001} << V{2, 1} << ep::Act::Relu;
+        QTest::newRow("sub two long rows, first broadcast") << O::Sub << V{1, 40001} << V{2, 40001} << ep::Act::None;
     }
 
     void binary() {

@@ -116,21 +116,30 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
     const int64_t row = plan.size[inner];
     int64_t rows = 1;
     for (int i = 0; i < inner; ++i) rows *= plan.size[i];
-    // Threads only pay off on large tensors; the ops are memory bound.
-    ThreadPool* use_pool = rows * row >= (1 << 16) ? pool : nullptr;
-    parallel_for(use_pool, rows, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
+    // Threads only pay off on large tensors; the ops are memory bound. Few long rows (a
+    // residual Add of two same-shaped tensors is one row) are cut into pieces, so each thread
+    // works on the part of the tensors the previous layer's split left in its own cache.
+    ThreadPool* use_pool = rows * row >= (1 << 14) ? pool : nullptr;
+    const int threads = use_pool ? use_pool->threads() : 1;
+    const int64_t split = threads == 1 || rows >= 4 * threads
+                              ? 1
+                              : std::max<int64_t>(1, std::min<int64_t>(4 * threads, row / 4096));
+    const int64_t piece = ((row + split - 1) / split + 15) & ~int64_t(15); // whole cache lines
+    parallel_for(use_pool, rows * split, [&](int64_t begin, int64_t end) {
+        for (int64_t index = begin; index < end; ++index) {
+            const int64_t r = index / split, c0 = index % split * piece, c1 = std::min(row, c0 + piece);
+            if (c0 >= c1) continue;
             int64_t rest = r, a_off = 0, b_off = 0;
             for (int i = inner - 1; i >= 0; --i) {
-                const int64_t index = rest % plan.size[i];
+                const int64_t at = rest % plan.size[i];
                 rest /= plan.size[i];
-                a_off += index * plan.a_stride[i];
-                b_off += index * plan.b_stride[i];
+                a_off += at * plan.a_stride[i];
+                b_off += at * plan.b_stride[i];
             }
-            float* o = out + r * row;
-            binary_row<OP>(a + a_off, plan.a_stride[inner] != 0, b + b_off,
-                           plan.b_stride[inner] != 0, o, row);
-            apply_activation(act, o, static_cast<size_t>(row));
+            const bool a_full = plan.a_stride[inner] != 0, b_full = plan.b_stride[inner] != 0;
+            float* o = out + r * row + c0;
+            binary_row<OP>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o, c1 - c0);
+            apply_activation(act, o, static_cast<size_t>(c1 - c0));
         }
     });
 }

@@ -82,9 +82,11 @@ private:
 
 // ----- Threads ---------------------------------------------------------------------------
 // A fixed set of worker threads created once. parallel_for(n, fn) calls fn(begin, end) on
-// threads() disjoint contiguous sub-ranges covering [0, n), each run by whichever thread
-// claims it first (the caller included), and returns when all are done. With threads == 1 it
-// calls fn(0, n) directly. Results never depend on which thread ran a range.
+// up to threads() disjoint contiguous sub-ranges covering [0, n) and returns when all are done.
+// Thread i (the caller is 0) first takes range i, so consecutive layers split the same way
+// find their data in the same core's cache; a range whose thread has not started yet is taken
+// by any thread that is free. With threads == 1 it calls fn(0, n) directly. Results never
+// depend on which thread ran a range.
 class ThreadPool {
 public:
     explicit ThreadPool(int threads);
@@ -92,19 +94,20 @@ public:
     ThreadPool(const ThreadPool&) = delete;
     ThreadPool& operator=(const ThreadPool&) = delete;
 
+    static constexpr int kMaxParts = 32;
     int threads() const { return static_cast<int>(workers_.size()) + 1; }
     void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn);
 
 private:
     void worker_loop(int index);
 
-    // Runs the unclaimed parts of job `generation` until none is left.
-    void run_parts(uint64_t generation);
+    // Runs part `own` of job `generation` if still unclaimed, then any unclaimed part, until
+    // none is left.
+    void run_parts(uint64_t generation, int own);
 
-    // A job is split into threads() parts that any thread may claim (the caller included), so
-    // a worker the OS has not scheduled yet costs nothing: the caller runs its part too. Workers
-    // spin briefly on `generation_` before they sleep on `wake_`: consecutive layers hand over
-    // work in about a microsecond instead of a futex round trip each.
+    // A job is split into at most threads() parts (at most kMaxParts). Workers spin briefly on
+    // `generation_` before they sleep on `wake_`: consecutive layers hand over work in about a
+    // microsecond instead of a futex round trip each.
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -112,7 +115,8 @@ private:
     int64_t job_size_ = 0;
     int parts_ = 0;
     std::atomic<uint64_t> generation_{0};
-    std::atomic<uint64_t> claim_{0};   // (generation << 32) | (parts << 16) | next unclaimed part
+    // (generation mod 2^24) << 40 | parts << 32 | mask of the claimed parts
+    std::atomic<uint64_t> claim_{0};
     std::atomic<int> done_parts_{0};
     std::atomic<int> sleepers_{0};
     std::atomic<bool> stop_{false};

@@ -73,24 +73,37 @@ ThreadPool::~ThreadPool() {
     for (auto& worker : workers_) worker.join();
 }
 
-// The claim word is (generation << 32) | (parts << 16) | next part: a thread decides from this
-// one word whether a part is left, so it never reads job fields that the caller may already be
-// filling in for the next job (the job is only rewritten once all its parts are done, and a
-// part is only run after a successful claim of the job's own word).
-void ThreadPool::run_parts(uint64_t generation) {
+// The claim word is (generation mod 2^24) << 40 | parts << 32 | claimed-parts mask: a thread
+// decides from this one word whether a part is left, so it never reads job fields that the
+// caller may already be filling in for the next job (the job is only rewritten once all its
+// parts are done, and a part is only run after a successful claim in the job's own word).
+namespace {
+constexpr uint64_t kGenerationMask = (uint64_t(1) << 24) - 1;
+uint64_t claim_generation(uint64_t generation) { return (generation & kGenerationMask) << 40; }
+} // namespace
+
+void ThreadPool::run_parts(uint64_t generation, int own) {
+    const uint64_t tag = claim_generation(generation);
     for (;;) {
         uint64_t c = claim_.load();
-        const int parts = static_cast<int>((c >> 16) & 0xffff), next = static_cast<int>(c & 0xffff);
-        if ((c >> 32) != generation || next >= parts) return;
-        if (!claim_.compare_exchange_weak(c, c + 1)) continue;
+        if ((c & ~((uint64_t(1) << 40) - 1)) != tag) return;
+        const int parts = static_cast<int>((c >> 32) & 0xff);
+        const uint32_t claimed = static_cast<uint32_t>(c);
+        const uint32_t all = parts >= 32 ? ~uint32_t(0) : (uint32_t(1) << parts) - 1;
+        if ((claimed & all) == all) return;
+        int part = own;
+        if (part < 0 || part >= parts || (claimed >> part & 1u)) // taken: the first free one instead
+            for (part = 0; claimed >> part & 1u;) ++part;
+        if (!claim_.compare_exchange_weak(c, c | (uint64_t(1) << part))) continue;
+        own = -1;
         int64_t begin, end;
-        chunk(job_size_, parts, next, begin, end);
+        chunk(job_size_, parts, part, begin, end);
         if (begin < end) (*job_)(begin, end);
         done_parts_.fetch_add(1);
     }
 }
 
-void ThreadPool::worker_loop(int) {
+void ThreadPool::worker_loop(int index) {
     uint64_t seen = 0;
     for (;;) {
         uint64_t now = generation_.load(std::memory_order_acquire);
@@ -107,7 +120,7 @@ void ThreadPool::worker_loop(int) {
         }
         if (stop_.load()) return;
         seen = now;
-        run_parts(now);
+        run_parts(now, index);
     }
 }
 
@@ -120,17 +133,17 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64
     // The previous job is finished (every part done), so nobody reads these now.
     job_ = &fn;
     job_size_ = n;
-    parts_ = static_cast<int>(std::min<int64_t>({n, threads(), 0xffff}));
+    parts_ = static_cast<int>(std::min<int64_t>({n, threads(), kMaxParts}));
     done_parts_.store(0);
-    uint64_t generation = (generation_.load() + 1) & 0xffffffff;
+    uint64_t generation = (generation_.load() + 1) & kGenerationMask;
     if (generation == 0) generation = 1; // 0 is the workers' "nothing seen yet"
-    claim_.store(generation << 32 | static_cast<uint64_t>(parts_) << 16); // publishes job_ and job_size_
+    claim_.store(claim_generation(generation) | static_cast<uint64_t>(parts_) << 32); // publishes job_ and job_size_
     generation_.store(generation);
     if (sleepers_.load() > 0) {
         { std::lock_guard<std::mutex> lock(mutex_); }
         wake_.notify_all();
     }
-    run_parts(generation);
+    run_parts(generation, 0);
     for (int spin = 0; done_parts_.load(std::memory_order_acquire) != parts_; ++spin) {
         if (spin < kSpinIterations) cpu_relax();
         else std::this_thread::yield();

@@ -99,7 +99,7 @@ void transform_input(const Conv2D& op, const Geometry& g, const float* input, in
 // Y = A^T M A + bias for one tile (A^T rows: [1 1 1 0], [0 1 -1 -1]), then the activation;
 // output pixels beyond the layer's edge are not written.
 void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64_t tile, int b,
-                      int block_tiles, const float* bias, float* output) {
+                      int block_tiles, const float* bias, float* output, int c_begin, int c_end) {
     const Conv2DShape& s = op.shape;
     const int cout = s.out_c;
     const int64_t per_image = static_cast<int64_t>(g.tiles_h) * g.tiles_w;
@@ -116,8 +116,8 @@ void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64
                              : nullptr;
         }
     float edge[4][NR * 4];
-    for (int c0 = 0; c0 < cout; c0 += NR * 4) {
-        const int width = std::min(NR * 4, cout - c0);
+    for (int c0 = c_begin; c0 < c_end; c0 += NR * 4) {
+        const int width = std::min(NR * 4, c_end - c0);
         float* dst[2][2];
         for (int i = 0; i < 2; ++i)
             for (int j = 0; j < 2; ++j) dst[i][j] = y[i][j] ? y[i][j] + c0 : edge[2 * i + j];
@@ -143,8 +143,9 @@ void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64
     }
 }
 
+// Tiles [first, first + count) for output-channel panels [p_begin, p_end).
 void run_block(const Conv2D& op, const Geometry& g, const float* input, float* output,
-               int64_t first, int count, float* scratch) {
+               int64_t first, int count, int p_begin, int p_end, float* scratch) {
     const int cin = op.shape.in_c;
     float* v = scratch;
     float* m = scratch + static_cast<size_t>(kPositions) * count * cin;
@@ -157,7 +158,7 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
     for (int xi = 0; xi < kPositions; ++xi) {
         const float* vx = v + static_cast<size_t>(xi) * count * cin;
         float* mx = m + static_cast<size_t>(xi) * count * g.padded_cout;
-        for (int p = 0; p < g.panels; ++p) {
+        for (int p = p_begin; p < p_end; ++p) {
             const float* w = packed + (static_cast<size_t>(xi) * g.panels + p) * panel_size;
             for (int b = 0; b < count; b += MR) {
                 const int m_valid = std::min(MR, count - b);
@@ -171,7 +172,8 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
         }
     }
     const float* bias = packed + op.bias_offset;
-    for (int b = 0; b < count; ++b) transform_output(op, g, m, first + b, b, count, bias, output);
+    const int c_begin = p_begin * NR, c_end = std::min(op.shape.out_c, p_end * NR);
+    for (int b = 0; b < count; ++b) transform_output(op, g, m, first + b, b, count, bias, output, c_begin, c_end);
 }
 
 } // namespace
@@ -217,6 +219,18 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
     const Geometry g = geometry(op);
     const size_t scratch_floats = static_cast<size_t>(kPositions) * g.block * (op.shape.in_c + g.padded_cout);
     const int threads = pool ? pool->threads() : 1;
+    if (threads > 1 && g.tiles <= g.block && g.panels >= 2 * threads) {
+        // The whole layer is one block (small images, many channels: ResNet's 14x14x256):
+        // split the output channels, so each thread streams only its share of the transformed
+        // weights (4 MB there) instead of all of them; the cheap input transform is repeated.
+        parallel_for(pool, threads, [&](int64_t begin, int64_t end) {
+            float* scratch = thread_scratch(scratch_floats);
+            for (int64_t part = begin; part < end; ++part)
+                run_block(op, g, input, output, 0, static_cast<int>(g.tiles), static_cast<int>(g.panels * part / threads),
+                          static_cast<int>(g.panels * (part + 1) / threads), scratch);
+        });
+        return;
+    }
     // Near-equal shares of whole tiles per thread, each processed in blocks.
     parallel_for(threads > 1 ? pool : nullptr, std::min<int64_t>(threads, g.tiles),
                  [&](int64_t begin, int64_t end) {
@@ -225,7 +239,8 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = g.tiles * part / parts, last = g.tiles * (part + 1) / parts;
             for (int64_t t = first; t < last; t += g.block)
-                run_block(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), scratch);
+                run_block(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0, g.panels,
+                          scratch);
         }
     });
 }
