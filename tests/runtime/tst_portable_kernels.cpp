@@ -188,6 +188,9 @@ private slots:
         convRow("winograd 8x8 output", {1, 10, 10, 8, 70, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Winograd);
         convRow("3x3 7x7 output stays direct", {1, 7, 7, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("winograd many tiles 32->33", {1, 40, 37, 32, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
+        convRow("winograd F4 odd sizes 16->20", {1, 18, 17, 16, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::LeakyRelu, P::Winograd);
+        convRow("winograd F4 batch 2 no pads 8->40", {2, 19, 22, 8, 40, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu, P::Winograd);
+        convRow("winograd F4 one block, channels split 64->150", {1, 16, 16, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
         convRow("winograd one block, channels split 64->150", {1, 14, 14, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("3x3 too few channels stays direct", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);

@@ -166,8 +166,10 @@ struct Conv2D {
     AlignedBuffer packed;
     size_t bias_offset = 0;
     AlignedBuffer zero; // in_c zeros: the row that padding taps point to
-    // Winograd: packed is [16 positions][panels][in_c][NR], then the bias; zero_bias is NR zeros.
+    // Winograd F(MxM, 3x3), M = winograd_tile (2 or 4): packed is [(M+2)^2 positions][panels]
+    // [in_c][NR], then the bias; zero_bias is NR zeros.
     AlignedBuffer zero_bias;
+    int winograd_tile = 0;
 
     // Indirection: for each tile of MR output pixels and each tap, MR input-row pointers
     // ([tile][tap][MR], the last tile padded by repeating its last pixel). Depthwise uses

@@ -1,21 +1,28 @@
-// 3x3 stride-1 convolution by Winograd's minimal filtering F(2x2, 3x3) (Lavin & Gray 2015):
-// each 2x2 block of output pixels ("a tile") costs 16 multiplications per input channel and
-// output channel instead of 36, i.e. 2.25x fewer multiply-adds than the direct kernel.
+// 3x3 stride-1 convolution by Winograd's minimal filtering F(MxM, 3x3) (Lavin & Gray 2015),
+// M = 2 or 4: each MxM block of output pixels ("a tile") costs (M+2)^2 multiplications per
+// input and output channel instead of 9 M^2, i.e. 2.25x (M = 2) or 4x (M = 4) fewer
+// multiply-adds than the direct kernel.
 //
-//   V = B^T d B     (input tile d: 4x4 pixels, all input channels)
-//   U = G g G^T     (filter g: 3x3, packed once)
-//   M[xi] = V[xi] x U[xi]    for each of the 16 positions xi: a GEMM over channels, run by the
-//                            same register tile as the direct convolution (gemm_ukernel.h)
-//   Y = A^T M A + bias       (2x2 output pixels), then the fused activation
+//   V = B^T d B     (input tile d: (M+2)x(M+2) pixels, all input channels)
+//   U = G g G^T     (filter g: 3x3, packed once, in double)
+//   M[xi] = V[xi] x U[xi]    for each of the (M+2)^2 positions xi: a GEMM over channels, run
+//                            by the same register tile as the direct convolution (gemm_ukernel.h)
+//   Y = A^T M A + bias       (MxM output pixels), then the fused activation
 //
 // Tiles are processed in blocks so that V and M of a block stay in a per-thread scratch of a
-// bounded size. Numerics: the transforms only add and subtract (and G halves), so the error
-// stays within a few ulps of the direct sum (max |diff| ~1e-6 relative on ResNet layers).
+// bounded size. Numerics: F(2x2) only adds and subtracts (error within a few ulps of the
+// direct sum); F(4x4) scales by up to 8 in its transforms, so its error is a few times larger
+// (points chosen for accuracy, below), still far inside the 1e-4 accuracy budget.
+// It is used where its larger tiles do not waste work: both output sides >= kTile4MinSide.
 #include "gemm_ukernel.h"
 #include "portable.h"
 
 #include <algorithm>
 #include <cstring>
+
+#ifndef EMBARK_WINOGRAD_MAX_TILE
+#  define EMBARK_WINOGRAD_MAX_TILE 4 // -DEMBARK_WINOGRAD_MAX_TILE=2 keeps F(2x2, 3x3) everywhere
+#endif
 
 namespace embark::portable::detail {
 
@@ -23,7 +30,7 @@ namespace {
 
 constexpr int MR = kTilePixels;
 constexpr int NR = kTileChannels;
-constexpr int kPositions = 16; // 4x4 transformed positions per tile
+constexpr int kTile4MinSide = 16;
 
 // Scratch per thread for V and M of one block of tiles, bounded so that the block's working
 // set stays in the caches (and small boards do not pay megabytes for it).
@@ -36,8 +43,83 @@ constexpr size_t kScratchBytes = size_t(2) << 20;
 #else
 #  define EMBARK_INDEPENDENT_ITERATIONS
 #endif
+// Fixed-size loops inside a vectorized channel loop must be unrolled first.
+#if defined(__clang__)
+#  define EMBARK_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#  define EMBARK_UNROLL _Pragma("GCC unroll 8")
+#else
+#  define EMBARK_UNROLL
+#endif
+
+// The 1-D transforms of F(MxM, 3x3), written out: a product by a zero coefficient cannot be
+// folded away without -ffast-math, so no matrix loops here.
+template <int M>
+struct Transforms;
+
+template <>
+struct Transforms<2> {
+    static constexpr int kAlpha = 4;
+    // B^T rows: [1 0 -1 0], [0 1 1 0], [0 -1 1 0], [0 1 0 -1]
+    static inline void input(const float* d, float* r) {
+        r[0] = d[0] - d[2];
+        r[1] = d[1] + d[2];
+        r[2] = d[2] - d[1];
+        r[3] = d[1] - d[3];
+    }
+    // A^T rows: [1 1 1 0], [0 1 -1 -1]
+    static inline void output(const float* m, float* o) {
+        o[0] = m[0] + m[1] + m[2];
+        o[1] = m[1] - m[2] - m[3];
+    }
+    static constexpr double G[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+};
+
+// Interpolation points 0, 1, -1, 2, -1/2 (and infinity) rather than Lavin's 0, +-1, +-2: the
+// same cost in the GEMMs, a few more additions in the transforms, and 2-3x less rounding error
+// (mean 1.1e-6 against 2.7e-6 relative on 64-channel random tiles, simulated in float32; see
+// Barabasz et al., "Error analysis and improving the accuracy of Winograd convolution", 2020).
+// Derived with exact fractions and checked (A^T[(G g) . (B^T d)] = d * g for all d and g).
+template <>
+struct Transforms<4> {
+    static constexpr int kAlpha = 6;
+    // B^T rows: [1 3/2 -2 -3/2 1 0], [0 -1 -5/2 -1/2 1 0], [0 1 1/2 -5/2 1 0],
+    //           [0 -1/2 -1 1/2 1 0], [0 2 -1 -2 1 0], [0 1 3/2 -2 -3/2 1]
+    static inline void input(const float* d, float* r) {
+        r[0] = d[0] + 1.5f * d[1] - 2.f * d[2] - 1.5f * d[3] + d[4];
+        r[1] = d[4] - d[1] - 2.5f * d[2] - 0.5f * d[3];
+        r[2] = d[4] + d[1] + 0.5f * d[2] - 2.5f * d[3];
+        r[3] = d[4] - d[2] + 0.5f * (d[3] - d[1]);
+        r[4] = d[4] - d[2] + 2.f * (d[1] - d[3]);
+        r[5] = d[5] + d[1] + 1.5f * d[2] - 2.f * d[3] - 1.5f * d[4];
+    }
+    // A^T rows: [1 1 1 1 1 0], [0 1 -1 2 -1/2 0], [0 1 1 4 1/4 0], [0 1 -1 8 -1/8 1]
+    static inline void output(const float* m, float* o) {
+        const float s12 = m[1] + m[2], d12 = m[1] - m[2];
+        o[0] = m[0] + s12 + m[3] + m[4];
+        o[1] = d12 + 2.f * m[3] - 0.5f * m[4];
+        o[2] = s12 + 4.f * m[3] + 0.25f * m[4];
+        o[3] = d12 + 8.f * m[3] - 0.125f * m[4] + m[5];
+    }
+    static constexpr double G[6][3] = {{1, 0, 0},
+                                       {-1.0 / 3, -1.0 / 3, -1.0 / 3},
+                                       {1.0 / 3, -1.0 / 3, 1.0 / 3},
+                                       {1.0 / 15, 2.0 / 15, 4.0 / 15},
+                                       {-16.0 / 15, 8.0 / 15, -4.0 / 15},
+                                       {0, 0, 1}};
+};
+
+// Floats between two positions' rows in V or M: a block's rows plus one cache line, so the
+// (M+2)^2 streams that the transforms read or write at once never sit a multiple of 4 KiB
+// apart (they would all fall into the same L1 set: 8x slower at 1 thread on 56x56x64, F(4x4)).
+size_t position_stride(int count, int row) {
+    return (static_cast<size_t>(count) * row + 15) / 16 * 16 + 16;
+}
 
 struct Geometry {
+    int m = 2;          // output tile side
+    int alpha = 4;      // input tile side, m + 2
+    int positions = 16; // alpha^2
     int tiles_h = 0, tiles_w = 0, panels = 0;
     int padded_cout = 0; // panels * NR: M's row length, so every panel stores a full tile
     int64_t tiles = 0;
@@ -46,118 +128,136 @@ struct Geometry {
 
 Geometry geometry(const Conv2D& op) {
     Geometry g;
-    g.tiles_h = (op.out_h + 1) / 2;
-    g.tiles_w = (op.out_w + 1) / 2;
+    g.m = op.winograd_tile;
+    g.alpha = g.m + 2;
+    g.positions = g.alpha * g.alpha;
+    g.tiles_h = (op.out_h + g.m - 1) / g.m;
+    g.tiles_w = (op.out_w + g.m - 1) / g.m;
     g.tiles = static_cast<int64_t>(op.shape.batch) * g.tiles_h * g.tiles_w;
     g.panels = ceil_div(op.shape.out_c, NR);
     g.padded_cout = g.panels * NR;
-    const size_t per_tile = sizeof(float) * kPositions * (op.shape.in_c + g.padded_cout);
+    const size_t per_tile = sizeof(float) * g.positions * (op.shape.in_c + g.padded_cout);
     const int fit = static_cast<int>(std::max<size_t>(1, kScratchBytes / per_tile));
     g.block = std::max(MR, fit / MR * MR);
     return g;
 }
 
 // V[xi][b][c] for tile `tile` of the layer (b = its index in the block), all input channels.
+template <int M>
 void transform_input(const Conv2D& op, const Geometry& g, const float* input, int64_t tile, int b,
-                     int block_tiles, float* v) {
+                     size_t xi_stride, float* v) {
+    constexpr int A = Transforms<M>::kAlpha;
     const Conv2DShape& s = op.shape;
     const int cin = s.in_c;
     const int64_t per_image = static_cast<int64_t>(g.tiles_h) * g.tiles_w;
     const int n = static_cast<int>(tile / per_image);
     const int ty = static_cast<int>(tile % per_image / g.tiles_w), tx = static_cast<int>(tile % g.tiles_w);
-    const float* d[4][4];
-    for (int i = 0; i < 4; ++i)
-        for (int j = 0; j < 4; ++j) {
-            const int iy = 2 * ty - s.pad_top + i, ix = 2 * tx - s.pad_left + j;
+    const float* d[A][A];
+    for (int i = 0; i < A; ++i)
+        for (int j = 0; j < A; ++j) {
+            const int iy = M * ty - s.pad_top + i, ix = M * tx - s.pad_left + j;
             d[i][j] = (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w)
                           ? op.zero.data()
                           : input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * cin;
         }
-    const size_t xi_stride = static_cast<size_t>(block_tiles) * cin;
     float* out = v + static_cast<size_t>(b) * cin;
     EMBARK_INDEPENDENT_ITERATIONS
     for (int c = 0; c < cin; ++c) {
-        // Columns first: t = B^T d (B^T rows: [1 0 -1 0], [0 1 1 0], [0 -1 1 0], [0 1 0 -1]).
-        float t[4][4];
-        for (int j = 0; j < 4; ++j) {
-            const float d0 = d[0][j][c], d1 = d[1][j][c], d2 = d[2][j][c], d3 = d[3][j][c];
-            t[0][j] = d0 - d2;
-            t[1][j] = d1 + d2;
-            t[2][j] = d2 - d1;
-            t[3][j] = d1 - d3;
+        // Columns first: t = B^T d; then rows: V = t B.
+        float t[A][A];
+        EMBARK_UNROLL
+        for (int j = 0; j < A; ++j) {
+            float col[A], r[A];
+            EMBARK_UNROLL
+            for (int i = 0; i < A; ++i) col[i] = d[i][j][c];
+            Transforms<M>::input(col, r);
+            EMBARK_UNROLL
+            for (int i = 0; i < A; ++i) t[i][j] = r[i];
         }
-        // Then rows: V = t B.
-        for (int i = 0; i < 4; ++i) {
-            out[(4 * i + 0) * xi_stride + c] = t[i][0] - t[i][2];
-            out[(4 * i + 1) * xi_stride + c] = t[i][1] + t[i][2];
-            out[(4 * i + 2) * xi_stride + c] = t[i][2] - t[i][1];
-            out[(4 * i + 3) * xi_stride + c] = t[i][1] - t[i][3];
+        EMBARK_UNROLL
+        for (int i = 0; i < A; ++i) {
+            float r[A];
+            Transforms<M>::input(t[i], r);
+            EMBARK_UNROLL
+            for (int k = 0; k < A; ++k) out[(A * i + k) * xi_stride + c] = r[k];
         }
     }
 }
 
-// Y = A^T M A + bias for one tile (A^T rows: [1 1 1 0], [0 1 -1 -1]), then the activation;
-// output pixels beyond the layer's edge are not written.
+// Y = A^T M A + bias for one tile, then the activation, for channels [c_begin, c_end); output
+// pixels beyond the layer's edge are not written.
+template <int M>
 void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64_t tile, int b,
-                      int block_tiles, const float* bias, float* output, int c_begin, int c_end) {
-    const Conv2DShape& s = op.shape;
-    const int cout = s.out_c;
+                      size_t xi_stride, const float* bias, float* output, int c_begin, int c_end) {
+    constexpr int A = Transforms<M>::kAlpha;
+    const int cout = op.shape.out_c;
     const int64_t per_image = static_cast<int64_t>(g.tiles_h) * g.tiles_w;
     const int n = static_cast<int>(tile / per_image);
-    const int oy = 2 * static_cast<int>(tile % per_image / g.tiles_w), ox = 2 * static_cast<int>(tile % g.tiles_w);
-    const size_t xi_stride = static_cast<size_t>(block_tiles) * g.padded_cout;
+    const int oy = M * static_cast<int>(tile % per_image / g.tiles_w), ox = M * static_cast<int>(tile % g.tiles_w);
     const float* in = m + static_cast<size_t>(b) * g.padded_cout;
-    float* y[2][2];
-    for (int i = 0; i < 2; ++i)
-        for (int j = 0; j < 2; ++j) {
-            // Pixels past the edge (odd output sizes) go to a row of the scratch past M.
+    float* y[M][M];
+    EMBARK_UNROLL
+    for (int i = 0; i < M; ++i)
+        EMBARK_UNROLL
+        for (int j = 0; j < M; ++j) {
             const bool inside = oy + i < op.out_h && ox + j < op.out_w;
             y[i][j] = inside ? output + ((static_cast<int64_t>(n) * op.out_h + oy + i) * op.out_w + ox + j) * cout
                              : nullptr;
         }
-    float edge[4][NR * 4];
+    float edge[M * M][NR * 4]; // pixels past the edge (sizes not a multiple of M) land here
     for (int c0 = c_begin; c0 < c_end; c0 += NR * 4) {
         const int width = std::min(NR * 4, c_end - c0);
-        float* dst[2][2];
-        for (int i = 0; i < 2; ++i)
-            for (int j = 0; j < 2; ++j) dst[i][j] = y[i][j] ? y[i][j] + c0 : edge[2 * i + j];
+        float* dst[M][M];
+        EMBARK_UNROLL
+        for (int i = 0; i < M; ++i)
+            EMBARK_UNROLL
+            for (int j = 0; j < M; ++j) dst[i][j] = y[i][j] ? y[i][j] + c0 : edge[M * i + j];
         EMBARK_INDEPENDENT_ITERATIONS
         for (int c = 0; c < width; ++c) {
-            float r[4][2];
-            for (int j = 0; j < 4; ++j) {
-                const float m0 = in[(0 + j) * xi_stride + c0 + c], m1 = in[(4 + j) * xi_stride + c0 + c];
-                const float m2 = in[(8 + j) * xi_stride + c0 + c], m3 = in[(12 + j) * xi_stride + c0 + c];
-                r[j][0] = m0 + m1 + m2;
-                r[j][1] = m1 - m2 - m3;
+            // Columns first: r = A^T M (r[j][k] is row k of column j); then rows: Y = r A.
+            float r[A][M];
+            EMBARK_UNROLL
+            for (int j = 0; j < A; ++j) {
+                float col[A];
+                EMBARK_UNROLL
+                for (int i = 0; i < A; ++i) col[i] = in[(A * i + j) * xi_stride + c0 + c];
+                Transforms<M>::output(col, r[j]);
             }
             const float bc = bias[c0 + c];
-            dst[0][0][c] = r[0][0] + r[1][0] + r[2][0] + bc;
-            dst[0][1][c] = r[1][0] - r[2][0] - r[3][0] + bc;
-            dst[1][0][c] = r[0][1] + r[1][1] + r[2][1] + bc;
-            dst[1][1][c] = r[1][1] - r[2][1] - r[3][1] + bc;
+            EMBARK_UNROLL
+            for (int k = 0; k < M; ++k) {
+                float row[A], o[M];
+                EMBARK_UNROLL
+                for (int j = 0; j < A; ++j) row[j] = r[j][k];
+                Transforms<M>::output(row, o);
+                EMBARK_UNROLL
+                for (int l = 0; l < M; ++l) dst[k][l][c] = o[l] + bc;
+            }
         }
         if (op.act.kind != Act::None)
-            for (int i = 0; i < 2; ++i)
-                for (int j = 0; j < 2; ++j)
+            for (int i = 0; i < M; ++i)
+                for (int j = 0; j < M; ++j)
                     if (y[i][j]) apply_activation(op.act, dst[i][j], static_cast<size_t>(width));
     }
 }
 
 // Tiles [first, first + count) for output-channel panels [p_begin, p_end).
+template <int M>
 void run_block(const Conv2D& op, const Geometry& g, const float* input, float* output,
                int64_t first, int count, int p_begin, int p_end, float* scratch) {
     const int cin = op.shape.in_c;
+    const size_t v_stride = position_stride(count, cin), m_stride = position_stride(count, g.padded_cout);
     float* v = scratch;
-    float* m = scratch + static_cast<size_t>(kPositions) * count * cin;
-    for (int b = 0; b < count; ++b) transform_input(op, g, input, first + b, b, count, v);
+    float* m = scratch + static_cast<size_t>(g.positions) * v_stride;
+    for (int b = 0; b < count; ++b) transform_input<M>(op, g, input, first + b, b, v_stride, v);
 
     const float* packed = op.packed.data();
     const float* zero_bias = op.zero_bias.data();
     const size_t panel_size = static_cast<size_t>(cin) * NR;
     const Activation none;
-    for (int xi = 0; xi < kPositions; ++xi) {
-        const float* vx = v + static_cast<size_t>(xi) * count * cin;
-        float* mx = m + static_cast<size_t>(xi) * count * g.padded_cout;
+    for (int xi = 0; xi < g.positions; ++xi) {
+        const float* vx = v + static_cast<size_t>(xi) * v_stride;
+        float* mx = m + static_cast<size_t>(xi) * m_stride;
         for (int p = p_begin; p < p_end; ++p) {
             const float* w = packed + (static_cast<size_t>(xi) * g.panels + p) * panel_size;
             for (int b = 0; b < count; b += MR) {
@@ -173,13 +273,47 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
     }
     const float* bias = packed + op.bias_offset;
     const int c_begin = p_begin * NR, c_end = std::min(op.shape.out_c, p_end * NR);
-    for (int b = 0; b < count; ++b) transform_output(op, g, m, first + b, b, count, bias, output, c_begin, c_end);
+    for (int b = 0; b < count; ++b)
+        transform_output<M>(op, g, m, first + b, b, m_stride, bias, output, c_begin, c_end);
+}
+
+void run_block_any(const Conv2D& op, const Geometry& g, const float* input, float* output,
+                   int64_t first, int count, int p_begin, int p_end, float* scratch) {
+    if (g.m == 4) run_block<4>(op, g, input, output, first, count, p_begin, p_end, scratch);
+    else run_block<2>(op, g, input, output, first, count, p_begin, p_end, scratch);
+}
+
+template <int M>
+void pack_filters(Conv2D& op, const float* weights, const float* bias) {
+    constexpr int A = Transforms<M>::kAlpha;
+    const auto& G = Transforms<M>::G;
+    const int cin = op.shape.in_c, cout = op.shape.out_c;
+    const int panels = ceil_div(cout, NR);
+    const size_t panel_size = static_cast<size_t>(cin) * NR;
+    op.bias_offset = static_cast<size_t>(A * A) * panels * panel_size;
+    op.packed = AlignedBuffer(op.bias_offset + static_cast<size_t>(panels) * NR);
+    op.zero_bias = AlignedBuffer(NR);
+    float* out = op.packed.data();
+    for (int co = 0; co < cout; ++co) {
+        const int p = co / NR, lane = co % NR;
+        out[op.bias_offset + co] = bias ? bias[co] : 0.f;
+        for (int ci = 0; ci < cin; ++ci) {
+            const float* f = weights + (static_cast<size_t>(co) * cin + ci) * 9;
+            double gf[A][3]; // G g
+            for (int i = 0; i < A; ++i)
+                for (int j = 0; j < 3; ++j) gf[i][j] = G[i][0] * f[j] + G[i][1] * f[3 + j] + G[i][2] * f[6 + j];
+            for (int i = 0; i < A; ++i)
+                for (int j = 0; j < A; ++j) {
+                    const double u = gf[i][0] * G[j][0] + gf[i][1] * G[j][1] + gf[i][2] * G[j][2];
+                    out[(static_cast<size_t>(A * i + j) * panels + p) * panel_size + static_cast<size_t>(ci) * NR + lane] =
+                        static_cast<float>(u);
+                }
+        }
+    }
 }
 
 } // namespace
 
-// Worth it from 8 channels and 64 output pixels: on a 7x7 512->512 layer (ResNet-18's last
-// stage) the tile overhead and the 16/9 larger weights cancel the saved multiply-adds.
 bool winograd_applies(const Conv2DShape& s) {
     return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 &&
            s.dilation_h == 1 && s.dilation_w == 1 && s.groups == 1 && s.in_c >= 8 &&
@@ -187,46 +321,27 @@ bool winograd_applies(const Conv2DShape& s) {
 }
 
 void pack_winograd(Conv2D& op, const float* weights, const float* bias) {
-    const int cin = op.shape.in_c, cout = op.shape.out_c;
-    const int panels = ceil_div(cout, NR);
-    const size_t panel_size = static_cast<size_t>(cin) * NR;
-    op.bias_offset = static_cast<size_t>(kPositions) * panels * panel_size;
-    op.packed = AlignedBuffer(op.bias_offset + static_cast<size_t>(panels) * NR);
-    op.zero_bias = AlignedBuffer(NR);
-    float* out = op.packed.data();
-    // U = G g G^T with G rows [1 0 0], [1/2 1/2 1/2], [1/2 -1/2 1/2], [0 0 1], in double.
-    static const double G[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
-    for (int co = 0; co < cout; ++co) {
-        const int p = co / NR, lane = co % NR;
-        out[op.bias_offset + co] = bias ? bias[co] : 0.f;
-        for (int ci = 0; ci < cin; ++ci) {
-            const float* g = weights + (static_cast<size_t>(co) * cin + ci) * 9;
-            double gg[4][3]; // G g
-            for (int i = 0; i < 4; ++i)
-                for (int j = 0; j < 3; ++j)
-                    gg[i][j] = G[i][0] * g[j] + G[i][1] * g[3 + j] + G[i][2] * g[6 + j];
-            for (int i = 0; i < 4; ++i)
-                for (int j = 0; j < 4; ++j) {
-                    const double u = gg[i][0] * G[j][0] + gg[i][1] * G[j][1] + gg[i][2] * G[j][2];
-                    out[(static_cast<size_t>(4 * i + j) * panels + p) * panel_size +
-                        static_cast<size_t>(ci) * NR + lane] = static_cast<float>(u);
-                }
-        }
-    }
+    op.winograd_tile = EMBARK_WINOGRAD_MAX_TILE >= 4 && op.out_h >= kTile4MinSide && op.out_w >= kTile4MinSide ? 4 : 2;
+    if (op.winograd_tile == 4) pack_filters<4>(op, weights, bias);
+    else pack_filters<2>(op, weights, bias);
 }
 
 void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
     const Geometry g = geometry(op);
-    const size_t scratch_floats = static_cast<size_t>(kPositions) * g.block * (op.shape.in_c + g.padded_cout);
+    const size_t scratch_floats =
+        static_cast<size_t>(g.positions) * (position_stride(g.block, op.shape.in_c) + position_stride(g.block, g.padded_cout));
     const int threads = pool ? pool->threads() : 1;
-    if (threads > 1 && g.tiles <= g.block && g.panels >= 2 * threads) {
+    if (threads > 1 && g.tiles <= g.block && g.panels >= 2 * threads && (g.m == 2 || g.tiles < 2 * MR * threads)) {
         // The whole layer is one block (small images, many channels: ResNet's 14x14x256):
         // split the output channels, so each thread streams only its share of the transformed
-        // weights (4 MB there) instead of all of them; the cheap input transform is repeated.
+        // weights (4 MB there) instead of all of them, and its GEMMs keep every tile row; the
+        // input transform is repeated. F(4x4)'s heavier input transform makes that a loss when
+        // each thread would still have two register tiles of rows (28x28x128: 1.2x against
+        // 1.4x from 1 to 2 threads inside ResNet-18), so then the tiles are split.
         parallel_for(pool, threads, [&](int64_t begin, int64_t end) {
             float* scratch = thread_scratch(scratch_floats);
             for (int64_t part = begin; part < end; ++part)
-                run_block(op, g, input, output, 0, static_cast<int>(g.tiles), static_cast<int>(g.panels * part / threads),
+                run_block_any(op, g, input, output, 0, static_cast<int>(g.tiles), static_cast<int>(g.panels * part / threads),
                           static_cast<int>(g.panels * (part + 1) / threads), scratch);
         });
         return;
@@ -239,7 +354,7 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
         for (int64_t part = begin; part < end; ++part) {
             const int64_t first = g.tiles * part / parts, last = g.tiles * (part + 1) / parts;
             for (int64_t t = first; t < last; t += g.block)
-                run_block(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0, g.panels,
+                run_block_any(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0, g.panels,
                           scratch);
         }
     });
