@@ -181,7 +181,7 @@ struct Conv2D {
 // Packs ONNX Conv weights [out_c][in_c/groups][kernel_h][kernel_w] and bias [out_c]
 // (bias may be nullptr = zeros) and chooses the kernel path. 3x3 stride-1 layers take the
 // Winograd path unless the runtime is compiled with -DEMBARK_WINOGRAD=0 (its packed weights
-// are 16/9 the size of the direct kernel's).
+// are 16/9 the size of the direct kernel's with F(2x2), 4x with F(4x4); see winograd.cpp).
 Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias,
                    Activation act = {});
 
