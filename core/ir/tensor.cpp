@@ -46,7 +46,7 @@ void* Tensor::mutableData() {
     if (!m_storage) return nullptr;
     if (m_storage.use_count() > 1) {
         auto copy = std::make_shared<Storage>(m_storage->size());
-        std::memcpy(copy->data(), m_storage->data(), m_storage->size());
+        if (m_storage->size()) std::memcpy(copy->data(), m_storage->data(), m_storage->size());
         m_storage = std::move(copy);
     }
     return m_storage->data();

@@ -120,7 +120,9 @@ ir::Tensor fromDoubles(ir::DType dtype, ir::Shape shape, const std::vector<doubl
         for (size_t i = 0; i < values.size(); ++i) p[i] = static_cast<float>(values[i]);
         break;
     }
-    case ir::DType::Float64: std::memcpy(t.mutableData(), values.data(), values.size() * 8); break;
+    case ir::DType::Float64: // an empty vector may have no storage: memcpy from nullptr is undefined
+        if (!values.empty()) std::memcpy(t.mutableData(), values.data(), values.size() * 8);
+        break;
     case ir::DType::Float16: {
         uint16_t* p = t.mutableAs<uint16_t>();
         for (size_t i = 0; i < values.size(); ++i) p[i] = ir::floatToHalf(static_cast<float>(values[i]));
