@@ -126,6 +126,20 @@ private slots:
         QCOMPARE(s.value("bench/iterations").toInt(), 12);
     }
 
+    // Numbers beyond int64 (hand-edited files) stay doubles; integers come back as int.
+    void numbersOfEverySize() {
+        const QString file = path("numbers.json");
+        QVERIFY(writeAll(file, "{\"huge\": 1e300, \"big\": 4294967296, \"small\": -7, \"half\": 0.5}"));
+        QSettings s(file, ui::settingsFormat());
+        QCOMPARE(s.status(), QSettings::NoError);
+        QCOMPARE(s.value("huge").typeId(), int(QMetaType::Double));
+        QCOMPARE(s.value("huge").toDouble(), 1e300);
+        QCOMPARE(s.value("big").toLongLong(), qint64(4294967296));
+        QCOMPARE(s.value("small").typeId(), int(QMetaType::Int));
+        QCOMPARE(s.value("small").toInt(), -7);
+        QCOMPARE(s.value("half").toDouble(), 0.5);
+    }
+
     // The studio's start-up: QSettings() uses the format, and an older INI file is imported once.
     void installImportsTheOldIniFile() {
         QStandardPaths::setTestModeEnabled(true);

@@ -8,6 +8,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <climits>
+#include <cmath>
+
 namespace embark::ui {
 
 namespace {
@@ -42,7 +45,10 @@ QVariant fromJson(const QJsonValue& j) {
     case QJsonValue::Bool: return j.toBool();
     case QJsonValue::Double: {
         const double d = j.toDouble();
-        if (d == double(qint64(d))) return qint64(d) == int(d) ? QVariant(int(d)) : QVariant(qint64(d));
+        if (std::abs(d) < 9007199254740992.0 && d == std::floor(d)) { // exact integers (|d| < 2^53)
+            const auto i = static_cast<qint64>(d);
+            return i >= INT_MIN && i <= INT_MAX ? QVariant(int(i)) : QVariant(i);
+        }
         return d;
     }
     case QJsonValue::Array: {
