@@ -39,16 +39,7 @@ constexpr int kLongRun = 99999937;
 
 QString digits() { return test::sourceDir() + "/resources/models/digits_cnn.onnx"; }
 
-bool writeJson(const QString& path, const QJsonObject& o) {
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(o).toJson()) > 0;
-}
-
-bool runExportAlive() {
-    QProcess p;
-    p.start("pgrep", {"-f", QStringLiteral("run_export --warmup 0 --iterations %1").arg(kLongRun)});
-    return p.waitForFinished(10000) && p.exitCode() == 0;
-}
+bool runExportAlive() { return test::runExportAlive(kLongRun); }
 
 // Files under `dir` whose name contains `part`, with their sizes.
 QList<QPair<QString, qint64>> filesNamed(const QString& dir, const QString& part) {
@@ -85,10 +76,7 @@ class TestSshFaults : public QObject {
         QVERIFY(m_sshd->writeKnownHosts(true));
         const QJsonObject runner{{"kind", "ssh"},         {"host", "127.0.0.1"},       {"port", m_sshd->port()},
                                  {"user", m_sshd->user()}, {"key", m_sshd->clientKey()}, {"workdir", workdir}};
-        const QJsonObject board{{"id", "ssh-host"}, {"name", "this machine over SSH"}, {"arch", hostArch()},
-                                {"isa", hostArch()},  {"cflags", QJsonArray{}},           {"cores", 1},
-                                {"memory_bytes", qint64(8) << 30}, {"xnnpack", false},                {"runner", runner}};
-        QVERIFY(writeJson(m_tmp.path() + "/config/boards/ssh-host.json", board));
+        QVERIFY(test::writeHostBoard(m_tmp.path() + "/config/boards", "ssh-host", "this machine over SSH", runner));
     }
 
     jobs::BenchOptions options(const QString& model, QStringList* log) const {
@@ -219,11 +207,8 @@ private slots:
             log.append(line);
             if (sent || !line.contains("\"type\":\"latency\"")) return;
             // The transport records the remote pid in the run folder: kill exactly that one.
-            for (const auto& [path, size] : filesNamed(boardWork(), ".embark-exec-")) {
-                QFile f(path);
-                const qint64 pid = f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0;
-                if (pid > 0 && ::kill(static_cast<pid_t>(pid), signal) == 0) sent = true;
-            }
+            if (const qint64 pid = test::remoteExecPid(boardWork()); pid > 0 && ::kill(static_cast<pid_t>(pid), signal) == 0)
+                sent = true;
         };
         auto r = jobs::runBenchmark(o);
         QVERIFY(sent);

@@ -19,12 +19,7 @@
 
 #include <QAction>
 #include <QDir>
-#include <QDirIterator>
-#include <QFile>
-#include <QJsonArray>
-#include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -42,22 +37,7 @@ namespace {
 // A distinctive iteration count: the long runs are found by it with pgrep.
 constexpr int kLongRun = 99999941;
 
-bool runExportAlive() {
-    QProcess p;
-    p.start("pgrep", {"-f", QStringLiteral("run_export --warmup 0 --iterations %1").arg(kLongRun)});
-    return p.waitForFinished(10000) && p.exitCode() == 0;
-}
-
-// The pid of the command the SSH transport runs, from the pid file it keeps in the run folder.
-qint64 remotePid(const QString& boardWork) {
-    for (QDirIterator it(boardWork, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) {
-        const QString path = it.next();
-        if (!QFileInfo(path).fileName().contains(".embark-exec-")) continue;
-        QFile f(path);
-        if (const qint64 pid = f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0; pid > 0) return pid;
-    }
-    return 0;
-}
+bool runExportAlive() { return test::runExportAlive(kLongRun); }
 
 } // namespace
 
@@ -68,6 +48,7 @@ class TestStudioFaults : public QObject {
     std::unique_ptr<test::SshdFixture> m_sshd;
     std::unique_ptr<ui::MainWindow> m_window; // one window for every fault, as a user keeps it
     int m_failedRuns = 0;
+    qint64 m_lastWorstMs = 0; // the last benchmark's worst event-loop latency of the studio's making
 
     QString boardWork() const { return m_tmp.path() + "/board"; }
 
@@ -78,11 +59,7 @@ class TestStudioFaults : public QObject {
         if (!m_sshd->writeKnownHosts(true)) return *error = "cannot write known_hosts", false;
         const QJsonObject runner{{"kind", "ssh"},         {"host", "127.0.0.1"},       {"port", m_sshd->port()},
                                  {"user", m_sshd->user()}, {"key", m_sshd->clientKey()}, {"workdir", boardWork()}};
-        const QJsonObject board{{"id", "ssh-host"},   {"name", "this machine over SSH"},  {"arch", test::hostArch()},
-                                {"isa", test::hostArch()}, {"cflags", QJsonArray{}},            {"cores", 1},
-                                {"memory_bytes", qint64(8) << 30}, {"xnnpack", false},           {"runner", runner}};
-        QFile f(m_tmp.path() + "/config/boards/ssh-host.json");
-        if (!f.open(QIODevice::WriteOnly) || f.write(QJsonDocument(board).toJson()) <= 0)
+        if (!test::writeHostBoard(m_tmp.path() + "/config/boards", "ssh-host", "this machine over SSH", runner))
             return *error = "cannot write the board file", false;
         return true;
     }
@@ -116,7 +93,6 @@ class TestStudioFaults : public QObject {
         m_lastWorstMs = probe.worstMs();
         return job;
     }
-    qint64 m_lastWorstMs = 0;
 
     // What the user sees after a failed run: the job, the status bar, the history, the actions.
     void checkFailedInTheStudio(const std::shared_ptr<jobs::Job>& job, const QStringList& words) {
@@ -175,7 +151,7 @@ private slots:
         bool sent = false;
         auto job = runBenchmark([&](const QString& line) {
             if (sent || !line.contains("\"type\":\"latency\"")) return;
-            if (const qint64 pid = remotePid(boardWork()); pid > 0) sent = ::kill(pid_t(pid), SIGSEGV) == 0;
+            if (const qint64 pid = test::remoteExecPid(boardWork()); pid > 0) sent = ::kill(pid_t(pid), SIGSEGV) == 0;
         });
         QVERIFY2(sent, "run_export never reported a latency");
         checkFailedInTheStudio(job, {"board 'ssh-host'", "run_export", "SIGSEGV"});
