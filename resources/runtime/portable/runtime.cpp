@@ -78,8 +78,8 @@ ThreadPool::~ThreadPool() {
 // caller may already be filling in for the next job (the job is only rewritten once all its
 // parts are done, and a part is only run after a successful claim in the job's own word).
 namespace {
-constexpr uint64_t kGenerationMask = (uint64_t(1) << 24) - 1;
-uint64_t claim_generation(uint64_t generation) { return (generation & kGenerationMask) << 40; }
+constexpr uint64_t kGenerationMask = (uint64_t(1) << 24) - 1; // generations wrap within 24 bits
+uint64_t claim_generation(uint64_t generation) { return generation << 40; }
 } // namespace
 
 void ThreadPool::run_parts(uint64_t generation, int own) {
