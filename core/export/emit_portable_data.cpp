@@ -17,8 +17,37 @@ std::vector<int64_t> intsInputOrAttr(const ir::Node& n, size_t input, const char
     return n.attrInts(attr);
 }
 
+// The batched matrix transpose that `perm` reduces to once size-1 axes are dropped and axes
+// that stay adjacent and in order are merged (NCHW -> NHWC is [N][C][H*W] -> [N][H*W][C]):
+// sets batch/rows/cols and returns true, or false for any other permutation.
+bool asMatrixTranspose(const ir::Shape& shape, const std::vector<int64_t>& perm, int64_t& batch,
+                       int64_t& rows, int64_t& cols) {
+    struct Group { int64_t first, last, size; };
+    std::vector<Group> out; // in output order
+    for (int64_t axis : perm) {
+        const int64_t dim = shape[static_cast<size_t>(axis)];
+        if (dim == 1) continue;
+        if (!out.empty() && out.back().last + 1 == axis) { out.back().last = axis; out.back().size *= dim; }
+        else out.push_back({axis, axis, dim});
+    }
+    // Merging can only happen when the groups' input order differs from their output order.
+    if (out.size() == 2 && out[0].first > out[1].first) {
+        batch = 1, rows = out[1].size, cols = out[0].size;
+        return true;
+    }
+    if (out.size() == 3 && out[0].first < out[2].first && out[2].first < out[1].first) {
+        batch = out[0].size, rows = out[2].size, cols = out[1].size;
+        return true;
+    }
+    return false;
+}
+
 std::string transposeCall(EmitContext& ctx, const ir::Node& n, const std::string& in, const ir::Shape& shape,
                           const std::vector<int64_t>& perm, const std::string& out) {
+    int64_t batch = 0, rows = 0, cols = 0;
+    if (asMatrixTranspose(shape, perm, batch, rows, cols))
+        return "    embark::portable::transpose_matrices(" + in + ", " + std::to_string(batch) + ", " +
+               std::to_string(rows) + ", " + std::to_string(cols) + ", " + out + ", g_pool.get());\n";
     const std::string permVar = ctx.ident(n, "_perm");
     std::string list;
     for (size_t i = 0; i < perm.size(); ++i) list += (i ? ", " : "") + std::to_string(perm[i]);

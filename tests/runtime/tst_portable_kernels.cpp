@@ -193,13 +193,17 @@ private slots:
         convRow("winograd F4 one block, channels split 64->150", {1, 16, 16, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
         convRow("winograd one block, channels split 64->150", {1, 14, 14, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
-        convRow("3x3 too few channels stays direct", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
-        convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Indirect);
+        convRow("3x3 too few channels for winograd: rows", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Rows);
+        convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Rows);
         convRow("3x3 dilation 2 5->40", {1, 10, 9, 5, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, A::None, P::Indirect);
         convRow("3x2 stride 2x1 dilation 1x2", {1, 8, 9, 6, 20, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, 1}, A::LeakyRelu, P::Indirect);
-        convRow("cin 1 3x3 -> 8", {1, 6, 6, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
-        convRow("7x7 s2 p3 3->64", {1, 23, 23, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}, A::Relu, P::Indirect);
-        convRow("kernel covers input", {1, 5, 5, 4, 9, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Indirect);
+        convRow("cin 1 3x3 -> 8", {1, 6, 6, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Rows);
+        convRow("7x7 s2 p3 3->64", {1, 23, 23, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}, A::Relu, P::Rows);
+        convRow("rows batch 2 5x3 s2x3 dilation_h 2 asym pads 6->40", {2, 13, 14, 6, 40, 5, 3, 2, 3, 2, 1, 3, 0, 1, 2, 1}, A::LeakyRelu, P::Rows);
+        convRow("rows in place (no side pads) batch 3 15->33", {3, 7, 9, 15, 33, 2, 4, 1, 2, 1, 1, 1, 0, 2, 0, 1}, A::Clamp, P::Rows);
+        convRow("rows 1xN kernel 2->7", {1, 4, 11, 2, 7, 1, 5, 1, 1, 1, 1, 0, 2, 0, 2, 1}, A::None, P::Rows);
+        convRow("16 channels stay indirect", {1, 9, 9, 16, 20, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
+        convRow("kernel covers input", {1, 5, 5, 4, 9, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Rows);
         convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Winograd);
         convRow("pointwise 17->33", {1, 5, 7, 17, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Pointwise);
         convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
@@ -523,6 +527,38 @@ private slots:
         std::vector<float> y = x; // in place
         ep::unary(op, y.data(), y.data(), y.size(), p);
         CHECK_CLOSE(y, want);
+    }
+
+    // Every element lands once, for the unrolled row counts (1-4), partial 32x32 blocks, a
+    // batch, and large matrices that are split over the pool.
+    void transposeMatrices_data() {
+        QTest::addColumn<int>("batch");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("cols");
+        for (int rows : {1, 2, 3, 4, 5, 33, 64})
+            QTest::addRow("1x%dx77", rows) << 1 << rows << 77;
+        QTest::newRow("batch 3 x 7 x 40") << 3 << 7 << 40;
+        QTest::newRow("image 3 x 224*224 (pool)") << 1 << 3 << 224 * 224;
+        QTest::newRow("batch 2 x 300 x 97 (pool)") << 2 << 300 << 97;
+    }
+
+    void transposeMatrices() {
+        QFETCH(int, batch);
+        QFETCH(int, rows);
+        QFETCH(int, cols);
+        const auto x = randomVector(size_t(batch) * rows * cols, 21);
+        std::vector<float> want(x.size());
+        for (int n = 0; n < batch; ++n)
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < cols; ++c)
+                    want[(size_t(n) * cols + c) * rows + r] = x[(size_t(n) * rows + r) * cols + c];
+        std::vector<float> y(x.size(), NAN);
+        ep::transpose_matrices(x.data(), batch, rows, cols, y.data());
+        QVERIFY(y == want);
+        ep::ThreadPool pool(2);
+        std::vector<float> y2(x.size(), NAN);
+        ep::transpose_matrices(x.data(), batch, rows, cols, y2.data(), &pool);
+        QVERIFY(y2 == want);
     }
 
     void threadPoolCoversEveryIndexOnce_data() {

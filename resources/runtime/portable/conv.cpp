@@ -4,6 +4,7 @@
 #include "portable.h"
 
 #include <algorithm>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -12,6 +13,9 @@ namespace embark::portable {
 using detail::ceil_div;
 constexpr int MR = kTilePixels;
 constexpr int NR = kTileChannels;
+// Convolutions with fewer input channels take the Rows path (ConvPath::Rows) when they can:
+// below this, a per-tap pointer loads too few values to pay for itself.
+constexpr int kRowsMaxChannels = 16;
 
 // Defined in depthwise.cpp.
 namespace detail {
@@ -102,6 +106,38 @@ void build_conv_indirection(const Conv2D& op, const float* input) {
     });
 }
 
+// Rows: the input width as the Rows path reads it (pad_left + in_w + pad_right pixels per row
+// when the input is copied into op.padded, in_w when it is read in place).
+bool rows_in_place(const Conv2DShape& s) { return s.pad_left == 0 && s.pad_right == 0; }
+
+// Rows: one pointer per kernel row, to the first of its kernel_w contiguous input pixels.
+void build_rows_indirection(const Conv2D& op, const float* rows_base) {
+    const Conv2DShape& s = op.shape;
+    const int width = rows_in_place(s) ? s.in_w : s.pad_left + s.in_w + s.pad_right;
+    const int shift = rows_in_place(s) ? 0 : s.pad_left; // padded x = input x + pad_left
+    build_tiled_indirection(op, s.kernel_h, op.zero.data(), [&](int64_t p, int ky) -> const float* {
+        const int64_t n = p / (op.out_h * op.out_w);
+        const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+        const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+        if (iy < 0 || iy >= s.in_h) return nullptr;
+        const int x0 = ox * s.stride_w - s.pad_left + shift;
+        return rows_base + ((n * s.in_h + iy) * width + x0) * s.in_c;
+    });
+}
+
+// Copies the input rows into op.padded, between the zero margins that stay from allocation.
+void pad_rows(const Conv2D& op, const float* input, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const size_t row = static_cast<size_t>(s.in_w) * s.in_c;
+    const size_t padded_row = static_cast<size_t>(s.pad_left + s.in_w + s.pad_right) * s.in_c;
+    const size_t left = static_cast<size_t>(s.pad_left) * s.in_c;
+    float* padded = op.padded.data();
+    parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r)
+            std::memcpy(padded + r * padded_row + left, input + r * row, row * sizeof(float));
+    });
+}
+
 // ConvTranspose as a gather: output (oy, ox) receives input (iy, ix) through tap (ky, kx)
 // when oy = iy * stride + ky * dilation - pad_top (same for x).
 void build_transposed_indirection(const Conv2D& op, const float* input) {
@@ -156,10 +192,11 @@ void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, bool small_wei
 // Packed weights up to this size are "small" for run_tiles: well inside L1 with the tile's rows.
 constexpr size_t kSmallWeightsBytes = 16 * 1024;
 
-void run_indirect(const Conv2D& op, float* output, ThreadPool* pool) {
+// taps x cin_g: the indirection's rows per pixel and the values each row points to
+// (kernel_h x kernel_w * in_c for Rows).
+void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPool* pool) {
     const Conv2DShape& s = op.shape;
-    const int taps = s.kernel_h * s.kernel_w;
-    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
+    const int cout_g = s.out_c / s.groups;
     const int panels = ceil_div(cout_g, NR);
     const int64_t pixels = static_cast<int64_t>(s.batch) * op.out_h * op.out_w;
     const int64_t tiles = (pixels + MR - 1) / MR;
@@ -221,7 +258,16 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
     const bool pointwise = taps == 1 && shape.stride_h == 1 && shape.stride_w == 1 &&
                            shape.pad_top == 0 && shape.pad_left == 0 && shape.pad_bottom == 0 &&
                            shape.pad_right == 0 && shape.groups == 1;
-    op.path = pointwise ? ConvPath::Pointwise : ConvPath::Indirect;
+    const bool rows = shape.groups == 1 && shape.kernel_w > 1 && shape.dilation_w == 1 &&
+                      shape.in_c < kRowsMaxChannels;
+    op.path = pointwise ? ConvPath::Pointwise : rows ? ConvPath::Rows : ConvPath::Indirect;
+    if (rows) {
+        // The Rows path's panels [kernel_h][kernel_w][in_c][NR] are the Indirect layout.
+        op.zero = AlignedBuffer(static_cast<size_t>(shape.kernel_w) * shape.in_c);
+        if (!rows_in_place(shape))
+            op.padded = AlignedBuffer(static_cast<size_t>(shape.batch) * shape.in_h *
+                                      (shape.pad_left + shape.in_w + shape.pad_right) * shape.in_c);
+    }
     pack_panels(op, taps, cin_g, cout_g, bias, [&](int g, int co, int k, int t) {
         return weights[((static_cast<size_t>(g) * cout_g + co) * cin_g + k) * taps + t];
     });
@@ -259,6 +305,19 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
     case ConvPath::Winograd:
         detail::run_winograd(op, input, output, pool);
         return;
+    case ConvPath::Rows: {
+        const float* rows_base = input;
+        if (!rows_in_place(s)) {
+            pad_rows(op, input, pool);
+            rows_base = op.padded.data();
+        }
+        if (op.indirection_input != rows_base || op.indirection.empty()) {
+            build_rows_indirection(op, rows_base);
+            op.indirection_input = rows_base;
+        }
+        run_indirect(op, s.kernel_h, s.kernel_w * s.in_c, output, pool);
+        return;
+    }
     case ConvPath::Indirect:
     case ConvPath::Transposed:
         if (op.indirection_input != input || op.indirection.empty()) {
@@ -266,7 +325,7 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
             else build_transposed_indirection(op, input);
             op.indirection_input = input;
         }
-        run_indirect(op, output, pool);
+        run_indirect(op, s.kernel_h * s.kernel_w, s.in_c / s.groups, output, pool);
         return;
     }
 }

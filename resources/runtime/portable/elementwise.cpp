@@ -219,4 +219,48 @@ void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
     }
 }
 
+// ----- Data movement -----------------------------------------------------------------------
+
+namespace {
+// One block of out[c][r] = in[r][c]; R > 0 fixes the row count at compile time, so an image's
+// few channels (NCHW -> NHWC with 3 rows) unroll into straight stores.
+template <int R>
+void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int64_t r0, int64_t r1,
+                     int64_t c0, int64_t c1, float* __restrict out) {
+    if constexpr (R > 0) {
+        for (int64_t c = c0; c < c1; ++c)
+            for (int r = 0; r < R; ++r) out[c * R + r] = in[r * cols + c];
+    } else {
+        for (int64_t c = c0; c < c1; ++c)
+            for (int64_t r = r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
+    }
+}
+} // namespace
+
+void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t cols, float* out,
+                        ThreadPool* pool) {
+    if (batch <= 0 || rows <= 0 || cols <= 0) return;
+    constexpr int64_t kBlock = 32; // 32x32 floats: 4 KB in, 4 KB out, well inside L1
+    const int64_t row_blocks = (rows + kBlock - 1) / kBlock, col_blocks = (cols + kBlock - 1) / kBlock;
+    const int64_t matrix = rows * cols;
+    auto run = [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            const int64_t n = i / (row_blocks * col_blocks);
+            const int64_t r0 = i / col_blocks % row_blocks * kBlock, c0 = i % col_blocks * kBlock;
+            const int64_t r1 = std::min(rows, r0 + kBlock), c1 = std::min(cols, c0 + kBlock);
+            const float* src = in + n * matrix;
+            float* dst = out + n * matrix;
+            switch (rows) {
+            case 1: transpose_block<1>(src, rows, cols, r0, r1, c0, c1, dst); break;
+            case 2: transpose_block<2>(src, rows, cols, r0, r1, c0, c1, dst); break;
+            case 3: transpose_block<3>(src, rows, cols, r0, r1, c0, c1, dst); break;
+            case 4: transpose_block<4>(src, rows, cols, r0, r1, c0, c1, dst); break;
+            default: transpose_block<0>(src, rows, cols, r0, r1, c0, c1, dst); break;
+            }
+        }
+    };
+    // Threads only pay off on large tensors (the copy is memory bound).
+    parallel_for(batch * matrix >= (1 << 14) ? pool : nullptr, batch * row_blocks * col_blocks, run);
+}
+
 } // namespace embark::portable

@@ -151,6 +151,9 @@ enum class ConvPath {
     Pointwise,  // 1x1, stride 1, no pads, groups 1: a GEMM straight over the input rows
     Depthwise,  // groups == in_c == out_c: per-channel taps (3x3 and 5x5 unrolled at compile time)
     Indirect,   // everything else, grouped included: packed panels + indirection buffer
+    Rows,       // few input channels (an image's 3), groups 1, dilation_w 1: the kernel_w taps of
+                // a kernel row are contiguous in a horizontally padded input, so one pointer
+                // per kernel row reads kernel_w * in_c values (7x fewer pointers for a 7x7 stem)
     Transposed, // ConvTranspose through an indirection buffer on the output grid
     Winograd,   // 3x3, stride 1, dilation 1, groups 1: F(2x2, 3x3), 2.25x fewer multiply-adds
 };
@@ -165,7 +168,9 @@ struct Conv2D {
     // group and panel NR bias values. Depthwise: [taps][C] weights, then C bias values.
     AlignedBuffer packed;
     size_t bias_offset = 0;
-    AlignedBuffer zero; // in_c zeros: the row that padding taps point to
+    AlignedBuffer zero; // in_c zeros (Rows: kernel_w * in_c): the row that padding taps point to
+    // Rows with horizontal pads: the input copied with pad_left/pad_right zero pixels per row.
+    mutable AlignedBuffer padded;
     // Winograd F(MxM, 3x3), M = winograd_tile (2 or 4): packed is [(M+2)^2 positions][panels]
     // [in_c][NR], then the bias; zero_bias is NR zeros.
     AlignedBuffer zero_bias;
@@ -266,5 +271,11 @@ struct UnaryParams {
 
 // y may equal x.
 void unary(UnaryOp op, const float* x, float* y, size_t count, UnaryParams params = {});
+
+// ----- Data movement ---------------------------------------------------------------------
+// out[n][c][r] = in[n][r][c] for batch matrices of rows x cols: a layout conversion (NCHW ->
+// NHWC is [N][C][H*W] -> [N][H*W][C]) in cache-sized blocks, split over the pool when large.
+void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t cols, float* out,
+                        ThreadPool* pool = nullptr);
 
 } // namespace embark::portable
