@@ -135,7 +135,7 @@ void pad_rows(const Conv2D& op, const float* input, ThreadPool* pool) {
     parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
         for (int64_t r = begin; r < end; ++r)
             std::memcpy(padded + r * padded_row + left, input + r * row, row * sizeof(float));
-    });
+    }, kFineParts);
 }
 
 // ConvTranspose as a gather: output (oy, ox) receives input (iy, ix) through tap (ky, kx)
@@ -159,15 +159,23 @@ void build_transposed_indirection(const Conv2D& op, const float* input) {
     });
 }
 
+// Packed weights up to this size are "small" for run_tiles: well inside L1 with the tile's rows.
+constexpr size_t kSmallWeightsBytes = 16 * 1024;
+// Packed weights up to this size stay in a core's L2 between the parts of a layer.
+constexpr size_t kCachedWeightsBytes = 512 * 1024;
+
 // Splits (group, panel) x pixel-tile work: over tiles when there are enough of them to keep
-// every thread busy, else over panels (fully-connected layers with one row). Inside a thread
+// every thread busy, else over panels (fully-connected layers with one row). Inside a part
 // the panel loop stays outermost, so a panel's weights stay in cache, unless all the weights
-// fit in `small_weights` (a 1x1 16->96 expansion: 6 KB): then each tile does every panel while
-// its input rows are in L1, and the output is written row by row in one pass instead of one
-// pass per panel (1.6x on MobileNet-V2's 112x112 expansions).
+// fit in kSmallWeightsBytes (a 1x1 16->96 expansion: 6 KB): then each tile does every panel
+// while its input rows are in L1, and the output is written row by row in one pass instead of
+// one pass per panel (1.6x on MobileNet-V2's 112x112 expansions). A tile part streams all
+// the weights, so there are many parts (for load balance) only when the weights stay in
+// cache, or when each part has many tiles; a panel part streams only its own panels.
 template <typename Tile>
-void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, bool small_weights, Tile tile) {
+void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_bytes, Tile tile) {
     const int threads = pool ? pool->threads() : 1;
+    const bool small_weights = weight_bytes <= kSmallWeightsBytes;
     auto range = [&](int64_t begin, int64_t end) {
         if (small_weights) {
             for (int64_t t = begin; t < end; ++t)
@@ -180,20 +188,18 @@ void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, bool small_wei
     if (threads <= 1) {
         range(0, tiles);
     } else if (tiles >= 4 * threads || tiles >= group_panels) {
-        pool->parallel_for(tiles, range);
+        const int parts = weight_bytes <= kCachedWeightsBytes
+                              ? kFineParts
+                              : static_cast<int>(std::clamp<int64_t>(tiles / (32 * threads), 1, kFineParts));
+        pool->parallel_for(tiles, range, parts);
     } else {
         pool->parallel_for(group_panels, [&](int64_t begin, int64_t end) {
             for (int64_t gp = begin; gp < end; ++gp)
                 for (int64_t t = 0; t < tiles; ++t) tile(static_cast<int>(gp), t);
-        });
+        }, kFineParts);
     }
 }
 
-// Packed weights up to this size are "small" for run_tiles: well inside L1 with the tile's rows.
-constexpr size_t kSmallWeightsBytes = 16 * 1024;
-
-// taps x cin_g: the indirection's rows per pixel and the values each row points to
-// (kernel_h x kernel_w * in_c for Rows).
 void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPool* pool) {
     const Conv2DShape& s = op.shape;
     const int cout_g = s.out_c / s.groups;
@@ -203,8 +209,7 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
     const size_t panel_size = static_cast<size_t>(taps) * cin_g * NR;
     const float* packed = op.packed.data();
     const float* const* ind = op.indirection.data();
-    const bool small = op.packed.size() * sizeof(float) <= kSmallWeightsBytes;
-    run_tiles(pool, tiles, s.groups * panels, small, [&](int gp, int64_t tile) {
+    run_tiles(pool, tiles, s.groups * panels, op.packed.size() * sizeof(float), [&](int gp, int64_t tile) {
         const int g = gp / panels, p = gp % panels;
         const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR));
         float* c = output + tile * MR * s.out_c + g * cout_g + p * NR;
@@ -221,8 +226,7 @@ void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, s
     const int panels = ceil_div(n, NR);
     const int64_t tiles = (rows + MR - 1) / MR;
     const size_t panel_size = static_cast<size_t>(k) * NR;
-    const bool small = static_cast<size_t>(panels) * panel_size * sizeof(float) <= kSmallWeightsBytes;
-    run_tiles(pool, tiles, panels, small, [&](int p, int64_t tile) {
+    run_tiles(pool, tiles, panels, static_cast<size_t>(panels) * panel_size * sizeof(float), [&](int p, int64_t tile) {
         const float* a[MR];
         const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
         for (int m = 0; m < MR; ++m) a[m] = x + (tile * MR + std::min(m, m_valid - 1)) * k;

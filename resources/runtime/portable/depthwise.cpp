@@ -136,7 +136,7 @@ void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPo
         if (taps == 9) depthwise_pixels<9>(op, begin, end, output);
         else if (taps == 25) depthwise_pixels<25>(op, begin, end, output);
         else depthwise_pixels<0>(op, begin, end, output);
-    });
+    }, kFineParts);
 }
 
 } // namespace embark::portable::detail

@@ -121,9 +121,9 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
     // works on the part of the tensors the previous layer's split left in its own cache.
     ThreadPool* use_pool = rows * row >= (1 << 14) ? pool : nullptr;
     const int threads = use_pool ? use_pool->threads() : 1;
-    const int64_t split = threads == 1 || rows >= 4 * threads
+    const int64_t split = threads == 1 || rows >= kFineParts * threads
                               ? 1
-                              : std::max<int64_t>(1, std::min<int64_t>(4 * threads, row / 4096));
+                              : std::max<int64_t>(1, std::min<int64_t>(kFineParts * threads, row / 1024));
     const int64_t piece = ((row + split - 1) / split + 15) & ~int64_t(15); // whole cache lines
     parallel_for(use_pool, rows * split, [&](int64_t begin, int64_t end) {
         for (int64_t index = begin; index < end; ++index) {
@@ -141,7 +141,7 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
             binary_row<OP>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o, c1 - c0);
             apply_activation(act, o, static_cast<size_t>(c1 - c0));
         }
-    });
+    }, kFineParts);
 }
 
 } // namespace
@@ -260,7 +260,7 @@ void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t co
         }
     };
     // Threads only pay off on large tensors (the copy is memory bound).
-    parallel_for(batch * matrix >= (1 << 14) ? pool : nullptr, batch * row_blocks * col_blocks, run);
+    parallel_for(batch * matrix >= (1 << 14) ? pool : nullptr, batch * row_blocks * col_blocks, run, kFineParts);
 }
 
 } // namespace embark::portable

@@ -27,7 +27,7 @@ void for_each_output_row(const Pool2DShape& s, ThreadPool* pool, PixelFn pixel) 
             const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
             for (int ox = 0; ox < s.out_w; ++ox) pixel(n, oy, ox);
         }
-    });
+    }, kFineParts);
 }
 
 } // namespace

@@ -81,12 +81,17 @@ private:
 };
 
 // ----- Threads ---------------------------------------------------------------------------
-// A fixed set of worker threads created once. parallel_for(n, fn) calls fn(begin, end) on
-// up to threads() disjoint contiguous sub-ranges covering [0, n) and returns when all are done.
-// Thread i (the caller is 0) first takes range i, so consecutive layers split the same way
-// find their data in the same core's cache; a range whose thread has not started yet is taken
-// by any thread that is free. With threads == 1 it calls fn(0, n) directly. Results never
-// depend on which thread ran a range.
+// A fixed set of worker threads created once. parallel_for(n, fn, parts_per_thread) calls
+// fn(begin, end) on disjoint contiguous sub-ranges ("parts") covering [0, n) and returns when
+// all are done. Each thread owns an equal run of consecutive parts (the caller is thread 0 and
+// owns the first) and takes them in order, so consecutive layers split the same way find
+// their data in the same core's cache. A thread that has finished its own parts takes the
+// last unclaimed part of another's run: with several parts per thread, a slower core (a
+// board's little core, a virtual CPU sharing its core) costs a fraction of a part instead of
+// the difference in speed over half the layer. Kernels choose parts_per_thread by what a
+// part costs them beyond its share of the work (weights streamed again, a repeated
+// transform). With threads == 1 it calls fn(0, n) directly. Results never depend on which
+// thread ran a part.
 class ThreadPool {
 public:
     explicit ThreadPool(int threads);
@@ -96,18 +101,19 @@ public:
 
     static constexpr int kMaxParts = 32;
     int threads() const { return static_cast<int>(workers_.size()) + 1; }
-    void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn);
+    void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn,
+                      int parts_per_thread = 1);
 
 private:
     void worker_loop(int index);
 
-    // Runs part `own` of job `generation` if still unclaimed, then any unclaimed part, until
-    // none is left.
-    void run_parts(uint64_t generation, int own);
+    // Claims and runs parts of job `generation`, thread `self`'s own ones first, until none is
+    // left.
+    void run_parts(uint64_t generation, int self);
 
-    // A job is split into at most threads() parts (at most kMaxParts). Workers spin briefly on
-    // `generation_` before they sleep on `wake_`: consecutive layers hand over work in about a
-    // microsecond instead of a futex round trip each.
+    // A job is split into at most kMaxParts parts. Workers spin briefly on `generation_` before
+    // they sleep on `wake_`: consecutive layers hand over work in about a microsecond instead
+    // of a futex round trip each.
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -122,9 +128,15 @@ private:
     std::atomic<bool> stop_{false};
 };
 
+// Parts per thread for work whose parts cost nothing beyond their share (element-wise ops,
+// pooling, depthwise, layers whose weights stay in cache): enough that a thread 10% slower than
+// the others leaves unclaimed parts for them to take.
+constexpr int kFineParts = 16;
+
 // Runs fn over [0, n) on `pool` when it has several threads and n > 1, else inline.
 void parallel_for(ThreadPool* pool, int64_t n,
-                  const std::function<void(int64_t begin, int64_t end)>& fn);
+                  const std::function<void(int64_t begin, int64_t end)>& fn,
+                  int parts_per_thread = 1);
 
 // ----- 2-D convolution ---------------------------------------------------------------------
 // Field order matters for aggregate initialisation from generated code:

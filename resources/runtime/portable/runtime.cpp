@@ -82,8 +82,9 @@ constexpr uint64_t kGenerationMask = (uint64_t(1) << 24) - 1; // generations wra
 uint64_t claim_generation(uint64_t generation) { return generation << 40; }
 } // namespace
 
-void ThreadPool::run_parts(uint64_t generation, int own) {
+void ThreadPool::run_parts(uint64_t generation, int self) {
     const uint64_t tag = claim_generation(generation);
+    const int threads = this->threads();
     for (;;) {
         uint64_t c = claim_.load();
         if ((c & ~((uint64_t(1) << 40) - 1)) != tag) return;
@@ -91,11 +92,14 @@ void ThreadPool::run_parts(uint64_t generation, int own) {
         const uint32_t claimed = static_cast<uint32_t>(c);
         const uint32_t all = parts >= 32 ? ~uint32_t(0) : (uint32_t(1) << parts) - 1;
         if ((claimed & all) == all) return;
-        int part = own;
-        if (part < 0 || part >= parts || (claimed >> part & 1u)) // taken: the first free one instead
-            for (part = 0; claimed >> part & 1u;) ++part;
+        // The first unclaimed part of this thread's own run, else the last unclaimed part of
+        // the job (the far end of another thread's run, away from where its owner works).
+        int part = -1;
+        for (int p = self * parts / threads, end = (self + 1) * parts / threads; p < end; ++p)
+            if (!(claimed >> p & 1u)) { part = p; break; }
+        if (part < 0)
+            for (part = parts - 1; claimed >> part & 1u;) --part;
         if (!claim_.compare_exchange_weak(c, c | (uint64_t(1) << part))) continue;
-        own = -1;
         int64_t begin, end;
         chunk(job_size_, parts, part, begin, end);
         if (begin < end) (*job_)(begin, end);
@@ -124,7 +128,7 @@ void ThreadPool::worker_loop(int index) {
     }
 }
 
-void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
+void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64_t)>& fn, int parts_per_thread) {
     if (n <= 0) return;
     if (workers_.empty() || n == 1) {
         fn(0, n);
@@ -133,7 +137,7 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64
     // The previous job is finished (every part done), so nobody reads these now.
     job_ = &fn;
     job_size_ = n;
-    parts_ = static_cast<int>(std::min<int64_t>({n, threads(), kMaxParts}));
+    parts_ = static_cast<int>(std::min<int64_t>({n, int64_t(threads()) * std::max(1, parts_per_thread), kMaxParts}));
     done_parts_.store(0);
     uint64_t generation = (generation_.load() + 1) & kGenerationMask;
     if (generation == 0) generation = 1; // 0 is the workers' "nothing seen yet"
@@ -150,8 +154,9 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64
     }
 }
 
-void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
-    if (pool && pool->threads() > 1 && n > 1) pool->parallel_for(n, fn);
+void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn,
+                  int parts_per_thread) {
+    if (pool && pool->threads() > 1 && n > 1) pool->parallel_for(n, fn, parts_per_thread);
     else if (n > 0) fn(0, n);
 }
 

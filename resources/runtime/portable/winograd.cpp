@@ -38,6 +38,8 @@ constexpr int kTile4MinSide = 16;
 // Scratch per thread for V and M of one block of tiles, bounded so that the block's working
 // set stays in the caches (and small boards do not pay megabytes for it).
 constexpr size_t kScratchBytes = size_t(2) << 20;
+// Transformed weights up to this size stay in a core's L2 between the parts of a layer.
+constexpr size_t kCachedWeightsBytes = 768 * 1024;
 
 #if defined(__clang__)
 #  define EMBARK_INDEPENDENT_ITERATIONS _Pragma("clang loop vectorize(assume_safety)")
@@ -349,18 +351,22 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
         });
         return;
     }
-    // Near-equal shares of whole tiles per thread, each processed in blocks.
-    parallel_for(threads > 1 ? pool : nullptr, std::min<int64_t>(threads, g.tiles),
-                 [&](int64_t begin, int64_t end) {
+    // Parts of whole register tiles (MR Winograd tiles), each processed in blocks. Every part
+    // streams all the transformed weights once more, so there are many (for load balance)
+    // only when those stay in cache or each part keeps many register tiles.
+    const int64_t groups = (g.tiles + MR - 1) / MR;
+    const size_t weight_bytes = op.packed.size() * sizeof(float);
+    const int parts = weight_bytes <= kCachedWeightsBytes
+                          ? kFineParts
+                          : static_cast<int>(std::clamp<int64_t>(groups / (8 * threads), 1, kFineParts));
+    const int64_t unit = parts > 1 ? MR : 1; // one part per thread: near-equal tile counts
+    parallel_for(threads > 1 ? pool : nullptr, parts > 1 ? groups : g.tiles, [&](int64_t begin, int64_t end) {
         float* scratch = thread_scratch(scratch_floats);
-        const int64_t parts = std::min<int64_t>(threads, g.tiles);
-        for (int64_t part = begin; part < end; ++part) {
-            const int64_t first = g.tiles * part / parts, last = g.tiles * (part + 1) / parts;
-            for (int64_t t = first; t < last; t += g.block)
-                run_block_any(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0, g.panels,
+        const int64_t last = std::min(g.tiles, end * unit);
+        for (int64_t t = begin * unit; t < last; t += g.block)
+            run_block_any(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0, g.panels,
                           scratch);
-        }
-    });
+    }, parts);
 }
 
 } // namespace embark::portable::detail
