@@ -9,6 +9,7 @@
 #include <atomic>
 #include <cmath>
 #include <random>
+#include <thread>
 #include <vector>
 
 namespace ep = embark::portable;
@@ -580,6 +581,34 @@ private slots:
                 for (int64_t i = begin; i < end; ++i) hits[size_t(i)]++;
             });
             for (int i = 0; i < n; ++i) QCOMPARE(hits[size_t(i)].load(), 1);
+        }
+    }
+
+    // Several parts per thread: every index once, in contiguous parts; the caller's own parts
+    // come first; and when the caller is slow, the workers take over the end of its run.
+    void threadPoolStealsPartsOfSlowThreads() {
+        for (int threads : {2, 3, 40}) {
+            ep::ThreadPool pool(threads);
+            for (int ppt : {1, 4, 16, 100}) {
+                const int64_t n = 1000;
+                std::vector<std::atomic<int>> hits(n);
+                std::atomic<int> calls{0}, caller_calls{0};
+                const std::thread::id caller = std::this_thread::get_id();
+                pool.parallel_for(n, [&](int64_t begin, int64_t end) {
+                    ++calls;
+                    if (std::this_thread::get_id() == caller) {
+                        ++caller_calls;
+                        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // a slow core
+                    }
+                    for (int64_t i = begin; i < end; ++i) hits[size_t(i)]++;
+                }, ppt);
+                for (int64_t i = 0; i < n; ++i) QCOMPARE(hits[size_t(i)].load(), 1);
+                const int parts = std::min<int>(threads * ppt, ep::ThreadPool::kMaxParts);
+                QCOMPARE(calls.load(), parts);
+                if (parts >= 2 * threads) // the caller's run had parts left for the others to take
+                    QVERIFY2(caller_calls.load() < parts / threads,
+                             qPrintable(QString("caller ran %1 of %2 parts").arg(caller_calls.load()).arg(parts)));
+            }
         }
     }
 };
