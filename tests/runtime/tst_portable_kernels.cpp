@@ -203,6 +203,10 @@ private slots:
         convRow("rows batch 2 5x3 s2x3 dilation_h 2 asym pads 6->40", {2, 13, 14, 6, 40, 5, 3, 2, 3, 2, 1, 3, 0, 1, 2, 1}, A::LeakyRelu, P::Rows);
         convRow("rows in place (no side pads) batch 3 15->33", {3, 7, 9, 15, 33, 2, 4, 1, 2, 1, 1, 1, 0, 2, 0, 1}, A::Clamp, P::Rows);
         convRow("rows 1xN kernel 2->7", {1, 4, 11, 2, 7, 1, 5, 1, 1, 1, 1, 0, 2, 0, 2, 1}, A::None, P::Rows);
+        // Weights past 512 KB (few parts per thread), with remainder tiles and panels, groups.
+        convRow("large weights 3x3 s2 128->150, 33 tiles", {1, 29, 30, 128, 150, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
+        convRow("large weights grouped 2: 3x3 s2 384->192", {1, 9, 9, 384, 192, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}, A::HardSwish, P::Indirect);
+        convRow("large weights pointwise 1024->200 sigmoid", {1, 4, 5, 1024, 200, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);
         convRow("16 channels stay indirect", {1, 9, 9, 16, 20, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("kernel covers input", {1, 5, 5, 4, 9, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Rows);
         convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Winograd);
@@ -302,6 +306,8 @@ private slots:
         QTest::newRow("8 rows 64->7") << 8 << 64 << 7 << true << ep::Act::Clamp;
         QTest::newRow("1x1") << 1 << 1 << 1 << true << ep::Act::Sigmoid;
         QTest::newRow("15 rows leaky") << 15 << 40 << 65 << false << ep::Act::LeakyRelu;
+        // Weights past 512 KB (few parts per thread), remainder rows and panels.
+        QTest::newRow("large weights: 20 rows 300->450 sigmoid") << 20 << 300 << 450 << true << ep::Act::Sigmoid;
     }
 
     void fullyConnected() {
