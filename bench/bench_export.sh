@@ -1,10 +1,15 @@
 #!/bin/sh
 # Host benchmark of the export (issue 4): for each model, the reference interpreter
-# (`embark-cli run`), the portable export and the XNNPACK export (`run_export --warmup 3
-# --iterations 20`, median) at 1 and 2 threads, side by side from one run, with ratios, plus
-# the wall time of `embark-cli build` for each export (a fresh build folder).
+# (`embark-cli run`), the portable export and the XNNPACK export at 1 and 2 threads, side by
+# side from one run, with ratios, plus the wall time of `embark-cli build` for each export (a
+# fresh build folder).
+# Each export is timed in ROUNDS rounds; a round runs `run_export --warmup 3 --iterations 20`
+# for every library and thread count in turn and keeps each run's median. The table gives the
+# median of the rounds (and the fastest iteration). A machine whose speed drifts (shared
+# virtual CPUs) then shifts all four runs of a round alike instead of one column, and the
+# spread of the per-round 2-thread gains shows how steady the machine was.
 # Usage: bench/bench_export.sh [model...]        (default: resnet18 mobilenet_v2)
-#   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-export  JOBS=2
+#   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-export  JOBS=2  ROUNDS=5
 #   REUSE=1: keep the exports and builds of a previous run (timings only; build s is then 0)
 # The machine should be quiet: the load average is printed before and after.
 set -eu
@@ -14,6 +19,7 @@ cli=${EMBARK_CLI:-"$root/build-export/app/cli/embark-cli"}
 shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
 work=${BENCH_DIR:-/tmp/embark-bench-export}
 jobs=${JOBS:-2}
+rounds=${ROUNDS:-5}
 [ -x "$cli" ] || { echo "bench_export: no embark-cli at $cli (set EMBARK_CLI)" >&2; exit 2; }
 [ -d "$shared" ] || { echo "bench_export: no shared models at $shared (set EMBARK_SHARED_MODELS)" >&2; exit 2; }
 [ $# -gt 0 ] || set -- resnet18 mobilenet_v2
@@ -26,6 +32,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 echo "bench_export: $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 results="$work/results.txt"
 : > "$results"
+: > "$work/builds.txt"
+: > "$work/rounds.txt"
 for model in "$@"; do
     onnx="$shared/$model.onnx"
     data="$shared/$model/test_data_set_0"
@@ -45,22 +53,32 @@ for model in "$@"; do
             "$cli" build "$dir" --jobs "$jobs" --quiet > "$work/build.log" 2>&1 || { cat "$work/build.log" >&2; exit 5; }
             build_s=$(seconds "$t0" "$(now)")
         fi
-        for threads in 1 2; do
-            summary=$("$dir/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
-                python3 "$here/export/latency_summary.py")
-            echo "$model $lib $threads $(echo "$summary" | cut -d' ' -f1) $build_s $ref $(echo "$summary" | cut -d' ' -f2)" >> "$results"
+        echo "$model $lib $build_s $ref" >> "$work/builds.txt"
+    done
+    round=1
+    while [ "$round" -le "$rounds" ]; do
+        for lib in portable xnnpack; do
+            for threads in 1 2; do
+                summary=$("$work/${model}_$lib/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
+                    python3 "$here/export/latency_summary.py")
+                echo "$model $lib $threads $round $summary" >> "$work/rounds.txt"
+            done
         done
+        round=$((round + 1))
     done
 done
+python3 "$here/export/rounds_summary.py" "$work/builds.txt" "$work/rounds.txt" > "$results"
 
 echo
-echo "medians of 20 iterations (minimum in brackets)"
-printf '%-13s %-9s %20s %20s %8s %10s %8s\n' model library "1T ms" "2T ms" "2T gain" "ref ms" "build s"
-while read -r model lib threads ms build ref min; do
+echo "median over $rounds rounds of each run's median of 20 iterations (fastest iteration in brackets);"
+echo "2T gain: of those medians, and the lowest and highest gain within one round"
+printf '%-13s %-9s %20s %20s %8s %13s %10s %8s\n' model library "1T ms" "2T ms" "2T gain" "round gains" "ref ms" "build s"
+while read -r model lib threads ms build ref min gain_lo gain_hi; do
     [ "$threads" = 1 ] || continue
     ms2=$(awk -v m="$model" -v l="$lib" '$1 == m && $2 == l && $3 == 2 { print $4 }' "$results")
     min2=$(awk -v m="$model" -v l="$lib" '$1 == m && $2 == l && $3 == 2 { print $7 }' "$results")
-    printf '%-13s %-9s %9s (%8s) %9s (%8s) %7sx %10s %8s\n' "$model" "$lib" "$ms" "$min" "$ms2" "$min2" "$(ratio "$ms" "$ms2")" "$ref" "$build"
+    printf '%-13s %-9s %9s (%8s) %9s (%8s) %7sx %13s %10s %8s\n' "$model" "$lib" "$ms" "$min" "$ms2" "$min2" \
+        "$(ratio "$ms" "$ms2")" "$gain_lo-${gain_hi}x" "$ref" "$build"
 done < "$results"
 echo
 for model in $(cut -d' ' -f1 "$results" | uniq); do
