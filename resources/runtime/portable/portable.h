@@ -113,7 +113,8 @@ private:
 
     // A job is split into at most kMaxParts parts. Workers spin briefly on `generation_` before
     // they sleep on `wake_`: consecutive layers hand over work in about a microsecond instead
-    // of a futex round trip each.
+    // of a futex round trip each. Spins are short (tens of microseconds): on a loaded machine a
+    // spinning thread takes the core that the thread it waits for needs.
     std::vector<std::thread> workers_;
     std::mutex mutex_;
     std::condition_variable wake_;
@@ -125,6 +126,12 @@ private:
     std::atomic<uint64_t> claim_{0};
     std::atomic<int> done_parts_{0};
     std::atomic<int> sleepers_{0};
+    // The caller sleeps on `done_` once it has spun for a while on an unfinished job: a worker
+    // that lost its CPU (more runnable threads than cores) then gets the caller's core instead
+    // of waiting behind a spinning caller for the next time slice.
+    std::mutex done_mutex_;
+    std::condition_variable done_;
+    std::atomic<bool> caller_waiting_{false};
     std::atomic<bool> stop_{false};
 };
 
