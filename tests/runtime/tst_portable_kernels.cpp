@@ -590,6 +590,23 @@ private slots:
         }
     }
 
+    // A worker still busy when the caller runs out of parts: the caller stops spinning and
+    // sleeps, and the worker's last part wakes it (many jobs, so every interleaving of the
+    // last increment with the caller going to sleep comes up).
+    void threadPoolCallerSleepsUntilSlowWorkerIsDone() {
+        ep::ThreadPool pool(2);
+        const std::thread::id caller = std::this_thread::get_id();
+        for (int job = 0; job < 300; ++job) {
+            std::atomic<int> sum{0};
+            pool.parallel_for(64, [&](int64_t begin, int64_t end) {
+                if (std::this_thread::get_id() != caller)
+                    std::this_thread::sleep_for(std::chrono::microseconds(job % 3 == 0 ? 2000 : job % 200));
+                for (int64_t i = begin; i < end; ++i) sum += int(i);
+            }, 4);
+            QCOMPARE(sum.load(), 64 * 63 / 2);
+        }
+    }
+
     // Several parts per thread: every index once, in contiguous parts; the caller's own parts
     // come first; and when the caller is slow, the workers take over the end of its run.
     void threadPoolStealsPartsOfSlowThreads() {
