@@ -188,10 +188,7 @@ void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_
     if (threads <= 1) {
         range(0, tiles);
     } else if (tiles >= 4 * threads || tiles >= group_panels) {
-        const int parts = weight_bytes <= kCachedWeightsBytes
-                              ? kFineParts
-                              : static_cast<int>(std::clamp<int64_t>(tiles / (32 * threads), 1, kFineParts));
-        pool->parallel_for(tiles, range, parts);
+        pool->parallel_for(tiles, range, detail::streamed_weight_parts(weight_bytes, kCachedWeightsBytes, tiles, 32, threads));
     } else {
         pool->parallel_for(group_panels, [&](int64_t begin, int64_t end) {
             for (int64_t gp = begin; gp < end; ++gp)

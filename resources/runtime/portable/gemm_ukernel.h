@@ -4,6 +4,7 @@
 
 #include "portable.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -158,6 +159,16 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
 }
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Parts per thread (ThreadPool::parallel_for) for a layer split over pixel tiles when every
+// part streams all `weight_bytes` of its packed weights once more: kFineParts while they stay
+// in a core's cache (`cached_bytes`), else only as many as keep `min_units` of the `units`
+// (tiles) in each part.
+inline int streamed_weight_parts(size_t weight_bytes, size_t cached_bytes, int64_t units, int64_t min_units,
+                                 int threads) {
+    if (weight_bytes <= cached_bytes) return kFineParts;
+    return static_cast<int>(std::clamp<int64_t>(units / (min_units * threads), 1, kFineParts));
+}
 
 // A per-thread scratch of at least `floats` floats that grows on demand and is shared by every
 // layer run on that thread (Winograd blocks, im2col rows); valid until the next call.

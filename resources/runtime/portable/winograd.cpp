@@ -355,10 +355,7 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
     // streams all the transformed weights once more, so there are many (for load balance)
     // only when those stay in cache or each part keeps many register tiles.
     const int64_t groups = (g.tiles + MR - 1) / MR;
-    const size_t weight_bytes = op.packed.size() * sizeof(float);
-    const int parts = weight_bytes <= kCachedWeightsBytes
-                          ? kFineParts
-                          : static_cast<int>(std::clamp<int64_t>(groups / (8 * threads), 1, kFineParts));
+    const int parts = streamed_weight_parts(op.packed.size() * sizeof(float), kCachedWeightsBytes, groups, 8, threads);
     const int64_t unit = parts > 1 ? MR : 1; // one part per thread: near-equal tile counts
     parallel_for(threads > 1 ? pool : nullptr, parts > 1 ? groups : g.tiles, [&](int64_t begin, int64_t end) {
         float* scratch = thread_scratch(scratch_floats);
