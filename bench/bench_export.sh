@@ -11,7 +11,10 @@
 # Usage: bench/bench_export.sh [model...]        (default: resnet18 mobilenet_v2)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-export  JOBS=2  ROUNDS=5
 #   REUSE=1: keep the exports and builds of a previous run (timings only; build s is then 0)
-# The machine should be quiet: the load average is printed before and after.
+# The machine should be quiet: the load average is printed before and after. Before each round
+# the round trip of a cache line between CPU 0 and CPU 1 is measured (core_latency.cpp) and
+# printed beside that round's 2-thread gains: on a virtual machine whose vCPUs move between
+# dies it ranges from ~150 to ~450 ns, and the gains of memory-bound models follow it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -34,6 +37,9 @@ results="$work/results.txt"
 : > "$results"
 : > "$work/builds.txt"
 : > "$work/rounds.txt"
+: > "$work/probes.txt"
+probe="$work/core_latency"
+${CXX:-c++} -O2 -pthread "$here/export/core_latency.cpp" -o "$probe" 2> "$work/probe.log" || probe=""
 for model in "$@"; do
     onnx="$shared/$model.onnx"
     data="$shared/$model/test_data_set_0"
@@ -57,6 +63,7 @@ for model in "$@"; do
     done
     round=1
     while [ "$round" -le "$rounds" ]; do
+        echo "$model $round $([ -n "$probe" ] && "$probe" || echo n/a)" >> "$work/probes.txt"
         for lib in portable xnnpack; do
             for threads in 1 2; do
                 summary=$("$work/${model}_$lib/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
@@ -98,4 +105,7 @@ if grep -q '^resnet18 ' "$results"; then
         echo "resnet18 ${threads}T: faster export $best ms vs ONNX Runtime (quoted) $ort ms: $(ratio "$best" "$ort")x"
     done
 fi
+echo
+echo "2-thread gain of each round, and the core-to-core round trip measured before it:"
+python3 "$here/export/round_gains.py" "$work/rounds.txt" "$work/probes.txt"
 echo "bench_export: load after: $(cut -d' ' -f1-3 /proc/loadavg)"

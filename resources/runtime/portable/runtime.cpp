@@ -62,7 +62,7 @@ inline void cpu_relax() {
 constexpr int kSpinIterations = 5000;
 constexpr int kCallerSpinIterations = 2500;
 
-ThreadPool::ThreadPool(int threads) {
+ThreadPool::ThreadPool(int threads) : runs_(new Run[static_cast<size_t>(std::max(1, threads))]) {
     for (int i = 1; i < threads; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
 }
 
@@ -75,40 +75,64 @@ ThreadPool::~ThreadPool() {
     for (auto& worker : workers_) worker.join();
 }
 
-// The claim word is (generation mod 2^24) << 40 | parts << 32 | claimed-parts mask: a thread
-// decides from this one word whether a part is left, so it never reads job fields that the
-// caller may already be filling in for the next job (the job is only rewritten once all its
-// parts are done, and a part is only run after a successful claim in the job's own word).
+// A run word is (generation mod 2^24) << 40 | next << 16 | end: a thread decides from this one
+// word whether a part of its job is left there, so it never reads job fields that the caller
+// may already be filling in for the next job (the job is only rewritten once all its parts are
+// done, and a part is only run after a successful claim in a word of the job's own generation).
 namespace {
 constexpr uint64_t kGenerationMask = (uint64_t(1) << 24) - 1; // generations wrap within 24 bits
+constexpr uint64_t kTagMask = ~((uint64_t(1) << 40) - 1);
 uint64_t claim_generation(uint64_t generation) { return generation << 40; }
+int run_next(uint64_t word) { return static_cast<int>(word >> 16 & 0xffff); }
+int run_end(uint64_t word) { return static_cast<int>(word & 0xffff); }
+uint64_t run_word(uint64_t tag, int next, int end) {
+    return tag | static_cast<uint64_t>(next) << 16 | static_cast<uint64_t>(end);
+}
 } // namespace
 
 void ThreadPool::run_parts(uint64_t generation, int self) {
     const uint64_t tag = claim_generation(generation);
     const int threads = this->threads();
+    int finished = 0, parts = 0;
     for (;;) {
-        uint64_t c = claim_.load();
-        if ((c & ~((uint64_t(1) << 40) - 1)) != tag) return;
-        const int parts = static_cast<int>((c >> 32) & 0xff);
-        const uint32_t claimed = static_cast<uint32_t>(c);
-        const uint32_t all = parts >= 32 ? ~uint32_t(0) : (uint32_t(1) << parts) - 1;
-        if ((claimed & all) == all) return;
-        // The first unclaimed part of this thread's own run, else the last unclaimed part of
-        // the job (the far end of another thread's run, away from where its owner works).
+        // The next part of this thread's own run, else the last part of the longest run left
+        // (the far end of another thread's run, away from where its owner works).
         int part = -1;
-        for (int p = self * parts / threads, end = (self + 1) * parts / threads; p < end; ++p)
-            if (!(claimed >> p & 1u)) { part = p; break; }
-        if (part < 0)
-            for (part = parts - 1; claimed >> part & 1u;) --part;
-        if (!claim_.compare_exchange_weak(c, c | (uint64_t(1) << part))) continue;
+        std::atomic<uint64_t>& own = runs_[self].word;
+        uint64_t w = own.load();
+        while ((w & kTagMask) == tag && run_next(w) < run_end(w)) {
+            if (own.compare_exchange_weak(w, run_word(tag, run_next(w) + 1, run_end(w)))) {
+                part = run_next(w);
+                break;
+            }
+        }
+        while (part < 0) {
+            int victim = -1, left = 0;
+            uint64_t vw = 0;
+            for (int t = 0; t < threads; ++t) {
+                if (t == self) continue;
+                const uint64_t x = runs_[t].word.load();
+                if ((x & kTagMask) == tag && run_end(x) - run_next(x) > left) {
+                    victim = t;
+                    left = run_end(x) - run_next(x);
+                    vw = x;
+                }
+            }
+            if (victim < 0) break;
+            if (runs_[victim].word.compare_exchange_weak(vw, run_word(tag, run_next(vw), run_end(vw) - 1)))
+                part = run_end(vw) - 1;
+        }
+        if (part < 0) break;
+        parts = parts_; // the job is current: one of its parts is claimed and not yet counted
         int64_t begin, end;
         chunk(job_size_, parts, part, begin, end);
         if (begin < end) (*job_)(begin, end);
-        if (done_parts_.fetch_add(1) + 1 == parts && caller_waiting_.load()) {
-            std::lock_guard<std::mutex> lock(done_mutex_);
-            done_.notify_one();
-        }
+        ++finished;
+    }
+    // Nothing of the job may be read after this addition: the caller may be rewriting it.
+    if (finished > 0 && done_parts_.fetch_add(finished) + finished == parts && caller_waiting_.load()) {
+        std::lock_guard<std::mutex> lock(done_mutex_);
+        done_.notify_one();
     }
 }
 
@@ -146,7 +170,10 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64
     done_parts_.store(0);
     uint64_t generation = (generation_.load() + 1) & kGenerationMask;
     if (generation == 0) generation = 1; // 0 is the workers' "nothing seen yet"
-    claim_.store(claim_generation(generation) | static_cast<uint64_t>(parts_) << 32); // publishes job_ and job_size_
+    const int threads = this->threads();
+    for (int t = 0; t < threads; ++t) // publishes job_, job_size_ and parts_ with each run
+        runs_[t].word.store(run_word(claim_generation(generation), static_cast<int>(int64_t(parts_) * t / threads),
+                                     static_cast<int>(int64_t(parts_) * (t + 1) / threads)));
     generation_.store(generation);
     if (sleepers_.load() > 0) {
         { std::lock_guard<std::mutex> lock(mutex_); }
