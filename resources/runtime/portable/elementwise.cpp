@@ -116,10 +116,13 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
     const int64_t row = plan.size[inner];
     int64_t rows = 1;
     for (int i = 0; i < inner; ++i) rows *= plan.size[i];
-    // Threads only pay off on large tensors; the ops are memory bound. Few long rows (a
+    // The ops are memory bound: threads pay off from a few thousand elements on, mostly because
+    // the caller alone would read across cores the part of the inputs that the other threads
+    // wrote in the previous layer (and leave the whole output in its own cache for the next
+    // layer's threads to fetch); below that, the hand-over costs more. Few long rows (a
     // residual Add of two same-shaped tensors is one row) are cut into pieces, so each thread
     // works on the part of the tensors the previous layer's split left in its own cache.
-    ThreadPool* use_pool = rows * row >= (1 << 14) ? pool : nullptr;
+    ThreadPool* use_pool = rows * row >= (1 << 12) ? pool : nullptr;
     const int threads = use_pool ? use_pool->threads() : 1;
     const int64_t split = threads == 1 || rows >= kFineParts * threads
                               ? 1

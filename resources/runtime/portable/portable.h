@@ -130,11 +130,12 @@ private:
     std::unique_ptr<Run[]> runs_;
     std::mutex mutex_;
     std::condition_variable wake_;
+    // Read by spinning workers, written once per job (and at shutdown): the job's fields share
+    // the line of its generation, so a worker that sees a new job has it in the same transfer.
+    alignas(64) std::atomic<uint64_t> generation_{0};
     const std::function<void(int64_t, int64_t)>* job_ = nullptr;
     int64_t job_size_ = 0;
     int parts_ = 0;
-    // Read by spinning workers: written once per job (and at shutdown).
-    alignas(64) std::atomic<uint64_t> generation_{0};
     std::atomic<int> sleepers_{0};
     std::atomic<bool> stop_{false};
     alignas(64) std::atomic<int> done_parts_{0};
