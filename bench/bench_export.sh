@@ -7,7 +7,8 @@
 # for every library and thread count in turn and keeps each run's median. The table gives the
 # median of the rounds (and the fastest iteration). A machine whose speed drifts (shared
 # virtual CPUs) then shifts all four runs of a round alike instead of one column, and the
-# spread of the per-round 2-thread gains shows how steady the machine was.
+# spread of the per-round 2-thread gains shows how steady the machine was. Each run writes its
+# JSON lines to a file that is read once the run has ended: nothing else runs beside it.
 # Usage: bench/bench_export.sh [model...]        (default: resnet18 mobilenet_v2)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-export  JOBS=2  ROUNDS=5
 #   REUSE=1: keep the exports and builds of a previous run (timings only; build s is then 0)
@@ -47,7 +48,8 @@ for model in "$@"; do
     # The reference is single-threaded: three runs, the median.
     refs=""
     for i in 1 2 3; do
-        refs="$refs $("$cli" run "$onnx" --expect "$data" --json | python3 "$here/export/reference_ms.py")"
+        "$cli" run "$onnx" --expect "$data" --json > "$work/reference.jsonl"
+        refs="$refs $(python3 "$here/export/reference_ms.py" < "$work/reference.jsonl")"
     done
     ref=$(echo $refs | tr ' ' '\n' | sort -g | sed -n 2p)
     for lib in portable xnnpack; do
@@ -66,8 +68,11 @@ for model in "$@"; do
         echo "$model $round $([ -n "$probe" ] && "$probe" || echo n/a)" >> "$work/probes.txt"
         for lib in portable xnnpack; do
             for threads in 1 2; do
-                summary=$("$work/${model}_$lib/build/run_export" --warmup 3 --iterations 20 --threads "$threads" |
-                    python3 "$here/export/latency_summary.py")
+                # Into a file first, never a pipe: a reader started beside the run (python3 takes
+                # ~0.4 s of CPU to start here) would take one of the two cores from it and
+                # halve the 2-thread figures.
+                "$work/${model}_$lib/build/run_export" --warmup 3 --iterations 20 --threads "$threads" > "$work/run.jsonl"
+                summary=$(python3 "$here/export/latency_summary.py" < "$work/run.jsonl")
                 echo "$model $lib $threads $round $summary" >> "$work/rounds.txt"
             done
         done
