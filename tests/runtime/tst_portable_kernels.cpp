@@ -193,6 +193,9 @@ private slots:
         convRow("winograd F4 batch 2 no pads 8->40", {2, 19, 22, 8, 40, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu, P::Winograd);
         convRow("winograd F4 one block, channels split 64->150", {1, 16, 16, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
         convRow("winograd one block, channels split 64->150", {1, 14, 14, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
+        // Weights streamed from memory with 16 KB panels: the next panel is prefetched while
+        // one runs (25 tiles, 3 panels, the last one partial).
+        convRow("winograd F4 streamed weights 128->70", {1, 17, 19, 128, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
         convRow("3x3 too few channels for winograd: rows", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Rows);
         convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Rows);

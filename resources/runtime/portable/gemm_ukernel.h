@@ -23,6 +23,13 @@ namespace embark::portable::detail {
 #  define EMBARK_CHANNEL_LOOP(width)
 #endif
 
+// A read prefetch of one cache line (GCC and Clang; nothing elsewhere).
+#if defined(__GNUC__) || defined(__clang__)
+#  define EMBARK_PREFETCH(address) __builtin_prefetch((address), 0, 2)
+#else
+#  define EMBARK_PREFETCH(address) ((void)(address))
+#endif
+
 // GCC's cost model for tuned aarch64 cores (-mcpu=cortex-a72/a76) declines to vectorize the
 // tile and emits 112 scalar fmadd; the tile is always worth vectorizing, so say so.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -81,15 +88,18 @@ template <int MR, int NR>
 // offset:    added to every row pointer (the group's first input channel).
 // w:         one packed panel [taps][kc][NR]; bias: NR values.
 // c:         output of pixel 0, channel 0 of the panel; pixel m at c + m * c_stride.
+// prefetch:  with kPrefetch, `prefetch_lines` cache lines from there are prefetched during the
+//            first tap, spread over its k steps (data the caller reads next, e.g. its next panel).
 //
 // Why this shape: the channel loop (n) is innermost and of constant length so it becomes
 // full-width vector FMAs; the unrolled pixel loop broadcasts one input value per pixel and
 // reuses each weight vector MR times. Unrolling only the pixel loop matters: GCC given a
 // different loop to unroll vectorizes across pixels with gathers (20x slower).
-template <int MR, int NR>
+template <int MR, int NR, bool kPrefetch = false>
 EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
                       const float* __restrict w, const float* __restrict bias, float* c,
-                      size_t c_stride, int n_valid, const Activation& act) {
+                      size_t c_stride, int n_valid, const Activation& act, const char* prefetch = nullptr,
+                      int prefetch_lines = 0) {
     float acc[MR][NR];
     for (int m = 0; m < MR; ++m)
         EMBARK_CHANNEL_LOOP(NR)
@@ -100,6 +110,10 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
         for (int m = 0; m < MR; ++m) a[m] = rows[t * row_stride + m] + offset;
         const float* __restrict wt = w + static_cast<size_t>(t) * kc * NR;
         for (int k = 0; k < kc; ++k) {
+            if constexpr (kPrefetch)
+                if (t == 0)
+                    for (int line = k; line < prefetch_lines; line += kc)
+                        EMBARK_PREFETCH(prefetch + static_cast<size_t>(line) * 64);
             const float* __restrict wk = wt + static_cast<size_t>(k) * NR;
 #pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) {
@@ -135,15 +149,17 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 
 // Dispatches a tile of `m_valid` (1..MR) pixels to the instantiation of that exact size, so
 // remainder tiles do no wasted work.
-template <int NR>
+template <int NR, bool kPrefetch = false>
 inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
                           size_t offset, const float* w, const float* bias, float* c,
-                          size_t c_stride, int n_valid, const Activation& act) {
+                          size_t c_stride, int n_valid, const Activation& act, const char* prefetch = nullptr,
+                          int prefetch_lines = 0) {
     switch (m_valid) {
 #define EMBARK_TILE_CASE(M)                                                                     \
     case M:                                                                                     \
         if constexpr (M <= kTilePixels)                                                         \
-            gemm_tile<M, NR>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act); \
+            gemm_tile<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, prefetch, \
+                                        prefetch_lines);                                                     \
         return;
         EMBARK_TILE_CASE(1)
         EMBARK_TILE_CASE(2)
