@@ -7,6 +7,7 @@
 namespace embark::exporter {
 
 std::string EmitContext::ptr(const ir::Value* v) {
+    if (auto bound = m_bound.find(v->name); bound != m_bound.end()) return bound->second;
     if (v->isConstant()) return "W(" + std::to_string(constantOffset(v)) + ")";
     const PlannedBuffer* b = m_plan.bufferFor(v->name);
     return "T(" + std::to_string(b ? b->offset : 0) + ")";

@@ -7,6 +7,7 @@
 #include "memory_planner.h"
 #include "weights_blob.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -21,8 +22,10 @@ public:
     const MemoryPlan& plan() const { return m_plan; }
 
     // C++ expression of a float pointer to the value: "T(4096)" in the arena, "W(128)" for a
-    // constant (added to the blob as float32 on first use).
+    // constant (added to the blob as float32 on first use), or the expression it was bound to.
     std::string ptr(const ir::Value* v);
+    // Makes ptr(v) of the named value `expression` (a graph input read where the caller put it).
+    void bind(const std::string& value, std::string expression) { m_bound[value] = std::move(expression); }
     // Blob offset of a constant converted to float32.
     int64_t constantOffset(const ir::Value* v);
     // Adds float data to the blob, returns "W(offset)".
@@ -50,6 +53,7 @@ private:
     const MemoryPlan& m_plan;
     WeightsBlob& m_blob;
     int m_counter = 0;
+    std::map<std::string, std::string> m_bound;
 };
 
 // C++ literal helpers.

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -159,6 +160,33 @@ private slots:
         QVERIFY2(e.code == 5, e.describe());
         QVERIFY2(e.err.contains(parent), e.describe());
         QVERIFY(!QFileInfo::exists(out));
+    }
+
+    // A graph input read only by portable kernels is read where the caller put it (no copy into
+    // the arena), and never written: a reshape of it, an element-wise op that the plan lets
+    // work in place as its last reader, and a second reader all see the caller's data, run
+    // after run (--check compares the three outputs after the last of three iterations).
+    void graphInputIsReadWhereTheCallerPutIt() {
+        test::GraphBuilder b("input_in_place");
+        auto* x = b.input("x", {1, 4, 6, 6});
+        b.output(b.op(ir::OpKind::Reshape, {x, b.ints("shape", {1, 144})}, {}, "flatten"));
+        b.output(b.op(ir::OpKind::Add, {x, x}, {}, "twice"));
+        b.output(b.op(ir::OpKind::Relu, {x}, {}, "relu"));
+        const QString model = m_tmp.path() + "/input_in_place.onnx";
+        Status w = onnx::writeModel(b.build(), model.toStdString());
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+        const QString out = m_tmp.path() + "/input_in_place_export";
+        CliRun e = cli({"export", model, "--lib", "portable", "-o", out});
+        QVERIFY2(e.code == 0, e.describe());
+        QFile code(out + "/src/model.cpp");
+        QVERIFY(code.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(code.readAll());
+        QVERIFY2(text.contains("inputs[0]") && !text.contains(QRegularExpression("memcpy\\([^;]*inputs\\[0\\]")), qPrintable(text));
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        CliRun x3 = cli({"exec", out, "--", "--check", "1e-6", "--warmup", "0", "--iterations", "3"});
+        QVERIFY2(x3.code == 0, x3.describe());
+        QCOMPARE(x3.count("check"), 3);
     }
 
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
