@@ -15,7 +15,8 @@
 # The machine should be quiet: the load average is printed before and after. Before each round
 # the round trip of a cache line between CPU 0 and CPU 1 is measured (core_latency.cpp) and
 # printed beside that round's 2-thread gains: on a virtual machine whose vCPUs move between
-# dies it ranges from ~150 to ~450 ns, and the gains of memory-bound models follow it.
+# dies it ranged from ~100 ns (one die) to ~600 ns (two) here, and the gains of memory-bound
+# models follow it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")

@@ -16,6 +16,7 @@
 
 #include <memory>
 #include <random>
+#include <vector>
 
 namespace embark::exporter {
 
@@ -114,8 +115,9 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
     // Not copying a 224x224 image (600 KB) saves ~40 us per ResNet-18 inference at 2 threads:
     // the copy ran on the caller alone, and the other thread then read half of it back from the
     // caller's cache.
+    std::vector<bool> inputInPlace(g.inputs().size());
     for (size_t k = 0; k < g.inputs().size(); ++k)
-        if (readInPlace(ctx, g.inputs()[k]))
+        if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
             ctx.bind(g.inputs()[k]->name, "const_cast<float*>(inputs[" + std::to_string(k) + "])");
     for (const ir::Node* n : g.nodes()) {
         for (const ir::Value* v : n->inputs())
@@ -164,7 +166,7 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
     for (size_t k = 0; k < g.inputs().size(); ++k) {
         const ir::Value* v = g.inputs()[k];
         inputInfos += "    " + tensorInfo(v->name, v->shape.dims()) + ",\n";
-        if ((!v->uses().empty() || v->isGraphOutput()) && !readInPlace(ctx, v))
+        if ((!v->uses().empty() || v->isGraphOutput()) && !inputInPlace[k])
             inputsCopy += "    std::memcpy(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " + std::to_string(v->byteSize()) + ");\n";
     }
     for (size_t k = 0; k < g.outputs().size(); ++k) {

@@ -23,11 +23,12 @@ namespace embark::portable::detail {
 #  define EMBARK_CHANNEL_LOOP(width)
 #endif
 
-// A read prefetch of one cache line (GCC and Clang; nothing elsewhere).
+// A prefetch of one cache line for reading (write 0) or writing (write 1); GCC and Clang only,
+// nothing elsewhere.
 #if defined(__GNUC__) || defined(__clang__)
-#  define EMBARK_PREFETCH(address) __builtin_prefetch((address), 0, 2)
+#  define EMBARK_PREFETCH(address, write) __builtin_prefetch((address), (write), (write) ? 3 : 2)
 #else
-#  define EMBARK_PREFETCH(address) ((void)(address))
+#  define EMBARK_PREFETCH(address, write) ((void)(address))
 #endif
 
 // Prefetches for writing the cache lines of [address, address + bytes): a kernel run on
@@ -36,12 +37,8 @@ namespace embark::portable::detail {
 // core wrote last; its read-for-ownership then waits on that core (~250 ns between two dies of
 // a virtual machine) unless it was asked for early. One thread writes its own lines: no call.
 inline void prefetch_for_write(const void* address, size_t bytes) {
-#if defined(__GNUC__) || defined(__clang__)
     const char* p = static_cast<const char*>(address);
-    for (size_t b = 0; b < bytes; b += 64) __builtin_prefetch(p + b, 1, 3);
-#else
-    (void)address, (void)bytes;
-#endif
+    for (size_t b = 0; b < bytes; b += 64) EMBARK_PREFETCH(p + b, 1);
 }
 
 // GCC's cost model for tuned aarch64 cores (-mcpu=cortex-a72/a76) declines to vectorize the
@@ -127,7 +124,7 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
             if constexpr (kPrefetch)
                 if (t == 0)
                     for (int line = k; line < prefetch_lines; line += kc)
-                        EMBARK_PREFETCH(prefetch + static_cast<size_t>(line) * 64);
+                        EMBARK_PREFETCH(prefetch + static_cast<size_t>(line) * 64, 0);
             const float* __restrict wk = wt + static_cast<size_t>(k) * NR;
 #pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) {
