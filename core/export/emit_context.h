@@ -47,6 +47,8 @@ public:
     std::string init;    // statements of init()
     std::string forward; // statements of the current layer in forward()
     bool usesXnnpack = false;
+    // node name -> the C++ identifier of its portable operator object (Conv2D), for fused blocks.
+    std::map<std::string, std::string> layerObjects;
 
 private:
     const Adaptation& m_a;
@@ -61,6 +63,9 @@ std::string cppString(const std::string& s);
 std::string cppFloat(double v);
 std::string cppInts(const std::vector<int64_t>& v); // "{1, 2, 3}"
 std::string shapeInit(const ir::Shape& s);          // generic::Shape aggregate "{4, {1,2,3,4}}"
+
+// The embark::portable::Activation aggregate of the activation fused into n ("{}" for none).
+std::string portableActivation(const ir::Node& n);
 
 // Per-library emitters: append the layer's code to ctx (forward/init/decls). Errors are
 // Unsupported with a message naming the node and what is missing.

@@ -10,11 +10,10 @@
 #include <cstring>
 
 namespace embark::exporter {
-namespace {
 
 using ir::OpKind;
 
-std::string portableAct(const ir::Node& n) {
+std::string portableActivation(const ir::Node& n) {
     const auto a = ir::fusedActivation(n);
     if (!a) return "embark::portable::Activation{}";
     const char* kind = "None";
@@ -29,6 +28,8 @@ std::string portableAct(const ir::Node& n) {
     return std::string("embark::portable::Activation{embark::portable::Act::") + kind + ", " + cppFloat(a->min) +
            ", " + cppFloat(a->max) + ", " + cppFloat(a->alpha) + "}";
 }
+
+namespace {
 
 // Undoes adaptation's OHWI-style permutation of a 4-D constant: [a][b][c][d] -> [a][d][b][c].
 std::vector<float> toChannelsSecond(const ir::Tensor& t) {
@@ -54,14 +55,14 @@ std::string dims(const ir::Shape& s) { return "embark::portable::Dims" + cppInts
 // y = activation(y) for an activation fused into n (nothing when there is none).
 void applyActivation(EmitContext& ctx, const ir::Node& n, const ir::Value* y) {
     if (!ir::fusedActivation(n)) return;
-    ctx.forward += "    embark::portable::apply_activation(" + portableAct(n) + ", " + ctx.ptr(y) + ", " +
+    ctx.forward += "    embark::portable::apply_activation(" + portableActivation(n) + ", " + ctx.ptr(y) + ", " +
                    std::to_string(y->shape.numel()) + ");\n";
 }
 
 // y = activation(y + C), C broadcast: a Gemm's C that cannot be a fully connected bias.
 void addMatrixC(EmitContext& ctx, const ir::Node& n, const ir::Value* c, const ir::Value* y) {
     ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
-                   ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableAct(n) + ", g_pool.get());\n";
+                   ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableActivation(n) + ", g_pool.get());\n";
 }
 
 Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
@@ -102,13 +103,14 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
                                   std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
                                   std::to_string(s.pr) + ", " + std::to_string(group) + "}";
         const std::string obj = ctx.ident(n);
+        ctx.layerObjects[n.name] = obj;
         ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
         if (transposed)
             ctx.init += "    " + obj + " = embark::portable::pack_conv_transpose2d(" + shape + ", " + std::to_string(ys[1]) + ", " +
-                        std::to_string(ys[2]) + ", " + onnxWeights(ctx, w) + ", " + bias + ", " + portableAct(n) + ");\n";
+                        std::to_string(ys[2]) + ", " + onnxWeights(ctx, w) + ", " + bias + ", " + portableActivation(n) + ");\n";
         else
             ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " + bias +
-                        ", " + portableAct(n) + ");\n";
+                        ", " + portableActivation(n) + ");\n";
         ctx.forward += "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         return {};
     }
@@ -173,7 +175,7 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
         ctx.decls += "static embark::portable::FullyConnected " + obj + ";\n";
         ctx.init += "    " + obj + " = embark::portable::pack_fully_connected(" + std::to_string(k) + ", " + std::to_string(nOut) +
                     ", " + weights + ", " + (transB ? "true" : "false") + ", " + bias + ", " +
-                    (addC ? "embark::portable::Activation{}" : portableAct(n)) + ");\n";
+                    (addC ? "embark::portable::Activation{}" : portableActivation(n)) + ");\n";
         ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(a->shape.numel() / k) + ", " +
                        ctx.ptr(a) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         if (addC)
@@ -289,7 +291,7 @@ Status emitBinary(EmitContext& ctx, const ir::Node& n) {
         const bool last = i + 1 == count && n.op != OpKind::Mean;
         ctx.forward += std::string("    embark::portable::binary(embark::portable::BinaryOp::") + op + ", " + ctx.ptr(a) + ", " +
                        dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " + ctx.ptr(y) + ", " +
-                       (last ? portableAct(n) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
+                       (last ? portableActivation(n) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
     }
     if (n.op == OpKind::Mean) {
         const std::string inv = ctx.floats(n.name + ":1/n", {1.f / static_cast<float>(count)});

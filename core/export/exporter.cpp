@@ -1,6 +1,7 @@
 #include "exporter.h"
 
 #include "emit_context.h"
+#include "fused_blocks.h"
 #include "manifest.h"
 #include "memory_planner.h"
 #include "passes/pass_manager.h"
@@ -109,9 +110,33 @@ bool readInPlace(const EmitContext& ctx, const ir::Value* v) {
     return true;
 }
 
-Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o, const std::string& modelName) {
+// The Mode 0 call of a fused block (see fused_blocks.h), chosen once at init() when the runtime
+// can fuse it; Modes 1 and 2 and the fallback run its layers.
+std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer) {
+    const std::string flag = "g_fused_" + std::to_string(firstLayer);
+    const std::string& e = ctx.layerObjects.at(b.nodes[0]->name);
+    const std::string& d = ctx.layerObjects.at(b.nodes[1]->name);
+    const std::string& p = ctx.layerObjects.at(b.nodes[2]->name);
+    ctx.decls += "static bool " + flag + " = false;\n";
+    ctx.init += "    " + flag + " = embark::portable::bottleneck_fusable(" + e + ", " + d + ", " + p + ");\n";
+    std::string call = "    // Layers " + std::to_string(firstLayer) + "-" + std::to_string(firstLayer + b.nodes.size() - 1) +
+                       ": one inverted bottleneck, row by row, in the plain pass.\n";
+    call += "    if (Mode == 0 && " + flag + ") {\n";
+    call += "    embark::portable::inverted_bottleneck(" + e + ", " + d + ", " + p + ", " + ctx.ptr(b.input) + ", " +
+            ctx.ptr(b.output()) + ", " + (b.add ? ctx.ptr(b.input) : std::string("nullptr")) + ", " +
+            (b.add ? portableActivation(*b.add) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
+    call += "    } else {\n";
+    return call;
+}
+
+Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o, const std::string& modelName,
+                            const std::vector<FusedBlock>& blocks) {
     std::string body, layerTable, layerPhys;
     int layer = 0;
+    std::map<const ir::Node*, const FusedBlock*> blockEnding;
+    for (const FusedBlock& b : blocks) blockEnding[b.nodes.back()] = &b;
+    size_t blockStart = std::string::npos; // body offset of the current block's first layer
+    int blockFirstLayer = 0;
     // Not copying a 224x224 image (600 KB) saves ~40 us per ResNet-18 inference at 2 threads:
     // the copy ran on the caller alone, and the other thread then read half of it back from the
     // caller's cache.
@@ -130,6 +155,11 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
             return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
                                                          " at run time; exports compute in float32 only");
         ctx.forward.clear();
+        for (const FusedBlock& b : blocks)
+            if (b.nodes.front() == n) {
+                blockStart = body.size();
+                blockFirstLayer = layer;
+            }
         bool allConstant = true;
         for (const ir::Value* v : n->inputs()) allConstant = allConstant && (!v || v->isConstant());
         if (allConstant) {
@@ -160,6 +190,11 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
         d.resize(4, 1);
         layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " + cppInts(d) + "},\n";
         ++layer;
+        if (auto end = blockEnding.find(n); end != blockEnding.end() && blockStart != std::string::npos) {
+            body.insert(blockStart, fusedBlockCall(ctx, *end->second, blockFirstLayer));
+            body += "    }\n";
+            blockStart = std::string::npos;
+        }
     }
 
     std::string inputsCopy, outputsCopy, inputInfos, outputInfos;
@@ -294,8 +329,10 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     auto adapted = adapt(fused->graph, ao);
     if (!adapted) return adapted.error();
 
+    const std::vector<FusedBlock> blocks = findFusedBlocks(*adapted);
     MemoryPlanOptions mo;
     mo.ioInArena = true;
+    for (const FusedBlock& b : blocks) mo.readThrough[b.input->name] = b.nodes.back()->name;
     auto plan = planMemory(adapted->graph, mo);
     if (!plan) return plan.error();
     EMBARK_TRY(checkMemoryPlan(*plan));
@@ -310,7 +347,7 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     std::string modelName = model.name.empty() ? "model" : model.name;
     if (auto it = model.metadata.find("path"); it != model.metadata.end() && !it->second.empty())
         modelName = QFileInfo(QString::fromStdString(it->second)).completeBaseName().toStdString();
-    auto emitted = emitModel(ctx, adapted->graph, o, modelName);
+    auto emitted = emitModel(ctx, adapted->graph, o, modelName, blocks);
     if (!emitted) return emitted.error();
     // XNNPACK may read up to 16 bytes past a constant operand: pad the blob's end.
     blob.addFloats("__tail_padding", std::vector<float>(16, 0.f).data(), 16);
@@ -385,7 +422,7 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     result.exportHash = hash.result().toHex().toStdString();
     result.log = fused->stages.empty() ? std::vector<std::string>{} : fused->stages.back().log;
 
-    ManifestInput mi{model, *adapted, *plan, o, result, ctx};
+    ManifestInput mi{model, *adapted, *plan, o, result, ctx, blocks};
     EMBARK_TRY(staged->writeFile("export.json", manifestJson(mi)));
     EMBARK_TRY(staged->writeFile("README.md", QByteArray::fromStdString(exportReadme(mi))));
     EMBARK_TRY(staged->commit());

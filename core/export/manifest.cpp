@@ -61,6 +61,12 @@ QByteArray manifestJson(const ManifestInput& in) {
         node["outputs"] = outs;
         schedule.append(node);
     }
+    QJsonArray fused;
+    for (const FusedBlock& b : in.fusedBlocks) {
+        std::vector<std::string> names;
+        for (const ir::Node* n : b.nodes) names.push_back(n->name);
+        fused.append(QJsonObject{{"kernel", "inverted_bottleneck"}, {"nodes", strings(names)}});
+    }
     QJsonArray buffers;
     for (const PlannedBuffer& b : in.plan.buffers)
         buffers.append(QJsonObject{{"id", b.id}, {"offset", static_cast<qint64>(b.offset)}, {"bytes", static_cast<qint64>(b.bytes)},
@@ -103,6 +109,7 @@ QByteArray manifestJson(const ManifestInput& in) {
                                {"alignment", static_cast<qint64>(in.plan.alignment)},
                                {"buffers", buffers}}},
         {"schedule", schedule},
+        {"fused_blocks", fused},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

@@ -5,6 +5,7 @@
 #include "adaptation.h"
 #include "emit_context.h"
 #include "exporter.h"
+#include "fused_blocks.h"
 #include "memory_planner.h"
 
 #include <QByteArray>
@@ -18,6 +19,7 @@ struct ManifestInput {
     const ExportOptions& options;
     const ExportResult& result;
     const EmitContext& ctx;
+    const std::vector<FusedBlock>& fusedBlocks;
 };
 
 QByteArray manifestJson(const ManifestInput& in);

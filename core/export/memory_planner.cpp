@@ -57,12 +57,21 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         plan.schedule.push_back(nodes[i]->name);
     }
 
+    std::unordered_map<std::string, int> readThroughStep;
+    for (const auto& [value, node] : options.readThrough)
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (nodes[i]->name == node) readThroughStep[value] = static_cast<int>(i);
+    auto readThrough = [&](const ir::Value* v) {
+        auto it = readThroughStep.find(v->name);
+        return it == readThroughStep.end() ? -1 : it->second;
+    };
+
     // Lifetime of each value on its own.
     auto valueLast = [&](const ir::Value* v) {
         int last = v->producer() ? stepOf.at(v->producer()) : 0;
         for (const ir::Use& u : v->uses()) last = std::max(last, stepOf.at(u.node));
         if (v->isGraphOutput()) last = lastStep;
-        return last;
+        return std::max(last, readThrough(v));
     };
     auto isIo = [](const ir::Value* v) { return v->isGraphInput() || v->isGraphOutput(); };
 
@@ -111,6 +120,9 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
                     if (!in || in->isConstant() || in->isGraphInput() || in->byteSize() != out->byteSize()) continue;
                     const size_t gi = groupOf.at(in);
                     if (groups[gi].last != static_cast<int>(step) || !groups[gi].inArena) continue;
+                    bool pinned = false; // read by a fused block that writes this node's output
+                    for (const ir::Value* member : groups[gi].members) pinned = pinned || readThrough(member) >= static_cast<int>(step);
+                    if (pinned) continue;
                     // Another input in the same buffer under a different view would be overwritten.
                     bool clash = false;
                     for (const ir::Value* other : n->inputs())

@@ -31,6 +31,10 @@ struct MemoryPlanOptions {
     bool inPlace = true;      // element-wise ops may overwrite a dead input
     bool aliasReshapes = true;
     size_t alignment = 16;    // every buffer offset and size is a multiple of this
+    // value name -> node name: the value is read while that node (and the nodes between) write
+    // their outputs, as in a fused block (fused_blocks.h). It stays live through that node's
+    // step, and that node never writes in place over it.
+    std::map<std::string, std::string> readThrough;
 };
 
 struct PlannedBuffer {

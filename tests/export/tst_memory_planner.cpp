@@ -105,6 +105,35 @@ private slots:
         QVERIFY(exporter::checkMemoryPlan(*plan2).ok());
     }
 
+    // A fused block reads its input while it writes its output: the input stays live through
+    // the block's last node, which then never writes in place over it.
+    void readThroughKeepsAFusedBlocksInput() {
+        test::GraphBuilder b;
+        auto* x = b.input("x", {1, 4, 8, 8});
+        auto* h = b.op(OpKind::Relu, {x}, {}, "head");          // x's buffer is not an input's
+        auto* e = b.op(OpKind::Conv, {h, b.weights("we", {8, 4, 1, 1})}, {}, "expand");
+        auto* p = b.op(OpKind::Conv, {e, b.weights("wp", {4, 8, 1, 1})}, {}, "project");
+        b.output(b.op(OpKind::Add, {h, p}, {}, "add"));
+        ir::Graph g = b.build();
+        auto plain = exporter::planMemory(g);
+        QVERIFY(plain.ok());
+        QCOMPARE(plain->bufferOfValue.at("add_out"), plain->bufferOfValue.at("head_out")); // in place over its first input
+        exporter::MemoryPlanOptions o;
+        o.readThrough["head_out"] = "add";
+        auto plan = exporter::planMemory(g, o);
+        QVERIFY(plan.ok());
+        QVERIFY(exporter::checkMemoryPlan(*plan).ok());
+        const exporter::PlannedBuffer* head = plan->bufferFor("head_out");
+        QCOMPARE(head->lastStep, 3);
+        QCOMPARE(plan->bufferOfValue.at("add_out"), plan->bufferOfValue.at("project_out"));
+        // A block that ends before the Add: the Add still reads the input after it.
+        o.readThrough["head_out"] = "project";
+        auto shorter = exporter::planMemory(g, o);
+        QVERIFY(shorter.ok());
+        QVERIFY(exporter::checkMemoryPlan(*shorter).ok());
+        QCOMPARE(shorter->bufferFor("head_out")->lastStep, 3); // the Add reads it after the block
+    }
+
     void checkerFindsOverlap() {
         test::GraphBuilder b;
         auto* x = b.input("x", {1, 64});

@@ -232,7 +232,18 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
     });
 }
 
-// A plain GEMM over `rows` rows of length k (row stride k): shared by pointwise and FC.
+// Tile `tile` of panel p of a plain GEMM over `rows` rows of length k (row stride k): shared by
+// pointwise, FC and the fused bottleneck's rows.
+inline void gemm_rows_tile(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
+                           float* y, const Activation& act, int p, int64_t tile) {
+    const float* a[MR];
+    const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
+    for (int m = 0; m < MR; ++m) a[m] = x + (tile * MR + std::min(m, m_valid - 1)) * k;
+    detail::gemm_tile_any<NR>(m_valid, 1, k, a, MR, 0, packed + p * static_cast<size_t>(k) * NR,
+                              packed + bias_offset + static_cast<size_t>(p) * NR, y + tile * MR * n + p * NR, n,
+                              std::min(NR, n - p * NR), act);
+}
+
 void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
               float* y, const Activation& act, ThreadPool* pool) {
     const int panels = ceil_div(n, NR);
@@ -241,12 +252,7 @@ void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, s
     const bool prefetch = pool && pool->threads() > 1;
     run_tiles(pool, tiles, panels, static_cast<size_t>(panels) * panel_size * sizeof(float), [&](int p, int64_t tile) {
         if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, n);
-        const float* a[MR];
-        const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
-        for (int m = 0; m < MR; ++m) a[m] = x + (tile * MR + std::min(m, m_valid - 1)) * k;
-        detail::gemm_tile_any<NR>(m_valid, 1, k, a, MR, 0, packed + p * panel_size,
-                                  packed + bias_offset + static_cast<size_t>(p) * NR,
-                                  y + tile * MR * n + p * NR, n, std::min(NR, n - p * NR), act);
+        gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, act, p, tile);
     });
 }
 
@@ -375,5 +381,26 @@ FullyConnected pack_fully_connected(int k, int n, const float* weights, bool tra
 void fully_connected(const FullyConnected& op, int rows, const float* x, float* y, ThreadPool* pool) {
     run_gemm(rows, op.k, op.n, x, op.packed.data(), op.bias_offset, y, op.act, pool);
 }
+
+namespace detail {
+void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bool prefetch) {
+    const int k = op.shape.in_c, n = op.shape.out_c;
+    const int panels = ceil_div(n, NR);
+    const int64_t tiles = (rows + MR - 1) / MR;
+    const float* packed = op.packed.data();
+    auto tile = [&](int p, int64_t t) {
+        if (prefetch && p == 0) prefetch_output_tile(y, t, tiles, rows, n);
+        gemm_rows_tile(rows, k, n, x, packed, op.bias_offset, y, op.act, p, t);
+    };
+    // As run_tiles: every panel per tile while the weights stay in L1, else panel by panel.
+    if (op.packed.size() * sizeof(float) <= kSmallWeightsBytes) {
+        for (int64_t t = 0; t < tiles; ++t)
+            for (int p = 0; p < panels; ++p) tile(p, t);
+    } else {
+        for (int p = 0; p < panels; ++p)
+            for (int64_t t = 0; t < tiles; ++t) tile(p, t);
+    }
+}
+} // namespace detail
 
 } // namespace embark::portable

@@ -93,14 +93,15 @@ inline void depthwise_tail(int taps, const float* const* rows, const float* w, c
 constexpr int64_t kPrefetchedPixelsAhead = 8;
 
 template <int TAPS>
-void depthwise_pixels(const Conv2D& op, int64_t begin, int64_t end, float* output, bool prefetch) {
+void depthwise_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
+                      bool prefetch) {
     const int channels = op.shape.in_c;
     const int taps = op.shape.kernel_h * op.shape.kernel_w;
     const float* w = op.packed.data();
     const float* bias = w + op.bias_offset;
     const int full_blocks = channels / CB;
     for (int64_t p = begin; p < end; ++p) {
-        const float* const* rows = op.indirection.data() + p * taps;
+        const float* const* rows = indirection + p * taps;
         float* out = output + p * channels;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
             prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
@@ -137,13 +138,18 @@ void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPo
         op.indirection_input = input;
     }
     const int64_t pixels = static_cast<int64_t>(op.shape.batch) * op.out_h * op.out_w;
-    const int taps = op.shape.kernel_h * op.shape.kernel_w;
     const bool prefetch = pool && pool->threads() > 1;
     parallel_for(pool, pixels, [&](int64_t begin, int64_t end) {
-        if (taps == 9) depthwise_pixels<9>(op, begin, end, output, prefetch);
-        else if (taps == 25) depthwise_pixels<25>(op, begin, end, output, prefetch);
-        else depthwise_pixels<0>(op, begin, end, output, prefetch);
+        depthwise_run_pixels(op, op.indirection.data(), begin, end, output, prefetch);
     }, kFineParts);
+}
+
+void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
+                          float* output, bool prefetch) {
+    const int taps = op.shape.kernel_h * op.shape.kernel_w;
+    if (taps == 9) depthwise_pixels<9>(op, indirection, begin, end, output, prefetch);
+    else if (taps == 25) depthwise_pixels<25>(op, indirection, begin, end, output, prefetch);
+    else depthwise_pixels<0>(op, indirection, begin, end, output, prefetch);
 }
 
 } // namespace embark::portable::detail

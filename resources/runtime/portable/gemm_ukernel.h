@@ -197,6 +197,14 @@ inline int streamed_weight_parts(size_t weight_bytes, size_t cached_bytes, int64
     return static_cast<int>(std::clamp<int64_t>(units / (min_units * threads), 1, kFineParts));
 }
 
+// Sequential pieces of the layer kernels that the fused inverted bottleneck (bottleneck.cpp)
+// runs row by row on one thread. pointwise_rows: a 1x1 Pointwise-path op over `rows` contiguous
+// input pixels (conv.cpp). depthwise_run_pixels: output pixels [begin, end) of a Depthwise-path
+// op through an indirection of `taps` input pointers per pixel (depthwise.cpp).
+void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bool prefetch);
+void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
+                          float* output, bool prefetch);
+
 // A per-thread scratch of at least `floats` floats that grows on demand and is shared by every
 // layer run on that thread (Winograd blocks, im2col rows); valid until the next call.
 float* thread_scratch(size_t floats);

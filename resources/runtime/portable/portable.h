@@ -25,7 +25,8 @@
 //   clang-19 --target=riscv64-linux-gnu -march=rv64gcv -DEMBARK_VLEN_BITS=<board VLEN>
 //   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
 // * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
-//   runtime.cpp, conv.cpp, depthwise.cpp, pool.cpp, elementwise.cpp. Copy all of them.
+//   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
+//   elementwise.cpp. Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
@@ -229,6 +230,26 @@ Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w,
 
 // input: [batch][in_h][in_w][in_c]; output: [batch][out_h][out_w][out_c].
 void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* pool = nullptr);
+
+// ----- Inverted bottleneck (MobileNet-V2's block) -------------------------------------------
+// A 1x1 expansion, a depthwise convolution and a 1x1 projection (then, optionally, the block's
+// residual Add) computed output row by output row: each thread keeps the kernel_h expanded input
+// rows that its current output row needs in a ring of its own, so the expanded and filtered
+// tensors (6x the block's width) are never written out, and the threads share only the
+// block's input and output. Results are bit-identical to the three conv2d calls (and binary Add):
+// every output value is the same sums in the same order.
+//
+// bottleneck_fusable: the three ops chain (Pointwise, Depthwise with dilation 1, Pointwise;
+// matching shapes) and their weights are small enough that streaming them once per output row
+// costs less than the round trips of the intermediate tensors through memory. When it is false,
+// run the three layers.
+bool bottleneck_fusable(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project);
+
+// output = project(depthwise(expand(input))), or with `residual` (the output's shape)
+// residual_act(project(...) + residual). `output` must not overlap `input` or `residual`.
+void inverted_bottleneck(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project,
+                         const float* input, float* output, const float* residual = nullptr,
+                         Activation residual_act = {}, ThreadPool* pool = nullptr);
 
 // ----- Fully connected / GEMM ----------------------------------------------------------------
 // y[m][n] = act(sum_k x[m][k] * W(n, k) + bias[n]) for x [rows][k] row-major.

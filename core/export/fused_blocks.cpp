@@ -1,0 +1,88 @@
+#include "fused_blocks.h"
+
+#include <algorithm>
+
+namespace embark::exporter {
+
+namespace {
+
+bool portableNhwc(const Adaptation& a, const ir::Node& n) {
+    auto it = a.nodes.find(n.name);
+    return it != a.nodes.end() && it->second.library == "portable" && it->second.format == targets::DataFormat::NHWC;
+}
+
+// A 2-D Conv whose input and output are 4-D NHWC activations and whose weights (and bias) are
+// constants.
+bool plainConv(const ir::Node& n) {
+    if (n.op != ir::OpKind::Conv || n.inputs().size() < 2) return false;
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* b = n.inputs().size() > 2 ? n.input(2) : nullptr;
+    const ir::Value* y = n.output(0);
+    return x && w && y && x->shape.rank() == 4 && y->shape.rank() == 4 && w->isConstant() && w->shape.rank() == 4 &&
+           (!b || b->isConstant()) && !x->isConstant();
+}
+
+bool allOf(const std::vector<int64_t>& v, int64_t value) {
+    return std::all_of(v.begin(), v.end(), [&](int64_t x) { return x == value; });
+}
+
+// 1x1, stride 1, no pads, one group: the runtime's Pointwise path.
+bool pointwise(const ir::Node& n) {
+    if (!plainConv(n)) return false;
+    const ir::Value* x = n.input(0);
+    const ir::Value* y = n.output(0);
+    const int64_t cin = x->shape[3], cout = y->shape[3];
+    return n.attrInt("group", 1) == 1 && n.input(1)->shape.numel() == cin * cout && allOf(n.attrInts("strides", {1, 1}), 1) &&
+           allOf(n.attrInts("pads", {0, 0, 0, 0}), 0) && n.attrString("auto_pad", "NOTSET") != "SAME_UPPER" &&
+           n.attrString("auto_pad", "NOTSET") != "SAME_LOWER" && x->shape[1] == y->shape[1] && x->shape[2] == y->shape[2];
+}
+
+bool depthwise(const ir::Node& n) {
+    if (!plainConv(n)) return false;
+    const int64_t c = n.input(0)->shape[3];
+    return c > 1 && n.attrInt("group", 1) == c && n.output(0)->shape[3] == c;
+}
+
+// `v` is read by `next` alone and is no graph output.
+bool onlyFeeds(const ir::Value* v, const ir::Node* next) {
+    if (!v || v->isGraphOutput() || v->uses().empty()) return false;
+    for (const ir::Use& u : v->uses())
+        if (u.node != next) return false;
+    return true;
+}
+
+} // namespace
+
+std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
+    std::vector<FusedBlock> blocks;
+    const std::vector<ir::Node*> nodes = adaptation.graph.nodes();
+    for (size_t i = 0; i + 2 < nodes.size(); ++i) {
+        const ir::Node* expand = nodes[i];
+        const ir::Node* dw = nodes[i + 1];
+        const ir::Node* project = nodes[i + 2];
+        if (!portableNhwc(adaptation, *expand) || !portableNhwc(adaptation, *dw) || !portableNhwc(adaptation, *project))
+            continue;
+        if (!pointwise(*expand) || !depthwise(*dw) || !pointwise(*project)) continue;
+        if (!onlyFeeds(expand->output(0), dw) || !onlyFeeds(dw->output(0), project)) continue;
+        if (dw->input(0) != expand->output(0) || project->input(0) != dw->output(0)) continue;
+        FusedBlock block;
+        block.nodes = {expand, dw, project};
+        block.input = expand->input(0);
+        if (i + 3 < nodes.size()) {
+            const ir::Node* add = nodes[i + 3];
+            const ir::Value* y = project->output(0);
+            if (add->op == ir::OpKind::Add && add->inputs().size() == 2 && portableNhwc(adaptation, *add) &&
+                onlyFeeds(y, add) && add->output(0) && add->output(0)->shape == y->shape && block.input->shape == y->shape &&
+                ((add->input(0) == y && add->input(1) == block.input) || (add->input(1) == y && add->input(0) == block.input))) {
+                block.nodes.push_back(add);
+                block.add = add;
+            }
+        }
+        i += block.nodes.size() - 1;
+        blocks.push_back(std::move(block));
+    }
+    return blocks;
+}
+
+} // namespace embark::exporter

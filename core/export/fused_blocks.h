@@ -1,0 +1,28 @@
+// Blocks of consecutive layers that the portable runtime runs as one kernel in forward() (the
+// plain, unprofiled pass): MobileNet-style inverted bottlenecks, a 1x1 expansion, a depthwise
+// convolution and a 1x1 projection, optionally followed by the residual Add of the block's
+// input. The profiled (--layers) and dump (--dump) passes still run them layer by layer, so
+// every node keeps its timing and its output; both paths compute the same values bit for bit.
+#pragma once
+
+#include "adaptation.h"
+
+#include <string>
+#include <vector>
+
+namespace embark::exporter {
+
+struct FusedBlock {
+    std::vector<const ir::Node*> nodes; // expansion, depthwise, projection[, Add], consecutive in the schedule
+    const ir::Value* input = nullptr;   // the expansion's input, read while the block writes its output
+    const ir::Node* add = nullptr;      // the residual Add (nodes.back()) or null
+    const ir::Value* output() const { return nodes.back()->output(0); }
+};
+
+// The blocks of the adapted graph, in schedule order. A block is fused only where every node
+// runs on the portable library in NHWC, each intermediate value has the next node as its only
+// reader (and is not a graph output), and the convolutions have the bottleneck's shapes; the
+// runtime still checks its own conditions (bottleneck_fusable) and falls back to the layers.
+std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation);
+
+} // namespace embark::exporter

@@ -1,0 +1,136 @@
+// The fused inverted bottleneck (1x1 expansion -> depthwise -> 1x1 projection [-> + residual]),
+// output row by output row. See portable.h for the contract.
+//
+// Why: MobileNet-style blocks widen a thin tensor 6x, filter it and narrow it again. Layer by
+// layer, the wide tensors (a 112x112x96 one is 4.8 MB) go through memory twice each, and on
+// several threads every hand-over between layers that the threads split differently, and every
+// arena line last written by the other core, crosses between the cores. Fused, a thread
+// expands only the input rows its output rows need into a ring of kernel_h rows (~100 KB, in its
+// own L2), filters one output row from the ring and projects it straight into the output: the
+// threads share only the thin input (a halo row at each boundary) and their own output rows.
+#include "gemm_ukernel.h"
+#include "portable.h"
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+namespace embark::portable {
+
+namespace {
+
+// Packed expansion + projection weights up to this size are fused: every output row streams
+// them once more, which costs little while they stay in a core's L2 (512 KB on a Raspberry
+// Pi 5 or a SpacemiT K1 cluster). MobileNet-V2 on this project's x86 host, 2 threads on two
+// dies: 3.33 ms unfused, 2.98 ms with its blocks up to 28x28 fused (weights <= 128 KB), 2.78 ms
+// up to 512 KB (its 14x14 blocks too), 2.83 ms with everything (its 7x7x960 blocks stream
+// 1.2 MB per row); 1 thread 5.1 -> 4.9 ms.
+#ifndef EMBARK_FUSED_WEIGHTS_BYTES
+#  define EMBARK_FUSED_WEIGHTS_BYTES (512 * 1024)
+#endif
+constexpr size_t kFusedWeightsBytes = EMBARK_FUSED_WEIGHTS_BYTES;
+// A ring of expanded rows plus one filtered row at most this large (a core's L2 share).
+constexpr size_t kFusedScratchBytes = 512 * 1024;
+constexpr int kMaxKernelRows = 7;
+
+size_t rounded(size_t floats) { return (floats + 15) / 16 * 16; } // whole cache lines
+
+size_t scratch_floats(const Conv2D& depthwise) {
+    const Conv2DShape& s = depthwise.shape;
+    return s.kernel_h * rounded(static_cast<size_t>(s.in_w) * s.in_c) + rounded(static_cast<size_t>(depthwise.out_w) * s.in_c);
+}
+
+// Each call gets a serial: a thread's ring is valid for the call that filled it, so a thread
+// that takes the next part of its own run keeps the rows it expanded for the previous one.
+std::atomic<uint64_t> g_calls{0};
+
+struct RowRing {
+    uint64_t call = 0;
+    int64_t rows[kMaxKernelRows] = {}; // the (image * in_h + y) input row held by each slot, -1 none
+    AlignedBuffer buffer;
+    std::vector<const float*> indirection; // [out_w][taps] for the current output row
+};
+
+} // namespace
+
+bool bottleneck_fusable(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project) {
+    const Conv2DShape& e = expand.shape;
+    const Conv2DShape& d = depthwise.shape;
+    const Conv2DShape& p = project.shape;
+    if (expand.path != ConvPath::Pointwise || depthwise.path != ConvPath::Depthwise || project.path != ConvPath::Pointwise)
+        return false;
+    if (e.batch != d.batch || p.batch != d.batch || e.in_h != d.in_h || e.in_w != d.in_w || e.out_c != d.in_c ||
+        p.in_c != d.in_c || p.in_h != depthwise.out_h || p.in_w != depthwise.out_w)
+        return false;
+    if (d.dilation_h != 1 || d.kernel_h > kMaxKernelRows) return false; // the ring holds kernel_h consecutive rows
+    const size_t weights = (expand.packed.size() + project.packed.size()) * sizeof(float);
+    return weights <= kFusedWeightsBytes && scratch_floats(depthwise) * sizeof(float) <= kFusedScratchBytes;
+}
+
+void inverted_bottleneck(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project, const float* input,
+                         float* output, const float* residual, Activation residual_act, ThreadPool* pool) {
+    const Conv2DShape& d = depthwise.shape;
+    const int in_h = d.in_h, in_w = d.in_w, channels = d.in_c;
+    const int out_h = depthwise.out_h, out_w = depthwise.out_w, out_c = project.shape.out_c;
+    const int in_c = expand.shape.in_c, kernel_h = d.kernel_h, kernel_w = d.kernel_w, taps = kernel_h * kernel_w;
+    const size_t ring_row = rounded(static_cast<size_t>(in_w) * channels);
+    const size_t need = scratch_floats(depthwise);
+    const uint64_t call = g_calls.fetch_add(1, std::memory_order_relaxed) + 1;
+    const bool prefetch = pool && pool->threads() > 1;
+    const float* zero = depthwise.zero.data();
+
+    parallel_for(pool, static_cast<int64_t>(d.batch) * out_h, [&](int64_t begin, int64_t end) {
+        thread_local RowRing ring;
+        if (ring.buffer.size() < need) {
+            ring.buffer = AlignedBuffer(need);
+            ring.call = 0;
+        }
+        if (ring.call != call) {
+            ring.call = call;
+            std::fill(std::begin(ring.rows), std::end(ring.rows), -1);
+        }
+        ring.indirection.resize(static_cast<size_t>(out_w) * taps);
+        float* slots = ring.buffer.data();
+        float* filtered = slots + kernel_h * ring_row;
+        for (int64_t r = begin; r < end; ++r) {
+            const int64_t image = r / out_h;
+            const int oy = static_cast<int>(r % out_h);
+            // Expand the input rows this output row reads that the ring does not hold yet.
+            const float* row_of[kMaxKernelRows];
+            for (int ky = 0; ky < kernel_h; ++ky) {
+                const int iy = oy * d.stride_h - d.pad_top + ky;
+                row_of[ky] = nullptr;
+                if (iy < 0 || iy >= in_h) continue;
+                const int64_t key = image * in_h + iy;
+                const int slot = static_cast<int>(key % kernel_h); // kernel_h consecutive rows: distinct slots
+                float* dst = slots + slot * ring_row;
+                if (ring.rows[slot] != key) {
+                    detail::pointwise_rows(expand, input + key * in_w * in_c, in_w, dst, false);
+                    ring.rows[slot] = key;
+                }
+                row_of[ky] = dst;
+            }
+            // Filter: the depthwise kernel through pointers into the ring (or the zero row).
+            const float** ind = ring.indirection.data();
+            for (int ox = 0; ox < out_w; ++ox)
+                for (int ky = 0; ky < kernel_h; ++ky)
+                    for (int kx = 0; kx < kernel_w; ++kx) {
+                        const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
+                        const bool inside = row_of[ky] && ix >= 0 && ix < in_w;
+                        ind[(ox * kernel_h + ky) * kernel_w + kx] = inside ? row_of[ky] + static_cast<size_t>(ix) * channels : zero;
+                    }
+            detail::depthwise_run_pixels(depthwise, ind, 0, out_w, filtered, false);
+            // Project into the output row, then add the residual row.
+            float* out = output + r * out_w * out_c;
+            detail::pointwise_rows(project, filtered, out_w, out, prefetch);
+            if (residual) {
+                const float* res = residual + r * out_w * out_c;
+                const size_t count = static_cast<size_t>(out_w) * out_c;
+                for (size_t i = 0; i < count; ++i) out[i] += res[i];
+                apply_activation(residual_act, out, count);
+            }
+        }
+    }, kFineParts);
+}
+
+} // namespace embark::portable
