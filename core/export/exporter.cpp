@@ -114,13 +114,15 @@ bool readInPlace(const EmitContext& ctx, const ir::Value* v) {
 // can fuse it; Modes 1 and 2 and the fallback run its layers.
 std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer) {
     const std::string flag = "g_fused_" + std::to_string(firstLayer);
-    const std::string& e = ctx.layerObjects.at(b.nodes[0]->name);
-    const std::string& d = ctx.layerObjects.at(b.nodes[1]->name);
-    const std::string& p = ctx.layerObjects.at(b.nodes[2]->name);
+    const size_t k = b.expansion ? 1 : 0;
+    const std::string e = b.expansion ? "&" + ctx.layerObjects.at(b.nodes[0]->name) : std::string("nullptr");
+    const std::string& d = ctx.layerObjects.at(b.nodes[k]->name);
+    const std::string& p = ctx.layerObjects.at(b.nodes[k + 1]->name);
     ctx.decls += "static bool " + flag + " = false;\n";
     ctx.init += "    " + flag + " = embark::portable::bottleneck_fusable(" + e + ", " + d + ", " + p + ");\n";
     std::string call = "    // Layers " + std::to_string(firstLayer) + "-" + std::to_string(firstLayer + b.nodes.size() - 1) +
-                       ": one inverted bottleneck, row by row, in the plain pass.\n";
+                       ": one " + (b.expansion ? "inverted bottleneck" : "depthwise-separable block") +
+                       ", row by row, in the plain pass.\n";
     call += "    if (Mode == 0 && " + flag + ") {\n";
     call += "    embark::portable::inverted_bottleneck(" + e + ", " + d + ", " + p + ", " + ctx.ptr(b.input) + ", " +
             ctx.ptr(b.output()) + ", " + (b.add ? ctx.ptr(b.input) : std::string("nullptr")) + ", " +

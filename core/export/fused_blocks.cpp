@@ -57,21 +57,25 @@ bool onlyFeeds(const ir::Value* v, const ir::Node* next) {
 std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
     std::vector<FusedBlock> blocks;
     const std::vector<ir::Node*> nodes = adaptation.graph.nodes();
-    for (size_t i = 0; i + 2 < nodes.size(); ++i) {
-        const ir::Node* expand = nodes[i];
-        const ir::Node* dw = nodes[i + 1];
-        const ir::Node* project = nodes[i + 2];
-        if (!portableNhwc(adaptation, *expand) || !portableNhwc(adaptation, *dw) || !portableNhwc(adaptation, *project))
-            continue;
-        if (!pointwise(*expand) || !depthwise(*dw) || !pointwise(*project)) continue;
-        if (!onlyFeeds(expand->output(0), dw) || !onlyFeeds(dw->output(0), project)) continue;
-        if (dw->input(0) != expand->output(0) || project->input(0) != dw->output(0)) continue;
+    auto fusable = [&](size_t i) { return i < nodes.size() && portableNhwc(adaptation, *nodes[i]); };
+    for (size_t i = 0; i + 1 < nodes.size(); ++i) {
         FusedBlock block;
-        block.nodes = {expand, dw, project};
-        block.input = expand->input(0);
-        if (i + 3 < nodes.size()) {
-            const ir::Node* add = nodes[i + 3];
-            const ir::Value* y = project->output(0);
+        // [expansion ->] depthwise -> projection, each feeding only the next.
+        const bool expanded = fusable(i) && fusable(i + 1) && fusable(i + 2) && pointwise(*nodes[i]) &&
+                              depthwise(*nodes[i + 1]) && pointwise(*nodes[i + 2]) && onlyFeeds(nodes[i]->output(0), nodes[i + 1]) &&
+                              nodes[i + 1]->input(0) == nodes[i]->output(0);
+        const size_t dw = expanded ? i + 1 : i;
+        if (!fusable(dw) || !fusable(dw + 1) || !depthwise(*nodes[dw]) || !pointwise(*nodes[dw + 1]) ||
+            !onlyFeeds(nodes[dw]->output(0), nodes[dw + 1]) || nodes[dw + 1]->input(0) != nodes[dw]->output(0))
+            continue;
+        if (expanded) block.nodes.push_back(nodes[i]);
+        block.nodes.push_back(nodes[dw]);
+        block.nodes.push_back(nodes[dw + 1]);
+        block.expansion = expanded;
+        block.input = block.nodes.front()->input(0);
+        if (dw + 2 < nodes.size()) {
+            const ir::Node* add = nodes[dw + 2];
+            const ir::Value* y = nodes[dw + 1]->output(0);
             if (add->op == ir::OpKind::Add && add->inputs().size() == 2 && portableNhwc(adaptation, *add) &&
                 onlyFeeds(y, add) && add->output(0) && add->output(0)->shape == y->shape && block.input->shape == y->shape &&
                 ((add->input(0) == y && add->input(1) == block.input) || (add->input(1) == y && add->input(0) == block.input))) {

@@ -190,8 +190,8 @@ private slots:
     }
 
     // Two inverted bottlenecks (one with its residual Add and a ReLU after it, one with stride 2)
-    // run fused in the plain pass: the same results on 1-3 threads, and the profiled and dump
-    // passes still show every layer.
+    // and a depthwise-separable pair run fused in the plain pass: the same results on 1-3
+    // threads, and the profiled and dump passes still show every layer.
     void bottlenecksRunFusedAndStillShowEveryLayer() {
         test::GraphBuilder b("bottlenecks");
         auto* x = b.input("x", {1, 8, 11, 10});
@@ -199,15 +199,17 @@ private slots:
             return b.op(ir::OpKind::Clip, {v, b.floats(name + "_min", {0.f}), b.floats(name + "_max", {6.f})}, {}, name);
         };
         auto block = [&](ir::Value* in, int64_t cin, int64_t wide, int64_t cout, int64_t stride, const std::string& name) {
-            auto* e = clip6(b.op(ir::OpKind::Conv, {in, b.weights(name + "_we", {wide, cin, 1, 1}), b.weights(name + "_be", {wide})},
-                                 {}, name + "_expand"), name + "_clip1");
+            auto* e = wide == cin ? in // no expansion
+                                  : clip6(b.op(ir::OpKind::Conv, {in, b.weights(name + "_we", {wide, cin, 1, 1}),
+                                                                  b.weights(name + "_be", {wide})}, {}, name + "_expand"),
+                                          name + "_clip1");
             auto* d = clip6(b.op(ir::OpKind::Conv, {e, b.weights(name + "_wd", {wide, 1, 3, 3}), b.weights(name + "_bd", {wide})},
                                  {{"group", wide}, {"pads", std::vector<int64_t>{1, 1, 1, 1}},
                                   {"strides", std::vector<int64_t>{stride, stride}}}, name + "_dw"), name + "_clip2");
             return b.op(ir::OpKind::Conv, {d, b.weights(name + "_wp", {cout, wide, 1, 1})}, {}, name + "_project");
         };
         auto* y1 = b.op(ir::OpKind::Relu, {b.op(ir::OpKind::Add, {block(x, 8, 48, 8, 1, "b1"), x}, {}, "b1_add")}, {}, "b1_relu");
-        b.output(block(y1, 8, 40, 12, 2, "b2"));
+        b.output(block(block(y1, 8, 40, 12, 2, "b2"), 12, 12, 6, 1, "pair"));
         const QString model = m_tmp.path() + "/bottlenecks.onnx";
         Status w = onnx::writeModel(b.build(), model.toStdString());
         QVERIFY2(w, w ? "" : w.error().message.c_str());
@@ -217,21 +219,23 @@ private slots:
         QFile code(out + "/src/model.cpp");
         QVERIFY(code.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(code.readAll());
-        QCOMPARE(text.count("embark::portable::inverted_bottleneck("), 2);
+        QCOMPARE(text.count("embark::portable::inverted_bottleneck(&"), 2);
+        QCOMPARE(text.count("embark::portable::inverted_bottleneck(nullptr"), 1);
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         for (const char* threads : {"1", "2", "3"}) {
             CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--threads", threads, "--warmup", "1", "--iterations", "3"});
             QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
         }
-        // 7 layers: b1's three convolutions and its Add (the ReLU fused into it), b2's three.
+        // 9 layers: b1's three convolutions and its Add (the ReLU fused into it), b2's three, the
+        // pair's two.
         CliRun prof = cli({"exec", out, "--", "--layers", "--iterations", "1", "--warmup", "0"});
         QVERIFY2(prof.code == 0, prof.describe());
-        QCOMPARE(prof.count("layer"), 7 + 2); // + the layout conversions of the input and the output
+        QCOMPARE(prof.count("layer"), 9 + 2); // + the layout conversions of the input and the output
         const QString dumps = m_tmp.path() + "/bottleneck_dumps";
         CliRun dump = cli({"exec", out, "--", "--dump", dumps, "--check", "1e-5"});
         QVERIFY2(dump.code == 0, dump.describe());
-        QCOMPARE(dump.count("dump"), 9);
+        QCOMPARE(dump.count("dump"), 11);
     }
 
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.

@@ -262,7 +262,7 @@ private slots:
         QTest::addColumn<int>("batch");
         QTest::addColumn<int>("size");     // in_h; in_w = size + 3
         QTest::addColumn<int>("in_c");
-        QTest::addColumn<int>("expanded");
+        QTest::addColumn<int>("expanded"); // 0: no expansion (a depthwise-separable pair)
         QTest::addColumn<int>("out_c");
         QTest::addColumn<int>("kernel");
         QTest::addColumn<int>("stride");
@@ -273,6 +273,9 @@ private slots:
         QTest::newRow("5x5 s1 batch 2 residual 8->45->8") << 2 << 9 << 8 << 45 << 8 << 5 << 1 << true;
         QTest::newRow("5x5 s2 batch 3 40->240->40") << 3 << 7 << 40 << 240 << 40 << 5 << 2 << false;
         QTest::newRow("one row 3x3 s1 residual 32->192->32") << 1 << 1 << 32 << 192 << 32 << 3 << 1 << true;
+        QTest::newRow("pair 3x3 s1 32->16") << 1 << 14 << 32 << 0 << 16 << 3 << 1 << false;
+        QTest::newRow("pair 3x3 s2 batch 2 24->40") << 2 << 9 << 24 << 0 << 40 << 3 << 2 << false;
+        QTest::newRow("pair 5x5 s1 residual 20->20") << 1 << 8 << 20 << 0 << 20 << 5 << 1 << true;
     }
 
     void invertedBottleneck() {
@@ -285,6 +288,8 @@ private slots:
         QFETCH(int, stride);
         QFETCH(bool, residual);
         const int h = size, w = size + 3, pad = kernel / 2;
+        const bool expands = expanded > 0;
+        if (!expands) expanded = in_c;
         const auto we = randomVector(size_t(expanded) * in_c, 11), be = randomVector(expanded, 12);
         const auto wd = randomVector(size_t(expanded) * kernel * kernel, 13), bd = randomVector(expanded, 14);
         const auto wp = randomVector(size_t(out_c) * expanded, 15), bp = randomVector(out_c, 16);
@@ -296,12 +301,13 @@ private slots:
                                               padBottom, pad, expanded}, wd.data(), bd.data(), relu6);
         const ep::Conv2D p = ep::pack_conv2d({batch, d.out_h, d.out_w, expanded, out_c, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1},
                                              wp.data(), bp.data());
-        QVERIFY(ep::bottleneck_fusable(e, d, p));
+        const ep::Conv2D* expansion = expands ? &e : nullptr;
+        QVERIFY(ep::bottleneck_fusable(expansion, d, p));
         const auto x = randomVector(size_t(batch) * h * w * in_c, 17);
         const size_t outCount = size_t(batch) * d.out_h * d.out_w * out_c;
         std::vector<float> ex(size_t(batch) * h * w * expanded), f(size_t(batch) * d.out_h * d.out_w * expanded), want(outCount);
         ep::conv2d(e, x.data(), ex.data());
-        ep::conv2d(d, ex.data(), f.data());
+        ep::conv2d(d, expands ? ex.data() : x.data(), f.data());
         ep::conv2d(p, f.data(), want.data());
         const std::vector<float>* res = nullptr;
         const ep::Activation addAct{ep::Act::Relu};
@@ -315,7 +321,7 @@ private slots:
             ep::ThreadPool pool(threads);
             for (int round = 0; round < 3; ++round) { // the rows a thread keeps belong to one call only
                 std::vector<float> got(outCount, NAN);
-                ep::inverted_bottleneck(e, d, p, x.data(), got.data(), res ? res->data() : nullptr,
+                ep::inverted_bottleneck(expansion, d, p, x.data(), got.data(), res ? res->data() : nullptr,
                                         residual ? addAct : ep::Activation{}, &pool);
                 QVERIFY2(got == want, qPrintable(QString("%1 threads, round %2").arg(threads).arg(round)));
             }
@@ -327,16 +333,18 @@ private slots:
         const ep::Conv2D e = ep::pack_conv2d({1, 8, 8, 8, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr);
         const ep::Conv2D d = ep::pack_conv2d({1, 8, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16}, wts.data(), nullptr);
         const ep::Conv2D p = ep::pack_conv2d({1, 8, 8, 16, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr);
-        QVERIFY(ep::bottleneck_fusable(e, d, p));
+        QVERIFY(ep::bottleneck_fusable(&e, d, p));
+        QVERIFY(ep::bottleneck_fusable(nullptr, d, ep::pack_conv2d({1, 8, 8, 16, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr)));
         // Dilated rows are not consecutive: the ring of kernel_h rows cannot hold them.
         const ep::Conv2D dilated = ep::pack_conv2d({1, 8, 8, 16, 16, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 16}, wts.data(), nullptr);
-        QVERIFY(!ep::bottleneck_fusable(e, dilated, p));
+        QVERIFY(!ep::bottleneck_fusable(&e, dilated, p));
         // Not a chain: the expansion's width is not the depthwise layer's.
         const ep::Conv2D wide = ep::pack_conv2d({1, 8, 8, 8, 24, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr);
-        QVERIFY(!ep::bottleneck_fusable(wide, d, p));
+        QVERIFY(!ep::bottleneck_fusable(&wide, d, p));
         // A 3x3 "expansion" is no pointwise layer.
         const ep::Conv2D full = ep::pack_conv2d({1, 8, 8, 8, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, wts.data(), nullptr);
-        QVERIFY(!ep::bottleneck_fusable(full, d, p));
+        QVERIFY(!ep::bottleneck_fusable(&full, d, p));
+        QVERIFY(!ep::bottleneck_fusable(nullptr, full, p)); // no depthwise layer
     }
 
     void convTranspose2d_data() {

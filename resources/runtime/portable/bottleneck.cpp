@@ -1,4 +1,4 @@
-// The fused inverted bottleneck (1x1 expansion -> depthwise -> 1x1 projection [-> + residual]),
+// The fused inverted bottleneck ([1x1 expansion ->] depthwise -> 1x1 projection [-> + residual]),
 // output row by output row. See portable.h for the contract.
 //
 // Why: MobileNet-style blocks widen a thin tensor 6x, filter it and narrow it again. Layer by
@@ -12,6 +12,7 @@
 #include "portable.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <vector>
 
@@ -35,9 +36,12 @@ constexpr int kMaxKernelRows = 7;
 
 size_t rounded(size_t floats) { return (floats + 15) / 16 * 16; } // whole cache lines
 
-size_t scratch_floats(const Conv2D& depthwise) {
+// The ring (none without an expansion: the depthwise layer reads the input rows in place) and
+// one filtered row.
+size_t scratch_floats(const Conv2D* expand, const Conv2D& depthwise) {
     const Conv2DShape& s = depthwise.shape;
-    return s.kernel_h * rounded(static_cast<size_t>(s.in_w) * s.in_c) + rounded(static_cast<size_t>(depthwise.out_w) * s.in_c);
+    const size_t ring = expand ? s.kernel_h * rounded(static_cast<size_t>(s.in_w) * s.in_c) : 0;
+    return ring + rounded(static_cast<size_t>(depthwise.out_w) * s.in_c);
 }
 
 // Each call gets a serial: a thread's ring is valid for the call that filled it, so a thread
@@ -48,36 +52,64 @@ struct RowRing {
     uint64_t call = 0;
     int64_t rows[kMaxKernelRows] = {}; // the (image * in_h + y) input row held by each slot, -1 none
     AlignedBuffer buffer;
-    std::vector<const float*> indirection; // [out_w][taps] for the current output row
+    std::vector<const float*> indirection; // [out_w][taps] for an output row next to the padding
+    // An output row whose kernel rows are all inside the input reads slots (s, s + 1, ...) mod
+    // kernel_h: one [out_w][taps] table per first slot s, built once per layer and ring.
+    std::vector<const float*> tables;
+    std::array<int64_t, 8> tables_key{}; // what the tables depend on: ring, zero row, geometry
 };
+
+// Fills [out_w][kernel_h][kernel_w] pointers for one output row: kernel row ky reads input row
+// row_of[ky] (nullptr: padding), columns[ox * kernel_w + kx] is the pixel's offset in a row or -1.
+void fill_indirection(const float** ind, const float* const* row_of, const int64_t* columns, int out_w, int kernel_h,
+                      int kernel_w, const float* zero) {
+    for (int ox = 0; ox < out_w; ++ox) {
+        const int64_t* col = columns + static_cast<size_t>(ox) * kernel_w;
+        for (int ky = 0; ky < kernel_h; ++ky) {
+            const float* base = row_of[ky];
+            const float** out = ind + (ox * kernel_h + ky) * kernel_w;
+            for (int kx = 0; kx < kernel_w; ++kx) out[kx] = base && col[kx] >= 0 ? base + col[kx] : zero;
+        }
+    }
+}
 
 } // namespace
 
-bool bottleneck_fusable(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project) {
-    const Conv2DShape& e = expand.shape;
+bool bottleneck_fusable(const Conv2D* expand, const Conv2D& depthwise, const Conv2D& project) {
     const Conv2DShape& d = depthwise.shape;
     const Conv2DShape& p = project.shape;
-    if (expand.path != ConvPath::Pointwise || depthwise.path != ConvPath::Depthwise || project.path != ConvPath::Pointwise)
-        return false;
-    if (e.batch != d.batch || p.batch != d.batch || e.in_h != d.in_h || e.in_w != d.in_w || e.out_c != d.in_c ||
-        p.in_c != d.in_c || p.in_h != depthwise.out_h || p.in_w != depthwise.out_w)
-        return false;
+    if (depthwise.path != ConvPath::Depthwise || project.path != ConvPath::Pointwise) return false;
+    if (p.batch != d.batch || p.in_c != d.in_c || p.in_h != depthwise.out_h || p.in_w != depthwise.out_w) return false;
+    if (expand) {
+        const Conv2DShape& e = expand->shape;
+        if (expand->path != ConvPath::Pointwise || e.batch != d.batch || e.in_h != d.in_h || e.in_w != d.in_w ||
+            e.out_c != d.in_c)
+            return false;
+    }
     if (d.dilation_h != 1 || d.kernel_h > kMaxKernelRows) return false; // the ring holds kernel_h consecutive rows
-    const size_t weights = (expand.packed.size() + project.packed.size()) * sizeof(float);
-    return weights <= kFusedWeightsBytes && scratch_floats(depthwise) * sizeof(float) <= kFusedScratchBytes;
+    const size_t weights = ((expand ? expand->packed.size() : 0) + project.packed.size()) * sizeof(float);
+    return weights <= kFusedWeightsBytes && scratch_floats(expand, depthwise) * sizeof(float) <= kFusedScratchBytes;
 }
 
-void inverted_bottleneck(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project, const float* input,
+void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Conv2D& project, const float* input,
                          float* output, const float* residual, Activation residual_act, ThreadPool* pool) {
     const Conv2DShape& d = depthwise.shape;
     const int in_h = d.in_h, in_w = d.in_w, channels = d.in_c;
     const int out_h = depthwise.out_h, out_w = depthwise.out_w, out_c = project.shape.out_c;
-    const int in_c = expand.shape.in_c, kernel_h = d.kernel_h, kernel_w = d.kernel_w, taps = kernel_h * kernel_w;
-    const size_t ring_row = rounded(static_cast<size_t>(in_w) * channels);
-    const size_t need = scratch_floats(depthwise);
+    const int in_c = expand ? expand->shape.in_c : channels, kernel_h = d.kernel_h, kernel_w = d.kernel_w, taps = kernel_h * kernel_w;
+    const size_t ring_row = expand ? rounded(static_cast<size_t>(in_w) * channels) : 0;
+    const size_t need = scratch_floats(expand, depthwise);
     const uint64_t call = g_calls.fetch_add(1, std::memory_order_relaxed) + 1;
     const bool prefetch = pool && pool->threads() > 1;
     const float* zero = depthwise.zero.data();
+    // Without an expansion the depthwise layer reads the input where it is, through its own table.
+    const float* const* in_place = expand ? nullptr : detail::depthwise_indirection(depthwise, input);
+    // Per output column and kernel column: the input pixel's offset in a row, or -1 in the padding.
+    std::vector<int64_t> columns(expand ? static_cast<size_t>(out_w) * kernel_w : 0);
+    for (size_t i = 0; i < columns.size(); ++i) {
+        const int ix = static_cast<int>(i / kernel_w) * d.stride_w - d.pad_left + static_cast<int>(i % kernel_w) * d.dilation_w;
+        columns[i] = ix >= 0 && ix < in_w ? int64_t(ix) * channels : -1;
+    }
 
     parallel_for(pool, static_cast<int64_t>(d.batch) * out_h, [&](int64_t begin, int64_t end) {
         thread_local RowRing ring;
@@ -89,7 +121,6 @@ void inverted_bottleneck(const Conv2D& expand, const Conv2D& depthwise, const Co
             ring.call = call;
             std::fill(std::begin(ring.rows), std::end(ring.rows), -1);
         }
-        ring.indirection.resize(static_cast<size_t>(out_w) * taps);
         float* slots = ring.buffer.data();
         float* filtered = slots + kernel_h * ring_row;
         for (int64_t r = begin; r < end; ++r) {
@@ -102,23 +133,44 @@ void inverted_bottleneck(const Conv2D& expand, const Conv2D& depthwise, const Co
                 row_of[ky] = nullptr;
                 if (iy < 0 || iy >= in_h) continue;
                 const int64_t key = image * in_h + iy;
+                if (!expand) {
+                    row_of[ky] = input + key * in_w * in_c;
+                    continue;
+                }
                 const int slot = static_cast<int>(key % kernel_h); // kernel_h consecutive rows: distinct slots
                 float* dst = slots + slot * ring_row;
                 if (ring.rows[slot] != key) {
-                    detail::pointwise_rows(expand, input + key * in_w * in_c, in_w, dst, false);
+                    detail::pointwise_rows(*expand, input + key * in_w * in_c, in_w, dst, false);
                     ring.rows[slot] = key;
                 }
                 row_of[ky] = dst;
             }
-            // Filter: the depthwise kernel through pointers into the ring (or the zero row).
-            const float** ind = ring.indirection.data();
-            for (int ox = 0; ox < out_w; ++ox)
-                for (int ky = 0; ky < kernel_h; ++ky)
-                    for (int kx = 0; kx < kernel_w; ++kx) {
-                        const int ix = ox * d.stride_w - d.pad_left + kx * d.dilation_w;
-                        const bool inside = row_of[ky] && ix >= 0 && ix < in_w;
-                        ind[(ox * kernel_h + ky) * kernel_w + kx] = inside ? row_of[ky] + static_cast<size_t>(ix) * channels : zero;
+            // Filter: the depthwise kernel through pointers into the ring or the input (or the
+            // zero row).
+            const float* const* ind;
+            if (!expand) {
+                ind = in_place + r * out_w * taps;
+            } else if (std::all_of(row_of, row_of + kernel_h, [](const float* p) { return p != nullptr; })) {
+                const std::array<int64_t, 8> key{reinterpret_cast<intptr_t>(slots), reinterpret_cast<intptr_t>(zero),
+                                                 channels, out_w, in_w, d.stride_w, d.pad_left,
+                                                 int64_t(kernel_h) << 32 | int64_t(kernel_w) << 16 | d.dilation_w};
+                if (ring.tables_key != key) {
+                    ring.tables.resize(static_cast<size_t>(kernel_h) * out_w * taps);
+                    for (int first = 0; first < kernel_h; ++first) {
+                        const float* rows[kMaxKernelRows];
+                        for (int ky = 0; ky < kernel_h; ++ky) rows[ky] = slots + (first + ky) % kernel_h * ring_row;
+                        fill_indirection(ring.tables.data() + static_cast<size_t>(first) * out_w * taps, rows, columns.data(),
+                                         out_w, kernel_h, kernel_w, zero);
                     }
+                    ring.tables_key = key;
+                }
+                const int first = static_cast<int>((image * in_h + oy * d.stride_h - d.pad_top) % kernel_h);
+                ind = ring.tables.data() + static_cast<size_t>(first) * out_w * taps;
+            } else {
+                ring.indirection.resize(static_cast<size_t>(out_w) * taps);
+                fill_indirection(ring.indirection.data(), row_of, columns.data(), out_w, kernel_h, kernel_w, zero);
+                ind = ring.indirection.data();
+            }
             detail::depthwise_run_pixels(depthwise, ind, 0, out_w, filtered, false);
             // Project into the output row, then add the residual row.
             float* out = output + r * out_w * out_c;

@@ -132,11 +132,16 @@ void pack_depthwise(Conv2D& op, const float* weights, const float* bias) {
     }
 }
 
-void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+const float* const* depthwise_indirection(const Conv2D& op, const float* input) {
     if (op.indirection_input != input || op.indirection.empty()) {
         build_depthwise_indirection(op, input);
         op.indirection_input = input;
     }
+    return op.indirection.data();
+}
+
+void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    depthwise_indirection(op, input);
     const int64_t pixels = static_cast<int64_t>(op.shape.batch) * op.out_h * op.out_w;
     const bool prefetch = pool && pool->threads() > 1;
     parallel_for(pool, pixels, [&](int64_t begin, int64_t end) {

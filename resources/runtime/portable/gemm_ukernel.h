@@ -204,6 +204,9 @@ inline int streamed_weight_parts(size_t weight_bytes, size_t cached_bytes, int64
 void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bool prefetch);
 void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
                           float* output, bool prefetch);
+// The Depthwise-path op's [pixel][tap] indirection for `input`, built on first use (not
+// thread-safe: call it before a parallel region).
+const float* const* depthwise_indirection(const Conv2D& op, const float* input);
 
 // A per-thread scratch of at least `floats` floats that grows on demand and is shared by every
 // layer run on that thread (Winograd blocks, im2col rows); valid until the next call.

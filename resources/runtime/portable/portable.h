@@ -232,22 +232,24 @@ Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w,
 void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* pool = nullptr);
 
 // ----- Inverted bottleneck (MobileNet-V2's block) -------------------------------------------
-// A 1x1 expansion, a depthwise convolution and a 1x1 projection (then, optionally, the block's
-// residual Add) computed output row by output row: each thread keeps the kernel_h expanded input
-// rows that its current output row needs in a ring of its own, so the expanded and filtered
-// tensors (6x the block's width) are never written out, and the threads share only the
-// block's input and output. Results are bit-identical to the three conv2d calls (and binary Add):
-// every output value is the same sums in the same order.
+// A 1x1 expansion (optional), a depthwise convolution and a 1x1 projection (then, optionally,
+// the block's residual Add) computed output row by output row: each thread keeps the kernel_h
+// expanded input rows that its current output row needs in a ring of its own, so the expanded
+// and filtered tensors (6x the block's width) are never written out, and the threads share only
+// the block's input and output. Without an expansion (a depthwise-separable pair), the
+// depthwise layer reads the input rows in place. Results are bit-identical to the conv2d calls
+// (and binary Add): every output value is the same sums in the same order.
 //
-// bottleneck_fusable: the three ops chain (Pointwise, Depthwise with dilation 1, Pointwise;
-// matching shapes) and their weights are small enough that streaming them once per output row
-// costs less than the round trips of the intermediate tensors through memory. When it is false,
-// run the three layers.
-bool bottleneck_fusable(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project);
+// bottleneck_fusable: the ops chain (Pointwise, Depthwise with dilation 1, Pointwise; matching
+// shapes) and their weights are small enough that streaming them once per output row costs
+// less than the round trips of the intermediate tensors through memory. When it is false,
+// run the layers.
+bool bottleneck_fusable(const Conv2D* expand, const Conv2D& depthwise, const Conv2D& project);
 
-// output = project(depthwise(expand(input))), or with `residual` (the output's shape)
-// residual_act(project(...) + residual). `output` must not overlap `input` or `residual`.
-void inverted_bottleneck(const Conv2D& expand, const Conv2D& depthwise, const Conv2D& project,
+// output = project(depthwise(expand(input))) (expand may be nullptr), or with `residual` (the
+// output's shape) residual_act(project(...) + residual). `output` must not overlap `input` or
+// `residual`.
+void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Conv2D& project,
                          const float* input, float* output, const float* residual = nullptr,
                          Activation residual_act = {}, ThreadPool* pool = nullptr);
 
