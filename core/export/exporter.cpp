@@ -111,8 +111,11 @@ bool readInPlace(const EmitContext& ctx, const ir::Value* v) {
 }
 
 // The Mode 0 call of a fused block (see fused_blocks.h), chosen once at init() when the runtime
-// can fuse it; Modes 1 and 2 and the fallback run its layers.
+// can fuse it; Modes 1 and 2 and the fallback run its layers. Empty when a convolution of the
+// block got no portable Conv2D object (then its layers simply run one by one).
 std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer) {
+    for (size_t i = 0; i < (b.expansion ? 3u : 2u); ++i)
+        if (!ctx.layerObjects.count(b.nodes[i]->name)) return {};
     const std::string flag = "g_fused_" + std::to_string(firstLayer);
     const size_t k = b.expansion ? 1 : 0;
     const std::string e = b.expansion ? "&" + ctx.layerObjects.at(b.nodes[0]->name) : std::string("nullptr");
@@ -193,8 +196,11 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
         layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " + cppInts(d) + "},\n";
         ++layer;
         if (auto end = blockEnding.find(n); end != blockEnding.end() && blockStart != std::string::npos) {
-            body.insert(blockStart, fusedBlockCall(ctx, *end->second, blockFirstLayer));
-            body += "    }\n";
+            const std::string call = fusedBlockCall(ctx, *end->second, blockFirstLayer);
+            if (!call.empty()) {
+                body.insert(blockStart, call);
+                body += "    }\n";
+            }
             blockStart = std::string::npos;
         }
     }
