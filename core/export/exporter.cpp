@@ -114,9 +114,19 @@ bool readInPlace(const EmitContext& ctx, const ir::Value* v) {
 // can fuse it; Modes 1 and 2 and the fallback run its layers. Empty when a convolution of the
 // block got no portable Conv2D object (then its layers simply run one by one).
 std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer) {
+    const std::string flag = "g_fused_" + std::to_string(firstLayer);
+    if (b.kind == FusedBlock::Kind::NchwConv) {
+        auto conv = ctx.layerObjects.find(b.nodes[1]->name);
+        if (conv == ctx.layerObjects.end()) return {};
+        ctx.decls += "static bool " + flag + " = false;\n";
+        ctx.init += "    " + flag + " = embark::portable::conv2d_reads_nchw(" + conv->second + ");\n";
+        return "    // Layers " + std::to_string(firstLayer) + "-" + std::to_string(firstLayer + 1) +
+               ": the convolution reads the NCHW input, transposing as it copies it, in the plain pass.\n" +
+               "    if (Mode == 0 && " + flag + ") {\n    embark::portable::conv2d_nchw(" + conv->second + ", " +
+               ctx.ptr(b.input) + ", " + ctx.ptr(b.output()) + ", g_pool.get());\n    } else {\n";
+    }
     for (size_t i = 0; i < (b.expansion ? 3u : 2u); ++i)
         if (!ctx.layerObjects.count(b.nodes[i]->name)) return {};
-    const std::string flag = "g_fused_" + std::to_string(firstLayer);
     const size_t k = b.expansion ? 1 : 0;
     const std::string e = b.expansion ? "&" + ctx.layerObjects.at(b.nodes[0]->name) : std::string("nullptr");
     const std::string& d = ctx.layerObjects.at(b.nodes[k]->name);

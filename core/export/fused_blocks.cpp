@@ -1,5 +1,7 @@
 #include "fused_blocks.h"
 
+#include "emit_context.h"
+
 #include <algorithm>
 
 namespace embark::exporter {
@@ -58,8 +60,24 @@ std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
     std::vector<FusedBlock> blocks;
     const std::vector<ir::Node*> nodes = adaptation.graph.nodes();
     auto fusable = [&](size_t i) { return i < nodes.size() && portableNhwc(adaptation, *nodes[i]); };
+
     for (size_t i = 0; i + 1 < nodes.size(); ++i) {
         FusedBlock block;
+        // A portable NCHW -> NHWC Transpose feeding only a convolution with few input channels and
+        // a kernel wider than 1x1 (a 1x1 one may start a bottleneck instead).
+        const ir::Node* t = nodes[i];
+        if (t->op == ir::OpKind::Transpose && t->input(0) && t->input(0)->shape.rank() == 4 &&
+            transposePerm(*t) == std::vector<int64_t>{0, 2, 3, 1} && adaptation.nodes.count(t->name) &&
+            adaptation.nodes.at(t->name).library == "portable" && fusable(i + 1) && plainConv(*nodes[i + 1]) &&
+            nodes[i + 1]->attrInt("group", 1) == 1 && nodes[i + 1]->input(0)->shape[3] < 16 && !pointwise(*nodes[i + 1]) &&
+            onlyFeeds(t->output(0), nodes[i + 1]) && nodes[i + 1]->input(0) == t->output(0)) {
+            block.kind = FusedBlock::Kind::NchwConv;
+            block.nodes = {t, nodes[i + 1]};
+            block.input = t->input(0);
+            blocks.push_back(std::move(block));
+            ++i;
+            continue;
+        }
         // [expansion ->] depthwise -> projection, each feeding only the next.
         const bool expanded = fusable(i) && fusable(i + 1) && fusable(i + 2) && pointwise(*nodes[i]) &&
                               depthwise(*nodes[i + 1]) && pointwise(*nodes[i + 2]) && onlyFeeds(nodes[i]->output(0), nodes[i + 1]) &&

@@ -1,7 +1,9 @@
 // Blocks of consecutive layers that the portable runtime runs as one kernel in forward() (the
 // plain, unprofiled pass): MobileNet-style inverted bottlenecks, a 1x1 expansion, a depthwise
 // convolution and a 1x1 projection, optionally followed by the residual Add of the block's
-// input, and depthwise-separable pairs (the same without the expansion). The profiled (--layers) and dump (--dump) passes still run them layer by layer, so
+// input, and depthwise-separable pairs (the same without the expansion); and the layout
+// conversion of an NCHW input into a convolution that copies its input anyway (the Rows path:
+// few input channels, an image), which then transposes while it copies. The profiled (--layers) and dump (--dump) passes still run them layer by layer, so
 // every node keeps its timing and its output; both paths compute the same values bit for bit.
 #pragma once
 
@@ -13,10 +15,14 @@
 namespace embark::exporter {
 
 struct FusedBlock {
-    std::vector<const ir::Node*> nodes; // [expansion,] depthwise, projection[, Add], consecutive in the schedule
-    bool expansion = false;             // nodes[0] is the expansion
+    enum class Kind { Bottleneck, NchwConv };
+    Kind kind = Kind::Bottleneck;
+    // Bottleneck: [expansion,] depthwise, projection[, Add]. NchwConv: the Transpose to NHWC and
+    // the convolution. Consecutive in the schedule.
+    std::vector<const ir::Node*> nodes;
+    bool expansion = false;             // Bottleneck: nodes[0] is the expansion
     const ir::Value* input = nullptr;   // the block's input, read while the block writes its output
-    const ir::Node* add = nullptr;      // the residual Add (nodes.back()) or null
+    const ir::Node* add = nullptr;      // Bottleneck: the residual Add (nodes.back()) or null
     const ir::Value* output() const { return nodes.back()->output(0); }
 };
 

@@ -65,7 +65,8 @@ QByteArray manifestJson(const ManifestInput& in) {
     for (const FusedBlock& b : in.fusedBlocks) {
         std::vector<std::string> names;
         for (const ir::Node* n : b.nodes) names.push_back(n->name);
-        fused.append(QJsonObject{{"kernel", "inverted_bottleneck"}, {"nodes", strings(names)}});
+        fused.append(QJsonObject{{"kernel", b.kind == FusedBlock::Kind::NchwConv ? "conv2d_nchw" : "inverted_bottleneck"},
+                                 {"nodes", strings(names)}});
     }
     QJsonArray buffers;
     for (const PlannedBuffer& b : in.plan.buffers)

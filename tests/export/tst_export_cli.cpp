@@ -189,9 +189,10 @@ private slots:
         QCOMPARE(x3.count("check"), 3);
     }
 
-    // Two inverted bottlenecks (one with its residual Add and a ReLU after it, one with stride 2)
-    // and a depthwise-separable pair run fused in the plain pass: the same results on 1-3
-    // threads, and the profiled and dump passes still show every layer.
+    // Two inverted bottlenecks (one with its residual Add and a ReLU after it, one with stride 2),
+    // a depthwise-separable pair and a stem convolution reading its NCHW image run fused in the
+    // plain pass: the same results on 1-3 threads, and the profiled and dump passes still show
+    // every layer.
     void bottlenecksRunFusedAndStillShowEveryLayer() {
         test::GraphBuilder b("bottlenecks");
         auto* x = b.input("x", {1, 8, 11, 10});
@@ -210,6 +211,10 @@ private slots:
         };
         auto* y1 = b.op(ir::OpKind::Relu, {b.op(ir::OpKind::Add, {block(x, 8, 48, 8, 1, "b1"), x}, {}, "b1_add")}, {}, "b1_relu");
         b.output(block(block(y1, 8, 40, 12, 2, "b2"), 12, 12, 6, 1, "pair"));
+        // A second input, an image read by a 3x3 convolution: it transposes the NCHW input itself.
+        auto* image = b.input("image", {1, 3, 9, 12});
+        b.output(b.op(ir::OpKind::Conv, {image, b.weights("stem_w", {16, 3, 3, 3}), b.weights("stem_b", {16})},
+                      {{"pads", std::vector<int64_t>{1, 0, 1, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "stem"));
         const QString model = m_tmp.path() + "/bottlenecks.onnx";
         Status w = onnx::writeModel(b.build(), model.toStdString());
         QVERIFY2(w, w ? "" : w.error().message.c_str());
@@ -221,21 +226,23 @@ private slots:
         const QString text = QString::fromUtf8(code.readAll());
         QCOMPARE(text.count("embark::portable::inverted_bottleneck(&"), 2);
         QCOMPARE(text.count("embark::portable::inverted_bottleneck(nullptr"), 1);
+        QCOMPARE(text.count("embark::portable::conv2d_nchw("), 1);
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         for (const char* threads : {"1", "2", "3"}) {
             CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--threads", threads, "--warmup", "1", "--iterations", "3"});
-            QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
+            QVERIFY2(run.code == 0 && run.count("check") == 2, run.describe());
         }
-        // 9 layers: b1's three convolutions and its Add (the ReLU fused into it), b2's three, the
-        // pair's two.
+        // 9 layers of blocks: b1's three convolutions and its Add (the ReLU fused into it), b2's
+        // three, the pair's two.
         CliRun prof = cli({"exec", out, "--", "--layers", "--iterations", "1", "--warmup", "0"});
         QVERIFY2(prof.code == 0, prof.describe());
-        QCOMPARE(prof.count("layer"), 9 + 2); // + the layout conversions of the input and the output
+        // + the layout conversions of the inputs and the outputs, and the stem.
+        QCOMPARE(prof.count("layer"), 9 + 2 + 3);
         const QString dumps = m_tmp.path() + "/bottleneck_dumps";
         CliRun dump = cli({"exec", out, "--", "--dump", dumps, "--check", "1e-5"});
         QVERIFY2(dump.code == 0, dump.describe());
-        QCOMPARE(dump.count("dump"), 11);
+        QCOMPARE(dump.count("dump"), 14);
     }
 
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.

@@ -254,6 +254,26 @@ private slots:
         std::vector<float> y2(y.size(), NAN);
         ep::conv2d(op, x2.data(), y2.data(), &pool);
         QVERIFY(y2 == y);
+
+        // The Rows path also reads the input in NCHW, transposing as it copies: the same values.
+        QCOMPARE(ep::conv2d_reads_nchw(op), path == ep::ConvPath::Rows);
+        if (path == ep::ConvPath::Rows) {
+            std::vector<float> nchw(x.size());
+            for (int n = 0; n < s.batch; ++n)
+                for (int yy = 0; yy < s.in_h; ++yy)
+                    for (int xx = 0; xx < s.in_w; ++xx)
+                        for (int c = 0; c < s.in_c; ++c)
+                            nchw[((size_t(n) * s.in_c + c) * s.in_h + yy) * s.in_w + xx] =
+                                x[((size_t(n) * s.in_h + yy) * s.in_w + xx) * s.in_c + c];
+            for (ep::ThreadPool* p : {static_cast<ep::ThreadPool*>(nullptr), &pool}) {
+                std::vector<float> y3(y.size(), NAN);
+                ep::conv2d_nchw(op, nchw.data(), y3.data(), p);
+                QVERIFY(y3 == y);
+            }
+            std::vector<float> y4(y.size(), NAN); // back to NHWC after the NCHW call
+            ep::conv2d(op, x.data(), y4.data());
+            QVERIFY(y4 == y);
+        }
     }
 
     // The fused inverted bottleneck computes exactly what its three layers (and the residual

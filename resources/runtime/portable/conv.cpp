@@ -354,6 +354,32 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
     }
 }
 
+bool conv2d_reads_nchw(const Conv2D& op) { return op.path == ConvPath::Rows; }
+
+void conv2d_nchw(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const int width = s.pad_left + s.in_w + s.pad_right; // in_w when the Rows path reads in place
+    const size_t padded = static_cast<size_t>(s.batch) * s.in_h * width * s.in_c;
+    if (op.padded.size() < padded) op.padded = AlignedBuffer(padded); // zero margins from here on
+    float* rows = op.padded.data();
+    const int64_t plane = static_cast<int64_t>(s.in_h) * s.in_w;
+    // Row r of image n: channel c of pixel x comes from input[n][c][y][x]; the margins stay zero.
+    parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+            const int64_t n = r / s.in_h, y = r % s.in_h;
+            const float* src = input + n * s.in_c * plane + y * s.in_w;
+            float* __restrict dst = rows + (r * width + s.pad_left) * s.in_c;
+            for (int x = 0; x < s.in_w; ++x)
+                for (int c = 0; c < s.in_c; ++c) dst[x * s.in_c + c] = src[c * plane + x];
+        }
+    }, kFineParts);
+    if (op.indirection_input != rows || op.indirection.empty()) {
+        build_rows_indirection(op, rows);
+        op.indirection_input = rows;
+    }
+    run_indirect(op, s.kernel_h, s.kernel_w * s.in_c, output, pool);
+}
+
 FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights,
                                     const float* bias, Activation act) {
     if (k < 1 || n < 1)
