@@ -350,7 +350,7 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     const std::vector<FusedBlock> blocks = findFusedBlocks(*adapted);
     MemoryPlanOptions mo;
     mo.ioInArena = true;
-    for (const FusedBlock& b : blocks) mo.readThrough[b.input->name] = b.nodes.back()->name;
+    for (const FusedBlock& b : blocks) mo.apart.push_back({b.input->name, b.output()->name});
     auto plan = planMemory(adapted->graph, mo);
     if (!plan) return plan.error();
     EMBARK_TRY(checkMemoryPlan(*plan));

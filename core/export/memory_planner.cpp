@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -57,13 +58,16 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         plan.schedule.push_back(nodes[i]->name);
     }
 
-    std::unordered_map<std::string, int> readThroughStep;
-    for (const auto& [value, node] : options.readThrough)
-        for (size_t i = 0; i < nodes.size(); ++i)
-            if (nodes[i]->name == node) readThroughStep[value] = static_cast<int>(i);
-    auto readThrough = [&](const ir::Value* v) {
-        auto it = readThroughStep.find(v->name);
-        return it == readThroughStep.end() ? -1 : it->second;
+    std::set<std::pair<std::string, std::string>> apart;
+    for (const auto& [a, b] : options.apart) {
+        apart.insert({a, b});
+        apart.insert({b, a});
+    }
+    auto keptApart = [&](const std::vector<const ir::Value*>& x, const std::vector<const ir::Value*>& y) {
+        for (const ir::Value* a : x)
+            for (const ir::Value* b : y)
+                if (apart.count({a->name, b->name})) return true;
+        return false;
     };
 
     // Lifetime of each value on its own.
@@ -71,7 +75,7 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         int last = v->producer() ? stepOf.at(v->producer()) : 0;
         for (const ir::Use& u : v->uses()) last = std::max(last, stepOf.at(u.node));
         if (v->isGraphOutput()) last = lastStep;
-        return std::max(last, readThrough(v));
+        return last;
     };
     auto isIo = [](const ir::Value* v) { return v->isGraphInput() || v->isGraphOutput(); };
 
@@ -120,9 +124,7 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
                     if (!in || in->isConstant() || in->isGraphInput() || in->byteSize() != out->byteSize()) continue;
                     const size_t gi = groupOf.at(in);
                     if (groups[gi].last != static_cast<int>(step) || !groups[gi].inArena) continue;
-                    bool pinned = false; // read by a fused block that writes this node's output
-                    for (const ir::Value* member : groups[gi].members) pinned = pinned || readThrough(member) >= static_cast<int>(step);
-                    if (pinned) continue;
+                    if (keptApart(groups[gi].members, {out})) continue;
                     // Another input in the same buffer under a different view would be overwritten.
                     bool clash = false;
                     for (const ir::Value* other : n->inputs())
@@ -152,7 +154,7 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         if (!g.inArena || g.bytes == 0) continue;
         std::vector<std::pair<size_t, size_t>> busy; // [offset, end) of overlapping lifetimes
         for (size_t pj : placed)
-            if (groups[pj].first <= g.last && g.first <= groups[pj].last)
+            if ((groups[pj].first <= g.last && g.first <= groups[pj].last) || keptApart(groups[pj].members, g.members))
                 busy.push_back({offsets[pj], offsets[pj] + groups[pj].bytes});
         std::sort(busy.begin(), busy.end());
         size_t cursor = 0, best = SIZE_MAX, bestGap = SIZE_MAX;

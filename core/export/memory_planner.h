@@ -31,10 +31,12 @@ struct MemoryPlanOptions {
     bool inPlace = true;      // element-wise ops may overwrite a dead input
     bool aliasReshapes = true;
     size_t alignment = 16;    // every buffer offset and size is a multiple of this
-    // value name -> node name: the value is read while that node (and the nodes between) write
-    // their outputs, as in a fused block (fused_blocks.h). It stays live through that node's
-    // step, and that node never writes in place over it.
-    std::map<std::string, std::string> readThrough;
+    // Pairs of values that never share memory, whatever their lifetimes: a fused block
+    // (fused_blocks.h) reads its input while it writes its output, although layer by layer the
+    // input is dead before the output is produced. Only those two are kept apart: the block's
+    // intermediate values may still reuse the input's memory (they are not written when it runs
+    // fused).
+    std::vector<std::pair<std::string, std::string>> apart;
 };
 
 struct PlannedBuffer {
