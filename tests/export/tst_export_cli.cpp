@@ -65,6 +65,19 @@ class TestExportCli : public QObject {
     QTemporaryDir m_tmp;
     QString m_model, m_export;
 
+    // Writes the graph as NAME.onnx, exports it with the portable kernels into `out` and reads
+    // the generated src/model.cpp into `text` (failures are recorded on the current test).
+    void exportPortable(test::GraphBuilder& b, const QString& name, const QString& out, QString& text) {
+        const QString model = m_tmp.path() + "/" + name + ".onnx";
+        Status w = onnx::writeModel(b.build(), model.toStdString());
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+        CliRun e = cli({"export", model, "--lib", "portable", "-o", out});
+        QVERIFY2(e.code == 0, e.describe());
+        QFile code(out + "/src/model.cpp");
+        QVERIFY(code.open(QIODevice::ReadOnly));
+        text = QString::fromUtf8(code.readAll());
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_tmp.isValid());
@@ -172,15 +185,10 @@ private slots:
         b.output(b.op(ir::OpKind::Reshape, {x, b.ints("shape", {1, 144})}, {}, "flatten"));
         b.output(b.op(ir::OpKind::Add, {x, x}, {}, "twice"));
         b.output(b.op(ir::OpKind::Relu, {x}, {}, "relu"));
-        const QString model = m_tmp.path() + "/input_in_place.onnx";
-        Status w = onnx::writeModel(b.build(), model.toStdString());
-        QVERIFY2(w, w ? "" : w.error().message.c_str());
         const QString out = m_tmp.path() + "/input_in_place_export";
-        CliRun e = cli({"export", model, "--lib", "portable", "-o", out});
-        QVERIFY2(e.code == 0, e.describe());
-        QFile code(out + "/src/model.cpp");
-        QVERIFY(code.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(code.readAll());
+        QString text;
+        exportPortable(b, "input_in_place", out, text);
+        if (QTest::currentTestFailed()) return;
         QVERIFY2(text.contains("inputs[0]") && !text.contains(QRegularExpression("memcpy\\([^;]*inputs\\[0\\]")), qPrintable(text));
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
@@ -215,15 +223,10 @@ private slots:
         auto* image = b.input("image", {1, 3, 9, 12});
         b.output(b.op(ir::OpKind::Conv, {image, b.weights("stem_w", {16, 3, 3, 3}), b.weights("stem_b", {16})},
                       {{"pads", std::vector<int64_t>{1, 0, 1, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "stem"));
-        const QString model = m_tmp.path() + "/bottlenecks.onnx";
-        Status w = onnx::writeModel(b.build(), model.toStdString());
-        QVERIFY2(w, w ? "" : w.error().message.c_str());
         const QString out = m_tmp.path() + "/bottlenecks_export";
-        CliRun e = cli({"export", model, "--lib", "portable", "-o", out});
-        QVERIFY2(e.code == 0, e.describe());
-        QFile code(out + "/src/model.cpp");
-        QVERIFY(code.open(QIODevice::ReadOnly));
-        const QString text = QString::fromUtf8(code.readAll());
+        QString text;
+        exportPortable(b, "bottlenecks", out, text);
+        if (QTest::currentTestFailed()) return;
         QCOMPARE(text.count("embark::portable::inverted_bottleneck(&"), 2);
         QCOMPARE(text.count("embark::portable::inverted_bottleneck(nullptr"), 1);
         QCOMPARE(text.count("embark::portable::conv2d_nchw("), 1);
