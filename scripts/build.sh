@@ -7,9 +7,17 @@ dir="${1:-build}"
 shift || true
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
+# ccache keeps compiler output across builds and build folders (CI runs on the same machine, so
+# the cache persists between runs); CCACHE_BASEDIR makes paths relative so build/ and
+# build-asan/ or a fresh clone elsewhere share hits for the same flags.
+launcher=()
+if command -v ccache >/dev/null; then
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+  launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+fi
 if [ ! -f "$dir/CMakeCache.txt" ]; then
-  cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+  cmake -S . -B "$dir" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" "$@" >/dev/null
 else
-  cmake -S . -B "$dir" "$@" >/dev/null
+  cmake -S . -B "$dir" "${launcher[@]}" "$@" >/dev/null
 fi
 cmake --build "$dir" --parallel "$(nproc)"
