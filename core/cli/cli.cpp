@@ -17,6 +17,7 @@ const std::vector<Command>& commands() {
         {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
         {"runs", "the run history: list, show, compare or delete stored runs", cmdRuns},
+        {"xnnpack", "build upstream XNNPACK for an architecture into the cache, list the cache", cmdXnnpack},
     };
     return table;
 }

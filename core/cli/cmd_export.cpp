@@ -5,6 +5,7 @@
 #include "export/exporter.h"
 #include "targets/board.h"
 #include "targets/toolchain.h"
+#include "xnnpack/export_link.h"
 
 #include <QJsonDocument>
 
@@ -67,7 +68,9 @@ int cmdExport(const QStringList& args, Io& io) {
     if (o.arch != board->arch.toStdString())
         return usage(io, QStringLiteral("--arch %1 does not match board '%2' (%3)").arg(parser.value("arch"), board->id, board->arch));
     o.targetFlags = board->cflags.join(' ').toStdString();
-    o.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    const auto xnn = xnnpack::resolveXnnpack(board->arch, xnnpack::isaHasRvv(board->isa));
+    o.havePrebuiltXnnpack = xnn.found();
+    o.xnnpack = xnnpack::exportLink(xnn);
     targets::CompilerPreference pref = targets::CompilerPreference::Default;
     if (parser.value("compiler") == "gcc") pref = targets::CompilerPreference::Gcc;
     else if (parser.value("compiler") == "clang") pref = targets::CompilerPreference::Clang;

@@ -9,8 +9,11 @@
 #include "onnx/writer.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_manager.h"
+#include "xnnpack/xnnpack_resolve.h"
 
 #include <QJsonDocument>
+
+#include <algorithm>
 #include <map>
 
 namespace embark::cli {
@@ -135,7 +138,8 @@ int cmdPlan(const QStringList& args, Io& io) {
     exporter::AdaptationOptions ao;
     ao.library = parser.value("lib").toStdString();
     ao.arch = parser.value("arch").toStdString();
-    ao.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    const auto xnn = xnnpack::resolveXnnpack(QString::fromStdString(ao.arch));
+    ao.havePrebuiltXnnpack = xnn.found();
     auto lib = targets::resolveKernelLibrary(ao.library, ao.arch, ao.havePrebuiltXnnpack);
     if (!lib) return fail(io, lib.error());
     auto ops = pairs(parser.values("override"), "override");
@@ -162,10 +166,17 @@ int cmdPlan(const QStringList& args, Io& io) {
     auto plan = exporter::planMemory(adapted->graph, mo);
     if (!plan) return fail(io, plan.error());
     if (Status s = exporter::checkMemoryPlan(*plan); !s.ok()) return fail(io, s.error());
-    if (parser.isSet("json"))
-        io.out << QJsonDocument(planJson(path, parser, *run, *adapted, *plan)).toJson(QJsonDocument::Indented);
-    else
+    const auto& used = adapted->librariesUsed;
+    const bool linksXnnpack = std::find(used.begin(), used.end(), "xnnpack") != used.end();
+    if (parser.isSet("json")) {
+        QJsonObject json = planJson(path, parser, *run, *adapted, *plan);
+        if (linksXnnpack) json["xnnpack"] = xnn.toJson(); // which XNNPACK an export would link
+        io.out << QJsonDocument(json).toJson(QJsonDocument::Indented);
+    } else {
         printText(parser, *run, *adapted, *plan, io.out);
+        if (linksXnnpack) io.out << "XNNPACK   " << xnn.describe() << "\n";
+        for (const QString& w : linksXnnpack ? xnn.warnings : QStringList()) io.out << "          warning: " << w << "\n";
+    }
     return 0;
 }
 

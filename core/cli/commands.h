@@ -14,5 +14,6 @@ int cmdBench(const QStringList& args, Io& io);
 int cmdPlan(const QStringList& args, Io& io);
 int cmdBoards(const QStringList& args, Io& io);
 int cmdRuns(const QStringList& args, Io& io);
+int cmdXnnpack(const QStringList& args, Io& io);
 
 } // namespace embark::cli

@@ -407,6 +407,7 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     cm = replaceAll(cm, "{{TARGET_FLAGS}}", replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", ""));
     cm = replaceAll(cm, "{{USES_XNNPACK}}", ctx.usesXnnpack ? "ON" : "OFF");
     cm = replaceAll(cm, "{{USES_PORTABLE}}", "ON");
+    cm = replaceAll(cm, "{{XNNPACK_ROOT}}", replaceAll(replaceAll(o.xnnpack.root, "\\", ""), "\"", ""));
     cm = replaceAll(cm, "{{DATA_FILES}}", dataFiles.empty() ? "" : dataFiles.substr(1));
     std::string bl = replaceAll(blobs.toStdString(), "{{DATA_INCBINS}}", incbins);
 

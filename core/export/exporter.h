@@ -14,6 +14,16 @@
 
 namespace embark::exporter {
 
+// Which XNNPACK the export links (xnnpack::resolveXnnpack, filled by the caller), recorded in
+// export.json; `root` becomes XNNPACK_ROOT's default in the export's CMakeLists.txt.
+struct XnnpackLink {
+    std::string kind = "none"; // user, embark-built, debian, none
+    std::string path;
+    std::string root;          // empty: xnnpack.cmake finds Debian's library itself
+    std::string commit;
+    std::string api;
+};
+
 struct ExportOptions {
     std::string library = "portable";  // --lib
     std::string arch;                  // --arch; empty = the host's
@@ -25,6 +35,7 @@ struct ExportOptions {
     std::map<std::string, std::string> opOverrides;
     std::map<std::string, std::string> nodeOverrides;
     bool havePrebuiltXnnpack = false;
+    XnnpackLink xnnpack;
     QString outDir;                    // -o
     bool force = false;                // replace a non-empty folder
     // Sample inputs embedded in the export (model layout); empty = deterministic random data

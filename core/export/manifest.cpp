@@ -111,6 +111,11 @@ QByteArray manifestJson(const ManifestInput& in) {
                                {"buffers", buffers}}},
         {"schedule", schedule},
         {"fused_blocks", fused},
+        {"xnnpack", in.ctx.usesXnnpack ? QJsonValue(QJsonObject{{"kind", str(in.options.xnnpack.kind)},
+                                                                {"path", str(in.options.xnnpack.path)},
+                                                                {"commit", str(in.options.xnnpack.commit)},
+                                                                {"api", str(in.options.xnnpack.api)}})
+                                       : QJsonValue()},
     };
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }

@@ -31,6 +31,7 @@ enum class Constraint : uint8_t {
     ConstantClipBounds,      // Clip min/max are absent or constants
     BroadcastRank4,   // binary op inputs have at most 4 dims
     AveragePadsExcluded, // AveragePool: count_include_pad = 0, or no padding
+    DeconvNaturalOutput, // ConvTranspose: no output_shape, output_padding < stride, pads >= 0
 };
 std::string_view constraintText(Constraint c);
 
@@ -73,7 +74,7 @@ std::vector<std::string> kernelLibraryIds();
 const std::vector<std::string>& kernelLibraryArchitectures();
 
 // Usage error unless `id` names a library available on `arch` ("xnnpack on riscv64 needs a
-// prebuilt tree: set XNNPACK_ROOT").
+// tree: run embark-cli xnnpack build --arch riscv64, or set XNNPACK_ROOT").
 Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const std::string& arch,
                                                     bool havePrebuiltTree = false);
 

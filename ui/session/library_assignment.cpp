@@ -1,6 +1,7 @@
 #include "library_assignment.h"
 
 #include "export/exporter.h"
+#include "xnnpack/xnnpack_resolve.h"
 
 namespace embark::ui {
 
@@ -10,7 +11,7 @@ Expected<exporter::Adaptation> adaptForStudio(const ir::Graph& fused, const Assi
     options.library = request.library;
     options.arch = arch.isEmpty() ? exporter::hostArch() : arch.toStdString();
     // The same test the CLI and the bench pipeline make, so the studio predicts their choice.
-    options.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    options.havePrebuiltXnnpack = xnnpack::haveXnnpackFor(QString::fromStdString(options.arch));
     options.opOverrides = request.opOverrides;
     options.nodeOverrides = request.nodeOverrides;
     return exporter::adapt(fused, options);

@@ -26,8 +26,8 @@ struct AssignmentRequest {
 using LibraryAssignments = std::map<std::string, NodeLibrary>; // by node name
 
 // Adapts the fused graph for a board of architecture `arch` (empty = this computer) with the
-// request's library and overrides, as `embark-cli export` would (XNNPACK_ROOT counts as a
-// prebuilt XNNPACK tree). The error names the library, node or architecture at fault.
+// request's library and overrides, as `embark-cli export` would (an XNNPACK tree that
+// xnnpack::resolveXnnpack finds makes XNNPACK available). The error names the library, node or architecture at fault.
 Expected<exporter::Adaptation> adaptForStudio(const ir::Graph& fused, const AssignmentRequest& request,
                                               const QString& arch);
 

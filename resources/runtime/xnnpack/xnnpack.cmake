@@ -40,8 +40,11 @@ How to get XNNPACK for this build:
   * aarch64 (cross):   run scripts/xnnpack-sysroot.sh from the Embark sources (it unpacks
                        Debian's arm64 packages into /opt/embark/sysroot-arm64 or
                        ~/.cache/embark/sysroot-arm64), or set EMBARK_XNNPACK_SYSROOT
-  * riscv64 or other:  build upstream XNNPACK for the target and point XNNPACK_ROOT at it
-                       (-DXNNPACK_ROOT=DIR or the XNNPACK_ROOT environment variable).
+  * any architecture:  embark-cli xnnpack build --arch riscv64|aarch64|x86_64 --tarballs DIR
+                       (or --source XNNPACK-checkout) builds upstream XNNPACK into Embark's
+                       cache, which exports then link (see docs/cli.md, "xnnpack")
+  * riscv64 or other:  or build upstream XNNPACK for the target yourself and point XNNPACK_ROOT
+                       at it (-DXNNPACK_ROOT=DIR or the XNNPACK_ROOT environment variable).
                        Recipe (riscv64, clang-19, RVV): git clone https://github.com/google/XNNPACK,
                        then cmake -S XNNPACK -B build-rv -G Ninja -DCMAKE_BUILD_TYPE=Release
                        -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=riscv64
@@ -78,6 +81,7 @@ function(_embark_xnn_probe prefix incdir libdirs found_var)
       list(APPEND _libs "${${_var}}")
     elseif(name MATCHES "^(XNNPACK|pthreadpool|cpuinfo)$")
       message(STATUS "XNNPACK: ${prefix} has xnnpack.h but no lib${name} in ${_dirs}")
+      set(_embark_xnn_missing "lib${name} (looked in ${_dirs})" PARENT_SCOPE)
       return()
     endif()
   endforeach()
@@ -99,7 +103,13 @@ endif()
 if(XNNPACK_ROOT)
   _embark_xnn_probe("${XNNPACK_ROOT}" include "lib;lib64;lib/${_embark_xnn_multiarch}" _embark_xnn_found)
   if(NOT _embark_xnn_found)
-    _embark_xnn_not_found("XNNPACK_ROOT=${XNNPACK_ROOT} is not a usable XNNPACK tree: it needs include/xnnpack.h and lib/ with libXNNPACK, libpthreadpool and libcpuinfo.")
+    set(_why "")
+    if(_embark_xnn_missing)
+      set(_why " (missing: ${_embark_xnn_missing})")
+    elseif(NOT EXISTS "${XNNPACK_ROOT}/include/xnnpack.h")
+      set(_why " (missing: ${XNNPACK_ROOT}/include/xnnpack.h)")
+    endif()
+    _embark_xnn_not_found("XNNPACK_ROOT=${XNNPACK_ROOT} is not a usable XNNPACK tree${_why}: it needs include/xnnpack.h and lib/ with libXNNPACK, libpthreadpool and libcpuinfo.")
   endif()
   set(_embark_xnn_source "XNNPACK_ROOT=${XNNPACK_ROOT}")
 elseif(CMAKE_CROSSCOMPILING AND _embark_xnn_multiarch STREQUAL "aarch64-linux-gnu")
@@ -119,7 +129,7 @@ elseif(CMAKE_CROSSCOMPILING AND _embark_xnn_multiarch STREQUAL "aarch64-linux-gn
     _embark_xnn_not_found("No aarch64 XNNPACK found (looked in: ${_candidates}).")
   endif()
 elseif(CMAKE_CROSSCOMPILING)
-  _embark_xnn_not_found("No XNNPACK for ${CMAKE_SYSTEM_PROCESSOR}: Debian packages none for it, so set XNNPACK_ROOT to a prebuilt tree.")
+  _embark_xnn_not_found("No XNNPACK for ${CMAKE_SYSTEM_PROCESSOR}: Debian packages none for it; run 'embark-cli xnnpack build --arch ${CMAKE_SYSTEM_PROCESSOR}' and export again, or set XNNPACK_ROOT to a prebuilt tree.")
 else()
   foreach(prefix /usr /usr/local)
     if(NOT _embark_xnn_found)
@@ -131,6 +141,63 @@ else()
     _embark_xnn_not_found("XNNPACK was not found on this system (no xnnpack.h with libXNNPACK, libpthreadpool and libcpuinfo under /usr or /usr/local).")
   endif()
 endif()
+
+# The libraries must be built for the target: a tree for another CPU would only fail at link
+# time with hundreds of "incompatible" or "file in wrong format" lines, so say it here.
+# Reads the ELF e_machine of a shared object, or of the first ELF member of a static archive.
+function(_embark_xnn_elf_machine lib out)
+  set(${out} "" PARENT_SCOPE)
+  get_filename_component(lib "${lib}" REALPATH)
+  file(READ "${lib}" _magic LIMIT 8 HEX)
+  set(_off 0)
+  if(_magic STREQUAL "213c617263683e0a") # "!<arch>\n": walk the members (symbol table first)
+    set(_off 8)
+    foreach(_i RANGE 16)
+      file(READ "${lib}" _hdr OFFSET ${_off} LIMIT 60)
+      string(LENGTH "${_hdr}" _len)
+      if(_len LESS 60)
+        return()
+      endif()
+      string(SUBSTRING "${_hdr}" 48 10 _size)
+      string(STRIP "${_size}" _size)
+      math(EXPR _data "${_off} + 60")
+      file(READ "${lib}" _elf OFFSET ${_data} LIMIT 4 HEX)
+      if(_elf STREQUAL "7f454c46")
+        set(_off ${_data})
+        break()
+      endif()
+      math(EXPR _off "${_data} + ${_size} + (${_size} % 2)")
+    endforeach()
+  endif()
+  file(READ "${lib}" _e OFFSET ${_off} LIMIT 20 HEX)
+  if(NOT _e MATCHES "^7f454c46")
+    return()
+  endif()
+  string(SUBSTRING "${_e}" 36 4 _m) # e_machine, little-endian, at byte 18
+  set(_names "3e00=x86_64" "b700=aarch64" "f300=riscv64" "2800=arm" "0300=x86")
+  set(_name "ELF machine 0x${_m}")
+  foreach(_pair IN LISTS _names)
+    string(REPLACE "=" ";" _kv "${_pair}")
+    list(GET _kv 0 _k)
+    if(_k STREQUAL _m)
+      list(GET _kv 1 _name)
+    endif()
+  endforeach()
+  set(${out} "${_name}" PARENT_SCOPE)
+endfunction()
+
+set(_embark_xnn_target_arch "${CMAKE_SYSTEM_PROCESSOR}")
+if(_embark_xnn_target_arch MATCHES "^(arm64|ARM64)$")
+  set(_embark_xnn_target_arch aarch64)
+elseif(_embark_xnn_target_arch MATCHES "^(AMD64|amd64)$")
+  set(_embark_xnn_target_arch x86_64)
+endif()
+foreach(lib IN LISTS _embark_xnn_libs)
+  _embark_xnn_elf_machine("${lib}" _machine)
+  if(_machine AND NOT _machine STREQUAL _embark_xnn_target_arch)
+    _embark_xnn_not_found("${lib} (from ${_embark_xnn_source}) is built for ${_machine}, but this build targets ${_embark_xnn_target_arch}: point XNNPACK_ROOT at a tree for ${_embark_xnn_target_arch} (embark-cli xnnpack build --arch ${_embark_xnn_target_arch} makes one).")
+  endif()
+endforeach()
 
 # The header alone decides the API, so the check compiles without linking (works for cross
 # builds and for static trees whose link line the check would not know).
