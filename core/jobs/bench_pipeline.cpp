@@ -8,6 +8,7 @@
 #include "store/run_store.h"
 #include "targets/board.h"
 #include "targets/toolchain.h"
+#include "xnnpack/export_link.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -67,7 +68,9 @@ exporter::ExportOptions exportOptionsFor(const targets::Board& board, const targ
     eo.toolchainFile = toolchain.file;
     eo.opOverrides = opOverrides;
     eo.nodeOverrides = nodeOverrides;
-    eo.havePrebuiltXnnpack = !qEnvironmentVariable("XNNPACK_ROOT").isEmpty();
+    const auto xnn = xnnpack::resolveXnnpack(board.arch, xnnpack::isaHasRvv(board.isa));
+    eo.havePrebuiltXnnpack = xnn.found();
+    eo.xnnpack = xnnpack::exportLink(xnn);
     return eo;
 }
 

@@ -246,7 +246,8 @@ Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const
         std::string msg = "kernel library '" + id + "' is not available on " + arch;
         auto& pre = lib->prebuiltArchitectures;
         if (std::find(pre.begin(), pre.end(), arch) != pre.end())
-            msg += ": it needs a prebuilt tree for " + arch + " (set XNNPACK_ROOT to one)";
+            msg += ": it needs an XNNPACK tree for " + arch + ": run 'embark-cli xnnpack build --arch " + arch +
+                   "' (or set XNNPACK_ROOT to a prebuilt tree)";
         msg += "; use --lib portable";
         return makeError(ErrorKind::Unsupported, msg);
     }
