@@ -42,7 +42,7 @@ How to get XNNPACK for this build:
                        ~/.cache/embark/sysroot-arm64), or set EMBARK_XNNPACK_SYSROOT
   * any architecture:  embark-cli xnnpack build --arch riscv64|aarch64|x86_64 --tarballs DIR
                        (or --source XNNPACK-checkout) builds upstream XNNPACK into Embark's
-                       cache, which exports then link (see docs/cli.md, "xnnpack")
+                       cache, which exports then link (see docs/cli.md, section xnnpack)
   * riscv64 or other:  or build upstream XNNPACK for the target yourself and point XNNPACK_ROOT
                        at it (-DXNNPACK_ROOT=DIR or the XNNPACK_ROOT environment variable).
                        Recipe (riscv64, clang-19, RVV): git clone https://github.com/google/XNNPACK,
