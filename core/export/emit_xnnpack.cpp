@@ -32,6 +32,59 @@ std::string layer(EmitContext& ctx, const ir::Node& n, const std::string& type, 
     return obj;
 }
 
+// ONNX ConvTranspose weights ([Cin][Cout/g][kh][kw], or [Cin][kh][kw][Cout/g] once the
+// adaptation moved them to NHWC) repacked into XNNPACK's [g][Cout/g][kh][kw][Cin/g].
+std::vector<float> deconvolutionFilter(const ir::Value* w, bool nhwc, int64_t groups) {
+    const ir::Tensor& t = w->constant;
+    const int64_t cin = w->shape[0], kh = nhwc ? w->shape[1] : w->shape[2], kw = nhwc ? w->shape[2] : w->shape[3];
+    const int64_t coutg = nhwc ? w->shape[3] : w->shape[1], cing = cin / groups;
+    std::vector<float> out(static_cast<size_t>(cin * coutg * kh * kw));
+    size_t k = 0;
+    for (int64_t g = 0; g < groups; ++g)
+        for (int64_t oc = 0; oc < coutg; ++oc)
+            for (int64_t y = 0; y < kh; ++y)
+                for (int64_t x = 0; x < kw; ++x)
+                    for (int64_t ic = 0; ic < cing; ++ic) {
+                        const int64_t c = g * cing + ic;
+                        out[k++] = static_cast<float>(nhwc ? t.at(((c * kh + y) * kw + x) * coutg + oc)
+                                                          : t.at(((c * coutg + oc) * kh + y) * kw + x));
+                    }
+    return out;
+}
+
+Status emitDeconvolution(EmitContext& ctx, const ir::Node& n, const std::string& range) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* b = n.input(2);
+    const ir::Value* y = n.output(0);
+    if (x->shape.rank() != 4 || !w->isConstant() || (b && !b->isConstant()))
+        return unsupported(Emitter::Xnnpack, n, "this ConvTranspose");
+    const bool nhwc = ctx.isNhwc(w);
+    const int64_t groups = n.attrInt("group", 1);
+    const int64_t kh = nhwc ? w->shape[1] : w->shape[2], kw = nhwc ? w->shape[2] : w->shape[3];
+    const Spatial2D s = spatial2D(n, kh, kw, x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
+    const auto adjust = n.attrInts("output_padding", {0, 0});
+    const int64_t ah = adjust.size() > 0 ? adjust[0] : 0, aw = adjust.size() > 1 ? adjust[1] : 0;
+    // The output the operator makes must be the model's (output_shape and negative pads are
+    // refused by the library description, so this holds for every node assigned here).
+    const int64_t oh = s.sh * (x->shape[1] - 1) + ah + s.dh * (kh - 1) + 1 - s.pt - s.pb;
+    const int64_t ow = s.sw * (x->shape[2] - 1) + aw + s.dw * (kw - 1) + 1 - s.pl - s.pr;
+    if (oh != y->shape[1] || ow != y->shape[2] || ah >= s.sh || aw >= s.sw)
+        return unsupported(Emitter::Xnnpack, n, "a ConvTranspose whose output size is not its natural size");
+    const std::string p = "embark_xnn::Conv2dParams{" + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) + ", " +
+                          std::to_string(x->shape[2]) + ", " + std::to_string(x->shape[3]) + ", " + std::to_string(y->shape[3]) +
+                          ", " + std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
+                          std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " +
+                          std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
+                          std::to_string(s.pr) + ", " + std::to_string(groups) + "}";
+    const std::string filter = ctx.floats(n.name + ":deconvolution_filter", deconvolutionFilter(w, nhwc, groups));
+    const std::string obj = layer(ctx, n, "Deconvolution2d",
+                                  p + ", " + std::to_string(ah) + ", " + std::to_string(aw) + ", " + filter + ", " +
+                                      (b ? ctx.ptr(b) : "nullptr") + ", " + range);
+    ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
+    return {};
+}
+
 } // namespace
 
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
@@ -60,6 +113,7 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
+    case OpKind::ConvTranspose: return emitDeconvolution(ctx, n, r);
     case OpKind::Gemm: {
         const ir::Value* w = n.input(1);
         const ir::Value* c = n.input(2);

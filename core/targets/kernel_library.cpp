@@ -73,6 +73,20 @@ bool averagePadsExcluded(const ir::Node& n, const KernelLibrary&) {
     return true;
 }
 
+// XNNPACK's deconvolution makes the natural output size (stride * (in - 1) + output_padding
+// + extent - pads) with output_padding < stride: output_shape, which may ask for more, is left
+// to portable.
+bool deconvNaturalOutput(const ir::Node& n, const KernelLibrary&) {
+    if (n.has("output_shape")) return false;
+    const auto strides = n.attrInts("strides", {1, 1});
+    const auto adjust = n.attrInts("output_padding", {});
+    for (size_t i = 0; i < adjust.size(); ++i)
+        if (adjust[i] < 0 || adjust[i] >= (i < strides.size() ? strides[i] : 1)) return false;
+    for (int64_t p : n.attrInts("pads"))
+        if (p < 0) return false;
+    return true;
+}
+
 constexpr ConstraintInfo kConstraints[] = {
     {C::Float32, "float32 tensors only", isFloat32},
     {C::Conv2D, "2-D convolution (4-D input)", input4D},
@@ -85,6 +99,7 @@ constexpr ConstraintInfo kConstraints[] = {
     {C::FusedActivationDeclared, "fused activation not declared by the library", fusedDeclared},
     {C::ConstantClipBounds, "Clip bounds must be constants", constantClip},
     {C::BroadcastRank4, "inputs of at most 4 dimensions", broadcastRank4},
+    {C::DeconvNaturalOutput, "ConvTranspose without output_shape, with output_padding < stride", deconvNaturalOutput},
     {C::AveragePadsExcluded, "count_include_pad=1 with padding (the library averages over the taps inside the input only)", averagePadsExcluded},
 };
 
@@ -143,7 +158,7 @@ KernelLibrary makeXnnpack() {
         {OpKind::Conv, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
                                  C::FusedActivationDeclared}},
         {OpKind::ConvTranspose, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
-                                          C::FusedActivationDeclared}},
+                                          C::DeconvNaturalOutput, C::FusedActivationDeclared}},
         {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
         {OpKind::MaxPool, F::NHWC, pool},
         {OpKind::AveragePool, F::NHWC, {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},

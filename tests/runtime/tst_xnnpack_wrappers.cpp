@@ -99,6 +99,38 @@ std::vector<double> naiveConv(const std::vector<float>& in, const std::vector<fl
     return out;
 }
 
+// Transposed convolution by scatter: input pixel (iy, ix) adds w * x to output pixel
+// (iy * stride + ky * dilation - padTop, ...); weights in XNNPACK's [Cout][kh][kw][Cin/g].
+std::vector<double> naiveDeconv(const std::vector<float>& in, const std::vector<float>& wOHWI,
+                                const std::vector<float>& bias, const Conv2dParams& p, size_t oh,
+                                size_t ow, OutputRange range)
+{
+    const size_t cinG = p.inputChannels / p.groups, coutG = p.outputChannels / p.groups;
+    std::vector<double> out(p.batch * oh * ow * p.outputChannels, 0.0);
+    for (size_t n = 0; n < p.batch; ++n)
+        for (size_t iy = 0; iy < p.inputHeight; ++iy)
+            for (size_t ix = 0; ix < p.inputWidth; ++ix)
+                for (size_t ky = 0; ky < p.kernelHeight; ++ky)
+                    for (size_t kx = 0; kx < p.kernelWidth; ++kx) {
+                        const long y = long(iy * p.strideHeight + ky * p.dilationHeight) - long(p.padTop);
+                        const long x = long(ix * p.strideWidth + kx * p.dilationWidth) - long(p.padLeft);
+                        if (y < 0 || x < 0 || y >= long(oh) || x >= long(ow))
+                            continue;
+                        for (size_t o = 0; o < p.outputChannels; ++o) {
+                            const size_t g = o / coutG;
+                            double acc = 0;
+                            for (size_t i = 0; i < cinG; ++i)
+                                acc += double(in[((n * p.inputHeight + iy) * p.inputWidth + ix) * p.inputChannels
+                                                 + g * cinG + i])
+                                       * wOHWI[((o * p.kernelHeight + ky) * p.kernelWidth + kx) * cinG + i];
+                            out[((n * oh + size_t(y)) * ow + size_t(x)) * p.outputChannels + o] += acc;
+                        }
+                    }
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = clampTo(out[i] + (bias.empty() ? 0.0 : bias[i % p.outputChannels]), range);
+    return out;
+}
+
 std::vector<double> naivePool(const std::vector<float>& in, const Pool2dParams& p, size_t oh,
                               size_t ow, bool max)
 {
@@ -170,6 +202,8 @@ class TestXnnpackWrappers : public QObject {
 private slots:
     void convolution_data();
     void convolution();
+    void deconvolution_data();
+    void deconvolution();
     void fullyConnected_data();
     void fullyConnected();
     void pooling_data();
@@ -261,6 +295,50 @@ void TestXnnpackWrappers::convolution()
     auto output = buffer(params.batch * oh * ow * params.outputChannels);
     layer.forward(input.data(), output.data());
     CHECK_CLOSE(output.data(), naiveConv(input, weights, bias, params, oh, ow, range));
+}
+
+void TestXnnpackWrappers::deconvolution_data()
+{
+    QTest::addColumn<Conv2dParams>("params");
+    QTest::addColumn<int>("adjustment");
+    QTest::addColumn<OutputRange>("range");
+    QTest::addColumn<int>("threads");
+    const OutputRange none, relu = OutputRange::relu();
+    QTest::newRow("3x3 stride1") << conv(1, 5, 6, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1) << 0 << none << 1;
+    QTest::newRow("2x2 stride2 upsample relu 2 threads")
+        << conv(2, 7, 7, 8, 16, 2, 2, 1, 0, 0, 0, 0, 1) << 0 << relu << 2;
+    QTest::newRow("3x3 stride2 pads output_padding 1")
+        << conv(1, 6, 5, 6, 4, 3, 2, 1, 1, 1, 1, 1, 1) << 1 << none << 1;
+    QTest::newRow("4x4 stride2 asymmetric pads")
+        << conv(1, 4, 4, 3, 5, 4, 2, 1, 1, 2, 0, 1, 1) << 0 << none << 1;
+    QTest::newRow("dilation2") << conv(1, 5, 5, 2, 3, 3, 1, 2, 0, 0, 0, 0, 1) << 0 << none << 1;
+    QTest::newRow("grouped 2") << conv(1, 5, 5, 8, 6, 3, 2, 1, 1, 1, 1, 1, 2) << 1 << relu << 1;
+}
+
+void TestXnnpackWrappers::deconvolution()
+{
+    QFETCH(Conv2dParams, params);
+    QFETCH(int, adjustment);
+    QFETCH(OutputRange, range);
+    QFETCH(int, threads);
+    Context context(threads);
+    const size_t cinG = params.inputChannels / params.groups;
+    const size_t taps = size_t(params.kernelHeight) * params.kernelWidth;
+    const auto input = randomBuffer(params.batch * params.inputHeight * params.inputWidth
+                                        * params.inputChannels, 11);
+    auto weights = randomBuffer(params.outputChannels * taps * cinG, 12);
+    weights.resize(params.outputChannels * taps * cinG);
+    auto bias = randomBuffer(params.outputChannels, 13);
+    bias.resize(params.outputChannels);
+    Deconvolution2d layer(context, "deconv", params, uint32_t(adjustment), uint32_t(adjustment),
+                          weights.data(), bias.data(), range);
+    const size_t oh = layer.outputHeight(), ow = layer.outputWidth();
+    QCOMPARE(oh, params.strideHeight * (params.inputHeight - 1) + adjustment
+                     + params.dilationHeight * (params.kernelHeight - 1) + 1 - params.padTop
+                     - params.padBottom);
+    auto output = buffer(params.batch * oh * ow * params.outputChannels);
+    layer.forward(input.data(), output.data());
+    CHECK_CLOSE(output.data(), naiveDeconv(input, weights, bias, params, oh, ow, range));
 }
 
 void TestXnnpackWrappers::fullyConnected_data()

@@ -29,4 +29,21 @@ QString onnxTestDataDir() {
     return QFileInfo(dir).isDir() ? dir : QString();
 }
 
+namespace {
+QString sharedXnnpackDir() {
+    const QString env = qEnvironmentVariable("EMBARK_SHARED_XNNPACK");
+    return env.isEmpty() ? QStringLiteral(EMBARK_SHARED_DIR "/xnnpack") : env;
+}
+} // namespace
+
+QString sharedXnnpackTree(const QString& arch) {
+    const QString dir = sharedXnnpackDir() + "/prebuilt/" + arch;
+    return QFileInfo::exists(dir + "/include/xnnpack.h") ? QDir(dir).absolutePath() : QString();
+}
+
+QString sharedXnnpackSources() {
+    const QString dir = sharedXnnpackDir() + "/src";
+    return QDir(dir).entryList({"XNNPACK-*.tar.gz"}, QDir::Files).isEmpty() ? QString() : QDir(dir).absolutePath();
+}
+
 } // namespace embark::test

@@ -13,8 +13,18 @@ QString cliPath();
 QString sourceDir();
 QString testDataDir(); // tests/data
 QString onnxTestDataDir(); // /usr/share/libonnx-testdata/data or empty
+// ../shared/xnnpack/prebuilt/<arch> (upstream XNNPACK built with clang-19), or an empty string
+// when it is absent ($EMBARK_SHARED_XNNPACK overrides ../shared/xnnpack).
+QString sharedXnnpackTree(const QString& arch);
+QString sharedXnnpackSources(); // ../shared/xnnpack/src (the four tarballs) or empty
 
 } // namespace embark::test
+
+#define EMBARK_REQUIRE_SHARED_XNNPACK(arch, tree)                                                  \
+    const QString tree = embark::test::sharedXnnpackTree(arch);                                    \
+    if (tree.isEmpty())                                                                            \
+        QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + QString(arch)                             \
+                         + " is absent: the upstream-XNNPACK tier runs only where it exists"))
 
 #define EMBARK_REQUIRE_SHARED_MODELS()                                                              \
     do {                                                                                           \

@@ -40,7 +40,8 @@
 //             second, in-place clamp operator).
 // Not wrapped (assign these to portable): AveragePool with count_include_pad=1 and non-zero
 // pads (XNNPACK divides by the number of valid pixels, i.e. ONNX's default
-// count_include_pad=0), AveragePool with dilations, ConvTranspose, Resize, Gather, Reduce*
+// count_include_pad=0), AveragePool with dilations, ConvTranspose with an output longer than
+// its natural size (negative pads) or output_padding >= stride, Resize, Gather, Reduce*
 // other than global average pooling.
 // ceil_mode=1 pooling: pass the extra bottom/right padding it implies (padding is -inf for
 // max pooling and excluded from the count for average pooling, which matches ONNX).
@@ -172,6 +173,30 @@ public:
 
 private:
     Conv2dParams m_params;
+    size_t m_outputHeight = 0, m_outputWidth = 0;
+};
+
+// ---- Deconvolution 2-D (ONNX ConvTranspose, incl. grouped) --------------------------------
+// params describe the INPUT (inputHeight/Width, channels) and the window; pads are the
+// ONNX ConvTranspose pads (cropped from the full output). Output size per side:
+//   stride * (in - 1) + adjustment + dilation * (kernel - 1) + 1 - padBefore - padAfter
+// with adjustment = ONNX output_padding (must be < stride).
+class Deconvolution2d : public detail::Layer {
+public:
+    // filter: XNNPACK's layout [groups][Cout/groups][kh][kw][Cin/groups] (= [Cout][kh][kw]
+    // [Cin/groups], groups being contiguous output blocks); the exporter repacks ONNX's
+    // [Cin][Cout/groups][kh][kw] at export time. bias: outputChannels floats or nullptr.
+    Deconvolution2d(const Context& context, std::string name, const Conv2dParams& params,
+                    uint32_t adjustmentHeight, uint32_t adjustmentWidth, const float* filter,
+                    const float* bias, OutputRange range = {});
+    size_t outputHeight() const { return m_outputHeight; }
+    size_t outputWidth() const { return m_outputWidth; }
+    // input [N][H][W][Cin] -> output [N][outH][outW][Cout]
+    void forward(const float* input, float* output);
+
+private:
+    Conv2dParams m_params;
+    uint32_t m_adjustmentHeight, m_adjustmentWidth;
     size_t m_outputHeight = 0, m_outputWidth = 0;
 };
 

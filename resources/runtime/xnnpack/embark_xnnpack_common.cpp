@@ -158,6 +158,34 @@ std::string checkConv2d(const Conv2dParams& p)
     return {};
 }
 
+std::string checkDeconv2d(const Conv2dParams& p, uint32_t adjustmentHeight,
+                          uint32_t adjustmentWidth, size_t* outputHeight, size_t* outputWidth)
+{
+    if (p.batch == 0 || p.inputHeight == 0 || p.inputWidth == 0)
+        return "empty input";
+    if (p.groups == 0 || p.inputChannels % p.groups != 0 || p.outputChannels % p.groups != 0)
+        return "groups=" + std::to_string(p.groups) + " does not divide input channels "
+               + std::to_string(p.inputChannels) + " and output channels "
+               + std::to_string(p.outputChannels);
+    if (p.strideHeight == 0 || p.strideWidth == 0 || p.dilationHeight == 0
+        || p.dilationWidth == 0 || p.kernelHeight == 0 || p.kernelWidth == 0)
+        return "zero kernel size, stride or dilation";
+    if (adjustmentHeight >= p.strideHeight || adjustmentWidth >= p.strideWidth)
+        return "output_padding must be smaller than the stride";
+    auto side = [](size_t in, uint32_t stride, uint32_t adjustment, uint32_t dilation,
+                   uint32_t kernel, uint32_t padBefore, uint32_t padAfter) -> size_t {
+        const size_t full = size_t(stride) * (in - 1) + adjustment + size_t(dilation) * (kernel - 1) + 1;
+        return full > size_t(padBefore) + padAfter ? full - padBefore - padAfter : 0;
+    };
+    *outputHeight = side(p.inputHeight, p.strideHeight, adjustmentHeight, p.dilationHeight,
+                         p.kernelHeight, p.padTop, p.padBottom);
+    *outputWidth = side(p.inputWidth, p.strideWidth, adjustmentWidth, p.dilationWidth,
+                        p.kernelWidth, p.padLeft, p.padRight);
+    if (*outputHeight == 0 || *outputWidth == 0)
+        return "the pads crop the whole output";
+    return {};
+}
+
 std::string checkPool2d(const Pool2dParams& p, bool allowDilation)
 {
     if (p.batch == 0 || p.inputHeight == 0 || p.inputWidth == 0 || p.channels == 0)

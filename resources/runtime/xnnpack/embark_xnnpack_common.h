@@ -45,6 +45,9 @@ std::pair<size_t, size_t> windowOutputSize(const Params& p, uint32_t dilationHei
 // Layer::failIf); those with an output pointer also fill it in.
 std::string checkConv2d(const Conv2dParams& p);
 std::string checkPool2d(const Pool2dParams& p, bool allowDilation);
+// Also computes the output size (see Deconvolution2d).
+std::string checkDeconv2d(const Conv2dParams& p, uint32_t adjustmentHeight,
+                          uint32_t adjustmentWidth, size_t* outputHeight, size_t* outputWidth);
 std::string checkFullyConnected(size_t rows, size_t inputChannels, size_t outputChannels);
 // Rank <= XNN_MAX_TENSOR_DIMS and NumPy broadcasting.
 std::string checkBinary(const std::vector<size_t>& a, const std::vector<size_t>& b,

@@ -141,6 +141,32 @@ void Convolution2d::forward(const float* input, float* output)
     runOperator();
 }
 
+Deconvolution2d::Deconvolution2d(const Context& context, std::string name,
+                                 const Conv2dParams& params, uint32_t adjustmentHeight,
+                                 uint32_t adjustmentWidth, const float* filter, const float* bias,
+                                 OutputRange range)
+    : Layer(context, std::move(name), "deconvolution 2-D"), m_params(params),
+      m_adjustmentHeight(adjustmentHeight), m_adjustmentWidth(adjustmentWidth)
+{
+    failIf(detail::checkDeconv2d(params, adjustmentHeight, adjustmentWidth, &m_outputHeight,
+                                 &m_outputWidth));
+    const Conv2dParams& p = params;
+    EMBARK_XNN_CREATE(xnn_create_deconvolution2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      p.dilationHeight, p.dilationWidth, p.groups, p.inputChannels / p.groups,
+                      p.outputChannels / p.groups, p.inputChannels, p.outputChannels, filter,
+                      bias, range.min, range.max, 0);
+}
+
+void Deconvolution2d::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        EMBARK_XNN_CHECK(xnn_setup_deconvolution2d_nhwc_f32, m_op.get(), m_params.batch,
+                         m_params.inputHeight, m_params.inputWidth, m_adjustmentHeight,
+                         m_adjustmentWidth, input, output, m_pool);
+    runOperator();
+}
+
 FullyConnected::FullyConnected(const Context& context, std::string name, size_t rows,
                                size_t inputChannels, size_t outputChannels, const float* weights,
                                const float* bias, WeightLayout layout, OutputRange range)

@@ -74,6 +74,37 @@ void Convolution2d::forward(const float* input, float* output)
     runOperator();
 }
 
+Deconvolution2d::Deconvolution2d(const Context& context, std::string name,
+                                 const Conv2dParams& params, uint32_t adjustmentHeight,
+                                 uint32_t adjustmentWidth, const float* filter, const float* bias,
+                                 OutputRange range)
+    : Layer(context, std::move(name), "deconvolution 2-D"), m_params(params),
+      m_adjustmentHeight(adjustmentHeight), m_adjustmentWidth(adjustmentWidth)
+{
+    failIf(detail::checkDeconv2d(params, adjustmentHeight, adjustmentWidth, &m_outputHeight,
+                                 &m_outputWidth));
+    const Conv2dParams& p = params;
+    EMBARK_XNN_CREATE(xnn_create_deconvolution2d_nhwc_f32, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      p.dilationHeight, p.dilationWidth, p.groups, p.inputChannels / p.groups,
+                      p.outputChannels / p.groups, p.inputChannels, p.outputChannels, filter,
+                      bias, range.min, range.max, 0, /*weights_cache=*/nullptr);
+    size_t height = 0, width = 0;
+    EMBARK_XNN_CHECK(xnn_reshape_deconvolution2d_nhwc_f32, m_op.get(), p.batch, p.inputHeight,
+                     p.inputWidth, adjustmentHeight, adjustmentWidth, &height, &width, m_pool);
+    if (height != m_outputHeight || width != m_outputWidth)
+        fail("XNNPACK computes a " + std::to_string(height) + "x" + std::to_string(width)
+             + " output, the model a " + std::to_string(m_outputHeight) + "x"
+             + std::to_string(m_outputWidth) + " one");
+}
+
+void Deconvolution2d::forward(const float* input, float* output)
+{
+    if (rebind(input, nullptr, output))
+        EMBARK_XNN_CHECK(xnn_setup_deconvolution2d_nhwc_f32, m_op.get(), input, output);
+    runOperator();
+}
+
 FullyConnected::FullyConnected(const Context& context, std::string name, size_t rows,
                                size_t inputChannels, size_t outputChannels, const float* weights,
                                const float* bias, WeightLayout layout, OutputRange range)
