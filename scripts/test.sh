@@ -15,6 +15,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
+# The export tests compile hundreds of exports through CMake; with ccache (installed by
+# install-deps.sh) and paths relative to this folder, a re-run on the same machine reuses them.
+export CCACHE_BASEDIR="$PWD"
 bash scripts/build.sh build
 (
   cd build

@@ -6,6 +6,8 @@
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
+#include "targets/board.h"
+#include "targets/toolchain.h"
 #include "support/export_harness.h"
 #include "support/test_paths.h"
 
@@ -181,24 +183,62 @@ private slots:
         QVERIFY(!m_cases.empty());
     }
 
+    // "upstream": the row links ../shared/xnnpack/prebuilt/<arch> (skipped when absent), so
+    // every op the XNNPACK library description claims is checked on upstream's reshape/setup
+    // API, natively and under qemu with RVV at two vector lengths. The two riscv64 boards share
+    // one build (same exports, same binary) and run it with their own qemu -cpu.
     void exportBuildRun_data() {
         QTest::addColumn<QString>("library");
-        QTest::newRow("portable") << "portable";
-        QTest::newRow("xnnpack") << "xnnpack";
+        QTest::addColumn<QString>("boardId");
+        QTest::addColumn<bool>("upstream");
+        QTest::newRow("portable") << "portable" << "host" << false;
+        QTest::newRow("xnnpack") << "xnnpack" << "host" << false;
+        QTest::newRow("xnnpack upstream x86_64") << "xnnpack" << "host" << true;
+        QTest::newRow("xnnpack upstream sim-k230") << "xnnpack" << "sim-k230" << true;
+        QTest::newRow("xnnpack upstream sim-k1") << "xnnpack" << "sim-k1" << true;
     }
 
     void exportBuildRun() {
         QFETCH(QString, library);
+        QFETCH(QString, boardId);
+        QFETCH(bool, upstream);
         const std::string lib = library.toStdString();
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + library;
+        auto board = targets::findBoard(boardId);
+        QVERIFY2(board, board ? "" : board.error().message.c_str());
+        const QString arch = board->arch;
+        QString tree;
+        if (upstream) {
+            tree = test::sharedXnnpackTree(arch);
+            if (tree.isEmpty()) QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + arch + " is absent: the upstream-XNNPACK rows run only where it exists"));
+        }
+        test::HarnessOptions ho;
+        exporter::ExportOptions base;
+        base.library = lib;
+        base.board = boardId.toStdString();
+        base.force = true;
+        if (!board->isHost()) {
+            auto toolchain = targets::toolchainFor(*board);
+            QVERIFY2(toolchain, toolchain ? "" : toolchain.error().message.c_str());
+            if (Status ok = targets::checkAvailable(*toolchain); !ok) QSKIP(ok.error().message.c_str());
+            if (Status ok = targets::checkRunnerAvailable(*board); !ok) QSKIP(ok.error().message.c_str());
+            base.arch = arch.toStdString();
+            base.targetFlags = board->cflags.join(' ').toStdString();
+            base.toolchainFile = toolchain->file;
+            ho.cmakeArgs = toolchain->cmakeArguments();
+            ho.execPrefix = board->runner.execPrefix;
+        }
+        if (upstream) {
+            base.havePrebuiltXnnpack = true;
+            ho.cmakeArgs << "-DXNNPACK_ROOT=" + tree;
+        }
+        const QString variant = library + (upstream ? "-upstream-" + arch : QString());
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + variant;
         Tally tally;
         std::vector<test::HarnessEntry> entries;
         std::vector<const Case*> exported;
         for (const Case& c : m_cases) {
-            exporter::ExportOptions o;
-            o.library = lib;
+            exporter::ExportOptions o = base;
             o.outDir = work + "/exports/" + QString::fromStdString(c.id).replace('/', '_');
-            o.force = true;
             o.sampleInputs = c.inputs;
             auto r = exporter::exportModel(c.graph, o);
             std::string id = c.id;
@@ -222,13 +262,12 @@ private slots:
             }
             if (!r) {
                 ++tally.failed;
-                std::printf("FAIL [%s] %s: export: %s\n", lib.c_str(), c.id.c_str(), r.error().message.c_str());
+                std::printf("FAIL [%s] %s: export: %s\n", qPrintable(variant + " on " + boardId), c.id.c_str(), r.error().message.c_str());
                 continue;
             }
             entries.push_back({id, r->dir});
             exported.push_back(&c);
         }
-        test::HarnessOptions ho;
         ho.workDir = work + "/harness";
         ho.log = [](const QString& line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); };
         auto results = test::runExportHarness(entries, ho);
@@ -254,9 +293,9 @@ private slots:
                 continue;
             }
             ++tally.failed;
-            std::printf("FAIL [%s] %s: %s (%s)\n", lib.c_str(), r.id.c_str(), why.c_str(), qPrintable(entries[i].exportDir));
+            std::printf("FAIL [%s] %s: %s (%s)\n", qPrintable(variant + " on " + boardId), r.id.c_str(), why.c_str(), qPrintable(entries[i].exportDir));
         }
-        printTally(lib.c_str(), tally);
+        printTally(qPrintable(variant + " on " + boardId), tally);
         QVERIFY2(tally.failed == 0, "supported backend tests fail through the export (see the FAIL lines above)");
         QVERIFY(tally.passed > 0);
     }

@@ -6,6 +6,8 @@
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
+#include "targets/board.h"
+#include "targets/toolchain.h"
 #include "support/export_harness.h"
 #include "support/test_paths.h"
 
@@ -79,24 +81,63 @@ private slots:
         }
     }
 
+    // Rows: the host with both libraries (Debian's XNNPACK, or XNNPACK_ROOT), then XNNPACK alone
+    // linked from upstream's trees in ../shared/xnnpack (skipped when absent), natively and on
+    // the simulated boards (the two riscv64 boards share one build and run it at VLEN 128/256).
+    void exportedModelsMatchTheReference_data() {
+        QTest::addColumn<QString>("boardId");
+        QTest::addColumn<bool>("upstream");
+        QTest::newRow("host") << "host" << false;
+        QTest::newRow("host upstream xnnpack") << "host" << true;
+        QTest::newRow("sim-k230 upstream xnnpack") << "sim-k230" << true;
+        QTest::newRow("sim-k1 upstream xnnpack") << "sim-k1" << true;
+        QTest::newRow("sim-rpi5 upstream xnnpack") << "sim-rpi5" << true;
+    }
+
     void exportedModelsMatchTheReference() {
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_models");
+        QFETCH(QString, boardId);
+        QFETCH(bool, upstream);
+        auto board = targets::findBoard(boardId);
+        QVERIFY2(board, board ? "" : board.error().message.c_str());
+        const QString arch = board->arch;
+        exporter::ExportOptions base;
+        base.board = boardId.toStdString();
+        base.force = true;
+        test::HarnessOptions ho;
+        if (!board->isHost()) {
+            auto toolchain = targets::toolchainFor(*board);
+            QVERIFY2(toolchain, toolchain ? "" : toolchain.error().message.c_str());
+            if (Status ok = targets::checkAvailable(*toolchain); !ok) QSKIP(ok.error().message.c_str());
+            if (Status ok = targets::checkRunnerAvailable(*board); !ok) QSKIP(ok.error().message.c_str());
+            base.arch = arch.toStdString();
+            base.targetFlags = board->cflags.join(' ').toStdString();
+            base.toolchainFile = toolchain->file;
+            ho.cmakeArgs = toolchain->cmakeArguments();
+            ho.execPrefix = board->runner.execPrefix;
+        }
+        std::vector<const char*> libs{"portable", "xnnpack"};
+        if (upstream) {
+            const QString tree = test::sharedXnnpackTree(arch);
+            if (tree.isEmpty()) QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + arch + " is absent: the upstream-XNNPACK rows run only where it exists"));
+            base.havePrebuiltXnnpack = true;
+            ho.cmakeArgs << "-DXNNPACK_ROOT=" + tree;
+            libs = {"xnnpack"};
+        }
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_models") + (upstream ? "-upstream-" + arch : QString());
         std::vector<test::HarnessEntry> entries;
         std::vector<const Model*> owners;
-        for (const char* lib : {"portable", "xnnpack"}) {
+        for (const char* lib : libs) {
             for (const Model& m : m_models) {
-                exporter::ExportOptions o;
+                exporter::ExportOptions o = base;
                 o.library = lib;
                 o.outDir = work + "/exports/" + m.name + "_" + lib;
-                o.force = true;
                 o.sampleInputs = m.inputs;
                 auto r = exporter::exportModel(m.graph, o);
                 QVERIFY2(r, r ? "" : (m.name.toStdString() + " (" + lib + "): " + r.error().message).c_str());
-                entries.push_back({m.name.toStdString() + "/" + lib, r->dir});
+                entries.push_back({m.name.toStdString() + "/" + lib + (upstream ? " upstream on " + boardId.toStdString() : ""), r->dir});
                 owners.push_back(&m);
             }
         }
-        test::HarnessOptions ho;
         ho.workDir = work + "/harness";
         ho.dumpLayers = true;
         ho.modelsPerUnit = 5;

@@ -17,6 +17,7 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+#include <QScopeGuard>
 #include <QTest>
 
 using namespace embark;
@@ -138,25 +139,45 @@ private slots:
                           boardJson("crashing-k230", true, 502083584, {{"kind", "local"}, {"exec_prefix", strings({crasher})}})));
     }
 
+    // "upstream": XNNPACK_ROOT points at ../shared/xnnpack/prebuilt/<arch> for the row (skipped
+    // when absent): the riscv64 boards run upstream's RVV kernels, sim-rpi5 its NEON ones.
     void benchmark_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("board");
         QTest::addColumn<QString>("lib");
+        QTest::addColumn<bool>("upstream");
         // digits on sim-k230 through LocalTransport is the CLI case below (one build less).
-        QTest::newRow("digits ssh-k230 portable") << "digits" << "ssh-k230" << "portable";
-        QTest::newRow("digits sim-rpi5 portable") << "digits" << "sim-rpi5" << "portable";
-        QTest::newRow("digits ssh-rpi5 xnnpack") << "digits" << "ssh-rpi5" << "xnnpack";
-        QTest::newRow("lenet5 sim-k230 portable") << "lenet5" << "sim-k230" << "portable";
-        QTest::newRow("lenet5 sim-rpi5 xnnpack") << "lenet5" << "sim-rpi5" << "xnnpack";
-        QTest::newRow("squeezenet1_1 sim-k230 portable") << "squeezenet1_1" << "sim-k230" << "portable";
-        QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack") << "squeezenet1_1" << "sim-rpi5" << "xnnpack";
+        QTest::newRow("digits ssh-k230 portable") << "digits" << "ssh-k230" << "portable" << false;
+        QTest::newRow("digits sim-rpi5 portable") << "digits" << "sim-rpi5" << "portable" << false;
+        QTest::newRow("digits ssh-rpi5 xnnpack") << "digits" << "ssh-rpi5" << "xnnpack" << false;
+        QTest::newRow("lenet5 sim-k230 portable") << "lenet5" << "sim-k230" << "portable" << false;
+        QTest::newRow("lenet5 sim-rpi5 xnnpack") << "lenet5" << "sim-rpi5" << "xnnpack" << false;
+        QTest::newRow("squeezenet1_1 sim-k230 portable") << "squeezenet1_1" << "sim-k230" << "portable" << false;
+        QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack") << "squeezenet1_1" << "sim-rpi5" << "xnnpack" << false;
+        QTest::newRow("digits sim-k230 xnnpack upstream") << "digits" << "sim-k230" << "xnnpack" << true;
+        QTest::newRow("lenet5 sim-k1 xnnpack upstream") << "lenet5" << "sim-k1" << "xnnpack" << true;
+        QTest::newRow("squeezenet1_1 sim-k230 xnnpack upstream") << "squeezenet1_1" << "sim-k230" << "xnnpack" << true;
+        QTest::newRow("squeezenet1_1 sim-k1 xnnpack upstream") << "squeezenet1_1" << "sim-k1" << "xnnpack" << true;
+        QTest::newRow("digits ssh-k230 xnnpack upstream") << "digits" << "ssh-k230" << "xnnpack" << true;
+        QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack upstream") << "squeezenet1_1" << "sim-rpi5" << "xnnpack" << true;
     }
     void benchmark() {
         QFETCH(QString, model);
         QFETCH(QString, board);
         QFETCH(QString, lib);
+        QFETCH(bool, upstream);
         if (model != "digits") EMBARK_REQUIRE_SHARED_MODELS();
         if (board.startsWith("ssh") && !m_haveSshd) QSKIP(qPrintable("no sshd fixture: " + m_sshdError));
+        const QByteArray savedRoot = qgetenv("XNNPACK_ROOT");
+        auto restoreRoot = qScopeGuard([&] {
+            if (savedRoot.isEmpty()) qunsetenv("XNNPACK_ROOT");
+            else qputenv("XNNPACK_ROOT", savedRoot);
+        });
+        if (upstream) {
+            const QString arch = board.endsWith("rpi5") ? "aarch64" : "riscv64";
+            EMBARK_REQUIRE_SHARED_XNNPACK(arch, tree);
+            qputenv("XNNPACK_ROOT", tree.toUtf8());
+        }
         jobs::BenchOptions o = options(modelPath(model), board, lib);
         o.layers = true;
         o.accuracyLayers = true;

@@ -11,6 +11,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 
 #include <algorithm>
 #include <map>
@@ -212,7 +213,12 @@ Status build(const QString& dir, const std::vector<PreparedModel>& models, Layou
     for (int round = 0; round < 6; ++round) {
         EMBARK_TRY(generate(dir, models, layout, o, kernelsDir, xnnDir));
         if (!QFileInfo::exists(dir + "/build/build.ninja")) {
-            const ProcessOutput c = runTool("cmake", {"-S", dir, "-B", dir + "/build", "-G", "Ninja"}, dir, o.timeoutMs);
+            QStringList configure{"-S", dir, "-B", dir + "/build", "-G", "Ninja"};
+            // Hundreds of exports compile the same kernels and models run after run: ccache
+            // (when installed; scripts/test.sh sets CCACHE_BASEDIR) keeps them across runs.
+            if (!QStandardPaths::findExecutable("ccache").isEmpty())
+                configure << "-DCMAKE_C_COMPILER_LAUNCHER=ccache" << "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache";
+            const ProcessOutput c = runTool("cmake", configure + o.cmakeArgs, dir, o.timeoutMs);
             if (c.exitCode != 0 || c.crashed || c.timedOut) {
                 QDir(dir + "/build").removeRecursively();
                 return makeError(ErrorKind::External, "configuring the export harness in '" + dir.toStdString() +
@@ -272,7 +278,8 @@ Status run(const QString& dir, const HarnessOptions& o, std::vector<HarnessResul
     for (int attempt = 0; attempt <= static_cast<int>(results.size()); ++attempt) {
         QStringList args{"--from", QString::number(from), "--out", dir + "/out"};
         if (o.dumpLayers) args << "--dump" << dir + "/dump";
-        const ProcessOutput p = runTool(dir + "/build/harness", args, dir, o.timeoutMs);
+        const QStringList command = o.execPrefix + QStringList{dir + "/build/harness"} + args;
+        const ProcessOutput p = runTool(command.front(), command.mid(1), dir, o.timeoutMs);
         if (!p.started) return makeError(ErrorKind::External, "cannot start the harness: " + p.text.toStdString());
         int current = -1;
         bool done = false;

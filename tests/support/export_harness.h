@@ -6,6 +6,7 @@
 #include "ir/tensor.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <functional>
 #include <string>
@@ -51,6 +52,11 @@ struct HarnessOptions {
     int modelsPerUnit = 24;     // models per translation unit (headers are parsed once per unit)
     QString modelFlags = "-O1"; // model.cpp is straight-line calls; the kernels get -O3
     int timeoutMs = 20 * 60 * 1000;
+    // Cross builds for a simulated board: extra configure arguments (the board's toolchain
+    // file, EMBARK_TARGET_FLAGS, XNNPACK_ROOT) and the command line the harness runs under
+    // (e.g. qemu-riscv64-static -cpu rv64,v=true,vlen=128 -L /usr/riscv64-linux-gnu).
+    QStringList cmakeArgs;
+    QStringList execPrefix;
     std::function<void(const QString&)> log; // progress lines
 };
 
