@@ -34,6 +34,9 @@ struct SshOptions {
     std::function<bool(const HostKeyInfo&)> confirmHostKey;
     // Asked for a password or key passphrase; the returned bytes are wiped after use.
     std::function<std::optional<QByteArray>(const QString& prompt)> askSecret;
+    // Notes on how the board is reached (e.g. that it has no SFTP and files go over exec
+    // channels). Without a callback they go to qInfo().
+    std::function<void(const QString& line)> log;
 };
 
 // Lines (1-based) of `knownHostsFile` that name host (port 22: "host", else "[host]:port"),

@@ -20,40 +20,10 @@
 
 namespace embark::deploy {
 using detail::kChunk;
+using detail::modeOf;
+using detail::parentOf;
+using detail::permissionsOf;
 using detail::randomSuffix;
-namespace {
-
-QString parentOf(const QString& remotePath) {
-    const int slash = remotePath.lastIndexOf('/');
-    return slash <= 0 ? QStringLiteral("/") : remotePath.left(slash);
-}
-
-QFileDevice::Permissions permissionsOf(uint32_t mode) {
-    QFileDevice::Permissions p;
-    if (mode & 0400) p |= QFileDevice::ReadOwner | QFileDevice::ReadUser;
-    if (mode & 0200) p |= QFileDevice::WriteOwner | QFileDevice::WriteUser;
-    if (mode & 0100) p |= QFileDevice::ExeOwner | QFileDevice::ExeUser;
-    if (mode & 0040) p |= QFileDevice::ReadGroup;
-    if (mode & 0010) p |= QFileDevice::ExeGroup;
-    if (mode & 0004) p |= QFileDevice::ReadOther;
-    if (mode & 0001) p |= QFileDevice::ExeOther;
-    return p;
-}
-
-mode_t modeOf(QFileDevice::Permissions p) {
-    mode_t m = 0;
-    if (p & QFileDevice::ReadOwner) m |= 0400;
-    if (p & QFileDevice::WriteOwner) m |= 0200;
-    if (p & QFileDevice::ExeOwner) m |= 0100;
-    if (p & QFileDevice::ReadGroup) m |= 0040;
-    if (p & QFileDevice::ExeGroup) m |= 0010;
-    if (p & QFileDevice::ReadOther) m |= 0004;
-    if (p & QFileDevice::ExeOther) m |= 0001;
-    return m;
-}
-
-} // namespace
-
 SshTransport::SshTransport(targets::Board board, SshOptions options)
     : Transport(board.id), m_board(std::move(board)),
       m_connection(m_board.id, m_board.runner.host, m_board.runner.user, m_board.runner.port,
@@ -71,32 +41,50 @@ Error SshTransport::fail(const QString& what) const {
     return makeError(ErrorKind::External, QStringLiteral("board '%1': %2").arg(m_board.id, what).toStdString());
 }
 
-Status SshTransport::ensureSftp() {
+void SshTransport::note(const QString& line) const {
+    if (m_connection.options().log) m_connection.options().log(line);
+    else qInfo("%s", qPrintable(line));
+}
+
+Status SshTransport::ensureFileAccess() {
     EMBARK_TRY(connect());
-    if (m_sftp) return {};
+    if (m_sftp || m_noSftp) return {};
     m_sftp = sftp_new(m_connection.session());
-    if (!m_sftp || sftp_init(m_sftp) != SSH_OK) {
-        const QString why = m_connection.lastError();
-        if (m_sftp) sftp_free(m_sftp);
-        m_sftp = nullptr;
-        return fail(QStringLiteral("cannot start SFTP on %1: %2 (is the sftp subsystem enabled in the "
-                                   "board's sshd_config?)").arg(m_connection.target(), why));
-    }
+    if (m_sftp && sftp_init(m_sftp) == SSH_OK) return {};
+    const QString why = m_connection.lastError();
+    if (m_sftp) sftp_free(m_sftp);
+    m_sftp = nullptr;
+    // A server without the subsystem ("Channel request subsystem failed": Dropbear, BusyBox
+    // images) still runs commands: files then go over exec channels. Only a session that
+    // still answers is such a server; a dead one is an error.
+    if (!m_connection.isOpen() || !connectionAnswers())
+        return fail(QStringLiteral("cannot start SFTP on %1: %2 (the connection was lost; check the board "
+                                   "and retry)").arg(m_connection.target(), why));
+    m_noSftp = true;
+    note(QStringLiteral("board '%1': %2 has no SFTP subsystem (%3): files are copied over exec channels "
+                        "with cat, mkdir -p and mv instead")
+             .arg(m_board.id, m_connection.target(), why));
     return {};
 }
 
 Expected<QString> SshTransport::makeRunDir(const QString& label) {
-    EMBARK_TRY(ensureSftp());
+    EMBARK_TRY(ensureFileAccess());
     const QString base = m_board.runner.workdir.isEmpty() ? QStringLiteral("/tmp") : m_board.runner.workdir;
+    QString safe = label;
+    safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
+    const QString dir = base + (base.endsWith('/') ? "" : "/") + "embark-" + safe.left(40) + "-" + randomSuffix();
+    if (m_noSftp) {
+        EMBARK_TRY(shellMakeRunDir(base, dir));
+        m_runDir = dir;
+        m_ownDirs.insert(dir);
+        return dir;
+    }
     sftp_attributes attrs = sftp_stat(m_sftp, base.toUtf8().constData());
     const bool isDir = attrs && attrs->type == SSH_FILEXFER_TYPE_DIRECTORY;
     if (attrs) sftp_attributes_free(attrs);
     if (!isDir)
         return fail(QStringLiteral("the work folder '%1' (runner.workdir) does not exist on %2: create it "
                                    "or change the board file").arg(base, m_connection.target()));
-    QString safe = label;
-    safe.replace(QRegularExpression(QStringLiteral("[^A-Za-z0-9._-]")), QStringLiteral("_"));
-    const QString dir = base + (base.endsWith('/') ? "" : "/") + "embark-" + safe.left(40) + "-" + randomSuffix();
     // mkdir fails if the name exists, so the folder is new and ours.
     if (sftp_mkdir(m_sftp, dir.toUtf8().constData(), 0700) != SSH_OK)
         return fail(QStringLiteral("cannot create the run folder '%1' on %2: %3")
@@ -119,6 +107,7 @@ Status SshTransport::removeRunDir(const QString& dir) {
 }
 
 Status SshTransport::makeRemoteDirs(const QString& remoteDir) {
+    if (m_noSftp) return shellMakeDirs(remoteDir);
     QString path;
     for (const QString& part : remoteDir.split('/', Qt::SkipEmptyParts)) {
         path += "/" + part;
@@ -161,6 +150,7 @@ Error SshTransport::uploadFailure(const QString& localPath, const QString& remot
 }
 
 Status SshTransport::uploadFile(const QString& localPath, const QString& remotePath, const ProgressFn& progress) {
+    if (m_noSftp) return shellUploadFile(localPath, remotePath, progress);
     QFile in(localPath);
     if (!in.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("cannot read %1 for upload: %2").arg(localPath, in.errorString()));
@@ -203,7 +193,7 @@ Status SshTransport::uploadFile(const QString& localPath, const QString& remoteP
 }
 
 Status SshTransport::upload(const QString& localPath, const QString& remotePath, const ProgressFn& progress) {
-    EMBARK_TRY(ensureSftp());
+    EMBARK_TRY(ensureFileAccess());
     const QString dest = resolve(remotePath);
     const QFileInfo info(localPath);
     if (info.isFile()) return uploadFile(localPath, dest, progress);
@@ -246,8 +236,9 @@ Status SshTransport::downloadFile(const QString& remotePath, const QString& loca
 }
 
 Status SshTransport::download(const QString& remotePath, const QString& localPath) {
-    EMBARK_TRY(ensureSftp());
+    EMBARK_TRY(ensureFileAccess());
     const QString src = resolve(remotePath);
+    if (m_noSftp) return shellDownload(src, localPath);
     const QByteArray srcName = src.toUtf8();
     sftp_attributes attrs = sftp_stat(m_sftp, srcName.constData());
     if (!attrs)

@@ -2,6 +2,8 @@
 // complete; commands run in their own process group whose id is written to a file, so a
 // timeout or cancel kills everything they started on the board. A connection that stops
 // answering (packets dropped, board hung) is detected by a probe after ioTimeout of silence.
+// Boards without an SFTP subsystem (Dropbear, BusyBox images) get files over exec channels
+// (cat, mkdir -p, mv) with the same guarantees: ssh_transport_shell.cpp.
 #pragma once
 
 #include "ssh_connection.h"
@@ -35,12 +37,23 @@ public:
     Expected<ExecResult> runShell(const QString& commandLine, std::chrono::milliseconds timeout);
 
 private:
-    Status ensureSftp();
+    struct ShellStream;
+
+    // Opens SFTP, or notes that the board refuses it and files go over exec channels.
+    Status ensureFileAccess();
     Status uploadFile(const QString& localPath, const QString& remotePath, const ProgressFn& progress);
     Status downloadFile(const QString& remotePath, const QString& localPath, uint32_t mode);
     Status makeRemoteDirs(const QString& remoteDir);
     Error uploadFailure(const QString& localPath, const QString& remotePath, qint64 done, qint64 total);
     Error fail(const QString& what) const;
+    void note(const QString& line) const;
+    // The fallback without SFTP (ssh_transport_shell.cpp): every path is shell-quoted data.
+    Expected<ExecResult> runShellStreamed(const QString& commandLine, ShellStream& stream);
+    Status shellMakeRunDir(const QString& base, const QString& dir);
+    Status shellMakeDirs(const QString& remoteDir);
+    Status shellUploadFile(const QString& localPath, const QString& remotePath, const ProgressFn& progress);
+    Status shellDownload(const QString& remotePath, const QString& localPath);
+    Status shellDownloadFile(const QString& remotePath, const QString& localPath, bool executable);
     bool killRemoteGroup(const QString& pidFile);
     bool connectionAnswers();
     void dropConnection(const QString& orphanPidFile);
@@ -48,6 +61,7 @@ private:
     targets::Board m_board;
     SshConnection m_connection;
     sftp_session_struct* m_sftp = nullptr;
+    bool m_noSftp = false; // the board refused the sftp subsystem: use the exec fallback
     QSet<QString> m_ownDirs;
     // Pid files of commands that could not be killed because the connection was lost: their
     // process groups are killed as soon as a connection is open again.

@@ -1,7 +1,8 @@
 // SshTransport against a real OpenSSH server on 127.0.0.1 (tests/support/sshd_fixture): a
 // riscv64 binary deployed and run through a qemu exec prefix, host-key and authentication
 // refusals, exit statuses and signals, cancel leaving no process, a full disk, a server
-// killed mid-upload and names full of shell syntax.
+// killed mid-upload and names full of shell syntax; a server without the sftp subsystem
+// (Dropbear, BusyBox boards) served over exec channels with the same guarantees.
 #include "deploy/shell_quote.h"
 #include "deploy/ssh_transport.h"
 #include "support/sshd_fixture.h"
@@ -36,6 +37,7 @@ class TestSshTransport : public QObject {
     Q_OBJECT
 
     test::SshdFixture m_sshd;
+    test::SshdFixture m_noSftp; // no `Subsystem sftp` line
     QTemporaryDir m_tmp;
     QString m_probe;
 
@@ -51,10 +53,11 @@ class TestSshTransport : public QObject {
         return b;
     }
 
-    SshOptions options() const {
+    SshOptions options(const test::SshdFixture* server = nullptr) const {
+        if (!server) server = &m_sshd;
         SshOptions o;
-        o.configFile = m_sshd.sshConfig();
-        o.knownHostsFile = m_sshd.knownHosts();
+        o.configFile = server->sshConfig();
+        o.knownHostsFile = server->knownHosts();
         o.connectTimeout = std::chrono::seconds(10);
         o.ioTimeout = std::chrono::seconds(30);
         return o;
@@ -64,6 +67,8 @@ private slots:
     void initTestCase() {
         QString error;
         QVERIFY2(m_sshd.start(&error), qPrintable(error));
+        m_noSftp.setSftpSubsystem(false);
+        QVERIFY2(m_noSftp.start(&error), qPrintable(error));
         m_probe = test::buildRiscvTestProgram(m_tmp.path(), &error);
         QVERIFY2(!m_probe.isEmpty(), qPrintable(error));
     }
@@ -218,6 +223,101 @@ private slots:
         QVERIFY(QFileInfo::exists(base));
     }
 
+    void noSftpBoardGetsFilesOverExecChannels() {
+        QStringList notes;
+        SshOptions o = options(&m_noSftp);
+        o.log = [&](const QString& line) { notes << line; };
+        SshTransport transport(board(), o);
+        auto dir = transport.makeRunDir("resnet18");
+        QVERIFY2(dir.ok(), dir.ok() ? "" : dir.error().message.c_str());
+        QVERIFY(dir->startsWith("/tmp/embark-resnet18-"));
+        QCOMPARE(QFileInfo(*dir).permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup), QFileDevice::Permissions());
+        const Status up = transport.upload(m_probe, "bin/run_export");
+        QVERIFY2(up.ok(), qPrintable(messageOf(up)));
+        QVERIFY(QFileInfo(*dir + "/bin/run_export").isExecutable());
+        QCOMPARE(readAll(*dir + "/bin/run_export"), readAll(m_probe));
+        QCOMPARE(QDir(*dir + "/bin").entryList(QDir::Files | QDir::Hidden).size(), 1); // no temp left
+
+        ExecRequest req;
+        req.argv = {"./bin/run_export", "status", "3"};
+        auto r = transport.exec(req);
+        QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
+        QCOMPARE(r->exitCode, 3);
+        QCOMPARE(r->stdoutData, QByteArray("arg[1]=status\narg[2]=3\n"));
+        QCOMPARE(r->stderrData, QByteArray("to stderr\n"));
+        QVERIFY(QDir(*dir).entryList(QDir::Files | QDir::Hidden).contains("result.txt")); // pid file removed
+
+        // Names full of shell syntax are data, both ways.
+        const QString name = "it's a \"file\"; touch pwned $(id) `id`\n.txt";
+        QVERIFY(transport.upload(m_probe, "sub dir/" + name).ok());
+        QVERIFY(QFileInfo::exists(*dir + "/sub dir/" + name));
+        QVERIFY(transport.download("result.txt", m_tmp.filePath("plain/result.txt")).ok());
+        QCOMPARE(readAll(m_tmp.filePath("plain/result.txt")), QByteArray("argc=3\n"));
+        const Status whole = transport.download(".", m_tmp.filePath("plain/whole"));
+        QVERIFY2(whole.ok(), qPrintable(messageOf(whole)));
+        QVERIFY(QFileInfo(m_tmp.filePath("plain/whole/bin/run_export")).isExecutable());
+        QVERIFY(!QFileInfo(m_tmp.filePath("plain/whole/result.txt")).isExecutable());
+        QCOMPARE(readAll(m_tmp.filePath("plain/whole/sub dir/" + name)), readAll(m_probe));
+        QVERIFY(!QFileInfo::exists(*dir + "/pwned") && !QFileInfo::exists(*dir + "/sub dir/pwned"));
+        const Status missing = transport.download("no-such-file", m_tmp.filePath("plain/missing"));
+        QVERIFY2(messageOf(missing).contains("does not exist"), qPrintable(messageOf(missing)));
+        QVERIFY(!QFileInfo::exists(m_tmp.filePath("plain/missing")));
+
+        QCOMPARE(notes.size(), 1); // said once, however many transfers
+        QVERIFY2(notes.first().contains("no SFTP") && notes.first().contains("test-board"), qPrintable(notes.first()));
+        QVERIFY(transport.removeRunDir(*dir).ok());
+        QVERIFY(!QFileInfo::exists(*dir));
+    }
+
+    void noSftpFailedUploadLeavesNothing() {
+        const QString big = m_tmp.filePath("four-mib.bin");
+        {
+            QFile f(big);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray(4 << 20, 'c'));
+        }
+        SshOptions o = options(&m_noSftp);
+        o.log = [](const QString&) {};
+        SshTransport transport(board(), o);
+        auto dir = transport.makeRunDir("failed");
+        QVERIFY(dir.ok());
+        // Cancelled after the first MiB: the board got part of the bytes and an end of file.
+        const Status cancelled = transport.upload(big, "weights.bin", [](qint64 done, qint64) { return done < (1 << 20); });
+        QVERIFY2(messageOf(cancelled).contains("cancelled"), qPrintable(messageOf(cancelled)));
+        QVERIFY2(QDir(*dir).entryList(QDir::Files | QDir::Hidden).isEmpty(),
+                 qPrintable(QDir(*dir).entryList(QDir::Files | QDir::Hidden).join(", ")));
+        // A file where a folder is needed.
+        QVERIFY(transport.upload(m_probe, "blocker").ok());
+        const Status blocked = transport.upload(m_probe, "blocker/run_export");
+        QVERIFY2(messageOf(blocked).contains("cannot create the folder") && messageOf(blocked).contains("blocker"),
+                 qPrintable(messageOf(blocked)));
+        QCOMPARE(QDir(*dir).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"blocker"});
+        // The session still works after both.
+        ExecRequest req;
+        req.argv = {"true"};
+        req.usePrefix = false;
+        auto r = transport.exec(req);
+        QVERIFY(r.ok() && r->succeeded());
+        QVERIFY(transport.removeRunDir(*dir).ok());
+
+        QTemporaryDir mountPoint;
+        if (QProcess::execute("mount", {"-t", "tmpfs", "-o", "size=1m", "tmpfs", mountPoint.path()}) != 0)
+            QSKIP("cannot mount a tmpfs here (needs root): the full-disk case runs in CI only");
+        Status full;
+        QStringList left;
+        {
+            SshTransport onSmallDisk(board(mountPoint.path()), o);
+            auto small = onSmallDisk.makeRunDir("full");
+            QVERIFY(small.ok());
+            full = onSmallDisk.upload(big, "weights.bin");
+            left = QDir(*small).entryList(QDir::Files | QDir::Hidden);
+        }
+        QProcess::execute("umount", {mountPoint.path()});
+        QVERIFY2(messageOf(full).contains("no space left on device while uploading") && messageOf(full).contains("test-board"),
+                 qPrintable(messageOf(full)));
+        QVERIFY2(left.isEmpty(), qPrintable(left.join(", ")));
+    }
+
     void unknownHostKeyNeedsConfirmation() {
         QVERIFY(m_sshd.writeKnownHosts(false));
         {
@@ -338,6 +438,32 @@ private slots:
         ExecRequest req;
         req.argv = {"true"};
         QVERIFY(!transport.exec(req).ok());
+        QDir(*dir).removeRecursively();
+    }
+
+    // Last too: it kills the server without SFTP.
+    void noSftpServerKilledMidUploadLeavesNothing() {
+        const QString big = m_tmp.filePath("big.bin");
+        QVERIFY(QFileInfo(big).size() > (8 << 20)); // written by serverKilledMidUploadLeavesNothingInstalled
+        SshOptions o = options(&m_noSftp);
+        o.log = [](const QString&) {};
+        SshTransport transport(board(), o);
+        auto dir = transport.makeRunDir("killed");
+        QVERIFY(dir.ok());
+        bool killed = false;
+        const Status s = transport.upload(big, "weights.bin", [&](qint64 done, qint64) {
+            if (!killed && done > (2 << 20)) {
+                m_noSftp.killHard();
+                killed = true;
+            }
+            return true;
+        });
+        QVERIFY(killed);
+        QVERIFY2(messageOf(s).contains("lost while uploading") && messageOf(s).contains("weights.bin"),
+                 qPrintable(messageOf(s)));
+        QVERIFY(!QFileInfo::exists(*dir + "/weights.bin"));
+        // The board's shell saw the stream end early and removed the temporary file.
+        QTRY_VERIFY_WITH_TIMEOUT(QDir(*dir).entryList(QDir::Files | QDir::Hidden).isEmpty(), 10000);
         QDir(*dir).removeRecursively();
     }
 };

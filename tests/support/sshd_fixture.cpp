@@ -114,8 +114,9 @@ bool SshdFixture::start(QString* error) {
         "PubkeyAuthentication yes\n"
         "PasswordAuthentication %3\n"
         "KbdInteractiveAuthentication no\n"
-        "Subsystem sftp /usr/lib/openssh/sftp-server\n"
-        "LogLevel VERBOSE\n").arg(m_port).arg(dir(), m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no")).toUtf8();
+        "%4"
+        "LogLevel VERBOSE\n").arg(m_port).arg(dir(), m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no"),
+                                     m_sftp ? QStringLiteral("Subsystem sftp /usr/lib/openssh/sftp-server\n") : QString()).toUtf8();
     writeFile(dir() + "/sshd_config", config);
     writeFile(sshConfig(), QStringLiteral("Host %1\n"
                                           "  HostName 127.0.0.1\n"

@@ -21,6 +21,9 @@ public:
     bool start(QString* error);
     // Before start(): also accept password logins (for accounts with a password set).
     void setPasswordAuthentication(bool on) { m_passwordAuth = on; }
+    // Before start(): false writes no `Subsystem sftp` line, so the server refuses SFTP as
+    // Dropbear and BusyBox boards do ("Channel request subsystem failed").
+    void setSftpSubsystem(bool on) { m_sftp = on; }
     void stop();
     // SIGKILL the server and every connection it serves: a board that vanishes mid-transfer.
     void killHard();
@@ -51,6 +54,7 @@ private:
     pid_t m_pid = 0;
     QString m_fingerprint;
     bool m_passwordAuth = false;
+    bool m_sftp = true;
 };
 
 // Compiles a tiny static riscv64 program (riscv64-linux-gnu-gcc) into `dir` and returns its
