@@ -60,6 +60,36 @@ const ir::Tensor* expectedFor(const Expected_& e, const std::string& name, size_
     return index < e.outputs.size() ? &e.outputs[index].tensor : nullptr;
 }
 
+// The inputs of a test_data_set folder given to --expect: by TensorProto name, else by index.
+std::map<std::string, ir::Tensor> inputsOfTestSet(const ir::Graph& graph, const Expected_& expected) {
+    std::map<std::string, ir::Tensor> inputs;
+    for (size_t i = 0; i < graph.inputs().size() && i < expected.inputs.size(); ++i) {
+        const ir::Value* v = graph.inputs()[i];
+        const ir::Tensor* t = &expected.inputs[i].tensor;
+        for (const auto& named : expected.inputs)
+            if (named.name == v->name) t = &named.tensor;
+        inputs[v->name] = *t;
+    }
+    return inputs;
+}
+
+std::vector<const ir::Value*> missingInputs(const ir::Graph& graph, const std::map<std::string, ir::Tensor>& inputs) {
+    std::vector<const ir::Value*> missing;
+    for (const ir::Value* v : graph.inputs())
+        if (!inputs.count(v->name)) missing.push_back(v);
+    return missing;
+}
+
+// "'image' (float32 1x1x16x16), 'mask' (bool 1x16)"
+QString describeInputs(const std::vector<const ir::Value*>& values) {
+    QStringList parts;
+    for (const ir::Value* v : values)
+        parts << QStringLiteral("'%1' (%2 %3)").arg(QString::fromStdString(v->name),
+                                                    QString::fromLatin1(ir::dtypeName(v->dtype).data()),
+                                                    QString::fromStdString(v->shape.str()));
+    return parts.join(", ");
+}
+
 Status dumpValues(const QString& dir, const reference::RunResult& result) {
     if (!QDir().mkpath(dir))
         return makeError(ErrorKind::External, "cannot create dump folder '" + dir.toStdString() + "'");
@@ -89,13 +119,17 @@ int cmdRun(const QStringList& args, Io& io) {
     parser.addOption({"expect", "Expected outputs: a test_data_set_N folder or output files (repeatable).", "DIR|FILE"});
     parser.addOption({"tolerance", "Allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
     parser.addOption({"dump", "Write every intermediate value as .npy into DIR.", "DIR"});
+    parser.addOption({"seed", "Seed of the random inputs used when no data is given (default 0).", "N", "0"});
     parser.addOption({"json", "Print one JSON object."});
     const QString synopsis = "run MODEL [--shape NAME=DIMS]... [--input NAME=FILE]... [--expect DIR|FILE]... "
-                             "[--tolerance T] [--dump DIR] [--json]";
+                             "[--seed N] [--tolerance T] [--dump DIR] [--json]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
     bool tolOk = false;
     const double tolerance = parser.value("tolerance").toDouble(&tolOk);
     if (!tolOk || tolerance < 0) return usage(io, "--tolerance must be a non-negative number");
+    bool seedOk = false;
+    const quint64 seed = parser.value("seed").toULongLong(&seedOk);
+    if (!seedOk) return usage(io, "--seed must be a non-negative integer");
 
     const QString path = parser.positionalArguments().first();
     auto graph = loadModel(path, parser);
@@ -112,16 +146,20 @@ int cmdRun(const QStringList& args, Io& io) {
         auto in = readInputs(*graph, parser.values("input"));
         if (!in) return fail(io, in.error());
         inputs = std::move(*in);
-    } else if (!expected.inputs.empty()) {
-        for (size_t i = 0; i < graph->inputs().size() && i < expected.inputs.size(); ++i) {
-            const ir::Value* v = graph->inputs()[i];
-            const ir::Tensor* t = &expected.inputs[i].tensor;
-            for (const auto& named : expected.inputs)
-                if (named.name == v->name) t = &named.tensor;
-            inputs[v->name] = *t;
-        }
     } else {
-        return usage(io, "give the model's inputs with --input NAME=FILE, or a test_data_set_N folder with --expect");
+        inputs = inputsOfTestSet(*graph, expected);
+    }
+    // Like onnxruntime_perf_test: inputs given no data run on seeded random values, except
+    // against expected outputs, which belong to particular inputs.
+    const std::vector<const ir::Value*> missing = missingInputs(*graph, inputs);
+    if (!missing.empty() && parser.isSet("expect"))
+        return usage(io, "no data for input(s) " + describeInputs(missing) +
+                             ": expected outputs need their inputs, give them with --input NAME=FILE "
+                             "(or a test_data_set_N folder with input_K.pb files to --expect)");
+    if (!missing.empty()) {
+        inputs = randomInputs(*graph, seed, inputs);
+        io.err << "embark-cli: note: no data given for input(s) " << describeInputs(missing)
+               << ": running on random values (floats in [0,1), integers in [0,10)) from --seed " << seed << "\n";
     }
 
     reference::RunOptions options;
@@ -137,6 +175,7 @@ int cmdRun(const QStringList& args, Io& io) {
     bool allOk = true;
     QJsonArray outputsJson, comparisonJson;
     QString text = QStringLiteral("Reference run of %1 took %2 ms\n").arg(QFileInfo(path).fileName()).arg(ms, 0, 'f', 1);
+    if (!missing.empty()) text += QStringLiteral("Random inputs (--seed %1): %2\n").arg(seed).arg(describeInputs(missing));
     for (size_t i = 0; i < result->outputs.size(); ++i) {
         const ir::Tensor& t = result->outputs[i];
         const std::string& name = result->outputNames[i];
@@ -179,6 +218,11 @@ int cmdRun(const QStringList& args, Io& io) {
     }
     if (parser.isSet("json")) {
         QJsonObject root{{"model", path}, {"reference_ms", ms}, {"outputs", outputsJson}};
+        if (!missing.empty()) {
+            QJsonArray names;
+            for (const ir::Value* v : missing) names.append(QString::fromStdString(v->name));
+            root["random_inputs"] = QJsonObject{{"seed", static_cast<qint64>(seed)}, {"inputs", names}};
+        }
         if (!comparisonJson.isEmpty()) {
             root["comparison"] = comparisonJson;
             root["tolerance"] = tolerance;

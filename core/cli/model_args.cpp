@@ -6,6 +6,8 @@
 #include <QFileInfo>
 #include <QLocale>
 
+#include <random>
+
 namespace embark::cli {
 
 void addShapeOption(QCommandLineParser& parser) {
@@ -58,6 +60,26 @@ Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, c
         auto tensor = onnx::readTensorFile(file.toStdString(), input->dtype, input->shape);
         if (!tensor) return tensor.error();
         inputs[name] = tensor->tensor;
+    }
+    return inputs;
+}
+
+std::map<std::string, ir::Tensor> randomInputs(const ir::Graph& graph, uint64_t seed,
+                                               const std::map<std::string, ir::Tensor>& given) {
+    std::map<std::string, ir::Tensor> inputs = given;
+    std::mt19937_64 rng(seed);
+    for (const ir::Value* v : graph.inputs()) {
+        if (inputs.count(v->name)) continue;
+        const bool integral = !ir::isFloating(v->dtype);
+        const int range = v->dtype == ir::DType::Bool ? 2 : 10;
+        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
+        for (float& x : data) {
+            const uint64_t bits = rng();
+            x = integral ? static_cast<float>(bits % static_cast<uint64_t>(range))
+                         : static_cast<float>(bits >> 40) * (1.0f / 16777216.0f); // 24 bits: [0,1)
+        }
+        const ir::Tensor t = ir::Tensor::fromFloats(v->shape, data);
+        inputs[v->name] = v->dtype == ir::DType::Float32 ? t : t.castTo(v->dtype);
     }
     return inputs;
 }

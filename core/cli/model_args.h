@@ -26,6 +26,12 @@ Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& par
 // keyed by input name; raw .bin files take the input's declared dtype and shape.
 Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, const QStringList& specs);
 
+// Seeded random data for every graph input not in `given`, in the input's declared dtype and
+// shape: floats uniform in [0,1), integers in [0,10), bools 0/1. The same seed gives the same
+// bytes on every machine (no std:: distributions, whose output is implementation-defined).
+std::map<std::string, ir::Tensor> randomInputs(const ir::Graph& graph, uint64_t seed,
+                                               const std::map<std::string, ir::Tensor>& given = {});
+
 // Parses the command line into `parser` (with --help); returns -1 to go on, else an exit code.
 int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis,
                 int minPositional, int maxPositional);

@@ -10,6 +10,7 @@
 #include "targets/toolchain.h"
 #include "xnnpack/export_link.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -17,8 +18,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRandomGenerator>
 #include <QStandardPaths>
 
+#include <atomic>
 #include <cmath>
 
 namespace embark::jobs {
@@ -42,6 +45,28 @@ std::string safe(const QString& s) {
     QString out;
     for (QChar c : s) out += c.isLetterOrNumber() || c == '-' || c == '_' ? c : QChar('_');
     return out.toStdString();
+}
+
+// A new folder `work/<base>-<UTC time>-<pid>-<counter>-<random>` for one run. mkdir (not
+// mkpath) fails when the name exists, so concurrent benchmarks of the same model and board
+// (same millisecond included) each get their own folder: on a clash, the next name is tried.
+Expected<QString> makeRunFolder(const QString& work, const QString& base) {
+    if (!QDir().mkpath(work))
+        return makeError(ErrorKind::External, "cannot create the work folder '" + work.toStdString() +
+                                                  "': check its permissions or pass --work-dir");
+    static std::atomic_int counter{0};
+    const QString stamp = QDateTime::currentDateTimeUtc().toString("yyyyMMdd-HHmmss-zzz");
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const QString dir = QStringLiteral("%1/%2-%3-%4-%5-%6")
+                                .arg(work, base, stamp)
+                                .arg(QCoreApplication::applicationPid())
+                                .arg(counter.fetch_add(1))
+                                .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QChar('0'));
+        if (QDir().mkdir(dir)) return dir;
+        if (!QFileInfo::exists(dir)) break; // not a clash: permissions, disk full
+    }
+    return makeError(ErrorKind::External, "cannot create a run folder in '" + work.toStdString() +
+                                              "': check its permissions and free space, or pass --work-dir");
 }
 
 } // namespace
@@ -104,12 +129,14 @@ Expected<BenchResult> runBenchmark(const BenchOptions& o) {
     const QString work = o.workDir.isEmpty()
                              ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/bench"
                              : o.workDir;
-    const QString stamp = QDateTime::currentDateTimeUtc().toString("yyyyMMdd-HHmmss-zzz");
-    const QString exportDir = work + "/" + QString::fromStdString(safe(QFileInfo(o.modelPath).completeBaseName())) + "-" +
-                              board->id + "-" + QString::fromStdString(o.library) + "-" + stamp;
+    auto runFolder = makeRunFolder(work, QString::fromStdString(safe(QFileInfo(o.modelPath).completeBaseName())) +
+                                             "-" + board->id + "-" + QString::fromStdString(o.library));
+    if (!runFolder) return runFolder.error();
+    const QString exportDir = *runFolder;
     exporter::ExportOptions eo = exportOptionsFor(*board, *toolchain, o.library, o.opOverrides, o.nodeOverrides);
     eo.sampleInputs = o.inputs;
     eo.outDir = exportDir;
+    eo.force = true; // the folder is this run's own, made empty just above
     auto exported = exporter::exportModel(*graph, eo);
     if (!exported) return exported.error();
     // Refused before building: the board must hold the arena and the weights.

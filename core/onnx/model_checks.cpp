@@ -174,6 +174,12 @@ Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& o
 // an acyclic but unsorted graph is sorted so the checker accepts it.
 Status ModelChecks::checkStructure() {
     const auto& g = m_model.graph();
+    // The ONNX checker accepts such a graph, but nothing of it can be run, exported or compared.
+    if (g.output_size() == 0)
+        return fail(ErrorKind::InvalidInput,
+                    "the model declares no graph outputs, so there is nothing to compute: list the values it "
+                    "should produce in graph.output (e.g. model.graph.output.append("
+                    "onnx.helper.make_tensor_value_info(NAME, onnx.TensorProto.FLOAT, None))) and save it again");
     std::unordered_map<std::string, std::string> producer; // value -> node name or "" for inputs
     for (const auto& init : g.initializer()) producer[init.name()] = "";
     for (const auto& in : g.input()) producer[in.name()] = "";

@@ -1,7 +1,8 @@
 // The importer's first stage: checks of a parsed ModelProto before any IR exists (default
-// opset 7 to 17, supported ops, --shape overrides and graph-input shapes, one producer per
-// value, no missing values or cycles, the ONNX checker), plus the two fixes it makes to the
-// model on the way: overrides written into the input shapes, nodes sorted topologically.
+// opset 7 to 17, supported ops, --shape overrides and graph-input shapes, at least one graph
+// output, one producer per value, no missing values or cycles, the ONNX checker), plus the two
+// fixes it makes to the model on the way: overrides written into the input shapes, nodes
+// sorted topologically.
 // Errors start with the model's display name and name the node, value or input involved.
 // importer.cpp holds the second stage (shape inference and building the IR graph).
 #pragma once
@@ -33,7 +34,8 @@ public:
     Status checkOps() const;
     // Applies `overrides` to the graph inputs; every other input needs a full static shape.
     Status resolveInputShapes(const std::map<std::string, ir::Shape>& overrides);
-    // Missing values, duplicate producers and cycles; sorts the nodes (and nodeNames()).
+    // No graph outputs, missing values, duplicate producers and cycles; sorts the nodes (and
+    // nodeNames()).
     Status checkStructure();
     Status runChecker() const;
 

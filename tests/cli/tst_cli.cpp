@@ -1,13 +1,19 @@
 // embark-cli as a user runs it: exit statuses, JSON fields and error messages of inspect/run
-// and the dispatcher, through a real child process.
+// and the dispatcher, through a real child process; models without inputs or outputs; run on
+// seeded random inputs; concurrent benchmarks of one model and board.
 #include "support/test_paths.h"
+
+#include <onnx/onnx_pb.h>
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <fstream>
 
 using namespace embark::test;
 
@@ -30,6 +36,20 @@ Result cli(const QStringList& args) {
 
 QString digits() { return sourceDir() + "/resources/models/digits_cnn.onnx"; }
 QString digitsSet(int k) { return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k); }
+
+// digits_cnn.onnx edited by `edit` and saved as `path`.
+template <typename Edit> bool writeEditedDigits(const QString& path, Edit edit) {
+    onnx::ModelProto model;
+    std::ifstream in(digits().toStdString(), std::ios::binary);
+    if (!model.ParseFromIstream(&in)) return false;
+    edit(model);
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    return model.SerializeToOstream(&out) && out.flush();
+}
+
+QJsonArray firstOutputHead(const Result& r) {
+    return QJsonDocument::fromJson(r.out).object()["outputs"].toArray().first().toObject()["head"].toArray();
+}
 } // namespace
 
 class TestCli : public QObject {
@@ -51,7 +71,9 @@ private slots:
         QTest::newRow("bad shape") << QStringList{"inspect", digits(), "--shape", "image=1xbanana"};
         QTest::newRow("unknown shape input") << QStringList{"inspect", digits(), "--shape", "nope=1x1x16x16"};
         QTest::newRow("bad tolerance") << QStringList{"run", digits(), "--expect", digitsSet(0), "--tolerance", "-1"};
-        QTest::newRow("run without inputs") << QStringList{"run", digits()};
+        QTest::newRow("bad seed") << QStringList{"run", digits(), "--seed", "-3"};
+        // Expected outputs belong to particular inputs: never compared with random ones.
+        QTest::newRow("expect without inputs") << QStringList{"run", digits(), "--expect", digitsSet(0) + "/output_0.pb"};
     }
     void usageErrors() {
         QFETCH(QStringList, args);
@@ -82,6 +104,101 @@ private slots:
             for (const char* f : {"max_abs", "max_rel", "rmse", "cosine", "snr_db"}) QVERIFY2(c.contains(f), f);
             QVERIFY(c["ok"].toBool());
         }
+    }
+
+    void runWithoutInputsUsesSeededRandomInputs() {
+        const Result r = cli({"run", digits(), "--json"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.err.contains("random") && r.err.contains("'image' (float32 1x1x16x16)") && r.err.contains("--seed 0"),
+                 r.err.constData());
+        const QJsonObject random = QJsonDocument::fromJson(r.out).object()["random_inputs"].toObject();
+        QCOMPARE(random["seed"].toInt(), 0);
+        QCOMPARE(random["inputs"].toArray(), QJsonArray{"image"});
+        QCOMPARE(firstOutputHead(r).size(), 10);
+
+        const Result again = cli({"run", digits(), "--json", "--seed", "0"});
+        QCOMPARE(firstOutputHead(again), firstOutputHead(r)); // same seed, same inputs
+        const Result other = cli({"run", digits(), "--json", "--seed", "7"});
+        QCOMPARE(other.code, 0);
+        QVERIFY(firstOutputHead(other) != firstOutputHead(r));
+
+        const Result text = cli({"run", digits(), "--seed", "7"});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(text.out.contains("Random inputs (--seed 7): 'image'"), text.out.constData());
+    }
+
+    void runWithFreeDimensionStillNeedsShape() {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("free_batch.onnx");
+        QVERIFY(writeEditedDigits(model, [](onnx::ModelProto& m) {
+            m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+        }));
+        const Result r = cli({"run", model});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("--shape image=1x1x16x16"), r.err.constData());
+        const Result fixed = cli({"run", model, "--shape", "image=2x1x16x16", "--json"});
+        QCOMPARE(fixed.code, 0);
+        QVERIFY(fixed.err.contains("'image' (float32 2x1x16x16)"));
+    }
+
+    // A model whose graph declares no outputs computes nothing: refused at import.
+    void modelWithoutOutputsIsRefused_data() {
+        QTest::addColumn<QString>("command");
+        QTest::newRow("inspect") << "inspect";
+        QTest::newRow("run") << "run";
+        QTest::newRow("export") << "export";
+    }
+    void modelWithoutOutputsIsRefused() {
+        QFETCH(QString, command);
+        QTemporaryDir dir;
+        const QString model = dir.filePath("no_outputs.onnx");
+        QVERIFY(writeEditedDigits(model, [](onnx::ModelProto& m) { m.mutable_graph()->clear_output(); }));
+        QStringList args{command, model};
+        if (command == "export") args << "--lib" << "portable" << "-o" << dir.filePath("export");
+        const Result r = cli(args);
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("no_outputs.onnx") &&
+                     r.err.contains("declares no graph outputs") && r.err.contains("graph.output"),
+                 r.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("export")));
+    }
+
+    // The ONNX suite's test_constant: no inputs, one Constant output.
+    void modelWithoutInputsRuns() {
+        if (onnxTestDataDir().isEmpty()) QSKIP("libonnx-testdata is not installed (Debian package libonnx-testdata)");
+        const QString test = onnxTestDataDir() + "/node/test_constant";
+        const Result r = cli({"run", test + "/model.onnx", "--expect", test + "/test_data_set_0", "--json"});
+        QCOMPARE(r.code, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(o["comparison"].toArray().first().toObject()["ok"].toBool());
+        QVERIFY(!o.contains("random_inputs"));
+        QVERIFY2(!r.err.contains("random"), r.err.constData());
+        QCOMPARE(cli({"run", test + "/model.onnx"}).code, 0);
+    }
+
+    // Six benchmarks of the same model on the same board started at once: each gets its own
+    // run folder (they were named by the millisecond, and clashing ones failed with exit 2).
+    void concurrentBenchmarksGetTheirOwnFolders() {
+        QTemporaryDir work;
+        const QStringList args{"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "1",
+                               "--warmup", "0", "--work-dir", work.path(), "--db", work.filePath("runs.db"), "--json"};
+        std::vector<std::unique_ptr<QProcess>> runs;
+        for (int i = 0; i < 6; ++i) {
+            runs.push_back(std::make_unique<QProcess>());
+            runs.back()->start(cliPath(), args);
+        }
+        QSet<QString> folders;
+        for (auto& p : runs) {
+            QVERIFY(p->waitForFinished(20 * 60 * 1000));
+            const QByteArray err = p->readAllStandardError();
+            QVERIFY2(p->exitStatus() == QProcess::NormalExit && p->exitCode() == 0, err.constData());
+            const QJsonObject o = QJsonDocument::fromJson(p->readAllStandardOutput()).object();
+            QCOMPARE(o["status"].toString(), QString("ok"));
+            const QString folder = o["export"].toObject()["export_dir"].toString();
+            QVERIFY2(QFileInfo(folder + "/export.json").isFile(), qPrintable(folder));
+            folders.insert(folder);
+        }
+        QCOMPARE(folders.size(), 6);
     }
 
     void outsideToleranceExitsOne() {
