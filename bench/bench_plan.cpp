@@ -1,6 +1,6 @@
-// Time of import + default recipe + adaptation + memory planning for every shared model and
+// Time of import + the deployment plan (recipe, adaptation, fused blocks, memory plan) for every shared model and
 // for a synthetic 1,000-node graph (target: under 1 s each). Median of 5 runs per figure.
-#include "export/adaptation.h"
+#include "export/deployment_plan.h"
 #include "export/memory_planner.h"
 #include "onnx/importer.h"
 #include "passes/pass_manager.h"
@@ -54,27 +54,23 @@ ir::Graph synthetic() {
     return g;
 }
 
-struct Timing { double import = 0, recipe = 0, adapt = 0, plan = 0; size_t arena = 0, bound = 0, nodes = 0; };
+struct Timing { double import = 0, plan = 0; size_t arena = 0, bound = 0, nodes = 0; };
 
+// Import, then the whole deployment plan (passes, adaptation, fused blocks, memory plan) as
+// the export builds it: the bench times what the studio and `embark-cli plan` run.
 Timing once(const std::function<Expected<ir::Graph>()>& load, const char* lib) {
-    Timing t;
     auto t0 = Clock::now();
     auto g = load();
     if (!g) { std::fprintf(stderr, "%s\n", g.error().message.c_str()); std::exit(1); }
     auto t1 = Clock::now();
-    passes::PassOptions po;
-    po.library = targets::findKernelLibrary(lib);
-    auto run = passes::PassManager::run(*g, "default", po);
+    exporter::PlanOptions po;
+    po.library = lib;
+    po.keepSnapshots = true; // as the studio builds it
+    auto plan = exporter::buildDeploymentPlan(*g, po);
     auto t2 = Clock::now();
-    exporter::AdaptationOptions ao;
-    ao.library = lib;
-    auto a = exporter::adapt(run->graph, ao);
-    auto t3 = Clock::now();
-    if (!run || !a) { std::fprintf(stderr, "recipe or adaptation failed\n"); std::exit(1); }
-    auto plan = exporter::planMemory(a->graph);
-    auto t4 = Clock::now();
-    t = {ms(t1 - t0), ms(t2 - t1), ms(t3 - t2), ms(t4 - t3), plan->arenaBytes, plan->lowerBoundBytes, run->graph.nodeCount()};
-    return t;
+    if (!plan) { std::fprintf(stderr, "plan failed: %s\n", plan.error().message.c_str()); std::exit(1); }
+    const exporter::DeploymentPlan& dp = **plan;
+    return {ms(t1 - t0), ms(t2 - t1), dp.memory.arenaBytes, dp.memory.lowerBoundBytes, dp.passes.graph.nodeCount()};
 }
 
 void report(const std::string& name, const std::function<Expected<ir::Graph>()>& load, const char* lib) {
@@ -86,17 +82,17 @@ void report(const std::string& name, const std::function<Expected<ir::Graph>()>&
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
-    const double total = median(&Timing::import) + median(&Timing::recipe) + median(&Timing::adapt) + median(&Timing::plan);
-    std::printf("%-16s %-9s %5zu %9.1f %9.1f %9.1f %9.1f %9.1f %s %11zu %11zu\n", name.c_str(), lib, runs[0].nodes,
-                median(&Timing::import), median(&Timing::recipe), median(&Timing::adapt), median(&Timing::plan), total,
-                total < 1000 ? "ok " : "SLOW", runs[0].arena, runs[0].bound);
+    const double total = median(&Timing::import) + median(&Timing::plan);
+    std::printf("%-16s %-9s %5zu %9.1f %9.1f %9.1f %s %11zu %11zu\n", name.c_str(), lib, runs[0].nodes,
+                median(&Timing::import), median(&Timing::plan), total, total < 1000 ? "ok " : "SLOW", runs[0].arena,
+                runs[0].bound);
 }
 
 } // namespace
 
 int main() {
-    std::printf("%-16s %-9s %5s %9s %9s %9s %9s %9s %s %11s %11s\n", "model", "lib", "nodes", "import", "recipe", "adapt",
-                "plan", "total ms", "<1s", "arena", "lower bound");
+    std::printf("%-16s %-9s %5s %9s %9s %9s %s %11s %11s\n", "model", "lib", "nodes", "import", "plan", "total ms", "<1s",
+                "arena", "lower bound");
     const std::string dir = EMBARK_SHARED_DIR "/models";
     for (const char* m : {"resnet18", "mobilenet_v2", "squeezenet1_1", "lenet5"}) {
         const std::string path = dir + "/" + m + ".onnx";

@@ -5,6 +5,7 @@
 #include "model_args.h"
 
 #include "export/adaptation.h"
+#include "export/deployment_plan.h"
 #include "export/memory_planner.h"
 #include "onnx/writer.h"
 #include "passes/graph_rewrite.h"
@@ -39,7 +40,7 @@ Expected<std::map<std::string, std::string>> pairs(const QStringList& specs, con
 
 QJsonObject planJson(const QString& path, const QCommandLineParser& p, const passes::PassRun& run,
                      const exporter::Adaptation& a, const exporter::MemoryPlan& m) {
-    QJsonArray stages, nodes, buffers;
+    QJsonArray stages, nodes;
     for (const auto& s : run.stages)
         stages.append(QJsonObject{{"name", QString::fromStdString(s.name)},
                                   {"nodes", static_cast<qint64>(s.graph.nodeCount())},
@@ -55,10 +56,6 @@ QJsonObject planJson(const QString& path, const QCommandLineParser& p, const pas
                                  {"reason", QString::fromStdString(as.reason)},
                                  {"provenance", strings(n->provenance)}});
     }
-    for (const auto& b : m.buffers)
-        buffers.append(QJsonObject{{"id", b.id}, {"offset", static_cast<qint64>(b.offset)},
-                                   {"bytes", static_cast<qint64>(b.bytes)}, {"first_step", b.firstStep},
-                                   {"last_step", b.lastStep}, {"in_arena", b.inArena}, {"values", strings(b.values)}});
     return QJsonObject{
         {"model", path},
         {"recipe", p.value("recipe")},
@@ -73,11 +70,7 @@ QJsonObject planJson(const QString& path, const QCommandLineParser& p, const pas
         {"free_conversions", a.freeConversions},
         {"partitions", a.partitions},
         {"libraries", strings(a.librariesUsed)},
-        {"memory", QJsonObject{{"arena_bytes", static_cast<qint64>(m.arenaBytes)},
-                               {"lower_bound_bytes", static_cast<qint64>(m.lowerBoundBytes)},
-                               {"peak_step", m.peakStep},
-                               {"schedule", strings(m.schedule)},
-                               {"buffers", buffers}}}};
+        {"memory", exporter::memoryPlanJson(m)}};
 }
 
 void printText(const QCommandLineParser& p, const passes::PassRun& run, const exporter::Adaptation& a,
@@ -135,41 +128,41 @@ int cmdPlan(const QStringList& args, Io& io) {
                              1, 1);
         rc >= 0)
         return rc;
-    exporter::AdaptationOptions ao;
-    ao.library = parser.value("lib").toStdString();
-    ao.arch = parser.value("arch").toStdString();
-    const auto xnn = xnnpack::resolveXnnpack(QString::fromStdString(ao.arch));
-    ao.havePrebuiltXnnpack = xnn.found();
-    auto lib = targets::resolveKernelLibrary(ao.library, ao.arch, ao.havePrebuiltXnnpack);
-    if (!lib) return fail(io, lib.error());
+    exporter::PlanOptions po;
+    po.library = parser.value("lib").toStdString();
+    po.arch = parser.value("arch").toStdString();
+    po.recipe = parser.value("recipe").toStdString();
+    po.keepSnapshots = true;
+    po.ioInArena = !parser.isSet("io-outside");
+    const auto xnn = xnnpack::resolveXnnpack(QString::fromStdString(po.arch));
+    po.havePrebuiltXnnpack = xnn.found();
+    if (auto lib = targets::resolveKernelLibrary(po.library, po.arch, po.havePrebuiltXnnpack); !lib)
+        return fail(io, lib.error());
     auto ops = pairs(parser.values("override"), "override");
     if (!ops) return fail(io, ops.error());
     auto nodes = pairs(parser.values("override-node"), "override-node");
     if (!nodes) return fail(io, nodes.error());
-    ao.opOverrides = *ops;
-    ao.nodeOverrides = *nodes;
+    po.opOverrides = *ops;
+    po.nodeOverrides = *nodes;
 
     const QString path = parser.positionalArguments().first();
     auto graph = loadModel(path, parser);
     if (!graph) return fail(io, graph.error());
-    passes::PassOptions po;
-    po.library = *lib;
-    auto run = passes::PassManager::run(*graph, parser.value("recipe").toStdString(), po);
-    if (!run) return fail(io, run.error());
+    // The same plan an export with these options writes into export.json.
+    auto deployment = exporter::buildDeploymentPlan(*graph, po);
+    if (!deployment) return fail(io, deployment.error());
+    const exporter::DeploymentPlan& dp = **deployment;
+    const passes::PassRun* run = &dp.passes;
+    const exporter::Adaptation* adapted = &dp.adaptation;
+    const exporter::MemoryPlan* plan = &dp.memory;
     if (parser.isSet("save-fused"))
         if (Status s = onnx::writeModel(run->graph, parser.value("save-fused").toStdString()); !s.ok())
             return fail(io, s.error());
-    auto adapted = exporter::adapt(run->graph, ao);
-    if (!adapted) return fail(io, adapted.error());
-    exporter::MemoryPlanOptions mo;
-    mo.ioInArena = !parser.isSet("io-outside");
-    auto plan = exporter::planMemory(adapted->graph, mo);
-    if (!plan) return fail(io, plan.error());
-    if (Status s = exporter::checkMemoryPlan(*plan); !s.ok()) return fail(io, s.error());
     const auto& used = adapted->librariesUsed;
     const bool linksXnnpack = std::find(used.begin(), used.end(), "xnnpack") != used.end();
     if (parser.isSet("json")) {
         QJsonObject json = planJson(path, parser, *run, *adapted, *plan);
+        json["fused_blocks"] = exporter::fusedBlocksJson(dp.fusedBlocks);
         if (linksXnnpack) json["xnnpack"] = xnn.toJson(); // which XNNPACK an export would link
         io.out << QJsonDocument(json).toJson(QJsonDocument::Indented);
     } else {

@@ -1,6 +1,7 @@
 #include "exporter.h"
 
 #include "emit_context.h"
+#include "deployment_plan.h"
 #include "fused_blocks.h"
 #include "manifest.h"
 #include "memory_planner.h"
@@ -20,6 +21,17 @@
 #include <vector>
 
 namespace embark::exporter {
+
+PlanOptions planOptions(const ExportOptions& o) {
+    PlanOptions p;
+    p.library = o.library;
+    p.arch = o.arch;
+    p.recipe = o.recipe;
+    p.opOverrides = o.opOverrides;
+    p.nodeOverrides = o.nodeOverrides;
+    p.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
+    return p;
+}
 
 std::string hostArch() {
     const QString cpu = QSysInfo::currentCpuArchitecture();
@@ -329,31 +341,12 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     if (o.arch.empty()) o.arch = hostArch();
     if (o.runtimeDir.isEmpty()) o.runtimeDir = defaultRuntimeDir();
     EMBARK_TRY(checkFloatIo(model));
-    auto lib = targets::resolveKernelLibrary(o.library, o.arch, o.havePrebuiltXnnpack);
-    if (!lib) return lib.error();
-
-    passes::PassOptions passOptions;
-    passOptions.library = *lib;
-    passOptions.keepSnapshots = false;
-    auto fused = passes::PassManager::run(model, o.recipe, passOptions);
-    if (!fused) return fused.error();
-
-    AdaptationOptions ao;
-    ao.library = o.library;
-    ao.arch = o.arch;
-    ao.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
-    ao.opOverrides = o.opOverrides;
-    ao.nodeOverrides = o.nodeOverrides;
-    auto adapted = adapt(fused->graph, ao);
-    if (!adapted) return adapted.error();
-
-    const std::vector<FusedBlock> blocks = findFusedBlocks(*adapted);
-    MemoryPlanOptions mo;
-    mo.ioInArena = true;
-    for (const FusedBlock& b : blocks) mo.apart.push_back({b.input->name, b.output()->name});
-    auto plan = planMemory(adapted->graph, mo);
-    if (!plan) return plan.error();
-    EMBARK_TRY(checkMemoryPlan(*plan));
+    auto deployment = buildDeploymentPlan(model, planOptions(o));
+    if (!deployment) return deployment.error();
+    const DeploymentPlan& dp = **deployment;
+    const Adaptation* adapted = &dp.adaptation;
+    const MemoryPlan* plan = &dp.memory;
+    const std::vector<FusedBlock>& blocks = dp.fusedBlocks;
 
     const auto samples = sampleInputs(model, o);
     auto reference = reference::run(model, samples);
@@ -439,7 +432,7 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
     result.partitions = adapted->partitions;
     result.conversions = adapted->conversions;
     result.exportHash = hash.result().toHex().toStdString();
-    result.log = fused->stages.empty() ? std::vector<std::string>{} : fused->stages.back().log;
+    result.log = dp.passes.stages.empty() ? std::vector<std::string>{} : dp.passes.stages.back().log;
 
     ManifestInput mi{model, *adapted, *plan, o, result, ctx, blocks};
     EMBARK_TRY(staged->writeFile("export.json", manifestJson(mi)));

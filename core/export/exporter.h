@@ -64,4 +64,9 @@ QString defaultRuntimeDir();
 // options, non-empty folder without force), External (file system).
 Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& options);
 
+// The deployment-plan options an export with these options builds (deployment_plan.h): the
+// CLI's `plan`, the studio and the benchmarks pass the same to see the same plan.
+struct PlanOptions;
+PlanOptions planOptions(const ExportOptions& options);
+
 } // namespace embark::exporter

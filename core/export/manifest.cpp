@@ -1,5 +1,7 @@
 #include "manifest.h"
 
+#include "deployment_plan.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -61,17 +63,6 @@ QByteArray manifestJson(const ManifestInput& in) {
         node["outputs"] = outs;
         schedule.append(node);
     }
-    QJsonArray fused;
-    for (const FusedBlock& b : in.fusedBlocks) {
-        std::vector<std::string> names;
-        for (const ir::Node* n : b.nodes) names.push_back(n->name);
-        fused.append(QJsonObject{{"kernel", b.kind == FusedBlock::Kind::NchwConv ? "conv2d_nchw" : "inverted_bottleneck"},
-                                 {"nodes", strings(names)}});
-    }
-    QJsonArray buffers;
-    for (const PlannedBuffer& b : in.plan.buffers)
-        buffers.append(QJsonObject{{"id", b.id}, {"offset", static_cast<qint64>(b.offset)}, {"bytes", static_cast<qint64>(b.bytes)},
-                                   {"first_step", b.firstStep}, {"last_step", b.lastStep}, {"values", strings(b.values)}});
     QJsonArray inputs, outputs;
     for (size_t k = 0; k < in.model.inputs().size(); ++k) {
         const ir::Value* v = in.model.inputs()[k];
@@ -105,12 +96,9 @@ QByteArray manifestJson(const ManifestInput& in) {
         {"inputs", inputs},
         {"outputs", outputs},
         {"weights_bytes", static_cast<qint64>(in.result.weightsBytes)},
-        {"memory", QJsonObject{{"arena_bytes", static_cast<qint64>(in.plan.arenaBytes)},
-                               {"lower_bound_bytes", static_cast<qint64>(in.plan.lowerBoundBytes)},
-                               {"alignment", static_cast<qint64>(in.plan.alignment)},
-                               {"buffers", buffers}}},
+        {"memory", memoryPlanJson(in.plan)},
         {"schedule", schedule},
-        {"fused_blocks", fused},
+        {"fused_blocks", fusedBlocksJson(in.fusedBlocks)},
         {"xnnpack", in.ctx.usesXnnpack ? QJsonValue(QJsonObject{{"kind", str(in.options.xnnpack.kind)},
                                                                 {"path", str(in.options.xnnpack.path)},
                                                                 {"commit", str(in.options.xnnpack.commit)},

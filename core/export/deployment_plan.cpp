@@ -1,0 +1,82 @@
+#include "deployment_plan.h"
+
+#include "exporter.h"
+#include "targets/kernel_library.h"
+
+#include <QJsonArray>
+
+namespace embark::exporter {
+
+namespace {
+QJsonArray strings(const std::vector<std::string>& v) {
+    QJsonArray a;
+    for (const std::string& s : v) a.append(QString::fromStdString(s));
+    return a;
+}
+} // namespace
+
+Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& model, const PlanOptions& o) {
+    const std::string arch = o.arch.empty() ? hostArch() : o.arch;
+    auto lib = targets::resolveKernelLibrary(o.library, arch, o.havePrebuiltXnnpack);
+    if (!lib) return lib.error();
+    auto plan = std::make_unique<DeploymentPlan>();
+
+    passes::PassOptions po;
+    po.library = *lib;
+    po.keepSnapshots = o.keepSnapshots;
+    auto fused = passes::PassManager::run(model, o.recipe, po);
+    if (!fused) return fused.error();
+    plan->passes = std::move(*fused);
+
+    AdaptationOptions ao;
+    ao.library = o.library;
+    ao.arch = arch;
+    ao.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
+    ao.opOverrides = o.opOverrides;
+    ao.nodeOverrides = o.nodeOverrides;
+    auto adapted = adapt(plan->passes.graph, ao);
+    if (!adapted) return adapted.error();
+    plan->adaptation = std::move(*adapted);
+
+    // After the move: the blocks point at nodes and values of the plan's own graph.
+    plan->fusedBlocks = findFusedBlocks(plan->adaptation);
+    MemoryPlanOptions mo;
+    mo.ioInArena = o.ioInArena;
+    for (const FusedBlock& b : plan->fusedBlocks) mo.apart.push_back({b.input->name, b.output()->name});
+    auto memory = planMemory(plan->adaptation.graph, mo);
+    if (!memory) return memory.error();
+    EMBARK_TRY(checkMemoryPlan(*memory));
+    plan->memory = std::move(*memory);
+    return plan;
+}
+
+QJsonObject memoryPlanJson(const MemoryPlan& m) {
+    QJsonArray buffers;
+    for (const PlannedBuffer& b : m.buffers)
+        buffers.append(QJsonObject{{"id", b.id},
+                                   {"offset", static_cast<qint64>(b.offset)},
+                                   {"bytes", static_cast<qint64>(b.bytes)},
+                                   {"first_step", b.firstStep},
+                                   {"last_step", b.lastStep},
+                                   {"in_arena", b.inArena},
+                                   {"values", strings(b.values)}});
+    return QJsonObject{{"arena_bytes", static_cast<qint64>(m.arenaBytes)},
+                       {"lower_bound_bytes", static_cast<qint64>(m.lowerBoundBytes)},
+                       {"alignment", static_cast<qint64>(m.alignment)},
+                       {"peak_step", m.peakStep},
+                       {"schedule", strings(m.schedule)},
+                       {"buffers", buffers}};
+}
+
+QJsonArray fusedBlocksJson(const std::vector<FusedBlock>& blocks) {
+    QJsonArray fused;
+    for (const FusedBlock& b : blocks) {
+        std::vector<std::string> names;
+        for (const ir::Node* n : b.nodes) names.push_back(n->name);
+        fused.append(QJsonObject{{"kernel", b.kind == FusedBlock::Kind::NchwConv ? "conv2d_nchw" : "inverted_bottleneck"},
+                                 {"nodes", strings(names)}});
+    }
+    return fused;
+}
+
+} // namespace embark::exporter
