@@ -1,0 +1,165 @@
+#!/bin/sh
+# Retired instructions per inference under qemu-user (issue 15): Embark's portable export vs an
+# XNNPACK export linked with upstream XNNPACK (fb000666, ../shared/xnnpack/prebuilt/ARCH via
+# XNNPACK_ROOT) on sim-k230 (riscv64, RVV VLEN 128), sim-k1 (riscv64, VLEN 256) and sim-rpi5
+# (aarch64, NEON), for ResNet-18 and MobileNet-V2, whole model and per layer.
+# Counted by bench/rvv/insn_count.c (qemu 7.2 TCG plugin, built here for the host) with marks=on:
+# two runs per export, `run_export --warmup 0 --iterations 1 --threads 1` (+ --check 1e-3, then
+# + --layers), and bench/libs/marks.py reads the count at the clock reads around the timed
+# inference: the first run gives the whole inference (fused blocks fused), the second each
+# layer (fused blocks layer by layer). The whole-model figure is what bench_rvv_instructions.sh
+# gets as count(2 iterations) - count(1 iteration), without the printing between iterations. Counts are deterministic, so no rounds; they count
+# instructions, not the work of each: one RVV instruction at VLEN 256 does twice the lanes of
+# one at VLEN 128 (and qemu's TCG time per vector instruction says nothing about a real core).
+# qemu and its flags come from each board's runner.exec_prefix (qemu-*-static takes no plugins,
+# so the dynamic qemu-* of the same name is used).
+# Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2)
+#   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-qemu  BOARDS="sim-k230 sim-k1 sim-rpi5"
+#   LIBS="portable xnnpack portable-vlen"  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
+# Time on 2 cores: builds ~1 min per export (12 exports), qemu ~1-4 min per run (ResNet-18 on
+# RVV is the slowest): about 30-40 minutes for everything; one model/board is a few minutes.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+cli=${EMBARK_CLI:-"$root/build-h3/app/cli/embark-cli"}
+shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
+prebuilt=${XNNPACK_PREBUILT:-"$root/../shared/xnnpack/prebuilt"}
+work=${BENCH_DIR:-/tmp/embark-bench-libs-qemu}
+boards=${BOARDS:-"sim-k230 sim-k1 sim-rpi5"}
+libs=${LIBS:-"portable xnnpack portable-vlen"}
+[ -x "$cli" ] || { echo "bench_libs_qemu: no embark-cli at $cli (set EMBARK_CLI)" >&2; exit 2; }
+[ $# -gt 0 ] || set -- resnet18 mobilenet_v2
+mkdir -p "$work"
+
+plugin="$work/insn_count.so"
+cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin" "$here/rvv/insn_count.c"
+
+model_path() {
+    case "$1" in
+    digits) echo "$root/resources/models/digits_cnn.onnx" ;;
+    *) echo "$shared/$1.onnx" ;;
+    esac
+}
+
+# The board's qemu command line without -static: "qemu-riscv64 -cpu ... -L ...".
+board_qemu() {
+    python3 -c '
+import json, sys
+prefix = json.load(open(sys.argv[1]))["runner"]["exec_prefix"]
+prefix[0] = prefix[0].replace("-static", "")
+print(" ".join(prefix))' "$root/boards/$1.json"
+}
+# board_field BOARD FIELD: a field of boards/BOARD.json (a list is joined with spaces).
+board_field() {
+    python3 -c '
+import json, sys
+v = json.load(open(sys.argv[1]))[sys.argv[2]]
+print(" ".join(v) if isinstance(v, list) else v)' "$root/boards/$1.json" "$2"
+}
+
+: > "$work/counts.txt"
+echo "bench_libs_qemu: $(qemu-riscv64 --version | head -1), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+for model in "$@"; do
+    onnx=$(model_path "$model")
+    [ -f "$onnx" ] || { echo "bench_libs_qemu: $onnx is missing, skipping $model" >&2; continue; }
+    "$cli" inspect "$onnx" --json > "$work/${model}_inspect.json"
+    for board in $boards; do
+        arch=$(board_field "$board" arch)
+        qemu=$(board_qemu "$board")
+        for lib in $libs; do
+            dir="$work/${model}_${board}_$lib"
+            vlen=$(board_field "$board" vlen_bits)
+            # portable-vlen: the portable export compiled with -DEMBARK_VLEN_BITS=<the board's
+            # VLEN> (config.h sizes the GEMM tile by it; the board's cflags do not pass it, so
+            # the plain export tiles for 128 bits on every board). Only where VLEN is not 128.
+            if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then continue; fi
+            if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
+                # XNNPACK_ROOT also at export time: riscv64 has no system XNNPACK to fall back on.
+                if ! XNNPACK_ROOT="$prebuilt/$arch" "$cli" export "$onnx" --board "$board" --lib "${lib%-vlen}" -o "$dir" \
+                    --force > "$work/export.log" 2>&1; then
+                    echo "bench_libs_qemu: export $model $board $lib failed:" >&2
+                    tail -5 "$work/export.log" >&2
+                    continue
+                fi
+                case "$lib" in
+                xnnpack) XNNPACK_ROOT="$prebuilt/$arch" "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1 ;;
+                portable-vlen)
+                    # What `embark-cli build` runs (toolchain file + the board's flags), plus the VLEN.
+                    cmake -S "$dir" -B "$dir/build" -G Ninja --toolchain "$dir/toolchain.cmake" \
+                        -DEMBARK_TARGET_FLAGS="$(board_field "$board" cflags) -DEMBARK_VLEN_BITS=$vlen" > "$work/build.log" 2>&1 &&
+                        cmake --build "$dir/build" -j 2 >> "$work/build.log" 2>&1 ;;
+                *) "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1 ;;
+                esac || { echo "bench_libs_qemu: build $model $board $lib failed:" >&2; tail -20 "$work/build.log" >&2; continue; }
+            fi
+            t0=$(date +%s)
+            status=0
+            # Run 1, the whole inference (fused blocks fused) and the output check; run 2, --layers.
+            # shellcheck disable=SC2086
+            (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
+                --threads 1 --check 1e-3 --out "$work/out" > "$dir/run.jsonl" 2> "$dir/plugin.txt") || status=$?
+            if [ "$status" = 0 ]; then
+                # shellcheck disable=SC2086
+                (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
+                    --threads 1 --layers --out "$work/out" > "$dir/layers.jsonl" 2> "$dir/layers_plugin.txt") || status=$?
+            fi
+            seconds=$(($(date +%s) - t0))
+            if [ "$status" != 0 ]; then
+                echo "bench_libs_qemu: $model $board $lib: run_export exited $status under qemu ($seconds s):" >&2
+                grep -h '"check"\|"error"' "$dir/run.jsonl" "$dir/layers.jsonl" >&2 || true
+                grep -hv '^mark \|^insns ' "$dir/plugin.txt" "$dir/layers_plugin.txt" | tail -5 >&2 || true
+                echo "$model $board $lib failed $status" >> "$work/counts.txt"
+                continue
+            fi
+            if ! python3 "$here/libs/marks.py" "$dir/plugin.txt" "$dir/run.jsonl" > "$dir/insns.jsonl" ||
+                ! python3 "$here/libs/marks.py" "$dir/layers_plugin.txt" "$dir/layers.jsonl" >> "$dir/insns.jsonl"; then
+                echo "bench_libs_qemu: $model $board $lib: no marks (see $dir/*plugin.txt)" >&2
+                continue
+            fi
+            forward=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["forward"])' "$dir/insns.jsonl")
+            echo "$model $board $lib $forward $seconds" >> "$work/counts.txt"
+            echo "  $model $board $lib: $forward instructions per inference ($seconds s under qemu)"
+        done
+    done
+done
+
+echo
+echo "retired instructions per inference (millions), 1 thread; ratio = portable / upstream XNNPACK (goal <= 1.00)"
+python3 - "$work/counts.txt" <<'PY'
+import sys
+rows, order = {}, []
+for line in open(sys.argv[1]):
+    f = line.split()
+    key = (f[0], f[1])
+    if key not in order:
+        order.append(key)
+    rows.setdefault(key, {})[f[2]] = None if f[3] == "failed" else int(f[3])
+def cell(r, lib):
+    if lib not in r:
+        return "%14s" % "-"
+    return "%14s" % "failed" if r[lib] is None else "%14.1f" % (r[lib] / 1e6)
+def ratio(r, lib):
+    return "%7.2f" % (r[lib] / r["xnnpack"]) if r.get(lib) and r.get("xnnpack") else "%7s" % "-"
+print("%-13s %-9s %14s %14s %7s %14s %7s" % ("model", "board", "portable M", "xnnpack M", "ratio", "portable-vlen", "ratio"))
+for key in order:
+    r = rows[key]
+    print("%-13s %-9s %s %s %s %s %s" % (key[0], key[1], cell(r, "portable"), cell(r, "xnnpack"), ratio(r, "portable"),
+                                        cell(r, "portable-vlen"), ratio(r, "portable-vlen")))
+PY
+for model in "$@"; do
+    for board in $boards; do
+        p="$work/${model}_${board}_portable"
+        x="$work/${model}_${board}_xnnpack"
+        if [ ! -f "$p/insns.jsonl" ] || [ ! -f "$x/insns.jsonl" ]; then continue; fi
+        echo
+        echo "== $model on $board: per layer, portable vs upstream XNNPACK (millions of instructions, --layers pass) =="
+        python3 "$here/libs/layer_compare.py" --key insns --inspect "$work/${model}_inspect.json" \
+            portable "$p" "$p/insns.jsonl" xnnpack "$x" "$x/insns.jsonl"
+        v="$work/${model}_${board}_portable-vlen"
+        [ -f "$v/insns.jsonl" ] || continue
+        echo
+        echo "== $model on $board: portable built for VLEN $(board_field "$board" vlen_bits) vs upstream XNNPACK (top 12) =="
+        python3 "$here/libs/layer_compare.py" --key insns --top 12 --inspect "$work/${model}_inspect.json" \
+            portable-vlen "$v" "$v/insns.jsonl" xnnpack "$x" "$x/insns.jsonl"
+    done
+done
+echo "bench_libs_qemu: load after: $(cut -d' ' -f1-3 /proc/loadavg)"
