@@ -1,9 +1,11 @@
 // `embark-cli boards [--json]`: the built-in and user boards (id, name, arch, ISA, cores,
-// memory, runner); malformed board files are reported on stderr and make the status 4.
+// memory, runner) and which XNNPACK each architecture links; malformed board files are
+// reported on stderr and make the status 4.
 #include "commands.h"
 #include "model_args.h"
 
 #include "targets/board.h"
+#include "xnnpack/xnnpack_resolve.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -26,6 +28,8 @@ int cmdBoards(const QStringList& args, Io& io) {
             QJsonObject o = b.toJson();
             o["source"] = b.sourceFile;
             o["built_in"] = b.builtIn;
+            // Which XNNPACK an export for this board links (embark-cli xnnpack list explains).
+            if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpack(b.arch, xnnpack::isaHasRvv(b.isa)).toJson();
             boards.append(o);
         }
         io.out << QJsonDocument(boards).toJson(QJsonDocument::Indented);
@@ -39,6 +43,12 @@ int cmdBoards(const QStringList& args, Io& io) {
                    << QString::number(b.cores).rightJustified(5)
                    << QString::number(double(b.memoryBytes) / (1024.0 * 1024.0), 'f', 0).append(" MiB").rightJustified(12)
                    << "  " << b.runnerSummary() << "\n";
+        QStringList archs;
+        for (const targets::Board& b : catalog.boards)
+            if (b.xnnpack && !archs.contains(b.arch)) archs << b.arch;
+        if (!archs.isEmpty()) io.out << "\nXNNPACK for --lib xnnpack:\n";
+        for (const QString& a : archs)
+            io.out << "  " << a.leftJustified(8) << " " << xnnpack::resolveXnnpack(a).describe() << "\n";
     }
     io.out.flush();
     if (catalog.problems.empty()) return 0;

@@ -7,7 +7,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -295,6 +297,70 @@ private slots:
         auto missing = xnnpack::readPinnedCommits(m_tmp.path() + "/xnn-src");
         QVERIFY(!missing);
         QVERIFY2(message(missing.error()).contains("DownloadFXdiv.cmake"), missing.error().message.c_str());
+    }
+
+    // embark-cli: no tree for riscv64 names the fix; a cache entry is what plan reports.
+    void cliNamesTheFixAndTheTree() {
+        const QString cache = m_tmp.path() + "/cli-cache";
+        QDir(cache).removeRecursively();
+        QVERIFY(QDir().mkpath(cache));
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove("XNNPACK_ROOT");
+        env.insert("EMBARK_XNNPACK_CACHE", cache);
+        auto cli = [&](const QStringList& args, QString* out, QString* err) {
+            QProcess p;
+            p.setProcessEnvironment(env);
+            p.start(test::cliPath(), args);
+            if (!p.waitForFinished(300000)) return -1;
+            *out = QString::fromUtf8(p.readAllStandardOutput());
+            *err = QString::fromUtf8(p.readAllStandardError());
+            return p.exitCode();
+        };
+        const QString model = test::sourceDir() + "/resources/models/digits_cnn.onnx";
+        QString out, err;
+        QCOMPARE(cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o", m_tmp.path() + "/no-tree"}, &out, &err), 3);
+        QVERIFY2(err.contains("embark-cli xnnpack build --arch riscv64"), qPrintable(err));
+        QCOMPARE(cli({"xnnpack", "build", "--arch", "riscv64"}, &out, &err), 2);
+        QVERIFY2(err.contains("git clone https://github.com/google/XNNPACK"), qPrintable(err));
+        QCOMPARE(cli({"xnnpack", "list", "--json"}, &out, &err), 0);
+        const QJsonObject list = QJsonDocument::fromJson(out.toUtf8()).object();
+        QCOMPARE(list.value("cache").toString(), cache);
+        bool sawRiscv = false;
+        for (const QJsonValue& v : list.value("resolved").toArray())
+            if (v.toObject().value("arch").toString() == "riscv64") {
+                sawRiscv = true;
+                QCOMPARE(v.toObject().value("kind").toString(), QString("none"));
+                QCOMPARE(v.toObject().value("fix").toString(), QString("embark-cli xnnpack build --arch riscv64"));
+            }
+        QVERIFY(sawRiscv);
+
+        const QString entry = cache + "/riscv64-fb000666d5c2-0123abcd";
+        QVERIFY(copyTree(m_rvTree, entry));
+        writeManifest(entry, "riscv64", xnnpack::kPinnedXnnpackCommit, "2026-12-01T10:00:00Z");
+        QCOMPARE(cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack", "--json"}, &out, &err), 0);
+        const QJsonObject xnn = QJsonDocument::fromJson(out.toUtf8()).object().value("xnnpack").toObject();
+        QCOMPARE(xnn.value("kind").toString(), QString("embark-built"));
+        QCOMPARE(xnn.value("path").toString(), entry);
+        QCOMPARE(cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack"}, &out, &err), 0);
+        QVERIFY2(out.contains("XNNPACK   Embark-built upstream XNNPACK fb000666d5c2"), qPrintable(out));
+    }
+
+    // xnnpack.cmake stops the configure, naming the library, when XNNPACK_ROOT is for another CPU.
+    void exportCmakeRefusesAnotherMachine() {
+        const QString project = m_tmp.path() + "/cmake-check";
+        QVERIFY(QDir().mkpath(project));
+        QFile f(project + "/CMakeLists.txt");
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral("cmake_minimum_required(VERSION 3.16)\nproject(check C CXX)\ninclude(\"%1/resources/runtime/xnnpack/xnnpack.cmake\")\n")
+                    .arg(test::sourceDir()).toUtf8());
+        f.close();
+        QString out;
+        QVERIFY(!run("cmake", {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_rvTree}, project, &out));
+        out = out.simplified(); // CMake wraps its messages
+        QVERIFY2(out.contains("libXNNPACK.a") && out.contains("is built for riscv64, but this build targets x86_64"), qPrintable(out));
+        QVERIFY(QDir(project + "/build").removeRecursively());
+        QVERIFY(!run("cmake", {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_tmp.path() + "/no-cpuinfo"}, project, &out));
+        QVERIFY2(out.simplified().contains("missing: libcpuinfo"), qPrintable(out));
     }
 
     void buildWithoutSourcesSaysWhereToGetThem() {
