@@ -1,5 +1,7 @@
 #include "export_builder.h"
 
+#include "export/export_folder.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -111,9 +113,11 @@ Expected<int> runProcess(const QString& program, const QStringList& args, const 
 }
 
 Expected<BuildResult> buildExport(const BuildOptions& o) {
-    const QString dir = QFileInfo(o.exportDir).absoluteFilePath();
-    if (!QFileInfo::exists(dir + "/CMakeLists.txt") || !QFileInfo::exists(dir + "/export.json"))
-        return makeError(ErrorKind::Usage, "'" + dir.toStdString() + "' is not an Embark export folder (no CMakeLists.txt and export.json)");
+    // An export folder of this Embark's format, or a clear error before anything is built.
+    auto folder = exporter::ExportFolder::open(o.exportDir);
+    if (!folder) return folder.error();
+    const QString dir = folder->dir;
+    const QString expectedArch = o.expectedArch.isEmpty() ? QString::fromStdString(folder->arch) : o.expectedArch;
     const QString buildDir = o.buildDir.isEmpty() ? dir + "/build" : QFileInfo(o.buildDir).absoluteFilePath();
     QString toolchain = o.toolchainFile;
     if (toolchain.isEmpty() && QFileInfo::exists(dir + "/toolchain.cmake")) toolchain = dir + "/toolchain.cmake";
@@ -167,9 +171,9 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
         return makeError(ErrorKind::External, "the build of '" + dir.toStdString() + "' finished without producing run_export");
     r.binaryBytes = QFileInfo(r.binary).size();
     r.elfMachine = elfMachine(r.binary);
-    if (!o.expectedArch.isEmpty() && r.elfMachine != o.expectedArch)
+    if (!expectedArch.isEmpty() && r.elfMachine != expectedArch)
         return makeError(ErrorKind::External, "'" + r.binary.toStdString() + "' is built for " + r.elfMachine.toStdString() +
-                                                  " but the board needs " + o.expectedArch.toStdString() +
+                                                  " but the board needs " + expectedArch.toStdString() +
                                                   ": check the toolchain file");
     return r;
 }

@@ -22,9 +22,7 @@ int cmdBuild(const QStringList& args, Io& io) {
     o.exportDir = parser.positionalArguments().first();
     o.buildDir = parser.value("build-dir");
     o.jobs = parser.value("jobs").toInt();
-    QFile exportJson(o.exportDir + "/export.json");
-    if (exportJson.open(QIODevice::ReadOnly))
-        o.expectedArch = QJsonDocument::fromJson(exportJson.readAll()).object().value("arch").toString();
+    // The export's own architecture is checked by buildExport (export_folder.h reads it).
     const bool quiet = parser.isSet("quiet");
     o.log = [&](const QString& line) {
         if (!quiet) {

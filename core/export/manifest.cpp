@@ -1,6 +1,7 @@
 #include "manifest.h"
 
 #include "deployment_plan.h"
+#include "export_folder.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -79,7 +80,7 @@ QByteArray manifestJson(const ManifestInput& in) {
         return it == in.model.metadata.end() ? QString() : str(it->second);
     };
     const QJsonObject root{
-        {"format", "embark-export/1"},
+        {"format", kExportFormat},
         {"embark_version", EMBARK_VERSION},
         {"model", QJsonObject{{"name", str(in.model.name)}, {"path", meta("path")}, {"sha256", meta("sha256")},
                               {"opset", meta("opset")}}},
