@@ -174,6 +174,17 @@ private slots:
         QVERIFY(!o.contains("random_inputs"));
         QVERIFY2(!r.err.contains("random"), r.err.constData());
         QCOMPARE(cli({"run", test + "/model.onnx"}).code, 0);
+
+        // Exported, built and run standalone, it reproduces the expected output exactly.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("constant");
+        const Result exported = cli({"export", test + "/model.onnx", "--lib", "portable", "-o", out});
+        QVERIFY2(exported.code == 0, exported.err.constData());
+        const Result built = cli({"build", out, "--quiet"});
+        QVERIFY2(built.code == 0, built.err.constData());
+        const Result ran = cli({"exec", out, "--", "--check", "0"});
+        QVERIFY2(ran.code == 0 && ran.out.contains("\"type\":\"check\",\"output\":\"values\",\"max_abs\":0,"),
+                 ran.out.constData());
     }
 
     // Six benchmarks of the same model on the same board started at once: each gets its own
