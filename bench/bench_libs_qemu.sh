@@ -32,7 +32,6 @@ libs=${LIBS:-"portable xnnpack portable-vlen"}
 mkdir -p "$work"
 
 plugin="$work/insn_count.so"
-cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin" "$here/rvv/insn_count.c"
 
 model_path() {
     case "$1" in
@@ -57,67 +56,94 @@ v = json.load(open(sys.argv[1]))[sys.argv[2]]
 print(" ".join(v) if isinstance(v, list) else v)' "$root/boards/$1.json" "$2"
 }
 
-: > "$work/counts.txt"
-echo "bench_libs_qemu: $(qemu-riscv64 --version | head -1), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-for model in "$@"; do
+# measure MODEL BOARD LIB: export, build and count one configuration into $dir/count.txt
+# ("model board lib instructions source seconds"; source: plain or layers, see PLAIN).
+measure() {
+    model=$1 board=$2 lib=$3
     onnx=$(model_path "$model")
-    [ -f "$onnx" ] || { echo "bench_libs_qemu: $onnx is missing, skipping $model" >&2; continue; }
-    "$cli" inspect "$onnx" --json > "$work/${model}_inspect.json"
-    for board in $boards; do
-        arch=$(board_field "$board" arch)
-        qemu=$(board_qemu "$board")
-        for lib in $libs; do
-            dir="$work/${model}_${board}_$lib"
-            vlen=$(board_field "$board" vlen_bits)
-            # portable-vlen: the portable export compiled with -DEMBARK_VLEN_BITS=<the board's
-            # VLEN> (config.h sizes the GEMM tile by it; the board's cflags do not pass it, so
-            # the plain export tiles for 128 bits on every board). Only where VLEN is not 128.
-            if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then continue; fi
-            if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
-                # XNNPACK_ROOT also at export time: riscv64 has no system XNNPACK to fall back on.
-                if ! XNNPACK_ROOT="$prebuilt/$arch" "$cli" export "$onnx" --board "$board" --lib "${lib%-vlen}" -o "$dir" \
-                    --force > "$work/export.log" 2>&1; then
-                    echo "bench_libs_qemu: export $model $board $lib failed:" >&2
-                    tail -5 "$work/export.log" >&2
-                    continue
-                fi
-                case "$lib" in
-                xnnpack) XNNPACK_ROOT="$prebuilt/$arch" "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1 ;;
-                portable-vlen)
-                    # What `embark-cli build` runs (toolchain file + the board's flags), plus the VLEN.
-                    cmake -S "$dir" -B "$dir/build" -G Ninja --toolchain "$dir/toolchain.cmake" \
-                        -DEMBARK_TARGET_FLAGS="$(board_field "$board" cflags) -DEMBARK_VLEN_BITS=$vlen" > "$work/build.log" 2>&1 &&
-                        cmake --build "$dir/build" -j 2 >> "$work/build.log" 2>&1 ;;
-                *) "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1 ;;
-                esac || { echo "bench_libs_qemu: build $model $board $lib failed:" >&2; tail -20 "$work/build.log" >&2; continue; }
-            fi
-            t0=$(date +%s)
-            status=0
-            # Run 1, the whole inference (fused blocks fused) and the output check; run 2, --layers.
-            # shellcheck disable=SC2086
-            (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
-                --threads 1 --check 1e-3 --out "$work/out" > "$dir/run.jsonl" 2> "$dir/plugin.txt") || status=$?
-            if [ "$status" = 0 ]; then
-                # shellcheck disable=SC2086
-                (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
-                    --threads 1 --layers --out "$work/out" > "$dir/layers.jsonl" 2> "$dir/layers_plugin.txt") || status=$?
-            fi
-            seconds=$(($(date +%s) - t0))
-            if [ "$status" != 0 ]; then
-                echo "bench_libs_qemu: $model $board $lib: run_export exited $status under qemu ($seconds s):" >&2
-                grep -h '"check"\|"error"' "$dir/run.jsonl" "$dir/layers.jsonl" >&2 || true
-                grep -hv '^mark \|^insns ' "$dir/plugin.txt" "$dir/layers_plugin.txt" | tail -5 >&2 || true
-                echo "$model $board $lib failed $status" >> "$work/counts.txt"
-                continue
-            fi
-            if ! python3 "$here/libs/marks.py" "$dir/plugin.txt" "$dir/run.jsonl" > "$dir/insns.jsonl" ||
-                ! python3 "$here/libs/marks.py" "$dir/layers_plugin.txt" "$dir/layers.jsonl" >> "$dir/insns.jsonl"; then
-                echo "bench_libs_qemu: $model $board $lib: no marks (see $dir/*plugin.txt)" >&2
-                continue
-            fi
-            forward=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["forward"])' "$dir/insns.jsonl")
-            echo "$model $board $lib $forward $seconds" >> "$work/counts.txt"
-            echo "  $model $board $lib: $forward instructions per inference ($seconds s under qemu)"
+    arch=$(board_field "$board" arch)
+    vlen=$(board_field "$board" vlen_bits)
+    qemu=$(board_qemu "$board")
+    dir="$work/${model}_${board}_$lib"
+    log="$work/${model}_${board}_$lib.log"
+    # portable-vlen: the portable export compiled with -DEMBARK_VLEN_BITS=<the board's VLEN>
+    # (config.h sizes the GEMM tile by it; the board's cflags do not pass it, so the plain
+    # export tiles for 128 bits on every board). Only where VLEN is not 128.
+    if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then return 0; fi
+    if [ "${REUSE:-0}" = 1 ] && [ -f "$dir/count.txt" ]; then return 0; fi
+    if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
+        # XNNPACK_ROOT also at export time: riscv64 has no system XNNPACK to fall back on.
+        if ! XNNPACK_ROOT="$prebuilt/$arch" "$cli" export "$onnx" --board "$board" --lib "${lib%-vlen}" -o "$dir" \
+            --force > "$log" 2>&1; then
+            echo "bench_libs_qemu: export $model $board $lib failed (see $log)" >&2
+            return 0
+        fi
+        case "$lib" in
+        xnnpack) XNNPACK_ROOT="$prebuilt/$arch" "$cli" build "$dir" --jobs 2 --quiet >> "$log" 2>&1 ;;
+        portable-vlen)
+            # What `embark-cli build` runs (toolchain file + the board's flags), plus the VLEN.
+            cmake -S "$dir" -B "$dir/build" -G Ninja --toolchain "$dir/toolchain.cmake" \
+                -DEMBARK_TARGET_FLAGS="$(board_field "$board" cflags) -DEMBARK_VLEN_BITS=$vlen" >> "$log" 2>&1 &&
+                cmake --build "$dir/build" -j 2 >> "$log" 2>&1 ;;
+        *) "$cli" build "$dir" --jobs 2 --quiet >> "$log" 2>&1 ;;
+        esac || { echo "bench_libs_qemu: build $model $board $lib failed (see $log)" >&2; return 0; }
+    fi
+    t0=$(date +%s)
+    status=0
+    # The --layers run: each layer, the output check, and the whole inference when it computes
+    # the same as forward() (no fused inverted bottleneck: only the stem's NCHW read differs).
+    # shellcheck disable=SC2086
+    (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
+        --threads 1 --layers --check 1e-3 --out "$dir/out" > "$dir/layers.jsonl" 2> "$dir/layers_plugin.txt") || status=$?
+    plain=${PLAIN:-auto}
+    [ "$plain" = auto ] && { grep -q inverted_bottleneck "$dir/export.json" && plain=1 || plain=0; }
+    if [ "$status" = 0 ] && [ "$plain" = 1 ]; then
+        # shellcheck disable=SC2086
+        (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
+            --threads 1 --out "$dir/out" > "$dir/run.jsonl" 2> "$dir/plugin.txt") || status=$?
+    fi
+    seconds=$(($(date +%s) - t0))
+    if [ "$status" != 0 ]; then
+        echo "bench_libs_qemu: $model $board $lib: run_export exited $status under qemu ($seconds s):" >&2
+        grep -h '"check"\|"error"' "$dir"/*.jsonl >&2 || true
+        grep -hv '^mark \|^insns ' "$dir"/*plugin.txt | tail -5 >&2 || true
+        echo "$model $board $lib failed $status $seconds" > "$dir/count.txt"
+        return 0
+    fi
+    if ! python3 "$here/libs/marks.py" "$dir/layers_plugin.txt" "$dir/layers.jsonl" > "$dir/insns.jsonl"; then
+        echo "bench_libs_qemu: $model $board $lib: no marks (see $dir/layers_plugin.txt)" >&2
+        return 0
+    fi
+    if [ "$plain" = 1 ]; then
+        python3 "$here/libs/marks.py" "$dir/plugin.txt" "$dir/run.jsonl" >> "$dir/insns.jsonl" || return 0
+        source=plain
+        whole=$(python3 -c 'import json, sys; print([json.loads(l) for l in open(sys.argv[1])][-1]["forward"])' "$dir/insns.jsonl")
+    else
+        source=layers
+        whole=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["profiled"])' "$dir/insns.jsonl")
+    fi
+    echo "$model $board $lib $whole $source $seconds" > "$dir/count.txt"
+    echo "  $model $board $lib: $whole instructions per inference ($source run; $seconds s under qemu)"
+}
+
+if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
+    # Built into a temporary name and renamed: several instances (one per board) may share $work.
+    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin.$$" "$here/rvv/insn_count.c" && mv "$plugin.$$" "$plugin"
+    echo "bench_libs_qemu: $(qemu-riscv64 --version | head -1), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    for model in "$@"; do
+        [ -f "$(model_path "$model")" ] || { echo "bench_libs_qemu: $(model_path "$model") is missing" >&2; continue; }
+        "$cli" inspect "$(model_path "$model")" --json > "$work/${model}_inspect.json.$$" &&
+            mv "$work/${model}_inspect.json.$$" "$work/${model}_inspect.json"
+        for board in $boards; do
+            for lib in $libs; do measure "$model" "$board" "$lib"; done
+        done
+    done
+fi
+: > "$work/counts.txt"
+for model in "$@"; do
+    for board in sim-k230 sim-k1 sim-rpi5; do
+        for lib in portable xnnpack portable-vlen; do
+            [ -f "$work/${model}_${board}_$lib/count.txt" ] && cat "$work/${model}_${board}_$lib/count.txt" >> "$work/counts.txt"
         done
     done
 done
@@ -126,17 +152,21 @@ echo
 echo "retired instructions per inference (millions), 1 thread; ratio = portable / upstream XNNPACK (goal <= 1.00)"
 python3 - "$work/counts.txt" <<'PY'
 import sys
-rows, order = {}, []
+rows, order, layers_only = {}, [], set()
 for line in open(sys.argv[1]):
     f = line.split()
     key = (f[0], f[1])
     if key not in order:
         order.append(key)
     rows.setdefault(key, {})[f[2]] = None if f[3] == "failed" else int(f[3])
+    if f[3] != "failed" and f[4] == "layers":
+        layers_only.add(key + (f[2],))
 def cell(r, lib):
     if lib not in r:
         return "%14s" % "-"
-    return "%14s" % "failed" if r[lib] is None else "%14.1f" % (r[lib] / 1e6)
+    if r[lib] is None:
+        return "%14s" % "failed"
+    return "%13.1f%s" % (r[lib] / 1e6, "L" if key + (lib,) in layers_only else " ")
 def ratio(r, lib):
     return "%7.2f" % (r[lib] / r["xnnpack"]) if r.get(lib) and r.get("xnnpack") else "%7s" % "-"
 print("%-13s %-9s %14s %14s %7s %14s %7s" % ("model", "board", "portable M", "xnnpack M", "ratio", "portable-vlen", "ratio"))
@@ -144,6 +174,8 @@ for key in order:
     r = rows[key]
     print("%-13s %-9s %s %s %s %s %s" % (key[0], key[1], cell(r, "portable"), cell(r, "xnnpack"), ratio(r, "portable"),
                                         cell(r, "portable-vlen"), ratio(r, "portable-vlen")))
+print("L: from the --layers run (no fused inverted bottleneck, so the layers are what forward() runs,")
+print("   but for the stem's NCHW read); otherwise from a plain run (PLAIN=1 forces plain runs everywhere)")
 PY
 for model in "$@"; do
     for board in $boards; do
