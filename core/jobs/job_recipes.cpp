@@ -157,4 +157,22 @@ std::shared_ptr<Job> makeBenchmarkJob(BenchOptions o, QString title) {
     });
 }
 
+std::shared_ptr<Job> makeXnnpackBuildJob(xnnpack::XnnpackBuildOptions o, QString title) {
+    if (title.isEmpty()) title = QStringLiteral("Build XNNPACK for %1").arg(o.arch);
+    return std::make_shared<Job>(title, JobKind::Build, [o = std::move(o)](JobContext& ctx) mutable -> Status {
+        o.log = [&ctx](const QString& line) { ctx.log(line); };
+        o.progress = [&ctx](int done, int total) { ctx.progress(QStringLiteral("build XNNPACK"), done, total); };
+        o.cancel = ctx.cancelFlag();
+        auto r = xnnpack::buildXnnpack(o);
+        if (!r) return r.error();
+        const QString summary = r->alreadyBuilt ? QStringLiteral("already built: %1").arg(r->dir)
+                                                : QStringLiteral("XNNPACK %1 for %2 in %3 s: %4")
+                                                      .arg(r->manifest.xnnpackCommit.left(12), o.arch)
+                                                      .arg(r->manifest.buildSeconds, 0, 'f', 0)
+                                                      .arg(r->dir);
+        ctx.setResult(*r, summary);
+        return {};
+    });
+}
+
 } // namespace embark::jobs

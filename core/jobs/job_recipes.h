@@ -11,6 +11,7 @@
 #include "deploy/ssh_connection.h"
 #include "export/exporter.h"
 #include "ir/graph.h"
+#include "xnnpack/xnnpack_builder.h"
 
 #include <QString>
 
@@ -56,5 +57,9 @@ std::shared_ptr<Job> makeDeployJob(DeployRequest request, QString title = {});
 // Result: BenchResult (a run that failed on the board is a result too, and the job Failed).
 // The options' log, progress and cancel are replaced by the job's.
 std::shared_ptr<Job> makeBenchmarkJob(BenchOptions options, QString title = {});
+// Result: xnnpack::XnnpackBuildResult. Builds XNNPACK into the per-user cache: progress from
+// Ninja's [n/m], every line to the job's log; a cancelled build kills its process tree and
+// leaves no cache entry. The options' log, progress and cancel are replaced by the job's.
+std::shared_ptr<Job> makeXnnpackBuildJob(xnnpack::XnnpackBuildOptions options, QString title = {});
 
 } // namespace embark::jobs

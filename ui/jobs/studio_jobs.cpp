@@ -141,6 +141,24 @@ int StudioJobs::exportTo(const QString& dir, bool replace) {
     return m_queue->enqueue(jobs::makeExportJob(std::move(r), title));
 }
 
+void StudioJobs::buildXnnpackWithDialog(const QString& arch) {
+    QSettings settings;
+    const QString shared = QStringLiteral(EMBARK_SOURCE_DIR "/../shared/xnnpack/src");
+    const QString start = settings.value(QStringLiteral("xnnpackTarballs"), QDir(shared).exists() ? shared : QDir::homePath()).toString();
+    const QString dir = QFileDialog::getExistingDirectory(
+        m_window, tr("Folder with the XNNPACK, cpuinfo, pthreadpool and FXdiv tarballs"), start);
+    if (dir.isEmpty()) return;
+    settings.setValue(QStringLiteral("xnnpackTarballs"), dir);
+    buildXnnpack(arch, dir);
+}
+
+int StudioJobs::buildXnnpack(const QString& arch, const QString& tarballsDir) {
+    xnnpack::XnnpackBuildOptions o;
+    o.arch = arch;
+    o.tarballsDir = tarballsDir;
+    return m_queue->enqueue(jobs::makeXnnpackBuildJob(std::move(o), tr("Build XNNPACK for %1").arg(arch)));
+}
+
 void StudioJobs::buildCurrent() {
     if (m_lastExport.isEmpty()) {
         // A newcomer's Build: export into the default folder first; the queue keeps the order.
@@ -196,6 +214,13 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
         if (auto* r = std::any_cast<exporter::ExportResult>(&result)) m_lastExport = r->dir;
     if (state == jobs::JobState::Succeeded && job->kind() == jobs::JobKind::Build)
         if (auto* r = std::any_cast<build::BuildResult>(&result)) m_lastBinary = r->binary;
+    if (state == jobs::JobState::Succeeded && std::any_cast<xnnpack::XnnpackBuildResult>(&result)) {
+        // A new tree makes XNNPACK available on its architecture: re-choose the library so the
+        // session adapts the model again (the session has no other way to be told).
+        const QString library = m_session->library();
+        m_session->setLibrary(QStringLiteral("portable"));
+        m_session->setLibrary(library);
+    }
     if (job->kind() == jobs::JobKind::Benchmark)
         if (auto* r = std::any_cast<jobs::BenchResult>(&result)) {
             if (state == jobs::JobState::Succeeded) {

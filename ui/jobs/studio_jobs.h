@@ -44,6 +44,11 @@ public:
     int buildExport(const QString& exportDir);
     int deployBinary(const QString& binary);
     int runBenchmark();
+    // Builds XNNPACK for `arch` into the per-user cache from a folder of the four source
+    // tarballs (XNNPACK, cpuinfo, pthreadpool, FXdiv); the session re-plans when it is done.
+    int buildXnnpack(const QString& arch, const QString& tarballsDir);
+    // Asks for the tarball folder, then buildXnnpack() (the target panel's button).
+    void buildXnnpackWithDialog(const QString& arch);
 
     // The benchmark's settings besides model, board and library (iterations, work folder,
     // store, ...). The studio always asks for per-layer timings and accuracy.

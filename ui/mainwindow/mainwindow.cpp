@@ -149,6 +149,7 @@ void MainWindow::createDocks() {
                                QKeySequence(Qt::ALT | Qt::Key_3));
     charts->hide(); // empty until a run exists
     m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock, Run menu and toolbar
+    connect(m_target, &TargetPanel::buildXnnpackRequested, m_jobs, &StudioJobs::buildXnnpackWithDialog);
     // Deploy and benchmark jobs ask for host keys and passwords through the studio's dialogs.
     m_jobs->setSshOptionsProvider([this](const QString&) { return studioSshOptions(this); });
     connect(m_jobs, &StudioJobs::benchmarkFinished, m_history, [this](qint64 runId) {

@@ -7,6 +7,7 @@
 #include "ssh/ssh_settings_dialog.h"
 
 #include "targets/kernel_library.h"
+#include "xnnpack/xnnpack_resolve.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -27,6 +28,12 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_boardInfo->setWordWrap(true);
     m_library = new QComboBox(this);
     for (const std::string& id : targets::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
+    m_xnnpack = new QLabel(this);
+    m_xnnpack->setWordWrap(true);
+    m_xnnpack->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_buildXnnpack = new QPushButton(this);
+    m_buildXnnpack->setToolTip(tr("Build upstream XNNPACK for this architecture into Embark's cache "
+                                  "(embark-cli xnnpack build); exports then link it"));
     m_ssh = new QPushButton(tr("SSH..."), this);
     m_ssh->setToolTip(tr("Connection settings of the selected board: host, user, port, key; test the connection"));
     auto* addBoard = new QPushButton(tr("New board..."), this);
@@ -54,6 +61,8 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     boardButtons->addWidget(editBoardButton);
     form->addRow(boardButtons);
     form->addRow(tr("Kernel library:"), m_library);
+    form->addRow(m_xnnpack);
+    form->addRow(m_buildXnnpack);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);
     layout->addWidget(m_overrides);
@@ -68,6 +77,9 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
     connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
     connect(removeOverride, &QPushButton::clicked, this, &TargetPanel::removeSelectedOverride);
+    connect(m_buildXnnpack, &QPushButton::clicked, this, [this] {
+        if (const targets::Board* b = m_session->board()) emit buildXnnpackRequested(b->arch);
+    });
     connect(session, &StudioSession::targetChanged, this, &TargetPanel::refresh);
     connect(session, &StudioSession::modelChanged, this, &TargetPanel::refresh);
     reloadBoards();
@@ -94,6 +106,7 @@ void TargetPanel::refresh() {
         const QSignalBlocker block(m_library);
         m_library->setCurrentText(m_session->library());
     }
+    refreshXnnpack();
     m_overrides->clear();
     for (const auto& [node, lib] : m_session->request().nodeOverrides)
         new QTreeWidgetItem(m_overrides, {tr("node %1").arg(QString::fromStdString(node)), QString::fromStdString(lib)});
@@ -115,6 +128,21 @@ void TargetPanel::refresh() {
         m_memory->setTimeline({});
     }
     m_summary->setText(summary);
+}
+
+// The same resolution embark-cli export and plan make, so the line says what the export links.
+void TargetPanel::refreshXnnpack() {
+    const targets::Board* b = m_session->board();
+    const bool shown = b && m_session->library() == QLatin1String("xnnpack");
+    m_xnnpack->setVisible(shown);
+    m_buildXnnpack->setVisible(false);
+    if (!shown) return;
+    const xnnpack::XnnpackResolution r = xnnpack::resolveXnnpack(b->arch, xnnpack::isaHasRvv(b->isa));
+    QString text = tr("XNNPACK: %1").arg(r.describe());
+    for (const QString& w : r.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
+    m_xnnpack->setText(text);
+    m_buildXnnpack->setText(tr("Build XNNPACK for %1...").arg(b->arch));
+    m_buildXnnpack->setVisible(!r.found());
 }
 
 void TargetPanel::editBoard(bool copyAsNew) {

@@ -1,5 +1,6 @@
-// The target: board and kernel library pickers, add/edit a user board, the overrides made
-// from the graph's context menu, and the memory plan of the fused graph.
+// The target: board and kernel library pickers, which XNNPACK the export links (with a button
+// that builds one when the board has none), add/edit a user board, the overrides made from
+// the graph's context menu, and the memory plan of the fused graph.
 #pragma once
 
 #include <QWidget>
@@ -23,6 +24,12 @@ public:
     QTreeWidget* overrides() const { return m_overrides; }
     MemoryChart* memoryChart() const { return m_memory; }
     QPushButton* sshButton() const { return m_ssh; }
+    QLabel* xnnpackLine() const { return m_xnnpack; }
+    QPushButton* buildXnnpackButton() const { return m_buildXnnpack; }
+
+signals:
+    // "Build XNNPACK for <arch>..." was pressed (StudioJobs queues the build).
+    void buildXnnpackRequested(const QString& arch);
 
 public slots:
     // The selected board's SSH connection (ui/ssh); reloads the boards when saved.
@@ -31,6 +38,7 @@ public slots:
 private:
     void reloadBoards();
     void refresh();
+    void refreshXnnpack();
     void editBoard(bool copyAsNew);
     void removeSelectedOverride();
 
@@ -38,6 +46,8 @@ private:
     QComboBox* m_board;
     QLabel* m_boardInfo;
     QComboBox* m_library;
+    QLabel* m_xnnpack;
+    QPushButton* m_buildXnnpack;
     QPushButton* m_ssh;
     QTreeWidget* m_overrides;
     QLabel* m_summary;
