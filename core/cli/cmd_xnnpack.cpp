@@ -9,8 +9,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <atomic>
+#include <csignal>
+
 namespace embark::cli {
 namespace {
+
+// The build runs its tools in their own process group, so Ctrl-C reaches only embark-cli:
+// turn it into the builder's cancel, which stops the tools and removes the staging folder.
+std::atomic_bool g_cancel{false};
+extern "C" void onInterrupt(int) { g_cancel.store(true); }
 
 int xnnpackBuild(const QStringList& args, Io& io) {
     QCommandLineParser parser;
@@ -48,7 +56,12 @@ int xnnpackBuild(const QStringList& args, Io& io) {
     };
     io.err << "Building XNNPACK for " << o.arch << " into " << xnnpack::xnnpackCacheRoot() << "\n";
     io.err.flush();
+    o.cancel = &g_cancel;
+    auto previousInt = std::signal(SIGINT, onInterrupt);
+    auto previousTerm = std::signal(SIGTERM, onInterrupt);
     auto r = xnnpack::buildXnnpack(o);
+    std::signal(SIGINT, previousInt);
+    std::signal(SIGTERM, previousTerm);
     if (!r) return fail(io, r.error());
     for (const QString& w : r->warnings) io.err << "embark-cli: warning: " << w << "\n";
     if (r->alreadyBuilt)
