@@ -2,6 +2,9 @@
 // from the session change which library runs a node, and the memory plan chart holds the plan.
 #include "charts/memory_chart.h"
 #include "export/adaptation.h"
+#include "export/deployment_plan.h"
+#include "onnx/writer.h"
+#include "support/graph_builder.h"
 #include "session/studio_session.h"
 #include "support/test_paths.h"
 #include "xnnpack/xnnpack_resolve.h"
@@ -9,6 +12,12 @@
 #include "target/target_panel.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QSignalSpy>
 #include <QLineEdit>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -63,6 +72,69 @@ private slots:
         ui::TargetPanel panel(&session);
         QVERIFY(panel.boardPicker()->findData(QStringLiteral("sim-k230-mine")) >= 0);
         QCOMPARE(session.boardId(), QStringLiteral("sim-k230")); // the default stays
+    }
+
+    // The studio shows the export's plan: the memory plan of its session equals the export.json
+    // of `embark-cli export` with the same library, byte offsets included; and a library whose
+    // fusion patterns differ re-runs the passes, so the stages on screen follow.
+    void sessionPlanIsTheExportPlan_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("library");
+        const QString bundled = test::sourceDir() + "/resources/models/digits_cnn.onnx";
+        QTest::newRow("digits portable") << bundled << "portable";
+        QTest::newRow("digits xnnpack") << bundled << "xnnpack";
+        QTest::newRow("mobilenet_v2 portable") << "shared:mobilenet_v2" << "portable";
+        QTest::newRow("mobilenet_v2 xnnpack") << "shared:mobilenet_v2" << "xnnpack";
+    }
+    void sessionPlanIsTheExportPlan() {
+        QFETCH(QString, model);
+        QFETCH(QString, library);
+        if (model.startsWith("shared:")) {
+            EMBARK_REQUIRE_SHARED_MODELS();
+            model = test::sharedModel(model.mid(7));
+        }
+        ui::StudioSession session;
+        session.setBoard(QStringLiteral("host"));
+        session.setLibrary(library);
+        QVERIFY(session.openModel(model).ok());
+        auto plan = session.deploymentPlan();
+        QVERIFY2(plan, qPrintable(session.memoryPlanError()));
+        QTemporaryDir out;
+        QProcess p;
+        p.start(test::cliPath(), {"export", model, "--lib", library, "-o", out.path() + "/e", "--force"});
+        QVERIFY(p.waitForFinished(10 * 60 * 1000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QFile f(out.path() + "/e/export.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject e = QJsonDocument::fromJson(f.readAll()).object();
+        QCOMPARE(exporter::memoryPlanJson(plan->memory), e["memory"].toObject());
+        QCOMPARE(exporter::fusedBlocksJson(plan->fusedBlocks), e["fused_blocks"].toArray());
+        QCOMPARE(session.memoryPlan()->arenaBytes, plan->memory.arenaBytes);
+    }
+
+    void libraryChangeRerunsTheFusion() {
+        // Conv -> Sigmoid: the portable kernels fuse the Sigmoid, XNNPACK keeps it separate.
+        QTemporaryDir dir;
+        const QString path = dir.path() + "/conv_sigmoid.onnx";
+        {
+            test::GraphBuilder b("conv_sigmoid");
+            auto* x = b.input("x", {1, 3, 8, 8});
+            auto* y = b.op(ir::OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3})}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv");
+            b.output(b.op(ir::OpKind::Sigmoid, {y}, {}, "sigmoid"));
+            QVERIFY(onnx::writeModel(b.build(), path.toStdString()).ok());
+        }
+        ui::StudioSession session;
+        session.setBoard(QStringLiteral("host"));
+        session.setLibrary(QStringLiteral("portable"));
+        QVERIFY(session.openModel(path).ok());
+        QCOMPARE(session.stageGraph(session.lastStage())->nodeCount(), size_t(1));
+        QSignalSpy changed(&session, &ui::StudioSession::modelChanged);
+        session.setLibrary(QStringLiteral("xnnpack"));
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(session.stageGraph(session.lastStage())->nodeCount(), size_t(2));
+        QCOMPARE(session.deploymentPlan()->passes.graph.nodeCount(), size_t(2));
+        session.setLibrary(QStringLiteral("portable"));
+        QCOMPARE(session.stageGraph(session.lastStage())->nodeCount(), size_t(1));
     }
 
     void overridesChangeAssignments() {

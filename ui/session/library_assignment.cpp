@@ -5,16 +5,17 @@
 
 namespace embark::ui {
 
-Expected<exporter::Adaptation> adaptForStudio(const ir::Graph& fused, const AssignmentRequest& request,
-                                              const QString& arch) {
-    exporter::AdaptationOptions options;
+Expected<std::unique_ptr<exporter::DeploymentPlan>> planForStudio(const ir::Graph& imported, const AssignmentRequest& request,
+                                                                  const QString& arch) {
+    exporter::PlanOptions options;
     options.library = request.library;
     options.arch = arch.isEmpty() ? exporter::hostArch() : arch.toStdString();
     // The same test the CLI and the bench pipeline make, so the studio predicts their choice.
     options.havePrebuiltXnnpack = xnnpack::haveXnnpackFor(QString::fromStdString(options.arch));
     options.opOverrides = request.opOverrides;
     options.nodeOverrides = request.nodeOverrides;
-    return exporter::adapt(fused, options);
+    options.keepSnapshots = true; // the before/after views show every stage
+    return exporter::buildDeploymentPlan(imported, options);
 }
 
 LibraryAssignments assignmentsOf(const exporter::Adaptation& adaptation) {

@@ -1,13 +1,15 @@
 // Which kernel library runs each node of the fused graph, and why, as the studio shows it.
-// Computed by exporter::adapt(), the same call the export makes, so the colours never disagree.
+// Computed by exporter::buildDeploymentPlan(), the call the export makes, so the colours never disagree.
 #pragma once
 
 #include "export/adaptation.h"
+#include "export/deployment_plan.h"
 #include "ir/graph.h"
 
 #include <QString>
 
 #include <map>
+#include <memory>
 #include <string>
 
 namespace embark::ui {
@@ -25,11 +27,13 @@ struct AssignmentRequest {
 
 using LibraryAssignments = std::map<std::string, NodeLibrary>; // by node name
 
-// Adapts the fused graph for a board of architecture `arch` (empty = this computer) with the
-// request's library and overrides, as `embark-cli export` would (an XNNPACK tree that
-// xnnpack::resolveXnnpack finds makes XNNPACK available). The error names the library, node or architecture at fault.
-Expected<exporter::Adaptation> adaptForStudio(const ir::Graph& fused, const AssignmentRequest& request,
-                                              const QString& arch);
+// The deployment plan of the imported graph for a board of architecture `arch` (empty = this
+// computer) with the request's library and overrides: the same exporter::buildDeploymentPlan
+// call `embark-cli export` and `plan` make (an XNNPACK tree that xnnpack::resolveXnnpack finds
+// makes XNNPACK available), so the studio shows what the board runs. The error names the
+// library, node or architecture at fault.
+Expected<std::unique_ptr<exporter::DeploymentPlan>> planForStudio(const ir::Graph& imported, const AssignmentRequest& request,
+                                                                  const QString& arch);
 
 // The per-node view of an adaptation, for the graph colours and the properties panel. Layout
 // conversions inserted by adapt() are left out: they are not nodes of the fused graph.

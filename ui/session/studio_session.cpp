@@ -111,14 +111,15 @@ void StudioSession::reloadBoards() {
 void StudioSession::setBoard(const QString& id) {
     if (id == m_boardId || !m_boards.find(id)) return;
     m_boardId = id;
-    updateAssignments(); // the architecture decides which libraries are available
+    // The architecture decides which libraries are available (and so what fuses).
+    if (updateAssignments()) emit modelChanged();
     emit targetChanged();
 }
 
 void StudioSession::setLibrary(const QString& id) {
     if (id.toStdString() == m_request.library || !targets::findKernelLibrary(id.toStdString())) return;
     m_request.library = id.toStdString();
-    updateAssignments();
+    if (updateAssignments()) emit modelChanged();
     emit targetChanged();
 }
 
@@ -143,25 +144,35 @@ void StudioSession::select(int stage, const QString& node) {
     emit selectionChanged(stage, node);
 }
 
-void StudioSession::updateAssignments() {
+bool StudioSession::updateAssignments() {
     m_assignments.clear();
     m_assignmentError.clear();
     m_plan.reset();
     m_planError.clear();
-    auto fused = stageGraph(lastStage());
-    if (!fused) return;
-    auto adapted = adaptForStudio(*fused, m_request, board() ? board()->arch : QString());
-    if (!adapted.ok()) {
-        m_assignmentError = QString::fromStdString(adapted.error().message);
+    m_deployment.reset();
+    auto imported = stageGraph(0);
+    if (!imported) return false;
+    auto plan = planForStudio(*imported, m_request, board() ? board()->arch : QString());
+    if (!plan.ok()) {
+        m_assignmentError = QString::fromStdString(plan.error().message);
         m_planError = m_assignmentError;
-        return;
+        return false;
     }
-    m_assignments = assignmentsOf(*adapted);
-    // The export plans the adapted graph (layout conversions included), inputs and outputs in
-    // the arena: the same plan, so the chart shows what the board will allocate.
-    auto plan = exporter::planMemory(adapted->graph);
-    if (plan.ok()) m_plan = std::move(*plan);
-    else m_planError = QString::fromStdString(plan.error().message);
+    m_deployment = std::shared_ptr<exporter::DeploymentPlan>(std::move(*plan));
+    m_assignments = assignmentsOf(m_deployment->adaptation);
+    m_plan = m_deployment->memory;
+    // The passes depend on the library (its fusion patterns): when they rewrote differently
+    // from the stages on screen, the plan's stages become the model's, so every view follows.
+    const passes::PassRun& run = m_deployment->passes;
+    bool same = run.stages.size() == m_run->stages.size();
+    for (size_t i = 0; same && i < run.stages.size(); ++i)
+        same = run.stages[i].log == m_run->stages[i].log && run.stages[i].name == m_run->stages[i].name;
+    if (same) return false;
+    m_run = std::shared_ptr<passes::PassRun>(m_deployment, &m_deployment->passes);
+    m_graphs.clear();
+    for (const passes::StageSnapshot& s : m_run->stages)
+        m_graphs.push_back(std::shared_ptr<const ir::Graph>(m_run, &s.graph));
+    return true;
 }
 
 } // namespace embark::ui

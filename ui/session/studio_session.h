@@ -59,6 +59,9 @@ public:
     const LibraryAssignments& assignments() const { return m_assignments; }
     QString assignmentError() const { return m_assignmentError; }
     const std::optional<exporter::MemoryPlan>& memoryPlan() const { return m_plan; }
+    // The whole deployment plan the views show (null without a model or when it fails): the
+    // one an export with this board, library and overrides writes into export.json.
+    std::shared_ptr<const exporter::DeploymentPlan> deploymentPlan() const { return m_deployment; }
     QString memoryPlanError() const { return m_planError; }
 
     // --- selection (stage, node name); an empty name clears it
@@ -77,7 +80,9 @@ private:
     // Import and passes: thread-safe, touches no member.
     static Expected<std::shared_ptr<passes::PassRun>> prepareModel(const QString& path, const std::string& library);
     void adoptModel(const QString& path, std::shared_ptr<passes::PassRun> run);
-    void updateAssignments();
+    // Rebuilds the deployment plan; true when its pass stages replaced the model's (the
+    // library's fusion patterns changed what the passes do).
+    bool updateAssignments();
 
     QString m_path;
     std::shared_ptr<passes::PassRun> m_run;
@@ -89,6 +94,7 @@ private:
     QString m_assignmentError;
     std::optional<exporter::MemoryPlan> m_plan;
     QString m_planError;
+    std::shared_ptr<exporter::DeploymentPlan> m_deployment;
     int m_opening = 0;       // background opens in flight
     quint64 m_openSerial = 0; // the newest background open; older results are dropped
     int m_selStage = -1;
