@@ -12,32 +12,34 @@
 namespace embark::xnnpack {
 
 struct XnnpackBuildOptions {
-    QString arch;          // x86_64, aarch64, riscv64
-    QString sourceDir;     // a local XNNPACK checkout (--source)
-    QString tarballsDir;   // a folder with XNNPACK-*, cpuinfo-*, pthreadpool-*, FXdiv-*.tar.gz
-    // Dependency sources for --source (else tarballs beside the checkout, else XNNPACK downloads them).
+    QString arch;        // x86_64, aarch64, riscv64
+    QString sourceDir;   // a local XNNPACK checkout (--source)
+    QString tarballsDir; // a folder with XNNPACK-*, cpuinfo-*, pthreadpool-*, FXdiv-*.tar.gz
+    // Dependency sources for --source (else tarballs beside the checkout, else XNNPACK downloads
+    // them).
     QString cpuinfoSourceDir;
     QString pthreadpoolSourceDir;
     QString fxdivSourceDir;
-    int jobs = 0;          // 0: all cores
-    bool force = false;    // rebuild an entry that already exists
-    QString cacheRoot;     // default xnnpackCacheRoot()
-    QString workRoot;      // where the temporary sources and build folder go (default: temp)
+    int jobs = 0;       // 0: all cores
+    bool force = false; // rebuild an entry that already exists
+    QString cacheRoot;  // default xnnpackCacheRoot()
+    QString workRoot;   // where the temporary sources and build folder go (default: temp)
     int timeoutMs = 60 * 60 * 1000;
-    std::function<void(const QString& line)> log;       // every line (tools' output and ours)
-    std::function<void(int done, int total)> progress;  // Ninja's "[n/m]"
-    const std::atomic_bool* cancel = nullptr;           // kills the whole process tree
+    std::function<void(const QString& line)> log;      // every line (tools' output and ours)
+    std::function<void(int done, int total)> progress; // Ninja's "[n/m]"
+    const std::atomic_bool* cancel = nullptr;          // kills the whole process tree
 };
 
 struct XnnpackBuildResult {
-    QString dir;           // the cache entry
+    QString dir; // the cache entry
     XnnpackManifest manifest;
     bool alreadyBuilt = false;
     QString logPath;
     QStringList warnings;
 };
 
-// The pinned dependency commits read from XNNPACK's cmake/Download{Cpuinfo,PThreadPool,FXdiv}.cmake.
+// The pinned dependency commits read from XNNPACK's
+// cmake/Download{Cpuinfo,PThreadPool,FXdiv}.cmake.
 struct PinnedCommits {
     QString cpuinfo, pthreadpool, fxdiv;
 };

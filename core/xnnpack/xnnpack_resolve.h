@@ -21,8 +21,8 @@ QString xnnpackCacheRoot();
 
 struct CacheEntry {
     QString dir;
-    QString name;                // <arch>-<commit 12 hex>-<flags hash>
-    XnnpackManifest manifest;    // empty fields when the entry has none
+    QString name;             // <arch>-<commit 12 hex>-<flags hash>
+    XnnpackManifest manifest; // empty fields when the entry has none
     Expected<XnnpackTree> tree = makeError(ErrorKind::InvalidInput, "not inspected");
 };
 
@@ -34,17 +34,19 @@ enum class XnnpackKind { UserTree, EmbarkBuilt, Debian, None };
 struct XnnpackResolution {
     XnnpackKind kind = XnnpackKind::None;
     QString arch;
-    QString path;    // the tree (XNNPACK_ROOT, cache entry, /usr or the arm64 sysroot's usr)
-    QString api;     // "upstream" or "legacy"
-    QString commit;  // XNNPACK commit when known (manifest), else empty
+    QString path;   // the tree (XNNPACK_ROOT, cache entry, /usr or the arm64 sysroot's usr)
+    QString api;    // "upstream" or "legacy"
+    QString commit; // XNNPACK commit when known (manifest), else empty
     QStringList warnings;
-    QString reason;  // kind None: why, and fix: the command that fixes it
+    QString reason; // kind None: why, and fix: the command that fixes it
     QString fix;
 
     bool found() const { return kind != XnnpackKind::None; }
     // What the export's CMake must be told: the tree for XNNPACK_ROOT's default, empty when
     // xnnpack.cmake finds the library itself (Debian's).
-    QString rootForExport() const { return kind == XnnpackKind::UserTree || kind == XnnpackKind::EmbarkBuilt ? path : QString(); }
+    QString rootForExport() const {
+        return kind == XnnpackKind::UserTree || kind == XnnpackKind::EmbarkBuilt ? path : QString();
+    }
     QString kindId() const; // "user", "embark-built", "debian", "none"
     // "Embark-built upstream XNNPACK fb000666d5c2 (upstream API) from /path" or the reason.
     QString describe() const;

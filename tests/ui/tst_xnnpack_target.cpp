@@ -1,6 +1,7 @@
 // The target panel says which XNNPACK an export links; with none for the board, its
 // "Build XNNPACK for <arch>..." button asks StudioJobs for a background build job whose log,
 // failure and (with a tree in the cache) the session's re-adaptation the studio shows.
+#include "embark_build_paths.h"
 #include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
@@ -53,16 +54,19 @@ private slots:
         QSignalSpy queued(window.jobs()->queue(), &jobs::JobQueue::queued);
         // The button's own slot opens a folder dialog: the test presses through the signal it
         // emits and queues with a folder whose cpuinfo is at another commit (refused, fast).
-        disconnect(panel, &ui::TargetPanel::buildXnnpackRequested, window.jobs(), &ui::StudioJobs::buildXnnpackWithDialog);
+        disconnect(panel, &ui::TargetPanel::buildXnnpackRequested, window.jobs(),
+                   &ui::StudioJobs::buildXnnpackWithDialog);
         panel->buildXnnpackButton()->click();
         QCOMPARE(asked.count(), 1);
         QCOMPARE(asked.first().first().toString(), QString("riscv64"));
 
         const QString shared = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/src");
-        if (!QFileInfo::exists(shared + "/XNNPACK-fb000666.tar.gz")) QSKIP("../shared/xnnpack/src is absent");
+        if (!QFileInfo::exists(shared + "/XNNPACK-fb000666.tar.gz"))
+            QSKIP("../shared/xnnpack/src is absent");
         const QString wrong = m_tmp.path() + "/wrong";
         QVERIFY(QDir().mkpath(wrong));
-        for (const char* t : {"XNNPACK-fb000666.tar.gz", "pthreadpool-0e6ca13.tar.gz", "FXdiv-b408327.tar.gz"})
+        for (const char* t :
+             {"XNNPACK-fb000666.tar.gz", "pthreadpool-0e6ca13.tar.gz", "FXdiv-b408327.tar.gz"})
             QVERIFY(QFile::link(shared + "/" + t, wrong + "/" + t));
         QVERIFY(QFile::link(shared + "/cpuinfo-f9a0324.tar.gz", wrong + "/cpuinfo-d610881.tar.gz"));
         const int id = window.jobs()->buildXnnpack("riscv64", wrong);
@@ -80,7 +84,8 @@ private slots:
     // shows, and the session assigns XNNPACK again.
     void lineNamesTheCachedTree() {
         const QString prebuilt = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/prebuilt/riscv64");
-        if (!QFileInfo::exists(prebuilt + "/include/xnnpack.h")) QSKIP("../shared/xnnpack/prebuilt is absent");
+        if (!QFileInfo::exists(prebuilt + "/include/xnnpack.h"))
+            QSKIP("../shared/xnnpack/prebuilt is absent");
         ui::MainWindow window;
         ui::StudioSession* session = window.session();
         QVERIFY(window.openModel(test::sourceDir() + "/resources/models/digits_cnn.onnx", true));
@@ -101,8 +106,9 @@ private slots:
         session->setLibrary("portable"); // what StudioJobs does when a build job succeeds
         session->setLibrary("xnnpack");
         ui::TargetPanel* panel = window.target();
-        QVERIFY2(panel->xnnpackLine()->text().contains("Embark-built upstream XNNPACK fb000666d5c2"),
-                 qPrintable(panel->xnnpackLine()->text()));
+        QVERIFY2(
+            panel->xnnpackLine()->text().contains("Embark-built upstream XNNPACK fb000666d5c2"),
+            qPrintable(panel->xnnpackLine()->text()));
         QVERIFY(!panel->buildXnnpackButton()->isVisibleTo(panel));
         QVERIFY(!session->assignments().empty());
         session->setLibrary("portable");

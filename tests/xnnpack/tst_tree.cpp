@@ -1,5 +1,6 @@
 // XNNPACK trees checked before anything links (ELF machine of archive members, missing
 // libraries, RVV kernels, API) and the resolution order XNNPACK_ROOT > cache > Debian's.
+#include "embark_build_paths.h"
 #include "support/test_paths.h"
 #include "xnnpack/xnnpack_builder.h"
 #include "xnnpack/xnnpack_resolve.h"
@@ -24,19 +25,22 @@ QString sharedTree(const QString& arch) {
     return QFileInfo::exists(d + "/include/xnnpack.h") ? d : QString();
 }
 
-bool run(const QString& program, const QStringList& args, const QString& dir, QString* output = nullptr) {
+bool run(const QString& program, const QStringList& args, const QString& dir,
+         QString* output = nullptr) {
     QProcess p;
     p.setWorkingDirectory(dir);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(program, args);
-    const bool ok = p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    const bool ok =
+        p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
     if (output) *output = QString::fromUtf8(p.readAll());
     return ok;
 }
 
 // Compiles one C function per member name with a real compiler for `arch` and archives them
 // with `ar`, so the archive's members carry that ELF machine (and the names XNNPACK gives).
-QString makeArchive(const QString& dir, const QString& arch, const QString& lib, const QStringList& members) {
+QString makeArchive(const QString& dir, const QString& arch, const QString& lib,
+                    const QStringList& members) {
     QDir().mkpath(dir + "/obj-" + lib);
     QStringList objects;
     for (const QString& m : members) {
@@ -45,7 +49,9 @@ QString makeArchive(const QString& dir, const QString& arch, const QString& lib,
         if (!f.open(QIODevice::WriteOnly)) return "cannot write " + src;
         QString fn = m;
         fn.replace('-', '_');
-        f.write(QStringLiteral("int xnn_%1__%2(int x) { return x + 1; }\n").arg(fn, m.contains("rvv") ? "rvv_u4v" : "scalar_u4").toUtf8());
+        f.write(QStringLiteral("int xnn_%1__%2(int x) { return x + 1; }\n")
+                    .arg(fn, m.contains("rvv") ? "rvv_u4v" : "scalar_u4")
+                    .toUtf8());
         f.close();
         const QString obj = dir + "/obj-" + lib + "/" + m + ".c.o";
         QStringList args{"-c", "-O1", src, "-o", obj};
@@ -57,7 +63,8 @@ QString makeArchive(const QString& dir, const QString& arch, const QString& lib,
     }
     QDir().mkpath(dir + "/lib");
     QString out;
-    if (!run(arch == "x86_64" ? "ar" : arch + "-linux-gnu-ar", QStringList{"rcs", dir + "/lib/lib" + lib + ".a"} + objects, dir, &out))
+    if (!run(arch == "x86_64" ? "ar" : arch + "-linux-gnu-ar",
+             QStringList{"rcs", dir + "/lib/lib" + lib + ".a"} + objects, dir, &out))
         return "ar failed: " + out;
     return {};
 }
@@ -68,11 +75,13 @@ QString makeTree(const QString& dir, const QString& arch, bool rvv, bool upstrea
     QDir().mkpath(dir + "/include");
     QFile h(dir + "/include/xnnpack.h");
     if (!h.open(QIODevice::WriteOnly)) return "cannot write xnnpack.h";
-    h.write(upstream ? "enum xnn_status xnn_reshape_convolution2d_nhwc_f32(void*);\n" : "enum xnn_status xnn_setup_convolution2d_nhwc_f32(void*);\n");
+    h.write(upstream ? "enum xnn_status xnn_reshape_convolution2d_nhwc_f32(void*);\n"
+                     : "enum xnn_status xnn_setup_convolution2d_nhwc_f32(void*);\n");
     h.close();
     const QList<QPair<QString, QStringList>> libs{
         {"XNNPACK", {"init", "operator-run"}},
-        {"xnnpack-microkernels-prod", rvv ? QStringList{"f32-vadd-scalar", "f32-vadd-rvv"} : QStringList{"f32-vadd-scalar"}},
+        {"xnnpack-microkernels-prod",
+         rvv ? QStringList{"f32-vadd-scalar", "f32-vadd-rvv"} : QStringList{"f32-vadd-scalar"}},
         {"pthreadpool", {"pthreads"}},
         {"cpuinfo", {"api", "init"}}};
     for (const auto& [lib, members] : libs) {
@@ -82,9 +91,12 @@ QString makeTree(const QString& dir, const QString& arch, bool rvv, bool upstrea
     return {};
 }
 
-QString message(const Error& e) { return QString::fromStdString(e.message); }
+QString message(const Error& e) {
+    return QString::fromStdString(e.message);
+}
 
-void writeManifest(const QString& dir, const QString& arch, const QString& commit, const QString& date) {
+void writeManifest(const QString& dir, const QString& arch, const QString& commit,
+                   const QString& date) {
     xnnpack::XnnpackManifest m;
     m.arch = arch;
     m.xnnpackCommit = commit;
@@ -109,7 +121,8 @@ class TestXnnpackTree : public QObject {
 private slots:
     void initTestCase() {
         QVERIFY(m_tmp.isValid());
-        if (QStandardPaths::findExecutable("clang-19").isEmpty() || QStandardPaths::findExecutable("riscv64-linux-gnu-ar").isEmpty())
+        if (QStandardPaths::findExecutable("clang-19").isEmpty() ||
+            QStandardPaths::findExecutable("riscv64-linux-gnu-ar").isEmpty())
             QSKIP("clang-19 and riscv64-linux-gnu-ar are needed to make the test archives");
         m_rvTree = m_tmp.path() + "/rv";
         m_rvScalarTree = m_tmp.path() + "/rv-scalar";
@@ -128,7 +141,9 @@ private slots:
     void archiveMachineIsTheFirstElfMember() {
         QStringList members;
         QByteArray symbols;
-        QCOMPARE(xnnpack::archiveElfMachine(m_rvTree + "/lib/libxnnpack-microkernels-prod.a", &members, &symbols), QString("riscv64"));
+        QCOMPARE(xnnpack::archiveElfMachine(m_rvTree + "/lib/libxnnpack-microkernels-prod.a",
+                                            &members, &symbols),
+                 QString("riscv64"));
         QVERIFY2(members.contains("f32-vadd-rvv.c.o"), qPrintable(members.join(',')));
         QVERIFY(symbols.contains("__rvv"));
         QCOMPARE(xnnpack::archiveElfMachine(m_x86Tree + "/lib/libcpuinfo.a"), QString("x86_64"));
@@ -150,9 +165,13 @@ private slots:
         auto t = xnnpack::inspectXnnpackTree(m_x86Tree, "riscv64");
         QVERIFY(!t);
         QCOMPARE(int(t.error().kind), int(ErrorKind::InvalidInput));
-        QVERIFY2(message(t.error()).contains("built for x86_64 (ELF machine), not riscv64"), t.error().message.c_str());
-        QVERIFY2(message(t.error()).contains(m_x86Tree) && message(t.error()).contains("libXNNPACK.a"), t.error().message.c_str());
-        QVERIFY2(message(t.error()).contains("embark-cli xnnpack build --arch riscv64"), t.error().message.c_str());
+        QVERIFY2(message(t.error()).contains("built for x86_64 (ELF machine), not riscv64"),
+                 t.error().message.c_str());
+        QVERIFY2(message(t.error()).contains(m_x86Tree) &&
+                     message(t.error()).contains("libXNNPACK.a"),
+                 t.error().message.c_str());
+        QVERIFY2(message(t.error()).contains("embark-cli xnnpack build --arch riscv64"),
+                 t.error().message.c_str());
     }
 
     void missingLibraryIsRefused_data() {
@@ -168,7 +187,8 @@ private slots:
         QVERIFY2(e.isEmpty(), qPrintable(e));
         auto t = xnnpack::inspectXnnpackTree(dir, "riscv64");
         QVERIFY(!t);
-        QVERIFY2(message(t.error()).contains("lib" + lib) && message(t.error()).contains(dir), t.error().message.c_str());
+        QVERIFY2(message(t.error()).contains("lib" + lib) && message(t.error()).contains(dir),
+                 t.error().message.c_str());
     }
 
     void missingHeaderIsRefused() {
@@ -183,7 +203,8 @@ private slots:
         QVERIFY(!t->hasRvv);
         QCOMPARE(t->api, QString("legacy"));
         QCOMPARE(t->warnings.size(), 1);
-        QVERIFY2(t->warnings.first().contains("no RVV") && t->warnings.first().contains("scalar"), qPrintable(t->warnings.first()));
+        QVERIFY2(t->warnings.first().contains("no RVV") && t->warnings.first().contains("scalar"),
+                 qPrintable(t->warnings.first()));
         auto quiet = xnnpack::inspectXnnpackTree(m_rvScalarTree, "riscv64", false);
         QVERIFY(quiet && quiet->warnings.isEmpty());
     }
@@ -244,7 +265,8 @@ private slots:
         QCOMPARE(cached.path, entry);
         QCOMPARE(cached.commit, QString(xnnpack::kPinnedXnnpackCommit));
         QCOMPARE(cached.rootForExport(), entry);
-        QVERIFY2(cached.describe().contains("Embark-built upstream XNNPACK fb000666d5c2"), qPrintable(cached.describe()));
+        QVERIFY2(cached.describe().contains("Embark-built upstream XNNPACK fb000666d5c2"),
+                 qPrintable(cached.describe()));
         QCOMPARE(xnnpack::cacheEntries().size(), size_t(1));
 
         qputenv("XNNPACK_ROOT", QFile::encodeName(m_rvScalarTree));
@@ -256,12 +278,14 @@ private slots:
         qputenv("XNNPACK_ROOT", QFile::encodeName(m_x86Tree)); // set but for another CPU
         auto wrong = xnnpack::resolveXnnpack("riscv64");
         QCOMPARE(wrong.kind, xnnpack::XnnpackKind::None);
-        QVERIFY2(wrong.reason.contains("XNNPACK_ROOT") && wrong.reason.contains("x86_64"), qPrintable(wrong.reason));
+        QVERIFY2(wrong.reason.contains("XNNPACK_ROOT") && wrong.reason.contains("x86_64"),
+                 qPrintable(wrong.reason));
         qunsetenv("XNNPACK_ROOT");
     }
 
     void cacheBeatsDebianOnTheHost() {
-        if (!QFileInfo::exists("/usr/include/xnnpack.h") || QSysInfo::currentCpuArchitecture() != "x86_64")
+        if (!QFileInfo::exists("/usr/include/xnnpack.h") ||
+            QSysInfo::currentCpuArchitecture() != "x86_64")
             QSKIP("needs an x86_64 host with Debian's libxnnpack-dev");
         const QString cache = m_tmp.path() + "/cache";
         QDir(cache).removeRecursively();
@@ -283,7 +307,11 @@ private slots:
         auto write = [&](const QString& name, const QString& sha) {
             QFile f(src + "/" + name);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(QStringLiteral("ExternalProject_Add(x\n  URL https://github.com/o/p/archive/%1.zip\n  URL_HASH SHA256=00\n)\n").arg(sha).toUtf8());
+            f.write(
+                QStringLiteral("ExternalProject_Add(x\n  URL "
+                               "https://github.com/o/p/archive/%1.zip\n  URL_HASH SHA256=00\n)\n")
+                    .arg(sha)
+                    .toUtf8());
         };
         write("DownloadCpuinfo.cmake", QString(40, 'a'));
         write("DownloadPThreadPool.cmake", QString(40, 'b'));
@@ -296,7 +324,8 @@ private slots:
         QFile::remove(src + "/DownloadFXdiv.cmake");
         auto missing = xnnpack::readPinnedCommits(m_tmp.path() + "/xnn-src");
         QVERIFY(!missing);
-        QVERIFY2(message(missing.error()).contains("DownloadFXdiv.cmake"), missing.error().message.c_str());
+        QVERIFY2(message(missing.error()).contains("DownloadFXdiv.cmake"),
+                 missing.error().message.c_str());
     }
 
     // embark-cli: no tree for riscv64 names the fix; a cache entry is what plan reports.
@@ -318,7 +347,10 @@ private slots:
         };
         const QString model = test::sourceDir() + "/resources/models/digits_cnn.onnx";
         QString out, err;
-        QCOMPARE(cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o", m_tmp.path() + "/no-tree"}, &out, &err), 3);
+        QCOMPARE(cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o",
+                      m_tmp.path() + "/no-tree"},
+                     &out, &err),
+                 3);
         QVERIFY2(err.contains("embark-cli xnnpack build --arch riscv64"), qPrintable(err));
         QCOMPARE(cli({"xnnpack", "build", "--arch", "riscv64"}, &out, &err), 2);
         QVERIFY2(err.contains("git clone https://github.com/google/XNNPACK"), qPrintable(err));
@@ -330,19 +362,23 @@ private slots:
             if (v.toObject().value("arch").toString() == "riscv64") {
                 sawRiscv = true;
                 QCOMPARE(v.toObject().value("kind").toString(), QString("none"));
-                QCOMPARE(v.toObject().value("fix").toString(), QString("embark-cli xnnpack build --arch riscv64"));
+                QCOMPARE(v.toObject().value("fix").toString(),
+                         QString("embark-cli xnnpack build --arch riscv64"));
             }
         QVERIFY(sawRiscv);
 
         const QString entry = cache + "/riscv64-fb000666d5c2-0123abcd";
         QVERIFY(copyTree(m_rvTree, entry));
         writeManifest(entry, "riscv64", xnnpack::kPinnedXnnpackCommit, "2026-12-01T10:00:00Z");
-        QCOMPARE(cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack", "--json"}, &out, &err), 0);
-        const QJsonObject xnn = QJsonDocument::fromJson(out.toUtf8()).object().value("xnnpack").toObject();
+        QCOMPARE(
+            cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack", "--json"}, &out, &err), 0);
+        const QJsonObject xnn =
+            QJsonDocument::fromJson(out.toUtf8()).object().value("xnnpack").toObject();
         QCOMPARE(xnn.value("kind").toString(), QString("embark-built"));
         QCOMPARE(xnn.value("path").toString(), entry);
         QCOMPARE(cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack"}, &out, &err), 0);
-        QVERIFY2(out.contains("XNNPACK   Embark-built upstream XNNPACK fb000666d5c2"), qPrintable(out));
+        QVERIFY2(out.contains("XNNPACK   Embark-built upstream XNNPACK fb000666d5c2"),
+                 qPrintable(out));
     }
 
     // xnnpack.cmake stops the configure, naming the library, when XNNPACK_ROOT is for another CPU.
@@ -351,15 +387,24 @@ private slots:
         QVERIFY(QDir().mkpath(project));
         QFile f(project + "/CMakeLists.txt");
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(QStringLiteral("cmake_minimum_required(VERSION 3.16)\nproject(check C CXX)\ninclude(\"%1/resources/runtime/xnnpack/xnnpack.cmake\")\n")
-                    .arg(test::sourceDir()).toUtf8());
+        f.write(QStringLiteral("cmake_minimum_required(VERSION 3.16)\nproject(check C "
+                               "CXX)\ninclude(\"%1/resources/runtime/xnnpack/xnnpack.cmake\")\n")
+                    .arg(test::sourceDir())
+                    .toUtf8());
         f.close();
         QString out;
-        QVERIFY(!run("cmake", {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_rvTree}, project, &out));
+        QVERIFY(!run("cmake",
+                     {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_rvTree},
+                     project, &out));
         out = out.simplified(); // CMake wraps its messages
-        QVERIFY2(out.contains("libXNNPACK.a") && out.contains("is built for riscv64, but this build targets x86_64"), qPrintable(out));
+        QVERIFY2(out.contains("libXNNPACK.a") &&
+                     out.contains("is built for riscv64, but this build targets x86_64"),
+                 qPrintable(out));
         QVERIFY(QDir(project + "/build").removeRecursively());
-        QVERIFY(!run("cmake", {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_tmp.path() + "/no-cpuinfo"}, project, &out));
+        QVERIFY(!run("cmake",
+                     {"-S", project, "-B", project + "/build",
+                      "-DXNNPACK_ROOT=" + m_tmp.path() + "/no-cpuinfo"},
+                     project, &out));
         QVERIFY2(out.simplified().contains("missing: libcpuinfo"), qPrintable(out));
     }
 
