@@ -1,6 +1,7 @@
 // Time of import + the deployment plan (recipe, adaptation, fused blocks, memory plan) for every shared model and
 // for a synthetic 1,000-node graph (target: under 1 s each). Median of 5 runs per figure.
 #include "export/deployment_plan.h"
+#include "embark_build_paths.h"
 #include "export/memory_planner.h"
 #include "onnx/importer.h"
 #include "passes/pass_manager.h"

@@ -3,6 +3,7 @@
 // Also prints the process CPU time per run, which stays meaningful on a loaded machine.
 // Prints a skip line per absent model and exits 0, so it runs anywhere.
 #include "onnx/importer.h"
+#include "embark_build_paths.h"
 #include "reference/interpreter.h"
 
 #include <algorithm>

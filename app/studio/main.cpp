@@ -1,6 +1,7 @@
 // embark: the studio's entry point. Opens the model given on the command line, else the
 // bundled sample model, so a newcomer sees a real graph on first start.
 #include "mainwindow/mainwindow.h"
+#include "embark_build_paths.h"
 #include "mainwindow/screenshot_tour.h"
 #include "settings/language.h"
 #include "settings/settings_file.h"

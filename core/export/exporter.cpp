@@ -1,4 +1,5 @@
 #include "exporter.h"
+#include "embark_build_paths.h"
 
 #include "emit_context.h"
 #include "deployment_plan.h"

@@ -1,4 +1,5 @@
 #include "board.h"
+#include "embark_build_paths.h"
 
 #include <QDir>
 #include <QFile>

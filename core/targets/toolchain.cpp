@@ -1,4 +1,5 @@
 #include "toolchain.h"
+#include "embark_build_paths.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -3,6 +3,7 @@
 // models of a library linked into one harness binary, and must match both the reference and
 // ONNX's expected outputs. Export refusals (Unsupported) are skips, grouped by reason.
 #include "export/exporter.h"
+#include "embark_build_paths.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"

@@ -1,4 +1,6 @@
 #include "test_paths.h"
+#include "embark_build_paths.h"
+#include "embark_test_paths.h"
 
 #include <QDir>
 #include <QFileInfo>

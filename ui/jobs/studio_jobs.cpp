@@ -1,4 +1,5 @@
 #include "studio_jobs.h"
+#include "embark_build_paths.h"
 
 #include "charts/charts_panel.h"
 #include "job_toast.h"
