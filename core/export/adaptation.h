@@ -16,7 +16,7 @@ namespace embark::exporter {
 struct AdaptationOptions {
     std::string library = "portable"; // the chosen library (--lib)
     std::string arch = "x86_64";      // --arch; checked against the library's architectures
-    bool havePrebuiltXnnpack = false; // an XNNPACK_ROOT tree exists (riscv64)
+    bool havePrebuiltXnnpack = false; // an XNNPACK tree exists (xnnpack::resolveXnnpack; riscv64)
     std::map<std::string, std::string> opOverrides;   // ONNX op type -> library (--override)
     std::map<std::string, std::string> nodeOverrides; // node name -> library (--override-node)
 };
