@@ -18,8 +18,8 @@
 # Usage: bench/bench_libs_host.sh [model...]    (default: resnet18 mobilenet_v2)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-host  ROUNDS=5
 #   LAYER_ROUNDS=2  REUSE=1 (keep earlier exports/builds)  ORT_CACHE=~/.cache/embark/onnxruntime-node-1.30
-# Time: about 12 minutes for the two models on 2 idle cores (6 builds ~5 min, 5 rounds ~5 min,
-# per-layer runs ~1 min). The load average is printed before and after: run it on a quiet machine.
+# Time: 6 builds (~10 min on a busy machine; REUSE=1 skips them), then ~4 minutes of timing
+# (5 rounds + per-layer runs) for the two models. The load average is printed before and after: run it on a quiet machine.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -145,7 +145,7 @@ done < "$work/models.txt"
 echo
 echo "median over $rounds rounds of each run's median of 20 iterations (fastest iteration in brackets)"
 python3 "$here/libs/host_summary.py" "$work/rounds.txt"
-while read -r model ok; do
+[ "$layer_rounds" -gt 0 ] && while read -r model ok; do
     case " $ok " in *" portable "*) ;; *) continue ;; esac
     case " $ok " in *" xnnpack-upstream "*) other=xnnpack-upstream ;; *" xnnpack-debian "*) other=xnnpack-debian ;; *) continue ;; esac
     for threads in 1 2; do

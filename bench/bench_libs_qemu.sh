@@ -4,10 +4,10 @@
 # XNNPACK_ROOT) on sim-k230 (riscv64, RVV VLEN 128), sim-k1 (riscv64, VLEN 256) and sim-rpi5
 # (aarch64, NEON), for ResNet-18 and MobileNet-V2, whole model and per layer.
 # Counted by bench/rvv/insn_count.c (qemu 7.2 TCG plugin, built here for the host) with marks=on:
-# two runs per export, `run_export --warmup 0 --iterations 1 --threads 1` (+ --check 1e-3, then
-# + --layers), and bench/libs/marks.py reads the count at the clock reads around the timed
-# inference: the first run gives the whole inference (fused blocks fused), the second each
-# layer (fused blocks layer by layer). The whole-model figure is what bench_rvv_instructions.sh
+# one run per export, `run_export --warmup 0 --iterations 1 --threads 1 --layers --check 1e-3`,
+# and bench/libs/marks.py reads the count at the clock reads around the timed inference and
+# after each layer: the whole inference and each layer (fused blocks run layer by layer, which
+# costs ~0.1% more instructions than the fused forward(); PLAIN=1 adds a run of forward()). The whole-model figure is what bench_rvv_instructions.sh
 # gets as count(2 iterations) - count(1 iteration), without the printing between iterations. Counts are deterministic, so no rounds; they count
 # instructions, not the work of each: one RVV instruction at VLEN 256 does twice the lanes of
 # one at VLEN 128 (and qemu's TCG time per vector instruction says nothing about a real core).
@@ -16,8 +16,11 @@
 # Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-qemu  BOARDS="sim-k230 sim-k1 sim-rpi5"
 #   LIBS="portable xnnpack portable-vlen"  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
-# Time on 2 cores: builds ~1 min per export (12 exports), qemu ~1-4 min per run (ResNet-18 on
-# RVV is the slowest): about 30-40 minutes for everything; one model/board is a few minutes.
+# Time: qemu 7.2 emulates RVV slowly. Measured with --layers (init runs one forward too, so a
+# run is two inferences): ResNet-18 portable on sim-k230 ~10 CPU minutes per run, MobileNet-V2
+# a few; aarch64 (NEON through TCG) is faster. A full run is hours of CPU on a shared 2-core
+# machine: run one instance per board in parallel (same BENCH_DIR), pick models and LIBS, and
+# print the tables with SUMMARY_ONLY=1 when they are done.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -90,13 +93,17 @@ measure() {
     fi
     t0=$(date +%s)
     status=0
-    # The --layers run: each layer, the output check, and the whole inference when it computes
-    # the same as forward() (no fused inverted bottleneck: only the stem's NCHW read differs).
+    # The --layers run: each layer, the output check, and the whole inference. PLAIN=1 adds a
+    # run of forward() itself (PLAIN=auto: only for exports with fused inverted bottlenecks),
+    # which costs a second qemu run for little: the fused blocks save memory traffic, not
+    # instructions (MobileNet-V2 portable on sim-rpi5: 770.8 M plain vs 769.9 M layer by layer).
     # shellcheck disable=SC2086
     (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
         --threads 1 --layers --check 1e-3 --out "$dir/out" > "$dir/layers.jsonl" 2> "$dir/layers_plugin.txt") || status=$?
-    plain=${PLAIN:-auto}
-    [ "$plain" = auto ] && { grep -q inverted_bottleneck "$dir/export.json" && plain=1 || plain=0; }
+    plain=${PLAIN:-0}
+    if [ "$plain" = auto ]; then
+        if grep -q inverted_bottleneck "$dir/export.json"; then plain=1; else plain=0; fi
+    fi
     if [ "$status" = 0 ] && [ "$plain" = 1 ]; then
         # shellcheck disable=SC2086
         (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
@@ -143,7 +150,14 @@ fi
 for model in "$@"; do
     for board in sim-k230 sim-k1 sim-rpi5; do
         for lib in portable xnnpack portable-vlen; do
-            [ -f "$work/${model}_${board}_$lib/count.txt" ] && cat "$work/${model}_${board}_$lib/count.txt" >> "$work/counts.txt"
+            dir="$work/${model}_${board}_$lib"
+            # A run stopped after its --layers pass (e.g. its plain run was interrupted) still counts.
+            if [ ! -f "$dir/count.txt" ] && [ -f "$dir/layers_plugin.txt" ] &&
+                python3 "$here/libs/marks.py" "$dir/layers_plugin.txt" "$dir/layers.jsonl" > "$dir/insns.jsonl" 2> /dev/null; then
+                whole=$(python3 -c 'import json, sys; print(json.loads(open(sys.argv[1]).readline())["profiled"])' "$dir/insns.jsonl")
+                echo "$model $board $lib $whole layers 0" > "$dir/count.txt"
+            fi
+            if [ -f "$dir/count.txt" ]; then cat "$dir/count.txt" >> "$work/counts.txt"; fi
         done
     done
 done
@@ -174,8 +188,8 @@ for key in order:
     r = rows[key]
     print("%-13s %-9s %s %s %s %s %s" % (key[0], key[1], cell(r, "portable"), cell(r, "xnnpack"), ratio(r, "portable"),
                                         cell(r, "portable-vlen"), ratio(r, "portable-vlen")))
-print("L: from the --layers run (no fused inverted bottleneck, so the layers are what forward() runs,")
-print("   but for the stem's NCHW read); otherwise from a plain run (PLAIN=1 forces plain runs everywhere)")
+print("L: from the --layers run (fused blocks run layer by layer: ~0.1% more instructions than forward()")
+print("   on MobileNet-V2); the other figures from a plain run of forward() (PLAIN=1)")
 PY
 for model in "$@"; do
     for board in $boards; do
