@@ -9,6 +9,33 @@
     </message>
 </context>
 <context>
+    <name>SessionCommands</name>
+    <message>
+        <source>Set board to %1</source>
+        <translation>Choisir la carte %1</translation>
+    </message>
+    <message>
+        <source>Set library to %1</source>
+        <translation>Choisir la bibliothèque de noyaux %1</translation>
+    </message>
+    <message>
+        <source>Remove the override of node %1</source>
+        <translation>Supprimer le forçage du nœud %1</translation>
+    </message>
+    <message>
+        <source>Run node %1 on %2</source>
+        <translation>Exécuter le nœud %1 sur %2</translation>
+    </message>
+    <message>
+        <source>Remove the override of every %1</source>
+        <translation>Supprimer le forçage de chaque %1</translation>
+    </message>
+    <message>
+        <source>Run every %1 on %2</source>
+        <translation>Exécuter chaque %1 sur %2</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::BoardDialog</name>
     <message>
         <source>User board</source>
@@ -368,6 +395,18 @@
     <message>
         <source>&amp;Quit</source>
         <translation>&amp;Quitter</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>&amp;Édition</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>Rétablir</translation>
     </message>
     <message>
         <source>&amp;View</source>

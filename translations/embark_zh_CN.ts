@@ -9,6 +9,33 @@
     </message>
 </context>
 <context>
+    <name>SessionCommands</name>
+    <message>
+        <source>Set board to %1</source>
+        <translation>将开发板设为 %1</translation>
+    </message>
+    <message>
+        <source>Set library to %1</source>
+        <translation>将内核库设为 %1</translation>
+    </message>
+    <message>
+        <source>Remove the override of node %1</source>
+        <translation>删除节点 %1 的覆盖</translation>
+    </message>
+    <message>
+        <source>Run node %1 on %2</source>
+        <translation>在 %2 上运行节点 %1</translation>
+    </message>
+    <message>
+        <source>Remove the override of every %1</source>
+        <translation>删除所有 %1 的覆盖</translation>
+    </message>
+    <message>
+        <source>Run every %1 on %2</source>
+        <translation>在 %2 上运行所有 %1</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::BoardDialog</name>
     <message>
         <source>User board</source>
@@ -367,6 +394,18 @@
     <message>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Redo</source>
+        <translation>重做</translation>
     </message>
     <message>
         <source>&amp;View</source>

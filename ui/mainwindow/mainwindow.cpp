@@ -9,6 +9,7 @@
 #include "jobs/studio_jobs.h"
 #include "history/run_history_panel.h"
 #include "session/qt_text.h"
+#include "session/session_commands.h"
 #include "session/studio_session.h"
 #include "settings/language.h"
 #include "ssh/studio_ssh_options.h"
@@ -31,6 +32,7 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+#include <QUndoStack>
 
 namespace embark::ui {
 
@@ -81,6 +83,15 @@ void MainWindow::createActions() {
     rebuildRecentMenu();
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    // Board, library and override edits; the actions read "Undo Set library to xnnpack".
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = m_session->undoStack()->createUndoAction(this, tr("Undo"));
+    undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+    QAction* redo = m_session->undoStack()->createRedoAction(this, tr("Redo"));
+    redo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z));
+    edit->addAction(undo);
+    edit->addAction(redo);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* fit = m_viewMenu->addAction(tr("&Fit graph"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
@@ -229,13 +240,21 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     QMenu* opMenu = menu.addMenu(tr("Run every %1 on").arg(op));
     for (const std::string& id : targets::kernelLibraryIds()) {
         const QString lib = QString::fromStdString(id);
-        nodeMenu->addAction(lib, this, [this, node, lib] { m_session->setNodeOverride(node, lib); });
-        opMenu->addAction(lib, this, [this, op, lib] { m_session->setOpOverride(op, lib); });
+        nodeMenu->addAction(lib, this, [this, node, lib] {
+            pushEdit(m_session, std::make_unique<SetNodeOverrideCommand>(m_session, node, lib));
+        });
+        opMenu->addAction(lib, this, [this, op, lib] {
+            pushEdit(m_session, std::make_unique<SetOpOverrideCommand>(m_session, op, lib));
+        });
     }
     nodeMenu->addSeparator();
-    nodeMenu->addAction(tr("Default (no override)"), this, [this, node] { m_session->setNodeOverride(node, {}); });
+    nodeMenu->addAction(tr("Default (no override)"), this, [this, node] {
+        pushEdit(m_session, std::make_unique<SetNodeOverrideCommand>(m_session, node, QString()));
+    });
     opMenu->addSeparator();
-    opMenu->addAction(tr("Default (no override)"), this, [this, op] { m_session->setOpOverride(op, {}); });
+    opMenu->addAction(tr("Default (no override)"), this, [this, op] {
+        pushEdit(m_session, std::make_unique<SetOpOverrideCommand>(m_session, op, QString()));
+    });
     menu.exec(globalPos);
 }
 

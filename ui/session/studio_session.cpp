@@ -3,13 +3,16 @@
 #include "onnx/importer.h"
 
 #include <QFutureWatcher>
+#include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <set>
 
 namespace embark::ui {
 
-StudioSession::StudioSession(QObject* parent) : QObject(parent) { reloadBoards(); }
+StudioSession::StudioSession(QObject* parent) : QObject(parent), m_undoStack(new QUndoStack(this)) {
+    reloadBoards();
+}
 
 Expected<std::shared_ptr<passes::PassRun>> StudioSession::prepareModel(const QString& path, const std::string& library) {
     auto graph = onnx::importModel(path.toStdString());
@@ -60,6 +63,7 @@ void StudioSession::adoptModel(const QString& path, std::shared_ptr<passes::Pass
         m_graphs.push_back(std::shared_ptr<const ir::Graph>(m_run, &s.graph));
     m_selStage = -1;
     m_selNode.clear();
+    m_undoStack->clear();
     updateAssignments();
     emit modelChanged();
     emit targetChanged();

@@ -14,6 +14,8 @@
 #include <memory>
 #include <optional>
 
+class QUndoStack;
+
 namespace embark::ui {
 
 class StudioSession : public QObject {
@@ -53,6 +55,9 @@ public:
     void setNodeOverride(const QString& node, const QString& library);
     void setOpOverride(const QString& op, const QString& library);
     const AssignmentRequest& request() const { return m_request; }
+    // The user's edits of the four above, as commands (session_commands.h); the setters are
+    // what the commands call. Opening a model clears it: its edits named the old model's nodes.
+    QUndoStack* undoStack() const { return m_undoStack; }
     // For the fused (last) stage, from exporter::adapt() for the board's architecture; empty
     // without a model or when adaptation fails (then assignmentError() says why, as the
     // export would).
@@ -95,6 +100,7 @@ private:
     std::optional<exporter::MemoryPlan> m_plan;
     QString m_planError;
     std::shared_ptr<exporter::DeploymentPlan> m_deployment;
+    QUndoStack* m_undoStack;
     int m_opening = 0;       // background opens in flight
     quint64 m_openSerial = 0; // the newest background open; older results are dropped
     int m_selStage = -1;

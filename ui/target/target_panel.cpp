@@ -3,6 +3,7 @@
 #include "board_dialog.h"
 
 #include "charts/memory_chart.h"
+#include "session/session_commands.h"
 #include "session/studio_session.h"
 #include "ssh/ssh_settings_dialog.h"
 
@@ -70,9 +71,14 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     layout->addWidget(m_summary);
     layout->addWidget(m_memory, 1);
 
-    connect(m_board, &QComboBox::currentIndexChanged, this,
-            [this] { m_session->setBoard(m_board->currentData().toString()); });
-    connect(m_library, &QComboBox::currentTextChanged, m_session, &StudioSession::setLibrary);
+    // Picks are undoable edits; refresh() re-selecting the session's own board pushes nothing.
+    connect(m_board, &QComboBox::currentIndexChanged, this, [this] {
+        const QString id = m_board->currentData().toString();
+        pushEdit(m_session, std::make_unique<SetBoardCommand>(m_session, id));
+    });
+    connect(m_library, &QComboBox::currentTextChanged, this, [this](const QString& id) {
+        pushEdit(m_session, std::make_unique<SetLibraryCommand>(m_session, id));
+    });
     connect(m_ssh, &QPushButton::clicked, this, &TargetPanel::editSsh);
     connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
     connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
@@ -154,7 +160,7 @@ void TargetPanel::editBoard(bool copyAsNew) {
     auto saved = dialog.board();
     m_session->reloadBoards();
     reloadBoards();
-    if (saved.ok()) m_session->setBoard(saved->id);
+    if (saved.ok()) pushEdit(m_session, std::make_unique<SetBoardCommand>(m_session, saved->id));
     refresh();
 }
 
@@ -172,11 +178,14 @@ void TargetPanel::removeSelectedOverride() {
     const int index = m_overrides->indexOfTopLevelItem(item);
     const auto& nodes = m_session->request().nodeOverrides;
     if (index < int(nodes.size())) {
-        m_session->setNodeOverride(QString::fromStdString(std::next(nodes.begin(), index)->first), {});
+        const QString node = QString::fromStdString(std::next(nodes.begin(), index)->first);
+        pushEdit(m_session, std::make_unique<SetNodeOverrideCommand>(m_session, node, QString()));
         return;
     }
     const auto& ops = m_session->request().opOverrides;
-    m_session->setOpOverride(QString::fromStdString(std::next(ops.begin(), index - int(nodes.size()))->first), {});
+    const int opIndex = index - int(nodes.size());
+    const QString op = QString::fromStdString(std::next(ops.begin(), opIndex)->first);
+    pushEdit(m_session, std::make_unique<SetOpOverrideCommand>(m_session, op, QString()));
 }
 
 } // namespace embark::ui
