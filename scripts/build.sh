@@ -13,6 +13,10 @@ command -v ninja >/dev/null && generator=(-G Ninja)
 launcher=()
 if command -v ccache >/dev/null; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+  # With -g, ccache otherwise hashes the build folder's absolute path (debug info names it), so
+  # a clone in another folder would miss every object; its debug info may then name the folder
+  # of the build that filled the cache, which nothing here reads.
+  export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
 if [ ! -f "$dir/CMakeCache.txt" ]; then

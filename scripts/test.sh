@@ -17,7 +17,7 @@ cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
 # The export tests compile hundreds of exports through CMake; with ccache (installed by
 # install-deps.sh) and paths relative to this folder, a re-run on the same machine reuses them.
-export CCACHE_BASEDIR="$PWD"
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 bash scripts/build.sh build
 (
   cd build
