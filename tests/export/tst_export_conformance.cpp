@@ -7,8 +7,6 @@
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
-#include "targets/board.h"
-#include "targets/toolchain.h"
 #include "support/export_harness.h"
 #include "support/test_paths.h"
 
@@ -204,34 +202,13 @@ private slots:
         QFETCH(QString, boardId);
         QFETCH(bool, upstream);
         const std::string lib = library.toStdString();
-        auto board = targets::findBoard(boardId);
-        QVERIFY2(board, board ? "" : board.error().message.c_str());
-        const QString arch = board->arch;
-        QString tree;
-        if (upstream) {
-            tree = test::sharedXnnpackTree(arch);
-            if (tree.isEmpty()) QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + arch + " is absent: the upstream-XNNPACK rows run only where it exists"));
-        }
-        test::HarnessOptions ho;
-        exporter::ExportOptions base;
+        auto target = test::harnessTarget(boardId, upstream);
+        if (!target && target.error().kind == ErrorKind::Unsupported) QSKIP(target.error().message.c_str());
+        QVERIFY2(target, target ? "" : target.error().message.c_str());
+        const QString arch = target->arch;
+        test::HarnessOptions ho = target->harness;
+        exporter::ExportOptions base = target->exportOptions;
         base.library = lib;
-        base.board = boardId.toStdString();
-        base.force = true;
-        if (!board->isHost()) {
-            auto toolchain = targets::toolchainFor(*board);
-            QVERIFY2(toolchain, toolchain ? "" : toolchain.error().message.c_str());
-            if (Status ok = targets::checkAvailable(*toolchain); !ok) QSKIP(ok.error().message.c_str());
-            if (Status ok = targets::checkRunnerAvailable(*board); !ok) QSKIP(ok.error().message.c_str());
-            base.arch = arch.toStdString();
-            base.targetFlags = board->cflags.join(' ').toStdString();
-            base.toolchainFile = toolchain->file;
-            ho.cmakeArgs = toolchain->cmakeArguments();
-            ho.execPrefix = board->runner.execPrefix;
-        }
-        if (upstream) {
-            base.havePrebuiltXnnpack = true;
-            ho.cmakeArgs << "-DXNNPACK_ROOT=" + tree;
-        }
         const QString variant = library + (upstream ? "-upstream-" + arch : QString());
         const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + variant;
         Tally tally;

@@ -7,8 +7,6 @@
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
-#include "targets/board.h"
-#include "targets/toolchain.h"
 #include "support/export_harness.h"
 #include "support/test_paths.h"
 
@@ -98,38 +96,20 @@ private slots:
     void exportedModelsMatchTheReference() {
         QFETCH(QString, boardId);
         QFETCH(bool, upstream);
-        auto board = targets::findBoard(boardId);
-        QVERIFY2(board, board ? "" : board.error().message.c_str());
-        const QString arch = board->arch;
-        exporter::ExportOptions base;
-        base.board = boardId.toStdString();
-        base.force = true;
-        test::HarnessOptions ho;
-        if (!board->isHost()) {
-            auto toolchain = targets::toolchainFor(*board);
-            QVERIFY2(toolchain, toolchain ? "" : toolchain.error().message.c_str());
-            if (Status ok = targets::checkAvailable(*toolchain); !ok) QSKIP(ok.error().message.c_str());
-            if (Status ok = targets::checkRunnerAvailable(*board); !ok) QSKIP(ok.error().message.c_str());
-            base.arch = arch.toStdString();
-            base.targetFlags = board->cflags.join(' ').toStdString();
-            base.toolchainFile = toolchain->file;
-            ho.cmakeArgs = toolchain->cmakeArguments();
-            ho.execPrefix = board->runner.execPrefix;
-        }
-        std::vector<const char*> libs{"portable", "xnnpack"};
-        if (upstream) {
-            const QString tree = test::sharedXnnpackTree(arch);
-            if (tree.isEmpty()) QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + arch + " is absent: the upstream-XNNPACK rows run only where it exists"));
-            base.havePrebuiltXnnpack = true;
-            ho.cmakeArgs << "-DXNNPACK_ROOT=" + tree;
-            libs = {"xnnpack"};
-        }
+        auto target = test::harnessTarget(boardId, upstream);
+        if (!target && target.error().kind == ErrorKind::Unsupported) QSKIP(target.error().message.c_str());
+        QVERIFY2(target, target ? "" : target.error().message.c_str());
+        const QString arch = target->arch;
+        exporter::ExportOptions base = target->exportOptions;
+        test::HarnessOptions ho = target->harness;
+        // XNNPACK alone on the upstream rows; both libraries on the host row.
+        const std::vector<const char*> libs = upstream ? std::vector<const char*>{"xnnpack"} : std::vector<const char*>{"portable", "xnnpack"};
         const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_models") + (upstream ? "-upstream-" + arch : QString());
         std::vector<test::HarnessEntry> entries;
         std::vector<const Model*> owners;
         // Under qemu, ResNet-18 and MobileNet-V2 with every layer dumped take minutes each: they
         // run natively in every row, and on the simulated boards with EMBARK_HEAVY_TIERS=1.
-        const bool heavy = board->isHost() || qEnvironmentVariable("EMBARK_HEAVY_TIERS") == "1";
+        const bool heavy = boardId == "host" || qEnvironmentVariable("EMBARK_HEAVY_TIERS") == "1";
         for (const char* lib : libs) {
             for (const Model& m : m_models) {
                 if (!heavy && (m.name == "resnet18" || m.name == "mobilenet_v2")) continue;

@@ -1,6 +1,10 @@
 #include "export_harness.h"
 
 #include "export_harness_code.h"
+#include "test_paths.h"
+
+#include "targets/board.h"
+#include "targets/toolchain.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -18,6 +22,35 @@
 #include <set>
 
 namespace embark::test {
+
+Expected<HarnessTarget> harnessTarget(const QString& boardId, bool upstream) {
+    auto board = targets::findBoard(boardId);
+    if (!board) return board.error();
+    HarnessTarget t;
+    t.arch = board->arch;
+    t.exportOptions.board = boardId.toStdString();
+    t.exportOptions.force = true;
+    if (!board->isHost()) {
+        auto toolchain = targets::toolchainFor(*board);
+        if (!toolchain) return toolchain.error();
+        if (Status ok = targets::checkAvailable(*toolchain); !ok) return makeError(ErrorKind::Unsupported, ok.error().message);
+        if (Status ok = targets::checkRunnerAvailable(*board); !ok) return makeError(ErrorKind::Unsupported, ok.error().message);
+        t.exportOptions.arch = t.arch.toStdString();
+        t.exportOptions.targetFlags = board->cflags.join(' ').toStdString();
+        t.exportOptions.toolchainFile = toolchain->file;
+        t.harness.cmakeArgs = toolchain->cmakeArguments();
+        t.harness.execPrefix = board->runner.execPrefix;
+    }
+    if (upstream) {
+        const QString tree = sharedXnnpackTree(t.arch);
+        if (tree.isEmpty())
+            return makeError(ErrorKind::Unsupported, "../shared/xnnpack/prebuilt/" + t.arch.toStdString() +
+                                                         " is absent: the upstream-XNNPACK rows run only where it exists");
+        t.exportOptions.havePrebuiltXnnpack = true;
+        t.harness.cmakeArgs << "-DXNNPACK_ROOT=" + tree;
+    }
+    return t;
+}
 
 const char* harnessStatusName(HarnessStatus s) {
     switch (s) {

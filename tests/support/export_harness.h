@@ -2,6 +2,7 @@
 // few translation units with renamed symbols) and runs each model on its embedded sample.
 #pragma once
 
+#include "export/exporter.h"
 #include "ir/error.h"
 #include "ir/tensor.h"
 
@@ -59,6 +60,18 @@ struct HarnessOptions {
     QStringList execPrefix;
     std::function<void(const QString&)> log; // progress lines
 };
+
+// Export and harness options for models run on `boardId`: for a simulated board the board's
+// flags and cross toolchain, and the harness built with that toolchain and run under the
+// board's qemu prefix; with `upstream`, XNNPACK linked from ../shared/xnnpack/prebuilt/<arch>.
+// An Unsupported error says why the row cannot run on this machine (a missing cross tool,
+// qemu or tree: the caller skips with it); other errors are failures.
+struct HarnessTarget {
+    exporter::ExportOptions exportOptions; // board, arch, flags, toolchain, XNNPACK availability
+    HarnessOptions harness;                // cmakeArgs and execPrefix (workDir left to the caller)
+    QString arch;
+};
+Expected<HarnessTarget> harnessTarget(const QString& boardId, bool upstream);
 
 // Generates, builds and runs the harness. One result per entry, in order. A model whose code
 // does not compile is BuildFailed (with the compiler's message) and the rest still run; one

@@ -142,7 +142,10 @@ size_t slidingOutputSize(size_t input, uint32_t padBefore, uint32_t padAfter, ui
     return (padded - extent) / stride + 1;
 }
 
-std::string checkConv2d(const Conv2dParams& p)
+namespace {
+// What a convolution and a deconvolution both require: an input, groups that divide the
+// channels, and non-zero kernel, stride and dilation.
+std::string checkConvWindow(const Conv2dParams& p)
 {
     if (p.batch == 0 || p.inputHeight == 0 || p.inputWidth == 0)
         return "empty input";
@@ -153,6 +156,14 @@ std::string checkConv2d(const Conv2dParams& p)
     if (p.strideHeight == 0 || p.strideWidth == 0 || p.dilationHeight == 0
         || p.dilationWidth == 0 || p.kernelHeight == 0 || p.kernelWidth == 0)
         return "zero kernel size, stride or dilation";
+    return {};
+}
+} // namespace
+
+std::string checkConv2d(const Conv2dParams& p)
+{
+    if (std::string problem = checkConvWindow(p); !problem.empty())
+        return problem;
     if (windowDoesNotFit(p))
         return "the kernel is larger than the padded input";
     return {};
@@ -161,15 +172,8 @@ std::string checkConv2d(const Conv2dParams& p)
 std::string checkDeconv2d(const Conv2dParams& p, uint32_t adjustmentHeight,
                           uint32_t adjustmentWidth, size_t* outputHeight, size_t* outputWidth)
 {
-    if (p.batch == 0 || p.inputHeight == 0 || p.inputWidth == 0)
-        return "empty input";
-    if (p.groups == 0 || p.inputChannels % p.groups != 0 || p.outputChannels % p.groups != 0)
-        return "groups=" + std::to_string(p.groups) + " does not divide input channels "
-               + std::to_string(p.inputChannels) + " and output channels "
-               + std::to_string(p.outputChannels);
-    if (p.strideHeight == 0 || p.strideWidth == 0 || p.dilationHeight == 0
-        || p.dilationWidth == 0 || p.kernelHeight == 0 || p.kernelWidth == 0)
-        return "zero kernel size, stride or dilation";
+    if (std::string problem = checkConvWindow(p); !problem.empty())
+        return problem;
     if (adjustmentHeight >= p.strideHeight || adjustmentWidth >= p.strideWidth)
         return "output_padding must be smaller than the stride";
     auto side = [](size_t in, uint32_t stride, uint32_t adjustment, uint32_t dilation,
