@@ -142,6 +142,8 @@ private slots:
 
     // "upstream": XNNPACK_ROOT points at ../shared/xnnpack/prebuilt/<arch> for the row (skipped
     // when absent): the riscv64 boards run upstream's RVV kernels, sim-rpi5 its NEON ones.
+    // SqueezeNet on riscv64 with upstream XNNPACK is checked layer by layer in
+    // tst_export_models (the pipeline rows keep the suite's time down).
     void benchmark_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("board");
@@ -157,8 +159,6 @@ private slots:
         QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack") << "squeezenet1_1" << "sim-rpi5" << "xnnpack" << false;
         QTest::newRow("digits sim-k230 xnnpack upstream") << "digits" << "sim-k230" << "xnnpack" << true;
         QTest::newRow("lenet5 sim-k1 xnnpack upstream") << "lenet5" << "sim-k1" << "xnnpack" << true;
-        QTest::newRow("squeezenet1_1 sim-k230 xnnpack upstream") << "squeezenet1_1" << "sim-k230" << "xnnpack" << true;
-        QTest::newRow("squeezenet1_1 sim-k1 xnnpack upstream") << "squeezenet1_1" << "sim-k1" << "xnnpack" << true;
         QTest::newRow("digits ssh-k230 xnnpack upstream") << "digits" << "ssh-k230" << "xnnpack" << true;
         QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack upstream") << "squeezenet1_1" << "sim-rpi5" << "xnnpack" << true;
     }
