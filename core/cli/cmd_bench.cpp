@@ -40,7 +40,7 @@ QJsonObject resultJson(const jobs::BenchResult& r) {
         accuracy["first_divergent_layer"] = QString::fromStdString(r.layerAccuracy[static_cast<size_t>(r.firstDivergentLayer)].node);
     return QJsonObject{
         {"run_id", static_cast<qint64>(rec.id)},
-        {"status", rec.status == store::RunStatus::Ok ? "ok" : "failed"},
+        {"status", store::runStatusName(rec.status)},
         {"message", QString::fromStdString(rec.message)},
         {"model", QString::fromStdString(rec.fingerprint.modelPath)},
         {"board", QString::fromStdString(rec.fingerprint.boardId)},
@@ -143,9 +143,9 @@ int cmdBench(const QStringList& args, Io& io) {
             io.err.flush();
         }
     };
-    o.progress = [&](const QString& step, int done, int total) {
+    o.stepStarted = [&](const QString& step, int index, int count) {
         if (!verbose && !parser.isSet("json")) {
-            io.err << QStringLiteral("[%1/%2] %3\n").arg(done + 1).arg(total).arg(step);
+            io.err << QStringLiteral("[%1/%2] %3\n").arg(index + 1).arg(count).arg(step);
             io.err.flush();
         }
     };
@@ -187,7 +187,8 @@ int cmdBench(const QStringList& args, Io& io) {
     } else {
         io.out << "Run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " with "
                << QString::fromStdString(rec.fingerprint.kernelLibrary) << ": "
-               << (rec.status == store::RunStatus::Ok ? QStringLiteral("ok") : QStringLiteral("FAILED")) << "\n";
+               << (rec.status == store::RunStatus::Ok ? QStringLiteral("ok")
+                                                   : QString::fromLatin1(store::runStatusName(rec.status)).toUpper()) << "\n";
         if (rec.status != store::RunStatus::Ok) io.out << "  " << QString::fromStdString(rec.message) << "\n";
         const auto& l = rec.latency;
         if (l.count)

@@ -19,7 +19,7 @@ using namespace embark::store;
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString ms(double ns) { return QString::number(ns / 1e6, 'f', 3); }
 QString ns(double v) { return QString::number(v, 'f', 1); } // CSV: no exponent notation
-QString statusText(RunStatus s) { return s == RunStatus::Ok ? "ok" : "failed"; }
+QString statusText(RunStatus s) { return QString::fromLatin1(runStatusName(s)); }
 
 // RFC 4180: quote a field that holds a separator, quote or line break.
 QString csvField(const QString& s) {

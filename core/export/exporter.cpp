@@ -26,7 +26,7 @@ namespace embark::exporter {
 PlanOptions planOptions(const ExportOptions& o) {
     PlanOptions p;
     p.library = o.library;
-    p.arch = o.arch;
+    p.arch = o.arch.empty() ? hostArch() : o.arch;
     p.recipe = o.recipe;
     p.opOverrides = o.opOverrides;
     p.nodeOverrides = o.nodeOverrides;
@@ -337,14 +337,18 @@ void run(const float* const* inputs, float* const* outputs, uint64_t* layerNs, D
 
 } // namespace
 
-Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& optionsIn) {
+Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& options) {
+    EMBARK_TRY(checkFloatIo(model));
+    auto deployment = buildDeploymentPlan(model, planOptions(options));
+    if (!deployment) return deployment.error();
+    return writeExport(model, **deployment, options);
+}
+
+Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan& dp, const ExportOptions& optionsIn) {
     ExportOptions o = optionsIn;
     if (o.arch.empty()) o.arch = hostArch();
     if (o.runtimeDir.isEmpty()) o.runtimeDir = defaultRuntimeDir();
     EMBARK_TRY(checkFloatIo(model));
-    auto deployment = buildDeploymentPlan(model, planOptions(o));
-    if (!deployment) return deployment.error();
-    const DeploymentPlan& dp = **deployment;
     const Adaptation* adapted = &dp.adaptation;
     const MemoryPlan* plan = &dp.memory;
     const std::vector<FusedBlock>& blocks = dp.fusedBlocks;

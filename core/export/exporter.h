@@ -64,6 +64,11 @@ QString defaultRuntimeDir();
 // options, non-empty folder without force), External (file system).
 Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& options);
 
+// The second half of exportModel: writes the export of a deployment plan already built with
+// planOptions(options) (the pipeline's "plan" step, the studio's current plan).
+struct DeploymentPlan;
+Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan& plan, const ExportOptions& options);
+
 // The deployment-plan options an export with these options builds (deployment_plan.h): the
 // CLI's `plan`, the studio and the benchmarks pass the same to see the same plan.
 struct PlanOptions;

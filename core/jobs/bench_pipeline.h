@@ -1,7 +1,7 @@
-// The benchmark pipeline as one job: export → build with the board's toolchain → deploy →
-// run → download outputs and dumps → compare with the host reference (per output and per
-// layer through value names/provenance) → statistics → store the run. Used by
-// `embark-cli bench` and the studio's jobs; runs on the caller's (job) thread.
+// The benchmark: the bench recipe of pipeline.h (resolve, import, plan, export, build with the
+// board's toolchain, deploy, run, compare with the host reference per output and per layer,
+// store the run). Used by `embark-cli bench` and the studio's jobs; runs on the caller's (job)
+// thread.
 #pragma once
 
 #include "bench/metrics.h"
@@ -41,6 +41,9 @@ struct BenchOptions {
     int runTimeoutSeconds = 900;
     const std::atomic_bool* cancel = nullptr;
     std::function<void(const QString& line)> log;
+    // A step begins (index of count in the recipe), and the running step's own progress
+    // (done of total; 0 of 0 at its start; the build's Ninja [n/m]).
+    std::function<void(const QString& step, int index, int count)> stepStarted;
     std::function<void(const QString& step, int done, int total)> progress;
 };
 
@@ -62,8 +65,9 @@ struct BenchResult {
 };
 
 // Errors before the board runs anything (bad model, unsupported op, board too small,
-// missing toolchain) are returned as errors; a failure on the board (crash, timeout,
-// transport lost) is a BenchResult whose record says Failed (and is stored as such).
+// missing toolchain, a failed or cancelled build) are returned as errors; a failure on the
+// board (crash, timeout, transport lost) is a BenchResult whose record says Failed, and a run
+// cancelled on the board one whose record says Cancelled (both stored as such).
 Expected<BenchResult> runBenchmark(const BenchOptions& options);
 
 // Export options for a board and its toolchain: library, architecture, target flags, toolchain

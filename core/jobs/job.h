@@ -25,8 +25,10 @@ inline bool isFinished(JobState s) { return s != JobState::Queued && s != JobSta
 
 struct JobProgress {
     QString step;  // "build", "run", ... (what the job does now)
-    int done = 0;  // of `total`; total 0 = unknown
+    int done = 0;  // of `total`: the step's own progress; total 0 = unknown
     int total = 0;
+    int stepIndex = -1; // the step's place in its recipe (0-based), -1 = a one-step job
+    int stepCount = 0;
 };
 
 class Job;
@@ -39,6 +41,11 @@ public:
     virtual ~JobContext() = default;
     virtual void log(const QString& line) = 0;
     virtual void progress(const QString& step, int done, int total) = 0;
+    // A recipe's step begins (index of count): progress then reports that step's own figures.
+    virtual void stepStarted(const QString& step, int index, int count) {
+        (void)index, (void)count;
+        progress(step, 0, 0);
+    }
     virtual const std::atomic_bool* cancelFlag() const = 0;
     bool cancelled() const { return cancelFlag()->load(); }
     virtual void setResult(std::any value, const QString& message) = 0;

@@ -21,10 +21,15 @@ public:
                                   Qt::QueuedConnection);
     }
     void progress(const QString& step, int done, int total) override {
-        m_job->setProgress({step, done, total});
+        m_job->setProgress({step, done, total, m_stepIndex, m_stepCount});
         QMetaObject::invokeMethod(
             m_queue, [q = m_queue, id = m_job->id(), step, done, total] { emit q->progressChanged(id, step, done, total); },
             Qt::QueuedConnection);
+    }
+    void stepStarted(const QString& step, int index, int count) override {
+        m_stepIndex = index;
+        m_stepCount = count;
+        progress(step, 0, 0);
     }
     const std::atomic_bool* cancelFlag() const override { return &m_job->m_cancel; }
     void setResult(std::any value, const QString& message) override { m_job->setResult(std::move(value), message); }
@@ -32,6 +37,7 @@ public:
 private:
     JobQueue* m_queue;
     Job* m_job;
+    int m_stepIndex = -1, m_stepCount = 0;
 };
 
 JobQueue::JobQueue(QObject* parent) : QObject(parent) {

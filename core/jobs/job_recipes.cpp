@@ -1,15 +1,10 @@
 #include "job_recipes.h"
 
-#include "deploy/transport_factory.h"
-#include "onnx/importer.h"
-#include "targets/board.h"
-#include "targets/toolchain.h"
+#include "pipeline.h"
 
-#include <QDir>
-#include <QFile>
+#include "targets/board.h"
+
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 namespace embark::jobs {
 
@@ -17,39 +12,42 @@ namespace {
 
 QString baseName(const QString& path) { return QFileInfo(path).completeBaseName(); }
 
+// Runs a recipe as a job's work: the job's log, per-step progress and cancel; the first failed
+// step's error is the job's.
+Status runInJob(const Recipe& recipe, PipelineState& state, JobContext& ctx) {
+    state.options.cancel = ctx.cancelFlag();
+    RecipeObserver observer;
+    observer.stepStarted = [&ctx](const QString& step, int index, int count) { ctx.stepStarted(step, index, count); };
+    observer.progress = [&ctx](const QString& step, int done, int total) { ctx.progress(step, done, total); };
+    observer.log = [&ctx](const QString& line) { ctx.log(line); };
+    const RecipeRun run = runRecipe(recipe, state, observer);
+    if (run.firstError) return *run.firstError;
+    return {};
+}
+
 } // namespace
 
 std::shared_ptr<Job> makeExportJob(ExportRequest r, QString title) {
     if (title.isEmpty()) title = QStringLiteral("Export %1 for %2 (%3)").arg(baseName(r.modelPath), r.boardId,
                                                                      QString::fromStdString(r.library));
     return std::make_shared<Job>(title, JobKind::Export, [r = std::move(r)](JobContext& ctx) -> Status {
-        ctx.progress(QStringLiteral("import"), 0, 2);
-        auto board = targets::findBoard(r.boardId);
-        if (!board) return board.error();
-        auto toolchain = targets::toolchainFor(*board);
-        if (!toolchain) return toolchain.error();
-        std::shared_ptr<const ir::Graph> graph = r.graph;
-        if (!graph) {
-            ctx.log(QStringLiteral("importing %1").arg(r.modelPath));
-            auto imported = onnx::importModel(r.modelPath.toStdString());
-            if (!imported) return imported.error();
-            graph = std::make_shared<const ir::Graph>(std::move(*imported));
-        }
-        if (ctx.cancelled()) return makeError(ErrorKind::External, "cancelled before the export was written");
-        ctx.progress(QStringLiteral("export"), 1, 2);
-        exporter::ExportOptions eo = exportOptionsFor(*board, *toolchain, r.library, r.opOverrides, r.nodeOverrides);
-        eo.outDir = r.outDir;
-        eo.force = r.force;
-        auto exported = exporter::exportModel(*graph, eo);
-        if (!exported) return exported.error();
-        for (const std::string& line : exported->log) ctx.log(QString::fromStdString(line));
-        ctx.progress(QStringLiteral("export"), 2, 2);
+        PipelineState state;
+        state.options.modelPath = r.modelPath;
+        state.options.boardId = r.boardId;
+        state.options.library = r.library;
+        state.options.opOverrides = r.opOverrides;
+        state.options.nodeOverrides = r.nodeOverrides;
+        state.graph = r.graph;
+        state.exportDir = r.outDir;
+        state.replaceExport = r.force;
+        EMBARK_TRY(runInJob(exportRecipe(), state, ctx));
+        const exporter::ExportResult& exported = *state.exported;
         const QString summary = QStringLiteral("%1 layers, arena %2 KiB, weights %3 KiB in %4")
-                                    .arg(exported->layers)
-                                    .arg(double(exported->arenaBytes) / 1024, 0, 'f', 1)
-                                    .arg(double(exported->weightsBytes) / 1024, 0, 'f', 1)
-                                    .arg(exported->dir);
-        ctx.setResult(*exported, summary);
+                                    .arg(exported.layers)
+                                    .arg(double(exported.arenaBytes) / 1024, 0, 'f', 1)
+                                    .arg(double(exported.weightsBytes) / 1024, 0, 'f', 1)
+                                    .arg(exported.dir);
+        ctx.setResult(exported, summary);
         return {};
     });
 }
@@ -57,34 +55,20 @@ std::shared_ptr<Job> makeExportJob(ExportRequest r, QString title) {
 std::shared_ptr<Job> makeBuildJob(BuildRequest r, QString title) {
     if (title.isEmpty()) title = QStringLiteral("Build %1").arg(QFileInfo(r.exportDir).fileName());
     return std::make_shared<Job>(title, JobKind::Build, [r = std::move(r)](JobContext& ctx) -> Status {
-        build::BuildOptions bo;
-        bo.exportDir = r.exportDir;
-        bo.jobs = r.parallel;
-        if (!r.boardId.isEmpty()) {
+        PipelineState state;
+        state.exportDir = r.exportDir;
+        state.buildJobs = r.parallel;
+        if (!r.boardId.isEmpty()) { // its architecture is checked against the binary
             auto board = targets::findBoard(r.boardId);
             if (!board) return board.error();
-            bo.expectedArch = board->arch;
-        } else {
-            QFile manifest(r.exportDir + "/export.json");
-            if (manifest.open(QIODevice::ReadOnly))
-                bo.expectedArch = QJsonDocument::fromJson(manifest.readAll()).object().value("arch").toString();
+            state.board = *board;
         }
-        const QString buildDir = QFileInfo(r.exportDir).absoluteFilePath() + "/build";
-        const bool freshBuildDir = !QFileInfo::exists(buildDir);
-        bo.log = [&](const QString& line) { ctx.log(line); };
-        bo.progress = [&](int done, int total) { ctx.progress(QStringLiteral("build"), done, total); };
-        bo.cancel = ctx.cancelFlag();
-        ctx.progress(QStringLiteral("configure"), 0, 0);
-        auto built = build::buildExport(bo);
-        if (!built) {
-            // A cancelled first build leaves nothing behind: the export folder is as it was.
-            if (ctx.cancelled() && freshBuildDir) QDir(buildDir).removeRecursively();
-            return built.error();
-        }
+        EMBARK_TRY(runInJob(buildRecipe(), state, ctx));
+        const build::BuildResult& built = *state.built;
         const QString summary = QStringLiteral("%1 (%2, %3 KiB)")
-                                    .arg(built->binary, built->elfMachine)
-                                    .arg(double(built->binaryBytes) / 1024, 0, 'f', 1);
-        ctx.setResult(*built, summary);
+                                    .arg(built.binary, built.elfMachine)
+                                    .arg(double(built.binaryBytes) / 1024, 0, 'f', 1);
+        ctx.setResult(built, summary);
         return {};
     });
 }
@@ -92,43 +76,18 @@ std::shared_ptr<Job> makeBuildJob(BuildRequest r, QString title) {
 std::shared_ptr<Job> makeDeployJob(DeployRequest r, QString title) {
     if (title.isEmpty()) title = QStringLiteral("Deploy %1 to %2").arg(QFileInfo(r.binary).fileName(), r.boardId);
     return std::make_shared<Job>(title, JobKind::Deploy, [r = std::move(r)](JobContext& ctx) -> Status {
-        auto board = targets::findBoard(r.boardId);
-        if (!board) return board.error();
-        EMBARK_TRY(targets::checkRunnerAvailable(*board));
-        if (!QFileInfo(r.binary).isFile())
+        PipelineState state;
+        state.options.boardId = r.boardId;
+        state.options.ssh = r.ssh;
+        state.options.warmup = 0;
+        state.options.iterations = 1;
+        state.options.runTimeoutSeconds = r.timeoutSeconds;
+        state.binary = r.binary;
+        state.exportDir = r.exportDir;
+        if (r.exportDir.isEmpty() && !QFileInfo(r.binary).isFile())
             return makeError(ErrorKind::Usage, "'" + r.binary.toStdString() + "' does not exist: build the export first");
-        ctx.progress(QStringLiteral("connect"), 0, 3);
-        auto transport = deploy::makeTransport(*board, r.ssh);
-        EMBARK_TRY(transport->connect());
-        ctx.log(QStringLiteral("connected to %1").arg(transport->describe()));
-        auto dir = transport->makeRunDir(QStringLiteral("deploy"));
-        if (!dir) return dir.error();
-        struct Cleanup {
-            deploy::Transport* t;
-            QString dir;
-            ~Cleanup() { (void)t->removeRunDir(dir); }
-        } cleanup{transport.get(), *dir};
-        ctx.progress(QStringLiteral("upload"), 1, 3);
-        EMBARK_TRY(transport->upload(r.binary, "run_export"));
-        const QString libDir = QFileInfo(r.binary).absolutePath() + "/lib";
-        if (QFileInfo(libDir).isDir()) EMBARK_TRY(transport->upload(libDir, "lib"));
-        if (ctx.cancelled()) return makeError(ErrorKind::External, "cancelled after the upload");
-        ctx.progress(QStringLiteral("run"), 2, 3);
-        deploy::ExecRequest req;
-        req.argv = QStringList{"./run_export", "--warmup", "0", "--iterations", "1", "--out", "out"};
-        req.timeout = std::chrono::seconds(r.timeoutSeconds);
-        req.cancel = ctx.cancelFlag();
-        QByteArray pending;
-        req.onStdout = [&](const QByteArray& chunk) {
-            pending += chunk;
-            for (qsizetype nl; (nl = pending.indexOf('\n')) >= 0; pending.remove(0, nl + 1))
-                ctx.log(QString::fromUtf8(pending.left(nl)));
-        };
-        auto exec = transport->exec(req);
-        if (!exec) return exec.error();
-        EMBARK_TRY(deploy::requireSuccess(*exec, board->id, QStringLiteral("run_export")));
-        ctx.progress(QStringLiteral("run"), 3, 3);
-        ctx.setResult(QString::fromUtf8(exec->stdoutData), QStringLiteral("ran once on %1").arg(transport->describe()));
+        EMBARK_TRY(runInJob(deployRunRecipe(!r.exportDir.isEmpty()), state, ctx));
+        ctx.setResult(QString::fromUtf8(state.runStdout), QStringLiteral("ran once on %1").arg(state.transport->describe()));
         return {};
     });
 }
@@ -139,6 +98,7 @@ std::shared_ptr<Job> makeBenchmarkJob(BenchOptions o, QString title) {
     return std::make_shared<Job>(title, JobKind::Benchmark, [options = std::move(o)](JobContext& ctx) -> Status {
         BenchOptions o = options;
         o.log = [&](const QString& line) { ctx.log(line); };
+        o.stepStarted = [&](const QString& step, int index, int count) { ctx.stepStarted(step, index, count); };
         o.progress = [&](const QString& step, int done, int total) { ctx.progress(step, done, total); };
         o.cancel = ctx.cancelFlag();
         auto r = runBenchmark(o);

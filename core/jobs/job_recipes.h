@@ -1,7 +1,7 @@
-// The studio's jobs as recipes over the engine: export a model for a board, build an export
-// with the board's toolchain, deploy a build to a board (upload and one smoke run), and the
-// whole benchmark pipeline. Each returns a Job for a JobQueue; its result (Job::result) is
-// the core call's own result type.
+// The studio's jobs: the recipes of pipeline.h (export a model for a board, build an export
+// with the board's toolchain, deploy a build to a board and run it once, the whole benchmark)
+// as Jobs for a JobQueue, with per-step progress. Each job's result (Job::result) is the
+// core call's own result type.
 #pragma once
 
 #include "bench_pipeline.h"
@@ -38,6 +38,7 @@ struct BuildRequest {
 };
 
 struct DeployRequest {
+    QString exportDir;  // set: build it first (incremental; nothing to do when up to date)
     QString binary;     // a built run_export (its lib/ folder goes along when present)
     QString boardId;
     deploy::SshOptions ssh;
@@ -51,8 +52,9 @@ std::shared_ptr<Job> makeExportJob(ExportRequest request, QString title = {});
 // Result: build::BuildResult. A cancelled build kills its process tree and removes the build
 // folder it created, so the export folder is left as it was.
 std::shared_ptr<Job> makeBuildJob(BuildRequest request, QString title = {});
-// Result: QString, the smoke run's output. Uploads to a fresh run folder, runs one iteration
-// and removes the folder.
+// Result: QString, the smoke run's output. Builds the export first when exportDir is set
+// (then `binary` is ignored), uploads to a fresh run folder, runs one iteration and removes
+// the folder.
 std::shared_ptr<Job> makeDeployJob(DeployRequest request, QString title = {});
 // Result: BenchResult (a run that failed on the board is a result too, and the job Failed).
 // The options' log, progress and cancel are replaced by the job's.

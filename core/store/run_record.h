@@ -27,7 +27,9 @@ struct RunFingerprint {
     std::string embarkVersion;
 };
 
-enum class RunStatus { Ok, Failed };
+enum class RunStatus { Ok, Failed, Cancelled };
+const char* runStatusName(RunStatus status); // "ok", "failed", "cancelled"
+RunStatus runStatusFromName(const QString& name); // unknown names read as Failed
 
 struct LayerTiming {
     std::string node; // export node name

@@ -18,6 +18,21 @@ namespace embark::store {
 using detail::exec;
 using detail::sqlError;
 
+const char* runStatusName(RunStatus s) {
+    switch (s) {
+    case RunStatus::Ok: return "ok";
+    case RunStatus::Failed: return "failed";
+    case RunStatus::Cancelled: return "cancelled";
+    }
+    return "failed";
+}
+
+RunStatus runStatusFromName(const QString& name) {
+    if (name == QLatin1String("ok")) return RunStatus::Ok;
+    if (name == QLatin1String("cancelled")) return RunStatus::Cancelled;
+    return RunStatus::Failed;
+}
+
 namespace {
 
 // SQLite stores NaN as NULL; keep "not a number" (e.g. a shape mismatch) through a round trip.
@@ -30,8 +45,8 @@ std::string str(const QVariant& v) { return v.toString().toStdString(); }
 QString isoUtc(const QDateTime& t) { return t.toUTC().toString(Qt::ISODateWithMs); }
 QDateTime fromIso(const QVariant& v) { return QDateTime::fromString(v.toString(), Qt::ISODateWithMs); }
 
-const char* statusName(RunStatus s) { return s == RunStatus::Ok ? "ok" : "failed"; }
-RunStatus statusOf(const QVariant& v) { return v.toString() == "ok" ? RunStatus::Ok : RunStatus::Failed; }
+const char* statusName(RunStatus s) { return runStatusName(s); }
+RunStatus statusOf(const QVariant& v) { return runStatusFromName(v.toString()); }
 
 // Columns of the run row shared by listRuns and getRun, in this order.
 constexpr const char* kRunColumns =

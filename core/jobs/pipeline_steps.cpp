@@ -1,0 +1,360 @@
+// The pipeline's steps (pipeline.h): each reads what the steps it needs left in the state and
+// adds its own part.
+#include "pipeline.h"
+
+#include "deploy/transport_factory.h"
+#include "onnx/importer.h"
+#include "reference/interpreter.h"
+#include "store/run_store.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+
+namespace embark::jobs {
+namespace {
+
+ir::Tensor readRawFloats(const QString& path, const ir::Shape& shape, bool* ok) {
+    QFile f(path);
+    *ok = false;
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const QByteArray bytes = f.readAll();
+    if (bytes.size() != shape.numel() * 4) return {};
+    *ok = true;
+    return ir::Tensor::fromBytes(ir::DType::Float32, shape, bytes.constData(), static_cast<size_t>(bytes.size()));
+}
+
+store::AccuracyEntry entry(const bench::Accuracy& a) {
+    return store::AccuracyEntry{a.name, a.maxAbs, a.maxRel, a.rmse, a.cosine, a.snrDb};
+}
+
+QString safeName(const QString& s) {
+    QString out;
+    for (QChar c : s) out += c.isLetterOrNumber() || c == '-' || c == '_' ? c : QChar('_');
+    return out;
+}
+
+QString modelLabel(const PipelineState& s) {
+    return safeName(s.options.modelPath.isEmpty() ? QStringLiteral("deploy") : QFileInfo(s.options.modelPath).completeBaseName());
+}
+
+// A new folder `work/<base>-<UTC time>-<pid>-<counter>-<random>` for one run. mkdir (not
+// mkpath) fails when the name exists, so concurrent benchmarks of the same model and board
+// (same millisecond included) each get their own folder: on a clash, the next name is tried.
+Expected<QString> makeRunFolder(const QString& work, const QString& base) {
+    if (!QDir().mkpath(work))
+        return makeError(ErrorKind::External, "cannot create the work folder '" + work.toStdString() +
+                                                  "': check its permissions or pass --work-dir");
+    static std::atomic_int counter{0};
+    const QString stamp = QDateTime::currentDateTimeUtc().toString("yyyyMMdd-HHmmss-zzz");
+    for (int attempt = 0; attempt < 100; ++attempt) {
+        const QString dir = QStringLiteral("%1/%2-%3-%4-%5-%6")
+                                .arg(work, base, stamp)
+                                .arg(QCoreApplication::applicationPid())
+                                .arg(counter.fetch_add(1))
+                                .arg(QRandomGenerator::global()->generate() & 0xffffff, 6, 16, QChar('0'));
+        if (QDir().mkdir(dir)) return dir;
+        if (!QFileInfo::exists(dir)) break; // not a clash: permissions, disk full
+    }
+    return makeError(ErrorKind::External, "cannot create a run folder in '" + work.toStdString() +
+                                              "': check its permissions and free space, or pass --work-dir");
+}
+
+// Passes a command's output to the log line by line as it arrives.
+struct LineLogger {
+    const std::function<void(const QString&)>& log;
+    QByteArray pending;
+    void operator()(const QByteArray& chunk) {
+        pending += chunk;
+        for (qsizetype nl; (nl = pending.indexOf('\n')) >= 0; pending.remove(0, nl + 1))
+            if (log) log(QString::fromUtf8(pending.left(nl)));
+    }
+};
+
+QString exportFolderOf(const PipelineState& s) { return s.exported ? s.exported->dir : s.exportDir; }
+
+Error cancelledError(const char* when) { return makeError(ErrorKind::External, std::string("cancelled ") + when); }
+
+} // namespace
+
+Status resolveTargetStep(PipelineState& s, StepContext&) {
+    auto board = targets::findBoard(s.options.boardId);
+    if (!board) return board.error();
+    targets::CompilerPreference pref = targets::CompilerPreference::Default;
+    if (s.options.compiler == "gcc") pref = targets::CompilerPreference::Gcc;
+    else if (s.options.compiler == "clang") pref = targets::CompilerPreference::Clang;
+    auto toolchain = targets::toolchainFor(*board, pref);
+    if (!toolchain) return toolchain.error();
+    s.board = *board;
+    s.toolchain = *toolchain;
+    return {};
+}
+
+Status checkToolsStep(PipelineState& s, StepContext&) {
+    EMBARK_TRY(targets::checkAvailable(*s.toolchain));
+    return targets::checkRunnerAvailable(*s.board);
+}
+
+Status importStep(PipelineState& s, StepContext& c) {
+    if (s.graph) {
+        c.log(QStringLiteral("using the model already imported from %1").arg(s.options.modelPath));
+        return {};
+    }
+    c.log(QStringLiteral("importing %1").arg(s.options.modelPath));
+    onnx::ImportOptions io;
+    io.shapeOverrides = s.options.shapeOverrides;
+    auto graph = onnx::importModel(s.options.modelPath.toStdString(), io);
+    if (!graph) return graph.error();
+    s.graph = std::make_shared<const ir::Graph>(std::move(*graph));
+    return {};
+}
+
+Status planStep(PipelineState& s, StepContext& c) {
+    const BenchOptions& o = s.options;
+    s.exportOptions = exportOptionsFor(*s.board, *s.toolchain, o.library, o.opOverrides, o.nodeOverrides);
+    s.exportOptions.sampleInputs = o.inputs;
+    auto plan = exporter::buildDeploymentPlan(*s.graph, exporter::planOptions(s.exportOptions));
+    if (!plan) return plan.error();
+    s.plan = std::move(*plan);
+    c.log(QStringLiteral("plan: %1 nodes after fusion, arena %2 bytes")
+              .arg(s.plan->adaptation.graph.nodes().size())
+              .arg(s.plan->memory.arenaBytes));
+    return {};
+}
+
+Status exportStep(PipelineState& s, StepContext& c) {
+    exporter::ExportOptions eo = s.exportOptions;
+    if (s.exportDir.isEmpty()) {
+        const QString work = s.options.workDir.isEmpty()
+                                 ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/bench"
+                                 : s.options.workDir;
+        auto folder = makeRunFolder(work, modelLabel(s) + "-" + s.board->id + "-" + QString::fromStdString(s.options.library));
+        if (!folder) return folder.error();
+        eo.outDir = *folder;
+        eo.force = true; // the folder is this run's own, made empty just above
+    } else {
+        eo.outDir = s.exportDir;
+        eo.force = s.replaceExport;
+    }
+    if (c.cancelled()) return cancelledError("before the export was written");
+    auto exported = exporter::writeExport(*s.graph, *s.plan, eo);
+    if (!exported) return exported.error();
+    for (const std::string& line : exported->log) c.log(QString::fromStdString(line));
+    s.exported = *exported;
+    return {};
+}
+
+Status checkFitsStep(PipelineState& s, StepContext&) {
+    // Refused before building: the board must hold the arena and the weights.
+    return targets::boardFits(*s.board, static_cast<qint64>(s.exported->arenaBytes), s.exported->weightsBytes);
+}
+
+Status buildStep(PipelineState& s, StepContext& c) {
+    build::BuildOptions bo;
+    bo.exportDir = exportFolderOf(s);
+    bo.jobs = s.buildJobs;
+    if (s.board) {
+        bo.expectedArch = s.board->arch;
+    } else {
+        auto folder = exporter::ExportFolder::open(bo.exportDir); // refuses another Embark's folder
+        if (!folder) return folder.error();
+        bo.expectedArch = QString::fromStdString(folder->arch);
+    }
+    const QString buildDir = QFileInfo(bo.exportDir).absoluteFilePath() + "/build";
+    const bool freshBuildDir = !QFileInfo::exists(buildDir);
+    bo.log = c.log;
+    bo.progress = c.progress;
+    bo.cancel = c.cancel;
+    c.progress(0, 0);
+    auto built = build::buildExport(bo);
+    if (!built) {
+        // A cancelled first build leaves nothing behind: the export folder is as it was.
+        if (c.cancelled() && freshBuildDir) QDir(buildDir).removeRecursively();
+        return built.error();
+    }
+    c.log(QStringLiteral("built %1 (%2, %3 bytes)").arg(built->binary, built->elfMachine).arg(built->binaryBytes));
+    s.built = *built;
+    s.binary = built->binary;
+    return {};
+}
+
+Status deployStep(PipelineState& s, StepContext& c) {
+    EMBARK_TRY(targets::checkRunnerAvailable(*s.board));
+    if (!QFileInfo(s.binary).isFile())
+        return makeError(ErrorKind::Usage, "'" + s.binary.toStdString() + "' does not exist: build the export first");
+    s.transport = deploy::makeTransport(*s.board, s.options.ssh);
+    EMBARK_TRY(s.transport->connect());
+    c.log(QStringLiteral("connected to %1").arg(s.transport->describe()));
+    auto runDir = s.transport->makeRunDir(modelLabel(s));
+    if (!runDir) return runDir.error();
+    s.runDir = *runDir; // removed with the state
+    c.progress(0, 2);
+    EMBARK_TRY(s.transport->upload(s.binary, "run_export"));
+    const QString libDir = QFileInfo(s.binary).absolutePath() + "/lib";
+    if (QFileInfo(libDir).isDir()) EMBARK_TRY(s.transport->upload(libDir, "lib"));
+    c.progress(2, 2);
+    if (c.cancelled()) return cancelledError("after the upload");
+    return {};
+}
+
+Status runStep(PipelineState& s, StepContext& c) {
+    const BenchOptions& o = s.options;
+    deploy::ExecRequest req;
+    QStringList args{"--warmup", QString::number(o.warmup), "--iterations", QString::number(o.iterations), "--threads",
+                     QString::number(o.threads), "--out", "out"};
+    if (o.layers) args << "--layers";
+    if (o.accuracyLayers) args << "--dump" << "dumps";
+    if (!o.affinity.isEmpty()) {
+        req.argv = QStringList{"taskset", "-c", o.affinity} + s.board->runner.execPrefix + QStringList{"./run_export"} + args;
+        req.usePrefix = false;
+    } else {
+        req.argv = QStringList{"./run_export"} + args;
+    }
+    req.timeout = std::chrono::seconds(o.runTimeoutSeconds);
+    req.cancel = c.cancel;
+    LineLogger logger{c.log, {}};
+    req.onStdout = [&](const QByteArray& chunk) { logger(chunk); };
+    auto exec = s.transport->exec(req);
+    if (!exec) return exec.error();
+    s.runStdout = exec->stdoutData;
+    BenchResult& result = s.result;
+    result.output = bench::parseRunOutput(exec->stdoutData);
+    EMBARK_TRY(deploy::requireSuccess(*exec, s.board->id, "run_export"));
+    if (!result.output.haveMeta || result.output.latencyNs.empty())
+        return makeError(ErrorKind::External,
+                         "run_export printed no timings (output: " + exec->stdoutData.left(200).toStdString() + ")");
+    store::RunRecord& rec = result.record;
+    rec.latencyNs = result.output.latencyNs;
+    rec.latency = store::summarizeLatency(rec.latencyNs);
+    result.medianLayers = result.output.medianLayers();
+    for (const auto& l : result.medianLayers) rec.layers.push_back({l.node, l.lib, static_cast<double>(l.ns)});
+    return {};
+}
+
+namespace {
+
+// Each model output from the board against the host reference on the export's own sample.
+Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref) {
+    const QString local = folder.dir + "/results";
+    for (size_t k = 0; k < ref.outputs.size(); ++k) {
+        const auto& name = ref.outputNames[k];
+        const bench::OutputLine* line = nullptr;
+        for (const auto& ol : s.result.output.outputs)
+            if (ol.name == name) line = &ol;
+        if (!line || line->file.empty())
+            return makeError(ErrorKind::External, "run_export wrote no file for output '" + name + "'");
+        const QString dst = local + "/output_" + QString::number(k) + ".bin";
+        EMBARK_TRY(s.transport->download(QString::fromStdString(line->file), dst));
+        bool ok = false;
+        const ir::Tensor got = readRawFloats(dst, ref.outputs[k].shape(), &ok);
+        if (!ok) return makeError(ErrorKind::External, "output '" + name + "' from the board has the wrong size");
+        s.result.record.outputAccuracy.push_back(entry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
+    }
+    return {};
+}
+
+// Each dumped layer against the reference value it computes (layout conversions have none).
+Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref) {
+    BenchResult& result = s.result;
+    for (const bench::DumpLine& d : result.output.dumps) {
+        const std::string value = folder.layerOutput(d.layer);
+        auto it = ref.values.find(value);
+        if (value.empty() || it == ref.values.end()) continue;
+        const QString dst = folder.dir + "/results/dump_" + QString::number(d.layer) + ".bin";
+        EMBARK_TRY(s.transport->download(QString::fromStdString(d.file), dst));
+        bool ok = false;
+        const ir::Tensor got = readRawFloats(dst, it->second.shape(), &ok);
+        if (!ok) continue;
+        LayerAccuracy la{bench::compare(got, it->second.castTo(ir::DType::Float32), d.node), d.node, value};
+        result.layerAccuracy.push_back(la);
+        result.record.layerAccuracy.push_back(entry(la.accuracy));
+    }
+    result.firstDivergentLayer = firstDivergentLayer(result.layerAccuracy);
+    if (result.firstDivergentLayer >= 0)
+        result.record.extra["first_divergent_layer"] =
+            QString::fromStdString(result.layerAccuracy[static_cast<size_t>(result.firstDivergentLayer)].node);
+    return {};
+}
+
+} // namespace
+
+Status compareStep(PipelineState& s, StepContext&) {
+    auto folder = exporter::ExportFolder::open(exportFolderOf(s));
+    if (!folder) return folder.error();
+    // The reference on the exact sample the export embeds (data/input_K.bin).
+    std::map<std::string, ir::Tensor> inputs;
+    for (size_t k = 0; k < s.graph->inputs().size(); ++k) {
+        const ir::Value* v = s.graph->inputs()[k];
+        const QString file = k < folder->inputs.size() ? folder->inputs[k].dataFile : QString();
+        bool ok = false;
+        inputs[v->name] = readRawFloats(folder->dir + "/" + file, v->shape, &ok);
+        if (!ok) return makeError(ErrorKind::External, "cannot read the export's sample input " + std::to_string(k));
+    }
+    reference::RunOptions ro;
+    ro.captureAll = s.options.accuracyLayers;
+    auto ref = reference::run(*s.graph, inputs, ro);
+    if (!ref) return ref.error();
+    QDir().mkpath(folder->dir + "/results");
+    EMBARK_TRY(compareOutputs(s, *folder, *ref));
+    if (s.options.accuracyLayers) EMBARK_TRY(compareLayers(s, *folder, *ref));
+    return {};
+}
+
+namespace {
+
+void fillFingerprint(PipelineState& s) {
+    const BenchOptions& o = s.options;
+    store::RunRecord& rec = s.result.record;
+    rec.fingerprint.modelPath = QFileInfo(o.modelPath).absoluteFilePath().toStdString();
+    rec.fingerprint.modelSha256 = s.graph->metadata.count("sha256") ? s.graph->metadata.at("sha256") : "";
+    rec.fingerprint.exportHash = s.exported->exportHash;
+    rec.fingerprint.boardId = s.board->id.toStdString();
+    rec.fingerprint.kernelLibrary = o.library;
+    rec.fingerprint.compiler = (s.toolchain->compiler + " (" + s.toolchain->id + ")").toStdString();
+    rec.fingerprint.compilerFlags = ("-O3 " + s.board->cflags.join(' ')).toStdString();
+    rec.fingerprint.threads = o.threads;
+    rec.fingerprint.date = QDateTime::currentDateTimeUtc();
+    rec.fingerprint.embarkVersion = EMBARK_VERSION;
+    QJsonArray libs;
+    for (const auto& l : s.exported->libraries) libs.append(QString::fromStdString(l));
+    const QJsonObject extra{{"export_dir", s.exported->dir}, {"binary_bytes", s.built->binaryBytes},
+                            {"elf", s.built->elfMachine}, {"arena_bytes", static_cast<qint64>(s.exported->arenaBytes)},
+                            {"weights_bytes", static_cast<qint64>(s.exported->weightsBytes)}, {"libraries", libs},
+                            {"partitions", s.exported->partitions}, {"iterations", o.iterations},
+                            {"warmup", o.warmup}, {"affinity", o.affinity}};
+    for (auto it = extra.begin(); it != extra.end(); ++it) rec.extra[it.key()] = it.value();
+}
+
+} // namespace
+
+Status storeStep(PipelineState& s, StepContext& c) {
+    fillFingerprint(s);
+    store::RunRecord& rec = s.result.record;
+    // The run's outcome on the board: the first step after the build that did not succeed.
+    bool afterBuild = false;
+    for (const StepOutcome& step : c.run->steps) {
+        if (step.name == QLatin1String("store")) break;
+        if (afterBuild && step.state != StepState::Succeeded) {
+            rec.status = step.state == StepState::Cancelled ? store::RunStatus::Cancelled : store::RunStatus::Failed;
+            rec.message = step.state == StepState::Cancelled ? "cancelled during " + step.name.toStdString() : step.message;
+            c.log(QStringLiteral("run %1: %2").arg(QString::fromLatin1(store::runStatusName(rec.status)),
+                                                  QString::fromStdString(rec.message)));
+            break;
+        }
+        afterBuild = afterBuild || step.name == QLatin1String("build");
+    }
+    if (s.options.storePath == "-") return {};
+    auto st = store::RunStore::open(s.options.storePath.isEmpty() ? store::RunStore::defaultPath() : s.options.storePath);
+    if (!st) return st.error();
+    auto id = (*st)->addRun(rec);
+    if (!id) return id.error();
+    rec.id = *id;
+    return {};
+}
+
+} // namespace embark::jobs
