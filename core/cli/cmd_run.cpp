@@ -205,15 +205,27 @@ int cmdRun(const QStringList& args, Io& io) {
         outputsJson.append(o);
         if (const ir::Tensor* ref = expectedFor(expected, name, i)) {
             const bench::Accuracy a = bench::compare(t, *ref, name);
-            const bool ok = bench::withinTolerance(a, tolerance);
+            // Integer and bool outputs (quantized tensors, indices) have no rounding error to
+            // allow for: they must be identical, dtype included, whatever --tolerance says.
+            const bool exact = !ir::isFloating(ref->dtype());
+            const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 && t.dtype() == ref->dtype()
+                                  : bench::withinTolerance(a, tolerance);
             allOk = allOk && ok;
             comparisonJson.append(QJsonObject{{"name", QString::fromStdString(name)}, {"max_abs", a.maxAbs},
                                               {"max_rel", a.maxRel}, {"rmse", a.rmse}, {"cosine", a.cosine},
-                                              {"snr_db", a.snrDb}, {"shape_matches", a.shapeMatches}, {"ok", ok}});
+                                              {"snr_db", a.snrDb}, {"shape_matches", a.shapeMatches},
+                                              {"exact", exact}, {"ok", ok}});
+            const QString verdict = ok ? QStringLiteral("ok")
+                                    : exact ? QStringLiteral("NOT IDENTICAL (%1 %2 output, expected %3 %4: compared exactly)")
+                                                  .arg(QString::fromLatin1(ir::dtypeName(t.dtype()).data()),
+                                                       QString::fromStdString(t.shape().str()),
+                                                       QString::fromLatin1(ir::dtypeName(ref->dtype()).data()),
+                                                       QString::fromStdString(ref->shape().str()))
+                                            : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance);
             text += QStringLiteral("  vs expected: max_abs %1  max_rel %2  rmse %3  cosine %4  snr %5 dB  %6\n")
                         .arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3).arg(a.rmse, 0, 'g', 3)
                         .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1)
-                        .arg(ok ? QStringLiteral("ok") : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance));
+                        .arg(verdict);
         }
     }
     if (parser.isSet("json")) {

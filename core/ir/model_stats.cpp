@@ -15,6 +15,18 @@ int64_t nodeMacs(const Node& node) {
         for (size_t i = 1; i < w->shape.rank(); ++i) perOutput *= w->shape[i];
         return out->shape.numel() * perOutput;
     }
+    case OpKind::QLinearConv: case OpKind::ConvInteger: {
+        const Value* w = node.input(node.op == OpKind::QLinearConv ? 3 : 1);
+        if (!w || w->shape.rank() < 3) return 0;
+        int64_t perOutput = 1;
+        for (size_t i = 1; i < w->shape.rank(); ++i) perOutput *= w->shape[i];
+        return out->shape.numel() * perOutput;
+    }
+    case OpKind::QLinearMatMul: case OpKind::MatMulInteger: {
+        const Value* a = node.input(0);
+        if (!a || a->shape.rank() == 0) return 0;
+        return out->shape.numel() * a->shape[a->shape.rank() - 1];
+    }
     case OpKind::ConvTranspose: {
         const Value* in = node.input(0);
         const Value* w = node.input(1);
@@ -39,10 +51,28 @@ int64_t nodeMacs(const Node& node) {
     }
 }
 
+namespace {
+// Float constants, and the integer weights and biases of quantized models (not their zero
+// points, shapes or axes).
+bool isParameter(const Node& node, size_t index) {
+    const Value* v = node.input(index);
+    if (!v || !v->isConstant()) return false;
+    if (isFloating(v->dtype)) return true;
+    switch (node.op) {
+    case OpKind::DequantizeLinear: return index == 0;
+    case OpKind::QLinearConv: return index == 3 || index == 8;
+    case OpKind::QLinearMatMul: return index == 0 || index == 3;
+    case OpKind::ConvInteger: case OpKind::MatMulInteger: return index <= 1;
+    default: return false;
+    }
+}
+} // namespace
+
 ParamCount nodeParams(const Node& node) {
     ParamCount p;
-    for (const Value* v : node.inputs()) {
-        if (!v || !v->isConstant() || !isFloating(v->dtype)) continue;
+    for (size_t i = 0; i < node.inputs().size(); ++i) {
+        const Value* v = node.input(i);
+        if (!isParameter(node, i)) continue;
         p.count += v->shape.numel();
         p.bytes += static_cast<int64_t>(v->byteSize());
     }
@@ -55,8 +85,9 @@ ModelStats modelStats(const Graph& graph) {
     for (const Node* n : graph.nodes()) {
         ++s.opHistogram[std::string(opName(n->op))];
         s.macs += nodeMacs(*n);
-        for (const Value* v : n->inputs()) {
-            if (!v || !v->isConstant() || !isFloating(v->dtype) || !seen.insert(v).second) continue;
+        for (size_t i = 0; i < n->inputs().size(); ++i) {
+            const Value* v = n->input(i);
+            if (!isParameter(*n, i) || !seen.insert(v).second) continue;
             s.params.count += v->shape.numel();
             s.params.bytes += static_cast<int64_t>(v->byteSize());
         }

@@ -45,6 +45,10 @@ constexpr std::array kOps{
     OpInfo{"DepthToSpace", C::Shape}, OpInfo{"SpaceToDepth", C::Shape},
     OpInfo{"Constant", C::Data}, OpInfo{"ConstantOfShape", C::Data}, OpInfo{"Range", C::Data},
     OpInfo{"Identity", C::Data}, OpInfo{"Dropout", C::Data}, OpInfo{"Cast", C::Data},
+    OpInfo{"QuantizeLinear", C::Data}, OpInfo{"DequantizeLinear", C::Data},
+    OpInfo{"DynamicQuantizeLinear", C::Data}, OpInfo{"QLinearConv", C::Conv},
+    OpInfo{"QLinearMatMul", C::Linear}, OpInfo{"ConvInteger", C::Conv},
+    OpInfo{"MatMulInteger", C::Linear},
 };
 static_assert(kOps.size() == static_cast<size_t>(OpKind::Count_),
               "the op name table must list every OpKind, in enum order");

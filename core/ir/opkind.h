@@ -36,6 +36,9 @@ enum class OpKind : uint16_t {
     Expand, Tile, Pad, Resize, DepthToSpace, SpaceToDepth,
     // data creation and plumbing
     Constant, ConstantOfShape, Range, Identity, Dropout, Cast,
+    // quantization (ONNX's QDQ and QOperator forms; integer tensors in and out)
+    QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearConv, QLinearMatMul,
+    ConvInteger, MatMulInteger,
     Count_
 };
 

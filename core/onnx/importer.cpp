@@ -55,8 +55,9 @@ public:
 
     Expected<ir::Graph> run(const std::string& bytes) {
         EMBARK_TRY(parse(bytes));
-        EMBARK_TRY(m_checks.checkOpsets());
         EMBARK_TRY(m_checks.nameNodes());
+        EMBARK_TRY(m_checks.checkQuantization()); // names the node before opset 19+ is refused
+        EMBARK_TRY(m_checks.checkOpsets());
         EMBARK_TRY(m_checks.checkOps());
         EMBARK_TRY(inlineExternalData(&m_model, m_baseDir, m_display));
         EMBARK_TRY(m_checks.resolveInputShapes(m_options.shapeOverrides));

@@ -102,6 +102,56 @@ Status ModelChecks::checkOps() const {
     return {};
 }
 
+namespace {
+bool isQuantizationOp(const pb::NodeProto& n) {
+    static const std::unordered_set<std::string> ops{"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
+                                                     "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"};
+    return isDefaultDomain(n.domain()) && ops.count(n.op_type());
+}
+} // namespace
+
+Status ModelChecks::checkQuantization() const {
+    const auto& g = m_model.graph();
+    // Element types known before shape inference: initializers, graph inputs and outputs,
+    // value_info, Constant nodes.
+    std::unordered_map<std::string, int> types;
+    for (const auto& init : g.initializer()) types[init.name()] = init.data_type();
+    for (const auto* list : {&g.input(), &g.output(), &g.value_info()})
+        for (const auto& vi : *list)
+            if (vi.type().has_tensor_type() && vi.type().tensor_type().elem_type() != pb::TensorProto::UNDEFINED)
+                types.emplace(vi.name(), vi.type().tensor_type().elem_type());
+    for (const auto& n : g.node())
+        if (n.op_type() == "Constant" && isDefaultDomain(n.domain()) && n.output_size() == 1)
+            for (const auto& a : n.attribute())
+                if (a.name() == "value" && a.has_t()) types[n.output(0)] = a.t().data_type();
+    for (int i = 0; i < g.node_size(); ++i) {
+        const auto& n = g.node(i);
+        if (!isQuantizationOp(n)) continue;
+        const std::string node = "node '" + m_nodeNames[static_cast<size_t>(i)] + "' (" + n.op_type() + ")";
+        for (const auto& a : n.attribute()) {
+            if (a.name() == "block_size" && a.i() != 0)
+                return fail(ErrorKind::Unsupported,
+                            node + " uses blocked quantization (block_size " + std::to_string(a.i()) +
+                                "), which Embark does not support: quantize per tensor or per axis");
+            if (a.name() == "output_dtype" && a.i() != 0 && !dtypeFromOnnx(static_cast<int>(a.i())))
+                return fail(ErrorKind::Unsupported,
+                            node + " quantizes to " + onnxDTypeName(static_cast<int>(a.i())) +
+                                " (output_dtype), which Embark does not support: use int8 or uint8");
+        }
+        const auto checkValue = [&](const std::string& value, const char* role) -> Status {
+            auto it = types.find(value);
+            if (value.empty() || it == types.end() || dtypeFromOnnx(it->second)) return {};
+            return fail(ErrorKind::Unsupported, node + " " + role + " '" + value + "' of type " +
+                                                    onnxDTypeName(it->second) +
+                                                    ", which Embark does not support: quantized tensors must "
+                                                    "be int8 or uint8 (int32 for biases and accumulators)");
+        };
+        for (const auto& in : n.input()) EMBARK_TRY(checkValue(in, "reads"));
+        for (const auto& out : n.output()) EMBARK_TRY(checkValue(out, "writes"));
+    }
+    return {};
+}
+
 Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& overrides) {
     auto* graph = m_model.mutable_graph();
     std::unordered_set<std::string> initializers;

@@ -32,6 +32,10 @@ public:
     Status checkOpsets(); // sets opset()
     Status nameNodes();   // sets nodeNames(): the node's name, or <OpType>_<index>, made unique
     Status checkOps() const;
+    // Quantization Embark lacks, before the opset and checker checks (which know nothing of
+    // it in ONNX 1.12): blocked quantization (block_size) and int4/uint4/float8 tensors read
+    // or written by a quantization node; Unsupported errors name the node, op and dtype.
+    Status checkQuantization() const;
     // Applies `overrides` to the graph inputs; every other input needs a full static shape.
     Status resolveInputShapes(const std::map<std::string, ir::Shape>& overrides);
     // No graph outputs, missing values, duplicate producers and cycles; sorts the nodes (and

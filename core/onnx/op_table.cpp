@@ -56,6 +56,10 @@ constexpr std::array kOpRows{
     OpRow{"Constant", OpKind::Constant}, OpRow{"ConstantOfShape", OpKind::ConstantOfShape},
     OpRow{"Range", OpKind::Range}, OpRow{"Identity", OpKind::Identity},
     OpRow{"Dropout", OpKind::Dropout}, OpRow{"Cast", OpKind::Cast},
+    OpRow{"QuantizeLinear", OpKind::QuantizeLinear}, OpRow{"DequantizeLinear", OpKind::DequantizeLinear},
+    OpRow{"DynamicQuantizeLinear", OpKind::DynamicQuantizeLinear},
+    OpRow{"QLinearConv", OpKind::QLinearConv}, OpRow{"QLinearMatMul", OpKind::QLinearMatMul},
+    OpRow{"ConvInteger", OpKind::ConvInteger}, OpRow{"MatMulInteger", OpKind::MatMulInteger},
     // legacy names, normalised by the importer
     OpRow{"Upsample", OpKind::Resize},
 };
@@ -110,6 +114,10 @@ int onnxDType(ir::DType dtype) {
 }
 
 std::string onnxDTypeName(int onnxType) {
+    // Types newer than the ONNX library Embark is built with (1.12), by their ONNX numbers.
+    static constexpr std::array<std::string_view, 6> kNewer{"float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
+                                                            "float8e5m2fnuz", "uint4", "int4"};
+    if (onnxType >= 17 && onnxType <= 22) return std::string(kNewer[static_cast<size_t>(onnxType - 17)]);
     if (!P::DataType_IsValid(onnxType)) return "type #" + std::to_string(onnxType);
     std::string name = P::DataType_Name(static_cast<P::DataType>(onnxType));
     std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });

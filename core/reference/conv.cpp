@@ -139,7 +139,7 @@ void storeWithBias(const std::vector<double>& acc, const ir::Tensor* b, int64_t 
 
 } // namespace
 
-Expected<Tensors> convKernel(const ir::Node& node, const Tensors& inputs) {
+Expected<ConvAccumulation> convAccumulate(const ir::Node& node, const Tensors& inputs) {
     Expected<ConvOperands> ops = readOperands(node, inputs, false);
     if (!ops) return ops.error();
     const ConvOperands& o = *ops;
@@ -153,8 +153,9 @@ Expected<Tensors> convKernel(const ir::Node& node, const Tensors& inputs) {
 
     std::vector<int64_t> outDims{batches, outChannels};
     outDims.insert(outDims.end(), geom->out.begin(), geom->out.end());
-    ir::Tensor out(ir::DType::Float32, Shape(outDims));
-    std::vector<double> acc(static_cast<size_t>(out.numel()), 0.0);
+    ConvAccumulation r;
+    r.shape = Shape(outDims);
+    r.acc.assign(static_cast<size_t>(r.shape.numel()), 0.0);
     const float* x = o.x->as<float>();
     const float* w = o.w->as<float>();
     const bool pointwise = kSize == 1 && g.s[0] == 1 && g.s[1] == 1 && g.s[2] == 1 && g.pb[0] == 0 &&
@@ -165,7 +166,7 @@ Expected<Tensors> convKernel(const ir::Node& node, const Tensors& inputs) {
         for (int64_t grp = 0; grp < o.group; ++grp) {
             const float* xg = x + (n * channels + grp * cg) * inPlane;
             const float* wg = w + grp * mg * K;
-            double* cg0 = acc.data() + (n * outChannels + grp * mg) * outPlane;
+            double* cg0 = r.acc.data() + (n * outChannels + grp * mg) * outPlane;
             if (cg == 1 && mg == 1) {
                 depthwiseChannel(xg, wg, g, cg0);
             } else if (pointwise) {
@@ -175,7 +176,17 @@ Expected<Tensors> convKernel(const ir::Node& node, const Tensors& inputs) {
                 gemmAccumulate(mg, outPlane, K, wg, K, cols.data(), outPlane, cg0, outPlane);
             }
         }
-    storeWithBias(acc, o.b, batches, outChannels, outPlane, out.mutableAs<float>());
+    return r;
+}
+
+Expected<Tensors> convKernel(const ir::Node& node, const Tensors& inputs) {
+    Expected<ConvAccumulation> r = convAccumulate(node, inputs);
+    if (!r) return r.error();
+    const Shape& shape = r->shape;
+    ir::Tensor out(ir::DType::Float32, shape);
+    int64_t plane = 1;
+    for (size_t i = 2; i < shape.rank(); ++i) plane *= shape[i];
+    storeWithBias(r->acc, optionalInput(inputs, 2), shape[0], shape[1], plane, out.mutableAs<float>());
     return Tensors{out};
 }
 

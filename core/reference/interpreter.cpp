@@ -72,6 +72,10 @@ KernelEntry entryFor(OpKind op) {
     case OpKind::Constant: case OpKind::ConstantOfShape: case OpKind::Range: case OpKind::Identity:
     case OpKind::Dropout: case OpKind::Cast:
         return {dataKernel, G};
+    case OpKind::QuantizeLinear: case OpKind::DequantizeLinear: case OpKind::DynamicQuantizeLinear:
+        return {quantizeKernel, G};
+    case OpKind::QLinearConv: case OpKind::QLinearMatMul: case OpKind::ConvInteger: case OpKind::MatMulInteger:
+        return {integerLinearKernel, G};
     case OpKind::Count_: break;
     }
     return {};

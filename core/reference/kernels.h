@@ -55,6 +55,21 @@ struct SpatialGeometry {
 Expected<SpatialGeometry> spatialGeometry(const ir::Node& node, const std::vector<int64_t>& in,
                                           const std::vector<int64_t>& kernel, bool ceilMode);
 
+// --- accumulators shared by the float and the integer kernels: products summed in double,
+// before bias and output conversion (exact for integer operands while sums stay below 2^53).
+struct ConvAccumulation {
+    ir::Shape shape; // N x M x spatial
+    std::vector<double> acc;
+};
+// Conv of float32 X (input 0) and W (input 1) with the node's Conv attributes; input 2 ignored.
+Expected<ConvAccumulation> convAccumulate(const ir::Node& node, const Tensors& inputs); // conv.cpp
+struct MatMulAccumulation {
+    ir::Shape shape; // numpy matmul result shape
+    std::vector<double> acc;
+};
+// numpy matmul of float32 A and B (batched, broadcast, 1-D operands).
+Expected<MatMulAccumulation> matmulAccumulate(const ir::Node& node, const ir::Tensor& a, const ir::Tensor& b); // linear.cpp
+
 // --- kernel families (one per file). Each switches on node.op where it serves several ops.
 Expected<Tensors> convKernel(const ir::Node&, const Tensors&);          // conv.cpp
 Expected<Tensors> convTransposeKernel(const ir::Node&, const Tensors&); // conv.cpp
@@ -76,5 +91,7 @@ Expected<Tensors> sliceLikeKernel(const ir::Node&, const Tensors&);     // slice
 Expected<Tensors> padKernel(const ir::Node&, const Tensors&);           // pad.cpp
 Expected<Tensors> resizeKernel(const ir::Node&, const Tensors&);        // resize.cpp
 Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);          // data_ops.cpp
+Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quantize.cpp
+Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
 
 } // namespace embark::reference::detail

@@ -53,9 +53,7 @@ Expected<Tensors> gemmKernel(const ir::Node& node, const Tensors& inputs) {
     return Tensors{out};
 }
 
-Expected<Tensors> matmulKernel(const ir::Node& node, const Tensors& inputs) {
-    for (size_t i = 0; i < 2; ++i) EMBARK_TRY(requiredInput(node, inputs, i));
-    const ir::Tensor &a = inputs[0], &b = inputs[1];
+Expected<MatMulAccumulation> matmulAccumulate(const ir::Node& node, const ir::Tensor& a, const ir::Tensor& b) {
     if (a.shape().rank() == 0 || b.shape().rank() == 0) return invalid(node, "operands must not be scalars");
     // 1-D operands become matrices and lose the added dim in the result.
     std::vector<int64_t> ad = a.shape().dims(), bd = b.shape().dims();
@@ -71,7 +69,9 @@ Expected<Tensors> matmulKernel(const ir::Node& node, const Tensors& inputs) {
     if (!batch) return batch.error();
     const int64_t batches = batch->numel();
     std::vector<int64_t> aIndex = broadcastIndex(aBatch, *batch), bIndex = broadcastIndex(bBatch, *batch);
-    std::vector<double> acc(static_cast<size_t>(batches * M * N), 0.0);
+    MatMulAccumulation r;
+    std::vector<double>& acc = r.acc;
+    acc.assign(static_cast<size_t>(batches * M * N), 0.0);
     for (int64_t i = 0; i < batches; ++i) {
         const int64_t ai = aIndex.empty() ? i : aIndex[static_cast<size_t>(i)];
         const int64_t bi = bIndex.empty() ? i : bIndex[static_cast<size_t>(i)];
@@ -81,9 +81,17 @@ Expected<Tensors> matmulKernel(const ir::Node& node, const Tensors& inputs) {
     std::vector<int64_t> outDims = batch->dims();
     if (!aVector) outDims.push_back(M);
     if (!bVector) outDims.push_back(N);
-    ir::Tensor out(ir::DType::Float32, ir::Shape(outDims));
+    r.shape = ir::Shape(outDims);
+    return r;
+}
+
+Expected<Tensors> matmulKernel(const ir::Node& node, const Tensors& inputs) {
+    for (size_t i = 0; i < 2; ++i) EMBARK_TRY(requiredInput(node, inputs, i));
+    Expected<MatMulAccumulation> r = matmulAccumulate(node, inputs[0], inputs[1]);
+    if (!r) return r.error();
+    ir::Tensor out(ir::DType::Float32, r->shape);
     float* y = out.mutableAs<float>();
-    for (size_t i = 0; i < acc.size(); ++i) y[i] = static_cast<float>(acc[i]);
+    for (size_t i = 0; i < r->acc.size(); ++i) y[i] = static_cast<float>(r->acc[i]);
     return Tensors{out};
 }
 

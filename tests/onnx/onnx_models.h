@@ -72,6 +72,8 @@ public:
         case ir::DType::Float16: return pb::TensorProto::FLOAT16;
         case ir::DType::Bool: return pb::TensorProto::BOOL;
         case ir::DType::Int32: return pb::TensorProto::INT32;
+        case ir::DType::Int8: return pb::TensorProto::INT8;
+        case ir::DType::UInt8: return pb::TensorProto::UINT8;
         default: return pb::TensorProto::UNDEFINED;
         }
     }

@@ -1,0 +1,277 @@
+// Quantized models through embark-cli: the 17 quantization node tests of the ONNX backend
+// data (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearConv, QLinearMatMul,
+// ConvInteger, MatMulInteger) run with exact results; int4, float8 and blocked quantization
+// refused with exit 3 naming the node, op and dtype; broken quantization parameters refused
+// with exit 4; int8 tensors through inspect and tensor files; exports of QDQ models refused
+// until int8 kernels exist.
+#include "onnx/onnx_models.h"
+#include "support/test_paths.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace embark;
+using namespace embark::test;
+
+namespace {
+struct Result {
+    int code = -1;
+    QByteArray out, err;
+};
+
+Result cli(const QStringList& args) {
+    QProcess p;
+    p.start(cliPath(), args);
+    p.waitForFinished(120000);
+    Result r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+ir::Tensor int8s(ir::Shape shape, const std::vector<int8_t>& v) {
+    return ir::Tensor::fromBytes(ir::DType::Int8, std::move(shape), v.data(), v.size());
+}
+ir::Tensor uint8s(ir::Shape shape, const std::vector<uint8_t>& v) {
+    return ir::Tensor::fromBytes(ir::DType::UInt8, std::move(shape), v.data(), v.size());
+}
+
+// x float [1,3,4,4] -> QuantizeLinear 'q_x' (int8) -> DequantizeLinear 'dq_x' -> Conv 'conv'
+// (weights int8 through DequantizeLinear 'dq_w', per output channel) -> y.
+ProtoModel qdqConvModel() {
+    ProtoModel m(13);
+    m.input("x", {1, 3, 4, 4});
+    m.initializer("x_scale", ir::Tensor::scalarFloat(0.05f));
+    m.initializer("x_zp", int8s(ir::Shape{}, {0}));
+    std::vector<int8_t> w(2 * 3 * 3 * 3);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
+    m.initializer("w_q", int8s(ir::Shape{2, 3, 3, 3}, w));
+    m.initializer("w_scale", ir::Tensor::fromFloats(ir::Shape{2}, {0.01f, 0.02f}));
+    m.initializer("w_zp", int8s(ir::Shape{2}, {0, 0}));
+    m.node("QuantizeLinear", {"x", "x_scale", "x_zp"}, {"xq"}, "q_x");
+    m.node("DequantizeLinear", {"xq", "x_scale", "x_zp"}, {"xd"}, "dq_x");
+    attrInt(m.node("DequantizeLinear", {"w_q", "w_scale", "w_zp"}, {"w"}, "dq_w"), "axis", 0);
+    attrInts(m.node("Conv", {"xd", "w"}, {"y"}, "conv"), "pads", {1, 1, 1, 1});
+    m.output("y", 4);
+    return m;
+}
+
+QString save(const QTemporaryDir& dir, const ProtoModel& m, const QString& name) {
+    const QString path = dir.filePath(name);
+    return m.save(path) ? path : QString();
+}
+} // namespace
+
+class TestQuantized : public QObject {
+    Q_OBJECT
+private slots:
+    // Each ONNX backend quantization test through `run --expect`: exit 0 and every output
+    // identical to ONNX's (integers compare with ==; run compares integer outputs exactly).
+    void onnxQuantizationTests_data() {
+        QTest::addColumn<QString>("test");
+        for (const char* t : {"test_basic_convinteger", "test_convinteger_with_padding", "test_convinteger_without_padding",
+                              "test_dequantizelinear", "test_dequantizelinear_axis", "test_dynamicquantizelinear",
+                              "test_dynamicquantizelinear_expanded", "test_dynamicquantizelinear_max_adjusted",
+                              "test_dynamicquantizelinear_max_adjusted_expanded", "test_dynamicquantizelinear_min_adjusted",
+                              "test_dynamicquantizelinear_min_adjusted_expanded", "test_matmulinteger", "test_qlinearconv",
+                              "test_qlinearmatmul_2D", "test_qlinearmatmul_3D", "test_quantizelinear",
+                              "test_quantizelinear_axis"})
+            QTest::newRow(t) << QString(t);
+    }
+    void onnxQuantizationTests() {
+        QFETCH(QString, test);
+        if (onnxTestDataDir().isEmpty()) QSKIP("libonnx-testdata is not installed (Debian package libonnx-testdata)");
+        const QString dir = onnxTestDataDir() + "/node/" + test;
+        const Result r = cli({"run", dir + "/model.onnx", "--expect", dir + "/test_data_set_0", "--json"});
+        QVERIFY2(r.code == 0, (r.err + r.out).constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray comparison = o["comparison"].toArray();
+        QVERIFY(!comparison.isEmpty());
+        for (const auto& c : comparison) {
+            QVERIFY(c.toObject()["ok"].toBool());
+            QCOMPARE(c.toObject()["max_abs"].toDouble(), 0.0);
+        }
+    }
+
+    // An integer output one quantum off is a mismatch (exit 1), whatever its magnitude.
+    void integerOutputsCompareExactly() {
+        if (onnxTestDataDir().isEmpty()) QSKIP("libonnx-testdata is not installed (Debian package libonnx-testdata)");
+        const QString dir = onnxTestDataDir() + "/node/test_matmulinteger";
+        QTemporaryDir tmp;
+        ProtoModel m(10);
+        m.input("A", {4, 3}, pb::TensorProto::UINT8);
+        m.input("B", {3, 2}, pb::TensorProto::UINT8);
+        m.initializer("a_zp", uint8s(ir::Shape{}, {12}));
+        m.initializer("b_zp", uint8s(ir::Shape{}, {1})); // test data's is 0: every sum changes
+        m.node("MatMulInteger", {"A", "B", "a_zp", "b_zp"}, {"Y"}, "mmi");
+        m.output("Y", 2, pb::TensorProto::INT32);
+        const QString model = save(tmp, m, "mmi.onnx");
+        const Result r = cli({"run", model, "--expect", dir + "/test_data_set_0", "--json"});
+        QCOMPARE(r.code, 1);
+        const QJsonObject c = QJsonDocument::fromJson(r.out).object()["comparison"].toArray().first().toObject();
+        QVERIFY(!c["ok"].toBool());
+        QVERIFY(c["exact"].toBool());
+    }
+
+    // Unsupported quantization: exit 3, the message names the node, the op and the dtype.
+    void unsupportedQuantizationIsRefused_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("node");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("what");
+        QTest::newRow("int4 zero point") << "int4" << "q4" << "QuantizeLinear" << "int4";
+        QTest::newRow("uint4 zero point") << "uint4" << "q4" << "QuantizeLinear" << "uint4";
+        QTest::newRow("float8 input") << "float8" << "dq8" << "DequantizeLinear" << "float8e4m3fn";
+        QTest::newRow("float8 output_dtype") << "output_dtype" << "q8" << "QuantizeLinear" << "float8e5m2";
+        QTest::newRow("blocked") << "blocked" << "qb" << "DequantizeLinear" << "block_size 2";
+    }
+    void unsupportedQuantizationIsRefused() {
+        QFETCH(QString, kind);
+        QFETCH(QString, node);
+        QFETCH(QString, op);
+        QFETCH(QString, what);
+        ProtoModel m(kind == "int4" || kind == "uint4" || kind == "blocked" ? 21 : 19);
+        if (kind == "int4" || kind == "uint4") {
+            m.input("x", {1, 4});
+            m.initializer("s", ir::Tensor::scalarFloat(0.1f));
+            auto* zp = m.m.mutable_graph()->add_initializer();
+            zp->set_name("zp");
+            zp->set_data_type(kind == "int4" ? 22 : 21); // TensorProto INT4 / UINT4 (ONNX 1.16)
+            zp->set_raw_data(std::string(1, '\0'));
+            m.node("QuantizeLinear", {"x", "s", "zp"}, {"y"}, node.toStdString());
+            m.output("y", 2, kind == "int4" ? 22 : 21);
+        } else if (kind == "float8") {
+            m.input("x", {1, 4}, 17); // FLOAT8E4M3FN
+            m.initializer("s", ir::Tensor::scalarFloat(0.1f));
+            m.node("DequantizeLinear", {"x", "s"}, {"y"}, node.toStdString());
+            m.output("y", 2);
+        } else if (kind == "output_dtype") {
+            m.input("x", {1, 4});
+            m.initializer("s", ir::Tensor::scalarFloat(0.1f));
+            attrInt(m.node("QuantizeLinear", {"x", "s"}, {"y"}, node.toStdString()), "output_dtype", 19);
+            m.output("y", 2, 19);
+        } else {
+            m.input("x", {2, 4}, pb::TensorProto::INT8);
+            m.initializer("s", ir::Tensor::fromFloats(ir::Shape{2, 2}, {0.1f, 0.2f, 0.3f, 0.4f}));
+            auto* n = m.node("DequantizeLinear", {"x", "s"}, {"y"}, node.toStdString());
+            attrInt(n, "axis", 1);
+            attrInt(n, "block_size", 2);
+            m.output("y", 2);
+        }
+        QTemporaryDir dir;
+        const QString model = save(dir, m, "model.onnx");
+        for (const char* command : {"inspect", "run"}) {
+            const Result r = cli({command, model});
+            QCOMPARE(r.code, 3);
+            QVERIFY2(r.err.contains(("node '" + node + "' (" + op + ")").toUtf8()) && r.err.contains(what.toUtf8()),
+                     r.err.constData());
+        }
+    }
+
+    // Broken quantization parameters: exit 4 naming the node and what is wrong.
+    void badQuantizationParametersAreRefused_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("zero scale") << "zero" << "scales must be positive";
+        QTest::newRow("negative scale") << "negative" << "scales must be positive";
+        QTest::newRow("per-axis length") << "axis" << "one value per index of the axis";
+    }
+    void badQuantizationParametersAreRefused() {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        ProtoModel m(13);
+        m.input("x", {2, 3});
+        if (kind == "axis")
+            m.initializer("s", ir::Tensor::fromFloats(ir::Shape{2}, {0.1f, 0.2f}));
+        else
+            m.initializer("s", ir::Tensor::scalarFloat(kind == "zero" ? 0.f : -0.5f));
+        attrInt(m.node("QuantizeLinear", {"x", "s"}, {"y"}, "quant"), "axis", 1);
+        m.output("y", 2, pb::TensorProto::UINT8);
+        QTemporaryDir dir;
+        const Result r = cli({"run", save(dir, m, "bad.onnx")});
+        QCOMPARE(r.code, 4);
+        QVERIFY2(r.err.contains("node 'quant' (QuantizeLinear)") && r.err.contains(message.toUtf8()), r.err.constData());
+    }
+
+    // int8 tensors through inspect, run, .pb and .npy files.
+    void int8TensorsFlowThroughTheCli() {
+        QTemporaryDir dir;
+        const QString model = save(dir, qdqConvModel(), "qdq.onnx");
+        const Result inspect = cli({"inspect", model, "--json"});
+        QVERIFY2(inspect.code == 0, inspect.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(inspect.out).object();
+        QCOMPARE(o["ops"].toObject()["QuantizeLinear"].toInt(), 1);
+        QCOMPARE(o["ops"].toObject()["DequantizeLinear"].toInt(), 2);
+        // int8 weights are parameters (54 x 1 byte) beside the float scales (3 x 4); zero points are not.
+        QCOMPARE(o["parameters"].toObject()["count"].toInt(), 57);
+        QCOMPARE(o["parameters"].toObject()["bytes"].toInt(), 66);
+        QCOMPARE(o["macs"].toInt(), 2 * 16 * 27);
+        QCOMPARE(o["inputs"].toArray().first().toObject()["dtype"].toString(), QString("float32"));
+
+        // The quantized activation, dumped, is int8 (.npy '|i1').
+        const Result run = cli({"run", model, "--dump", dir.filePath("dump"), "--json"});
+        QVERIFY2(run.code == 0, run.err.constData());
+        QFile manifest(dir.filePath("dump/manifest.json"));
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        bool sawInt8 = false;
+        for (const auto& v : QJsonDocument::fromJson(manifest.readAll()).array())
+            sawInt8 = sawInt8 || v.toObject()["dtype"].toString() == "int8";
+        QVERIFY2(sawInt8, "no int8 value in the dump manifest");
+
+        // An int8 model input read from .pb and from .npy gives the same result.
+        ProtoModel dq(13);
+        dq.input("xq", {1, 4}, pb::TensorProto::INT8);
+        dq.initializer("s", ir::Tensor::scalarFloat(0.5f));
+        dq.initializer("zp", int8s(ir::Shape{}, {-3}));
+        dq.node("DequantizeLinear", {"xq", "s", "zp"}, {"y"}, "dq");
+        dq.output("y", 2);
+        const QString dqModel = save(dir, dq, "dq.onnx");
+        const ir::Tensor xq = int8s(ir::Shape{1, 4}, {-128, -3, 0, 127});
+        pb::TensorProto proto;
+        ProtoModel::toProto(xq, "xq", &proto);
+        QFile pbFile(dir.filePath("xq.pb"));
+        QVERIFY(pbFile.open(QIODevice::WriteOnly));
+        pbFile.write(QByteArray::fromStdString(proto.SerializeAsString()));
+        pbFile.close();
+        QFile npy(dir.filePath("xq.npy"));
+        QVERIFY(npy.open(QIODevice::WriteOnly));
+        QByteArray header = "{'descr': '|i1', 'fortran_order': False, 'shape': (1, 4), }";
+        while ((10 + header.size() + 1) % 64) header += ' ';
+        header += '\n';
+        npy.write(QByteArray("\x93NUMPY\x01\x00", 8));
+        const quint16 len = static_cast<quint16>(header.size());
+        npy.write(reinterpret_cast<const char*>(&len), 2);
+        npy.write(header);
+        npy.write(static_cast<const char*>(xq.data()), 4);
+        npy.close();
+        for (const QString& file : {pbFile.fileName(), npy.fileName()}) {
+            const Result r = cli({"run", dqModel, "--input", "xq=" + file, "--json"});
+            QVERIFY2(r.code == 0, r.err.constData());
+            const QJsonArray head = QJsonDocument::fromJson(r.out).object()["outputs"].toArray().first().toObject()["head"].toArray();
+            QCOMPARE(head, (QJsonArray{-62.5, 0.0, 1.5, 65.0}));
+        }
+    }
+
+    // Until int8 kernels exist, an export of a QDQ model is refused (exit 3) naming the
+    // quantization node, and writes nothing.
+    void exportOfQdqModelIsRefused() {
+        QTemporaryDir dir;
+        const QString model = save(dir, qdqConvModel(), "qdq.onnx");
+        const Result r = cli({"export", model, "--lib", "portable", "-o", dir.filePath("export")});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("'q_x'") && r.err.contains("QuantizeLinear") && r.err.contains("int8"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("export")));
+        const Result x = cli({"export", model, "--lib", "xnnpack", "-o", dir.filePath("export")});
+        QCOMPARE(x.code, 3);
+        QVERIFY2(x.err.contains("'q_x'"), x.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("export")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestQuantized)
+#include "tst_quantized.moc"
