@@ -2,6 +2,7 @@
 // cross-build, deploy, run, compare, store) with latency statistics, per-layer timings and
 // accuracy, and exports of the run (Chrome trace, CSV, JSON, ONNX test data).
 #include "commands.h"
+#include "interrupt.h"
 #include "model_args.h"
 
 #include "bench/run_exports.h"
@@ -150,6 +151,8 @@ int cmdBench(const QStringList& args, Io& io) {
         }
     };
 
+    InterruptGuard interrupts; // Ctrl+C cancels the running step
+    o.cancel = interrupts.flag();
     auto r = jobs::runBenchmark(o);
     if (!r) return fail(io, r.error());
     const QJsonObject json = resultJson(*r);

@@ -1,6 +1,7 @@
 // `embark-cli xnnpack build|list`: build upstream XNNPACK for an architecture into the per-user
 // cache, and list the cache with what each architecture's exports link.
 #include "commands.h"
+#include "interrupt.h"
 #include "model_args.h"
 
 #include "xnnpack/xnnpack_builder.h"
@@ -10,17 +11,9 @@
 #include <QJsonDocument>
 
 #include <atomic>
-#include <csignal>
 
 namespace embark::cli {
 namespace {
-
-// The build runs its tools in their own process group, so Ctrl-C reaches only embark-cli:
-// turn it into the builder's cancel, which stops the tools and removes the staging folder.
-std::atomic_bool g_cancel{false};
-extern "C" void onInterrupt(int) {
-    g_cancel.store(true);
-}
 
 int xnnpackBuild(const QStringList& args, Io& io) {
     QCommandLineParser parser;
@@ -67,12 +60,12 @@ int xnnpackBuild(const QStringList& args, Io& io) {
     };
     io.err << "Building XNNPACK for " << o.arch << " into " << xnnpack::xnnpackCacheRoot() << "\n";
     io.err.flush();
-    o.cancel = &g_cancel;
-    auto previousInt = std::signal(SIGINT, onInterrupt);
-    auto previousTerm = std::signal(SIGTERM, onInterrupt);
-    auto r = xnnpack::buildXnnpack(o);
-    std::signal(SIGINT, previousInt);
-    std::signal(SIGTERM, previousTerm);
+    Expected<xnnpack::XnnpackBuildResult> r = [&] {
+        // Ctrl+C stops the tools and removes the staging folder.
+        InterruptGuard interrupts;
+        o.cancel = interrupts.flag();
+        return xnnpack::buildXnnpack(o);
+    }();
     if (!r) return fail(io, r.error());
     for (const QString& w : r->warnings)
         io.err << "embark-cli: warning: " << w << "\n";

@@ -12,11 +12,14 @@
 #include "targets/toolchain.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <thread>
+
+#include <signal.h>
 
 using namespace embark;
 using namespace embark::jobs;
@@ -218,6 +221,39 @@ private slots:
         QVERIFY(st);
         auto stored = (*st)->getRun(r->record.id);
         QVERIFY(stored && stored->status == store::RunStatus::Cancelled);
+    }
+
+    void ctrlCCancelsTheCliBenchmark() {
+        if (!haveSimK230()) QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
+        const QString db = m_tmp.path() + "/cli-runs.db";
+        const QString work = m_tmp.path() + "/cli-work";
+        QProcess cli;
+        cli.start(test::cliPath(), {"bench", digits(), "--board", "sim-k230", "--lib", "portable", "--iterations",
+                                    "100000", "--warmup", "0", "--db", db, "--work-dir", work});
+        QVERIFY(cli.waitForStarted());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT((err += cli.readAllStandardError()).contains("] run\n") ||
+                                     cli.state() == QProcess::NotRunning,
+                                 1500000);
+        QVERIFY2(cli.state() == QProcess::Running, err.constData());
+        QTest::qWait(1500); // run_export is running on the board
+        ::kill(static_cast<pid_t>(cli.processId()), SIGINT);
+        QVERIFY(cli.waitForFinished(120000));
+        err += cli.readAllStandardError();
+        const QByteArray out = cli.readAllStandardOutput();
+        QCOMPARE(cli.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(cli.exitCode(), 5);
+        QVERIFY2(out.contains("CANCELLED") && out.contains("cancelled during run"), (out + err).constData());
+        // Stored as cancelled; nothing of it still runs.
+        auto st = store::RunStore::open(db);
+        QVERIFY(st);
+        auto runs = (*st)->listRuns({});
+        QVERIFY(runs && runs->size() == 1);
+        QVERIFY(runs->front().status == store::RunStatus::Cancelled);
+        QProcess pgrep;
+        pgrep.start("pgrep", {"-f", "run_export --warmup 0 --iterations 100000"});
+        QVERIFY(pgrep.waitForFinished());
+        QVERIFY2(pgrep.readAllStandardOutput().trimmed().isEmpty(), "a process of the cancelled run is still alive");
     }
 };
 
