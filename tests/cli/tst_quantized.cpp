@@ -271,6 +271,20 @@ private slots:
         QVERIFY2(x.err.contains("'q_x'"), x.err.constData());
         QVERIFY(!QFileInfo::exists(dir.filePath("export")));
     }
+
+    // Weights-only quantization (int8 constants through DequantizeLinear into a float Conv)
+    // exports: constant folding turns the weights into float32.
+    void weightsOnlyQuantizationExports() {
+        ProtoModel m = qdqConvModel();
+        auto* nodes = m.m.mutable_graph()->mutable_node();
+        nodes->DeleteSubrange(0, 2); // drop q_x and dq_x
+        nodes->Mutable(1)->set_input(0, "x");
+        QTemporaryDir dir;
+        const QString model = save(dir, m, "weights_only.onnx");
+        const Result r = cli({"export", model, "--lib", "portable", "-o", dir.filePath("export")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFileInfo::exists(dir.filePath("export/export.json")));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestQuantized)
