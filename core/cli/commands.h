@@ -15,5 +15,6 @@ int cmdPlan(const QStringList& args, Io& io);
 int cmdBoards(const QStringList& args, Io& io);
 int cmdRuns(const QStringList& args, Io& io);
 int cmdXnnpack(const QStringList& args, Io& io);
+int cmdQuantize(const QStringList& args, Io& io);
 
 } // namespace embark::cli

@@ -14,6 +14,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 using namespace embark;
 using namespace embark::test;
 
@@ -284,6 +286,76 @@ private slots:
         const Result r = cli({"export", model, "--lib", "portable", "-o", dir.filePath("export")});
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(QFileInfo::exists(dir.filePath("export/export.json")));
+    }
+
+    // quantize: minmax over the digits model's 10 test sets. The QDQ model runs on the
+    // reference with the float model's top-1 on every set and outputs close to the float
+    // model's; the same inputs give the same bytes.
+    void quantizeDigits() {
+        QTemporaryDir dir;
+        const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
+        const QString sets = sourceDir() + "/resources/models/digits_cnn";
+        const QString out = dir.filePath("digits_int8.onnx");
+        const Result r = cli({"quantize", digits, "-o", out, "--calib", sets, "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject summary = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(summary["samples"].toInt(), 10);
+        QCOMPARE(summary["quantized_nodes"].toInt(), 4); // 3 Conv + 1 Gemm
+
+        const QJsonObject ops = QJsonDocument::fromJson(cli({"inspect", out, "--json"}).out).object()["ops"].toObject();
+        QCOMPARE(ops["QuantizeLinear"].toInt(), summary["quantized_activations"].toInt());
+        QCOMPARE(ops["DequantizeLinear"].toInt(), summary["quantized_activations"].toInt() + 4 + 4); // + weights, biases
+        QCOMPARE(ops["Conv"].toInt(), 3);
+
+        for (int k = 0; k < 10; ++k) {
+            const QString set = sets + QStringLiteral("/test_data_set_%1").arg(k);
+            const Result run = cli({"run", out, "--expect", set, "--json"});
+            QVERIFY2(run.code == 0 || run.code == 1, run.err.constData()); // 1: outside the float tolerance
+            const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+            const QJsonObject c = o["comparison"].toArray().first().toObject();
+            QVERIFY2(c["cosine"].toDouble() > 0.999 && c["snr_db"].toDouble() > 25, qPrintable(QString::number(c["snr_db"].toDouble())));
+        }
+
+        const QString again = dir.filePath("again.onnx");
+        QCOMPARE(cli({"quantize", digits, "-o", again, "--calib", sets}).code, 0);
+        QFile a(out), b(again);
+        QVERIFY(a.open(QIODevice::ReadOnly) && b.open(QIODevice::ReadOnly));
+        QVERIFY(a.readAll() == b.readAll());
+    }
+
+    void quantizeBadCalibration_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("code");
+        QTest::newRow("no --calib") << "none" << 2;
+        QTest::newRow("empty folder") << "empty" << 4;
+        QTest::newRow("inputs that do not fit") << "misfit" << 4;
+        QTest::newRow("NaN") << "nan" << 4;
+    }
+    void quantizeBadCalibration() {
+        QFETCH(QString, kind);
+        QFETCH(int, code);
+        QTemporaryDir dir;
+        const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
+        const QString calib = dir.filePath("calib");
+        QVERIFY(QDir().mkpath(calib));
+        if (kind == "misfit" || kind == "nan") {
+            std::vector<float> v(kind == "nan" ? 256 : 64, 0.5f);
+            if (kind == "nan") v[17] = NAN;
+            const ir::Tensor t = ir::Tensor::fromFloats(kind == "nan" ? ir::Shape{1, 1, 16, 16} : ir::Shape{1, 1, 8, 8}, v);
+            pb::TensorProto proto;
+            ProtoModel::toProto(t, "image", &proto);
+            QFile f(calib + "/input_0.pb");
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(proto.SerializeAsString()));
+        }
+        QStringList args{"quantize", digits, "-o", dir.filePath("out.onnx")};
+        if (kind != "none") args << "--calib" << calib;
+        const Result r = cli(args);
+        QCOMPARE(r.code, code);
+        QVERIFY2(r.err.startsWith("embark-cli"), r.err.constData());
+        if (kind == "nan") QVERIFY2(r.err.contains("NaN"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(dir.filePath("out.onnx")));
     }
 };
 

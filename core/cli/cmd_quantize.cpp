@@ -1,0 +1,110 @@
+// `embark-cli quantize MODEL -o OUT.onnx --calib DIR...`: static post-training quantization
+// (minmax) into a standard QDQ model, calibrated on test_data_set_N folders.
+#include "commands.h"
+#include "model_args.h"
+
+#include "onnx/tensor_io.h"
+#include "onnx/writer.h"
+#include "passes/quantize_static.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace embark::cli {
+namespace {
+
+// The test_data_set_N folders of `spec`: the folder itself when it holds input_K.pb files,
+// else its test_data_set_* subfolders (a model's test folder), sorted.
+QStringList calibrationFolders(const QString& spec) {
+    const QDir dir(spec);
+    if (!dir.entryList({"input_*.pb"}, QDir::Files).isEmpty()) return {spec};
+    QStringList sets;
+    for (const QString& s : dir.entryList({"test_data_set_*"}, QDir::Dirs, QDir::Name)) sets << dir.filePath(s);
+    return sets;
+}
+
+Expected<passes::CalibrationSample> readSample(const ir::Graph& graph, const QString& folder) {
+    auto set = onnx::readTestDataSet(folder.toStdString());
+    if (!set) return set.error();
+    passes::CalibrationSample sample;
+    sample.label = "'" + folder.toStdString() + "'";
+    std::vector<const ir::Value*> inputs;
+    for (const ir::Value* v : graph.inputs())
+        if (!v->isConstant()) inputs.push_back(v);
+    if (set->inputs.size() != inputs.size())
+        return makeError(ErrorKind::InvalidInput, "calibration folder '" + folder.toStdString() + "' holds " +
+                                                      std::to_string(set->inputs.size()) + " input(s); the model has " +
+                                                      std::to_string(inputs.size()));
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const onnx::NamedTensor* t = &set->inputs[i];
+        for (const auto& named : set->inputs)
+            if (named.name == inputs[i]->name) t = &named;
+        sample.inputs[inputs[i]->name] = t->tensor;
+    }
+    return sample;
+}
+
+} // namespace
+
+int cmdQuantize(const QStringList& args, Io& io) {
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Quantize a float model to a QDQ model (int8, static, calibrated).");
+    parser.addPositionalArgument("MODEL", "The float .onnx file.");
+    addShapeOption(parser);
+    parser.addOption({{"o", "output"}, "The quantized .onnx file to write.", "OUT"});
+    parser.addOption({"calib", "A test_data_set_N folder, or a folder of them (repeatable).", "DIR"});
+    parser.addOption({"method", "Calibration method (minmax).", "METHOD", "minmax"});
+    parser.addOption({"json", "Print a JSON summary."});
+    if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR... [--method minmax] [--json]", 1, 1);
+        rc >= 0)
+        return rc;
+    const QString path = parser.positionalArguments().first();
+    if (!parser.isSet("output")) return usage(io, "quantize needs -o OUT.onnx");
+    if (!parser.isSet("calib")) return usage(io, "quantize needs calibration data: --calib test_data_set_N (repeatable)");
+    if (parser.value("method") != "minmax")
+        return usage(io, "unknown --method '" + parser.value("method") + "'; supported: minmax");
+    auto graph = loadModel(path, parser);
+    if (!graph) return fail(io, graph.error());
+
+    std::vector<passes::CalibrationSample> samples;
+    for (const QString& spec : parser.values("calib")) {
+        if (!QFileInfo(spec).isDir())
+            return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() + "' is not a folder"));
+        const QStringList folders = calibrationFolders(spec);
+        if (folders.isEmpty())
+            return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() +
+                                                                   "' holds no input_K.pb files and no test_data_set_N folders"));
+        for (const QString& folder : folders) {
+            auto sample = readSample(*graph, folder);
+            if (!sample) return fail(io, sample.error());
+            samples.push_back(std::move(*sample));
+        }
+    }
+    auto report = passes::quantizeStatic(*graph, samples);
+    if (!report) return fail(io, report.error());
+    const QString out = parser.value("output");
+    if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
+
+    if (parser.isSet("json")) {
+        io.out << QJsonDocument(QJsonObject{{"model", path},
+                                            {"output", out},
+                                            {"method", "minmax"},
+                                            {"samples", report->samples},
+                                            {"quantized_nodes", report->quantizedNodes},
+                                            {"quantized_activations", report->activations}})
+                      .toJson(QJsonDocument::Indented);
+    } else {
+        io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (minmax over %4 sample(s)) into %5\n")
+                      .arg(report->quantizedNodes)
+                      .arg(report->activations)
+                      .arg(QFileInfo(path).fileName())
+                      .arg(report->samples)
+                      .arg(out);
+    }
+    return 0;
+}
+
+} // namespace embark::cli

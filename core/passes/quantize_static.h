@@ -1,0 +1,37 @@
+// Static post-training quantization of a float graph into a standard QDQ graph (what
+// `embark-cli quantize` writes): min/max calibration of activations on the reference
+// interpreter, then QuantizeLinear/DequantizeLinear pairs around Conv, Gemm and MatMul.
+#pragma once
+
+#include "ir/error.h"
+#include "ir/graph.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace embark::passes {
+
+// One calibration sample: a value for every graph input, and a label for messages.
+struct CalibrationSample {
+    std::string label; // e.g. the test_data_set folder
+    std::map<std::string, ir::Tensor> inputs;
+};
+
+struct QuantizeReport {
+    int quantizedNodes = 0;   // Conv/Gemm/MatMul whose weights became int8
+    int activations = 0;      // activation values given a Q/DQ pair
+    int samples = 0;
+};
+
+// Rewrites `graph` in place. Method minmax: each activation (the data input and the output of
+// every Conv, Gemm and MatMul with constant float32 weights) gets asymmetric int8 parameters
+// from the min and max it takes over `samples` (the range always includes 0: scale =
+// (max - min) / 255, zero point = round(-128 - min / scale)). Weights become int8 symmetric per
+// output channel (scale = max |w| / 127, no zero point: XNNPACK's qs8-qc8w contract), biases
+// int32 with scale x_scale * w_scale. Nodes keep their names; the result depends only on the
+// graph and the samples (deterministic). Errors: no samples (Usage), a sample that does not
+// fit the model or holds NaN (InvalidInput, naming the sample and the value).
+Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples);
+
+} // namespace embark::passes
