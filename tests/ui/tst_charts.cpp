@@ -1,5 +1,9 @@
 // Charts fed with synthetic runs hold their data, order and mark it as documented, turn a
-// click into a node selection, and export PNG, PDF, SVG and CSV files.
+// click into a node selection, and export PNG, PDF, SVG and CSV files. Issue #19: the timing
+// chart stays readable on a 439-layer model (rows, middle-elided names, tooltips, totals by op
+// type), empty charts say how to fill them, the memory and comparison legends stay off the
+// data, the accuracy chart has a tolerance line, a highlighted worst layer and ticks that do
+// not overlap.
 #include "charts/charts_panel.h"
 #include "charts/latency_chart.h"
 #include "charts/layer_accuracy_chart.h"
@@ -12,8 +16,11 @@
 
 #include <qcustomplot.h>
 
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+
+#include <cmath>
 #include <QTest>
 
 using namespace embark;
@@ -36,6 +43,33 @@ int barCount(QCustomPlot* plot) {
     return bars;
 }
 
+// A densenet121-sized run: 439 layers named as torch.onnx names them, three of them
+// "downsample.0/Conv" in different blocks, and 126 layout conversions taking 7.6 of 57 ms.
+std::vector<ui::LayerTiming> bigRun() {
+    std::vector<ui::LayerTiming> layers;
+    layers.push_back({"/layer2/layer2.0/downsample/downsample.0/Conv", "xnnpack", 0.20});
+    layers.push_back({"/layer3/layer3.0/downsample/downsample.0/Conv", "xnnpack", 0.21});
+    layers.push_back({"/layer4/layer4.0/downsample/downsample.0/Conv", "xnnpack", 0.22});
+    for (int i = 0; i < 126; ++i)
+        layers.push_back({QStringLiteral("/features/denseblock%1/denselayer%2/Concat_output_0_to_nhwc").arg(i % 4 + 1).arg(i), "portable", 7.6 / 126});
+    double rest = 57.0 - 7.6 - 0.63;
+    for (int i = 0; layers.size() < 439; ++i)
+        layers.push_back({QStringLiteral("/features/denseblock%1/denselayer%2/conv%3/Conv").arg(i % 4 + 1).arg(i / 2).arg(i % 2 + 1), "xnnpack", rest / 310});
+    return layers;
+}
+
+// Shows `w` offscreen at a size and lets queued layout updates run.
+void showAt(QWidget* w, int width, int height) {
+    w->resize(width, height);
+    w->show();
+    QVERIFY(QTest::qWaitForWindowExposed(w));
+    QTest::qWait(50);
+}
+
+QPointF barCentre(QCustomPlot* plot, int row, double value) {
+    return {plot->xAxis->coordToPixel(value / 2), plot->yAxis->coordToPixel(row)};
+}
+
 } // namespace
 
 class TestCharts : public QObject {
@@ -48,6 +82,7 @@ private slots:
         QVERIFY(timing->hasData());
         QCOMPARE(barCount(timing->plot()), 4);
         QCOMPARE(timing->plot()->plottableCount(), 2); // one series per library
+        QCOMPARE(timing->view(), ui::LayerTimingChart::View::GraphOrder); // a small model: graph order
         QCOMPARE(timing->drawnOrder(), (QStringList{"conv1", "pool1", "conv2", "fc"}));
         timing->setSorted(true);
         QCOMPARE(timing->drawnOrder(), (QStringList{"conv2", "conv1", "fc", "pool1"}));
@@ -115,8 +150,200 @@ private slots:
         QVERIFY(chart.hasData());
         QCOMPARE(chart.timeline().schedule.size(), qsizetype(3));
         QCOMPARE(chart.plot()->itemCount(), int(chart.timeline().buffers.size()));
+        QVERIFY(!chart.placeholderVisible());
         QCOMPARE(chart.timeline().arenaBytes, qint64(plan->arenaBytes));
         QVERIFY(chart.timeline().lowerBoundBytes <= chart.timeline().arenaBytes);
+    }
+
+    // Defect 3: on a 439-layer model the chart was ~35 px of plot under slanted labels, a
+    // black smear of bars, names cut to "downsample.0/Conv" and no tooltips.
+    void timingChartIsReadableOnABigModel() {
+        ui::LayerTimingChart chart;
+        chart.setLayers(bigRun());
+        showAt(&chart, 900, 330);
+        QCustomPlot* plot = chart.plot();
+        QVERIFY2(plot->axisRect()->height() >= 150, qPrintable(QString::number(plot->axisRect()->height())));
+        // A big model starts with its slowest layers, one readable row each.
+        QCOMPARE(chart.view(), ui::LayerTimingChart::View::Slowest);
+        QCOMPARE(chart.drawnOrder().size(), 25);
+        const int lineHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+        QVERIFY(chart.visibleRowCount() * lineHeight <= plot->axisRect()->height());
+        QCOMPARE(plot->yAxis->tickLabelRotation(), 0.0);
+        // Every layer in graph order scrolls instead of squeezing 439 bars.
+        chart.setView(ui::LayerTimingChart::View::GraphOrder);
+        QTest::qWait(20);
+        QCOMPARE(chart.rowCount(), 439);
+        QVERIFY(chart.visibleRowCount() < 439 && chart.visibleRowCount() >= 5);
+        QVERIFY(chart.visibleRowCount() * lineHeight <= plot->axisRect()->height());
+        QVERIFY(chart.rowScrollBar()->isVisible());
+        QCOMPARE(plot->yAxis->range().size(), double(chart.visibleRowCount()));
+        chart.scrollToRow(200);
+        QCOMPARE(chart.firstVisibleRow(), 200);
+        QCOMPARE(plot->yAxis->range().lower, 199.5);
+        chart.scrollToRow(0);
+        // Middle elision keeps which block: the three downsample convolutions read apart.
+        const QStringList labels = chart.rowTickLabels();
+        QCOMPARE(labels.size(), 439);
+        QVERIFY2(labels[0] != labels[1] && labels[1] != labels[2] && labels[0] != labels[2],
+                 qPrintable(labels.mid(0, 3).join(" | ")));
+        for (int i = 0; i < 3; ++i) {
+            QVERIFY2(labels[i].contains(QStringLiteral("layer%1").arg(i + 2)), qPrintable(labels[i]));
+            QVERIFY2(labels[i].endsWith(QStringLiteral("Conv")), qPrintable(labels[i]));
+        }
+        // Hovering a bar names the layer in full with its op, library, time and share.
+        const QString tip = chart.toolTipAt(barCentre(plot, 1, 0.21));
+        QVERIFY2(tip.contains(QStringLiteral("/layer3/layer3.0/downsample/downsample.0/Conv")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("op: Conv")) && tip.contains(QStringLiteral("xnnpack")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("0.210 ms")) && tip.contains(QStringLiteral("0.4%")), qPrintable(tip));
+        // Clicking a row selects its node.
+        QSignalSpy clicked(&chart, &ui::LayerTimingChart::nodeClicked);
+        QTest::mouseClick(plot, Qt::LeftButton, {}, barCentre(plot, 2, 0.22).toPoint());
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(clicked.first().first().toString(), QStringLiteral("/layer4/layer4.0/downsample/downsample.0/Conv"));
+        // At the smallest dock height the plot keeps a readable minimum.
+        chart.resize(600, 120);
+        QTest::qWait(20);
+        QVERIFY(plot->height() >= 180);
+    }
+
+    // Defect 3 / big graphs: densenet121's 126 layout conversions take 7.6 of 57 ms; a view
+    // must show it.
+    void timingTotalsByOpType() {
+        ui::LayerTimingChart chart;
+        chart.setLayers(bigRun());
+        showAt(&chart, 900, 330);
+        chart.setView(ui::LayerTimingChart::View::ByOpType);
+        const QStringList ops = chart.drawnOrder();
+        QCOMPARE(ops, (QStringList{"Conv", "layout conversion"}));
+        QCOMPARE(chart.rowTickLabels().at(1), QStringLiteral("layout conversion ×126"));
+        const QString tip = chart.rowToolTip(1);
+        QVERIFY2(tip.contains(QStringLiteral("126 layers")) && tip.contains(QStringLiteral("7.600 ms of 57.000 ms (13.3%)")),
+                 qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("portable")), qPrintable(tip));
+        QSignalSpy clicked(&chart, &ui::LayerTimingChart::nodeClicked);
+        chart.clickBar(0); // an op type is no node
+        QCOMPARE(clicked.count(), 0);
+        // The op the export names wins over the name.
+        QCOMPARE(ui::layerOpType({"stem", "xnnpack", 1, "Conv"}), QStringLiteral("Conv"));
+        QCOMPARE(ui::layerOpType({"/Relu_3", "xnnpack", 1}), QStringLiteral("Relu"));
+        QCOMPARE(ui::layerOpType({"input_to_nchw_2", "portable", 1, "Transpose"}), QStringLiteral("layout conversion"));
+    }
+
+    // Defect 13: at first start the charts were empty with no hint.
+    void emptyChartsSayHowToFillThem() {
+        ui::ChartsPanel panel;
+        showAt(&panel, 800, 300);
+        for (ui::ChartWidget* chart : std::initializer_list<ui::ChartWidget*>{panel.timing(), panel.accuracy(), panel.latency()}) {
+            QVERIFY(chart->placeholderVisible() || !chart->isVisible());
+            QVERIFY2(chart->placeholderText().contains(QStringLiteral("F5")), qPrintable(chart->placeholderText()));
+        }
+        QVERIFY(panel.timing()->placeholderVisible());
+        QVERIFY(panel.comparison()->placeholderText().contains(QStringLiteral("Compare")));
+        ui::MemoryChart memory;
+        QVERIFY(!memory.placeholderText().isEmpty());
+        panel.showRun(syntheticRun());
+        QVERIFY(!panel.timing()->placeholderVisible());
+    }
+
+    // Defect 13: after opening another model the previous model's charts and comparison stayed.
+    void clearForModelDropsAnotherModelsCharts() {
+        ui::ChartsPanel panel;
+        ui::RunCharts run = syntheticRun();
+        run.modelPath = "/models/resnet18.onnx";
+        panel.showRun(run);
+        panel.compareRuns({{"#1", {1, 2}, {}, "/models/resnet18.onnx"}, {"#2", {1, 2}, {}, "/models/resnet18.onnx"}});
+        panel.clearForModel("/models/resnet18.onnx"); // the same model: kept
+        QVERIFY(panel.timing()->hasData() && panel.comparison()->hasData());
+        panel.clearForModel("/models/densenet121.onnx");
+        QVERIFY(!panel.timing()->hasData());
+        QVERIFY(!panel.accuracy()->hasData());
+        QVERIFY(!panel.latency()->hasData());
+        QVERIFY(!panel.comparison()->hasData());
+        QVERIFY(panel.timing()->placeholderText().contains(QStringLiteral("F5")));
+    }
+
+    // Defect 6: comparing runs of two models gave no warning; the delta legend covered the
+    // tallest bar.
+    void comparisonWarnsAndKeepsItsLegendOffTheBars() {
+        ui::RunSeries a{"#1 digits", {10, 11}, {{"conv1", "portable", 3}, {"fc", "portable", 1}}, "/m/digits_cnn.onnx"};
+        ui::RunSeries b{"#2 resnet18", {6, 6.5}, {{"conv1", "xnnpack", 1}, {"fc", "portable", 9}}, "/m/resnet18.onnx"};
+        ui::RunComparisonChart chart;
+        chart.setRuns({a, b});
+        QVERIFY2(chart.warning().contains(QStringLiteral("different models")), qPrintable(chart.warning()));
+        chart.setRuns({a, a});
+        QVERIFY(chart.warning().isEmpty());
+        chart.setRuns({a, b});
+        chart.setMode(ui::RunComparisonChart::Mode::LayerDeltas);
+        showAt(&chart, 700, 300);
+        QCustomPlot* plot = chart.plot();
+        QVERIFY(plot->legend->visible());
+        QVERIFY2(!plot->legend->outerRect().intersects(plot->axisRect()->rect()), "the legend is over the plot");
+        QCOMPARE(chart.deltaRows(), (QStringList{"conv1", "fc"}));
+        const QString tip = chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(4), plot->yAxis->coordToPixel(1)));
+        QVERIFY2(tip.contains(QStringLiteral("fc")) && tip.contains(QStringLiteral("+8.000 ms")), qPrintable(tip));
+    }
+
+    // Defect 16: overlapping log ticks, no tolerance line, the worst layer not highlighted.
+    void accuracyShowsToleranceAndWorstLayer() {
+        ui::LayerAccuracyChart chart;
+        std::vector<ui::LayerAccuracy> layers;
+        for (int i = 0; i < 120; ++i) layers.push_back({QStringLiteral("/blocks/b%1/Conv").arg(i), 1.0, 120, std::pow(10.0, -12 + i / 10.0)});
+        layers[77].cosine = 0.98;
+        chart.setLayers(layers);
+        showAt(&chart, 800, 260);
+        chart.setMetric(ui::LayerAccuracyChart::Metric::MaxRel);
+        QTest::qWait(20);
+        QCustomPlot* plot = chart.plot();
+        plot->replot();
+        QCOMPARE(chart.worstLayer(), 119);
+        // Tick labels one per >= 1.5 lines of text at most: none overlap.
+        const int ticks = int(plot->yAxis->tickVector().size());
+        const int lineHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
+        QVERIFY2(ticks >= 2 && ticks * lineHeight * 3 / 2 <= plot->axisRect()->height(),
+                 qPrintable(QStringLiteral("%1 ticks in %2 px").arg(ticks).arg(plot->axisRect()->height())));
+        QStringList legend;
+        for (int i = 0; i < plot->graphCount(); ++i) legend << plot->graph(i)->name();
+        QVERIFY2(legend.filter(QStringLiteral("tolerance 0.001")).size() == 1, qPrintable(legend.join(" | ")));
+        QVERIFY2(legend.filter(QStringLiteral("worst: ")).size() == 1, qPrintable(legend.join(" | ")));
+        QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+        chart.setMetric(ui::LayerAccuracyChart::Metric::Cosine);
+        QCOMPARE(chart.worstLayer(), 77);
+        QCOMPARE(chart.tolerance(), 0.999);
+        // 120 names cannot sit side by side: layer numbers, and the tooltip names the layer.
+        QVERIFY(plot->xAxis->label().contains(QStringLiteral("hover")));
+        const QString tip = chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(77), plot->yAxis->coordToPixel(0.99)));
+        QVERIFY2(tip.contains(QStringLiteral("/blocks/b77/Conv")) && tip.contains(QStringLiteral("worst layer")), qPrintable(tip));
+    }
+
+    // Defect 8: the legend covered 40% of the plot, the arena line hid under the lower-bound
+    // line, no tooltips on buffers.
+    void memoryChartLegendArenaAndTooltips() {
+        ui::MemoryTimeline t;
+        t.schedule = {"conv1", "relu1", "pool1"};
+        t.buffers = {{0, 0, 4096, 0, 1, "conv1_out"}, {1, 4096, 2048, 1, 2, "relu1_out"}};
+        t.liveBytes = {4096, 6144, 2048};
+        t.arenaBytes = 6144;
+        t.lowerBoundBytes = 6144;
+        ui::MemoryChart chart;
+        chart.setTimeline(t);
+        showAt(&chart, 500, 300);
+        QCustomPlot* plot = chart.plot();
+        QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+        // The arena is drawn after (over) the bound, thicker, and says when it equals it.
+        QCPGraph* bound = nullptr;
+        QCPGraph* arena = nullptr;
+        for (int i = 0; i < plot->graphCount(); ++i) {
+            if (plot->graph(i)->name().startsWith(QStringLiteral("lower bound"))) bound = plot->graph(i);
+            if (plot->graph(i)->name().startsWith(QStringLiteral("arena"))) arena = plot->graph(i);
+        }
+        QVERIFY(bound && arena);
+        QVERIFY(plot->graph(plot->graphCount() - 1) == arena);
+        QVERIFY(arena->pen().widthF() > bound->pen().widthF());
+        QVERIFY2(arena->name().contains(QStringLiteral("optimal")), qPrintable(arena->name()));
+        const QString tip = chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(1.5), plot->yAxis->coordToPixel(5.0)));
+        QVERIFY2(tip.contains(QStringLiteral("relu1_out")) && tip.contains(QStringLiteral("048 bytes")) && tip.contains(QStringLiteral("pool1")),
+                 qPrintable(tip));
+        QVERIFY(chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(2), plot->yAxis->coordToPixel(1.0))).isEmpty());
     }
 
     void exports_data() {

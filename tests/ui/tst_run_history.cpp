@@ -105,12 +105,15 @@ private slots:
         ui::RunHistoryPanel panel(m_path);
         QCOMPARE(panel.table()->rowCount(), 3);
         QCOMPARE(panel.shownRunIds(), (std::vector<int64_t>{m_failed, m_xnnpack, m_portable})); // newest first
-        QCOMPARE(panel.table()->item(1, 1)->text(), QStringLiteral("digits_cnn.onnx"));
-        QCOMPARE(panel.table()->item(1, 2)->text(), QStringLiteral("sim-k230"));
-        QCOMPARE(panel.table()->item(1, 3)->text(), QStringLiteral("xnnpack"));
-        QCOMPARE(panel.table()->item(1, 4)->text(), QStringLiteral("1"));
-        QCOMPARE(panel.table()->item(1, 5)->text(), QStringLiteral("2.530")); // the median of 2.50..2.56 ms
-        QCOMPARE(panel.table()->item(0, 6)->toolTip(), QStringLiteral("run_export crashed with SIGSEGV"));
+        // Defect 6: the table had no run id; the comparison and the CLI speak in run ids.
+        QCOMPARE(panel.table()->horizontalHeaderItem(0)->text(), QStringLiteral("Run"));
+        QCOMPARE(panel.table()->item(1, 0)->text(), QStringLiteral("#%1").arg(m_xnnpack));
+        QCOMPARE(panel.table()->item(1, 2)->text(), QStringLiteral("digits_cnn.onnx"));
+        QCOMPARE(panel.table()->item(1, 3)->text(), QStringLiteral("sim-k230"));
+        QCOMPARE(panel.table()->item(1, 4)->text(), QStringLiteral("xnnpack"));
+        QCOMPARE(panel.table()->item(1, 5)->text(), QStringLiteral("1"));
+        QCOMPARE(panel.table()->item(1, 6)->text(), QStringLiteral("2.530")); // the median of 2.50..2.56 ms
+        QCOMPARE(panel.table()->item(0, 7)->toolTip(), QStringLiteral("run_export crashed with SIGSEGV"));
         QCOMPARE(panel.boardFilter()->count(), 3); // all, host, sim-k230
         QVERIFY(panel.statusText().contains(m_path));
     }
@@ -153,9 +156,9 @@ private slots:
         }
         QCOMPARE(panel.table()->rowCount(), rows);
         for (int row = 0; row < rows; ++row) {
-            if (!board.isEmpty()) QCOMPARE(panel.table()->item(row, 2)->text(), board);
-            if (!library.isEmpty()) QCOMPARE(panel.table()->item(row, 3)->text(), library);
-            if (!model.isEmpty()) QVERIFY(panel.table()->item(row, 1)->text().contains(model));
+            if (!board.isEmpty()) QCOMPARE(panel.table()->item(row, 3)->text(), board);
+            if (!library.isEmpty()) QCOMPARE(panel.table()->item(row, 4)->text(), library);
+            if (!model.isEmpty()) QVERIFY(panel.table()->item(row, 2)->text().contains(model));
         }
     }
 
@@ -192,6 +195,41 @@ private slots:
         QCOMPARE(barsIn(chart->plot()), 3); // conv1, pool1, fc of the second run against the first
         // The store's comparison: 4 ms against 2.5 ms with 40 samples each is a real difference.
         QVERIFY2(panel.statusText().contains(QStringLiteral("real difference")), qPrintable(panel.statusText()));
+    }
+
+    // Defect 6: "#1 against #2: 1.375 ms -> 10.934 ms" while #1 was the 10.934 ms run. The
+    // oldest selected run is the baseline and each figure is named by its run.
+    void compareNamesEachFigureByItsRun() {
+        ui::RunHistoryPanel panel(m_path);
+        ui::ChartsPanel charts;
+        panel.setCharts(&charts);
+        panel.selectRuns({m_portable, m_xnnpack}); // table order: newest (xnnpack) first
+        panel.compareAction()->trigger();
+        const QString expected = QStringLiteral("#%1 against #%2 (baseline): median #%2 4.030 ms -> #%1 2.530 ms (x0.628)")
+                                     .arg(m_xnnpack)
+                                     .arg(m_portable);
+        QVERIFY2(panel.statusText().contains(expected), qPrintable(panel.statusText() + "\nexpected: " + expected));
+        ui::RunComparisonChart* chart = charts.comparison();
+        QVERIFY(chart->runs().front().label.startsWith(QStringLiteral("#%1 ").arg(m_portable))); // the baseline first
+        QVERIFY(chart->warning().isEmpty());
+        QVERIFY(!panel.statusText().contains(QStringLiteral("Warning")));
+    }
+
+    // Defect 6: comparing runs of two different models gave no warning.
+    void compareWarnsAboutDifferentModels() {
+        auto writer = store::RunStore::open(m_path);
+        QVERIFY(writer.ok());
+        store::RunRecord other = makeRun("/models/resnet18.onnx", "sim-k230", "xnnpack", QDate(2024, 6, 1), 30.0);
+        other.fingerprint.modelSha256 = std::string(64, 'b');
+        auto id = (*writer)->addRun(other);
+        QVERIFY(id.ok());
+        ui::RunHistoryPanel panel(m_path);
+        ui::ChartsPanel charts;
+        panel.setCharts(&charts);
+        panel.selectRuns({m_portable, *id});
+        panel.compareAction()->trigger();
+        QVERIFY2(panel.statusText().contains(QStringLiteral("different models (digits_cnn.onnx, resnet18.onnx)")), qPrintable(panel.statusText()));
+        QVERIFY2(charts.comparison()->warning().contains(QStringLiteral("different models")), qPrintable(charts.comparison()->warning()));
     }
 
     void mainWindowComparesRunsFromItsHistoryDock() {

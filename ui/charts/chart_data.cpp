@@ -2,8 +2,12 @@
 
 #include "export/memory_planner.h"
 
+#include <QRegularExpression>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 
 namespace embark::ui {
 
@@ -20,6 +24,40 @@ MemoryTimeline memoryTimeline(const exporter::MemoryPlan& plan) {
     t.arenaBytes = qint64(plan.arenaBytes);
     t.lowerBoundBytes = qint64(plan.lowerBoundBytes);
     return t;
+}
+
+bool isLayoutConversionName(const QString& node) {
+    static const QRegularExpression conversion(QStringLiteral("_to_(nhwc|nchw)(_\\d+)?$"));
+    return conversion.match(node).hasMatch();
+}
+
+QString layerOpType(const LayerTiming& layer) {
+    if (isLayoutConversionName(layer.node)) return QStringLiteral("layout conversion");
+    if (!layer.op.isEmpty()) return layer.op;
+    // torch.onnx names: "/features/features.0/Conv", "/Relu_3", "Conv_12"
+    static const QRegularExpression opAtEnd(QStringLiteral("(?:^|/)([A-Z][A-Za-z0-9]*?)(?:_\\d+)?$"));
+    const QRegularExpressionMatch m = opAtEnd.match(layer.node);
+    return m.hasMatch() ? m.captured(1) : QStringLiteral("other");
+}
+
+std::vector<OpTotal> opTotals(const std::vector<LayerTiming>& layers) {
+    std::map<QString, OpTotal> byOp;
+    std::map<QString, std::set<QString>> libs;
+    for (const LayerTiming& l : layers) {
+        const QString op = layerOpType(l);
+        OpTotal& t = byOp[op];
+        t.op = op;
+        ++t.layers;
+        t.ms += l.ms;
+        if (!l.library.isEmpty()) libs[op].insert(l.library);
+    }
+    std::vector<OpTotal> out;
+    for (auto& [op, t] : byOp) {
+        for (const QString& lib : libs[op]) t.libraries << lib;
+        out.push_back(t);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const OpTotal& a, const OpTotal& b) { return a.ms > b.ms; });
+    return out;
 }
 
 MeanInterval meanInterval(const std::vector<double>& samples) {

@@ -17,7 +17,25 @@ struct LayerTiming {
     QString node;
     QString library;
     double ms = 0; // mean over the iterations
+    QString op;    // ONNX op type; empty = inferred from the name (layerOpType)
 };
+
+// What a layer is for the "totals by op type" view: its op, "layout conversion" for a
+// Transpose or Reshape the exporter inserted (named <value>_to_nhwc / _to_nchw), else the op
+// at the end of an ONNX path ("/layer1/layer1.0/conv1/Conv" -> "Conv"), else "other".
+QString layerOpType(const LayerTiming& layer);
+// True for a layout conversion the exporter inserted (by its name).
+bool isLayoutConversionName(const QString& node);
+
+// The time of every layer of one op type, summed.
+struct OpTotal {
+    QString op;
+    int layers = 0;
+    double ms = 0;
+    QStringList libraries; // that ran them, sorted
+};
+// Slowest op type first.
+std::vector<OpTotal> opTotals(const std::vector<LayerTiming>& layers);
 
 struct LayerAccuracy {
     QString node;
@@ -31,6 +49,7 @@ struct RunSeries {
     QString label;
     std::vector<double> latenciesMs;
     std::vector<LayerTiming> layers;
+    QString modelPath; // empty = unknown
 };
 
 struct MemoryBuffer {

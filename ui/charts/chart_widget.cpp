@@ -6,17 +6,37 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
+#include <QHelpEvent>
+#include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QScrollBar>
 #include <QSvgGenerator>
+#include <QToolTip>
 #include <QVBoxLayout>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
 
 namespace embark::ui {
 
 ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
     m_plot = new QCustomPlot(this);
-    m_plot->setMinimumSize(320, 200);
+    // Room for a readable plot under the controls, whatever the dock's height.
+    m_plot->setMinimumSize(320, 180);
+    m_plot->installEventFilter(this);
+    m_rowScroll = new QScrollBar(Qt::Vertical, this);
+    m_rowScroll->hide();
+    connect(m_rowScroll, &QScrollBar::valueChanged, this, [this] {
+        if (!m_inRowUpdate) updateRowWindow();
+    });
+    m_placeholder = new QLabel(m_plot);
+    m_placeholder->setAlignment(Qt::AlignCenter);
+    m_placeholder->setWordWrap(true);
+    m_placeholder->setAttribute(Qt::WA_TransparentForMouseEvents);
+    m_placeholder->hide();
     m_controls = new QHBoxLayout;
     m_controls->setContentsMargins(0, 0, 0, 0);
     auto* exportButton = new QPushButton(tr("Export..."), this);
@@ -25,11 +45,23 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
     auto* top = new QHBoxLayout;
     top->addLayout(m_controls, 1);
     top->addWidget(exportButton);
+    auto* plotRow = new QHBoxLayout;
+    plotRow->setSpacing(0);
+    plotRow->addWidget(m_plot, 1);
+    plotRow->addWidget(m_rowScroll);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
-    layout->addWidget(m_plot, 1);
+    layout->addLayout(plotRow, 1);
     applyPalette();
+    connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
+        updatePlaceholder();
+        // The axis rect's height is known after a layout: fit the row window to it.
+        if (m_rowsActive && !m_inRowUpdate) {
+            const int fit = std::max(1, m_plot->axisRect()->height() / rowPixels());
+            if (fit != m_visibleRows) QMetaObject::invokeMethod(this, [this] { updateRowWindow(); }, Qt::QueuedConnection);
+        }
+    });
 }
 
 void ChartWidget::applyPalette() {
@@ -50,24 +82,172 @@ void ChartWidget::applyPalette() {
         m_plot->legend->setTextColor(text);
         m_plot->legend->setBorderPen(QPen(grid));
     }
+    QPalette hint = m_placeholder->palette();
+    hint.setColor(QPalette::WindowText, pal.color(QPalette::PlaceholderText));
+    m_placeholder->setPalette(hint);
 }
 
-void ChartWidget::setCategoryLabels(QCPAxis* axis, const QStringList& labels) {
-    // Long ONNX names ("/features/features.0/Conv") would leave no room for the plot: keep
-    // their last path components, then their tail (the CSV and clicks keep the full name).
-    constexpr int kMaxLabel = 22;
-    auto shorten = [](QString label) {
-        while (label.size() > kMaxLabel && label.indexOf(QLatin1Char('/'), 1) > 0)
-            label = label.mid(label.indexOf(QLatin1Char('/'), 1) + (label.startsWith(QLatin1Char('/')) ? 0 : 1));
-        if (label.startsWith(QLatin1Char('/'))) label.remove(0, 1);
-        return label.size() > kMaxLabel ? QStringLiteral("…") + label.right(kMaxLabel - 1) : label;
-    };
+QString ChartWidget::placeholderText() const { return m_placeholder->text(); }
+
+bool ChartWidget::placeholderVisible() const { return !m_placeholder->isHidden(); }
+
+void ChartWidget::setPlaceholderText(const QString& text) {
+    m_placeholder->setText(text);
+    updatePlaceholder();
+}
+
+void ChartWidget::updatePlaceholder() {
+    const bool show = !m_placeholder->text().isEmpty() && !hasData();
+    m_placeholder->setGeometry(m_plot->rect().adjusted(20, 10, -20, -10));
+    m_placeholder->setVisible(show);
+}
+
+QString ChartWidget::toolTipAt(const QPointF&) const { return {}; }
+
+QString ChartWidget::elideMiddle(const QString& text, const QFont& font, int pixels) {
+    QString t = text;
+    if (t.startsWith(QLatin1Char('/'))) t.remove(0, 1);
+    return QFontMetrics(font).elidedText(t, Qt::ElideMiddle, pixels);
+}
+
+void ChartWidget::placeLegendBelow(int columns) {
+    QCPLegend* legend = m_plot->legend;
+    if (!legend || m_plot->plotLayout()->rowCount() > 1) return;
+    m_plot->axisRect()->insetLayout()->take(legend);
+    m_plot->plotLayout()->addElement(1, 0, legend);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+    m_plot->plotLayout()->setRowSpacing(2);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(columns);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+    legend->setRowSpacing(0);
+    legend->setColumnSpacing(12);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setMaximumSize(QWIDGETSIZE_MAX, 24 * 3);
+}
+
+bool ChartWidget::setCategoryLabels(QCPAxis* axis, const QStringList& labels) {
     QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, shorten(labels.at(i)));
+    const QFont font = axis->tickLabelFont();
+    const int n = int(labels.size());
+    const int perLabel = n > 0 ? (std::max(m_plot->width(), 320) - 90) / n : 0;
+    const int em = QFontMetrics(font).horizontalAdvance(QLatin1Char('M'));
+    if (perLabel >= 6 * em) {
+        for (int i = 0; i < n; ++i) ticker->addTick(i, elideMiddle(labels.at(i), font, perLabel - em));
+    } else if (n > 0) {
+        // Too many names side by side: layer numbers every `step`, at most one per ~5 em.
+        const int fit = std::max(1, (std::max(m_plot->width(), 320) - 90) / (5 * em));
+        int step = 1;
+        for (int candidate : {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000}) {
+            step = candidate;
+            if ((n + step - 1) / step <= fit) break;
+        }
+        for (int i = 0; i < n; i += step) ticker->addTick(i, QString::number(i));
+    }
     axis->setTicker(ticker);
-    axis->setTickLabelRotation(labels.size() > 6 ? 60 : 0);
+    axis->setTickLabelRotation(0);
     axis->setSubTicks(false);
-    axis->setRange(-0.7, labels.size() - 0.3);
+    axis->setRange(-0.7, n - 0.3);
+    return perLabel >= 6 * em;
+}
+
+int ChartWidget::rowPixels() const {
+    return QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 6;
+}
+
+void ChartWidget::setRows(const QStringList& labels) {
+    m_rowLabels = labels;
+    m_rowsActive = true;
+    QCPAxis* axis = m_plot->yAxis;
+    const QFont font = axis->tickLabelFont();
+    // Labels get up to ~40% of the width (at least 120 px, at most 420 px).
+    const int budget = std::clamp(int(std::max(width(), 320) * 0.4), 120, 420);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    for (int i = 0; i < labels.size(); ++i) ticker->addTick(i, elideMiddle(labels.at(i), font, budget));
+    axis->setTicker(ticker);
+    axis->setTickLabelRotation(0);
+    axis->setSubTicks(false);
+    axis->setRangeReversed(true);
+    axis->grid()->setVisible(false);
+    m_plot->xAxis->grid()->setVisible(true);
+    updateRowWindow();
+}
+
+void ChartWidget::clearRows() {
+    if (!m_rowsActive) return;
+    m_rowsActive = false;
+    m_rowLabels.clear();
+    m_rowScroll->hide();
+    m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    m_plot->yAxis->setRangeReversed(false);
+    m_plot->yAxis->setSubTicks(true);
+    m_plot->yAxis->grid()->setVisible(true);
+}
+
+QStringList ChartWidget::rowTickLabels() const {
+    QStringList out;
+    auto ticker = m_plot->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (ticker)
+        for (const QString& s : ticker->ticks()) out << s;
+    return out;
+}
+
+int ChartWidget::firstVisibleRow() const { return m_rowScroll->value(); }
+
+void ChartWidget::scrollToRow(int row) {
+    m_rowScroll->setValue(std::clamp(row, 0, m_rowScroll->maximum()));
+}
+
+void ChartWidget::updateRowWindow() {
+    if (!m_rowsActive) return;
+    m_inRowUpdate = true;
+    const int height = m_plot->axisRect()->height() > 20 ? m_plot->axisRect()->height() : m_plot->height() - 70;
+    const int n = int(m_rowLabels.size());
+    m_visibleRows = std::max(1, height / rowPixels());
+    const int shown = std::min(n, m_visibleRows);
+    m_rowScroll->setRange(0, std::max(0, n - m_visibleRows));
+    m_rowScroll->setPageStep(std::max(1, m_visibleRows));
+    m_rowScroll->setSingleStep(1);
+    m_rowScroll->setVisible(n > m_visibleRows);
+    const int first = m_rowScroll->value();
+    // Few rows fill the plot (thick bars); many keep one row per line of text and scroll.
+    m_plot->yAxis->setRange(first - 0.5, first + std::max(shown, 1) - 0.5);
+    m_plot->replot();
+    m_inRowUpdate = false;
+}
+
+int ChartWidget::rowAt(const QPointF& pos) const {
+    if (!m_rowsActive || !m_plot->axisRect()->rect().contains(pos.toPoint())) return -1;
+    const int row = int(std::lround(m_plot->yAxis->pixelToCoord(pos.y())));
+    return row >= 0 && row < rowCount() ? row : -1;
+}
+
+bool ChartWidget::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_plot) {
+        switch (event->type()) {
+        case QEvent::ToolTip: {
+            auto* help = static_cast<QHelpEvent*>(event);
+            const QString tip = toolTipAt(help->pos());
+            if (tip.isEmpty()) QToolTip::hideText();
+            else QToolTip::showText(help->globalPos(), tip, m_plot);
+            return true;
+        }
+        case QEvent::Wheel:
+            if (m_rowsActive && m_rowScroll->maximum() > 0) {
+                auto* wheel = static_cast<QWheelEvent*>(event);
+                m_rowScroll->setValue(m_rowScroll->value() - wheel->angleDelta().y() / 40); // 3 rows a notch
+                return true;
+            }
+            break;
+        case QEvent::Resize:
+            updatePlaceholder();
+            // Re-elide the labels for the new width and fit the rows to the new height.
+            if (m_rowsActive) QMetaObject::invokeMethod(this, [this] { setRows(m_rowLabels); }, Qt::QueuedConnection);
+            break;
+        default: break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void ChartWidget::changeEvent(QEvent* event) {

@@ -5,6 +5,7 @@
 #include "layer_timing_chart.h"
 #include "run_comparison_chart.h"
 
+#include <QFileInfo>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -27,12 +28,43 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     connect(m_accuracy, &LayerAccuracyChart::nodeClicked, this, &ChartsPanel::nodeClicked);
 }
 
+namespace {
+
+bool sameModel(const QString& a, const QString& b) {
+    if (a.isEmpty() || b.isEmpty()) return false;
+    return a == b || QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath() ||
+           (QFileInfo(a).canonicalFilePath() == QFileInfo(b).canonicalFilePath() && !QFileInfo(a).canonicalFilePath().isEmpty());
+}
+
+} // namespace
+
 void ChartsPanel::showRun(const RunCharts& run) {
+    m_runModel = run.modelPath;
     m_timing->setLayers(run.layers);
     m_accuracy->setLayers(run.accuracy, run.firstDivergentNode);
     m_latency->setSamples(run.latenciesMs);
 }
 
 void ChartsPanel::compareRuns(const std::vector<RunSeries>& runs) { m_comparison->setRuns(runs); }
+
+void ChartsPanel::clear() {
+    m_runModel.clear();
+    m_timing->setLayers({});
+    m_accuracy->setLayers({});
+    m_latency->setSamples({});
+    m_comparison->setRuns({});
+}
+
+void ChartsPanel::clearForModel(const QString& modelPath) {
+    if (!sameModel(m_runModel, modelPath)) {
+        m_runModel.clear();
+        m_timing->setLayers({});
+        m_accuracy->setLayers({});
+        m_latency->setSamples({});
+    }
+    bool keep = m_comparison->hasData();
+    for (const RunSeries& r : m_comparison->runs()) keep = keep && sameModel(r.modelPath, modelPath);
+    if (!keep) m_comparison->setRuns({});
+}
 
 } // namespace embark::ui

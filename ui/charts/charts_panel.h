@@ -1,5 +1,6 @@
 // The charts of a run in tabs: per-layer timing, per-layer accuracy, latency distribution
-// and run comparison. Fed with plain data; clicks on a layer select the node.
+// and run comparison. Fed with plain data; clicks on a layer select the node. Empty charts say
+// how to fill them; clearForModel() empties what belongs to another model.
 #pragma once
 
 #include "chart_data.h"
@@ -23,6 +24,7 @@ struct RunCharts {
     std::vector<LayerAccuracy> accuracy;
     // The layer the benchmark found diverging first; empty = the chart applies its own rule.
     QString firstDivergentNode;
+    QString modelPath; // the model the run is of; empty = unknown
 };
 
 class ChartsPanel : public QWidget {
@@ -31,6 +33,8 @@ public:
     explicit ChartsPanel(QWidget* parent = nullptr);
     void showRun(const RunCharts& run);
     void compareRuns(const std::vector<RunSeries>& runs);
+    // The model of the run shown, and of the runs compared (empty = none or unknown).
+    QString runModel() const { return m_runModel; }
 
     QTabWidget* tabs() const { return m_tabs; }
     LayerTimingChart* timing() const { return m_timing; }
@@ -38,7 +42,16 @@ public:
     LatencyChart* latency() const { return m_latency; }
     RunComparisonChart* comparison() const { return m_comparison; }
 
+public slots:
+    // A model was opened: empties the run charts and the comparison unless they are of
+    // `modelPath` (a run or comparison of the model just opened stays). Connect it to the
+    // session's model change.
+    void clearForModel(const QString& modelPath);
+    // Empties every chart (each shows its hint again).
+    void clear();
+
 signals:
+    // A layer's bar or point was clicked: select that node in the graph.
     void nodeClicked(const QString& node);
 
 private:
@@ -47,6 +60,7 @@ private:
     LayerAccuracyChart* m_accuracy;
     LatencyChart* m_latency;
     RunComparisonChart* m_comparison;
+    QString m_runModel;
 };
 
 } // namespace embark::ui

@@ -13,6 +13,8 @@ LatencyChart::LatencyChart(QWidget* parent) : ChartWidget(parent) {
     setWindowTitle(tr("Latency distribution"));
     plot()->xAxis->setLabel(tr("latency (ms)"));
     plot()->yAxis->setLabel(tr("iterations"));
+    setPlaceholderText(tr("Run a benchmark (F5) to see how the latency varies over the iterations."));
+    rebuild();
 }
 
 void LatencyChart::setSamples(std::vector<double> latenciesMs) {

@@ -2,11 +2,15 @@
 
 #include <qcustomplot.h>
 
+#include <QLocale>
+
 namespace embark::ui {
 
 namespace {
 
 constexpr double kKiB = 1024.0;
+
+QString kib(qint64 bytes) { return QString::number(double(bytes) / kKiB, 'f', 1); }
 
 } // namespace
 
@@ -15,7 +19,9 @@ MemoryChart::MemoryChart(QWidget* parent) : ChartWidget(parent) {
     plot()->xAxis->setLabel(tr("schedule step"));
     plot()->yAxis->setLabel(tr("arena offset (KiB)"));
     plot()->legend->setVisible(true);
-    plot()->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
+    placeLegendBelow(3);
+    setPlaceholderText(tr("Open a model to see where its activations live in the arena over time."));
+    rebuild();
 }
 
 void MemoryChart::setTimeline(MemoryTimeline timeline) {
@@ -37,25 +43,70 @@ void MemoryChart::rebuild() {
         box->setPen(QPen(fill.darker(150)));
         box->setSelectable(false);
     }
+    plot()->legend->setVisible(hasData());
+    if (!hasData()) {
+        plot()->replot();
+        return;
+    }
     auto* live = plot()->addGraph();
     live->setName(tr("live bytes"));
     live->setLineStyle(QCPGraph::lsStepCenter);
     live->setPen(QPen(text, 1.5));
     for (size_t s = 0; s < t.liveBytes.size(); ++s) live->addData(double(s), t.liveBytes[s] / kKiB);
-    auto level = [&](double kib, const QString& name, const QColor& color, Qt::PenStyle style) {
+    auto level = [&](double value, const QString& name, const QPen& pen) {
         auto* g = plot()->addGraph();
         g->setName(name);
-        g->setPen(QPen(color, 2, style));
-        g->addData(-0.5, kib);
-        g->addData(double(std::max<qsizetype>(t.schedule.size(), 1)) - 0.5, kib);
+        g->setPen(pen);
+        g->addData(-0.5, value);
+        g->addData(double(std::max<qsizetype>(t.schedule.size(), 1)) - 0.5, value);
+        return g;
     };
-    level(t.arenaBytes / kKiB, tr("arena %1 KiB").arg(t.arenaBytes / kKiB, 0, 'f', 1), QColor(220, 60, 60), Qt::SolidLine);
-    level(t.lowerBoundBytes / kKiB, tr("lower bound %1 KiB").arg(t.lowerBoundBytes / kKiB, 0, 'f', 1),
-          QColor(40, 160, 90), Qt::DashLine);
+    // The bound first, the arena over it: a thick solid line that a thin dashed one on top
+    // cannot hide; when they are equal the legend says the plan is optimal.
+    const bool optimal = t.arenaBytes <= t.lowerBoundBytes;
+    level(t.lowerBoundBytes / kKiB, tr("lower bound %1 KiB").arg(kib(t.lowerBoundBytes)), QPen(QColor(40, 160, 90), 1.5, Qt::DashLine));
+    level(t.arenaBytes / kKiB,
+          optimal ? tr("arena %1 KiB = lower bound (optimal)").arg(kib(t.arenaBytes))
+                  : tr("arena %1 KiB (+%2% over the bound)")
+                        .arg(kib(t.arenaBytes))
+                        .arg(t.lowerBoundBytes > 0 ? 100.0 * double(t.arenaBytes - t.lowerBoundBytes) / double(t.lowerBoundBytes) : 0.0, 0, 'f', 1),
+          QPen(QColor(220, 60, 60), 3, Qt::SolidLine));
     plot()->xAxis->setRange(-0.7, std::max<qsizetype>(t.schedule.size(), 1) - 0.3);
-    plot()->yAxis->setRange(0, std::max<qint64>(t.arenaBytes, 1) / kKiB * 1.25);
+    plot()->yAxis->setRange(0, std::max<qint64>(t.arenaBytes, 1) / kKiB * 1.1);
     plot()->replot();
 }
+
+int MemoryChart::bufferAt(const QPointF& pos) const {
+    if (!plot()->axisRect()->rect().contains(pos.toPoint())) return -1;
+    const double step = plot()->xAxis->pixelToCoord(pos.x());
+    const double offset = plot()->yAxis->pixelToCoord(pos.y()) * kKiB;
+    for (size_t i = 0; i < m_timeline.buffers.size(); ++i) {
+        const MemoryBuffer& b = m_timeline.buffers[i];
+        if (step >= b.firstStep - 0.45 && step <= b.lastStep + 0.45 && offset >= double(b.offset) && offset <= double(b.offset + b.bytes))
+            return int(i);
+    }
+    return -1;
+}
+
+QString MemoryChart::bufferToolTip(int index) const {
+    if (index < 0 || index >= int(m_timeline.buffers.size())) return {};
+    const MemoryBuffer& b = m_timeline.buffers[size_t(index)];
+    auto node = [this](int step) {
+        return step >= 0 && step < m_timeline.schedule.size() ? m_timeline.schedule.at(step) : QString::number(step);
+    };
+    return tr("<b>buffer %1</b>: %2<br>%3 bytes at offset %4 (%5 KiB)<br>live from step %6 (%7)<br>to step %8 (%9)")
+        .arg(b.id)
+        .arg(b.values.toHtmlEscaped())
+        .arg(QLocale().toString(b.bytes))
+        .arg(QLocale().toString(b.offset))
+        .arg(kib(b.offset))
+        .arg(b.firstStep)
+        .arg(node(b.firstStep).toHtmlEscaped())
+        .arg(b.lastStep)
+        .arg(node(b.lastStep).toHtmlEscaped());
+}
+
+QString MemoryChart::toolTipAt(const QPointF& pos) const { return bufferToolTip(bufferAt(pos)); }
 
 QString MemoryChart::toCsv() const {
     QString csv = QStringLiteral("buffer,offset_bytes,bytes,first_step,last_step,values\n");

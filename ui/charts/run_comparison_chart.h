@@ -1,11 +1,14 @@
 // Two or more runs side by side: mean total latency with its 95% confidence interval, or the
-// per-layer time difference of each run against the first one.
+// per-layer time difference of each run against the first one (the baseline), as horizontal
+// rows that scroll, with the legend below the plot. Runs of different models carry a warning.
 #pragma once
 
 #include "chart_data.h"
 #include "chart_widget.h"
 
 class QComboBox;
+class QLabel;
+class QCPBarsGroup;
 
 namespace embark::ui {
 
@@ -14,10 +17,17 @@ class RunComparisonChart : public ChartWidget {
 public:
     enum class Mode { Totals, LayerDeltas };
     explicit RunComparisonChart(QWidget* parent = nullptr);
+    // The first run is the baseline the others are compared with.
     void setRuns(std::vector<RunSeries> runs);
+    const std::vector<RunSeries>& runs() const { return m_runs; }
     void setMode(Mode mode);
     int runCount() const { return int(m_runs.size()); }
+    // Why the comparison may mislead (runs of different models), empty = none.
+    QString warning() const;
+    // Layer names of the per-layer delta rows, top to bottom.
+    QStringList deltaRows() const { return m_deltaRows; }
 
+    QString toolTipAt(const QPointF& pos) const override;
     QString toCsv() const override;
     bool hasData() const override { return !m_runs.empty(); }
 
@@ -29,7 +39,10 @@ private:
     void drawLayerDeltas();
 
     std::vector<RunSeries> m_runs;
+    QStringList m_deltaRows;
     QComboBox* m_mode;
+    QLabel* m_warning;
+    QCPBarsGroup* m_group; // per-layer bars of three or more runs side by side
 };
 
 } // namespace embark::ui

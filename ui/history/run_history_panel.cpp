@@ -18,13 +18,14 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <set>
 
 namespace embark::ui {
 
 namespace {
 
-enum Column { DateColumn, ModelColumn, BoardColumn, LibraryColumn, ThreadsColumn, MedianColumn, StatusColumn, ColumnCount };
+enum Column { IdColumn, DateColumn, ModelColumn, BoardColumn, LibraryColumn, ThreadsColumn, MedianColumn, StatusColumn, ColumnCount };
 constexpr int kIdRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
 
@@ -59,7 +60,7 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
 
     m_table = new QTableWidget(0, ColumnCount, this);
     m_table->setHorizontalHeaderLabels(
-        {tr("Date"), tr("Model"), tr("Board"), tr("Library"), tr("Threads"), tr("Median (ms)"), tr("Status")});
+        {tr("Run"), tr("Date"), tr("Model"), tr("Board"), tr("Library"), tr("Threads"), tr("Median (ms)"), tr("Status")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -179,14 +180,18 @@ void RunHistoryPanel::refresh() {
         const store::RunSummary& r = (*runs)[size_t(row)];
         const QDateTime local = r.date.toLocalTime();
         const bool ok = r.status == store::RunStatus::Ok;
+        auto* id = new SortItem(QStringLiteral("#%1").arg(r.id), qint64(r.id));
+        id->setData(kIdRole, qint64(r.id));
+        id->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        id->setToolTip(tr("Run id: embark-cli runs show %1").arg(r.id));
         auto* date = new SortItem(QLocale().toString(local, QLocale::ShortFormat), local);
-        date->setData(kIdRole, qint64(r.id));
         auto* model = new SortItem(QFileInfo(q(r.modelPath)).fileName(), q(r.modelPath));
         model->setToolTip(q(r.modelPath));
         auto* median = new SortItem(r.latency.empty() ? QString() : milliseconds(r.latency.medianNs), r.latency.medianNs);
         median->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         auto* status = new SortItem(ok ? tr("ok") : tr("failed"), int(r.status));
         if (!ok) status->setToolTip(q(r.message));
+        m_table->setItem(row, IdColumn, id);
         m_table->setItem(row, DateColumn, date);
         m_table->setItem(row, ModelColumn, model);
         m_table->setItem(row, BoardColumn, new SortItem(q(r.boardId), q(r.boardId)));
@@ -203,14 +208,14 @@ void RunHistoryPanel::refresh() {
 
 std::vector<int64_t> RunHistoryPanel::shownRunIds() const {
     std::vector<int64_t> ids;
-    for (int row = 0; row < m_table->rowCount(); ++row) ids.push_back(m_table->item(row, DateColumn)->data(kIdRole).toLongLong());
+    for (int row = 0; row < m_table->rowCount(); ++row) ids.push_back(m_table->item(row, IdColumn)->data(kIdRole).toLongLong());
     return ids;
 }
 
 std::vector<int64_t> RunHistoryPanel::selectedRunIds() const {
     std::vector<int64_t> ids;
     for (int row = 0; row < m_table->rowCount(); ++row)
-        if (m_table->item(row, DateColumn)->isSelected()) ids.push_back(m_table->item(row, DateColumn)->data(kIdRole).toLongLong());
+        if (m_table->item(row, DateColumn)->isSelected()) ids.push_back(m_table->item(row, IdColumn)->data(kIdRole).toLongLong());
     return ids;
 }
 
@@ -218,7 +223,7 @@ void RunHistoryPanel::selectRuns(const std::vector<int64_t>& ids) {
     m_table->clearSelection();
     const std::set<int64_t> wanted(ids.begin(), ids.end());
     for (int row = 0; row < m_table->rowCount(); ++row) {
-        if (!wanted.count(m_table->item(row, DateColumn)->data(kIdRole).toLongLong())) continue;
+        if (!wanted.count(m_table->item(row, IdColumn)->data(kIdRole).toLongLong())) continue;
         for (int c = 0; c < ColumnCount; ++c) m_table->item(row, c)->setSelected(true);
     }
     updateActions();
@@ -251,24 +256,34 @@ void RunHistoryPanel::openSelected() {
 }
 
 void RunHistoryPanel::compareSelected() {
-    const std::vector<int64_t> ids = selectedRunIds();
+    // The oldest run (lowest id) is the baseline, whatever the table's order: every figure and
+    // label below reads "baseline -> other" in that order.
+    std::vector<int64_t> ids = selectedRunIds();
+    std::sort(ids.begin(), ids.end());
     if (ids.size() < 2 || !ensureStore()) return;
     std::vector<RunSeries> series;
     QStringList lines;
+    std::set<std::string> models;
+    QStringList modelNames;
     for (int64_t id : ids) {
         auto run = m_store->getRun(id);
         if (!run.ok()) {
             setStatus(tr("Cannot open run #%1: %2").arg(id).arg(q(run.error().message)));
             return;
         }
+        const std::string model = run->fingerprint.modelSha256.empty() ? run->fingerprint.modelPath : run->fingerprint.modelSha256;
+        if (models.insert(model).second) modelNames << QFileInfo(q(run->fingerprint.modelPath)).fileName();
         RunCharts charts = runChartsFromRecord(*run);
-        series.push_back(RunSeries{charts.label, std::move(charts.latenciesMs), std::move(charts.layers)});
+        series.push_back(RunSeries{charts.label, std::move(charts.latenciesMs), std::move(charts.layers), charts.modelPath});
     }
-    // The store's comparison judges each run against the first with the medians' 95% intervals.
+    if (models.size() > 1)
+        lines << tr("Warning: these runs are of different models (%1): their timings are not comparable.")
+                     .arg(modelNames.join(QStringLiteral(", ")));
+    // The store's comparison judges each run against the baseline with the medians' 95% intervals.
     for (size_t i = 1; i < ids.size(); ++i) {
         auto c = m_store->compareRuns(ids.front(), ids[i]);
         if (!c.ok() || c->a.empty() || c->b.empty()) continue;
-        lines << tr("#%1 against #%2: median %3 ms -> %4 ms (x%5), %6")
+        lines << tr("#%1 against #%2 (baseline): median #%2 %3 ms -> #%1 %4 ms (x%5), %6")
                      .arg(ids[i])
                      .arg(ids.front())
                      .arg(milliseconds(c->a.medianNs), milliseconds(c->b.medianNs))

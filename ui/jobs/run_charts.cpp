@@ -1,9 +1,12 @@
 #include "run_charts.h"
 
+#include "export/export_folder.h"
 #include "jobs/bench_pipeline.h"
 #include "store/run_record.h"
 
 #include <QFileInfo>
+
+#include <map>
 
 namespace embark::ui {
 
@@ -19,12 +22,20 @@ RunCharts runChartsFromRecord(const store::RunRecord& record) {
         run.layers.push_back({QString::fromStdString(l.node), QString::fromStdString(l.lib), l.ns / 1e6});
     for (const store::AccuracyEntry& a : record.layerAccuracy)
         run.accuracy.push_back({QString::fromStdString(a.name), a.cosine, a.snrDb, a.maxRel});
+    run.modelPath = QString::fromStdString(f.modelPath);
     run.firstDivergentNode = record.extra.value(QStringLiteral("first_divergent_layer")).toString();
     return run;
 }
 
 RunCharts runChartsFromBench(const jobs::BenchResult& result) {
     RunCharts run = runChartsFromRecord(result.record);
+    // The export's manifest knows each layer's ONNX op (and which are layout conversions).
+    if (auto folder = exporter::ExportFolder::open(result.exportDir); folder.ok()) {
+        std::map<QString, QString> ops;
+        for (const exporter::ExportLayer& l : folder->schedule) ops[QString::fromStdString(l.name)] = QString::fromStdString(l.op);
+        for (LayerTiming& l : run.layers)
+            if (auto it = ops.find(l.node); it != ops.end()) l.op = it->second;
+    }
     if (result.firstDivergentLayer >= 0 && size_t(result.firstDivergentLayer) < result.layerAccuracy.size())
         run.firstDivergentNode = QString::fromStdString(result.layerAccuracy[size_t(result.firstDivergentLayer)].node);
     return run;
