@@ -1,6 +1,7 @@
 // The ONNX backend test data (Debian's libonnx-testdata) run through the importer and the
 // reference interpreter: every model whose ops and dtypes are supported must match the
-// expected outputs within the ONNX backend tolerances; the rest are skips, by reason.
+// expected outputs within the ONNX backend tolerances (integer outputs exactly); the rest
+// are skips, by reason.
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
@@ -28,8 +29,13 @@ std::string compareTensors(const ir::Tensor& actual, const ir::Tensor& expected)
                std::string(ir::dtypeName(expected.dtype()));
     if (actual.shape() != expected.shape())
         return "shape " + actual.shape().str() + ", expected " + expected.shape().str();
+    // Integer and bool outputs (quantized tensors, indices) have no rounding to allow for.
+    const bool exact = !ir::isFloating(expected.dtype());
     for (int64_t i = 0; i < expected.numel(); ++i) {
         const double a = actual.at(i), b = expected.at(i);
+        if (exact && actual.intAt(i) != expected.intAt(i))
+            return "element " + std::to_string(i) + " is " + std::to_string(actual.intAt(i)) + ", expected exactly " +
+                   std::to_string(expected.intAt(i));
         if (std::isnan(a) && std::isnan(b)) continue;
         if (a == b) continue; // also equal infinities
         if (!(std::fabs(a - b) <= kAtol + kRtol * std::fabs(b)))
