@@ -23,6 +23,8 @@ std::string portableActivation(const ir::Node& n) {
     case OpKind::LeakyRelu: kind = "LeakyRelu"; break;
     case OpKind::HardSwish: kind = "HardSwish"; break;
     case OpKind::Sigmoid: kind = "Sigmoid"; break;
+    case OpKind::Tanh: kind = "Tanh"; break;
+    case OpKind::Swish: kind = "Swish"; break;
     default: break;
     }
     return std::string("embark::portable::Activation{embark::portable::Act::") + kind + ", " + cppFloat(a->min) +
@@ -332,9 +334,15 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
                  cppFloat(n.attrFloat("beta", 0.5f)) + "}";
         break;
     case OpKind::Elu: fast = "Elu"; params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 1.f)) + ", 0.f}"; break;
-    case OpKind::Gelu:
-        if (n.attrString("approximate", "none") != "none") return unsupported(Emitter::Portable, n, "Gelu with approximate='tanh'");
-        fast = "Gelu";
+    case OpKind::Gelu: {
+        const std::string approx = n.attrString("approximate", "none");
+        if (approx != "none" && approx != "tanh") return unsupported(Emitter::Portable, n, "Gelu with approximate='" + approx + "'");
+        fast = approx == "tanh" ? "GeluTanh" : "Gelu";
+        break;
+    }
+    case OpKind::Swish:
+        fast = "Swish";
+        params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 1.f)) + ", 0.f}";
         break;
     case OpKind::Erf: fast = "Erf"; break;
     case OpKind::Exp: fast = "Exp"; break;

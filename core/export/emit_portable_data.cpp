@@ -348,6 +348,11 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
         int64_t outer = 1, inner = 1;
         for (size_t i = 0; i < static_cast<size_t>(axis); ++i) outer *= x->shape[i];
         for (size_t i = static_cast<size_t>(axis) + 1; i < x->shape.rank(); ++i) inner *= x->shape[i];
+        if (inner == 1 && n.op == OpKind::Softmax) { // last axis: the vectorized kernel
+            ctx.forward += "    embark::portable::softmax(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
+                           std::to_string(x->shape[static_cast<size_t>(axis)]) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+            return {};
+        }
         ctx.forward += "    embark::generic::softmax(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
                        std::to_string(x->shape[static_cast<size_t>(axis)]) + ", " + std::to_string(inner) + ", " +
                        (n.op == OpKind::LogSoftmax ? "true" : "false") + ", " + ctx.ptr(y) + ");\n";

@@ -18,7 +18,7 @@ inline constexpr const char* kActivationMax = "activation_max";     // float (Cl
 inline constexpr const char* kActivationAlpha = "activation_alpha"; // float (LeakyRelu)
 
 struct FusedActivation {
-    OpKind op = OpKind::Relu; // Relu, Clip, LeakyRelu, HardSwish or Sigmoid
+    OpKind op = OpKind::Relu; // Relu, Clip, LeakyRelu, HardSwish, Sigmoid, Swish (SiLU) or Tanh
     float min = -INFINITY, max = INFINITY, alpha = 0.01f;
 
     double apply(double x) const {
@@ -28,6 +28,8 @@ struct FusedActivation {
         case OpKind::LeakyRelu: return x >= 0 ? x : x * alpha;
         case OpKind::HardSwish: return x * std::fmin(1.0, std::fmax(0.0, x / 6.0 + 0.5));
         case OpKind::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+        case OpKind::Swish: return x / (1.0 + std::exp(-x));
+        case OpKind::Tanh: return std::tanh(x);
         default: return x;
         }
     }

@@ -19,6 +19,7 @@ constexpr std::array kOps{
     OpInfo{"HardSigmoid", C::Activation}, OpInfo{"HardSwish", C::Activation},
     OpInfo{"Elu", C::Activation}, OpInfo{"Selu", C::Activation}, OpInfo{"Softplus", C::Activation},
     OpInfo{"Softsign", C::Activation}, OpInfo{"Gelu", C::Activation}, OpInfo{"Mish", C::Activation},
+    OpInfo{"Swish", C::Activation},
     OpInfo{"Sqrt", C::Elementwise}, OpInfo{"Exp", C::Elementwise}, OpInfo{"Log", C::Elementwise},
     OpInfo{"Neg", C::Elementwise}, OpInfo{"Abs", C::Elementwise}, OpInfo{"Reciprocal", C::Elementwise},
     OpInfo{"Floor", C::Elementwise}, OpInfo{"Ceil", C::Elementwise}, OpInfo{"Round", C::Elementwise},

@@ -21,7 +21,7 @@ enum class OpKind : uint16_t {
     BatchNormalization, InstanceNormalization, LRN, LayerNormalization,
     // activations
     Relu, LeakyRelu, PRelu, Clip, Sigmoid, Tanh, HardSigmoid, HardSwish, Elu, Selu, Softplus,
-    Softsign, Gelu, Mish,
+    Softsign, Gelu, Mish, Swish,
     // element-wise unary
     Sqrt, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, Round, Sign, Erf, Sin, Cos, Not,
     // element-wise binary / variadic, with broadcasting

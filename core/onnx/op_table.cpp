@@ -26,6 +26,7 @@ constexpr std::array kOpRows{
     OpRow{"HardSigmoid", OpKind::HardSigmoid}, OpRow{"HardSwish", OpKind::HardSwish},
     OpRow{"Elu", OpKind::Elu}, OpRow{"Selu", OpKind::Selu}, OpRow{"Softplus", OpKind::Softplus},
     OpRow{"Softsign", OpKind::Softsign}, OpRow{"Gelu", OpKind::Gelu}, OpRow{"Mish", OpKind::Mish},
+    OpRow{"Swish", OpKind::Swish},
     OpRow{"Sqrt", OpKind::Sqrt}, OpRow{"Exp", OpKind::Exp}, OpRow{"Log", OpKind::Log},
     OpRow{"Neg", OpKind::Neg}, OpRow{"Abs", OpKind::Abs}, OpRow{"Reciprocal", OpKind::Reciprocal},
     OpRow{"Floor", OpKind::Floor}, OpRow{"Ceil", OpKind::Ceil}, OpRow{"Round", OpKind::Round},

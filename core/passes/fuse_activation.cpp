@@ -1,6 +1,6 @@
-// Fuses Relu, Clip (ReLU6 and other constant bounds), LeakyRelu, HardSwish and Sigmoid into
-// the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when the kernel library
-// declares that pattern and the intermediate has no other use (ir/fused.h attributes).
+// Fuses Relu, Clip (ReLU6 and other constant bounds), LeakyRelu, HardSwish, Sigmoid, Tanh and
+// Swish (SiLU) into the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when the
+// kernel library declares that pattern and the intermediate has no other use (ir/fused.h).
 #include "graph_rewrite.h"
 #include "pass.h"
 
@@ -36,7 +36,11 @@ private:
         switch (n.op) {
         case ir::OpKind::Relu:
         case ir::OpKind::HardSwish:
-        case ir::OpKind::Sigmoid: return a;
+        case ir::OpKind::Sigmoid:
+        case ir::OpKind::Tanh: return a;
+        case ir::OpKind::Swish:
+            if (n.attrFloat("alpha", 1.f) != 1.f) return std::nullopt;
+            return a;
         case ir::OpKind::LeakyRelu: a.alpha = n.attrFloat("alpha", 0.01f); return a;
         case ir::OpKind::Clip: {
             if (n.input(1) && !constantInput(&n, 1)) return std::nullopt;

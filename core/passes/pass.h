@@ -38,6 +38,7 @@ std::unique_ptr<Pass> makeRemoveFlatten();    // no-op Flatten in front of Gemm
 std::unique_ptr<Pass> makeFuseBatchNorm();    // BatchNormalization into Conv/ConvTranspose/Gemm
 std::unique_ptr<Pass> makeFusePad();          // Pad into Conv/MaxPool/AveragePool pads
 std::unique_ptr<Pass> makeFuseActivation();   // Relu/Clip/... into Conv/Gemm/MatMul/Add
+std::unique_ptr<Pass> makeFuseSwish();        // x * Sigmoid(x) -> Swish (SiLU)
 std::unique_ptr<Pass> makeMatMulAddToGemm();  // MatMul(2-D, constant B) + Add -> Gemm
 
 // Every pass by name ("remove_identity", ...), for recipes and tests; null if unknown.

@@ -147,6 +147,11 @@ Expected<Tensors> unaryKernel(const ir::Node& node, const Tensors& inputs) {
         break;
     }
     case OpKind::Mish: mapInPlace(v, [](double a) { return a * std::tanh(softplus(a)); }); break;
+    case OpKind::Swish: { // ONNX opset 24: x * sigmoid(alpha * x); SiLU when alpha = 1
+        const double al = node.attrFloat("alpha", 1.f);
+        mapInPlace(v, [al](double a) { return a / (1.0 + std::exp(-al * a)); });
+        break;
+    }
     case OpKind::Sqrt: mapInPlace(v, [](double a) { return std::sqrt(a); }); break;
     case OpKind::Exp: mapInPlace(v, [](double a) { return std::exp(a); }); break;
     case OpKind::Log: mapInPlace(v, [](double a) { return std::log(a); }); break;

@@ -41,6 +41,7 @@ KernelEntry entryFor(OpKind op) {
     case OpKind::Relu: case OpKind::LeakyRelu: case OpKind::Sigmoid: case OpKind::Tanh:
     case OpKind::HardSigmoid: case OpKind::HardSwish: case OpKind::Elu: case OpKind::Selu:
     case OpKind::Softplus: case OpKind::Softsign: case OpKind::Gelu: case OpKind::Mish:
+    case OpKind::Swish:
     case OpKind::Sqrt: case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Abs:
     case OpKind::Reciprocal: case OpKind::Floor: case OpKind::Ceil: case OpKind::Round:
     case OpKind::Sign: case OpKind::Erf: case OpKind::Sin: case OpKind::Cos: case OpKind::Not:

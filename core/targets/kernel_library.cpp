@@ -137,7 +137,7 @@ KernelLibrary makePortable() {
         lib.ops.push_back({op, format, cs});
     }
     const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
-                                   OpKind::Sigmoid};
+                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish};
     for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add})
         lib.fusions.push_back({p, acts});
     return lib;

@@ -152,6 +152,32 @@ ir::Graph flattenGemm() {
     b.output(b.op(OpKind::Gemm, {f, b.weights("w", {6, 3})}, {}, "fc"));
     return b.build();
 }
+// Conv -> BN -> x * Sigmoid(x) (EfficientNet's SiLU): one Conv with a fused Swish.
+ir::Graph convBnSwish() {
+    GraphBuilder b;
+    auto* x = b.input("x", {1, 3, 8, 8});
+    auto* y = b.op(OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3}), b.weights("bias", {4})}, conv3x3(), "conv1");
+    y = batchNorm(b, y, 4, "bn1");
+    auto* s = b.op(OpKind::Sigmoid, {y}, {}, "sig");
+    y = b.op(OpKind::Mul, {s, y}, {}, "silu");
+    b.output(y);
+    return b.build();
+}
+
+// SiLU after a pooling (no producer to fuse into): one Swish node; a Sigmoid with another use
+// stays with its Mul; Conv -> Tanh fuses.
+ir::Graph swishStandaloneAndShared() {
+    GraphBuilder b;
+    auto* x = b.input("x", {1, 4, 8, 8});
+    auto* p = b.op(OpKind::MaxPool, {x}, {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}},
+                   "pool");
+    auto* y = b.op(OpKind::Mul, {p, b.op(OpKind::Sigmoid, {p}, {}, "sig1")}, {}, "silu1");
+    auto* s2 = b.op(OpKind::Sigmoid, {y}, {}, "sig2");
+    auto* y2 = b.op(OpKind::Mul, {y, s2}, {}, "mul2");
+    auto* t = b.op(OpKind::Conv, {b.op(OpKind::Add, {y2, s2}, {}, "add"), b.weights("w", {4, 4, 3, 3})}, conv3x3(), "conv");
+    b.output(b.op(OpKind::Tanh, {t}, {}, "tanh"));
+    return b.build();
+}
 
 } // namespace
 
@@ -184,6 +210,12 @@ private slots:
                                                            {OpKind::LeakyRelu, 0}, {OpKind::HardSwish, 0}, {OpKind::Relu, 0}} << 3;
         QTest::newRow("shared intermediate") << Build(sharedIntermediate)
                                              << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 1}} << 0;
+        QTest::newRow("conv+bn+silu") << Build(convBnSwish)
+                                      << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Sigmoid, 0},
+                                                {OpKind::Mul, 0}, {OpKind::Swish, 0}} << 1;
+        QTest::newRow("silu standalone, shared sigmoid, tanh") << Build(swishStandaloneAndShared)
+                                      << Counts{{OpKind::Swish, 1}, {OpKind::Sigmoid, 1}, {OpKind::Mul, 1},
+                                                {OpKind::Tanh, 0}, {OpKind::Conv, 1}} << 1;
         QTest::newRow("flatten before gemm") << Build(flattenGemm) << Counts{{OpKind::Flatten, 0}, {OpKind::Gemm, 1}} << 0;
     }
     void defaultRecipe() {
@@ -233,6 +265,12 @@ private slots:
         QCOMPARE(test::countOps(run->graph, OpKind::LeakyRelu), 1); // XNNPACK cannot fuse it
         QCOMPARE(test::countOps(run->graph, OpKind::HardSwish), 1);
         QCOMPARE(test::countOps(run->graph, OpKind::Relu), 0);      // into the Add: a clamp
+        // XNNPACK has no Swish: x * Sigmoid(x) stays two XNNPACK operators.
+        auto silu = passes::PassManager::run(convBnSwish(), "default", o);
+        QVERIFY(silu.ok());
+        QCOMPARE(test::countOps(silu->graph, OpKind::Swish), 0);
+        QCOMPARE(test::countOps(silu->graph, OpKind::Sigmoid), 1);
+        QCOMPARE(test::countOps(silu->graph, OpKind::Mul), 1);
     }
 
     void noneRecipeAndErrors() {

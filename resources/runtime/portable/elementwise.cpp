@@ -1,6 +1,7 @@
 // Element-wise binary ops with numpy broadcasting and unary activations. Broadcast shapes are
 // first coalesced into as few dimensions as possible so the inner loop is long and contiguous.
 #include "portable.h"
+#include "vmath.h"
 
 #include <algorithm>
 #include <cmath>
@@ -177,20 +178,26 @@ void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
         }
         return;
     case UnaryOp::LeakyRelu:
-        for (size_t i = 0; i < n; ++i) y[i] = x[i] >= 0.f ? x[i] : x[i] * p.alpha;
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::select(x[i] >= 0.f, x[i], x[i] * p.alpha);
         return;
     case UnaryOp::Sigmoid:
-        for (size_t i = 0; i < n; ++i) y[i] = 1.f / (1.f + std::exp(-x[i]));
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::sigmoid(x[i]);
         return;
     case UnaryOp::Tanh:
-        for (size_t i = 0; i < n; ++i) y[i] = std::tanh(x[i]);
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::tanh(x[i]);
+        return;
+    case UnaryOp::Swish:
+        if (p.alpha == 1.f) {
+            for (size_t i = 0; i < n; ++i) y[i] = vmath::silu(x[i]);
+        } else {
+            for (size_t i = 0; i < n; ++i) y[i] = x[i] * vmath::sigmoid(p.alpha * x[i]);
+        }
+        return;
+    case UnaryOp::GeluTanh:
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::gelu_tanh(x[i]);
         return;
     case UnaryOp::HardSwish:
-        for (size_t i = 0; i < n; ++i) {
-            float gate = x[i] * (1.f / 6.f) + 0.5f;
-            gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
-            y[i] = x[i] * gate;
-        }
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::hard_swish(x[i]);
         return;
     case UnaryOp::HardSigmoid:
         for (size_t i = 0; i < n; ++i) {
@@ -199,16 +206,19 @@ void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
         }
         return;
     case UnaryOp::Elu:
-        for (size_t i = 0; i < n; ++i) y[i] = x[i] >= 0.f ? x[i] : p.alpha * std::expm1(x[i]);
+        for (size_t i = 0; i < n; ++i) {
+            const float v = x[i];
+            y[i] = vmath::select(v < 0.f, p.alpha * vmath::expm1_nonpositive(v), v);
+        }
         return;
     case UnaryOp::Gelu:
-        for (size_t i = 0; i < n; ++i) y[i] = 0.5f * x[i] * (1.f + std::erf(x[i] * 0.70710678118654752f));
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::gelu(x[i]);
         return;
     case UnaryOp::Erf:
-        for (size_t i = 0; i < n; ++i) y[i] = std::erf(x[i]);
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::erf(x[i]);
         return;
     case UnaryOp::Exp:
-        for (size_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
+        for (size_t i = 0; i < n; ++i) y[i] = vmath::exp(x[i]);
         return;
     case UnaryOp::Neg:
         for (size_t i = 0; i < n; ++i) y[i] = -x[i];

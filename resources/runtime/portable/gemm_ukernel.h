@@ -52,12 +52,14 @@ inline void prefetch_for_write(const void* address, size_t bytes) {
 // Applies the cheap fused activations to the accumulator tile in registers. The switch is
 // outside the loops so each case is a plain vector loop, and nothing takes the tile's address
 // or indexes it with a run-time bound (either forces the accumulators out of registers: 2x
-// slower). Sigmoid needs expf, which does not vectorize: it is applied after the store.
+// slower). Sigmoid, Tanh and Swish (vmath.h) are applied to the stored rows (act_after_store).
 template <int MR, int NR>
 [[gnu::always_inline]] EMBARK_VECTORIZE_ALWAYS inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
     switch (act.kind) {
     case Act::None:
-    case Act::Sigmoid: return;
+    case Act::Sigmoid:
+    case Act::Tanh:
+    case Act::Swish: return;
     case Act::Relu:
         for (int m = 0; m < MR; ++m)
             EMBARK_CHANNEL_LOOP(NR)
@@ -154,7 +156,7 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
         for (int m = 0; m < MR; ++m)
             for (int n = 0; n < n_valid; ++n) c[m * c_stride + n] = tile[m][n];
     }
-    if (act.kind == Act::Sigmoid)
+    if (act_after_store(act.kind))
         for (int m = 0; m < MR; ++m) apply_activation(act, c + m * c_stride, static_cast<size_t>(n_valid));
 }
 

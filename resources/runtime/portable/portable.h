@@ -26,7 +26,7 @@
 //   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
 // * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
 //   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
-//   elementwise.cpp. Copy all of them.
+//   elementwise.cpp, softmax.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf). Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
@@ -49,7 +49,12 @@
 namespace embark::portable {
 
 // ----- Fused activation: applied by producers (conv, fc, binary ops) in their store loop --
-enum class Act { None, Relu, Clamp, LeakyRelu, HardSwish, Sigmoid };
+// Sigmoid, Tanh and Swish (SiLU, x * sigmoid(x)) use the branch-free vectorized functions of
+// vmath.h (their accuracy is stated there); producers apply them after their store.
+enum class Act { None, Relu, Clamp, LeakyRelu, HardSwish, Sigmoid, Tanh, Swish };
+
+// True for the activations a GEMM tile applies to its stored output rather than in registers.
+constexpr bool act_after_store(Act kind) { return kind == Act::Sigmoid || kind == Act::Tanh || kind == Act::Swish; }
 
 struct Activation {
     Act kind = Act::None;
@@ -321,11 +326,13 @@ void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, con
 
 enum class UnaryOp {
     Relu, Clip, LeakyRelu, Sigmoid, Tanh, HardSwish, HardSigmoid, Elu, Gelu, Erf,
-    Exp, Neg, Abs, Sqrt,
+    Exp, Neg, Abs, Sqrt, Swish, GeluTanh,
 };
 
 // Parameters in ONNX meaning: Clip min/max; LeakyRelu alpha; HardSigmoid alpha/beta
-// (y = clamp(alpha * x + beta, 0, 1)); Elu alpha. Gelu is the exact (erf) form.
+// (y = clamp(alpha * x + beta, 0, 1)); Elu alpha; Swish alpha (y = x * sigmoid(alpha * x)).
+// Gelu is the exact (erf) form, GeluTanh ONNX's approximate='tanh'. Sigmoid, Tanh, Swish, Gelu,
+// GeluTanh, Erf, Exp and Elu are branch-free vector loops (vmath.h states their accuracy).
 struct UnaryParams {
     float min = -INFINITY, max = INFINITY;
     float alpha = 0.01f, beta = 0.5f;
@@ -333,6 +340,10 @@ struct UnaryParams {
 
 // y may equal x.
 void unary(UnaryOp op, const float* x, float* y, size_t count, UnaryParams params = {});
+
+// Softmax over the last axis of [rows][n] (y may equal x), with vmath.h's exp: within 4 ulp
+// of a double-precision softmax plus the float rounding of the row's sum.
+void softmax(const float* x, int64_t rows, int64_t n, float* y, ThreadPool* pool = nullptr);
 
 // ----- Data movement ---------------------------------------------------------------------
 // out[n][c][r] = in[n][r][c] for batch matrices of rows x cols: a layout conversion (NCHW ->

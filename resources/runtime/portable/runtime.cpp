@@ -1,6 +1,7 @@
 // The runtime's plumbing: aligned buffers, the thread pool and fused activations.
 #include "gemm_ukernel.h"
 #include "portable.h"
+#include "vmath.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -222,17 +223,19 @@ void apply_activation(const Activation& act, float* data, size_t count) {
         }
         return;
     case Act::LeakyRelu:
-        for (size_t i = 0; i < count; ++i) data[i] = data[i] >= 0.f ? data[i] : data[i] * act.alpha;
+        for (size_t i = 0; i < count; ++i) data[i] = vmath::select(data[i] >= 0.f, data[i], data[i] * act.alpha);
         return;
     case Act::HardSwish:
-        for (size_t i = 0; i < count; ++i) {
-            float gate = data[i] * (1.f / 6.f) + 0.5f;
-            gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
-            data[i] *= gate;
-        }
+        for (size_t i = 0; i < count; ++i) data[i] = vmath::hard_swish(data[i]);
         return;
     case Act::Sigmoid:
-        for (size_t i = 0; i < count; ++i) data[i] = 1.f / (1.f + std::exp(-data[i]));
+        for (size_t i = 0; i < count; ++i) data[i] = vmath::sigmoid(data[i]);
+        return;
+    case Act::Tanh:
+        for (size_t i = 0; i < count; ++i) data[i] = vmath::tanh(data[i]);
+        return;
+    case Act::Swish:
+        for (size_t i = 0; i < count; ++i) data[i] = vmath::silu(data[i]);
         return;
     }
 }

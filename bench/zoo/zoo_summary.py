@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Summarises bench_zoo.sh's rounds file ("model lib threads round median min count" lines):
+per model and thread count the median over rounds of each library's latency, the ratios to
+ONNX Runtime, and the geometric mean of each ratio over the models that have both."""
+import math
+import statistics
+import sys
+from collections import defaultdict
+
+runs = defaultdict(list)  # (model, lib, threads) -> [median ms]
+models, libs = [], []
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) < 5:
+        continue
+    model, lib, threads, median = f[0], f[1], int(f[2]), float(f[4])
+    runs[(model, lib, threads)].append(median)
+    if model not in models:
+        models.append(model)
+    if lib not in libs:
+        libs.append(lib)
+
+others = [l for l in libs if l != "onnxruntime"]
+for threads in (1, 2):
+    print(f"\n== {threads} thread(s): latency in ms (median of rounds), ratio to ONNX Runtime ==")
+    head = f"{'model':22s}" + "".join(f"{l:>13s}" for l in libs) + "".join(f"{l + '/ort':>16s}" for l in others)
+    print(head)
+    ratios = defaultdict(list)
+    for m in models:
+        row = f"{m:22s}"
+        med = {}
+        for l in libs:
+            v = runs.get((m, l, threads))
+            med[l] = statistics.median(v) if v else None
+            row += f"{med[l]:13.2f}" if med[l] else f"{'-':>13s}"
+        for l in others:
+            if med.get(l) and med.get("onnxruntime"):
+                r = med[l] / med["onnxruntime"]
+                ratios[l].append(r)
+                row += f"{r:15.2f}x"
+            else:
+                row += f"{'-':>16s}"
+        print(row)
+    geo = f"{'geometric mean':22s}" + " " * 13 * len(libs)
+    for l in others:
+        v = ratios[l]
+        geo += f"{math.exp(sum(map(math.log, v)) / len(v)):15.2f}x" if v else f"{'-':>16s}"
+    print(geo)
+    for l in others:
+        worst = [(r, m) for r, m in zip(ratios[l], [m for m in models if runs.get((m, l, threads)) and runs.get((m, "onnxruntime", threads))])]
+        if worst:
+            r, m = max(worst)
+            print(f"  {l}: worst {m} {r:.2f}x, {sum(1 for x, _ in worst if x > 1.25)} model(s) above 1.25x")

@@ -1,0 +1,42 @@
+// Softmax over the last axis with the vectorized exp of vmath.h: a row's maximum, then
+// e^(x - max) stored and summed in 16 partial sums (a vector of them, so the loop vectorizes
+// without reassociating a single float sum), then one multiply by the reciprocal.
+#include "portable.h"
+#include "vmath.h"
+
+#include <algorithm>
+
+namespace embark::portable {
+
+namespace {
+constexpr int kLanes = 16;
+
+void softmax_row(const float* __restrict x, int64_t n, float* __restrict y) {
+    float m = -INFINITY;
+    for (int64_t i = 0; i < n; ++i) m = std::max(m, x[i]);
+    float lanes[kLanes] = {};
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) {
+            const float e = vmath::exp(x[i + l] - m);
+            y[i + l] = e;
+            lanes[l] += e;
+        }
+    float sum = 0.f;
+    for (; i < n; ++i) {
+        y[i] = vmath::exp(x[i] - m);
+        sum += y[i];
+    }
+    for (int l = 0; l < kLanes; ++l) sum += lanes[l];
+    const float scale = 1.f / sum;
+    for (int64_t j = 0; j < n; ++j) y[j] *= scale;
+}
+} // namespace
+
+void softmax(const float* x, int64_t rows, int64_t n, float* y, ThreadPool* pool) {
+    parallel_for(rows * n >= (1 << 12) ? pool : nullptr, rows, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) softmax_row(x + r * n, n, y + r * n);
+    }, kFineParts);
+}
+
+} // namespace embark::portable
