@@ -5,6 +5,7 @@
 
 #include "onnx/tensor_io.h"
 #include "onnx/writer.h"
+#include "onnx/op_table.h"
 #include "passes/quantize_static.h"
 
 #include <QDir>
@@ -17,8 +18,10 @@ namespace embark::cli {
 namespace {
 
 // The test_data_set_N folders of `spec`: the folder itself when it holds input_K.pb files,
-// else its test_data_set_* subfolders (a model's test folder), sorted.
+// else its test_data_set_* subfolders (a model's test folder), sorted; a tensor file (.pb,
+// .npy) is itself one sample of a single-input model.
 QStringList calibrationFolders(const QString& spec) {
+    if (QFileInfo(spec).isFile()) return {spec};
     const QDir dir(spec);
     if (!dir.entryList({"input_*.pb"}, QDir::Files).isEmpty()) return {spec};
     QStringList sets;
@@ -27,13 +30,22 @@ QStringList calibrationFolders(const QString& spec) {
 }
 
 Expected<passes::CalibrationSample> readSample(const ir::Graph& graph, const QString& folder) {
-    auto set = onnx::readTestDataSet(folder.toStdString());
-    if (!set) return set.error();
     passes::CalibrationSample sample;
     sample.label = "'" + folder.toStdString() + "'";
     std::vector<const ir::Value*> inputs;
     for (const ir::Value* v : graph.inputs())
         if (!v->isConstant()) inputs.push_back(v);
+    if (QFileInfo(folder).isFile()) {
+        if (inputs.size() != 1)
+            return makeError(ErrorKind::Usage, "--calib '" + folder.toStdString() + "' is one tensor file, but the model has " +
+                                                   std::to_string(inputs.size()) + " inputs: give test_data_set_N folders");
+        auto t = onnx::readTensorFile(folder.toStdString(), inputs[0]->dtype, inputs[0]->shape);
+        if (!t) return t.error();
+        sample.inputs[inputs[0]->name] = std::move(t->tensor);
+        return sample;
+    }
+    auto set = onnx::readTestDataSet(folder.toStdString());
+    if (!set) return set.error();
     if (set->inputs.size() != inputs.size())
         return makeError(ErrorKind::InvalidInput, "calibration folder '" + folder.toStdString() + "' holds " +
                                                       std::to_string(set->inputs.size()) + " input(s); the model has " +
@@ -57,8 +69,11 @@ int cmdQuantize(const QStringList& args, Io& io) {
     parser.addOption({{"o", "output"}, "The quantized .onnx file to write.", "OUT"});
     parser.addOption({"calib", "A test_data_set_N folder, or a folder of them (repeatable).", "DIR"});
     parser.addOption({"method", "Calibration method (minmax).", "METHOD", "minmax"});
+    parser.addOption({"exclude-node", "Keep this node in float (repeatable).", "NAME"});
+    parser.addOption({"exclude-op", "Keep every node of this ONNX op in float (repeatable).", "OP"});
     parser.addOption({"json", "Print a JSON summary."});
-    if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR... [--method minmax] [--json]", 1, 1);
+    if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR|FILE... [--method minmax] [--exclude-node NAME]... "
+                               "[--exclude-op OP]... [--json]", 1, 1);
         rc >= 0)
         return rc;
     const QString path = parser.positionalArguments().first();
@@ -66,13 +81,20 @@ int cmdQuantize(const QStringList& args, Io& io) {
     if (!parser.isSet("calib")) return usage(io, "quantize needs calibration data: --calib test_data_set_N (repeatable)");
     if (parser.value("method") != "minmax")
         return usage(io, "unknown --method '" + parser.value("method") + "'; supported: minmax");
+    passes::QuantizeExclusions exclude;
+    for (const QString& op : parser.values("exclude-op")) {
+        const auto kind = onnx::opFromOnnx(op.toStdString());
+        if (!kind) return usage(io, "--exclude-op '" + op + "' is not an ONNX op Embark knows");
+        exclude.ops.insert(*kind);
+    }
+    for (const QString& name : parser.values("exclude-node")) exclude.nodes.insert(name.toStdString());
     auto graph = loadModel(path, parser);
     if (!graph) return fail(io, graph.error());
 
     std::vector<passes::CalibrationSample> samples;
     for (const QString& spec : parser.values("calib")) {
-        if (!QFileInfo(spec).isDir())
-            return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() + "' is not a folder"));
+        if (!QFileInfo::exists(spec))
+            return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() + "' does not exist"));
         const QStringList folders = calibrationFolders(spec);
         if (folders.isEmpty())
             return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() +
@@ -83,7 +105,7 @@ int cmdQuantize(const QStringList& args, Io& io) {
             samples.push_back(std::move(*sample));
         }
     }
-    auto report = passes::quantizeStatic(*graph, samples);
+    auto report = passes::quantizeStatic(*graph, samples, exclude);
     if (!report) return fail(io, report.error());
     const QString out = parser.value("output");
     if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
@@ -94,7 +116,8 @@ int cmdQuantize(const QStringList& args, Io& io) {
                                             {"method", "minmax"},
                                             {"samples", report->samples},
                                             {"quantized_nodes", report->quantizedNodes},
-                                            {"quantized_activations", report->activations}})
+                                            {"quantized_activations", report->activations},
+                                            {"excluded_nodes", report->excluded}})
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (minmax over %4 sample(s)) into %5\n")

@@ -117,9 +117,14 @@ void quantizeBias(ir::Graph& g, ir::Node* n, float xScale, const std::vector<flo
 
 } // namespace
 
-Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples) {
+Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
+                                        const QuantizeExclusions& exclude) {
     if (samples.empty())
         return makeError(ErrorKind::Usage, "the calibration set is empty: give at least one --calib test_data_set_N folder");
+    for (const std::string& name : exclude.nodes)
+        if (!graph.findNode(name))
+            return makeError(ErrorKind::Usage, "--exclude-node '" + name + "': the model has no node of that name");
+    QuantizeReport report;
     // The quantized nodes and the activations to calibrate, in graph order.
     struct Target {
         ir::Node* node;
@@ -132,6 +137,10 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
     for (ir::Node* n : graph.nodes()) {
         const int64_t axis = weightAxis(*n);
         if (axis < 0) continue;
+        if (exclude.nodes.count(n->name) || exclude.ops.count(n->op)) {
+            ++report.excluded;
+            continue;
+        }
         targets.push_back({n, axis, n->input(0)});
         for (ir::Value* v : {n->input(0), n->output(0)})
             if (seen.insert(v).second) activations.push_back(v);
@@ -164,7 +173,6 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
             }
         }
     }
-    QuantizeReport report;
     report.samples = static_cast<int>(samples.size());
     std::map<const ir::Value*, float> scales;
     for (ir::Value* v : activations) {

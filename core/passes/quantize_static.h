@@ -7,6 +7,7 @@
 #include "ir/graph.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,17 @@ struct CalibrationSample {
     std::map<std::string, ir::Tensor> inputs;
 };
 
+// Nodes kept in float32: by name, or every node of an op.
+struct QuantizeExclusions {
+    std::set<std::string> nodes;
+    std::set<ir::OpKind> ops;
+};
+
 struct QuantizeReport {
     int quantizedNodes = 0;   // Conv/Gemm/MatMul whose weights became int8
     int activations = 0;      // activation values given a Q/DQ pair
     int samples = 0;
+    int excluded = 0;         // quantizable nodes kept in float by `exclude`
 };
 
 // Rewrites `graph` in place. Method minmax: each activation (the data input and the output of
@@ -32,6 +40,8 @@ struct QuantizeReport {
 // int32 with scale x_scale * w_scale. Nodes keep their names; the result depends only on the
 // graph and the samples (deterministic). Errors: no samples (Usage), a sample that does not
 // fit the model or holds NaN (InvalidInput, naming the sample and the value).
-Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples);
+// `exclude` keeps nodes in float (an excluded node name that the graph lacks is a Usage error).
+Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
+                                        const QuantizeExclusions& exclude = {});
 
 } // namespace embark::passes

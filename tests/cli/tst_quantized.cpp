@@ -324,6 +324,27 @@ private slots:
         QVERIFY(a.readAll() == b.readAll());
     }
 
+    // --exclude-op and --exclude-node keep nodes in float; a tensor file is one sample.
+    void quantizeExclusionsAndFiles() {
+        QTemporaryDir dir;
+        const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
+        const QString set0 = sourceDir() + "/resources/models/digits_cnn/test_data_set_0";
+        const auto summary = [&](const QStringList& extra) {
+            const Result r = cli(QStringList{"quantize", digits, "-o", dir.filePath("q.onnx"), "--json"} + extra);
+            return std::make_pair(r.code, QJsonDocument::fromJson(r.out).object());
+        };
+        auto [code, o] = summary({"--calib", set0 + "/input_0.pb", "--exclude-op", "Gemm"});
+        QCOMPARE(code, 0);
+        QCOMPARE(o["samples"].toInt(), 1);
+        QCOMPARE(o["quantized_nodes"].toInt(), 3);
+        QCOMPARE(o["excluded_nodes"].toInt(), 1);
+        std::tie(code, o) = summary({"--calib", set0, "--exclude-node", "/features/features.0/Conv"});
+        QCOMPARE(code, 0);
+        QCOMPARE(o["quantized_nodes"].toInt(), 3);
+        QCOMPARE(summary({"--calib", set0, "--exclude-node", "nope"}).first, 2);
+        QCOMPARE(summary({"--calib", set0, "--exclude-op", "NotAnOp"}).first, 2);
+    }
+
     void quantizeBadCalibration_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("code");
