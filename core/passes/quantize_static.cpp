@@ -1,5 +1,6 @@
 #include "quantize_static.h"
 
+#include "pass.h"
 #include "reference/interpreter.h"
 
 #include <algorithm>
@@ -30,6 +31,18 @@ int64_t weightAxis(const ir::Node& n) {
     case OpKind::MatMul: return w->shape.rank() == 2 ? 1 : -1;
     default: return -1;
     }
+}
+
+// The value to quantize for a node's output: the output of the Relu or Clip that alone reads
+// it, when there is one (its range is the one that matters, and a range that includes the
+// negative values the activation drops would waste half of int8's codes).
+ir::Value* activationAfter(ir::Value* out) {
+    if (out->uses().size() != 1 || out->isGraphOutput()) return out;
+    const ir::Node* u = out->uses().front().node;
+    if ((u->op == OpKind::Relu || u->op == OpKind::Clip) && u->input(0) == out && u->output(0) &&
+        u->output(0)->dtype == DType::Float32)
+        return u->output(0);
+    return out;
 }
 
 int64_t countOf(const ir::Shape& s, int64_t axis) { return s[static_cast<size_t>(axis)]; }
@@ -115,6 +128,23 @@ void quantizeBias(ir::Graph& g, ir::Node* n, float xScale, const std::vector<flo
     g.setInput(n, 2, bdq);
 }
 
+// Identity removed, constants folded, BatchNormalization folded into the convolution before
+// it, Pad into its consumer (standard ONNX rewrites, each to a fixed point), so that the
+// ranges calibrated are those of the layers an int8 runtime computes.
+Status prepare(ir::Graph& graph) {
+    PassContext ctx;
+    using Factory = std::unique_ptr<Pass> (*)();
+    for (Factory make : {&makeRemoveIdentity, &makeConstantFolding, &makeFuseBatchNorm, &makeFusePad}) {
+        const std::unique_ptr<Pass> pass = make();
+        for (int round = 0; round < 16; ++round) {
+            Expected<int> n = pass->run(graph, ctx);
+            if (!n) return n.error();
+            if (*n == 0) break;
+        }
+    }
+    return graph.topoSort();
+}
+
 } // namespace
 
 Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
@@ -125,6 +155,7 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
         if (!graph.findNode(name))
             return makeError(ErrorKind::Usage, "--exclude-node '" + name + "': the model has no node of that name");
     QuantizeReport report;
+    EMBARK_TRY(prepare(graph));
     // The quantized nodes and the activations to calibrate, in graph order.
     struct Target {
         ir::Node* node;
@@ -142,7 +173,7 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
             continue;
         }
         targets.push_back({n, axis, n->input(0)});
-        for (ir::Value* v : {n->input(0), n->output(0)})
+        for (ir::Value* v : {n->input(0), activationAfter(n->output(0))})
             if (seen.insert(v).second) activations.push_back(v);
     }
     std::map<const ir::Value*, Range> ranges;

@@ -33,7 +33,8 @@ struct QuantizeReport {
 };
 
 // Rewrites `graph` in place. Method minmax: each activation (the data input and the output of
-// every Conv, Gemm and MatMul with constant float32 weights) gets asymmetric int8 parameters
+// every Conv, Gemm and MatMul with constant float32 weights, or the output of the Relu or Clip
+// that alone follows it) gets asymmetric int8 parameters
 // from the min and max it takes over `samples` (the range always includes 0: scale =
 // (max - min) / 255, zero point = round(-128 - min / scale)). Weights become int8 symmetric per
 // output channel (scale = max |w| / 127, no zero point: XNNPACK's qs8-qc8w contract), biases
