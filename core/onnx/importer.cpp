@@ -9,6 +9,7 @@
 #include "op_table.h"
 #include "opset_normalize.h"
 #include "proto_tensor.h"
+#include "quant_checks.h"
 #include "reference/interpreter.h"
 
 #include <onnx/defs/schema.h>
@@ -240,6 +241,7 @@ private:
             if (!v->shape.checkedNumel())
                 return fail(ErrorKind::InvalidInput, "value '" + v->name + "' has shape " + v->shape.str() +
                                                          ", whose element count is negative or overflows");
+        if (Status s = checkQuantizationParams(m_graph); !s) return fail(s.error().kind, s.error().message);
         auto& md = m_graph.metadata;
         md["producer"] = m_model.producer_name() + (m_model.producer_version().empty() ? "" : " " + m_model.producer_version());
         md["ir_version"] = std::to_string(m_model.ir_version());

@@ -175,7 +175,7 @@ private slots:
         }
     }
 
-    // Broken quantization parameters: exit 4 naming the node and what is wrong.
+    // Broken quantization parameters: exit 4 naming the node and what is wrong, at import.
     void badQuantizationParametersAreRefused_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("message");
@@ -195,9 +195,12 @@ private slots:
         attrInt(m.node("QuantizeLinear", {"x", "s"}, {"y"}, "quant"), "axis", 1);
         m.output("y", 2, pb::TensorProto::UINT8);
         QTemporaryDir dir;
-        const Result r = cli({"run", save(dir, m, "bad.onnx")});
-        QCOMPARE(r.code, 4);
-        QVERIFY2(r.err.contains("node 'quant' (QuantizeLinear)") && r.err.contains(message.toUtf8()), r.err.constData());
+        const QString model = save(dir, m, "bad.onnx");
+        for (const char* command : {"inspect", "run"}) { // refused at import, by every command
+            const Result r = cli({command, model});
+            QCOMPARE(r.code, 4);
+            QVERIFY2(r.err.contains("node 'quant' (QuantizeLinear)") && r.err.contains(message.toUtf8()), r.err.constData());
+        }
     }
 
     // int8 tensors through inspect, run, .pb and .npy files.
