@@ -290,9 +290,14 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
             scale[c] = static_cast<float>(s);
             shift[c] = static_cast<float>(beta[c] - mean[c] * s);
         }
-        const int axis = nhwc ? static_cast<int>(x->shape.rank()) - 1 : (x->shape.rank() > 1 ? 1 : 0);
-        ctx.forward += "    embark::generic::channelAffine(" + ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " + std::to_string(axis) +
-                       ", " + ctx.floats(n.name + ":scale", scale) + ", " + ctx.floats(n.name + ":shift", shift) + ", " + ctx.ptr(y) + ");\n";
+        const size_t axis = nhwc ? x->shape.rank() - 1 : (x->shape.rank() > 1 ? 1 : 0);
+        int64_t outer = 1, inner = 1;
+        for (size_t i = 0; i < axis; ++i) outer *= x->shape[i];
+        for (size_t i = axis + 1; i < x->shape.rank(); ++i) inner *= x->shape[i];
+        ctx.forward += "    embark::portable::channel_affine(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
+                       std::to_string(x->shape.rank() ? x->shape[axis] : 1) + ", " + std::to_string(inner) + ", " +
+                       ctx.floats(n.name + ":scale", scale) + ", " + ctx.floats(n.name + ":shift", shift) + ", " + ctx.ptr(y) +
+                       ", " + portableActivation(n) + ", g_pool.get());\n";
         return {};
     }
     const int64_t N = x->shape[0];

@@ -126,8 +126,9 @@ KernelLibrary makePortable() {
         case ir::OpCategory::Elementwise: format = F::Any; break;
         default: break;
         }
-        // Concat works on any axis, so it follows its inputs' layout instead of forcing one.
-        if (op == OpKind::Concat) format = F::Any;
+        // Concat works on any axis, so it follows its inputs' layout instead of forcing one;
+        // BatchNormalization is a per-channel affine map in either layout (channel_affine).
+        if (op == OpKind::Concat || op == OpKind::BatchNormalization) format = F::Any;
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
         // (adaptation applies NHWC to 4-D activations only).
         std::vector<Constraint> cs;
@@ -138,7 +139,8 @@ KernelLibrary makePortable() {
     }
     const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
                                    OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish};
-    for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add})
+    for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add,
+                     OpKind::BatchNormalization})
         lib.fusions.push_back({p, acts});
     return lib;
 }

@@ -179,6 +179,19 @@ ir::Graph swishStandaloneAndShared() {
     return b.build();
 }
 
+// DenseNet's pre-activation: Concat -> BN -> ReLU -> Conv. No convolution before the BN can
+// absorb it, so the ReLU fuses into the BN (one channel_affine pass in a portable export).
+ir::Graph preActivationBnRelu() {
+    GraphBuilder b;
+    auto* x = b.input("x", {1, 2, 6, 6});
+    auto* p = b.op(OpKind::MaxPool, {x}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                   "pool");
+    auto* c = b.op(OpKind::Concat, {x, p}, {{"axis", int64_t{1}}}, "concat");
+    auto* y = b.op(OpKind::Relu, {batchNorm(b, c, 4, "bn")}, {}, "relu");
+    b.output(b.op(OpKind::Conv, {y, b.weights("w", {3, 4, 3, 3})}, conv3x3(), "conv"));
+    return b.build();
+}
+
 } // namespace
 
 class TestPasses : public QObject {
@@ -216,6 +229,8 @@ private slots:
         QTest::newRow("silu standalone, shared sigmoid, tanh") << Build(swishStandaloneAndShared)
                                       << Counts{{OpKind::Swish, 1}, {OpKind::Sigmoid, 1}, {OpKind::Mul, 1},
                                                 {OpKind::Tanh, 0}, {OpKind::Conv, 1}} << 1;
+        QTest::newRow("pre-activation bn+relu") << Build(preActivationBnRelu)
+                                      << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 0}, {OpKind::Conv, 1}} << 1;
         QTest::newRow("flatten before gemm") << Build(flattenGemm) << Counts{{OpKind::Flatten, 0}, {OpKind::Gemm, 1}} << 0;
     }
     void defaultRecipe() {

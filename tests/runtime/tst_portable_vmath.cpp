@@ -166,6 +166,32 @@ private slots:
         }
     }
 
+    // BatchNormalization + activation as one pass (channel_affine), channels last and first,
+    // with and without threads.
+    void channelAffine() {
+        const int64_t outer = 3 * 7, channels = 37, inner = 11;
+        std::vector<float> x(static_cast<size_t>(outer * channels * inner)), scale(channels), shift(channels);
+        for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 7919) % 101) * 0.05f - 2.5f;
+        for (int64_t c = 0; c < channels; ++c) {
+            scale[size_t(c)] = 0.5f + 0.01f * float(c);
+            shift[size_t(c)] = 0.1f * float(c % 5) - 0.2f;
+        }
+        ep::ThreadPool pool(2);
+        for (bool last : {true, false})
+            for (ep::ThreadPool* p : {static_cast<ep::ThreadPool*>(nullptr), &pool}) {
+                const int64_t o = last ? outer * inner : outer, in = last ? 1 : inner;
+                std::vector<float> y(x.size());
+                ep::Activation relu;
+                relu.kind = ep::Act::Relu;
+                ep::channel_affine(x.data(), o, channels, in, scale.data(), shift.data(), y.data(), relu, p);
+                for (size_t i = 0; i < x.size(); ++i) {
+                    const size_t c = last ? i % size_t(channels) : i / size_t(inner) % size_t(channels);
+                    const double want = std::max(0.0, double(x[i]) * scale[c] + shift[c]);
+                    QVERIFY2(std::fabs(y[i] - want) <= 1e-6 * (1 + std::fabs(want)), qPrintable(QString("element %1").arg(i)));
+                }
+            }
+    }
+
     // The fused activations go through apply_activation (the producers' epilogue).
     void fusedActivationAccuracy_data() {
         QTest::addColumn<ep::Act>("act");

@@ -26,7 +26,7 @@
 //   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
 // * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
 //   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
-//   elementwise.cpp, softmax.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf). Copy all of them.
+//   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf). Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
@@ -340,6 +340,11 @@ struct UnaryParams {
 
 // y may equal x.
 void unary(UnaryOp op, const float* x, float* y, size_t count, UnaryParams params = {});
+
+// y = act(x * scale[c] + shift[c]) for x [outer][channels][inner] (NHWC: inner = 1; NCHW:
+// outer = N, inner = H * W): a BatchNormalization with its activation in one pass. y may equal x.
+void channel_affine(const float* x, int64_t outer, int64_t channels, int64_t inner, const float* scale,
+                    const float* shift, float* y, Activation act = {}, ThreadPool* pool = nullptr);
 
 // Softmax over the last axis of [rows][n] (y may equal x), with vmath.h's exp: within 4 ulp
 // of a double-precision softmax plus the float rounding of the row's sum.
