@@ -2,6 +2,7 @@
 // paths: MR input rows (through pointers) x one packed panel of NR output channels.
 #pragma once
 
+#include "gemm_vec.h"
 #include "portable.h"
 
 #include <algorithm>
@@ -161,7 +162,14 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 }
 
 // Dispatches a tile of `m_valid` (1..MR) pixels to the instantiation of that exact size, so
-// remainder tiles do no wasted work.
+// remainder tiles do no wasted work; on aarch64 to the vector-extension tile (gemm_vec.h).
+#if EMBARK_VECTOR_TILE
+#  define EMBARK_VECTOR_TILE_CALL(M)                                                                  \
+      gemm_tile_vec<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, \
+                                      prefetch, prefetch_lines)
+#else
+#  define EMBARK_VECTOR_TILE_CALL(M) (void)0
+#endif
 template <int NR, bool kPrefetch = false>
 inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
                           size_t offset, const float* w, const float* bias, float* c,
@@ -170,7 +178,9 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
     switch (m_valid) {
 #define EMBARK_TILE_CASE(M)                                                                     \
     case M:                                                                                     \
-        if constexpr (M <= kTilePixels)                                                         \
+        if constexpr (M <= kTilePixels && EMBARK_VECTOR_TILE && NR % 4 == 0)                        \
+            EMBARK_VECTOR_TILE_CALL(M);                                                             \
+        else if constexpr (M <= kTilePixels)                                                    \
             gemm_tile<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, prefetch, \
                                         prefetch_lines);                                                     \
         return;
