@@ -137,6 +137,51 @@ private slots:
         QCOMPARE(session.stageGraph(session.lastStage())->nodeCount(), size_t(1));
     }
 
+    // Opening a model builds its deployment plan once: the stages on screen are the plan's own
+    // pass stages (no second pass run on the UI thread).
+    void openingBuildsThePlanOnce() {
+        ui::StudioSession session;
+        session.setBoard(QStringLiteral("host"));
+        QSignalSpy opened(&session, &ui::StudioSession::modelOpenFinished);
+        session.openModelInBackground(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"));
+        QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 120000);
+        QCOMPARE(opened.first().at(1).toString(), QString());
+        auto plan = session.deploymentPlan();
+        QVERIFY(plan);
+        QCOMPARE(size_t(session.stageCount()), plan->passes.stages.size());
+        for (int i = 0; i < session.stageCount(); ++i)
+            QCOMPARE(session.stageGraph(i).get(), &plan->passes.stages[size_t(i)].graph);
+    }
+
+    // Edits of a big model re-plan on a worker thread: the call returns at once, the window
+    // keeps its event loop, and the plan that arrives is the one a synchronous plan gives.
+    void bigModelsPlanOffTheUiThread() {
+        const QString model = test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx");
+        ui::StudioSession session;
+        session.setAsyncPlanNodes(1); // every model counts as big
+        session.setBoard(QStringLiteral("host"));
+        QVERIFY(session.openModel(model).ok());
+        QSignalSpy planning(&session, &ui::StudioSession::planningChanged);
+        QSignalSpy target(&session, &ui::StudioSession::targetChanged);
+        session.setLibrary(QStringLiteral("xnnpack"));
+        QVERIFY(session.isPlanning());
+        QCOMPARE(target.count(), 0);
+        session.setOpOverride(QStringLiteral("Relu"), QStringLiteral("portable")); // supersedes the first
+        QTRY_VERIFY_WITH_TIMEOUT(!session.isPlanning(), 120000);
+        QCOMPARE(planning.first().at(0).toBool(), true);
+        QCOMPARE(planning.last().at(0).toBool(), false);
+        QCOMPARE(target.count(), 1); // only the newest plan was taken in
+
+        ui::StudioSession sync;
+        sync.setBoard(QStringLiteral("host"));
+        sync.setLibrary(QStringLiteral("xnnpack"));
+        sync.setOpOverride(QStringLiteral("Relu"), QStringLiteral("portable"));
+        QVERIFY(sync.openModel(model).ok());
+        QCOMPARE(exporter::memoryPlanJson(session.deploymentPlan()->memory), exporter::memoryPlanJson(sync.deploymentPlan()->memory));
+        QCOMPARE(session.assignments().size(), sync.assignments().size());
+        for (const auto& [node, a] : sync.assignments()) QCOMPARE(session.assignments().at(node).library, a.library);
+    }
+
     void overridesChangeAssignments() {
         ui::StudioSession session;
         ui::TargetPanel panel(&session);

@@ -14,59 +14,114 @@ StudioSession::StudioSession(QObject* parent) : QObject(parent), m_undoStack(new
     reloadBoards();
 }
 
-Expected<std::shared_ptr<passes::PassRun>> StudioSession::prepareModel(const QString& path, const std::string& library) {
-    auto graph = onnx::importModel(path.toStdString());
-    if (!graph.ok()) return graph.error();
+namespace {
+
+// The stages a model shows when no plan could be built (the plan's error says why): the passes
+// alone, as the export would have run them.
+Expected<std::shared_ptr<passes::PassRun>> stagesWithoutPlan(const ir::Graph& imported, const std::string& library) {
     passes::PassOptions options;
     options.library = targets::findKernelLibrary(library);
-    auto run = passes::PassManager::run(*graph, "default", options);
+    auto run = passes::PassManager::run(imported, "default", options);
     if (!run.ok()) return run.error();
     return std::make_shared<passes::PassRun>(std::move(*run));
 }
 
-Status StudioSession::openModel(const QString& path) {
-    auto run = prepareModel(path, m_request.library);
-    if (!run.ok()) return run.error();
+} // namespace
+
+StudioSession::Planned StudioSession::planModel(std::shared_ptr<const ir::Graph> imported, const AssignmentRequest& request,
+                                                const QString& arch) {
+    Planned out;
+    auto plan = planForStudio(*imported, request, arch);
+    if (plan.ok()) {
+        out.plan = std::shared_ptr<exporter::DeploymentPlan>(std::move(*plan));
+        out.run = std::shared_ptr<passes::PassRun>(out.plan, &out.plan->passes);
+        return out;
+    }
+    out.planError = QString::fromStdString(plan.error().message);
+    auto stages = stagesWithoutPlan(*imported, request.library);
+    if (stages.ok()) out.run = std::move(*stages);
+    else out.openError = QString::fromStdString(stages.error().message);
+    return out;
+}
+
+StudioSession::Planned StudioSession::prepareModel(const QString& path, const std::map<std::string, ir::Shape>& shapes,
+                                                  const AssignmentRequest& request, const QString& arch) {
+    onnx::ImportOptions import;
+    import.shapeOverrides = shapes;
+    auto graph = onnx::importModel(path.toStdString(), import);
+    if (!graph.ok()) {
+        Planned failed;
+        failed.openError = QString::fromStdString(graph.error().message);
+        return failed;
+    }
+    return planModel(std::make_shared<const ir::Graph>(std::move(*graph)), request, arch);
+}
+
+QString StudioSession::boardArch() const { return board() ? board()->arch : QString(); }
+
+Status StudioSession::openModel(const QString& path, const std::map<std::string, ir::Shape>& shapes) {
+    Planned prepared = prepareModel(path, shapes, m_request, boardArch());
+    if (!prepared.openError.isEmpty()) return makeError(ErrorKind::InvalidInput, prepared.openError.toStdString());
     ++m_openSerial; // a background open still running is superseded
-    adoptModel(path, std::move(*run));
+    m_shapes = shapes;
+    adoptModel(path, std::move(prepared));
     return {};
 }
 
-void StudioSession::openModelInBackground(const QString& path) {
+void StudioSession::openModelInBackground(const QString& path, const std::map<std::string, ir::Shape>& shapes) {
     const quint64 serial = ++m_openSerial;
     ++m_opening;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<Expected<std::shared_ptr<passes::PassRun>>>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, serial] {
+    auto* watcher = new QFutureWatcher<Planned>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, serial, shapes] {
         watcher->deleteLater();
         --m_opening;
-        const auto result = watcher->result();
+        Planned result = watcher->result();
         if (serial != m_openSerial) return; // a newer open replaced this one
-        if (!result->ok()) {
-            emit modelOpenFinished(path, QString::fromStdString(result->error().message));
+        if (!result.openError.isEmpty()) {
+            emit modelOpenFinished(path, result.openError);
             return;
         }
-        adoptModel(path, std::move(result->value()));
+        m_shapes = shapes;
+        adoptModel(path, std::move(result));
         emit modelOpenFinished(path, {});
     });
-    watcher->setFuture(QtConcurrent::run([path, library = m_request.library] {
-        return std::make_shared<Expected<std::shared_ptr<passes::PassRun>>>(prepareModel(path, library));
-    }));
+    watcher->setFuture(QtConcurrent::run(&StudioSession::prepareModel, path, shapes, m_request, boardArch()));
 }
 
-void StudioSession::adoptModel(const QString& path, std::shared_ptr<passes::PassRun> run) {
+void StudioSession::adoptModel(const QString& path, Planned prepared) {
     m_path = path;
-    m_run = std::move(run);
-    m_graphs.clear();
-    // Views keep the graphs alive while a layout is computed, so they hold shared pointers
-    // into the run rather than copies.
-    for (const passes::StageSnapshot& s : m_run->stages)
-        m_graphs.push_back(std::shared_ptr<const ir::Graph>(m_run, &s.graph));
+    ++m_planSerial; // a plan of the previous model still being built is dropped
     m_selStage = -1;
     m_selNode.clear();
     m_undoStack->clear();
-    updateAssignments();
+    adoptPlan(std::move(prepared), /*keepStagesIfSame=*/false);
     emit modelChanged();
     emit targetChanged();
+}
+
+bool StudioSession::adoptPlan(Planned planned, bool keepStagesIfSame) {
+    m_deployment = planned.plan;
+    m_assignmentError = planned.planError;
+    m_planError = planned.planError;
+    m_assignments = m_deployment ? assignmentsOf(m_deployment->adaptation) : LibraryAssignments{};
+    m_plan = m_deployment ? std::optional<exporter::MemoryPlan>(m_deployment->memory) : std::nullopt;
+    if (!planned.run) return false;
+    // The passes depend on the library (its fusion patterns): when they rewrote the same way
+    // as the stages on screen, the views keep theirs; otherwise the plan's stages become the
+    // model's, so every view follows.
+    if (keepStagesIfSame && m_run) {
+        bool same = planned.run->stages.size() == m_run->stages.size();
+        for (size_t i = 0; same && i < m_run->stages.size(); ++i)
+            same = planned.run->stages[i].log == m_run->stages[i].log && planned.run->stages[i].name == m_run->stages[i].name;
+        if (same) return false;
+    }
+    // Views keep the graphs alive while a layout is computed, so they hold shared pointers
+    // into the run rather than copies.
+    m_run = std::move(planned.run);
+    m_graphs.clear();
+    for (const passes::StageSnapshot& st : m_run->stages)
+        m_graphs.push_back(std::shared_ptr<const ir::Graph>(m_run, &st.graph));
+    return true;
 }
 
 int StudioSession::stageCount() const { return m_run ? static_cast<int>(m_run->stages.size()) : 0; }
@@ -116,29 +171,25 @@ void StudioSession::setBoard(const QString& id) {
     if (id == m_boardId || !m_boards.find(id)) return;
     m_boardId = id;
     // The architecture decides which libraries are available (and so what fuses).
-    if (updateAssignments()) emit modelChanged();
-    emit targetChanged();
+    updateAssignments();
 }
 
 void StudioSession::setLibrary(const QString& id) {
     if (id.toStdString() == m_request.library || !targets::findKernelLibrary(id.toStdString())) return;
     m_request.library = id.toStdString();
-    if (updateAssignments()) emit modelChanged();
-    emit targetChanged();
+    updateAssignments();
 }
 
 void StudioSession::setNodeOverride(const QString& node, const QString& library) {
     if (library.isEmpty()) m_request.nodeOverrides.erase(node.toStdString());
     else m_request.nodeOverrides[node.toStdString()] = library.toStdString();
     updateAssignments();
-    emit targetChanged();
 }
 
 void StudioSession::setOpOverride(const QString& op, const QString& library) {
     if (library.isEmpty()) m_request.opOverrides.erase(op.toStdString());
     else m_request.opOverrides[op.toStdString()] = library.toStdString();
     updateAssignments();
-    emit targetChanged();
 }
 
 void StudioSession::select(int stage, const QString& node) {
@@ -148,35 +199,33 @@ void StudioSession::select(int stage, const QString& node) {
     emit selectionChanged(stage, node);
 }
 
-bool StudioSession::updateAssignments() {
-    m_assignments.clear();
-    m_assignmentError.clear();
-    m_plan.reset();
-    m_planError.clear();
-    m_deployment.reset();
+void StudioSession::updateAssignments() {
     auto imported = stageGraph(0);
-    if (!imported) return false;
-    auto plan = planForStudio(*imported, m_request, board() ? board()->arch : QString());
-    if (!plan.ok()) {
-        m_assignmentError = QString::fromStdString(plan.error().message);
-        m_planError = m_assignmentError;
-        return false;
+    const quint64 serial = ++m_planSerial;
+    if (!imported) {
+        emit targetChanged();
+        return;
     }
-    m_deployment = std::shared_ptr<exporter::DeploymentPlan>(std::move(*plan));
-    m_assignments = assignmentsOf(m_deployment->adaptation);
-    m_plan = m_deployment->memory;
-    // The passes depend on the library (its fusion patterns): when they rewrote differently
-    // from the stages on screen, the plan's stages become the model's, so every view follows.
-    const passes::PassRun& run = m_deployment->passes;
-    bool same = run.stages.size() == m_run->stages.size();
-    for (size_t i = 0; same && i < run.stages.size(); ++i)
-        same = run.stages[i].log == m_run->stages[i].log && run.stages[i].name == m_run->stages[i].name;
-    if (same) return false;
-    m_run = std::shared_ptr<passes::PassRun>(m_deployment, &m_deployment->passes);
-    m_graphs.clear();
-    for (const passes::StageSnapshot& s : m_run->stages)
-        m_graphs.push_back(std::shared_ptr<const ir::Graph>(m_run, &s.graph));
-    return true;
+    if (static_cast<int>(imported->nodes().size()) < m_asyncPlanNodes) {
+        if (adoptPlan(planModel(imported, m_request, boardArch()), true)) emit modelChanged();
+        emit targetChanged();
+        return;
+    }
+    // A big model: the plan is built on a worker thread and swapped in when it is ready (a
+    // newer edit supersedes it); the window stays responsive meanwhile.
+    ++m_planning;
+    emit planningChanged(true);
+    auto* watcher = new QFutureWatcher<Planned>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, serial] {
+        watcher->deleteLater();
+        --m_planning;
+        if (serial == m_planSerial) {
+            if (adoptPlan(watcher->result(), true)) emit modelChanged();
+            emit targetChanged();
+        }
+        if (m_planning == 0) emit planningChanged(false);
+    });
+    watcher->setFuture(QtConcurrent::run(&StudioSession::planModel, imported, m_request, boardArch()));
 }
 
 } // namespace embark::ui

@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QStringList>
 
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -24,11 +25,14 @@ public:
     explicit StudioSession(QObject* parent = nullptr);
 
     // Imports the model and runs the default recipe; the error names the file on failure.
-    Status openModel(const QString& path);
+    // `shapes` fixes free input dimensions (ImportOptions::shapeOverrides, the CLI's --shape).
+    Status openModel(const QString& path, const std::map<std::string, ir::Shape>& shapes = {});
     // The same on a worker thread (a big model never freezes the window); the result is
     // swapped in on this thread and modelOpenFinished reports it. A newer call supersedes
     // an older one still running.
-    void openModelInBackground(const QString& path);
+    void openModelInBackground(const QString& path, const std::map<std::string, ir::Shape>& shapes = {});
+    // The input shapes the open model was imported with, for jobs that import it again.
+    const std::map<std::string, ir::Shape>& shapeOverrides() const { return m_shapes; }
     bool isOpening() const { return m_opening > 0; }
     QString modelPath() const { return m_path; }
     bool hasModel() const { return m_run != nullptr; }
@@ -69,6 +73,13 @@ public:
     std::shared_ptr<const exporter::DeploymentPlan> deploymentPlan() const { return m_deployment; }
     QString memoryPlanError() const { return m_planError; }
 
+    // True while a plan is built on a worker thread (models of asyncPlanNodes() nodes or
+    // more, after an edit); planningChanged reports it and targetChanged follows when the
+    // plan is in. Opening a model plans it on the opening thread.
+    bool isPlanning() const { return m_planning > 0; }
+    int asyncPlanNodes() const { return m_asyncPlanNodes; }
+    void setAsyncPlanNodes(int nodes) { m_asyncPlanNodes = nodes; }
+
     // --- selection (stage, node name); an empty name clears it
     int selectedStage() const { return m_selStage; }
     QString selectedNode() const { return m_selNode; }
@@ -80,16 +91,33 @@ signals:
     void modelOpenFinished(const QString& path, const QString& error);
     void targetChanged();
     void selectionChanged(int stage, const QString& node);
+    void planningChanged(bool planning);
 
 private:
-    // Import and passes: thread-safe, touches no member.
-    static Expected<std::shared_ptr<passes::PassRun>> prepareModel(const QString& path, const std::string& library);
-    void adoptModel(const QString& path, std::shared_ptr<passes::PassRun> run);
-    // Rebuilds the deployment plan; true when its pass stages replaced the model's (the
-    // library's fusion patterns changed what the passes do).
-    bool updateAssignments();
+    // A model's deployment plan (the one an export writes) and the stages the views show: the
+    // plan's own passes, or when no plan can be built, the passes alone and the plan's error.
+    struct Planned {
+        std::shared_ptr<exporter::DeploymentPlan> plan;
+        std::shared_ptr<passes::PassRun> run;
+        QString planError; // why there is no plan (the views still show the stages)
+        QString openError; // the model cannot be shown at all
+    };
+    // Import and plan, once: thread-safe, touch no member.
+    static Planned prepareModel(const QString& path, const std::map<std::string, ir::Shape>& shapes,
+                                const AssignmentRequest& request, const QString& arch);
+    static Planned planModel(std::shared_ptr<const ir::Graph> imported, const AssignmentRequest& request,
+                             const QString& arch);
+    QString boardArch() const;
+    void adoptModel(const QString& path, Planned prepared);
+    // Takes a plan in; true when its pass stages replaced the model's (the library's fusion
+    // patterns changed what the passes do).
+    bool adoptPlan(Planned planned, bool keepStagesIfSame);
+    // Rebuilds the deployment plan after an edit (on a worker thread for big models) and
+    // emits targetChanged (and modelChanged when the stages changed).
+    void updateAssignments();
 
     QString m_path;
+    std::map<std::string, ir::Shape> m_shapes;
     std::shared_ptr<passes::PassRun> m_run;
     std::vector<std::shared_ptr<const ir::Graph>> m_graphs; // per stage, shared with views
     targets::BoardCatalog m_boards;
@@ -102,6 +130,9 @@ private:
     std::shared_ptr<exporter::DeploymentPlan> m_deployment;
     QUndoStack* m_undoStack;
     int m_opening = 0;       // background opens in flight
+    int m_planning = 0;      // background plans in flight
+    quint64 m_planSerial = 0; // the newest plan request; older results are dropped
+    int m_asyncPlanNodes = 300;
     quint64 m_openSerial = 0; // the newest background open; older results are dropped
     int m_selStage = -1;
     QString m_selNode;
