@@ -66,6 +66,12 @@ void showAt(QWidget* w, int width, int height) {
     QTest::qWait(50);
 }
 
+// With EMBARK_TEST_SHOTS=DIR, saves what the test shows as DIR/<name>.png to look at.
+void shot(QWidget* w, const QString& name) {
+    const QString dir = qEnvironmentVariable("EMBARK_TEST_SHOTS");
+    if (!dir.isEmpty()) w->grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 QPointF barCentre(QCustomPlot* plot, int row, double value) {
     return {plot->xAxis->coordToPixel(value / 2), plot->yAxis->coordToPixel(row)};
 }
@@ -166,6 +172,7 @@ private slots:
         // A big model starts with its slowest layers, one readable row each.
         QCOMPARE(chart.view(), ui::LayerTimingChart::View::Slowest);
         QCOMPARE(chart.drawnOrder().size(), 25);
+        shot(&chart, QStringLiteral("timing-slowest"));
         const int lineHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
         QVERIFY(chart.visibleRowCount() * lineHeight <= plot->axisRect()->height());
         QCOMPARE(plot->yAxis->tickLabelRotation(), 0.0);
@@ -177,6 +184,7 @@ private slots:
         QVERIFY(chart.visibleRowCount() * lineHeight <= plot->axisRect()->height());
         QVERIFY(chart.rowScrollBar()->isVisible());
         QCOMPARE(plot->yAxis->range().size(), double(chart.visibleRowCount()));
+        shot(&chart, QStringLiteral("timing-graph-order"));
         chart.scrollToRow(200);
         QCOMPARE(chart.firstVisibleRow(), 200);
         QCOMPARE(plot->yAxis->range().lower, 199.5);
@@ -215,6 +223,7 @@ private slots:
         chart.setView(ui::LayerTimingChart::View::ByOpType);
         const QStringList ops = chart.drawnOrder();
         QCOMPARE(ops, (QStringList{"Conv", "layout conversion"}));
+        shot(&chart, QStringLiteral("timing-by-op"));
         QCOMPARE(chart.rowTickLabels().at(1), QStringLiteral("layout conversion ×126"));
         const QString tip = chart.rowToolTip(1);
         QVERIFY2(tip.contains(QStringLiteral("126 layers")) && tip.contains(QStringLiteral("7.600 ms of 57.000 ms (13.3%)")),
@@ -238,6 +247,7 @@ private slots:
             QVERIFY2(chart->placeholderText().contains(QStringLiteral("F5")), qPrintable(chart->placeholderText()));
         }
         QVERIFY(panel.timing()->placeholderVisible());
+        shot(&panel, QStringLiteral("empty-timing"));
         QVERIFY(panel.comparison()->placeholderText().contains(QStringLiteral("Compare")));
         ui::MemoryChart memory;
         QVERIFY(!memory.placeholderText().isEmpty());
@@ -277,6 +287,7 @@ private slots:
         showAt(&chart, 700, 300);
         QCustomPlot* plot = chart.plot();
         QVERIFY(plot->legend->visible());
+        shot(&chart, QStringLiteral("comparison-deltas"));
         QVERIFY2(!plot->legend->outerRect().intersects(plot->axisRect()->rect()), "the legend is over the plot");
         QCOMPARE(chart.deltaRows(), (QStringList{"conv1", "fc"}));
         const QString tip = chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(4), plot->yAxis->coordToPixel(1)));
@@ -296,6 +307,7 @@ private slots:
         QCustomPlot* plot = chart.plot();
         plot->replot();
         QCOMPARE(chart.worstLayer(), 119);
+        shot(&chart, QStringLiteral("accuracy-maxrel"));
         // Tick labels one per >= 1.5 lines of text at most: none overlap.
         const int ticks = int(plot->yAxis->tickVector().size());
         const int lineHeight = QFontMetrics(plot->yAxis->tickLabelFont()).height();
@@ -329,6 +341,9 @@ private slots:
         showAt(&chart, 500, 300);
         QCustomPlot* plot = chart.plot();
         QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
+        shot(&chart, QStringLiteral("memory"));
+        for (int i = 0; i < plot->legend->itemCount(); ++i) // no entry clipped by the chart's width
+            if (QCPAbstractLegendItem* item = plot->legend->item(i)) QVERIFY(item->outerRect().right() <= plot->width());
         // The arena is drawn after (over) the bound, thicker, and says when it equals it.
         QCPGraph* bound = nullptr;
         QCPGraph* arena = nullptr;

@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QSaveFile>
 #include <QScrollBar>
 #include <QSvgGenerator>
@@ -56,6 +57,7 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
     applyPalette();
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] {
         updatePlaceholder();
+        if (fitLegend()) m_plot->replot(QCustomPlot::rpQueuedReplot);
         // The axis rect's height is known after a layout: fit the row window to it.
         if (m_rowsActive && !m_inRowUpdate) {
             const int fit = std::max(1, m_plot->axisRect()->height() / rowPixels());
@@ -118,12 +120,26 @@ void ChartWidget::placeLegendBelow(int columns) {
     m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
     m_plot->plotLayout()->setRowSpacing(2);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_legendColumns = columns;
     legend->setWrap(columns);
     legend->setMargins(QMargins(4, 2, 4, 2));
     legend->setRowSpacing(0);
     legend->setColumnSpacing(12);
     legend->setBorderPen(Qt::NoPen);
     legend->setMaximumSize(QWIDGETSIZE_MAX, 24 * 3);
+}
+
+bool ChartWidget::fitLegend() {
+    QCPLegend* legend = m_plot->legend;
+    if (m_legendColumns <= 0 || !legend->visible() || legend->itemCount() == 0) return false;
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i) // a grid: some cells are empty
+        if (QCPAbstractLegendItem* item = legend->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width());
+    const int room = m_plot->width() - legend->margins().left() - legend->margins().right();
+    const int columns = std::clamp((room + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()), 1, m_legendColumns);
+    if (columns == legend->wrap()) return false;
+    legend->setWrap(columns);
+    return true;
 }
 
 bool ChartWidget::setCategoryLabels(QCPAxis* axis, const QStringList& labels) {
@@ -241,8 +257,11 @@ bool ChartWidget::eventFilter(QObject* watched, QEvent* event) {
             break;
         case QEvent::Resize:
             updatePlaceholder();
-            // Re-elide the labels for the new width and fit the rows to the new height.
+            // Re-elide the labels for the new width and fit the rows to the new height; other
+            // charts choose names or layer numbers by the width: redraw when it changed.
             if (m_rowsActive) QMetaObject::invokeMethod(this, [this] { setRows(m_rowLabels); }, Qt::QueuedConnection);
+            else if (static_cast<QResizeEvent*>(event)->oldSize().width() != m_plot->width())
+                QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
             break;
         default: break;
         }

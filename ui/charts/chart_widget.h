@@ -72,6 +72,9 @@ private:
     void exportWithDialog();
     void updatePlaceholder();
     void updateRowWindow();
+    // As many legend columns as the plot's width holds (entries are never clipped); true
+    // when that changed the legend.
+    bool fitLegend();
     int rowPixels() const;
 
     QCustomPlot* m_plot;
@@ -82,6 +85,7 @@ private:
     int m_visibleRows = 0;
     bool m_rowsActive = false;
     bool m_inRowUpdate = false;
+    int m_legendColumns = 0; // the most columns placeLegendBelow() allows; 0 = legend inside
 };
 
 } // namespace embark::ui

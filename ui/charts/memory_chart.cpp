@@ -49,7 +49,7 @@ void MemoryChart::rebuild() {
         return;
     }
     auto* live = plot()->addGraph();
-    live->setName(tr("live bytes"));
+    live->setName(tr("live"));
     live->setLineStyle(QCPGraph::lsStepCenter);
     live->setPen(QPen(text, 1.5));
     for (size_t s = 0; s < t.liveBytes.size(); ++s) live->addData(double(s), t.liveBytes[s] / kKiB);
@@ -66,8 +66,8 @@ void MemoryChart::rebuild() {
     const bool optimal = t.arenaBytes <= t.lowerBoundBytes;
     level(t.lowerBoundBytes / kKiB, tr("lower bound %1 KiB").arg(kib(t.lowerBoundBytes)), QPen(QColor(40, 160, 90), 1.5, Qt::DashLine));
     level(t.arenaBytes / kKiB,
-          optimal ? tr("arena %1 KiB = lower bound (optimal)").arg(kib(t.arenaBytes))
-                  : tr("arena %1 KiB (+%2% over the bound)")
+          optimal ? tr("arena %1 KiB (optimal)").arg(kib(t.arenaBytes))
+                  : tr("arena %1 KiB (+%2%)")
                         .arg(kib(t.arenaBytes))
                         .arg(t.lowerBoundBytes > 0 ? 100.0 * double(t.arenaBytes - t.lowerBoundBytes) / double(t.lowerBoundBytes) : 0.0, 0, 'f', 1),
           QPen(QColor(220, 60, 60), 3, Qt::SolidLine));
