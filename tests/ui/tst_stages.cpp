@@ -8,6 +8,7 @@
 #include "support/test_paths.h"
 
 #include <QComboBox>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QStandardPaths>
 #include <QTest>
@@ -101,6 +102,140 @@ private slots:
         // Clearing the selection clears the highlight.
         m_view->beforePanel()->scene()->clearSelection();
         QVERIFY(linkedIn(m_view->afterPanel()->scene()).isEmpty());
+    }
+
+    // Issue #19 defect 1: find + Enter in "before", then open another model crashed, because
+    // clearing the scene emitted selectionChanged while its items were being deleted and the
+    // stages view then touched the deleted items. Every selection change a scene reports must
+    // only see node items that are still in the scene.
+    void openingAnotherModelAfterSearchKeepsNoDeletedItem() {
+        bool dangling = false;
+        int reports = 0;
+        for (ui::GraphPanel* panel : {m_view->beforePanel(), m_view->afterPanel()}) {
+            ui::GraphScene* scene = panel->scene();
+            connect(scene, &QGraphicsScene::selectionChanged, m_view, [scene, &dangling, &reports] {
+                ++reports;
+                const QList<QGraphicsItem*> live = scene->items();
+                for (const QString& n : scene->nodeNames())
+                    if (!live.contains(scene->nodeItem(n))) dangling = true;
+            });
+        }
+        QLineEdit* find = m_view->beforePanel()->searchField();
+        find->setText(QStringLiteral("conv"));
+        QTest::keyClick(find, Qt::Key_Return);
+        QVERIFY(!m_view->beforePanel()->scene()->selectedNode().isEmpty());
+        QCOMPARE(m_session->selectedStage(), 0);
+        QVERIFY(!linkedIn(m_view->afterPanel()->scene()).isEmpty());
+        reports = 0;
+        const Status opened = m_session->openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"));
+        QVERIFY(opened.ok());
+        waitForLayouts();
+        QVERIFY2(!dangling, "a selection change saw a node item that had been deleted");
+        // The old items went quietly: nothing echoed a half-cleared selection to the session.
+        QCOMPARE(m_session->selectedStage(), -1);
+        QVERIFY(linkedIn(m_view->afterPanel()->scene()).isEmpty());
+        // Search still works on the new graph.
+        QTest::keyClick(find, Qt::Key_Return);
+        QVERIFY(!m_view->beforePanel()->scene()->selectedNode().isEmpty());
+    }
+
+    // Issue #19 defect 9: the panes say what their colours mean, and a fused node names what it
+    // absorbed (a third line, a tooltip).
+    void fusedNodesAndLegends() {
+        ui::GraphScene* before = m_view->beforePanel()->scene();
+        ui::GraphScene* after = m_view->afterPanel()->scene();
+        QCOMPARE(before->legend().title, QStringLiteral("Colour: op category"));
+        QVERIFY(!after->legend().title.isEmpty());
+        if (!m_session->assignments().empty()) QCOMPARE(after->legend().title, QStringLiteral("Colour: kernel library"));
+        const ir::Node* fused = mostFused();
+        const QString name = QString::fromStdString(fused->name);
+        QStringList ops;
+        for (const std::string& p : fused->provenance)
+            if (const ir::Node* o = m_session->stageGraph(0)->findNode(p); o && o->name != fused->name)
+                ops << QString::fromLatin1(ir::opName(o->op).data(), qsizetype(ir::opName(o->op).size()));
+        QVERIFY(!ops.isEmpty());
+        const QStringList absorbed = after->absorbedOps(name);
+        QCOMPARE(absorbed.size(), qsizetype(fused->provenance.size() - 1));
+        for (const QString& op : ops) QVERIFY2(absorbed.contains(op), qPrintable(absorbed.join(", ")));
+        ui::NodeItem* item = after->nodeItem(name);
+        QVERIFY(item->badge().startsWith(QStringLiteral("+ ")));
+        QVERIFY(item->toolTip().contains(QStringLiteral("fused")));
+        // Unfused nodes carry no badge; the "before" graph has none.
+        for (const QString& n : before->nodeNames()) QVERIFY(before->nodeItem(n)->badge().isEmpty());
+    }
+
+    // Issue #19 defect 17: a rewrite in the list highlights its nodes in both panes.
+    void clickingARewriteSelectsItsNodes() {
+        const QStringList log = m_session->stageLog(m_session->lastStage());
+        int row = -1;
+        for (int i = 0; i < log.size() && row < 0; ++i)
+            if (log.at(i).startsWith(QStringLiteral("fused"))) row = i;
+        QVERIFY2(row >= 0, qPrintable(log.join("\n")));
+        QListWidgetItem* item = m_view->rewriteLog()->item(row);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view));
+        m_view->rewriteLog()->scrollToItem(item);
+        QTest::mouseClick(m_view->rewriteLog()->viewport(), Qt::LeftButton, {},
+                          m_view->rewriteLog()->visualItemRect(item).center());
+        const QStringList inBefore = linkedIn(m_view->beforePanel()->scene());
+        const QStringList inAfter = linkedIn(m_view->afterPanel()->scene());
+        QVERIFY2(inBefore.size() >= 2, qPrintable(log.at(row) + " -> " + inBefore.join(", ")));
+        QCOMPARE(inAfter.size(), 1);
+        for (const QString& n : inBefore)
+            QVERIFY2(m_session->linkedNodes(0, n, m_session->lastStage()).contains(inAfter.first()), qPrintable(n));
+        // Both panes frame them.
+        for (ui::GraphPanel* panel : {m_view->beforePanel(), m_view->afterPanel()}) {
+            const QStringList nodes = panel == m_view->beforePanel() ? inBefore : inAfter;
+            QVERIFY(panel->view()->visibleSceneRect().intersects(panel->scene()->nodesRect(nodes)));
+        }
+    }
+
+    // Issue #19 defect 17: a chart bar names a node of the fused stage; both panes centre it.
+    void revealNodeCentresBothPanes() {
+        m_view->resize(1400, 900);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view));
+        const ir::Node* fused = mostFused();
+        const QString name = QString::fromStdString(fused->name);
+        for (ui::GraphPanel* panel : {m_view->beforePanel(), m_view->afterPanel()}) {
+            panel->view()->setZoom(2.0);
+            panel->view()->centerOnScenePoint(panel->scene()->sceneRect().bottomRight());
+        }
+        QVERIFY(!m_view->afterPanel()->view()->visibleSceneRect().contains(m_view->afterPanel()->scene()->nodesRect({name})));
+        m_view->revealNode(name);
+        QCOMPARE(m_session->selectedNode(), name);
+        QCOMPARE(m_view->afterPanel()->scene()->selectedNode(), name);
+        QVERIFY(m_view->afterPanel()->view()->visibleSceneRect().contains(m_view->afterPanel()->scene()->nodesRect({name})));
+        const QStringList origins = linkedIn(m_view->beforePanel()->scene());
+        QVERIFY(!origins.isEmpty());
+        QVERIFY(m_view->beforePanel()->view()->visibleSceneRect().intersects(m_view->beforePanel()->scene()->nodesRect(origins)));
+        // The same through the session alone (what a chart click does today): the selected
+        // pane scrolls too when the node is off screen.
+        m_view->afterPanel()->view()->centerOnScenePoint(m_view->afterPanel()->scene()->sceneRect().bottomRight());
+        m_session->select(m_session->lastStage(), {});
+        m_session->select(m_session->lastStage(), name);
+        QVERIFY(m_view->afterPanel()->view()->visibleSceneRect().contains(m_view->afterPanel()->scene()->nodesRect({name})));
+    }
+
+    // Per-layer figures: the fused stage's figures colour both panes; an original node gets the
+    // figure of the fused node it became.
+    void nodeMetricReachesBothPanes() {
+        const ir::Node* fused = mostFused();
+        const QString name = QString::fromStdString(fused->name);
+        QHash<QString, double> figures;
+        double v = 1;
+        for (const ir::Node* n : m_session->stageGraph(m_session->lastStage())->nodes()) figures.insert(QString::fromStdString(n->name), v++);
+        m_view->setNodeMetric(figures, QStringLiteral("time (ms)"));
+        ui::GraphScene* before = m_view->beforePanel()->scene();
+        ui::GraphScene* after = m_view->afterPanel()->scene();
+        QCOMPARE(after->nodeMetric(name), std::optional<double>(figures.value(name)));
+        for (const std::string& p : fused->provenance)
+            if (before->nodeItem(QString::fromStdString(p)))
+                QCOMPARE(before->nodeMetric(QString::fromStdString(p)), std::optional<double>(figures.value(name)));
+        QCOMPARE(before->legend().title, QStringLiteral("Colour: time (ms)"));
+        QCOMPARE(after->legend().title, QStringLiteral("Colour: time (ms)"));
+        m_view->setNodeMetric({}, {});
+        QCOMPARE(before->legend().title, QStringLiteral("Colour: op category"));
     }
 };
 

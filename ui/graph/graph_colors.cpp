@@ -2,6 +2,9 @@
 
 #include <QHash>
 
+#include <algorithm>
+#include <cmath>
+
 namespace embark::ui {
 
 namespace {
@@ -33,9 +36,26 @@ QColor categoryColor(ir::OpCategory category, const QPalette& palette) {
 }
 
 QColor libraryColor(const QString& library, const QPalette& palette) {
-    if (library == QLatin1String("portable")) return tone(200, palette);
-    if (library == QLatin1String("xnnpack")) return tone(100, palette);
-    return tone(static_cast<int>(qHash(library) % 360), palette);
+    // Not the category pastels: saturated, darker tones, so the "after" pane coloured by
+    // library never reads as the "before" pane coloured by category.
+    const bool dark = isDarkPalette(palette);
+    auto strong = [dark](int hue) { return dark ? QColor::fromHsl(hue, 200, 55) : QColor::fromHsl(hue, 210, 165); };
+    if (library == QLatin1String("portable")) return strong(35);
+    if (library == QLatin1String("xnnpack")) return strong(175);
+    return strong(static_cast<int>(qHash(library) % 360));
+}
+
+QColor metricColor(double t, const QPalette& palette) {
+    // Pale yellow (low) to deep red (high): one hue ramp, readable with dark or light text.
+    t = std::clamp(t, 0.0, 1.0);
+    const int hue = int(std::lround(55 - 55 * t));
+    if (isDarkPalette(palette)) return QColor::fromHsl(hue, 170, int(std::lround(60 + 60 * t)));
+    return QColor::fromHsl(hue, 220, int(std::lround(225 - 95 * t)));
+}
+
+QColor noFigureColor(const QPalette& palette) {
+    const QColor a = palette.color(QPalette::Base), b = palette.color(QPalette::Text);
+    return QColor((a.red() * 7 + b.red() * 2) / 9, (a.green() * 7 + b.green() * 2) / 9, (a.blue() * 7 + b.blue() * 2) / 9);
 }
 
 QColor terminalColor(const QPalette& palette) {

@@ -9,9 +9,12 @@
 #include <QApplication>
 #include <QFontMetricsF>
 #include <QGraphicsPathItem>
+#include <QLocale>
+#include <QMap>
 #include <QPainterPath>
 #include <QtConcurrent>
 
+#include <cmath>
 #include <utility>
 
 namespace embark::ui {
@@ -29,17 +32,28 @@ QString outputShapes(const ir::Node* n) {
     return shapes.join(QStringLiteral(", "));
 }
 
+// The third line of a fused node: "+ BatchNormalization + Relu".
+QString fusedBadge(const QStringList& absorbed) {
+    if (absorbed.isEmpty()) return {};
+    return QStringLiteral("+ ") + absorbed.join(QStringLiteral(" + "));
+}
+
+QString formatFigure(double v) { return QLocale().toString(v, 'g', 3); }
+
 } // namespace
 
 // What the worker computes and the UI thread turns into items.
 struct GraphScene::Pending {
     int generation = 0;
     layout::IrGraphLayoutInput input;
-    std::vector<QString> titles, subtitles;
+    std::vector<QString> titles, subtitles, badges;
     Expected<layout::LayoutResult> result = Error{};
 };
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
+    // The BSP index is built on the first paint after the items arrive: ~100 ms on the UI
+    // thread for a 900-node graph. A few thousand static items are culled fast enough without.
+    setItemIndexMethod(NoIndex);
     m_watcher = new QFutureWatcher<void>(this);
     connect(m_watcher, &QFutureWatcher<void>::finished, this, &GraphScene::onLayoutFinished);
     connect(this, &QGraphicsScene::selectionChanged, this, [this] {
@@ -52,20 +66,61 @@ GraphScene::~GraphScene() {
     // items changes the selection; listeners (the session) may already be gone, so be quiet.
     m_watcher->waitForFinished();
     blockSignals(true);
-    clear();
+    clearItems();
 }
 
-void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph) {
-    m_watcher->waitForFinished();
-    clear();
+void GraphScene::clearItems() {
+    // QGraphicsScene::clear() deletes items one by one and emits selectionChanged in the middle
+    // when a selected one goes; a listener reaching back into m_items would then touch deleted
+    // items (issue #19: search + Enter, then open another model, crashed). So forget the
+    // pointers first and drop the selection without echoing it: the session keeps its own
+    // selection and the stages view reapplies it once the new layout is ready.
     m_items.clear();
     m_order.clear();
+    const bool applying = std::exchange(m_applyingSelection, true);
+    clearSelection();
+    clear();
+    m_applyingSelection = applying;
+}
+
+void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_ptr<const ir::Graph> origin) {
+    m_watcher->waitForFinished();
+    clearItems();
+    m_categories.clear();
+    m_absorbed.clear();
     m_edgeCount = 0;
     m_layoutError.clear();
     m_graph = std::move(graph);
     if (!m_graph) {
         m_pending = false;
+        recolor();
         return;
+    }
+    for (const ir::Node* n : m_graph->nodes()) {
+        const QString name = QString::fromStdString(n->name);
+        m_categories.insert(name, ir::opCategory(n->op));
+        if (n->provenance.size() < 2) continue;
+        // A fused node: list what it absorbed, i.e. its provenance minus its own original op
+        // (the first original of the same op, else the first original).
+        QStringList absorbed;
+        bool ownSkipped = false;
+        std::vector<std::pair<std::string, const ir::Node*>> originals;
+        for (const std::string& p : n->provenance) originals.emplace_back(p, origin ? origin->findNode(p) : nullptr);
+        size_t own = 0;
+        for (size_t i = 0; i < originals.size(); ++i)
+            if (originals[i].second && originals[i].second->op == n->op) {
+                own = i;
+                break;
+            }
+        for (size_t i = 0; i < originals.size(); ++i) {
+            if (i == own && !ownSkipped) {
+                ownSkipped = true;
+                continue;
+            }
+            absorbed << (originals[i].second ? toQString(ir::opName(originals[i].second->op))
+                                             : QString::fromStdString(originals[i].first));
+        }
+        m_absorbed.insert(name, absorbed);
     }
     auto pending = std::make_unique<Pending>();
     pending->generation = ++m_generation;
@@ -77,17 +132,22 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph) {
     Pending* p = pending.get();
     p->input = layout::buildLayoutInput(*m_graph, [&](const layout::IrLayoutItem& item) {
         QString title, subtitle;
+        QString badge;
         if (item.kind == layout::IrLayoutItem::Kind::Node) {
             title = toQString(ir::opName(item.node->op));
             subtitle = outputShapes(item.node);
+            badge = fusedBadge(m_absorbed.value(QString::fromStdString(item.node->name)));
         } else {
             title = QString::fromStdString(item.value->name);
             subtitle = shapeText(item.value);
         }
         p->titles.push_back(title);
         p->subtitles.push_back(subtitle);
-        const double w = std::max(boldMetrics.horizontalAdvance(title), metrics.horizontalAdvance(subtitle) * 0.9);
-        return layout::NodeSize{std::max(90.0, w + 24), metrics.height() * 2 + 14};
+        p->badges.push_back(badge);
+        double w = std::max(boldMetrics.horizontalAdvance(title), metrics.horizontalAdvance(subtitle) * 0.9);
+        w = std::max(w, metrics.horizontalAdvance(badge) * 0.85);
+        const double lines = badge.isEmpty() ? 2 : 2.85;
+        return layout::NodeSize{std::max(90.0, w + 24), metrics.height() * lines + 14};
     });
     m_pendingData = std::move(pending);
     m_pending = true;
@@ -106,7 +166,11 @@ void GraphScene::onLayoutFinished() {
     const layout::LayoutResult& r = *p->result;
     const QPalette palette = QApplication::palette();
 
-    QPen edgePen(palette.color(QPalette::Text), 1.2);
+    // A cosmetic 1-pixel pen (width 0): path and polygon items then take their bounding rect
+    // from the control points; with a wider pen Qt strokes every curve to find it, ~100 ms
+    // on the UI thread for a 900-node graph's first paint. One pixel also stays visible when
+    // a big graph is zoomed out.
+    QPen edgePen(palette.color(QPalette::Text), 0);
     for (size_t e = 0; e < r.edges.size(); ++e) {
         const auto& pts = r.edges[e].points;
         if (pts.size() < 2) continue;
@@ -146,7 +210,15 @@ void GraphScene::onLayoutFinished() {
         auto* node = new NodeItem(kind, name, p->titles[i], p->subtitles[i], QSizeF(size.width, size.height));
         node->setPos(place.x, place.y);
         if (kind == NodeItem::Kind::Node) {
-            node->setToolTip(tr("%1 '%2'").arg(p->titles[i], name));
+            node->setBadge(p->badges[i]);
+            QString tip = tr("%1 '%2'").arg(p->titles[i], name);
+            if (!p->badges[i].isEmpty()) {
+                QStringList from;
+                for (const std::string& o : item.node->provenance) from << QString::fromStdString(o);
+                tip += QLatin1Char('\n') + tr("fused: absorbed %1").arg(m_absorbed.value(name).join(QStringLiteral(", ")));
+                tip += QLatin1Char('\n') + tr("from the original nodes %1").arg(from.join(QStringLiteral(", ")));
+            }
+            node->setToolTip(tip);
             m_items.insert(name, node);
             m_order << name;
         } else {
@@ -156,7 +228,16 @@ void GraphScene::onLayoutFinished() {
         }
         addItem(node);
     }
-    setSceneRect(itemsBoundingRect().adjusted(-40, -40, 40, 40));
+    // From the layout's own coordinates: itemsBoundingRect() over a thousand curved edge
+    // paths took over 100 ms on the UI thread for a 900-node graph.
+    QRectF bounds;
+    for (size_t i = 0; i < r.nodes.size(); ++i) {
+        const auto& size = p->input.graph.nodes[i];
+        bounds |= QRectF(r.nodes[i].x - size.width / 2, r.nodes[i].y - size.height / 2, size.width, size.height);
+    }
+    for (const auto& route : r.edges)
+        for (const auto& pt : route.points) bounds |= QRectF(pt.x - 5, pt.y - 9, 10, 10);
+    setSceneRect(bounds.adjusted(-40, -40, 40, 40));
     recolor();
     emit layoutReady();
 }
@@ -166,20 +247,75 @@ void GraphScene::setAssignments(const LibraryAssignments& assignments) {
     recolor();
 }
 
+void GraphScene::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
+    m_metric = values;
+    m_metricLabel = values.isEmpty() ? QString() : label;
+    recolor();
+}
+
+std::optional<double> GraphScene::nodeMetric(const QString& name) const {
+    auto it = m_metric.constFind(name);
+    if (it == m_metric.constEnd()) return std::nullopt;
+    return *it;
+}
+
 void GraphScene::recolor() {
     const QPalette palette = QApplication::palette();
-    for (QGraphicsItem* item : items()) {
-        auto* node = dynamic_cast<NodeItem*>(item);
-        if (!node) continue;
-        if (node->kind() != NodeItem::Kind::Node) {
-            node->setFill(terminalColor(palette));
-            continue;
+    GraphLegend legend;
+    if (!m_metric.isEmpty()) {
+        // A per-node figure: one sequential scale from the smallest to the largest figure.
+        double lo = INFINITY, hi = -INFINITY;
+        for (double v : std::as_const(m_metric)) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
         }
-        const ir::Node* n = m_graph ? m_graph->findNode(node->name().toStdString()) : nullptr;
-        auto it = m_assignments.find(node->name().toStdString());
-        if (it != m_assignments.end()) node->setFill(libraryColor(it->second.library, palette));
-        else if (n) node->setFill(categoryColor(ir::opCategory(n->op), palette));
+        const auto at = [&](double v) { return hi > lo ? (v - lo) / (hi - lo) : 1.0; };
+        for (auto it = m_items.constBegin(); it != m_items.constEnd(); ++it) {
+            auto m = m_metric.constFind(it.key());
+            it.value()->setFill(m == m_metric.constEnd() ? noFigureColor(palette) : metricColor(at(*m), palette));
+            it.value()->setFigure(m == m_metric.constEnd() ? QString() : formatFigure(*m));
+        }
+        legend.title = tr("Colour: %1").arg(m_metricLabel);
+        constexpr int kSteps = 5;
+        for (int i = 0; i < kSteps; ++i) {
+            const double v = lo + (hi - lo) * i / (kSteps - 1);
+            legend.entries.append({metricColor(at(v), palette), formatFigure(v), 0});
+        }
+        legend.entries.append({noFigureColor(palette), tr("no figure"), 0});
+    } else {
+        const bool byLibrary = !m_assignments.empty();
+        legend.title = byLibrary ? tr("Colour: kernel library") : tr("Colour: op category");
+        QMap<QString, GraphLegend::Entry> used; // by label, sorted
+        for (auto it = m_items.constBegin(); it != m_items.constEnd(); ++it) {
+            NodeItem* node = it.value();
+            node->setFigure({});
+            QColor fill;
+            QString label;
+            auto a = m_assignments.find(it.key().toStdString());
+            if (byLibrary && a != m_assignments.end()) {
+                label = a->second.library;
+                fill = libraryColor(label, palette);
+            } else if (byLibrary) {
+                label = tr("not assigned");
+                fill = noFigureColor(palette);
+            } else {
+                const ir::OpCategory c = m_categories.value(it.key(), ir::OpCategory::Data);
+                label = toQString(ir::categoryName(c));
+                fill = categoryColor(c, palette);
+            }
+            node->setFill(fill);
+            GraphLegend::Entry& e = used[label];
+            e.color = fill;
+            e.label = label;
+            ++e.count;
+        }
+        legend.entries = used.values();
     }
+    for (QGraphicsItem* item : items())
+        if (auto* node = dynamic_cast<NodeItem*>(item); node && node->kind() != NodeItem::Kind::Node)
+            node->setFill(terminalColor(palette));
+    m_legend = legend;
+    emit legendChanged();
 }
 
 bool GraphScene::event(QEvent* e) {
@@ -204,6 +340,20 @@ QString GraphScene::selectedNode() const {
 
 void GraphScene::setLinkedNodes(const QStringList& names) {
     for (NodeItem* item : std::as_const(m_items)) item->setLinked(names.contains(item->name()));
+}
+
+QStringList GraphScene::linkedNodes() const {
+    QStringList names;
+    for (const QString& name : m_order)
+        if (m_items.value(name)->isLinked()) names << name;
+    return names;
+}
+
+QRectF GraphScene::nodesRect(const QStringList& names) const {
+    QRectF r;
+    for (const QString& name : names)
+        if (NodeItem* item = m_items.value(name)) r = r.united(item->sceneBoundingRect());
+    return r;
 }
 
 QStringList GraphScene::findNodes(const QString& text) {

@@ -31,6 +31,17 @@ void NodeItem::setMatched(bool matched) {
     update();
 }
 
+void NodeItem::setBadge(const QString& badge) {
+    m_badge = badge;
+    update();
+}
+
+void NodeItem::setFigure(const QString& figure) {
+    if (figure == m_figure) return;
+    m_figure = figure;
+    update();
+}
+
 QRectF NodeItem::boundingRect() const {
     return QRectF(-m_size.width() / 2 - 3, -m_size.height() / 2 - 3, m_size.width() + 6, m_size.height() + 6);
 }
@@ -58,13 +69,36 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
     }
     font.setBold(m_kind == Kind::Node);
     painter->setFont(font);
-    const QRectF top(box.left(), box.top() + 2, box.width(), box.height() / 2 - 1);
+    // Two lines share the box, or three when a fused node lists what it absorbed.
+    const double lines = m_badge.isEmpty() ? 2 : 2.85;
+    const double line = (box.height() - 4) / lines;
+    const QRectF top(box.left(), box.top() + 2, box.width(), line);
     painter->drawText(top, Qt::AlignHCenter | Qt::AlignBottom, m_title);
     font.setBold(false);
     font.setPointSizeF(font.pointSizeF() * 0.85);
     painter->setFont(font);
-    const QRectF bottom(box.left(), box.center().y() + 1, box.width(), box.height() / 2 - 3);
-    painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignTop, m_subtitle);
+    const QRectF middle(box.left(), top.bottom() + 1, box.width(), line);
+    painter->drawText(middle, Qt::AlignHCenter | Qt::AlignTop, m_subtitle);
+    if (!m_badge.isEmpty()) {
+        // Fused: the absorbed ops in italics, and a folded corner as a marker seen from afar.
+        font.setItalic(true);
+        painter->setFont(font);
+        const QRectF bottom(box.left() + 4, middle.top() + line * 0.9, box.width() - 8, box.bottom() - middle.top() - line * 0.9);
+        painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignVCenter, m_badge);
+        font.setItalic(false);
+        QPolygonF corner;
+        corner << box.topLeft() + QPointF(0, 14) << box.topLeft() + QPointF(0, 4) << box.topLeft() + QPointF(4, 0)
+               << box.topLeft() + QPointF(14, 0);
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(palette.color(QPalette::Text));
+        painter->drawPolygon(corner);
+        painter->setPen(palette.color(QPalette::Text));
+    }
+    if (!m_figure.isEmpty()) {
+        font.setPointSizeF(font.pointSizeF() * 0.9);
+        painter->setFont(font);
+        painter->drawText(box.adjusted(4, 2, -5, 0), Qt::AlignRight | Qt::AlignTop, m_figure);
+    }
 }
 
 } // namespace embark::ui

@@ -1,5 +1,6 @@
 // One node of a graph view: a rounded box with the op (or tensor name for graph inputs and
-// outputs) over the output shape, filled by category or library, outlined when linked.
+// outputs) over the output shape, filled by category, library or figure, outlined when linked;
+// a fused node adds a line naming the ops it absorbed.
 #pragma once
 
 #include <QGraphicsItem>
@@ -20,6 +21,12 @@ public:
     bool isLinked() const { return m_linked; }
     // Search matches get a dashed outline.
     void setMatched(bool matched);
+    // A fused node's third line, "+ BatchNormalization + Relu" (the layout made room for it).
+    void setBadge(const QString& badge);
+    const QString& badge() const { return m_badge; }
+    // A per-node figure drawn in the top-right corner (empty: none).
+    void setFigure(const QString& figure);
+    const QColor& fill() const { return m_fill; }
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
@@ -28,7 +35,7 @@ public:
 
 private:
     Kind m_kind;
-    QString m_name, m_title, m_subtitle;
+    QString m_name, m_title, m_subtitle, m_badge, m_figure;
     QSizeF m_size;
     QColor m_fill;
     bool m_linked = false;

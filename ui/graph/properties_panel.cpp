@@ -57,6 +57,13 @@ PropertiesPanel::PropertiesPanel(StudioSession* session, QWidget* parent) : QWid
     connect(session, &StudioSession::modelChanged, m_tree, &QTreeWidget::clear);
 }
 
+void PropertiesPanel::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
+    m_metric = values;
+    m_metricLabel = label;
+    m_metricModel = m_session->modelPath();
+    showNode(m_session->selectedStage(), m_session->selectedNode());
+}
+
 QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
     auto* item = new QTreeWidgetItem(m_tree, {title});
     QFont bold = item->font(0);
@@ -109,6 +116,23 @@ void PropertiesPanel::showNode(int stage, const QString& name) {
             QTreeWidgetItem* lib = section(tr("Kernel library"));
             add(lib, tr("Library"), it->second.library);
             add(lib, tr("Why"), it->second.why);
+        }
+    }
+
+    // Figures of a run of another model (one opened since) name other nodes.
+    if (!m_metric.isEmpty() && m_metricModel == m_session->modelPath()) {
+        // The figure is per node of the fused stage: an earlier stage's node shows the figure
+        // of the fused node it became.
+        QString holder;
+        if (stage == m_session->lastStage()) holder = name;
+        else if (const QStringList to = m_session->linkedNodes(stage, name, m_session->lastStage()); !to.isEmpty())
+            holder = to.first();
+        QTreeWidgetItem* run = section(tr("Run figures"));
+        if (m_metric.contains(holder)) {
+            QTreeWidgetItem* item = add(run, m_metricLabel, QLocale().toString(m_metric.value(holder), 'g', 4));
+            if (holder != name) item->setText(1, tr("%1  (of the fused node %2)").arg(item->text(1), holder));
+        } else {
+            add(run, m_metricLabel, tr("(no figure for this node)"));
         }
     }
 

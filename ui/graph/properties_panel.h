@@ -2,6 +2,7 @@
 // statistics, the kernel library that runs it and why, and its ONNX provenance.
 #pragma once
 
+#include <QHash>
 #include <QWidget>
 
 class QTreeWidget;
@@ -16,6 +17,10 @@ class PropertiesPanel : public QWidget {
 public:
     explicit PropertiesPanel(StudioSession* session, QWidget* parent = nullptr);
     QTreeWidget* tree() const { return m_tree; }
+    // A run's per-layer figure (time, error) keyed by node names of the last stage, as given
+    // to StagesView::setNodeMetric; shown for the selected node (an original node shows the
+    // figure of the fused node it became). An empty map removes the section.
+    void setNodeMetric(const QHash<QString, double>& values, const QString& label);
 
 private:
     void showNode(int stage, const QString& node);
@@ -23,6 +28,9 @@ private:
 
     StudioSession* m_session;
     QTreeWidget* m_tree;
+    QHash<QString, double> m_metric;
+    QString m_metricLabel;
+    QString m_metricModel; // the model the figures are for
 };
 
 } // namespace embark::ui

@@ -9,8 +9,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <optional>
+#include <set>
 
 namespace embark::ui {
 
@@ -55,6 +59,9 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(vertical);
+    m_log->setToolTip(tr("Click a rewrite to highlight its nodes in both graphs"));
+    connect(m_log, &QListWidget::currentRowChanged, this, &StagesView::showRewrite);
+    connect(m_log, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { showRewrite(m_log->row(item)); });
 
     connect(session, &StudioSession::modelChanged, this, &StagesView::reloadStages);
     connect(session, &StudioSession::selectionChanged, this, &StagesView::applySelection);
@@ -86,6 +93,10 @@ int StagesView::stageOf(const GraphPanel* panel) const {
 }
 
 void StagesView::reloadStages() {
+    if (m_session->modelPath() != m_metricModel) { // a run's figures name its model's nodes
+        m_metric.clear();
+        m_metricLabel.clear();
+    }
     for (QComboBox* combo : {m_beforeStage, m_afterStage}) {
         const QSignalBlocker block(combo);
         combo->clear();
@@ -102,9 +113,11 @@ void StagesView::reloadStages() {
 }
 
 void StagesView::showStage(GraphPanel* panel, int stage) {
-    panel->scene()->setGraph(m_session->stageGraph(stage));
+    panel->scene()->setGraph(m_session->stageGraph(stage), m_session->stageGraph(0));
     panel->scene()->setAssignments(stage == m_session->lastStage() ? m_session->assignments() : LibraryAssignments{});
+    applyMetric(panel);
     if (panel != m_after) return;
+    const QSignalBlocker block(m_log);
     m_log->clear();
     const QStringList lines = m_session->stageLog(stage);
     m_log->addItems(lines);
@@ -114,18 +127,103 @@ void StagesView::showStage(GraphPanel* panel, int stage) {
 void StagesView::applySelection(int stage, const QString& node) {
     for (GraphPanel* panel : {m_before, m_after}) {
         GraphScene* scene = panel->scene();
+        GraphView* view = panel->view();
         const int shown = stageOf(panel);
         if (shown == stage) {
             scene->selectNode(node);
             scene->setLinkedNodes({});
+            // A selection made elsewhere (a chart bar, the other pane's search) may be off
+            // screen here; one clicked in this pane is on screen and must not jump.
+            if (!node.isEmpty() && !view->visibleSceneRect().contains(scene->nodesRect({node})))
+                view->centerOnNode(node);
             continue;
         }
         // The other view shows the same original nodes under their names in its stage.
         const QStringList linked = node.isEmpty() ? QStringList() : m_session->linkedNodes(stage, node, shown);
         scene->selectNode({});
         scene->setLinkedNodes(linked);
-        if (!linked.isEmpty()) panel->view()->centerOnNode(linked.first());
+        if (!linked.isEmpty()) view->centerOnScenePoint(scene->nodesRect(linked).center());
     }
+}
+
+void StagesView::revealNode(const QString& node) {
+    const int last = m_session->lastStage();
+    if (last < 0) return;
+    m_session->select(last, node);
+    // select() is silent when the node was already selected: centre anyway.
+    for (GraphPanel* panel : {m_before, m_after}) {
+        const int shown = stageOf(panel);
+        const QStringList names = shown == last ? QStringList{node} : m_session->linkedNodes(last, node, shown);
+        if (!names.isEmpty()) panel->view()->centerOnScenePoint(panel->scene()->nodesRect(names).center());
+    }
+}
+
+QStringList StagesView::rewriteNodes(int row, const GraphPanel* panel) const {
+    const int stage = stageOf(m_after);
+    const QStringList lines = m_session->stageLog(stage);
+    if (row < 0 || row >= lines.size()) return {};
+    // Passes name nodes as Op 'name' (ir::Node::describe()).
+    static const QRegularExpression quoted(QStringLiteral("'([^']+)'"));
+    std::set<std::string> names;
+    for (auto it = quoted.globalMatch(lines.at(row)); it.hasNext();) names.insert(it.next().captured(1).toStdString());
+    auto graph = m_session->stageGraph(stageOf(panel));
+    QStringList out;
+    if (!graph) return out;
+    for (const ir::Node* n : graph->nodes()) {
+        bool hit = names.count(n->name) != 0;
+        for (const std::string& p : n->provenance) hit = hit || names.count(p) != 0;
+        if (hit) out << QString::fromStdString(n->name);
+    }
+    return out;
+}
+
+void StagesView::showRewrite(int row) {
+    for (GraphPanel* panel : {m_before, m_after}) {
+        const QStringList nodes = rewriteNodes(row, panel);
+        if (nodes.isEmpty()) continue;
+        panel->scene()->selectNode({});
+        panel->scene()->setLinkedNodes(nodes);
+        panel->view()->zoomToNodes(nodes);
+    }
+}
+
+void StagesView::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
+    m_metric = values;
+    m_metricLabel = label;
+    m_metricModel = m_session->modelPath();
+    applyMetric(m_before);
+    applyMetric(m_after);
+}
+
+void StagesView::applyMetric(GraphPanel* panel) {
+    const int shown = stageOf(panel), last = m_session->lastStage();
+    auto graph = m_session->stageGraph(shown), fused = m_session->stageGraph(last);
+    if (m_metric.isEmpty() || !graph || !fused) {
+        panel->scene()->setNodeMetric({}, {});
+        return;
+    }
+    if (shown == last) {
+        panel->scene()->setNodeMetric(m_metric, m_metricLabel);
+        return;
+    }
+    // Through provenance: an original node carries the figure of the fused node it is part of.
+    QHash<QString, double> byOrigin;
+    for (const ir::Node* m : fused->nodes()) {
+        auto v = m_metric.constFind(QString::fromStdString(m->name));
+        if (v == m_metric.constEnd()) continue;
+        byOrigin.insert(QString::fromStdString(m->name), *v);
+        for (const std::string& p : m->provenance) byOrigin.insert(QString::fromStdString(p), *v);
+    }
+    QHash<QString, double> values;
+    for (const ir::Node* n : graph->nodes()) {
+        const QString name = QString::fromStdString(n->name);
+        std::optional<double> v;
+        if (byOrigin.contains(name)) v = byOrigin.value(name);
+        for (const std::string& p : n->provenance)
+            if (!v && byOrigin.contains(QString::fromStdString(p))) v = byOrigin.value(QString::fromStdString(p));
+        if (v) values.insert(name, *v);
+    }
+    panel->scene()->setNodeMetric(values, m_metricLabel);
 }
 
 } // namespace embark::ui
