@@ -124,4 +124,7 @@ done
 echo
 echo "median over $rounds rounds of each run's median of $iter iterations"
 python3 "$here/zoo_summary.py" "$work/rounds.txt"
+echo
+echo "the same with each run's fastest iteration (steadier on a loaded machine)"
+python3 "$here/zoo_summary.py" "$work/rounds.txt" --min
 echo "bench_zoo: load after: $(cut -d' ' -f1-3 /proc/loadavg)"

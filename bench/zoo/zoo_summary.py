@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Summarises bench_zoo.sh's rounds file ("model lib threads round median min count" lines):
 per model and thread count the median over rounds of each library's latency, the ratios to
-ONNX Runtime, and the geometric mean of each ratio over the models that have both."""
+ONNX Runtime, and the geometric mean of each ratio over the models that have both.
+Usage: zoo_summary.py ROUNDS_FILE [--min]   (--min: each run's fastest iteration instead of its
+median; the steadier figure on a loaded machine)"""
 import math
 import statistics
 import sys
@@ -9,11 +11,11 @@ from collections import defaultdict
 
 runs = defaultdict(list)  # (model, lib, threads) -> [median ms]
 models, libs = [], []
-for line in open(sys.argv[1]):
+for line in open(sys.argv[1]):  # noqa: SIM115
     f = line.split()
     if len(f) < 5:
         continue
-    model, lib, threads, median = f[0], f[1], int(f[2]), float(f[4])
+    model, lib, threads, median = f[0], f[1], int(f[2]), float(f[5] if "--min" in sys.argv else f[4])
     runs[(model, lib, threads)].append(median)
     if model not in models:
         models.append(model)
@@ -22,7 +24,8 @@ for line in open(sys.argv[1]):
 
 others = [l for l in libs if l != "onnxruntime"]
 for threads in (1, 2):
-    print(f"\n== {threads} thread(s): latency in ms (median of rounds), ratio to ONNX Runtime ==")
+    what = "fastest iteration" if "--min" in sys.argv else "median"
+    print(f"\n== {threads} thread(s): latency in ms (median over rounds of each run's {what}), ratio to ONNX Runtime ==")
     head = f"{'model':22s}" + "".join(f"{l:>13s}" for l in libs) + "".join(f"{l + '/ort':>16s}" for l in others)
     print(head)
     ratios = defaultdict(list)
