@@ -15,7 +15,7 @@
 # so the dynamic qemu-* of the same name is used).
 # Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-qemu  BOARDS="sim-k230 sim-k1 sim-rpi5"
-#   LIBS="portable xnnpack portable-vlen"  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
+#   LIBS="portable xnnpack" (add portable-vlen for a VLEN build of a board that does not pass it)  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
 # Time: qemu 7.2 emulates RVV slowly. Measured with --layers (init runs one forward too, so a
 # run is two inferences): ResNet-18 portable on sim-k230 ~10 CPU minutes per run, MobileNet-V2
 # a few; aarch64 (NEON through TCG) is faster. A full run is hours of CPU on a shared 2-core
@@ -29,7 +29,7 @@ shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
 prebuilt=${XNNPACK_PREBUILT:-"$root/../shared/xnnpack/prebuilt"}
 work=${BENCH_DIR:-/tmp/embark-bench-libs-qemu}
 boards=${BOARDS:-"sim-k230 sim-k1 sim-rpi5"}
-libs=${LIBS:-"portable xnnpack portable-vlen"}
+libs=${LIBS:-"portable xnnpack"}
 [ -x "$cli" ] || { echo "bench_libs_qemu: no embark-cli at $cli (set EMBARK_CLI)" >&2; exit 2; }
 [ $# -gt 0 ] || set -- resnet18 mobilenet_v2
 mkdir -p "$work"
@@ -70,6 +70,8 @@ measure() {
     dir="$work/${model}_${board}_$lib"
     log="$work/${model}_${board}_$lib.log"
     # portable-vlen: the portable export compiled with -DEMBARK_VLEN_BITS=<the board's VLEN>
+    # (the K1 boards' cflags pass it since the RVV depthwise kernel uses it, so there it is the
+    # plain portable export again; kept for boards that do not)
     # (config.h sizes the GEMM tile by it; the board's cflags do not pass it, so the plain
     # export tiles for 128 bits on every board). Only where VLEN is not 128.
     if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then return 0; fi
