@@ -40,6 +40,13 @@ int passphraseCallback(const char*, char* buf, size_t len, int, int, void* userd
     return 0;
 }
 
+// The command a user can paste to try the same connection: "ssh -p 2222 root@127.0.0.1".
+QString sshCommand(const QString& program, const QString& alias, const QString& user, int port) {
+    QString cmd = program;
+    if (port > 0 && port != 22) cmd += QStringLiteral(" -p %1").arg(port);
+    return cmd + QLatin1Char(' ') + (user.isEmpty() ? alias : user + QLatin1Char('@') + alias);
+}
+
 } // namespace
 
 std::vector<int> knownHostsLines(const QString& knownHostsFile, const QString& host, int port) {
@@ -143,8 +150,8 @@ Status SshConnection::open() {
         const QString why = lastError();
         close();
         return fail(QStringLiteral("cannot connect to %1: %2. Check that the board is on and reachable "
-                                   "(try 'ssh %3') and that the board file's runner.host is right")
-                        .arg(target(), why, m_alias));
+                                   "(try '%3') and that the board file's runner.host is right")
+                        .arg(target(), why, sshCommand(QStringLiteral("ssh"), m_alias, m_user, m_port)));
     }
     // Transfers and commands get the (longer) I/O timeout from here on.
     timeout = static_cast<long>(m_options.ioTimeout.count());
@@ -201,8 +208,9 @@ Status SshConnection::verifyHostKey() {
         if (!m_options.confirmHostKey || !m_options.confirmHostKey(info))
             return fail(QStringLiteral("the host key of %1 (%2 %3) is not in %4 and was not confirmed: "
                                        "check the fingerprint on the board, then accept it "
-                                       "(embark-cli --accept-new-host-key, or 'ssh %5' once)")
-                            .arg(target(), info.keyType, info.fingerprint, info.knownHostsFile, m_alias));
+                                       "(embark-cli --accept-new-host-key, or '%5' once)")
+                            .arg(target(), info.keyType, info.fingerprint, info.knownHostsFile,
+                                 sshCommand(QStringLiteral("ssh"), m_alias, m_user, m_port)));
         if (ssh_session_update_known_hosts(m_session) != SSH_OK)
             return fail(QStringLiteral("cannot record the host key of %1 in %2: %3")
                             .arg(target(), info.knownHostsFile, lastError()));
@@ -251,8 +259,9 @@ Status SshConnection::authenticate() {
     char* user = nullptr;
     ssh_options_get(m_session, SSH_OPTIONS_USER, &user);
     return fail(QStringLiteral("authentication as '%1' on %2 failed (tried %3). Install your public key on "
-                               "the board (ssh-copy-id %4) or set runner.key in the board file")
-                    .arg(takeSshString(user), target(), tried, m_alias));
+                               "the board (%4) or set runner.key in the board file")
+                    .arg(takeSshString(user), target(), tried,
+                         sshCommand(QStringLiteral("ssh-copy-id"), m_alias, m_user, m_port)));
 }
 
 } // namespace embark::deploy

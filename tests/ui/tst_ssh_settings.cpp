@@ -127,7 +127,8 @@ private slots:
     }
 
     void init() {
-        if (QByteArray(QTest::currentTestFunction()) == "savesTheUserBoardsRunner") return; // needs no server
+        const QByteArray name(QTest::currentTestFunction());
+        if (name == "savesTheUserBoardsRunner" || name == "connectionErrorIsShownWhole") return; // needs no server
         if (!m_skip.isEmpty()) QSKIP(qPrintable(m_skip));
         useSshFiles(m_sshd.sshConfig(), m_sshd.knownHosts());
         QVERIFY(m_sshd.writeKnownHosts(true));
@@ -156,6 +157,31 @@ private slots:
                      r.message.contains(QStringLiteral("127.0.0.1:%1").arg(port)) && r.message.contains(QStringLiteral("reachable")),
                  qPrintable(r.message));
         QVERIFY(dialog.resultText().contains(r.message));
+    }
+
+    // Issue #19 defect 11: the result was cut off, and its advice "try 'ssh 127.0.0.1'" left
+    // out the port (and user) the board uses.
+    void connectionErrorIsShownWhole() {
+        ui::SshSettingsDialog dialog(fixtureBoard());
+        dialog.hostEdit()->setText(QStringLiteral("127.0.0.1"));
+        dialog.userEdit()->setText(QStringLiteral("root"));
+        const int port = closedPort();
+        dialog.portEdit()->setValue(port);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const auto r = testConnection(dialog);
+        QVERIFY(!r.ok);
+        QVERIFY2(r.message.contains(QStringLiteral("'ssh -p %1 root@127.0.0.1'").arg(port)), qPrintable(r.message));
+        auto* label = dialog.findChild<QLabel*>(QStringLiteral("connectionResult"));
+        QVERIFY(label);
+        QApplication::processEvents();
+        QVERIFY(label->textInteractionFlags() & Qt::TextSelectableByMouse);
+        QVERIFY(label->wordWrap());
+        // Every line of the wrapped text is inside the label, and the label inside the dialog.
+        QVERIFY2(label->height() >= label->heightForWidth(label->width()),
+                 qPrintable(QStringLiteral("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
+        QVERIFY2(dialog.rect().contains(label->geometry()),
+                 qPrintable(QStringLiteral("label bottom %1, dialog height %2").arg(label->geometry().bottom()).arg(dialog.height())));
     }
 
     void unknownHostKeyIsConfirmedWithItsFingerprint() {

@@ -12,6 +12,7 @@
 #include <QHBoxLayout>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
@@ -60,8 +61,10 @@ SshSettingsDialog::SshSettingsDialog(const targets::Board& board, QWidget* paren
     keyRow->addWidget(browse);
     m_test = new QPushButton(tr("Test connection"), this);
     m_result = new QLabel(this);
+    m_result->setObjectName(QStringLiteral("connectionResult"));
     m_result->setWordWrap(true);
-    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+    m_result->setMinimumWidth(420); // long errors (an address, what to try) wrap onto lines of a readable width
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
 
     auto* form = new QFormLayout(this);
@@ -129,8 +132,18 @@ void SshSettingsDialog::testConnection() {
 void SshSettingsDialog::showResult() {
     const ConnectionTestResult r = m_watcher.result();
     m_result->setText(r.ok ? tr("Connected: %1").arg(r.message) : tr("Connection failed: %1").arg(r.message));
+    m_result->setToolTip(m_result->text());
+    fitResult();
     m_test->setEnabled(board().ok());
     emit testFinished(r.ok, r.message);
+}
+
+void SshSettingsDialog::fitResult() {
+    // A top-level window does not grow for a word-wrapped label's height by itself: the
+    // advice at the end of an error ("try ssh -p 2222 ...") was cut off.
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : layout()->totalSizeHint().height();
+    if (needed > height()) resize(width(), needed);
 }
 
 void SshSettingsDialog::accept() {

@@ -53,6 +53,7 @@ signals:
 private:
     void validate();
     void showResult();
+    void fitResult();
 
     targets::Board m_original;
     deploy::SshOptions m_options;
