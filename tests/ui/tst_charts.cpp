@@ -255,6 +255,21 @@ private slots:
         QVERIFY(!panel.timing()->placeholderVisible());
     }
 
+    // A chart filled while its tab was hidden picks names or layer numbers for the width it
+    // gets when shown (the studio's accuracy tab showed numbers for 8 layers).
+    void accuracyNamesLayersWhenTheyFit() {
+        ui::ChartsPanel panel;
+        showAt(&panel, 1000, 320);
+        panel.showRun(syntheticRun());
+        panel.tabs()->setCurrentWidget(panel.accuracy());
+        QTest::qWait(50);
+        QCustomPlot* plot = panel.accuracy()->plot();
+        auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().value(2), QStringLiteral("conv2"));
+        QVERIFY(plot->xAxis->label().isEmpty());
+    }
+
     // Defect 13: after opening another model the previous model's charts and comparison stayed.
     void clearForModelDropsAnotherModelsCharts() {
         ui::ChartsPanel panel;
