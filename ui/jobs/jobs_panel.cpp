@@ -1,7 +1,12 @@
 #include "jobs_panel.h"
 
+#include <QDateTime>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLocale>
 #include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -17,15 +22,85 @@ namespace embark::ui {
 
 namespace {
 
-enum Column { Title, State, Progress, Elapsed };
+enum Column { Title, State, Progress, Elapsed, Started };
 constexpr int kIdRole = Qt::UserRole;
 constexpr int kMaxLogLines = 20000; // the view's cap; the job keeps every line
 
 QString elapsedText(qint64 ms) {
     const qint64 s = ms / 1000;
     return s >= 60 ? QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'))
-                   : QStringLiteral("%1.%2 s").arg(s).arg((ms % 1000) / 100);
+                   : JobsPanel::tr("%1 s").arg(QLocale().toString(double(ms) / 1000.0, 'f', 1));
 }
+
+// The recipe steps core reports (jobs/pipeline.cpp), in the user's language.
+QString stepText(const QString& step) {
+    static const QHash<QString, const char*> names{
+        {QStringLiteral("resolve"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "resolve")},
+        {QStringLiteral("tools"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "tools")},
+        {QStringLiteral("import"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "import")},
+        {QStringLiteral("plan"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "plan")},
+        {QStringLiteral("export"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "export")},
+        {QStringLiteral("fits"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "fits")},
+        {QStringLiteral("build"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "build")},
+        {QStringLiteral("deploy"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "deploy")},
+        {QStringLiteral("run"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "run")},
+        {QStringLiteral("compare"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "compare")},
+        {QStringLiteral("store"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "store")},
+        {QStringLiteral("build XNNPACK"), QT_TRANSLATE_NOOP("embark::ui::JobsPanel", "build XNNPACK")},
+    };
+    const auto it = names.find(step);
+    return it == names.end() ? step : JobsPanel::tr(it.value());
+}
+
+QString numberList(const QJsonArray& a) {
+    QStringList parts;
+    for (const QJsonValue& v : a) parts << QLocale().toString(v.toDouble(), 'g', 6);
+    return parts.join(QStringLiteral(" x "));
+}
+
+} // namespace
+
+QString JobsPanel::displayLine(const QString& line) {
+    if (!line.startsWith(QLatin1String("{\"type\""))) return line;
+    QJsonParseError error;
+    const QJsonObject o = QJsonDocument::fromJson(line.toUtf8(), &error).object();
+    if (error.error != QJsonParseError::NoError) return line;
+    const QString type = o.value(QLatin1String("type")).toString();
+    const QLocale locale;
+    if (type == QLatin1String("layer") || type == QLatin1String("dump")) return {}; // hundreds; the charts show them
+    if (type == QLatin1String("latency"))
+        return tr("iteration %1: %2 ms")
+            .arg(o.value(QLatin1String("iteration")).toInt() + 1)
+            .arg(locale.toString(o.value(QLatin1String("ns")).toDouble() / 1e6, 'f', 3));
+    if (type == QLatin1String("meta")) {
+        QStringList libs;
+        for (const QJsonValue& v : o.value(QLatin1String("libs")).toArray()) libs << v.toString();
+        return tr("board run of %1 (%2, %3): %4 layer(s), %5 thread(s), %6 warm-up and %7 timed iteration(s)")
+            .arg(o.value(QLatin1String("model")).toString(), o.value(QLatin1String("arch")).toString(),
+                 libs.join(QStringLiteral(", ")))
+            .arg(o.value(QLatin1String("layers")).toInt())
+            .arg(o.value(QLatin1String("threads")).toInt())
+            .arg(o.value(QLatin1String("warmup")).toInt())
+            .arg(o.value(QLatin1String("iterations")).toInt());
+    }
+    if (type == QLatin1String("output"))
+        return tr("output %1 (%2) written to %3")
+            .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
+                 o.value(QLatin1String("file")).toString());
+    if (type == QLatin1String("check"))
+        return tr("check of %1 on the board: max abs %2, max rel %3 (tolerance %4): %5")
+            .arg(o.value(QLatin1String("output")).toString(),
+                 locale.toString(o.value(QLatin1String("max_abs")).toDouble(), 'g', 3),
+                 locale.toString(o.value(QLatin1String("max_rel")).toDouble(), 'g', 3),
+                 locale.toString(o.value(QLatin1String("tolerance")).toDouble(), 'g', 3),
+                 o.value(QLatin1String("ok")).toBool() ? tr("ok") : tr("NOT OK"));
+    if (type == QLatin1String("error"))
+        return tr("error on the board (%1): %2")
+            .arg(o.value(QLatin1String("stage")).toString(), o.value(QLatin1String("message")).toString());
+    return line;
+}
+
+namespace {
 
 } // namespace
 
@@ -33,10 +108,12 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     m_list = new QTreeWidget(this);
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
-    m_list->setHeaderLabels({tr("Job"), tr("State"), tr("Progress"), tr("Elapsed")});
+    m_list->setHeaderLabels({tr("Job"), tr("State"), tr("Progress"), tr("Elapsed"), tr("Started")});
     m_list->header()->setSectionResizeMode(Title, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
-    m_list->setColumnWidth(Progress, 120);
+    m_list->setColumnWidth(Progress, 140);
+    // Titles share their start ("Benchmark digits_cnn on ..."): keep both ends visible.
+    m_list->setTextElideMode(Qt::ElideMiddle);
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kMaxLogLines);
@@ -63,11 +140,16 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     m_tick->setInterval(500);
     connect(m_tick, &QTimer::timeout, this, &JobsPanel::updateElapsed);
 
-    connect(m_queue, &jobs::JobQueue::queued, this, &JobsPanel::addJob);
+    connect(m_queue, &jobs::JobQueue::queued, this, [this](int id) {
+        addJob(id);
+        followNewJob(id);
+    });
     connect(m_queue, &jobs::JobQueue::started, this, [this](int id) {
+        if (QTreeWidgetItem* item = itemFor(id))
+            item->setText(Started, QLocale().toString(QTime::currentTime(), QLocale::ShortFormat));
         updateRow(id);
         m_tick->start();
-        if (selectedJob() < 0) selectJob(id); // follow the first job a newcomer starts
+        followNewJob(id);
     });
     connect(m_queue, &jobs::JobQueue::progressChanged, this, [this](int id) { updateRow(id); });
     connect(m_queue, &jobs::JobQueue::finished, this, [this](int id) {
@@ -101,6 +183,26 @@ QString JobsPanel::stateText(jobs::JobState state) {
     return {};
 }
 
+void JobsPanel::followNewJob(int id) {
+    // The job just asked for is the one to watch and cancel, unless the user is watching
+    // another one that has not finished.
+    auto shown = m_queue->job(selectedJob());
+    if (!shown || jobs::isFinished(shown->state()) || (shown->state() == jobs::JobState::Queued && shown->id() > id))
+        selectJob(id);
+}
+
+void JobsPanel::setJobNote(int id, const QString& note) {
+    m_notes.insert(id, note);
+    updateRow(id);
+}
+
+QString JobsPanel::rowText(int id) const {
+    auto job = m_queue->job(id);
+    if (!job) return {};
+    const QString note = m_notes.value(id);
+    return note.isEmpty() ? job->title() : tr("%1, %2").arg(job->title(), note);
+}
+
 int JobsPanel::selectedJob() const {
     const QTreeWidgetItem* item = m_list->currentItem();
     return item ? item->data(Title, kIdRole).toInt() : -1;
@@ -121,7 +223,7 @@ void JobsPanel::addJob(int id) {
     if (!job || itemFor(id)) return;
     auto* item = new QTreeWidgetItem(m_list);
     item->setData(Title, kIdRole, id);
-    item->setText(Title, job->title());
+    item->setText(Title, rowText(id));
     auto* bar = new QProgressBar(m_list);
     bar->setTextVisible(true);
     m_list->setItemWidget(item, Progress, bar);
@@ -134,7 +236,11 @@ void JobsPanel::updateRow(int id) {
     if (!job || !item) return;
     const jobs::JobState state = job->state();
     item->setText(State, stateText(state));
-    item->setToolTip(Title, job->message().isEmpty() ? job->title() : job->title() + QLatin1Char('\n') + job->message());
+    item->setText(Title, rowText(id));
+    QString tip = rowText(id);
+    if (!item->text(Started).isEmpty()) tip += QLatin1Char('\n') + tr("Started at %1").arg(item->text(Started));
+    if (!job->message().isEmpty()) tip += QLatin1Char('\n') + job->message();
+    item->setToolTip(Title, tip);
     item->setText(Elapsed, state == jobs::JobState::Queued ? QString() : elapsedText(job->elapsedMs()));
     const QColor failed(200, 50, 50);
     item->setForeground(State, state == jobs::JobState::Failed ? QBrush(failed) : m_list->palette().text());
@@ -144,14 +250,21 @@ void JobsPanel::updateRow(int id) {
             bar->setRange(0, 1);
             bar->setValue(state == jobs::JobState::Succeeded ? 1 : 0);
             bar->setFormat(stateText(state));
-        } else if (p.total > 0) {
-            bar->setRange(0, p.total);
-            bar->setValue(std::min(p.done, p.total));
-            bar->setFormat(p.step.isEmpty() ? QStringLiteral("%p%") : p.step + QStringLiteral(" %p%"));
         } else {
-            bar->setRange(0, state == jobs::JobState::Running ? 0 : 1); // busy indicator while running
-            bar->setValue(0);
-            bar->setFormat(p.step);
+            // The bar shows the running step's own figures (the build's [n/m]), named with its
+            // place in the recipe: "build (7/11) 91%".
+            QString step = stepText(p.step);
+            if (p.stepIndex >= 0 && p.stepCount > 1)
+                step = tr("%1 (%2/%3)").arg(step).arg(p.stepIndex + 1).arg(p.stepCount);
+            if (p.total > 0) {
+                bar->setRange(0, p.total);
+                bar->setValue(std::min(p.done, p.total));
+                bar->setFormat(step.isEmpty() ? QStringLiteral("%p%") : step + QStringLiteral(" %p%"));
+            } else {
+                bar->setRange(0, state == jobs::JobState::Running ? 0 : 1); // busy indicator while running
+                bar->setValue(0);
+                bar->setFormat(step);
+            }
         }
     }
     if (id == selectedJob()) updateButtons();
@@ -177,9 +290,13 @@ void JobsPanel::appendNewLines() {
     // when the view was filled is never shown twice.
     auto job = m_queue->job(m_shownJob);
     if (!job) return;
-    QStringList lines = job->logFrom(m_shownLines);
+    const QStringList raw = job->logFrom(m_shownLines);
+    if (raw.isEmpty()) return;
+    m_shownLines += int(raw.size());
+    QStringList lines;
+    for (const QString& line : raw)
+        if (const QString shown = displayLine(line); !shown.isNull()) lines << shown;
     if (lines.isEmpty()) return;
-    m_shownLines += int(lines.size());
     if (lines.size() > kMaxLogLines) lines = lines.mid(lines.size() - kMaxLogLines);
     QScrollBar* scroll = m_log->verticalScrollBar();
     const bool following = scroll->value() >= scroll->maximum() - 1; // the user has not scrolled up

@@ -1,10 +1,12 @@
-// The jobs dock: every queued, running and finished job with its state, progress and
-// elapsed time; the live log of the selected job (the compiler's output streams in); Cancel
-// and Clear finished. A view over a jobs::JobQueue: it starts nothing itself.
+// The jobs dock: every queued, running and finished job with its start time, state, progress
+// and elapsed time; the live log of the selected job (the compiler's output streams in, the
+// board's JSON result lines read as sentences); Cancel and Clear finished. A view over a
+// jobs::JobQueue: it starts nothing itself, and follows the newest job.
 #pragma once
 
 #include "jobs/job_queue.h"
 
+#include <QHash>
 #include <QWidget>
 
 class QPlainTextEdit;
@@ -27,7 +29,13 @@ public:
     int selectedJob() const;
     void selectJob(int id);
 
+    // Adds to a job's row text, e.g. "run #5" once its run is stored (the tooltip keeps all).
+    void setJobNote(int id, const QString& note);
+
     static QString stateText(jobs::JobState state);
+    // How the log view shows one line of a job's log: run_export's JSON lines as short
+    // sentences, per-layer and dump lines not at all (null QString), other lines unchanged.
+    static QString displayLine(const QString& line);
 
 private:
     void addJob(int id);
@@ -36,6 +44,8 @@ private:
     void showSelectedLog();
     void appendNewLines();
     void updateButtons();
+    void followNewJob(int id);
+    QString rowText(int id) const;
     QTreeWidgetItem* itemFor(int id) const;
 
     jobs::JobQueue* m_queue;
@@ -46,6 +56,7 @@ private:
     QTimer* m_tick;
     int m_shownJob = -1;
     int m_shownLines = 0;
+    QHash<int, QString> m_notes;
 };
 
 } // namespace embark::ui

@@ -14,6 +14,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -22,6 +23,8 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
+
+#include <algorithm>
 
 namespace embark::ui {
 
@@ -195,6 +198,7 @@ int StudioJobs::runBenchmark() {
     if (!m_session->hasModel()) return notify(tr("Open a model before running a benchmark."), true), -1;
     jobs::BenchOptions o = m_benchDefaults;
     o.modelPath = m_session->modelPath();
+    o.shapeOverrides = m_session->shapeOverrides(); // the input shapes the user chose when opening it
     o.boardId = m_session->boardId();
     o.library = m_session->library().toStdString();
     o.opOverrides = m_session->request().opOverrides;
@@ -224,6 +228,7 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
     }
     if (job->kind() == jobs::JobKind::Benchmark)
         if (auto* r = std::any_cast<jobs::BenchResult>(&result)) {
+            if (r->record.id > 0) m_panel->setJobNote(id, tr("run #%1").arg(r->record.id));
             if (state == jobs::JobState::Succeeded) {
                 m_charts->showRun(runChartsFromBench(*r));
                 if (QDockWidget* dock = chartsDock()) {
@@ -234,11 +239,36 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
             emit benchmarkFinished(r->record.id); // a failed run is stored too: the history shows it
         }
     switch (state) {
-    case jobs::JobState::Succeeded: notify(tr("%1 finished: %2").arg(job->title(), message), false); break;
+    case jobs::JobState::Succeeded: notify(tr("%1 finished: %2").arg(job->title(), resultSummary(*job)), false); break;
     case jobs::JobState::Failed: notify(tr("%1 failed: %2").arg(job->title(), message), true); break;
     case jobs::JobState::Cancelled: notify(tr("%1 was cancelled.").arg(job->title()), false); break;
     default: break;
     }
+}
+
+QString StudioJobs::resultSummary(const jobs::Job& job) {
+    // Built here from the result's figures, so the whole notice is in the user's language;
+    // core's own summary (English) is the fallback.
+    const std::any result = job.result();
+    const QLocale locale;
+    if (auto* r = std::any_cast<jobs::BenchResult>(&result)) {
+        const store::RunRecord& rec = r->record;
+        const int count = int(rec.latencyNs.size());
+        double medianNs = rec.latency.medianNs;
+        if (medianNs <= 0 && count > 0) {
+            std::vector<int64_t> sorted = rec.latencyNs;
+            std::sort(sorted.begin(), sorted.end());
+            medianNs = count % 2 ? double(sorted[count / 2]) : (sorted[count / 2 - 1] + sorted[count / 2]) / 2.0;
+        }
+        const QString median = locale.toString(medianNs / 1e6, 'f', 3);
+        return rec.id > 0 ? tr("run #%1, median %2 ms over %n iteration(s)", nullptr, count).arg(rec.id).arg(median)
+                          : tr("median %1 ms over %n iteration(s)", nullptr, count).arg(median);
+    }
+    if (auto* r = std::any_cast<exporter::ExportResult>(&result))
+        return tr("%n layer(s) written to %1", nullptr, r->layers).arg(r->dir);
+    if (auto* r = std::any_cast<build::BuildResult>(&result))
+        return tr("%1 (%2, %3)").arg(r->binary, r->elfMachine, locale.formattedDataSize(r->binaryBytes));
+    return job.message();
 }
 
 void StudioJobs::notify(const QString& text, bool error) {

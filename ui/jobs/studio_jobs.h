@@ -72,6 +72,8 @@ private:
     void deployCurrent();
     void onFinished(int id, jobs::JobState state, const QString& message);
     void notify(const QString& text, bool error);
+    // What a finished job produced, in the user's language ("run #5, median 10.947 ms over 10 iterations").
+    static QString resultSummary(const jobs::Job& job);
     void showJobsDock();
     deploy::SshOptions sshOptions(const QString& boardId) const;
 

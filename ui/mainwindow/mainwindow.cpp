@@ -6,6 +6,8 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/properties_panel.h"
+#include "help_dialogs.h"
+#include "input_shapes_dialog.h"
 #include "jobs/studio_jobs.h"
 #include "history/run_history_panel.h"
 #include "session/qt_text.h"
@@ -28,9 +30,12 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
 
@@ -40,6 +45,20 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
+// saveState()'s version: layouts saved before the docks were tabbed (version 0) are not
+// restored, they did not fit a 768-line screen.
+constexpr int kStateVersion = 2;
+
+// A panel that may be taller or wider than its dock: it scrolls instead of setting the
+// dock's (and so the window's) minimum size.
+QScrollArea* scrolled(QWidget* panel, QWidget* parent) {
+    auto* area = new QScrollArea(parent);
+    area->setWidget(panel);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    area->setObjectName(panel->objectName().isEmpty() ? QStringLiteral("scroll") : panel->objectName() + QStringLiteral("Scroll"));
+    return area;
+}
 
 } // namespace
 
@@ -62,8 +81,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             [this](const QString& node) { m_session->select(m_session->lastStage(), node); });
 
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) resize(1500, 950);
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) fitToScreen();
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion)) {
+        // First start: Properties gets most of the right column (sized once the window has
+        // its real size), the target below it; the bottom tabs show the jobs.
+        m_jobs->dock()->raise();
+        QTimer::singleShot(0, this, [this] {
+            const int column = m_propertiesDock->height() + m_targetDock->height();
+            resizeDocks({m_propertiesDock, m_targetDock}, {column * 3 / 5, column * 2 / 5}, Qt::Vertical);
+        });
+    }
     m_stages->setSideBySide(settings.value(QStringLiteral("window/sideBySide"), true).toBool());
     const QString board = settings.value(QStringLiteral("board"), QStringLiteral("sim-k230")).toString();
     m_session->setBoard(board);
@@ -122,6 +149,9 @@ void MainWindow::createActions() {
         });
     }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, &MainWindow::showUserGuide);
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this, &MainWindow::showShortcuts);
+    help->addSeparator();
     help->addAction(tr("&About Embark"), this, [this] {
         QMessageBox::about(this, tr("About Embark"),
                            tr("<h3>Embark %1</h3><p>From an ONNX model to an embedded board: inspect, fuse, "
@@ -142,6 +172,9 @@ void MainWindow::createActions() {
 }
 
 void MainWindow::createDocks() {
+    // The right column runs the window's full height: Properties and Target are the tall
+    // panels, the bottom tabs (charts, jobs, history) want width.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     auto dock = [this](QWidget* widget, const QString& title, const QString& id, Qt::DockWidgetArea area,
                        const QKeySequence& shortcut) {
         auto* d = new QDockWidget(title, this);
@@ -153,49 +186,86 @@ void MainWindow::createDocks() {
         m_viewMenu->addAction(toggle);
         return d;
     };
-    dock(m_properties, tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea,
-         QKeySequence(Qt::ALT | Qt::Key_1));
-    dock(m_target, tr("Target"), QStringLiteral("targetDock"), Qt::RightDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_2));
-    QDockWidget* charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
-                               QKeySequence(Qt::ALT | Qt::Key_3));
-    charts->hide(); // empty until a run exists
-    m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock, Run menu and toolbar
+    // The right column: Properties above the target. The target panel (pickers, overrides,
+    // memory plan) scrolls, so it never stops the splitter between them.
+    m_propertiesDock = dock(m_properties, tr("Properties"), QStringLiteral("propertiesDock"), Qt::RightDockWidgetArea,
+                            QKeySequence(Qt::ALT | Qt::Key_1));
+    m_targetDock = dock(scrolled(m_target, this), tr("Target"), QStringLiteral("targetDock"), Qt::RightDockWidgetArea,
+                        QKeySequence(Qt::ALT | Qt::Key_2));
+    // The bottom: Charts, Jobs and Run history as tabs of one area, so showing one never
+    // adds its height to the others' (the window fits a 1366x768 screen with all of them).
+    m_chartsDock = dock(scrolled(m_charts, this), tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
+                        QKeySequence(Qt::ALT | Qt::Key_3));
+    m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock (tabbed with Charts), Run menu and toolbar
     connect(m_target, &TargetPanel::buildXnnpackRequested, m_jobs, &StudioJobs::buildXnnpackWithDialog);
     // Deploy and benchmark jobs ask for host keys and passwords through the studio's dialogs.
     m_jobs->setSshOptionsProvider([this](const QString&) { return studioSshOptions(this); });
     connect(m_jobs, &StudioJobs::benchmarkFinished, m_history, [this](qint64 runId) {
         if (runId > 0) m_history->refresh();
     });
-    dock(m_history, tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
-         QKeySequence(Qt::ALT | Qt::Key_4));
-    connect(m_history, &RunHistoryPanel::chartsShown, this, [this, charts](bool comparison) {
-        charts->show();
-        charts->raise();
+    m_historyDock = dock(m_history, tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
+                         QKeySequence(Qt::ALT | Qt::Key_4));
+    tabifyDockWidget(m_jobs->dock(), m_historyDock);
+    connect(m_history, &RunHistoryPanel::chartsShown, this, [this](bool comparison) {
+        m_chartsDock->show();
+        m_chartsDock->raise();
         m_charts->tabs()->setCurrentWidget(comparison ? static_cast<QWidget*>(m_charts->comparison())
                                                       : static_cast<QWidget*>(m_charts->timing()));
     });
 }
 
-void MainWindow::loadModel(const QString& path, bool quiet) {
-    m_quietOpen = quiet;
-    statusBar()->showMessage(tr("Opening %1...").arg(path));
-    m_session->openModelInBackground(path);
+void MainWindow::fitToScreen() {
+    const QScreen* s = screen();
+    if (!s) return resize(1500, 950);
+    // The frame (title bar, borders) is not part of resize()'s size.
+    const QRect free = s->availableGeometry().adjusted(0, 0, -16, -40);
+    resize(qMin(1500, free.width()), qMin(950, free.height()));
+    move(free.topLeft() + QPoint((free.width() - width()) / 2, (free.height() - height()) / 2));
 }
 
-bool MainWindow::openModel(const QString& path, bool quiet) {
+void MainWindow::showShortcuts() {
+    ShortcutsDialog dialog(menuBar(), this);
+    dialog.exec();
+}
+
+void MainWindow::showUserGuide() {
+    auto* guide = findChild<UserGuideDialog*>();
+    if (!guide) {
+        guide = new UserGuideDialog(this); // not modal: read it while using the studio
+        guide->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    guide->show();
+    guide->raise();
+}
+
+void MainWindow::loadModel(const QString& path, bool quiet, const std::map<std::string, ir::Shape>& shapes) {
+    m_quietOpen = quiet;
+    m_openHadShapes = !shapes.empty();
+    statusBar()->showMessage(tr("Opening %1...").arg(path));
+    m_session->openModelInBackground(path, shapes);
+}
+
+bool MainWindow::openModel(const QString& path, bool quiet, const std::map<std::string, ir::Shape>& shapes) {
     QString error = tr("superseded by another model");
     QEventLoop loop;
     connect(m_session, &StudioSession::modelOpenFinished, &loop, [&](const QString& opened, const QString& e) {
         if (opened == path) error = e;
         if (opened == path || !m_session->isOpening()) loop.quit();
     });
-    loadModel(path, quiet);
+    loadModel(path, quiet, shapes);
     loop.exec(); // the window stays responsive: the import runs on a worker
     return error.isEmpty();
 }
 
 void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
     if (!error.isEmpty()) {
+        // Free input dimensions: the importer's advice is the CLI's --shape; the studio asks.
+        if (!m_quietOpen && !m_openHadShapes && error.contains(QLatin1String("--shape")) &&
+            InputShapesDialog::needsShapes(path)) {
+            statusBar()->showMessage(tr("%1 has inputs of free size: choose their shapes").arg(path));
+            QTimer::singleShot(0, this, [this, path] { askInputShapes(path); });
+            return;
+        }
         if (!m_quietOpen) QMessageBox::warning(this, tr("Cannot open model"), error);
         statusBar()->showMessage(tr("Cannot open %1").arg(path));
         return;
@@ -205,6 +275,17 @@ void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
                                  .arg(path)
                                  .arg(m_session->stageGraph(0)->nodeCount())
                                  .arg(m_session->stageGraph(m_session->lastStage())->nodeCount()));
+}
+
+void MainWindow::askInputShapes(const QString& path) {
+    std::vector<onnx::DeclaredInput> inputs;
+    if (!InputShapesDialog::needsShapes(path, &inputs)) return;
+    InputShapesDialog dialog(path, std::move(inputs), this);
+    if (dialog.exec() != QDialog::Accepted) {
+        statusBar()->showMessage(tr("%1 was not opened: its input shapes are needed").arg(path));
+        return;
+    }
+    loadModel(path, false, dialog.shapes());
 }
 
 QStringList MainWindow::recentFiles() const { return QSettings().value(QLatin1String(kRecentKey)).toStringList(); }
@@ -261,7 +342,7 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
 void MainWindow::closeEvent(QCloseEvent* event) {
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    settings.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
     settings.setValue(QStringLiteral("window/sideBySide"), m_stages->isSideBySide());
     settings.setValue(QStringLiteral("board"), m_session->boardId());
     settings.setValue(QStringLiteral("library"), m_session->library());

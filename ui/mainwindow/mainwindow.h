@@ -2,8 +2,14 @@
 // layout and recent files. Each panel is its own widget; the session holds the state.
 #pragma once
 
+#include "ir/shape.h"
+
 #include <QMainWindow>
 
+#include <map>
+#include <string>
+
+class QDockWidget;
 class QMenu;
 
 namespace embark::ui {
@@ -22,10 +28,12 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
 
     // Opens a model on a worker thread (the window stays responsive); the outcome shows in
-    // the status bar, an error also in a message box unless `quiet`.
-    void loadModel(const QString& path, bool quiet = false);
+    // the status bar, an error also in a message box unless `quiet`. A model whose inputs
+    // have free dimensions opens the input-shapes dialog first (unless `quiet`); `shapes`
+    // gives them directly.
+    void loadModel(const QString& path, bool quiet = false, const std::map<std::string, ir::Shape>& shapes = {});
     // The same, returning when the model is open (true) or refused (false).
-    bool openModel(const QString& path, bool quiet = false);
+    bool openModel(const QString& path, bool quiet = false, const std::map<std::string, ir::Shape>& shapes = {});
 
     StudioSession* session() const { return m_session; }
     StagesView* stages() const { return m_stages; }
@@ -35,6 +43,12 @@ public:
     StudioJobs* jobs() const { return m_jobs; }
     RunHistoryPanel* history() const { return m_history; }
     QStringList recentFiles() const;
+    QDockWidget* propertiesDock() const { return m_propertiesDock; }
+    QDockWidget* targetDock() const { return m_targetDock; }
+    QDockWidget* chartsDock() const { return m_chartsDock; }
+    QDockWidget* historyDock() const { return m_historyDock; }
+    // Fits the window and its docks in the screen's free area (a 1366x768 laptop too).
+    void fitToScreen();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -48,6 +62,9 @@ private:
     void rebuildRecentMenu();
     void showNodeMenu(const QString& node, const QPoint& globalPos);
     void modelOpenFinished(const QString& path, const QString& error);
+    void askInputShapes(const QString& path);
+    void showShortcuts();
+    void showUserGuide();
 
     StudioSession* m_session;
     StagesView* m_stages;
@@ -56,7 +73,12 @@ private:
     ChartsPanel* m_charts;
     StudioJobs* m_jobs = nullptr;
     RunHistoryPanel* m_history;
+    QDockWidget* m_propertiesDock = nullptr;
+    QDockWidget* m_targetDock = nullptr;
+    QDockWidget* m_chartsDock = nullptr;
+    QDockWidget* m_historyDock = nullptr;
     bool m_quietOpen = false;
+    bool m_openHadShapes = false;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
 };

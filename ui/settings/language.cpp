@@ -22,6 +22,8 @@ void setLanguageSetting(const QString& code) { QSettings().setValue(QStringLiter
 QString installTranslators(QCoreApplication& app) {
     const QString setting = languageSetting();
     const QLocale locale = setting.isEmpty() ? QLocale::system() : QLocale(setting);
+    // Numbers, dates and sizes the views format with QLocale() follow the chosen language too.
+    if (!setting.isEmpty()) QLocale::setDefault(locale);
     auto* embark = new QTranslator(&app);
     // The .qm files are compiled at build time and embedded under :/i18n.
     if (embark->load(locale, QStringLiteral("embark"), QStringLiteral("_"), QStringLiteral(":/i18n"))) {

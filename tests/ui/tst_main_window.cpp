@@ -1,0 +1,287 @@
+// The main window as a newcomer meets it on a laptop (issue #19): it fits a 1366x768 screen with
+// every dock shown, Properties can be enlarged, a new job is selected so it can be cancelled,
+// the jobs list tells jobs apart and its log reads as sentences, the toast is built in the
+// interface language from the run's figures, a model with free input dimensions opens through
+// the input-shapes dialog, and the Help menu has the shortcuts and a user guide.
+#include "jobs/jobs_panel.h"
+#include "jobs/studio_jobs.h"
+#include "mainwindow/help_dialogs.h"
+#include "mainwindow/input_shapes_dialog.h"
+#include "mainwindow/mainwindow.h"
+#include "session/studio_session.h"
+#include "support/test_paths.h"
+#include "support/when_shown.h"
+
+#include "jobs/bench_pipeline.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QLayout>
+#include <QMenuBar>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextBrowser>
+#include <QThread>
+#include <QTranslator>
+#include <QTreeWidget>
+
+#include <fstream>
+
+using namespace embark;
+
+namespace {
+
+// A job that runs until cancelled, reporting the build step of a recipe.
+std::shared_ptr<jobs::Job> endless(const QString& title) {
+    return std::make_shared<jobs::Job>(title, jobs::JobKind::Build, [](jobs::JobContext& ctx) -> Status {
+        ctx.stepStarted(QStringLiteral("build"), 6, 11);
+        for (int i = 0; !ctx.cancelled(); ++i) {
+            ctx.progress(QStringLiteral("build"), 91, 100);
+            QThread::msleep(5);
+        }
+        return makeError(ErrorKind::External, "cancelled");
+    });
+}
+
+std::shared_ptr<jobs::Job> quick(const QString& title) {
+    return std::make_shared<jobs::Job>(title, jobs::JobKind::Export, [](jobs::JobContext& ctx) -> Status {
+        ctx.setResult({}, QStringLiteral("done"));
+        return {};
+    });
+}
+
+// x[N,3,4,4] -> Relu -> y, with N a symbolic dimension (like a detector's batch and size).
+QString writeSymbolicModel(const QString& dir) {
+    ::onnx::ModelProto model;
+    model.set_ir_version(8);
+    model.add_opset_import()->set_version(13);
+    auto* graph = model.mutable_graph();
+    graph->set_name("free_batch");
+    auto* node = graph->add_node();
+    node->set_op_type("Relu");
+    node->set_name("relu");
+    node->add_input("x");
+    node->add_output("y");
+    auto* x = graph->add_input();
+    x->set_name("x");
+    auto* xt = x->mutable_type()->mutable_tensor_type();
+    xt->set_elem_type(::onnx::TensorProto::FLOAT);
+    xt->mutable_shape()->add_dim()->set_dim_param("N");
+    for (int d : {3, 4, 4}) xt->mutable_shape()->add_dim()->set_dim_value(d);
+    auto* y = graph->add_output();
+    y->set_name("y");
+    auto* yt = y->mutable_type()->mutable_tensor_type();
+    yt->set_elem_type(::onnx::TensorProto::FLOAT);
+    yt->mutable_shape()->add_dim()->set_dim_param("N");
+    for (int d : {3, 4, 4}) yt->mutable_shape()->add_dim()->set_dim_value(d);
+    const QString path = dir + QStringLiteral("/free_batch.onnx");
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    model.SerializeToOstream(&out);
+    return path;
+}
+
+QDockWidget* dockNamed(ui::MainWindow& w, const char* name) { return w.findChild<QDockWidget*>(QLatin1String(name)); }
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_config;
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("EMBARK_CONFIG_DIR", m_config.path().toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("EmbarkMainWindowTest"));
+    }
+
+    // Defect 5: 918 px tall at least (1013 with Charts): not on a 1366x768 or 1440x900 screen.
+    void fitsALaptopScreenWithEveryDock() {
+        ui::MainWindow w;
+        for (QDockWidget* d : w.findChildren<QDockWidget*>()) d->show();
+        QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+        const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
+        QVERIFY2(min.width() <= 1366 && min.height() <= 740, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Showing the charts (as a finished benchmark does) keeps the window on the screen.
+        w.chartsDock()->show();
+        w.chartsDock()->raise();
+        QApplication::processEvents();
+        QVERIFY2(w.height() <= 740 && w.width() <= 1366, qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
+        const QSize after = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
+        QVERIFY2(after.height() <= 740, qPrintable(QString::number(after.height())));
+        for (const char* name : {"propertiesDock", "targetDock", "chartsDock", "jobsDock", "historyDock"})
+            QVERIFY2(dockNamed(w, name) && dockNamed(w, name)->isVisible(), name);
+    }
+
+    // Defect 4: Properties was two rows tall and the splitter would not move (the Target
+    // dock's minimum height).
+    void propertiesDockCanBeEnlarged() {
+        ui::MainWindow w;
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::processEvents(); // the first-start split
+        QVERIFY2(w.propertiesDock()->height() > 300, qPrintable(QString::number(w.propertiesDock()->height())));
+        const int column = w.propertiesDock()->height() + w.targetDock()->height();
+        w.resizeDocks({w.propertiesDock(), w.targetDock()}, {480, column - 480}, Qt::Vertical); // the splitter dragged down
+        QApplication::processEvents();
+        QTRY_VERIFY2(w.propertiesDock()->height() >= 440,
+                 qPrintable(QStringLiteral("properties %1, target %2 (minimum %3), central %4")
+                                .arg(w.propertiesDock()->height()).arg(w.targetDock()->height())
+                                .arg(w.targetDock()->minimumSizeHint().height()).arg(w.centralWidget()->height())));
+        QVERIFY(w.targetDock()->isVisible());
+    }
+
+    // Defect 7 (UI half): the job just started is selected, so Cancel job is enabled.
+    void newJobIsSelectedAndCancellable() {
+        jobs::JobQueue queue;
+        ui::JobsPanel panel(&queue);
+        auto first = quick(QStringLiteral("first"));
+        queue.enqueue(first);
+        QVERIFY(queue.waitForIdle(5000));
+        QTRY_COMPARE(panel.selectedJob(), first->id());
+        QVERIFY(!panel.cancelButton()->isEnabled());
+        auto second = endless(QStringLiteral("second"));
+        queue.enqueue(second);
+        QCOMPARE(panel.selectedJob(), second->id());
+        QTRY_COMPARE(second->state(), jobs::JobState::Running);
+        QTRY_VERIFY(panel.cancelButton()->isEnabled());
+        // Defect 15: the bar follows the running step's own [n/m] and names the step.
+        auto* bar = qobject_cast<QProgressBar*>(panel.list()->itemWidget(panel.list()->topLevelItem(1), 2));
+        QVERIFY(bar);
+        QTRY_COMPARE(bar->text(), QStringLiteral("build (7/11) 91%"));
+        panel.cancelButton()->click();
+        QVERIFY(queue.waitForIdle(10000));
+        QCOMPARE(second->state(), jobs::JobState::Cancelled);
+    }
+
+    // Defect 15: identical truncated names; raw JSON at the end of the log.
+    void jobsListTellsJobsApartAndLogReads() {
+        jobs::JobQueue queue;
+        ui::JobsPanel panel(&queue);
+        const QStringList json{
+            QStringLiteral("{\"type\":\"meta\",\"model\":\"digits\",\"arch\":\"riscv64\",\"libs\":[\"portable\"],"
+                           "\"arena_bytes\":4096,\"layers\":3,\"threads\":1,\"warmup\":1,\"iterations\":2}"),
+            QStringLiteral("{\"type\":\"latency\",\"iteration\":0,\"ns\":10947000}"),
+            QStringLiteral("{\"type\":\"layer\",\"iteration\":0,\"index\":1,\"node\":\"conv\",\"lib\":\"portable\",\"ns\":1000}"),
+            QStringLiteral("{\"type\":\"dump\",\"layer\":1,\"node\":\"conv\",\"lib\":\"portable\",\"shape\":[1,8],\"file\":\"d.bin\"}"),
+            QStringLiteral("{\"type\":\"check\",\"output\":\"y\",\"max_abs\":4.1e-06,\"max_rel\":2.9e-06,\"tolerance\":0.0001,\"ok\":true}"),
+        };
+        auto job = std::make_shared<jobs::Job>(QStringLiteral("Benchmark digits_cnn on sim-k230 (portable)"), jobs::JobKind::Benchmark,
+                                               [json](jobs::JobContext& ctx) -> Status {
+                                                   ctx.log(QStringLiteral("== run"));
+                                                   for (const QString& line : json) ctx.log(line);
+                                                   ctx.setResult({}, QStringLiteral("ok"));
+                                                   return {};
+                                               });
+        queue.enqueue(job);
+        QVERIFY(queue.waitForIdle(5000));
+        panel.setJobNote(job->id(), QStringLiteral("run #5"));
+        QTreeWidgetItem* row = panel.list()->topLevelItem(0);
+        QVERIFY2(row->text(0).contains(QStringLiteral("digits_cnn")) && row->text(0).contains(QStringLiteral("run #5")),
+                 qPrintable(row->text(0)));
+        QVERIFY(row->toolTip(0).contains(QStringLiteral("Benchmark digits_cnn on sim-k230 (portable)")));
+        QCOMPARE(panel.list()->textElideMode(), Qt::ElideMiddle); // both ends of similar names stay visible
+        QVERIFY(!row->text(4).isEmpty()); // the start time
+        QTRY_COMPARE(panel.selectedJob(), job->id());
+        const QString log = panel.logView()->toPlainText();
+        QVERIFY2(!log.contains(QStringLiteral("{\"type\"")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("iteration 1: 10.947 ms")), qPrintable(log));
+        QVERIFY2(log.contains(QStringLiteral("check of y")), qPrintable(log));
+        QVERIFY(!log.contains(QStringLiteral("d.bin"))); // dumps and per-layer lines are the charts' business
+        QCOMPARE(ui::JobsPanel::displayLine(QStringLiteral("[3/40] Building CXX")), QStringLiteral("[3/40] Building CXX"));
+    }
+
+    // Defect 14: "...terminé : run 5: median 10.947 ms over 10 iterations".
+    void toastIsInTheInterfaceLanguage() {
+        QTranslator fr;
+        QVERIFY(fr.load(QStringLiteral(":/i18n/embark_fr.qm")));
+        QCoreApplication::installTranslator(&fr);
+        QLocale::setDefault(QLocale(QLocale::French, QLocale::France));
+        ui::MainWindow w;
+        jobs::BenchResult result;
+        result.record.id = 5;
+        for (int i = 0; i < 10; ++i) result.record.latencyNs.push_back(10947000);
+        auto job = std::make_shared<jobs::Job>(QStringLiteral("Benchmark digits_cnn"), jobs::JobKind::Benchmark,
+                                               [result](jobs::JobContext& ctx) -> Status {
+                                                   ctx.setResult(result, QStringLiteral("run 5: median 10.947 ms over 10 iterations"));
+                                                   return {};
+                                               });
+        w.jobs()->queue()->enqueue(job);
+        QVERIFY(w.jobs()->queue()->waitForIdle(5000));
+        auto* toast = w.findChild<QLabel*>(QStringLiteral("jobToast"));
+        QLocale::setDefault(QLocale::c());
+        QCoreApplication::removeTranslator(&fr);
+        QVERIFY(toast);
+        const QString text = toast->text();
+        QVERIFY2(text.contains(QStringLiteral("10,947")) && text.contains(QStringLiteral("#5")), qPrintable(text));
+        for (const char* english : {"median", "over", "iterations", "finished"})
+            QVERIFY2(!text.contains(QLatin1String(english)), qPrintable(text));
+    }
+
+    // Defect 10: "pass --shape x=1x3x1x1" is command-line advice; the studio asks.
+    void freeInputDimensionsAreAskedFor() {
+        QTemporaryDir dir;
+        const QString path = writeSymbolicModel(dir.path());
+        std::vector<embark::onnx::DeclaredInput> inputs;
+        QVERIFY(ui::InputShapesDialog::needsShapes(path, &inputs));
+        QCOMPARE(inputs.size(), size_t(1));
+        QCOMPARE(inputs[0].dims[0].param, std::string("N"));
+        QVERIFY(!ui::InputShapesDialog::needsShapes(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")));
+
+        ui::MainWindow w;
+        QVERIFY(!w.openModel(path, /*quiet=*/true)); // quiet opens (scripts, tests) never ask
+        bool asked = false;
+        test::whenShown<ui::InputShapesDialog>([&asked](ui::InputShapesDialog* d) {
+            asked = true;
+            const QList<QSpinBox*> free = d->freeDims(QStringLiteral("x"));
+            if (free.size() == 1) free[0]->setValue(2);
+            d->accept();
+        });
+        w.loadModel(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->hasModel(), 20000);
+        QVERIFY(asked);
+        QCOMPARE(w.session()->modelPath(), path);
+        const auto graph = w.session()->stageGraph(0);
+        QCOMPARE(graph->inputs().size(), size_t(1));
+        QCOMPARE(graph->inputs()[0]->shape, ir::Shape({2, 3, 4, 4}));
+        QCOMPARE(w.session()->shapeOverrides().at("x"), ir::Shape({2, 3, 4, 4}));
+    }
+
+    // Help: a shortcuts list read from the menus, and a short user guide.
+    void helpMenuHasShortcutsAndGuide() {
+        ui::MainWindow w;
+        QMenu* help = nullptr;
+        for (QAction* a : w.menuBar()->actions())
+            if (a->menu() && a->text() == QStringLiteral("&Help")) help = a->menu();
+        QVERIFY(help);
+        QStringList items;
+        for (QAction* a : help->actions()) items << a->text();
+        QVERIFY2(items.contains(QStringLiteral("&Keyboard shortcuts")) && items.contains(QStringLiteral("&User guide")),
+                 qPrintable(items.join(',')));
+        ui::ShortcutsDialog shortcuts(w.menuBar());
+        QStringList rows;
+        for (int r = 0; r < shortcuts.table()->rowCount(); ++r)
+            rows << shortcuts.table()->item(r, 1)->text() + QLatin1Char('=') + shortcuts.table()->item(r, 2)->text();
+        QVERIFY2(rows.contains(QStringLiteral("Run benchmark=F5, Ctrl+R")), qPrintable(rows.join('\n')));
+        QVERIFY2(rows.contains(QStringLiteral("Open model=Ctrl+O")), qPrintable(rows.join('\n')));
+        ui::UserGuideDialog guide;
+        const QString text = guide.browser()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("Open a model")) && text.contains(QStringLiteral("free dimensions")), qPrintable(text.left(300)));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"
