@@ -169,6 +169,13 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::GraphOverview</name>
+    <message>
+        <source>Overview: click or drag to move the view</source>
+        <translation>Vue d&apos;ensemble : cliquez ou faites glisser pour déplacer la vue</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::GraphPanel</name>
     <message>
         <source>Find node by name or op (Ctrl+F)</source>
@@ -180,6 +187,54 @@
             <numerusform>%n résultat</numerusform>
             <numerusform>%n résultats</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Enter: next match, Shift+Enter: previous match</source>
+        <translation>Entrée : résultat suivant, Maj+Entrée : résultat précédent</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>Résultat précédent (Maj+Entrée)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>Résultat suivant (Entrée)</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>Sélection</translation>
+    </message>
+    <message>
+        <source>Zoom to the selected and linked nodes</source>
+        <translation>Zoomer sur les nœuds sélectionnés et liés</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>Ajuster</translation>
+    </message>
+    <message>
+        <source>Show the whole graph</source>
+        <translation>Afficher tout le graphe</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>Vue d&apos;ensemble</translation>
+    </message>
+    <message>
+        <source>Show or hide the overview of the graph</source>
+        <translation>Afficher ou masquer la vue d&apos;ensemble du graphe</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>aucun résultat</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 sur %2</translation>
+    </message>
+    <message>
+        <source>What the node colours mean. A folded corner and a &quot;+ ...&quot; line mark a fused node and the ops it absorbed.</source>
+        <translation>Signification des couleurs des nœuds. Un coin replié et une ligne « + ... » marquent un nœud fusionné et les opérations qu&apos;il a absorbées.</translation>
     </message>
 </context>
 <context>
@@ -201,6 +256,34 @@
     <message>
         <source>graph output %1</source>
         <translation>sortie du graphe %1</translation>
+    </message>
+    <message>
+        <source>fused: absorbed %1</source>
+        <translation>fusionné : a absorbé %1</translation>
+    </message>
+    <message>
+        <source>from the original nodes %1</source>
+        <translation>issu des nœuds d&apos;origine %1</translation>
+    </message>
+    <message>
+        <source>Colour: %1</source>
+        <translation>Couleur : %1</translation>
+    </message>
+    <message>
+        <source>no figure</source>
+        <translation>aucune mesure</translation>
+    </message>
+    <message>
+        <source>Colour: kernel library</source>
+        <translation>Couleur : bibliothèque de noyaux</translation>
+    </message>
+    <message>
+        <source>Colour: op category</source>
+        <translation>Couleur : catégorie d&apos;opération</translation>
+    </message>
+    <message>
+        <source>not assigned</source>
+        <translation>non attribué</translation>
     </message>
 </context>
 <context>
@@ -244,6 +327,49 @@
     <message>
         <source>Reject</source>
         <translation>Refuser</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::InputShapesDialog</name>
+    <message>
+        <source>no shape declared</source>
+        <translation>aucune forme déclarée</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>scalaire</translation>
+    </message>
+    <message>
+        <source>Input shapes of %1</source>
+        <translation>Formes des entrées de %1</translation>
+    </message>
+    <message>
+        <source>Some inputs of this model have free dimensions (a batch size, an image size, ...). Embark plans memory and generates code for fixed shapes: choose the size of each free dimension.</source>
+        <translation>Certaines entrées de ce modèle ont des dimensions libres (taille de lot, taille d&apos;image, ...). Embark planifie la mémoire et génère le code pour des formes fixes : choisissez la taille de chaque dimension libre.</translation>
+    </message>
+    <message>
+        <source>e.g. 1x3x224x224</source>
+        <translation>p. ex. 1x3x224x224</translation>
+    </message>
+    <message>
+        <source>dimension %1</source>
+        <translation>dimension %1</translation>
+    </message>
+    <message>
+        <source>Free dimension %1 of input %2</source>
+        <translation>Dimension libre %1 de l&apos;entrée %2</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;&lt;small&gt;declared: %3&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;&lt;small&gt;déclarée : %3&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>&amp;Ouvrir</translation>
+    </message>
+    <message>
+        <source>Enter the shape of %1 as sizes joined by x, e.g. 1x3x224x224.</source>
+        <translation>Saisissez la forme de %1 en tailles séparées par x, p. ex. 1x3x224x224.</translation>
     </message>
 </context>
 <context>
@@ -296,6 +422,102 @@
         <source>Cancelled</source>
         <translation>Annulée</translation>
     </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 s</translation>
+    </message>
+    <message>
+        <source>resolve</source>
+        <translation>résolution</translation>
+    </message>
+    <message>
+        <source>tools</source>
+        <translation>outils</translation>
+    </message>
+    <message>
+        <source>import</source>
+        <translation>import</translation>
+    </message>
+    <message>
+        <source>plan</source>
+        <translation>plan</translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation>export</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>capacité</translation>
+    </message>
+    <message>
+        <source>build</source>
+        <translation>compilation</translation>
+    </message>
+    <message>
+        <source>deploy</source>
+        <translation>déploiement</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>exécution</translation>
+    </message>
+    <message>
+        <source>compare</source>
+        <translation>comparaison</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>enregistrement</translation>
+    </message>
+    <message>
+        <source>build XNNPACK</source>
+        <translation>compilation de XNNPACK</translation>
+    </message>
+    <message>
+        <source>iteration %1: %2 ms</source>
+        <translation>itération %1 : %2 ms</translation>
+    </message>
+    <message>
+        <source>board run of %1 (%2, %3): %4 layer(s), %5 thread(s), %6 warm-up and %7 timed iteration(s)</source>
+        <translation>exécution de %1 sur la carte (%2, %3) : %4 couche(s), %5 thread(s), %6 itération(s) de chauffe et %7 chronométrée(s)</translation>
+    </message>
+    <message>
+        <source>output %1 (%2) written to %3</source>
+        <translation>sortie %1 (%2) écrite dans %3</translation>
+    </message>
+    <message>
+        <source>check of %1 on the board: max abs %2, max rel %3 (tolerance %4): %5</source>
+        <translation>vérification de %1 sur la carte : écart abs. max %2, rel. max %3 (tolérance %4) : %5</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>NOT OK</source>
+        <translation>ÉCHEC</translation>
+    </message>
+    <message>
+        <source>error on the board (%1): %2</source>
+        <translation>erreur sur la carte (%1) : %2</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>Début</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>Started at %1</source>
+        <translation>Commencé à %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2/%3)</source>
+        <translation>%1 (%2/%3)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::LatencyChart</name>
@@ -318,6 +540,10 @@
     <message>
         <source> p90 %1 ms</source>
         <translation> p90 %1 ms</translation>
+    </message>
+    <message>
+        <source>Run a benchmark (F5) to see how the latency varies over the iterations.</source>
+        <translation>Lancez un banc d&apos;essai (F5) pour voir la latence varier au fil des itérations.</translation>
     </message>
 </context>
 <context>
@@ -343,8 +569,40 @@
         <translation>Mesure :</translation>
     </message>
     <message>
-        <source> first divergent layer: %1</source>
-        <translation> première couche divergente : %1</translation>
+        <source>Run a benchmark (F5) to see each layer&apos;s accuracy against the reference.</source>
+        <translation>Lancez un banc d&apos;essai (F5) pour voir la précision de chaque couche par rapport à la référence.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (layer %2)&lt;br&gt;cosine %3&lt;br&gt;SNR %4 dB&lt;br&gt;max relative error %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (couche %2)&lt;br&gt;cosinus %3&lt;br&gt;SNR %4 dB&lt;br&gt;erreur relative max %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;worst layer&lt;/b&gt; for this metric</source>
+        <translation>&lt;br&gt;&lt;b&gt;pire couche&lt;/b&gt; pour cette mesure</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;first divergent layer&lt;/b&gt;</source>
+        <translation>&lt;br&gt;&lt;b&gt;première couche divergente&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>layer (schedule order; hover a point for its name)</source>
+        <translation>couche (ordre d&apos;exécution ; survolez un point pour son nom)</translation>
+    </message>
+    <message>
+        <source>tolerance %1</source>
+        <translation>tolérance %1</translation>
+    </message>
+    <message>
+        <source>tolerance %1 dB</source>
+        <translation>tolérance %1 dB</translation>
+    </message>
+    <message>
+        <source>worst: %1</source>
+        <translation>pire : %1</translation>
+    </message>
+    <message>
+        <source>first divergent layer: %1 (layer %2)</source>
+        <translation>première couche divergente : %1 (couche %2)</translation>
     </message>
 </context>
 <context>
@@ -354,12 +612,82 @@
         <translation>Temps par couche</translation>
     </message>
     <message>
-        <source>Slowest first</source>
-        <translation>Les plus lentes d&apos;abord</translation>
+        <source>Slowest layers</source>
+        <translation>Couches les plus lentes</translation>
     </message>
     <message>
-        <source>time per layer (ms)</source>
-        <translation>temps par couche (ms)</translation>
+        <source>All layers in graph order</source>
+        <translation>Toutes les couches dans l&apos;ordre du graphe</translation>
+    </message>
+    <message>
+        <source>Totals by op type</source>
+        <translation>Totaux par type d&apos;opération</translation>
+    </message>
+    <message>
+        <source>Slowest layers first, every layer in graph order (scroll with the wheel), or the time of all layers of each op type added up</source>
+        <translation>Les couches les plus lentes d&apos;abord, toutes les couches dans l&apos;ordre du graphe (défilement à la molette), ou le temps cumulé des couches de chaque type d&apos;opération</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>toutes</translation>
+    </message>
+    <message>
+        <source>top </source>
+        <translation>les </translation>
+    </message>
+    <message>
+        <source>How many of the slowest layers to show (0 = all; the rest scroll)</source>
+        <translation>Nombre de couches les plus lentes à afficher (0 = toutes ; les autres défilent)</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>Afficher :</translation>
+    </message>
+    <message>
+        <source>time per iteration (ms)</source>
+        <translation>temps par itération (ms)</translation>
+    </message>
+    <message>
+        <source>Run a benchmark (F5) to see per-layer timings.</source>
+        <translation>Lancez un banc d&apos;essai (F5) pour voir les temps par couche.</translation>
+    </message>
+    <message>
+        <source>1 layer</source>
+        <translation>1 couche</translation>
+    </message>
+    <message>
+        <source>%1 layers</source>
+        <translation>%1 couches</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;library: %1&lt;br&gt;time: %2 ms of %3 ms (%4%)</source>
+        <translation>&lt;br&gt;bibliothèque : %1&lt;br&gt;temps : %2 ms sur %3 ms (%4 %)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;op: %2&lt;br&gt;library: %3&lt;br&gt;time: %4 ms (%5% of %6 ms)&lt;br&gt;&lt;i&gt;click to select it in the graph&lt;/i&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;opération : %2&lt;br&gt;bibliothèque : %3&lt;br&gt;temps : %4 ms (%5 % de %6 ms)&lt;br&gt;&lt;i&gt;cliquez pour la sélectionner dans le graphe&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>unknown library</source>
+        <translation>bibliothèque inconnue</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms over %n layer(s) in %2 op types</source>
+        <translation>
+            <numerusform>%1 ms sur %n couche dans %2 types d&apos;opération</numerusform>
+            <numerusform>%1 ms sur %n couches dans %2 types d&apos;opération</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms over %n layer(s); hover for details, click to select</source>
+        <translation>
+            <numerusform>%1 ms sur %n couche ; survolez pour les détails, cliquez pour sélectionner</numerusform>
+            <numerusform>%1 ms sur %n couches ; survolez pour les détails, cliquez pour sélectionner</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -524,6 +852,22 @@
         <source>superseded by another model</source>
         <translation>remplacé par un autre modèle</translation>
     </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>&amp;Guide de l&apos;utilisateur</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>&amp;Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>%1 has inputs of free size: choose their shapes</source>
+        <translation>%1 a des entrées de taille libre : choisissez leurs formes</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: its input shapes are needed</source>
+        <translation>%1 n&apos;a pas été ouvert : les formes de ses entrées sont nécessaires</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -540,16 +884,28 @@
         <translation>décalage dans l&apos;arène (Kio)</translation>
     </message>
     <message>
-        <source>live bytes</source>
-        <translation>octets vivants</translation>
-    </message>
-    <message>
-        <source>arena %1 KiB</source>
-        <translation>arène %1 Kio</translation>
-    </message>
-    <message>
         <source>lower bound %1 KiB</source>
         <translation>borne inférieure %1 Kio</translation>
+    </message>
+    <message>
+        <source>Open a model to see where its activations live in the arena over time.</source>
+        <translation>Ouvrez un modèle pour voir où ses activations résident dans l&apos;arène au fil du temps.</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>vivant</translation>
+    </message>
+    <message>
+        <source>arena %1 KiB (optimal)</source>
+        <translation>arène %1 Kio (optimale)</translation>
+    </message>
+    <message>
+        <source>arena %1 KiB (+%2%)</source>
+        <translation>arène %1 Kio (+%2 %)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;buffer %1&lt;/b&gt;: %2&lt;br&gt;%3 bytes at offset %4 (%5 KiB)&lt;br&gt;live from step %6 (%7)&lt;br&gt;to step %8 (%9)</source>
+        <translation>&lt;b&gt;tampon %1&lt;/b&gt; : %2&lt;br&gt;%3 octets au décalage %4 (%5 Kio)&lt;br&gt;vivant de l&apos;étape %6 (%7)&lt;br&gt;à l&apos;étape %8 (%9)</translation>
     </message>
 </context>
 <context>
@@ -630,6 +986,18 @@
         <source>(none recorded)</source>
         <translation>(aucune enregistrée)</translation>
     </message>
+    <message>
+        <source>Run figures</source>
+        <translation>Mesures de l&apos;exécution</translation>
+    </message>
+    <message>
+        <source>%1  (of the fused node %2)</source>
+        <translation>%1  (du nœud fusionné %2)</translation>
+    </message>
+    <message>
+        <source>(no figure for this node)</source>
+        <translation>(aucune mesure pour ce nœud)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::RunComparisonChart</name>
@@ -654,12 +1022,47 @@
         <translation>latence (ms)</translation>
     </message>
     <message>
-        <source>%1 - %2</source>
-        <translation>%1 - %2</translation>
+        <source>Select two or more runs in the Run history (Alt+4) and choose Compare.</source>
+        <translation>Sélectionnez deux exécutions ou plus dans l&apos;historique (Alt+4) et choisissez Comparer.</translation>
     </message>
     <message>
-        <source>time difference (ms)</source>
-        <translation>écart de temps (ms)</translation>
+        <source>Warning: these runs are of different models (%1); per-layer deltas only match layers by name.</source>
+        <translation>Attention : ces exécutions portent sur des modèles différents (%1) ; les écarts par couche n&apos;apparient les couches que par leur nom.</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source> (baseline)</source>
+        <translation> (référence)</translation>
+    </message>
+    <message>
+        <source>time difference against %1 (ms)</source>
+        <translation>écart de temps par rapport à %1 (ms)</translation>
+    </message>
+    <message>
+        <source>%1 minus %2</source>
+        <translation>%1 moins %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;%2&lt;br&gt;mean %3 ms ± %4 ms (95% CI) over %n iteration(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;%2&lt;br&gt;moyenne %3 ms ± %4 ms (IC à 95 %) sur %n itération</numerusform>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;%2&lt;br&gt;moyenne %3 ms ± %4 ms (IC à 95 %) sur %n itérations</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not in this run</source>
+        <translation>absent de cette exécution</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2)</source>
+        <translation>%1 ms (%2)</translation>
+    </message>
+    <message>
+        <source>, %1%2 ms</source>
+        <translation>, %1%2 ms</translation>
     </message>
 </context>
 <context>
@@ -784,10 +1187,6 @@
         <translation>%1 a échoué : %2</translation>
     </message>
     <message>
-        <source>#%1 against #%2: median %3 ms -&gt; %4 ms (x%5), %6</source>
-        <translation>#%1 par rapport à #%2 : médiane %3 ms -&gt; %4 ms (x%5), %6</translation>
-    </message>
-    <message>
         <source>a real difference (95% intervals do not overlap)</source>
         <translation>une différence réelle (les intervalles à 95 % ne se chevauchent pas)</translation>
     </message>
@@ -817,6 +1216,22 @@
         <source>Cannot delete run #%1: %2</source>
         <translation>Impossible de supprimer l&apos;exécution #%1 : %2</translation>
     </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Run id: embark-cli runs show %1</source>
+        <translation>Identifiant : embark-cli runs show %1</translation>
+    </message>
+    <message>
+        <source>Warning: these runs are of different models (%1): their timings are not comparable.</source>
+        <translation>Attention : ces exécutions portent sur des modèles différents (%1) : leurs temps ne sont pas comparables.</translation>
+    </message>
+    <message>
+        <source>#%1 against #%2 (baseline): median #%2 %3 ms -&gt; #%1 %4 ms (x%5), %6</source>
+        <translation>n°%1 par rapport à n°%2 (référence) : médiane n°%2 %3 ms -&gt; n°%1 %4 ms (x%5), %6</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -827,6 +1242,61 @@
     <message>
         <source>Embark does not store it. To avoid this question, install your public key on the board (ssh-copy-id).</source>
         <translation>Embark ne l&apos;enregistre pas. Pour ne plus avoir cette question, installez votre clé publique sur la carte (ssh-copy-id).</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>Raccourcis clavier</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>Graphe</translation>
+    </message>
+    <message>
+        <source>Zoom at the cursor</source>
+        <translation>Zoomer sous le curseur</translation>
+    </message>
+    <message>
+        <source>Mouse wheel</source>
+        <translation>Molette de la souris</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>Déplacer la vue</translation>
+    </message>
+    <message>
+        <source>Drag the background</source>
+        <translation>Faire glisser le fond</translation>
+    </message>
+    <message>
+        <source>Next match of the search</source>
+        <translation>Résultat suivant de la recherche</translation>
+    </message>
+    <message>
+        <source>Enter in the find box</source>
+        <translation>Entrée dans le champ de recherche</translation>
+    </message>
+    <message>
+        <source>Run a node on another kernel library</source>
+        <translation>Exécuter un nœud avec une autre bibliothèque de noyaux</translation>
+    </message>
+    <message>
+        <source>Right-click the node</source>
+        <translation>Clic droit sur le nœud</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>Menu</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>Action</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>Raccourci</translation>
     </message>
 </context>
 <context>
@@ -899,10 +1369,6 @@
         <source>Connection failed: %1</source>
         <translation>Échec de la connexion : %1</translation>
     </message>
-    <message>
-        <source>Cannot save board</source>
-        <translation>Impossible d&apos;enregistrer la carte</translation>
-    </message>
 </context>
 <context>
     <name>embark::ui::StagesView</name>
@@ -925,6 +1391,10 @@
     <message>
         <source>(no rewrites in this stage)</source>
         <translation>(aucune réécriture à cette étape)</translation>
+    </message>
+    <message>
+        <source>Click a rewrite to highlight its nodes in both graphs</source>
+        <translation>Cliquez sur une réécriture pour mettre en évidence ses nœuds dans les deux graphes</translation>
     </message>
 </context>
 <context>
@@ -1029,6 +1499,43 @@
         <source>%1 was cancelled.</source>
         <translation>%1 a été annulé.</translation>
     </message>
+    <message>
+        <source>Folder with the XNNPACK, cpuinfo, pthreadpool and FXdiv tarballs</source>
+        <translation>Dossier contenant les archives de XNNPACK, cpuinfo, pthreadpool et FXdiv</translation>
+    </message>
+    <message>
+        <source>Build XNNPACK for %1</source>
+        <translation>Compiler XNNPACK pour %1</translation>
+    </message>
+    <message>
+        <source>run #%1</source>
+        <translation>exécution n°%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>run #%1, median %2 ms over %n iteration(s)</source>
+        <translation>
+            <numerusform>exécution n°%1, médiane %2 ms sur %n itération</numerusform>
+            <numerusform>exécution n°%1, médiane %2 ms sur %n itérations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>median %1 ms over %n iteration(s)</source>
+        <translation>
+            <numerusform>médiane %1 ms sur %n itération</numerusform>
+            <numerusform>médiane %1 ms sur %n itérations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) written to %1</source>
+        <translation>
+            <numerusform>%n couche écrite dans %1</numerusform>
+            <numerusform>%n couches écrites dans %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1 (%2, %3)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::TargetPanel</name>
@@ -1108,6 +1615,29 @@
     <message>
         <source>Connection settings of the selected board: host, user, port, key; test the connection</source>
         <translation>Paramètres de connexion de la carte sélectionnée : hôte, utilisateur, port, clé ; tester la connexion</translation>
+    </message>
+    <message>
+        <source>Build upstream XNNPACK for this architecture into Embark&apos;s cache (embark-cli xnnpack build); exports then link it</source>
+        <translation>Compiler XNNPACK amont pour cette architecture dans le cache d&apos;Embark (embark-cli xnnpack build) ; les exports le lient ensuite</translation>
+    </message>
+    <message>
+        <source>XNNPACK: %1</source>
+        <translation>XNNPACK : %1</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>Attention : %1</translation>
+    </message>
+    <message>
+        <source>Build XNNPACK for %1...</source>
+        <translation>Compiler XNNPACK pour %1...</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::UserGuideDialog</name>
+    <message>
+        <source>Embark user guide</source>
+        <translation>Guide de l&apos;utilisateur d&apos;Embark</translation>
     </message>
 </context>
 <context>

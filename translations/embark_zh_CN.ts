@@ -169,6 +169,13 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::GraphOverview</name>
+    <message>
+        <source>Overview: click or drag to move the view</source>
+        <translation>概览：单击或拖动以移动视图</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::GraphPanel</name>
     <message>
         <source>Find node by name or op (Ctrl+F)</source>
@@ -179,6 +186,54 @@
         <translation>
             <numerusform>%n 个匹配</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Enter: next match, Shift+Enter: previous match</source>
+        <translation>Enter：下一个匹配，Shift+Enter：上一个匹配</translation>
+    </message>
+    <message>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配 (Shift+Enter)</translation>
+    </message>
+    <message>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配 (Enter)</translation>
+    </message>
+    <message>
+        <source>Selection</source>
+        <translation>选中项</translation>
+    </message>
+    <message>
+        <source>Zoom to the selected and linked nodes</source>
+        <translation>缩放到选中及关联的节点</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应</translation>
+    </message>
+    <message>
+        <source>Show the whole graph</source>
+        <translation>显示整个图</translation>
+    </message>
+    <message>
+        <source>Overview</source>
+        <translation>概览</translation>
+    </message>
+    <message>
+        <source>Show or hide the overview of the graph</source>
+        <translation>显示或隐藏图的概览</translation>
+    </message>
+    <message>
+        <source>no match</source>
+        <translation>无匹配</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 个，共 %2 个</translation>
+    </message>
+    <message>
+        <source>What the node colours mean. A folded corner and a &quot;+ ...&quot; line mark a fused node and the ops it absorbed.</source>
+        <translation>节点颜色的含义。折角和“+ ...”行标记融合节点及其吸收的算子。</translation>
     </message>
 </context>
 <context>
@@ -200,6 +255,34 @@
     <message>
         <source>graph output %1</source>
         <translation>图输出 %1</translation>
+    </message>
+    <message>
+        <source>fused: absorbed %1</source>
+        <translation>已融合：吸收了 %1</translation>
+    </message>
+    <message>
+        <source>from the original nodes %1</source>
+        <translation>来自原始节点 %1</translation>
+    </message>
+    <message>
+        <source>Colour: %1</source>
+        <translation>颜色：%1</translation>
+    </message>
+    <message>
+        <source>no figure</source>
+        <translation>无数据</translation>
+    </message>
+    <message>
+        <source>Colour: kernel library</source>
+        <translation>颜色：内核库</translation>
+    </message>
+    <message>
+        <source>Colour: op category</source>
+        <translation>颜色：算子类别</translation>
+    </message>
+    <message>
+        <source>not assigned</source>
+        <translation>未分配</translation>
     </message>
 </context>
 <context>
@@ -243,6 +326,49 @@
     <message>
         <source>Reject</source>
         <translation>拒绝</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::InputShapesDialog</name>
+    <message>
+        <source>no shape declared</source>
+        <translation>未声明形状</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <source>Input shapes of %1</source>
+        <translation>%1 的输入形状</translation>
+    </message>
+    <message>
+        <source>Some inputs of this model have free dimensions (a batch size, an image size, ...). Embark plans memory and generates code for fixed shapes: choose the size of each free dimension.</source>
+        <translation>该模型的某些输入具有自由维度（批大小、图像尺寸等）。Embark 按固定形状规划内存并生成代码：请为每个自由维度选择大小。</translation>
+    </message>
+    <message>
+        <source>e.g. 1x3x224x224</source>
+        <translation>例如 1x3x224x224</translation>
+    </message>
+    <message>
+        <source>dimension %1</source>
+        <translation>维度 %1</translation>
+    </message>
+    <message>
+        <source>Free dimension %1 of input %2</source>
+        <translation>输入 %2 的自由维度 %1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;&lt;small&gt;declared: %3&lt;/small&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; (%2)&lt;br&gt;&lt;small&gt;声明：%3&lt;/small&gt;</translation>
+    </message>
+    <message>
+        <source>&amp;Open</source>
+        <translation>打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Enter the shape of %1 as sizes joined by x, e.g. 1x3x224x224.</source>
+        <translation>请以 x 连接的尺寸输入 %1 的形状，例如 1x3x224x224。</translation>
     </message>
 </context>
 <context>
@@ -295,6 +421,102 @@
         <source>Cancelled</source>
         <translation>已取消</translation>
     </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>resolve</source>
+        <translation>解析</translation>
+    </message>
+    <message>
+        <source>tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <source>import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <source>plan</source>
+        <translation>规划</translation>
+    </message>
+    <message>
+        <source>export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>容量检查</translation>
+    </message>
+    <message>
+        <source>build</source>
+        <translation>构建</translation>
+    </message>
+    <message>
+        <source>deploy</source>
+        <translation>部署</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>compare</source>
+        <translation>比较</translation>
+    </message>
+    <message>
+        <source>store</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>build XNNPACK</source>
+        <translation>构建 XNNPACK</translation>
+    </message>
+    <message>
+        <source>iteration %1: %2 ms</source>
+        <translation>第 %1 次迭代：%2 毫秒</translation>
+    </message>
+    <message>
+        <source>board run of %1 (%2, %3): %4 layer(s), %5 thread(s), %6 warm-up and %7 timed iteration(s)</source>
+        <translation>在开发板上运行 %1（%2，%3）：%4 层，%5 个线程，%6 次预热和 %7 次计时迭代</translation>
+    </message>
+    <message>
+        <source>output %1 (%2) written to %3</source>
+        <translation>输出 %1 (%2) 已写入 %3</translation>
+    </message>
+    <message>
+        <source>check of %1 on the board: max abs %2, max rel %3 (tolerance %4): %5</source>
+        <translation>开发板上 %1 的检查：最大绝对误差 %2，最大相对误差 %3（容差 %4）：%5</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>NOT OK</source>
+        <translation>未通过</translation>
+    </message>
+    <message>
+        <source>error on the board (%1): %2</source>
+        <translation>开发板上出错 (%1)：%2</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Started at %1</source>
+        <translation>开始于 %1</translation>
+    </message>
+    <message>
+        <source>%1 (%2/%3)</source>
+        <translation>%1 (%2/%3)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::LatencyChart</name>
@@ -317,6 +539,10 @@
     <message>
         <source> p90 %1 ms</source>
         <translation> p90 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>Run a benchmark (F5) to see how the latency varies over the iterations.</source>
+        <translation>运行基准测试 (F5) 以查看延迟在各次迭代中的变化。</translation>
     </message>
 </context>
 <context>
@@ -342,8 +568,40 @@
         <translation>指标：</translation>
     </message>
     <message>
-        <source> first divergent layer: %1</source>
-        <translation> 首个偏离层：%1</translation>
+        <source>Run a benchmark (F5) to see each layer&apos;s accuracy against the reference.</source>
+        <translation>运行基准测试 (F5) 以查看每层相对参考实现的精度。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; (layer %2)&lt;br&gt;cosine %3&lt;br&gt;SNR %4 dB&lt;br&gt;max relative error %5</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（第 %2 层）&lt;br&gt;余弦 %3&lt;br&gt;信噪比 %4 dB&lt;br&gt;最大相对误差 %5</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;worst layer&lt;/b&gt; for this metric</source>
+        <translation>&lt;br&gt;该指标的&lt;b&gt;最差层&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;first divergent layer&lt;/b&gt;</source>
+        <translation>&lt;br&gt;&lt;b&gt;第一个发散层&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>layer (schedule order; hover a point for its name)</source>
+        <translation>层（调度顺序；悬停在点上查看名称）</translation>
+    </message>
+    <message>
+        <source>tolerance %1</source>
+        <translation>容差 %1</translation>
+    </message>
+    <message>
+        <source>tolerance %1 dB</source>
+        <translation>容差 %1 dB</translation>
+    </message>
+    <message>
+        <source>worst: %1</source>
+        <translation>最差：%1</translation>
+    </message>
+    <message>
+        <source>first divergent layer: %1 (layer %2)</source>
+        <translation>第一个发散层：%1（第 %2 层）</translation>
     </message>
 </context>
 <context>
@@ -353,12 +611,80 @@
         <translation>逐层耗时</translation>
     </message>
     <message>
-        <source>Slowest first</source>
-        <translation>最慢优先</translation>
+        <source>Slowest layers</source>
+        <translation>最慢的层</translation>
     </message>
     <message>
-        <source>time per layer (ms)</source>
-        <translation>每层耗时（毫秒）</translation>
+        <source>All layers in graph order</source>
+        <translation>按图顺序的所有层</translation>
+    </message>
+    <message>
+        <source>Totals by op type</source>
+        <translation>按算子类型汇总</translation>
+    </message>
+    <message>
+        <source>Slowest layers first, every layer in graph order (scroll with the wheel), or the time of all layers of each op type added up</source>
+        <translation>最慢的层优先、按图顺序的每一层（用滚轮滚动），或每种算子类型所有层的时间总和</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>top </source>
+        <translation>前 </translation>
+    </message>
+    <message>
+        <source>How many of the slowest layers to show (0 = all; the rest scroll)</source>
+        <translation>显示多少个最慢的层（0 = 全部；其余可滚动）</translation>
+    </message>
+    <message>
+        <source>Show:</source>
+        <translation>显示：</translation>
+    </message>
+    <message>
+        <source>time per iteration (ms)</source>
+        <translation>每次迭代时间 (毫秒)</translation>
+    </message>
+    <message>
+        <source>Run a benchmark (F5) to see per-layer timings.</source>
+        <translation>运行基准测试 (F5) 以查看每层耗时。</translation>
+    </message>
+    <message>
+        <source>1 layer</source>
+        <translation>1 层</translation>
+    </message>
+    <message>
+        <source>%1 layers</source>
+        <translation>%1 层</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;library: %1&lt;br&gt;time: %2 ms of %3 ms (%4%)</source>
+        <translation>&lt;br&gt;库：%1&lt;br&gt;时间：%2 毫秒，共 %3 毫秒 (%4%)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;op: %2&lt;br&gt;library: %3&lt;br&gt;time: %4 ms (%5% of %6 ms)&lt;br&gt;&lt;i&gt;click to select it in the graph&lt;/i&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;算子：%2&lt;br&gt;库：%3&lt;br&gt;时间：%4 毫秒（占 %6 毫秒的 %5%）&lt;br&gt;&lt;i&gt;单击以在图中选中&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>%1 ×%2</source>
+        <translation>%1 ×%2</translation>
+    </message>
+    <message>
+        <source>unknown library</source>
+        <translation>未知库</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms over %n layer(s) in %2 op types</source>
+        <translation>
+            <numerusform>%1 毫秒，%n 层，%2 种算子类型</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 ms over %n layer(s); hover for details, click to select</source>
+        <translation>
+            <numerusform>%1 毫秒，%n 层；悬停查看详情，单击选中</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -523,6 +849,22 @@
         <source>superseded by another model</source>
         <translation>已被另一个模型取代</translation>
     </message>
+    <message>
+        <source>&amp;User guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>%1 has inputs of free size: choose their shapes</source>
+        <translation>%1 的输入大小不固定：请选择其形状</translation>
+    </message>
+    <message>
+        <source>%1 was not opened: its input shapes are needed</source>
+        <translation>%1 未打开：需要其输入形状</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -539,16 +881,28 @@
         <translation>内存池偏移（KiB）</translation>
     </message>
     <message>
-        <source>live bytes</source>
-        <translation>活跃字节</translation>
-    </message>
-    <message>
-        <source>arena %1 KiB</source>
-        <translation>内存池 %1 KiB</translation>
-    </message>
-    <message>
         <source>lower bound %1 KiB</source>
         <translation>下界 %1 KiB</translation>
+    </message>
+    <message>
+        <source>Open a model to see where its activations live in the arena over time.</source>
+        <translation>打开模型以查看其激活值随时间在内存区中的位置。</translation>
+    </message>
+    <message>
+        <source>live</source>
+        <translation>存活</translation>
+    </message>
+    <message>
+        <source>arena %1 KiB (optimal)</source>
+        <translation>内存区 %1 KiB（最优）</translation>
+    </message>
+    <message>
+        <source>arena %1 KiB (+%2%)</source>
+        <translation>内存区 %1 KiB (+%2%)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;buffer %1&lt;/b&gt;: %2&lt;br&gt;%3 bytes at offset %4 (%5 KiB)&lt;br&gt;live from step %6 (%7)&lt;br&gt;to step %8 (%9)</source>
+        <translation>&lt;b&gt;缓冲区 %1&lt;/b&gt;：%2&lt;br&gt;%3 字节，偏移 %4 (%5 KiB)&lt;br&gt;从第 %6 步 (%7)&lt;br&gt;到第 %8 步 (%9) 存活</translation>
     </message>
 </context>
 <context>
@@ -629,6 +983,18 @@
         <source>(none recorded)</source>
         <translation>（未记录）</translation>
     </message>
+    <message>
+        <source>Run figures</source>
+        <translation>运行数据</translation>
+    </message>
+    <message>
+        <source>%1  (of the fused node %2)</source>
+        <translation>%1（融合节点 %2 的）</translation>
+    </message>
+    <message>
+        <source>(no figure for this node)</source>
+        <translation>（该节点无数据）</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::RunComparisonChart</name>
@@ -653,12 +1019,46 @@
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <source>%1 - %2</source>
-        <translation>%1 - %2</translation>
+        <source>Select two or more runs in the Run history (Alt+4) and choose Compare.</source>
+        <translation>在运行历史 (Alt+4) 中选择两次或更多运行，然后选择“比较”。</translation>
     </message>
     <message>
-        <source>time difference (ms)</source>
-        <translation>时间差（毫秒）</translation>
+        <source>Warning: these runs are of different models (%1); per-layer deltas only match layers by name.</source>
+        <translation>警告：这些运行属于不同的模型 (%1)；逐层差异仅按名称匹配层。</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source> (baseline)</source>
+        <translation>（基准）</translation>
+    </message>
+    <message>
+        <source>time difference against %1 (ms)</source>
+        <translation>相对 %1 的时间差 (毫秒)</translation>
+    </message>
+    <message>
+        <source>%1 minus %2</source>
+        <translation>%1 减 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>&lt;b&gt;%1&lt;/b&gt;%2&lt;br&gt;mean %3 ms ± %4 ms (95% CI) over %n iteration(s)</source>
+        <translation>
+            <numerusform>&lt;b&gt;%1&lt;/b&gt;%2&lt;br&gt;平均 %3 毫秒 ± %4 毫秒（95% 置信区间），%n 次迭代</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>not in this run</source>
+        <translation>不在此次运行中</translation>
+    </message>
+    <message>
+        <source>%1 ms (%2)</source>
+        <translation>%1 毫秒 (%2)</translation>
+    </message>
+    <message>
+        <source>, %1%2 ms</source>
+        <translation>，%1%2 毫秒</translation>
     </message>
 </context>
 <context>
@@ -782,10 +1182,6 @@
         <translation>%1 失败：%2</translation>
     </message>
     <message>
-        <source>#%1 against #%2: median %3 ms -&gt; %4 ms (x%5), %6</source>
-        <translation>#%1 对比 #%2：中位数 %3 毫秒 -&gt; %4 毫秒（x%5），%6</translation>
-    </message>
-    <message>
         <source>a real difference (95% intervals do not overlap)</source>
         <translation>确有差异（95% 置信区间不重叠）</translation>
     </message>
@@ -813,6 +1209,22 @@
         <source>Cannot delete run #%1: %2</source>
         <translation>无法删除运行 #%1：%2</translation>
     </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Run id: embark-cli runs show %1</source>
+        <translation>运行编号：embark-cli runs show %1</translation>
+    </message>
+    <message>
+        <source>Warning: these runs are of different models (%1): their timings are not comparable.</source>
+        <translation>警告：这些运行属于不同的模型 (%1)：其耗时不可比较。</translation>
+    </message>
+    <message>
+        <source>#%1 against #%2 (baseline): median #%2 %3 ms -&gt; #%1 %4 ms (x%5), %6</source>
+        <translation>#%1 对比 #%2（基准）：中位数 #%2 %3 毫秒 -&gt; #%1 %4 毫秒 (x%5)，%6</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -823,6 +1235,61 @@
     <message>
         <source>Embark does not store it. To avoid this question, install your public key on the board (ssh-copy-id).</source>
         <translation>Embark 不会保存它。若不想再被询问，请在开发板上安装您的公钥（ssh-copy-id）。</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::ShortcutsDialog</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Zoom at the cursor</source>
+        <translation>在光标处缩放</translation>
+    </message>
+    <message>
+        <source>Mouse wheel</source>
+        <translation>鼠标滚轮</translation>
+    </message>
+    <message>
+        <source>Pan</source>
+        <translation>平移</translation>
+    </message>
+    <message>
+        <source>Drag the background</source>
+        <translation>拖动背景</translation>
+    </message>
+    <message>
+        <source>Next match of the search</source>
+        <translation>下一个搜索匹配</translation>
+    </message>
+    <message>
+        <source>Enter in the find box</source>
+        <translation>在搜索框中按 Enter</translation>
+    </message>
+    <message>
+        <source>Run a node on another kernel library</source>
+        <translation>在另一个内核库上运行节点</translation>
+    </message>
+    <message>
+        <source>Right-click the node</source>
+        <translation>右键单击节点</translation>
+    </message>
+    <message>
+        <source>Menu</source>
+        <translation>菜单</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Shortcut</source>
+        <translation>快捷键</translation>
     </message>
 </context>
 <context>
@@ -895,10 +1362,6 @@
         <source>Connection failed: %1</source>
         <translation>连接失败：%1</translation>
     </message>
-    <message>
-        <source>Cannot save board</source>
-        <translation>无法保存开发板</translation>
-    </message>
 </context>
 <context>
     <name>embark::ui::StagesView</name>
@@ -921,6 +1384,10 @@
     <message>
         <source>(no rewrites in this stage)</source>
         <translation>（此阶段无改写）</translation>
+    </message>
+    <message>
+        <source>Click a rewrite to highlight its nodes in both graphs</source>
+        <translation>单击某个改写以在两个图中突出显示其节点</translation>
     </message>
 </context>
 <context>
@@ -1025,6 +1492,40 @@
         <source>%1 was cancelled.</source>
         <translation>%1 已取消。</translation>
     </message>
+    <message>
+        <source>Folder with the XNNPACK, cpuinfo, pthreadpool and FXdiv tarballs</source>
+        <translation>包含 XNNPACK、cpuinfo、pthreadpool 和 FXdiv 源码包的文件夹</translation>
+    </message>
+    <message>
+        <source>Build XNNPACK for %1</source>
+        <translation>为 %1 构建 XNNPACK</translation>
+    </message>
+    <message>
+        <source>run #%1</source>
+        <translation>运行 #%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>run #%1, median %2 ms over %n iteration(s)</source>
+        <translation>
+            <numerusform>运行 #%1，%n 次迭代的中位数为 %2 毫秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>median %1 ms over %n iteration(s)</source>
+        <translation>
+            <numerusform>%n 次迭代的中位数为 %1 毫秒</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) written to %1</source>
+        <translation>
+            <numerusform>%n 层已写入 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::TargetPanel</name>
@@ -1103,6 +1604,29 @@
     <message>
         <source>Connection settings of the selected board: host, user, port, key; test the connection</source>
         <translation>所选开发板的连接设置：主机、用户、端口、密钥；测试连接</translation>
+    </message>
+    <message>
+        <source>Build upstream XNNPACK for this architecture into Embark&apos;s cache (embark-cli xnnpack build); exports then link it</source>
+        <translation>为此架构将上游 XNNPACK 构建到 Embark 的缓存中 (embark-cli xnnpack build)；之后导出会链接它</translation>
+    </message>
+    <message>
+        <source>XNNPACK: %1</source>
+        <translation>XNNPACK：%1</translation>
+    </message>
+    <message>
+        <source>Warning: %1</source>
+        <translation>警告：%1</translation>
+    </message>
+    <message>
+        <source>Build XNNPACK for %1...</source>
+        <translation>为 %1 构建 XNNPACK...</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::UserGuideDialog</name>
+    <message>
+        <source>Embark user guide</source>
+        <translation>Embark 用户指南</translation>
     </message>
 </context>
 <context>
