@@ -151,11 +151,13 @@ private slots:
         const QString name = QString::fromStdString(fused->name);
         QStringList ops;
         for (const std::string& p : fused->provenance)
-            if (const ir::Node* o = m_session->stageGraph(0)->findNode(p); o && o->name != fused->name)
+            if (const ir::Node* o = m_session->stageGraph(0)->findNode(p);
+                o && o->name != fused->name && o->op != ir::OpKind::Identity && o->op != ir::OpKind::Dropout)
                 ops << QString::fromLatin1(ir::opName(o->op).data(), qsizetype(ir::opName(o->op).size()));
         QVERIFY(!ops.isEmpty());
         const QStringList absorbed = after->absorbedOps(name);
-        QCOMPARE(absorbed.size(), qsizetype(fused->provenance.size() - 1));
+        QVERIFY(absorbed.size() <= qsizetype(fused->provenance.size() - 1));
+        QVERIFY(!absorbed.contains(QStringLiteral("Identity"))); // no-ops removed on the way are not listed
         for (const QString& op : ops) QVERIFY2(absorbed.contains(op), qPrintable(absorbed.join(", ")));
         ui::NodeItem* item = after->nodeItem(name);
         QVERIFY(item->badge().startsWith(QStringLiteral("+ ")));

@@ -117,10 +117,13 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
                 ownSkipped = true;
                 continue;
             }
-            absorbed << (originals[i].second ? toQString(ir::opName(originals[i].second->op))
-                                             : QString::fromStdString(originals[i].first));
+            // Identity and Dropout removed on the way are no-ops, not worth a word on the node
+            // (the tooltip still lists every original node).
+            const ir::Node* o = originals[i].second;
+            if (o && (o->op == ir::OpKind::Identity || o->op == ir::OpKind::Dropout)) continue;
+            absorbed << (o ? toQString(ir::opName(o->op)) : QString::fromStdString(originals[i].first));
         }
-        m_absorbed.insert(name, absorbed);
+        if (!absorbed.isEmpty()) m_absorbed.insert(name, absorbed);
     }
     auto pending = std::make_unique<Pending>();
     pending->generation = ++m_generation;
