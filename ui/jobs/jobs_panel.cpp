@@ -149,7 +149,7 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
             item->setText(Started, QLocale().toString(QTime::currentTime(), QLocale::ShortFormat));
         updateRow(id);
         m_tick->start();
-        followNewJob(id);
+        if (selectedJob() < 0) selectJob(id); // a job queued before the panel existed
     });
     connect(m_queue, &jobs::JobQueue::progressChanged, this, [this](int id) { updateRow(id); });
     connect(m_queue, &jobs::JobQueue::finished, this, [this](int id) {
@@ -185,7 +185,8 @@ QString JobsPanel::stateText(jobs::JobState state) {
 
 void JobsPanel::followNewJob(int id) {
     // The job just asked for is the one to watch and cancel, unless the user is watching
-    // another one that has not finished.
+    // another one that has not finished. A job that starts later (the next in the queue)
+    // does not take the view away from a log being read.
     auto shown = m_queue->job(selectedJob());
     if (!shown || jobs::isFinished(shown->state()) || (shown->state() == jobs::JobState::Queued && shown->id() > id))
         selectJob(id);
