@@ -89,6 +89,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         QTimer::singleShot(0, this, [this] {
             const int column = m_propertiesDock->height() + m_targetDock->height();
             resizeDocks({m_propertiesDock, m_targetDock}, {column * 3 / 5, column * 2 / 5}, Qt::Vertical);
+            // The graphs get the height; the bottom tabs a quarter of it.
+            resizeDocks({m_jobs->dock()}, {qMax(160, height() / 4)}, Qt::Vertical);
         });
     }
     m_stages->setSideBySide(settings.value(QStringLiteral("window/sideBySide"), true).toBool());
