@@ -15,6 +15,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
@@ -106,7 +107,7 @@ void TargetPanel::refresh() {
         m_boardInfo->setText(tr("%1\n%2, %3 cores, %4; runs by %5")
                                  .arg(b->name, b->arch)
                                  .arg(b->cores)
-                                 .arg(targets::formatBytes(b->memoryBytes), b->runnerSummary()));
+                                 .arg(QLocale().formattedDataSize(b->memoryBytes), b->runnerSummary()));
     }
     {
         const QSignalBlocker block(m_library);
@@ -126,8 +127,8 @@ void TargetPanel::refresh() {
     QString summary = parts.join(QStringLiteral(", "));
     if (const auto& plan = m_session->memoryPlan()) {
         summary += QLatin1Char('\n') + tr("Arena %1, lower bound %2")
-                                           .arg(targets::formatBytes(qint64(plan->arenaBytes)),
-                                                targets::formatBytes(qint64(plan->lowerBoundBytes)));
+                                           .arg(QLocale().formattedDataSize(qint64(plan->arenaBytes)),
+                                                QLocale().formattedDataSize(qint64(plan->lowerBoundBytes)));
         m_memory->setTimeline(memoryTimeline(*plan));
     } else {
         if (!m_session->memoryPlanError().isEmpty()) summary += QLatin1Char('\n') + m_session->memoryPlanError();
