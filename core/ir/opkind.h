@@ -1,5 +1,5 @@
-// The operators Embark knows, as an enum. The display-name table in opkind.cpp is pinned to
-// the enum with a static_assert; ONNX op-type strings are mapped only in core/onnx.
+// The operators Embark knows, as an enum generated from the one op list, ops.inc (with the
+// names and categories in opkind.cpp and the ONNX op types in core/onnx/op_table.cpp).
 #pragma once
 
 #include <cstdint>
@@ -15,30 +15,9 @@ namespace embark::ir {
 // normalises older forms (Upsample becomes Resize, Softmax before 13 becomes
 // Flatten-style Reshape + Softmax + Reshape).
 enum class OpKind : uint16_t {
-    // convolution and linear
-    Conv, ConvTranspose, Gemm, MatMul,
-    // normalization
-    BatchNormalization, InstanceNormalization, LRN, LayerNormalization,
-    // activations
-    Relu, LeakyRelu, PRelu, Clip, Sigmoid, Tanh, HardSigmoid, HardSwish, Elu, Selu, Softplus,
-    Softsign, Gelu, Mish, Swish,
-    // element-wise unary
-    Sqrt, Exp, Log, Neg, Abs, Reciprocal, Floor, Ceil, Round, Sign, Erf, Sin, Cos, Not,
-    // element-wise binary / variadic, with broadcasting
-    Add, Sub, Mul, Div, Pow, Min, Max, Sum, Mean, Mod, Equal, Less, Greater, LessOrEqual,
-    GreaterOrEqual, And, Or, Xor, Where,
-    // pooling
-    MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool,
-    // softmax and reductions
-    Softmax, LogSoftmax, ReduceMean, ReduceSum, ReduceMax, ReduceMin, ReduceProd, ArgMax, ArgMin,
-    // shape and data movement
-    Flatten, Reshape, Transpose, Concat, Split, Slice, Squeeze, Unsqueeze, Gather, Shape, Size,
-    Expand, Tile, Pad, Resize, DepthToSpace, SpaceToDepth,
-    // data creation and plumbing
-    Constant, ConstantOfShape, Range, Identity, Dropout, Cast,
-    // quantization (ONNX's QDQ and QOperator forms; integer tensors in and out)
-    QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearConv, QLinearMatMul,
-    ConvInteger, MatMulInteger,
+#define EMBARK_OP(name, category) name,
+#include "ops.inc"
+#undef EMBARK_OP
     Count_
 };
 

@@ -14,53 +14,12 @@ struct OpRow {
     OpKind op;
 };
 
-// Every OpKind appears once with its current ONNX name; legacy aliases follow at the end.
+// Every OpKind with its current ONNX op type (its name in the op list, ir/ops.inc); legacy
+// aliases follow at the end.
 constexpr std::array kOpRows{
-    OpRow{"Conv", OpKind::Conv}, OpRow{"ConvTranspose", OpKind::ConvTranspose},
-    OpRow{"Gemm", OpKind::Gemm}, OpRow{"MatMul", OpKind::MatMul},
-    OpRow{"BatchNormalization", OpKind::BatchNormalization},
-    OpRow{"InstanceNormalization", OpKind::InstanceNormalization}, OpRow{"LRN", OpKind::LRN},
-    OpRow{"LayerNormalization", OpKind::LayerNormalization},
-    OpRow{"Relu", OpKind::Relu}, OpRow{"LeakyRelu", OpKind::LeakyRelu}, OpRow{"PRelu", OpKind::PRelu},
-    OpRow{"Clip", OpKind::Clip}, OpRow{"Sigmoid", OpKind::Sigmoid}, OpRow{"Tanh", OpKind::Tanh},
-    OpRow{"HardSigmoid", OpKind::HardSigmoid}, OpRow{"HardSwish", OpKind::HardSwish},
-    OpRow{"Elu", OpKind::Elu}, OpRow{"Selu", OpKind::Selu}, OpRow{"Softplus", OpKind::Softplus},
-    OpRow{"Softsign", OpKind::Softsign}, OpRow{"Gelu", OpKind::Gelu}, OpRow{"Mish", OpKind::Mish},
-    OpRow{"Swish", OpKind::Swish},
-    OpRow{"Sqrt", OpKind::Sqrt}, OpRow{"Exp", OpKind::Exp}, OpRow{"Log", OpKind::Log},
-    OpRow{"Neg", OpKind::Neg}, OpRow{"Abs", OpKind::Abs}, OpRow{"Reciprocal", OpKind::Reciprocal},
-    OpRow{"Floor", OpKind::Floor}, OpRow{"Ceil", OpKind::Ceil}, OpRow{"Round", OpKind::Round},
-    OpRow{"Sign", OpKind::Sign}, OpRow{"Erf", OpKind::Erf}, OpRow{"Sin", OpKind::Sin},
-    OpRow{"Cos", OpKind::Cos}, OpRow{"Not", OpKind::Not},
-    OpRow{"Add", OpKind::Add}, OpRow{"Sub", OpKind::Sub}, OpRow{"Mul", OpKind::Mul},
-    OpRow{"Div", OpKind::Div}, OpRow{"Pow", OpKind::Pow}, OpRow{"Min", OpKind::Min},
-    OpRow{"Max", OpKind::Max}, OpRow{"Sum", OpKind::Sum}, OpRow{"Mean", OpKind::Mean},
-    OpRow{"Mod", OpKind::Mod}, OpRow{"Equal", OpKind::Equal}, OpRow{"Less", OpKind::Less},
-    OpRow{"Greater", OpKind::Greater}, OpRow{"LessOrEqual", OpKind::LessOrEqual},
-    OpRow{"GreaterOrEqual", OpKind::GreaterOrEqual}, OpRow{"And", OpKind::And},
-    OpRow{"Or", OpKind::Or}, OpRow{"Xor", OpKind::Xor}, OpRow{"Where", OpKind::Where},
-    OpRow{"MaxPool", OpKind::MaxPool}, OpRow{"AveragePool", OpKind::AveragePool},
-    OpRow{"GlobalAveragePool", OpKind::GlobalAveragePool},
-    OpRow{"GlobalMaxPool", OpKind::GlobalMaxPool},
-    OpRow{"Softmax", OpKind::Softmax}, OpRow{"LogSoftmax", OpKind::LogSoftmax},
-    OpRow{"ReduceMean", OpKind::ReduceMean}, OpRow{"ReduceSum", OpKind::ReduceSum},
-    OpRow{"ReduceMax", OpKind::ReduceMax}, OpRow{"ReduceMin", OpKind::ReduceMin},
-    OpRow{"ReduceProd", OpKind::ReduceProd}, OpRow{"ArgMax", OpKind::ArgMax},
-    OpRow{"ArgMin", OpKind::ArgMin},
-    OpRow{"Flatten", OpKind::Flatten}, OpRow{"Reshape", OpKind::Reshape},
-    OpRow{"Transpose", OpKind::Transpose}, OpRow{"Concat", OpKind::Concat},
-    OpRow{"Split", OpKind::Split}, OpRow{"Slice", OpKind::Slice}, OpRow{"Squeeze", OpKind::Squeeze},
-    OpRow{"Unsqueeze", OpKind::Unsqueeze}, OpRow{"Gather", OpKind::Gather},
-    OpRow{"Shape", OpKind::Shape}, OpRow{"Size", OpKind::Size}, OpRow{"Expand", OpKind::Expand},
-    OpRow{"Tile", OpKind::Tile}, OpRow{"Pad", OpKind::Pad}, OpRow{"Resize", OpKind::Resize},
-    OpRow{"DepthToSpace", OpKind::DepthToSpace}, OpRow{"SpaceToDepth", OpKind::SpaceToDepth},
-    OpRow{"Constant", OpKind::Constant}, OpRow{"ConstantOfShape", OpKind::ConstantOfShape},
-    OpRow{"Range", OpKind::Range}, OpRow{"Identity", OpKind::Identity},
-    OpRow{"Dropout", OpKind::Dropout}, OpRow{"Cast", OpKind::Cast},
-    OpRow{"QuantizeLinear", OpKind::QuantizeLinear}, OpRow{"DequantizeLinear", OpKind::DequantizeLinear},
-    OpRow{"DynamicQuantizeLinear", OpKind::DynamicQuantizeLinear},
-    OpRow{"QLinearConv", OpKind::QLinearConv}, OpRow{"QLinearMatMul", OpKind::QLinearMatMul},
-    OpRow{"ConvInteger", OpKind::ConvInteger}, OpRow{"MatMulInteger", OpKind::MatMulInteger},
+#define EMBARK_OP(name, category) OpRow{#name, OpKind::name},
+#include "ir/ops.inc"
+#undef EMBARK_OP
     // legacy names, normalised by the importer
     OpRow{"Upsample", OpKind::Resize},
 };

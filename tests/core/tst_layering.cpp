@@ -102,6 +102,31 @@ private slots:
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
     }
 
+    // The declared dependencies are the ones the code has: every core module a module declares
+    // is included by at least one of its files (what it reaches through another module comes
+    // with that one and is not declared again).
+    void everyDeclaredDependencyIsUsed() {
+        const QString core = embark::test::sourceDir() + "/core";
+        const Modules m = readModules(core + "/CMakeLists.txt");
+        static const QRegularExpression include("^\\s*#\\s*include\\s*\"(\\w+)/");
+        QStringList problems;
+        for (const auto& [module, declared] : m.direct) {
+            std::set<QString> used;
+            QDirIterator it(core + "/" + module, {"*.h", "*.cpp"}, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                QFile f(it.next());
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                for (const QString& text : QString::fromUtf8(f.readAll()).split('\n'))
+                    if (const auto match = include.match(text); match.hasMatch()) used.insert(match.captured(1));
+            }
+            for (const QString& d : declared)
+                if (!used.count(d))
+                    problems << "core/CMakeLists.txt gives '" + module + "' a dependency on '" + d +
+                                    "', but no file of core/" + module + " includes it";
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
+    }
+
     // No cycle among the declared dependencies, and every module depends only on modules
     // listed before it (the order the build creates them in).
     void declaredDependenciesPointDown() {
