@@ -25,22 +25,36 @@ Status runInJob(const Recipe& recipe, PipelineState& state, JobContext& ctx) {
     return {};
 }
 
+void fromExportRequest(const ExportRequest& r, PipelineState& state) {
+    state.options.modelPath = r.modelPath;
+    state.options.boardId = r.boardId;
+    state.options.library = r.library;
+    state.options.opOverrides = r.opOverrides;
+    state.options.nodeOverrides = r.nodeOverrides;
+    state.graph = r.graph;
+    state.exportDir = r.outDir;
+    state.replaceExport = r.force;
+}
+
+Status setBuildResult(const build::BuildResult& built, JobContext& ctx) {
+    const QString summary = QStringLiteral("%1 (%2, %3 KiB)")
+                                .arg(built.binary, built.elfMachine)
+                                .arg(double(built.binaryBytes) / 1024, 0, 'f', 1);
+    ctx.setResult(built, summary);
+    return {};
+}
+
 } // namespace
 
 std::shared_ptr<Job> makeExportJob(ExportRequest r, QString title) {
     if (title.isEmpty()) title = QStringLiteral("Export %1 for %2 (%3)").arg(baseName(r.modelPath), r.boardId,
                                                                      QString::fromStdString(r.library));
-    return std::make_shared<Job>(title, JobKind::Export, [r = std::move(r)](JobContext& ctx) -> Status {
+    const JobKind kind = r.build ? JobKind::Build : JobKind::Export;
+    return std::make_shared<Job>(title, kind, [r = std::move(r)](JobContext& ctx) -> Status {
         PipelineState state;
-        state.options.modelPath = r.modelPath;
-        state.options.boardId = r.boardId;
-        state.options.library = r.library;
-        state.options.opOverrides = r.opOverrides;
-        state.options.nodeOverrides = r.nodeOverrides;
-        state.graph = r.graph;
-        state.exportDir = r.outDir;
-        state.replaceExport = r.force;
-        EMBARK_TRY(runInJob(exportRecipe(), state, ctx));
+        fromExportRequest(r, state);
+        EMBARK_TRY(runInJob(r.build ? exportBuildRecipe() : exportRecipe(), state, ctx));
+        if (r.build) return setBuildResult(*state.built, ctx);
         const exporter::ExportResult& exported = *state.exported;
         const QString summary = QStringLiteral("%1 layers, arena %2 KiB, weights %3 KiB in %4")
                                     .arg(exported.layers)
@@ -64,12 +78,7 @@ std::shared_ptr<Job> makeBuildJob(BuildRequest r, QString title) {
             state.board = *board;
         }
         EMBARK_TRY(runInJob(buildRecipe(), state, ctx));
-        const build::BuildResult& built = *state.built;
-        const QString summary = QStringLiteral("%1 (%2, %3 KiB)")
-                                    .arg(built.binary, built.elfMachine)
-                                    .arg(double(built.binaryBytes) / 1024, 0, 'f', 1);
-        ctx.setResult(built, summary);
-        return {};
+        return setBuildResult(*state.built, ctx);
     });
 }
 
@@ -77,16 +86,17 @@ std::shared_ptr<Job> makeDeployJob(DeployRequest r, QString title) {
     if (title.isEmpty()) title = QStringLiteral("Deploy %1 to %2").arg(QFileInfo(r.binary).fileName(), r.boardId);
     return std::make_shared<Job>(title, JobKind::Deploy, [r = std::move(r)](JobContext& ctx) -> Status {
         PipelineState state;
+        if (r.exportFirst) fromExportRequest(*r.exportFirst, state);
         state.options.boardId = r.boardId;
         state.options.ssh = r.ssh;
         state.options.warmup = 0;
         state.options.iterations = 1;
         state.options.runTimeoutSeconds = r.timeoutSeconds;
         state.binary = r.binary;
-        state.exportDir = r.exportDir;
-        if (r.exportDir.isEmpty() && !QFileInfo(r.binary).isFile())
+        if (!r.exportFirst) state.exportDir = r.exportDir;
+        if (!r.exportFirst && r.exportDir.isEmpty() && !QFileInfo(r.binary).isFile())
             return makeError(ErrorKind::Usage, "'" + r.binary.toStdString() + "' does not exist: build the export first");
-        EMBARK_TRY(runInJob(deployRunRecipe(!r.exportDir.isEmpty()), state, ctx));
+        EMBARK_TRY(runInJob(deployRunRecipe(!r.exportDir.isEmpty(), r.exportFirst.has_value()), state, ctx));
         ctx.setResult(QString::fromUtf8(state.runStdout), QStringLiteral("ran once on %1").arg(state.transport->describe()));
         return {};
     });

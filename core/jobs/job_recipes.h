@@ -17,6 +17,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace embark::jobs {
@@ -29,6 +30,7 @@ struct ExportRequest {
     std::map<std::string, std::string> opOverrides, nodeOverrides;
     QString outDir;
     bool force = false; // replace a non-empty folder
+    bool build = false; // build it too (one job: a failed export builds nothing)
 };
 
 struct BuildRequest {
@@ -38,6 +40,7 @@ struct BuildRequest {
 };
 
 struct DeployRequest {
+    std::optional<ExportRequest> exportFirst; // set: export (into its outDir) and build first
     QString exportDir;  // set: build it first (incremental; nothing to do when up to date)
     QString binary;     // a built run_export (its lib/ folder goes along when present)
     QString boardId;
@@ -47,7 +50,7 @@ struct DeployRequest {
 
 // Every recipe takes an optional title (the studio passes a translated one).
 
-// Result: exporter::ExportResult.
+// Result: exporter::ExportResult, or with request.build a build::BuildResult (a Build job).
 std::shared_ptr<Job> makeExportJob(ExportRequest request, QString title = {});
 // Result: build::BuildResult. A cancelled build kills its process tree and removes the build
 // folder it created, so the export folder is left as it was.

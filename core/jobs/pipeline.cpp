@@ -124,9 +124,15 @@ Recipe buildRecipe() {
     return {{"build", {}, buildStep}};
 }
 
-Recipe deployRunRecipe(bool buildFirst) {
-    Recipe r{{"resolve", {}, resolveTargetStep}};
-    if (buildFirst) r.push_back({"build", {"resolve"}, buildStep});
+Recipe exportBuildRecipe() {
+    Recipe r = exportRecipe();
+    r.push_back({"build", {"export"}, buildStep});
+    return r;
+}
+
+Recipe deployRunRecipe(bool buildFirst, bool exportFirst) {
+    Recipe r = exportFirst ? exportRecipe() : Recipe{{"resolve", {}, resolveTargetStep}};
+    if (buildFirst || exportFirst) r.push_back({"build", {"resolve", "export"}, buildStep});
     r.push_back({"deploy", {"resolve", "build"}, deployStep});
     r.push_back({"run", {"deploy"}, runStep});
     return r;

@@ -133,6 +133,8 @@ Status storeStep(PipelineState& s, StepContext& c);
 Recipe benchRecipe();
 Recipe exportRecipe();       // resolve → import → plan → export
 Recipe buildRecipe();        // build (the state's exportDir; the board when options.boardId is set)
-Recipe deployRunRecipe(bool buildFirst); // resolve → [build →] deploy → run
+Recipe exportBuildRecipe();  // resolve → import → plan → export → build
+// resolve → [import → plan → export →] [build →] deploy → run
+Recipe deployRunRecipe(bool buildFirst, bool exportFirst = false);
 
 } // namespace embark::jobs

@@ -43,6 +43,7 @@ void ChartsPanel::showRun(const RunCharts& run) {
     m_timing->setLayers(run.layers);
     m_accuracy->setLayers(run.accuracy, run.firstDivergentNode);
     m_latency->setSamples(run.latenciesMs);
+    emit runShown(run);
 }
 
 void ChartsPanel::compareRuns(const std::vector<RunSeries>& runs) { m_comparison->setRuns(runs); }
@@ -53,6 +54,7 @@ void ChartsPanel::clear() {
     m_accuracy->setLayers({});
     m_latency->setSamples({});
     m_comparison->setRuns({});
+    emit cleared();
 }
 
 void ChartsPanel::clearForModel(const QString& modelPath) {

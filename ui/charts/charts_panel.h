@@ -53,6 +53,10 @@ public slots:
 signals:
     // A layer's bar or point was clicked: select that node in the graph.
     void nodeClicked(const QString& node);
+    // A run's charts are shown (the graph colours its nodes by the run's layer times), or
+    // every chart was emptied.
+    void runShown(const embark::ui::RunCharts& run);
+    void cleared();
 
 private:
     QTabWidget* m_tabs;

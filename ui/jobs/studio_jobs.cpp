@@ -129,8 +129,7 @@ void StudioJobs::exportWithDialog() {
     exportTo(dir, replace);
 }
 
-int StudioJobs::exportTo(const QString& dir, bool replace) {
-    if (!m_session->hasModel()) return notify(tr("Open a model before exporting it."), true), -1;
+jobs::ExportRequest StudioJobs::exportRequest(const QString& dir, bool replace) const {
     jobs::ExportRequest r;
     r.modelPath = m_session->modelPath();
     r.graph = m_session->stageGraph(0);
@@ -140,6 +139,12 @@ int StudioJobs::exportTo(const QString& dir, bool replace) {
     r.nodeOverrides = m_session->request().nodeOverrides;
     r.outDir = dir;
     r.force = replace;
+    return r;
+}
+
+int StudioJobs::exportTo(const QString& dir, bool replace) {
+    if (!m_session->hasModel()) return notify(tr("Open a model before exporting it."), true), -1;
+    jobs::ExportRequest r = exportRequest(dir, replace);
     const QString title = tr("Export %1 for %2 (%3)")
                               .arg(QFileInfo(r.modelPath).completeBaseName(), r.boardId, m_session->library());
     return m_queue->enqueue(jobs::makeExportJob(std::move(r), title));
@@ -165,9 +170,14 @@ int StudioJobs::buildXnnpack(const QString& arch, const QString& tarballsDir) {
 
 void StudioJobs::buildCurrent() {
     if (m_lastExport.isEmpty()) {
-        // A newcomer's Build: export into the default folder first; the queue keeps the order.
-        if (exportTo(defaultExportDir(), true) < 0) return;
-        buildExport(defaultExportDir());
+        // A newcomer's Build: export into the default folder and build it, as one job (a
+        // failed export builds nothing).
+        if (!m_session->hasModel()) return notify(tr("Open a model before building it."), true);
+        jobs::ExportRequest r = exportRequest(defaultExportDir(), true);
+        r.build = true;
+        m_queue->enqueue(jobs::makeExportJob(std::move(r), tr("Export and build %1 for %2")
+                                                                .arg(QFileInfo(m_session->modelPath()).completeBaseName(),
+                                                                     m_session->boardId())));
         return;
     }
     buildExport(m_lastExport);
@@ -181,8 +191,18 @@ int StudioJobs::buildExport(const QString& exportDir) {
 }
 
 void StudioJobs::deployCurrent() {
-    if (m_lastBinary.isEmpty()) return notify(tr("Nothing to deploy yet: build the export first (Ctrl+Shift+B)."), true);
-    deployBinary(m_lastBinary);
+    if (!m_lastBinary.isEmpty()) return void(deployBinary(m_lastBinary));
+    // Like the benchmark, deploy builds what it needs: the last export, or a new one.
+    if (!m_lastExport.isEmpty() || m_session->hasModel()) {
+        jobs::DeployRequest r;
+        r.boardId = m_session->boardId();
+        r.ssh = sshOptions(r.boardId);
+        if (!m_lastExport.isEmpty()) r.exportDir = m_lastExport;
+        else r.exportFirst = exportRequest(defaultExportDir(), true);
+        m_queue->enqueue(jobs::makeDeployJob(std::move(r), tr("Build and deploy to %1").arg(r.boardId)));
+        return;
+    }
+    notify(tr("Open a model before deploying it."), true);
 }
 
 int StudioJobs::deployBinary(const QString& binary) {
@@ -218,7 +238,13 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
     if (state == jobs::JobState::Succeeded && job->kind() == jobs::JobKind::Export)
         if (auto* r = std::any_cast<exporter::ExportResult>(&result)) m_lastExport = r->dir;
     if (state == jobs::JobState::Succeeded && job->kind() == jobs::JobKind::Build)
-        if (auto* r = std::any_cast<build::BuildResult>(&result)) m_lastBinary = r->binary;
+        if (auto* r = std::any_cast<build::BuildResult>(&result)) {
+            m_lastBinary = r->binary;
+            // <export>/build/run_export: an export-and-build job made that export too.
+            QDir exportDir = QFileInfo(r->binary).dir();
+            if (exportDir.cdUp() && QFileInfo::exists(exportDir.filePath(QStringLiteral("export.json"))))
+                m_lastExport = exportDir.absolutePath();
+        }
     if (state == jobs::JobState::Succeeded && std::any_cast<xnnpack::XnnpackBuildResult>(&result)) {
         // A new tree makes XNNPACK available on its architecture: re-choose the library so the
         // session adapts the model again (the session has no other way to be told).

@@ -6,6 +6,7 @@
 
 #include "jobs/bench_pipeline.h"
 #include "jobs/job_queue.h"
+#include "jobs/job_recipes.h"
 
 #include <QObject>
 
@@ -41,6 +42,8 @@ public:
     // What the actions do, without dialogs. Each returns the job id, or -1 after telling the
     // user why nothing was queued (no model, no export yet, ...).
     int exportTo(const QString& dir, bool replace);
+    // The export of the open model for the session's board, library and overrides.
+    jobs::ExportRequest exportRequest(const QString& dir, bool replace) const;
     int buildExport(const QString& exportDir);
     int deployBinary(const QString& binary);
     int runBenchmark();

@@ -77,8 +77,20 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createDocks();
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
-    connect(m_charts, &ChartsPanel::nodeClicked, this,
-            [this](const QString& node) { m_session->select(m_session->lastStage(), node); });
+    // A chart's layer selects and centres its node in both panes.
+    connect(m_charts, &ChartsPanel::nodeClicked, m_stages, &StagesView::revealNode);
+    // Another model's runs leave the charts; the run shown colours the graph by layer time.
+    connect(m_session, &StudioSession::modelChanged, m_charts, [this] { m_charts->clearForModel(m_session->modelPath()); });
+    connect(m_charts, &ChartsPanel::runShown, this, [this](const RunCharts& run) {
+        QHash<QString, double> ms;
+        for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
+        m_stages->setNodeMetric(ms, tr("time (ms)"));
+        m_properties->setNodeMetric(ms, tr("time (ms)"));
+    });
+    connect(m_charts, &ChartsPanel::cleared, this, [this] {
+        m_stages->setNodeMetric({}, {});
+        m_properties->setNodeMetric({}, {});
+    });
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) fitToScreen();
