@@ -868,6 +868,10 @@
         <source>%1 was not opened: its input shapes are needed</source>
         <translation>%1 n&apos;a pas été ouvert : les formes de ses entrées sont nécessaires</translation>
     </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>temps (ms)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -1473,7 +1477,7 @@
     </message>
     <message>
         <source>Nothing to deploy yet: build the export first (Ctrl+Shift+B).</source>
-        <translation>Rien à déployer : compilez d&apos;abord l&apos;export (Ctrl+Maj+B).</translation>
+        <translation type="vanished">Rien à déployer : compilez d&apos;abord l&apos;export (Ctrl+Maj+B).</translation>
     </message>
     <message>
         <source>Deploy to %1</source>
@@ -1535,6 +1539,22 @@
     <message>
         <source>%1 (%2, %3)</source>
         <translation>%1 (%2, %3)</translation>
+    </message>
+    <message>
+        <source>Open a model before building it.</source>
+        <translation>Ouvrez un modèle avant de le compiler.</translation>
+    </message>
+    <message>
+        <source>Export and build %1 for %2</source>
+        <translation>Exporter et compiler %1 pour %2</translation>
+    </message>
+    <message>
+        <source>Build and deploy to %1</source>
+        <translation>Compiler et déployer sur %1</translation>
+    </message>
+    <message>
+        <source>Open a model before deploying it.</source>
+        <translation>Ouvrez un modèle avant de le déployer.</translation>
     </message>
 </context>
 <context>

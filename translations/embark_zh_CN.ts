@@ -865,6 +865,10 @@
         <source>%1 was not opened: its input shapes are needed</source>
         <translation>%1 未打开：需要其输入形状</translation>
     </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>时间 (ms)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -1466,7 +1470,7 @@
     </message>
     <message>
         <source>Nothing to deploy yet: build the export first (Ctrl+Shift+B).</source>
-        <translation>尚无可部署内容：请先构建导出 (Ctrl+Shift+B)。</translation>
+        <translation type="vanished">尚无可部署内容：请先构建导出 (Ctrl+Shift+B)。</translation>
     </message>
     <message>
         <source>Deploy to %1</source>
@@ -1525,6 +1529,22 @@
     <message>
         <source>%1 (%2, %3)</source>
         <translation>%1（%2，%3）</translation>
+    </message>
+    <message>
+        <source>Open a model before building it.</source>
+        <translation>请先打开模型再进行编译。</translation>
+    </message>
+    <message>
+        <source>Export and build %1 for %2</source>
+        <translation>为 %2 导出并编译 %1</translation>
+    </message>
+    <message>
+        <source>Build and deploy to %1</source>
+        <translation>编译并部署到 %1</translation>
+    </message>
+    <message>
+        <source>Open a model before deploying it.</source>
+        <translation>请先打开模型再进行部署。</translation>
     </message>
 </context>
 <context>
