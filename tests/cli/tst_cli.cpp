@@ -1,6 +1,7 @@
 // embark-cli as a user runs it: exit statuses, JSON fields and error messages of inspect/run
 // and the dispatcher, through a real child process; models without inputs or outputs; run on
 // seeded random inputs; concurrent benchmarks of one model and board.
+#include "support/cli_process.h"
 #include "support/test_paths.h"
 
 #include <onnx/onnx_pb.h>
@@ -18,21 +19,8 @@
 using namespace embark::test;
 
 namespace {
-struct Result {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result cli(const QStringList& args) {
-    QProcess p;
-    p.start(cliPath(), args);
-    p.waitForFinished(120000);
-    Result r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Result = CliResult;
+Result cli(const QStringList& args) { return runCli(args); }
 
 QString digits() { return sourceDir() + "/resources/models/digits_cnn.onnx"; }
 QString digitsSet(int k) { return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k); }

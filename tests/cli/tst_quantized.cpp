@@ -5,6 +5,7 @@
 // with exit 4; int8 tensors through inspect and tensor files; exports of QDQ models refused
 // until int8 kernels exist.
 #include "onnx/onnx_models.h"
+#include "support/cli_process.h"
 #include "support/test_paths.h"
 
 #include <QJsonArray>
@@ -20,21 +21,8 @@ using namespace embark;
 using namespace embark::test;
 
 namespace {
-struct Result {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Result cli(const QStringList& args) {
-    QProcess p;
-    p.start(cliPath(), args);
-    p.waitForFinished(120000);
-    Result r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+using Result = CliResult;
+Result cli(const QStringList& args) { return runCli(args); }
 
 ir::Tensor int8s(ir::Shape shape, const std::vector<int8_t>& v) {
     return ir::Tensor::fromBytes(ir::DType::Int8, std::move(shape), v.data(), v.size());

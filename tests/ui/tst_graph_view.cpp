@@ -52,7 +52,7 @@ std::shared_ptr<const ir::Graph> residualGraph() {
     return std::make_shared<const ir::Graph>(b.build());
 }
 
-// DenseNet's shape in IR (as core/layout/synthetic_graphs.h has it for the layout alone):
+// DenseNet's shape in IR (as core/graphdraw/synthetic_graphs.h has it for the layout alone):
 // blocks of layers whose input is the concat of every earlier feature of the block, each
 // layer a 1x1 Conv and `chain - 1` activations. chain 6 gives ~430 nodes, 14 ~900.
 std::shared_ptr<const ir::Graph> denseGraph(int chain) {

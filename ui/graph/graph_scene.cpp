@@ -4,7 +4,7 @@
 #include "node_item.h"
 #include "session/qt_text.h"
 
-#include "layout/ir_graph_layout.h"
+#include "graphdraw/ir_graph_layout.h"
 
 #include <QApplication>
 #include <QFontMetricsF>
@@ -45,9 +45,9 @@ QString formatFigure(double v) { return QLocale().toString(v, 'g', 3); }
 // What the worker computes and the UI thread turns into items.
 struct GraphScene::Pending {
     int generation = 0;
-    layout::IrGraphLayoutInput input;
+    graphdraw::IrGraphLayoutInput input;
     std::vector<QString> titles, subtitles, badges;
-    Expected<layout::LayoutResult> result = Error{};
+    Expected<graphdraw::LayoutResult> result = Error{};
 };
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
@@ -133,10 +133,10 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
     bold.setBold(true);
     const QFontMetricsF metrics(font), boldMetrics(bold);
     Pending* p = pending.get();
-    p->input = layout::buildLayoutInput(*m_graph, [&](const layout::IrLayoutItem& item) {
+    p->input = graphdraw::buildLayoutInput(*m_graph, [&](const graphdraw::IrLayoutItem& item) {
         QString title, subtitle;
         QString badge;
-        if (item.kind == layout::IrLayoutItem::Kind::Node) {
+        if (item.kind == graphdraw::IrLayoutItem::Kind::Node) {
             title = toQString(ir::opName(item.node->op));
             subtitle = outputShapes(item.node);
             badge = fusedBadge(m_absorbed.value(QString::fromStdString(item.node->name)));
@@ -150,11 +150,11 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
         double w = std::max(boldMetrics.horizontalAdvance(title), metrics.horizontalAdvance(subtitle) * 0.9);
         w = std::max(w, metrics.horizontalAdvance(badge) * 0.85);
         const double lines = badge.isEmpty() ? 2 : 2.85;
-        return layout::NodeSize{std::max(90.0, w + 24), metrics.height() * lines + 14};
+        return graphdraw::NodeSize{std::max(90.0, w + 24), metrics.height() * lines + 14};
     });
     m_pendingData = std::move(pending);
     m_pending = true;
-    m_watcher->setFuture(QtConcurrent::run([p] { p->result = layout::computeLayout(p->input.graph); }));
+    m_watcher->setFuture(QtConcurrent::run([p] { p->result = graphdraw::computeLayout(p->input.graph); }));
 }
 
 void GraphScene::onLayoutFinished() {
@@ -166,7 +166,7 @@ void GraphScene::onLayoutFinished() {
         emit layoutReady();
         return;
     }
-    const layout::LayoutResult& r = *p->result;
+    const graphdraw::LayoutResult& r = *p->result;
     const QPalette palette = QApplication::palette();
 
     // A cosmetic 1-pixel pen (width 0): path and polygon items then take their bounding rect
@@ -198,15 +198,15 @@ void GraphScene::onLayoutFinished() {
     }
 
     for (size_t i = 0; i < p->input.items.size(); ++i) {
-        const layout::IrLayoutItem& item = p->input.items[i];
+        const graphdraw::IrLayoutItem& item = p->input.items[i];
         const auto& place = r.nodes[i];
         const auto& size = p->input.graph.nodes[i];
         NodeItem::Kind kind = NodeItem::Kind::Node;
         QString name;
-        if (item.kind == layout::IrLayoutItem::Kind::Node) {
+        if (item.kind == graphdraw::IrLayoutItem::Kind::Node) {
             name = QString::fromStdString(item.node->name);
         } else {
-            kind = item.kind == layout::IrLayoutItem::Kind::GraphInput ? NodeItem::Kind::GraphInput
+            kind = item.kind == graphdraw::IrLayoutItem::Kind::GraphInput ? NodeItem::Kind::GraphInput
                                                                          : NodeItem::Kind::GraphOutput;
             name = QString::fromStdString(item.value->name);
         }

@@ -1,4 +1,4 @@
-// A QGraphicsScene showing one ir::Graph: node and edge items placed by core/layout, the
+// A QGraphicsScene showing one ir::Graph: node and edge items placed by core/graphdraw, the
 // layout computed on a worker thread so large models never freeze the window.
 #pragma once
 
@@ -14,7 +14,7 @@
 #include <memory>
 #include <optional>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 struct LayoutResult;
 }
 

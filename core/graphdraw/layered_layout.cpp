@@ -9,7 +9,7 @@
 #include <cmath>
 #include <limits>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 
 namespace {
 
@@ -191,4 +191,4 @@ Expected<LayoutResult> computeLayout(const LayoutGraph& graph, const LayoutOptio
     return result;
 }
 
-} // namespace embark::layout
+} // namespace embark::graphdraw

@@ -1,8 +1,8 @@
 // Tests of the layered graph layout: geometry invariants on generated network-shaped graphs,
 // crossing counts on small graphs with known optima, cycles, determinism, IR conversion.
-#include "layout/ir_graph_layout.h"
-#include "layout/layered_layout.h"
-#include "layout/synthetic_graphs.h"
+#include "graphdraw/ir_graph_layout.h"
+#include "graphdraw/layered_layout.h"
+#include "graphdraw/synthetic_graphs.h"
 #include "support/graph_builder.h"
 
 #include <QTest>
@@ -11,9 +11,9 @@
 #include <map>
 
 using namespace embark;
-using namespace embark::layout;
+using namespace embark::graphdraw;
 
-Q_DECLARE_METATYPE(embark::layout::LayoutGraph)
+Q_DECLARE_METATYPE(embark::graphdraw::LayoutGraph)
 
 namespace {
 

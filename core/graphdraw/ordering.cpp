@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace embark::layout::detail {
+namespace embark::graphdraw::detail {
 
 namespace {
 
@@ -153,4 +153,4 @@ void reduceCrossings(LayeredGraph& g, int passes, bool transpose) {
     g.updatePositions();
 }
 
-} // namespace embark::layout::detail
+} // namespace embark::graphdraw::detail

@@ -1,8 +1,8 @@
 // Layout speed and quality on generated DenseNet-121-, ResNet-50- and chain-with-skips-shaped
 // graphs: time (best of several runs), crossings, total edge length; `dot` on the ~430-node
 // DenseNet case for comparison when graphviz is installed (with a timeout).
-#include "layout/layered_layout.h"
-#include "layout/synthetic_graphs.h"
+#include "graphdraw/layered_layout.h"
+#include "graphdraw/synthetic_graphs.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -12,7 +12,7 @@
 
 #include <cstdio>
 
-using namespace embark::layout;
+using namespace embark::graphdraw;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace embark::layout::detail {
+namespace embark::graphdraw::detail {
 
 namespace {
 
@@ -116,4 +116,4 @@ std::vector<double> assignX(const LayeredGraph& g, double nodeGap, double dummyG
     return x;
 }
 
-} // namespace embark::layout::detail
+} // namespace embark::graphdraw::detail

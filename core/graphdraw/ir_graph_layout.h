@@ -9,7 +9,7 @@
 
 #include <functional>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 
 struct IrLayoutItem {
     enum class Kind { Node, GraphInput, GraphOutput };
@@ -35,4 +35,4 @@ using MeasureFn = std::function<NodeSize(const IrLayoutItem&)>;
 
 IrGraphLayoutInput buildLayoutInput(const ir::Graph& graph, const MeasureFn& measure = {});
 
-} // namespace embark::layout
+} // namespace embark::graphdraw

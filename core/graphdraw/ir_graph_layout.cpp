@@ -2,7 +2,7 @@
 
 #include <unordered_map>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 
 namespace {
 
@@ -57,4 +57,4 @@ IrGraphLayoutInput buildLayoutInput(const ir::Graph& graph, const MeasureFn& mea
     return in;
 }
 
-} // namespace embark::layout
+} // namespace embark::graphdraw

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 
 struct Point {
     double x = 0;
@@ -71,4 +71,4 @@ struct LayoutResult {
 // that does not exist.
 Expected<LayoutResult> computeLayout(const LayoutGraph& graph, const LayoutOptions& options = {});
 
-} // namespace embark::layout
+} // namespace embark::graphdraw

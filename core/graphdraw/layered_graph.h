@@ -1,10 +1,10 @@
-// The proper layered graph the layout steps share (internal to core/layout): real nodes plus
+// The proper layered graph the layout steps share (internal to core/graphdraw): real nodes plus
 // dummy nodes splitting long edges, so that every edge joins two adjacent layers.
 #pragma once
 
 #include <vector>
 
-namespace embark::layout::detail {
+namespace embark::graphdraw::detail {
 
 struct LayeredGraph {
     int realCount = 0; // nodes [0, realCount) are the caller's; the rest are dummies
@@ -46,4 +46,4 @@ void reduceCrossings(LayeredGraph& g, int passes, bool transpose);
 // placement.cpp: x coordinate of every node (centre), layers' orders respected.
 std::vector<double> assignX(const LayeredGraph& g, double nodeGap, double dummyGap, int passes);
 
-} // namespace embark::layout::detail
+} // namespace embark::graphdraw::detail

@@ -6,7 +6,7 @@
 
 #include <string>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 
 // DenseNet-121's topology (blocks of 6, 12, 24, 16 layers; each layer's input is the concat
 // of every earlier feature in its block). chainPerLayer ops sit between a concat and the new
@@ -22,4 +22,4 @@ LayoutGraph chainWithSkips(int length = 1000, unsigned seed = 7);
 // Graphviz text of a layout graph (for comparing with `dot`).
 std::string toDot(const LayoutGraph& graph);
 
-} // namespace embark::layout
+} // namespace embark::graphdraw

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-namespace embark::layout {
+namespace embark::graphdraw {
 
 namespace {
 
@@ -96,4 +96,4 @@ std::string toDot(const LayoutGraph& graph) {
     return out.str();
 }
 
-} // namespace embark::layout
+} // namespace embark::graphdraw
