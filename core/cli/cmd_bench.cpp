@@ -7,9 +7,12 @@
 
 #include "bench/run_exports.h"
 #include "jobs/bench_pipeline.h"
+#include "targets/onnxruntime.h"
 #include "onnx/tensor_io.h"
 
+#include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QSaveFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -47,6 +50,7 @@ QJsonObject resultJson(const jobs::BenchResult& r) {
         {"board", QString::fromStdString(rec.fingerprint.boardId)},
         {"lib", QString::fromStdString(rec.fingerprint.kernelLibrary)},
         {"compiler", QString::fromStdString(rec.fingerprint.compiler)},
+        {"runtime", rec.extra.value("runtime").toString(QStringLiteral("export"))},
         {"threads", rec.fingerprint.threads},
         {"latency", QJsonObject{{"min_ns", l.minNs}, {"median_ns", l.medianNs}, {"mean_ns", l.meanNs}, {"p90_ns", l.p90Ns},
                                 {"stdev_ns", l.stdevNs}, {"ci95_ns", QJsonArray{l.ci95LowNs, l.ci95HighNs}},
@@ -66,6 +70,51 @@ Status writeFile(const QString& path, const QByteArray& data) {
     return {};
 }
 
+// The ONNX Runtime figures of a run (issue 17): version and provider, the latency percentiles,
+// onnx_test_runner's verdict, the EP options and subgraphs.
+void printOrt(const store::RunRecord& rec, QTextStream& out) {
+    const QJsonObject& x = rec.extra;
+    const QJsonObject l = x.value("ort_latency").toObject();
+    out << "  runtime  " << QString::fromStdString(rec.fingerprint.compiler) << ", ep " << x.value("ep").toString() << "\n";
+    if (!l.isEmpty()) {
+        auto ms = [&](const char* k) { return QString::number(l.value(k).toDouble() / 1e6, 'f', 3); };
+        out << "  onnxruntime  average " << ms("average_ns") << " ms  (min " << ms("min_ns") << ", max " << ms("max_ns")
+            << ", p50 " << ms("p50_ns") << ", p90 " << ms("p90_ns") << ", p95 " << ms("p95_ns") << ", p99 " << ms("p99_ns")
+            << " ms)";
+        if (l.contains("peak_working_set_bytes"))
+            out << "  peak working set " << QString::number(l.value("peak_working_set_bytes").toDouble() / 1048576.0, 'f', 1) << " MiB";
+        out << "\n";
+    }
+    if (x.contains("test_runner")) {
+        const QJsonObject t = x.value("test_runner").toObject();
+        out << "  onnx_test_runner  " << (t.value("passed").toBool() ? "passed" : "FAILED") << " ("
+            << t.value("succeeded").toInt() << " of " << t.value("total").toInt() << " succeeded)\n";
+    }
+    const QJsonObject ep = x.value("ep_options").toObject();
+    if (!ep.isEmpty()) {
+        QStringList kv;
+        for (auto it = ep.begin(); it != ep.end(); ++it) kv << it.key() + "=" + it.value().toString();
+        out << "  EP options  " << kv.join(' ') << "\n";
+    }
+    if (x.value("subgraph_count").toInt() > 0) out << "  EP subgraphs  " << x.value("subgraph_count").toInt() << "\n";
+    int mapped = 0;
+    const QJsonArray layers = x.value("ort_layers").toArray();
+    for (const QJsonValue& v : layers) mapped += v.toObject().value("nodes").toArray().isEmpty() ? 0 : 1;
+    if (!layers.isEmpty())
+        out << "  profile  " << layers.size() << " ONNX Runtime nodes, " << mapped << " mapped onto the graph's nodes\n";
+}
+
+// Copies the ONNX Runtime run's bundle (model/test_data_set_0 of its work folder).
+Status copyBundle(const QString& from, const QString& to) {
+    if (!QDir().mkpath(to)) return makeError(ErrorKind::External, "cannot create '" + to.toStdString() + "'");
+    for (const QString& f : QDir(from).entryList({"*.pb"}, QDir::Files)) {
+        QFile in(from + "/" + f);
+        if (!in.open(QIODevice::ReadOnly)) return makeError(ErrorKind::External, "cannot read '" + in.fileName().toStdString() + "'");
+        EMBARK_TRY(writeFile(to + "/" + f, in.readAll()));
+    }
+    return {};
+}
+
 } // namespace
 
 int cmdBench(const QStringList& args, Io& io) {
@@ -74,6 +123,8 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addPositionalArgument("MODEL", "The .onnx file.");
     parser.addOption({"board", "Board id (see embark-cli boards; default sim-k230).", "BOARD", "sim-k230"});
     parser.addOption({"lib", "Kernel library: portable or xnnpack.", "LIB", "portable"});
+    parser.addOption({"runtime", "export (Embark's export, default) or onnxruntime (the board's ONNX Runtime).", "RUNTIME", "export"});
+    parser.addOption({"ep-option", "A SpacemiT EP option for --runtime onnxruntime, KEY=VALUE (repeatable).", "KEY=VALUE"});
     parser.addOption({"iterations", "Timed iterations (default 10).", "N", "10"});
     parser.addOption({"warmup", "Untimed iterations first (default 2).", "W", "2"});
     parser.addOption({"threads", "Threads on the board (default 1).", "T", "1"});
@@ -95,13 +146,22 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"verbose", "Stream the build and run log to stderr."});
     addShapeOption(parser);
     const QString synopsis = "bench MODEL --board B --lib L [--iterations N] [--warmup W] [--threads T] "
-                             "[--affinity CPU,CPU...] [--layers] [--accuracy-layers] [--json]";
+                             "[--affinity CPU,CPU...] [--layers] [--accuracy-layers] [--runtime export|onnxruntime] "
+                             "[--ep-option KEY=VALUE...] [--json]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
 
     jobs::BenchOptions o;
     o.modelPath = parser.positionalArguments().first();
     o.boardId = parser.value("board");
     o.library = parser.value("lib").toStdString();
+    o.runtime = parser.value("runtime");
+    if (!targets::knownRuntimes().contains(o.runtime))
+        return usage(io, QStringLiteral("--runtime '%1': use export or onnxruntime").arg(o.runtime));
+    o.epOptions = parser.values("ep-option");
+    if (!o.epOptions.isEmpty() && o.runtime != "onnxruntime")
+        return usage(io, "--ep-option applies to --runtime onnxruntime only");
+    if (o.runtime == "onnxruntime" && parser.isSet("lib"))
+        return usage(io, "--lib chooses an export's kernel library: leave it out with --runtime onnxruntime");
     bool ok1 = false, ok2 = false, ok3 = false;
     o.iterations = parser.value("iterations").toInt(&ok1);
     o.warmup = parser.value("warmup").toInt(&ok2);
@@ -164,7 +224,11 @@ int cmdBench(const QStringList& args, Io& io) {
         if (Status s = writeFile(parser.value("csv"), bench::layersCsv(r->medianLayers)); !s) return fail(io, s.error());
     if (parser.isSet("save-json"))
         if (Status s = writeFile(parser.value("save-json"), QJsonDocument(json).toJson()); !s) return fail(io, s.error());
-    if (parser.isSet("test-data")) {
+    if (parser.isSet("test-data") && o.runtime == "onnxruntime") {
+        // The bundle the ONNX Runtime run used: the export's sample and the reference's outputs.
+        if (Status s = copyBundle(r->exportDir + "/model/test_data_set_0", parser.value("test-data") + "/test_data_set_0"); !s)
+            return fail(io, s.error());
+    } else if (parser.isSet("test-data")) {
         // The sample the export embeds and the host reference's outputs for it.
         std::vector<onnx::NamedTensor> ins, outs;
         auto graph = loadModel(o.modelPath, parser);
@@ -199,6 +263,7 @@ int cmdBench(const QStringList& args, Io& io) {
                           .arg(l.medianNs / 1e6, 0, 'f', 3).arg(l.minNs / 1e6, 0, 'f', 3).arg(l.meanNs / 1e6, 0, 'f', 3)
                           .arg(l.p90Ns / 1e6, 0, 'f', 3).arg(l.stdevNs / 1e6, 0, 'f', 3).arg(l.ci95LowNs / 1e6, 0, 'f', 3)
                           .arg(l.ci95HighNs / 1e6, 0, 'f', 3).arg(l.count);
+        if (rec.extra.value("runtime").toString() == "onnxruntime") printOrt(rec, io.out);
         for (const auto& a : rec.outputAccuracy)
             io.out << QStringLiteral("  output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB\n")
                           .arg(QString::fromStdString(a.name)).arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3)

@@ -1,5 +1,5 @@
 // `embark-cli boards [--json]`: the built-in and user boards (id, name, arch, ISA, cores,
-// memory, runner) and which XNNPACK each architecture links; malformed board files are
+// memory, runner), which XNNPACK each architecture links and which boards have ONNX Runtime; malformed board files are
 // reported on stderr and make the status 4.
 #include "commands.h"
 #include "model_args.h"
@@ -30,6 +30,8 @@ int cmdBoards(const QStringList& args, Io& io) {
             o["built_in"] = b.builtIn;
             // Which XNNPACK an export for this board links (embark-cli xnnpack list explains).
             if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpack(b.arch, xnnpack::isaHasRvv(b.isa)).toJson();
+            // The runtimes `bench --runtime` can use on it.
+            o["runtimes"] = QJsonArray::fromStringList(b.onnxruntime ? QStringList{"export", "onnxruntime"} : QStringList{"export"});
             boards.append(o);
         }
         io.out << QJsonDocument(boards).toJson(QJsonDocument::Indented);
@@ -49,6 +51,14 @@ int cmdBoards(const QStringList& args, Io& io) {
         if (!archs.isEmpty()) io.out << "\nXNNPACK for --lib xnnpack:\n";
         for (const QString& a : archs)
             io.out << "  " << a.leftJustified(8) << " " << xnnpack::resolveXnnpack(a).describe() << "\n";
+        // Every board runs Embark's exports; some also have ONNX Runtime (bench --runtime onnxruntime).
+        bool header = false;
+        for (const targets::Board& b : catalog.boards) {
+            if (!b.onnxruntime) continue;
+            if (!header) io.out << "\nONNX Runtime for --runtime onnxruntime (every board runs --runtime export):\n";
+            header = true;
+            io.out << "  " << b.id.leftJustified(12) << " " << b.onnxruntime->describe() << "\n";
+        }
     }
     io.out.flush();
     if (catalog.problems.empty()) return 0;

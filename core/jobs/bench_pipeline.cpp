@@ -1,5 +1,6 @@
 #include "bench_pipeline.h"
 
+#include "ort_pipeline.h"
 #include "pipeline.h"
 
 #include "targets/board.h"
@@ -39,6 +40,12 @@ exporter::ExportOptions exportOptionsFor(const targets::Board& board, const targ
 }
 
 Expected<BenchResult> runBenchmark(const BenchOptions& options) {
+    if (options.runtime == QLatin1String("onnxruntime")) return runOrtBenchmark(options);
+    if (options.runtime != QLatin1String("export"))
+        return makeError(ErrorKind::Usage, "unknown runtime '" + options.runtime.toStdString() + "' (use " +
+                                               targets::knownRuntimes().join(" or ").toStdString() + ")");
+    if (!options.epOptions.isEmpty())
+        return makeError(ErrorKind::Usage, "--ep-option applies to --runtime onnxruntime only");
     PipelineState state;
     state.options = options;
     const RecipeRun run = runRecipe(benchRecipe(), state, {options.stepStarted, options.progress, options.log});

@@ -14,6 +14,7 @@
 #include "store/run_record.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <functional>
@@ -27,6 +28,10 @@ struct BenchOptions {
     std::map<std::string, ir::Tensor> inputs; // empty: deterministic random sample
     QString boardId = "sim-k230";
     std::string library = "portable";
+    // "export" (Embark's export of the model) or "onnxruntime" (the board's ONNX Runtime, see
+    // ort_pipeline.h); epOptions are SpacemiT EP options, KEY=VALUE, validated by the recipe.
+    QString runtime = QStringLiteral("export");
+    QStringList epOptions;
     std::map<std::string, std::string> opOverrides, nodeOverrides;
     QString compiler;         // "clang", "gcc" or empty (the board's default)
     int iterations = 10;

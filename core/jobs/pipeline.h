@@ -30,6 +30,8 @@
 
 namespace embark::jobs {
 
+struct OrtRunState; // ort_pipeline.h: the ONNX Runtime recipe's own part of the state
+
 // Everything the steps share. The request is `options`; each step fills its own part.
 struct PipelineState {
     BenchOptions options;
@@ -58,6 +60,9 @@ struct PipelineState {
     // run, compare, store
     QByteArray runStdout;
     BenchResult result;
+    // The ONNX Runtime recipe (options.runtime "onnxruntime"): model bundle, EP options, the
+    // runtime's figures and profile.
+    std::shared_ptr<OrtRunState> ort;
 
     PipelineState() = default;
     PipelineState(const PipelineState&) = delete;
@@ -127,6 +132,10 @@ Status deployStep(PipelineState& s, StepContext& c);
 Status runStep(PipelineState& s, StepContext& c);
 Status compareStep(PipelineState& s, StepContext& c);
 Status storeStep(PipelineState& s, StepContext& c);
+
+// A new folder for one run under the options' work folder (or the cache's bench/), named
+// <base>-<UTC time>-<pid>-<counter>-<random>.
+Expected<QString> makeRunFolder(const BenchOptions& options, const QString& base);
 
 // The recipes.
 // resolve → tools → import → plan → export → fits → build → deploy → run → compare → store

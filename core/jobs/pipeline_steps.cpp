@@ -127,13 +127,16 @@ Status planStep(PipelineState& s, StepContext& c) {
     return {};
 }
 
+Expected<QString> makeRunFolder(const BenchOptions& o, const QString& base) {
+    const QString work = o.workDir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/bench"
+                                             : o.workDir;
+    return makeRunFolder(work, base);
+}
+
 Status exportStep(PipelineState& s, StepContext& c) {
     exporter::ExportOptions eo = s.exportOptions;
     if (s.exportDir.isEmpty()) {
-        const QString work = s.options.workDir.isEmpty()
-                                 ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/bench"
-                                 : s.options.workDir;
-        auto folder = makeRunFolder(work, modelLabel(s) + "-" + s.board->id + "-" + QString::fromStdString(s.options.library));
+        auto folder = makeRunFolder(s.options, modelLabel(s) + "-" + s.board->id + "-" + QString::fromStdString(s.options.library));
         if (!folder) return folder.error();
         eo.outDir = *folder;
         eo.force = true; // the folder is this run's own, made empty just above

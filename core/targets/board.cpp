@@ -197,6 +197,12 @@ Expected<Board> parseBoard(const QByteArray& json, const QString& fileName) {
 
     auto runner = parseRunner(root, fileName);
     EMBARK_TRY(runner);
+    if (const QJsonValue ort = root.value("onnxruntime"); !ort.isUndefined() && !ort.isNull()) {
+        if (!ort.isObject()) return fieldError(fileName, "onnxruntime", "must be an object with \"root\" or \"node\" and \"ep\"");
+        auto runtime = parseOrtRuntime(ort.toObject(), fileName);
+        EMBARK_TRY(runtime);
+        b.onnxruntime = *runtime;
+    }
 
     b.name = *name;
     b.arch = native ? hostArchitecture() : *arch;
@@ -211,6 +217,10 @@ Expected<Board> parseBoard(const QByteArray& json, const QString& fileName) {
     b.runner = std::move(runner).value();
     if (native && b.runner.kind != BoardRunner::Kind::Local)
         return fieldError(fileName, "arch", "may be native only for a board with a local runner");
+    if (b.onnxruntime && b.onnxruntime->isNode() && !b.isHost())
+        return fieldError(fileName, "onnxruntime.node",
+                          "runs on this computer only: a board reached over SSH or through an exec prefix needs "
+                          "\"root\", the ONNX Runtime folder on the board");
     return b;
 }
 
@@ -239,7 +249,7 @@ QJsonObject Board::toJson() const {
     if (!runner.workdir.isEmpty()) r["workdir"] = runner.workdir;
     if (!runner.execPrefix.isEmpty()) r["exec_prefix"] = QJsonArray::fromStringList(runner.execPrefix);
     if (!runner.key.isEmpty()) r["key"] = runner.key;
-    return QJsonObject{{"id", id},
+    QJsonObject board{{"id", id},
                        {"name", name},
                        {"arch", arch},
                        {"isa", isa},
@@ -249,6 +259,8 @@ QJsonObject Board::toJson() const {
                        {"vlen_bits", vlenBits},
                        {"xnnpack", xnnpack},
                        {"runner", r}};
+    if (onnxruntime) board["onnxruntime"] = onnxruntime->toJson();
+    return board;
 }
 
 QString formatBytes(qint64 bytes) {

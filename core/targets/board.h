@@ -3,11 +3,13 @@
 #pragma once
 
 #include "ir/error.h"
+#include "onnxruntime.h"
 
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace embark::targets {
@@ -34,6 +36,9 @@ struct Board {
     int vlenBits = 0; // SIMD/vector register width the kernels tile for
     bool xnnpack = false;
     BoardRunner runner;
+    // Where ONNX Runtime lives for `bench --runtime onnxruntime` (the file's "onnxruntime"
+    // object); none = the board runs Embark's exports only.
+    std::optional<OrtRuntime> onnxruntime;
 
     QString sourceFile; // the JSON file it was read from
     bool builtIn = false;
