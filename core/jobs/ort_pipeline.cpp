@@ -43,21 +43,6 @@ store::AccuracyEntry entry(const bench::Accuracy& a) {
     return store::AccuracyEntry{a.name, a.maxAbs, a.maxRel, a.rmse, a.cosine, a.snrDb};
 }
 
-// The export's sample (exporter.cpp sampleInputs: same seed, same order), so an export run and
-// an ONNX Runtime run of one model see the same input.
-std::map<std::string, ir::Tensor> sampleInputs(const ir::Graph& g, const std::map<std::string, ir::Tensor>& given) {
-    std::map<std::string, ir::Tensor> in = given;
-    std::mt19937 rng(20261129);
-    std::uniform_real_distribution<float> dist(0.f, 1.f);
-    for (const ir::Value* v : g.inputs()) {
-        if (in.count(v->name)) continue;
-        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
-        for (float& x : data) x = dist(rng);
-        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
-    }
-    return in;
-}
-
 // The external data files a model's initializers (and Constant nodes) point at, relative to
 // its folder.
 Expected<QStringList> externalDataFiles(const QString& modelPath) {
@@ -204,6 +189,19 @@ ir::DType dtypeFromRunner(const QString& name) {
 
 } // namespace
 
+std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g, const std::map<std::string, ir::Tensor>& given) {
+    std::map<std::string, ir::Tensor> in = given;
+    std::mt19937 rng(20261129);
+    std::uniform_real_distribution<float> dist(0.f, 1.f);
+    for (const ir::Value* v : g.inputs()) {
+        if (in.count(v->name)) continue;
+        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
+        for (float& x : data) x = dist(rng);
+        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
+    }
+    return in;
+}
+
 QString ortRunnerScript() { return exporter::defaultRuntimeDir() + "/ort/ort_run.js"; }
 
 Status ortResolveStep(PipelineState& s, StepContext& c) {
@@ -301,7 +299,7 @@ Status ortPrepareStep(PipelineState& s, StepContext& c) {
     if (!externals->isEmpty()) c.log(QStringLiteral("external data: %1").arg(externals->join(", ")));
 
     // The bundle: the export's sample (or --input) and the reference's outputs for it.
-    const auto inputs = sampleInputs(*s.graph, s.options.inputs);
+    const auto inputs = exportSampleInputs(*s.graph, s.options.inputs);
     reference::RunOptions ro;
     ro.captureAll = s.options.accuracyLayers;
     auto ref = reference::run(*s.graph, inputs, ro);
