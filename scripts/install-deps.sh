@@ -32,6 +32,18 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
+# Node.js and npm for ONNX Runtime on the host (`bench --runtime onnxruntime` on the host board
+# installs npm's onnxruntime-node into the cache on demand). Checked by command rather than by
+# package: a NodeSource nodejs already brings npm, and Debian's npm would conflict with it.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  echo "embark: installing Node.js and npm (for ONNX Runtime on the host)"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
+fi
+
 # aarch64 XNNPACK for sim-rpi5/rpi4/rpi5 exports (the end-to-end tests use it): a private
 # sysroot of Debian's arm64 packages; idempotent and quiet when already there.
 "$(dirname "$0")/xnnpack-sysroot.sh"
