@@ -27,6 +27,8 @@ std::string EmitContext::int64s(const std::string& key, const std::vector<int64_
     return "WI(" + std::to_string(m_blob.add("i:" + key, t)) + ")";
 }
 
+int64_t EmitContext::rawBytes(const std::string& key, const ir::Tensor& data) { return m_blob.add("r:" + key, data); }
+
 bool EmitContext::isNhwc(const ir::Value* v) const {
     auto it = m_a.valueLayouts.find(v->name);
     return it != m_a.valueLayouts.end() && it->second == targets::DataFormat::NHWC;

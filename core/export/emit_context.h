@@ -32,6 +32,8 @@ public:
     std::string floats(const std::string& key, const std::vector<float>& data);
     // Adds int64 data to the blob, returns "WI(offset)".
     std::string int64s(const std::string& key, const std::vector<int64_t>& data);
+    // Adds a tensor's bytes as they are (int8 weights, int32 biases), returns its blob offset.
+    int64_t rawBytes(const std::string& key, const ir::Tensor& data);
 
     bool isNhwc(const ir::Value* v) const;
     targets::DataFormat format(const ir::Node& n) const;
@@ -72,6 +74,14 @@ std::string portableActivation(const ir::Node& n);
 Status emitPortable(EmitContext& ctx, const ir::Node& n);
 Status emitPortableData(EmitContext& ctx, const ir::Node& n); // the generic-kernel ops
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
+// The int8 part of the portable emitter (emit_portable_quant.cpp): the fuse_qdq ops, run-time
+// QuantizeLinear/DequantizeLinear and data movement of int8 tensors.
+Status emitPortableQuantized(EmitContext& ctx, const ir::Node& n);
+// True when n reads or writes an int8/uint8 tensor at run time that emitPortableQuantized runs.
+bool isQuantizedNode(const ir::Node& n);
+// Scale and zero point of an int8/uint8 run-time value (from its producer's parameters,
+// through the data movement ops), for the dequantized layer dumps. False when unknown.
+bool quantParamsOf(const ir::Value* v, float* scale, int* zeroPoint);
 
 // The Unsupported error of an emitter: names the node, what `emitter`'s kernels lack and
 // what to do instead.

@@ -386,6 +386,7 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
 
 
 Status emitPortable(EmitContext& ctx, const ir::Node& n) {
+    if (isQuantizedNode(n)) return emitPortableQuantized(ctx, n);
     switch (n.op) {
     case OpKind::Conv: return emitConv(ctx, n, false);
     case OpKind::ConvTranspose: return emitConv(ctx, n, true);

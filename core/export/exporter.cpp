@@ -173,15 +173,25 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
         if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
             ctx.bind(g.inputs()[k]->name, "const_cast<float*>(inputs[" + std::to_string(k) + "])");
     for (const ir::Node* n : g.nodes()) {
+        // Int8 tensors run on the portable int8 kernels (fuse_qdq's ops, per-tensor
+        // QuantizeLinear/DequantizeLinear, int8 data movement); any other non-float tensor is
+        // refused.
+        const bool quantized = isQuantizedNode(*n);
         for (const ir::Value* v : n->inputs())
-            if (v && !v->isConstant() && v->dtype != ir::DType::Float32)
+            if (v && !v->isConstant() && v->dtype != ir::DType::Float32 && !quantized)
                 return makeError(ErrorKind::Unsupported, "node " + n->describe() + " reads " + describeValue(v) +
-                                                             " at run time; exports compute in float32 only");
+                                                             " at run time; exports compute in float32, and in int8 "
+                                                             "only where the fuse_qdq pass fused a quantized operator");
         const ir::Value* out = n->output(0);
         if (!out) continue;
-        if (out->dtype != ir::DType::Float32)
+        if (out->dtype != ir::DType::Float32 && !quantized)
             return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
-                                                         " at run time; exports compute in float32 only");
+                                                         " at run time; exports compute in float32, and in int8 "
+                                                         "only where the fuse_qdq pass fused a quantized operator");
+        if (quantized && ctx.library(*n) != "portable")
+            return makeError(ErrorKind::Unsupported, "node " + n->describe() + " runs on int8 tensors, which only the "
+                                                         "portable kernels run; assign it to portable (--override-node " +
+                                                         n->name + "=portable)");
         ctx.forward.clear();
         for (const FusedBlock& b : blocks)
             if (b.nodes.front() == n) {
@@ -211,7 +221,18 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
         body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
                 std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") + "\n";
         body += ctx.forward;
-        body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
+        float qScale = 1.f;
+        int qZero = 0;
+        if (out->dtype == ir::DType::Float32)
+            body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
+        else if (quantParamsOf(out, &qScale, &qZero))
+            // Dumps of int8 layers are dequantized: model-layout floats like every other layer.
+            body += "    endLayerQ<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, reinterpret_cast<const " +
+                    (out->dtype == ir::DType::UInt8 ? "uint8_t" : "int8_t") + "*>(" + ctx.ptr(out) + "), " +
+                    std::to_string(out->shape.numel()) + ", " + cppFloat(qScale) + ", " + std::to_string(qZero) + ");\n";
+        else
+            return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
+                                                         " whose scale Embark cannot trace back to a quantization node");
         layerTable += "    {" + cppString(n->name) + ", " + cppString(lib) + ", " + cppString(joined(n->provenance, ",")) + ", " +
                       tensorInfo(out->name, modelDims(ctx, out)) + "},\n";
         auto d = out->shape.dims();
@@ -294,6 +315,20 @@ inline void endLayer(int layer, Clock::time_point& t0, uint64_t* layerNs, DumpFn
         fn(layer, nchw.data(), user);
     } else {
         (void)layer, (void)t0, (void)layerNs, (void)fn, (void)user, (void)data;
+    }
+}
+
+// An int8/uint8 layer: Mode 2 dumps it dequantized ((q - zero_point) * scale).
+template <int Mode, typename Q>
+inline void endLayerQ(int layer, Clock::time_point& t0, uint64_t* layerNs, DumpFn fn, void* user, const Q* data, size_t count,
+                      float scale, int zeroPoint) {
+    if constexpr (Mode == 2) {
+        std::vector<float> f(count);
+        for (size_t i = 0; i < count; ++i) f[i] = (static_cast<float>(data[i]) - static_cast<float>(zeroPoint)) * scale;
+        endLayer<Mode>(layer, t0, layerNs, fn, user, f.data());
+    } else {
+        (void)data, (void)count, (void)scale, (void)zeroPoint;
+        endLayer<Mode>(layer, t0, layerNs, fn, user, nullptr);
     }
 }
 

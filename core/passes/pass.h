@@ -40,6 +40,7 @@ std::unique_ptr<Pass> makeFusePad();          // Pad into Conv/MaxPool/AveragePo
 std::unique_ptr<Pass> makeFuseActivation();   // Relu/Clip/... into Conv/Gemm/MatMul/Add
 std::unique_ptr<Pass> makeFuseSwish();        // x * Sigmoid(x) -> Swish (SiLU)
 std::unique_ptr<Pass> makeMatMulAddToGemm();  // MatMul(2-D, constant B) + Add -> Gemm
+std::unique_ptr<Pass> makeFuseQdq();          // DequantizeLinear -> op -> QuantizeLinear -> int8 ops
 
 // Every pass by name ("remove_identity", ...), for recipes and tests; null if unknown.
 std::unique_ptr<Pass> makePass(const std::string& name);

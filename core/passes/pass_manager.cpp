@@ -16,6 +16,7 @@ constexpr PassFactory kPasses[] = {
     {"remove_flatten", makeRemoveFlatten},     {"matmul_add_to_gemm", makeMatMulAddToGemm},
     {"fuse_batchnorm", makeFuseBatchNorm},     {"fuse_pad", makeFusePad},
     {"fuse_activation", makeFuseActivation},   {"fuse_swish", makeFuseSwish},
+    {"fuse_qdq", makeFuseQdq},
 };
 } // namespace
 
@@ -33,8 +34,10 @@ std::vector<std::string> passNames() {
 
 const std::vector<Recipe>& recipes() {
     static const std::vector<Recipe> list{
+        // fuse_qdq runs before constant folding, which would turn the int8 weights behind
+        // their DequantizeLinear into float32.
         {"default", "clean up, simplify, then fuse for the kernel library",
-         {{"cleanup", {"remove_identity", "constant_folding"}},
+         {{"cleanup", {"remove_identity", "fuse_qdq", "constant_folding"}},
           {"simplify", {"remove_flatten", "matmul_add_to_gemm"}},
           {"fuse", {"fuse_batchnorm", "fuse_pad", "fuse_swish", "fuse_activation"}}}},
         {"cleanup", "remove Identity/Dropout and fold constants only",

@@ -77,6 +77,8 @@ KernelEntry entryFor(OpKind op) {
         return {quantizeKernel, G};
     case OpKind::QLinearConv: case OpKind::QLinearMatMul: case OpKind::ConvInteger: case OpKind::MatMulInteger:
         return {integerLinearKernel, G};
+    case OpKind::QConv: case OpKind::QGemm: case OpKind::QAdd: case OpKind::QAveragePool: case OpKind::QLookup:
+        return {fusedQuantizedKernel, G};
     case OpKind::Count_: break;
     }
     return {};

@@ -93,5 +93,6 @@ Expected<Tensors> resizeKernel(const ir::Node&, const Tensors&);        // resiz
 Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);          // data_ops.cpp
 Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quantize.cpp
 Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
+Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
 
 } // namespace embark::reference::detail

@@ -87,6 +87,20 @@ bool deconvNaturalOutput(const ir::Node& n, const KernelLibrary&) {
     return true;
 }
 
+// Run-time QuantizeLinear/DequantizeLinear as the portable kernels run them: one scale and
+// zero point (constants) for the whole tensor, int8 or uint8 on the integer side.
+bool quantPerTensor(const ir::Node& n, const KernelLibrary&) {
+    if (n.input(0) && n.input(0)->isConstant()) return true; // computed once at export
+    const ir::Value* s = n.input(1);
+    const ir::Value* z = n.input(2);
+    if (!s || !s->isConstant() || s->constant.numel() != 1 || !ir::isFloating(s->dtype)) return false;
+    if (z && (!z->isConstant() || z->constant.numel() != 1)) return false;
+    const ir::Value* q = n.op == OpKind::QuantizeLinear ? n.output(0) : n.input(0);
+    const ir::Value* f = n.op == OpKind::QuantizeLinear ? n.input(0) : n.output(0);
+    if (!q || !f || f->dtype != ir::DType::Float32) return false;
+    return q->isConstant() || q->dtype == ir::DType::Int8 || q->dtype == ir::DType::UInt8;
+}
+
 constexpr ConstraintInfo kConstraints[] = {
     {C::Float32, "float32 tensors only", isFloat32},
     {C::Conv2D, "2-D convolution (4-D input)", input4D},
@@ -100,6 +114,7 @@ constexpr ConstraintInfo kConstraints[] = {
     {C::ConstantClipBounds, "Clip bounds must be constants", constantClip},
     {C::BroadcastRank4, "inputs of at most 4 dimensions", broadcastRank4},
     {C::DeconvNaturalOutput, "ConvTranspose without output_shape, with output_padding < stride", deconvNaturalOutput},
+    {C::QuantPerTensor, "per-tensor quantization (scalar scale and zero point, int8 or uint8)", quantPerTensor},
     {C::AveragePadsExcluded, "count_include_pad=1 with padding (the library averages over the taps inside the input only)", averagePadsExcluded},
 };
 
@@ -111,6 +126,10 @@ const ConstraintInfo& info(Constraint c) {
 
 // Portable: every op, NHWC for convolutions and pooling (its kernels are written for
 // channels-last), layout-agnostic where the op is element-wise, the model's layout elsewhere.
+// Quantized models: the int8 ops of the fuse_qdq pass (QConv, QGemm, QAdd, QAveragePool,
+// QLookup) and per-tensor QuantizeLinear/DequantizeLinear at the float boundaries; ONNX's
+// QOperator forms (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) and
+// DynamicQuantizeLinear have no portable kernel.
 KernelLibrary makePortable() {
     KernelLibrary lib;
     lib.id = "portable";
@@ -118,6 +137,9 @@ KernelLibrary makePortable() {
     lib.preferredFormat = F::NHWC;
     lib.architectures = {"x86_64", "aarch64", "riscv64"};
     for (OpKind op : ir::allOps()) {
+        if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul || op == OpKind::ConvInteger ||
+            op == OpKind::MatMulInteger || op == OpKind::DynamicQuantizeLinear)
+            continue;
         F format = F::NCHW;
         switch (ir::opCategory(op)) {
         case ir::OpCategory::Conv: format = F::NHWC; break;
@@ -129,12 +151,15 @@ KernelLibrary makePortable() {
         // Concat works on any axis, so it follows its inputs' layout instead of forcing one;
         // BatchNormalization is a per-channel affine map in either layout (channel_affine).
         if (op == OpKind::Concat || op == OpKind::BatchNormalization) format = F::Any;
+        // Per-tensor quantization is element-wise.
+        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
         // (adaptation applies NHWC to 4-D activations only).
         std::vector<Constraint> cs;
         if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm ||
             op == OpKind::MatMul || op == OpKind::Add)
             cs = {C::FusedActivationDeclared};
+        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) cs = {C::QuantPerTensor};
         lib.ops.push_back({op, format, cs});
     }
     const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,

@@ -32,6 +32,7 @@ enum class Constraint : uint8_t {
     BroadcastRank4,   // binary op inputs have at most 4 dims
     AveragePadsExcluded, // AveragePool: count_include_pad = 0, or no padding
     DeconvNaturalOutput, // ConvTranspose: no output_shape, output_padding < stride, pads >= 0
+    QuantPerTensor,   // QuantizeLinear/DequantizeLinear: constant scalar scale and zero point, int8/uint8
 };
 std::string_view constraintText(Constraint c);
 

@@ -26,7 +26,8 @@
 //   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
 // * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
 //   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
-//   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf). Copy all of them.
+//   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf), quant.h and
+//   quant.cpp (int8 kernels). Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
@@ -357,3 +358,6 @@ void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t co
                         ThreadPool* pool = nullptr);
 
 } // namespace embark::portable
+
+// Int8 kernels for quantized models (quant.cpp).
+#include "quant.h"

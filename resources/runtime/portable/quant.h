@@ -1,0 +1,98 @@
+// Int8 kernels of the portable runtime (quantized models): included by portable.h. Tensors
+// are int8 (NHWC for 4-D activations), weights int8 and symmetric, biases int32. The
+// arithmetic is the one Embark's reference defines (core/reference/quantized_fused.cpp), so
+// the results are equal byte for byte:
+//
+//  * requantize(acc, m, zp, lo, hi): v = float(acc) * m (float32); v is clamped to
+//    [lo - zp, hi - zp] and rounded half to even ((v + 1.5*2^23) - 1.5*2^23, exact for the
+//    clamped range), then zp is added. m = float32(float32(x_scale * w_scale) / y_scale) is
+//    computed at export time. [lo, hi] is the int8 range narrowed by a fused Relu or Clip.
+//  * QuantizeLinear/DequantizeLinear: ONNX's float32 arithmetic (division by the scale, round
+//    half to even, saturation; (q - zp) * scale).
+//  * The file is compiled without floating-point contraction (no fused multiply-add), so a
+//    product and a sum round separately, as in the reference.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace embark::portable {
+
+struct Conv2DShape;
+struct Pool2DShape;
+class ThreadPool;
+
+// ----- Conversions at the float boundaries (per tensor) ------------------------------------
+void quantize_s8(const float* x, int8_t* y, size_t count, float scale, int zero_point);
+void quantize_u8(const float* x, uint8_t* y, size_t count, float scale, int zero_point);
+void dequantize_s8(const int8_t* x, float* y, size_t count, float scale, int zero_point);
+void dequantize_u8(const uint8_t* x, float* y, size_t count, float scale, int zero_point);
+
+// Output parameters of a requantizing kernel.
+struct Requantization {
+    int zero_point = 0;
+    int out_min = -128, out_max = 127; // a fused Relu / Clip narrows them
+};
+
+// ----- Convolution: NHWC int8 input, ONNX weights [M][C/groups][kH][kW] int8 ---------------
+// Any groups; depthwise (groups == C == M) has its own loop. Pads count as x_zero_point (a
+// real zero). multipliers[M], bias[M] (int32, may be null).
+struct QConv2D {
+    int batch = 1, in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
+    int kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+    int pad_top = 0, pad_left = 0, groups = 1;
+    int x_zero_point = 0;
+    bool depthwise = false;
+    Requantization out;
+    // [groups][kH][kW][C/groups][M/groups] (depthwise: [kH][kW][M]) widened to int16.
+    int16_t* weights = nullptr;
+    int32_t* bias = nullptr;
+    float* multipliers = nullptr;
+    void* storage = nullptr; // owns the three arrays
+    QConv2D() = default;
+    QConv2D(QConv2D&& o) noexcept;
+    QConv2D& operator=(QConv2D&& o) noexcept;
+    QConv2D(const QConv2D&) = delete;
+    QConv2D& operator=(const QConv2D&) = delete;
+    ~QConv2D();
+};
+// out_h/out_w are the ONNX output size; pads right/bottom follow from it.
+QConv2D pack_qconv2d(const Conv2DShape& shape, int out_h, int out_w, const int8_t* weights_onnx,
+                     const int32_t* bias, const float* multipliers, int x_zero_point, Requantization out);
+void qconv2d(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool = nullptr);
+
+// ----- Fully connected: x [rows][K] int8, weights [N][K] int8 -------------------------------
+struct QFullyConnected {
+    int k = 0, n = 0;
+    int x_zero_point = 0;
+    Requantization out;
+    const int8_t* weights = nullptr; // [N][K], not copied: the weights blob outlives the model
+    const int32_t* bias = nullptr;   // [N] or null
+    const float* multipliers = nullptr;
+};
+void qfully_connected(const QFullyConnected& op, int64_t rows, const int8_t* x, int8_t* y, ThreadPool* pool = nullptr);
+
+// ----- Element-wise and pooling -----------------------------------------------------------
+// y = requantized float32((a - za) * sa + (b - zb) * sb) / sy, a and b of `count` elements.
+struct QAddParams {
+    float a_scale = 1.f, b_scale = 1.f, y_scale = 1.f;
+    int a_zero_point = 0, b_zero_point = 0;
+    Requantization out;
+};
+void qadd(const QAddParams& p, const int8_t* a, const int8_t* b, int8_t* y, size_t count, ThreadPool* pool = nullptr);
+// y[i] = table[x[i] + 128]; y may equal x.
+void qlookup(const int8_t* table, const int8_t* x, int8_t* y, size_t count);
+// NHWC max pooling of int8 (dilations and pads as the float kernel).
+void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, ThreadPool* pool = nullptr);
+// NHWC average pooling: sum of (x - x_zero_point) over the counted taps, then
+// (float(sum) / float(count)) * multiplier requantized (multiplier = x_scale / y_scale).
+void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_point, float multiplier,
+                       Requantization out, const int8_t* input, int8_t* output, ThreadPool* pool = nullptr);
+
+// ----- Data movement of int8 (any byte-sized type) ------------------------------------------
+// Generic transpose of a tensor of `rank` <= 8 dims: out dim k = in dim perm[k].
+void transpose_bytes(const void* in, const int64_t* dims, int rank, const int* perm, void* out);
+// Concatenation along an axis: input i is [outer][sizes[i]][inner] bytes.
+void concat_bytes(const void* const* inputs, const int64_t* sizes, int count, int64_t outer, int64_t inner, void* out);
+
+} // namespace embark::portable
