@@ -70,6 +70,17 @@ Expected<QStringList> externalDataFiles(const QString& modelPath) {
     return out;
 }
 
+// The node names of a subgraph model the EP dumped (SPACEMIT_EP_DUMP_SUBGRAPHS): the nodes it
+// compiled. Read as protobuf only: an EP's subgraph may hold its own op types.
+QStringList subgraphNodes(const QString& path) {
+    ::onnx::ModelProto model;
+    std::ifstream in(path.toStdString(), std::ios::binary);
+    QStringList names;
+    if (!in || !model.ParseFromIstream(&in)) return names;
+    for (const auto& n : model.graph().node()) names << QString::fromStdString(n.name());
+    return names;
+}
+
 // Copies src to dst through a temporary name (no half-written file under the final name).
 Status copyInto(const QString& src, const QString& dst) {
     QDir().mkpath(QFileInfo(dst).absolutePath());
@@ -565,6 +576,11 @@ Status ortCompareStep(PipelineState& s, StepContext& c) {
     BenchResult& result = s.result;
     if (o.runtime.isNode()) EMBARK_TRY(compareNodeOutputs(s));
     else if (!o.dumpFiles.isEmpty()) compareDumps(s, c);
+    if (!o.epProfileFile.isEmpty()) {
+        // The EP's own profile: its events mapped the same way, kept beside ORT's.
+        if (Status st = readProfile(s, c, o.epProfileFile, 0, &o.epLayers); !st)
+            c.log(QString::fromStdString(st.error().message));
+    }
     if (!o.profileFile.isEmpty()) {
         // Node's runner profiles its warm-up runs too; perf_test runs one warm-up run first.
         EMBARK_TRY(readProfile(s, c, o.profileFile, o.runtime.isNode() ? s.options.warmup : 1, &o.layers));
@@ -641,8 +657,14 @@ Status ortStoreStep(PipelineState& s, StepContext& c) {
     rec.fingerprint.date = QDateTime::currentDateTimeUtc();
     rec.fingerprint.embarkVersion = EMBARK_VERSION;
     QJsonObject latency = o.runtime.isNode() ? samplesJson(rec.latencyNs) : perfJson(o.perf);
+    // The subgraphs the EP compiled and the nodes in each (the rest fell back to the CPU provider).
     QJsonArray subgraphs;
-    for (const QString& f : o.subgraphFiles) subgraphs.append(f);
+    int epNodes = 0;
+    for (const QString& f : o.subgraphFiles) {
+        const QStringList nodes = subgraphNodes(f);
+        epNodes += static_cast<int>(nodes.size());
+        subgraphs.append(QJsonObject{{"file", f}, {"nodes", QJsonArray::fromStringList(nodes)}});
+    }
     const QJsonObject extra{{"runtime", "onnxruntime"},
                             {"ep", o.runtime.ep},
                             {"ort_version", o.version},
@@ -654,6 +676,8 @@ Status ortStoreStep(PipelineState& s, StepContext& c) {
                             {"ep_profile", o.epProfileFile},
                             {"subgraphs", subgraphs},
                             {"subgraph_count", static_cast<int>(o.subgraphFiles.size())},
+                            {"subgraph_nodes", epNodes},
+                            {"ep_layers", layersJson(o.epLayers)},
                             {"work_dir", o.dir},
                             {"iterations", opt.iterations},
                             {"warmup", o.runtime.isNode() ? opt.warmup : 1},

@@ -43,6 +43,7 @@ struct OrtRunState {
     QString epProfileFile;   // downloaded SpacemiT EP profile
     QStringList subgraphFiles, dumpFiles; // downloaded
     std::vector<bench::OrtLayer> layers;
+    std::vector<bench::OrtLayer> epLayers; // from the EP's own profile
 };
 
 Status ortResolveStep(PipelineState& s, StepContext& c);

@@ -37,6 +37,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <thread>
+
 using namespace embark;
 
 namespace {
@@ -704,6 +707,8 @@ private slots:
         QCOMPARE(run.layers.front().node, std::string("/features/features.0/Conv"));
         QCOMPARE(run.layers.front().ns, 10000.0);
         QCOMPARE(run.extra.value("subgraph_count").toInt(), 2);
+        QCOMPARE(run.extra.value("subgraph_nodes").toInt(), int(2 * g.nodes().size())); // each stand-in subgraph is the model
+        QCOMPARE(run.extra.value("ep_layers").toArray().size(), 10); // the EP's profile, mapped as ORT's
         QVERIFY(QFileInfo::exists(run.extra.value("ep_profile").toString()));
         // The .npy dumps against the reference: the first layer agrees, the output diverges.
         QCOMPARE(r->layerAccuracy.size(), size_t(2));
@@ -714,6 +719,45 @@ private slots:
         QVERIFY(run.outputAccuracy[0].maxRel > 0.01);
         // Nothing left on the board.
         QVERIFY(folderEmpty(work));
+    }
+
+    // A run killed on the board is stored as failed, one cancelled (Ctrl+C, the studio's Cancel)
+    // as cancelled; neither leaves its run folder or a process behind.
+    void killedOrCancelledMidRun() {
+        if (!m_haveSshd) QSKIP(qPrintable("no sshd fixture: " + m_sshdError));
+        const QString killed = m_tmp.path() + "/killed-ort", slow = m_tmp.path() + "/slow-ort";
+        const QString work = m_tmp.path() + "/board-midrun", started = m_tmp.path() + "/slow-started";
+        QVERIFY(QDir().mkpath(killed + "/lib") && QDir().mkpath(slow + "/lib"));
+        QVERIFY(writeFile(killed + "/bin/onnxruntime_perf_test", "#!/bin/sh\necho 'Session creation time cost: 0.04 s'\nkill -9 $$\n", true));
+        QVERIFY(writeFile(slow + "/bin/onnxruntime_perf_test",
+                          "#!/bin/sh\ntouch " + started.toUtf8() + "\nsleep 67\necho 'never printed'\n", true));
+        QVERIFY(writeSshOrtBoard("k1-killed", killed, work));
+        QVERIFY(writeSshOrtBoard("k1-slow", slow, work));
+
+        auto r = jobs::runBenchmark(options("k1-killed"));
+        QVERIFY(r);
+        QCOMPARE(r->record.status, store::RunStatus::Failed);
+        QVERIFY2(QString::fromStdString(r->record.message).contains("KILL"), r->record.message.c_str());
+        QVERIFY(r->record.id > 0); // stored
+        QVERIFY(folderEmpty(work));
+
+        std::atomic_bool cancel{false};
+        jobs::BenchOptions o = options("k1-slow");
+        o.cancel = &cancel;
+        std::thread canceller([&] {
+            for (int i = 0; i < 600 && !QFileInfo::exists(started); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            cancel = true;
+        });
+        r = jobs::runBenchmark(o);
+        canceller.join();
+        QVERIFY(QFileInfo::exists(started));
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(r->record.status, store::RunStatus::Cancelled);
+        QVERIFY(folderEmpty(work));
+        QProcess pgrep;
+        pgrep.start("pgrep", {"-f", "sleep 67"});
+        QVERIFY(pgrep.waitForFinished(10000));
+        QVERIFY2(pgrep.exitCode() != 0, "the cancelled tool still runs on the board");
     }
 
     // An EP that rejects the model: the runtime's message is the run's message.
