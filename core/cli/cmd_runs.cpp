@@ -1,8 +1,10 @@
 // `embark-cli runs list|show ID|compare A B|delete ID [--csv|--json] [--db FILE]`: the run
-// history kept by core/store, with totals (medians and 95% intervals) and per-layer deltas.
+// history kept by core/store, with totals (medians and 95% intervals) and per-layer deltas;
+// `runs report ID [--against ID] -o FILE.html`: one self-contained HTML report.
 #include "commands.h"
 #include "model_args.h"
 
+#include "store/run_report.h"
 #include "store/run_store.h"
 
 #include <QJsonArray>
@@ -216,12 +218,42 @@ Expected<int64_t> runId(const QString& s) {
     return int64_t(id);
 }
 
+int report(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
+    const QString out = p.value("output");
+    if (out.isEmpty()) return usage(io, "runs report needs -o FILE.html: the report to write");
+    if (!out.endsWith(".html", Qt::CaseInsensitive) && !out.endsWith(".htm", Qt::CaseInsensitive))
+        return usage(io, QStringLiteral("runs report writes HTML: name the file FILE.html, not '%1' "
+                                        "(the studio's Export report also writes PDF)").arg(out));
+    auto run = store.getRun(id);
+    if (!run) return fail(io, run.error());
+    std::optional<RunRecord> against;
+    if (p.isSet("against")) {
+        auto otherId = runId(p.value("against"));
+        if (!otherId) return fail(io, otherId.error());
+        auto other = store.getRun(*otherId);
+        if (!other) return fail(io, other.error());
+        against = std::move(*other);
+    }
+    ReportOptions options;
+    if (p.isSet("top")) {
+        bool ok = false;
+        options.topLayers = p.value("top").toInt(&ok);
+        if (!ok || options.topLayers < 1) return usage(io, QStringLiteral("--top '%1' is not a positive number").arg(p.value("top")));
+    }
+    const Status written = writeReport(out, runReportHtml(*run, against ? &*against : nullptr, options));
+    if (!written) return fail(io, written.error());
+    io.out << "wrote " << out << " (run " << id;
+    if (against) io.out << " against run " << against->id;
+    io.out << ")\n";
+    return 0;
+}
+
 } // namespace
 
 int cmdRuns(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("The run history: list, show, compare or delete stored runs.");
-    parser.addPositionalArgument("ACTION", "list | show ID | compare A B | delete ID");
+    parser.addPositionalArgument("ACTION", "list | show ID | compare A B | report ID | delete ID");
     parser.addOption({"db", "The run store (default: $EMBARK_DATA_DIR/runs.sqlite or the user's data folder).", "FILE"});
     parser.addOption({"model", "list: runs of models whose path contains TEXT (or whose sha256 is TEXT).", "TEXT"});
     parser.addOption({"board", "list: runs on this board.", "ID"});
@@ -229,16 +261,22 @@ int cmdRuns(const QStringList& args, Io& io) {
     parser.addOption({"from", "list: runs on or after this date (YYYY-MM-DD or ISO 8601).", "DATE"});
     parser.addOption({"to", "list: runs on or before this date.", "DATE"});
     parser.addOption({"limit", "list: at most N runs, newest first.", "N"});
+    parser.addOption({"against", "report: compare with this run (the baseline).", "ID"});
+    parser.addOption({{"o", "output"}, "report: the HTML file to write.", "FILE"});
+    parser.addOption({"top", "report: rows of the per-layer tables (default 25).", "N"});
     parser.addOption({"json", "Print JSON."});
     parser.addOption({"csv", "Print CSV."});
-    const QString synopsis = "runs list|show ID|compare A B|delete ID [--csv|--json] [--db FILE]";
+    const QString synopsis = "runs list|show ID|compare A B|report ID [--against ID] -o FILE.html|delete ID [--csv|--json] [--db FILE]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 3); rc >= 0) return rc;
     if (parser.isSet("json") && parser.isSet("csv")) return usage(io, "--json and --csv exclude each other");
 
     const QStringList pos = parser.positionalArguments();
     const QString action = pos.first();
-    const int wanted = action == "list" ? 1 : action == "compare" ? 3 : (action == "show" || action == "delete") ? 2 : -1;
-    if (wanted < 0) return usage(io, QStringLiteral("unknown runs action '%1': use list, show, compare or delete").arg(action));
+    const int wanted = action == "list" ? 1 : action == "compare" ? 3 : (action == "show" || action == "delete" || action == "report") ? 2 : -1;
+    if (wanted < 0) return usage(io, QStringLiteral("unknown runs action '%1': use list, show, compare, report or delete").arg(action));
+    if (action != "report")
+        for (const char* option : {"against", "output", "top"})
+            if (parser.isSet(option)) return usage(io, QStringLiteral("--%1 is an option of 'runs report'").arg(option));
     if (pos.size() != wanted) return usage(io, "usage: embark-cli " + synopsis);
     std::vector<int64_t> ids;
     for (int i = 1; i < pos.size(); ++i) {
@@ -247,11 +285,14 @@ int cmdRuns(const QStringList& args, Io& io) {
         ids.push_back(*id);
     }
 
+    if (action == "report" && parser.value("output").isEmpty())
+        return usage(io, "runs report needs -o FILE.html: the report to write");
     auto store = RunStore::open(parser.isSet("db") ? parser.value("db") : RunStore::defaultPath());
     if (!store) return fail(io, store.error());
     if (action == "list") return list(**store, parser, io);
     if (action == "show") return show(**store, ids[0], parser, io);
     if (action == "compare") return compare(**store, ids[0], ids[1], parser, io);
+    if (action == "report") return report(**store, ids[0], parser, io);
     const Status deleted = (*store)->deleteRun(ids[0]);
     if (!deleted) return fail(io, deleted.error());
     io.out << "deleted run " << ids[0] << "\n";

@@ -9,6 +9,8 @@
 #include "mainwindow/input_shapes_dialog.h"
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
+#include "graph/graph_view.h"
+#include "stages/stages_view.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
@@ -20,6 +22,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLayout>
+#include <QListWidget>
+#include <QSettings>
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QProgressBar>
@@ -123,6 +127,35 @@ private slots:
         QVERIFY2(after.height() <= 740, qPrintable(QString::number(after.height())));
         for (const char* name : {"propertiesDock", "targetDock", "chartsDock", "jobsDock", "historyDock"})
             QVERIFY2(dockNamed(w, name) && dockNamed(w, name)->isVisible(), name);
+    }
+
+    // The graph panes were ~190 px tall at 1366x768: the bottom tabs and the rewrite list took
+    // the rest. At first start on a laptop screen the graphs get most of the height.
+    void graphsGetMostOfALaptopScreen() {
+        QSettings().remove(QStringLiteral("window")); // the first-start layout
+        ui::MainWindow w;
+        w.resize(1366, 728); // a 768-line screen less the title bar and a panel
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+        QApplication::processEvents(); // the first-start dock sizes
+        QApplication::processEvents();
+        for (ui::GraphPanel* panel : {w.stages()->beforePanel(), w.stages()->afterPanel()}) {
+            const int h = panel->view()->height();
+            QVERIFY2(h >= w.height() * 45 / 100,
+                     qPrintable(QStringLiteral("graph view %1 px of a %2 px window (central %3, charts dock %4)")
+                                    .arg(h).arg(w.height()).arg(w.centralWidget()->height()).arg(w.chartsDock()->height())));
+        }
+        // The bottom tabs and the rewrites are still one click away, side by side in tabs.
+        QDockWidget* rewrites = dockNamed(w, "rewritesDock");
+        QVERIFY(rewrites);
+        QVERIFY(w.tabifiedDockWidgets(w.chartsDock()).contains(rewrites));
+        QVERIFY(rewrites->isAncestorOf(w.stages()->rewriteLog()));
+        // The rewrite list, clicked, still highlights nodes in both panes.
+        QVERIFY(w.stages()->rewriteLog()->count() > 0);
+        // Minimum size unchanged.
+        const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
+        QVERIFY2(min.width() <= 1366 && min.height() <= 740, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
     }
 
     // Defect 4: Properties was two rows tall and the splitter would not move (the Target

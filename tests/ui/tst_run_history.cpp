@@ -31,6 +31,11 @@
 #include <QTest>
 #include <QTimeZone>
 #include <QTimer>
+#include <QTranslator>
+#include <QHeaderView>
+#include <QScrollBar>
+#include <QImage>
+#include <QFile>
 
 #include <numeric>
 
@@ -292,6 +297,95 @@ private slots:
         QCOMPARE(panel.table()->rowCount(), 4);
         QCOMPARE(panel.shownRunIds().front(), *id);
         QCOMPARE(panel.selectedRunIds(), std::vector<int64_t>{m_portable}); // selection kept
+    }
+
+    // Issue #19: a run's report (and two runs' comparison) from the history, as one
+    // self-contained HTML file with the studio's charts as PNG images, or as PDF.
+    void exportReportWritesHtmlAndPdf() {
+        ui::RunHistoryPanel panel(m_path);
+        panel.selectRuns({m_portable});
+        QVERIFY(panel.reportAction()->isEnabled());
+        const QString html = m_dir.filePath(QStringLiteral("report.html"));
+        QVERIFY2(panel.exportReport(html), qPrintable(panel.statusText()));
+        QFile file(html);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(file.readAll());
+        QVERIFY(text.contains(QStringLiteral("run #%1").arg(m_portable)));
+        QVERIFY(text.contains(QStringLiteral("digits_cnn.onnx")));
+        QVERIFY(text.contains(QStringLiteral("sim-k230")));
+        QVERIFY(text.contains(QStringLiteral("Accuracy of run")));
+        // Charts as embedded PNG images (at least timing, by op type, accuracy, latency), no SVG.
+        QVERIFY2(text.count(QStringLiteral("<img src=\"data:image/png;base64,")) >= 4, qPrintable(text.left(400)));
+        QVERIFY(!text.contains(QStringLiteral("<svg")));
+        const int at = text.indexOf(QStringLiteral("base64,")) + 7;
+        const QByteArray png = QByteArray::fromBase64(text.mid(at, text.indexOf(QLatin1Char('"'), at) - at).toLatin1());
+        QImage image;
+        QVERIFY(image.loadFromData(png, "PNG"));
+        QVERIFY2(image.width() >= 900 && image.height() >= 400, qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+        QVERIFY(panel.statusText().contains(QStringLiteral("report.html")));
+
+        // Two runs: the newer against the older (the baseline), as PDF.
+        panel.selectRuns({m_xnnpack, m_portable});
+        QVERIFY(panel.reportAction()->isEnabled());
+        const QString pdf = m_dir.filePath(QStringLiteral("compare.pdf"));
+        QVERIFY2(panel.exportReport(pdf), qPrintable(panel.statusText()));
+        QFile pdfFile(pdf);
+        QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+        const QByteArray bytes = pdfFile.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        QVERIFY2(bytes.size() > 20000, qPrintable(QString::number(bytes.size()))); // the charts are in it
+        const QString compareHtml = m_dir.filePath(QStringLiteral("compare.html"));
+        QVERIFY(panel.exportReport(compareHtml));
+        QFile cmp(compareHtml);
+        QVERIFY(cmp.open(QIODevice::ReadOnly));
+        const QString cmpText = QString::fromUtf8(cmp.readAll());
+        QVERIFY(cmpText.contains(QStringLiteral("run #%1").arg(m_xnnpack) + QStringLiteral(": digits_cnn.onnx")));
+        QVERIFY(cmpText.contains(QStringLiteral("Run #%1 / run #%2 (median)").arg(m_xnnpack).arg(m_portable)));
+
+        // A name that is neither .html nor .pdf writes nothing and says why; three runs: no report.
+        QVERIFY(!panel.exportReport(m_dir.filePath(QStringLiteral("report.txt"))));
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report.txt"))));
+        QVERIFY(panel.statusText().contains(QStringLiteral(".pdf")));
+        panel.selectRuns({m_xnnpack, m_portable, m_failed});
+        QVERIFY(!panel.reportAction()->isEnabled());
+    }
+
+    // French column titles are longer: every title and cell stays whole at a laptop's dock
+    // width, the model column shrinks first.
+    void frenchColumnsFit() {
+        QTranslator fr;
+        QVERIFY(fr.load(QStringLiteral(":/i18n/embark_fr.qm")));
+        QCoreApplication::installTranslator(&fr);
+        const QLocale before;
+        QLocale::setDefault(QLocale(QLocale::French, QLocale::France));
+        {
+            ui::RunHistoryPanel panel(m_path);
+            panel.resize(900, 300);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QTableWidget* table = panel.table();
+            QCOMPARE(table->horizontalHeaderItem(1)->text(), QStringLiteral("Date"));
+            QVERIFY(table->horizontalHeaderItem(4)->text() != QStringLiteral("Library")); // translated
+            QHeaderView* header = table->horizontalHeader();
+            const QFontMetrics fm(header->font());
+            int total = 0;
+            for (int c = 0; c < table->columnCount(); ++c) {
+                total += header->sectionSize(c);
+                const QString title = table->horizontalHeaderItem(c)->text();
+                QVERIFY2(header->sectionSize(c) >= fm.horizontalAdvance(title) + 8,
+                         qPrintable(QStringLiteral("%1: %2 px for %3 px").arg(title).arg(header->sectionSize(c)).arg(fm.horizontalAdvance(title))));
+                for (int r = 0; r < table->rowCount(); ++r) {
+                    if (c == 2) continue; // the model: elided in the middle, its tooltip has the path
+                    const QString cell = table->item(r, c)->text();
+                    QVERIFY2(header->sectionSize(c) >= QFontMetrics(table->font()).horizontalAdvance(cell) + 6,
+                             qPrintable(QStringLiteral("%1 in %2: %3 px").arg(cell, title).arg(header->sectionSize(c))));
+                }
+            }
+            QVERIFY2(total <= table->viewport()->width(), qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
+            QVERIFY(!table->horizontalScrollBar()->isVisible());
+        }
+        QCoreApplication::removeTranslator(&fr);
+        QLocale::setDefault(before);
     }
 };
 

@@ -250,10 +250,16 @@ void GraphScene::setAssignments(const LibraryAssignments& assignments) {
     recolor();
 }
 
-void GraphScene::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
+void GraphScene::setNodeMetric(const QHash<QString, double>& values, const QString& label, MetricStyle style) {
     m_metric = values;
     m_metricLabel = values.isEmpty() ? QString() : label;
+    m_metricStyle = style;
     recolor();
+}
+
+QString GraphScene::formatMetric(double v) const {
+    if (m_metricStyle.bytes) return QLocale().formattedDataSize(qint64(std::llround(v)), 1);
+    return formatFigure(v);
 }
 
 std::optional<double> GraphScene::nodeMetric(const QString& name) const {
@@ -267,22 +273,33 @@ void GraphScene::recolor() {
     GraphLegend legend;
     if (!m_metric.isEmpty()) {
         // A per-node figure: one sequential scale from the smallest to the largest figure.
-        double lo = INFINITY, hi = -INFINITY;
+        // On a log scale (errors over decades) zeros sit at the smallest positive figure.
+        const bool log = m_metricStyle.logScale;
+        double lo = INFINITY, hi = -INFINITY, floor = INFINITY;
         for (double v : std::as_const(m_metric)) {
+            if (!std::isfinite(v)) continue;
             lo = std::min(lo, v);
             hi = std::max(hi, v);
+            if (v > 0) floor = std::min(floor, v);
         }
-        const auto at = [&](double v) { return hi > lo ? (v - lo) / (hi - lo) : 1.0; };
+        if (!std::isfinite(floor)) floor = 1e-12;
+        const auto scaled = [&](double v) { return log ? std::log10(std::max(v, floor)) : v; };
+        const double slo = std::isfinite(lo) ? scaled(lo) : 0, shi = std::isfinite(hi) ? scaled(hi) : 0;
+        const auto at = [&](double v) {
+            if (!std::isfinite(v)) return 1.0; // an infinite or NaN error is the worst
+            return shi > slo ? (scaled(v) - slo) / (shi - slo) : 1.0;
+        };
         for (auto it = m_items.constBegin(); it != m_items.constEnd(); ++it) {
             auto m = m_metric.constFind(it.key());
             it.value()->setFill(m == m_metric.constEnd() ? noFigureColor(palette) : metricColor(at(*m), palette));
-            it.value()->setFigure(m == m_metric.constEnd() ? QString() : formatFigure(*m));
+            it.value()->setFigure(m == m_metric.constEnd() ? QString() : formatMetric(*m));
         }
-        legend.title = tr("Colour: %1").arg(m_metricLabel);
+        legend.title = log ? tr("Colour: %1, log scale").arg(m_metricLabel) : tr("Colour: %1").arg(m_metricLabel);
         constexpr int kSteps = 5;
         for (int i = 0; i < kSteps; ++i) {
-            const double v = lo + (hi - lo) * i / (kSteps - 1);
-            legend.entries.append({metricColor(at(v), palette), formatFigure(v), 0});
+            const double s = slo + (shi - slo) * i / (kSteps - 1);
+            const double v = log ? std::pow(10.0, s) : s;
+            legend.entries.append({metricColor(double(i) / (kSteps - 1), palette), formatMetric(v), 0});
         }
         legend.entries.append({noFigureColor(palette), tr("no figure"), 0});
     } else {

@@ -22,6 +22,13 @@ namespace embark::ui {
 
 class NodeItem;
 
+// How a per-node figure is scaled and written: errors span decades (a log scale), memory is
+// in bytes (written as "1.2 MiB").
+struct MetricStyle {
+    bool logScale = false;
+    bool bytes = false;
+};
+
 // What the node colours of a scene mean, for the legend beside it.
 struct GraphLegend {
     struct Entry {
@@ -52,7 +59,10 @@ public:
     // Colour by a per-node figure (a run's per-layer time or error) instead, on a light-to-
     // dark scale; nodes without a figure are grey. An empty map goes back to category or
     // library colours. `label` names the figure and its unit for the legend ("time (ms)").
-    void setNodeMetric(const QHash<QString, double>& values, const QString& label);
+    void setNodeMetric(const QHash<QString, double>& values, const QString& label, MetricStyle style = {});
+    // The figure as the legend and the node badges write it.
+    QString formatMetric(double value) const;
+    MetricStyle metricStyle() const { return m_metricStyle; }
     bool hasNodeMetric() const { return !m_metric.isEmpty(); }
     std::optional<double> nodeMetric(const QString& name) const;
     QString nodeMetricLabel() const { return m_metricLabel; }
@@ -106,6 +116,7 @@ private:
     LibraryAssignments m_assignments;
     QHash<QString, double> m_metric;
     QString m_metricLabel;
+    MetricStyle m_metricStyle;
     GraphLegend m_legend;
 };
 

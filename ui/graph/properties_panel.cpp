@@ -58,8 +58,14 @@ PropertiesPanel::PropertiesPanel(StudioSession* session, QWidget* parent) : QWid
 }
 
 void PropertiesPanel::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
-    m_metric = values;
-    m_metricLabel = label;
+    if (values.isEmpty()) setNodeFigures({});
+    else setNodeFigures({Figure{label, values, false}});
+}
+
+void PropertiesPanel::setNodeFigures(const QList<Figure>& figures) {
+    m_figures.clear();
+    for (const Figure& f : figures)
+        if (!f.values.isEmpty()) m_figures << f;
     m_metricModel = m_session->modelPath();
     showNode(m_session->selectedStage(), m_session->selectedNode());
 }
@@ -120,7 +126,7 @@ void PropertiesPanel::showNode(int stage, const QString& name) {
     }
 
     // Figures of a run of another model (one opened since) name other nodes.
-    if (!m_metric.isEmpty() && m_metricModel == m_session->modelPath()) {
+    if (!m_figures.isEmpty() && m_metricModel == m_session->modelPath()) {
         // The figure is per node of the fused stage: an earlier stage's node shows the figure
         // of the fused node it became.
         QString holder;
@@ -128,11 +134,15 @@ void PropertiesPanel::showNode(int stage, const QString& name) {
         else if (const QStringList to = m_session->linkedNodes(stage, name, m_session->lastStage()); !to.isEmpty())
             holder = to.first();
         QTreeWidgetItem* run = section(tr("Run figures"));
-        if (m_metric.contains(holder)) {
-            QTreeWidgetItem* item = add(run, m_metricLabel, QLocale().toString(m_metric.value(holder), 'g', 4));
-            if (holder != name) item->setText(1, tr("%1  (of the fused node %2)").arg(item->text(1), holder));
-        } else {
-            add(run, m_metricLabel, tr("(no figure for this node)"));
+        for (const Figure& f : std::as_const(m_figures)) {
+            if (f.values.contains(holder)) {
+                const double v = f.values.value(holder);
+                QTreeWidgetItem* item = add(run, f.label, f.bytes ? QLocale().formattedDataSize(qint64(std::llround(v)), 1)
+                                                                  : QLocale().toString(v, 'g', 4));
+                if (holder != name) item->setText(1, tr("%1  (of the fused node %2)").arg(item->text(1), holder));
+            } else {
+                add(run, f.label, tr("(no figure for this node)"));
+            }
         }
     }
 

@@ -21,6 +21,13 @@ public:
     // to StagesView::setNodeMetric; shown for the selected node (an original node shows the
     // figure of the fused node it became). An empty map removes the section.
     void setNodeMetric(const QHash<QString, double>& values, const QString& label);
+    // Several figures at once (time, error, memory in use), each shown for the selected node.
+    struct Figure {
+        QString label;
+        QHash<QString, double> values; // by node name of the last stage
+        bool bytes = false;            // written as a data size
+    };
+    void setNodeFigures(const QList<Figure>& figures);
 
 private:
     void showNode(int stage, const QString& node);
@@ -28,8 +35,7 @@ private:
 
     StudioSession* m_session;
     QTreeWidget* m_tree;
-    QHash<QString, double> m_metric;
-    QString m_metricLabel;
+    QList<Figure> m_figures;
     QString m_metricModel; // the model the figures are for
 };
 

@@ -2,12 +2,15 @@
 
 #include "charts/charts_panel.h"
 #include "jobs/run_charts.h"
+#include "run_report_writer.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateEdit>
 #include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHeaderView>
@@ -19,6 +22,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 namespace embark::ui {
@@ -82,8 +86,11 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_deleteAction = new QAction(tr("&Delete..."), this);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_reportAction = new QAction(tr("Export &report..."), this);
+    m_reportAction->setToolTip(tr("Write the selected run's report (or two runs' comparison) as one HTML or PDF file: "
+                                  "board, latency, plan, slowest layers, accuracy and charts"));
     auto* bar = new QToolBar(this);
-    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_deleteAction}) {
+    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_reportAction, m_deleteAction}) {
         bar->addAction(a);
         addAction(a);
         if (a != m_refreshAction) m_table->addAction(a);
@@ -110,6 +117,7 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     connect(m_openAction, &QAction::triggered, this, &RunHistoryPanel::openSelected);
     connect(m_compareAction, &QAction::triggered, this, &RunHistoryPanel::compareSelected);
     connect(m_deleteAction, &QAction::triggered, this, &RunHistoryPanel::deleteSelected);
+    connect(m_reportAction, &QAction::triggered, this, [this] { exportReport(); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunHistoryPanel::updateActions);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &RunHistoryPanel::openSelected);
     connect(m_model, &QLineEdit::textChanged, this, &RunHistoryPanel::refresh);
@@ -234,6 +242,7 @@ void RunHistoryPanel::updateActions() {
     m_openAction->setEnabled(n == 1);
     m_compareAction->setEnabled(n >= 2);
     m_deleteAction->setEnabled(n >= 1);
+    m_reportAction->setEnabled(n == 1 || n == 2);
 }
 
 QString RunHistoryPanel::statusText() const { return m_status->text(); }
@@ -294,6 +303,46 @@ void RunHistoryPanel::compareSelected() {
     if (m_charts) m_charts->compareRuns(series);
     setStatus(lines.isEmpty() ? tr("Comparing %n run(s)", nullptr, int(ids.size())) : lines.join(QLatin1Char('\n')));
     emit chartsShown(true);
+}
+
+bool RunHistoryPanel::exportReport(const QString& chosenPath) {
+    std::vector<int64_t> ids = selectedRunIds();
+    std::sort(ids.begin(), ids.end());
+    if ((ids.size() != 1 && ids.size() != 2) || !ensureStore()) {
+        setStatus(tr("Select one run, or two runs to compare, for a report."));
+        return false;
+    }
+    QString path = chosenPath;
+    if (path.isEmpty()) {
+        const QString name = ids.size() == 1 ? QStringLiteral("run-%1-report.html").arg(ids[0])
+                                             : QStringLiteral("run-%1-vs-%2-report.html").arg(ids[1]).arg(ids[0]);
+        path = QFileDialog::getSaveFileName(this, tr("Export report"), QDir::home().filePath(name),
+                                            tr("HTML report (*.html);;PDF report (*.pdf)"));
+        if (path.isEmpty()) return false;
+    }
+    auto run = m_store->getRun(ids.back());
+    if (!run.ok()) {
+        setStatus(tr("Cannot open run #%1: %2").arg(ids.back()).arg(q(run.error().message)));
+        return false;
+    }
+    std::optional<store::RunRecord> against;
+    if (ids.size() == 2) {
+        auto base = m_store->getRun(ids.front());
+        if (!base.ok()) {
+            setStatus(tr("Cannot open run #%1: %2").arg(ids.front()).arg(q(base.error().message)));
+            return false;
+        }
+        against = std::move(*base);
+    }
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    const QString error = writeRunReport(path, *run, against ? &*against : nullptr);
+    QApplication::restoreOverrideCursor();
+    if (!error.isEmpty()) {
+        setStatus(tr("No report written: %1").arg(error));
+        return false;
+    }
+    setStatus(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
+    return true;
 }
 
 void RunHistoryPanel::deleteSelected() {

@@ -1,6 +1,7 @@
 // The run history dock: a table over the SQLite run store (core/store) filtered by model,
 // board, library and date; Open shows a run's charts, Compare puts two or more runs side by
-// side in the run comparison chart, Delete removes runs from the file after a confirmation.
+// side in the run comparison chart, Delete removes runs from the file after a confirmation,
+// Export report writes one run's (or two runs') report as HTML or PDF.
 #pragma once
 
 #include "store/run_store.h"
@@ -42,6 +43,7 @@ public:
     QAction* openAction() const { return m_openAction; }
     QAction* compareAction() const { return m_compareAction; }
     QAction* deleteAction() const { return m_deleteAction; }
+    QAction* reportAction() const { return m_reportAction; }
     QString statusText() const;
 
     std::vector<int64_t> shownRunIds() const;    // in table order
@@ -55,6 +57,10 @@ public slots:
     void compareSelected();
     // Asks for confirmation first.
     void deleteSelected();
+    // The report of the selected run, or of the newer of two selected runs against the older
+    // (the baseline): HTML or PDF by the file's suffix. An empty path asks for one. Returns
+    // false (and says why in the status line) when nothing was written.
+    bool exportReport(const QString& path = {});
 
 signals:
     // After Open or Compare filled the charts: `comparison` says which tab to show.
@@ -83,6 +89,7 @@ private:
     QAction* m_openAction;
     QAction* m_compareAction;
     QAction* m_deleteAction;
+    QAction* m_reportAction;
 };
 
 } // namespace embark::ui

@@ -47,7 +47,8 @@ constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
 // saveState()'s version: layouts saved before the docks were tabbed (version 0) are not
 // restored, they did not fit a 768-line screen.
-constexpr int kStateVersion = 2;
+// Version 3 moved the rewrite list into a bottom tab (the graphs get the central height).
+constexpr int kStateVersion = 3;
 
 // A panel that may be taller or wider than its dock: it scrolls instead of setting the
 // dock's (and so the window's) minimum size.
@@ -82,15 +83,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Another model's runs leave the charts; the run shown colours the graph by layer time.
     connect(m_session, &StudioSession::modelChanged, m_charts, [this] { m_charts->clearForModel(m_session->modelPath()); });
     connect(m_charts, &ChartsPanel::runShown, this, [this](const RunCharts& run) {
-        QHash<QString, double> ms;
+        QHash<QString, double> ms, error;
         for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
-        m_stages->setNodeMetric(ms, tr("time (ms)"));
-        m_properties->setNodeMetric(ms, tr("time (ms)"));
+        for (const LayerAccuracy& layer : run.accuracy) error.insert(layer.node, layer.maxRel);
+        m_stages->setFigures(StagesView::Colouring::Time, ms);
+        m_stages->setFigures(StagesView::Colouring::Error, error);
+        // A run shown colours the graph by its layer times unless another figure was chosen.
+        if (m_stages->colouring() == StagesView::Colouring::Default) m_stages->setColouring(StagesView::Colouring::Time);
+        updateNodeFigures();
     });
     connect(m_charts, &ChartsPanel::cleared, this, [this] {
-        m_stages->setNodeMetric({}, {});
-        m_properties->setNodeMetric({}, {});
+        m_stages->setFigures(StagesView::Colouring::Time, {});
+        m_stages->setFigures(StagesView::Colouring::Error, {});
+        updateNodeFigures();
     });
+    // The memory plan's bytes in use while each node runs, for the "memory" colours.
+    connect(m_session, &StudioSession::targetChanged, this, &MainWindow::updateMemoryFigures);
+    connect(m_session, &StudioSession::modelChanged, this, &MainWindow::updateMemoryFigures);
 
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) fitToScreen();
@@ -217,15 +226,41 @@ void MainWindow::createDocks() {
     connect(m_jobs, &StudioJobs::benchmarkFinished, m_history, [this](qint64 runId) {
         if (runId > 0) m_history->refresh();
     });
-    m_historyDock = dock(m_history, tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
+    m_historyDock = dock(scrolled(m_history, this), tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
                          QKeySequence(Qt::ALT | Qt::Key_4));
     tabifyDockWidget(m_jobs->dock(), m_historyDock);
+    // The rewrite list is a bottom tab too: below the graphs it left them ~190 px of a
+    // 768-line screen.
+    if (QWidget* rewrites = m_stages->takeRewritePanel()) {
+        m_rewritesDock = dock(rewrites, tr("Rewrites"), QStringLiteral("rewritesDock"), Qt::BottomDockWidgetArea,
+                              QKeySequence(Qt::ALT | Qt::Key_5));
+        tabifyDockWidget(m_historyDock, m_rewritesDock);
+    }
     connect(m_history, &RunHistoryPanel::chartsShown, this, [this](bool comparison) {
         m_chartsDock->show();
         m_chartsDock->raise();
         m_charts->tabs()->setCurrentWidget(comparison ? static_cast<QWidget*>(m_charts->comparison())
                                                       : static_cast<QWidget*>(m_charts->timing()));
     });
+}
+
+void MainWindow::updateMemoryFigures() {
+    QHash<QString, double> bytes;
+    if (const auto& plan = m_session->memoryPlan()) {
+        const std::vector<size_t> live = plan->liveBytesPerStep();
+        for (size_t step = 0; step < plan->schedule.size() && step < live.size(); ++step)
+            bytes.insert(QString::fromStdString(plan->schedule[step]), double(live[step]));
+    }
+    m_stages->setFigures(StagesView::Colouring::Memory, bytes);
+    updateNodeFigures();
+}
+
+void MainWindow::updateNodeFigures() {
+    QList<PropertiesPanel::Figure> figures;
+    for (auto kind : {StagesView::Colouring::Time, StagesView::Colouring::Error, StagesView::Colouring::Memory})
+        figures << PropertiesPanel::Figure{StagesView::figureLabel(kind), m_stages->figures(kind),
+                                           kind == StagesView::Colouring::Memory};
+    m_properties->setNodeFigures(figures);
 }
 
 void MainWindow::fitToScreen() {

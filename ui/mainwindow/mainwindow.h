@@ -47,6 +47,7 @@ public:
     QDockWidget* targetDock() const { return m_targetDock; }
     QDockWidget* chartsDock() const { return m_chartsDock; }
     QDockWidget* historyDock() const { return m_historyDock; }
+    QDockWidget* rewritesDock() const { return m_rewritesDock; }
     // Fits the window and its docks in the screen's free area (a 1366x768 laptop too).
     void fitToScreen();
 
@@ -58,6 +59,9 @@ protected:
 private:
     void createActions();
     void createDocks();
+    // The figures the graph can be coloured by, for the selector and Properties.
+    void updateMemoryFigures();
+    void updateNodeFigures();
     void rememberRecent(const QString& path);
     void rebuildRecentMenu();
     void showNodeMenu(const QString& node, const QPoint& globalPos);
@@ -77,6 +81,7 @@ private:
     QDockWidget* m_targetDock = nullptr;
     QDockWidget* m_chartsDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
+    QDockWidget* m_rewritesDock = nullptr;
     bool m_quietOpen = false;
     bool m_openHadShapes = false;
     QMenu* m_recentMenu = nullptr;

@@ -11,6 +11,7 @@
 #include <QListWidget>
 #include <QRegularExpression>
 #include <QSplitter>
+#include <QStandardItemModel>
 #include <QVBoxLayout>
 
 #include <optional>
@@ -20,11 +21,12 @@ namespace embark::ui {
 
 namespace {
 
-QWidget* titled(QComboBox* combo, const QString& label, GraphPanel* panel, QWidget* parent) {
+QWidget* titled(QComboBox* combo, const QString& label, GraphPanel* panel, QWidget* parent, QWidget* extra = nullptr) {
     auto* box = new QWidget(parent);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(label, box));
     top->addWidget(combo, 1);
+    if (extra) top->addWidget(extra);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
@@ -41,19 +43,35 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     m_afterStage = new QComboBox(this);
     m_log = new QListWidget(this);
     m_log->setAlternatingRowColors(true);
+    m_colouring = new QComboBox(this);
+    m_colouring->setObjectName(QStringLiteral("colouring"));
+    m_colouring->addItem(tr("Colour: op category / library"), int(Colouring::Default));
+    m_colouring->addItem(tr("Colour: layer time"), int(Colouring::Time));
+    m_colouring->addItem(tr("Colour: layer error (max_rel)"), int(Colouring::Error));
+    m_colouring->addItem(tr("Colour: memory in use"), int(Colouring::Memory));
+    m_colouring->setToolTip(tr("What the node colours of both graphs show: the op category (the kernel library in the "
+                               "fused stage), the run shown's time or error per layer, or the bytes of the memory plan "
+                               "in use while each node runs. Fused nodes carry their block's figure."));
+    m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    updateColouringChoices();
+    connect(m_colouring, &QComboBox::currentIndexChanged, this, [this] {
+        applyMetric(m_before);
+        applyMetric(m_after);
+        emit colouringChanged(colouring());
+    });
 
     auto* graphs = new QSplitter(Qt::Horizontal, this);
     m_beforeBox = titled(m_beforeStage, tr("Before:"), m_before, graphs);
     graphs->addWidget(m_beforeBox);
-    graphs->addWidget(titled(m_afterStage, tr("After:"), m_after, graphs));
+    graphs->addWidget(titled(m_afterStage, tr("After:"), m_after, graphs, m_colouring));
     auto* vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(graphs);
-    auto* logBox = new QWidget(vertical);
-    auto* logLayout = new QVBoxLayout(logBox);
+    m_logBox = new QWidget(vertical);
+    auto* logLayout = new QVBoxLayout(m_logBox);
     logLayout->setContentsMargins(0, 0, 0, 0);
-    logLayout->addWidget(new QLabel(tr("Rewrites made by the \"after\" stage:"), logBox));
+    logLayout->addWidget(new QLabel(tr("Rewrites made by the \"after\" stage:"), m_logBox));
     logLayout->addWidget(m_log);
-    vertical->addWidget(logBox);
+    vertical->addWidget(m_logBox);
     vertical->setStretchFactor(0, 5);
     vertical->setStretchFactor(1, 1);
     auto* layout = new QVBoxLayout(this);
@@ -85,6 +103,12 @@ GraphPanel* StagesView::activePanel() const {
     return m_after;
 }
 
+QWidget* StagesView::takeRewritePanel() {
+    if (!m_logBox || m_logBox->parentWidget() == nullptr || !isAncestorOf(m_logBox)) return nullptr;
+    m_logBox->setParent(nullptr); // leaves the splitter; the caller reparents it
+    return m_logBox;
+}
+
 void StagesView::setSideBySide(bool on) { m_beforeBox->setVisible(on); }
 bool StagesView::isSideBySide() const { return !m_beforeBox->isHidden(); }
 
@@ -94,8 +118,10 @@ int StagesView::stageOf(const GraphPanel* panel) const {
 
 void StagesView::reloadStages() {
     if (m_session->modelPath() != m_metricModel) { // a run's figures name its model's nodes
-        m_metric.clear();
+        m_figures[int(Colouring::Time)].clear();
+        m_figures[int(Colouring::Error)].clear();
         m_metricLabel.clear();
+        updateColouringChoices();
     }
     for (QComboBox* combo : {m_beforeStage, m_afterStage}) {
         const QSignalBlocker block(combo);
@@ -187,30 +213,81 @@ void StagesView::showRewrite(int row) {
     }
 }
 
+QString StagesView::figureLabel(Colouring kind) {
+    switch (kind) {
+    case Colouring::Time: return tr("time (ms)");
+    case Colouring::Error: return tr("error (max_rel)");
+    case Colouring::Memory: return tr("memory in use");
+    case Colouring::Default: break;
+    }
+    return {};
+}
+
+StagesView::Colouring StagesView::colouring() const { return Colouring(m_colouring->currentData().toInt()); }
+
+void StagesView::setColouring(Colouring colouring) { m_colouring->setCurrentIndex(m_colouring->findData(int(colouring))); }
+
+const QHash<QString, double>& StagesView::figures(Colouring kind) const { return m_figures[int(kind)]; }
+
+void StagesView::setFigures(Colouring kind, const QHash<QString, double>& values) {
+    if (kind == Colouring::Default) return;
+    m_figures[int(kind)] = values;
+    if (kind != Colouring::Memory) m_metricModel = m_session->modelPath();
+    if (kind == Colouring::Time) m_metricLabel.clear();
+    updateColouringChoices();
+    if (colouring() == kind) {
+        applyMetric(m_before);
+        applyMetric(m_after);
+    }
+}
+
+void StagesView::updateColouringChoices() {
+    // A kind without figures cannot be chosen (its item says how to get them); choosing it
+    // falls back to the default colours.
+    auto* model = qobject_cast<QStandardItemModel*>(m_colouring->model());
+    for (int i = 0; i < m_colouring->count(); ++i) {
+        const auto kind = Colouring(m_colouring->itemData(i).toInt());
+        const bool has = kind == Colouring::Default || !m_figures[int(kind)].isEmpty();
+        if (QStandardItem* item = model ? model->item(i) : nullptr) {
+            item->setEnabled(has);
+            item->setToolTip(has ? QString()
+                             : kind == Colouring::Memory ? tr("Needs a memory plan (choose a board and library)")
+                                                         : tr("Needs a run: benchmark the model, or open a run in Run history"));
+        }
+    }
+    if (colouring() != Colouring::Default && m_figures[int(colouring())].isEmpty()) setColouring(Colouring::Default);
+}
+
 void StagesView::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
-    m_metric = values;
+    setFigures(Colouring::Time, values);
     m_metricLabel = label;
-    m_metricModel = m_session->modelPath();
+    setColouring(values.isEmpty() ? Colouring::Default : Colouring::Time);
     applyMetric(m_before);
     applyMetric(m_after);
 }
 
 void StagesView::applyMetric(GraphPanel* panel) {
+    const Colouring kind = colouring();
+    const QHash<QString, double>& metric = m_figures[int(kind)];
+    const QString label = kind == Colouring::Time && !m_metricLabel.isEmpty() ? m_metricLabel : figureLabel(kind);
+    MetricStyle style;
+    style.logScale = kind == Colouring::Error;
+    style.bytes = kind == Colouring::Memory;
     const int shown = stageOf(panel), last = m_session->lastStage();
     auto graph = m_session->stageGraph(shown), fused = m_session->stageGraph(last);
-    if (m_metric.isEmpty() || !graph || !fused) {
+    if (kind == Colouring::Default || metric.isEmpty() || !graph || !fused) {
         panel->scene()->setNodeMetric({}, {});
         return;
     }
     if (shown == last) {
-        panel->scene()->setNodeMetric(m_metric, m_metricLabel);
+        panel->scene()->setNodeMetric(metric, label, style);
         return;
     }
     // Through provenance: an original node carries the figure of the fused node it is part of.
     QHash<QString, double> byOrigin;
     for (const ir::Node* m : fused->nodes()) {
-        auto v = m_metric.constFind(QString::fromStdString(m->name));
-        if (v == m_metric.constEnd()) continue;
+        auto v = metric.constFind(QString::fromStdString(m->name));
+        if (v == metric.constEnd()) continue;
         byOrigin.insert(QString::fromStdString(m->name), *v);
         for (const std::string& p : m->provenance) byOrigin.insert(QString::fromStdString(p), *v);
     }
@@ -223,7 +300,7 @@ void StagesView::applyMetric(GraphPanel* panel) {
             if (!v && byOrigin.contains(QString::fromStdString(p))) v = byOrigin.value(QString::fromStdString(p));
         if (v) values.insert(name, *v);
     }
-    panel->scene()->setNodeMetric(values, m_metricLabel);
+    panel->scene()->setNodeMetric(values, label, style);
 }
 
 } // namespace embark::ui

@@ -17,6 +17,11 @@ class StudioSession;
 class StagesView : public QWidget {
     Q_OBJECT
 public:
+    // What the node colours of both panes show: op category (kernel library in the fused
+    // stage), or a per-node figure: the run shown's layer time or error (max_rel), or the
+    // memory plan's bytes in use while the node runs.
+    enum class Colouring { Default = 0, Time, Error, Memory };
+
     explicit StagesView(StudioSession* session, QWidget* parent = nullptr);
 
     GraphPanel* beforePanel() const { return m_before; }
@@ -24,6 +29,18 @@ public:
     QComboBox* beforeStage() const { return m_beforeStage; }
     QComboBox* afterStage() const { return m_afterStage; }
     QListWidget* rewriteLog() const { return m_log; }
+    QComboBox* colouringBox() const { return m_colouring; }
+    Colouring colouring() const;
+    void setColouring(Colouring colouring);
+    // The figures of one kind, by node names of the last stage (an empty map: none). A kind
+    // without figures is disabled in the selector.
+    void setFigures(Colouring kind, const QHash<QString, double>& values);
+    const QHash<QString, double>& figures(Colouring kind) const;
+    // The selector's name of a kind with its unit ("time (ms)").
+    static QString figureLabel(Colouring kind);
+    // Takes the rewrite list (with its caption) out of the view, for a window that shows it
+    // in a dock of its own so the graphs get the whole height. Null the second time.
+    QWidget* takeRewritePanel();
     // The panel holding keyboard focus, else "after" (for fit/zoom/find actions).
     GraphPanel* activePanel() const;
 
@@ -43,7 +60,14 @@ public slots:
     // Colours both panes by a per-node figure keyed by node names of the last stage (a run's
     // per-layer time or error; fused nodes carry their block's figure); nodes of other
     // stages get the figure of the node they became. An empty map restores the colours.
+    // (The figures become the Time kind's, and Time is selected.)
     void setNodeMetric(const QHash<QString, double>& values, const QString& label);
+
+signals:
+    // The selector changed what the colours show.
+    void colouringChanged(embark::ui::StagesView::Colouring colouring);
+
+public:
 
 signals:
     void nodeContextMenuRequested(const QString& node, const QPoint& globalPos);
@@ -62,9 +86,12 @@ private:
     QComboBox* m_afterStage;
     QListWidget* m_log;
     QWidget* m_beforeBox;
-    QHash<QString, double> m_metric; // by node name of the last stage
-    QString m_metricLabel;
-    QString m_metricModel; // the model the figures are for
+    QWidget* m_logBox;
+    void updateColouringChoices();
+    QComboBox* m_colouring;
+    QHash<QString, double> m_figures[4]; // by Colouring, by node name of the last stage
+    QString m_metricLabel;               // setNodeMetric's label for the Time kind
+    QString m_metricModel; // the model the run figures are for
 };
 
 } // namespace embark::ui

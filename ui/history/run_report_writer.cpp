@@ -1,0 +1,126 @@
+#include "run_report_writer.h"
+
+#include "charts/latency_chart.h"
+#include "charts/layer_accuracy_chart.h"
+#include "charts/layer_timing_chart.h"
+#include "charts/run_comparison_chart.h"
+#include "jobs/run_charts.h"
+
+#include "store/run_report.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+#include <QUrl>
+
+#include <memory>
+
+namespace embark::ui {
+
+namespace {
+
+constexpr int kChartWidth = 960;
+constexpr int kChartHeight = 480;
+constexpr int kTopLayers = 25;
+
+// Draws a chart at the report's size without showing it on the screen.
+QImage draw(ChartWidget* chart) {
+    chart->setAttribute(Qt::WA_DontShowOnScreen);
+    chart->resize(kChartWidth, kChartHeight);
+    chart->show();
+    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
+    QImage image = chart->grab().toImage();
+    chart->hide();
+    return image;
+}
+
+} // namespace
+
+std::vector<ReportChart> renderReportCharts(const store::RunRecord& run, const store::RunRecord* against) {
+    // The report is in English like `embark-cli runs report`: its chart titles too.
+    std::vector<ReportChart> charts;
+    const RunCharts shown = runChartsFromRecord(run);
+    if (against) {
+        const RunCharts base = runChartsFromRecord(*against);
+        auto comparison = std::make_unique<RunComparisonChart>();
+        comparison->setRuns({RunSeries{base.label, base.latenciesMs, base.layers, base.modelPath},
+                             RunSeries{shown.label, shown.latenciesMs, shown.layers, shown.modelPath}});
+        charts.push_back({QStringLiteral("Run #%1 against run #%2").arg(run.id).arg(against->id), draw(comparison.get())});
+    }
+    if (!shown.layers.empty()) {
+        auto timing = std::make_unique<LayerTimingChart>();
+        timing->setLayers(shown.layers);
+        timing->setView(LayerTimingChart::View::Slowest);
+        timing->setTopCount(kTopLayers);
+        charts.push_back({QStringLiteral("The %1 slowest layers of run #%2").arg(kTopLayers).arg(run.id), draw(timing.get())});
+        timing->setView(LayerTimingChart::View::ByOpType);
+        charts.push_back({QStringLiteral("Time by op type, run #%1").arg(run.id), draw(timing.get())});
+    }
+    if (!shown.accuracy.empty()) {
+        auto accuracy = std::make_unique<LayerAccuracyChart>();
+        accuracy->setLayers(shown.accuracy, shown.firstDivergentNode);
+        charts.push_back({QStringLiteral("Per-layer accuracy of run #%1").arg(run.id), draw(accuracy.get())});
+    }
+    if (!shown.latenciesMs.empty() && !against) {
+        auto latency = std::make_unique<LatencyChart>();
+        latency->setSamples(shown.latenciesMs);
+        charts.push_back({QStringLiteral("Latency distribution of run #%1").arg(run.id), draw(latency.get())});
+    }
+    return charts;
+}
+
+QString writeRunReport(const QString& path, const store::RunRecord& run, const store::RunRecord* against) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    const bool pdf = suffix == QLatin1String("pdf");
+    if (!pdf && suffix != QLatin1String("html") && suffix != QLatin1String("htm"))
+        return QCoreApplication::translate("RunReport", "A report is written as HTML or PDF: name the file .html or .pdf (not '%1').").arg(QFileInfo(path).fileName());
+    const std::vector<ReportChart> charts = renderReportCharts(run, against);
+    store::ReportOptions options;
+    options.topLayers = kTopLayers;
+    options.svgCharts = false;
+    QTextDocument document;
+    for (size_t i = 0; i < charts.size(); ++i) {
+        store::ReportImage image;
+        image.title = charts[i].title;
+        if (pdf) { // a document resource, drawn at the page's width
+            image.src = QStringLiteral("embark-chart-%1.png").arg(i);
+            image.width = 640;
+            document.addResource(QTextDocument::ImageResource, QUrl(image.src), charts[i].image);
+        } else {
+            QByteArray png;
+            QBuffer buffer(&png);
+            buffer.open(QIODevice::WriteOnly);
+            charts[i].image.save(&buffer, "PNG");
+            image.src = QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
+            image.width = charts[i].image.width();
+        }
+        options.images.push_back(image);
+    }
+    const QString html = store::runReportHtml(run, against, options);
+    if (!pdf) {
+        const Status written = store::writeReport(path, html);
+        return written.ok() ? QString() : QString::fromStdString(written.error().message);
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
+    {
+        QPdfWriter writer(&file);
+        writer.setPageSize(QPageSize(QPageSize::A4));
+        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        writer.setTitle(QStringLiteral("Embark run report"));
+        writer.setCreator(QStringLiteral("Embark"));
+        writer.setResolution(150);
+        document.setHtml(html);
+        document.print(&writer);
+    }
+    if (!file.commit()) return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
+    return {};
+}
+
+} // namespace embark::ui

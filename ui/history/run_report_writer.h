@@ -1,0 +1,27 @@
+// The studio's run report: core's HTML (store/run_report.h) with the studio's own charts as
+// images, written as one self-contained HTML file (PNG data URLs) or, for a ".pdf" name, as
+// PDF (QTextDocument on QPdfWriter). The file is written whole or not at all.
+#pragma once
+
+#include "store/run_record.h"
+
+#include <QImage>
+#include <QString>
+
+#include <vector>
+
+namespace embark::ui {
+
+struct ReportChart {
+    QString title;
+    QImage image;
+};
+
+// The charts of `run` (timing, accuracy when it has per-layer figures, latency), or of `run`
+// against `against` (the comparison, then the timing of `run`), drawn off screen.
+std::vector<ReportChart> renderReportCharts(const store::RunRecord& run, const store::RunRecord* against);
+
+// Writes the report to `path` (.html/.htm or .pdf); returns an error message, empty on success.
+QString writeRunReport(const QString& path, const store::RunRecord& run, const store::RunRecord* against = nullptr);
+
+} // namespace embark::ui
