@@ -1,0 +1,219 @@
+// Quantized models exported with the portable int8 kernels, built into one harness binary and
+// run on the host: the small QDQ graphs of qdq_graphs.h, the digits CNN quantized with
+// `embark-cli quantize` (resources/models) and, when ../shared/models exists, MobileNet-V2
+// quantized on one test set. The oracle is the reference interpreter on the FUSED graph
+// (the default recipe's result): every int8 layer's dump (dequantized, (q - zp) * scale)
+// equals the reference's int8 value dequantized the same way, bit for bit (`==`: the kernels
+// compute the reference's arithmetic); outputs produced by DequantizeLinear from int8 are
+// equal too, and a float layer after the int8 part (digits' last Gemm) is within 1e-5 of
+// max |ref|. The fused graph itself is within one quantum per layer of the QDQ graph
+// (tests/passes/tst_fuse_qdq); its outputs are printed against the QDQ graph's for the record.
+#include "bench/metrics.h"
+#include "embark_build_paths.h"
+#include "export/emit_context.h"
+#include "export/exporter.h"
+#include "export/qdq_graphs.h"
+#include "onnx/importer.h"
+#include "onnx/tensor_io.h"
+#include "passes/pass_manager.h"
+#include "reference/interpreter.h"
+#include "support/cli_process.h"
+#include "support/export_harness.h"
+#include "support/test_paths.h"
+
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstdio>
+
+using namespace embark;
+
+namespace {
+
+struct Model {
+    std::string name;
+    ir::Graph graph;                             // the QDQ model
+    ir::Graph fused;                             // after the default recipe
+    std::map<std::string, ir::Tensor> inputs;
+    reference::RunResult fusedRef;               // captureAll
+    reference::RunResult qdqRef;
+};
+
+// Imports `path`, or quantizes `floatModel` with embark-cli into `dir` first.
+Expected<ir::Graph> quantizedModel(const QString& floatModel, const QString& calib, const QString& out) {
+    const test::CliResult r = test::runCli({"quantize", floatModel, "-o", out, "--calib", calib}, 1200000);
+    if (r.code != 0) return makeError(ErrorKind::External, "embark-cli quantize failed: " + r.err.toStdString());
+    return onnx::importModel(out.toStdString());
+}
+
+// The layer's reference value from the fused graph, dequantized when it is int8.
+bool expectedLayer(const Model& m, const test::HarnessLayer& l, ir::Tensor* out, bool* isInt) {
+    auto it = m.fusedRef.values.find(l.value);
+    if (it == m.fusedRef.values.end()) return false;
+    const ir::Tensor& t = it->second;
+    *isInt = t.dtype() == ir::DType::Int8 || t.dtype() == ir::DType::UInt8;
+    if (!*isInt) {
+        *out = t.castTo(ir::DType::Float32);
+        return true;
+    }
+    float scale = 1.f;
+    int zp = 0;
+    if (!exporter::quantParamsOf(m.fused.findValue(l.value), &scale, &zp)) return false;
+    ir::Tensor f(ir::DType::Float32, t.shape());
+    for (int64_t i = 0; i < t.numel(); ++i)
+        f.mutableAs<float>()[i] = (static_cast<float>(t.intAt(i)) - static_cast<float>(zp)) * scale;
+    *out = f;
+    return true;
+}
+
+} // namespace
+
+class TestExportQuantized : public QObject {
+    Q_OBJECT
+
+    std::vector<Model> m_models;
+    QTemporaryDir m_tmp;
+
+    Status addModel(std::string name, ir::Graph g, std::map<std::string, ir::Tensor> inputs) {
+        Model m;
+        m.name = std::move(name);
+        auto run = passes::PassManager::run(g, "default");
+        if (!run) return run.error();
+        m.fused = std::move(run->graph);
+        m.inputs = std::move(inputs);
+        reference::RunOptions ro;
+        ro.captureAll = true;
+        auto f = reference::run(m.fused, m.inputs, ro);
+        if (!f) return f.error();
+        auto q = reference::run(g, m.inputs);
+        if (!q) return q.error();
+        m.fusedRef = std::move(*f);
+        m.qdqRef = std::move(*q);
+        m.graph = std::move(g);
+        m_models.push_back(std::move(m));
+        return {};
+    }
+
+private slots:
+    void initTestCase() {
+        for (const test::qdq::Case& c : test::qdq::cases()) {
+            ir::Graph g = c.build();
+            auto inputs = test::randomInputs(g, 7);
+            Status s = addModel("qdq " + c.name, std::move(g), std::move(inputs));
+            QVERIFY2(s, s ? "" : (c.name + ": " + s.error().message).c_str());
+        }
+        const QString digits = test::sourceDir() + "/resources/models/digits_cnn.onnx";
+        auto g = quantizedModel(digits, test::sourceDir() + "/resources/models/digits_cnn", m_tmp.filePath("digits_int8.onnx"));
+        QVERIFY2(g, g ? "" : g.error().message.c_str());
+        auto in = onnx::readTensorProto((test::sourceDir() + "/resources/models/digits_cnn/test_data_set_3/input_0.pb").toStdString());
+        QVERIFY2(in, in ? "" : in.error().message.c_str());
+        const std::string input = g->inputs().front()->name;
+        Status s = addModel("digits int8", std::move(*g), {{input, in->tensor}});
+        QVERIFY2(s, s ? "" : s.error().message.c_str());
+        const QString shared = test::sharedModelsDir();
+        if (shared.isEmpty()) {
+            qInfo("../shared/models is absent: MobileNet-V2 int8 is skipped");
+            return;
+        }
+        const QString set = shared + "/mobilenet_v2/test_data_set_0";
+        auto mg = quantizedModel(shared + "/mobilenet_v2.onnx", set, m_tmp.filePath("mobilenet_v2_int8.onnx"));
+        QVERIFY2(mg, mg ? "" : mg.error().message.c_str());
+        auto min = onnx::readTensorProto((set + "/input_0.pb").toStdString());
+        QVERIFY2(min, min ? "" : min.error().message.c_str());
+        const std::string mInput = mg->inputs().front()->name;
+        s = addModel("mobilenet_v2 int8", std::move(*mg), {{mInput, min->tensor}});
+        QVERIFY2(s, s ? "" : s.error().message.c_str());
+    }
+
+    // The fused quantized nodes are what `plan --json` shows, with the Q/DQ pairs in their
+    // provenance.
+    void planShowsTheFusedNodes() {
+        const test::CliResult r = test::runCli({"plan", m_tmp.filePath("digits_int8.onnx"), "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        int qconv = 0;
+        for (const QJsonValue& v : QJsonDocument::fromJson(r.out).object()["nodes"].toArray()) {
+            const QJsonObject n = v.toObject();
+            if (n["op"].toString() != "QConv") continue;
+            ++qconv;
+            QCOMPARE(n["lib"].toString(), QString("portable"));
+            QString prov;
+            for (const QJsonValue& p : n["provenance"].toArray()) prov += p.toString() + " ";
+            QVERIFY2(prov.contains("_QuantizeLinear") && prov.contains("_DequantizeLinear"), qPrintable(prov));
+        }
+        QCOMPARE(qconv, 3);
+    }
+
+    void int8ExportsMatchTheFusedReference() {
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_quantized");
+        std::vector<test::HarnessEntry> entries;
+        for (const Model& m : m_models) {
+            exporter::ExportOptions o;
+            o.library = "portable";
+            std::string dirName;
+            for (char c : m.name) dirName += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+            o.outDir = work + "/exports/" + QString::fromStdString(dirName);
+            o.force = true;
+            o.sampleInputs = m.inputs;
+            auto r = exporter::exportModel(m.graph, o);
+            QVERIFY2(r, r ? "" : (m.name + ": " + r.error().message).c_str());
+            entries.push_back({m.name, r->dir});
+        }
+        test::HarnessOptions ho;
+        ho.workDir = work + "/harness";
+        ho.dumpLayers = true;
+        ho.modelsPerUnit = 8;
+        auto results = test::runExportHarness(entries, ho);
+        QVERIFY2(results, results ? "" : results.error().message.c_str());
+
+        int failures = 0;
+        auto fail = [&](const std::string& what) {
+            ++failures;
+            std::printf("FAIL %s\n", what.c_str());
+        };
+        for (size_t i = 0; i < results->size(); ++i) {
+            const test::HarnessResult& r = (*results)[i];
+            const Model& m = m_models[i];
+            if (r.status != test::HarnessStatus::Ok) {
+                fail(r.id + ": " + test::harnessStatusName(r.status) + ": " + r.message);
+                continue;
+            }
+            int intLayers = 0, floatLayers = 0;
+            for (const test::HarnessLayer& l : r.layers) {
+                ir::Tensor want;
+                bool isInt = false;
+                if (!expectedLayer(m, l, &want, &isInt) || want.numel() != l.data.numel()) continue;
+                want = want.reshaped(l.data.shape());
+                const bench::Accuracy a = bench::compare(l.data, want);
+                // A layer is exact when it is int8, or float computed from int8 by DequantizeLinear.
+                const ir::Node* producer = m.fused.findValue(l.value) ? m.fused.findValue(l.value)->producer() : nullptr;
+                const bool exact = isInt || (producer && producer->op == ir::OpKind::DequantizeLinear);
+                (exact ? intLayers : floatLayers) += 1;
+                if (exact ? a.maxAbs != 0 : !bench::withinTolerance(a, 1e-5))
+                    fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + ": max |diff| " + std::to_string(a.maxAbs) +
+                         (exact ? " (must be 0: int8 arithmetic is defined identically)" : ""));
+            }
+            for (size_t k = 0; k < r.outputs.size(); ++k) {
+                const ir::Tensor want = m.fusedRef.outputs[k].castTo(ir::DType::Float32);
+                const bench::Accuracy a = bench::compare(r.outputs[k].data, want);
+                const ir::Node* producer = m.fused.findValue(r.outputs[k].name)->producer();
+                const bool exact = producer && producer->op == ir::OpKind::DequantizeLinear;
+                if (exact ? a.maxAbs != 0 : !bench::withinTolerance(a, 1e-5))
+                    fail(r.id + " output " + r.outputs[k].name + ": max |diff| " + std::to_string(a.maxAbs));
+                const bench::Accuracy q = bench::compare(r.outputs[k].data, m.qdqRef.outputs[k].castTo(ir::DType::Float32));
+                std::printf("%-28s %d int8 layers ==, %d float layers; output vs fused reference max|diff| %.3g, vs QDQ "
+                            "reference max|diff| %.3g (rel %.3g, cosine %.6f)\n",
+                            r.id.c_str(), intLayers, floatLayers, a.maxAbs, q.maxAbs, q.maxRel, q.cosine);
+            }
+            if (intLayers == 0) fail(r.id + ": no int8 layer compared");
+        }
+        std::fflush(stdout);
+        QVERIFY2(failures == 0, "int8 exports differ from the fused reference (see the FAIL lines above)");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportQuantized)
+#include "tst_export_quantized.moc"
