@@ -10,6 +10,10 @@
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
 #include "graph/graph_view.h"
+#include "graph/graph_scene.h"
+#include "graph/node_item.h"
+#include "graph/properties_panel.h"
+#include "charts/charts_panel.h"
 #include "stages/stages_view.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
@@ -22,6 +26,8 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QLayout>
+#include <QComboBox>
+#include <QStandardItemModel>
 #include <QListWidget>
 #include <QSettings>
 #include <QMenuBar>
@@ -38,6 +44,7 @@
 #include <QTranslator>
 #include <QTreeWidget>
 
+#include <cmath>
 #include <fstream>
 
 using namespace embark;
@@ -156,6 +163,95 @@ private slots:
         // Minimum size unchanged.
         const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
         QVERIFY2(min.width() <= 1366 && min.height() <= 740, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
+    }
+
+    // Per-layer data on the graph: the selector colours both panes by the run shown's time or
+    // error (max_rel, log scale) or by the memory plan's bytes in use; fused nodes carry their
+    // block's figures, original nodes get them through provenance; Properties shows them all.
+    void graphColoursByTimeErrorOrMemory() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+        ui::StagesView* stages = w.stages();
+        ui::StudioSession* session = w.session();
+        QTRY_VERIFY(!stages->beforePanel()->scene()->isLayoutPending() && !stages->afterPanel()->scene()->isLayoutPending());
+        using C = ui::StagesView::Colouring;
+        QComboBox* box = stages->colouringBox();
+        QCOMPARE(box->count(), 4);
+        QCOMPARE(stages->colouring(), C::Default);
+        ui::GraphScene* before = stages->beforePanel()->scene();
+        ui::GraphScene* after = stages->afterPanel()->scene();
+
+        // Memory needs no run: the plan's bytes in use while each node runs.
+        QTRY_VERIFY(!stages->figures(C::Memory).isEmpty());
+        auto* items = qobject_cast<QStandardItemModel*>(box->model());
+        QVERIFY(items->item(box->findData(int(C::Memory)))->isEnabled());
+        QVERIFY(!items->item(box->findData(int(C::Time)))->isEnabled()); // no run yet
+        stages->setColouring(C::Memory);
+        QCOMPARE(after->legend().title, QStringLiteral("Colour: memory in use"));
+        for (const QString& label : {after->legend().entries.first().label, after->legend().entries.at(4).label}) // a data size
+            QVERIFY2(label.endsWith(QStringLiteral("bytes")) || label.endsWith(QStringLiteral("iB")), qPrintable(label));
+
+        // A run: its time and error by fused node.
+        auto fused = session->stageGraph(session->lastStage());
+        const ir::Node* most = nullptr;
+        for (const ir::Node* n : fused->nodes())
+            if (!most || n->provenance.size() > most->provenance.size()) most = n;
+        QVERIFY(most && most->provenance.size() >= 2);
+        ui::RunCharts run;
+        run.label = QStringLiteral("#1 digits");
+        run.modelPath = session->modelPath();
+        double k = 1;
+        for (const ir::Node* n : fused->nodes()) {
+            const QString name = QString::fromStdString(n->name);
+            run.layers.push_back({name, QStringLiteral("portable"), k});
+            run.accuracy.push_back({name, 1.0, 100.0, std::pow(10.0, -8 + k)});
+            ++k;
+        }
+        run.latenciesMs = {1, 2, 3};
+        w.charts()->showRun(run);
+        QCOMPARE(stages->colouring(), C::Memory); // a figure the user chose stays
+        QVERIFY(items->item(box->findData(int(C::Time)))->isEnabled());
+        stages->setColouring(C::Time);
+        const QString mostName = QString::fromStdString(most->name);
+        QCOMPARE(after->legend().title, QStringLiteral("Colour: time (ms)"));
+        const double mostMs = stages->figures(C::Time).value(mostName);
+        QCOMPARE(after->nodeMetric(mostName), std::optional<double>(mostMs));
+        box->setCurrentIndex(box->findData(int(C::Error))); // as a user picks it
+        QCOMPARE(after->legend().title, QStringLiteral("Colour: error (max_rel), log scale"));
+        const double mostErr = stages->figures(C::Error).value(mostName);
+        QCOMPARE(after->nodeMetric(mostName), std::optional<double>(mostErr));
+        for (const std::string& p : most->provenance) // the fused block's figure on each original node
+            if (before->nodeItem(QString::fromStdString(p)))
+                QCOMPARE(before->nodeMetric(QString::fromStdString(p)), std::optional<double>(mostErr));
+        // On the log scale, 1e-7 and 1e-6 get different colours (a linear scale made them one).
+        const QString first = QString::fromStdString(fused->nodes().front()->name);
+        const QString second = QString::fromStdString((*std::next(fused->nodes().begin()))->name);
+        QVERIFY(after->nodeItem(first) && after->nodeItem(second));
+        QVERIFY(after->nodeItem(first)->fill() != after->nodeItem(second)->fill());
+
+        // Properties: every figure of the selected node (an original node shows its block's).
+        QString original;
+        for (const std::string& p : most->provenance)
+            if (QString::fromStdString(p) != mostName) original = QString::fromStdString(p);
+        QVERIFY(!original.isEmpty());
+        session->select(0, original);
+        QTreeWidget* tree = w.properties()->tree();
+        QTreeWidgetItem* figures = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0) == QStringLiteral("Run figures")) figures = tree->topLevelItem(i);
+        QVERIFY(figures);
+        QStringList rows;
+        for (int i = 0; i < figures->childCount(); ++i) rows << figures->child(i)->text(0) + QLatin1Char('=') + figures->child(i)->text(1);
+        QCOMPARE(figures->childCount(), 3);
+        QVERIFY2(rows.at(0).startsWith(QStringLiteral("time (ms)=")) && rows.at(0).contains(mostName), qPrintable(rows.join('|')));
+        QVERIFY2(rows.at(1).startsWith(QStringLiteral("error (max_rel)=")), qPrintable(rows.join('|')));
+        QVERIFY2(rows.at(2).startsWith(QStringLiteral("memory in use=")), qPrintable(rows.join('|')));
+
+        // Charts emptied: no run figures, back to the default colours.
+        w.charts()->clear();
+        QCOMPARE(stages->colouring(), C::Default);
+        QCOMPARE(after->legend().title, QStringLiteral("Colour: kernel library"));
+        QVERIFY(!items->item(box->findData(int(C::Error)))->isEnabled());
     }
 
     // Defect 4: Properties was two rows tall and the splitter would not move (the Target
