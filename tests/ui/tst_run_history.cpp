@@ -350,8 +350,9 @@ private slots:
         QVERIFY(!panel.reportAction()->isEnabled());
     }
 
-    // French column titles are longer: every title and cell stays whole at a laptop's dock
-    // width, the model column shrinks first.
+    // Defect 14's last part: French column titles are longer and were cut off. Every title and
+    // cell stays whole at a laptop's dock width (no room kept for sort arrows that only the
+    // sorted column shows), the model column shrinks first.
     void frenchColumnsFit() {
         QTranslator fr;
         QVERIFY(fr.load(QStringLiteral(":/i18n/embark_fr.qm")));
@@ -360,7 +361,7 @@ private slots:
         QLocale::setDefault(QLocale(QLocale::French, QLocale::France));
         {
             ui::RunHistoryPanel panel(m_path);
-            panel.resize(900, 300);
+            panel.resize(700, 300); // the bottom dock beside a wide right column on a 1366-wide screen
             panel.show();
             QVERIFY(QTest::qWaitForWindowExposed(&panel));
             QTableWidget* table = panel.table();
@@ -383,6 +384,10 @@ private slots:
             }
             QVERIFY2(total <= table->viewport()->width(), qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
             QVERIFY(!table->horizontalScrollBar()->isVisible());
+            QVERIFY2(header->sectionSize(2) >= 100, qPrintable(QString::number(header->sectionSize(2)))); // the model stays readable
+            // Sorting by another column makes room for its arrow.
+            table->sortByColumn(4, Qt::AscendingOrder);
+            QVERIFY(header->sectionSize(4) >= fm.horizontalAdvance(table->horizontalHeaderItem(4)->text()) + 20);
         }
         QCoreApplication::removeTranslator(&fr);
         QLocale::setDefault(before);

@@ -14,6 +14,8 @@
 #include <QFileInfo>
 #include <QGridLayout>
 #include <QHeaderView>
+#include <QStyle>
+#include <QStyleOptionHeader>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -69,8 +71,14 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Columns as wide as their cells and title (fitColumns: no room kept for a sort arrow that
+    // only the sorted column shows, so French titles fit a laptop's dock); the model shrinks first.
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setSectionResizeMode(ModelColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setMinimumSectionSize(32);
+    m_table->setTextElideMode(Qt::ElideMiddle);
+    m_table->horizontalHeaderItem(IdColumn)->setToolTip(tr("Run id, as embark-cli runs show ID names it"));
+    m_table->horizontalHeaderItem(MedianColumn)->setToolTip(tr("Median latency in milliseconds"));
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(DateColumn, Qt::DescendingOrder);
     m_table->setContextMenuPolicy(Qt::ActionsContextMenu);
@@ -119,6 +127,7 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     connect(m_deleteAction, &QAction::triggered, this, &RunHistoryPanel::deleteSelected);
     connect(m_reportAction, &QAction::triggered, this, [this] { exportReport(); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunHistoryPanel::updateActions);
+    connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &RunHistoryPanel::fitColumns);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &RunHistoryPanel::openSelected);
     connect(m_model, &QLineEdit::textChanged, this, &RunHistoryPanel::refresh);
     for (QComboBox* c : {m_board, m_library}) connect(c, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::refresh);
@@ -209,6 +218,7 @@ void RunHistoryPanel::refresh() {
         m_table->setItem(row, StatusColumn, status);
     }
     m_table->setSortingEnabled(true);
+    fitColumns();
     selectRuns(selected);
     setStatus(tr("%n run(s) in %1", nullptr, int(runs->size())).arg(QDir::toNativeSeparators(m_path)));
     updateActions();
@@ -243,6 +253,25 @@ void RunHistoryPanel::updateActions() {
     m_compareAction->setEnabled(n >= 2);
     m_deleteAction->setEnabled(n >= 1);
     m_reportAction->setEnabled(n == 1 || n == 2);
+}
+
+void RunHistoryPanel::fitColumns() {
+    QHeaderView* header = m_table->horizontalHeader();
+    QStyleOptionHeader option;
+    option.initFrom(header);
+    const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, &option, header);
+    const int arrow = style()->pixelMetric(QStyle::PM_HeaderMarkSize, &option, header) + margin;
+    const QFontMetrics titles(header->font());
+    for (int c = 0; c < ColumnCount; ++c) {
+        if (c == ModelColumn) continue;
+        int width = titles.horizontalAdvance(m_table->horizontalHeaderItem(c)->text()) + 4 * margin;
+        if (header->isSortIndicatorShown() && header->sortIndicatorSection() == c) width += arrow;
+        const int cellMargin = 2 * (style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_table) + 1) + 8;
+        for (int r = 0; r < m_table->rowCount(); ++r)
+            if (const QTableWidgetItem* item = m_table->item(r, c))
+                width = std::max(width, QFontMetrics(item->font()).horizontalAdvance(item->text()) + cellMargin);
+        header->resizeSection(c, width);
+    }
 }
 
 QString RunHistoryPanel::statusText() const { return m_status->text(); }

@@ -71,6 +71,7 @@ private:
     store::RunFilter currentFilter() const;
     void fillFilterChoices();
     void updateActions();
+    void fitColumns();
     void setStatus(const QString& text);
 
     QString m_path;
