@@ -87,8 +87,11 @@ void printOrt(const store::RunRecord& rec, QTextStream& out) {
     }
     if (x.contains("test_runner")) {
         const QJsonObject t = x.value("test_runner").toObject();
-        out << "  onnx_test_runner  " << (t.value("passed").toBool() ? "passed" : "FAILED") << " ("
-            << t.value("succeeded").toInt() << " of " << t.value("total").toInt() << " succeeded)\n";
+        if (t.value("passed").isBool())
+            out << "  onnx_test_runner  " << (t.value("passed").toBool() ? "passed" : "FAILED") << " ("
+                << t.value("succeeded").toInt() << " of " << t.value("total").toInt() << " succeeded)\n";
+        else
+            out << "  onnx_test_runner  no verdict: " << t.value("message").toString() << "\n";
     }
     const QJsonObject ep = x.value("ep_options").toObject();
     if (!ep.isEmpty()) {

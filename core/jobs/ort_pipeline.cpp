@@ -453,9 +453,22 @@ Status runSpacemit(PipelineState& s, StepContext& c) {
 
     // Pass/fail over the bundle.
     auto runner = execOnBoard(s, c, targets::testRunnerArgv(o.runtime, "model"), env, true);
-    if (!runner) return runner.error();
-    o.testRunner = bench::parseTestRunnerOutput(runner->stdoutData + "\n" + runner->stderrData);
-    c.log(QStringLiteral("onnx_test_runner: %1").arg(o.testRunner.passed() ? QStringLiteral("passed") : QStringLiteral("FAILED")));
+    if (!runner && c.cancelled()) return runner.error();
+    if (runner) o.testRunner = bench::parseTestRunnerOutput(runner->stdoutData + "\n" + runner->stderrData);
+    if (!runner) {
+        o.testRunnerProblem = QStringLiteral("onnx_test_runner did not run: %1").arg(QString::fromStdString(runner.error().message));
+        c.log(o.testRunnerProblem);
+    } else if (!o.testRunner.parsed) {
+        // No summary (a missing or crashing onnx_test_runner): the latency still stands; the
+        // verdict is recorded as unknown with the tool's own words.
+        const Status st = deploy::requireSuccess(*runner, s.board->id, "onnx_test_runner");
+        o.testRunnerProblem = st ? QStringLiteral("onnx_test_runner printed no summary: %1")
+                                       .arg(QString::fromUtf8((runner->stderrData + runner->stdoutData).right(300)).trimmed())
+                                 : QString::fromStdString(st.error().message);
+        c.log(o.testRunnerProblem);
+    } else {
+        c.log(QStringLiteral("onnx_test_runner: %1").arg(o.testRunner.passed() ? QStringLiteral("passed") : QStringLiteral("FAILED")));
+    }
 
     // What the run left: ORT's profile, the EP's profile, subgraphs, tensor dumps.
     auto files = listRunFolder(s, c);
@@ -687,6 +700,8 @@ Status ortStoreStep(PipelineState& s, StepContext& c) {
         rec.extra["test_runner"] = QJsonObject{{"passed", o.testRunner.passed()}, {"total", o.testRunner.total},
                                                {"succeeded", o.testRunner.succeeded}, {"failed", o.testRunner.failed},
                                                {"not_implemented", o.testRunner.notImplemented}};
+    else if (!o.testRunnerProblem.isEmpty())
+        rec.extra["test_runner"] = QJsonObject{{"passed", QJsonValue()}, {"message", o.testRunnerProblem}};
     // The run's outcome on the board: the first step from deploy on that did not succeed.
     bool onBoard = false;
     for (const StepOutcome& step : c.run->steps) {

@@ -37,6 +37,7 @@ struct OrtRunState {
     QString version;  // "onnxruntime-node 1.30.0", "SpacemiT-ORT (<root>)"
     bench::PerfTestStats perf;
     bench::TestRunnerResult testRunner;
+    QString testRunnerProblem; // why there is no verdict (no summary printed)
     QByteArray runnerOutput; // ort_run.js JSON lines
     QStringList remoteFiles; // files the run left in the board's run folder
     QString profileFile;     // downloaded ORT profile

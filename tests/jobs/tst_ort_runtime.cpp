@@ -778,6 +778,19 @@ private slots:
         QVERIFY2(QString::fromStdString(r->record.message).contains("SpaceMIT EP: op Resize (mode cubic) is not supported"),
                  r->record.message.c_str());
         QVERIFY(folderEmpty(work));
+
+        // A release without onnx_test_runner: the latency stands, the verdict is unknown and says why.
+        const QString noRunner = m_tmp.path() + "/no-test-runner-ort";
+        QVERIFY(QDir().mkpath(noRunner + "/lib"));
+        QVERIFY(writeFile(noRunner + "/bin/onnxruntime_perf_test", "#!/bin/sh\ncat <<'EOF'\n" + QByteArray(kPerfTestOutput) + "EOF\n", true));
+        QVERIFY(writeSshOrtBoard("k1-no-runner", noRunner, work));
+        r = jobs::runBenchmark(options("k1-no-runner"));
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QVERIFY2(r->record.status == store::RunStatus::Ok, r->record.message.c_str());
+        const QJsonObject t = r->record.extra.value("test_runner").toObject();
+        QVERIFY(t.value("passed").isNull());
+        QVERIFY2(t.value("message").toString().contains("onnx_test_runner"), qPrintable(t.value("message").toString()));
+        QVERIFY(folderEmpty(work));
     }
 };
 
