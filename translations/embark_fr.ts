@@ -1556,6 +1556,10 @@
         <source>Open a model before deploying it.</source>
         <translation>Ouvrez un modèle avant de le déployer.</translation>
     </message>
+    <message>
+        <source>ONNX Runtime</source>
+        <translation>ONNX Runtime</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::TargetPanel</name>
@@ -1651,6 +1655,26 @@
     <message>
         <source>Build XNNPACK for %1...</source>
         <translation>Compiler XNNPACK pour %1...</translation>
+    </message>
+    <message>
+        <source>Embark export</source>
+        <translation>Export Embark</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime</source>
+        <translation>ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>Runtime:</source>
+        <translation>Moteur d&apos;exécution :</translation>
+    </message>
+    <message>
+        <source>Benchmarks run the model with Embark&apos;s export or with %1</source>
+        <translation>Les bancs d&apos;essai exécutent le modèle avec l&apos;export Embark ou avec %1</translation>
+    </message>
+    <message>
+        <source>This board has no ONNX Runtime: benchmarks run Embark&apos;s export</source>
+        <translation>Cette carte n&apos;a pas ONNX Runtime : les bancs d&apos;essai exécutent l&apos;export Embark</translation>
     </message>
 </context>
 <context>

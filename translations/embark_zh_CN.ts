@@ -1546,6 +1546,10 @@
         <source>Open a model before deploying it.</source>
         <translation>请先打开模型再进行部署。</translation>
     </message>
+    <message>
+        <source>ONNX Runtime</source>
+        <translation>ONNX Runtime</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::TargetPanel</name>
@@ -1640,6 +1644,26 @@
     <message>
         <source>Build XNNPACK for %1...</source>
         <translation>为 %1 构建 XNNPACK...</translation>
+    </message>
+    <message>
+        <source>Embark export</source>
+        <translation>Embark 导出</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime</source>
+        <translation>ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>Runtime:</source>
+        <translation>运行时：</translation>
+    </message>
+    <message>
+        <source>Benchmarks run the model with Embark&apos;s export or with %1</source>
+        <translation>基准测试使用 Embark 导出或 %1 运行模型</translation>
+    </message>
+    <message>
+        <source>This board has no ONNX Runtime: benchmarks run Embark&apos;s export</source>
+        <translation>此开发板没有 ONNX Runtime：基准测试运行 Embark 导出</translation>
     </message>
 </context>
 <context>

@@ -223,11 +223,13 @@ int StudioJobs::runBenchmark() {
     o.library = m_session->library().toStdString();
     o.opOverrides = m_session->request().opOverrides;
     o.nodeOverrides = m_session->request().nodeOverrides;
+    o.runtime = m_session->runtime(); // "onnxruntime": the board's ONNX Runtime instead of an export
     o.layers = true;
     o.accuracyLayers = true;
     o.ssh = sshOptions(o.boardId);
     const QString title = tr("Benchmark %1 on %2 (%3)")
-                              .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId, m_session->library());
+                              .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId,
+                                   o.runtime == QLatin1String("onnxruntime") ? tr("ONNX Runtime") : m_session->library());
     return m_queue->enqueue(jobs::makeBenchmarkJob(std::move(o), title));
 }
 

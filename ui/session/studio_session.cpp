@@ -180,6 +180,17 @@ void StudioSession::setLibrary(const QString& id) {
     updateAssignments();
 }
 
+QString StudioSession::runtime() const {
+    const targets::Board* b = board();
+    return m_runtime == QLatin1String("onnxruntime") && b && b->onnxruntime ? m_runtime : QStringLiteral("export");
+}
+
+void StudioSession::setRuntime(const QString& id) {
+    if (id == m_runtime || !targets::knownRuntimes().contains(id)) return;
+    m_runtime = id;
+    emit targetChanged();
+}
+
 void StudioSession::setNodeOverride(const QString& node, const QString& library) {
     if (library.isEmpty()) m_request.nodeOverrides.erase(node.toStdString());
     else m_request.nodeOverrides[node.toStdString()] = library.toStdString();

@@ -59,6 +59,10 @@ public:
     void setNodeOverride(const QString& node, const QString& library);
     void setOpOverride(const QString& op, const QString& library);
     const AssignmentRequest& request() const { return m_request; }
+    // What a benchmark runs the model with: "export" (Embark's export) or "onnxruntime" (the
+    // board's ONNX Runtime, issue 17). Reads "export" on a board without ONNX Runtime.
+    QString runtime() const;
+    void setRuntime(const QString& id);
     // The user's edits of the four above, as commands (session_commands.h); the setters are
     // what the commands call. Opening a model clears it: its edits named the old model's nodes.
     QUndoStack* undoStack() const { return m_undoStack; }
@@ -122,6 +126,7 @@ private:
     std::vector<std::shared_ptr<const ir::Graph>> m_graphs; // per stage, shared with views
     targets::BoardCatalog m_boards;
     QString m_boardId;
+    QString m_runtime = QStringLiteral("export");
     AssignmentRequest m_request;
     LibraryAssignments m_assignments;
     QString m_assignmentError;

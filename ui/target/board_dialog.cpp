@@ -15,6 +15,7 @@
 namespace embark::ui {
 
 BoardDialog::BoardDialog(const targets::Board& board, QWidget* parent) : QDialog(parent) {
+    if (board.onnxruntime) m_onnxruntime = board.onnxruntime->toJson();
     setWindowTitle(tr("User board"));
     m_id = new QLineEdit(board.id, this);
     m_name = new QLineEdit(board.name, this);
@@ -87,6 +88,7 @@ Expected<targets::Board> BoardDialog::board() const {
                      {QStringLiteral("cores"), m_cores->value()},
                      {QStringLiteral("memory_bytes"), qint64(m_memoryMiB->value()) * 1024 * 1024},
                      {QStringLiteral("runner"), runner}};
+    if (!m_onnxruntime.isEmpty()) json[QStringLiteral("onnxruntime")] = m_onnxruntime;
     return targets::parseBoard(QJsonDocument(json).toJson(), m_id->text() + QStringLiteral(".json"));
 }
 

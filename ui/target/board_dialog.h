@@ -45,6 +45,7 @@ private:
     QLineEdit* m_execPrefix;
     QLabel* m_problem;
     QDialogButtonBox* m_buttons;
+    QJsonObject m_onnxruntime; // the board's ONNX Runtime, kept as it was (no field edits it)
 };
 
 } // namespace embark::ui

@@ -30,6 +30,9 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_boardInfo->setWordWrap(true);
     m_library = new QComboBox(this);
     for (const std::string& id : targets::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
+    m_runtime = new QComboBox(this);
+    m_runtime->addItem(tr("Embark export"), QStringLiteral("export"));
+    m_runtime->addItem(tr("ONNX Runtime"), QStringLiteral("onnxruntime"));
     m_xnnpack = new QLabel(this);
     m_xnnpack->setWordWrap(true);
     m_xnnpack->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -62,6 +65,7 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     boardButtons->addWidget(addBoard);
     boardButtons->addWidget(editBoardButton);
     form->addRow(boardButtons);
+    form->addRow(tr("Runtime:"), m_runtime);
     form->addRow(tr("Kernel library:"), m_library);
     form->addRow(m_xnnpack);
     form->addRow(m_buildXnnpack);
@@ -80,6 +84,8 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     connect(m_library, &QComboBox::currentTextChanged, this, [this](const QString& id) {
         pushEdit(m_session, std::make_unique<SetLibraryCommand>(m_session, id));
     });
+    connect(m_runtime, &QComboBox::currentIndexChanged, this,
+            [this] { m_session->setRuntime(m_runtime->currentData().toString()); });
     connect(m_ssh, &QPushButton::clicked, this, &TargetPanel::editSsh);
     connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
     connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
@@ -112,6 +118,17 @@ void TargetPanel::refresh() {
     {
         const QSignalBlocker block(m_library);
         m_library->setCurrentText(m_session->library());
+    }
+    {
+        // ONNX Runtime only where the board file says where it lives (its "onnxruntime" object).
+        const targets::Board* b = m_session->board();
+        const QSignalBlocker block(m_runtime);
+        m_runtime->setCurrentIndex(m_runtime->findData(m_session->runtime()));
+        m_runtime->setEnabled(b && b->onnxruntime);
+        m_runtime->setToolTip(b && b->onnxruntime
+                                  ? tr("Benchmarks run the model with Embark's export or with %1").arg(b->onnxruntime->describe())
+                                  : tr("This board has no ONNX Runtime: benchmarks run Embark's export"));
+        m_library->setEnabled(m_session->runtime() == QLatin1String("export"));
     }
     refreshXnnpack();
     m_overrides->clear();

@@ -1,4 +1,5 @@
-// The target: board and kernel library pickers, which XNNPACK the export links (with a button
+// The target: board, runtime (Embark's export or the board's ONNX Runtime) and kernel library
+// pickers, which XNNPACK the export links (with a button
 // that builds one when the board has none), add/edit a user board, the overrides made from
 // the graph's context menu, and the memory plan of the fused graph.
 #pragma once
@@ -21,6 +22,7 @@ public:
     explicit TargetPanel(StudioSession* session, QWidget* parent = nullptr);
     QComboBox* boardPicker() const { return m_board; }
     QComboBox* libraryPicker() const { return m_library; }
+    QComboBox* runtimePicker() const { return m_runtime; }
     QTreeWidget* overrides() const { return m_overrides; }
     MemoryChart* memoryChart() const { return m_memory; }
     QPushButton* sshButton() const { return m_ssh; }
@@ -46,6 +48,7 @@ private:
     QComboBox* m_board;
     QLabel* m_boardInfo;
     QComboBox* m_library;
+    QComboBox* m_runtime;
     QLabel* m_xnnpack;
     QPushButton* m_buildXnnpack;
     QPushButton* m_ssh;
