@@ -10,7 +10,9 @@
 // (tests/passes/tst_fuse_qdq); its outputs are printed against the QDQ graph's for the record.
 #include "bench/metrics.h"
 #include "embark_build_paths.h"
+#include "export/deployment_plan.h"
 #include "export/emit_context.h"
+#include "export/memory_planner.h"
 #include "export/exporter.h"
 #include "export/qdq_graphs.h"
 #include "onnx/importer.h"
@@ -145,6 +147,31 @@ private slots:
             QVERIFY2(prov.contains("_QuantizeLinear") && prov.contains("_DequantizeLinear"), qPrintable(prov));
         }
         QCOMPARE(qconv, 3);
+    }
+
+    // The memory planner counts int8 tensors at one byte (16-byte aligned): every int8 value of
+    // the adapted graph has a buffer of numel bytes rounded up (or shares a larger one).
+    void memoryPlanCountsInt8AtOneByte() {
+        for (const Model& m : m_models) {
+            exporter::PlanOptions po;
+            po.library = "portable";
+            po.arch = exporter::hostArch();
+            auto dp = exporter::buildDeploymentPlan(m.graph, po);
+            QVERIFY2(dp, dp ? "" : dp.error().message.c_str());
+            const exporter::MemoryPlan& plan = (*dp)->memory;
+            int int8Values = 0;
+            for (const ir::Value* v : (*dp)->adaptation.graph.values()) {
+                if (v->isConstant() || v->dtype != ir::DType::Int8) continue;
+                const exporter::PlannedBuffer* b = plan.bufferFor(v->name);
+                QVERIFY2(b, v->name.c_str());
+                ++int8Values;
+                const size_t bytes = static_cast<size_t>(v->shape.numel());
+                QVERIFY2(b->bytes >= bytes && (b->values.size() > 1 || b->bytes < bytes + plan.alignment),
+                         (m.name + ": " + v->name + " has " + std::to_string(b->bytes) + " bytes for " + std::to_string(bytes) +
+                          " int8 values").c_str());
+            }
+            QVERIFY2(int8Values > 0, m.name.c_str());
+        }
     }
 
     // The host, then the simulated boards under qemu (RVV at VLEN 128 built with Clang, NEON
