@@ -176,7 +176,7 @@ private slots:
         QTRY_VERIFY(!stages->beforePanel()->scene()->isLayoutPending() && !stages->afterPanel()->scene()->isLayoutPending());
         using C = ui::StagesView::Colouring;
         QComboBox* box = stages->colouringBox();
-        QCOMPARE(box->count(), 4);
+        QCOMPARE(box->count(), 5); // default, time, error, memory, changes
         QCOMPARE(stages->colouring(), C::Default);
         ui::GraphScene* before = stages->beforePanel()->scene();
         ui::GraphScene* after = stages->afterPanel()->scene();
@@ -203,7 +203,7 @@ private slots:
         double k = 1;
         for (const ir::Node* n : fused->nodes()) {
             const QString name = QString::fromStdString(n->name);
-            run.layers.push_back({name, QStringLiteral("portable"), k});
+            run.layers.push_back({name, QStringLiteral("portable"), k, QString()});
             run.accuracy.push_back({name, 1.0, 100.0, std::pow(10.0, -8 + k)});
             ++k;
         }
@@ -238,7 +238,7 @@ private slots:
         QTreeWidget* tree = w.properties()->tree();
         QTreeWidgetItem* figures = nullptr;
         for (int i = 0; i < tree->topLevelItemCount(); ++i)
-            if (tree->topLevelItem(i)->text(0) == QStringLiteral("Run figures")) figures = tree->topLevelItem(i);
+            if (tree->topLevelItem(i)->text(0) == QStringLiteral("Layer figures")) figures = tree->topLevelItem(i);
         QVERIFY(figures);
         QStringList rows;
         for (int i = 0; i < figures->childCount(); ++i) rows << figures->child(i)->text(0) + QLatin1Char('=') + figures->child(i)->text(1);

@@ -8,6 +8,7 @@
 #include "support/test_paths.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QStandardPaths>
@@ -238,6 +239,63 @@ private slots:
         QCOMPARE(after->legend().title, QStringLiteral("Colour: time (ms)"));
         m_view->setNodeMetric({}, {});
         QCOMPARE(before->legend().title, QStringLiteral("Colour: op category"));
+    }
+
+    // Graph diff: what the "after" stage changed, marked in both panes and checked against the
+    // session's own links (the ones the linked selection uses).
+    void diffMarksFusedRemovedAndAddedNodes() {
+        using C = ui::StagesView::Colouring;
+        using Ch = ui::StagesView::Change;
+        m_view->setColouring(C::Diff);
+        QCOMPARE(m_view->colouring(), C::Diff);
+        waitForLayouts();
+        const int last = m_session->lastStage();
+        const QHash<QString, Ch> before = m_view->changes(m_view->beforePanel());
+        const QHash<QString, Ch> after = m_view->changes(m_view->afterPanel());
+        QCOMPARE(before.size(), qsizetype(m_session->stageGraph(0)->nodeCount()));
+        QCOMPARE(after.size(), qsizetype(m_session->stageGraph(last)->nodeCount()));
+        for (auto it = before.constBegin(); it != before.constEnd(); ++it) {
+            const QStringList to = m_session->linkedNodes(0, it.key(), last);
+            QCOMPARE(it.value() == Ch::Removed, to.isEmpty());
+            QVERIFY(it.value() != Ch::Added);
+        }
+        for (auto it = after.constBegin(); it != after.constEnd(); ++it) {
+            const QStringList from = m_session->linkedNodes(last, it.key(), 0);
+            QCOMPARE(it.value() == Ch::Added, from.isEmpty());
+            QCOMPARE(it.value() == Ch::Fused, from.size() > 1);
+            QVERIFY(it.value() != Ch::Removed);
+        }
+        // The most fused node and its original nodes are marked fused, in the scenes too.
+        const ir::Node* fused = mostFused();
+        QVERIFY(fused->provenance.size() >= 2);
+        QCOMPARE(after.value(QString::fromStdString(fused->name)), Ch::Fused);
+        QCOMPARE(m_view->afterPanel()->scene()->nodeClass(QString::fromStdString(fused->name)), int(Ch::Fused));
+        for (const std::string& p : fused->provenance) {
+            if (!before.contains(QString::fromStdString(p))) continue;
+            QCOMPARE(before.value(QString::fromStdString(p)), Ch::Fused);
+            QCOMPARE(m_view->beforePanel()->scene()->nodeClass(QString::fromStdString(p)), int(Ch::Fused));
+        }
+        // A legend with counts that add up to the nodes shown.
+        const ui::GraphLegend& legend = m_view->afterPanel()->scene()->legend();
+        QVERIFY2(legend.title.contains(QStringLiteral("Changes")), qPrintable(legend.title));
+        int counted = 0;
+        QStringList labels;
+        for (const ui::GraphLegend::Entry& e : legend.entries) {
+            counted += e.count;
+            labels << e.label;
+        }
+        QCOMPARE(counted, int(m_session->stageGraph(last)->nodeCount()));
+        QVERIFY2(labels.contains(QStringLiteral("fused into a block")), qPrintable(labels.join(',')));
+        QVERIFY(m_view->beforePanel()->legendLabel()->text().contains(QStringLiteral("fused into a block")));
+        // The same stage on both sides: nothing changed.
+        m_view->afterStage()->setCurrentIndex(0);
+        waitForLayouts();
+        for (Ch c : m_view->changes(m_view->afterPanel())) QCOMPARE(c, Ch::Unchanged);
+        for (Ch c : m_view->changes(m_view->beforePanel())) QCOMPARE(c, Ch::Unchanged);
+        // Back to the default colours.
+        m_view->setColouring(C::Default);
+        QCOMPARE(m_view->afterPanel()->scene()->nodeClass(QString::fromStdString(fused->name)), -1);
+        QCOMPARE(m_view->afterPanel()->scene()->legend().title, QStringLiteral("Colour: op category"));
     }
 };
 

@@ -14,6 +14,7 @@
 #include <QPainterPath>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -257,6 +258,13 @@ void GraphScene::setNodeMetric(const QHash<QString, double>& values, const QStri
     recolor();
 }
 
+void GraphScene::setNodeClasses(const QHash<QString, int>& classOf, const QList<NodeClass>& classes, const QString& title) {
+    m_classOf = classes.isEmpty() ? QHash<QString, int>() : classOf;
+    m_classes = classOf.isEmpty() ? QList<NodeClass>() : classes;
+    m_classTitle = title;
+    recolor();
+}
+
 QString GraphScene::formatMetric(double v) const {
     if (m_metricStyle.bytes) return QLocale().formattedDataSize(qint64(std::llround(v)), 1);
     return formatFigure(v);
@@ -271,7 +279,20 @@ std::optional<double> GraphScene::nodeMetric(const QString& name) const {
 void GraphScene::recolor() {
     const QPalette palette = QApplication::palette();
     GraphLegend legend;
-    if (!m_metric.isEmpty()) {
+    if (!m_classes.isEmpty()) {
+        legend.title = m_classTitle;
+        for (const NodeClass& c : std::as_const(m_classes)) legend.entries.append({c.color, c.label, 0});
+        for (auto it = m_items.constBegin(); it != m_items.constEnd(); ++it) {
+            const int c = std::clamp(m_classOf.value(it.key(), int(m_classes.size()) - 1), 0, int(m_classes.size()) - 1);
+            it.value()->setFill(m_classes.at(c).color);
+            it.value()->setFigure({});
+            ++legend.entries[c].count;
+        }
+        // Classes no node has stay out of the legend.
+        legend.entries.erase(std::remove_if(legend.entries.begin(), legend.entries.end(),
+                                            [](const GraphLegend::Entry& e) { return e.count == 0; }),
+                             legend.entries.end());
+    } else if (!m_metric.isEmpty()) {
         // A per-node figure: one sequential scale from the smallest to the largest figure.
         // On a log scale (errors over decades) zeros sit at the smallest positive figure.
         const bool log = m_metricStyle.logScale;

@@ -60,6 +60,15 @@ public:
     // dark scale; nodes without a figure are grey. An empty map goes back to category or
     // library colours. `label` names the figure and its unit for the legend ("time (ms)").
     void setNodeMetric(const QHash<QString, double>& values, const QString& label, MetricStyle style = {});
+    // Colour by classes (a graph diff: added, removed, fused, rewritten) instead: `classOf`
+    // gives a node's index into `classes`; other nodes get the last class. An empty map goes
+    // back to the other colours. Takes precedence over a metric.
+    struct NodeClass {
+        QString label;
+        QColor color;
+    };
+    void setNodeClasses(const QHash<QString, int>& classOf, const QList<NodeClass>& classes, const QString& title);
+    int nodeClass(const QString& name) const { return m_classOf.value(name, -1); }
     // The figure as the legend and the node badges write it.
     QString formatMetric(double value) const;
     MetricStyle metricStyle() const { return m_metricStyle; }
@@ -117,6 +126,9 @@ private:
     QHash<QString, double> m_metric;
     QString m_metricLabel;
     MetricStyle m_metricStyle;
+    QHash<QString, int> m_classOf;
+    QList<NodeClass> m_classes;
+    QString m_classTitle;
     GraphLegend m_legend;
 };
 

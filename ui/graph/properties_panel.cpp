@@ -133,7 +133,7 @@ void PropertiesPanel::showNode(int stage, const QString& name) {
         if (stage == m_session->lastStage()) holder = name;
         else if (const QStringList to = m_session->linkedNodes(stage, name, m_session->lastStage()); !to.isEmpty())
             holder = to.first();
-        QTreeWidgetItem* run = section(tr("Run figures"));
+        QTreeWidgetItem* run = section(tr("Layer figures"));
         for (const Figure& f : std::as_const(m_figures)) {
             if (f.values.contains(holder)) {
                 const double v = f.values.value(holder);

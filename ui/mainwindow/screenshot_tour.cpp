@@ -88,6 +88,19 @@ void runScreenshotTour(MainWindow* window, const QString& dir) {
             save(window, QDir(dir).filePath(QStringLiteral("studio.png")));
             save(window->target(), QDir(dir).filePath(QStringLiteral("target.png")));
             save(window->properties(), QDir(dir).filePath(QStringLiteral("properties.png")));
+            // At a readable zoom around the showcase node: the graphs coloured by the memory
+            // plan's bytes in use (with the legend's scale), then by the changes fusion made.
+            StagesView* stages = window->stages();
+            const QString node = window->session()->selectedNode();
+            for (GraphPanel* panel : {stages->beforePanel(), stages->afterPanel()}) panel->view()->showInitial();
+            if (!node.isEmpty()) stages->revealNode(node);
+            stages->setColouring(StagesView::Colouring::Memory);
+            QApplication::processEvents();
+            save(window, QDir(dir).filePath(QStringLiteral("studio-memory.png")));
+            stages->setColouring(StagesView::Colouring::Diff);
+            QApplication::processEvents();
+            save(window, QDir(dir).filePath(QStringLiteral("studio-diff.png")));
+            stages->setColouring(StagesView::Colouring::Default);
             if (qEnvironmentVariableIntValue("EMBARK_SCREENSHOT_BENCHMARK") == 1) benchmarkShots(window, dir);
             else QApplication::quit();
         });

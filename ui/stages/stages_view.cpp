@@ -1,5 +1,6 @@
 #include "stages_view.h"
 
+#include "graph/graph_colors.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "session/studio_session.h"
@@ -16,6 +17,7 @@
 
 #include <optional>
 #include <set>
+#include <unordered_map>
 
 namespace embark::ui {
 
@@ -49,9 +51,11 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     m_colouring->addItem(tr("Colour: layer time"), int(Colouring::Time));
     m_colouring->addItem(tr("Colour: layer error (max_rel)"), int(Colouring::Error));
     m_colouring->addItem(tr("Colour: memory in use"), int(Colouring::Memory));
+    m_colouring->addItem(tr("Colour: changes between the stages"), int(Colouring::Diff));
     m_colouring->setToolTip(tr("What the node colours of both graphs show: the op category (the kernel library in the "
                                "fused stage), the run shown's time or error per layer, or the bytes of the memory plan "
-                               "in use while each node runs. Fused nodes carry their block's figure."));
+                               "in use while each node runs (fused nodes carry their block's figure); or what the \"after\" stage "
+                               "changed: nodes added, removed, fused into a block or rewritten to another op."));
     m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     updateColouringChoices();
     connect(m_colouring, &QComboBox::currentIndexChanged, this, [this] {
@@ -142,6 +146,8 @@ void StagesView::showStage(GraphPanel* panel, int stage) {
     panel->scene()->setGraph(m_session->stageGraph(stage), m_session->stageGraph(0));
     panel->scene()->setAssignments(stage == m_session->lastStage() ? m_session->assignments() : LibraryAssignments{});
     applyMetric(panel);
+    // The changes of each pane depend on both stages.
+    if (colouring() == Colouring::Diff) applyMetric(panel == m_before ? m_after : m_before);
     if (panel != m_after) return;
     const QSignalBlocker block(m_log);
     m_log->clear();
@@ -241,13 +247,64 @@ void StagesView::setFigures(Colouring kind, const QHash<QString, double>& values
     }
 }
 
+QHash<QString, StagesView::Change> StagesView::changes(const GraphPanel* panel) const {
+    QHash<QString, Change> out;
+    const GraphPanel* other = panel == m_before ? m_after : m_before;
+    auto mine = m_session->stageGraph(stageOf(panel)), theirs = m_session->stageGraph(stageOf(other));
+    if (!mine || !theirs) return out;
+    // A node stands for its original ONNX nodes (provenance), or for itself when it has none;
+    // two nodes of different stages are linked when one's originals name the other or one
+    // of its originals (as StudioSession::linkedNodes links them for the selection).
+    auto origins = [](const ir::Node* n) {
+        std::vector<std::string> o(n->provenance.begin(), n->provenance.end());
+        if (o.empty()) o.push_back(n->name);
+        return o;
+    };
+    auto index = [](const ir::Graph& g) {
+        std::unordered_map<std::string, std::vector<const ir::Node*>> by;
+        for (const ir::Node* n : g.nodes()) {
+            by[n->name].push_back(n);
+            for (const std::string& p : n->provenance)
+                if (p != n->name) by[p].push_back(n);
+        }
+        return by;
+    };
+    const auto theirIndex = index(*theirs), myIndex = index(*mine);
+    auto linked = [&](const ir::Node* n, const std::unordered_map<std::string, std::vector<const ir::Node*>>& in) {
+        std::set<const ir::Node*> to;
+        for (const std::string& o : origins(n))
+            if (auto it = in.find(o); it != in.end()) to.insert(it->second.begin(), it->second.end());
+        return to;
+    };
+    const bool isBefore = panel == m_before;
+    for (const ir::Node* n : mine->nodes()) {
+        const QString name = QString::fromStdString(n->name);
+        const std::set<const ir::Node*> to = linked(n, theirIndex);
+        Change c = Change::Unchanged;
+        if (to.empty()) {
+            c = isBefore ? Change::Removed : Change::Added;
+        } else if (isBefore) {
+            // Part of a block: the node it became stands for more of this stage's nodes.
+            for (const ir::Node* m : to)
+                if (linked(m, myIndex).size() > 1) c = Change::Fused;
+            if (c == Change::Unchanged && (to.size() > 1 || (*to.begin())->op != n->op)) c = Change::Rewritten;
+        } else {
+            // A block: it stands for several nodes of the "before" stage.
+            if (to.size() > 1) c = Change::Fused;
+            else if ((*to.begin())->op != n->op) c = Change::Rewritten;
+        }
+        out.insert(name, c);
+    }
+    return out;
+}
+
 void StagesView::updateColouringChoices() {
     // A kind without figures cannot be chosen (its item says how to get them); choosing it
     // falls back to the default colours.
     auto* model = qobject_cast<QStandardItemModel*>(m_colouring->model());
     for (int i = 0; i < m_colouring->count(); ++i) {
         const auto kind = Colouring(m_colouring->itemData(i).toInt());
-        const bool has = kind == Colouring::Default || !m_figures[int(kind)].isEmpty();
+        const bool has = kind == Colouring::Default || kind == Colouring::Diff || !m_figures[int(kind)].isEmpty();
         if (QStandardItem* item = model ? model->item(i) : nullptr) {
             item->setEnabled(has);
             item->setToolTip(has ? QString()
@@ -255,7 +312,8 @@ void StagesView::updateColouringChoices() {
                                                          : tr("Needs a run: benchmark the model, or open a run in Run history"));
         }
     }
-    if (colouring() != Colouring::Default && m_figures[int(colouring())].isEmpty()) setColouring(Colouring::Default);
+    if (colouring() != Colouring::Default && colouring() != Colouring::Diff && m_figures[int(colouring())].isEmpty())
+        setColouring(Colouring::Default);
 }
 
 void StagesView::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
@@ -273,6 +331,25 @@ void StagesView::applyMetric(GraphPanel* panel) {
     MetricStyle style;
     style.logScale = kind == Colouring::Error;
     style.bytes = kind == Colouring::Memory;
+    if (kind == Colouring::Diff) {
+        const QHash<QString, Change> change = changes(panel);
+        const QPalette palette = QApplication::palette();
+        const bool dark = isDarkPalette(palette);
+        auto tone = [dark](int hue) { return QColor::fromHsl(hue, 170, dark ? 90 : 185); };
+        const QList<GraphScene::NodeClass> classes{{tr("added"), tone(120)},
+                                                   {tr("removed"), tone(0)},
+                                                   {tr("fused into a block"), tone(280)},
+                                                   {tr("rewritten (other op)"), tone(210)},
+                                                   {tr("unchanged"), noFigureColor(palette)}};
+        QHash<QString, int> classOf;
+        for (auto it = change.constBegin(); it != change.constEnd(); ++it) classOf.insert(it.key(), int(it.value()));
+        panel->scene()->setNodeMetric({}, {});
+        panel->scene()->setNodeClasses(classOf, classes,
+                                       panel == m_before ? tr("Changes made by the \"after\" stage (to this stage's nodes)")
+                                                         : tr("Changes from the \"before\" stage"));
+        return;
+    }
+    panel->scene()->setNodeClasses({}, {}, {});
     const int shown = stageOf(panel), last = m_session->lastStage();
     auto graph = m_session->stageGraph(shown), fused = m_session->stageGraph(last);
     if (kind == Colouring::Default || metric.isEmpty() || !graph || !fused) {

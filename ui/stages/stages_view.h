@@ -20,7 +20,10 @@ public:
     // What the node colours of both panes show: op category (kernel library in the fused
     // stage), or a per-node figure: the run shown's layer time or error (max_rel), or the
     // memory plan's bytes in use while the node runs.
-    enum class Colouring { Default = 0, Time, Error, Memory };
+    // Diff marks what the "after" stage changed from the "before" stage: nodes added,
+    // removed, fused into a block, or rewritten to another op.
+    enum class Colouring { Default = 0, Time, Error, Memory, Diff };
+    enum class Change { Added = 0, Removed, Fused, Rewritten, Unchanged };
 
     explicit StagesView(StudioSession* session, QWidget* parent = nullptr);
 
@@ -38,6 +41,8 @@ public:
     const QHash<QString, double>& figures(Colouring kind) const;
     // The selector's name of a kind with its unit ("time (ms)").
     static QString figureLabel(Colouring kind);
+    // What changed for each node of `panel`'s stage between the two stages shown.
+    QHash<QString, Change> changes(const GraphPanel* panel) const;
     // Takes the rewrite list (with its caption) out of the view, for a window that shows it
     // in a dock of its own so the graphs get the whole height. Null the second time.
     QWidget* takeRewritePanel();
@@ -89,7 +94,7 @@ private:
     QWidget* m_logBox;
     void updateColouringChoices();
     QComboBox* m_colouring;
-    QHash<QString, double> m_figures[4]; // by Colouring, by node name of the last stage
+    QHash<QString, double> m_figures[5]; // by Colouring, by node name of the last stage
     QString m_metricLabel;               // setNodeMetric's label for the Time kind
     QString m_metricModel; // the model the run figures are for
 };
