@@ -43,11 +43,12 @@ QString libraryColour(const std::string& lib) {
     return QString::fromLatin1(others[std::hash<std::string>{}(lib) % 4]);
 }
 
-QString row(const QStringList& cells, bool header = false) {
+// Cells that read as numbers are right-aligned (not in the details table: dates, versions).
+QString row(const QStringList& cells, bool header = false, bool alignNumbers = true) {
     const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
     QString out = QStringLiteral("<tr>");
     for (const QString& c : cells) {
-        const bool number = !header && !c.isEmpty() && (c.at(0).isDigit() || c.startsWith('-') || c.startsWith('+'));
+        const bool number = alignNumbers && !header && !c.isEmpty() && (c.at(0).isDigit() || c.startsWith('-') || c.startsWith('+'));
         out += QStringLiteral("<%1%2>%3</%1>").arg(tag, number ? QStringLiteral(" align=\"right\"") : QString(), c);
     }
     return out + QStringLiteral("</tr>\n");
@@ -76,7 +77,7 @@ QString detailsTable(const std::vector<const RunRecord*>& runs) {
     auto line = [&](const QString& label, auto value) {
         QStringList cells{QStringLiteral("<b>%1</b>").arg(label)};
         for (const RunRecord* r : runs) cells << value(*r);
-        h += row(cells);
+        h += row(cells, false, false);
     };
     line(QStringLiteral("Model"), [](const RunRecord& r) { return esc(r.fingerprint.modelPath); });
     line(QStringLiteral("Model sha256"), [](const RunRecord& r) { return esc(r.fingerprint.modelSha256.substr(0, 16)); });
@@ -242,14 +243,25 @@ QString svgLayerBars(const RunRecord& r, int top) {
     const int n = std::min<int>(top, int(order.size()));
     if (n == 0) return {};
     const double maxNs = std::max(order[0]->ns, 1.0);
-    const int labelW = 300, barW = 380, rowH = 18, width = labelW + barW + 90, height = n * rowH + 10;
+    const int labelW = 300, barW = 380, rowH = 18, legendH = 22, width = labelW + barW + 90, height = n * rowH + 10 + legendH;
     QString s = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" "
                                "font-family=\"sans-serif\" font-size=\"11\">\n")
                     .arg(width)
                     .arg(height);
+    // The libraries' colours, above the bars.
+    int x = labelW;
+    for (const LibraryShare& share : libraryShares(r)) {
+        s += QStringLiteral("<rect x=\"%1\" y=\"4\" width=\"12\" height=\"12\" fill=\"%2\"/><text x=\"%3\" y=\"14\">%4</text>\n")
+                 .arg(x)
+                 .arg(libraryColour(share.library))
+                 .arg(x + 16)
+                 .arg(esc(share.library));
+        x += 24 + 7 * int(share.library.size());
+    }
+    s += QStringLiteral("<text x=\"%1\" y=\"14\">(time in ms)</text>\n").arg(x + 8);
     for (int i = 0; i < n; ++i) {
         const LayerTiming& l = *order[i];
-        const int y = 5 + i * rowH;
+        const int y = 5 + legendH + i * rowH;
         const double w = std::max(1.0, barW * l.ns / maxNs);
         s += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"end\">%3</text>")
                  .arg(labelW - 6)
