@@ -101,6 +101,33 @@ void check_binary(ep::ThreadPool* pool) {
     report("binary mul per-channel", relative_error(y, want));
 }
 
+// The streaming loops (EMBARK_STREAM_LOOP): in place (out == b), an activation fused into the
+// loop, a broadcast scalar and rows of odd length (the vector loop's remainder).
+void check_binary_streams(ep::ThreadPool* pool) {
+    const auto a = random_vector(3 * 1037, 10), b0 = random_vector(3 * 1037, 11);
+    std::vector<float> b = b0;
+    ep::Activation relu;
+    relu.kind = ep::Act::Relu;
+    ep::binary(ep::BinaryOp::Add, a.data(), {3, 1037}, b.data(), {3, 1037}, b.data(), relu, pool);
+    std::vector<double> want(b.size());
+    for (size_t i = 0; i < b.size(); ++i) want[i] = std::max(0.0, double(a[i]) + b0[i]);
+    report("binary add+relu in place", relative_error(b, want));
+
+    const float scalar = 0.25f;
+    ep::Activation clamp;
+    clamp.kind = ep::Act::Clamp;
+    clamp.min = -0.5f;
+    clamp.max = 0.5f;
+    std::vector<float> y(a.size());
+    ep::binary(ep::BinaryOp::Sub, &scalar, {1}, a.data(), {3, 1037}, y.data(), clamp, pool);
+    for (size_t i = 0; i < y.size(); ++i) want[i] = std::min(0.5, std::max(-0.5, double(scalar) - a[i]));
+    report("binary scalar-x clamp", relative_error(y, want));
+
+    ep::binary(ep::BinaryOp::Max, a.data(), {3, 1037}, b0.data(), {3, 1}, y.data(), {}, pool);
+    for (size_t i = 0; i < y.size(); ++i) want[i] = std::max(double(a[i]), double(b0[i / 1037]));
+    report("binary max per-row broadcast", relative_error(y, want));
+}
+
 void check_max_pool(ep::ThreadPool* pool) {
     const ep::Pool2DShape s{1, 9, 9, 24, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1};
     const auto x = random_vector(size_t(9) * 9 * 24, 9);
@@ -135,9 +162,20 @@ int main() {
         check_conv("pointwise 24->144", {1, 6, 7, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Clamp, pool);
         check_conv("depthwise 3x3/2 96", {1, 9, 9, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, ep::Act::Relu, pool);
         check_conv("depthwise 5x5 19", {1, 7, 8, 19, 19, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 19}, ep::Act::None, pool);
+        // The RVV depthwise kernel's channel cases at VLEN 128 and 256: below one LMUL-1 vector,
+        // each LMUL step down, whole LMUL-8 vectors, a recomputed last vector (144, 200), and
+        // 25 taps in three passes with a remainder.
+        for (int c : {1, 3, 8, 16, 24, 32, 40, 64, 144, 200}) {
+            char name[40];
+            std::snprintf(name, sizeof name, "depthwise 3x3 %d clamp", c);
+            check_conv(name, {1, 6, 5, c, c, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, c}, ep::Act::Clamp, pool);
+        }
+        check_conv("depthwise 5x5 144 relu", {1, 6, 6, 144, 144, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 144}, ep::Act::Relu, pool);
+        check_conv("pointwise 19->37 (k remainder)", {1, 5, 3, 19, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Relu, pool);
         check_fc("fc 512->100", 1, 512, 100, pool);
         check_fc("fc 9 rows 33->17", 9, 33, 17, pool);
         check_binary(pool);
+        check_binary_streams(pool);
         check_max_pool(pool);
     }
     std::printf("cross_check: %d of %d cases ok\n", cases - failures, cases);

@@ -178,6 +178,7 @@ void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Co
             if (residual) {
                 const float* res = residual + r * out_w * out_c;
                 const size_t count = static_cast<size_t>(out_w) * out_c;
+                EMBARK_STREAM_LOOP
                 for (size_t i = 0; i < count; ++i) out[i] += res[i];
                 apply_activation(residual_act, out, count);
             }

@@ -14,7 +14,12 @@
 // - aarch64 NEON (32 q registers): 6 x 16 = 24 accumulators + 4 weights (XNNPACK's 6x8 doubled).
 //   Checked by instruction mix only (no arm64 hardware here).
 // - RVV: 32 vector registers of VLEN bits. At VLEN 128, NR = 16 floats is one LMUL-4 register
-//   group; 7 pixels use 28 registers and the weights the last 4 (XNNPACK's 7 x 4v layout).
+//   group; 6 pixels use 24 registers and the weights 4, leaving v0-v3 for the clamp's masks.
+//   XNNPACK's 7 x 4v layout (all 32 registers) made Clang 19 shuffle an accumulator through
+//   v0 (two vmv4r per k step) and, with the k loop unrolled by 4 (gemm_ukernel.h), spill;
+//   6 x 16 unrolled runs 16.25 instructions per k step (6 flw, 6 vfmacc, a quarter of the
+//   address arithmetic) vs XNNPACK's 25 for 7 x 16: MobileNet-V2's 1x1 convolutions on sim-k230
+//   in 0.71-0.91x the instructions of 7 x 16 (bench/portable/layer_once.cpp under the plugin).
 //   NR stays 16 at VLEN 256 (EMBARK_VLEN_BITS=256, SpacemiT K1): the 7 x 32 tile Clang 19
 //   makes there ran MobileNet-V2's 1x1 convolutions in 1.5x the instructions of 7 x 16.
 // - anything else: a modest 4 x 8 tile that scalar code handles as well as any.
@@ -36,7 +41,7 @@
 #    define EMBARK_DEFAULT_MR 6
 #    define EMBARK_DEFAULT_NR 16
 #  elif defined(__riscv_vector)
-#    define EMBARK_DEFAULT_MR 7
+#    define EMBARK_DEFAULT_MR 6
 #    define EMBARK_DEFAULT_NR 16
 #  elif defined(__x86_64__)
 #    define EMBARK_DEFAULT_MR 4
@@ -52,6 +57,23 @@
 #endif
 #ifndef EMBARK_NR
 #  define EMBARK_NR EMBARK_DEFAULT_NR
+#endif
+
+// Streaming element-wise loops (out[i] = f(a[i], b[i]), activations, residual adds): every
+// iteration is independent, also when out is one of the inputs (in-place ops). Saying so spares
+// the compiler a run-time overlap check, which an in-place call fails, so the loop ran scalar
+// (MobileNet-V2's residual Adds on RVV: 9 instructions per element, 25x XNNPACK's). On RVV
+// (Clang) the loop also asks for LMUL 8 (vectorize_width(16, scalable): 32 floats per
+// instruction at VLEN 128), as XNNPACK's element-wise kernels use, instead of Clang's LMUL 2.
+#if defined(__clang__) && defined(__riscv_vector)
+#  define EMBARK_STREAM_LOOP \
+      _Pragma("clang loop vectorize(assume_safety) vectorize_width(16, scalable) interleave_count(1) unroll(disable)")
+#elif defined(__clang__)
+#  define EMBARK_STREAM_LOOP _Pragma("clang loop vectorize(assume_safety)")
+#elif defined(__GNUC__)
+#  define EMBARK_STREAM_LOOP _Pragma("GCC ivdep")
+#else
+#  define EMBARK_STREAM_LOOP
 #endif
 
 namespace embark::portable {

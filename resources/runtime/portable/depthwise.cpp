@@ -88,31 +88,45 @@ inline void depthwise_tail(int taps, const float* const* rows, const float* w, c
     for (int c = 0; c < width; ++c) out[c0 + c] = acc[c];
 }
 
-#if defined(__clang__) && defined(__riscv_vector)
-// RVV (Clang): each pixel runs over all its channels in passes of kDepthwiseTapsPerPass taps,
-// the taps unrolled inside a length-agnostic vector loop of LMUL 4 (vectorize_width(8,
-// scalable): 16 floats per instruction at VLEN 128, 32 at 256); the first pass starts from the
-// bias, the others from the stored partial sums, the last applies the activation. One pass of
-// all 9 taps (or LMUL 8) makes Clang 19 load every tap's vectors ahead of the FMAs and spill
-// them (vs8r/vl8r); three taps per pass do not. Channels past the last multiple of 32 run in a
-// predicated loop (one masked iteration) instead of a scalar epilogue. The 64-channel block
-// form below ran 4-9x XNNPACK's instructions on RVV: its LMUL-8 accumulators spilled around
-// every tap, and remainders of 16 channels ran at a fixed width. The main loop covers the
-// channels up to a multiple of its vector length at the board's VLEN (EMBARK_VLEN_BITS), the
-// rest (16 of 144 channels at VLEN 256) runs in an LMUL-1 loop rather than a scalar epilogue
-// (a predicated loop costs ~80 instructions of mask set-up per pass).
-constexpr int kDepthwiseTapsPerPass = 3;
-#  define EMBARK_DEPTHWISE_LOOP _Pragma("clang loop vectorize(assume_safety) vectorize_width(8, scalable) interleave_count(1) unroll(disable)")
-#  define EMBARK_DEPTHWISE_TAIL_LOOP                                                                    \
-      _Pragma("clang loop vectorize(assume_safety) vectorize_width(2, scalable) interleave_count(1) unroll(disable)")
-constexpr int kDepthwiseVectorFloats = 4 * EMBARK_VLEN_BITS / 32; // LMUL 4
+// Output pixels written ahead of the stores when several threads share the layer (see
+// prefetch_for_write): MobileNet-V2's 56x56x144 depthwise layers 5-8% faster at 2 threads.
+constexpr int64_t kPrefetchedPixelsAhead = 8;
 
-template <int G, bool kFirst, bool kLast, Act kAct>
-[[gnu::always_inline]] inline float depthwise_sum(const float* const* x, const float* const* wt,
-                                                  const float* __restrict start, int c, float lo, float hi) {
-    float acc = start[c];
-#  pragma clang loop unroll(full)
-    for (int t = 0; t < G; ++t) acc += x[t][c] * wt[t][c];
+#if defined(__clang__) && defined(__riscv_vector)
+// RVV (Clang): each pixel runs over its channels in one length-agnostic vector loop of LMUL 8
+// (vectorize_width(16, scalable): 32 floats per instruction at VLEN 128, 64 at 256) with all
+// taps unrolled inside and one accumulator, as XNNPACK's 9p8vc kernel: per vector of channels
+// and tap one input load, one weight load and one FMA. Up to kDepthwiseTapsPerPass taps per
+// pass (25 taps: 9 + 9 + 7, the later passes start from the stored partial sums).
+//
+// LMUL 8 leaves four vector register groups, enough for the accumulator and one tap's two
+// operands only if the loads stay next to their FMA. Clang 19's machine scheduler for the
+// generic RISC-V model hoists all 18 loads of 9 taps above the FMAs and spills them (vs8r/vl8r
+// around every tap; the 3-tap LMUL-4 passes used before ran MobileNet-V2's depthwise layers in
+// 2.6-3.6x XNNPACK's instructions). These functions are therefore tuned for another core,
+// tune=xiangshan-nanhu (instruction order only: the ISA stays the board's -march): an
+// out-of-order model without vector scheduling data, for which the scheduler keeps the source
+// order of the vector instructions and the clamp compares against scalars (vmflt.vf). Checked
+// in the object code: no vs8r/vl8r. (tune=sifive-p670 still hoisted the clamp bounds' splats
+// and spilled one; the generic model spills 24 register groups per iteration.)
+//
+// Channels past the last whole vector (at the board's VLEN, EMBARK_VLEN_BITS) are not a
+// scalar or masked epilogue: a single pass is a pure function of the inputs, so the last
+// vector is recomputed over the final VL channels, overlapping the main loop's last one; below
+// one LMUL-8 vector (32 channels at VLEN 128) the same runs at LMUL 4, 2, 1. Every channel count
+// then takes ceil(channels / VL) vector iterations, like XNNPACK's vsetvl loop. Built for a
+// smaller VLEN than the core's, these loops stay correct (the vectorizer's scalar remainder
+// takes what a vector does not cover), only slower.
+constexpr int kDepthwiseTapsPerPass = 9;
+#  define EMBARK_DEPTHWISE_TUNE __attribute__((target("tune=xiangshan-nanhu")))
+#  define EMBARK_DEPTHWISE_LOOP(width)                                                                          \
+      EMBARK_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width, scalable) interleave_count(1) \
+                        unroll(disable))
+// Floats per vector instruction at LMUL 8, 4, 2, 1 at the board's VLEN.
+constexpr int kVectorFloats = EMBARK_VLEN_BITS / 32;
+
+template <bool kLast, Act kAct>
+[[gnu::always_inline]] inline float depthwise_finish(float acc, float lo, float hi) {
     if constexpr (kLast && kAct == Act::Relu) acc = acc > 0.f ? acc : 0.f;
     if constexpr (kLast && kAct == Act::Clamp) {
         acc = acc < lo ? lo : acc;
@@ -121,24 +135,65 @@ template <int G, bool kFirst, bool kLast, Act kAct>
     return acc;
 }
 
+// One pass over channels [c0, c1) in vectors of `width` x vscale floats (16: LMUL 8). The loads
+// are written in the loop itself (a macro, not a helper function): vectorize(assume_safety)
+// covers only the accesses spelled inside the loop, and a helper's loads cost a run-time
+// overlap check of out against every tap's input row, per pixel.
+#  define EMBARK_DEPTHWISE_CHANNELS(width)                                             \
+      EMBARK_DEPTHWISE_LOOP(width)                                                     \
+      for (int c = c0; c < c1; ++c) {                                                  \
+          float acc = start[c];                                                        \
+          EMBARK_PRAGMA(clang loop unroll(full))                                       \
+          for (int t = 0; t < G; ++t) acc += x[t][c] * wt[t][c];                       \
+          out[c] = depthwise_finish<kLast, kAct>(acc, lo, hi);                         \
+      }
+
+// Channels [c0, c1) of one pass in vectors of LMUL kLmul (8, 4, 2 or 1; 0: scalar).
+template <int kLmul, int G, bool kLast, Act kAct>
+[[gnu::always_inline]] inline void depthwise_channels(const float* const* x, const float* const* wt,
+                                                      const float* __restrict start, float* __restrict out, int c0,
+                                                      int c1, float lo, float hi) {
+    if constexpr (kLmul == 8) {
+        EMBARK_DEPTHWISE_CHANNELS(16)
+    } else if constexpr (kLmul == 4) {
+        EMBARK_DEPTHWISE_CHANNELS(8)
+    } else if constexpr (kLmul == 2) {
+        EMBARK_DEPTHWISE_CHANNELS(4)
+    } else if constexpr (kLmul == 1) {
+        EMBARK_DEPTHWISE_CHANNELS(2)
+    } else {
+        for (int c = c0; c < c1; ++c) {
+            float acc = start[c];
+            for (int t = 0; t < G; ++t) acc += x[t][c] * wt[t][c];
+            out[c] = depthwise_finish<kLast, kAct>(acc, lo, hi);
+        }
+    }
+}
+
 // Taps [T0, T0 + G) added to out (to the bias when T0 == 0); the last pass applies kAct.
-template <int T0, int G, bool kLast, Act kAct>
-[[gnu::always_inline]] inline void depthwise_pass(const float* const* rows, const float* __restrict w,
+template <int T0, int G, bool kLast, Act kAct, int kLmul = 8>
+[[gnu::always_inline]] inline void depthwise_pass(const float* const* x, const float* const* wt,
                                                   const float* __restrict bias, int channels, float* __restrict out,
                                                   float lo, float hi) {
-    const float* x[G];
-    const float* wt[G];
-    for (int t = 0; t < G; ++t) {
-        x[t] = rows[T0 + t];
-        wt[t] = w + static_cast<size_t>(T0 + t) * channels;
-    }
+    constexpr int vl = kLmul * kVectorFloats;
     const float* __restrict start = T0 == 0 ? bias : out;
-    const int main_channels = channels - channels % kDepthwiseVectorFloats;
-    EMBARK_DEPTHWISE_LOOP
-    for (int c = 0; c < main_channels; ++c) out[c] = depthwise_sum<G, T0 == 0, kLast, kAct>(x, wt, start, c, lo, hi);
+    if (channels < vl) { // fewer channels than one vector of this LMUL: try half of it
+        if constexpr (kLmul > 1)
+            depthwise_pass<T0, G, kLast, kAct, kLmul / 2>(x, wt, bias, channels, out, lo, hi);
+        else
+            depthwise_channels<0, G, kLast, kAct>(x, wt, start, out, 0, channels, lo, hi);
+        return;
+    }
+    const int main_channels = channels - channels % vl;
+    depthwise_channels<kLmul, G, kLast, kAct>(x, wt, start, out, 0, main_channels, lo, hi);
     if (main_channels == channels) return;
-    EMBARK_DEPTHWISE_TAIL_LOOP
-    for (int c = main_channels; c < channels; ++c) out[c] = depthwise_sum<G, T0 == 0, kLast, kAct>(x, wt, start, c, lo, hi);
+    if constexpr (T0 == 0 && kLast) {
+        // One pass: recompute the last whole vector (overlapping the main loop's last one).
+        depthwise_channels<kLmul, G, kLast, kAct>(x, wt, start, out, channels - vl, channels, lo, hi);
+    } else {
+        // Passes that add to stored sums must not run twice on a channel.
+        depthwise_channels<1, G, kLast, kAct>(x, wt, start, out, main_channels, channels, lo, hi);
+    }
 }
 
 template <int TAPS, Act kAct, int T0 = 0>
@@ -146,34 +201,64 @@ template <int TAPS, Act kAct, int T0 = 0>
                                                        const float* __restrict bias, int channels, float* __restrict out,
                                                        float lo, float hi) {
     constexpr int G = TAPS - T0 < kDepthwiseTapsPerPass ? TAPS - T0 : kDepthwiseTapsPerPass;
-    depthwise_pass<T0, G, T0 + G == TAPS, kAct>(rows, w, bias, channels, out, lo, hi);
+    const float* x[G];
+    const float* wt[G];
+    for (int t = 0; t < G; ++t) {
+        x[t] = rows[T0 + t];
+        wt[t] = w + static_cast<size_t>(T0 + t) * channels;
+    }
+    depthwise_pass<T0, G, T0 + G == TAPS, kAct>(x, wt, bias, channels, out, lo, hi);
     if constexpr (T0 + G < TAPS) depthwise_pixel_row<TAPS, kAct, T0 + G>(rows, w, bias, channels, out, lo, hi);
 }
 
+// Output pixels [begin, end) with the activation kAct in the last pass (Act::None: applied to
+// each stored pixel by apply_activation). One function per tap count and activation, not
+// inlined into the generic paths, so fewer values stay live across the pixel loop. Still ~65
+// instructions per pixel around the vector loops (MobileNet-V2's 112x112x32 layer at VLEN 128:
+// 1.53 M instructions vs XNNPACK's 1.48 M; its 56x56x144 layer 1.23 M vs 1.07 M).
+template <int TAPS, Act kAct>
+[[gnu::noinline]] EMBARK_DEPTHWISE_TUNE void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection,
+                                                                  int64_t begin, int64_t end, float* output,
+                                                                  bool prefetch) {
+    const int channels = op.shape.in_c;
+    const float* w = op.packed.data();
+    const float* bias = w + op.bias_offset;
+    const float lo = op.act.min, hi = op.act.max;
+    for (int64_t p = begin; p < end; ++p) {
+        float* out = output + p * channels;
+        if (prefetch && p + kPrefetchedPixelsAhead < end)
+            prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
+        depthwise_pixel_row<TAPS, kAct>(indirection + p * TAPS, w, bias, channels, out, lo, hi);
+        if (kAct == Act::None && op.act.kind != Act::None)
+            apply_activation(op.act, out, static_cast<size_t>(channels));
+    }
+}
+
 template <int TAPS>
-inline void depthwise_pixel_rvv(const float* const* rows, const float* w, const float* bias, int channels,
-                                float* out, const Activation& act) {
-    switch (act.kind) {
-    case Act::Relu: depthwise_pixel_row<TAPS, Act::Relu>(rows, w, bias, channels, out, 0.f, 0.f); return;
-    case Act::Clamp: depthwise_pixel_row<TAPS, Act::Clamp>(rows, w, bias, channels, out, act.min, act.max); return;
-    default:
-        depthwise_pixel_row<TAPS, Act::None>(rows, w, bias, channels, out, 0.f, 0.f);
-        if (act.kind != Act::None) apply_activation(act, out, static_cast<size_t>(channels));
-        return;
+void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
+                          float* output, bool prefetch) {
+    switch (op.act.kind) {
+    case Act::Relu: depthwise_pixels_rvv<TAPS, Act::Relu>(op, indirection, begin, end, output, prefetch); return;
+    case Act::Clamp: depthwise_pixels_rvv<TAPS, Act::Clamp>(op, indirection, begin, end, output, prefetch); return;
+    default: depthwise_pixels_rvv<TAPS, Act::None>(op, indirection, begin, end, output, prefetch); return;
     }
 }
 #  define EMBARK_DEPTHWISE_RVV 1
 #else
 #  define EMBARK_DEPTHWISE_RVV 0
+#  define EMBARK_DEPTHWISE_TUNE
 #endif
 
-// Output pixels written ahead of the stores when several threads share the layer (see
-// prefetch_for_write): MobileNet-V2's 56x56x144 depthwise layers 5-8% faster at 2 threads.
-constexpr int64_t kPrefetchedPixelsAhead = 8;
-
+// (The generic blocks below, for other tap counts, spill less under EMBARK_DEPTHWISE_TUNE too.)
 template <int TAPS>
-void depthwise_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
-                      bool prefetch) {
+EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const* indirection, int64_t begin,
+                                            int64_t end, float* output, bool prefetch) {
+#if EMBARK_DEPTHWISE_RVV
+    if constexpr (TAPS > 0) {
+        depthwise_pixels_rvv<TAPS>(op, indirection, begin, end, output, prefetch);
+        return;
+    }
+#endif
     const int channels = op.shape.in_c;
     const int taps = op.shape.kernel_h * op.shape.kernel_w;
     const float* w = op.packed.data();
@@ -184,12 +269,6 @@ void depthwise_pixels(const Conv2D& op, const float* const* indirection, int64_t
         float* out = output + p * channels;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
             prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
-#if EMBARK_DEPTHWISE_RVV
-        if constexpr (TAPS > 0) {
-            depthwise_pixel_rvv<TAPS>(rows, w, bias, channels, out, op.act);
-            continue;
-        }
-#endif
         for (int b = 0; b < full_blocks; ++b)
             depthwise_block<TAPS, CB>(taps, rows, w, bias, channels, b * CB, out, op.act);
         int c0 = full_blocks * CB;

@@ -38,19 +38,40 @@ inline float op_value(float a, float b) {
     else return std::pow(a, b);
 }
 
-// One contiguous output row; an input with stride 0 is a broadcast scalar for the row.
-template <BinaryOp OP>
-void binary_row(const float* a, bool a_step, const float* b, bool b_step, float* out, int64_t n) {
+// The activations applied inside an element-wise loop (one pass over the output); the others
+// (Act::None here) run over the stored row afterwards. Same comparisons as apply_activation.
+template <Act KA>
+inline float activate(float v, float lo, float hi) {
+    if constexpr (KA == Act::Relu) return v > 0.f ? v : 0.f;
+    if constexpr (KA == Act::Clamp) {
+        v = v < lo ? lo : v;
+        return v > hi ? hi : v;
+    }
+    return v;
+}
+
+// One contiguous output row; an input with stride 0 is a broadcast scalar for the row. out may
+// be a or b (in-place ops): each element reads only its own inputs (EMBARK_STREAM_LOOP).
+template <BinaryOp OP, Act KA>
+void binary_row(const float* a, bool a_step, const float* b, bool b_step, float* out, int64_t n, float lo, float hi) {
+    if constexpr (OP == BinaryOp::Pow) { // std::pow does not vectorize: a plain loop (no pragma warning)
+        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(a[a_step ? i : 0], b[b_step ? i : 0]);
+        return;
+    }
     if (a_step && b_step) {
-        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(a[i], b[i]);
+        EMBARK_STREAM_LOOP
+        for (int64_t i = 0; i < n; ++i) out[i] = activate<KA>(op_value<OP>(a[i], b[i]), lo, hi);
     } else if (a_step) {
         const float bv = b[0];
-        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(a[i], bv);
+        EMBARK_STREAM_LOOP
+        for (int64_t i = 0; i < n; ++i) out[i] = activate<KA>(op_value<OP>(a[i], bv), lo, hi);
     } else if (b_step) {
         const float av = a[0];
-        for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(av, b[i]);
+        EMBARK_STREAM_LOOP
+        for (int64_t i = 0; i < n; ++i) out[i] = activate<KA>(op_value<OP>(av, b[i]), lo, hi);
     } else {
-        const float v = op_value<OP>(a[0], b[0]);
+        const float v = activate<KA>(op_value<OP>(a[0], b[0]), lo, hi);
+        EMBARK_STREAM_LOOP
         for (int64_t i = 0; i < n; ++i) out[i] = v;
     }
 }
@@ -110,7 +131,7 @@ BroadcastPlan plan_broadcast(const Dims& a, const Dims& b) {
     return plan;
 }
 
-template <BinaryOp OP>
+template <BinaryOp OP, Act KA>
 void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float* out,
                 const Activation& act, ThreadPool* pool) {
     const int inner = plan.rank - 1;
@@ -142,10 +163,22 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
             }
             const bool a_full = plan.a_stride[inner] != 0, b_full = plan.b_stride[inner] != 0;
             float* o = out + r * row + c0;
-            binary_row<OP>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o, c1 - c0);
-            apply_activation(act, o, static_cast<size_t>(c1 - c0));
+            binary_row<OP, KA>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o, c1 - c0,
+                               act.min, act.max);
+            if (KA == Act::None) apply_activation(act, o, static_cast<size_t>(c1 - c0));
         }
     }, kFineParts);
+}
+
+// The activation picks the loop: ReLU and clamp inside it, the others after it.
+template <BinaryOp OP>
+void run_binary_act(const BroadcastPlan& plan, const float* a, const float* b, float* out, const Activation& act,
+                    ThreadPool* pool) {
+    switch (act.kind) {
+    case Act::Relu: run_binary<OP, Act::Relu>(plan, a, b, out, act, pool); return;
+    case Act::Clamp: run_binary<OP, Act::Clamp>(plan, a, b, out, act, pool); return;
+    default: run_binary<OP, Act::None>(plan, a, b, out, act, pool); return;
+    }
 }
 
 } // namespace
@@ -156,13 +189,13 @@ void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, con
     for (int i = 0; i < plan.rank; ++i)
         if (plan.size[i] == 0) return;
     switch (op) {
-    case BinaryOp::Add: run_binary<BinaryOp::Add>(plan, a, b, out, act, pool); return;
-    case BinaryOp::Sub: run_binary<BinaryOp::Sub>(plan, a, b, out, act, pool); return;
-    case BinaryOp::Mul: run_binary<BinaryOp::Mul>(plan, a, b, out, act, pool); return;
-    case BinaryOp::Div: run_binary<BinaryOp::Div>(plan, a, b, out, act, pool); return;
-    case BinaryOp::Min: run_binary<BinaryOp::Min>(plan, a, b, out, act, pool); return;
-    case BinaryOp::Max: run_binary<BinaryOp::Max>(plan, a, b, out, act, pool); return;
-    case BinaryOp::Pow: run_binary<BinaryOp::Pow>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Add: run_binary_act<BinaryOp::Add>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Sub: run_binary_act<BinaryOp::Sub>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Mul: run_binary_act<BinaryOp::Mul>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Div: run_binary_act<BinaryOp::Div>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Min: run_binary_act<BinaryOp::Min>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Max: run_binary_act<BinaryOp::Max>(plan, a, b, out, act, pool); return;
+    case BinaryOp::Pow: run_binary<BinaryOp::Pow, Act::None>(plan, a, b, out, act, pool); return;
     }
 }
 

@@ -24,6 +24,17 @@ namespace embark::portable::detail {
 #  define EMBARK_CHANNEL_LOOP(width)
 #endif
 
+// RVV (Clang): the k loop of a tile unrolled by 4, so each pixel's four input values are loaded
+// from one address with immediate offsets (flw 0/4/8/12) instead of an address add per load
+// (RVV has no register+register addressing): 16.25 instead of 21 instructions per k step of a
+// 6 x 16 tile. Elsewhere the compilers' own unrolling is kept (GCC 12 on x86 and aarch64 is not
+// asked to unroll what it vectorizes).
+#if defined(__clang__) && defined(__riscv_vector)
+#  define EMBARK_K_LOOP _Pragma("clang loop unroll_count(4)")
+#else
+#  define EMBARK_K_LOOP
+#endif
+
 // A prefetch of one cache line for reading (write 0) or writing (write 1); GCC and Clang only,
 // nothing elsewhere.
 #if defined(__GNUC__) || defined(__clang__)
@@ -123,6 +134,7 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
         const float* a[MR];
         for (int m = 0; m < MR; ++m) a[m] = rows[t * row_stride + m] + offset;
         const float* __restrict wt = w + static_cast<size_t>(t) * kc * NR;
+        EMBARK_K_LOOP
         for (int k = 0; k < kc; ++k) {
             if constexpr (kPrefetch)
                 if (t == 0)

@@ -214,15 +214,18 @@ void apply_activation(const Activation& act, float* data, size_t count) {
     switch (act.kind) {
     case Act::None: return;
     case Act::Relu:
+        EMBARK_STREAM_LOOP
         for (size_t i = 0; i < count; ++i) data[i] = data[i] > 0.f ? data[i] : 0.f;
         return;
     case Act::Clamp:
+        EMBARK_STREAM_LOOP
         for (size_t i = 0; i < count; ++i) {
             const float v = data[i] < act.min ? act.min : data[i];
             data[i] = v > act.max ? act.max : v;
         }
         return;
     case Act::LeakyRelu:
+        EMBARK_STREAM_LOOP
         for (size_t i = 0; i < count; ++i) data[i] = vmath::select(data[i] >= 0.f, data[i], data[i] * act.alpha);
         return;
     case Act::HardSwish:
