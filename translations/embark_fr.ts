@@ -1676,6 +1676,18 @@
         <source>This board has no ONNX Runtime: benchmarks run Embark&apos;s export</source>
         <translation>Cette carte n&apos;a pas ONNX Runtime : les bancs d&apos;essai exécutent l&apos;export Embark</translation>
     </message>
+    <message>
+        <source>EP options...</source>
+        <translation>Options de l&apos;EP...</translation>
+    </message>
+    <message>
+        <source>Options of the SpacemiT execution provider (threads, affinity, dumps, profile, filters)</source>
+        <translation>Options du fournisseur d&apos;exécution SpacemiT (threads, affinité, vidages, profil, filtres)</translation>
+    </message>
+    <message>
+        <source>EP defaults</source>
+        <translation>Valeurs par défaut de l&apos;EP</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::UserGuideDialog</name>
@@ -1697,6 +1709,21 @@
     <message>
         <source>Save screenshots of the main views into DIR, then quit.</source>
         <translation>Enregistrer des captures des vues principales dans DIR, puis quitter.</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::EpOptionsDialog</name>
+    <message>
+        <source>SpacemiT EP options</source>
+        <translation>Options de l&apos;EP SpacemiT</translation>
+    </message>
+    <message>
+        <source>Options the SpacemiT execution provider runs with on the board (environment variables of onnxruntime_perf_test and onnx_test_runner); unset options keep the EP&apos;s default.</source>
+        <translation>Options avec lesquelles le fournisseur d&apos;exécution SpacemiT s&apos;exécute sur la carte (variables d&apos;environnement de onnxruntime_perf_test et onnx_test_runner) ; les options non définies gardent la valeur par défaut de l&apos;EP.</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(par défaut)</translation>
     </message>
 </context>
 </TS>

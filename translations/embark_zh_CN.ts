@@ -1665,6 +1665,18 @@
         <source>This board has no ONNX Runtime: benchmarks run Embark&apos;s export</source>
         <translation>此开发板没有 ONNX Runtime：基准测试运行 Embark 导出</translation>
     </message>
+    <message>
+        <source>EP options...</source>
+        <translation>EP 选项...</translation>
+    </message>
+    <message>
+        <source>Options of the SpacemiT execution provider (threads, affinity, dumps, profile, filters)</source>
+        <translation>SpacemiT 执行提供程序的选项（线程、亲和性、转储、性能分析、过滤器）</translation>
+    </message>
+    <message>
+        <source>EP defaults</source>
+        <translation>EP 默认值</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::UserGuideDialog</name>
@@ -1686,6 +1698,21 @@
     <message>
         <source>Save screenshots of the main views into DIR, then quit.</source>
         <translation>将主要视图的截图保存到 DIR，然后退出。</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::EpOptionsDialog</name>
+    <message>
+        <source>SpacemiT EP options</source>
+        <translation>SpacemiT EP 选项</translation>
+    </message>
+    <message>
+        <source>Options the SpacemiT execution provider runs with on the board (environment variables of onnxruntime_perf_test and onnx_test_runner); unset options keep the EP&apos;s default.</source>
+        <translation>SpacemiT 执行提供程序在开发板上运行时使用的选项（onnxruntime_perf_test 和 onnx_test_runner 的环境变量）；未设置的选项保持 EP 的默认值。</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（默认）</translation>
     </message>
 </context>
 </TS>

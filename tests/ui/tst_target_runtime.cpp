@@ -3,9 +3,14 @@
 // what a benchmark job runs; the board dialog keeps a board's "onnxruntime" object.
 #include "session/studio_session.h"
 #include "target/board_dialog.h"
+#include "target/ep_options_dialog.h"
 #include "target/target_panel.h"
 
 #include <QComboBox>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -49,6 +54,48 @@ private slots:
         QVERIFY(runtime->toolTip().contains(QStringLiteral("SpacemiT-ORT")));
         session.setRuntime(QStringLiteral("tvm")); // not a runtime: ignored
         QCOMPARE(session.runtime(), QStringLiteral("onnxruntime"));
+    }
+
+    // One typed field per option of SpacemiT's guide; the result is what --ep-option takes.
+    void epOptionsDialog() {
+        ui::EpOptionsDialog dialog({QStringLiteral("DUMP_SUBGRAPHS=1"), QStringLiteral("SPACEMIT_EP_DENSE_ACCURACY_LEVEL=2")}, 1);
+        QCOMPARE(dialog.options(), (QStringList{QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS=1"),
+                                                QStringLiteral("SPACEMIT_EP_DENSE_ACCURACY_LEVEL=2")}));
+        QVERIFY(dialog.problem().isEmpty());
+        auto* threads = qobject_cast<QSpinBox*>(dialog.field(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_NUM")));
+        auto* affinity = qobject_cast<QLineEdit*>(dialog.field(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_AFFINITY")));
+        auto* dumps = qobject_cast<QComboBox*>(dialog.field(QStringLiteral("SPACEMIT_EP_DUMP_TENSORS")));
+        QVERIFY(threads && affinity && dumps);
+        QVERIFY(qobject_cast<QSpinBox*>(dialog.field(QStringLiteral("SPACEMIT_EP_INTER_THREAD_NUM"))));
+        QVERIFY(qobject_cast<QLineEdit*>(dialog.field(QStringLiteral("SPACEMIT_EP_DISABLE_OP_TYPE_FILTER"))));
+        QPushButton* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+        // An affinity naming fewer CPUs than the EP's threads is refused, naming both.
+        threads->setValue(4);
+        affinity->setText(QStringLiteral("0,1"));
+        QVERIFY2(dialog.problem().contains(QStringLiteral("names 2 CPU(s) but the EP runs 4 thread(s)")), qPrintable(dialog.problem()));
+        QVERIFY(!ok->isEnabled());
+        affinity->setText(QStringLiteral("0,1,2,3"));
+        QVERIFY(dialog.problem().isEmpty());
+        QVERIFY(ok->isEnabled());
+        dumps->setCurrentIndex(dumps->findData(QStringLiteral("1")));
+        QVERIFY(dialog.options().contains(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_AFFINITY=0,1,2,3")));
+        QVERIFY(dialog.options().contains(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_NUM=4")));
+        QVERIFY(dialog.options().contains(QStringLiteral("SPACEMIT_EP_DUMP_TENSORS=1")));
+        threads->setValue(threads->minimum()); // back to "(default)"
+        QVERIFY(!dialog.options().join(' ').contains(QStringLiteral("INTRA_THREAD_NUM")));
+
+        // The panel offers the dialog on a SpacemiT board running ONNX Runtime only.
+        ui::StudioSession session;
+        ui::TargetPanel panel(&session);
+        session.setBoard(QStringLiteral("host"));
+        session.setRuntime(QStringLiteral("onnxruntime"));
+        QVERIFY(panel.epOptionsButton()->isHidden());
+        session.setBoard(QStringLiteral("spacemit-k1"));
+        QVERIFY(!panel.epOptionsButton()->isHidden());
+        session.setEpOptions({QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS=1")});
+        QCOMPARE(session.epOptions(), QStringList{QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS=1")});
+        session.setRuntime(QStringLiteral("export"));
+        QVERIFY(panel.epOptionsButton()->isHidden());
     }
 
     void boardDialogKeepsOnnxRuntime() {

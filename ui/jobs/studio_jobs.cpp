@@ -224,6 +224,9 @@ int StudioJobs::runBenchmark() {
     o.opOverrides = m_session->request().opOverrides;
     o.nodeOverrides = m_session->request().nodeOverrides;
     o.runtime = m_session->runtime(); // "onnxruntime": the board's ONNX Runtime instead of an export
+    if (o.runtime == QLatin1String("onnxruntime") && m_session->board() && m_session->board()->onnxruntime &&
+        m_session->board()->onnxruntime->ep == QLatin1String("spacemit"))
+        o.epOptions = m_session->epOptions();
     o.layers = true;
     o.accuracyLayers = true;
     o.ssh = sshOptions(o.boardId);

@@ -191,6 +191,12 @@ void StudioSession::setRuntime(const QString& id) {
     emit targetChanged();
 }
 
+void StudioSession::setEpOptions(const QStringList& options) {
+    if (options == m_epOptions) return;
+    m_epOptions = options;
+    emit targetChanged();
+}
+
 void StudioSession::setNodeOverride(const QString& node, const QString& library) {
     if (library.isEmpty()) m_request.nodeOverrides.erase(node.toStdString());
     else m_request.nodeOverrides[node.toStdString()] = library.toStdString();

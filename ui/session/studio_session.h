@@ -63,6 +63,10 @@ public:
     // board's ONNX Runtime, issue 17). Reads "export" on a board without ONNX Runtime.
     QString runtime() const;
     void setRuntime(const QString& id);
+    // SpacemiT EP options (KEY=VALUE, validated by the EP options dialog) for ONNX Runtime runs
+    // on a board whose execution provider is spacemit.
+    QStringList epOptions() const { return m_epOptions; }
+    void setEpOptions(const QStringList& options);
     // The user's edits of the four above, as commands (session_commands.h); the setters are
     // what the commands call. Opening a model clears it: its edits named the old model's nodes.
     QUndoStack* undoStack() const { return m_undoStack; }
@@ -127,6 +131,7 @@ private:
     targets::BoardCatalog m_boards;
     QString m_boardId;
     QString m_runtime = QStringLiteral("export");
+    QStringList m_epOptions;
     AssignmentRequest m_request;
     LibraryAssignments m_assignments;
     QString m_assignmentError;

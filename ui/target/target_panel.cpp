@@ -1,6 +1,7 @@
 #include "target_panel.h"
 
 #include "board_dialog.h"
+#include "ep_options_dialog.h"
 
 #include "charts/memory_chart.h"
 #include "session/session_commands.h"
@@ -33,6 +34,10 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_runtime = new QComboBox(this);
     m_runtime->addItem(tr("Embark export"), QStringLiteral("export"));
     m_runtime->addItem(tr("ONNX Runtime"), QStringLiteral("onnxruntime"));
+    m_epOptions = new QPushButton(tr("EP options..."), this);
+    m_epOptions->setToolTip(tr("Options of the SpacemiT execution provider (threads, affinity, dumps, profile, filters)"));
+    m_epSummary = new QLabel(this);
+    m_epSummary->setWordWrap(true);
     m_xnnpack = new QLabel(this);
     m_xnnpack->setWordWrap(true);
     m_xnnpack->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -66,6 +71,7 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     boardButtons->addWidget(editBoardButton);
     form->addRow(boardButtons);
     form->addRow(tr("Runtime:"), m_runtime);
+    form->addRow(m_epOptions, m_epSummary);
     form->addRow(tr("Kernel library:"), m_library);
     form->addRow(m_xnnpack);
     form->addRow(m_buildXnnpack);
@@ -86,6 +92,7 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     });
     connect(m_runtime, &QComboBox::currentIndexChanged, this,
             [this] { m_session->setRuntime(m_runtime->currentData().toString()); });
+    connect(m_epOptions, &QPushButton::clicked, this, &TargetPanel::editEpOptions);
     connect(m_ssh, &QPushButton::clicked, this, &TargetPanel::editSsh);
     connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
     connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
@@ -129,6 +136,11 @@ void TargetPanel::refresh() {
                                   ? tr("Benchmarks run the model with Embark's export or with %1").arg(b->onnxruntime->describe())
                                   : tr("This board has no ONNX Runtime: benchmarks run Embark's export"));
         m_library->setEnabled(m_session->runtime() == QLatin1String("export"));
+        const bool spacemit = m_session->runtime() == QLatin1String("onnxruntime") && b && b->onnxruntime &&
+                              b->onnxruntime->ep == QLatin1String("spacemit");
+        m_epOptions->setVisible(spacemit);
+        m_epSummary->setVisible(spacemit);
+        m_epSummary->setText(m_session->epOptions().isEmpty() ? tr("EP defaults") : m_session->epOptions().join(QLatin1Char(' ')));
     }
     refreshXnnpack();
     m_overrides->clear();
@@ -180,6 +192,11 @@ void TargetPanel::editBoard(bool copyAsNew) {
     reloadBoards();
     if (saved.ok()) pushEdit(m_session, std::make_unique<SetBoardCommand>(m_session, saved->id));
     refresh();
+}
+
+void TargetPanel::editEpOptions() {
+    EpOptionsDialog dialog(m_session->epOptions(), 1, this); // the studio's benchmarks run one thread
+    if (dialog.exec() == QDialog::Accepted) m_session->setEpOptions(dialog.options());
 }
 
 void TargetPanel::editSsh() {

@@ -23,6 +23,7 @@ public:
     QComboBox* boardPicker() const { return m_board; }
     QComboBox* libraryPicker() const { return m_library; }
     QComboBox* runtimePicker() const { return m_runtime; }
+    QPushButton* epOptionsButton() const { return m_epOptions; }
     QTreeWidget* overrides() const { return m_overrides; }
     MemoryChart* memoryChart() const { return m_memory; }
     QPushButton* sshButton() const { return m_ssh; }
@@ -36,6 +37,8 @@ signals:
 public slots:
     // The selected board's SSH connection (ui/ssh); reloads the boards when saved.
     void editSsh();
+    // The SpacemiT EP options dialog (typed fields); the session keeps what it accepts.
+    void editEpOptions();
 
 private:
     void reloadBoards();
@@ -49,6 +52,8 @@ private:
     QLabel* m_boardInfo;
     QComboBox* m_library;
     QComboBox* m_runtime;
+    QPushButton* m_epOptions;
+    QLabel* m_epSummary;
     QLabel* m_xnnpack;
     QPushButton* m_buildXnnpack;
     QPushButton* m_ssh;
