@@ -44,7 +44,7 @@ struct QConv2D {
     int x_zero_point = 0;
     bool depthwise = false;
     Requantization out;
-    // [groups][kH][kW][C/groups][M/groups] (depthwise: [kH][kW][M]) widened to int16.
+    // [M][kH][kW][C/groups] (depthwise: [kH][kW][M]) widened to int16.
     int16_t* weights = nullptr;
     int32_t* bias = nullptr;
     float* multipliers = nullptr;
