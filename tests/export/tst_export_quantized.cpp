@@ -86,6 +86,9 @@ class TestExportQuantized : public QObject {
         auto run = passes::PassManager::run(g, "default");
         if (!run) return run.error();
         m.fused = std::move(run->graph);
+        // Every node of the QDQ model is in some fused node's provenance (or folded).
+        const auto missing = passes::unaccountedNodes(g, m.fused);
+        if (!missing.empty()) return makeError(ErrorKind::InvalidInput, "no node stands for '" + missing.front() + "'");
         m.inputs = std::move(inputs);
         reference::RunOptions ro;
         ro.captureAll = true;
