@@ -6,6 +6,7 @@
 #include "model_args.h"
 
 #include "bench/run_exports.h"
+#include "export/export_folder.h"
 #include "jobs/bench_pipeline.h"
 #include "targets/onnxruntime.h"
 #include "onnx/tensor_io.h"
@@ -232,22 +233,21 @@ int cmdBench(const QStringList& args, Io& io) {
         if (Status s = copyBundle(r->exportDir + "/model/test_data_set_0", parser.value("test-data") + "/test_data_set_0"); !s)
             return fail(io, s.error());
     } else if (parser.isSet("test-data")) {
-        // The sample the export embeds and the host reference's outputs for it.
+        // The sample the export embeds and the host reference's outputs for it, as export.json
+        // lists them.
+        auto folder = exporter::ExportFolder::open(r->exportDir);
+        if (!folder) return fail(io, folder.error());
         std::vector<onnx::NamedTensor> ins, outs;
-        auto graph = loadModel(o.modelPath, parser);
-        if (!graph) return fail(io, graph.error());
-        for (size_t k = 0; k < graph->inputs().size(); ++k) {
-            const ir::Value* v = graph->inputs()[k];
-            auto t = onnx::readRaw((r->exportDir + QStringLiteral("/data/input_%1.bin").arg(k)).toStdString(), ir::DType::Float32, v->shape);
-            if (!t) return fail(io, t.error());
-            ins.push_back({v->name, *t});
-        }
-        for (size_t k = 0; k < graph->outputs().size(); ++k) {
-            const ir::Value* v = graph->outputs()[k];
-            auto t = onnx::readRaw((r->exportDir + QStringLiteral("/data/expected_%1.bin").arg(k)).toStdString(), ir::DType::Float32, v->shape);
-            if (!t) return fail(io, t.error());
-            outs.push_back({v->name, *t});
-        }
+        auto read = [&](const std::vector<exporter::ExportIo>& ios, std::vector<onnx::NamedTensor>& into) -> Status {
+            for (const exporter::ExportIo& e : ios) {
+                auto t = onnx::readRaw((folder->dir + "/" + e.dataFile).toStdString(), ir::DType::Float32, ir::Shape(e.shape));
+                if (!t) return t.error();
+                into.push_back({e.name, *t});
+            }
+            return {};
+        };
+        if (Status s = read(folder->inputs, ins); !s) return fail(io, s.error());
+        if (Status s = read(folder->outputs, outs); !s) return fail(io, s.error());
         if (Status s = onnx::writeTestDataSet((parser.value("test-data") + "/test_data_set_0").toStdString(), ins, outs); !s)
             return fail(io, s.error());
     }

@@ -94,8 +94,6 @@ std::shared_ptr<Job> makeDeployJob(DeployRequest r, QString title) {
         state.options.runTimeoutSeconds = r.timeoutSeconds;
         state.binary = r.binary;
         if (!r.exportFirst) state.exportDir = r.exportDir;
-        if (!r.exportFirst && r.exportDir.isEmpty() && !QFileInfo(r.binary).isFile())
-            return makeError(ErrorKind::Usage, "'" + r.binary.toStdString() + "' does not exist: build the export first");
         EMBARK_TRY(runInJob(deployRunRecipe(!r.exportDir.isEmpty(), r.exportFirst.has_value()), state, ctx));
         ctx.setResult(QString::fromUtf8(state.runStdout), QStringLiteral("ran once on %1").arg(state.transport->describe()));
         return {};

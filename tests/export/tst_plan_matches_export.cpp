@@ -60,7 +60,10 @@ private slots:
         const QString bundled = test::sourceDir() + "/resources/models/digits_cnn.onnx";
         QTest::newRow("digits_cnn portable") << bundled << "portable";
         QTest::newRow("digits_cnn xnnpack") << bundled << "xnnpack";
-        for (const char* name : {"resnet18", "mobilenet_v2", "squeezenet1_1", "lenet5"})
+        // Every shared model (the folder's listing, not a fixed list), with both libraries.
+        const QStringList shared = test::sharedModelNames();
+        if (shared.isEmpty()) QTest::newRow("shared models") << QString("shared:") << "portable";
+        for (const QString& name : shared)
             for (const char* lib : {"portable", "xnnpack"})
                 QTest::newRow(qPrintable(QString("%1 %2").arg(name, lib))) << QString("shared:") + name << lib;
     }

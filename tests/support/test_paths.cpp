@@ -22,6 +22,18 @@ QString sharedModel(const QString& name) {
     return {};
 }
 
+QStringList sharedModelNames() {
+    const QString dir = sharedModelsDir();
+    if (dir.isEmpty()) return {};
+    QStringList names;
+    for (const QFileInfo& f : QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+        const QString name = f.isDir() ? f.fileName() : f.completeBaseName();
+        if ((f.isDir() || f.suffix() == "onnx") && !names.contains(name) && !sharedModel(name).isEmpty())
+            names << name;
+    }
+    return names;
+}
+
 QString cliPath() { return QStringLiteral(EMBARK_CLI_PATH); }
 QString sourceDir() { return QStringLiteral(EMBARK_SOURCE_DIR); }
 QString testDataDir() { return QStringLiteral(EMBARK_TEST_DATA_DIR); }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 
 namespace embark::test {
 
@@ -9,6 +10,9 @@ namespace embark::test {
 // a message saying so).
 QString sharedModelsDir();
 QString sharedModel(const QString& name); // "<dir>/<name>.onnx" or empty
+// Every model of ../shared/models (a "<name>.onnx" file or a "<name>/" folder with one), sorted;
+// empty when the folder is absent. Tests that run "every shared model" take their rows from it.
+QStringList sharedModelNames();
 QString cliPath();
 QString sourceDir();
 QString testDataDir(); // tests/data

@@ -83,8 +83,11 @@ private slots:
         const QString bundled = test::sourceDir() + "/resources/models/digits_cnn.onnx";
         QTest::newRow("digits portable") << bundled << "portable";
         QTest::newRow("digits xnnpack") << bundled << "xnnpack";
-        QTest::newRow("mobilenet_v2 portable") << "shared:mobilenet_v2" << "portable";
-        QTest::newRow("mobilenet_v2 xnnpack") << "shared:mobilenet_v2" << "xnnpack";
+        const QStringList shared = test::sharedModelNames(); // every shared model, both libraries
+        if (shared.isEmpty()) QTest::newRow("shared models") << QString("shared:") << "portable";
+        for (const QString& name : shared)
+            for (const char* lib : {"portable", "xnnpack"})
+                QTest::newRow(qPrintable(QString("%1 %2").arg(name, lib))) << QString("shared:") + name << lib;
     }
     void sessionPlanIsTheExportPlan() {
         QFETCH(QString, model);
