@@ -1,5 +1,6 @@
 // Before/after fusion: switching stages changes the graph shown, and selecting a fused node
 // lights up its original nodes in the "before" view (and back) through provenance.
+#include "graph/graph_folding.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/node_item.h"
@@ -9,6 +10,7 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QMenu>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QStandardPaths>
@@ -296,6 +298,93 @@ private slots:
         m_view->setColouring(C::Default);
         QCOMPARE(m_view->afterPanel()->scene()->nodeClass(QString::fromStdString(fused->name)), -1);
         QCOMPARE(m_view->afterPanel()->scene()->legend().title, QStringLiteral("Colour: op category"));
+    }
+
+    // Folding by module prefix: "/features" (8 of digits_cnn's nodes) becomes one box in the
+    // "after" pane; selection, figures and the diff reach the box; expanding restores the nodes.
+    void foldingByModulePrefix() {
+        QCOMPARE(ui::modulePrefixes(QStringLiteral("/features/denseblock3/denselayer1/conv1/Conv")),
+                 (QStringList{QStringLiteral("/features"), QStringLiteral("/features/denseblock3"),
+                              QStringLiteral("/features/denseblock3/denselayer1"),
+                              QStringLiteral("/features/denseblock3/denselayer1/conv1")}));
+        QVERIFY(ui::modulePrefixes(QStringLiteral("logits")).isEmpty());
+        ui::GraphPanel* after = m_view->afterPanel();
+        ui::GraphScene* scene = after->scene();
+        const int last = m_session->lastStage();
+        const QStringList all = scene->nodeNames();
+        QStringList under;
+        for (const QString& n : all)
+            if (n.startsWith(QStringLiteral("/features/"))) under << n;
+        QVERIFY2(under.size() >= 2, qPrintable(all.join(',')));
+        // The node menu offers each module the node is in (the pane asking is the "after" one
+        // by default).
+        QMenu menu;
+        m_view->addFoldActions(&menu, under.first());
+        QStringList texts;
+        for (QAction* a : menu.actions()) texts << a->text();
+        QVERIFY2(texts.contains(QStringLiteral("Fold '/features'")), qPrintable(texts.join('|')));
+        for (QAction* a : menu.actions())
+            if (a->text() == QStringLiteral("Fold '/features'")) a->trigger();
+        waitForLayouts();
+        QCOMPARE(m_view->foldedModules(after), QStringList{QStringLiteral("/features")});
+        QVERIFY(scene->nodeItem(QStringLiteral("/features")));
+        QCOMPARE(scene->nodeNames().size(), all.size() - under.size() + 1);
+        for (const QString& n : under) QVERIFY(!scene->nodeItem(n));
+        QVERIFY(scene->edgeCount() > 0);
+        // Selecting an original node inside the module links the box in the other pane.
+        const QString original = QString::fromStdString(m_session->stageGraph(0)->nodes().front()->name);
+        QVERIFY(original.startsWith(QStringLiteral("/features/")));
+        m_session->select(0, original);
+        QCOMPARE(linkedIn(scene), QStringList{QStringLiteral("/features")});
+        // Clicking the box selects its first node (Properties and the other pane follow).
+        scene->selectNode({});
+        emit scene->nodeSelected(QStringLiteral("/features"));
+        QCOMPARE(m_session->selectedStage(), last);
+        QVERIFY(m_session->selectedNode().startsWith(QStringLiteral("/features/")));
+        QCOMPARE(scene->selectedNode(), QStringLiteral("/features"));
+        // Per-layer time: the box carries its nodes' total.
+        QHash<QString, double> figures;
+        double total = 0;
+        for (const ir::Node* n : m_session->stageGraph(last)->nodes()) {
+            figures.insert(QString::fromStdString(n->name), 2.0);
+            if (QString::fromStdString(n->name).startsWith(QStringLiteral("/features/"))) total += 2.0;
+        }
+        m_view->setNodeMetric(figures, QStringLiteral("time (ms)"));
+        QCOMPARE(scene->nodeMetric(QStringLiteral("/features")), std::optional<double>(total));
+        m_view->setNodeMetric({}, {});
+        // The diff marks the box with its nodes' change (fused: digits_cnn's Conv+Relu).
+        m_view->setColouring(ui::StagesView::Colouring::Diff);
+        QCOMPARE(scene->nodeClass(QStringLiteral("/features")), int(ui::StagesView::Change::Fused));
+        m_view->setColouring(ui::StagesView::Colouring::Default);
+        // Expand (from the box's menu): every node is back.
+        QMenu boxMenu;
+        m_view->addFoldActions(&boxMenu, QStringLiteral("/features"));
+        QAction* expand = nullptr;
+        for (QAction* a : boxMenu.actions())
+            if (a->text() == QStringLiteral("Expand '/features'")) expand = a;
+        QVERIFY(expand);
+        expand->trigger();
+        waitForLayouts();
+        QCOMPARE(scene->nodeNames(), all);
+        QVERIFY(m_view->foldedModules(after).isEmpty());
+        // A module that another node runs between (it reads one of its nodes and feeds another)
+        // cannot fold: a message, nothing folded.
+        ir::Graph g;
+        ir::Value* x = g.addValue("x", ir::DType::Float32, ir::Shape({1, 4}));
+        g.addInput(x);
+        ir::Value* a = g.addValue("a", ir::DType::Float32, ir::Shape({1, 4}));
+        ir::Value* b = g.addValue("b", ir::DType::Float32, ir::Shape({1, 4}));
+        ir::Value* c = g.addValue("c", ir::DType::Float32, ir::Shape({1, 4}));
+        g.addNode(ir::OpKind::Relu, "/m/first", {x}, {a});
+        g.addNode(ir::OpKind::Relu, "/outside", {a}, {b});
+        g.addNode(ir::OpKind::Relu, "/m/second", {b}, {c});
+        g.addOutput(c);
+        auto folded = ui::foldGraph(g, {QStringLiteral("/m")});
+        QVERIFY(!folded.ok());
+        QVERIFY2(QString::fromStdString(folded.error().message).contains(QStringLiteral("Cannot fold")), folded.error().message.c_str());
+        auto fine = ui::foldGraph(g, {QStringLiteral("/outside")}); // a single node: unchanged
+        QVERIFY(fine.ok());
+        QCOMPARE((*fine)->nodeCount(), size_t(3));
     }
 };
 

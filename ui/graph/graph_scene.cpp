@@ -1,6 +1,7 @@
 #include "graph_scene.h"
 
 #include "graph_colors.h"
+#include "graph_folding.h"
 #include "node_item.h"
 #include "session/qt_text.h"
 
@@ -137,7 +138,11 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
     p->input = graphdraw::buildLayoutInput(*m_graph, [&](const graphdraw::IrLayoutItem& item) {
         QString title, subtitle;
         QString badge;
-        if (item.kind == graphdraw::IrLayoutItem::Kind::Node) {
+        if (item.kind == graphdraw::IrLayoutItem::Kind::Node && isFoldedNode(*item.node)) {
+            // A folded module: its name, how many nodes it holds (expand it from its menu).
+            title = QString::fromStdString(item.node->name);
+            subtitle = tr("%n nodes folded", nullptr, int(item.node->attrInt(kFoldedAttr, 0)));
+        } else if (item.kind == graphdraw::IrLayoutItem::Kind::Node) {
             title = toQString(ir::opName(item.node->op));
             subtitle = outputShapes(item.node);
             badge = fusedBadge(m_absorbed.value(QString::fromStdString(item.node->name)));

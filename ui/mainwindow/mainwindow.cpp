@@ -78,6 +78,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createDocks();
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
+    connect(m_stages, &StagesView::foldFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     // A chart's layer selects and centres its node in both panes.
     connect(m_charts, &ChartsPanel::nodeClicked, m_stages, &StagesView::revealNode);
     // Another model's runs leave the charts; the run shown colours the graph by layer time.
@@ -363,9 +364,13 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     // Overrides apply to the fused graph, the one the export runs.
     auto fused = m_session->stageGraph(m_session->lastStage());
     const ir::Node* n = fused ? fused->findNode(node.toStdString()) : nullptr;
-    if (!n) return;
-    const QString op = toQString(ir::opName(n->op));
     QMenu menu(this);
+    m_stages->addFoldActions(&menu, node); // fold by module prefix, in the pane clicked
+    if (!n) {
+        if (!menu.isEmpty()) menu.exec(globalPos);
+        return;
+    }
+    const QString op = toQString(ir::opName(n->op));
     QMenu* nodeMenu = menu.addMenu(tr("Run node '%1' on").arg(node));
     QMenu* opMenu = menu.addMenu(tr("Run every %1 on").arg(op));
     for (const std::string& id : targets::kernelLibraryIds()) {

@@ -1,6 +1,7 @@
 #include "stages_view.h"
 
 #include "graph/graph_colors.h"
+#include "graph/graph_folding.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "session/studio_session.h"
@@ -10,6 +11,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QStandardItemModel>
@@ -94,11 +96,24 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     for (GraphPanel* panel : {m_before, m_after}) {
         QComboBox* combo = panel == m_before ? m_beforeStage : m_afterStage;
         connect(combo, &QComboBox::currentIndexChanged, this, [this, panel](int stage) { showStage(panel, stage); });
-        connect(panel->scene(), &GraphScene::nodeSelected, this,
-                [this, panel](const QString& node) { m_session->select(stageOf(panel), node); });
+        connect(panel->scene(), &GraphScene::nodeSelected, this, [this, panel](const QString& node) {
+            // A folded box stands for its nodes: the first one is selected (Properties, links).
+            QString name = node;
+            if (m_folded[panel == m_after].contains(node))
+                if (auto g = m_session->stageGraph(stageOf(panel)))
+                    for (const ir::Node* n : g->nodes())
+                        if (shownName(panel, QString::fromStdString(n->name)) == node) {
+                            name = QString::fromStdString(n->name);
+                            break;
+                        }
+            m_session->select(stageOf(panel), name);
+        });
         connect(panel->scene(), &GraphScene::layoutReady, this,
                 [this] { applySelection(m_session->selectedStage(), m_session->selectedNode()); });
-        connect(panel->view(), &GraphView::nodeContextMenuRequested, this, &StagesView::nodeContextMenuRequested);
+        connect(panel->view(), &GraphView::nodeContextMenuRequested, this, [this, panel](const QString& node, const QPoint& pos) {
+            m_menuPanel = panel;
+            emit nodeContextMenuRequested(node, pos);
+        });
     }
 }
 
@@ -127,6 +142,8 @@ void StagesView::reloadStages() {
         m_metricLabel.clear();
         updateColouringChoices();
     }
+    m_folded[0].clear();
+    m_folded[1].clear();
     for (QComboBox* combo : {m_beforeStage, m_afterStage}) {
         const QSignalBlocker block(combo);
         combo->clear();
@@ -143,7 +160,14 @@ void StagesView::reloadStages() {
 }
 
 void StagesView::showStage(GraphPanel* panel, int stage) {
-    panel->scene()->setGraph(m_session->stageGraph(stage), m_session->stageGraph(0));
+    std::shared_ptr<const ir::Graph> graph = m_session->stageGraph(stage);
+    QStringList& folded = m_folded[panel == m_after];
+    if (graph && !folded.isEmpty()) {
+        auto shown = foldGraph(*graph, folded);
+        if (shown.ok()) graph = *shown;
+        else folded.clear(); // another stage's nodes do not fold the same way
+    }
+    panel->scene()->setGraph(graph, m_session->stageGraph(0));
     panel->scene()->setAssignments(stage == m_session->lastStage() ? m_session->assignments() : LibraryAssignments{});
     applyMetric(panel);
     // The changes of each pane depend on both stages.
@@ -162,16 +186,18 @@ void StagesView::applySelection(int stage, const QString& node) {
         GraphView* view = panel->view();
         const int shown = stageOf(panel);
         if (shown == stage) {
-            scene->selectNode(node);
+            const QString name = shownName(panel, node);
+            scene->selectNode(name);
             scene->setLinkedNodes({});
             // A selection made elsewhere (a chart bar, the other pane's search) may be off
             // screen here; one clicked in this pane is on screen and must not jump.
-            if (!node.isEmpty() && !view->visibleSceneRect().contains(scene->nodesRect({node})))
-                view->centerOnNode(node);
+            if (!name.isEmpty() && !view->visibleSceneRect().contains(scene->nodesRect({name})))
+                view->centerOnNode(name);
             continue;
         }
         // The other view shows the same original nodes under their names in its stage.
-        const QStringList linked = node.isEmpty() ? QStringList() : m_session->linkedNodes(stage, node, shown);
+        const QStringList linked =
+            node.isEmpty() ? QStringList() : shownNames(panel, m_session->linkedNodes(stage, node, shown));
         scene->selectNode({});
         scene->setLinkedNodes(linked);
         if (!linked.isEmpty()) view->centerOnScenePoint(scene->nodesRect(linked).center());
@@ -185,7 +211,7 @@ void StagesView::revealNode(const QString& node) {
     // select() is silent when the node was already selected: centre anyway.
     for (GraphPanel* panel : {m_before, m_after}) {
         const int shown = stageOf(panel);
-        const QStringList names = shown == last ? QStringList{node} : m_session->linkedNodes(last, node, shown);
+        const QStringList names = shownNames(panel, shown == last ? QStringList{node} : m_session->linkedNodes(last, node, shown));
         if (!names.isEmpty()) panel->view()->centerOnScenePoint(panel->scene()->nodesRect(names).center());
     }
 }
@@ -211,7 +237,7 @@ QStringList StagesView::rewriteNodes(int row, const GraphPanel* panel) const {
 
 void StagesView::showRewrite(int row) {
     for (GraphPanel* panel : {m_before, m_after}) {
-        const QStringList nodes = rewriteNodes(row, panel);
+        const QStringList nodes = shownNames(panel, rewriteNodes(row, panel));
         if (nodes.isEmpty()) continue;
         panel->scene()->selectNode({});
         panel->scene()->setLinkedNodes(nodes);
@@ -245,6 +271,79 @@ void StagesView::setFigures(Colouring kind, const QHash<QString, double>& values
         applyMetric(m_before);
         applyMetric(m_after);
     }
+}
+
+QString StagesView::shownName(const GraphPanel* panel, const QString& node) const {
+    // The outermost folded prefix the node is under.
+    QString box;
+    for (const QString& p : m_folded[panel == m_after])
+        if (node.startsWith(p + QLatin1Char('/')) && (box.isEmpty() || p.size() < box.size())) box = p;
+    return box.isEmpty() ? node : box;
+}
+
+QStringList StagesView::shownNames(const GraphPanel* panel, const QStringList& nodes) const {
+    QStringList out;
+    for (const QString& n : nodes) {
+        const QString s = shownName(panel, n);
+        if (!out.contains(s)) out << s;
+    }
+    return out;
+}
+
+template <typename T, typename Merge>
+void StagesView::foldValues(const GraphPanel* panel, QHash<QString, T>& values, Merge merge) const {
+    if (m_folded[panel == m_after].isEmpty()) return;
+    QHash<QString, T> boxes;
+    for (auto it = values.constBegin(); it != values.constEnd(); ++it) {
+        const QString box = shownName(panel, it.key());
+        if (box == it.key()) continue;
+        auto b = boxes.find(box);
+        if (b == boxes.end()) boxes.insert(box, it.value());
+        else *b = merge(*b, it.value());
+    }
+    for (auto it = boxes.constBegin(); it != boxes.constEnd(); ++it) values.insert(it.key(), it.value());
+}
+
+QString StagesView::foldModule(GraphPanel* panel, const QString& prefix) {
+    QStringList& folded = m_folded[panel == m_after];
+    if (prefix.isEmpty() || folded.contains(prefix)) return {};
+    auto graph = m_session->stageGraph(stageOf(panel));
+    if (!graph) return tr("No graph to fold");
+    QStringList next = folded;
+    next << prefix;
+    auto shown = foldGraph(*graph, next);
+    if (!shown.ok()) return QString::fromStdString(shown.error().message);
+    folded = next;
+    showStage(panel, stageOf(panel));
+    return {};
+}
+
+void StagesView::expandModule(GraphPanel* panel, const QString& prefix) {
+    if (m_folded[panel == m_after].removeAll(prefix) > 0) showStage(panel, stageOf(panel));
+}
+
+void StagesView::expandAll(GraphPanel* panel) {
+    if (m_folded[panel == m_after].isEmpty()) return;
+    m_folded[panel == m_after].clear();
+    showStage(panel, stageOf(panel));
+}
+
+QStringList StagesView::foldedModules(const GraphPanel* panel) const { return m_folded[panel == m_after]; }
+
+void StagesView::addFoldActions(QMenu* menu, const QString& node) {
+    GraphPanel* panel = m_menuPanel ? m_menuPanel : m_after;
+    const QStringList& folded = m_folded[panel == m_after];
+    menu->addSeparator();
+    if (folded.contains(node)) {
+        menu->addAction(tr("Expand '%1'").arg(node), this, [this, panel, node] { expandModule(panel, node); });
+    } else {
+        for (const QString& prefix : modulePrefixes(node))
+            menu->addAction(tr("Fold '%1'").arg(prefix), this, [this, panel, prefix] {
+                const QString error = foldModule(panel, prefix);
+                if (!error.isEmpty()) emit foldFailed(error);
+            });
+    }
+    if (!folded.isEmpty()) menu->addAction(tr("Expand all modules"), this, [this, panel] { expandAll(panel); });
 }
 
 QHash<QString, StagesView::Change> StagesView::changes(const GraphPanel* panel) const {
@@ -343,6 +442,8 @@ void StagesView::applyMetric(GraphPanel* panel) {
                                                    {tr("unchanged"), noFigureColor(palette)}};
         QHash<QString, int> classOf;
         for (auto it = change.constBegin(); it != change.constEnd(); ++it) classOf.insert(it.key(), int(it.value()));
+        // A folded box shows the first change among its nodes.
+        foldValues(panel, classOf, [](int a, int b) { return a != int(Change::Unchanged) ? a : b; });
         panel->scene()->setNodeMetric({}, {});
         panel->scene()->setNodeClasses(classOf, classes,
                                        panel == m_before ? tr("Changes made by the \"after\" stage (to this stage's nodes)")
@@ -356,8 +457,12 @@ void StagesView::applyMetric(GraphPanel* panel) {
         panel->scene()->setNodeMetric({}, {});
         return;
     }
+    // A folded box: its nodes' total time, worst error, largest memory.
+    auto merge = [kind](double a, double b) { return kind == Colouring::Time ? a + b : std::max(a, b); };
     if (shown == last) {
-        panel->scene()->setNodeMetric(metric, label, style);
+        QHash<QString, double> values = metric;
+        foldValues(panel, values, merge);
+        panel->scene()->setNodeMetric(values, label, style);
         return;
     }
     // Through provenance: an original node carries the figure of the fused node it is part of.
@@ -377,6 +482,7 @@ void StagesView::applyMetric(GraphPanel* panel) {
             if (!v && byOrigin.contains(QString::fromStdString(p))) v = byOrigin.value(QString::fromStdString(p));
         if (v) values.insert(name, *v);
     }
+    foldValues(panel, values, merge);
     panel->scene()->setNodeMetric(values, label, style);
 }
 

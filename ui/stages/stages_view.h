@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QMenu;
 class QListWidget;
 class QSplitter;
 
@@ -41,6 +42,16 @@ public:
     const QHash<QString, double>& figures(Colouring kind) const;
     // The selector's name of a kind with its unit ("time (ms)").
     static QString figureLabel(Colouring kind);
+    // Folding by module prefix: the nodes of `panel` under `prefix` ("/features/denseblock3")
+    // become one box. Returns why it cannot (empty when done).
+    QString foldModule(GraphPanel* panel, const QString& prefix);
+    void expandModule(GraphPanel* panel, const QString& prefix);
+    void expandAll(GraphPanel* panel);
+    QStringList foldedModules(const GraphPanel* panel) const;
+    // The name `panel` shows for a node of its stage: the folded box it is in, or itself.
+    QString shownName(const GraphPanel* panel, const QString& node) const;
+    // Fold / expand entries for `node` of the pane that last asked for a context menu.
+    void addFoldActions(QMenu* menu, const QString& node);
     // What changed for each node of `panel`'s stage between the two stages shown.
     QHash<QString, Change> changes(const GraphPanel* panel) const;
     // Takes the rewrite list (with its caption) out of the view, for a window that shows it
@@ -71,6 +82,8 @@ public slots:
 signals:
     // The selector changed what the colours show.
     void colouringChanged(embark::ui::StagesView::Colouring colouring);
+    // A fold asked from the node menu could not be made (the message says why).
+    void foldFailed(const QString& message);
 
 public:
 
@@ -93,7 +106,13 @@ private:
     QWidget* m_beforeBox;
     QWidget* m_logBox;
     void updateColouringChoices();
+    QStringList shownNames(const GraphPanel* panel, const QStringList& nodes) const;
+    // A per-node map of the stage's nodes, with each folded box's entry made from its nodes'.
+    template <typename T, typename Merge>
+    void foldValues(const GraphPanel* panel, QHash<QString, T>& values, Merge merge) const;
     QComboBox* m_colouring;
+    QStringList m_folded[2]; // before, after
+    GraphPanel* m_menuPanel = nullptr;
     QHash<QString, double> m_figures[5]; // by Colouring, by node name of the last stage
     QString m_metricLabel;               // setNodeMetric's label for the Time kind
     QString m_metricModel; // the model the run figures are for
