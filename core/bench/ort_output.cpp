@@ -190,6 +190,15 @@ bool sameOp(const std::string& ortOp, const ir::Node* n) {
     return !b.empty() && (a == b || a.find(b) != std::string::npos || (b.find(a) != std::string::npos && a.size() >= 3));
 }
 
+// A value computed from the model's input: not an initializer, nor the output of a node whose
+// own inputs are all constant (a Constant node, a folded shape computation).
+bool computed(const ir::Value* v) {
+    if (!v || v->isConstant() || !v->producer()) return false;
+    for (const ir::Value* in : v->producer()->inputs())
+        if (in && (in->isGraphInput() || (!in->isConstant() && in->producer()))) return true;
+    return false;
+}
+
 // Names ORT derives from a node or value: "<x>_nchwc", "<x>_token_8", "<x>_output_0_nchwc"...
 std::vector<std::string> baseNames(std::string name) {
     std::vector<std::string> out{name};
@@ -263,7 +272,7 @@ void mapToGraph(std::vector<OrtLayer>& layers, const ir::Graph& graph) {
             for (int step = 0; step < 4 && !matched; ++step) {
                 const ir::Node* prev = nullptr;
                 for (const ir::Value* in : n->inputs())
-                    if (in && !in->isConstant() && in->producer()) {
+                    if (computed(in)) {
                         if (prev) { prev = nullptr; break; } // more than one computed input: not a fused chain
                         prev = in->producer();
                         if (in->uses().size() != 1) prev = nullptr;

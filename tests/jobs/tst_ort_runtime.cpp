@@ -103,7 +103,7 @@ const char* kTestRunnerFailed =
 
 // An ORT 1.30 profile of digits_cnn (graph optimisation "all": NCHWc convolutions named after
 // the Relu output they write, ReorderOutput nodes of ORT's own), two runs: the first a warm-up.
-QByteArray event(const char* cat, const char* name, double ts, double dur, const char* op = nullptr,
+QByteArray profileEvent(const char* cat, const char* name, double ts, double dur, const char* op = nullptr,
                  const char* provider = "CPUExecutionProvider") {
     QByteArray e = QByteArray("{\"cat\":\"") + cat + "\",\"pid\":28600,\"tid\":28600,\"dur\":" + QByteArray::number(dur) +
                    ",\"ts\":" + QByteArray::number(ts) + ",\"ph\":\"X\",\"name\":\"" + name + "\",\"args\":{";
@@ -112,7 +112,7 @@ QByteArray event(const char* cat, const char* name, double ts, double dur, const
 }
 
 QByteArray digitsProfile() {
-    QList<QByteArray> events{event("Session", "model_loading_uri", 5, 796), event("Session", "session_initialization", 849, 22135)};
+    QList<QByteArray> events{profileEvent("Session", "model_loading_uri", 5, 796), profileEvent("Session", "session_initialization", 849, 22135)};
     const struct {
         const char* name;
         const char* op;
@@ -136,12 +136,12 @@ QByteArray digitsProfile() {
         for (const auto& n : nodes) {
             // Warm-up run 1000 µs per node; the timed run 10, 20, ... µs.
             const double dur = run == 0 ? 1000 : 10.0 * ++k;
-            events << event("Node", n.name, ts + 1, dur, n.op);
-            events << event("Node", QByteArray(n.name).replace("_kernel_time", "_fence_after").constData(), ts + 1 + dur, 0);
+            events << profileEvent("Node", n.name, ts + 1, dur, n.op);
+            events << profileEvent("Node", QByteArray(n.name).replace("_kernel_time", "_fence_after").constData(), ts + 1 + dur, 0);
             ts += dur + 2;
         }
-        events << event("Session", "SequentialExecutor::Execute", start, ts - start);
-        events << event("Session", "model_run", start, ts - start + 1);
+        events << profileEvent("Session", "SequentialExecutor::Execute", start, ts - start);
+        events << profileEvent("Session", "model_run", start, ts - start + 1);
         ts += 100;
     }
     return "[\n" + events.join(",\n") + "\n]\n";
@@ -327,6 +327,38 @@ private slots:
         auto bad = bench::parseOrtProfile("[{\"ph\":\"X\"");
         QVERIFY(!bad);
         QVERIFY(msg(bad.error()).contains("not JSON"));
+    }
+
+    // A Conv+BatchNormalization+Clip ORT fused and named after the Clip's output, where some
+    // BatchNormalization parameters come from Constant nodes (as in torchvision's MobileNetV2
+    // export): the entry links all three nodes.
+    void fusedChainWithConstantNodes() {
+        ir::Graph g;
+        ir::Value* x = g.addValue("x", ir::DType::Float32, ir::Shape{1, 2, 4, 4});
+        g.addInput(x);
+        auto constant = [&](const std::string& name, ir::Shape shape) {
+            return g.addConstant(name, ir::Tensor::fromFloats(shape, std::vector<float>(size_t(shape.numel()), 1.f)));
+        };
+        ir::Value* convOut = g.addValue("conv_out", ir::DType::Float32, ir::Shape{1, 2, 4, 4});
+        g.addNode(ir::OpKind::Conv, "conv", {x, constant("w", ir::Shape{2, 2, 1, 1})}, {convOut});
+        ir::Value* mean = g.addValue("mean", ir::DType::Float32, ir::Shape{2});
+        g.addNode(ir::OpKind::Constant, "mean_const", {}, {mean});
+        ir::Value* bnOut = g.addValue("bn_out", ir::DType::Float32, ir::Shape{1, 2, 4, 4});
+        g.addNode(ir::OpKind::BatchNormalization, "bn",
+                  {convOut, constant("scale", ir::Shape{2}), constant("bias", ir::Shape{2}), mean, constant("var", ir::Shape{2})},
+                  {bnOut});
+        ir::Value* y = g.addValue("y", ir::DType::Float32, ir::Shape{1, 2, 4, 4});
+        g.addNode(ir::OpKind::Clip, "clip", {bnOut, constant("lo", ir::Shape{}), constant("hi", ir::Shape{})}, {y});
+        g.addOutput(y);
+        for (ir::Node* n : g.nodes()) n->provenance = {n->name};
+        auto profile = bench::parseOrtProfile("[" + profileEvent("Node", "y_nchwc_kernel_time", 10, 5, "Conv") + "," +
+                                              profileEvent("Session", "model_run", 0, 100) + "]");
+        QVERIFY(profile);
+        std::vector<bench::OrtLayer> layers = bench::ortLayers(*profile);
+        bench::mapToGraph(layers, g);
+        QCOMPARE(layers.size(), size_t(1));
+        QCOMPARE(layers[0].how, std::string("fused"));
+        QCOMPARE(layers[0].nodes, (std::vector<std::string>{"conv", "bn", "clip"}));
     }
 
     void npyDump() {
