@@ -2,10 +2,28 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
 <context>
+    <name>GraphFolding</name>
+    <message>
+        <source>Cannot fold these modules: another node runs between their nodes (%1). Expand one of them first.</source>
+        <translation>Impossible de replier ces modules : un autre nœud s’exécute entre leurs nœuds (%1). Dépliez d’abord l’un d’eux.</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System language</source>
         <translation>Langue du système</translation>
+    </message>
+</context>
+<context>
+    <name>RunReport</name>
+    <message>
+        <source>A report is written as HTML or PDF: name the file .html or .pdf (not &apos;%1&apos;).</source>
+        <translation>Un rapport s’écrit en HTML ou en PDF : nommez le fichier .html ou .pdf (pas « %1 »).</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>Impossible d’écrire %1 : %2</translation>
     </message>
 </context>
 <context>
@@ -169,6 +187,21 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::EpOptionsDialog</name>
+    <message>
+        <source>SpacemiT EP options</source>
+        <translation>Options de l&apos;EP SpacemiT</translation>
+    </message>
+    <message>
+        <source>Options the SpacemiT execution provider runs with on the board (environment variables of onnxruntime_perf_test and onnx_test_runner); unset options keep the EP&apos;s default.</source>
+        <translation>Options avec lesquelles le fournisseur d&apos;exécution SpacemiT s&apos;exécute sur la carte (variables d&apos;environnement de onnxruntime_perf_test et onnx_test_runner) ; les options non définies gardent la valeur par défaut de l&apos;EP.</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>(par défaut)</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::GraphOverview</name>
     <message>
         <source>Overview: click or drag to move the view</source>
@@ -284,6 +317,17 @@
     <message>
         <source>not assigned</source>
         <translation>non attribué</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n nodes folded</source>
+        <translation>
+            <numerusform>%n nœud replié</numerusform>
+            <numerusform>%n nœuds repliés</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Colour: %1, log scale</source>
+        <translation>Couleur : %1, échelle logarithmique</translation>
     </message>
 </context>
 <context>
@@ -870,7 +914,11 @@
     </message>
     <message>
         <source>time (ms)</source>
-        <translation>temps (ms)</translation>
+        <translation type="vanished">temps (ms)</translation>
+    </message>
+    <message>
+        <source>Rewrites</source>
+        <translation>Réécritures</translation>
     </message>
 </context>
 <context>
@@ -992,7 +1040,7 @@
     </message>
     <message>
         <source>Run figures</source>
-        <translation>Mesures de l&apos;exécution</translation>
+        <translation type="vanished">Mesures de l&apos;exécution</translation>
     </message>
     <message>
         <source>%1  (of the fused node %2)</source>
@@ -1001,6 +1049,10 @@
     <message>
         <source>(no figure for this node)</source>
         <translation>(aucune mesure pour ce nœud)</translation>
+    </message>
+    <message>
+        <source>Layer figures</source>
+        <translation>Chiffres de la couche</translation>
     </message>
 </context>
 <context>
@@ -1236,6 +1288,42 @@
         <source>#%1 against #%2 (baseline): median #%2 %3 ms -&gt; #%1 %4 ms (x%5), %6</source>
         <translation>n°%1 par rapport à n°%2 (référence) : médiane n°%2 %3 ms -&gt; n°%1 %4 ms (x%5), %6</translation>
     </message>
+    <message>
+        <source>Run id, as embark-cli runs show ID names it</source>
+        <translation>Numéro d’exécution, tel que embark-cli runs show ID le nomme</translation>
+    </message>
+    <message>
+        <source>Median latency in milliseconds</source>
+        <translation>Latence médiane en millisecondes</translation>
+    </message>
+    <message>
+        <source>Export &amp;report...</source>
+        <translation>Exporter le &amp;rapport...</translation>
+    </message>
+    <message>
+        <source>Write the selected run&apos;s report (or two runs&apos; comparison) as one HTML or PDF file: board, latency, plan, slowest layers, accuracy and charts</source>
+        <translation>Écrire le rapport de l’exécution sélectionnée (ou la comparaison de deux exécutions) en un seul fichier HTML ou PDF : carte, latence, plan, couches les plus lentes, précision et graphiques</translation>
+    </message>
+    <message>
+        <source>Select one run, or two runs to compare, for a report.</source>
+        <translation>Sélectionnez une exécution, ou deux à comparer, pour un rapport.</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>Exporter le rapport</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html);;PDF report (*.pdf)</source>
+        <translation>Rapport HTML (*.html);;Rapport PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>No report written: %1</source>
+        <translation>Aucun rapport écrit : %1</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Rapport écrit dans %1</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -1399,6 +1487,94 @@
     <message>
         <source>Click a rewrite to highlight its nodes in both graphs</source>
         <translation>Cliquez sur une réécriture pour mettre en évidence ses nœuds dans les deux graphes</translation>
+    </message>
+    <message>
+        <source>Colour: op category / library</source>
+        <translation>Couleur : catégorie d’op / bibliothèque</translation>
+    </message>
+    <message>
+        <source>Colour: layer time</source>
+        <translation>Couleur : temps par couche</translation>
+    </message>
+    <message>
+        <source>Colour: layer error (max_rel)</source>
+        <translation>Couleur : erreur par couche (max_rel)</translation>
+    </message>
+    <message>
+        <source>Colour: memory in use</source>
+        <translation>Couleur : mémoire utilisée</translation>
+    </message>
+    <message>
+        <source>Colour: changes between the stages</source>
+        <translation>Couleur : changements entre les étapes</translation>
+    </message>
+    <message>
+        <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op.</source>
+        <translation>Ce que montrent les couleurs des nœuds des deux graphes : la catégorie d’op (la bibliothèque de noyaux à l’étape fusionnée), le temps ou l’erreur par couche de l’exécution affichée, ou les octets du plan mémoire utilisés pendant l’exécution de chaque nœud (un nœud fusionné porte le chiffre de son bloc) ; ou ce que l’étape « après » a changé : nœuds ajoutés, supprimés, fusionnés dans un bloc ou réécrits en une autre op.</translation>
+    </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>temps (ms)</translation>
+    </message>
+    <message>
+        <source>error (max_rel)</source>
+        <translation>erreur (max_rel)</translation>
+    </message>
+    <message>
+        <source>memory in use</source>
+        <translation>mémoire utilisée</translation>
+    </message>
+    <message>
+        <source>No graph to fold</source>
+        <translation>Aucun graphe à replier</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos;</source>
+        <translation>Déplier « %1 »</translation>
+    </message>
+    <message>
+        <source>Fold &apos;%1&apos;</source>
+        <translation>Replier « %1 »</translation>
+    </message>
+    <message>
+        <source>Expand all modules</source>
+        <translation>Déplier tous les modules</translation>
+    </message>
+    <message>
+        <source>Needs a memory plan (choose a board and library)</source>
+        <translation>Nécessite un plan mémoire (choisissez une carte et une bibliothèque)</translation>
+    </message>
+    <message>
+        <source>Needs a run: benchmark the model, or open a run in Run history</source>
+        <translation>Nécessite une exécution : mesurez le modèle, ou ouvrez une exécution dans l’historique</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>ajouté</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>supprimé</translation>
+    </message>
+    <message>
+        <source>fused into a block</source>
+        <translation>fusionné dans un bloc</translation>
+    </message>
+    <message>
+        <source>rewritten (other op)</source>
+        <translation>réécrit (autre op)</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>inchangé</translation>
+    </message>
+    <message>
+        <source>Changes made by the &quot;after&quot; stage (to this stage&apos;s nodes)</source>
+        <translation>Changements faits par l’étape « après » (aux nœuds de cette étape)</translation>
+    </message>
+    <message>
+        <source>Changes from the &quot;before&quot; stage</source>
+        <translation>Changements depuis l’étape « avant »</translation>
     </message>
 </context>
 <context>
@@ -1709,21 +1885,6 @@
     <message>
         <source>Save screenshots of the main views into DIR, then quit.</source>
         <translation>Enregistrer des captures des vues principales dans DIR, puis quitter.</translation>
-    </message>
-</context>
-<context>
-    <name>embark::ui::EpOptionsDialog</name>
-    <message>
-        <source>SpacemiT EP options</source>
-        <translation>Options de l&apos;EP SpacemiT</translation>
-    </message>
-    <message>
-        <source>Options the SpacemiT execution provider runs with on the board (environment variables of onnxruntime_perf_test and onnx_test_runner); unset options keep the EP&apos;s default.</source>
-        <translation>Options avec lesquelles le fournisseur d&apos;exécution SpacemiT s&apos;exécute sur la carte (variables d&apos;environnement de onnxruntime_perf_test et onnx_test_runner) ; les options non définies gardent la valeur par défaut de l&apos;EP.</translation>
-    </message>
-    <message>
-        <source>(default)</source>
-        <translation>(par défaut)</translation>
     </message>
 </context>
 </TS>

@@ -2,10 +2,28 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>GraphFolding</name>
+    <message>
+        <source>Cannot fold these modules: another node runs between their nodes (%1). Expand one of them first.</source>
+        <translation>无法折叠这些模块：有其他节点在它们的节点之间运行（%1）。请先展开其中一个。</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System language</source>
         <translation>系统语言</translation>
+    </message>
+</context>
+<context>
+    <name>RunReport</name>
+    <message>
+        <source>A report is written as HTML or PDF: name the file .html or .pdf (not &apos;%1&apos;).</source>
+        <translation>报告以 HTML 或 PDF 格式写出：请将文件命名为 .html 或 .pdf（而不是“%1”）。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -169,6 +187,21 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::EpOptionsDialog</name>
+    <message>
+        <source>SpacemiT EP options</source>
+        <translation>SpacemiT EP 选项</translation>
+    </message>
+    <message>
+        <source>Options the SpacemiT execution provider runs with on the board (environment variables of onnxruntime_perf_test and onnx_test_runner); unset options keep the EP&apos;s default.</source>
+        <translation>SpacemiT 执行提供程序在开发板上运行时使用的选项（onnxruntime_perf_test 和 onnx_test_runner 的环境变量）；未设置的选项保持 EP 的默认值。</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::GraphOverview</name>
     <message>
         <source>Overview: click or drag to move the view</source>
@@ -283,6 +316,16 @@
     <message>
         <source>not assigned</source>
         <translation>未分配</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n nodes folded</source>
+        <translation>
+            <numerusform>已折叠 %n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Colour: %1, log scale</source>
+        <translation>颜色：%1，对数刻度</translation>
     </message>
 </context>
 <context>
@@ -867,7 +910,11 @@
     </message>
     <message>
         <source>time (ms)</source>
-        <translation>时间 (ms)</translation>
+        <translation type="vanished">时间 (ms)</translation>
+    </message>
+    <message>
+        <source>Rewrites</source>
+        <translation>重写</translation>
     </message>
 </context>
 <context>
@@ -989,7 +1036,7 @@
     </message>
     <message>
         <source>Run figures</source>
-        <translation>运行数据</translation>
+        <translation type="vanished">运行数据</translation>
     </message>
     <message>
         <source>%1  (of the fused node %2)</source>
@@ -998,6 +1045,10 @@
     <message>
         <source>(no figure for this node)</source>
         <translation>（该节点无数据）</translation>
+    </message>
+    <message>
+        <source>Layer figures</source>
+        <translation>层数据</translation>
     </message>
 </context>
 <context>
@@ -1229,6 +1280,42 @@
         <source>#%1 against #%2 (baseline): median #%2 %3 ms -&gt; #%1 %4 ms (x%5), %6</source>
         <translation>#%1 对比 #%2（基准）：中位数 #%2 %3 毫秒 -&gt; #%1 %4 毫秒 (x%5)，%6</translation>
     </message>
+    <message>
+        <source>Run id, as embark-cli runs show ID names it</source>
+        <translation>运行编号，即 embark-cli runs show ID 中的编号</translation>
+    </message>
+    <message>
+        <source>Median latency in milliseconds</source>
+        <translation>延迟中位数（毫秒）</translation>
+    </message>
+    <message>
+        <source>Export &amp;report...</source>
+        <translation>导出报告(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Write the selected run&apos;s report (or two runs&apos; comparison) as one HTML or PDF file: board, latency, plan, slowest layers, accuracy and charts</source>
+        <translation>将所选运行的报告（或两次运行的比较）写成一个 HTML 或 PDF 文件：开发板、延迟、部署计划、最慢的层、精度和图表</translation>
+    </message>
+    <message>
+        <source>Select one run, or two runs to compare, for a report.</source>
+        <translation>请选择一次运行，或选择两次运行进行比较，以生成报告。</translation>
+    </message>
+    <message>
+        <source>Export report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>HTML report (*.html);;PDF report (*.pdf)</source>
+        <translation>HTML 报告 (*.html);;PDF 报告 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>No report written: %1</source>
+        <translation>未写出报告：%1</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -1392,6 +1479,94 @@
     <message>
         <source>Click a rewrite to highlight its nodes in both graphs</source>
         <translation>单击某个改写以在两个图中突出显示其节点</translation>
+    </message>
+    <message>
+        <source>Colour: op category / library</source>
+        <translation>颜色：算子类别 / 库</translation>
+    </message>
+    <message>
+        <source>Colour: layer time</source>
+        <translation>颜色：每层耗时</translation>
+    </message>
+    <message>
+        <source>Colour: layer error (max_rel)</source>
+        <translation>颜色：每层误差 (max_rel)</translation>
+    </message>
+    <message>
+        <source>Colour: memory in use</source>
+        <translation>颜色：占用内存</translation>
+    </message>
+    <message>
+        <source>Colour: changes between the stages</source>
+        <translation>颜色：阶段之间的变化</translation>
+    </message>
+    <message>
+        <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op.</source>
+        <translation>两个图中节点颜色的含义：算子类别（融合阶段中为内核库）、所显示运行的每层耗时或误差，或每个节点运行时内存计划中占用的字节数（融合节点使用其整个块的数值）；或“之后”阶段所做的变化：新增、删除、融合进块或改写为其他算子的节点。</translation>
+    </message>
+    <message>
+        <source>time (ms)</source>
+        <translation>耗时 (ms)</translation>
+    </message>
+    <message>
+        <source>error (max_rel)</source>
+        <translation>误差 (max_rel)</translation>
+    </message>
+    <message>
+        <source>memory in use</source>
+        <translation>占用内存</translation>
+    </message>
+    <message>
+        <source>No graph to fold</source>
+        <translation>没有可折叠的图</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos;</source>
+        <translation>展开“%1”</translation>
+    </message>
+    <message>
+        <source>Fold &apos;%1&apos;</source>
+        <translation>折叠“%1”</translation>
+    </message>
+    <message>
+        <source>Expand all modules</source>
+        <translation>展开所有模块</translation>
+    </message>
+    <message>
+        <source>Needs a memory plan (choose a board and library)</source>
+        <translation>需要内存计划（请选择开发板和库）</translation>
+    </message>
+    <message>
+        <source>Needs a run: benchmark the model, or open a run in Run history</source>
+        <translation>需要一次运行：对模型进行基准测试，或在运行历史中打开一次运行</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>fused into a block</source>
+        <translation>融合进块</translation>
+    </message>
+    <message>
+        <source>rewritten (other op)</source>
+        <translation>改写（其他算子）</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未变</translation>
+    </message>
+    <message>
+        <source>Changes made by the &quot;after&quot; stage (to this stage&apos;s nodes)</source>
+        <translation>“之后”阶段所做的变化（针对本阶段的节点）</translation>
+    </message>
+    <message>
+        <source>Changes from the &quot;before&quot; stage</source>
+        <translation>相对“之前”阶段的变化</translation>
     </message>
 </context>
 <context>
@@ -1698,21 +1873,6 @@
     <message>
         <source>Save screenshots of the main views into DIR, then quit.</source>
         <translation>将主要视图的截图保存到 DIR，然后退出。</translation>
-    </message>
-</context>
-<context>
-    <name>embark::ui::EpOptionsDialog</name>
-    <message>
-        <source>SpacemiT EP options</source>
-        <translation>SpacemiT EP 选项</translation>
-    </message>
-    <message>
-        <source>Options the SpacemiT execution provider runs with on the board (environment variables of onnxruntime_perf_test and onnx_test_runner); unset options keep the EP&apos;s default.</source>
-        <translation>SpacemiT 执行提供程序在开发板上运行时使用的选项（onnxruntime_perf_test 和 onnx_test_runner 的环境变量）；未设置的选项保持 EP 的默认值。</translation>
-    </message>
-    <message>
-        <source>(default)</source>
-        <translation>（默认）</translation>
     </message>
 </context>
 </TS>
