@@ -385,6 +385,22 @@ private slots:
         auto fine = ui::foldGraph(g, {QStringLiteral("/outside")}); // a single node: unchanged
         QVERIFY(fine.ok());
         QCOMPARE((*fine)->nodeCount(), size_t(3));
+        // A node that only passes weights to a module (ONNX's Identity_N) folds with it.
+        ir::Graph h;
+        ir::Value* in = h.addValue("in", ir::DType::Float32, ir::Shape({1, 4}));
+        h.addInput(in);
+        ir::Value* w = h.addConstant("w", ir::Tensor::fromFloats(ir::Shape({1, 4}), {1, 2, 3, 4}));
+        ir::Value* w2 = h.addValue("w2", ir::DType::Float32, ir::Shape({1, 4}));
+        ir::Value* s1 = h.addValue("s1", ir::DType::Float32, ir::Shape({1, 4}));
+        ir::Value* s2 = h.addValue("s2", ir::DType::Float32, ir::Shape({1, 4}));
+        h.addNode(ir::OpKind::Identity, "Identity_7", {w}, {w2});
+        h.addNode(ir::OpKind::Add, "/m/add", {in, w2}, {s1});
+        h.addNode(ir::OpKind::Relu, "/m/relu", {s1}, {s2});
+        h.addOutput(s2);
+        auto box = ui::foldGraph(h, {QStringLiteral("/m")});
+        QVERIFY(box.ok());
+        QCOMPARE((*box)->nodeCount(), size_t(1));
+        QCOMPARE((*box)->nodes().front()->attrInt(ui::kFoldedAttr, 0), int64_t(3));
     }
 };
 

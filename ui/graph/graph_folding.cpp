@@ -31,6 +31,28 @@ Expected<std::shared_ptr<const ir::Graph>> foldGraph(const ir::Graph& graph, con
                 members[p].push_back(n);
                 break;
             }
+    // A node outside every module that only turns weights into a module's input (ONNX's
+    // "Identity_12" of a BatchNorm scale) goes into that module's box too.
+    for (const ir::Node* n : graph.nodes()) {
+        if (groupOf.count(n)) continue;
+        bool weightsOnly = !n->inputs().empty();
+        for (const ir::Value* v : n->inputs()) weightsOnly = weightsOnly && (!v || v->isConstant());
+        std::set<std::string> readers;
+        bool used = false;
+        for (const ir::Value* v : n->outputs()) {
+            if (!v) continue;
+            if (v->isGraphOutput()) readers.insert(std::string());
+            for (const ir::Use& u : v->uses()) {
+                used = true;
+                auto g = groupOf.find(u.node);
+                readers.insert(g == groupOf.end() ? std::string() : g->second);
+            }
+        }
+        if (weightsOnly && used && readers.size() == 1 && !readers.begin()->empty()) {
+            groupOf[n] = *readers.begin();
+            members[*readers.begin()].push_back(n);
+        }
+    }
     for (auto it = members.begin(); it != members.end();) { // one node is no fold
         if (it->second.size() < 2) {
             groupOf.erase(it->second.front());

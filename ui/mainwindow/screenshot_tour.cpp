@@ -2,6 +2,7 @@
 
 #include "mainwindow.h"
 
+#include "graph/graph_folding.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/properties_panel.h"
@@ -14,6 +15,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QMap>
 #include <QTimer>
 
 #include <cstdio>
@@ -69,6 +71,43 @@ void benchmarkShots(MainWindow* window, const QString& dir) {
     });
 }
 
+// The shallowest module prefixes that split the imported graph into three or more modules
+// of four or more nodes each (resnet18's layers, densenet121's dense blocks).
+QStringList foldableModules(const StudioSession& session) {
+    auto graph = session.stageGraph(0);
+    if (!graph) return {};
+    for (int depth = 0; depth < 4; ++depth) {
+        QMap<QString, int> count;
+        for (const ir::Node* n : graph->nodes()) {
+            const QStringList prefixes = modulePrefixes(QString::fromStdString(n->name));
+            if (prefixes.size() > depth) ++count[prefixes.at(depth)];
+        }
+        QStringList big;
+        for (auto it = count.constBegin(); it != count.constEnd(); ++it)
+            if (it.value() >= 4) big << it.key();
+        if (big.size() >= 3) return big;
+    }
+    return {};
+}
+
+void foldedShot(MainWindow* window, const QString& dir) {
+    StagesView* stages = window->stages();
+    auto* poll = new QTimer(window);
+    poll->setInterval(100);
+    QObject::connect(poll, &QTimer::timeout, window, [window, dir, poll, stages] {
+        if (stages->beforePanel()->scene()->isLayoutPending() || stages->afterPanel()->scene()->isLayoutPending()) return;
+        poll->stop();
+        stages->beforePanel()->view()->fitAll();
+        stages->afterPanel()->view()->fitAll();
+        QTimer::singleShot(300, window, [window, dir] {
+            save(window, QDir(dir).filePath(QStringLiteral("studio-folded.png")));
+            if (qEnvironmentVariableIntValue("EMBARK_SCREENSHOT_BENCHMARK") == 1) benchmarkShots(window, dir);
+            else QApplication::quit();
+        });
+    });
+    poll->start();
+}
+
 } // namespace
 
 void runScreenshotTour(MainWindow* window, const QString& dir) {
@@ -101,8 +140,11 @@ void runScreenshotTour(MainWindow* window, const QString& dir) {
             QApplication::processEvents();
             save(window, QDir(dir).filePath(QStringLiteral("studio-diff.png")));
             stages->setColouring(StagesView::Colouring::Default);
-            if (qEnvironmentVariableIntValue("EMBARK_SCREENSHOT_BENCHMARK") == 1) benchmarkShots(window, dir);
-            else QApplication::quit();
+            // Both panes folded by module ("/layer1", "/features/denseblock1"), fitted.
+            const QStringList modules = foldableModules(*window->session());
+            for (GraphPanel* panel : {stages->beforePanel(), stages->afterPanel()})
+                for (const QString& m : modules) stages->foldModule(panel, m);
+            QTimer::singleShot(0, window, [window, dir] { foldedShot(window, dir); });
         });
     });
     poll->start();
