@@ -264,6 +264,10 @@ private slots:
                 const bool exact = producer && producer->op == ir::OpKind::DequantizeLinear;
                 if (exact ? a.maxAbs != 0 : !bench::withinTolerance(a, 1e-5))
                     fail(r.id + " output " + r.outputs[k].name + ": max |diff| " + std::to_string(a.maxAbs));
+                // The export embeds the fused graph's reference as its expected output.
+                if (!(r.outputs[k].maxAbs <= 1e-5 * r.outputs[k].maxRef))
+                    fail(r.id + " output " + r.outputs[k].name + " vs the export's embedded expected output: max |diff| " +
+                         std::to_string(r.outputs[k].maxAbs));
                 const bench::Accuracy q = bench::compare(r.outputs[k].data, m.qdqRef.outputs[k].castTo(ir::DType::Float32));
                 std::printf("%-28s %d int8 layers ==, %d float layers; output vs fused reference max|diff| %.3g, vs QDQ "
                             "reference max|diff| %.3g (rel %.3g, cosine %.6f)\n",
