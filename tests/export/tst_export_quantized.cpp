@@ -165,6 +165,38 @@ private slots:
         QCOMPARE(fallbacks, 3);
     }
 
+    // What the int8 export computes (the fused graph, == the export) keeps the float digits
+    // model's top-1 class on each of its test sets.
+    void digitsInt8KeepsTop1() {
+        const Model* q = nullptr;
+        for (const Model& m : m_models)
+            if (m.name == "digits int8") q = &m;
+        QVERIFY(q);
+        auto f = onnx::importModel((test::sourceDir() + "/resources/models/digits_cnn.onnx").toStdString());
+        QVERIFY2(f, f ? "" : f.error().message.c_str());
+        auto argmax = [](const ir::Tensor& t) {
+            int64_t best = 0;
+            for (int64_t i = 1; i < t.numel(); ++i)
+                if (t.at(i) > t.at(best)) best = i;
+            return best;
+        };
+        int sets = 0, agree = 0;
+        for (int k = 0; k < 100; ++k) {
+            const QString file = test::sourceDir() + QString("/resources/models/digits_cnn/test_data_set_%1/input_0.pb").arg(k);
+            if (!QFileInfo::exists(file)) break;
+            auto in = onnx::readTensorProto(file.toStdString());
+            QVERIFY2(in, in ? "" : in.error().message.c_str());
+            auto a = reference::run(*f, {{f->inputs().front()->name, in->tensor}});
+            auto b = reference::run(q->fused, {{q->fused.inputs().front()->name, in->tensor}});
+            QVERIFY2(a && b, "reference run failed");
+            ++sets;
+            agree += argmax(a->outputs.front()) == argmax(b->outputs.front());
+        }
+        QVERIFY(sets >= 10);
+        std::printf("digits int8 (fused graph = export): top-1 agrees with float on %d of %d test sets\n", agree, sets);
+        QCOMPARE(agree, sets);
+    }
+
     // The memory planner counts int8 tensors at one byte (16-byte aligned): every int8 value of
     // the adapted graph has a buffer of numel bytes rounded up (or shares a larger one).
     void memoryPlanCountsInt8AtOneByte() {
