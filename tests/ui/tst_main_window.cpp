@@ -409,6 +409,8 @@ private slots:
         ui::UserGuideDialog guide;
         const QString text = guide.browser()->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("Open a model")) && text.contains(QStringLiteral("free dimensions")), qPrintable(text.left(300)));
+        for (const char* topic : {"Export report", "fold", "changes between the stages", "memory in use", "Rewrites"})
+            QVERIFY2(text.contains(QLatin1String(topic)), topic);
     }
 };
 
