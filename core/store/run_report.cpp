@@ -375,7 +375,8 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
     if (!options.images.empty() || options.svgCharts) {
         QString charts;
         for (const ReportImage& image : options.images) {
-            charts += QStringLiteral("<h3>%1</h3>\n<p><img src=\"%2\" alt=\"%1\"").arg(esc(image.title), image.src);
+            if (!image.title.isEmpty()) charts += QStringLiteral("<h3>%1</h3>\n").arg(esc(image.title));
+            charts += QStringLiteral("<p><img src=\"%1\" alt=\"%2\"").arg(image.src, esc(image.title));
             if (image.width > 0) charts += QStringLiteral(" width=\"%1\"").arg(image.width);
             if (image.height > 0) charts += QStringLiteral(" height=\"%1\"").arg(image.height);
             charts += QStringLiteral("></p>\n");

@@ -36,6 +36,8 @@
 #include <QScrollBar>
 #include <QImage>
 #include <QFile>
+#include <QDir>
+#include <QFileInfo>
 
 #include <numeric>
 
@@ -342,6 +344,9 @@ private slots:
         QVERIFY(cmpText.contains(QStringLiteral("run #%1").arg(m_xnnpack) + QStringLiteral(": digits_cnn.onnx")));
         QVERIFY(cmpText.contains(QStringLiteral("Run #%1 / run #%2 (median)").arg(m_xnnpack).arg(m_portable)));
 
+        // EMBARK_REPORT_SAMPLES=DIR keeps the reports to look at.
+        if (const QString keep = qEnvironmentVariable("EMBARK_REPORT_SAMPLES"); !keep.isEmpty())
+            for (const QString& f : {html, pdf, compareHtml}) QFile::copy(f, QDir(keep).filePath(QFileInfo(f).fileName()));
         // A name that is neither .html nor .pdf writes nothing and says why; three runs: no report.
         QVERIFY(!panel.exportReport(m_dir.filePath(QStringLiteral("report.txt"))));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report.txt"))));

@@ -13,6 +13,9 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QPageSize>
+#include <QPainter>
+#include <QFontMetrics>
+#include <qcustomplot.h>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QTextDocument>
@@ -35,9 +38,27 @@ QImage draw(ChartWidget* chart) {
     chart->show();
     QCoreApplication::sendPostedEvents();
     QApplication::processEvents();
-    QImage image = chart->grab().toImage();
+    // The plot alone: the chart's own controls (view, top N) mean nothing on paper.
+    QImage image = chart->plot()->grab().toImage();
     chart->hide();
     return image;
+}
+
+// The title drawn above the chart, so a page break never parts them (PDF).
+QImage titled(const QString& title, const QImage& chart) {
+    QFont font = QApplication::font();
+    font.setBold(true);
+    font.setPixelSize(20);
+    const int band = QFontMetrics(font).height() + 14;
+    QImage out(chart.width(), chart.height() + band, QImage::Format_ARGB32);
+    out.fill(Qt::white);
+    QPainter painter(&out);
+    painter.setFont(font);
+    painter.setPen(Qt::black);
+    painter.drawText(QRect(0, 0, chart.width(), band), Qt::AlignLeft | Qt::AlignVCenter, title);
+    painter.drawImage(0, band, chart);
+    painter.end();
+    return out;
 }
 
 } // namespace
@@ -88,10 +109,11 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
     for (size_t i = 0; i < charts.size(); ++i) {
         store::ReportImage image;
         image.title = charts[i].title;
-        if (pdf) { // a document resource, drawn at the page's width
+        if (pdf) { // a document resource with its title in it, drawn at the page's width
             image.src = QStringLiteral("embark-chart-%1.png").arg(i);
             image.width = 640;
-            document.addResource(QTextDocument::ImageResource, QUrl(image.src), charts[i].image);
+            image.title.clear();
+            document.addResource(QTextDocument::ImageResource, QUrl(image.src), titled(charts[i].title, charts[i].image));
         } else {
             QByteArray png;
             QBuffer buffer(&png);
