@@ -24,4 +24,8 @@ if [ ! -f "$dir/CMakeCache.txt" ]; then
 else
   cmake -S . -B "$dir" "${launcher[@]}" "$@" >/dev/null
 fi
-cmake --build "$dir" --parallel "$(nproc)"
+# EMBARK_BUILD_TARGETS="a b" builds only those targets (and what they need); "none" only configures.
+targets=${EMBARK_BUILD_TARGETS:-}
+if [ "$targets" = none ]; then exit 0; fi
+# shellcheck disable=SC2086 # the target list is split on purpose
+cmake --build "$dir" --parallel "$(nproc)" ${targets:+--target $targets}

@@ -342,24 +342,21 @@ Status configureAndBuild(const Sources& s, const QString& buildDir, const QStrin
     const char* vars[3] = {"CPUINFO_SOURCE_DIR", "PTHREADPOOL_SOURCE_DIR", "FXDIV_SOURCE_DIR"};
     for (int i = 0; i < 3; ++i)
         if (!s.dep[i].isEmpty()) configure << QStringLiteral("-D%1=%2").arg(vars[i], s.dep[i]);
-    // With ccache, a rebuild (--force, another flag set, the tests) reuses the compiler output of
-    // the last one: CCACHE_BASEDIR cuts the random work folder off the paths it hashes. The cache
-    // key of the tree (xnnpackConfigureFlags) does not include the launcher.
-    if (const QString ccache = QStandardPaths::findExecutable("ccache"); !ccache.isEmpty()) {
-        const QString launcher = QStringList{"/usr/bin/env", "CCACHE_BASEDIR=" + QFileInfo(buildDir).absolutePath(),
-                                             "CCACHE_NOHASHDIR=true", ccache}
-                                     .join(';');
-        configure << "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher << "-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher;
-    }
     auto rc = runLogged(configure, s.xnnpack, log, o);
     if (!rc)
         return makeError(rc.error().kind,
                          rc.error().message + " (log: " + log.path().toStdString() + ")");
     if (*rc != 0) return toolFailure("the configure", o.arch, log);
     const int jobs = o.jobs > 0 ? o.jobs : QThread::idealThreadCount();
-    rc = runLogged({"--build", buildDir, "--parallel", QString::number(jobs), "--target", "XNNPACK",
-                    "xnnpack-microkernels-prod", "pthreadpool", "cpuinfo"},
-                   s.xnnpack, log, o);
+    QStringList build{"--build", buildDir, "--parallel", QString::number(jobs), "--target", "XNNPACK",
+                      "xnnpack-microkernels-prod", "pthreadpool", "cpuinfo"};
+    // XNNPACK compiles through ccache when it is installed (its CMakeLists sets the launcher).
+    // CCACHE_BASEDIR at the work folder takes its random name off the paths ccache hashes, so a
+    // rebuild (--force, another cache root, the tests) reuses the last build's compiler output.
+    if (!QStandardPaths::findExecutable("ccache").isEmpty())
+        build = QStringList{"-E", "env", "CCACHE_BASEDIR=" + QFileInfo(buildDir).absolutePath(),
+                            "CCACHE_NOHASHDIR=true", "cmake"} + build;
+    rc = runLogged(build, s.xnnpack, log, o);
     if (!rc)
         return makeError(rc.error().kind,
                          rc.error().message + " (log: " + log.path().toStdString() + ")");
