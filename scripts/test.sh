@@ -35,14 +35,15 @@ start=$(date +%s)
 # -g and makes 2.6x smaller objects, so links are faster too.
 asan_flags=(-DEMBARK_SANITIZE=ON -DEMBARK_BUILD_STUDIO=OFF -DCMAKE_BUILD_TYPE=Debug
   "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" "-DCMAKE_C_FLAGS_DEBUG=-g1 -O1")
-# The suites this stage runs, and only the executables they run are built (not the left-out
-# suites, the benchmarks or the tools): ctest -N -V names each test's command after a configure.
+# The suites this stage runs; only their executables (test NAME runs target tst_NAME) and the
+# CLI they call are built, not the left-out suites, the benchmarks or the tools.
 asan_filter=(--label-exclude '^(jobs|cross)$'
   -E '^(export_export_conformance|export_export_models|export_export_cli|export_export_quantized|export_xnnpack_export_errors|hardening_build_faults|xnnpack_build)$')
 EMBARK_BUILD_TARGETS=none bash scripts/build.sh build-asan "${asan_flags[@]}"
-known=$(cmake --build build-asan --target help | sed -e 's/^\.\.\. //' -e 's/: .*$//')
-asan_targets=$(cd build-asan && ctest -N -V "${asan_filter[@]}" | sed -n 's/^.*Test command: \([^ ]*\).*$/\1/p' |
-  xargs -r -n1 basename | sort -u | grep -Fxf <(echo "$known") | tr '\n' ' ')
+known=$(cmake --build build-asan --target help | sed -n -e 's/^\([^ :]*\): phony$/\1/p' -e 's/^\.\.\. \([^ ]*\)$/\1/p')
+asan_targets=$(cd build-asan && ctest -N "${asan_filter[@]}" | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/tst_\1/p' |
+  grep -Fxf <(echo "$known") | tr '\n' ' ') || true
+[ -n "$asan_targets" ] || { echo "sanitizer stage: no test executable found in build-asan" >&2; exit 1; }
 EMBARK_BUILD_TARGETS="embark-cli $asan_targets" bash scripts/build.sh build-asan "${asan_flags[@]}"
 built=$(date +%s)
 supp="$PWD/tests/sanitizers"
