@@ -70,8 +70,8 @@ measure() {
     dir="$work/${model}_${board}_$lib"
     log="$work/${model}_${board}_$lib.log"
     # portable-vlen: the portable export compiled with -DEMBARK_VLEN_BITS=<the board's VLEN>
-    # (the K1 boards' cflags pass it since the RVV depthwise kernel uses it, so there it is the
-    # plain portable export again; kept for boards that do not)
+    # (the K1 boards' cflags list it, but `embark-cli build` loses it: toolchain.cmake's default
+    # EMBARK_TARGET_FLAGS wins over the export's, so the plain export is a VLEN-128 build)
     # (config.h sizes the GEMM tile by it; the board's cflags do not pass it, so the plain
     # export tiles for 128 bits on every board). Only where VLEN is not 128.
     if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then return 0; fi

@@ -93,8 +93,8 @@ inline void depthwise_tail(int taps, const float* const* rows, const float* w, c
 constexpr int64_t kPrefetchedPixelsAhead = 8;
 
 #if defined(__clang__) && defined(__riscv_vector)
-// RVV (Clang): each pixel runs over its channels in one length-agnostic vector loop of LMUL 8
-// (vectorize_width(16, scalable): 32 floats per instruction at VLEN 128, 64 at 256) with all
+// RVV (Clang): each pixel runs over its channels in one vector loop of LMUL 8 (32 floats per
+// instruction at VLEN 128, 64 at 256: EMBARK_DEPTHWISE_FLOATS_M8) with all
 // taps unrolled inside and one accumulator, as XNNPACK's 9p8vc kernel: per vector of channels
 // and tap one input load, one weight load and one FMA. Up to kDepthwiseTapsPerPass taps per
 // pass (25 taps: 9 + 9 + 7, the later passes start from the stored partial sums).
@@ -114,16 +114,30 @@ constexpr int64_t kPrefetchedPixelsAhead = 8;
 // scalar or masked epilogue: a single pass is a pure function of the inputs, so the last
 // vector is recomputed over the final VL channels, overlapping the main loop's last one; below
 // one LMUL-8 vector (32 channels at VLEN 128) the same runs at LMUL 4, 2, 1. Every channel count
-// then takes ceil(channels / VL) vector iterations, like XNNPACK's vsetvl loop. Built for a
-// smaller VLEN than the core's, these loops stay correct (the vectorizer's scalar remainder
-// takes what a vector does not cover), only slower.
+// then takes ceil(channels / VL) vector iterations, like XNNPACK's vsetvl loop.
 constexpr int kDepthwiseTapsPerPass = 9;
 #  define EMBARK_DEPTHWISE_TUNE __attribute__((target("tune=xiangshan-nanhu")))
-#  define EMBARK_DEPTHWISE_LOOP(width)                                                                          \
-      EMBARK_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width, scalable) interleave_count(1) \
+#  define EMBARK_DEPTHWISE_LOOP(width)                                                              \
+      EMBARK_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) \
                         unroll(disable))
-// Floats per vector instruction at LMUL 8, 4, 2, 1 at the board's VLEN.
-constexpr int kVectorFloats = EMBARK_VLEN_BITS / 32;
+// Floats per vector instruction at LMUL 8, 4, 2, 1 at the board's VLEN. The loops are fixed
+// width (vectorize_width(32) at VLEN 128, not scalable): a build for VLEN 128 run on a VLEN-256
+// core (sim-k1 exports get the default 128 today) then does the same vectors, each half full,
+// where scalable loops shorter than the core's vector fell to scalar code (MobileNet-V2 on
+// sim-k1: 12x XNNPACK's instructions on its depthwise layers).
+#  if EMBARK_VLEN_BITS >= 256
+#    define EMBARK_DEPTHWISE_FLOATS_M8 64
+#    define EMBARK_DEPTHWISE_FLOATS_M4 32
+#    define EMBARK_DEPTHWISE_FLOATS_M2 16
+#    define EMBARK_DEPTHWISE_FLOATS_M1 8
+constexpr int kVectorFloats = 8;
+#  else
+#    define EMBARK_DEPTHWISE_FLOATS_M8 32
+#    define EMBARK_DEPTHWISE_FLOATS_M4 16
+#    define EMBARK_DEPTHWISE_FLOATS_M2 8
+#    define EMBARK_DEPTHWISE_FLOATS_M1 4
+constexpr int kVectorFloats = 4;
+#  endif
 
 template <bool kLast, Act kAct>
 [[gnu::always_inline]] inline float depthwise_finish(float acc, float lo, float hi) {
@@ -135,7 +149,8 @@ template <bool kLast, Act kAct>
     return acc;
 }
 
-// One pass over channels [c0, c1) in vectors of `width` x vscale floats (16: LMUL 8). The loads
+// One pass over channels [c0, c1) in vectors of `width` floats (LMUL 8 at the board's VLEN: 32
+// at VLEN 128). The loads
 // are written in the loop itself (a macro, not a helper function): vectorize(assume_safety)
 // covers only the accesses spelled inside the loop, and a helper's loads cost a run-time
 // overlap check of out against every tap's input row, per pixel.
@@ -154,13 +169,13 @@ template <int kLmul, int G, bool kLast, Act kAct>
                                                       const float* __restrict start, float* __restrict out, int c0,
                                                       int c1, float lo, float hi) {
     if constexpr (kLmul == 8) {
-        EMBARK_DEPTHWISE_CHANNELS(16)
+        EMBARK_DEPTHWISE_CHANNELS(EMBARK_DEPTHWISE_FLOATS_M8)
     } else if constexpr (kLmul == 4) {
-        EMBARK_DEPTHWISE_CHANNELS(8)
+        EMBARK_DEPTHWISE_CHANNELS(EMBARK_DEPTHWISE_FLOATS_M4)
     } else if constexpr (kLmul == 2) {
-        EMBARK_DEPTHWISE_CHANNELS(4)
+        EMBARK_DEPTHWISE_CHANNELS(EMBARK_DEPTHWISE_FLOATS_M2)
     } else if constexpr (kLmul == 1) {
-        EMBARK_DEPTHWISE_CHANNELS(2)
+        EMBARK_DEPTHWISE_CHANNELS(EMBARK_DEPTHWISE_FLOATS_M1)
     } else {
         for (int c = c0; c < c1; ++c) {
             float acc = start[c];
@@ -213,9 +228,9 @@ template <int TAPS, Act kAct, int T0 = 0>
 
 // Output pixels [begin, end) with the activation kAct in the last pass (Act::None: applied to
 // each stored pixel by apply_activation). One function per tap count and activation, not
-// inlined into the generic paths, so fewer values stay live across the pixel loop. Still ~65
-// instructions per pixel around the vector loops (MobileNet-V2's 112x112x32 layer at VLEN 128:
-// 1.53 M instructions vs XNNPACK's 1.48 M; its 56x56x144 layer 1.23 M vs 1.07 M).
+// inlined into the generic paths, so fewer values stay live across the pixel loop (MobileNet-V2
+// at VLEN 128: 112x112x32 in 1.37 M instructions vs XNNPACK's 1.48 M, 56x56x144 in 1.14 M vs
+// 1.07 M: ~50 instructions per pixel of set-up around the vector loops).
 template <int TAPS, Act kAct>
 [[gnu::noinline]] EMBARK_DEPTHWISE_TUNE void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection,
                                                                   int64_t begin, int64_t end, float* output,
