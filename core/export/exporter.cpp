@@ -62,18 +62,6 @@ Status checkFloatIo(const ir::Graph& g) {
     return {};
 }
 
-std::map<std::string, ir::Tensor> sampleInputs(const ir::Graph& g, const ExportOptions& o) {
-    std::map<std::string, ir::Tensor> in = o.sampleInputs;
-    std::mt19937 rng(20261129);
-    std::uniform_real_distribution<float> dist(0.f, 1.f);
-    for (const ir::Value* v : g.inputs()) {
-        if (in.count(v->name)) continue;
-        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
-        for (float& x : data) x = dist(rng);
-        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
-    }
-    return in;
-}
 
 std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
     for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
@@ -388,7 +376,7 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     const MemoryPlan* plan = &dp.memory;
     const std::vector<FusedBlock>& blocks = dp.fusedBlocks;
 
-    const auto samples = sampleInputs(model, o);
+    const auto samples = exportSampleInputs(model, o.sampleInputs);
     // The expected outputs embedded for run_export --check: the model's reference, except for
     // quantized models whose int8 operators fuse_qdq fused. Those compute the fused graph's
     // integer arithmetic (core/reference/quantized_fused.cpp), which the export matches exactly
@@ -466,7 +454,20 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     if (ctx.usesXnnpack)
         for (const QString& f : QDir(rt + "/xnnpack").entryList({"*.h", "*.cpp", "*.cmake"}, QDir::Files))
             EMBARK_TRY(staged->copyFile(rt + "/xnnpack/" + f, "kernels/xnnpack/" + f));
-    if (!o.toolchainFile.isEmpty()) EMBARK_TRY(staged->copyFile(o.toolchainFile, "toolchain.cmake"));
+    if (!o.toolchainFile.isEmpty()) {
+        // The generic toolchain file caches a default EMBARK_TARGET_FLAGS; the board's flags go
+        // into the cache first, so `cmake --toolchain toolchain.cmake` builds for this board
+        // (a cache entry that exists is kept), and -DEMBARK_TARGET_FLAGS=... still overrides.
+        QFile generic(o.toolchainFile);
+        if (!generic.open(QIODevice::ReadOnly))
+            return makeError(ErrorKind::External, "cannot read the toolchain file '" + o.toolchainFile.toStdString() + "'");
+        const std::string flags = replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", "");
+        QByteArray head;
+        if (!flags.empty())
+            head = "# This board's CPU flags (export.json target_flags), ahead of the generic file's default.\n"
+                   "set(EMBARK_TARGET_FLAGS \"" + QByteArray::fromStdString(flags) + "\" CACHE STRING \"CPU flags of the target board\")\n\n";
+        EMBARK_TRY(staged->writeFile("toolchain.cmake", head + generic.readAll()));
+    }
 
     QCryptographicHash hash(QCryptographicHash::Sha256);
     hash.addData(QByteArray::fromStdString(emitted->modelCpp));
@@ -488,6 +489,19 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     EMBARK_TRY(staged->writeFile("README.md", QByteArray::fromStdString(exportReadme(mi))));
     EMBARK_TRY(staged->commit());
     return result;
+}
+
+std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g, const std::map<std::string, ir::Tensor>& given) {
+    std::map<std::string, ir::Tensor> in = given;
+    std::mt19937 rng(20261129);
+    std::uniform_real_distribution<float> dist(0.f, 1.f);
+    for (const ir::Value* v : g.inputs()) {
+        if (in.count(v->name)) continue;
+        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
+        for (float& x : data) x = dist(rng);
+        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
+    }
+    return in;
 }
 
 } // namespace embark::exporter

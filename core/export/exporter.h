@@ -58,6 +58,12 @@ struct ExportResult {
 };
 
 std::string hostArch(); // "x86_64", "aarch64", "riscv64"
+
+// The sample inputs an export embeds: `given` where it names an input, else deterministic
+// random data in [0, 1) (one seed, in input order). ONNX Runtime runs take the same sample, so
+// an export run and an ONNX Runtime run of one model see the same inputs.
+std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& graph,
+                                                     const std::map<std::string, ir::Tensor>& given = {});
 QString defaultRuntimeDir();
 
 // Errors: Unsupported (an op or dtype no library handles: nothing is written), Usage (bad

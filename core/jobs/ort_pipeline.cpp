@@ -1,5 +1,6 @@
 // The ONNX Runtime recipe's steps (ort_pipeline.h).
 #include "ort_pipeline.h"
+#include "line_logger.h"
 
 #include "bench/metrics.h"
 #include "deploy/transport_factory.h"
@@ -25,7 +26,6 @@
 #include <QThread>
 
 #include <fstream>
-#include <random>
 #include <set>
 
 namespace embark::jobs {
@@ -94,17 +94,6 @@ Status copyInto(const QString& src, const QString& dst) {
 }
 
 Error cancelled(const char* when) { return makeError(ErrorKind::External, std::string("cancelled ") + when); }
-
-// Passes a command's output to the log line by line.
-struct LineLogger {
-    const std::function<void(const QString&)>& log;
-    QByteArray pending;
-    void operator()(const QByteArray& chunk) {
-        pending += chunk;
-        for (qsizetype nl; (nl = pending.indexOf('\n')) >= 0; pending.remove(0, nl + 1))
-            if (log) log(QString::fromUtf8(pending.left(nl)));
-    }
-};
 
 // Runs a local command (npm) with its output in the log; cancel kills it.
 Status runLocal(const QString& program, const QStringList& args, const QString& dir, const QStringList& env,
@@ -200,18 +189,6 @@ ir::DType dtypeFromRunner(const QString& name) {
 
 } // namespace
 
-std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g, const std::map<std::string, ir::Tensor>& given) {
-    std::map<std::string, ir::Tensor> in = given;
-    std::mt19937 rng(20261129);
-    std::uniform_real_distribution<float> dist(0.f, 1.f);
-    for (const ir::Value* v : g.inputs()) {
-        if (in.count(v->name)) continue;
-        std::vector<float> data(static_cast<size_t>(v->shape.numel()));
-        for (float& x : data) x = dist(rng);
-        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
-    }
-    return in;
-}
 
 QString ortRunnerScript() { return exporter::defaultRuntimeDir() + "/ort/ort_run.js"; }
 
@@ -310,7 +287,7 @@ Status ortPrepareStep(PipelineState& s, StepContext& c) {
     if (!externals->isEmpty()) c.log(QStringLiteral("external data: %1").arg(externals->join(", ")));
 
     // The bundle: the export's sample (or --input) and the reference's outputs for it.
-    const auto inputs = exportSampleInputs(*s.graph, s.options.inputs);
+    const auto inputs = exporter::exportSampleInputs(*s.graph, s.options.inputs);
     reference::RunOptions ro;
     ro.captureAll = s.options.accuracyLayers;
     auto ref = reference::run(*s.graph, inputs, ro);

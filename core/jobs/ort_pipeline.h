@@ -60,11 +60,6 @@ Recipe ortBenchRecipe();
 // The benchmark through ONNX Runtime (runBenchmark calls it for options.runtime "onnxruntime").
 Expected<BenchResult> runOrtBenchmark(const BenchOptions& options);
 
-// The inputs an export embeds (exporter.cpp: same seed, same order) with `given` taking
-// precedence, so an export run and an ONNX Runtime run of one model see the same sample.
-std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& graph,
-                                                     const std::map<std::string, ir::Tensor>& given = {});
-
 // The runner script Embark ships (resources/runtime/ort/ort_run.js, or $EMBARK_RUNTIME_DIR/ort).
 QString ortRunnerScript();
 

@@ -1,6 +1,7 @@
 // The pipeline's steps (pipeline.h): each reads what the steps it needs left in the state and
 // adds its own part.
 #include "pipeline.h"
+#include "line_logger.h"
 
 #include "deploy/transport_factory.h"
 #include "onnx/importer.h"
@@ -64,17 +65,6 @@ Expected<QString> makeRunFolder(const QString& work, const QString& base) {
     return makeError(ErrorKind::External, "cannot create a run folder in '" + work.toStdString() +
                                               "': check its permissions and free space, or pass --work-dir");
 }
-
-// Passes a command's output to the log line by line as it arrives.
-struct LineLogger {
-    const std::function<void(const QString&)>& log;
-    QByteArray pending;
-    void operator()(const QByteArray& chunk) {
-        pending += chunk;
-        for (qsizetype nl; (nl = pending.indexOf('\n')) >= 0; pending.remove(0, nl + 1))
-            if (log) log(QString::fromUtf8(pending.left(nl)));
-    }
-};
 
 QString exportFolderOf(const PipelineState& s) { return s.exported ? s.exported->dir : s.exportDir; }
 

@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -275,6 +276,27 @@ private slots:
         QVERIFY2(b.code == 5, b.describe());
         QVERIFY2((b.out + b.err).contains("XNNPACK_ROOT"), b.describe());
         QVERIFY2(!b.out.contains("Built "), b.describe());
+    }
+
+    // A cross export builds with its board's CPU flags, not the generic toolchain file's
+    // default: sim-k1's -DEMBARK_VLEN_BITS=256 reached export.json but not the compiler, so K1
+    // exports ran VLEN-128 kernels (the configure of the export is enough to see it).
+    void crossExportBuildsWithTheBoardFlags() {
+        if (QStandardPaths::findExecutable("clang-19").isEmpty() || !QFileInfo::exists("/usr/riscv64-linux-gnu/lib"))
+            QSKIP("clang-19 or the riscv64 cross libraries are absent");
+        const QString out = m_tmp.path() + "/digits_k1";
+        CliRun e = cli({"export", m_model, "--board", "sim-k1", "-o", out});
+        QVERIFY2(e.code == 0, e.describe());
+        QProcess cmake;
+        cmake.setWorkingDirectory(out);
+        cmake.start("cmake", {"-S", ".", "-B", "b", "--toolchain", "toolchain.cmake"});
+        QVERIFY(cmake.waitForFinished(5 * 60 * 1000));
+        QVERIFY2(cmake.exitCode() == 0, cmake.readAllStandardError().constData());
+        QFile cache(out + "/b/CMakeCache.txt");
+        QVERIFY(cache.open(QIODevice::ReadOnly));
+        const QByteArray text = cache.readAll();
+        QVERIFY2(text.contains("EMBARK_TARGET_FLAGS:STRING=-march=rv64gcv -mabi=lp64d -DEMBARK_VLEN_BITS=256"),
+                 text.mid(text.indexOf("EMBARK_TARGET_FLAGS"), 120).constData());
     }
 
     // Last: corrupts the portable export's model.cpp; the compiler's message must surface.

@@ -13,6 +13,7 @@
 //   downloads, parsing, .npy comparison and that nothing is left on the board.
 #include "bench/ort_output.h"
 #include "jobs/bench_pipeline.h"
+#include "export/exporter.h"
 #include "jobs/ort_pipeline.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
@@ -663,7 +664,7 @@ private slots:
         const ir::Graph g = importDigits();
         reference::RunOptions ro;
         ro.captureAll = true;
-        auto ref = reference::run(g, jobs::exportSampleInputs(g), ro);
+        auto ref = reference::run(g, exporter::exportSampleInputs(g), ro);
         QVERIFY(ref);
         const ir::Value* first = g.nodes().front()->output(0);
         const ir::Tensor& firstRef = ref->values.at(first->name);

@@ -14,11 +14,18 @@ struct CliResult {
     QByteArray out, err;
 };
 
-inline CliResult runCli(const QStringList& args, int timeoutMs = 120000) {
+// The timeout is generous: under the sanitizers on 2 busy cores, an export's build and run
+// through the CLI took over two minutes (a hung CLI is still killed, and reads as code -1).
+inline CliResult runCli(const QStringList& args, int timeoutMs = 10 * 60 * 1000) {
     QProcess p;
     p.start(cliPath(), args);
-    p.waitForFinished(timeoutMs);
     CliResult r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "embark-cli did not finish within the timeout: " + args.join(' ').toUtf8();
+        return r;
+    }
     r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
