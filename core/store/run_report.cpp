@@ -69,16 +69,28 @@ QString runTitle(const RunRecord& r) {
              esc(r.fingerprint.kernelLibrary));
 }
 
-QString detailsTable(const std::vector<const RunRecord*>& runs) {
-    QString h = tableStart();
-    QStringList head{QString()};
-    for (const RunRecord* r : runs) head << QStringLiteral("run #%1").arg(r->id);
-    if (runs.size() > 1) h += row(head, true);
-    auto line = [&](const QString& label, auto value) {
+// A table with a column per run: a header row naming the runs when there are several, then
+// one row per figure, `value(run)` giving each run's cell.
+struct RunColumns {
+    const std::vector<const RunRecord*>& runs;
+    bool alignNumbers;
+    QString html = tableStart();
+    RunColumns(const std::vector<const RunRecord*>& r, bool align) : runs(r), alignNumbers(align) {
+        QStringList head{QString()};
+        for (const RunRecord* run : runs) head << QStringLiteral("run #%1").arg(run->id);
+        if (runs.size() > 1) html += row(head, true);
+    }
+    template <typename Value> void line(const QString& label, Value value) {
         QStringList cells{QStringLiteral("<b>%1</b>").arg(label)};
-        for (const RunRecord* r : runs) cells << value(*r);
-        h += row(cells, false, false);
-    };
+        for (const RunRecord* run : runs) cells << value(*run);
+        html += row(cells, false, alignNumbers);
+    }
+    QString finish() const { return html + QStringLiteral("</table>\n"); }
+};
+
+QString detailsTable(const std::vector<const RunRecord*>& runs) {
+    RunColumns t(runs, false); // dates and versions read left-aligned
+    auto line = [&](const QString& label, auto value) { t.line(label, value); };
     line(QStringLiteral("Model"), [](const RunRecord& r) { return esc(r.fingerprint.modelPath); });
     line(QStringLiteral("Model sha256"), [](const RunRecord& r) { return esc(r.fingerprint.modelSha256.substr(0, 16)); });
     line(QStringLiteral("Board"), [](const RunRecord& r) { return esc(r.fingerprint.boardId); });
@@ -95,7 +107,7 @@ QString detailsTable(const std::vector<const RunRecord*>& runs) {
         if (!r.message.empty()) s += QStringLiteral(": ") + esc(r.message);
         return s;
     });
-    return h + QStringLiteral("</table>\n");
+    return t.finish();
 }
 
 QString latencyTable(const std::vector<const RunRecord*>& runs, const RunComparison* c) {
@@ -130,15 +142,8 @@ QString latencyTable(const std::vector<const RunRecord*>& runs, const RunCompari
 }
 
 QString planTable(const std::vector<const RunRecord*>& runs) {
-    QString h = tableStart();
-    QStringList head{QString()};
-    for (const RunRecord* r : runs) head << QStringLiteral("run #%1").arg(r->id);
-    if (runs.size() > 1) h += row(head, true);
-    auto line = [&](const QString& label, auto value) {
-        QStringList cells{QStringLiteral("<b>%1</b>").arg(label)};
-        for (const RunRecord* r : runs) cells << value(*r);
-        h += row(cells);
-    };
+    RunColumns t(runs, true);
+    auto line = [&](const QString& label, auto value) { t.line(label, value); };
     line(QStringLiteral("Layers timed"), [](const RunRecord& r) { return QString::number(r.layers.size()); });
     line(QStringLiteral("Layers per kernel library"), [](const RunRecord& r) {
         QStringList parts;
@@ -164,7 +169,7 @@ QString planTable(const std::vector<const RunRecord*>& runs) {
         const QJsonValue v = r.extra.value(QLatin1String("partitions"));
         return v.isDouble() ? QString::number(v.toInt()) : QStringLiteral("-");
     });
-    return h + QStringLiteral("</table>\n");
+    return t.finish();
 }
 
 QString layerTable(const RunRecord& r, int top) {
