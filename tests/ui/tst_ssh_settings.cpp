@@ -137,6 +137,9 @@ private slots:
     void testConnectionSucceeds() {
         ui::SshSettingsDialog dialog(fixtureBoard());
         QVERIFY2(dialog.board().ok(), qPrintable(dialog.resultText()));
+        // The host board's ONNX Runtime from npm runs on this computer only: reached over SSH the
+        // board keeps no runtime rather than one the board file would refuse.
+        QVERIFY(!dialog.board()->onnxruntime);
         QCOMPARE(dialog.hostEdit()->text(), m_sshd.alias());
         const auto r = testConnection(dialog);
         QVERIFY2(r.ok, qPrintable(r.message));

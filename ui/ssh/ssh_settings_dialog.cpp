@@ -108,6 +108,9 @@ Expected<targets::Board> SshSettingsDialog::board() const {
     b.runner.user = m_user->text().trimmed();
     b.runner.port = m_port->value();
     b.runner.key = m_key->text().trimmed();
+    // ONNX Runtime from npm runs on this computer only; over SSH the board needs its own runtime
+    // folder ("root"), which the board file names. Keep a board-side runtime, drop the local one.
+    if (b.onnxruntime && b.onnxruntime->isNode()) b.onnxruntime.reset();
     // The engine's parser judges the result, so the studio never saves a board the CLI refuses.
     return targets::parseBoard(QJsonDocument(b.toJson()).toJson(), b.id + QStringLiteral(".json"));
 }
