@@ -11,6 +11,7 @@
 #include "passes/graph_rewrite.h"
 #include "passes/pass_manager.h"
 #include "xnnpack/xnnpack_resolve.h"
+#include "export/kernel_libraries.h"
 
 #include <QJsonDocument>
 
@@ -136,7 +137,7 @@ int cmdPlan(const QStringList& args, Io& io) {
     po.ioInArena = !parser.isSet("io-outside");
     const auto xnn = xnnpack::resolveXnnpack(QString::fromStdString(po.arch));
     po.havePrebuiltXnnpack = xnn.found();
-    if (auto lib = targets::resolveKernelLibrary(po.library, po.arch, po.havePrebuiltXnnpack); !lib)
+    if (auto lib = exporter::resolveKernelLibrary(po.library, po.arch, po.havePrebuiltXnnpack); !lib)
         return fail(io, lib.error());
     auto ops = pairs(parser.values("override"), "override");
     if (!ops) return fail(io, ops.error());

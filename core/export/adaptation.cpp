@@ -1,6 +1,7 @@
 #include "adaptation.h"
 
 #include "reference/interpreter.h"
+#include "kernel_libraries.h"
 
 #include <algorithm>
 #include <cstring>
@@ -87,10 +88,10 @@ public:
             const KernelLibrary* wanted = &m_chosen;
             as.rule = AssignmentRule::ChosenLibrary;
             if (auto it = m_options.nodeOverrides.find(n->name); it != m_options.nodeOverrides.end()) {
-                wanted = targets::findKernelLibrary(it->second);
+                wanted = exporter::findKernelLibrary(it->second);
                 as.rule = AssignmentRule::NodeOverride;
             } else if (auto jt = m_options.opOverrides.find(opName); jt != m_options.opOverrides.end()) {
-                wanted = targets::findKernelLibrary(jt->second);
+                wanted = exporter::findKernelLibrary(jt->second);
                 as.rule = AssignmentRule::OpOverride;
             }
             const std::string why = wanted->whyUnsupported(*n);
@@ -98,7 +99,7 @@ public:
                 as.library = wanted->id;
                 as.reason = std::string(assignmentRuleName(as.rule)) + ": " + wanted->id + " runs " + opName;
             } else {
-                if (!reference::supports(n->op) || !targets::portableLibrary().supports(*n))
+                if (!reference::supports(n->op) || !exporter::portableLibrary().supports(*n))
                     return makeError(ErrorKind::Unsupported, "no kernel library supports " + n->describe() +
                                                                  " (" + why + ")");
                 as.library = "portable";
@@ -114,7 +115,7 @@ public:
         for (ir::Value* v : m_g.inputs()) m_a.valueLayouts[v->name] = DataFormat::NCHW;
         for (ir::Node* n : m_g.nodes()) {
             NodeAssignment& as = m_a.nodes[n->name];
-            const KernelLibrary* lib = targets::findKernelLibrary(as.library);
+            const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
             as.format = decide(*n, lib->formatFor(*n));
             for (size_t i = 0; i < n->inputs().size(); ++i) adaptInput(n, i, as);
             if (as.format == DataFormat::NHWC && n->op == ir::OpKind::Concat) {
@@ -206,7 +207,7 @@ private:
             m_a.conversionNodes.push_back(name);
         }
         node->provenance.clear(); // stands for no ONNX node
-        const KernelLibrary* lib = targets::findKernelLibrary(consumerLib);
+        const KernelLibrary* lib = exporter::findKernelLibrary(consumerLib);
         NodeAssignment as;
         as.library = lib && lib->supports(*node) ? consumerLib : "portable";
         as.rule = AssignmentRule::Conversion;
@@ -259,7 +260,7 @@ private:
 
 Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {
     auto checkLib = [&](const std::string& id, const std::string& what) -> Status {
-        auto lib = targets::resolveKernelLibrary(id, o.arch, o.havePrebuiltXnnpack);
+        auto lib = exporter::resolveKernelLibrary(id, o.arch, o.havePrebuiltXnnpack);
         if (!lib) return makeError(lib.error().kind, what + ": " + lib.error().message);
         return {};
     };
@@ -281,7 +282,7 @@ Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {
 } // namespace
 
 Expected<Adaptation> adapt(const ir::Graph& fused, const AdaptationOptions& options) {
-    auto chosen = targets::resolveKernelLibrary(options.library, options.arch, options.havePrebuiltXnnpack);
+    auto chosen = exporter::resolveKernelLibrary(options.library, options.arch, options.havePrebuiltXnnpack);
     if (!chosen) return chosen.error();
     EMBARK_TRY(checkOptions(fused, options));
     Adaptation a;

@@ -2,6 +2,7 @@
 
 #include "exporter.h"
 #include "targets/kernel_library.h"
+#include "kernel_libraries.h"
 
 #include <QJsonArray>
 
@@ -17,7 +18,7 @@ QJsonArray strings(const std::vector<std::string>& v) {
 
 Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& model, const PlanOptions& o) {
     const std::string arch = o.arch.empty() ? hostArch() : o.arch;
-    auto lib = targets::resolveKernelLibrary(o.library, arch, o.havePrebuiltXnnpack);
+    auto lib = exporter::resolveKernelLibrary(o.library, arch, o.havePrebuiltXnnpack);
     if (!lib) return lib.error();
     auto plan = std::make_unique<DeploymentPlan>();
 

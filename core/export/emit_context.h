@@ -69,7 +69,8 @@ std::string shapeInit(const ir::Shape& s);          // generic::Shape aggregate 
 // The embark::portable::Activation aggregate of the activation fused into n ("{}" for none).
 std::string portableActivation(const ir::Node& n);
 
-// Per-library emitters: append the layer's code to ctx (forward/init/decls). Errors are
+// Per-library emitters (core/export/libraries/<id>/, beside each library's support table):
+// append the layer's code to ctx (forward/init/decls). Errors are
 // Unsupported with a message naming the node and what is missing.
 Status emitPortable(EmitContext& ctx, const ir::Node& n);
 Status emitPortableData(EmitContext& ctx, const ir::Node& n); // the generic-kernel ops

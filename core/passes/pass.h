@@ -13,12 +13,13 @@
 namespace embark::passes {
 
 struct PassContext {
-    // Decides which activation fusions are allowed (its FusionPatterns); portable if null.
+    // Decides which activation fusions are allowed (its FusionPatterns); none if null. The
+    // libraries themselves are the export's (core/export/kernel_libraries.h).
     const targets::KernelLibrary* library = nullptr;
     // One line per rewrite, appended by the passes ("fused BatchNormalization 'bn1' into ...").
     std::vector<std::string> log;
 
-    const targets::KernelLibrary& lib() const { return library ? *library : targets::portableLibrary(); }
+    const targets::KernelLibrary& lib() const { return library ? *library : targets::noKernelLibrary(); }
     void note(std::string line) { log.push_back(std::move(line)); }
 };
 

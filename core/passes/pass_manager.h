@@ -40,7 +40,7 @@ struct PassRun {
 };
 
 struct PassOptions {
-    const targets::KernelLibrary* library = nullptr; // fusion patterns (portable if null)
+    const targets::KernelLibrary* library = nullptr; // fusion patterns (no fusions if null)
     bool keepSnapshots = true;
     int maxSweeps = 64; // a stage that still rewrites after this many sweeps is a bug: error
 };

@@ -124,90 +124,6 @@ const ConstraintInfo& info(Constraint c) {
     return kConstraints[0];
 }
 
-// Portable: every op, NHWC for convolutions and pooling (its kernels are written for
-// channels-last), layout-agnostic where the op is element-wise, the model's layout elsewhere.
-// Quantized models: the int8 ops of the fuse_qdq pass (QConv, QGemm, QAdd, QAveragePool,
-// QLookup) and per-tensor QuantizeLinear/DequantizeLinear at the float boundaries; ONNX's
-// QOperator forms (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) and
-// DynamicQuantizeLinear have no portable kernel.
-KernelLibrary makePortable() {
-    KernelLibrary lib;
-    lib.id = "portable";
-    lib.description = "Embark's own C++ kernels (every op the reference interpreter runs)";
-    lib.preferredFormat = F::NHWC;
-    lib.architectures = {"x86_64", "aarch64", "riscv64"};
-    for (OpKind op : ir::allOps()) {
-        if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul || op == OpKind::ConvInteger ||
-            op == OpKind::MatMulInteger || op == OpKind::DynamicQuantizeLinear)
-            continue;
-        F format = F::NCHW;
-        switch (ir::opCategory(op)) {
-        case ir::OpCategory::Conv: format = F::NHWC; break;
-        case ir::OpCategory::Pooling: format = F::NHWC; break;
-        case ir::OpCategory::Activation:
-        case ir::OpCategory::Elementwise: format = F::Any; break;
-        default: break;
-        }
-        // Concat works on any axis, so it follows its inputs' layout instead of forcing one;
-        // BatchNormalization is a per-channel affine map in either layout (channel_affine).
-        if (op == OpKind::Concat || op == OpKind::BatchNormalization) format = F::Any;
-        // Per-tensor quantization is element-wise.
-        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
-        // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
-        // (adaptation applies NHWC to 4-D activations only).
-        std::vector<Constraint> cs;
-        if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm ||
-            op == OpKind::MatMul || op == OpKind::Add)
-            cs = {C::FusedActivationDeclared};
-        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) cs = {C::QuantPerTensor};
-        lib.ops.push_back({op, format, cs});
-    }
-    const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
-                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish};
-    for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add,
-                     OpKind::BatchNormalization})
-        lib.fusions.push_back({p, acts});
-    return lib;
-}
-
-// XNNPACK (2022 API and upstream): NHWC float32 operators. Its convolution, fully-connected
-// and add operators clamp their output, so Relu and Clip fuse; the other activations are
-// separate operators.
-KernelLibrary makeXnnpack() {
-    KernelLibrary lib;
-    lib.id = "xnnpack";
-    lib.description = "XNNPACK operators (NHWC, float32)";
-    lib.preferredFormat = F::NHWC;
-    lib.architectures = {"x86_64", "aarch64"};
-    lib.prebuiltArchitectures = {"riscv64"};
-    const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
-    lib.ops = {
-        {OpKind::Conv, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
-                                 C::FusedActivationDeclared}},
-        {OpKind::ConvTranspose, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
-                                          C::DeconvNaturalOutput, C::FusedActivationDeclared}},
-        {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
-        {OpKind::MaxPool, F::NHWC, pool},
-        {OpKind::AveragePool, F::NHWC, {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
-        {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
-        {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
-        {OpKind::Add, F::Any, {C::Float32, C::BroadcastRank4, C::FusedActivationDeclared}},
-        {OpKind::Mul, F::Any, {C::Float32, C::BroadcastRank4}},
-        {OpKind::Relu, F::Any, {C::Float32}},
-        {OpKind::Clip, F::Any, {C::Float32, C::ConstantClipBounds}},
-        {OpKind::Sigmoid, F::Any, {C::Float32}},
-        {OpKind::HardSwish, F::Any, {C::Float32}},
-        {OpKind::LeakyRelu, F::Any, {C::Float32}},
-        {OpKind::Softmax, F::NCHW, {C::Float32, C::LastAxis}},
-        {OpKind::Concat, F::Any, {C::Float32, C::Input4D}},
-        {OpKind::Transpose, F::NCHW, {C::Float32, C::BroadcastRank4}},
-    };
-    const std::vector<OpKind> clamps{OpKind::Relu, OpKind::Clip};
-    lib.fusions = {{OpKind::Conv, clamps}, {OpKind::ConvTranspose, clamps}, {OpKind::Gemm, clamps},
-                   {OpKind::Add, clamps}};
-    return lib;
-}
-
 } // namespace
 
 std::string_view constraintText(Constraint c) { return info(c).text; }
@@ -248,52 +164,9 @@ bool KernelLibrary::availableOn(const std::string& arch, bool havePrebuiltTree) 
     return has(architectures) || (havePrebuiltTree && has(prebuiltArchitectures));
 }
 
-const std::vector<KernelLibrary>& kernelLibraries() {
-    static const std::vector<KernelLibrary> libs{makePortable(), makeXnnpack()};
-    return libs;
-}
-
-const KernelLibrary* findKernelLibrary(std::string_view id) {
-    for (const KernelLibrary& l : kernelLibraries())
-        if (l.id == id) return &l;
-    return nullptr;
-}
-
-const KernelLibrary& portableLibrary() { return kernelLibraries().front(); }
-
-std::vector<std::string> kernelLibraryIds() {
-    std::vector<std::string> ids;
-    for (const KernelLibrary& l : kernelLibraries()) ids.push_back(l.id);
-    return ids;
-}
-
-const std::vector<std::string>& kernelLibraryArchitectures() {
-    static const std::vector<std::string> archs{"x86_64", "aarch64", "riscv64"};
-    return archs;
-}
-
-Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const std::string& arch,
-                                                    bool havePrebuiltTree) {
-    const KernelLibrary* lib = findKernelLibrary(id);
-    if (!lib) {
-        std::string known;
-        for (const std::string& k : kernelLibraryIds()) known += (known.empty() ? "" : ", ") + k;
-        return makeError(ErrorKind::Usage, "unknown kernel library '" + id + "' (known: " + known + ")");
-    }
-    const auto& archs = kernelLibraryArchitectures();
-    if (std::find(archs.begin(), archs.end(), arch) == archs.end())
-        return makeError(ErrorKind::Usage,
-                         "unknown architecture '" + arch + "' (known: x86_64, aarch64, riscv64)");
-    if (!lib->availableOn(arch, havePrebuiltTree)) {
-        std::string msg = "kernel library '" + id + "' is not available on " + arch;
-        auto& pre = lib->prebuiltArchitectures;
-        if (std::find(pre.begin(), pre.end(), arch) != pre.end())
-            msg += ": it needs an XNNPACK tree for " + arch + ": run 'embark-cli xnnpack build --arch " + arch +
-                   "' (or set XNNPACK_ROOT to a prebuilt tree)";
-        msg += "; use --lib portable";
-        return makeError(ErrorKind::Unsupported, msg);
-    }
-    return lib;
+const KernelLibrary& noKernelLibrary() {
+    static const KernelLibrary none{"none", "no kernel library", {}, {}, DataFormat::NCHW, {}, {}};
+    return none;
 }
 
 } // namespace embark::targets

@@ -1,5 +1,7 @@
 // Kernel libraries described as data: which ops (and attribute constraints) each supports,
 // which activation fusions it declares, its data formats and the CPU architectures it runs on.
+// This is the type and its checks; each library's table lives with its emitter
+// (core/export/libraries/<id>/, listed by core/export/kernel_libraries.h).
 #pragma once
 
 #include "ir/graph.h"
@@ -67,16 +69,7 @@ struct KernelLibrary {
     bool availableOn(const std::string& arch, bool havePrebuiltTree = false) const;
 };
 
-const std::vector<KernelLibrary>& kernelLibraries();
-const KernelLibrary* findKernelLibrary(std::string_view id);
-const KernelLibrary& portableLibrary();
-std::vector<std::string> kernelLibraryIds();
-// The CPU architectures Embark targets.
-const std::vector<std::string>& kernelLibraryArchitectures();
-
-// Usage error unless `id` names a library available on `arch` ("xnnpack on riscv64 needs a
-// tree: run embark-cli xnnpack build --arch riscv64, or set XNNPACK_ROOT").
-Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const std::string& arch,
-                                                    bool havePrebuiltTree = false);
+// A library with no ops and no fusions: what the passes see when they are given none.
+const KernelLibrary& noKernelLibrary();
 
 } // namespace embark::targets

@@ -2,6 +2,7 @@
 // availability, NHWC layouts with conversions only where neighbours disagree, constants
 // permuted at adaptation time, partitions.
 #include "export/adaptation.h"
+#include "export/kernel_libraries.h"
 #include "onnx/importer.h"
 #include "passes/pass_manager.h"
 #include "support/graph_builder.h"
@@ -156,7 +157,7 @@ private slots:
         auto g = onnx::importModel(test::sharedModel(model).toStdString());
         QVERIFY(g.ok());
         passes::PassOptions po;
-        po.library = targets::findKernelLibrary("xnnpack");
+        po.library = exporter::findKernelLibrary("xnnpack");
         auto fused = passes::PassManager::run(*g, "default", po);
         QVERIFY(fused.ok());
         exporter::AdaptationOptions o;

@@ -9,6 +9,7 @@
 // max |ref|. The fused graph itself is within one quantum per layer of the QDQ graph
 // (tests/passes/tst_fuse_qdq); its outputs are printed against the QDQ graph's for the record.
 #include "bench/metrics.h"
+#include "export/kernel_libraries.h"
 #include "embark_build_paths.h"
 #include "export/deployment_plan.h"
 #include "export/emit_context.h"
@@ -83,7 +84,7 @@ class TestExportQuantized : public QObject {
     Status addModel(std::string name, ir::Graph g, std::map<std::string, ir::Tensor> inputs) {
         Model m;
         m.name = std::move(name);
-        auto run = passes::PassManager::run(g, "default");
+        auto run = passes::PassManager::run(g, "default", {&exporter::portableLibrary()});
         if (!run) return run.error();
         m.fused = std::move(run->graph);
         // Every node of the QDQ model is in some fused node's provenance (or folded).

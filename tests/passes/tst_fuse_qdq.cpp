@@ -9,6 +9,7 @@
 //    op sums int32 and multiplies by float32(x_scale * w_scale / y_scale), so a value that
 //    falls within rounding error of a .5 boundary may round to the neighbouring integer.
 #include "export/qdq_graphs.h"
+#include "export/kernel_libraries.h"
 #include "pass_test_util.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_manager.h"
@@ -34,7 +35,7 @@ private slots:
         QFETCH(int, index);
         const test::qdq::Case c = test::qdq::cases()[static_cast<size_t>(index)];
         const ir::Graph g = c.build();
-        auto run = passes::PassManager::run(g, "default");
+        auto run = passes::PassManager::run(g, "default", {&exporter::portableLibrary()});
         QVERIFY2(run, run ? "" : run.error().message.c_str());
         const ir::Graph& f = run->graph;
         QVERIFY(f.validate());
@@ -82,7 +83,7 @@ private slots:
         std::vector<int8_t> zp(4, 1);
         ir::Value* z = g.addConstant("w_zp", ir::Tensor::fromBytes(ir::DType::Int8, ir::Shape{4}, zp.data(), zp.size()));
         g.appendInput(dq, z);
-        auto run = passes::PassManager::run(g, "default");
+        auto run = passes::PassManager::run(g, "default", {&exporter::portableLibrary()});
         QVERIFY2(run, run ? "" : run.error().message.c_str());
         QCOMPARE(test::countOps(run->graph, OpKind::QConv), 0);
         QCOMPARE(test::compareOutputs(g, run->graph, 1e-6), QString());

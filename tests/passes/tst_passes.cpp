@@ -2,6 +2,7 @@
 // the same outputs before and after the default recipe, the expected ops remain, and every
 // original node is accounted for in some provenance.
 #include "pass_test_util.h"
+#include "export/kernel_libraries.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_manager.h"
 #include "ir/fused.h"
@@ -238,7 +239,7 @@ private slots:
         QFETCH(Counts, counts);
         QFETCH(int, fusedActivations);
         const ir::Graph before = build();
-        auto run = passes::PassManager::run(before, "default");
+        auto run = passes::PassManager::run(before, "default", {&exporter::portableLibrary()});
         QVERIFY2(run.ok(), run.ok() ? "" : run.error().message.c_str());
         const ir::Graph& after = run->graph;
         QVERIFY(after.validate().ok());
@@ -257,7 +258,7 @@ private slots:
     }
 
     void provenanceIsMerged() {
-        auto run = passes::PassManager::run(convBnRelu(), "default");
+        auto run = passes::PassManager::run(convBnRelu(), "default", {&exporter::portableLibrary()});
         QVERIFY(run.ok());
         const ir::Node* conv = run->graph.findNode("conv1");
         QVERIFY(conv);
@@ -274,7 +275,7 @@ private slots:
 
     void xnnpackDeclaresOnlyClamps() {
         passes::PassOptions o;
-        o.library = targets::findKernelLibrary("xnnpack");
+        o.library = exporter::findKernelLibrary("xnnpack");
         auto run = passes::PassManager::run(matmulAddActivations(), "default", o);
         QVERIFY(run.ok());
         QCOMPARE(test::countOps(run->graph, OpKind::LeakyRelu), 1); // XNNPACK cannot fuse it
@@ -286,6 +287,14 @@ private slots:
         QCOMPARE(test::countOps(silu->graph, OpKind::Swish), 0);
         QCOMPARE(test::countOps(silu->graph, OpKind::Sigmoid), 1);
         QCOMPARE(test::countOps(silu->graph, OpKind::Mul), 1);
+    }
+
+    // Without a library the passes fuse no activation: which ones fuse is the library's to say.
+    void noLibraryFusesNoActivation() {
+        auto run = passes::PassManager::run(convBnRelu(), "default");
+        QVERIFY(run.ok());
+        QCOMPARE(test::countOps(run->graph, OpKind::BatchNormalization), 0); // not an activation
+        QCOMPARE(test::countOps(run->graph, OpKind::Relu), 1);
     }
 
     void noneRecipeAndErrors() {

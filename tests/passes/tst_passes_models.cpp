@@ -1,6 +1,7 @@
 // The default recipe on the shared models (skipped without ../shared/models): outputs equal
 // the imported graph's within 1e-5 of their magnitude, expected ops gone, provenance exact.
 #include "onnx/importer.h"
+#include "export/kernel_libraries.h"
 #include "pass_test_util.h"
 #include "passes/pass_manager.h"
 #include "support/test_paths.h"
@@ -31,7 +32,7 @@ private slots:
         auto g = onnx::importModel(path.toStdString());
         QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
         passes::PassOptions options;
-        options.library = targets::findKernelLibrary(library.toStdString());
+        options.library = exporter::findKernelLibrary(library.toStdString());
         auto run = passes::PassManager::run(*g, "default", options);
         QVERIFY2(run.ok(), run.ok() ? "" : run.error().message.c_str());
         const ir::Graph& fused = run->graph;

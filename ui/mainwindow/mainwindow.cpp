@@ -19,6 +19,7 @@
 #include "target/target_panel.h"
 
 #include "targets/kernel_library.h"
+#include "export/kernel_libraries.h"
 
 #include <QActionGroup>
 #include <QCloseEvent>
@@ -373,7 +374,7 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     const QString op = toQString(ir::opName(n->op));
     QMenu* nodeMenu = menu.addMenu(tr("Run node '%1' on").arg(node));
     QMenu* opMenu = menu.addMenu(tr("Run every %1 on").arg(op));
-    for (const std::string& id : targets::kernelLibraryIds()) {
+    for (const std::string& id : exporter::kernelLibraryIds()) {
         const QString lib = QString::fromStdString(id);
         nodeMenu->addAction(lib, this, [this, node, lib] {
             pushEdit(m_session, std::make_unique<SetNodeOverrideCommand>(m_session, node, lib));

@@ -3,6 +3,7 @@
 #include "studio_session.h"
 
 #include "targets/kernel_library.h"
+#include "export/kernel_libraries.h"
 
 #include <QCoreApplication>
 #include <QUndoStack>
@@ -39,7 +40,7 @@ SetLibraryCommand::SetLibraryCommand(StudioSession* session, const QString& libr
 }
 
 bool SetLibraryCommand::changesSession() const {
-    return m_new != m_old && targets::findKernelLibrary(m_new.toStdString()) != nullptr;
+    return m_new != m_old && exporter::findKernelLibrary(m_new.toStdString()) != nullptr;
 }
 void SetLibraryCommand::undo() {
     m_session->setLibrary(m_old);

@@ -1,6 +1,7 @@
 #include "studio_session.h"
 
 #include "onnx/importer.h"
+#include "export/kernel_libraries.h"
 
 #include <QFutureWatcher>
 #include <QUndoStack>
@@ -20,7 +21,7 @@ namespace {
 // alone, as the export would have run them.
 Expected<std::shared_ptr<passes::PassRun>> stagesWithoutPlan(const ir::Graph& imported, const std::string& library) {
     passes::PassOptions options;
-    options.library = targets::findKernelLibrary(library);
+    options.library = exporter::findKernelLibrary(library);
     auto run = passes::PassManager::run(imported, "default", options);
     if (!run.ok()) return run.error();
     return std::make_shared<passes::PassRun>(std::move(*run));
@@ -175,7 +176,7 @@ void StudioSession::setBoard(const QString& id) {
 }
 
 void StudioSession::setLibrary(const QString& id) {
-    if (id.toStdString() == m_request.library || !targets::findKernelLibrary(id.toStdString())) return;
+    if (id.toStdString() == m_request.library || !exporter::findKernelLibrary(id.toStdString())) return;
     m_request.library = id.toStdString();
     updateAssignments();
 }

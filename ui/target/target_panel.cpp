@@ -10,6 +10,7 @@
 
 #include "targets/kernel_library.h"
 #include "xnnpack/xnnpack_resolve.h"
+#include "export/kernel_libraries.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -30,7 +31,7 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_boardInfo = new QLabel(this);
     m_boardInfo->setWordWrap(true);
     m_library = new QComboBox(this);
-    for (const std::string& id : targets::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
+    for (const std::string& id : exporter::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
     m_runtime = new QComboBox(this);
     m_runtime->addItem(tr("Embark export"), QStringLiteral("export"));
     m_runtime->addItem(tr("ONNX Runtime"), QStringLiteral("onnxruntime"));

@@ -3,7 +3,7 @@
 // quant.h, run-time QuantizeLinear/DequantizeLinear (per tensor, int8 or uint8) at the float
 // boundaries, and the data movement ops (Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
 // Concat, MaxPool) on int8 data. Everything else on int8 is refused (status 3) naming the node.
-#include "emit_context.h"
+#include "export/emit_context.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,58 @@
+// The portable library's support table; its emitter is emit_portable*.cpp beside it.
+#include "export/kernel_libraries.h"
+
+namespace embark::exporter {
+
+using ir::OpKind;
+using targets::Constraint;
+using targets::KernelLibrary;
+using C = targets::Constraint;
+using F = targets::DataFormat;
+
+// Portable: every op, NHWC for convolutions and pooling (its kernels are written for
+// channels-last), layout-agnostic where the op is element-wise, the model's layout elsewhere.
+// Quantized models: the int8 ops of the fuse_qdq pass (QConv, QGemm, QAdd, QAveragePool,
+// QLookup) and per-tensor QuantizeLinear/DequantizeLinear at the float boundaries; ONNX's
+// QOperator forms (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) and
+// DynamicQuantizeLinear have no portable kernel.
+KernelLibrary portableKernelLibrary() {
+    KernelLibrary lib;
+    lib.id = "portable";
+    lib.description = "Embark's own C++ kernels (every op the reference interpreter runs)";
+    lib.preferredFormat = F::NHWC;
+    lib.architectures = {"x86_64", "aarch64", "riscv64"};
+    for (OpKind op : ir::allOps()) {
+        if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul || op == OpKind::ConvInteger ||
+            op == OpKind::MatMulInteger || op == OpKind::DynamicQuantizeLinear)
+            continue;
+        F format = F::NCHW;
+        switch (ir::opCategory(op)) {
+        case ir::OpCategory::Conv: format = F::NHWC; break;
+        case ir::OpCategory::Pooling: format = F::NHWC; break;
+        case ir::OpCategory::Activation:
+        case ir::OpCategory::Elementwise: format = F::Any; break;
+        default: break;
+        }
+        // Concat works on any axis, so it follows its inputs' layout instead of forcing one;
+        // BatchNormalization is a per-channel affine map in either layout (channel_affine).
+        if (op == OpKind::Concat || op == OpKind::BatchNormalization) format = F::Any;
+        // Per-tensor quantization is element-wise.
+        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
+        // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
+        // (adaptation applies NHWC to 4-D activations only).
+        std::vector<Constraint> cs;
+        if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm ||
+            op == OpKind::MatMul || op == OpKind::Add)
+            cs = {C::FusedActivationDeclared};
+        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) cs = {C::QuantPerTensor};
+        lib.ops.push_back({op, format, cs});
+    }
+    const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
+                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish};
+    for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add,
+                     OpKind::BatchNormalization})
+        lib.fusions.push_back({p, acts});
+    return lib;
+}
+
+} // namespace embark::exporter

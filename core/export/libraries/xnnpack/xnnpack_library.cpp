@@ -1,0 +1,50 @@
+// XNNPACK's support table; its emitter is emit_xnnpack.cpp beside it.
+#include "export/kernel_libraries.h"
+
+namespace embark::exporter {
+
+using ir::OpKind;
+using targets::Constraint;
+using targets::KernelLibrary;
+using C = targets::Constraint;
+using F = targets::DataFormat;
+
+// XNNPACK (2022 API and upstream): NHWC float32 operators. Its convolution, fully-connected
+// and add operators clamp their output, so Relu and Clip fuse; the other activations are
+// separate operators.
+KernelLibrary xnnpackKernelLibrary() {
+    KernelLibrary lib;
+    lib.id = "xnnpack";
+    lib.description = "XNNPACK operators (NHWC, float32)";
+    lib.preferredFormat = F::NHWC;
+    lib.architectures = {"x86_64", "aarch64"};
+    lib.prebuiltArchitectures = {"riscv64"};
+    const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
+    lib.ops = {
+        {OpKind::Conv, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
+                                 C::FusedActivationDeclared}},
+        {OpKind::ConvTranspose, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
+                                          C::DeconvNaturalOutput, C::FusedActivationDeclared}},
+        {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
+        {OpKind::MaxPool, F::NHWC, pool},
+        {OpKind::AveragePool, F::NHWC, {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
+        {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
+        {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
+        {OpKind::Add, F::Any, {C::Float32, C::BroadcastRank4, C::FusedActivationDeclared}},
+        {OpKind::Mul, F::Any, {C::Float32, C::BroadcastRank4}},
+        {OpKind::Relu, F::Any, {C::Float32}},
+        {OpKind::Clip, F::Any, {C::Float32, C::ConstantClipBounds}},
+        {OpKind::Sigmoid, F::Any, {C::Float32}},
+        {OpKind::HardSwish, F::Any, {C::Float32}},
+        {OpKind::LeakyRelu, F::Any, {C::Float32}},
+        {OpKind::Softmax, F::NCHW, {C::Float32, C::LastAxis}},
+        {OpKind::Concat, F::Any, {C::Float32, C::Input4D}},
+        {OpKind::Transpose, F::NCHW, {C::Float32, C::BroadcastRank4}},
+    };
+    const std::vector<OpKind> clamps{OpKind::Relu, OpKind::Clip};
+    lib.fusions = {{OpKind::Conv, clamps}, {OpKind::ConvTranspose, clamps}, {OpKind::Gemm, clamps},
+                   {OpKind::Add, clamps}};
+    return lib;
+}
+
+} // namespace embark::exporter
