@@ -43,6 +43,7 @@ QJsonObject resultJson(const jobs::BenchResult& r) {
     QJsonObject accuracy{{"outputs", outputs}, {"layers", layersAcc}};
     if (r.firstDivergentLayer >= 0)
         accuracy["first_divergent_layer"] = QString::fromStdString(r.layerAccuracy[static_cast<size_t>(r.firstDivergentLayer)].node);
+    if (rec.extra.contains("quantization_error")) accuracy["quantization_error"] = rec.extra["quantization_error"];
     return QJsonObject{
         {"run_id", static_cast<qint64>(rec.id)},
         {"status", store::runStatusName(rec.status)},

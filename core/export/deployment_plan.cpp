@@ -16,6 +16,15 @@ QJsonArray strings(const std::vector<std::string>& v) {
 }
 } // namespace
 
+bool DeploymentPlan::hasFusedQuantizedOps() const {
+    using ir::OpKind;
+    for (const ir::Node* n : passes.graph.nodes())
+        if (n->op == OpKind::QConv || n->op == OpKind::QGemm || n->op == OpKind::QAdd ||
+            n->op == OpKind::QAveragePool || n->op == OpKind::QLookup)
+            return true;
+    return false;
+}
+
 Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& model, const PlanOptions& o) {
     const std::string arch = o.arch.empty() ? hostArch() : o.arch;
     auto lib = exporter::resolveKernelLibrary(o.library, arch, o.havePrebuiltXnnpack);

@@ -34,6 +34,17 @@ struct DeploymentPlan {
     std::vector<FusedBlock> fusedBlocks; // point into adaptation.graph
     MemoryPlan memory;
 
+    // True when fuse_qdq made int8 operators (QConv, QGemm, QAdd, QAveragePool, QLookup).
+    bool hasFusedQuantizedOps() const;
+    // The graph whose host reference the export computes, so what pass/fail is judged
+    // against: the model itself, except for quantized models with fused int8 operators. Those
+    // compute the fused graph's integer arithmetic (core/reference/quantized_fused.cpp)
+    // exactly, which is within about a quantum per layer of the QDQ model's float arithmetic;
+    // that difference is the quantization error, reported beside the check, never failing it.
+    const ir::Graph& referenceGraph(const ir::Graph& model) const {
+        return hasFusedQuantizedOps() ? passes.graph : model;
+    }
+
     DeploymentPlan() = default;
     DeploymentPlan(const DeploymentPlan&) = delete; // fusedBlocks point into adaptation.graph
     DeploymentPlan& operator=(const DeploymentPlan&) = delete;

@@ -102,7 +102,7 @@ struct Emitted {
 // Whether graph input `v` can be read where the caller put it instead of being copied into the
 // arena first: every reader is a portable kernel, which takes its input pointer per call (an
 // XNNPACK operator is set up once with its arena pointers), and it is not also an output.
-// Readers never write it: each writes its own output buffer, which is now distinct even where
+// Readers never write it: each writes its own output buffer, which is kept distinct even where
 // the plan let an element-wise op work in place, and a reshape alias becomes a copy.
 bool readInPlace(const EmitContext& ctx, const ir::Value* v) {
     if (v->uses().empty() || v->isGraphOutput()) return false;
@@ -153,9 +153,9 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
     for (const FusedBlock& b : blocks) blockEnding[b.nodes.back()] = &b;
     size_t blockStart = std::string::npos; // body offset of the current block's first layer
     int blockFirstLayer = 0;
-    // Not copying a 224x224 image (600 KB) saves ~40 us per ResNet-18 inference at 2 threads:
-    // the copy ran on the caller alone, and the other thread then read half of it back from the
-    // caller's cache.
+    // Not copying a 224x224 image (600 KB) saves a pass over it per inference at 2 threads:
+    // the copy would run on the caller alone, and the other thread would then read half of it
+    // back from the caller's cache.
     std::vector<bool> inputInPlace(g.inputs().size());
     for (size_t k = 0; k < g.inputs().size(); ++k)
         if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
@@ -377,16 +377,8 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     const std::vector<FusedBlock>& blocks = dp.fusedBlocks;
 
     const auto samples = exportSampleInputs(model, o.sampleInputs);
-    // The expected outputs embedded for run_export --check: the model's reference, except for
-    // quantized models whose int8 operators fuse_qdq fused. Those compute the fused graph's
-    // integer arithmetic (core/reference/quantized_fused.cpp), which the export matches exactly
-    // and which is within a quantum per layer of the QDQ model's float arithmetic: the check
-    // is against the fused graph's reference.
-    bool fusedQuantized = false;
-    for (const ir::Node* n : dp.passes.graph.nodes())
-        fusedQuantized = fusedQuantized || n->op == ir::OpKind::QConv || n->op == ir::OpKind::QGemm ||
-                         n->op == ir::OpKind::QAdd || n->op == ir::OpKind::QAveragePool || n->op == ir::OpKind::QLookup;
-    auto reference = reference::run(fusedQuantized ? dp.passes.graph : model, samples);
+    // The expected outputs embedded for run_export --check (see DeploymentPlan::referenceGraph).
+    auto reference = reference::run(dp.referenceGraph(model), samples);
     if (!reference) return reference.error();
 
     WeightsBlob blob;

@@ -2,8 +2,10 @@
 // adds its own part.
 #include "pipeline.h"
 #include "line_logger.h"
+#include "stored_plan.h"
 
 #include "deploy/transport_factory.h"
+#include "export/emit_context.h"
 #include "onnx/importer.h"
 #include "reference/interpreter.h"
 #include "store/run_store.h"
@@ -232,7 +234,11 @@ Status runStep(PipelineState& s, StepContext& c) {
 namespace {
 
 // Each model output from the board against the host reference on the export's own sample.
-Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref) {
+// `qdq`, for a quantized model with fused int8 operators: the QDQ model's own (float)
+// reference, whose difference from the board is recorded as the quantization error.
+Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref,
+                      const reference::RunResult* qdq, StepContext& c) {
+    QJsonArray quantError;
     const QString local = folder.dir + "/results";
     for (size_t k = 0; k < ref.outputs.size(); ++k) {
         const auto& name = ref.outputNames[k];
@@ -247,8 +253,34 @@ Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, co
         const ir::Tensor got = readRawFloats(dst, ref.outputs[k].shape(), &ok);
         if (!ok) return makeError(ErrorKind::External, "output '" + name + "' from the board has the wrong size");
         s.result.record.outputAccuracy.push_back(entry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
+        if (qdq && k < qdq->outputs.size()) {
+            const bench::Accuracy q = bench::compare(got, qdq->outputs[k].castTo(ir::DType::Float32), name);
+            quantError.append(QJsonObject{{"output", QString::fromStdString(name)}, {"max_abs", q.maxAbs},
+                                          {"max_rel", q.maxRel}, {"cosine", q.cosine}, {"snr_db", q.snrDb}});
+            c.log(QStringLiteral("quantization error of '%1' against the QDQ model's float reference: max_rel %2, "
+                                 "cosine %3, SNR %4 dB (reported, not checked: the export is checked against "
+                                 "the int8 arithmetic it implements)")
+                      .arg(QString::fromStdString(name)).arg(q.maxRel, 0, 'g', 3).arg(q.cosine, 0, 'f', 6)
+                      .arg(q.snrDb, 0, 'f', 1));
+        }
     }
+    if (!quantError.isEmpty()) s.result.record.extra["quantization_error"] = quantError;
     return {};
+}
+
+// The reference value a layer dump is compared with, as floats. An int8/uint8 value is
+// dequantized with the scale and zero point the export's dump used (its producer's), as
+// (q - zero_point) * scale in float32, like the dump.
+ir::Tensor referenceAsDumped(const PipelineState& s, const std::string& value, const ir::Tensor& ref) {
+    ir::Tensor f = ref.castTo(ir::DType::Float32);
+    if (ref.dtype() != ir::DType::Int8 && ref.dtype() != ir::DType::UInt8) return f;
+    const ir::Value* v = s.plan ? s.plan->adaptation.graph.findValue(value) : nullptr;
+    float scale = 1.f;
+    int zeroPoint = 0;
+    if (!v || !exporter::quantParamsOf(v, &scale, &zeroPoint)) return f;
+    float* x = f.mutableAs<float>();
+    for (int64_t i = 0; i < f.numel(); ++i) x[i] = static_cast<float>(static_cast<int>(x[i]) - zeroPoint) * scale;
+    return f;
 }
 
 // Each dumped layer against the reference value it computes (layout conversions have none).
@@ -263,7 +295,7 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
         bool ok = false;
         const ir::Tensor got = readRawFloats(dst, it->second.shape(), &ok);
         if (!ok) continue;
-        LayerAccuracy la{bench::compare(got, it->second.castTo(ir::DType::Float32), d.node), d.node, value};
+        LayerAccuracy la{bench::compare(got, referenceAsDumped(s, value, it->second), d.node), d.node, value};
         result.layerAccuracy.push_back(la);
         result.record.layerAccuracy.push_back(entry(la.accuracy));
     }
@@ -276,7 +308,7 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
 
 } // namespace
 
-Status compareStep(PipelineState& s, StepContext&) {
+Status compareStep(PipelineState& s, StepContext& c) {
     auto folder = exporter::ExportFolder::open(exportFolderOf(s));
     if (!folder) return folder.error();
     // The reference on the exact sample the export embeds (data/input_K.bin).
@@ -288,12 +320,21 @@ Status compareStep(PipelineState& s, StepContext&) {
         inputs[v->name] = readRawFloats(folder->dir + "/" + file, v->shape, &ok);
         if (!ok) return makeError(ErrorKind::External, "cannot read the export's sample input " + std::to_string(k));
     }
+    // Pass/fail is judged against what the export computes (DeploymentPlan::referenceGraph):
+    // the fused int8 arithmetic for quantized models, whose value names the layer dumps carry.
+    const bool quantized = s.plan && s.plan->hasFusedQuantizedOps();
     reference::RunOptions ro;
     ro.captureAll = s.options.accuracyLayers;
-    auto ref = reference::run(*s.graph, inputs, ro);
+    auto ref = reference::run(s.plan ? s.plan->referenceGraph(*s.graph) : *s.graph, inputs, ro);
     if (!ref) return ref.error();
+    std::optional<reference::RunResult> qdq;
+    if (quantized) {
+        auto r = reference::run(*s.graph, inputs, {});
+        if (!r) return r.error();
+        qdq = std::move(*r);
+    }
     QDir().mkpath(folder->dir + "/results");
-    EMBARK_TRY(compareOutputs(s, *folder, *ref));
+    EMBARK_TRY(compareOutputs(s, *folder, *ref, qdq ? &*qdq : nullptr, c));
     if (s.options.accuracyLayers) EMBARK_TRY(compareLayers(s, *folder, *ref));
     return {};
 }
@@ -321,6 +362,8 @@ void fillFingerprint(PipelineState& s) {
                             {"partitions", s.exported->partitions}, {"iterations", o.iterations},
                             {"warmup", o.warmup}, {"affinity", o.affinity}};
     for (auto it = extra.begin(); it != extra.end(); ++it) rec.extra[it.key()] = it.value();
+    // The plan the export ran, node by node: two runs' plans are diffed from the store (#19).
+    if (s.plan) rec.extra["plan"] = store::planToJson(storedPlan(*s.plan));
 }
 
 } // namespace

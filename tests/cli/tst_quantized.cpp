@@ -337,6 +337,40 @@ private slots:
         QVERIFY(a.readAll() == b.readAll());
     }
 
+    // bench of a quantized model: pass/fail against the int8 arithmetic the export computes
+    // (exactly equal, every output and layer), and the quantization error against the QDQ
+    // model's float reference reported beside it.
+    void benchOfQuantizedModelChecksTheInt8Arithmetic() {
+        QTemporaryDir dir;
+        const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
+        const QString out = dir.filePath("digits_int8.onnx");
+        QCOMPARE(cli({"quantize", digits, "-o", out, "--calib", sourceDir() + "/resources/models/digits_cnn"}).code, 0);
+        const Result r = cli({"bench", out, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup", "0",
+                              "--accuracy-layers", "--json", "--db", dir.filePath("runs.db"), "--work-dir", dir.filePath("work")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject acc = QJsonDocument::fromJson(r.out).object()["accuracy"].toObject();
+        QVERIFY(!acc["outputs"].toArray().isEmpty() && !acc["layers"].toArray().isEmpty());
+        // int8 layers (dumped dequantized) equal exactly; the float Gemm at the end within float
+        // rounding of the reference's summation order.
+        for (const QString key : {QStringLiteral("outputs"), QStringLiteral("layers")})
+            for (const QJsonValue v : acc[key].toArray())
+                QVERIFY2(v.toObject()["max_rel"].toDouble() <= 1e-5, qPrintable(v.toObject()["name"].toString()));
+        int exact = 0;
+        for (const QJsonValue v : acc["layers"].toArray()) exact += v.toObject()["max_abs"].toDouble() == 0.0;
+        QVERIFY2(exact >= 5, qPrintable(QString::number(exact))); // the quantize, convolutions, pools
+        QVERIFY(!acc.contains("first_divergent_layer"));
+        const QJsonArray q = acc["quantization_error"].toArray();
+        QCOMPARE(q.size(), 1);
+        const QJsonObject e = q.first().toObject();
+        QVERIFY2(e["max_abs"].toDouble() > 0 && e["cosine"].toDouble() > 0.99, qPrintable(QString::number(e["cosine"].toDouble())));
+
+        // A float model has no quantization error to report.
+        const Result f = cli({"bench", digits, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup", "0",
+                              "--json", "--db", "-", "--work-dir", dir.filePath("work")});
+        QVERIFY2(f.code == 0, f.err.constData());
+        QVERIFY(!QJsonDocument::fromJson(f.out).object()["accuracy"].toObject().contains("quantization_error"));
+    }
+
     // --exclude-op and --exclude-node keep nodes in float; a tensor file is one sample.
     void quantizeExclusionsAndFiles() {
         QTemporaryDir dir;
