@@ -11,6 +11,7 @@ const std::vector<Command>& commands() {
         {"inspect", "summarise a model: inputs/outputs, ops, parameters, MACs, activations", cmdInspect},
         {"run", "run a model through the host reference interpreter and compare outputs", cmdRun},
         {"quantize", "quantize a float model to int8 QDQ (static, calibrated on test data sets)", cmdQuantize},
+        {"compare", "per-layer error of a model (e.g. quantized) against the float model it came from", cmdCompare},
         {"export", "write a standalone C++ export (portable or XNNPACK kernels)", cmdExport},
         {"build", "configure and build an export folder with CMake", cmdBuild},
         {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},

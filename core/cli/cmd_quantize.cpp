@@ -1,6 +1,7 @@
 // `embark-cli quantize MODEL -o OUT.onnx --calib DIR...`: static post-training quantization
 // (minmax) into a standard QDQ model, calibrated on test_data_set_N folders.
 #include "commands.h"
+#include "layer_report.h"
 #include "model_args.h"
 
 #include "onnx/tensor_io.h"
@@ -13,6 +14,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <optional>
 
 namespace embark::cli {
 namespace {
@@ -71,9 +74,10 @@ int cmdQuantize(const QStringList& args, Io& io) {
     parser.addOption({"method", "Calibration method (minmax).", "METHOD", "minmax"});
     parser.addOption({"exclude-node", "Keep this node in float (repeatable).", "NAME"});
     parser.addOption({"exclude-op", "Keep every node of this ONNX op in float (repeatable).", "OP"});
+    parser.addOption({"report", "Also print the per-layer error against the float model on the first sample (as `compare`)."});
     parser.addOption({"json", "Print a JSON summary."});
     if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR|FILE... [--method minmax] [--exclude-node NAME]... "
-                               "[--exclude-op OP]... [--json]", 1, 1);
+                               "[--exclude-op OP]... [--report] [--json]", 1, 1);
         rc >= 0)
         return rc;
     const QString path = parser.positionalArguments().first();
@@ -105,10 +109,22 @@ int cmdQuantize(const QStringList& args, Io& io) {
             samples.push_back(std::move(*sample));
         }
     }
+    const ir::Graph fp = parser.isSet("report") ? graph->clone() : ir::Graph{};
     auto report = passes::quantizeStatic(*graph, samples, exclude);
     if (!report) return fail(io, report.error());
     const QString out = parser.value("output");
     if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
+    // --report: the model as written, against the float model, on the first sample.
+    std::optional<bench::LayerDiff> diff;
+    constexpr double kSnrDrop = 10;
+    constexpr int kTop = 10;
+    if (parser.isSet("report")) {
+        auto written = loadModel(out, parser);
+        if (!written) return fail(io, written.error());
+        auto d = diffModels(fp, *written, samples.front().inputs, kSnrDrop);
+        if (!d) return fail(io, d.error());
+        diff = std::move(*d);
+    }
 
     if (parser.isSet("json")) {
         io.out << QJsonDocument(QJsonObject{{"model", path},
@@ -117,7 +133,8 @@ int cmdQuantize(const QStringList& args, Io& io) {
                                             {"samples", report->samples},
                                             {"quantized_nodes", report->quantizedNodes},
                                             {"quantized_activations", report->activations},
-                                            {"excluded_nodes", report->excluded}})
+                                            {"excluded_nodes", report->excluded},
+                                            {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()}})
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (minmax over %4 sample(s)) into %5\n")
@@ -126,6 +143,11 @@ int cmdQuantize(const QStringList& args, Io& io) {
                       .arg(QFileInfo(path).fileName())
                       .arg(report->samples)
                       .arg(out);
+        if (diff) {
+            io.out << QStringLiteral("Per-layer error against %1 on %2:\n")
+                          .arg(QFileInfo(path).fileName(), QString::fromStdString(samples.front().label));
+            printLayerDiff(io.out, *diff, kTop, kSnrDrop);
+        }
     }
     return 0;
 }

@@ -16,5 +16,6 @@ int cmdBoards(const QStringList& args, Io& io);
 int cmdRuns(const QStringList& args, Io& io);
 int cmdXnnpack(const QStringList& args, Io& io);
 int cmdQuantize(const QStringList& args, Io& io);
+int cmdCompare(const QStringList& args, Io& io);
 
 } // namespace embark::cli

@@ -371,6 +371,52 @@ private slots:
         QVERIFY(!QJsonDocument::fromJson(f.out).object()["accuracy"].toObject().contains("quantization_error"));
     }
 
+    // compare: per-layer error of the quantized digits model against its float model, matched
+    // by value name, worst first, with the first layer whose SNR falls past --snr-drop; and
+    // quantize --report gives the same on the first calibration sample.
+    void compareReportsPerLayerError() {
+        QTemporaryDir dir;
+        const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
+        const QString set0 = sourceDir() + "/resources/models/digits_cnn/test_data_set_0";
+        const QString out = dir.filePath("digits_int8.onnx");
+        const Result q = cli({"quantize", digits, "-o", out, "--calib", set0, "--report", "--json"});
+        QVERIFY2(q.code == 0, q.err.constData());
+        const QJsonObject report = QJsonDocument::fromJson(q.out).object()["report"].toObject();
+        QVERIFY(report["layers"].toArray().size() >= 8);
+
+        const Result r = cli({"compare", digits, out, "--input", set0, "--json"});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["layers"].toArray(), report["layers"].toArray()); // the same sample, the same figures
+        const QJsonArray layers = o["layers"].toArray();
+        bool sawLogits = false;
+        for (const QJsonValue v : layers) {
+            const QJsonObject l = v.toObject();
+            QVERIFY2(l["cosine"].toDouble() > 0.99 && l["snr_db"].toDouble() > 20, qPrintable(l["value"].toString()));
+            sawLogits = sawLogits || l["value"].toString() == "logits";
+        }
+        QVERIFY(sawLogits);
+        // worst first
+        const QJsonArray worst = o["worst"].toArray();
+        QCOMPARE(worst.size(), std::min(10, int(layers.size())));
+        double previous = -1e9;
+        for (const QJsonValue w : worst)
+            for (const QJsonValue v : layers)
+                if (v.toObject()["value"] == w) {
+                    QVERIFY(v.toObject()["snr_db"].toDouble() >= previous);
+                    previous = v.toObject()["snr_db"].toDouble();
+                }
+        QVERIFY(o["first_drop"].isNull()); // no 10 dB fall on digits
+        const Result flagged = cli({"compare", digits, out, "--input", set0, "--snr-drop", "0", "--top", "3"});
+        QVERIFY2(flagged.code == 0 && flagged.out.contains("First layer whose SNR fell by more than 0 dB"), flagged.out.constData());
+
+        // A model with other inputs, a bad option, an unrelated model.
+        QCOMPARE(cli({"compare", digits, out, "--snr-drop", "-1"}).code, 2);
+        const Result other = cli({"compare", digits, save(dir, qdqConvModel(), "qdq.onnx")});
+        QCOMPARE(other.code, 4);
+        QVERIFY2(other.err.contains("input") && other.err.contains("same inputs"), other.err.constData());
+    }
+
     // --exclude-op and --exclude-node keep nodes in float; a tensor file is one sample.
     void quantizeExclusionsAndFiles() {
         QTemporaryDir dir;
