@@ -1,5 +1,5 @@
 // `embark-cli quantize MODEL -o OUT.onnx --calib DIR...`: static post-training quantization
-// (minmax) into a standard QDQ model, calibrated on test_data_set_N folders.
+// (minmax, percentile or entropy calibration) into a standard QDQ model, calibrated on test_data_set_N folders.
 #include "commands.h"
 #include "layer_report.h"
 #include "model_args.h"
@@ -71,20 +71,27 @@ int cmdQuantize(const QStringList& args, Io& io) {
     addShapeOption(parser);
     parser.addOption({{"o", "output"}, "The quantized .onnx file to write.", "OUT"});
     parser.addOption({"calib", "A test_data_set_N folder, or a folder of them (repeatable).", "DIR"});
-    parser.addOption({"method", "Calibration method (minmax).", "METHOD", "minmax"});
+    parser.addOption({"method", "Calibration method: minmax, percentile or entropy (default minmax).", "METHOD", "minmax"});
+    parser.addOption({"percentile", "Share of the values the percentile method keeps, in percent (default 99.999).", "P", "99.999"});
     parser.addOption({"exclude-node", "Keep this node in float (repeatable).", "NAME"});
     parser.addOption({"exclude-op", "Keep every node of this ONNX op in float (repeatable).", "OP"});
     parser.addOption({"report", "Also print the per-layer error against the float model on the first sample (as `compare`)."});
     parser.addOption({"json", "Print a JSON summary."});
-    if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR|FILE... [--method minmax] [--exclude-node NAME]... "
+    if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR|FILE... [--method minmax|percentile|entropy] [--percentile P] [--exclude-node NAME]... "
                                "[--exclude-op OP]... [--report] [--json]", 1, 1);
         rc >= 0)
         return rc;
     const QString path = parser.positionalArguments().first();
     if (!parser.isSet("output")) return usage(io, "quantize needs -o OUT.onnx");
     if (!parser.isSet("calib")) return usage(io, "quantize needs calibration data: --calib test_data_set_N (repeatable)");
-    if (parser.value("method") != "minmax")
-        return usage(io, "unknown --method '" + parser.value("method") + "'; supported: minmax");
+    passes::CalibrationOptions calibration;
+    if (!passes::calibrationMethodFromName(parser.value("method").toStdString(), &calibration.method))
+        return usage(io, "unknown --method '" + parser.value("method") + "'; supported: minmax, percentile, entropy");
+    bool percentileOk = false;
+    calibration.percentile = parser.value("percentile").toDouble(&percentileOk);
+    if (!percentileOk || !(calibration.percentile > 0 && calibration.percentile <= 100))
+        return usage(io, "--percentile must be a number in (0, 100], e.g. 99.99");
+    const QString method = QString::fromLatin1(passes::calibrationMethodName(calibration.method));
     passes::QuantizeExclusions exclude;
     for (const QString& op : parser.values("exclude-op")) {
         const auto kind = onnx::opFromOnnx(op.toStdString());
@@ -110,7 +117,7 @@ int cmdQuantize(const QStringList& args, Io& io) {
         }
     }
     const ir::Graph fp = parser.isSet("report") ? graph->clone() : ir::Graph{};
-    auto report = passes::quantizeStatic(*graph, samples, exclude);
+    auto report = passes::quantizeStatic(*graph, samples, exclude, calibration);
     if (!report) return fail(io, report.error());
     const QString out = parser.value("output");
     if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
@@ -129,7 +136,7 @@ int cmdQuantize(const QStringList& args, Io& io) {
     if (parser.isSet("json")) {
         io.out << QJsonDocument(QJsonObject{{"model", path},
                                             {"output", out},
-                                            {"method", "minmax"},
+                                            {"method", method},
                                             {"samples", report->samples},
                                             {"quantized_nodes", report->quantizedNodes},
                                             {"quantized_activations", report->activations},
@@ -137,10 +144,10 @@ int cmdQuantize(const QStringList& args, Io& io) {
                                             {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()}})
                       .toJson(QJsonDocument::Indented);
     } else {
-        io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (minmax over %4 sample(s)) into %5\n")
+        io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (%4 over %5 sample(s)) into %6\n")
                       .arg(report->quantizedNodes)
                       .arg(report->activations)
-                      .arg(QFileInfo(path).fileName())
+                      .arg(QFileInfo(path).fileName(), method)
                       .arg(report->samples)
                       .arg(out);
         if (diff) {

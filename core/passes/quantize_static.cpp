@@ -1,5 +1,7 @@
 #include "quantize_static.h"
 
+#include "calibration.h"
+
 #include "pass.h"
 #include "reference/interpreter.h"
 
@@ -52,6 +54,31 @@ int64_t channelOf(const ir::Shape& s, int64_t axis, int64_t i) {
     int64_t inner = 1;
     for (size_t d = static_cast<size_t>(axis) + 1; d < s.rank(); ++d) inner *= s[d];
     return (i / inner) % countOf(s, axis);
+}
+
+// Runs every sample through the reference and calls fn(k, tensor, sample label) for each
+// activation k (a graph input is read from the sample itself).
+template <typename Fn>
+Status forEachActivation(const ir::Graph& graph, const std::vector<CalibrationSample>& samples,
+                         const std::vector<ir::Value*>& activations, Fn fn) {
+    for (const CalibrationSample& sample : samples) {
+        reference::RunOptions options;
+        options.captureAll = true;
+        Expected<reference::RunResult> r = reference::run(graph, sample.inputs, options);
+        if (!r)
+            return makeError(r.error().kind == ErrorKind::Unsupported ? ErrorKind::Unsupported : ErrorKind::InvalidInput,
+                             "calibration sample " + sample.label + ": " + r.error().message);
+        for (size_t k = 0; k < activations.size(); ++k) {
+            auto it = r->values.find(activations[k]->name);
+            const ir::Tensor* t = it != r->values.end() ? &it->second : nullptr;
+            if (!t) {
+                auto in = sample.inputs.find(activations[k]->name);
+                if (in != sample.inputs.end()) t = &in->second;
+            }
+            if (t) EMBARK_TRY(fn(k, *t, sample.label));
+        }
+    }
+    return {};
 }
 
 ir::Tensor int8Tensor(ir::Shape shape, const std::vector<int8_t>& v) {
@@ -148,7 +175,7 @@ Status prepare(ir::Graph& graph) {
 } // namespace
 
 Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
-                                        const QuantizeExclusions& exclude) {
+                                        const QuantizeExclusions& exclude, const CalibrationOptions& calibration) {
     if (samples.empty())
         return makeError(ErrorKind::Usage, "the calibration set is empty: give at least one --calib test_data_set_N folder");
     for (const std::string& name : exclude.nodes)
@@ -176,38 +203,27 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
         for (ir::Value* v : {n->input(0), activationAfter(n->output(0))})
             if (seen.insert(v).second) activations.push_back(v);
     }
-    std::map<const ir::Value*, Range> ranges;
-    for (const CalibrationSample& sample : samples) {
-        reference::RunOptions options;
-        options.captureAll = true;
-        Expected<reference::RunResult> r = reference::run(graph, sample.inputs, options);
-        if (!r)
-            return makeError(r.error().kind == ErrorKind::Unsupported ? ErrorKind::Unsupported : ErrorKind::InvalidInput,
-                             "calibration sample " + sample.label + ": " + r.error().message);
-        for (const ir::Value* v : activations) {
-            auto it = r->values.find(v->name);
-            const ir::Tensor* t = it != r->values.end() ? &it->second : nullptr;
-            if (!t) {
-                auto in = sample.inputs.find(v->name);
-                if (in != sample.inputs.end()) t = &in->second;
-            }
-            if (!t) continue;
-            Range& range = ranges[v];
-            const float* p = t->as<float>();
-            for (int64_t i = 0; i < t->numel(); ++i) {
-                if (std::isnan(p[i]))
-                    return makeError(ErrorKind::InvalidInput, "calibration sample " + sample.label + ": value '" + v->name +
-                                                                  "' holds NaN at element " + std::to_string(i) +
-                                                                  "; calibration data must be finite");
-                range.lo = std::min(range.lo, p[i]);
-                range.hi = std::max(range.hi, p[i]);
-            }
-        }
-    }
+    RangeCollector collector(activations.size());
+    EMBARK_TRY(forEachActivation(graph, samples, activations, [&](size_t k, const ir::Tensor& t, const std::string& label) -> Status {
+        const float* p = t.as<float>();
+        for (int64_t i = 0; i < t.numel(); ++i)
+            if (std::isnan(p[i]))
+                return makeError(ErrorKind::InvalidInput, "calibration sample " + label + ": value '" + activations[k]->name +
+                                                              "' holds NaN at element " + std::to_string(i) +
+                                                              "; calibration data must be finite");
+        collector.observe(k, p, t.numel());
+        return {};
+    }));
+    if (calibration.method != CalibrationMethod::MinMax)
+        EMBARK_TRY(forEachActivation(graph, samples, activations, [&](size_t k, const ir::Tensor& t, const std::string&) -> Status {
+            collector.observeHistogram(k, t.as<float>(), t.numel());
+            return {};
+        }));
     report.samples = static_cast<int>(samples.size());
     std::map<const ir::Value*, float> scales;
-    for (ir::Value* v : activations) {
-        scales[v] = insertActivationQdq(graph, v, ranges[v]);
+    for (size_t k = 0; k < activations.size(); ++k) {
+        const auto [lo, hi] = collector.range(k, calibration);
+        scales[activations[k]] = insertActivationQdq(graph, activations[k], Range{lo, hi});
         ++report.activations;
     }
     for (const Target& t : targets) {

@@ -1,8 +1,9 @@
 // Static post-training quantization of a float graph into a standard QDQ graph (what
-// `embark-cli quantize` writes): min/max calibration of activations on the reference
+// `embark-cli quantize` writes): calibration of activations (minmax, percentile, entropy) on the reference
 // interpreter, then QuantizeLinear/DequantizeLinear pairs around Conv, Gemm and MatMul.
 #pragma once
 
+#include "calibration.h"
 #include "ir/error.h"
 #include "ir/graph.h"
 
@@ -32,10 +33,10 @@ struct QuantizeReport {
     int excluded = 0;         // quantizable nodes kept in float by `exclude`
 };
 
-// Rewrites `graph` in place. Method minmax: each activation (the data input and the output of
+// Rewrites `graph` in place. Each activation (the data input and the output of
 // every Conv, Gemm and MatMul with constant float32 weights, or the output of the Relu or Clip
 // that alone follows it) gets asymmetric int8 parameters
-// from the min and max it takes over `samples` (the range always includes 0: scale =
+// from the range `calibration` gives it over `samples` (calibration.h; the range always includes 0: scale =
 // (max - min) / 255, zero point = round(-128 - min / scale)). Weights become int8 symmetric per
 // output channel (scale = max |w| / 127, no zero point: XNNPACK's qs8-qc8w contract), biases
 // int32 with scale x_scale * w_scale. Nodes keep their names; the result depends only on the
@@ -43,6 +44,7 @@ struct QuantizeReport {
 // fit the model or holds NaN (InvalidInput, naming the sample and the value).
 // `exclude` keeps nodes in float (an excluded node name that the graph lacks is a Usage error).
 Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
-                                        const QuantizeExclusions& exclude = {});
+                                        const QuantizeExclusions& exclude = {},
+                                        const CalibrationOptions& calibration = {});
 
 } // namespace embark::passes

@@ -4,6 +4,7 @@
 // refused with exit 3 naming the node, op and dtype; broken quantization parameters refused
 // with exit 4; int8 tensors through inspect and tensor files; QDQ models export (QOperator
 // models are refused with exit 3).
+#include "onnx/importer.h"
 #include "onnx/onnx_models.h"
 #include "support/cli_process.h"
 #include "support/test_paths.h"
@@ -415,6 +416,50 @@ private slots:
         const Result other = cli({"compare", digits, save(dir, qdqConvModel(), "qdq.onnx")});
         QCOMPARE(other.code, 4);
         QVERIFY2(other.err.contains("input") && other.err.contains("same inputs"), other.err.constData());
+    }
+
+    // percentile and entropy: valid QDQ models that keep digits' top-1, with activation ranges
+    // no wider than minmax's (they clip outliers); bad options are usage errors.
+    void quantizeCalibrationMethods() {
+        QTemporaryDir dir;
+        const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
+        const QString sets = sourceDir() + "/resources/models/digits_cnn";
+        // The activation scales of a QDQ model (QuantizeLinear scale inputs), by node name.
+        const auto scales = [&](const QString& model) {
+            std::map<QString, float> s;
+            auto g = embark::onnx::importModel(model.toStdString());
+            if (!g) return s;
+            for (const ir::Node* n : g->nodes())
+                if (n->op == ir::OpKind::QuantizeLinear && n->input(1) && n->input(1)->isConstant())
+                    s[QString::fromStdString(n->name)] = n->input(1)->constant.as<float>()[0];
+            return s;
+        };
+        const QString minmax = dir.filePath("minmax.onnx");
+        QCOMPARE(cli({"quantize", digits, "-o", minmax, "--calib", sets}).code, 0);
+        const auto base = scales(minmax);
+        QVERIFY(!base.empty());
+        for (const QStringList& extra : {QStringList{"--method", "percentile", "--percentile", "99.9"}, QStringList{"--method", "entropy"}}) {
+            const QString out = dir.filePath(extra[1] + ".onnx");
+            const Result r = cli(QStringList{"quantize", digits, "-o", out, "--calib", sets, "--json"} + extra);
+            QVERIFY2(r.code == 0, r.err.constData());
+            QCOMPARE(QJsonDocument::fromJson(r.out).object()["method"].toString(), extra[1]);
+            const auto s = scales(out);
+            QCOMPARE(s.size(), base.size());
+            bool narrower = false;
+            for (const auto& [name, scale] : s) {
+                QVERIFY2(scale <= base.at(name) * 1.0001f, qPrintable(name));
+                narrower = narrower || scale < base.at(name) * 0.999f;
+            }
+            QVERIFY2(narrower, qPrintable(extra[1])); // something was clipped
+            for (int k = 0; k < 10; ++k) {
+                const Result run = cli({"run", out, "--expect", sets + QStringLiteral("/test_data_set_%1").arg(k), "--json"});
+                const QJsonObject o = QJsonDocument::fromJson(run.out).object();
+                QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+            }
+        }
+        QCOMPARE(cli({"quantize", digits, "-o", dir.filePath("x.onnx"), "--calib", sets, "--method", "kl"}).code, 2);
+        QCOMPARE(cli({"quantize", digits, "-o", dir.filePath("x.onnx"), "--calib", sets, "--method", "percentile", "--percentile", "0"}).code, 2);
+        QVERIFY(!QFileInfo::exists(dir.filePath("x.onnx")));
     }
 
     // --exclude-op and --exclude-node keep nodes in float; a tensor file is one sample.
