@@ -15,8 +15,7 @@
 # The machine should be quiet: the load average is printed before and after. Before each round
 # the round trip of a cache line between CPU 0 and CPU 1 is measured (core_latency.cpp) and
 # printed beside that round's 2-thread gains: on a virtual machine whose vCPUs move between
-# dies it ranged from ~100 ns (one die) to ~600 ns (two) here, and the gains of memory-bound
-# models follow it.
+# dies it changes several-fold between rounds, and the gains of memory-bound models follow it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -69,9 +68,9 @@ for model in "$@"; do
         echo "$model $round $([ -n "$probe" ] && "$probe" || echo n/a)" >> "$work/probes.txt"
         for lib in portable xnnpack; do
             for threads in 1 2; do
-                # Into a file first, never a pipe: a reader started beside the run (python3 takes
-                # ~0.4 s of CPU to start here) would take one of the two cores from it and
-                # halve the 2-thread figures.
+                # Into a file first, never a pipe: a reader started beside the run (python3's
+                # start-up is CPU-heavy) would take one of the two cores from it and spoil the
+                # 2-thread figures.
                 "$work/${model}_$lib/build/run_export" --warmup 3 --iterations 20 --threads "$threads" > "$work/run.jsonl"
                 summary=$(python3 "$here/export/latency_summary.py" < "$work/run.jsonl")
                 echo "$model $lib $threads $round $summary" >> "$work/rounds.txt"

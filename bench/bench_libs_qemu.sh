@@ -7,7 +7,7 @@
 # one run per export, `run_export --warmup 0 --iterations 1 --threads 1 --layers --check 1e-3`,
 # and bench/libs/marks.py reads the count at the clock reads around the timed inference and
 # after each layer: the whole inference and each layer (fused blocks run layer by layer, which
-# costs ~0.1% more instructions than the fused forward(); PLAIN=1 adds a run of forward()). The whole-model figure is what bench_rvv_instructions.sh
+# can count slightly differently from the fused forward(); PLAIN=1 adds a run of forward()). The whole-model figure is what bench_rvv_instructions.sh
 # gets as count(2 iterations) - count(1 iteration), without the printing between iterations. Counts are deterministic, so no rounds; they count
 # instructions, not the work of each: one RVV instruction at VLEN 256 does twice the lanes of
 # one at VLEN 128 (and qemu's TCG time per vector instruction says nothing about a real core).
@@ -69,11 +69,9 @@ measure() {
     qemu=$(board_qemu "$board")
     dir="$work/${model}_${board}_$lib"
     log="$work/${model}_${board}_$lib.log"
-    # portable-vlen: the portable export compiled with -DEMBARK_VLEN_BITS=<the board's VLEN>
-    # (the K1 boards' cflags list it, but `embark-cli build` loses it: toolchain.cmake's default
-    # EMBARK_TARGET_FLAGS wins over the export's, so the plain export is a VLEN-128 build)
-    # (config.h sizes the GEMM tile by it; the board's cflags do not pass it, so the plain
-    # export tiles for 128 bits on every board). Only where VLEN is not 128.
+    # portable-vlen: the portable export compiled with the board's cflags plus
+    # -DEMBARK_VLEN_BITS=<the board's VLEN> (config.h and depthwise.cpp size their vectors by
+    # it), for a board whose cflags do not list its VLEN. Only where VLEN is not 128.
     if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then return 0; fi
     if [ "${REUSE:-0}" = 1 ] && [ -f "$dir/count.txt" ]; then return 0; fi
     if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
@@ -98,7 +96,7 @@ measure() {
     # The --layers run: each layer, the output check, and the whole inference. PLAIN=1 adds a
     # run of forward() itself (PLAIN=auto: only for exports with fused inverted bottlenecks),
     # which costs a second qemu run for little: the fused blocks save memory traffic, not
-    # instructions (MobileNet-V2 portable on sim-rpi5: 770.8 M plain vs 769.9 M layer by layer).
+    # instructions (both counts differ by a fraction of a percent).
     # shellcheck disable=SC2086
     (cd "$dir/build" && $qemu -plugin "$plugin,marks=on" -d plugin ./run_export --warmup 0 --iterations 1 \
         --threads 1 --layers --check 1e-3 --out "$dir/out" > "$dir/layers.jsonl" 2> "$dir/layers_plugin.txt") || status=$?

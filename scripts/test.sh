@@ -31,8 +31,8 @@ fi
 echo "== sanitizer stage: ASan + UBSan in build-asan"
 start=$(date +%s)
 # -O1 keeps the instrumented tests fast without making the build much slower than -O0. -g1
-# (line tables, enough for the sanitizers' file:line stack traces) compiles 20-28% faster than
-# -g and makes 2.6x smaller objects, so links are faster too.
+# (line tables, enough for the sanitizers' file:line stack traces) compiles faster than -g and
+# makes much smaller objects, so links are faster too.
 asan_flags=(-DEMBARK_SANITIZE=ON -DEMBARK_BUILD_STUDIO=OFF -DCMAKE_BUILD_TYPE=Debug
   "-DCMAKE_CXX_FLAGS_DEBUG=-g1 -O1" "-DCMAKE_C_FLAGS_DEBUG=-g1 -O1")
 # The suites this stage runs; only their executables (test NAME runs target tst_NAME) and the

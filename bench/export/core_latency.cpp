@@ -1,8 +1,8 @@
 // Round trip of a cache line between two cores (CPU 0 and CPU 1, pinned), in nanoseconds:
 // the median of 5 runs of 20,000 ping-pongs. bench_export.sh prints it beside the 2-thread
-// gains: on a virtual machine whose two vCPUs move between dies (~100-150 ns on one die,
-// ~450-600 ns across), every layer that hands data from one thread to the other pays for it,
-// and the 2-thread gain of memory-bound models drops with it.
+// gains: on a virtual machine whose two vCPUs move between dies (a round trip across dies
+// takes several times as long as on one), every layer that hands data from one thread to the
+// other pays for it, and the 2-thread gain of memory-bound models drops with it.
 // Standalone: c++ -O2 -pthread core_latency.cpp -o core_latency
 #include <pthread.h>
 #include <sched.h>

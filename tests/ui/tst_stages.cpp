@@ -214,7 +214,7 @@ private slots:
         const QStringList origins = linkedIn(m_view->beforePanel()->scene());
         QVERIFY(!origins.isEmpty());
         QVERIFY(m_view->beforePanel()->view()->visibleSceneRect().intersects(m_view->beforePanel()->scene()->nodesRect(origins)));
-        // The same through the session alone (what a chart click does today): the selected
+        // The same through the session alone (what a chart click does): the selected
         // pane scrolls too when the node is off screen.
         m_view->afterPanel()->view()->centerOnScenePoint(m_view->afterPanel()->scene()->sceneRect().bottomRight());
         m_session->select(m_session->lastStage(), {});

@@ -53,8 +53,9 @@ struct GraphScene::Pending {
 };
 
 GraphScene::GraphScene(QObject* parent) : QGraphicsScene(parent) {
-    // The BSP index is built on the first paint after the items arrive: ~100 ms on the UI
-    // thread for a 900-node graph. A few thousand static items are culled fast enough without.
+    // The BSP index is built on the first paint after the items arrive, on the UI thread: for a
+    // 900-node graph that alone would use up the 100 ms stall budget (tst_graph_view). A few
+    // thousand static items are culled fast enough without.
     setItemIndexMethod(NoIndex);
     m_watcher = new QFutureWatcher<void>(this);
     connect(m_watcher, &QFutureWatcher<void>::finished, this, &GraphScene::onLayoutFinished);
@@ -74,7 +75,7 @@ GraphScene::~GraphScene() {
 void GraphScene::clearItems() {
     // QGraphicsScene::clear() deletes items one by one and emits selectionChanged in the middle
     // when a selected one goes; a listener reaching back into m_items would then touch deleted
-    // items (issue #19: search + Enter, then open another model, crashed). So forget the
+    // items (tst_stages: search + Enter, then open another model). So forget the
     // pointers first and drop the selection without echoing it: the session keeps its own
     // selection and the stages view reapplies it once the new layout is ready.
     m_items.clear();
@@ -176,8 +177,8 @@ void GraphScene::onLayoutFinished() {
     const QPalette palette = QApplication::palette();
 
     // A cosmetic 1-pixel pen (width 0): path and polygon items then take their bounding rect
-    // from the control points; with a wider pen Qt strokes every curve to find it, ~100 ms
-    // on the UI thread for a 900-node graph's first paint. One pixel also stays visible when
+    // from the control points; with a wider pen Qt strokes every curve to find it, on the UI
+    // thread, which stalls a 900-node graph's first paint. One pixel also stays visible when
     // a big graph is zoomed out.
     QPen edgePen(palette.color(QPalette::Text), 0);
     for (size_t e = 0; e < r.edges.size(); ++e) {
@@ -238,7 +239,7 @@ void GraphScene::onLayoutFinished() {
         addItem(node);
     }
     // From the layout's own coordinates: itemsBoundingRect() over a thousand curved edge
-    // paths took over 100 ms on the UI thread for a 900-node graph.
+    // paths stalls the UI thread for a 900-node graph.
     QRectF bounds;
     for (size_t i = 0; i < r.nodes.size(); ++i) {
         const auto& size = p->input.graph.nodes[i];

@@ -22,10 +22,9 @@ namespace {
 
 // Packed expansion + projection weights up to this size are fused: every output row streams
 // them once more, which costs little while they stay in a core's L2 (512 KB on a Raspberry
-// Pi 5 or a SpacemiT K1 cluster). MobileNet-V2 on this project's x86 host, 2 threads on two
-// dies: 3.33 ms unfused, 2.98 ms with its blocks up to 28x28 fused (weights <= 128 KB), 2.78 ms
-// up to 512 KB (its 14x14 blocks too), 2.83 ms with everything (its 7x7x960 blocks stream
-// 1.2 MB per row); 1 thread 5.1 -> 4.9 ms.
+// Pi 5 or a SpacemiT K1 cluster). On MobileNet-V2 this fuses the blocks up to 14x14; its
+// 7x7x960 blocks, which would stream 1.2 MB of weights per output row, run layer by layer
+// (fusing those too gains nothing; the measurements behind this limit: bench/README.md).
 #ifndef EMBARK_FUSED_WEIGHTS_BYTES
 #  define EMBARK_FUSED_WEIGHTS_BYTES (512 * 1024)
 #endif

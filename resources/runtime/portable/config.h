@@ -7,21 +7,21 @@
 // broadcast input values reused per weight load. Override with -DEMBARK_MR=.. -DEMBARK_NR=..
 //
 // Why these defaults:
-// - AVX-512 (32 zmm): 7 x 32 floats = 14 accumulators + 2 weight registers; measured at
-//   XNNPACK speed on a 56x56 64->64 3x3 layer.
+// - AVX-512 (32 zmm): 7 x 32 floats = 14 accumulators + 2 weight registers (bench_portable.sh
+//   compares it with XNNPACK layer by layer).
 // - AVX/AVX2 (16 ymm): 4 x 24 = 12 accumulators + 3 weights + 1 broadcast. GCC 12 spills
 //   a 6 x 16 tile (and 5 x 16) inside the FMA loop; 4 x 24 is spill-free.
 // - aarch64 NEON (32 q registers): 6 x 16 = 24 accumulators + 4 weights (XNNPACK's 6x8 doubled).
 //   Checked by instruction mix only (no arm64 hardware here).
 // - RVV: 32 vector registers of VLEN bits. At VLEN 128, NR = 16 floats is one LMUL-4 register
 //   group; 6 pixels use 24 registers and the weights 4, leaving v0-v3 for the clamp's masks.
-//   XNNPACK's 7 x 4v layout (all 32 registers) made Clang 19 shuffle an accumulator through
+//   XNNPACK's 7 x 4v layout (all 32 registers) makes Clang 19 shuffle an accumulator through
 //   v0 (two vmv4r per k step) and, with the k loop unrolled by 4 (gemm_ukernel.h), spill;
 //   6 x 16 unrolled runs 16.25 instructions per k step (6 flw, 6 vfmacc, a quarter of the
-//   address arithmetic) vs XNNPACK's 25 for 7 x 16: MobileNet-V2's 1x1 convolutions on sim-k230
-//   in 0.71-0.91x the instructions of 7 x 16 (bench/portable/layer_once.cpp under the plugin).
+//   address arithmetic) vs XNNPACK's 25 for 7 x 16, so 1x1 convolutions retire fewer
+//   instructions than with 7 x 16 (counts per layer: bench/README.md).
 //   NR stays 16 at VLEN 256 (EMBARK_VLEN_BITS=256, SpacemiT K1): the 7 x 32 tile Clang 19
-//   makes there ran MobileNet-V2's 1x1 convolutions in 1.5x the instructions of 7 x 16.
+//   makes there retires more instructions on 1x1 convolutions than 7 x 16.
 // - anything else: a modest 4 x 8 tile that scalar code handles as well as any.
 
 // RVV: the vector length of the board in bits (-DEMBARK_VLEN_BITS from its cflags; 128, the
@@ -61,11 +61,11 @@
 
 // Streaming element-wise loops (out[i] = f(a[i], b[i]), activations, residual adds): every
 // iteration is independent, also when out is one of the inputs (in-place ops). Saying so spares
-// the compiler a run-time overlap check, which an in-place call fails, so the loop ran scalar
-// (MobileNet-V2's residual Adds on RVV: 9 instructions per element, 25x XNNPACK's). The vector
-// width stays the compiler's (LMUL 2 on RVV): LMUL 8, as XNNPACK's u8v kernels, saves ~0.1 M
-// instructions on MobileNet-V2 but leaves up to 31 (VLEN 128) or 63 (VLEN 256) elements of every
-// row to scalar code, which rows of one pixel's channels (per-channel broadcasts) would pay.
+// the compiler a run-time overlap check, which an in-place call fails, so the loop would run
+// scalar (a residual Add on RVV: 9 instructions per element). The vector width stays the
+// compiler's (LMUL 2 on RVV): LMUL 8, as XNNPACK's u8v kernels, retires fewer instructions on
+// long rows but leaves up to 31 (VLEN 128) or 63 (VLEN 256) elements of every row to scalar
+// code, which rows of one pixel's channels (per-channel broadcasts) would pay.
 #if defined(__clang__)
 #  define EMBARK_STREAM_LOOP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__)

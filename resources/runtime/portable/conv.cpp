@@ -169,7 +169,8 @@ constexpr size_t kCachedWeightsBytes = 512 * 1024;
 // the panel loop stays outermost, so a panel's weights stay in cache, unless all the weights
 // fit in kSmallWeightsBytes (a 1x1 16->96 expansion: 6 KB): then each tile does every panel
 // while its input rows are in L1, and the output is written row by row in one pass instead of
-// one pass per panel (1.6x on MobileNet-V2's 112x112 expansions). A tile part streams all
+// one pass per panel (which pays on large images with small weights, such as MobileNet-V2's
+// 112x112 expansions). A tile part streams all
 // the weights, so there are many parts (for load balance) only when the weights stay in
 // cache, or when each part has many tiles; a panel part streams only its own panels.
 template <typename Tile>
@@ -199,8 +200,8 @@ void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_
 
 // On several threads, the first panel's pass over a tile asks for the output rows of the tile
 // kPrefetchedTilesAhead further (every channel: their stores follow in this or the next panel
-// passes), see prefetch_for_write. MobileNet-V2's 112x112 and 56x56 expansions: 11-19% faster
-// at 2 threads across two dies.
+// passes), see prefetch_for_write. It pays where the output is large and the threads sit on
+// cores far apart (MobileNet-V2's 112x112 and 56x56 expansions, 2 threads across two dies).
 constexpr int64_t kPrefetchedTilesAhead = 2;
 
 void prefetch_output_tile(const float* output, int64_t tile, int64_t tiles, int64_t pixels, int channels) {

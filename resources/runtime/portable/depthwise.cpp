@@ -69,7 +69,7 @@ EMBARK_VECTORIZE_ALWAYS inline void depthwise_block(int taps, const float* const
     EMBARK_CHANNEL_LOOP(WIDTH)
     for (int c = 0; c < WIDTH; ++c) out[c0 + c] = acc[0][c];
     // The activation runs on the stored row: on a one-pixel tile in registers GCC 12 turns a
-    // 16-wide clamp into 32 scalar min/max (the 112x112x32 layer ran at 2/3 of XNNPACK's speed).
+    // 16-wide clamp into 32 scalar min/max.
     activate_row<WIDTH>(act, out + c0);
 }
 
@@ -89,7 +89,7 @@ inline void depthwise_tail(int taps, const float* const* rows, const float* w, c
 }
 
 // Output pixels written ahead of the stores when several threads share the layer (see
-// prefetch_for_write): MobileNet-V2's 56x56x144 depthwise layers 5-8% faster at 2 threads.
+// prefetch_for_write): it pays on large layers (MobileNet-V2's 56x56x144) at 2 threads.
 constexpr int64_t kPrefetchedPixelsAhead = 8;
 
 #if defined(__clang__) && defined(__riscv_vector)
@@ -102,13 +102,12 @@ constexpr int64_t kPrefetchedPixelsAhead = 8;
 // LMUL 8 leaves four vector register groups, enough for the accumulator and one tap's two
 // operands only if the loads stay next to their FMA. Clang 19's machine scheduler for the
 // generic RISC-V model hoists all 18 loads of 9 taps above the FMAs and spills them (vs8r/vl8r
-// around every tap; the 3-tap LMUL-4 passes used before ran MobileNet-V2's depthwise layers in
-// 2.6-3.6x XNNPACK's instructions). These functions are therefore tuned for another core,
+// around every tap). These functions are therefore tuned for another core,
 // tune=xiangshan-nanhu (instruction order only: the ISA stays the board's -march): an
 // out-of-order model without vector scheduling data, for which the scheduler keeps the source
 // order of the vector instructions and the clamp compares against scalars (vmflt.vf). Checked
-// in the object code: no vs8r/vl8r. (tune=sifive-p670 still hoisted the clamp bounds' splats
-// and spilled one; the generic model spills 24 register groups per iteration.)
+// in the object code: no vs8r/vl8r. (tune=sifive-p670 hoists the clamp bounds' splats and
+// spills one; the generic model spills 24 register groups per iteration.)
 //
 // Channels past the last whole vector (at the board's VLEN, EMBARK_VLEN_BITS) are not a
 // scalar or masked epilogue: a single pass is a pure function of the inputs, so the last
@@ -122,9 +121,8 @@ constexpr int kDepthwiseTapsPerPass = 9;
                         unroll(disable))
 // Floats per vector instruction at LMUL 8, 4, 2, 1 at the board's VLEN. The loops are fixed
 // width (vectorize_width(32) at VLEN 128, not scalable): a build for VLEN 128 run on a VLEN-256
-// core (sim-k1 exports get the default 128 today) then does the same vectors, each half full,
-// where scalable loops shorter than the core's vector fell to scalar code (MobileNet-V2 on
-// sim-k1: 12x XNNPACK's instructions on its depthwise layers).
+// core (an export built without the board's EMBARK_VLEN_BITS) then does the same vectors, each
+// half full, where scalable loops shorter than the core's vector would fall to scalar code.
 #  if EMBARK_VLEN_BITS >= 256
 #    define EMBARK_DEPTHWISE_FLOATS_M8 64
 #    define EMBARK_DEPTHWISE_FLOATS_M4 32
@@ -228,9 +226,8 @@ template <int TAPS, Act kAct, int T0 = 0>
 
 // Output pixels [begin, end) with the activation kAct in the last pass (Act::None: applied to
 // each stored pixel by apply_activation). One function per tap count and activation, not
-// inlined into the generic paths, so fewer values stay live across the pixel loop (MobileNet-V2
-// at VLEN 128: 112x112x32 in 1.37 M instructions vs XNNPACK's 1.48 M, 56x56x144 in 1.14 M vs
-// 1.07 M: ~50 instructions per pixel of set-up around the vector loops).
+// inlined into the generic paths, so fewer values stay live across the pixel loop and the
+// set-up around the vector loops stays short (per-layer counts against XNNPACK: bench/README.md).
 template <int TAPS, Act kAct>
 [[gnu::noinline]] EMBARK_DEPTHWISE_TUNE void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection,
                                                                   int64_t begin, int64_t end, float* output,

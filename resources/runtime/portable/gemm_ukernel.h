@@ -63,8 +63,8 @@ inline void prefetch_for_write(const void* address, size_t bytes) {
 
 // Applies the cheap fused activations to the accumulator tile in registers. The switch is
 // outside the loops so each case is a plain vector loop, and nothing takes the tile's address
-// or indexes it with a run-time bound (either forces the accumulators out of registers: 2x
-// slower). Sigmoid, Tanh and Swish (vmath.h) are applied to the stored rows (act_after_store).
+// or indexes it with a run-time bound (either forces the accumulators out of registers).
+// Sigmoid, Tanh and Swish (vmath.h) are applied to the stored rows (act_after_store).
 template <int MR, int NR>
 [[gnu::always_inline]] EMBARK_VECTORIZE_ALWAYS inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
     switch (act.kind) {
@@ -119,7 +119,7 @@ template <int MR, int NR>
 // Why this shape: the channel loop (n) is innermost and of constant length so it becomes
 // full-width vector FMAs; the unrolled pixel loop broadcasts one input value per pixel and
 // reuses each weight vector MR times. Unrolling only the pixel loop matters: GCC given a
-// different loop to unroll vectorizes across pixels with gathers (20x slower).
+// different loop to unroll vectorizes across pixels with gathers (far slower).
 template <int MR, int NR, bool kPrefetch = false>
 EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
                       const float* __restrict w, const float* __restrict bias, float* c,

@@ -1,8 +1,8 @@
 // The register tile of gemm_ukernel.h written with GCC vector extensions (plain C++ for GCC
 // and Clang, no intrinsics), used on 64-bit Arm. GCC 12's vectorizer gives the loop form of
 // the tile (gemm_tile) an SLP shape on aarch64: 18 scalar fmadd, lane inserts and the
-// accumulators spilled to the stack on every k step (ResNet-18 on sim-rpi5 ran 4x XNNPACK's
-// instructions). Here each accumulator row is NR / 4 named 128-bit vectors, which GCC and
+// accumulators spilled to the stack on every k step: several times the instructions of
+// XNNPACK's kernel. Here each accumulator row is NR / 4 named 128-bit vectors, which GCC and
 // Clang keep in NEON registers and update with one fmla each.
 #pragma once
 

@@ -20,7 +20,7 @@
 // * Bad shapes are programming errors of the emitter: pack_* throws std::invalid_argument
 //   with a message, kernels do not check again (the hot path stays branch-free).
 // * Compile with -O3 and the target's -march (e.g. -march=x86-64-v3, -march=rv64gcv,
-//   -mcpu=cortex-a76); never -ffast-math (it made Clang's vector code 15-35x slower). Tile
+//   -mcpu=cortex-a76); never -ffast-math (it makes Clang's vector code many times slower). Tile
 //   sizes come from config.h (EMBARK_MR / EMBARK_NR / EMBARK_VLEN_BITS). riscv64: build with
 //   clang-19 --target=riscv64-linux-gnu -march=rv64gcv -DEMBARK_VLEN_BITS=<board VLEN>
 //   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
@@ -30,7 +30,7 @@
 //   quant.cpp (int8 kernels). Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
-//   are few pixels); 2 threads give >= 1.8x on ResNet-sized layers.
+//   are few pixels); bench/bench_portable.sh measures the gain of 2 threads per layer.
 // ---------------------------------------------------------------------------------------
 
 #include "config.h"

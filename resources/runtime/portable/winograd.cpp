@@ -42,7 +42,7 @@ constexpr size_t kScratchBytes = size_t(2) << 20;
 constexpr size_t kCachedWeightsBytes = 768 * 1024;
 // Panels of weights streamed from memory are prefetched while the previous one runs when the
 // two fit in half of a 32 KB L1 each (prefetches land in L1 on some cores: a larger next panel
-// evicts the current one, 8-14% slower on ResNet's 14x14x256 layers at 1 thread).
+// evicts the current one, which is slower than no prefetch on ResNet's 14x14x256 layers).
 constexpr size_t kPrefetchedPanelBytes = 16 * 1024;
 
 #if defined(__clang__)
@@ -120,7 +120,7 @@ struct Transforms<4> {
 
 // Floats between two positions' rows in V or M: a block's rows plus one cache line, so the
 // (M+2)^2 streams that the transforms read or write at once never sit a multiple of 4 KiB
-// apart (they would all fall into the same L1 set: 8x slower at 1 thread on 56x56x64, F(4x4)).
+// apart (they would all fall into the same L1 set and evict each other).
 size_t position_stride(int count, int row) {
     return (static_cast<size_t>(count) * row + 15) / 16 * 16 + 16;
 }
@@ -274,8 +274,8 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
             const float* w = packed + (static_cast<size_t>(xi) * g.panels + p) * panel_size;
             // The panel this loop reads next (the next position's first one after the last
             // panel), fetched a share per register tile while this panel's tiles run: else the
-            // first tile on a panel waits for it from memory (about 4x the time of the next ones
-            // on ResNet-18's 28x28x128 layers, whose 2.4 MB of weights do not stay cached).
+            // first tile on a panel waits for it from memory, several times as long as the next
+            // ones take where the weights do not stay cached (ResNet-18's 28x28x128: 2.4 MB).
             const float* next = nullptr;
             if (prefetch)
                 next = p + 1 < p_end           ? w + panel_size
@@ -363,8 +363,8 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
         // split the output channels, so each thread streams only its share of the transformed
         // weights (4 MB there) instead of all of them, and its GEMMs keep every tile row; the
         // input transform is repeated. F(4x4)'s heavier input transform makes that a loss when
-        // each thread would still have two register tiles of rows (28x28x128: 1.2x against
-        // 1.4x from 1 to 2 threads inside ResNet-18), so then the tiles are split.
+        // each thread would still have two register tiles of rows (ResNet-18's 28x28x128), so
+        // then the tiles are split.
         parallel_for(pool, threads, [&](int64_t begin, int64_t end) {
             float* scratch = thread_scratch(scratch_floats);
             for (int64_t part = begin; part < end; ++part)
