@@ -6,11 +6,13 @@
 
 #include "store/run_report.h"
 #include "store/run_store.h"
+#include "targets/onnxruntime.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 
 namespace embark::cli {
@@ -159,6 +161,12 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
 int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, Io& io) {
     auto c = store.compareRuns(a, b);
     if (!c) return fail(io, c.error());
+    // What ran each run (export or ONNX Runtime, its provider) and the EP options that differ.
+    auto runA = store.getRun(a);
+    if (!runA) return fail(io, runA.error());
+    auto runB = store.getRun(b);
+    if (!runB) return fail(io, runB.error());
+    const targets::RuntimeComparison rt = targets::compareRuntimes(runA->extra, runB->extra);
     auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
     if (p.isSet("json")) {
         QJsonArray layers;
@@ -166,11 +174,17 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
             layers.append(QJsonObject{{"node", q(d.node)}, {"lib_a", q(d.libA)}, {"lib_b", q(d.libB)},
                                       {"ns_a", optional(d.nsA)}, {"ns_b", optional(d.nsB)},
                                       {"delta_ns", d.deltaNs}, {"ratio", d.ratio}});
+        auto valueOrNull = [](const QString& v) { return v.isEmpty() ? QJsonValue() : QJsonValue(v); };
+        QJsonArray options;
+        for (const targets::EpOptionChange& o : rt.epOptions)
+            options.append(QJsonObject{{"key", o.key}, {"a", valueOrNull(o.a)}, {"b", valueOrNull(o.b)}});
         io.out << QJsonDocument(QJsonObject{{"a", qint64(c->idA)}, {"b", qint64(c->idB)},
                                             {"latency_a", statsJson(c->a)}, {"latency_b", statsJson(c->b)},
                                             {"median_delta_ns", c->medianDeltaNs},
                                             {"median_ratio", c->medianRatio},
-                                            {"significant", c->significant}, {"layers", layers}})
+                                            {"significant", c->significant},
+                                            {"runtime_a", rt.a.toJson()}, {"runtime_b", rt.b.toJson()},
+                                            {"ep_option_differences", options}, {"layers", layers}})
                       .toJson(QJsonDocument::Indented);
         return 0;
     }
@@ -194,7 +208,21 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     io.out << "  B / A    " << QString::number(c->medianRatio, 'f', 3) << "  ("
            << (c->significant ? "the intervals do not overlap: a real difference"
                               : "the intervals overlap: not a significant difference")
-           << ")\n\nPer layer (ms)\n"
+           << ")\n\nRuntime\n";
+    io.out << "  run " << QString::number(c->idA).leftJustified(6) << " " << rt.a.describe() << "\n"
+           << "  run " << QString::number(c->idB).leftJustified(6) << " " << rt.b.describe() << "\n";
+    const bool anyEp = !rt.a.ep.isEmpty() || !rt.b.ep.isEmpty() || !rt.a.epOptions.isEmpty() || !rt.b.epOptions.isEmpty();
+    if (!rt.epOptions.empty()) {
+        io.out << "  EP options that differ (A -> B)\n";
+        int width = 0;
+        for (const targets::EpOptionChange& o : rt.epOptions) width = std::max(width, int(o.key.size()));
+        auto value = [](const QString& v) { return v.isEmpty() ? QStringLiteral("(not set)") : v; };
+        for (const targets::EpOptionChange& o : rt.epOptions)
+            io.out << "    " << o.key.leftJustified(width) << "  " << value(o.a) << " -> " << value(o.b) << "\n";
+    } else if (anyEp) {
+        io.out << "  EP options the same in both runs (" << rt.a.epOptions.size() << " set)\n";
+    }
+    io.out << "\nPer layer (ms)\n"
            << "  " << QString("node").leftJustified(32) << QString("A").rightJustified(10)
            << QString("B").rightJustified(10) << QString("B - A").rightJustified(10) << QString("B / A").rightJustified(8) << "\n";
     for (const LayerDelta& d : c->layers) {

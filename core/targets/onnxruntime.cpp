@@ -1,8 +1,10 @@
 #include "onnxruntime.h"
 
 #include <QDir>
+#include <QJsonValue>
 #include <QRegularExpression>
 #include <QSet>
+#include <QVariant>
 #include <algorithm>
 
 namespace embark::targets {
@@ -211,6 +213,43 @@ QStringList epOptionDifferences(const QJsonObject& a, const QJsonObject& b) {
     for (const QString& k : keys)
         if (a.value(k) != b.value(k)) differ << k;
     return differ;
+}
+
+namespace {
+// Option values are stored as strings; a number or boolean written by hand reads the same.
+QString optionText(const QJsonValue& v) {
+    if (v.isUndefined() || v.isNull()) return {};
+    if (v.isBool()) return v.toBool() ? QStringLiteral("1") : QStringLiteral("0");
+    return v.toVariant().toString();
+}
+} // namespace
+
+QString StoredRuntime::describe() const {
+    return ep.isEmpty() ? runtime : runtime + ", ep " + ep;
+}
+
+QJsonObject StoredRuntime::toJson() const {
+    QJsonObject o{{"runtime", runtime}, {"ep_options", epOptions}};
+    o["ep"] = ep.isEmpty() ? QJsonValue() : QJsonValue(ep);
+    return o;
+}
+
+StoredRuntime storedRuntime(const QJsonObject& extra) {
+    StoredRuntime r;
+    const QString runtime = extra.value("runtime").toString();
+    if (!runtime.isEmpty()) r.runtime = runtime;
+    r.ep = extra.value("ep").toString();
+    r.epOptions = extra.value("ep_options").toObject();
+    return r;
+}
+
+RuntimeComparison compareRuntimes(const QJsonObject& extraA, const QJsonObject& extraB) {
+    RuntimeComparison c{storedRuntime(extraA), storedRuntime(extraB), {}};
+    for (const QString& key : epOptionDifferences(c.a.epOptions, c.b.epOptions)) {
+        EpOptionChange change{key, optionText(c.a.epOptions.value(key)), optionText(c.b.epOptions.value(key))};
+        if (change.a != change.b) c.epOptions.push_back(change); // "4" and 4 are the same setting
+    }
+    return c;
 }
 
 QString perfTestPath(const OrtRuntime& r) { return r.root + "/bin/onnxruntime_perf_test"; }

@@ -63,6 +63,30 @@ QJsonObject epOptionsJson(const EpOptions& options);
 // Keys whose values differ between two runs' stored options (a key only one has counts).
 QStringList epOptionDifferences(const QJsonObject& a, const QJsonObject& b);
 
+// What ran a stored run, from its extra data ("runtime", "ep", "ep_options"): a run without
+// "runtime" is an Embark export's.
+struct StoredRuntime {
+    QString runtime = QStringLiteral("export"); // "export" or "onnxruntime"
+    QString ep;                                 // the execution provider of an ONNX Runtime run
+    QJsonObject epOptions;                      // SpacemiT EP options, by full key
+    QString describe() const;                   // "export", "onnxruntime, ep spacemit"
+    QJsonObject toJson() const;                 // {"runtime", "ep", "ep_options"}
+};
+StoredRuntime storedRuntime(const QJsonObject& extra);
+
+// An EP option whose value differs between two runs (empty: not set in that run).
+struct EpOptionChange {
+    QString key, a, b;
+};
+// Two runs' runtimes side by side: the runtime or provider changed, and the EP options whose
+// values differ (epOptionDifferences' keys, with both values).
+struct RuntimeComparison {
+    StoredRuntime a, b;
+    std::vector<EpOptionChange> epOptions;
+    bool runtimeDiffers() const { return a.runtime != b.runtime || a.ep != b.ep; }
+};
+RuntimeComparison compareRuntimes(const QJsonObject& extraA, const QJsonObject& extraB);
+
 // --- Command lines (argv: data, never parsed by a shell) on a board with `runtime.root`.
 struct PerfTestRequest {
     QString model;          // path on the board

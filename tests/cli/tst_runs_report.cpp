@@ -4,6 +4,10 @@
 #include "store/run_report.h"
 #include "store/run_store.h"
 #include "support/cli_process.h"
+#include "targets/onnxruntime.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -137,6 +141,100 @@ private slots:
         r = test::runCli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(a), QStringLiteral("--against"),
                           QString::number(b), QStringLiteral("--db"), db});
         QCOMPARE(r.code, 2);
+    }
+
+    // Issue 17: the run stores the SpacemiT EP options, and a comparison shows which differ
+    // (and what ran each run: an export, or ONNX Runtime with its provider).
+    void runtimeComparison() {
+        const QJsonObject exportRun{{"arena_bytes", 1024}};
+        const QJsonObject k1a{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
+                              {"ep_options", QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "1"},
+                                                         {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"},
+                                                         {"SPACEMIT_EP_DENSE_ACCURACY_LEVEL", "2"}}}};
+        const QJsonObject k1b{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
+                              {"ep_options", QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "4"},
+                                                         {"SPACEMIT_EP_DENSE_ACCURACY_LEVEL", 2},
+                                                         {"SPACEMIT_EP_DISABLE_OP_TYPE_FILTER", "Softmax"}}}};
+        const targets::RuntimeComparison same = targets::compareRuntimes(exportRun, exportRun);
+        QCOMPARE(same.a.runtime, QStringLiteral("export"));
+        QVERIFY(!same.runtimeDiffers() && same.epOptions.empty());
+        const targets::RuntimeComparison mixed = targets::compareRuntimes(exportRun, k1a);
+        QVERIFY(mixed.runtimeDiffers());
+        QCOMPARE(mixed.b.describe(), QStringLiteral("onnxruntime, ep spacemit"));
+        QCOMPARE(mixed.epOptions.size(), size_t(3)); // all of B's, not set in A
+        QVERIFY(mixed.epOptions[0].a.isEmpty());
+        const targets::RuntimeComparison k1 = targets::compareRuntimes(k1a, k1b);
+        QVERIFY(!k1.runtimeDiffers());
+        QStringList keys;
+        for (const targets::EpOptionChange& o : k1.epOptions) keys << o.key + ':' + o.a + '>' + o.b;
+        // The accuracy level is "2" in one run and 2 in the other: the same setting.
+        QCOMPARE(keys, (QStringList{"SPACEMIT_EP_DISABLE_OP_TYPE_FILTER:>Softmax", "SPACEMIT_EP_DUMP_SUBGRAPHS:1>",
+                                    "SPACEMIT_EP_INTRA_THREAD_NUM:1>4"}));
+    }
+
+    void cliComparesRuntimesAndEpOptions() {
+        const QString db = m_dir.filePath(QStringLiteral("runtimes.sqlite"));
+        int64_t exported = 0, ortA = 0, ortB = 0, ortC = 0;
+        {
+            auto store = RunStore::open(db);
+            QVERIFY(store);
+            RunRecord e = sampleRun("/models/resnet18.onnx", 10000000, "portable");
+            RunRecord a = sampleRun("/models/resnet18.onnx", 9000000, "ort-spacemit");
+            a.fingerprint.kernelLibrary = "onnxruntime";
+            a.extra = QJsonObject{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
+                                  {"ep_options", QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "1"},
+                                                             {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}}};
+            RunRecord b = a;
+            b.extra["ep_options"] = QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "4"},
+                                                {"SPACEMIT_EP_INTRA_THREAD_AFFINITY", "0,1,2,3"}};
+            auto ids = std::vector<Expected<int64_t>>{(*store)->addRun(e), (*store)->addRun(a), (*store)->addRun(b),
+                                                      (*store)->addRun(a)};
+            for (const auto& id : ids) QVERIFY(id);
+            exported = *ids[0];
+            ortA = *ids[1];
+            ortB = *ids[2];
+            ortC = *ids[3];
+        }
+        auto compare = [&](int64_t x, int64_t y, const QStringList& more = {}) {
+            return test::runCli(QStringList{QStringLiteral("runs"), QStringLiteral("compare"), QString::number(x),
+                                            QString::number(y), QStringLiteral("--db"), db} + more);
+        };
+        auto r = compare(ortA, ortB);
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+        QVERIFY2(text.contains(QStringLiteral("Runtime\n  run %1 onnxruntime, ep spacemit\n").arg(QString::number(ortA).leftJustified(6))),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("  EP options that differ (A -> B)\n"
+                                              "    SPACEMIT_EP_DUMP_SUBGRAPHS         1 -> (not set)\n"
+                                              "    SPACEMIT_EP_INTRA_THREAD_AFFINITY  (not set) -> 0,1,2,3\n"
+                                              "    SPACEMIT_EP_INTRA_THREAD_NUM       1 -> 4\n")),
+                 qPrintable(text));
+        QVERIFY(text.indexOf(QStringLiteral("Runtime")) < text.indexOf(QStringLiteral("Per layer")));
+        // The same options: said so.
+        r = compare(ortA, ortC);
+        QVERIFY2(QString::fromUtf8(r.out).contains(QStringLiteral("EP options the same in both runs (2 set)")), r.out.constData());
+        // An export against ONNX Runtime.
+        r = compare(exported, ortA);
+        QVERIFY2(QString::fromUtf8(r.out).contains(QStringLiteral(" export\n")), r.out.constData());
+        QVERIFY(QString::fromUtf8(r.out).contains(QStringLiteral("(not set) -> 1")));
+        // Two exports: the runtime lines only.
+        r = compare(exported, exported);
+        QVERIFY(r.code == 0 && !r.out.contains("EP options"));
+        // --json carries both runtimes and the differences; --csv stays the per-layer table.
+        r = compare(ortA, ortB, {QStringLiteral("--json")});
+        QCOMPARE(r.code, 0);
+        const QJsonObject json = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(json.value("runtime_a").toObject().value("ep").toString(), QStringLiteral("spacemit"));
+        QCOMPARE(json.value("runtime_b").toObject().value("ep_options").toObject().value("SPACEMIT_EP_INTRA_THREAD_NUM").toString(),
+                 QStringLiteral("4"));
+        const QJsonArray diffs = json.value("ep_option_differences").toArray();
+        QCOMPARE(diffs.size(), 3);
+        QCOMPARE(diffs[0].toObject().value("key").toString(), QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS"));
+        QVERIFY(diffs[0].toObject().value("b").isNull());
+        r = compare(exported, ortA, {QStringLiteral("--json")});
+        QVERIFY(QJsonDocument::fromJson(r.out).object().value("runtime_a").toObject().value("ep").isNull());
+        r = compare(ortA, ortB, {QStringLiteral("--csv")});
+        QVERIFY(r.out.startsWith("node,lib_a,lib_b,ns_a,ns_b,delta_ns,ratio\n") && !r.out.contains("SPACEMIT"));
     }
 };
 
