@@ -24,7 +24,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-cli=${EMBARK_CLI:-"$root/build-h3/app/cli/embark-cli"}
+cli=${EMBARK_CLI:-"$root/build/app/cli/embark-cli"}
 shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
 prebuilt=${XNNPACK_PREBUILT:-"$root/../shared/xnnpack/prebuilt"}
 work=${BENCH_DIR:-/tmp/embark-bench-libs-qemu}
