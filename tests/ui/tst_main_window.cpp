@@ -176,7 +176,8 @@ private slots:
         QTRY_VERIFY(!stages->beforePanel()->scene()->isLayoutPending() && !stages->afterPanel()->scene()->isLayoutPending());
         using C = ui::StagesView::Colouring;
         QComboBox* box = stages->colouringBox();
-        QCOMPARE(box->count(), 5); // default, time, error, memory, changes
+        QCOMPARE(box->count(), 6); // default, time, error, memory, changes, ONNX Runtime partitions
+        QVERIFY(!qobject_cast<QStandardItemModel*>(box->model())->item(box->findData(int(C::Partition)))->isEnabled());
         QCOMPARE(stages->colouring(), C::Default);
         ui::GraphScene* before = stages->beforePanel()->scene();
         ui::GraphScene* after = stages->afterPanel()->scene();

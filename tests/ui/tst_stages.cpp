@@ -9,12 +9,17 @@
 #include "support/test_paths.h"
 
 #include <QComboBox>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QStandardItemModel>
 #include <QLabel>
 #include <QMenu>
 #include <QLineEdit>
 #include <QListWidget>
 #include <QStandardPaths>
 #include <QTest>
+
+#include <set>
 
 using namespace embark;
 
@@ -298,6 +303,80 @@ private slots:
         m_view->setColouring(C::Default);
         QCOMPARE(m_view->afterPanel()->scene()->nodeClass(QString::fromStdString(fused->name)), -1);
         QCOMPARE(m_view->afterPanel()->scene()->legend().title, QStringLiteral("Colour: op category"));
+    }
+
+    // Issue 17: an ONNX Runtime run's partitions (the EP's subgraph models name the nodes it
+    // compiled; the rest fell back to the CPU provider) colour both panes, with a legend giving
+    // the number of subgraphs and fallback nodes.
+    void partitionsColourBothPanes() {
+        using C = ui::StagesView::Colouring;
+        auto* model = qobject_cast<QStandardItemModel*>(m_view->colouringBox()->model());
+        const int item = m_view->colouringBox()->findData(int(C::Partition));
+        QVERIFY(item >= 0 && model);
+        QVERIFY(!model->item(item)->isEnabled()); // no run with partitions yet
+        QStringList names;
+        for (const ir::Node* n : m_session->stageGraph(0)->nodes()) names << QString::fromStdString(n->name);
+        QVERIFY(names.size() >= 8);
+        const QJsonObject extra{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
+                                {"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}},
+                                {"subgraphs", QJsonArray{QJsonObject{{"file", "sub0.onnx"}, {"nodes", QJsonArray::fromStringList(names.mid(0, 3))}},
+                                                         QJsonObject{{"file", "sub1.onnx"}, {"nodes", QJsonArray::fromStringList(names.mid(3, 2))}}}},
+                                {"subgraph_count", 2}};
+        const ui::RunPartitions partitions = ui::partitionsFromExtra(extra);
+        QVERIFY(partitions.valid);
+        QCOMPARE(partitions.subgraphCount(), 2);
+        m_view->setPartitions(partitions);
+        QVERIFY(model->item(item)->isEnabled());
+        m_view->setColouring(C::Partition);
+        QCOMPARE(m_view->colouring(), C::Partition);
+        waitForLayouts();
+        ui::GraphScene* before = m_view->beforePanel()->scene();
+        QCOMPARE(before->nodeClass(names[0]), 0);
+        QCOMPARE(before->nodeClass(names[4]), 1);
+        QCOMPARE(before->nodeClass(names[6]), 4); // subgraphs 0, 1, split, not in the model, CPU
+        QCOMPARE(m_view->partitionOf(0, names[6]), int(ui::kCpuFallback));
+        const int fallback = int(names.size()) - 5;
+        const QString title = before->legend().title;
+        QVERIFY2(title.contains(QStringLiteral("EP subgraphs: 2,")) &&
+                     title.contains(QStringLiteral("fell back to the CPU provider: %1)").arg(fallback)),
+                 qPrintable(title));
+        int cpu = 0, sub0 = 0;
+        for (const ui::GraphLegend::Entry& e : before->legend().entries) {
+            if (e.label == QStringLiteral("CPU provider (fallback)")) cpu = e.count;
+            if (e.label == QStringLiteral("EP subgraph 1 (spacemit)")) sub0 = e.count;
+        }
+        QCOMPARE(cpu, fallback);
+        QCOMPARE(sub0, 3);
+        QVERIFY(m_view->beforePanel()->legendLabel()->text().contains(QStringLiteral("EP subgraph 2 (spacemit)")));
+        // The fused stage: a node gets its original nodes' partition, or "split" when they differ.
+        const int last = m_session->lastStage();
+        const QSet<QString> modelNodes = ui::nodeNames(*m_session->stageGraph(0));
+        int checked = 0;
+        for (const ir::Node* n : m_session->stageGraph(last)->nodes()) {
+            const QString name = QString::fromStdString(n->name);
+            std::set<int> where;
+            for (const std::string& o : n->provenance)
+                if (modelNodes.contains(QString::fromStdString(o))) where.insert(partitions.subgraphOf.value(QString::fromStdString(o), -1));
+            if (n->provenance.empty() && modelNodes.contains(name)) where.insert(partitions.subgraphOf.value(name, -1));
+            const int expected = where.empty() ? int(ui::kNotInModel) : where.size() > 1 ? int(ui::kSplitPartitions) : *where.begin();
+            QCOMPARE(m_view->partitionOf(last, name), expected);
+            const int cls = expected >= 0 ? expected : expected == ui::kSplitPartitions ? 2 : expected == ui::kNotInModel ? 3 : 4;
+            QCOMPARE(m_view->afterPanel()->scene()->nodeClass(name), cls);
+            ++checked;
+        }
+        QVERIFY(checked > 0);
+        // No partitions: the kind is disabled and the colours go back to the default.
+        m_view->setPartitions({});
+        QCOMPARE(m_view->colouring(), C::Default);
+        QVERIFY(!model->item(item)->isEnabled());
+        QCOMPARE(before->legend().title, QStringLiteral("Colour: op category"));
+        // A run without SPACEMIT_EP_DUMP_SUBGRAPHS (a host run) has no partitions.
+        QVERIFY(!ui::partitionsFromExtra(QJsonObject{{"runtime", "onnxruntime"}, {"ep", "cpu"}, {"subgraphs", QJsonArray{}}}).valid);
+        // One that asked for them and got none ran everything on the CPU provider.
+        const ui::RunPartitions none = ui::partitionsFromExtra(
+            QJsonObject{{"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}}, {"subgraphs", QJsonArray{}}});
+        QVERIFY(none.valid);
+        QCOMPARE(ui::fallbackNodeCount(none, modelNodes), int(modelNodes.size()));
     }
 
     // Folding by module prefix: "/features" (8 of digits_cnn's nodes) becomes one box in the

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chart_data.h"
+#include "graph/graph_partitions.h"
 
 #include <QWidget>
 
@@ -25,6 +26,8 @@ struct RunCharts {
     // The layer the benchmark found diverging first; empty = the chart applies its own rule.
     QString firstDivergentNode;
     QString modelPath; // the model the run is of; empty = unknown
+    // Where an ONNX Runtime run ran each node (its EP subgraphs); not valid for other runs.
+    RunPartitions partitions;
 };
 
 class ChartsPanel : public QWidget {

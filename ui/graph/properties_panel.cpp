@@ -70,6 +70,12 @@ void PropertiesPanel::setNodeFigures(const QList<Figure>& figures) {
     showNode(m_session->selectedStage(), m_session->selectedNode());
 }
 
+void PropertiesPanel::setPartitions(const RunPartitions& partitions) {
+    m_partitions = partitions;
+    m_partitionModel = m_session->modelPath();
+    showNode(m_session->selectedStage(), m_session->selectedNode());
+}
+
 QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
     auto* item = new QTreeWidgetItem(m_tree, {title});
     QFont bold = item->font(0);
@@ -145,6 +151,22 @@ void PropertiesPanel::showNode(int stage, const QString& name) {
             }
         }
     }
+
+    // Where the ONNX Runtime run shown ran the node: an EP subgraph or the CPU provider.
+    if (m_partitions.valid && m_partitionModel == m_session->modelPath())
+        if (auto model = m_session->stageGraph(0)) {
+            const QSet<QString> modelNodes = nodeNames(*model);
+            QTreeWidgetItem* part = section(tr("ONNX Runtime partition"));
+            const int p = partitionOfNode(m_partitions, *node, modelNodes);
+            QTreeWidgetItem* ran = add(part, tr("Ran in"), partitionLabel(m_partitions, p));
+            if (p >= 0 && p < m_partitions.files.size())
+                ran->setToolTip(1, tr("Subgraph model: %1").arg(m_partitions.files.at(p)));
+            if (p == kSplitPartitions) // each original node's partition
+                for (const std::string& o : node->provenance)
+                    if (const ir::Node* original = model->findNode(o))
+                        add(part, QString::fromStdString(o), partitionLabel(m_partitions, partitionOfNode(m_partitions, *original, modelNodes)));
+            add(part, tr("Subgraphs in the run"), QString::number(m_partitions.subgraphCount()));
+        }
 
     QTreeWidgetItem* provenance = section(tr("Provenance (original ONNX nodes)"));
     for (const std::string& p : node->provenance) add(provenance, QString::fromStdString(p), {});

@@ -2,6 +2,8 @@
 // statistics, the kernel library that runs it and why, and its ONNX provenance.
 #pragma once
 
+#include "graph_partitions.h"
+
 #include <QHash>
 #include <QWidget>
 
@@ -28,6 +30,9 @@ public:
         bool bytes = false;            // written as a data size
     };
     void setNodeFigures(const QList<Figure>& figures);
+    // The partitions of the ONNX Runtime run shown: the selected node's partition (EP
+    // subgraph k, or the CPU provider it fell back to) in its own section. Not valid: none.
+    void setPartitions(const RunPartitions& partitions);
 
 private:
     void showNode(int stage, const QString& node);
@@ -37,6 +42,8 @@ private:
     QTreeWidget* m_tree;
     QList<Figure> m_figures;
     QString m_metricModel; // the model the figures are for
+    RunPartitions m_partitions;
+    QString m_partitionModel; // the model the partitions are for
 };
 
 } // namespace embark::ui

@@ -24,6 +24,7 @@ RunCharts runChartsFromRecord(const store::RunRecord& record) {
         run.accuracy.push_back({QString::fromStdString(a.name), a.cosine, a.snrDb, a.maxRel});
     run.modelPath = QString::fromStdString(f.modelPath);
     run.firstDivergentNode = record.extra.value(QStringLiteral("first_divergent_layer")).toString();
+    run.partitions = partitionsFromExtra(record.extra);
     return run;
 }
 

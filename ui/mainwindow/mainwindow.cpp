@@ -90,13 +90,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         for (const LayerAccuracy& layer : run.accuracy) error.insert(layer.node, layer.maxRel);
         m_stages->setFigures(StagesView::Colouring::Time, ms);
         m_stages->setFigures(StagesView::Colouring::Error, error);
-        // A run shown colours the graph by its layer times unless another figure was chosen.
-        if (m_stages->colouring() == StagesView::Colouring::Default) m_stages->setColouring(StagesView::Colouring::Time);
+        // An ONNX Runtime run with its EP subgraphs colours the graph by partition; another run
+        // by its layer times unless another figure was chosen.
+        // (Partitions name the run's model's nodes: a run of another model has none here.)
+        const bool sameModel = run.modelPath.isEmpty() || QFileInfo(run.modelPath).canonicalFilePath() ==
+                                                              QFileInfo(m_session->modelPath()).canonicalFilePath();
+        const RunPartitions partitions = sameModel ? run.partitions : RunPartitions{};
+        m_stages->setPartitions(partitions);
+        m_properties->setPartitions(partitions);
+        if (partitions.valid) m_stages->setColouring(StagesView::Colouring::Partition);
+        else if (m_stages->colouring() == StagesView::Colouring::Default) m_stages->setColouring(StagesView::Colouring::Time);
         updateNodeFigures();
     });
     connect(m_charts, &ChartsPanel::cleared, this, [this] {
         m_stages->setFigures(StagesView::Colouring::Time, {});
         m_stages->setFigures(StagesView::Colouring::Error, {});
+        m_stages->setPartitions({});
+        m_properties->setPartitions({});
         updateNodeFigures();
     });
     // The memory plan's bytes in use while each node runs, for the "memory" colours.

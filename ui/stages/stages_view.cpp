@@ -54,10 +54,13 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     m_colouring->addItem(tr("Colour: layer error (max_rel)"), int(Colouring::Error));
     m_colouring->addItem(tr("Colour: memory in use"), int(Colouring::Memory));
     m_colouring->addItem(tr("Colour: changes between the stages"), int(Colouring::Diff));
+    m_colouring->addItem(tr("Colour: ONNX Runtime partitions"), int(Colouring::Partition));
     m_colouring->setToolTip(tr("What the node colours of both graphs show: the op category (the kernel library in the "
                                "fused stage), the run shown's time or error per layer, or the bytes of the memory plan "
                                "in use while each node runs (fused nodes carry their block's figure); or what the \"after\" stage "
-                               "changed: nodes added, removed, fused into a block or rewritten to another op."));
+                               "changed: nodes added, removed, fused into a block or rewritten to another op; or, for an "
+                               "ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1, the EP subgraph each node ran in or the "
+                               "CPU provider it fell back to."));
     m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     updateColouringChoices();
     connect(m_colouring, &QComboBox::currentIndexChanged, this, [this] {
@@ -139,6 +142,7 @@ void StagesView::reloadStages() {
     if (m_session->modelPath() != m_metricModel) { // a run's figures name its model's nodes
         m_figures[int(Colouring::Time)].clear();
         m_figures[int(Colouring::Error)].clear();
+        m_partitions = {};
         m_metricLabel.clear();
         updateColouringChoices();
     }
@@ -250,7 +254,9 @@ QString StagesView::figureLabel(Colouring kind) {
     case Colouring::Time: return tr("time (ms)");
     case Colouring::Error: return tr("error (max_rel)");
     case Colouring::Memory: return tr("memory in use");
-    case Colouring::Default: break;
+    case Colouring::Default:
+    case Colouring::Diff:
+    case Colouring::Partition: break;
     }
     return {};
 }
@@ -260,6 +266,23 @@ StagesView::Colouring StagesView::colouring() const { return Colouring(m_colouri
 void StagesView::setColouring(Colouring colouring) { m_colouring->setCurrentIndex(m_colouring->findData(int(colouring))); }
 
 const QHash<QString, double>& StagesView::figures(Colouring kind) const { return m_figures[int(kind)]; }
+
+void StagesView::setPartitions(const RunPartitions& partitions) {
+    m_partitions = partitions;
+    if (partitions.valid) m_metricModel = m_session->modelPath();
+    updateColouringChoices();
+    if (colouring() == Colouring::Partition) {
+        applyMetric(m_before);
+        applyMetric(m_after);
+    }
+}
+
+int StagesView::partitionOf(int stage, const QString& node) const {
+    auto graph = m_session->stageGraph(stage), model = m_session->stageGraph(0);
+    const ir::Node* n = graph ? graph->findNode(node.toStdString()) : nullptr;
+    if (!m_partitions.valid || !n || !model) return kNotInModel;
+    return partitionOfNode(m_partitions, *n, nodeNames(*model));
+}
 
 void StagesView::setFigures(Colouring kind, const QHash<QString, double>& values) {
     if (kind == Colouring::Default) return;
@@ -403,15 +426,20 @@ void StagesView::updateColouringChoices() {
     auto* model = qobject_cast<QStandardItemModel*>(m_colouring->model());
     for (int i = 0; i < m_colouring->count(); ++i) {
         const auto kind = Colouring(m_colouring->itemData(i).toInt());
-        const bool has = kind == Colouring::Default || kind == Colouring::Diff || !m_figures[int(kind)].isEmpty();
+        const bool has = kind == Colouring::Default || kind == Colouring::Diff ||
+                         (kind == Colouring::Partition ? m_partitions.valid : !m_figures[int(kind)].isEmpty());
         if (QStandardItem* item = model ? model->item(i) : nullptr) {
             item->setEnabled(has);
             item->setToolTip(has ? QString()
                              : kind == Colouring::Memory ? tr("Needs a memory plan (choose a board and library)")
+                             : kind == Colouring::Partition
+                                 ? tr("Needs an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1: open it in Run history")
                                                          : tr("Needs a run: benchmark the model, or open a run in Run history"));
         }
     }
-    if (colouring() != Colouring::Default && colouring() != Colouring::Diff && m_figures[int(colouring())].isEmpty())
+    if (colouring() == Colouring::Partition ? !m_partitions.valid
+                                            : colouring() != Colouring::Default && colouring() != Colouring::Diff &&
+                                                  m_figures[int(colouring())].isEmpty())
         setColouring(Colouring::Default);
 }
 
@@ -450,6 +478,10 @@ void StagesView::applyMetric(GraphPanel* panel) {
                                                          : tr("Changes from the \"before\" stage"));
         return;
     }
+    if (kind == Colouring::Partition && m_partitions.valid) {
+        applyPartitions(panel);
+        return;
+    }
     panel->scene()->setNodeClasses({}, {}, {});
     const int shown = stageOf(panel), last = m_session->lastStage();
     auto graph = m_session->stageGraph(shown), fused = m_session->stageGraph(last);
@@ -484,6 +516,37 @@ void StagesView::applyMetric(GraphPanel* panel) {
     }
     foldValues(panel, values, merge);
     panel->scene()->setNodeMetric(values, label, style);
+}
+
+void StagesView::applyPartitions(GraphPanel* panel) {
+    auto graph = m_session->stageGraph(stageOf(panel)), model = m_session->stageGraph(0);
+    if (!graph || !model) return;
+    const QSet<QString> modelNodes = nodeNames(*model);
+    const int k = m_partitions.subgraphCount();
+    // Classes: the subgraphs, then split, not in the model, and the CPU fallback (the last
+    // class, which nodes without a class get).
+    const QPalette palette = QApplication::palette();
+    const bool dark = isDarkPalette(palette);
+    auto tone = [dark](int hue, int saturation) { return QColor::fromHsl(hue, saturation, dark ? 90 : 180); };
+    QList<GraphScene::NodeClass> classes;
+    for (int i = 0; i < k; ++i) // greens, cyans, blues, violets: never the fallback's red
+        classes.append({partitionLabel(m_partitions, i), tone(100 + (i * 53) % 180, 150 + (i / 4 % 2) * 60)});
+    const int split = k, outside = k + 1, cpu = k + 2;
+    classes.append({partitionLabel(m_partitions, kSplitPartitions), tone(45, 200)});
+    classes.append({partitionLabel(m_partitions, kNotInModel), noFigureColor(palette)});
+    classes.append({partitionLabel(m_partitions, kCpuFallback), tone(0, 200)});
+    QHash<QString, int> classOf;
+    for (const ir::Node* n : graph->nodes()) {
+        const int p = partitionOfNode(m_partitions, *n, modelNodes);
+        classOf.insert(QString::fromStdString(n->name), p >= 0 ? p : p == kSplitPartitions ? split : p == kNotInModel ? outside : cpu);
+    }
+    // A folded box: its nodes' partition when they agree, else split.
+    foldValues(panel, classOf, [outside, split](int a, int b) { return a == b || b == outside ? a : a == outside ? b : split; });
+    const QString title = tr("Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)")
+                              .arg(k)
+                              .arg(fallbackNodeCount(m_partitions, modelNodes));
+    panel->scene()->setNodeMetric({}, {});
+    panel->scene()->setNodeClasses(classOf, classes, title);
 }
 
 } // namespace embark::ui

@@ -2,6 +2,8 @@
 // selector, selection linked through provenance, and the rewrite log of the "after" stage.
 #pragma once
 
+#include "graph/graph_partitions.h"
+
 #include <QHash>
 #include <QWidget>
 
@@ -22,8 +24,9 @@ public:
     // stage), or a per-node figure: the run shown's layer time or error (max_rel), or the
     // memory plan's bytes in use while the node runs.
     // Diff marks what the "after" stage changed from the "before" stage: nodes added,
-    // removed, fused into a block, or rewritten to another op.
-    enum class Colouring { Default = 0, Time, Error, Memory, Diff };
+    // removed, fused into a block, or rewritten to another op. Partition: where an ONNX
+    // Runtime run ran each node (an EP subgraph, or the CPU provider as a fallback).
+    enum class Colouring { Default = 0, Time, Error, Memory, Diff, Partition };
     enum class Change { Added = 0, Removed, Fused, Rewritten, Unchanged };
 
     explicit StagesView(StudioSession* session, QWidget* parent = nullptr);
@@ -40,6 +43,12 @@ public:
     // without figures is disabled in the selector.
     void setFigures(Colouring kind, const QHash<QString, double>& values);
     const QHash<QString, double>& figures(Colouring kind) const;
+    // The partitions of the ONNX Runtime run shown (not valid: none; the kind is disabled).
+    // Setting valid partitions does not change the colouring; the caller chooses.
+    void setPartitions(const RunPartitions& partitions);
+    const RunPartitions& partitions() const { return m_partitions; }
+    // Where `node` of `stage` ran in the run shown (PartitionKind or a subgraph index).
+    int partitionOf(int stage, const QString& node) const;
     // The selector's name of a kind with its unit ("time (ms)").
     static QString figureLabel(Colouring kind);
     // Folding by module prefix: the nodes of `panel` under `prefix` ("/features/denseblock3")
@@ -95,6 +104,7 @@ private:
     void showStage(GraphPanel* panel, int stage);
     void applySelection(int stage, const QString& node);
     void applyMetric(GraphPanel* panel);
+    void applyPartitions(GraphPanel* panel);
     int stageOf(const GraphPanel* panel) const;
 
     StudioSession* m_session;
@@ -113,7 +123,8 @@ private:
     QComboBox* m_colouring;
     QStringList m_folded[2]; // before, after
     GraphPanel* m_menuPanel = nullptr;
-    QHash<QString, double> m_figures[5]; // by Colouring, by node name of the last stage
+    QHash<QString, double> m_figures[6]; // by Colouring, by node name of the last stage
+    RunPartitions m_partitions;
     QString m_metricLabel;               // setNodeMetric's label for the Time kind
     QString m_metricModel; // the model the run figures are for
 };
