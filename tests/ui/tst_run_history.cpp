@@ -9,10 +9,18 @@
 #include "charts/layer_accuracy_chart.h"
 #include "charts/layer_timing_chart.h"
 #include "charts/run_comparison_chart.h"
+#include "history/plan_diff_dialog.h"
 #include "history/run_history_panel.h"
 #include "jobs/studio_jobs.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/properties_panel.h"
 #include "mainwindow/mainwindow.h"
+#include "session/studio_session.h"
+#include "stages/stages_view.h"
+#include "support/test_paths.h"
 
+#include "store/run_plan.h"
 #include "store/run_store.h"
 
 #include <qcustomplot.h>
@@ -38,6 +46,10 @@
 #include <QFile>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QLabel>
+#include <QTreeWidget>
 
 #include <numeric>
 
@@ -239,6 +251,42 @@ private slots:
         QVERIFY2(charts.comparison()->warning().contains(QStringLiteral("different models")), qPrintable(charts.comparison()->warning()));
     }
 
+    // Issue 17: the comparison says what ran each run (an export, or ONNX Runtime and its
+    // provider) and which SpacemiT EP options differ.
+    void compareShowsRuntimeAndEpOptions() {
+        auto writer = store::RunStore::open(m_path);
+        QVERIFY(writer.ok());
+        store::RunRecord k1 = makeRun("/models/digits_cnn.onnx", "spacemit-k1", "onnxruntime", QDate(2024, 6, 1), 3.0);
+        k1.extra = QJsonObject{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
+                               {"ep_options", QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "1"}, {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}}};
+        store::RunRecord k1b = k1;
+        k1b.fingerprint.date = k1b.fingerprint.date.addDays(1);
+        k1b.extra["ep_options"] = QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "4"}, {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}};
+        auto a = (*writer)->addRun(k1);
+        auto b = (*writer)->addRun(k1b);
+        QVERIFY(a.ok() && b.ok());
+        ui::RunHistoryPanel panel(m_path);
+        ui::ChartsPanel charts;
+        panel.setCharts(&charts);
+        panel.selectRuns({*a, *b});
+        panel.compareAction()->trigger();
+        QCOMPARE(panel.runtimeDifferences(),
+                 QStringList{QStringLiteral("EP options that differ, #%1 -> #%2: SPACEMIT_EP_INTRA_THREAD_NUM 1 -> 4").arg(*a).arg(*b)});
+        QVERIFY2(panel.statusText().contains(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_NUM 1 -> 4")), qPrintable(panel.statusText()));
+        // An export (the baseline) against ONNX Runtime: the runtimes, and the options only B set.
+        panel.selectRuns({m_portable, *a});
+        panel.compareAction()->trigger();
+        const QStringList lines = panel.runtimeDifferences();
+        QCOMPARE(lines.size(), 2);
+        QCOMPARE(lines[0], QStringLiteral("Runtime: #%1 Embark export, #%2 ONNX Runtime (ep spacemit)").arg(m_portable).arg(*a));
+        QVERIFY2(lines[1].contains(QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS (not set) -> 1")), qPrintable(lines[1]));
+        // Two exports: nothing about runtimes.
+        panel.selectRuns({m_portable, m_xnnpack});
+        panel.compareAction()->trigger();
+        QVERIFY(panel.runtimeDifferences().isEmpty());
+        QVERIFY(!panel.statusText().contains(QStringLiteral("Runtime")));
+    }
+
     void mainWindowComparesRunsFromItsHistoryDock() {
         qputenv("EMBARK_DATA_DIR", m_dir.path().toUtf8());
         QFile::remove(store::RunStore::defaultPath());
@@ -258,6 +306,118 @@ private slots:
         emit window.jobs()->benchmarkFinished(*id);
         QCOMPARE(window.history()->table()->rowCount(), 4);
         qunsetenv("EMBARK_DATA_DIR");
+    }
+
+    // Issue 17: a stored ONNX Runtime run with the EP's subgraphs, opened from the history,
+    // colours the open model's graph by partition and Properties names a node's partition.
+    void openingAnOrtRunShowsItsPartitions() {
+        qputenv("EMBARK_DATA_DIR", m_dir.path().toUtf8());
+        QFile::remove(store::RunStore::defaultPath());
+        QVERIFY(QFile::copy(m_path, store::RunStore::defaultPath()));
+        ui::MainWindow window;
+        const QString modelPath = test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx");
+        QVERIFY(window.openModel(modelPath, true));
+        QStringList names;
+        for (const ir::Node* n : window.session()->stageGraph(0)->nodes()) names << QString::fromStdString(n->name);
+        QVERIFY(names.size() >= 6);
+        store::RunRecord k1 = makeRun(modelPath.toStdString(), "spacemit-k1", "onnxruntime", QDate(2024, 6, 1), 3.0);
+        k1.extra = QJsonObject{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
+                               {"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}},
+                               {"subgraphs", QJsonArray{QJsonObject{{"file", "/tmp/run/subgraph_0.onnx"},
+                                                                    {"nodes", QJsonArray::fromStringList(names.mid(0, 4))}}}},
+                               {"subgraph_count", 1}};
+        auto writer = store::RunStore::open(store::RunStore::defaultPath());
+        QVERIFY(writer.ok());
+        auto id = (*writer)->addRun(k1);
+        QVERIFY(id.ok());
+        window.history()->refresh();
+        window.history()->selectRuns({*id});
+        window.history()->openSelected();
+        QCOMPARE(window.stages()->colouring(), ui::StagesView::Colouring::Partition);
+        QTRY_VERIFY(!window.stages()->beforePanel()->scene()->isLayoutPending());
+        const QString title = window.stages()->beforePanel()->scene()->legend().title;
+        QVERIFY2(title.contains(QStringLiteral("EP subgraphs: 1,")) &&
+                     title.contains(QStringLiteral("CPU provider: %1)").arg(names.size() - 4)),
+                 qPrintable(title));
+        QCOMPARE(window.stages()->beforePanel()->scene()->nodeClass(names[0]), 0);
+        auto propertyValue = [&](const QString& key) {
+            const QList<QTreeWidgetItem*> found = window.properties()->tree()->findItems(key, Qt::MatchExactly | Qt::MatchRecursive);
+            return found.isEmpty() ? QString() : found.first()->text(1);
+        };
+        window.session()->select(0, names[1]);
+        QCOMPARE(propertyValue(QStringLiteral("Ran in")), QStringLiteral("EP subgraph 1 (spacemit)"));
+        window.session()->select(0, names[5]);
+        QCOMPARE(propertyValue(QStringLiteral("Ran in")), QStringLiteral("CPU provider (fallback)"));
+        QCOMPARE(propertyValue(QStringLiteral("Subgraphs in the run")), QStringLiteral("1"));
+        // An export's run: no partitions, the colours go back to the layer times.
+        window.history()->selectRuns({m_portable});
+        window.history()->openSelected();
+        QVERIFY(!window.stages()->partitions().valid);
+        QVERIFY(window.stages()->colouring() != ui::StagesView::Colouring::Partition);
+        window.session()->select(0, names[1]);
+        QVERIFY(propertyValue(QStringLiteral("Ran in")).isEmpty());
+        qunsetenv("EMBARK_DATA_DIR");
+    }
+
+    // Issue 19: two runs' plans side by side from the history, with nodes re-assigned to
+    // another library or layout, fused differently, added and removed marked in both.
+    void diffPlansShowsTwoRunsSideBySide() {
+        auto node = [](const std::string& name, const std::string& op, const std::string& lib, const std::string& layout,
+                       std::vector<std::string> in, std::vector<std::string> out, std::vector<std::string> from) {
+            return store::PlanNode{name, op, lib, layout, std::move(in), std::move(out), {{1, 4, 8, 8}}, std::move(from)};
+        };
+        const std::vector<store::PlanNode> xnn{
+            node("x_to_nhwc", "Transpose", "portable", "NCHW", {"x"}, {"xn"}, {}),
+            node("conv1", "Conv", "xnnpack", "NHWC", {"xn"}, {"c1"}, {"conv1", "relu1"}),
+            node("pool1", "MaxPool", "xnnpack", "NHWC", {"c1"}, {"p1"}, {"pool1"}),
+            node("p1_to_nchw", "Transpose", "portable", "NCHW", {"p1"}, {"y"}, {})};
+        const std::vector<store::PlanNode> portable{node("conv1", "Conv", "portable", "NCHW", {"x"}, {"c1"}, {"conv1"}),
+                                                    node("relu1", "Relu", "portable", "NCHW", {"c1"}, {"r1"}, {"relu1"}),
+                                                    node("pool1", "MaxPool", "portable", "NCHW", {"r1"}, {"y"}, {"pool1"})};
+        auto writer = store::RunStore::open(m_path);
+        QVERIFY(writer.ok());
+        store::RunRecord a = makeRun("/models/digits_cnn.onnx", "sim-k230", "portable", QDate(2024, 6, 1), 4.0);
+        a.extra["plan"] = store::planToJson(portable);
+        store::RunRecord b = makeRun("/models/digits_cnn.onnx", "sim-k230", "xnnpack", QDate(2024, 6, 2), 2.0);
+        b.extra["plan"] = store::planToJson(xnn);
+        auto idA = (*writer)->addRun(a);
+        auto idB = (*writer)->addRun(b);
+        QVERIFY(idA.ok() && idB.ok());
+        ui::RunHistoryPanel panel(m_path);
+        panel.selectRuns({*idB, *idA});
+        QVERIFY(panel.diffPlansAction()->isEnabled());
+        ui::PlanDiffDialog* dialog = panel.diffPlans();
+        QVERIFY2(dialog, qPrintable(panel.statusText()));
+        QVERIFY(dialog->drawError().isEmpty());
+        QTRY_VERIFY(!dialog->panelA()->scene()->isLayoutPending() && !dialog->panelB()->scene()->isLayoutPending());
+        // The older run is the baseline (A).
+        QCOMPARE(dialog->panelA()->scene()->nodeNames(), (QStringList{"conv1", "relu1", "pool1"}));
+        using C = store::PlanChange;
+        QCOMPARE(dialog->panelA()->scene()->nodeClass(QStringLiteral("pool1")), int(C::Reassigned));
+        QCOMPARE(dialog->panelB()->scene()->nodeClass(QStringLiteral("pool1")), int(C::Reassigned));
+        QCOMPARE(dialog->panelA()->scene()->nodeClass(QStringLiteral("relu1")), int(C::Fused));
+        QCOMPARE(dialog->panelB()->scene()->nodeClass(QStringLiteral("conv1")), int(C::Fused));
+        QCOMPARE(dialog->panelB()->scene()->nodeClass(QStringLiteral("x_to_nhwc")), int(C::Added));
+        QVERIFY(dialog->panelB()->legendLabel()->text().contains(QStringLiteral("re-assigned (library or layout)")));
+        QVERIFY2(dialog->summary().contains(QStringLiteral("1 re-assigned")) && dialog->summary().contains(QStringLiteral("2 added")),
+                 qPrintable(dialog->summary()));
+        QCOMPARE(panel.statusText(), dialog->summary());
+        // Selecting a node lights up its counterparts in the other plan and says what changed.
+        dialog->selectNode(true, QStringLiteral("pool1"));
+        QCOMPARE(dialog->panelB()->scene()->linkedNodes(), QStringList{QStringLiteral("pool1")});
+        QVERIFY2(dialog->details().contains(QStringLiteral("portable NCHW")) && dialog->details().contains(QStringLiteral("xnnpack NHWC")),
+                 qPrintable(dialog->details()));
+        dialog->selectNode(false, QStringLiteral("conv1"));
+        QStringList linked = dialog->panelA()->scene()->linkedNodes();
+        linked.sort();
+        QCOMPARE(linked, (QStringList{"conv1", "relu1"}));
+        dialog->close();
+        // A run without a stored plan: no window, the status says why.
+        panel.selectRuns({m_portable, *idA});
+        QVERIFY(!panel.diffPlans());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Run #%1 has no stored plan").arg(m_portable)), qPrintable(panel.statusText()));
+        panel.selectRuns({m_portable});
+        QVERIFY(!panel.diffPlansAction()->isEnabled());
     }
 
     void deleteAsksThenRemovesTheRunFromTheFile() {

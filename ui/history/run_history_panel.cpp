@@ -2,7 +2,10 @@
 
 #include "charts/charts_panel.h"
 #include "jobs/run_charts.h"
+#include "plan_diff_dialog.h"
 #include "run_report_writer.h"
+
+#include "targets/onnxruntime.h"
 
 #include <QAction>
 #include <QApplication>
@@ -47,6 +50,14 @@ public:
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
 QString milliseconds(double ns) { return QString::number(ns / 1e6, 'f', 3); }
+
+// "Embark export", "ONNX Runtime (ep spacemit)".
+QString runtimeText(const targets::StoredRuntime& r) {
+    if (r.runtime == QLatin1String("export")) return RunHistoryPanel::tr("Embark export");
+    if (r.runtime == QLatin1String("onnxruntime"))
+        return r.ep.isEmpty() ? RunHistoryPanel::tr("ONNX Runtime") : RunHistoryPanel::tr("ONNX Runtime (ep %1)").arg(r.ep);
+    return r.describe();
+}
 
 } // namespace
 
@@ -97,8 +108,11 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_reportAction = new QAction(tr("Export &report..."), this);
     m_reportAction->setToolTip(tr("Write the selected run's report (or two runs' comparison) as one HTML or PDF file: "
                                   "board, latency, plan, slowest layers, accuracy and charts"));
+    m_diffPlansAction = new QAction(tr("Diff &plans"), this);
+    m_diffPlansAction->setToolTip(tr("Show two selected runs' plans side by side: nodes added, removed, fused differently "
+                                     "or re-assigned to another kernel library or layout"));
     auto* bar = new QToolBar(this);
-    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_reportAction, m_deleteAction}) {
+    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_diffPlansAction, m_reportAction, m_deleteAction}) {
         bar->addAction(a);
         addAction(a);
         if (a != m_refreshAction) m_table->addAction(a);
@@ -126,6 +140,7 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     connect(m_compareAction, &QAction::triggered, this, &RunHistoryPanel::compareSelected);
     connect(m_deleteAction, &QAction::triggered, this, &RunHistoryPanel::deleteSelected);
     connect(m_reportAction, &QAction::triggered, this, [this] { exportReport(); });
+    connect(m_diffPlansAction, &QAction::triggered, this, [this] { diffPlans(); });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunHistoryPanel::updateActions);
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &RunHistoryPanel::fitColumns);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &RunHistoryPanel::openSelected);
@@ -253,6 +268,7 @@ void RunHistoryPanel::updateActions() {
     m_compareAction->setEnabled(n >= 2);
     m_deleteAction->setEnabled(n >= 1);
     m_reportAction->setEnabled(n == 1 || n == 2);
+    m_diffPlansAction->setEnabled(n == 2);
 }
 
 void RunHistoryPanel::fitColumns() {
@@ -303,12 +319,14 @@ void RunHistoryPanel::compareSelected() {
     QStringList lines;
     std::set<std::string> models;
     QStringList modelNames;
+    std::vector<QJsonObject> extras;
     for (int64_t id : ids) {
         auto run = m_store->getRun(id);
         if (!run.ok()) {
             setStatus(tr("Cannot open run #%1: %2").arg(id).arg(q(run.error().message)));
             return;
         }
+        extras.push_back(run->extra);
         const std::string model = run->fingerprint.modelSha256.empty() ? run->fingerprint.modelPath : run->fingerprint.modelSha256;
         if (models.insert(model).second) modelNames << QFileInfo(q(run->fingerprint.modelPath)).fileName();
         RunCharts charts = runChartsFromRecord(*run);
@@ -329,6 +347,23 @@ void RunHistoryPanel::compareSelected() {
                      .arg(c->significant ? tr("a real difference (95% intervals do not overlap)")
                                          : tr("within noise (95% intervals overlap)"));
     }
+    // What ran each run (an export, or ONNX Runtime with its provider) and the SpacemiT EP
+    // options that differ from the baseline's.
+    m_runtimeLines.clear();
+    for (size_t i = 1; i < ids.size(); ++i) {
+        const targets::RuntimeComparison rt = targets::compareRuntimes(extras.front(), extras[i]);
+        if (rt.runtimeDiffers())
+            m_runtimeLines << tr("Runtime: #%1 %2, #%3 %4").arg(ids.front()).arg(runtimeText(rt.a)).arg(ids[i]).arg(runtimeText(rt.b));
+        QStringList changes;
+        for (const targets::EpOptionChange& o : rt.epOptions)
+            changes << tr("%1 %2 -> %3")
+                           .arg(o.key, o.a.isEmpty() ? tr("(not set)") : o.a, o.b.isEmpty() ? tr("(not set)") : o.b);
+        if (!changes.isEmpty())
+            m_runtimeLines << tr("EP options that differ, #%1 -> #%2: %3").arg(ids.front()).arg(ids[i]).arg(changes.join(QStringLiteral("; ")));
+        else if (!rt.a.epOptions.isEmpty() && !rt.b.epOptions.isEmpty())
+            m_runtimeLines << tr("EP options of #%1 and #%2: the same").arg(ids.front()).arg(ids[i]);
+    }
+    lines << m_runtimeLines;
     if (m_charts) m_charts->compareRuns(series);
     setStatus(lines.isEmpty() ? tr("Comparing %n run(s)", nullptr, int(ids.size())) : lines.join(QLatin1Char('\n')));
     emit chartsShown(true);
@@ -372,6 +407,41 @@ bool RunHistoryPanel::exportReport(const QString& chosenPath) {
     }
     setStatus(tr("Report written to %1").arg(QDir::toNativeSeparators(path)));
     return true;
+}
+
+PlanDiffDialog* RunHistoryPanel::diffPlans() {
+    std::vector<int64_t> ids = selectedRunIds();
+    std::sort(ids.begin(), ids.end());
+    if (ids.size() != 2 || !ensureStore()) {
+        setStatus(tr("Select two runs to diff their plans."));
+        return nullptr;
+    }
+    std::vector<store::RunRecord> runs;
+    std::vector<std::vector<store::PlanNode>> plans;
+    for (int64_t id : ids) {
+        auto run = m_store->getRun(id);
+        if (!run.ok()) {
+            setStatus(tr("Cannot open run #%1: %2").arg(id).arg(q(run.error().message)));
+            return nullptr;
+        }
+        auto plan = store::runPlan(*run);
+        if (!plan.ok()) {
+            setStatus(tr("Cannot read the plan of run #%1: %2").arg(id).arg(q(plan.error().message)));
+            return nullptr;
+        }
+        if (plan->empty()) {
+            setStatus(tr("Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): "
+                         "benchmark the export again to diff its plan.").arg(id));
+            return nullptr;
+        }
+        runs.push_back(std::move(*run));
+        plans.push_back(std::move(*plan));
+    }
+    auto* dialog = new PlanDiffDialog(runs[0], std::move(plans[0]), runs[1], std::move(plans[1]), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    setStatus(dialog->summary());
+    return dialog;
 }
 
 void RunHistoryPanel::deleteSelected() {

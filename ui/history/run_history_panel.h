@@ -1,7 +1,8 @@
 // The run history dock: a table over the SQLite run store (core/store) filtered by model,
 // board, library and date; Open shows a run's charts, Compare puts two or more runs side by
 // side in the run comparison chart, Delete removes runs from the file after a confirmation,
-// Export report writes one run's (or two runs') report as HTML or PDF.
+// Export report writes one run's (or two runs') report as HTML or PDF; Diff plans shows two
+// runs' plans side by side with what changed between them.
 #pragma once
 
 #include "store/run_store.h"
@@ -19,6 +20,7 @@ class QTableWidget;
 namespace embark::ui {
 
 class ChartsPanel;
+class PlanDiffDialog;
 
 class RunHistoryPanel : public QWidget {
     Q_OBJECT
@@ -44,7 +46,11 @@ public:
     QAction* compareAction() const { return m_compareAction; }
     QAction* deleteAction() const { return m_deleteAction; }
     QAction* reportAction() const { return m_reportAction; }
+    QAction* diffPlansAction() const { return m_diffPlansAction; }
     QString statusText() const;
+    // The last comparison's runtime lines: what ran each run when it differs from the
+    // baseline's (export, ONNX Runtime and its provider) and the SpacemiT EP options that differ.
+    QStringList runtimeDifferences() const { return m_runtimeLines; }
 
     std::vector<int64_t> shownRunIds() const;    // in table order
     std::vector<int64_t> selectedRunIds() const; // in table order
@@ -61,6 +67,9 @@ public slots:
     // (the baseline): HTML or PDF by the file's suffix. An empty path asks for one. Returns
     // false (and says why in the status line) when nothing was written.
     bool exportReport(const QString& path = {});
+    // Two selected runs' plans side by side (the older is the baseline), in a window of its
+    // own; null (and the status line says why) when a run has no stored plan.
+    PlanDiffDialog* diffPlans();
 
 signals:
     // After Open or Compare filled the charts: `comparison` says which tab to show.
@@ -91,6 +100,8 @@ private:
     QAction* m_compareAction;
     QAction* m_deleteAction;
     QAction* m_reportAction;
+    QAction* m_diffPlansAction;
+    QStringList m_runtimeLines;
 };
 
 } // namespace embark::ui
