@@ -9,6 +9,29 @@
     </message>
 </context>
 <context>
+    <name>GraphPartitions</name>
+    <message>
+        <source>CPU provider (fallback)</source>
+        <translation>fournisseur CPU (repli)</translation>
+    </message>
+    <message>
+        <source>split between partitions</source>
+        <translation>réparti entre partitions</translation>
+    </message>
+    <message>
+        <source>not an ONNX node (added by Embark)</source>
+        <translation>pas un nœud ONNX (ajouté par Embark)</translation>
+    </message>
+    <message>
+        <source>EP subgraph %1</source>
+        <translation>sous-graphe %1 de l&apos;EP</translation>
+    </message>
+    <message>
+        <source>EP subgraph %1 (%2)</source>
+        <translation>sous-graphe %1 de l&apos;EP (%2)</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System language</source>
@@ -961,6 +984,81 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::PlanDiffDialog</name>
+    <message>
+        <source>added</source>
+        <translation>ajouté</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>supprimé</translation>
+    </message>
+    <message>
+        <source>fused differently</source>
+        <translation>fusionné autrement</translation>
+    </message>
+    <message>
+        <source>re-assigned (library or layout)</source>
+        <translation>réaffecté (bibliothèque ou disposition)</translation>
+    </message>
+    <message>
+        <source>rewritten (other op)</source>
+        <translation>réécrit (autre opération)</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>inchangé</translation>
+    </message>
+    <message>
+        <source>Run #%1: %2 on %3 (%4)</source>
+        <translation>Exécution #%1 : %2 sur %3 (%4)</translation>
+    </message>
+    <message>
+        <source>Plans of runs #%1 and #%2</source>
+        <translation>Plans des exécutions #%1 et #%2</translation>
+    </message>
+    <message>
+        <source>Select a node to see what changed.</source>
+        <translation>Sélectionnez un nœud pour voir ce qui a changé.</translation>
+    </message>
+    <message>
+        <source>Baseline %1</source>
+        <translation>Référence %1</translation>
+    </message>
+    <message>
+        <source>Run #%1&apos;s plan cannot be drawn: %2</source>
+        <translation>Le plan de l&apos;exécution #%1 ne peut pas être dessiné : %2</translation>
+    </message>
+    <message>
+        <source>The plans of runs #%1 and #%2 are the same: every node runs with the same library and layout.</source>
+        <translation>Les plans des exécutions #%1 et #%2 sont identiques : chaque nœud tourne avec la même bibliothèque et la même disposition.</translation>
+    </message>
+    <message>
+        <source>Run #%2 against run #%1 (baseline): %3 re-assigned to another library or layout, %4 fused differently (%5 in #%1, %6 in #%2), %7 added, %8 removed, %9 rewritten.</source>
+        <translation>Exécution #%2 par rapport à l&apos;exécution #%1 (référence) : %3 réaffectés à une autre bibliothèque ou disposition, %4 fusionnés autrement (%5 dans #%1, %6 dans #%2), %7 ajoutés, %8 supprimés, %9 réécrits.</translation>
+    </message>
+    <message>
+        <source>Changes to the baseline&apos;s nodes</source>
+        <translation>Changements des nœuds de la référence</translation>
+    </message>
+    <message>
+        <source>Changes from the baseline</source>
+        <translation>Changements par rapport à la référence</translation>
+    </message>
+    <message>
+        <source>%1 (run #%2): %3</source>
+        <translation>%1 (exécution #%2) : %3</translation>
+    </message>
+    <message>
+        <source>; run #%1: %2 %3, run #%4: %5 %6</source>
+        <translation> ; exécution #%1 : %2 %3, exécution #%4 : %5 %6</translation>
+    </message>
+    <message>
+        <source>; in run #%1: %2</source>
+        <translation> ; dans l&apos;exécution #%1 : %2</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::PropertiesPanel</name>
     <message>
         <source>min %1  max %2  mean %3  std %4</source>
@@ -1053,6 +1151,22 @@
     <message>
         <source>Layer figures</source>
         <translation>Chiffres de la couche</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime partition</source>
+        <translation>Partition ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>Ran in</source>
+        <translation>Exécuté dans</translation>
+    </message>
+    <message>
+        <source>Subgraph model: %1</source>
+        <translation>Modèle du sous-graphe : %1</translation>
+    </message>
+    <message>
+        <source>Subgraphs in the run</source>
+        <translation>Sous-graphes de l&apos;exécution</translation>
     </message>
 </context>
 <context>
@@ -1324,6 +1438,58 @@
         <source>Report written to %1</source>
         <translation>Rapport écrit dans %1</translation>
     </message>
+    <message>
+        <source>Embark export</source>
+        <translation>Export Embark</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime</source>
+        <translation>ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime (ep %1)</source>
+        <translation>ONNX Runtime (EP %1)</translation>
+    </message>
+    <message>
+        <source>Diff &amp;plans</source>
+        <translation>Comparer les &amp;plans</translation>
+    </message>
+    <message>
+        <source>Show two selected runs&apos; plans side by side: nodes added, removed, fused differently or re-assigned to another kernel library or layout</source>
+        <translation>Afficher côte à côte les plans de deux exécutions sélectionnées : nœuds ajoutés, supprimés, fusionnés autrement ou réaffectés à une autre bibliothèque de noyaux ou disposition</translation>
+    </message>
+    <message>
+        <source>Runtime: #%1 %2, #%3 %4</source>
+        <translation>Environnement d&apos;exécution : #%1 %2, #%3 %4</translation>
+    </message>
+    <message>
+        <source>%1 %2 -&gt; %3</source>
+        <translation>%1 %2 -&gt; %3</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>(non défini)</translation>
+    </message>
+    <message>
+        <source>EP options that differ, #%1 -&gt; #%2: %3</source>
+        <translation>Options de l&apos;EP qui diffèrent, #%1 -&gt; #%2 : %3</translation>
+    </message>
+    <message>
+        <source>EP options of #%1 and #%2: the same</source>
+        <translation>Options de l&apos;EP de #%1 et #%2 : identiques</translation>
+    </message>
+    <message>
+        <source>Select two runs to diff their plans.</source>
+        <translation>Sélectionnez deux exécutions pour comparer leurs plans.</translation>
+    </message>
+    <message>
+        <source>Cannot read the plan of run #%1: %2</source>
+        <translation>Impossible de lire le plan de l&apos;exécution #%1 : %2</translation>
+    </message>
+    <message>
+        <source>Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): benchmark the export again to diff its plan.</source>
+        <translation>L&apos;exécution #%1 n&apos;a pas de plan enregistré (les exécutions ONNX Runtime et celles enregistrées par un Embark plus ancien n&apos;en ont pas) : relancez le benchmark de l&apos;export pour comparer son plan.</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -1510,7 +1676,7 @@
     </message>
     <message>
         <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op.</source>
-        <translation>Ce que montrent les couleurs des nœuds des deux graphes : la catégorie d’op (la bibliothèque de noyaux à l’étape fusionnée), le temps ou l’erreur par couche de l’exécution affichée, ou les octets du plan mémoire utilisés pendant l’exécution de chaque nœud (un nœud fusionné porte le chiffre de son bloc) ; ou ce que l’étape « après » a changé : nœuds ajoutés, supprimés, fusionnés dans un bloc ou réécrits en une autre op.</translation>
+        <translation type="vanished">Ce que montrent les couleurs des nœuds des deux graphes : la catégorie d’op (la bibliothèque de noyaux à l’étape fusionnée), le temps ou l’erreur par couche de l’exécution affichée, ou les octets du plan mémoire utilisés pendant l’exécution de chaque nœud (un nœud fusionné porte le chiffre de son bloc) ; ou ce que l’étape « après » a changé : nœuds ajoutés, supprimés, fusionnés dans un bloc ou réécrits en une autre op.</translation>
     </message>
     <message>
         <source>time (ms)</source>
@@ -1575,6 +1741,22 @@
     <message>
         <source>Changes from the &quot;before&quot; stage</source>
         <translation>Changements depuis l’étape « avant »</translation>
+    </message>
+    <message>
+        <source>Colour: ONNX Runtime partitions</source>
+        <translation>Couleur : partitions ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op; or, for an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1, the EP subgraph each node ran in or the CPU provider it fell back to.</source>
+        <translation>Ce que montrent les couleurs des nœuds des deux graphes : la catégorie d&apos;opération (la bibliothèque de noyaux dans l&apos;étape fusionnée), le temps ou l&apos;erreur par couche de l&apos;exécution affichée, ou les octets du plan mémoire utilisés pendant l&apos;exécution de chaque nœud (les nœuds fusionnés portent le chiffre de leur bloc) ; ou ce que l&apos;étape « après » a changé : nœuds ajoutés, supprimés, fusionnés dans un bloc ou réécrits en une autre opération ; ou, pour une exécution ONNX Runtime avec SPACEMIT_EP_DUMP_SUBGRAPHS=1, le sous-graphe de l&apos;EP où chaque nœud a tourné ou le fournisseur CPU sur lequel il s&apos;est rabattu.</translation>
+    </message>
+    <message>
+        <source>Needs an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1: open it in Run history</source>
+        <translation>Nécessite une exécution ONNX Runtime avec SPACEMIT_EP_DUMP_SUBGRAPHS=1 : ouvrez-la dans l&apos;historique des exécutions</translation>
+    </message>
+    <message>
+        <source>Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)</source>
+        <translation>Couleur : partitions ONNX Runtime (sous-graphes de l&apos;EP : %1, nœuds rabattus sur le fournisseur CPU : %2)</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,29 @@
     </message>
 </context>
 <context>
+    <name>GraphPartitions</name>
+    <message>
+        <source>CPU provider (fallback)</source>
+        <translation>CPU 提供程序（回退）</translation>
+    </message>
+    <message>
+        <source>split between partitions</source>
+        <translation>分布在多个分区</translation>
+    </message>
+    <message>
+        <source>not an ONNX node (added by Embark)</source>
+        <translation>非 ONNX 节点（由 Embark 添加）</translation>
+    </message>
+    <message>
+        <source>EP subgraph %1</source>
+        <translation>EP 子图 %1</translation>
+    </message>
+    <message>
+        <source>EP subgraph %1 (%2)</source>
+        <translation>EP 子图 %1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>Language</name>
     <message>
         <source>System language</source>
@@ -957,6 +980,81 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::PlanDiffDialog</name>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>removed</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>fused differently</source>
+        <translation>融合方式不同</translation>
+    </message>
+    <message>
+        <source>re-assigned (library or layout)</source>
+        <translation>重新分配（库或布局）</translation>
+    </message>
+    <message>
+        <source>rewritten (other op)</source>
+        <translation>改写（其他算子）</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未更改</translation>
+    </message>
+    <message>
+        <source>Run #%1: %2 on %3 (%4)</source>
+        <translation>运行 #%1：%2，在 %3 上（%4）</translation>
+    </message>
+    <message>
+        <source>Plans of runs #%1 and #%2</source>
+        <translation>运行 #%1 和 #%2 的计划</translation>
+    </message>
+    <message>
+        <source>Select a node to see what changed.</source>
+        <translation>选择一个节点以查看更改内容。</translation>
+    </message>
+    <message>
+        <source>Baseline %1</source>
+        <translation>基线 %1</translation>
+    </message>
+    <message>
+        <source>Run #%1&apos;s plan cannot be drawn: %2</source>
+        <translation>无法绘制运行 #%1 的计划：%2</translation>
+    </message>
+    <message>
+        <source>The plans of runs #%1 and #%2 are the same: every node runs with the same library and layout.</source>
+        <translation>运行 #%1 和 #%2 的计划相同：每个节点都使用相同的库和布局运行。</translation>
+    </message>
+    <message>
+        <source>Run #%2 against run #%1 (baseline): %3 re-assigned to another library or layout, %4 fused differently (%5 in #%1, %6 in #%2), %7 added, %8 removed, %9 rewritten.</source>
+        <translation>运行 #%2 相对于运行 #%1（基线）：%3 个重新分配到其他库或布局，%4 个融合方式不同（#%1 中 %5 个，#%2 中 %6 个），新增 %7 个，删除 %8 个，改写 %9 个。</translation>
+    </message>
+    <message>
+        <source>Changes to the baseline&apos;s nodes</source>
+        <translation>基线节点的更改</translation>
+    </message>
+    <message>
+        <source>Changes from the baseline</source>
+        <translation>相对基线的更改</translation>
+    </message>
+    <message>
+        <source>%1 (run #%2): %3</source>
+        <translation>%1（运行 #%2）：%3</translation>
+    </message>
+    <message>
+        <source>; run #%1: %2 %3, run #%4: %5 %6</source>
+        <translation>；运行 #%1：%2 %3，运行 #%4：%5 %6</translation>
+    </message>
+    <message>
+        <source>; in run #%1: %2</source>
+        <translation>；在运行 #%1 中：%2</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::PropertiesPanel</name>
     <message>
         <source>min %1  max %2  mean %3  std %4</source>
@@ -1049,6 +1147,22 @@
     <message>
         <source>Layer figures</source>
         <translation>层数据</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime partition</source>
+        <translation>ONNX Runtime 分区</translation>
+    </message>
+    <message>
+        <source>Ran in</source>
+        <translation>运行于</translation>
+    </message>
+    <message>
+        <source>Subgraph model: %1</source>
+        <translation>子图模型：%1</translation>
+    </message>
+    <message>
+        <source>Subgraphs in the run</source>
+        <translation>本次运行的子图数</translation>
     </message>
 </context>
 <context>
@@ -1316,6 +1430,58 @@
         <source>Report written to %1</source>
         <translation>报告已写入 %1</translation>
     </message>
+    <message>
+        <source>Embark export</source>
+        <translation>Embark 导出</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime</source>
+        <translation>ONNX Runtime</translation>
+    </message>
+    <message>
+        <source>ONNX Runtime (ep %1)</source>
+        <translation>ONNX Runtime（EP %1）</translation>
+    </message>
+    <message>
+        <source>Diff &amp;plans</source>
+        <translation>比较计划(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Show two selected runs&apos; plans side by side: nodes added, removed, fused differently or re-assigned to another kernel library or layout</source>
+        <translation>并排显示所选两次运行的计划：新增、删除、融合方式不同或重新分配到其他内核库或布局的节点</translation>
+    </message>
+    <message>
+        <source>Runtime: #%1 %2, #%3 %4</source>
+        <translation>运行时：#%1 %2，#%3 %4</translation>
+    </message>
+    <message>
+        <source>%1 %2 -&gt; %3</source>
+        <translation>%1 %2 -&gt; %3</translation>
+    </message>
+    <message>
+        <source>(not set)</source>
+        <translation>（未设置）</translation>
+    </message>
+    <message>
+        <source>EP options that differ, #%1 -&gt; #%2: %3</source>
+        <translation>不同的 EP 选项，#%1 -&gt; #%2：%3</translation>
+    </message>
+    <message>
+        <source>EP options of #%1 and #%2: the same</source>
+        <translation>#%1 与 #%2 的 EP 选项：相同</translation>
+    </message>
+    <message>
+        <source>Select two runs to diff their plans.</source>
+        <translation>请选择两次运行以比较其计划。</translation>
+    </message>
+    <message>
+        <source>Cannot read the plan of run #%1: %2</source>
+        <translation>无法读取运行 #%1 的计划：%2</translation>
+    </message>
+    <message>
+        <source>Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): benchmark the export again to diff its plan.</source>
+        <translation>运行 #%1 没有保存的计划（ONNX Runtime 运行以及旧版 Embark 保存的运行都没有）：请重新对导出进行基准测试以比较其计划。</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -1502,7 +1668,7 @@
     </message>
     <message>
         <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op.</source>
-        <translation>两个图中节点颜色的含义：算子类别（融合阶段中为内核库）、所显示运行的每层耗时或误差，或每个节点运行时内存计划中占用的字节数（融合节点使用其整个块的数值）；或“之后”阶段所做的变化：新增、删除、融合进块或改写为其他算子的节点。</translation>
+        <translation type="vanished">两个图中节点颜色的含义：算子类别（融合阶段中为内核库）、所显示运行的每层耗时或误差，或每个节点运行时内存计划中占用的字节数（融合节点使用其整个块的数值）；或“之后”阶段所做的变化：新增、删除、融合进块或改写为其他算子的节点。</translation>
     </message>
     <message>
         <source>time (ms)</source>
@@ -1567,6 +1733,22 @@
     <message>
         <source>Changes from the &quot;before&quot; stage</source>
         <translation>相对“之前”阶段的变化</translation>
+    </message>
+    <message>
+        <source>Colour: ONNX Runtime partitions</source>
+        <translation>颜色：ONNX Runtime 分区</translation>
+    </message>
+    <message>
+        <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op; or, for an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1, the EP subgraph each node ran in or the CPU provider it fell back to.</source>
+        <translation>两个图中节点颜色的含义：算子类别（融合阶段中为内核库）、所显示运行的每层时间或误差，或每个节点运行时内存计划中正在使用的字节数（融合节点显示其所在块的数值）；或“之后”阶段所做的更改：新增、删除、融合进块或改写为其他算子的节点；或者，对于设置了 SPACEMIT_EP_DUMP_SUBGRAPHS=1 的 ONNX Runtime 运行，每个节点运行所在的 EP 子图或其回退到的 CPU 提供程序。</translation>
+    </message>
+    <message>
+        <source>Needs an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1: open it in Run history</source>
+        <translation>需要一次设置了 SPACEMIT_EP_DUMP_SUBGRAPHS=1 的 ONNX Runtime 运行：在运行历史中打开它</translation>
+    </message>
+    <message>
+        <source>Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)</source>
+        <translation>颜色：ONNX Runtime 分区（EP 子图：%1，回退到 CPU 提供程序的节点：%2）</translation>
     </message>
 </context>
 <context>
