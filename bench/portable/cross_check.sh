@@ -31,6 +31,15 @@ clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -Wall -Wextr
     -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc $src -o "$out/cross_check_rv64"
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/cross_check_rv64" || status=1
 
+# The int8 kernels (quant_cases.h), byte for byte against the reference arithmetic.
+# shellcheck disable=SC2086
+clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -Wall -Wextra \
+    -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
+    $root/resources/runtime/portable/*.cpp -o "$out/quant_check_rv64"
+qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/quant_check_rv64" > "$out/quant_check_rv64.txt" ||
+    { status=1; grep -v ' checked$' "$out/quant_check_rv64.txt" | head -20; }
+tail -1 "$out/quant_check_rv64.txt"
+
 # The micro-kernel must be vector FMAs, not scalar fmadd.s.
 # llvm-objdump-19 when llvm-19 is installed, else Debian's default llvm-objdump told about
 # the V extension (binutils 2.40 does not decode RVV in an lld-linked binary).
@@ -49,6 +58,12 @@ echo "== aarch64, GNU $(aarch64-linux-gnu-g++ -dumpversion)"
 # shellcheck disable=SC2086
 aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra $inc $src -o "$out/cross_check_aarch64" -lpthread
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/cross_check_aarch64" || status=1
+# shellcheck disable=SC2086
+aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -mcpu=cortex-a76 $inc "$here/quant_check.cpp" \
+    $root/resources/runtime/portable/*.cpp -o "$out/quant_check_aarch64" -lpthread
+qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64" > "$out/quant_check_aarch64.txt" ||
+    { status=1; grep -v ' checked$' "$out/quant_check_aarch64.txt" | head -20; }
+tail -1 "$out/quant_check_aarch64.txt"
 aarch64_fma=$(aarch64-linux-gnu-objdump -d "$out/cross_check_aarch64" | grep -c -E 'fmla\s+v[0-9]+\.4s' || true)
 echo "aarch64 disassembly: $aarch64_fma NEON fmla .4s instructions"
 

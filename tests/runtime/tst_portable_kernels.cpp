@@ -2,6 +2,7 @@
 // double-precision loop written here, NHWC, with a relative error bound of 1e-5 of the
 // largest reference value.
 #include "portable.h"
+#include "../../bench/portable/quant_cases.h"
 
 #include <QTest>
 
@@ -157,6 +158,15 @@ class TestPortableKernels : public QObject {
     Q_OBJECT
 
 private slots:
+    // Int8 kernels (quant.h): every QConv2D path and QAdd equal the reference arithmetic byte
+    // for byte (bench/portable/quant_cases.h lists the cases: tails, groups, strides, pads,
+    // dilations, Relu/Clip ranges, zero points), on one thread and on a pool of 2.
+    void int8KernelsEqualTheReference() {
+        QCOMPARE(embark::quant_cases::run_all(false), 0);
+        ep::ThreadPool pool(2);
+        QCOMPARE(embark::quant_cases::run_all(false, &pool), 0);
+    }
+
     // Many back-to-back jobs on more threads than cores (workers often late or asleep):
     // every index runs exactly once per job, whichever thread claims its range.
     void threadPoolBackToBackJobs() {

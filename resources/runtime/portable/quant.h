@@ -37,18 +37,35 @@ struct Requantization {
 // ----- Convolution: NHWC int8 input, ONNX weights [M][C/groups][kH][kW] int8 ---------------
 // Any groups; depthwise (groups == C == M) has its own loop. Pads count as x_zero_point (a
 // real zero). multipliers[M], bias[M] (int32, may be null).
+//
+// How it runs (quant.cpp): the zero point is folded into the bias at pack time (bias -
+// x_zero_point * sum of the channel's weights) and padded taps read a row of x_zero_point
+// bytes, so the kernels multiply the raw int8 inputs; integer sums are exact, so the result is
+// the reference's. Depthwise: an indirection of [pixel][tap] input rows (built on first use,
+// as the float Conv2D), channels vectorized. Others: a register tile of output pixels x
+// output channels over each pixel's patch ([group][tap][C/groups], copied for kernels larger
+// than 1x1, read in place for 1x1). RVV (Clang): 2 pixels x 32 channels of int32, int32
+// weights, one multiply-accumulate (vmacc.vx) per pixel and k. Elsewhere: 4 x 4
+// int8 dot products over k (padded to 16), which GCC vectorizes as sdot on Arm with the dot
+// product extension and as widening multiply-adds on x86.
 struct QConv2D {
     int batch = 1, in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
     int kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
     int pad_top = 0, pad_left = 0, groups = 1;
     int x_zero_point = 0;
     bool depthwise = false;
+    bool direct = false; // 1x1 inside the input: rows read in place
+    int kp = 0;          // a group's patch length (taps * C/groups, padded for the kernel)
+    int panels = 0;      // panels of output channels per group
     Requantization out;
-    // [M][kH][kW][C/groups] (depthwise: [kH][kW][M]) widened to int16.
-    int16_t* weights = nullptr;
-    int32_t* bias = nullptr;
-    float* multipliers = nullptr;
-    void* storage = nullptr; // owns the three arrays
+    // Packed weights (depthwise: [kH*kW][M] int16; otherwise per group and panel, see quant.cpp)
+    void* weights = nullptr;
+    int32_t* bias = nullptr;      // bias - x_zero_point * sum of weights, per packed channel
+    float* multipliers = nullptr; // per packed channel
+    int8_t* zero = nullptr;       // in_c bytes of x_zero_point (the padding)
+    mutable const int8_t** indirection = nullptr; // depthwise [pixel][tap]; built on first use
+    mutable const int8_t* indirection_input = nullptr;
+    void* storage = nullptr; // owns the arrays above
     QConv2D() = default;
     QConv2D(QConv2D&& o) noexcept;
     QConv2D& operator=(QConv2D&& o) noexcept;
@@ -62,6 +79,8 @@ QConv2D pack_qconv2d(const Conv2DShape& shape, int out_h, int out_w, const int8_
 void qconv2d(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool = nullptr);
 
 // ----- Fully connected: x [rows][K] int8, weights [N][K] int8 -------------------------------
+// (The exports run QGemm as a QConv2D of 1x1 over `rows` pixels, which packs the weights; this
+// unpacked form stays for callers that cannot keep a packed copy.)
 struct QFullyConnected {
     int k = 0, n = 0;
     int x_zero_point = 0;

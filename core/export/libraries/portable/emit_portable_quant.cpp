@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 namespace embark::exporter {
 
@@ -127,17 +128,23 @@ Status emitQGemm(EmitContext& ctx, const ir::Node& n) {
     if (!w || !w->isConstant() || w->dtype != DType::Int8 || w->shape.rank() != 2)
         return unsupported(Emitter::Portable, n, "QGemm without constant int8 [N, K] weights");
     const int64_t N = w->shape[0], K = w->shape[1];
+    const int64_t rows = K ? x->shape.numel() / K : 0;
     std::vector<float> m = n.attrFloats("multiplier");
     if (m.size() == 1) m.assign(static_cast<size_t>(N), m[0]);
+    if (static_cast<int64_t>(m.size()) != N) return unsupported(Emitter::Portable, n, "a multiplier count that is not the output channels");
+    if (rows < 1 || rows > INT32_MAX || K > INT32_MAX || N > INT32_MAX)
+        return unsupported(Emitter::Portable, n, "an empty or oversized QGemm (" + std::to_string(rows) + " rows)");
+    // A 1x1 QConv2D over `rows` pixels of K channels: [N][K] is ONNX's [M][C][1][1], and the
+    // convolution's packed register tile is the fast int8 GEMM.
+    const std::string shape = "embark::portable::Conv2DShape{1, 1, " + std::to_string(rows) + ", " + std::to_string(K) + ", " +
+                              std::to_string(N) + ", 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}";
+    const std::string bias = b && b->isConstant() ? rawPtr(ctx, b->name, b->constant, "int32_t") : std::string("nullptr");
     const std::string obj = ctx.ident(n);
-    ctx.decls += "static embark::portable::QFullyConnected " + obj + ";\n";
-    ctx.init += "    " + obj + ".k = " + std::to_string(K) + ";\n    " + obj + ".n = " + std::to_string(N) + ";\n    " + obj +
-                ".x_zero_point = " + std::to_string(n.attrInt("x_zero_point", 0)) + ";\n    " + obj + ".out = " +
-                requantization(n) + ";\n    " + obj + ".weights = " + rawPtr(ctx, w->name, w->constant, "int8_t") + ";\n    " +
-                obj + ".bias = " + (b && b->isConstant() ? rawPtr(ctx, b->name, b->constant, "int32_t") : std::string("nullptr")) +
-                ";\n    " + obj + ".multipliers = " + ctx.floats(n.name + ":multiplier", m) + ";\n";
-    ctx.forward += "    embark::portable::qfully_connected(" + obj + ", " + std::to_string(K ? x->shape.numel() / K : 0) + ", " +
-                   bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
+    ctx.decls += "static embark::portable::QConv2D " + obj + ";\n";
+    ctx.init += "    " + obj + " = embark::portable::pack_qconv2d(" + shape + ", 1, " + std::to_string(rows) + ", " +
+                rawPtr(ctx, w->name, w->constant, "int8_t") + ", " + bias + ", " + ctx.floats(n.name + ":multiplier", m) + ", " +
+                std::to_string(n.attrInt("x_zero_point", 0)) + ", " + requantization(n) + ");\n";
+    ctx.forward += "    embark::portable::qconv2d(" + obj + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
     return {};
 }
 

@@ -1,0 +1,243 @@
+// Int8 kernel cases shared by tests/runtime/tst_portable_kernels.cpp (host) and
+// bench/portable/quant_check.cpp (cross-compiled for RVV and aarch64 by cross_check.sh): every
+// QConv2D path (1x1 in place, patches, depthwise 3x3 / 5x5 / other taps, groups, strides,
+// dilations, asymmetric pads, channel and pixel tails, batch 2, a fully connected layer as a
+// 1x1 over rows) and QAdd, compared byte for byte with a naive loop of the reference's
+// arithmetic (core/reference/quantized_fused.cpp), with full, Relu and Clip output ranges.
+#pragma once
+
+// The reference loops round each product and sum separately, as the reference interpreter
+// does (GCC contracts a * b + c into a fused multiply-add on aarch64 by default).
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "portable.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace embark::quant_cases {
+
+namespace ep = embark::portable;
+
+inline int8_t ref_requantize(float v, const ep::Requantization& r) {
+    const float lo = static_cast<float>(r.out_min - r.zero_point), hi = static_cast<float>(r.out_max - r.zero_point);
+    v = std::min(std::max(v, lo), hi);
+    return static_cast<int8_t>(static_cast<int64_t>(std::nearbyint(v)) + r.zero_point);
+}
+
+// NHWC input, ONNX weights [M][C/g][kh][kw].
+inline std::vector<int8_t> ref_qconv(const ep::Conv2DShape& s, const std::vector<int8_t>& x, const std::vector<int8_t>& w,
+                                     const std::vector<int32_t>& bias, const std::vector<float>& m, int xz,
+                                     const ep::Requantization& r) {
+    const int oh = s.out_h(), ow = s.out_w(), cg = s.in_c / s.groups, mg = s.out_c / s.groups;
+    std::vector<int8_t> y(static_cast<size_t>(s.batch) * oh * ow * s.out_c);
+    for (int n = 0; n < s.batch; ++n)
+        for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox)
+                for (int o = 0; o < s.out_c; ++o) {
+                    const int g = o / mg;
+                    int32_t acc = bias.empty() ? 0 : bias[static_cast<size_t>(o)];
+                    for (int c = 0; c < cg; ++c)
+                        for (int ky = 0; ky < s.kernel_h; ++ky) {
+                            const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                            if (iy < 0 || iy >= s.in_h) continue;
+                            for (int kx = 0; kx < s.kernel_w; ++kx) {
+                                const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
+                                if (ix < 0 || ix >= s.in_w) continue;
+                                const int32_t xv = x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cg + c] - xz;
+                                acc += xv * w[((static_cast<size_t>(o) * cg + c) * s.kernel_h + ky) * s.kernel_w + kx];
+                            }
+                        }
+                    y[((static_cast<size_t>(n) * oh + oy) * ow + ox) * s.out_c + o] =
+                        ref_requantize(static_cast<float>(acc) * m[static_cast<size_t>(o)], r);
+                }
+    return y;
+}
+
+struct ConvCase {
+    const char* name;
+    ep::Conv2DShape shape;
+};
+
+// batch, in_h, in_w, in_c, out_c, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups
+inline std::vector<ConvCase> conv_cases() {
+    return {
+        {"1x1 16->40 (channel tail)", {1, 7, 5, 16, 40, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"1x1 24->144 (k not /16)", {1, 6, 6, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"1x1 3->5 tiny", {1, 3, 3, 3, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"1x1 64->1 one channel", {1, 4, 5, 64, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"1x1/2 32->20", {1, 9, 9, 32, 20, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 1}},
+        {"1x1 pad 1 (patch path)", {1, 4, 4, 16, 8, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+        {"1x1 batch 2 96->33", {2, 5, 3, 96, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"3x3/2 stem 3->32", {1, 15, 13, 3, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}},
+        {"3x3 20->33 pad 1", {1, 8, 7, 20, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+        {"3x3 asymmetric pads", {1, 9, 8, 8, 16, 3, 3, 2, 1, 1, 1, 0, 1, 1, 2, 1}},
+        {"3x3 dilation 2", {1, 10, 10, 16, 24, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}},
+        {"7x7/2 3->64", {1, 20, 20, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}},
+        {"3x3 grouped 12->18 g3", {1, 6, 7, 12, 18, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3}},
+        {"1x1 grouped 32->64 g2", {1, 5, 5, 32, 64, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2}},
+        {"dw 3x3 37", {1, 9, 11, 37, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 37}},
+        {"dw 3x3 144", {1, 6, 6, 144, 144, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 144}},
+        {"dw 3x3/2 96 pads 0,0,1,1", {1, 10, 10, 96, 96, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 96}},
+        {"dw 3x3 5 channels", {1, 5, 4, 5, 5, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 5}},
+        {"dw 3x3 dilation 2 batch 2", {2, 9, 9, 20, 20, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 20}},
+        {"dw 5x5 40", {1, 8, 8, 40, 40, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 40}},
+        {"dw 3x1 33", {1, 7, 6, 33, 33, 3, 1, 1, 1, 1, 1, 1, 0, 1, 0, 33}},
+        {"fc 1 row 100->10", {1, 1, 1, 100, 10, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"fc 5 rows 1280->37", {1, 1, 5, 1280, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+    };
+}
+
+// Output ranges: full int8, a fused Relu (out_min = zero point), a Clip.
+inline std::vector<ep::Requantization> requant_cases(int zp) {
+    return {ep::Requantization{zp, -128, 127}, ep::Requantization{zp, zp, 127},
+            ep::Requantization{zp, std::max(-128, zp - 20), std::min(127, zp + 50)}};
+}
+
+template <typename T>
+std::vector<T> random_ints(size_t n, unsigned seed, int lo, int hi) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> dist(lo, hi);
+    std::vector<T> v(n);
+    for (auto& x : v) x = static_cast<T>(dist(rng));
+    return v;
+}
+
+// Runs every case; returns the number of failures and prints one line per failure (and per
+// case when verbose).
+inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
+    int failures = 0, index = 0;
+    for (const ConvCase& cc : conv_cases()) {
+        const ep::Conv2DShape& s = cc.shape;
+        const int cg = s.in_c / s.groups, oh = s.out_h(), ow = s.out_w();
+        const unsigned seed = 1000u + static_cast<unsigned>(index++) * 17u;
+        const auto x = random_ints<int8_t>(static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c, seed, -128, 127);
+        const auto w = random_ints<int8_t>(static_cast<size_t>(s.out_c) * cg * s.kernel_h * s.kernel_w, seed + 1, -128, 127);
+        const auto bias = random_ints<int32_t>(static_cast<size_t>(s.out_c), seed + 2, -20000, 20000);
+        std::mt19937 rng(seed + 3);
+        // Multipliers that put the sums' spread over about the int8 range, so both clamps and
+        // every rounding are exercised.
+        const float spread = 1.f / (55.f * std::sqrt(static_cast<float>(cg * s.kernel_h * s.kernel_w)));
+        std::uniform_real_distribution<float> md(0.3f * spread, 3.f * spread);
+        std::vector<float> m(static_cast<size_t>(s.out_c));
+        for (auto& v : m) v = md(rng);
+        for (int xz : {0, -128, 37}) {
+            for (const ep::Requantization& r : requant_cases(xz == 37 ? -5 : xz)) {
+                for (bool withBias : {true, false}) {
+                    const std::vector<int32_t> b = withBias ? bias : std::vector<int32_t>();
+                    const auto want = ref_qconv(s, x, w, b, m, xz, r);
+                    ep::QConv2D op = ep::pack_qconv2d(s, oh, ow, w.data(), withBias ? b.data() : nullptr, m.data(), xz, r);
+                    std::vector<int8_t> got(want.size(), 99);
+                    ep::qconv2d(op, x.data(), got.data(), pool);
+                    ep::qconv2d(op, x.data(), got.data(), pool); // the cached indirection again
+                    size_t bad = 0, first = 0;
+                    for (size_t i = 0; i < want.size(); ++i)
+                        if (got[i] != want[i] && bad++ == 0) first = i;
+                    if (bad) {
+                        ++failures;
+                        std::printf("qconv %s xz %d range [%d, %d] zp %d bias %d: %zu of %zu bytes differ (first at %zu: %d, want %d)\n",
+                                    cc.name, xz, r.out_min, r.out_max, r.zero_point, withBias ? 1 : 0, bad, want.size(), first,
+                                    got[first], want[first]);
+                    }
+                }
+            }
+        }
+        if (verbose) std::printf("qconv %-32s checked\n", cc.name);
+    }
+    // QAdd: the float arithmetic of DequantizeLinear -> Add -> QuantizeLinear, in place too.
+    for (int trial = 0; trial < 6; ++trial) {
+        const size_t count = 1000 + 37 * trial;
+        const auto a = random_ints<int8_t>(count, 50u + trial, -128, 127);
+        const auto b = random_ints<int8_t>(count, 80u + trial, -128, 127);
+        ep::QAddParams p;
+        p.a_scale = 0.02f + 0.003f * trial, p.b_scale = 0.05f - 0.004f * trial, p.y_scale = 0.04f + 0.01f * trial;
+        p.a_zero_point = trial * 9 - 20, p.b_zero_point = 11 - trial * 7;
+        p.out = requant_cases(trial * 5 - 10)[static_cast<size_t>(trial % 3)];
+        std::vector<int8_t> want(count);
+        // Scalar: qemu 7.2 aborts on the masked vector rounding Clang makes of nearbyint on RVV.
+#if defined(__clang__)
+#pragma clang loop vectorize(disable)
+#endif
+        for (size_t i = 0; i < count; ++i) {
+            const float fa = static_cast<float>(a[i] - p.a_zero_point) * p.a_scale;
+            const float fb = static_cast<float>(b[i] - p.b_zero_point) * p.b_scale;
+            want[i] = ref_requantize((fa + fb) / p.y_scale, p.out);
+        }
+        std::vector<int8_t> got(count), inPlace = b;
+        ep::qadd(p, a.data(), b.data(), got.data(), count, pool);
+        ep::qadd(p, a.data(), inPlace.data(), inPlace.data(), count, pool);
+        if (got != want || inPlace != want) {
+            ++failures;
+            std::printf("qadd trial %d differs\n", trial);
+        }
+    }
+    if (verbose) std::printf("qadd checked\n");
+    // quantize_s8 / quantize_u8: x / scale, NaN -> 0, saturation, round half to even.
+    {
+        std::vector<float> x(1000);
+        std::mt19937 rng(11);
+        std::uniform_real_distribution<float> d(-3.f, 3.f);
+        for (size_t i = 0; i < x.size(); ++i) x[i] = i % 97 == 0 ? NAN : (i % 89 == 0 ? INFINITY : d(rng));
+        for (size_t i = 0; i < 20; ++i) x[i] = 0.0125f * static_cast<float>(i) - 0.1f; // exact halves at scale 0.025
+        for (int zp : {-3, 0, 100}) {
+            std::vector<int8_t> s8(x.size()), want8(x.size());
+            std::vector<uint8_t> u8(x.size()), wantu(x.size());
+            const float scale = 0.025f;
+            ep::quantize_s8(x.data(), s8.data(), x.size(), scale, zp);
+            ep::quantize_u8(x.data(), u8.data(), x.size(), scale, zp + 28);
+#if defined(__clang__)
+#pragma clang loop vectorize(disable)
+#endif
+            for (size_t i = 0; i < x.size(); ++i) {
+                const float v = x[i] / scale;
+                want8[i] = v != v ? 0 : ref_requantize(v, ep::Requantization{zp, -128, 127});
+                const int zu = zp + 28;
+                const float lo = static_cast<float>(0 - zu), hi = static_cast<float>(255 - zu);
+                wantu[i] = v != v ? 0 : static_cast<uint8_t>(static_cast<int64_t>(std::nearbyint(std::min(std::max(v, lo), hi))) + zu);
+            }
+            if (s8 != want8 || u8 != wantu) {
+                ++failures;
+                std::printf("quantize zero point %d differs\n", zp);
+            }
+        }
+        if (verbose) std::printf("quantize checked\n");
+    }
+    // transpose_bytes: the NCHW <-> NHWC paths and a generic permutation, against index arithmetic.
+    {
+        const int64_t dims[4] = {2, 3, 5, 7};
+        const auto x = random_ints<int8_t>(2 * 3 * 5 * 7, 7u, -128, 127);
+        const int perms[3][4] = {{0, 2, 3, 1}, {0, 3, 1, 2}, {1, 0, 3, 2}};
+        for (const auto& perm : perms) {
+            std::vector<int8_t> got(x.size()), want(x.size());
+            ep::transpose_bytes(x.data(), dims, 4, perm, got.data());
+            int64_t od[4];
+            for (int k = 0; k < 4; ++k) od[k] = dims[perm[k]];
+            int64_t idx[4];
+            for (idx[0] = 0; idx[0] < dims[0]; ++idx[0])
+                for (idx[1] = 0; idx[1] < dims[1]; ++idx[1])
+                    for (idx[2] = 0; idx[2] < dims[2]; ++idx[2])
+                        for (idx[3] = 0; idx[3] < dims[3]; ++idx[3]) {
+                            const int64_t from = ((idx[0] * dims[1] + idx[1]) * dims[2] + idx[2]) * dims[3] + idx[3];
+                            const int64_t to = ((idx[perm[0]] * od[1] + idx[perm[1]]) * od[2] + idx[perm[2]]) * od[3] + idx[perm[3]];
+                            want[static_cast<size_t>(to)] = x[static_cast<size_t>(from)];
+                        }
+            if (got != want) {
+                ++failures;
+                std::printf("transpose_bytes perm %d %d %d %d differs\n", perm[0], perm[1], perm[2], perm[3]);
+            }
+        }
+        if (verbose) std::printf("transpose_bytes checked\n");
+    }
+    return failures;
+}
+
+} // namespace embark::quant_cases
