@@ -11,7 +11,7 @@
 #     count(1 inference) of run_export (forward() itself, plus the printing of one JSON line).
 # Counts are deterministic, so one run each; they count instructions, not lanes or cycles.
 # Usage: bench/bench_int8_qemu.sh [model...]         (default: mobilenet_v2 resnet18)
-#   EMBARK_CLI=path/to/embark-cli (default build-h2)  BENCH_DIR=/tmp/embark-bench-int8
+#   EMBARK_CLI=path/to/embark-cli (default build)  BENCH_DIR=/tmp/embark-bench-int8
 #   BOARDS="sim-k230 sim-rpi5"  HOST=0|1  REUSE=1 (keep quantized models, exports and counts)
 #   SUMMARY_ONLY=1 (print the table of what was measured)  KINDS="fp32 int8"
 # Time: MobileNet-V2 fp32 on sim-k230 ~3.5 min of qemu on a loaded machine, int8 less;
@@ -20,7 +20,7 @@
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
-cli=${EMBARK_CLI:-"$root/build-h2/app/cli/embark-cli"}
+cli=${EMBARK_CLI:-"$root/build/app/cli/embark-cli"}
 shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
 work=${BENCH_DIR:-/tmp/embark-bench-int8}
 boards=${BOARDS:-"sim-k230 sim-rpi5"}
