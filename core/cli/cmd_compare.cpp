@@ -17,16 +17,11 @@ Expected<std::map<std::string, ir::Tensor>> compareInputs(const ir::Graph& fp, c
     if (specs.size() == 1 && QFileInfo(specs.first()).isDir()) {
         auto set = onnx::readTestDataSet(specs.first().toStdString());
         if (!set) return set.error();
-        std::map<std::string, ir::Tensor> inputs;
-        size_t k = 0;
-        for (const ir::Value* v : fp.inputs()) {
-            if (v->isConstant()) continue;
-            if (k >= set->inputs.size())
-                return makeError(ErrorKind::InvalidInput, "'" + specs.first().toStdString() + "' has no input_" +
-                                                              std::to_string(k) + ".pb for input '" + v->name + "'");
-            inputs[v->name] = set->inputs[k++].tensor;
-        }
-        return inputs;
+        if (set->inputs.size() < fp.inputs().size())
+            return makeError(ErrorKind::InvalidInput, "'" + specs.first().toStdString() + "' has no input_" +
+                                                          std::to_string(set->inputs.size()) + ".pb for input '" +
+                                                          fp.inputs()[set->inputs.size()]->name + "'");
+        return testSetInputs(fp, set->inputs);
     }
     return readInputs(fp, specs);
 }

@@ -53,12 +53,7 @@ Expected<passes::CalibrationSample> readSample(const ir::Graph& graph, const QSt
         return makeError(ErrorKind::InvalidInput, "calibration folder '" + folder.toStdString() + "' holds " +
                                                       std::to_string(set->inputs.size()) + " input(s); the model has " +
                                                       std::to_string(inputs.size()));
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        const onnx::NamedTensor* t = &set->inputs[i];
-        for (const auto& named : set->inputs)
-            if (named.name == inputs[i]->name) t = &named;
-        sample.inputs[inputs[i]->name] = t->tensor;
-    }
+    sample.inputs = testSetInputs(graph, set->inputs);
     return sample;
 }
 

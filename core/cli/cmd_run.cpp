@@ -60,19 +60,6 @@ const ir::Tensor* expectedFor(const Expected_& e, const std::string& name, size_
     return index < e.outputs.size() ? &e.outputs[index].tensor : nullptr;
 }
 
-// The inputs of a test_data_set folder given to --expect: by TensorProto name, else by index.
-std::map<std::string, ir::Tensor> inputsOfTestSet(const ir::Graph& graph, const Expected_& expected) {
-    std::map<std::string, ir::Tensor> inputs;
-    for (size_t i = 0; i < graph.inputs().size() && i < expected.inputs.size(); ++i) {
-        const ir::Value* v = graph.inputs()[i];
-        const ir::Tensor* t = &expected.inputs[i].tensor;
-        for (const auto& named : expected.inputs)
-            if (named.name == v->name) t = &named.tensor;
-        inputs[v->name] = *t;
-    }
-    return inputs;
-}
-
 std::vector<const ir::Value*> missingInputs(const ir::Graph& graph, const std::map<std::string, ir::Tensor>& inputs) {
     std::vector<const ir::Value*> missing;
     for (const ir::Value* v : graph.inputs())
@@ -147,7 +134,7 @@ int cmdRun(const QStringList& args, Io& io) {
         if (!in) return fail(io, in.error());
         inputs = std::move(*in);
     } else {
-        inputs = inputsOfTestSet(*graph, expected);
+        inputs = testSetInputs(*graph, expected.inputs);
     }
     // Like onnxruntime_perf_test: inputs given no data run on seeded random values, except
     // against expected outputs, which belong to particular inputs.

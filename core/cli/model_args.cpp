@@ -10,6 +10,18 @@
 
 namespace embark::cli {
 
+std::map<std::string, ir::Tensor> testSetInputs(const ir::Graph& graph, const std::vector<onnx::NamedTensor>& set) {
+    std::map<std::string, ir::Tensor> inputs;
+    for (size_t i = 0; i < graph.inputs().size() && i < set.size(); ++i) {
+        const ir::Value* v = graph.inputs()[i];
+        const ir::Tensor* t = &set[i].tensor;
+        for (const auto& named : set)
+            if (named.name == v->name) t = &named.tensor;
+        inputs[v->name] = *t;
+    }
+    return inputs;
+}
+
 void addShapeOption(QCommandLineParser& parser) {
     parser.addOption({"shape", "Fix an input's shape, e.g. input=1x3x224x224 (repeatable).", "NAME=DIMS"});
 }

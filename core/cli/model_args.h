@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "ir/graph.h"
+#include "onnx/tensor_io.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -25,6 +26,11 @@ Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& par
 // Reads `--input NAME=FILE` values (or a bare FILE for a single-input model) into tensors
 // keyed by input name; raw .bin files take the input's declared dtype and shape.
 Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, const QStringList& specs);
+
+// The inputs of a test_data_set_N folder (onnx::readTestDataSet) paired with the graph's
+// inputs: by TensorProto name when one matches, else by index; inputs past the set's end are
+// left out.
+std::map<std::string, ir::Tensor> testSetInputs(const ir::Graph& graph, const std::vector<onnx::NamedTensor>& set);
 
 // Seeded random data for every graph input not in `given`, in the input's declared dtype and
 // shape: floats uniform in [0,1), integers in [0,10), bools 0/1. The same seed gives the same

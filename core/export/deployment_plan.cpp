@@ -17,11 +17,8 @@ QJsonArray strings(const std::vector<std::string>& v) {
 } // namespace
 
 bool DeploymentPlan::hasFusedQuantizedOps() const {
-    using ir::OpKind;
     for (const ir::Node* n : passes.graph.nodes())
-        if (n->op == OpKind::QConv || n->op == OpKind::QGemm || n->op == OpKind::QAdd ||
-            n->op == OpKind::QAveragePool || n->op == OpKind::QLookup)
-            return true;
+        if (ir::isFusedQuantized(n->op)) return true;
     return false;
 }
 

@@ -22,6 +22,11 @@ constexpr std::array<std::string_view, 9> kCategories{
     "shape", "data"};
 } // namespace
 
+bool isFusedQuantized(OpKind op) {
+    return op == OpKind::QConv || op == OpKind::QGemm || op == OpKind::QAdd || op == OpKind::QAveragePool ||
+           op == OpKind::QLookup;
+}
+
 std::string_view opName(OpKind op) { return kOps[static_cast<size_t>(op)].name; }
 
 std::optional<OpKind> opFromName(std::string_view name) {

@@ -29,5 +29,7 @@ std::optional<OpKind> opFromName(std::string_view name);
 OpCategory opCategory(OpKind op);
 std::string_view categoryName(OpCategory c);
 std::vector<OpKind> allOps();
+// The int8 operators the fuse_qdq pass makes (QConv, QGemm, QAdd, QAveragePool, QLookup).
+bool isFusedQuantized(OpKind op);
 
 } // namespace embark::ir

@@ -271,9 +271,8 @@ bool runtimeByteInt(const ir::Value* v) { return v && !v->isConstant() && isByte
 } // namespace
 
 bool isQuantizedNode(const ir::Node& n) {
+    if (ir::isFusedQuantized(n.op)) return true;
     switch (n.op) {
-    case OpKind::QConv: case OpKind::QGemm: case OpKind::QAdd: case OpKind::QAveragePool: case OpKind::QLookup:
-        return true;
     case OpKind::QuantizeLinear: return runtimeByteInt(n.output(0)) && n.input(0) && !n.input(0)->isConstant();
     case OpKind::DequantizeLinear: return runtimeByteInt(n.input(0));
     case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze: case OpKind::Unsqueeze: case OpKind::Identity:
