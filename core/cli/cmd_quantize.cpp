@@ -1,134 +1,111 @@
-// `embark-cli quantize MODEL -o OUT.onnx --calib DIR...`: static post-training quantization
-// (minmax, percentile or entropy calibration) into a standard QDQ model, calibrated on test_data_set_N folders.
+// `embark-cli quantize MODEL -o OUT.onnx --calib SRC...`: static post-training quantization
+// (minmax, percentile or entropy calibration) into a standard QDQ model, calibrated on
+// test_data_set_N folders, tensor files or images (jobs/calibration_data; images decoded by
+// app/imageio). Progress on stderr; Ctrl+C cancels (status 5) and nothing is written.
 #include "commands.h"
+#include "interrupt.h"
 #include "layer_report.h"
 #include "model_args.h"
+#include "quantize_args.h"
 
-#include "onnx/tensor_io.h"
+#include "jobs/calibration_data.h"
 #include "onnx/writer.h"
-#include "onnx/op_table.h"
 #include "passes/quantize_static.h"
 
-#include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <optional>
 
 namespace embark::cli {
 namespace {
 
-// The test_data_set_N folders of `spec`: the folder itself when it holds input_K.pb files,
-// else its test_data_set_* subfolders (a model's test folder), sorted; a tensor file (.pb,
-// .npy) is itself one sample of a single-input model.
-QStringList calibrationFolders(const QString& spec) {
-    if (QFileInfo(spec).isFile()) return {spec};
-    const QDir dir(spec);
-    if (!dir.entryList({"input_*.pb"}, QDir::Files).isEmpty()) return {spec};
-    QStringList sets;
-    for (const QString& s : dir.entryList({"test_data_set_*"}, QDir::Dirs, QDir::Name)) sets << dir.filePath(s);
-    return sets;
-}
+// "embark-cli: calibrating D/T" on stderr, at most one line every kInterval ms; false
+// (cancel) once Ctrl+C or SIGTERM was received.
+class ProgressPrinter {
+public:
+    static constexpr qint64 kInterval = 1000;
 
-Expected<passes::CalibrationSample> readSample(const ir::Graph& graph, const QString& folder) {
-    passes::CalibrationSample sample;
-    sample.label = "'" + folder.toStdString() + "'";
-    std::vector<const ir::Value*> inputs;
-    for (const ir::Value* v : graph.inputs())
-        if (!v->isConstant()) inputs.push_back(v);
-    if (QFileInfo(folder).isFile()) {
-        if (inputs.size() != 1)
-            return makeError(ErrorKind::Usage, "--calib '" + folder.toStdString() + "' is one tensor file, but the model has " +
-                                                   std::to_string(inputs.size()) + " inputs: give test_data_set_N folders");
-        auto t = onnx::readTensorFile(folder.toStdString(), inputs[0]->dtype, inputs[0]->shape);
-        if (!t) return t.error();
-        sample.inputs[inputs[0]->name] = std::move(t->tensor);
-        return sample;
+    ProgressPrinter(Io& io, const std::atomic_bool* interrupted, int samples) : m_io(io), m_interrupted(interrupted), m_samples(samples) {
+        m_clock.start();
     }
-    auto set = onnx::readTestDataSet(folder.toStdString());
-    if (!set) return set.error();
-    if (set->inputs.size() != inputs.size())
-        return makeError(ErrorKind::InvalidInput, "calibration folder '" + folder.toStdString() + "' holds " +
-                                                      std::to_string(set->inputs.size()) + " input(s); the model has " +
-                                                      std::to_string(inputs.size()));
-    sample.inputs = testSetInputs(graph, set->inputs);
-    return sample;
-}
+    bool operator()(int done, int total) {
+        if (m_interrupted->load()) return false;
+        if (done > 0 && done < total && m_clock.elapsed() >= kInterval) {
+            m_clock.restart();
+            m_io.err << "embark-cli: calibrating " << done << "/" << total;
+            if (total > m_samples) m_io.err << " (" << m_samples << " samples, two passes)";
+            m_io.err << "\n";
+            m_io.err.flush();
+        }
+        return true;
+    }
+
+private:
+    Io& m_io;
+    const std::atomic_bool* m_interrupted;
+    int m_samples;
+    QElapsedTimer m_clock;
+};
 
 } // namespace
 
 int cmdQuantize(const QStringList& args, Io& io) {
     QCommandLineParser parser;
-    parser.setApplicationDescription("Quantize a float model to a QDQ model (int8, static, calibrated).");
-    parser.addPositionalArgument("MODEL", "The float .onnx file.");
+    addQuantizeOptions(parser);
     addShapeOption(parser);
-    parser.addOption({{"o", "output"}, "The quantized .onnx file to write.", "OUT"});
-    parser.addOption({"calib", "A test_data_set_N folder, or a folder of them (repeatable).", "DIR"});
-    parser.addOption({"method", "Calibration method: minmax, percentile or entropy (default minmax).", "METHOD", "minmax"});
-    parser.addOption({"percentile", "Share of the values the percentile method keeps, in percent (default 99.999).", "P", "99.999"});
-    parser.addOption({"exclude-node", "Keep this node in float (repeatable).", "NAME"});
-    parser.addOption({"exclude-op", "Keep every node of this ONNX op in float (repeatable).", "OP"});
-    parser.addOption({"report", "Also print the per-layer error against the float model on the first sample (as `compare`)."});
-    parser.addOption({"json", "Print a JSON summary."});
-    if (int rc = parseOrExit(parser, args, io, "quantize MODEL -o OUT.onnx --calib DIR|FILE... [--method minmax|percentile|entropy] [--percentile P] [--exclude-node NAME]... "
-                               "[--exclude-op OP]... [--report] [--json]", 1, 1);
-        rc >= 0)
-        return rc;
-    const QString path = parser.positionalArguments().first();
-    if (!parser.isSet("output")) return usage(io, "quantize needs -o OUT.onnx");
-    if (!parser.isSet("calib")) return usage(io, "quantize needs calibration data: --calib test_data_set_N (repeatable)");
-    passes::CalibrationOptions calibration;
-    if (!passes::calibrationMethodFromName(parser.value("method").toStdString(), &calibration.method))
-        return usage(io, "unknown --method '" + parser.value("method") + "'; supported: minmax, percentile, entropy");
-    bool percentileOk = false;
-    calibration.percentile = parser.value("percentile").toDouble(&percentileOk);
-    if (!percentileOk || !(calibration.percentile > 0 && calibration.percentile <= 100))
-        return usage(io, "--percentile must be a number in (0, 100], e.g. 99.99");
-    const QString method = QString::fromLatin1(passes::calibrationMethodName(calibration.method));
-    passes::QuantizeExclusions exclude;
-    for (const QString& op : parser.values("exclude-op")) {
-        const auto kind = onnx::opFromOnnx(op.toStdString());
-        if (!kind) return usage(io, "--exclude-op '" + op + "' is not an ONNX op Embark knows");
-        exclude.ops.insert(*kind);
-    }
-    for (const QString& name : parser.values("exclude-node")) exclude.nodes.insert(name.toStdString());
+    if (int rc = parseOrExit(parser, args, io, kQuantizeSynopsis, 1, 1); rc >= 0) return rc;
+    QuantizeArgs a;
+    if (int rc = readQuantizeArgs(parser, io, &a); rc >= 0) return rc;
+    const QString& path = a.model;
+    const QString method = QString::fromLatin1(passes::calibrationMethodName(a.calibration.method));
     auto graph = loadModel(path, parser);
     if (!graph) return fail(io, graph.error());
 
-    std::vector<passes::CalibrationSample> samples;
-    for (const QString& spec : parser.values("calib")) {
-        if (!QFileInfo::exists(spec))
-            return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() + "' does not exist"));
-        const QStringList folders = calibrationFolders(spec);
-        if (folders.isEmpty())
-            return fail(io, makeError(ErrorKind::InvalidInput, "--calib '" + spec.toStdString() +
-                                                                   "' holds no input_K.pb files and no test_data_set_N folders"));
-        for (const QString& folder : folders) {
-            auto sample = readSample(*graph, folder);
-            if (!sample) return fail(io, sample.error());
-            samples.push_back(std::move(*sample));
-        }
-    }
-    const ir::Graph fp = parser.isSet("report") ? graph->clone() : ir::Graph{};
-    auto report = passes::quantizeStatic(*graph, samples, exclude, calibration);
+    auto sources = jobs::listCalibrationSources(a.calib);
+    if (!sources) return fail(io, sources.error());
+    const auto images = std::count_if(sources->begin(), sources->end(),
+                                      [](const jobs::CalibrationSource& s) { return s.kind == jobs::CalibrationSource::Kind::Image; });
+    if (a.imageOptionsGiven && images == 0)
+        return usage(io, "--resize, --mean, --std and --layout apply to images, and --calib gives none");
+    const int count = static_cast<int>(sources->size());
+    auto samples = jobs::calibrationSet(*graph, std::move(*sources), a.image);
+    if (!samples) return fail(io, samples.error());
+
+    const ir::Graph fp = a.report ? graph->clone() : ir::Graph{};
+    InterruptGuard interrupts; // Ctrl+C cancels the calibration; nothing is written
+    io.err << "embark-cli: calibrating on " << count << " sample(s), " << method
+           << (a.calibration.method == passes::CalibrationMethod::MinMax ? "" : " (two passes)") << "\n";
+    io.err.flush();
+    ProgressPrinter progress(io, interrupts.flag(), count);
+    auto report = passes::quantizeStatic(*graph, *samples, a.exclude, a.calibration, std::ref(progress));
+    if (!report && interrupts.flag()->load())
+        return fail(io, makeError(ErrorKind::External, report.error().message + "; nothing written"));
     if (!report) return fail(io, report.error());
-    const QString out = parser.value("output");
+    if (interrupts.flag()->load()) return fail(io, makeError(ErrorKind::External, "cancelled before writing; nothing written"));
+    const QString& out = a.output;
     if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
     // --report: the model as written, against the float model, on the first sample.
     std::optional<bench::LayerDiff> diff;
+    std::string firstLabel;
     constexpr double kSnrDrop = 10;
     constexpr int kTop = 10;
-    if (parser.isSet("report")) {
+    if (a.report) {
         auto written = loadModel(out, parser);
         if (!written) return fail(io, written.error());
-        auto d = diffModels(fp, *written, samples.front().inputs, kSnrDrop);
+        auto first = samples->load(0);
+        if (!first) return fail(io, first.error());
+        firstLabel = first->label;
+        auto d = diffModels(fp, *written, first->inputs, kSnrDrop);
         if (!d) return fail(io, d.error());
         diff = std::move(*d);
     }
 
-    if (parser.isSet("json")) {
+    if (a.json) {
         io.out << QJsonDocument(QJsonObject{{"model", path},
                                             {"output", out},
                                             {"method", method},
@@ -147,7 +124,7 @@ int cmdQuantize(const QStringList& args, Io& io) {
                       .arg(out);
         if (diff) {
             io.out << QStringLiteral("Per-layer error against %1 on %2:\n")
-                          .arg(QFileInfo(path).fileName(), QString::fromStdString(samples.front().label));
+                          .arg(QFileInfo(path).fileName(), QString::fromStdString(firstLabel));
             printLayerDiff(io.out, *diff, kTop, kSnrDrop);
         }
     }

@@ -11,15 +11,7 @@
 namespace embark::cli {
 
 std::map<std::string, ir::Tensor> testSetInputs(const ir::Graph& graph, const std::vector<onnx::NamedTensor>& set) {
-    std::map<std::string, ir::Tensor> inputs;
-    for (size_t i = 0; i < graph.inputs().size() && i < set.size(); ++i) {
-        const ir::Value* v = graph.inputs()[i];
-        const ir::Tensor* t = &set[i].tensor;
-        for (const auto& named : set)
-            if (named.name == v->name) t = &named.tensor;
-        inputs[v->name] = *t;
-    }
-    return inputs;
+    return onnx::pairTestSetInputs(graph, set);
 }
 
 void addShapeOption(QCommandLineParser& parser) {

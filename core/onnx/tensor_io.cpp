@@ -236,4 +236,16 @@ Status writeTestDataSet(const std::string& dir, const std::vector<NamedTensor>& 
     return {};
 }
 
+std::map<std::string, ir::Tensor> pairTestSetInputs(const ir::Graph& graph, const std::vector<NamedTensor>& set) {
+    std::map<std::string, ir::Tensor> inputs;
+    for (size_t i = 0; i < graph.inputs().size() && i < set.size(); ++i) {
+        const ir::Value* v = graph.inputs()[i];
+        const ir::Tensor* t = &set[i].tensor;
+        for (const auto& named : set)
+            if (named.name == v->name) t = &named.tensor;
+        inputs[v->name] = *t;
+    }
+    return inputs;
+}
+
 } // namespace embark::onnx

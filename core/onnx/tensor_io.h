@@ -3,8 +3,10 @@
 #pragma once
 
 #include "ir/error.h"
+#include "ir/graph.h"
 #include "ir/tensor.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,10 @@ struct TestDataSet {
     std::vector<NamedTensor> outputs;
 };
 Expected<TestDataSet> readTestDataSet(const std::string& dir);
+// The inputs of a test_data_set_N folder paired with the graph's inputs: by TensorProto name
+// when one matches, else by index; inputs past the set's end are left out.
+std::map<std::string, ir::Tensor> pairTestSetInputs(const ir::Graph& graph, const std::vector<NamedTensor>& set);
+
 Status writeTestDataSet(const std::string& dir, const std::vector<NamedTensor>& inputs,
                         const std::vector<NamedTensor>& outputs);
 

@@ -56,12 +56,31 @@ int64_t channelOf(const ir::Shape& s, int64_t axis, int64_t i) {
     return (i / inner) % countOf(s, axis);
 }
 
+// Counts the sample runs of a calibration and asks `progress` whether to go on.
+struct Progress {
+    const CalibrationProgress& report;
+    int done = 0;
+    int total = 0;
+
+    Status step() {
+        if (report && !report(done, total))
+            return makeError(ErrorKind::External, "cancelled while calibrating (" + std::to_string(done) + "/" +
+                                                      std::to_string(total) + " sample runs done)");
+        ++done;
+        return {};
+    }
+};
+
 // Runs every sample through the reference and calls fn(k, tensor, sample label) for each
 // activation k (a graph input is read from the sample itself).
 template <typename Fn>
-Status forEachActivation(const ir::Graph& graph, const std::vector<CalibrationSample>& samples,
-                         const std::vector<ir::Value*>& activations, Fn fn) {
-    for (const CalibrationSample& sample : samples) {
+Status forEachActivation(const ir::Graph& graph, const CalibrationSet& samples,
+                         const std::vector<ir::Value*>& activations, Progress& progress, Fn fn) {
+    for (size_t i = 0; i < samples.size; ++i) {
+        EMBARK_TRY(progress.step());
+        Expected<CalibrationSample> loaded = samples.load(i);
+        if (!loaded) return loaded.error();
+        const CalibrationSample& sample = *loaded;
         reference::RunOptions options;
         options.captureAll = true;
         Expected<reference::RunResult> r = reference::run(graph, sample.inputs, options);
@@ -175,9 +194,19 @@ Status prepare(ir::Graph& graph) {
 } // namespace
 
 Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
-                                        const QuantizeExclusions& exclude, const CalibrationOptions& calibration) {
-    if (samples.empty())
-        return makeError(ErrorKind::Usage, "the calibration set is empty: give at least one --calib test_data_set_N folder");
+                                        const QuantizeExclusions& exclude, const CalibrationOptions& calibration,
+                                        const CalibrationProgress& progress) {
+    CalibrationSet set;
+    set.size = samples.size();
+    set.load = [&samples](size_t i) -> Expected<CalibrationSample> { return samples[i]; };
+    return quantizeStatic(graph, set, exclude, calibration, progress);
+}
+
+Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const CalibrationSet& samples,
+                                        const QuantizeExclusions& exclude, const CalibrationOptions& calibration,
+                                        const CalibrationProgress& progress) {
+    if (samples.size == 0)
+        return makeError(ErrorKind::Usage, "the calibration set is empty: give at least one --calib test_data_set_N folder, tensor file or image");
     for (const std::string& name : exclude.nodes)
         if (!graph.findNode(name))
             return makeError(ErrorKind::Usage, "--exclude-node '" + name + "': the model has no node of that name");
@@ -204,7 +233,9 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
             if (seen.insert(v).second) activations.push_back(v);
     }
     RangeCollector collector(activations.size());
-    EMBARK_TRY(forEachActivation(graph, samples, activations, [&](size_t k, const ir::Tensor& t, const std::string& label) -> Status {
+    const int runs = static_cast<int>(samples.size) * (calibration.method == CalibrationMethod::MinMax ? 1 : 2);
+    Progress counter{progress, 0, runs};
+    EMBARK_TRY(forEachActivation(graph, samples, activations, counter, [&](size_t k, const ir::Tensor& t, const std::string& label) -> Status {
         const float* p = t.as<float>();
         for (int64_t i = 0; i < t.numel(); ++i)
             if (std::isnan(p[i]))
@@ -215,11 +246,13 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<Cali
         return {};
     }));
     if (calibration.method != CalibrationMethod::MinMax)
-        EMBARK_TRY(forEachActivation(graph, samples, activations, [&](size_t k, const ir::Tensor& t, const std::string&) -> Status {
+        EMBARK_TRY(forEachActivation(graph, samples, activations, counter, [&](size_t k, const ir::Tensor& t, const std::string&) -> Status {
             collector.observeHistogram(k, t.as<float>(), t.numel());
             return {};
         }));
-    report.samples = static_cast<int>(samples.size());
+    if (progress && !progress(runs, runs))
+        return makeError(ErrorKind::External, "cancelled after calibrating, before quantizing");
+    report.samples = static_cast<int>(samples.size);
     std::map<const ir::Value*, float> scales;
     for (size_t k = 0; k < activations.size(); ++k) {
         const auto [lo, hi] = collector.range(k, calibration);

@@ -7,6 +7,7 @@
 #include "ir/error.h"
 #include "ir/graph.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -19,6 +20,20 @@ struct CalibrationSample {
     std::string label; // e.g. the test_data_set folder
     std::map<std::string, ir::Tensor> inputs;
 };
+
+// Calibration samples loaded one at a time, so that a large set (hundreds of images) never
+// has to fit in memory: load(i) for i in [0, size). load may fail (an unreadable file, a
+// sample that does not fit the model); quantizeStatic stops with that error.
+struct CalibrationSet {
+    size_t size = 0;
+    std::function<Expected<CalibrationSample>(size_t index)> load;
+};
+
+// Progress of the calibration: called before each sample is run with the number of sample
+// runs done and the total (percentile and entropy run the set twice, so the total is twice
+// the set's size), and once more with done == total. Returning false cancels: quantizeStatic
+// then stops before the next sample with an External error ("cancelled", exit status 5).
+using CalibrationProgress = std::function<bool(int done, int total)>;
 
 // Nodes kept in float32: by name, or every node of an op.
 struct QuantizeExclusions {
@@ -43,8 +58,16 @@ struct QuantizeReport {
 // graph and the samples (deterministic). Errors: no samples (Usage), a sample that does not
 // fit the model or holds NaN (InvalidInput, naming the sample and the value).
 // `exclude` keeps nodes in float (an excluded node name that the graph lacks is a Usage error).
+// `progress` (optional) reports the calibration and may cancel it; on any error (cancel
+// included) `graph` may already be simplified (prepare step) but holds no Q/DQ node.
+Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const CalibrationSet& samples,
+                                        const QuantizeExclusions& exclude = {},
+                                        const CalibrationOptions& calibration = {},
+                                        const CalibrationProgress& progress = {});
+// The same on samples already in memory.
 Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const std::vector<CalibrationSample>& samples,
                                         const QuantizeExclusions& exclude = {},
-                                        const CalibrationOptions& calibration = {});
+                                        const CalibrationOptions& calibration = {},
+                                        const CalibrationProgress& progress = {});
 
 } // namespace embark::passes
