@@ -14,8 +14,9 @@ Expected<jobs::DecodedImage> decodeImage(const jobs::ImageRequest& request) {
     reader.setAutoTransform(false);
     QImage image = reader.read();
     if (image.isNull())
-        return makeError(ErrorKind::InvalidInput, "calibration image '" + request.path + "' cannot be decoded (" +
-                                                      reader.errorString().toStdString() + ")");
+        return makeError(ErrorKind::InvalidInput, "calibration image '" + request.path + "' cannot be decoded (Qt: " +
+                                                      reader.errorString().toStdString() +
+                                                      "): is it a complete PNG or JPEG file?");
     jobs::DecodedImage out;
     out.sourceWidth = image.width();
     out.sourceHeight = image.height();

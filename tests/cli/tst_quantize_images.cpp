@@ -147,11 +147,12 @@ private slots:
     // same pixels (the decoding and scaling are exact), top-1 kept on every set, and loadable.
     void digitsFromPngs() {
         QTemporaryDir dir;
-        QVERIFY(QDir().mkpath(dir.filePath("png")) && QDir().mkpath(dir.filePath("npy")));
+        // Half in a subfolder, as an ImageNet-style val/CLASS/ tree.
+        QVERIFY(QDir().mkpath(dir.filePath("png/more")) && QDir().mkpath(dir.filePath("npy")));
         for (int k = 0; k < 10; ++k) {
             const std::vector<uint8_t> px = digitPixels(k);
             QCOMPARE(px.size(), size_t(256));
-            QVERIFY(grayImage(px, 16, 16).save(dir.filePath(QStringLiteral("png/digit_%1.png").arg(k))));
+            QVERIFY(grayImage(px, 16, 16).save(dir.filePath(QString(k < 5 ? "png/digit_%1.png" : "png/more/digit_%1.png").arg(k))));
             std::vector<float> v;
             for (uint8_t p : px) v.push_back(static_cast<float>(p / 255.0));
             QVERIFY(embark::onnx::writeNpy(dir.filePath(QStringLiteral("npy/digit_%1.npy").arg(k)).toStdString(),
