@@ -75,6 +75,8 @@ std::string portableActivation(const ir::Node& n);
 Status emitPortable(EmitContext& ctx, const ir::Node& n);
 Status emitPortableData(EmitContext& ctx, const ir::Node& n); // the generic-kernel ops
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
+// The int8 part of the XNNPACK emitter (emit_xnnpack_quant.cpp): QConv, QGemm, QAdd.
+Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n);
 // The int8 part of the portable emitter (emit_portable_quant.cpp): the fuse_qdq ops, run-time
 // QuantizeLinear/DequantizeLinear and data movement of int8 tensors.
 Status emitPortableQuantized(EmitContext& ctx, const ir::Node& n);

@@ -176,7 +176,8 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
             return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
                                                          " at run time; exports compute in float32, and in int8 "
                                                          "only where the fuse_qdq pass fused a quantized operator");
-        if (quantized && ctx.library(*n) != "portable")
+        // XNNPACK runs the fused int8 ops its support table claims (QConv, QGemm, QAdd).
+        if (quantized && ctx.library(*n) != "portable" && !(ctx.library(*n) == "xnnpack" && ir::isFusedQuantized(n->op)))
             return makeError(ErrorKind::Unsupported, "node " + n->describe() + " runs on int8 tensors, which only the "
                                                          "portable kernels run; assign it to portable (--override-node " +
                                                          n->name + "=portable)");

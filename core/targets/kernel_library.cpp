@@ -101,6 +101,46 @@ bool quantPerTensor(const ir::Node& n, const KernelLibrary&) {
     return q->isConstant() || q->dtype == ir::DType::Int8 || q->dtype == ir::DType::UInt8;
 }
 
+// XNNPACK's qs8-qc8w contract on a fused int8 node (core/passes/fuse_qdq.cpp): every run-time
+// tensor int8 (uint8 activations are another operator family), the weights a constant int8
+// tensor with one scale per output channel or one for all and no non-zero zero point, an Add's
+// operands of one shape.
+bool qs8Contract(const ir::Node& n, const KernelLibrary&) {
+    for (const ir::Value* v : n.inputs())
+        if (v && !v->isConstant() && v->dtype != ir::DType::Int8) return false;
+    for (const ir::Value* v : n.outputs())
+        if (v && v->dtype != ir::DType::Int8) return false;
+    if (n.op == OpKind::QAdd)
+        return n.input(0) && n.input(1) && !n.input(0)->isConstant() && !n.input(1)->isConstant() &&
+               n.input(0)->shape == n.input(1)->shape;
+    if (n.op != OpKind::QConv && n.op != OpKind::QGemm) return false;
+    const ir::Value* w = n.input(1);
+    if (!w || !w->isConstant() || w->dtype != ir::DType::Int8 || w->shape.rank() < 2) return false;
+    for (int64_t z : n.attrInts("w_zero_point"))
+        if (z != 0) return false;
+    const size_t scales = n.attrFloats("w_scale").size();
+    return scales == 1 || static_cast<int64_t>(scales) == w->shape[0];
+}
+
+// XNNPACK refuses a convolution or fully connected whose requantization scale x_scale *
+// w_scale[c] / y_scale is 256 or more, and assumes an add's a_scale / y_scale and
+// b_scale / y_scale in [2^-10, 2^8) (its fixed-point multipliers).
+bool qs8ScaleRange(const ir::Node& n, const KernelLibrary&) {
+    const float y = n.attrFloat("y_scale", 0.f);
+    if (!(y > 0)) return false;
+    if (n.op == OpKind::QAdd) {
+        for (const char* k : {"a_scale", "b_scale"}) {
+            const float r = n.attrFloat(k, 0.f) / y;
+            if (!(r >= 0x1.0p-10f && r < 0x1.0p+8f)) return false;
+        }
+        return true;
+    }
+    const float x = n.attrFloat("x_scale", 0.f);
+    for (float w : n.attrFloats("w_scale"))
+        if (!(w > 0) || !(x * w / y < 256.f)) return false;
+    return x > 0;
+}
+
 constexpr ConstraintInfo kConstraints[] = {
     {C::Float32, "float32 tensors only", isFloat32},
     {C::Conv2D, "2-D convolution (4-D input)", input4D},
@@ -115,6 +155,10 @@ constexpr ConstraintInfo kConstraints[] = {
     {C::BroadcastRank4, "inputs of at most 4 dimensions", broadcastRank4},
     {C::DeconvNaturalOutput, "ConvTranspose without output_shape, with output_padding < stride", deconvNaturalOutput},
     {C::QuantPerTensor, "per-tensor quantization (scalar scale and zero point, int8 or uint8)", quantPerTensor},
+    {C::Qs8Contract, "int8 activations (not uint8) and symmetric int8 weights (per-channel or per-tensor scales, zero "
+                     "weight zero point): XNNPACK's qs8-qc8w operators", qs8Contract},
+    {C::Qs8ScaleRange, "requantization scales XNNPACK accepts (x_scale * w_scale / y_scale < 256; an add's input/output "
+                       "scale ratios in [2^-10, 2^8))", qs8ScaleRange},
     {C::AveragePadsExcluded, "count_include_pad=1 with padding (the library averages over the taps inside the input only)", averagePadsExcluded},
 };
 

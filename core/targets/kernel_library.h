@@ -35,6 +35,9 @@ enum class Constraint : uint8_t {
     AveragePadsExcluded, // AveragePool: count_include_pad = 0, or no padding
     DeconvNaturalOutput, // ConvTranspose: no output_shape, output_padding < stride, pads >= 0
     QuantPerTensor,   // QuantizeLinear/DequantizeLinear: constant scalar scale and zero point, int8/uint8
+    Qs8Contract,      // fused int8 op (QConv/QGemm/QAdd): int8 activations, symmetric int8 weights
+                      // with per-channel or per-tensor scales (XNNPACK's qs8-qc8w)
+    Qs8ScaleRange,    // requantization scales XNNPACK accepts (see kernel_library.cpp)
 };
 std::string_view constraintText(Constraint c);
 

@@ -328,6 +328,71 @@ private:
     size_t m_rows, m_channels;
 };
 
+// ---- Int8 (qs8) operators -----------------------------------------------------------------
+// Quantized models after Embark's fuse_qdq pass (XNNPACK's qs8-qc8w contract): activations
+// int8 with a per-tensor scale and zero point, weights int8 and symmetric (no zero point) with
+// one scale per output channel (a per-tensor scale repeated), biases int32 in units of
+// inputScale * kernelScale[c]. Convolution and fully connected requantize in float32:
+// float(acc) * float32(float32(inputScale * kernelScale[c]) / outputScale), clamped to
+// [min - zeroPoint, max - zeroPoint] and rounded half to even (XNNPACK's "fp32" requantization,
+// the arithmetic of Embark's reference). Add requantizes with XNNPACK's fixed-point
+// multipliers (20-bit), which can differ from the reference's float32 sum by one quantum.
+// Both APIs: legacy (Debian's 2022 snapshot) runs them as convolution2d_nhwc_qc8 (fully
+// connected as a 1x1 convolution over the rows) and add_nd_qs8; upstream as
+// convolution2d_nhwc_qs8_qc8w, fully_connected_nc_qs8_qc8w and the binary add on qint8.
+struct QuantParams {
+    int zeroPoint = 0; // int8 range
+    float scale = 1.0f;
+};
+
+struct QuantOutput {
+    int zeroPoint = 0;
+    float scale = 1.0f;
+    int min = -128, max = 127; // a fused Relu / Clip narrows them (already quantized)
+};
+
+// filter: [Cout][kh][kw][Cin/groups] int8 (OHWI, as the export's adaptation stores it);
+// kernelScales: outputChannels floats; bias: outputChannels int32 or nullptr.
+// input [N][H][W][Cin] int8 -> output [N][outH][outW][Cout] int8.
+class QConvolution2d : public detail::Layer {
+public:
+    QConvolution2d(const Context& context, std::string name, const Conv2dParams& params,
+                   QuantParams input, const int8_t* filter, const float* kernelScales,
+                   const int32_t* bias, QuantOutput output);
+    size_t outputHeight() const { return m_outputHeight; }
+    size_t outputWidth() const { return m_outputWidth; }
+    void forward(const int8_t* input, int8_t* output);
+
+private:
+    Conv2dParams m_params;
+    size_t m_outputHeight = 0, m_outputWidth = 0;
+};
+
+// weights [outputChannels][inputChannels] int8; input [rows][inputChannels] int8.
+class QFullyConnected : public detail::Layer {
+public:
+    QFullyConnected(const Context& context, std::string name, size_t rows, size_t inputChannels,
+                    size_t outputChannels, QuantParams input, const int8_t* weights,
+                    const float* kernelScales, const int32_t* bias, QuantOutput output);
+    void forward(const int8_t* input, int8_t* output);
+
+private:
+    [[maybe_unused]] size_t m_rows; // legacy: the 1x1 convolution's width
+};
+
+// y = requantized (a - za) * sa + (b - zb) * sb of `count` elements each (same shapes).
+// XNNPACK asserts (upstream) or refuses (legacy) sa / sy and sb / sy outside [2^-10, 2^8).
+class QAdd : public detail::Layer {
+public:
+    QAdd(const Context& context, std::string name, size_t count, QuantParams a, QuantParams b,
+         QuantOutput output);
+    void forward(const int8_t* a, const int8_t* b, int8_t* output);
+
+private:
+    [[maybe_unused]] size_t m_count;
+    [[maybe_unused]] int8_t* m_clampBoundS8 = nullptr; // upstream: the trailing clamp's pointer
+};
+
 // ---- Data movement ------------------------------------------------------------------------
 // output[i_perm[0]]... = permute(input, perm): output dim d is input dim perm[d]. Rank <= 6.
 // NCHW -> NHWC is perm {0, 2, 3, 1}; NHWC -> NCHW is {0, 3, 1, 2}.

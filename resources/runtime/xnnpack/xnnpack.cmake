@@ -235,6 +235,7 @@ function(embark_link_xnnpack target)
   target_sources(${target} PRIVATE
     "${EMBARK_XNNPACK_RUNTIME_DIR}/embark_xnnpack_common.cpp"
     "${EMBARK_XNNPACK_RUNTIME_DIR}/embark_xnnpack_legacy.cpp"
+    "${EMBARK_XNNPACK_RUNTIME_DIR}/embark_xnnpack_quant.cpp"
     "${EMBARK_XNNPACK_RUNTIME_DIR}/embark_xnnpack_upstream.cpp")
   target_include_directories(${target} PRIVATE "${EMBARK_XNNPACK_RUNTIME_DIR}")
   # SYSTEM: XNNPACK's own header is not ours to keep -Wextra clean.

@@ -12,10 +12,14 @@ using F = targets::DataFormat;
 // XNNPACK (2022 API and upstream): NHWC float32 operators. Its convolution, fully-connected
 // and add operators clamp their output, so Relu and Clip fuse; the other activations are
 // separate operators.
+// Int8: the fuse_qdq pass's QConv (grouped and depthwise included), QGemm and QAdd run as
+// XNNPACK's qs8 operators where its qs8-qc8w contract holds (Qs8Contract, Qs8ScaleRange);
+// other int8 nodes (pools, lookups, data movement, QuantizeLinear/DequantizeLinear) and those
+// that break the contract fall back to portable, the reason in the plan.
 KernelLibrary xnnpackKernelLibrary() {
     KernelLibrary lib;
     lib.id = "xnnpack";
-    lib.description = "XNNPACK operators (NHWC, float32)";
+    lib.description = "XNNPACK operators (NHWC, float32; int8 convolution, Gemm and Add)";
     lib.preferredFormat = F::NHWC;
     lib.architectures = {"x86_64", "aarch64"};
     lib.prebuiltArchitectures = {"riscv64"};
@@ -40,6 +44,9 @@ KernelLibrary xnnpackKernelLibrary() {
         {OpKind::Softmax, F::NCHW, {C::Float32, C::LastAxis}},
         {OpKind::Concat, F::Any, {C::Float32, C::Input4D}},
         {OpKind::Transpose, F::NCHW, {C::Float32, C::BroadcastRank4}},
+        {OpKind::QConv, F::NHWC, {C::Qs8Contract, C::Conv2D, C::ExplicitPads, C::Qs8ScaleRange}},
+        {OpKind::QGemm, F::NCHW, {C::Qs8Contract, C::Qs8ScaleRange}},
+        {OpKind::QAdd, F::Any, {C::Qs8Contract, C::Qs8ScaleRange}},
     };
     const std::vector<OpKind> clamps{OpKind::Relu, OpKind::Clip};
     lib.fusions = {{OpKind::Conv, clamps}, {OpKind::ConvTranspose, clamps}, {OpKind::Gemm, clamps},
