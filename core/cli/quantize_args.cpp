@@ -38,7 +38,7 @@ bool parseResize(const QString& text, jobs::ImageOptions* image) {
 } // namespace
 
 const char* const kQuantizeSynopsis =
-    "quantize MODEL -o OUT.onnx --calib DIR|FILE|IMAGE... [--method minmax|percentile|entropy] [--percentile P] "
+    "quantize MODEL -o OUT.onnx --calib SRC... [--method minmax|percentile|entropy] [--percentile P] "
     "[--resize WxH|N] [--mean M[,M,M]] [--std S[,S,S]] [--layout NCHW|NHWC] [--exclude-node NAME]... [--exclude-op OP]... "
     "[--report] [--json]";
 
