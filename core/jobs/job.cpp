@@ -12,6 +12,7 @@ const char* jobKindName(JobKind kind) {
     case JobKind::Build: return "build";
     case JobKind::Deploy: return "deploy";
     case JobKind::Benchmark: return "benchmark";
+    case JobKind::Quantize: return "quantize";
     }
     return "?";
 }

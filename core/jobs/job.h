@@ -1,4 +1,4 @@
-// One background job of the studio (export, build, deploy, benchmark): a title, a state, the
+// One background job of the studio (export, build, deploy, benchmark, quantize): a title, a state, the
 // current step, a live log and a result, with cancel. The work itself is a function over core
 // calls; a JobQueue runs it on a worker thread. Every accessor is thread-safe.
 #pragma once
@@ -16,7 +16,7 @@
 
 namespace embark::jobs {
 
-enum class JobKind { Export, Build, Deploy, Benchmark };
+enum class JobKind { Export, Build, Deploy, Benchmark, Quantize };
 enum class JobState { Queued, Running, Succeeded, Failed, Cancelled };
 
 const char* jobKindName(JobKind kind);   // "export", "build", ...

@@ -9,6 +9,7 @@
 #include "help_dialogs.h"
 #include "input_shapes_dialog.h"
 #include "jobs/studio_jobs.h"
+#include "quantize/studio_quantize.h"
 #include "history/run_history_panel.h"
 #include "session/qt_text.h"
 #include "session/session_commands.h"
@@ -235,6 +236,9 @@ void MainWindow::createDocks() {
     connect(m_target, &TargetPanel::buildXnnpackRequested, m_jobs, &StudioJobs::buildXnnpackWithDialog);
     // Deploy and benchmark jobs ask for host keys and passwords through the studio's dialogs.
     m_jobs->setSshOptionsProvider([this](const QString&) { return studioSshOptions(this); });
+    // Model > Quantize..., its error chart (a Charts tab) and "keep in float".
+    m_quantize = new StudioQuantize(this, m_session, m_jobs, m_charts);
+    m_quantize->setModelOpener([this](const QString& path) { loadModel(path); });
     connect(m_jobs, &StudioJobs::benchmarkFinished, m_history, [this](qint64 runId) {
         if (runId > 0) m_history->refresh();
     });
@@ -377,6 +381,7 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     const ir::Node* n = fused ? fused->findNode(node.toStdString()) : nullptr;
     QMenu menu(this);
     m_stages->addFoldActions(&menu, node); // fold by module prefix, in the pane clicked
+    m_quantize->addNodeActions(&menu, node); // keep in float, after a quantization
     if (!n) {
         if (!menu.isEmpty()) menu.exec(globalPos);
         return;

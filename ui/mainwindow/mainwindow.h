@@ -19,6 +19,7 @@ class PropertiesPanel;
 class RunHistoryPanel;
 class StagesView;
 class StudioJobs;
+class StudioQuantize;
 class StudioSession;
 class TargetPanel;
 
@@ -41,6 +42,7 @@ public:
     TargetPanel* target() const { return m_target; }
     ChartsPanel* charts() const { return m_charts; }
     StudioJobs* jobs() const { return m_jobs; }
+    StudioQuantize* quantize() const { return m_quantize; }
     RunHistoryPanel* history() const { return m_history; }
     QStringList recentFiles() const;
     QDockWidget* propertiesDock() const { return m_propertiesDock; }
@@ -76,6 +78,7 @@ private:
     TargetPanel* m_target;
     ChartsPanel* m_charts;
     StudioJobs* m_jobs = nullptr;
+    StudioQuantize* m_quantize = nullptr;
     RunHistoryPanel* m_history;
     QDockWidget* m_propertiesDock = nullptr;
     QDockWidget* m_targetDock = nullptr;

@@ -1,0 +1,229 @@
+#include "quantize_job.h"
+
+#include "onnx/importer.h"
+#include "onnx/op_table.h"
+#include "onnx/tensor_io.h"
+#include "onnx/writer.h"
+#include "reference/interpreter.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace embark::jobs {
+
+namespace {
+
+std::string str(const QString& s) { return s.toStdString(); }
+
+// One sample per entry: a test_data_set folder, or a tensor file.
+QStringList sampleSources(const QString& spec) {
+    if (QFileInfo(spec).isFile()) return {spec};
+    const QDir dir(spec);
+    if (!dir.entryList({QStringLiteral("input_*.pb")}, QDir::Files).isEmpty()) return {spec};
+    QStringList out;
+    for (const QString& s : dir.entryList({QStringLiteral("test_data_set_*")}, QDir::Dirs, QDir::Name))
+        out << dir.filePath(s);
+    if (out.isEmpty())
+        for (const QString& f : dir.entryList({QStringLiteral("*.npy"), QStringLiteral("*.pb")}, QDir::Files, QDir::Name))
+            out << dir.filePath(f);
+    return out;
+}
+
+std::vector<const ir::Value*> dataInputs(const ir::Graph& graph) {
+    std::vector<const ir::Value*> inputs;
+    for (const ir::Value* v : graph.inputs())
+        if (!v->isConstant()) inputs.push_back(v);
+    return inputs;
+}
+
+Expected<passes::CalibrationSample> readSample(const ir::Graph& graph, const QString& source) {
+    passes::CalibrationSample sample;
+    sample.label = "'" + str(source) + "'";
+    const std::vector<const ir::Value*> inputs = dataInputs(graph);
+    if (QFileInfo(source).isFile()) {
+        if (inputs.size() != 1)
+            return makeError(ErrorKind::InvalidInput, "calibration file '" + str(source) + "' is one tensor, but the model has " +
+                                                          std::to_string(inputs.size()) + " inputs: give test_data_set_N folders");
+        auto t = onnx::readTensorFile(str(source), inputs[0]->dtype, inputs[0]->shape);
+        if (!t) return t.error();
+        sample.inputs[inputs[0]->name] = std::move(t->tensor);
+        return sample;
+    }
+    auto set = onnx::readTestDataSet(str(source));
+    if (!set) return set.error();
+    if (set->inputs.size() != inputs.size())
+        return makeError(ErrorKind::InvalidInput, "calibration folder '" + str(source) + "' holds " +
+                                                      std::to_string(set->inputs.size()) + " input(s); the model has " +
+                                                      std::to_string(inputs.size()));
+    // By TensorProto name when one matches, else by index (as the CLI pairs them).
+    for (size_t i = 0; i < inputs.size(); ++i) {
+        const ir::Tensor* t = &set->inputs[i].tensor;
+        for (const auto& named : set->inputs)
+            if (named.name == inputs[i]->name) t = &named.tensor;
+        sample.inputs[inputs[i]->name] = *t;
+    }
+    return sample;
+}
+
+Expected<std::map<std::string, ir::Tensor>> allValues(const ir::Graph& g, const std::map<std::string, ir::Tensor>& inputs) {
+    reference::RunOptions ro;
+    ro.captureAll = true;
+    auto r = reference::run(g, inputs, ro);
+    if (!r) return r.error();
+    std::map<std::string, ir::Tensor> values = std::move(r->values);
+    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) values[r->outputNames[k]] = r->outputs[k];
+    return values;
+}
+
+bool quantizable(const ir::Node& n) {
+    if (n.op != ir::OpKind::Conv && n.op != ir::OpKind::Gemm && n.op != ir::OpKind::MatMul) return false;
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    return x && w && !x->isConstant() && w->isConstant() && w->dtype == ir::DType::Float32;
+}
+
+Error cancelled() { return makeError(ErrorKind::External, "quantization cancelled"); }
+
+} // namespace
+
+Expected<std::vector<passes::CalibrationSample>> readCalibrationSamples(const ir::Graph& graph, const QStringList& specs,
+                                                                        const std::function<void(int, int)>& progress,
+                                                                        const std::atomic_bool* cancel) {
+    if (specs.isEmpty())
+        return makeError(ErrorKind::Usage, "no calibration data: give a test_data_set_N folder, a folder of them, or .npy files");
+    QStringList sources;
+    for (const QString& spec : specs) {
+        if (!QFileInfo::exists(spec))
+            return makeError(ErrorKind::InvalidInput, "calibration source '" + str(spec) + "' does not exist");
+        const QStringList found = sampleSources(spec);
+        if (found.isEmpty())
+            return makeError(ErrorKind::InvalidInput, "calibration source '" + str(spec) +
+                                                          "' holds no input_K.pb files, no test_data_set_N folders and no .npy files");
+        sources << found;
+    }
+    std::vector<passes::CalibrationSample> samples;
+    for (const QString& source : sources) {
+        if (cancel && cancel->load()) return cancelled();
+        auto sample = readSample(graph, source);
+        if (!sample) return sample.error();
+        samples.push_back(std::move(*sample));
+        if (progress) progress(int(samples.size()), int(sources.size()));
+    }
+    return samples;
+}
+
+std::string keepInFloatTarget(const ir::Graph& fp, const std::string& node) {
+    const ir::Node* n = fp.findNode(node);
+    if (!n) return {};
+    if (quantizable(*n)) return n->name;
+    if ((n->op == ir::OpKind::Relu || n->op == ir::OpKind::Clip) && n->input(0) && n->input(0)->producer() &&
+        n->input(0)->uses().size() == 1 && quantizable(*n->input(0)->producer()))
+        return n->input(0)->producer()->name;
+    return {};
+}
+
+std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& diff, const QStringList& quantized) {
+    std::map<std::string, const bench::LayerError*> byValue;
+    for (const bench::LayerError& e : diff.layers) byValue[e.value] = &e;
+    std::vector<NodeError> out;
+    for (const ir::Node* n : fp.nodes()) {
+        if (!quantizable(*n) || !n->output(0)) continue;
+        const ir::Value* v = n->output(0);
+        if (v->uses().size() == 1 && !v->isGraphOutput()) {
+            const ir::Node* u = v->uses().front().node;
+            if ((u->op == ir::OpKind::Relu || u->op == ir::OpKind::Clip) && u->input(0) == v && u->output(0)) v = u->output(0);
+        }
+        auto it = byValue.find(v->name);
+        if (it == byValue.end()) it = byValue.find(n->output(0)->name);
+        if (it == byValue.end()) continue;
+        NodeError e;
+        e.node = n->name;
+        e.op = std::string(ir::opName(n->op));
+        e.quantized = quantized.contains(QString::fromStdString(n->name));
+        e.error = *it->second;
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+QStringList quantizedNodeNames(const ir::Graph& quantized) {
+    QStringList names;
+    for (const ir::Node* n : quantized.nodes()) {
+        if (n->op != ir::OpKind::Conv && n->op != ir::OpKind::Gemm && n->op != ir::OpKind::MatMul) continue;
+        const ir::Value* w = n->input(1);
+        if (w && w->producer() && w->producer()->op == ir::OpKind::DequantizeLinear) names << QString::fromStdString(n->name);
+    }
+    return names;
+}
+
+std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
+    if (title.isEmpty()) title = QStringLiteral("Quantize %1").arg(QFileInfo(r.modelPath).completeBaseName());
+    return std::make_shared<Job>(title, JobKind::Quantize, [r = std::move(r)](JobContext& ctx) -> Status {
+        constexpr int kSteps = 4;
+        onnx::ImportOptions io;
+        io.shapeOverrides = r.shapeOverrides;
+        passes::QuantizeExclusions exclude;
+        for (const QString& op : r.excludeOps) {
+            const auto kind = onnx::opFromOnnx(str(op));
+            if (!kind) return makeError(ErrorKind::Usage, "'" + str(op) + "' (kept in float) is not an ONNX op Embark knows");
+            exclude.ops.insert(*kind);
+        }
+        for (const QString& name : r.excludeNodes) exclude.nodes.insert(str(name));
+
+        ctx.stepStarted(QStringLiteral("calibration data"), 0, kSteps);
+        auto fp = onnx::importModel(str(r.modelPath), io);
+        if (!fp) return fp.error();
+        auto samples = readCalibrationSamples(
+            *fp, r.calibration, [&ctx](int done, int total) { ctx.progress(QStringLiteral("calibration data"), done, total); },
+            ctx.cancelFlag());
+        if (!samples) return samples.error();
+        ctx.log(QStringLiteral("%1 calibration sample(s), method %2")
+                    .arg(samples->size())
+                    .arg(QString::fromLatin1(passes::calibrationMethodName(r.options.method))));
+
+        if (ctx.cancelled()) return cancelled();
+        ctx.stepStarted(QStringLiteral("quantize"), 1, kSteps);
+        ir::Graph q = fp->clone();
+        auto report = passes::quantizeStatic(q, *samples, exclude, r.options);
+        if (!report) return report.error();
+        ctx.log(QStringLiteral("quantized %1 node(s) and %2 activation(s); %3 kept in float")
+                    .arg(report->quantizedNodes)
+                    .arg(report->activations)
+                    .arg(report->excluded));
+
+        if (ctx.cancelled()) return cancelled();
+        ctx.stepStarted(QStringLiteral("write"), 2, kSteps);
+        if (Status s = onnx::writeModel(q, str(r.outPath)); !s) return s.error();
+        ctx.log(QStringLiteral("wrote %1").arg(r.outPath));
+
+        if (ctx.cancelled()) return cancelled();
+        ctx.stepStarted(QStringLiteral("compare"), 3, kSteps);
+        // The model as written, as `embark-cli quantize --report` compares it.
+        auto written = onnx::importModel(str(r.outPath), io);
+        if (!written) return written.error();
+        const auto& inputs = samples->front().inputs;
+        auto fpValues = allValues(*fp, inputs);
+        if (!fpValues) return fpValues.error();
+        auto qValues = allValues(*written, inputs);
+        if (!qValues) return qValues.error();
+
+        QuantizeResult result;
+        result.request = r;
+        result.report = *report;
+        result.diff = bench::diffLayers(*fp, *fpValues, *written, *qValues, r.snrDropDb);
+        result.diffSample = QString::fromStdString(samples->front().label);
+        result.quantizedNodes = quantizedNodeNames(*written);
+        result.nodes = nodeErrors(*fp, result.diff, result.quantizedNodes);
+        ctx.log(QStringLiteral("per-layer error on sample %1: %2 layer(s) compared")
+                    .arg(result.diffSample)
+                    .arg(result.diff.layers.size()));
+        const QString summary = QStringLiteral("%1 node(s) quantized, %2 kept in float, into %3")
+                                    .arg(report->quantizedNodes)
+                                    .arg(report->excluded)
+                                    .arg(r.outPath);
+        ctx.setResult(std::move(result), summary);
+        return {};
+    });
+}
+
+} // namespace embark::jobs

@@ -1,0 +1,77 @@
+// The studio's quantization as a background job: calibration samples read from test_data_set
+// folders or tensor files, passes::quantizeStatic, the QDQ model written, then the per-layer
+// error of the written model against the float one (bench::diffLayers on the first sample).
+#pragma once
+
+#include "job.h"
+
+#include "bench/layer_diff.h"
+#include "ir/graph.h"
+#include "passes/quantize_static.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace embark::jobs {
+
+struct QuantizeRequest {
+    QString modelPath;                                 // the float .onnx
+    std::map<std::string, ir::Shape> shapeOverrides;   // as the model was opened
+    // Each: a test_data_set_N folder (input_K.pb), a folder of test_data_set_* folders, a
+    // folder of .npy/.pb files (one sample each, single-input models), or one such file.
+    QStringList calibration;
+    passes::CalibrationOptions options;
+    QStringList excludeOps;   // ONNX op types kept in float
+    QStringList excludeNodes; // node names kept in float
+    QString outPath;          // the QDQ .onnx to write (atomically)
+    double snrDropDb = 10;    // flags the first layer whose SNR falls more than this
+};
+
+// A node quantize can quantize (Conv, Gemm, MatMul with constant float weights) and the error
+// of the activation it produces: the output of the Relu or Clip that alone follows it (where
+// quantize puts the node's Q/DQ pair), else its own output.
+struct NodeError {
+    std::string node;
+    std::string op;
+    bool quantized = false; // int8 in the compared model (false: excluded, kept in float)
+    bench::LayerError error;
+};
+
+struct QuantizeResult {
+    QuantizeRequest request;
+    passes::QuantizeReport report;
+    bench::LayerDiff diff;     // the written model against the float model, first sample
+    QString diffSample;        // that sample's label
+    QStringList quantizedNodes; // float-model nodes whose weights are int8 in the written model
+    std::vector<NodeError> nodes; // every quantizable node of the float model, in its order
+};
+
+// The calibration samples of `specs` for `graph` (see QuantizeRequest::calibration), in order.
+// `progress(done, total)` after each sample; a set `cancel` stops with an External error.
+// Errors name the file or folder: missing, holding nothing usable, or not fitting the model.
+Expected<std::vector<passes::CalibrationSample>> readCalibrationSamples(
+    const ir::Graph& graph, const QStringList& specs, const std::function<void(int, int)>& progress = {},
+    const std::atomic_bool* cancel = nullptr);
+
+// The node to exclude so that `node` of the float graph stays in float: itself when quantize
+// would quantize it (Conv, Gemm, MatMul with constant float weights), the quantizable node
+// feeding a Relu or Clip (whose output carries that node's activation range), else empty.
+std::string keepInFloatTarget(const ir::Graph& fp, const std::string& node);
+
+// The quantizable nodes of `fp` with the error `diff` measured for their activations;
+// `quantized` names the nodes the compared model quantized. Nodes without a compared value
+// are left out.
+std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& diff, const QStringList& quantized);
+
+// Conv/Gemm/MatMul nodes of a QDQ graph whose weights come from a DequantizeLinear.
+QStringList quantizedNodeNames(const ir::Graph& quantized);
+
+// Steps: read calibration (per sample), quantize, write, compare. The result is a
+// QuantizeResult; cancel is honoured between steps and between samples.
+std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest request, QString title = {});
+
+} // namespace embark::jobs
