@@ -2,8 +2,8 @@
 // what cannot work (no calibration data, unknown op or node), a quantize job on the model's
 // test_data_set folders completes in the Jobs queue and fills the Quantization chart with one
 // bar per quantized layer, clicking a bar selects its node in the graph, "keep in float"
-// quantizes again with the node excluded and shows both series, and a cancelled job writes
-// nothing.
+// quantizes again with the node excluded and shows both series, Model > Quantize... runs the
+// dialog's request, and a cancelled job writes nothing.
 #include "charts/charts_panel.h"
 #include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
@@ -19,6 +19,7 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
@@ -32,6 +33,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace embark;
 
@@ -182,9 +184,18 @@ private slots:
         QVERIFY(offered);
 
         // Keep the worst layer in float: a second job, and its error beside the first.
+        // (Through the bar's context menu, as a right-click shows it.)
         const QString worst = chart->rowNodes().at(chart->worstRow());
-        const int keep = q->keepInFloat(worst);
-        QVERIFY(keep > 0);
+        QMenu barMenu;
+        chart->fillRowMenu(&barMenu, chart->worstRow());
+        QAction* keepAction = nullptr;
+        for (QAction* a : barMenu.actions())
+            if (a->text().contains(QLatin1String("in float"))) keepAction = a;
+        QVERIFY(keepAction && keepAction->isEnabled());
+        const size_t jobsBefore = w.jobs()->queue()->jobs().size();
+        keepAction->trigger();
+        QCOMPARE(w.jobs()->queue()->jobs().size(), jobsBefore + 1);
+        const int keep = w.jobs()->queue()->jobs().back()->id();
         QVERIFY(waitFor(spy, keep));
         QCOMPARE(chart->series().size(), size_t(2));
         QCOMPARE(chart->rowNodes(), expected); // the kept node keeps its row
@@ -207,6 +218,31 @@ private slots:
         q->openQuantizedAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(w.session()->modelPath(), m_tmp.filePath("digits.int8.onnx"), 30000);
         QCOMPARE(chart->series().size(), size_t(2));
+    }
+
+    void menuActionOpensTheDialogAndQueuesTheJob() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        ui::StudioQuantize* q = w.quantize();
+        QSignalSpy spy(q, &ui::StudioQuantize::quantizeFinished);
+        bool sawDialog = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* dialog = qobject_cast<ui::QuantizeDialog*>(QApplication::activeModalWidget());
+            if (!dialog) return;
+            sawDialog = true;
+            // The model's test_data_set folders are proposed; entropy into the temporary folder.
+            dialog->methodBox()->setCurrentIndex(dialog->methodBox()->findData(QStringLiteral("entropy")));
+            dialog->outputEdit()->setText(m_tmp.filePath("from_dialog.onnx"));
+            dialog->accept();
+        });
+        q->quantizeAction()->trigger(); // returns when the dialog closes
+        QVERIFY(sawDialog);
+        QCOMPARE(w.jobs()->queue()->jobs().size(), size_t(1));
+        const int id = w.jobs()->queue()->jobs().front()->id();
+        QVERIFY(waitFor(spy, id));
+        QCOMPARE(q->lastResult()->request.options.method, passes::CalibrationMethod::Entropy);
+        QCOMPARE(q->lastResult()->report.samples, 10);
+        QVERIFY(QFileInfo::exists(m_tmp.filePath("from_dialog.onnx")));
     }
 
     void cancelledJobWritesNothing() {
