@@ -4,6 +4,7 @@
 #include "emit_context.h"
 #include "deployment_plan.h"
 #include "fused_blocks.h"
+#include "kernel_libraries.h"
 #include "manifest.h"
 #include "memory_planner.h"
 #include "passes/pass_manager.h"
@@ -176,8 +177,9 @@ Expected<Emitted> emitModel(EmitContext& ctx, const ir::Graph& g, const ExportOp
             return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
                                                          " at run time; exports compute in float32, and in int8 "
                                                          "only where the fuse_qdq pass fused a quantized operator");
-        // XNNPACK runs the fused int8 ops its support table claims (QConv, QGemm, QAdd).
-        if (quantized && ctx.library(*n) != "portable" && !(ctx.library(*n) == "xnnpack" && ir::isFusedQuantized(n->op)))
+        // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, QAdd, MaxPool).
+        if (quantized && ctx.library(*n) != "portable" &&
+            !(ctx.library(*n) == "xnnpack" && findKernelLibrary("xnnpack")->supports(*n)))
             return makeError(ErrorKind::Unsupported, "node " + n->describe() + " runs on int8 tensors, which only the "
                                                          "portable kernels run; assign it to portable (--override-node " +
                                                          n->name + "=portable)");

@@ -34,6 +34,14 @@ bool isFloat32(const ir::Node& n, const KernelLibrary&) {
         if (v && v->dtype != ir::DType::Float32) return false;
     return true;
 }
+bool isFloat32OrInt8(const ir::Node& n, const KernelLibrary& lib) {
+    if (isFloat32(n, lib)) return true;
+    for (const ir::Value* v : n.inputs())
+        if (v && !v->isConstant() && v->dtype != ir::DType::Int8) return false;
+    for (const ir::Value* v : n.outputs())
+        if (v && v->dtype != ir::DType::Int8) return false;
+    return true;
+}
 bool input4D(const ir::Node& n, const KernelLibrary&) { return n.input(0) && n.input(0)->shape.rank() == 4; }
 bool constantWeights(const ir::Node& n, const KernelLibrary&) { return n.input(1) && n.input(1)->isConstant(); }
 bool gemmPlain(const ir::Node& n, const KernelLibrary&) {
@@ -159,6 +167,7 @@ constexpr ConstraintInfo kConstraints[] = {
                      "weight zero point): XNNPACK's qs8-qc8w operators", qs8Contract},
     {C::Qs8ScaleRange, "requantization scales XNNPACK accepts (x_scale * w_scale / y_scale < 256; an add's input/output "
                        "scale ratios in [2^-10, 2^8))", qs8ScaleRange},
+    {C::Float32OrInt8, "float32 or int8 tensors only", isFloat32OrInt8},
     {C::AveragePadsExcluded, "count_include_pad=1 with padding (the library averages over the taps inside the input only)", averagePadsExcluded},
 };
 

@@ -38,6 +38,7 @@ enum class Constraint : uint8_t {
     Qs8Contract,      // fused int8 op (QConv/QGemm/QAdd): int8 activations, symmetric int8 weights
                       // with per-channel or per-tensor scales (XNNPACK's qs8-qc8w)
     Qs8ScaleRange,    // requantization scales XNNPACK accepts (see kernel_library.cpp)
+    Float32OrInt8,    // run-time tensors all float32 or all int8 (max pooling: no requantization)
 };
 std::string_view constraintText(Constraint c);
 

@@ -1,6 +1,7 @@
 // Quantized models exported with XNNPACK's int8 (qs8) operators (issue 16): the fuse_qdq
 // pass's QConv (grouped and depthwise included), QGemm and QAdd run as XNNPACK qs8-qc8w
-// operators, the other int8 nodes on the portable kernels. Rows: the host with Debian's 2022
+// operators and MaxPool on int8 data as its s8 max pooling, the other int8 nodes on the
+// portable kernels. Rows: the host with Debian's 2022
 // XNNPACK (legacy API: convolution2d_nhwc_qc8, add_nd_qs8) and with upstream XNNPACK from
 // ../shared/xnnpack/prebuilt (x86_64; riscv64 on sim-k230 and aarch64 on sim-rpi5 under qemu);
 // each row skips with the reason when its XNNPACK or its cross tools are absent.
@@ -129,8 +130,8 @@ private slots:
         QVERIFY2(s, s ? "" : s.error().message.c_str());
     }
 
-    // The plan puts the int8 convolutions, Gemm and Add on XNNPACK and the other int8 nodes
-    // on portable, each with its reason.
+    // The plan puts the int8 convolutions, Gemm, Add and max pooling on XNNPACK and the other
+    // int8 nodes on portable, each with its reason.
     void planAssignsTheQs8OpsToXnnpack() {
         const test::CliResult r = test::runCli({"plan", m_tmp.filePath("digits_int8.onnx"), "--lib", "xnnpack", "--json"});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -138,7 +139,7 @@ private slots:
         for (const QJsonValue& v : QJsonDocument::fromJson(r.out).object()["nodes"].toArray()) {
             const QJsonObject n = v.toObject();
             const QString op = n["op"].toString();
-            if (op == "QConv" || op == "QGemm" || op == "QAdd") {
+            if (op == "QConv" || op == "QGemm" || op == "QAdd" || op == "MaxPool") {
                 QCOMPARE(n["lib"].toString(), QString("xnnpack"));
                 QCOMPARE(n["rule"].toString(), QString("chosen library"));
                 ++onXnnpack;
@@ -148,7 +149,7 @@ private slots:
                 ++fallbacks;
             }
         }
-        QCOMPARE(onXnnpack, 3);
+        QCOMPARE(onXnnpack, 5); // 3 QConv, 2 MaxPool on int8 data
         QVERIFY(fallbacks >= 1);
     }
 

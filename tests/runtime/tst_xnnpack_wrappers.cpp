@@ -217,6 +217,7 @@ private slots:
     void transpose();
     void concat();
     void errorsNameTheLayer();
+    void int8ErrorsNameTheLayer();
     void pointersRebindBetweenCalls();
 };
 
@@ -656,6 +657,39 @@ void TestXnnpackWrappers::errorsNameTheLayer()
         QFAIL("expected an error");
     } catch (const Error& e) {
         QVERIFY2(QString(e.what()).contains("add_bad_shapes"), e.what());
+    }
+}
+
+// The int8 wrappers check what XNNPACK would refuse (or assert on) before calling it, and name
+// the layer (their XNNPACK calls go through the same checked macros as the float ones).
+void TestXnnpackWrappers::int8ErrorsNameTheLayer()
+{
+    Context context(1);
+    const std::vector<int8_t> weights(64, 1);
+    const std::vector<float> scales(4, 1.0f);
+    try {
+        // x_scale * w_scale / y_scale = 1 * 1 / 0.001 >= 256: XNNPACK refuses it.
+        QConvolution2d(context, "qconv_scale", conv(1, 4, 4, 4, 4, 1, 1, 1, 0, 0, 0, 0, 1),
+                       {0, 1.0f}, weights.data(), scales.data(), nullptr, {0, 0.001f, -128, 127});
+        QFAIL("expected an error");
+    } catch (const Error& e) {
+        const QString message = e.what();
+        QVERIFY2(message.contains("qconv_scale") && message.contains("256 or more"), qPrintable(message));
+    }
+    try {
+        QFullyConnected(context, "qfc_zero_point", 1, 4, 4, {200, 1.0f}, weights.data(), scales.data(),
+                        nullptr, {0, 1.0f, -128, 127});
+        QFAIL("expected an error");
+    } catch (const Error& e) {
+        const QString message = e.what();
+        QVERIFY2(message.contains("qfc_zero_point") && message.contains("outside int8"), qPrintable(message));
+    }
+    try {
+        QAdd(context, "qadd_ratio", 16, {0, 1.0f}, {0, 1.0f}, {0, 1e-4f, -128, 127});
+        QFAIL("expected an error");
+    } catch (const Error& e) {
+        const QString message = e.what();
+        QVERIFY2(message.contains("qadd_ratio") && message.contains("[2^-10, 2^8)"), qPrintable(message));
     }
 }
 

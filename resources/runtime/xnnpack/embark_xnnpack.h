@@ -393,6 +393,20 @@ private:
     [[maybe_unused]] int8_t* m_clampBoundS8 = nullptr; // upstream: the trailing clamp's pointer
 };
 
+// Max pooling of int8 data (no requantization: max commutes with the monotone quantization,
+// so the input's scale and zero point carry over). Upstream and legacy max_pooling2d_nhwc_s8.
+class QMaxPool2d : public detail::Layer {
+public:
+    QMaxPool2d(const Context& context, std::string name, const Pool2dParams& params);
+    size_t outputHeight() const { return m_outputHeight; }
+    size_t outputWidth() const { return m_outputWidth; }
+    void forward(const int8_t* input, int8_t* output);
+
+private:
+    Pool2dParams m_params;
+    size_t m_outputHeight = 0, m_outputWidth = 0;
+};
+
 // ---- Data movement ------------------------------------------------------------------------
 // output[i_perm[0]]... = permute(input, perm): output dim d is input dim perm[d]. Rank <= 6.
 // NCHW -> NHWC is perm {0, 2, 3, 1}; NHWC -> NCHW is {0, 3, 1, 2}.

@@ -1,5 +1,5 @@
-// The int8 (qs8) XNNPACK wrappers for both APIs: QConvolution2d, QFullyConnected, QAdd (see
-// embark_xnnpack.h for the contract). Upstream: convolution2d_nhwc_qs8_qc8w,
+// The int8 (qs8) XNNPACK wrappers for both APIs: QConvolution2d, QFullyConnected, QAdd,
+// QMaxPool2d (max_pooling2d_nhwc_s8 on both; see embark_xnnpack.h for the contract). Upstream: convolution2d_nhwc_qs8_qc8w,
 // fully_connected_nc_qs8_qc8w, binary add on qint8 (+ an s8 clamp for a fused Relu/Clip, the
 // binary operator having no output range). Legacy (Debian's 2022 snapshot):
 // convolution2d_nhwc_qc8 (fully connected as a 1x1 convolution over the rows: that API has
@@ -220,6 +220,41 @@ void QAdd::forward(const int8_t* a, const int8_t* b, int8_t* output)
     }
     runOperator();
 #endif
+}
+
+QMaxPool2d::QMaxPool2d(const Context& context, std::string name, const Pool2dParams& params)
+    : Layer(context, std::move(name), "int8 max pooling 2-D"), m_params(params)
+{
+    failIf(detail::checkPool2d(params, true));
+    const Pool2dParams& p = params;
+#ifdef EMBARK_XNN_API_UPSTREAM
+    EMBARK_XNN_CREATE(xnn_create_max_pooling2d_nhwc_s8, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      p.dilationHeight, p.dilationWidth, INT8_MIN, INT8_MAX, 0);
+    EMBARK_XNN_CHECK(xnn_reshape_max_pooling2d_nhwc_s8, m_op.get(), p.batch, p.inputHeight,
+                     p.inputWidth, p.channels, p.channels, p.channels, &m_outputHeight,
+                     &m_outputWidth, m_pool);
+#else
+    std::tie(m_outputHeight, m_outputWidth) =
+        detail::windowOutputSize(p, p.dilationHeight, p.dilationWidth);
+    EMBARK_XNN_CREATE(xnn_create_max_pooling2d_nhwc_s8, p.padTop, p.padRight, p.padBottom,
+                      p.padLeft, p.kernelHeight, p.kernelWidth, p.strideHeight, p.strideWidth,
+                      p.dilationHeight, p.dilationWidth, p.channels, p.channels, p.channels,
+                      INT8_MIN, INT8_MAX, 0);
+#endif
+}
+
+void QMaxPool2d::forward(const int8_t* input, int8_t* output)
+{
+#ifdef EMBARK_XNN_API_UPSTREAM
+    if (rebind(input, nullptr, output))
+        EMBARK_XNN_CHECK(xnn_setup_max_pooling2d_nhwc_s8, m_op.get(), input, output);
+#else
+    if (rebind(input, nullptr, output))
+        EMBARK_XNN_CHECK(xnn_setup_max_pooling2d_nhwc_s8, m_op.get(), m_params.batch,
+                         m_params.inputHeight, m_params.inputWidth, input, output, m_pool);
+#endif
+    runOperator();
 }
 
 } // namespace embark_xnn

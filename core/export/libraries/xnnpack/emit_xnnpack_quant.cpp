@@ -1,5 +1,6 @@
 // The int8 half of the XNNPACK emitter: the fuse_qdq pass's QConv (grouped and depthwise
-// included), QGemm and QAdd as embark_xnn::QConvolution2d / QFullyConnected / QAdd
+// included), QGemm and QAdd as embark_xnn::QConvolution2d / QFullyConnected / QAdd, and
+// MaxPool on int8 data as embark_xnn::QMaxPool2d
 // (resources/runtime/xnnpack/embark_xnnpack_quant.cpp), on the parameters fuse_qdq keeps on
 // each node (x_scale, x_zero_point, w_scale, y_scale, y_zero_point, out_min, out_max). The
 // support table (xnnpack_library.cpp) only assigns nodes that keep XNNPACK's qs8-qc8w
@@ -117,6 +118,25 @@ Status emitQAdd(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+Status emitQMaxPool(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* y = n.output(0);
+    const auto k = n.attrInts("kernel_shape");
+    if (x->shape.rank() != 4 || y->dtype != DType::Int8 || k.size() != 2 || !ctx.isNhwc(x))
+        return unsupported(Emitter::Xnnpack, n, "int8 max pooling outside NHWC 4-D data");
+    const Spatial2D s = spatial2D(n, k[0], k[1], x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
+    const std::string p = "embark_xnn::Pool2dParams{" + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) + ", " +
+                          std::to_string(x->shape[2]) + ", " + std::to_string(x->shape[3]) + ", " + std::to_string(s.kh) + ", " +
+                          std::to_string(s.kw) + ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) +
+                          ", " + std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
+                          std::to_string(s.pb) + ", " + std::to_string(s.pr) + "}";
+    const std::string obj = ctx.ident(n);
+    ctx.decls += "static std::unique_ptr<embark_xnn::QMaxPool2d> " + obj + ";\n";
+    ctx.init += "    " + obj + " = std::make_unique<embark_xnn::QMaxPool2d>(*g_xnn, " + cppString(n.name) + ", " + p + ");\n";
+    ctx.forward += "    " + obj + "->forward(" + i8Ptr(ctx, x) + ", " + i8Ptr(ctx, y) + ");\n";
+    return {};
+}
+
 } // namespace
 
 Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n) {
@@ -125,9 +145,10 @@ Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n) {
     case OpKind::QConv: return emitQConv(ctx, n);
     case OpKind::QGemm: return emitQGemm(ctx, n);
     case OpKind::QAdd: return emitQAdd(ctx, n);
+    case OpKind::MaxPool: return emitQMaxPool(ctx, n);
     default:
         return unsupported(Emitter::Xnnpack, n, "int8 " + std::string(ir::opName(n.op)) +
-                                                    " (XNNPACK runs int8 QConv, QGemm and QAdd; assign it to portable)");
+                                                    " (XNNPACK runs int8 QConv, QGemm, QAdd and MaxPool; assign it to portable)");
     }
 }
 

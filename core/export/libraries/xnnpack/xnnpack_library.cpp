@@ -13,8 +13,8 @@ using F = targets::DataFormat;
 // and add operators clamp their output, so Relu and Clip fuse; the other activations are
 // separate operators.
 // Int8: the fuse_qdq pass's QConv (grouped and depthwise included), QGemm and QAdd run as
-// XNNPACK's qs8 operators where its qs8-qc8w contract holds (Qs8Contract, Qs8ScaleRange);
-// other int8 nodes (pools, lookups, data movement, QuantizeLinear/DequantizeLinear) and those
+// XNNPACK's qs8 operators where its qs8-qc8w contract holds (Qs8Contract, Qs8ScaleRange),
+// and MaxPool on int8 data as its s8 max pooling (exact: no requantization); other int8 nodes (pools, lookups, data movement, QuantizeLinear/DequantizeLinear) and those
 // that break the contract fall back to portable, the reason in the plan.
 KernelLibrary xnnpackKernelLibrary() {
     KernelLibrary lib;
@@ -30,7 +30,7 @@ KernelLibrary xnnpackKernelLibrary() {
         {OpKind::ConvTranspose, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
                                           C::DeconvNaturalOutput, C::FusedActivationDeclared}},
         {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
-        {OpKind::MaxPool, F::NHWC, pool},
+        {OpKind::MaxPool, F::NHWC, {C::Float32OrInt8, C::Input4D, C::ExplicitPads, C::NoCeilMode}},
         {OpKind::AveragePool, F::NHWC, {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
         {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
