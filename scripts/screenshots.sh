@@ -3,7 +3,7 @@
 # 1366x768 and a desktop's 1920x1080, with resnet18 and a 400+ node model (densenet121, made
 # with Debian's torch/torchvision into a temporary folder; skipped with a message when torch
 # is absent). For each screen and model: the studio's own grabs (--screenshot DIR: studio,
-# target, properties) and the whole screen (ImageMagick's import), so what does not fit shows.
+# target, properties) and the whole screen (screen.png, grabbed by the studio), so what does not fit shows.
 # With BENCHMARK=1 and clang-19 + qemu-riscv64-static, also the one-button benchmark's jobs
 # dock and charts. Usage: scripts/screenshots.sh [extra.onnx ...]
 set -euo pipefail
@@ -14,12 +14,10 @@ out="$root/docs/screenshots"
 display="${SCREENSHOT_DISPLAY:-:57}"
 python="${PYTHON:-/usr/bin/python3}"
 
-for tool in Xvfb import; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "screenshots.sh: $tool is missing (Debian: apt-get install xvfb imagemagick)" >&2
-    exit 5
-  fi
-done
+if ! command -v Xvfb >/dev/null; then
+  echo "screenshots.sh: Xvfb is missing (Debian: apt-get install xvfb)" >&2
+  exit 5
+fi
 if [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; then
   cmake -S "$root" -B "$build" -G Ninja
 fi
@@ -65,16 +63,8 @@ for screen in 1366x768 1920x1080; do
     mkdir -p "$config"
     DISPLAY="$display" XDG_CONFIG_HOME="$config" XDG_CACHE_HOME="$config/cache" EMBARK_CONFIG_DIR="$config/embark" \
       EMBARK_DATA_DIR="$config/data" EMBARK_SCREENSHOT_BENCHMARK="$benchmark" LANGUAGE="${SCREENSHOT_LANGUAGE:-en}" \
-      LC_ALL=C.UTF-8 "$build/app/studio/embark" --screenshot "$dir" "$model" &
-    studio=$!
-    # The whole screen while the studio shows its graph (the tour quits when it is done).
-    for _ in $(seq 1 600); do
-      [ -f "$dir/studio.png" ] && break
-      kill -0 "$studio" 2>/dev/null || break
-      sleep 0.2
-    done
-    DISPLAY="$display" import -window root "$dir/screen.png" || true
-    wait "$studio" || echo "screenshots.sh: the studio failed on $name at $screen" >&2
+      LC_ALL=C.UTF-8 "$build/app/studio/embark" --screenshot "$dir" "$model" ||
+      echo "screenshots.sh: the studio failed on $name at $screen" >&2
   done
   kill "$xvfb" 2>/dev/null || true
   wait "$xvfb" 2>/dev/null || true

@@ -45,7 +45,9 @@ PropertiesPanel::PropertiesPanel(StudioSession* session, QWidget* parent) : QWid
     m_tree = new QTreeWidget(this);
     m_tree->setColumnCount(2);
     m_tree->setHeaderLabels({tr("Property"), tr("Value")});
-    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    // The property column fits its names up to ~45% of the width (fitKeyColumn), so values
+    // stay readable in a narrow dock; the full text is in each cell's tooltip.
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     m_tree->setWordWrap(true);
     m_tree->setAlternatingRowColors(true);
     auto* layout = new QVBoxLayout(this);
@@ -86,13 +88,32 @@ QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
 }
 
 void PropertiesPanel::showNode(int stage, const QString& name) {
+    fill(stage, name);
+    fitKeyColumn();
+}
+
+void PropertiesPanel::fitKeyColumn() {
+    const int want = static_cast<QAbstractItemView*>(m_tree)->sizeHintForColumn(0) + 8; // public there
+    const int cap = std::max(120, m_tree->viewport()->width() * 45 / 100);
+    m_tree->setColumnWidth(0, std::min(want, cap));
+}
+
+void PropertiesPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitKeyColumn();
+}
+
+void PropertiesPanel::fill(int stage, const QString& name) {
     m_tree->clear();
     auto graph = m_session->stageGraph(stage);
     const ir::Node* node = graph ? graph->findNode(name.toStdString()) : nullptr;
     if (!node) return;
     auto add = [](QTreeWidgetItem* parent, const QString& key, const QString& value) {
         auto* item = new QTreeWidgetItem(parent, {key, value});
+        item->setToolTip(0, key);
         item->setToolTip(1, value);
+        // A name without a value (provenance) uses the whole row.
+        if (value.isEmpty()) item->setFirstColumnSpanned(true);
         return item;
     };
     QTreeWidgetItem* general = section(tr("Node"));

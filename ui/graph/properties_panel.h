@@ -34,8 +34,13 @@ public:
     // subgraph k, or the CPU provider it fell back to) in its own section. Not valid: none.
     void setPartitions(const RunPartitions& partitions);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     void showNode(int stage, const QString& node);
+    void fill(int stage, const QString& node);
+    void fitKeyColumn();
     QTreeWidgetItem* section(const QString& title);
 
     StudioSession* m_session;

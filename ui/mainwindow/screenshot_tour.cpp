@@ -16,6 +16,8 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QMap>
+#include <QPixmap>
+#include <QScreen>
 #include <QTimer>
 
 #include <cstdio>
@@ -26,6 +28,15 @@ namespace {
 
 void save(QWidget* widget, const QString& path) {
     const bool ok = widget->grab().save(path);
+    std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
+}
+
+// The whole screen the window is on (the root window under X11), so what does not fit on a
+// small screen shows. Grabbed by the studio itself while it shows its graph: an outside grab
+// raced the tour's quit.
+void saveScreen(QWidget* window, const QString& path) {
+    QScreen* screen = window->screen();
+    const bool ok = screen && screen->grabWindow(0).save(path);
     std::fprintf(stderr, "%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
 }
 
@@ -125,6 +136,7 @@ void runScreenshotTour(MainWindow* window, const QString& dir) {
         // Let the views repaint before grabbing.
         QTimer::singleShot(300, window, [window, dir] {
             save(window, QDir(dir).filePath(QStringLiteral("studio.png")));
+            saveScreen(window, QDir(dir).filePath(QStringLiteral("screen.png")));
             save(window->target(), QDir(dir).filePath(QStringLiteral("target.png")));
             save(window->properties(), QDir(dir).filePath(QStringLiteral("properties.png")));
             // At a readable zoom around the showcase node: the graphs coloured by the memory
