@@ -7,6 +7,8 @@
 #include "metrics.h"
 #include "ir/graph.h"
 
+#include <QJsonObject>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -36,5 +38,15 @@ struct LayerDiff {
 // baseline, so the first layers have no drop); `snrDropDb` is the threshold.
 LayerDiff diffLayers(const ir::Graph& fp, const std::map<std::string, ir::Tensor>& fpValues, const ir::Graph& other,
                      const std::map<std::string, ir::Tensor>& otherValues, double snrDropDb);
+
+// Layer indices, lowest SNR first (ties: execution order).
+std::vector<size_t> worstFirst(const LayerDiff& diff);
+
+// {"snr_drop_db", "layers": [{value, node, op, compared, snr_db, cosine, max_abs, max_rel,
+// snr_drop_db}] in execution order, "worst": [value...] (the `top` lowest SNR), "first_drop":
+// {...}|null}: what `compare --json` prints and a bench run stores (--float-reference).
+QJsonObject layerDiffToJson(const LayerDiff& diff, int top, double snrDropDb);
+// The layers and first drop back from layerDiffToJson's object (unknown fields ignored).
+LayerDiff layerDiffFromJson(const QJsonObject& json);
 
 } // namespace embark::bench

@@ -3,6 +3,7 @@
 // accuracy, and exports of the run (Chrome trace, CSV, JSON, ONNX test data).
 #include "commands.h"
 #include "interrupt.h"
+#include "layer_report.h"
 #include "model_args.h"
 
 #include "bench/run_exports.h"
@@ -44,6 +45,7 @@ QJsonObject resultJson(const jobs::BenchResult& r) {
     if (r.firstDivergentLayer >= 0)
         accuracy["first_divergent_layer"] = QString::fromStdString(r.layerAccuracy[static_cast<size_t>(r.firstDivergentLayer)].node);
     if (rec.extra.contains("quantization_error")) accuracy["quantization_error"] = rec.extra["quantization_error"];
+    if (rec.extra.contains("float_reference")) accuracy["float_reference"] = rec.extra["float_reference"];
     return QJsonObject{
         {"run_id", static_cast<qint64>(rec.id)},
         {"status", store::runStatusName(rec.status)},
@@ -136,6 +138,10 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"affinity", "Pin to these CPUs with taskset, e.g. 0,1.", "CPU,CPU"});
     parser.addOption({"layers", "Per-layer timings."});
     parser.addOption({"accuracy-layers", "Per-layer accuracy against the host reference (dumps every layer)."});
+    parser.addOption({"float-reference", "Also compare every layer dump with this float model, the one the quantized "
+                                         "MODEL was made from (implies --accuracy-layers).", "FLOAT.onnx"});
+    parser.addOption({"snr-drop", "With --float-reference: flag the first layer whose SNR falls this many dB below "
+                                  "its inputs' (default 10).", "DB", "10"});
     parser.addOption({"override", "Run an op type on a library, OP=LIB (repeatable).", "OP=LIB"});
     parser.addOption({"override-node", "Run one node on a library, NAME=LIB (repeatable).", "NAME=LIB"});
     parser.addOption({"input", "Input tensor, NAME=FILE (default: a fixed random sample).", "NAME=FILE"});
@@ -151,7 +157,8 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"verbose", "Stream the build and run log to stderr."});
     addShapeOption(parser);
     const QString synopsis = "bench MODEL --board B --lib L [--iterations N] [--warmup W] [--threads T] "
-                             "[--affinity CPU,CPU...] [--layers] [--accuracy-layers] [--runtime export|onnxruntime] "
+                             "[--affinity CPU,CPU...] [--layers] [--accuracy-layers] [--float-reference FLOAT.onnx [--snr-drop DB]] "
+                             "[--runtime export|onnxruntime] "
                              "[--ep-option KEY=VALUE...] [--json]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
 
@@ -178,6 +185,20 @@ int cmdBench(const QStringList& args, Io& io) {
         return usage(io, "--affinity takes CPU numbers like 0,1 or 0-3");
     o.layers = parser.isSet("layers");
     o.accuracyLayers = parser.isSet("accuracy-layers");
+    if (parser.isSet("snr-drop") && !parser.isSet("float-reference"))
+        return usage(io, "--snr-drop applies to --float-reference only");
+    if (parser.isSet("float-reference")) {
+        if (o.runtime == "onnxruntime")
+            return usage(io, "--float-reference compares an export's layer dumps: leave out --runtime onnxruntime");
+        bool ok = false;
+        o.snrDropDb = parser.value("snr-drop").toDouble(&ok);
+        if (!ok || o.snrDropDb < 0) return usage(io, "--snr-drop must be a non-negative number of dB");
+        o.floatReferencePath = parser.value("float-reference");
+        auto fp = loadModel(o.floatReferencePath, parser);
+        if (!fp) return fail(io, fp.error());
+        o.floatReference = std::make_shared<const ir::Graph>(std::move(*fp));
+        o.accuracyLayers = true;
+    }
     o.compiler = parser.value("compiler");
     o.workDir = parser.value("work-dir");
     o.storePath = parser.value("db");
@@ -285,6 +306,11 @@ int cmdBench(const QStringList& args, Io& io) {
                    << QString::fromStdString(r->layerAccuracy[static_cast<size_t>(r->firstDivergentLayer)].node) << "\n";
         else if (!r->layerAccuracy.empty())
             io.out << "  per-layer accuracy: " << r->layerAccuracy.size() << " layers compared, no divergence\n";
+        if (rec.extra.contains("float_reference")) {
+            const QJsonObject fr = rec.extra["float_reference"].toObject();
+            io.out << "Per-layer error on the board against the float model " << QFileInfo(o.floatReferencePath).fileName() << "\n";
+            printLayerDiff(io.out, bench::layerDiffFromJson(fr), 10, fr["snr_drop_db"].toDouble());
+        }
     }
     if (rec.status != store::RunStatus::Ok) return static_cast<int>(ErrorKind::External);
     return 0;

@@ -2,6 +2,7 @@
 // history kept by core/store, with totals (medians and 95% intervals) and per-layer deltas;
 // `runs report ID [--against ID] -o FILE.html`: one self-contained HTML report.
 #include "commands.h"
+#include "layer_report.h"
 #include "model_args.h"
 
 #include "store/run_report.h"
@@ -155,6 +156,11 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     if (!r->layers.empty()) io.out << "  layers\n";
     for (const LayerTiming& t : r->layers)
         io.out << "    " << q(t.node).leftJustified(32, ' ', true) << " " << q(t.lib).leftJustified(10) << ms(t.ns).rightJustified(10) << " ms\n";
+    if (r->extra.contains("float_reference")) { // bench --float-reference
+        const QJsonObject fr = r->extra["float_reference"].toObject();
+        io.out << "  per-layer error on the board against the float model " << fr["model"].toString() << "\n";
+        printLayerDiff(io.out, bench::layerDiffFromJson(fr), 10, fr["snr_drop_db"].toDouble());
+    }
     return 0;
 }
 

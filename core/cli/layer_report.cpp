@@ -2,10 +2,7 @@
 
 #include "reference/interpreter.h"
 
-#include <QJsonArray>
-
 #include <algorithm>
-#include <numeric>
 
 namespace embark::cli {
 namespace {
@@ -18,24 +15,6 @@ Expected<std::map<std::string, ir::Tensor>> allValues(const ir::Graph& g, const 
     std::map<std::string, ir::Tensor> values = std::move(r->values);
     for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) values[r->outputNames[k]] = r->outputs[k];
     return values;
-}
-
-// Layer indices, lowest SNR first (ties: execution order).
-std::vector<size_t> worstFirst(const bench::LayerDiff& diff) {
-    std::vector<size_t> order(diff.layers.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return diff.layers[a].accuracy.snrDb < diff.layers[b].accuracy.snrDb;
-    });
-    return order;
-}
-
-QJsonObject layerJson(const bench::LayerError& e) {
-    return QJsonObject{{"value", QString::fromStdString(e.value)},     {"node", QString::fromStdString(e.node)},
-                       {"op", QString::fromStdString(e.op)},           {"compared", QString::fromStdString(e.compared)},
-                       {"snr_db", e.accuracy.snrDb},                   {"cosine", e.accuracy.cosine},
-                       {"max_abs", e.accuracy.maxAbs},                 {"max_rel", e.accuracy.maxRel},
-                       {"snr_drop_db", e.snrDropDb}};
 }
 
 } // namespace
@@ -67,7 +46,7 @@ void printLayerDiff(QTextStream& out, const bench::LayerDiff& diff, int top, dou
     out << QStringLiteral("  %1 %2 %3 %4 %5 %6\n")
                .arg(QStringLiteral("value"), -width).arg(QStringLiteral("op"), -18).arg(QStringLiteral("SNR dB"), 8)
                .arg(QStringLiteral("drop dB"), 8).arg(QStringLiteral("cosine"), 10).arg(QStringLiteral("max_abs"), 11);
-    const auto order = worstFirst(diff);
+    const auto order = bench::worstFirst(diff);
     for (size_t i = 0; i < order.size() && static_cast<int>(i) < top; ++i) {
         const bench::LayerError& e = diff.layers[order[i]];
         out << QStringLiteral("  %1 %2 %3 %4 %5 %6%7\n")
@@ -87,16 +66,7 @@ void printLayerDiff(QTextStream& out, const bench::LayerDiff& diff, int top, dou
 }
 
 QJsonObject layerDiffJson(const bench::LayerDiff& diff, int top, double snrDropDb) {
-    QJsonArray layers, worst;
-    for (const bench::LayerError& e : diff.layers) layers.append(layerJson(e));
-    const auto order = worstFirst(diff);
-    for (size_t i = 0; i < order.size() && static_cast<int>(i) < top; ++i)
-        worst.append(QString::fromStdString(diff.layers[order[i]].value));
-    return QJsonObject{{"snr_drop_db", snrDropDb},
-                       {"layers", layers},
-                       {"worst", worst},
-                       {"first_drop", diff.firstDrop >= 0 ? QJsonValue(layerJson(diff.layers[static_cast<size_t>(diff.firstDrop)]))
-                                                          : QJsonValue()}};
+    return bench::layerDiffToJson(diff, top, snrDropDb);
 }
 
 } // namespace embark::cli

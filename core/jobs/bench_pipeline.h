@@ -19,6 +19,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <memory>
 
 namespace embark::jobs {
 
@@ -40,6 +41,11 @@ struct BenchOptions {
     QString affinity;         // "0,1": run under taskset on the board
     bool layers = false;      // per-layer timings
     bool accuracyLayers = false; // per-layer dumps compared with the reference
+    // The float model a quantized model was made from (float_reference.h): the dumps are also
+    // compared with it, layer by layer (needs accuracyLayers), stored as extra "float_reference".
+    std::shared_ptr<const ir::Graph> floatReference;
+    QString floatReferencePath;
+    double snrDropDb = 10;    // the float reference's first-drop threshold
     QString workDir;          // exports and downloads; empty = a cache folder
     deploy::SshOptions ssh;
     QString storePath;        // empty = RunStore::defaultPath(); "-" = do not store

@@ -1,6 +1,7 @@
 // The pipeline's steps (pipeline.h): each reads what the steps it needs left in the state and
 // adds its own part.
 #include "pipeline.h"
+#include "float_reference.h"
 #include "line_logger.h"
 #include "stored_plan.h"
 
@@ -95,14 +96,19 @@ Status checkToolsStep(PipelineState& s, StepContext&) {
 Status importStep(PipelineState& s, StepContext& c) {
     if (s.graph) {
         c.log(QStringLiteral("using the model already imported from %1").arg(s.options.modelPath));
-        return {};
+    } else {
+        c.log(QStringLiteral("importing %1").arg(s.options.modelPath));
+        onnx::ImportOptions io;
+        io.shapeOverrides = s.options.shapeOverrides;
+        auto graph = onnx::importModel(s.options.modelPath.toStdString(), io);
+        if (!graph) return graph.error();
+        s.graph = std::make_shared<const ir::Graph>(std::move(*graph));
     }
-    c.log(QStringLiteral("importing %1").arg(s.options.modelPath));
-    onnx::ImportOptions io;
-    io.shapeOverrides = s.options.shapeOverrides;
-    auto graph = onnx::importModel(s.options.modelPath.toStdString(), io);
-    if (!graph) return graph.error();
-    s.graph = std::make_shared<const ir::Graph>(std::move(*graph));
+    // A float reference that cannot be compared fails here, before anything is built.
+    if (s.options.floatReference && !s.options.accuracyLayers)
+        return makeError(ErrorKind::Usage, "a float reference is compared with the layer dumps: set accuracyLayers too");
+    if (s.options.floatReference)
+        EMBARK_TRY(checkFloatReference(*s.options.floatReference, *s.graph, s.options.floatReferencePath.toStdString()));
     return {};
 }
 
@@ -284,7 +290,9 @@ ir::Tensor referenceAsDumped(const PipelineState& s, const std::string& value, c
 }
 
 // Each dumped layer against the reference value it computes (layout conversions have none).
-Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref) {
+// `boardValues` (optional) receives each dump as floats, by the export's value name.
+Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref,
+                     std::map<std::string, ir::Tensor>* boardValues) {
     BenchResult& result = s.result;
     for (const bench::DumpLine& d : result.output.dumps) {
         const std::string value = folder.layerOutput(d.layer);
@@ -295,6 +303,7 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
         bool ok = false;
         const ir::Tensor got = readRawFloats(dst, it->second.shape(), &ok);
         if (!ok) continue;
+        if (boardValues) (*boardValues)[value] = got;
         LayerAccuracy la{bench::compare(got, referenceAsDumped(s, value, it->second), d.node), d.node, value};
         result.layerAccuracy.push_back(la);
         result.record.layerAccuracy.push_back(entry(la.accuracy));
@@ -303,6 +312,34 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
     if (result.firstDivergentLayer >= 0)
         result.record.extra["first_divergent_layer"] =
             QString::fromStdString(result.layerAccuracy[static_cast<size_t>(result.firstDivergentLayer)].node);
+    return {};
+}
+
+// The board's dumps against the float model the benchmarked one was made from, on the same
+// sample (float_reference.h), stored as the run's extra "float_reference".
+Status compareWithFloat(PipelineState& s, const std::map<std::string, ir::Tensor>& inputs,
+                        const std::map<std::string, ir::Tensor>& boardValues, StepContext& c) {
+    const ir::Graph& fp = *s.options.floatReference;
+    reference::RunOptions ro;
+    ro.captureAll = true;
+    auto r = reference::run(fp, inputs, ro);
+    if (!r) return r.error();
+    std::map<std::string, ir::Tensor> fpValues = std::move(r->values);
+    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) fpValues[r->outputNames[k]] = r->outputs[k];
+    const bench::LayerDiff diff = diffBoardAgainstFloat(fp, fpValues, *s.graph, s.plan ? s.plan->referenceGraph(*s.graph) : *s.graph,
+                                                            boardValues, s.options.snrDropDb);
+    if (diff.layers.empty())
+        return makeError(ErrorKind::InvalidInput, "float reference '" + s.options.floatReferencePath.toStdString() +
+                                                      "': none of the board's " + std::to_string(boardValues.size()) +
+                                                      " layer dumps matched a layer of it by name");
+    QJsonObject o = bench::layerDiffToJson(diff, static_cast<int>(diff.layers.size()), s.options.snrDropDb);
+    o["model"] = QFileInfo(s.options.floatReferencePath).absoluteFilePath();
+    s.result.record.extra["float_reference"] = o;
+    c.log(QStringLiteral("per-layer error against the float model %1: %2 layers compared%3")
+              .arg(s.options.floatReferencePath).arg(diff.layers.size())
+              .arg(diff.firstDrop >= 0 ? QStringLiteral(", first SNR drop at '%1'")
+                                             .arg(QString::fromStdString(diff.layers[static_cast<size_t>(diff.firstDrop)].value))
+                                       : QString()));
     return {};
 }
 
@@ -335,7 +372,10 @@ Status compareStep(PipelineState& s, StepContext& c) {
     }
     QDir().mkpath(folder->dir + "/results");
     EMBARK_TRY(compareOutputs(s, *folder, *ref, qdq ? &*qdq : nullptr, c));
-    if (s.options.accuracyLayers) EMBARK_TRY(compareLayers(s, *folder, *ref));
+    if (!s.options.accuracyLayers) return {};
+    std::map<std::string, ir::Tensor> boardValues;
+    EMBARK_TRY(compareLayers(s, *folder, *ref, s.options.floatReference ? &boardValues : nullptr));
+    if (s.options.floatReference) EMBARK_TRY(compareWithFloat(s, inputs, boardValues, c));
     return {};
 }
 
