@@ -2,6 +2,7 @@
 // bundled sample model, so a newcomer sees a real graph on first start.
 #include "mainwindow/mainwindow.h"
 #include "embark_build_paths.h"
+#include "image_decoder.h"
 #include "mainwindow/screenshot_tour.h"
 #include "settings/language.h"
 #include "settings/settings_file.h"
@@ -17,6 +18,8 @@ int main(int argc, char** argv) {
     QApplication::setApplicationVersion(QStringLiteral(EMBARK_VERSION));
     embark::ui::installSettingsFormat(); // before the first setting is read
     embark::ui::installTranslators(app);
+    // Images as calibration data (Model > Quantize...) are decoded through QImage.
+    embark::jobs::installImageDecoder(&embark::imageio::decodeImage);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QApplication::translate("main", "Embark studio: from an ONNX model to an embedded board."));

@@ -1,12 +1,12 @@
 #include "quantize_job.h"
 
+#include "calibration_data.h"
+
 #include "onnx/importer.h"
 #include "onnx/op_table.h"
-#include "onnx/tensor_io.h"
 #include "onnx/writer.h"
 #include "reference/interpreter.h"
 
-#include <QDir>
 #include <QFileInfo>
 
 namespace embark::jobs {
@@ -14,56 +14,6 @@ namespace embark::jobs {
 namespace {
 
 std::string str(const QString& s) { return s.toStdString(); }
-
-// One sample per entry: a test_data_set folder, or a tensor file.
-QStringList sampleSources(const QString& spec) {
-    if (QFileInfo(spec).isFile()) return {spec};
-    const QDir dir(spec);
-    if (!dir.entryList({QStringLiteral("input_*.pb")}, QDir::Files).isEmpty()) return {spec};
-    QStringList out;
-    for (const QString& s : dir.entryList({QStringLiteral("test_data_set_*")}, QDir::Dirs, QDir::Name))
-        out << dir.filePath(s);
-    if (out.isEmpty())
-        for (const QString& f : dir.entryList({QStringLiteral("*.npy"), QStringLiteral("*.pb")}, QDir::Files, QDir::Name))
-            out << dir.filePath(f);
-    return out;
-}
-
-std::vector<const ir::Value*> dataInputs(const ir::Graph& graph) {
-    std::vector<const ir::Value*> inputs;
-    for (const ir::Value* v : graph.inputs())
-        if (!v->isConstant()) inputs.push_back(v);
-    return inputs;
-}
-
-Expected<passes::CalibrationSample> readSample(const ir::Graph& graph, const QString& source) {
-    passes::CalibrationSample sample;
-    sample.label = "'" + str(source) + "'";
-    const std::vector<const ir::Value*> inputs = dataInputs(graph);
-    if (QFileInfo(source).isFile()) {
-        if (inputs.size() != 1)
-            return makeError(ErrorKind::InvalidInput, "calibration file '" + str(source) + "' is one tensor, but the model has " +
-                                                          std::to_string(inputs.size()) + " inputs: give test_data_set_N folders");
-        auto t = onnx::readTensorFile(str(source), inputs[0]->dtype, inputs[0]->shape);
-        if (!t) return t.error();
-        sample.inputs[inputs[0]->name] = std::move(t->tensor);
-        return sample;
-    }
-    auto set = onnx::readTestDataSet(str(source));
-    if (!set) return set.error();
-    if (set->inputs.size() != inputs.size())
-        return makeError(ErrorKind::InvalidInput, "calibration folder '" + str(source) + "' holds " +
-                                                      std::to_string(set->inputs.size()) + " input(s); the model has " +
-                                                      std::to_string(inputs.size()));
-    // By TensorProto name when one matches, else by index (as the CLI pairs them).
-    for (size_t i = 0; i < inputs.size(); ++i) {
-        const ir::Tensor* t = &set->inputs[i].tensor;
-        for (const auto& named : set->inputs)
-            if (named.name == inputs[i]->name) t = &named.tensor;
-        sample.inputs[inputs[i]->name] = *t;
-    }
-    return sample;
-}
 
 Expected<std::map<std::string, ir::Tensor>> allValues(const ir::Graph& g, const std::map<std::string, ir::Tensor>& inputs) {
     reference::RunOptions ro;
@@ -85,32 +35,6 @@ bool quantizable(const ir::Node& n) {
 Error cancelled() { return makeError(ErrorKind::External, "quantization cancelled"); }
 
 } // namespace
-
-Expected<std::vector<passes::CalibrationSample>> readCalibrationSamples(const ir::Graph& graph, const QStringList& specs,
-                                                                        const std::function<void(int, int)>& progress,
-                                                                        const std::atomic_bool* cancel) {
-    if (specs.isEmpty())
-        return makeError(ErrorKind::Usage, "no calibration data: give a test_data_set_N folder, a folder of them, or .npy files");
-    QStringList sources;
-    for (const QString& spec : specs) {
-        if (!QFileInfo::exists(spec))
-            return makeError(ErrorKind::InvalidInput, "calibration source '" + str(spec) + "' does not exist");
-        const QStringList found = sampleSources(spec);
-        if (found.isEmpty())
-            return makeError(ErrorKind::InvalidInput, "calibration source '" + str(spec) +
-                                                          "' holds no input_K.pb files, no test_data_set_N folders and no .npy files");
-        sources << found;
-    }
-    std::vector<passes::CalibrationSample> samples;
-    for (const QString& source : sources) {
-        if (cancel && cancel->load()) return cancelled();
-        auto sample = readSample(graph, source);
-        if (!sample) return sample.error();
-        samples.push_back(std::move(*sample));
-        if (progress) progress(int(samples.size()), int(sources.size()));
-    }
-    return samples;
-}
 
 std::string keepInFloatTarget(const ir::Graph& fp, const std::string& node) {
     const ir::Node* n = fp.findNode(node);
@@ -173,19 +97,23 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         ctx.stepStarted(QStringLiteral("calibration data"), 0, kSteps);
         auto fp = onnx::importModel(str(r.modelPath), io);
         if (!fp) return fp.error();
-        auto samples = readCalibrationSamples(
-            *fp, r.calibration, [&ctx](int done, int total) { ctx.progress(QStringLiteral("calibration data"), done, total); },
-            ctx.cancelFlag());
+        auto sources = listCalibrationSources(r.calibration);
+        if (!sources) return sources.error();
+        auto samples = calibrationSet(*fp, std::move(*sources), r.image);
         if (!samples) return samples.error();
-        ctx.log(QStringLiteral("%1 calibration sample(s), method %2")
-                    .arg(samples->size())
+        ctx.log(QStringLiteral("calibrating on %1 sample(s), method %2")
+                    .arg(samples->size)
                     .arg(QString::fromLatin1(passes::calibrationMethodName(r.options.method))));
 
         if (ctx.cancelled()) return cancelled();
         ctx.stepStarted(QStringLiteral("quantize"), 1, kSteps);
         ir::Graph q = fp->clone();
-        auto report = passes::quantizeStatic(q, *samples, exclude, r.options);
-        if (!report) return report.error();
+        // Sample runs done of the total (percentile and entropy run the set twice); false cancels.
+        auto report = passes::quantizeStatic(q, *samples, exclude, r.options, [&ctx](int done, int total) {
+            ctx.progress(QStringLiteral("quantize"), done, total);
+            return !ctx.cancelled();
+        });
+        if (!report) return ctx.cancelled() ? cancelled() : report.error();
         ctx.log(QStringLiteral("quantized %1 node(s) and %2 activation(s); %3 kept in float")
                     .arg(report->quantizedNodes)
                     .arg(report->activations)
@@ -201,7 +129,9 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         // The model as written, as `embark-cli quantize --report` compares it.
         auto written = onnx::importModel(str(r.outPath), io);
         if (!written) return written.error();
-        const auto& inputs = samples->front().inputs;
+        auto first = samples->load(0);
+        if (!first) return first.error();
+        const auto& inputs = first->inputs;
         auto fpValues = allValues(*fp, inputs);
         if (!fpValues) return fpValues.error();
         auto qValues = allValues(*written, inputs);
@@ -211,7 +141,7 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         result.request = r;
         result.report = *report;
         result.diff = bench::diffLayers(*fp, *fpValues, *written, *qValues, r.snrDropDb);
-        result.diffSample = QString::fromStdString(samples->front().label);
+        result.diffSample = QString::fromStdString(first->label);
         result.quantizedNodes = quantizedNodeNames(*written);
         result.nodes = nodeErrors(*fp, result.diff, result.quantizedNodes);
         ctx.log(QStringLiteral("per-layer error on sample %1: %2 layer(s) compared")

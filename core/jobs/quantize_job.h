@@ -1,8 +1,10 @@
-// The studio's quantization as a background job: calibration samples read from test_data_set
-// folders or tensor files, passes::quantizeStatic, the QDQ model written, then the per-layer
-// error of the written model against the float one (bench::diffLayers on the first sample).
+// The studio's quantization as a background job: calibration samples from test_data_set
+// folders, tensor files or images (calibration_data.h), passes::quantizeStatic, the QDQ model
+// written, then the per-layer error of the written model against the float one
+// (bench::diffLayers on the first sample).
 #pragma once
 
+#include "calibration_data.h"
 #include "job.h"
 
 #include "bench/layer_diff.h"
@@ -22,8 +24,10 @@ struct QuantizeRequest {
     QString modelPath;                                 // the float .onnx
     std::map<std::string, ir::Shape> shapeOverrides;   // as the model was opened
     // Each: a test_data_set_N folder (input_K.pb), a folder of test_data_set_* folders, a
-    // folder of .npy/.pb files (one sample each, single-input models), or one such file.
+    // folder of .npy/.pb files or PNG/JPEG images (one sample each), or one such file
+    // (listCalibrationSources, as `embark-cli quantize --calib`).
     QStringList calibration;
+    ImageOptions image; // how images become the model's input (--resize, --mean, --std, --layout)
     passes::CalibrationOptions options;
     QStringList excludeOps;   // ONNX op types kept in float
     QStringList excludeNodes; // node names kept in float
@@ -50,13 +54,6 @@ struct QuantizeResult {
     std::vector<NodeError> nodes; // every quantizable node of the float model, in its order
 };
 
-// The calibration samples of `specs` for `graph` (see QuantizeRequest::calibration), in order.
-// `progress(done, total)` after each sample; a set `cancel` stops with an External error.
-// Errors name the file or folder: missing, holding nothing usable, or not fitting the model.
-Expected<std::vector<passes::CalibrationSample>> readCalibrationSamples(
-    const ir::Graph& graph, const QStringList& specs, const std::function<void(int, int)>& progress = {},
-    const std::atomic_bool* cancel = nullptr);
-
 // The node to exclude so that `node` of the float graph stays in float: itself when quantize
 // would quantize it (Conv, Gemm, MatMul with constant float weights), the quantizable node
 // feeding a Relu or Clip (whose output carries that node's activation range), else empty.
@@ -70,8 +67,9 @@ std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& d
 // Conv/Gemm/MatMul nodes of a QDQ graph whose weights come from a DequantizeLinear.
 QStringList quantizedNodeNames(const ir::Graph& quantized);
 
-// Steps: read calibration (per sample), quantize, write, compare. The result is a
-// QuantizeResult; cancel is honoured between steps and between samples.
+// Steps: list calibration data, quantize (progress per sample run), write, compare. The
+// result is a QuantizeResult; cancel stops it before the next sample or step, and nothing is
+// written once it was asked.
 std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest request, QString title = {});
 
 } // namespace embark::jobs

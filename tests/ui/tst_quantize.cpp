@@ -3,7 +3,7 @@
 // test_data_set folders completes in the Jobs queue and fills the Quantization chart with one
 // bar per quantized layer, clicking a bar selects its node in the graph, "keep in float"
 // quantizes again with the node excluded and shows both series, Model > Quantize... runs the
-// dialog's request, and a cancelled job writes nothing.
+// dialog's request, PNG images calibrate as the CLI's do, and a cancelled job writes nothing.
 #include "charts/charts_panel.h"
 #include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
@@ -12,6 +12,8 @@
 #include "quantize/studio_quantize.h"
 #include "session/studio_session.h"
 #include "support/test_paths.h"
+
+#include "image_decoder.h"
 
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
@@ -23,6 +25,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
+#include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -84,6 +87,7 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         qputenv("EMBARK_CONFIG_DIR", (m_tmp.path() + "/config").toUtf8());
         qputenv("EMBARK_DATA_DIR", (m_tmp.path() + "/data").toUtf8());
+        jobs::installImageDecoder(&imageio::decodeImage); // as the studio's main does
     }
 
     void dialogValidatesInput() {
@@ -115,11 +119,19 @@ private slots:
         dialog.outputEdit()->setText(digitsModel());
         QVERIFY(dialog.validationError().contains(QLatin1String("float model")));
         dialog.outputEdit()->setText(m_tmp.filePath("d.onnx"));
+        dialog.resizeEdit()->setText(QStringLiteral("16x0"));
+        QVERIFY(dialog.validationError().contains(QLatin1String("WxH")));
+        dialog.resizeEdit()->setText(QStringLiteral("16x16"));
+        dialog.stdEdit()->setText(QStringLiteral("0.5,0"));
+        QVERIFY(dialog.validationError().contains(QLatin1String("greater than 0")));
+        dialog.stdEdit()->setText(QStringLiteral("0.5"));
         dialog.methodBox()->setCurrentIndex(dialog.methodBox()->findData(QStringLiteral("percentile")));
         QCOMPARE(dialog.validationError(), QString());
         const jobs::QuantizeRequest r = dialog.request();
         QCOMPARE(r.options.method, passes::CalibrationMethod::Percentile);
         QCOMPARE(r.excludeOps, QStringList{QStringLiteral("Gemm")});
+        QCOMPARE(r.image.resizeWidth, 16);
+        QCOMPARE(r.image.std, std::vector<double>{0.5});
         dialog.accept();
         QCOMPARE(dialog.result(), int(QDialog::Accepted));
     }
@@ -245,6 +257,33 @@ private slots:
         QVERIFY(QFileInfo::exists(m_tmp.filePath("from_dialog.onnx")));
     }
 
+    void imagesCalibrateTheModel() {
+        // The digits test sets as 16x16 grayscale PNGs (pixels in [0,1] -> 0..255).
+        QDir(m_tmp.path()).mkpath("png/sub");
+        for (int k = 0; k < 10; ++k) {
+            auto set = onnx::readTestDataSet(QStringLiteral("%1/test_data_set_%2").arg(digitsSets()).arg(k).toStdString());
+            QVERIFY(set);
+            const ir::Tensor& t = set->inputs[0].tensor;
+            QCOMPARE(t.numel(), int64_t(16 * 16));
+            QImage image(16, 16, QImage::Format_Grayscale8);
+            for (int y = 0; y < 16; ++y)
+                for (int x = 0; x < 16; ++x)
+                    image.scanLine(y)[x] = uchar(std::clamp(std::lround(t.as<float>()[y * 16 + x] * 255.f), 0L, 255L));
+            QVERIFY(image.save(m_tmp.filePath(QStringLiteral("png/%1digit%2.png").arg(k % 2 ? "sub/" : "").arg(k))));
+        }
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        ui::StudioQuantize* q = w.quantize();
+        QSignalSpy spy(q, &ui::StudioQuantize::quantizeFinished);
+        jobs::QuantizeRequest r = request("from_png.onnx");
+        r.calibration = {m_tmp.filePath("png")};
+        const int id = q->quantize(r);
+        QVERIFY(waitFor(spy, id));
+        QCOMPARE(q->lastResult()->report.samples, 10);
+        QCOMPARE(q->chart()->rowCount(), int(quantizableNodes().size()));
+        for (const ui::QuantLayerError& l : q->chart()->series()[0].layers) QVERIFY2(l.snrDb > 10, qPrintable(l.node));
+    }
+
     void cancelledJobWritesNothing() {
         // Enough .npy samples that the job is still reading them when cancel arrives.
         auto set = onnx::readTestDataSet((digitsSets() + "/test_data_set_0").toStdString());
@@ -258,12 +297,28 @@ private slots:
         QSignalSpy spy(q, &ui::StudioQuantize::quantizeFinished);
         jobs::QuantizeRequest r = request("cancelled.onnx");
         r.calibration = {m_tmp.filePath("npy")};
+        // Cancel once calibration has run a sample: the job stops inside quantizeStatic.
+        int cancelledAt = -1, total = 0;
+        connect(w.jobs()->queue(), &jobs::JobQueue::progressChanged, this,
+                [&](int job, const QString& step, int done, int all) {
+                    if (step != QLatin1String("quantize") || done < 1 || cancelledAt >= 0) return;
+                    cancelledAt = done;
+                    total = all;
+                    w.jobs()->queue()->cancel(job);
+                });
         const int id = q->quantize(r);
         QVERIFY(id > 0);
-        QTRY_VERIFY(w.jobs()->queue()->job(id)->state() != jobs::JobState::Queued);
-        w.jobs()->queue()->cancel(id);
         QVERIFY(!waitFor(spy, id));
         QCOMPARE(w.jobs()->queue()->job(id)->state(), jobs::JobState::Cancelled);
+        QCOMPARE(total, 400);
+        QVERIFY2(cancelledAt >= 1 && w.jobs()->queue()->job(id)->progress().done < total,
+                 qPrintable(QStringLiteral("cancelled at %1, stopped at %2 of %3")
+                                .arg(cancelledAt)
+                                .arg(w.jobs()->queue()->job(id)->progress().done)
+                                .arg(total)));
+        qInfo("cancel asked after %d of %d sample runs, the job stopped at %d", cancelledAt, total,
+              w.jobs()->queue()->job(id)->progress().done);
+        disconnect(w.jobs()->queue(), &jobs::JobQueue::progressChanged, this, nullptr);
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("cancelled.onnx")));
         QVERIFY(!q->lastResult());
 

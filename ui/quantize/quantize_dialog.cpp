@@ -17,6 +17,8 @@
 #include <QRegularExpression>
 #include <QVBoxLayout>
 
+#include <cmath>
+
 namespace embark::ui {
 
 namespace {
@@ -28,13 +30,32 @@ QStringList splitList(const QString& text) {
     return out;
 }
 
+// "a,b,c" or one finite number.
+bool parseNumbers(const QString& text, std::vector<double>* out) {
+    out->clear();
+    for (const QString& part : text.split(QLatin1Char(','))) {
+        bool ok = false;
+        const double v = part.trimmed().toDouble(&ok);
+        if (!ok || !std::isfinite(v)) return false;
+        out->push_back(v);
+    }
+    return !out->empty();
+}
+
+QString numbers(const std::vector<double>& values) {
+    QStringList parts;
+    for (double v : values) parts << QString::number(v);
+    return parts.join(QLatin1Char(','));
+}
+
 } // namespace
 
 QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const ir::Graph> graph, QWidget* parent)
     : QDialog(parent), m_modelPath(modelPath), m_graph(std::move(graph)) {
     setWindowTitle(tr("Quantize %1").arg(QFileInfo(modelPath).fileName()));
     m_calib = new QListWidget(this);
-    m_calib->setToolTip(tr("test_data_set_N folders (input_K.pb), a folder of them, or .npy/.pb files (one sample each)"));
+    m_calib->setToolTip(tr("test_data_set_N folders (input_K.pb), a folder of them, or .npy/.pb files and PNG/JPEG "
+                           "images (one sample each, folders searched with their subfolders)"));
     m_calib->setMinimumHeight(80);
     auto* addFolder = new QPushButton(tr("Add folder..."), this);
     auto* addFiles = new QPushButton(tr("Add files..."), this);
@@ -76,6 +97,25 @@ QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const i
     outRow->addWidget(m_output, 1);
     outRow->addWidget(browse);
 
+    m_resize = new QLineEdit(this);
+    m_resize->setPlaceholderText(tr("WxH to stretch, or N: short side to N then centre crop"));
+    m_mean = new QLineEdit(this);
+    m_mean->setPlaceholderText(tr("0, or per channel: 0.485,0.456,0.406"));
+    m_std = new QLineEdit(this);
+    m_std->setPlaceholderText(tr("1, or per channel: 0.229,0.224,0.225"));
+    m_layout = new QComboBox(this);
+    m_layout->addItems({QStringLiteral("NCHW"), QStringLiteral("NHWC")});
+    for (QWidget* w : std::initializer_list<QWidget*>{m_resize, m_mean, m_std, m_layout})
+        w->setToolTip(tr("Images (PNG, JPEG) only: pixels are scaled to [0,1], then (x - mean) / std per channel"));
+    auto* imageRow = new QHBoxLayout;
+    imageRow->addWidget(new QLabel(tr("resize"), this));
+    imageRow->addWidget(m_resize, 2);
+    imageRow->addWidget(new QLabel(tr("mean"), this));
+    imageRow->addWidget(m_mean, 1);
+    imageRow->addWidget(new QLabel(tr("std"), this));
+    imageRow->addWidget(m_std, 1);
+    imageRow->addWidget(m_layout);
+
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #c03030"));
@@ -87,6 +127,7 @@ QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const i
 
     auto* form = new QFormLayout;
     form->addRow(tr("Calibration data:"), calibRow);
+    form->addRow(tr("Images:"), imageRow);
     form->addRow(tr("Method:"), m_method);
     form->addRow(tr("Percentile:"), m_percentile);
     form->addRow(tr("Keep op types in float:"), m_excludeOps);
@@ -123,8 +164,35 @@ void QuantizeDialog::addFolder() {
 
 void QuantizeDialog::addFiles() {
     const QStringList files = QFileDialog::getOpenFileNames(this, tr("Calibration tensors"), QFileInfo(m_modelPath).absolutePath(),
-                                                            tr("Tensors (*.npy *.pb)"));
+                                                            tr("Tensors and images (*.npy *.pb *.png *.jpg *.jpeg)"));
     m_calib->addItems(files);
+}
+
+QString QuantizeDialog::readImageOptions(jobs::ImageOptions* image) const {
+    if (const QString resize = m_resize->text().trimmed().toLower(); !resize.isEmpty()) {
+        const QStringList parts = resize.split(QLatin1Char('x'));
+        bool okW = false, okH = true;
+        const int w = parts[0].trimmed().toInt(&okW);
+        const int h = parts.size() == 2 ? parts[1].trimmed().toInt(&okH) : 0;
+        if (!okW || !okH || parts.size() > 2 || w <= 0 || (parts.size() == 2 && h <= 0))
+            return tr("Resize '%1': give WxH (e.g. 224x224) or N (e.g. 256), positive integers.").arg(m_resize->text());
+        if (parts.size() == 2) {
+            image->resizeWidth = w;
+            image->resizeHeight = h;
+        } else {
+            image->shortSide = w;
+        }
+    }
+    if (!m_mean->text().trimmed().isEmpty() && !parseNumbers(m_mean->text(), &image->mean))
+        return tr("Mean '%1': give one number or one per channel, e.g. 0.485,0.456,0.406.").arg(m_mean->text());
+    if (!m_std->text().trimmed().isEmpty()) {
+        if (!parseNumbers(m_std->text(), &image->std))
+            return tr("Std '%1': give one number or one per channel, e.g. 0.229,0.224,0.225.").arg(m_std->text());
+        for (double v : image->std)
+            if (!(v > 0)) return tr("Std values must be greater than 0.");
+    }
+    image->layout = m_layout->currentIndex() == 1 ? jobs::ImageLayout::NHWC : jobs::ImageLayout::NCHW;
+    return {};
 }
 
 void QuantizeDialog::browseOutput() {
@@ -141,6 +209,13 @@ void QuantizeDialog::setRequest(const jobs::QuantizeRequest& r) {
     m_excludeOps->setText(r.excludeOps.join(QStringLiteral(", ")));
     m_excludeNodes->setText(r.excludeNodes.join(QStringLiteral(", ")));
     if (!r.outPath.isEmpty()) m_output->setText(r.outPath);
+    const jobs::ImageOptions& i = r.image;
+    m_resize->setText(i.shortSide > 0      ? QString::number(i.shortSide)
+                      : i.resizeWidth > 0 ? QStringLiteral("%1x%2").arg(i.resizeWidth).arg(i.resizeHeight)
+                                          : QString());
+    m_mean->setText(i.mean == std::vector<double>{0.0} ? QString() : numbers(i.mean));
+    m_std->setText(i.std == std::vector<double>{1.0} ? QString() : numbers(i.std));
+    m_layout->setCurrentIndex(i.layout == jobs::ImageLayout::NHWC ? 1 : 0);
 }
 
 jobs::QuantizeRequest QuantizeDialog::request() const {
@@ -152,16 +227,19 @@ jobs::QuantizeRequest QuantizeDialog::request() const {
     r.excludeOps = splitList(m_excludeOps->text());
     r.excludeNodes = splitList(m_excludeNodes->text());
     r.outPath = m_output->text().trimmed();
+    readImageOptions(&r.image);
     return r;
 }
 
 QString QuantizeDialog::validationError() const {
     const jobs::QuantizeRequest r = request();
     if (r.calibration.isEmpty())
-        return tr("Add calibration data: a test_data_set_N folder, a folder of them, or .npy files. "
+        return tr("Add calibration data: a test_data_set_N folder, a folder of them, .npy files or images. "
                   "Quantization needs sample inputs to measure each activation's range.");
     for (const QString& c : r.calibration)
         if (!QFileInfo::exists(c)) return tr("The calibration source %1 does not exist.").arg(c);
+    jobs::ImageOptions image;
+    if (const QString error = readImageOptions(&image); !error.isEmpty()) return error;
     for (const QString& op : r.excludeOps)
         if (!onnx::opFromOnnx(op.toStdString())) return tr("'%1' is not an ONNX op type Embark knows (e.g. Conv, Gemm).").arg(op);
     if (m_graph)

@@ -1,6 +1,7 @@
-// The Quantize dialog: calibration data (test_data_set folders, .npy/.pb files), method
-// (minmax, percentile with its P, entropy), the op types and nodes kept in float, and the
-// output file. OK validates and says what is missing instead of closing.
+// The Quantize dialog: calibration data (test_data_set folders, .npy/.pb files, PNG/JPEG
+// images with their resize, mean, std and layout), method (minmax, percentile with its P,
+// entropy), the op types and nodes kept in float, and the output file. OK validates and says
+// what is missing instead of closing.
 #pragma once
 
 #include "jobs/quantize_job.h"
@@ -39,6 +40,10 @@ public:
     QLineEdit* excludeOpsEdit() const { return m_excludeOps; }
     QLineEdit* excludeNodesEdit() const { return m_excludeNodes; }
     QLineEdit* outputEdit() const { return m_output; }
+    QLineEdit* resizeEdit() const { return m_resize; }
+    QLineEdit* meanEdit() const { return m_mean; }
+    QLineEdit* stdEdit() const { return m_std; }
+    QComboBox* layoutBox() const { return m_layout; }
     QLabel* errorLabel() const { return m_error; }
 
     void accept() override;
@@ -48,6 +53,8 @@ private:
     void addFiles();
     void browseOutput();
     void updateMethod();
+    // The image options of the fields; empty, or what is wrong with them.
+    QString readImageOptions(jobs::ImageOptions* image) const;
 
     QString m_modelPath;
     std::shared_ptr<const ir::Graph> m_graph;
@@ -57,6 +64,10 @@ private:
     QLineEdit* m_excludeOps;
     QLineEdit* m_excludeNodes;
     QLineEdit* m_output;
+    QLineEdit* m_resize;
+    QLineEdit* m_mean;
+    QLineEdit* m_std;
+    QComboBox* m_layout;
     QLabel* m_error;
     QDialogButtonBox* m_buttons;
 };
