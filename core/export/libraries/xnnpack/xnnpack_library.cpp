@@ -19,7 +19,7 @@ using F = targets::DataFormat;
 KernelLibrary xnnpackKernelLibrary() {
     KernelLibrary lib;
     lib.id = "xnnpack";
-    lib.description = "XNNPACK operators (NHWC, float32; int8 convolution, Gemm and Add)";
+    lib.description = "XNNPACK operators (NHWC, float32; int8 convolution, Gemm, Add and max pooling)";
     lib.preferredFormat = F::NHWC;
     lib.architectures = {"x86_64", "aarch64"};
     lib.prebuiltArchitectures = {"riscv64"};
