@@ -32,6 +32,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -230,6 +231,18 @@ private slots:
         q->openQuantizedAction()->trigger();
         QTRY_COMPARE_WITH_TIMEOUT(w.session()->modelPath(), m_tmp.filePath("digits.int8.onnx"), 30000);
         QCOMPARE(chart->series().size(), size_t(2));
+        // It is not quantized again (it would be compared with itself); keep in float still
+        // re-quantizes the float model.
+        jobs::QuantizeRequest again = request("again.onnx");
+        again.modelPath.clear(); // the open model
+        QCOMPARE(q->quantize(again), -1);
+        QVERIFY(w.statusBar()->currentMessage().contains(QLatin1String("already quantized")));
+        const int third = q->keepInFloat(expected.first());
+        QVERIFY(third > 0);
+        QVERIFY(waitFor(spy, third));
+        QCOMPARE(q->lastResult()->request.modelPath, digitsModel());
+        QCOMPARE(q->lastResult()->request.excludeNodes, (QStringList{worst, expected.first()}));
+        QCOMPARE(q->lastResult()->quantizedNodes.size(), expected.size() - 2);
     }
 
     void menuActionOpensTheDialogAndQueuesTheJob() {

@@ -40,7 +40,20 @@ bool samePath(const QString& a, const QString& b) {
     return !a.isEmpty() && !b.isEmpty() && QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath();
 }
 
+bool hasQdq(const std::shared_ptr<const ir::Graph>& g) {
+    if (g)
+        for (const ir::Node* n : g->nodes())
+            if (n->op == ir::OpKind::QuantizeLinear || n->op == ir::OpKind::DequantizeLinear) return true;
+    return false;
+}
+
 } // namespace
+
+QString StudioQuantize::alreadyQuantized(const QString& path) {
+    return tr("%1 is already quantized: open its float model to quantize it, or use 'Keep in float' on the "
+              "Quantization chart.")
+        .arg(QFileInfo(path).fileName());
+}
 
 StudioQuantize::StudioQuantize(QMainWindow* window, StudioSession* session, StudioJobs* jobs, ChartsPanel* charts)
     : QObject(window), m_window(window), m_session(session), m_jobs(jobs), m_charts(charts) {
@@ -85,6 +98,7 @@ void StudioQuantize::notify(const QString& text) { m_window->statusBar()->showMe
 
 void StudioQuantize::quantizeWithDialog() {
     if (!m_session->hasModel()) return notify(tr("Open a float model before quantizing it."));
+    if (hasQdq(m_session->stageGraph(0))) return notify(alreadyQuantized(m_session->modelPath()));
     QuantizeDialog dialog(m_session->modelPath(), m_session->stageGraph(0), m_window);
     if (m_lastRequest && samePath(m_lastRequest->modelPath, m_session->modelPath())) dialog.setRequest(*m_lastRequest);
     if (dialog.exec() != QDialog::Accepted) return;
@@ -95,6 +109,8 @@ int StudioQuantize::quantize(jobs::QuantizeRequest request) {
     if (!m_session->hasModel()) return notify(tr("Open a float model before quantizing it.")), -1;
     if (request.modelPath.isEmpty()) request.modelPath = m_session->modelPath();
     if (samePath(request.modelPath, m_session->modelPath())) {
+        // Quantizing a QDQ model again would leave it as it is and compare it with itself.
+        if (hasQdq(m_session->stageGraph(0))) return notify(alreadyQuantized(request.modelPath)), -1;
         request.shapeOverrides = m_session->shapeOverrides();
         m_floatGraph = m_session->stageGraph(0);
     }

@@ -61,6 +61,7 @@ private:
     void onFinished(int id);
     void showChart();
     void notify(const QString& text);
+    static QString alreadyQuantized(const QString& path);
 
     QMainWindow* m_window;
     StudioSession* m_session;
