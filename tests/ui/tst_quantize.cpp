@@ -161,6 +161,8 @@ private slots:
         QVERIFY2(job->state() == jobs::JobState::Succeeded, qPrintable(job->message()));
         QVERIFY(QFileInfo::exists(m_tmp.filePath("digits.int8.onnx")));
         QVERIFY(q->openQuantizedAction()->isEnabled());
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("%1 layer(s) int8, 0 kept in float").arg(expected.size())),
+                 qPrintable(w.statusBar()->currentMessage()));
 
         // One bar per quantized layer, in the float model's order, shown in the Charts dock.
         ui::QuantErrorChart* chart = q->chart();

@@ -8,6 +8,7 @@
 #include "session/studio_session.h"
 
 #include "jobs/job_recipes.h"
+#include "jobs/quantize_job.h"
 
 #include <QAction>
 #include <QDir>
@@ -299,6 +300,10 @@ QString StudioJobs::resultSummary(const jobs::Job& job) {
         return tr("%n layer(s) written to %1", nullptr, r->layers).arg(r->dir);
     if (auto* r = std::any_cast<build::BuildResult>(&result))
         return tr("%1 (%2, %3)").arg(r->binary, r->elfMachine, locale.formattedDataSize(r->binaryBytes));
+    if (auto* r = std::any_cast<jobs::QuantizeResult>(&result))
+        return tr("%n layer(s) int8, %1 kept in float, written to %2", nullptr, r->report.quantizedNodes)
+            .arg(r->report.excluded)
+            .arg(r->request.outPath);
     return job.message();
 }
 
