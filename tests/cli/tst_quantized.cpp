@@ -254,7 +254,8 @@ private slots:
     // A QDQ model exports: here the Conv's float output is not quantized, so nothing fuses and
     // the QuantizeLinear/DequantizeLinear pair runs as explicit int8 conversions on the portable
     // kernels (the export's check against the reference passes at 0 tolerance: same float32
-    // arithmetic). XNNPACK has no int8 operators yet: the pair falls back to portable.
+    // arithmetic). XNNPACK runs no QuantizeLinear/DequantizeLinear: the pair falls back to
+    // portable (its int8 operators are tests/export/tst_export_quantized_xnnpack's).
     void exportOfQdqModelRuns() {
         QTemporaryDir dir;
         const QString model = save(dir, qdqConvModel(), "qdq.onnx");
