@@ -57,6 +57,7 @@ QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const i
     m_calib->setToolTip(tr("test_data_set_N folders (input_K.pb), a folder of them, or .npy/.pb files and PNG/JPEG "
                            "images (one sample each, folders searched with their subfolders)"));
     m_calib->setMinimumHeight(80);
+    m_calib->setMaximumHeight(140);
     auto* addFolder = new QPushButton(tr("Add folder..."), this);
     auto* addFiles = new QPushButton(tr("Add files..."), this);
     auto* remove = new QPushButton(tr("Remove"), this);
@@ -98,15 +99,17 @@ QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const i
     outRow->addWidget(browse);
 
     m_resize = new QLineEdit(this);
-    m_resize->setPlaceholderText(tr("WxH to stretch, or N: short side to N then centre crop"));
+    m_resize->setPlaceholderText(tr("WxH or N"));
     m_mean = new QLineEdit(this);
-    m_mean->setPlaceholderText(tr("0, or per channel: 0.485,0.456,0.406"));
+    m_mean->setPlaceholderText(QStringLiteral("0"));
     m_std = new QLineEdit(this);
-    m_std->setPlaceholderText(tr("1, or per channel: 0.229,0.224,0.225"));
+    m_std->setPlaceholderText(QStringLiteral("1"));
     m_layout = new QComboBox(this);
     m_layout->addItems({QStringLiteral("NCHW"), QStringLiteral("NHWC")});
     for (QWidget* w : std::initializer_list<QWidget*>{m_resize, m_mean, m_std, m_layout})
-        w->setToolTip(tr("Images (PNG, JPEG) only: pixels are scaled to [0,1], then (x - mean) / std per channel"));
+        w->setToolTip(tr("Images (PNG, JPEG) only. Resize: WxH stretches, N scales the short side to N and crops the "
+                         "centre. Pixels are scaled to [0,1], then (x - mean) / std, one value or one per channel "
+                         "(e.g. 0.485,0.456,0.406 and 0.229,0.224,0.225). Layout: the model input's."));
     auto* imageRow = new QHBoxLayout;
     imageRow->addWidget(new QLabel(tr("resize"), this));
     imageRow->addWidget(m_resize, 2);
@@ -138,6 +141,7 @@ QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const i
     layout->addWidget(m_error);
     layout->addWidget(m_buttons);
     if (const QString calib = defaultCalibration(modelPath); !calib.isEmpty()) m_calib->addItem(calib);
+    setMinimumWidth(640);
     updateMethod();
 }
 
