@@ -274,6 +274,33 @@ private slots:
         QVERIFY(w.targetDock()->isVisible());
     }
 
+    // The screenshots at 1366x768: long names in the property column (provenance, tensor
+    // names) took the whole dock and cut every value.
+    void propertiesValuesStayReadable() {
+        ui::MainWindow w;
+        w.resize(1366, 740);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+        ui::StudioSession* session = w.session();
+        auto fused = session->stageGraph(session->lastStage());
+        const ir::Node* most = nullptr;
+        for (const ir::Node* n : fused->nodes())
+            if (!most || n->provenance.size() > most->provenance.size()) most = n;
+        QVERIFY(most);
+        session->select(session->lastStage(), QString::fromStdString(most->name));
+        QApplication::processEvents();
+        QTreeWidget* tree = w.properties()->tree();
+        QVERIFY(tree->topLevelItemCount() > 3);
+        const int viewport = tree->viewport()->width();
+        QVERIFY2(tree->columnWidth(0) <= viewport * 46 / 100,
+                 qPrintable(QStringLiteral("property column %1 of %2").arg(tree->columnWidth(0)).arg(viewport)));
+        const QTreeWidgetItem* node = tree->topLevelItem(0);
+        QVERIFY(node->childCount() > 0);
+        QCOMPARE(node->child(0)->toolTip(0), node->child(0)->text(0));
+        QCOMPARE(node->child(0)->toolTip(1), node->child(0)->text(1));
+    }
+
     // Defect 7 (UI half): the job just started is selected, so Cancel job is enabled.
     void newJobIsSelectedAndCancellable() {
         jobs::JobQueue queue;

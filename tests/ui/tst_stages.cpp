@@ -435,6 +435,16 @@ private slots:
         m_view->setColouring(ui::StagesView::Colouring::Diff);
         QCOMPARE(scene->nodeClass(QStringLiteral("/features")), int(ui::StagesView::Change::Fused));
         m_view->setColouring(ui::StagesView::Colouring::Default);
+        // The default colouring names the box as a folded module, not "not assigned" (the
+        // screenshots' densenet121 legend read "not assigned (7)" for seven folded blocks).
+        bool foldedEntry = false;
+        QStringList labels;
+        for (const auto& e : scene->legend().entries) {
+            labels << e.label + QLatin1Char('=') + QString::number(e.count);
+            if (e.label == QStringLiteral("folded module")) foldedEntry = e.count == 1;
+            QVERIFY(e.label != QStringLiteral("not assigned"));
+        }
+        QVERIFY2(foldedEntry, qPrintable(labels.join('|')));
         // Expand (from the box's menu): every node is back.
         QMenu boxMenu;
         m_view->addFoldActions(&boxMenu, QStringLiteral("/features"));

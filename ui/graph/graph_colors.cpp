@@ -58,6 +58,11 @@ QColor noFigureColor(const QPalette& palette) {
     return QColor((a.red() * 7 + b.red() * 2) / 9, (a.green() * 7 + b.green() * 2) / 9, (a.blue() * 7 + b.blue() * 2) / 9);
 }
 
+QColor foldedColor(const QPalette& palette) {
+    const QColor a = palette.color(QPalette::Base), b = palette.color(QPalette::Text);
+    return QColor((a.red() * 11 + b.red()) / 12, (a.green() * 11 + b.green()) / 12, (a.blue() * 11 + b.blue()) / 12);
+}
+
 QColor terminalColor(const QPalette& palette) {
     const QColor a = palette.color(QPalette::Base), b = palette.color(QPalette::Text);
     return QColor((a.red() * 4 + b.red()) / 5, (a.green() * 4 + b.green()) / 5, (a.blue() * 4 + b.blue()) / 5);

@@ -18,6 +18,8 @@ QColor libraryColor(const QString& library, const QPalette& palette);
 QColor metricColor(double t, const QPalette& palette);
 // Nodes without a figure, or without an assigned library: a light grey.
 QColor noFigureColor(const QPalette& palette);
+// A folded module (several nodes drawn as one): lighter than "no figure".
+QColor foldedColor(const QPalette& palette);
 // The fill of graph input/output nodes: a neutral tone between base and text.
 QColor terminalColor(const QPalette& palette);
 

@@ -90,6 +90,7 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
     m_watcher->waitForFinished();
     clearItems();
     m_categories.clear();
+    m_folded.clear();
     m_absorbed.clear();
     m_edgeCount = 0;
     m_layoutError.clear();
@@ -102,6 +103,7 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
     for (const ir::Node* n : m_graph->nodes()) {
         const QString name = QString::fromStdString(n->name);
         m_categories.insert(name, ir::opCategory(n->op));
+        if (isFoldedNode(*n)) m_folded.insert(name);
         if (n->provenance.size() < 2) continue;
         // A fused node: list what it absorbed, i.e. its provenance minus its own original op
         // (the first original of the same op, else the first original).
@@ -339,7 +341,11 @@ void GraphScene::recolor() {
             QColor fill;
             QString label;
             auto a = m_assignments.find(it.key().toStdString());
-            if (byLibrary && a != m_assignments.end()) {
+            if (m_folded.contains(it.key())) {
+                // Neither an op category nor one library: the module's nodes may differ.
+                label = tr("folded module");
+                fill = foldedColor(palette);
+            } else if (byLibrary && a != m_assignments.end()) {
                 label = a->second.library;
                 fill = libraryColor(label, palette);
             } else if (byLibrary) {

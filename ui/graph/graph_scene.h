@@ -10,6 +10,7 @@
 #include <QFutureWatcher>
 #include <QGraphicsScene>
 #include <QHash>
+#include <QSet>
 
 #include <memory>
 #include <optional>
@@ -119,6 +120,7 @@ private:
     QString m_layoutError;
     QHash<QString, NodeItem*> m_items;
     QHash<QString, ir::OpCategory> m_categories;
+    QSet<QString> m_folded; // folded module nodes
     QHash<QString, QStringList> m_absorbed;
     QStringList m_order;
     int m_edgeCount = 0;

@@ -84,6 +84,7 @@ QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
     bold.setBold(true);
     item->setFont(0, bold);
     item->setExpanded(true);
+    item->setFirstColumnSpanned(true); // the title is not cut by the property column's width
     return item;
 }
 
