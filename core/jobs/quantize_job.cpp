@@ -47,9 +47,10 @@ std::string keepInFloatTarget(const ir::Graph& fp, const std::string& node) {
 }
 
 std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& diff, const QStringList& quantized) {
-    std::map<std::string, const bench::LayerError*> byValue;
-    for (const bench::LayerError& e : diff.layers) byValue[e.value] = &e;
+    std::map<std::string, size_t> byValue; // value -> its index in diff.layers
+    for (size_t i = 0; i < diff.layers.size(); ++i) byValue[diff.layers[i].value] = i;
     std::vector<NodeError> out;
+    bool flagged = false;
     for (const ir::Node* n : fp.nodes()) {
         if (!quantizable(*n) || !n->output(0)) continue;
         const ir::Value* v = n->output(0);
@@ -64,7 +65,8 @@ std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& d
         e.node = n->name;
         e.op = std::string(ir::opName(n->op));
         e.quantized = quantized.contains(QString::fromStdString(n->name));
-        e.error = *it->second;
+        e.error = diff.layers[it->second];
+        if (!flagged && diff.firstDrop >= 0 && it->second >= size_t(diff.firstDrop)) flagged = e.firstDrop = true;
         out.push_back(std::move(e));
     }
     return out;

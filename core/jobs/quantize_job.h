@@ -42,6 +42,9 @@ struct NodeError {
     std::string node;
     std::string op;
     bool quantized = false; // int8 in the compared model (false: excluded, kept in float)
+    // The first node at or after the layer diff.firstDrop flags (SNR fell by more than
+    // QuantizeRequest::snrDropDb below its inputs').
+    bool firstDrop = false;
     bench::LayerError error;
 };
 

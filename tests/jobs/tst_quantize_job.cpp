@@ -1,8 +1,8 @@
 // The studio's quantize job without widgets, on the bundled digits model and its test sets:
 // the result names the int8 nodes and gives each quantizable node the error of the activation
-// it produces (after its Relu), exclusions by op and by node keep nodes in float, "keep in
-// float" maps a Relu to the convolution feeding it, and bad requests fail naming what is wrong
-// with nothing written.
+// it produces (after its Relu), the first steep SNR drop flagged on one node, exclusions by op
+// and by node keep nodes in float, "keep in float" maps a Relu to the convolution feeding it,
+// and bad requests fail naming what is wrong with nothing written.
 #include "support/test_paths.h"
 
 #include "jobs/job_queue.h"
@@ -103,6 +103,21 @@ private slots:
         auto written = onnx::importModel(r.outPath.toStdString());
         QVERIFY(written);
         QCOMPARE(jobs::quantizedNodeNames(*written), result->quantizedNodes);
+    }
+
+    void firstSnrDropIsFlaggedOnce() {
+        for (double drop : {0.0, 1000.0}) {
+            jobs::QuantizeRequest r = request("drop.onnx");
+            r.snrDropDb = drop;
+            auto job = run(r);
+            QVERIFY2(job->state() == jobs::JobState::Succeeded, qPrintable(job->message()));
+            const std::any any = job->result();
+            const auto* result = std::any_cast<jobs::QuantizeResult>(&any);
+            int flagged = 0;
+            for (const jobs::NodeError& n : result->nodes) flagged += n.firstDrop;
+            QCOMPARE(result->diff.firstDrop >= 0, drop == 0.0);
+            QCOMPARE(flagged, drop == 0.0 ? 1 : 0);
+        }
     }
 
     void badRequestsFailNamingTheProblem_data() {

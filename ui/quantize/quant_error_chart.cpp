@@ -120,6 +120,8 @@ QString QuantErrorChart::rowToolTip(int row) const {
                    .arg(l->quantized ? QString() : tr(" (kept in float)"));
     }
     if (row == worstRow()) tip += tr("<br><b>lowest SNR</b>");
+    if (const QuantLayerError* l = layerOf(m_series.size() - 1, row); l && l->firstDrop)
+        tip += tr("<br><b>SNR first falls steeply here</b> (more than %1 dB below its inputs')").arg(m_series.back().snrDropDb);
     return tip + tr("<br><i>click to select it in the graph; right-click to keep it in float</i>");
 }
 
@@ -171,6 +173,7 @@ void QuantErrorChart::rebuild() {
                         .arg(db(first->snrDb), db(last->snrDb), last->snrDb >= first->snrDb ? QStringLiteral("+") : QString(),
                              db(last->snrDb - first->snrDb));
         if (!last->quantized) label += tr(", float");
+        if (last->firstDrop) label += tr(", SNR drop starts here");
         auto* item = new QCPItemText(plot());
         item->position->setCoords(std::max(shown(last->snrDb), first ? shown(first->snrDb) : 0.0), double(r));
         item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);

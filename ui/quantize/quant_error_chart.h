@@ -20,6 +20,7 @@ struct QuantLayerError {
     QString op;
     QString value;          // the float model's value compared
     bool quantized = true;  // false: kept in float in this series
+    bool firstDrop = false; // where SNR first falls steeply (jobs::NodeError::firstDrop)
     double snrDb = 0;
     double cosine = 1;
     double maxAbs = 0;
@@ -28,6 +29,7 @@ struct QuantLayerError {
 struct QuantErrorSeries {
     QString label;                      // "minmax, 4 int8 layers", "with 'conv2' in float"
     std::vector<QuantLayerError> layers; // float-model order
+    double snrDropDb = 10;               // the fall in dB that flags firstDrop
 };
 
 class QuantErrorChart : public ChartWidget {

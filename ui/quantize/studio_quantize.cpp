@@ -22,12 +22,14 @@ namespace {
 QuantErrorSeries seriesOf(const jobs::QuantizeResult& r, const QString& label) {
     QuantErrorSeries s;
     s.label = label;
+    s.snrDropDb = r.request.snrDropDb;
     for (const jobs::NodeError& n : r.nodes) {
         QuantLayerError l;
         l.node = QString::fromStdString(n.node);
         l.op = QString::fromStdString(n.op);
         l.value = QString::fromStdString(n.error.value);
         l.quantized = n.quantized;
+        l.firstDrop = n.firstDrop;
         l.snrDb = n.error.accuracy.snrDb;
         l.cosine = n.error.accuracy.cosine;
         l.maxAbs = n.error.accuracy.maxAbs;
