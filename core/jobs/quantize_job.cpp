@@ -40,19 +40,29 @@ std::string keepInFloatTarget(const ir::Graph& fp, const std::string& node) {
     const ir::Node* n = fp.findNode(node);
     if (!n) return {};
     if (quantizable(*n)) return n->name;
-    if ((n->op == ir::OpKind::Relu || n->op == ir::OpKind::Clip) && n->input(0) && n->input(0)->producer() &&
-        n->input(0)->uses().size() == 1 && quantizable(*n->input(0)->producer()))
-        return n->input(0)->producer()->name;
+    if (n->op != ir::OpKind::Relu && n->op != ir::OpKind::Clip) return {};
+    // Back through a BatchNormalization that quantize folds into the convolution before it.
+    const ir::Node* p = n;
+    for (int step = 0; step < 2; ++step) {
+        const ir::Value* in = p->input(0);
+        if (!in || !in->producer() || in->uses().size() != 1) return {};
+        p = in->producer();
+        if (quantizable(*p)) return p->name;
+        if (p->op != ir::OpKind::BatchNormalization) return {};
+    }
     return {};
 }
 
-std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& diff, const QStringList& quantized) {
+std::vector<NodeError> nodeErrors(const ir::Graph& written, const bench::LayerDiff& diff) {
     std::map<std::string, size_t> byValue; // value -> its index in diff.layers
     for (size_t i = 0; i < diff.layers.size(); ++i) byValue[diff.layers[i].value] = i;
+    const QStringList int8 = quantizedNodeNames(written);
     std::vector<NodeError> out;
     bool flagged = false;
-    for (const ir::Node* n : fp.nodes()) {
-        if (!quantizable(*n) || !n->output(0)) continue;
+    for (const ir::Node* n : written.nodes()) {
+        const bool quantized = int8.contains(QString::fromStdString(n->name));
+        if ((!quantized && !quantizable(*n)) || !n->output(0)) continue;
+        // The activation quantize gives the Q/DQ pair: the Relu's or Clip's that alone follows.
         const ir::Value* v = n->output(0);
         if (v->uses().size() == 1 && !v->isGraphOutput()) {
             const ir::Node* u = v->uses().front().node;
@@ -64,7 +74,7 @@ std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& d
         NodeError e;
         e.node = n->name;
         e.op = std::string(ir::opName(n->op));
-        e.quantized = quantized.contains(QString::fromStdString(n->name));
+        e.quantized = quantized;
         e.error = diff.layers[it->second];
         if (!flagged && diff.firstDrop >= 0 && it->second >= size_t(diff.firstDrop)) flagged = e.firstDrop = true;
         out.push_back(std::move(e));
@@ -145,7 +155,7 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         result.diff = bench::diffLayers(*fp, *fpValues, *written, *qValues, r.snrDropDb);
         result.diffSample = QString::fromStdString(first->label);
         result.quantizedNodes = quantizedNodeNames(*written);
-        result.nodes = nodeErrors(*fp, result.diff, result.quantizedNodes);
+        result.nodes = nodeErrors(*written, result.diff);
         ctx.log(QStringLiteral("per-layer error on sample %1: %2 layer(s) compared")
                     .arg(result.diffSample)
                     .arg(result.diff.layers.size()));

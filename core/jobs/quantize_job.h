@@ -54,18 +54,21 @@ struct QuantizeResult {
     bench::LayerDiff diff;     // the written model against the float model, first sample
     QString diffSample;        // that sample's label
     QStringList quantizedNodes; // float-model nodes whose weights are int8 in the written model
-    std::vector<NodeError> nodes; // every quantizable node of the float model, in its order
+    std::vector<NodeError> nodes; // the written model's int8 or quantizable nodes (nodeErrors)
 };
 
 // The node to exclude so that `node` of the float graph stays in float: itself when quantize
 // would quantize it (Conv, Gemm, MatMul with constant float weights), the quantizable node
-// feeding a Relu or Clip (whose output carries that node's activation range), else empty.
+// feeding a Relu or Clip directly or through a BatchNormalization (the activation carries that
+// node's range), else empty.
 std::string keepInFloatTarget(const ir::Graph& fp, const std::string& node);
 
-// The quantizable nodes of `fp` with the error `diff` measured for their activations;
-// `quantized` names the nodes the compared model quantized. Nodes without a compared value
-// are left out.
-std::vector<NodeError> nodeErrors(const ir::Graph& fp, const bench::LayerDiff& diff, const QStringList& quantized);
+// The Conv/Gemm/MatMul nodes of the written QDQ graph that are int8 or could be (kept in
+// float), in its order, with the error `diff` (float model against it) measured for their
+// activations. The written graph is the one quantize simplified (BatchNormalization folded
+// into its convolution), so the activation is found there; node and value names are the float
+// model's. Nodes without a compared value are left out.
+std::vector<NodeError> nodeErrors(const ir::Graph& written, const bench::LayerDiff& diff);
 
 // Conv/Gemm/MatMul nodes of a QDQ graph whose weights come from a DequantizeLinear.
 QStringList quantizedNodeNames(const ir::Graph& quantized);

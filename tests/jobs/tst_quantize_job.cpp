@@ -9,6 +9,7 @@
 #include "jobs/quantize_job.h"
 #include "onnx/importer.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
@@ -118,6 +119,45 @@ private slots:
             QCOMPARE(result->diff.firstDrop >= 0, drop == 0.0);
             QCOMPARE(flagged, drop == 0.0 ? 1 : 0);
         }
+    }
+
+    // The shared tier: a real network's every convolution gets its row.
+    void mobileNetV2() {
+        EMBARK_REQUIRE_SHARED_MODELS();
+        const QString model = test::sharedModel(QStringLiteral("mobilenet_v2"));
+        if (model.isEmpty() || !QFileInfo::exists(test::sharedModelsDir() + "/mobilenet_v2/test_data_set_0"))
+            QSKIP("../shared/models/mobilenet_v2 with its test_data_set_0 is absent");
+        jobs::QuantizeRequest r;
+        r.modelPath = model;
+        r.calibration = {test::sharedModelsDir() + "/mobilenet_v2/test_data_set_0"};
+        r.outPath = m_tmp.filePath("mobilenet_v2.int8.onnx");
+        QElapsedTimer timer;
+        timer.start();
+        auto job = run(r);
+        QVERIFY2(job->state() == jobs::JobState::Succeeded, qPrintable(job->message()));
+        const std::any any = job->result();
+        const auto* result = std::any_cast<jobs::QuantizeResult>(&any);
+        QCOMPARE(int(result->nodes.size()), result->report.quantizedNodes);
+        QVERIFY(result->report.quantizedNodes > 50);
+        // Every row is a node of the float model (selectable in the graph, excludable), and
+        // keep in float on an activation finds its convolution (through a BatchNormalization).
+        auto fp = onnx::importModel(model.toStdString());
+        QVERIFY(fp);
+        for (const jobs::NodeError& n : result->nodes) {
+            QVERIFY2(fp->findNode(n.node), n.node.c_str());
+            QCOMPARE(jobs::keepInFloatTarget(*fp, n.node), n.node);
+        }
+        int activations = 0;
+        for (const ir::Node* n : fp->nodes())
+            if (n->op == ir::OpKind::Clip || n->op == ir::OpKind::Relu) {
+                QVERIFY2(!jobs::keepInFloatTarget(*fp, n->name).empty(), n->name.c_str());
+                ++activations;
+            }
+        QVERIFY(activations > 30);
+        double lowest = 1e9;
+        for (const jobs::NodeError& n : result->nodes) lowest = std::min(lowest, n.error.accuracy.snrDb);
+        qInfo("MobileNet-V2, 1 sample: %d int8 layers, lowest SNR %.1f dB, job %lld ms", result->report.quantizedNodes, lowest,
+              timer.elapsed());
     }
 
     void badRequestsFailNamingTheProblem_data() {

@@ -15,6 +15,8 @@
 #include <QStatusBar>
 #include <QTabWidget>
 
+#include <algorithm>
+
 namespace embark::ui {
 
 namespace {
@@ -187,6 +189,8 @@ void StudioQuantize::onFinished(int id) {
     m_last = *r;
     m_lastRequest = r->request;
     m_chart->setSeries(std::move(series));
+    // A long model scrolls: show the node just kept in float (one row above it for context).
+    if (!kept.isEmpty()) m_chart->scrollToRow(std::max(0, int(m_chart->rowNodes().indexOf(kept)) - 1));
     m_openAction->setEnabled(true);
     showChart();
     emit quantizeFinished(id, true);
