@@ -26,8 +26,9 @@
 //   (GCC 12 does not vectorize for RVV); bench/portable/cross_check.sh shows the commands.
 // * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
 //   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
-//   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf), quant.h and
-//   quant.cpp (int8 kernels). Copy all of them.
+//   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf), quant.h,
+//   quant_kernels.h, quant.cpp, quant_conv.cpp and quant_depthwise.cpp (int8 kernels). Copy all
+//   of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); bench/bench_portable.sh measures the gain of 2 threads per layer.
@@ -359,5 +360,5 @@ void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t co
 
 } // namespace embark::portable
 
-// Int8 kernels for quantized models (quant.cpp).
+// Int8 kernels for quantized models (quant.cpp, quant_conv.cpp, quant_depthwise.cpp).
 #include "quant.h"

@@ -38,10 +38,10 @@ struct Requantization {
 // Any groups; depthwise (groups == C == M) has its own loop. Pads count as x_zero_point (a
 // real zero). multipliers[M], bias[M] (int32, may be null).
 //
-// How it runs (quant.cpp): the zero point is folded into the bias at pack time (bias -
-// x_zero_point * sum of the channel's weights) and padded taps read a row of x_zero_point
-// bytes, so the kernels multiply the raw int8 inputs; integer sums are exact, so the result is
-// the reference's. Depthwise: an indirection of [pixel][tap] input rows (built on first use,
+// How it runs (quant_conv.cpp, quant_depthwise.cpp): the zero point is folded into the bias
+// at pack time (bias - x_zero_point * sum of the channel's weights) and padded taps read a row
+// of x_zero_point bytes, so the kernels multiply the raw int8 inputs; integer sums are exact,
+// so the result is the reference's. Depthwise: an indirection of [pixel][tap] input rows (built on first use,
 // as the float Conv2D), channels vectorized. Others: a register tile of output pixels x
 // output channels over each pixel's patch ([group][tap][C/groups], copied for kernels larger
 // than 1x1, read in place for 1x1). RVV (Clang): 2 pixels x 32 channels of int32, int32
@@ -58,7 +58,7 @@ struct QConv2D {
     int kp = 0;          // a group's patch length (taps * C/groups, padded for the kernel)
     int panels = 0;      // panels of output channels per group
     Requantization out;
-    // Packed weights (depthwise: [kH*kW][M] int16; otherwise per group and panel, see quant.cpp)
+    // Packed weights (depthwise: [kH*kW][M] int16; otherwise per group and panel, see quant_conv.cpp)
     void* weights = nullptr;
     int32_t* bias = nullptr;      // bias - x_zero_point * sum of weights, per packed channel
     float* multipliers = nullptr; // per packed channel

@@ -1,0 +1,325 @@
+// Int8 convolutions (quant.h): QConv2D's storage and packing, and the non-depthwise
+// convolutions on a GEMM register tile (depthwise: quant_depthwise.cpp). The arithmetic
+// matches core/reference/quantized_fused.cpp exactly; see quant.h.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "quant_kernels.h"
+
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+#include <vector>
+
+namespace embark::portable {
+
+using namespace quant_detail;
+
+// ----- QConv2D ------------------------------------------------------------------------------
+
+QConv2D::QConv2D(QConv2D&& o) noexcept { *this = std::move(o); }
+QConv2D& QConv2D::operator=(QConv2D&& o) noexcept {
+    if (this != &o) {
+        std::free(storage);
+        std::free(static_cast<void*>(indirection));
+        std::memcpy(static_cast<void*>(this), &o, sizeof(QConv2D));
+        o.storage = nullptr;
+        o.indirection = nullptr;
+        o.indirection_input = nullptr;
+        o.weights = nullptr;
+        o.bias = nullptr;
+        o.multipliers = nullptr;
+        o.zero = nullptr;
+    }
+    return *this;
+}
+QConv2D::~QConv2D() {
+    std::free(storage);
+    std::free(static_cast<void*>(indirection));
+}
+
+namespace {
+
+// The GEMM register tile of the non-depthwise convolutions (see quant.h).
+#if defined(__clang__) && defined(__riscv_vector)
+// RVV: 2 pixels x 32 channels of int32 = two LMUL-8 groups at VLEN 128, the k step's 32
+// weights one more (pre-widened to int32 at pack time): per k one weight load and two
+// vmacc.vx (64 multiply-adds; the float 6 x 16 tile needs six vfmacc for 96). int16 weights
+// with a widening multiply-accumulate came out of Clang 19 as vwmul.vx + vadd.vv through an
+// LMUL-8 temporary (a vsetvli pair per pixel), and 3 pixels spilled every k step.
+#  define EMBARK_QGEMM_OUTER 1
+constexpr int kQMR = 2, kQNR = 32, kQKAlign = 1;
+#else
+// Dot products over k: 16 int32 sums (4 pixels x 4 channels) in one k loop, which GCC
+// vectorizes as one reduction per sum (sdot on Arm's dot product extension: 16 multiply-adds
+// per instruction) and reduces after the loop. k is padded to 16 (zero weights and inputs), so
+// the vector loop has no remainder.
+#  define EMBARK_QGEMM_OUTER 0
+constexpr int kQMR = 4, kQNR = 4, kQKAlign = 16;
+#endif
+
+void build_patch(const QConv2D& op, const int8_t* input, int64_t p, int8_t* dst) {
+    const int cg = op.in_c / op.groups;
+    const int64_t n = p / (static_cast<int64_t>(op.out_h) * op.out_w);
+    const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+    const int ix0 = ox * op.stride_w - op.pad_left;
+    // One group, no horizontal dilation: a kernel row inside the input is kernel_w * C
+    // contiguous bytes (one copy instead of one per tap: the 3-channel stems).
+    const bool whole_rows = op.groups == 1 && op.dilation_w == 1 && ix0 >= 0 && ix0 + op.kernel_w <= op.in_w;
+    for (int ky = 0; ky < op.kernel_h; ++ky) {
+        const int iy = oy * op.stride_h - op.pad_top + ky * op.dilation_h;
+        if (whole_rows && iy >= 0 && iy < op.in_h) {
+            std::memcpy(dst + static_cast<size_t>(ky) * op.kernel_w * cg, input + ((n * op.in_h + iy) * op.in_w + ix0) * op.in_c,
+                        static_cast<size_t>(op.kernel_w) * cg);
+            continue;
+        }
+        for (int kx = 0; kx < op.kernel_w; ++kx) {
+            const int ix = ix0 + kx * op.dilation_w;
+            const int t = ky * op.kernel_w + kx;
+            const bool inside = iy >= 0 && iy < op.in_h && ix >= 0 && ix < op.in_w;
+            const int8_t* src = inside ? input + ((n * op.in_h + iy) * op.in_w + ix) * op.in_c : op.zero;
+            for (int g = 0; g < op.groups; ++g)
+                std::memcpy(dst + static_cast<size_t>(g) * op.kp + static_cast<size_t>(t) * cg, src + g * cg,
+                            static_cast<size_t>(cg));
+        }
+    }
+}
+
+const int8_t* direct_row(const QConv2D& op, const int8_t* input, int64_t p) {
+    const int64_t n = p / (static_cast<int64_t>(op.out_h) * op.out_w);
+    const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+    return input + ((n * op.in_h + static_cast<int64_t>(oy) * op.stride_h) * op.in_w + static_cast<int64_t>(ox) * op.stride_w) * op.in_c;
+}
+
+#if EMBARK_QGEMM_OUTER
+// c[m][n] = requantized(bias[n] + sum_k rows[m][k] * w[k][n]); w is [kp][NR] int32.
+template <int MR, int NR>
+[[gnu::noinline]] void qgemm_tile(int kp, const int8_t* const* rows, const int32_t* __restrict w,
+                                  const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
+                                  size_t c_stride, int m_valid, int n_valid, QRq rq) {
+    int32_t acc[MR][NR];
+    for (int m = 0; m < MR; ++m)
+        EMBARK_Q_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) acc[m][n] = bias[n];
+    const int8_t* a[MR];
+    for (int m = 0; m < MR; ++m) a[m] = rows[m];
+    EMBARK_Q_K_LOOP
+    for (int k = 0; k < kp; ++k) {
+        const int32_t* __restrict wk = w + static_cast<size_t>(k) * NR;
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) {
+            const int32_t x = a[m][k];
+            EMBARK_Q_CHANNEL_LOOP(NR)
+            for (int n = 0; n < NR; ++n) acc[m][n] += x * wk[n];
+        }
+    }
+    const float lo = rq.lo, hi = rq.hi;
+    const int32_t offset = rq.offset;
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) {
+        if (m >= m_valid) break;
+        int8_t tile[NR];
+        int8_t* __restrict dst = n_valid == NR ? c + m * c_stride : tile;
+        EMBARK_Q_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) dst[n] = requant_one(acc[m][n], mult[n], lo, hi, offset);
+        if (n_valid != NR) std::memcpy(c + m * c_stride, tile, static_cast<size_t>(n_valid));
+    }
+}
+using QWeight = int32_t;
+#else
+// c[m][n] = requantized(bias[n] + sum_k rows[m][k] * w[n][k]); w is [NR][kp] int8, kp % 16 == 0.
+template <int MR, int NR>
+[[gnu::noinline]] void qgemm_tile(int kp, const int8_t* const* rows, const int8_t* __restrict w,
+                                  const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
+                                  size_t c_stride, int m_valid, int n_valid, QRq rq) {
+    kp &= ~(kQKAlign - 1); // a no-op that tells the vectorizer there is no remainder loop
+    int32_t s[MR][NR];
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 16
+        for (int n = 0; n < NR; ++n) s[m][n] = 0;
+    const int8_t* __restrict a[MR];
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) a[m] = rows[m];
+    const int8_t* __restrict wn[NR];
+#pragma GCC unroll 16
+    for (int n = 0; n < NR; ++n) wn[n] = w + static_cast<size_t>(n) * kp;
+    for (int k = 0; k < kp; ++k) {
+#pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) {
+            const int32_t x = a[m][k];
+#pragma GCC unroll 8
+            for (int n = 0; n < NR; ++n) s[m][n] += x * static_cast<int32_t>(wn[n][k]);
+        }
+    }
+    // Requantized with constant indices (the sums stay in registers), then stored.
+    int8_t tile[MR][NR];
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m)
+#pragma GCC unroll 16
+        for (int n = 0; n < NR; ++n) tile[m][n] = requant_one(s[m][n] + bias[n], mult[n], rq.lo, rq.hi, rq.offset);
+    if (n_valid == NR) {
+        for (int m = 0; m < m_valid; ++m) std::memcpy(c + m * c_stride, tile[m], NR);
+    } else {
+        for (int m = 0; m < m_valid; ++m) std::memcpy(c + m * c_stride, tile[m], static_cast<size_t>(n_valid));
+    }
+}
+using QWeight = int8_t;
+#endif
+
+// A tile of m_valid pixels on the instantiation of that size (the last tile of a layer, and
+// the single row of a fully connected layer, do no wasted work).
+template <int NR>
+inline void qgemm_tile_any(int kp, const int8_t* const* rows, const QWeight* w, const int32_t* bias, const float* mult,
+                           int8_t* c, size_t c_stride, int m_valid, int n_valid, QRq rq) {
+    switch (m_valid) {
+    case 1: qgemm_tile<1, NR>(kp, rows, w, bias, mult, c, c_stride, 1, n_valid, rq); return;
+    case 2:
+        if constexpr (kQMR >= 2) qgemm_tile<kQMR >= 2 ? 2 : 1, NR>(kp, rows, w, bias, mult, c, c_stride, 2, n_valid, rq);
+        return;
+    case 3:
+        if constexpr (kQMR >= 3) qgemm_tile<kQMR >= 3 ? 3 : 1, NR>(kp, rows, w, bias, mult, c, c_stride, 3, n_valid, rq);
+        return;
+    default: qgemm_tile<kQMR, NR>(kp, rows, w, bias, mult, c, c_stride, m_valid, n_valid, rq); return;
+    }
+}
+
+void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool) {
+    constexpr int MR = kQMR, NR = kQNR;
+    const int cg = op.in_c / op.groups, mg = op.out_c / op.groups, M = op.out_c;
+    const int kp = op.kp, panels = op.panels;
+    const int64_t pixels = static_cast<int64_t>(op.batch) * op.out_h * op.out_w;
+    const int64_t tiles = (pixels + MR - 1) / MR;
+    const QRq rq = requant_params(op.out);
+    const auto* w = static_cast<const QWeight*>(op.weights);
+    const size_t patch = static_cast<size_t>(op.groups) * kp;
+    run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+        std::vector<int8_t> patches(op.direct ? 0 : MR * patch, int8_t(0));
+        for (int64_t tile = begin; tile < end; ++tile) {
+            const int64_t p0 = tile * MR;
+            const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
+            const int8_t* base[MR];
+            if (op.direct && op.stride_h == 1 && op.stride_w == 1) { // the input's pixels, in order
+                for (int m = 0; m < MR; ++m) base[m] = input + (p0 + std::min(m, m_valid - 1)) * op.in_c;
+            } else if (op.direct) {
+                for (int m = 0; m < MR; ++m) base[m] = direct_row(op, input, p0 + std::min(m, m_valid - 1));
+            } else {
+                for (int m = 0; m < m_valid; ++m) build_patch(op, input, p0 + m, patches.data() + m * patch);
+                for (int m = 0; m < MR; ++m) base[m] = patches.data() + std::min(m, m_valid - 1) * patch;
+            }
+            int8_t* out = output + p0 * M;
+            for (int g = 0; g < op.groups; ++g) {
+                const int8_t* rows[MR];
+                const size_t shift = op.direct ? static_cast<size_t>(g) * cg : static_cast<size_t>(g) * kp;
+                for (int m = 0; m < MR; ++m) rows[m] = base[m] + shift;
+                for (int panel = 0; panel < panels; ++panel) {
+                    const size_t at = static_cast<size_t>(g) * panels + panel;
+                    const int n_valid = std::min(NR, mg - panel * NR);
+                    qgemm_tile_any<NR>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
+                                       out + g * mg + panel * NR, static_cast<size_t>(M), m_valid, n_valid, rq);
+                }
+            }
+        }
+    });
+}
+template <typename T>
+T* carve(unsigned char*& cursor, size_t count) {
+    T* at = reinterpret_cast<T*>(cursor);
+    cursor += (count * sizeof(T) + 63) / 64 * 64;
+    return at;
+}
+
+} // namespace
+
+QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w, const int32_t* bias,
+                     const float* multipliers, int x_zero_point, Requantization out) {
+    if (s.groups < 1 || s.in_c % s.groups || s.out_c % s.groups)
+        throw std::invalid_argument("pack_qconv2d: channels do not divide into groups");
+    if (out_h < 1 || out_w < 1 || s.kernel_h < 1 || s.kernel_w < 1 || s.stride_h < 1 || s.stride_w < 1)
+        throw std::invalid_argument("pack_qconv2d: empty output or kernel");
+    QConv2D op;
+    op.batch = s.batch, op.in_h = s.in_h, op.in_w = s.in_w, op.in_c = s.in_c;
+    op.out_h = out_h, op.out_w = out_w, op.out_c = s.out_c;
+    op.kernel_h = s.kernel_h, op.kernel_w = s.kernel_w, op.stride_h = s.stride_h, op.stride_w = s.stride_w;
+    op.dilation_h = s.dilation_h, op.dilation_w = s.dilation_w, op.pad_top = s.pad_top, op.pad_left = s.pad_left;
+    op.groups = s.groups, op.x_zero_point = x_zero_point, op.out = out;
+    const int cg = s.in_c / s.groups, mg = s.out_c / s.groups, taps = s.kernel_h * s.kernel_w, M = s.out_c;
+    op.depthwise = cg == 1 && mg == 1;
+    auto weight = [&](int o, int c, int t) -> int32_t {
+        return w[(static_cast<size_t>(o) * cg + c) * taps + t];
+    };
+    // The zero point folded into the bias: padded taps read x_zero_point, so every tap adds
+    // x * w and the sum minus x_zero_point * sum(w) is the reference's sum of (x - zp) * w.
+    auto folded_bias = [&](int o) -> int32_t {
+        int64_t sum = 0;
+        for (int c = 0; c < cg; ++c)
+            for (int t = 0; t < taps; ++t) sum += weight(o, c, t);
+        return static_cast<int32_t>(static_cast<int64_t>(bias ? bias[o] : 0) - static_cast<int64_t>(x_zero_point) * sum);
+    };
+    const int64_t pixels = static_cast<int64_t>(s.batch) * out_h * out_w;
+    size_t channels = 0, weight_bytes = 0;
+    if (op.depthwise) {
+        channels = static_cast<size_t>(M);
+        weight_bytes = static_cast<size_t>(taps) * M * sizeof(int16_t);
+    } else {
+        op.kp = (taps * cg + kQKAlign - 1) / kQKAlign * kQKAlign;
+        op.panels = (mg + kQNR - 1) / kQNR;
+        channels = static_cast<size_t>(s.groups) * op.panels * kQNR;
+        weight_bytes = channels * op.kp * sizeof(QWeight);
+        op.direct = taps == 1 && s.pad_top == 0 && s.pad_left == 0 && (out_h - 1) * s.stride_h < s.in_h &&
+                    (out_w - 1) * s.stride_w < s.in_w && op.kp == cg;
+    }
+    const size_t bytes = weight_bytes + channels * (sizeof(int32_t) + sizeof(float)) + static_cast<size_t>(s.in_c) + 4 * 64;
+    op.storage = std::calloc(1, bytes);
+    if (!op.storage) throw std::bad_alloc();
+    auto* cursor = static_cast<unsigned char*>(op.storage);
+    op.weights = carve<unsigned char>(cursor, weight_bytes);
+    op.bias = carve<int32_t>(cursor, channels);
+    op.multipliers = carve<float>(cursor, channels);
+    op.zero = carve<int8_t>(cursor, static_cast<size_t>(s.in_c));
+    std::memset(op.zero, x_zero_point, static_cast<size_t>(s.in_c));
+    if (op.depthwise) {
+        auto* pw = static_cast<int16_t*>(op.weights);
+        for (int o = 0; o < M; ++o) {
+            for (int t = 0; t < taps; ++t) pw[static_cast<size_t>(t) * M + o] = static_cast<int16_t>(weight(o, 0, t));
+            op.bias[o] = folded_bias(o);
+            op.multipliers[o] = multipliers[o];
+        }
+        op.indirection = static_cast<const int8_t**>(std::calloc(static_cast<size_t>(pixels) * taps, sizeof(int8_t*)));
+        if (!op.indirection) throw std::bad_alloc();
+        return op;
+    }
+    auto* pw = static_cast<QWeight*>(op.weights);
+    for (int g = 0; g < s.groups; ++g)
+        for (int panel = 0; panel < op.panels; ++panel) {
+            const size_t at = static_cast<size_t>(g) * op.panels + panel;
+            QWeight* dst = pw + at * kQNR * op.kp;
+            for (int n = 0; n < kQNR; ++n) {
+                const int co = panel * kQNR + n;
+                if (co >= mg) break;
+                const int o = g * mg + co;
+                op.bias[at * kQNR + n] = folded_bias(o);
+                op.multipliers[at * kQNR + n] = multipliers[o];
+                for (int t = 0; t < taps; ++t)
+                    for (int c = 0; c < cg; ++c) {
+                        const int k = t * cg + c;
+#if EMBARK_QGEMM_OUTER
+                        dst[static_cast<size_t>(k) * kQNR + n] = static_cast<QWeight>(weight(o, c, t));
+#else
+                        dst[static_cast<size_t>(n) * op.kp + k] = static_cast<QWeight>(weight(o, c, t));
+#endif
+                    }
+            }
+        }
+    return op;
+}
+
+void qconv2d(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool) {
+    if (op.depthwise) qconv2d_depthwise(op, input, output, pool);
+    else qconv2d_gemm(op, input, output, pool);
+}
+
+} // namespace embark::portable

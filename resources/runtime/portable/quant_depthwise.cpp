@@ -1,0 +1,166 @@
+// Int8 depthwise convolutions (quant.h, dispatched by qconv2d in quant_conv.cpp): through a
+// [pixel][tap] indirection, all taps and the requantization in one channel loop. The
+// arithmetic matches core/reference/quantized_fused.cpp exactly; see quant.h.
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+#include "quant_kernels.h"
+
+#include <cstdlib>
+#include <vector>
+
+namespace embark::portable::quant_detail {
+namespace {
+
+// RVV depthwise: fixed-width channel loops of int32 at LMUL 8, 4, 2, 1 (as depthwise.cpp).
+#if defined(__clang__) && defined(__riscv_vector)
+#  define EMBARK_QDW_RVV 1
+#  define EMBARK_QDW_TUNE __attribute__((target("tune=xiangshan-nanhu")))
+#  if EMBARK_VLEN_BITS >= 256
+constexpr int kQdwLanes = 8; // int32 per vector register
+#  else
+constexpr int kQdwLanes = 4;
+#  endif
+#else
+#  define EMBARK_QDW_RVV 0
+#  define EMBARK_QDW_TUNE
+#endif
+#if EMBARK_QDW_RVV
+#  define EMBARK_QDW_LOOP(width) \
+      EMBARK_Q_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) unroll(disable))
+#  define EMBARK_QDW_TAPS EMBARK_Q_PRAGMA(clang loop unroll(full))
+#elif defined(__GNUC__)
+#  define EMBARK_QDW_LOOP(width) _Pragma("GCC ivdep")
+#  define EMBARK_QDW_TAPS _Pragma("GCC unroll 32")
+#else
+#  define EMBARK_QDW_LOOP(width)
+#  define EMBARK_QDW_TAPS
+#endif
+
+// Channels [c0, c1) of one pixel: all taps, then the requantization, in one vector loop.
+#define EMBARK_QDW_CHANNELS(width)                                                                 \
+    EMBARK_QDW_LOOP(width)                                                                         \
+    for (int c = c0; c < c1; ++c) {                                                                \
+        int32_t acc = bias[c];                                                                     \
+        EMBARK_QDW_TAPS                                                                            \
+        for (int t = 0; t < TAPS; ++t) acc += static_cast<int32_t>(x[t][c]) * static_cast<int32_t>(wt[t][c]); \
+        out[c] = requant_one(acc, mult[c], rq.lo, rq.hi, rq.offset);                               \
+    }
+
+template <int TAPS, int kLmul>
+[[gnu::always_inline]] inline void qdw_channels(const int8_t* const* x, const int16_t* const* wt,
+                                                const int32_t* __restrict bias, const float* __restrict mult,
+                                                int8_t* __restrict out, int c0, int c1, const QRq& rq) {
+#if EMBARK_QDW_RVV
+    if constexpr (kLmul == 8) {
+        EMBARK_QDW_CHANNELS(kQdwLanes * 8)
+    } else if constexpr (kLmul == 4) {
+        EMBARK_QDW_CHANNELS(kQdwLanes * 4)
+    } else if constexpr (kLmul == 2) {
+        EMBARK_QDW_CHANNELS(kQdwLanes * 2)
+    } else if constexpr (kLmul == 1) {
+        EMBARK_QDW_CHANNELS(kQdwLanes)
+    } else {
+        for (int c = c0; c < c1; ++c) {
+            int32_t acc = bias[c];
+            for (int t = 0; t < TAPS; ++t) acc += static_cast<int32_t>(x[t][c]) * static_cast<int32_t>(wt[t][c]);
+            out[c] = requant_one(acc, mult[c], rq.lo, rq.hi, rq.offset);
+        }
+    }
+#else
+    (void)kLmul;
+    EMBARK_QDW_CHANNELS(0)
+#endif
+}
+
+// One pixel's channels: whole vectors, then the last vector recomputed over the final channels
+// (a pure function of the inputs, so the overlap writes the same bytes), or narrower vectors
+// when there are fewer channels than one.
+template <int TAPS, int kLmul = 8>
+[[gnu::always_inline]] inline void qdw_pixel(const int8_t* const* x, const int16_t* const* wt, const int32_t* bias,
+                                             const float* mult, int8_t* out, int channels, const QRq& rq) {
+#if EMBARK_QDW_RVV
+    constexpr int vl = kLmul * kQdwLanes;
+    if (channels < vl) {
+        if constexpr (kLmul > 1) qdw_pixel<TAPS, kLmul / 2>(x, wt, bias, mult, out, channels, rq);
+        else qdw_channels<TAPS, 0>(x, wt, bias, mult, out, 0, channels, rq);
+        return;
+    }
+    const int main = channels - channels % vl;
+    qdw_channels<TAPS, kLmul>(x, wt, bias, mult, out, 0, main, rq);
+    if (main != channels) qdw_channels<TAPS, kLmul>(x, wt, bias, mult, out, channels - vl, channels, rq);
+#else
+    qdw_channels<TAPS, kLmul>(x, wt, bias, mult, out, 0, channels, rq);
+#endif
+}
+
+template <int TAPS>
+[[gnu::noinline]] EMBARK_QDW_TUNE void qdw_pixels(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
+    const int channels = op.out_c;
+    const auto* w = static_cast<const int16_t*>(op.weights);
+    const QRq rq = requant_params(op.out);
+    for (int64_t p = begin; p < end; ++p) {
+        const int8_t* const* rows = op.indirection + p * TAPS;
+        const int8_t* x[TAPS];
+        const int16_t* wt[TAPS];
+        for (int t = 0; t < TAPS; ++t) {
+            x[t] = rows[t];
+            wt[t] = w + static_cast<size_t>(t) * channels;
+        }
+        qdw_pixel<TAPS>(x, wt, op.bias, op.multipliers, output + p * channels, channels, rq);
+    }
+}
+
+// Any other tap count: taps outside, channels inside, through an int32 row.
+void qdw_pixels_any(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
+    const int channels = op.out_c, taps = op.kernel_h * op.kernel_w;
+    const auto* w = static_cast<const int16_t*>(op.weights);
+    const QRq rq = requant_params(op.out);
+    std::vector<int32_t> sums(static_cast<size_t>(channels));
+    int32_t* __restrict acc = sums.data();
+    for (int64_t p = begin; p < end; ++p) {
+        const int8_t* const* rows = op.indirection + p * taps;
+        for (int c = 0; c < channels; ++c) acc[c] = op.bias[c];
+        for (int t = 0; t < taps; ++t) {
+            const int8_t* __restrict px = rows[t];
+            const int16_t* __restrict wt = w + static_cast<size_t>(t) * channels;
+            for (int c = 0; c < channels; ++c) acc[c] += static_cast<int32_t>(px[c]) * static_cast<int32_t>(wt[c]);
+        }
+        int8_t* __restrict out = output + p * channels;
+        for (int c = 0; c < channels; ++c) out[c] = requant_one(acc[c], op.multipliers[c], rq.lo, rq.hi, rq.offset);
+    }
+}
+} // namespace
+
+void build_depthwise_indirection(const QConv2D& op, const int8_t* input) {
+    const int taps = op.kernel_h * op.kernel_w;
+    const int64_t pixels = static_cast<int64_t>(op.batch) * op.out_h * op.out_w;
+    for (int64_t p = 0; p < pixels; ++p) {
+        const int64_t n = p / (static_cast<int64_t>(op.out_h) * op.out_w);
+        const int oy = static_cast<int>(p / op.out_w % op.out_h), ox = static_cast<int>(p % op.out_w);
+        for (int ky = 0; ky < op.kernel_h; ++ky) {
+            const int iy = oy * op.stride_h - op.pad_top + ky * op.dilation_h;
+            for (int kx = 0; kx < op.kernel_w; ++kx) {
+                const int ix = ox * op.stride_w - op.pad_left + kx * op.dilation_w;
+                const bool inside = iy >= 0 && iy < op.in_h && ix >= 0 && ix < op.in_w;
+                op.indirection[p * taps + ky * op.kernel_w + kx] =
+                    inside ? input + ((n * op.in_h + iy) * op.in_w + ix) * op.in_c : op.zero;
+            }
+        }
+    }
+    op.indirection_input = input;
+}
+void qconv2d_depthwise(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool) {
+    if (op.indirection_input != input) build_depthwise_indirection(op, input);
+    const int taps = op.kernel_h * op.kernel_w;
+    const int64_t pixels = static_cast<int64_t>(op.batch) * op.out_h * op.out_w;
+    run_parts(pool, pixels, [&](int64_t begin, int64_t end) {
+        if (taps == 9) qdw_pixels<9>(op, begin, end, output);
+        else if (taps == 25) qdw_pixels<25>(op, begin, end, output);
+        else qdw_pixels_any(op, begin, end, output);
+    });
+}
+} // namespace embark::portable::quant_detail
