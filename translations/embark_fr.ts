@@ -352,6 +352,10 @@
         <source>Colour: %1, log scale</source>
         <translation>Couleur : %1, échelle logarithmique</translation>
     </message>
+    <message>
+        <source>folded module</source>
+        <translation>module replié</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::HostKeyDialog</name>
@@ -1170,6 +1174,255 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::QuantErrorChart</name>
+    <message>
+        <source>Per-layer quantization error</source>
+        <translation>Erreur de quantification par couche</translation>
+    </message>
+    <message>
+        <source>Open quantized model</source>
+        <translation>Ouvrir le modèle quantifié</translation>
+    </message>
+    <message>
+        <source>Open the quantized model as the studio&apos;s model (to inspect or export it)</source>
+        <translation>Ouvrir le modèle quantifié comme modèle du studio (pour l&apos;inspecter ou l&apos;exporter)</translation>
+    </message>
+    <message>
+        <source>SNR against the float model (dB, higher is better)</source>
+        <translation>SNR par rapport au modèle float (dB, plus il est élevé, mieux c&apos;est)</translation>
+    </message>
+    <message>
+        <source>Quantize the model (Model &gt; Quantize...) to see each layer&apos;s quantization error.</source>
+        <translation>Quantifiez le modèle (Modèle &gt; Quantifier…) pour voir l&apos;erreur de quantification de chaque couche.</translation>
+    </message>
+    <message>
+        <source>Select &apos;%1&apos; in the graph</source>
+        <translation>Sélectionner « %1 » dans le graphe</translation>
+    </message>
+    <message>
+        <source>Keep &apos;%1&apos; in float and quantize again</source>
+        <translation>Garder « %1 » en float et quantifier à nouveau</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;%1&lt;/i&gt;: SNR %2 dB, cosine %3, max error %4%5</source>
+        <translation>&lt;br&gt;&lt;i&gt;%1&lt;/i&gt; : SNR %2 dB, cosinus %3, erreur max %4%5</translation>
+    </message>
+    <message>
+        <source> (kept in float)</source>
+        <translation> (gardé en float)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;lowest SNR&lt;/b&gt;</source>
+        <translation>&lt;br&gt;&lt;b&gt;SNR le plus bas&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;SNR first falls steeply here&lt;/b&gt; (more than %1 dB below its inputs&apos;)</source>
+        <translation>&lt;br&gt;&lt;b&gt;Le SNR chute fortement ici pour la première fois&lt;/b&gt; (plus de %1 dB sous celui de ses entrées)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;click to select it in the graph; right-click to keep it in float&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;cliquez pour le sélectionner dans le graphe ; clic droit pour le garder en float&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>lowest SNR: %1</source>
+        <translation>SNR le plus bas : %1</translation>
+    </message>
+    <message>
+        <source>, float</source>
+        <translation>, float</translation>
+    </message>
+    <message>
+        <source>, SNR drop starts here</source>
+        <translation>, la chute du SNR commence ici</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n quantized layer(s); lowest SNR %1 dB at %2</source>
+        <translation>
+            <numerusform>%n couche quantifiée ; SNR le plus bas : %1 dB sur %2</numerusform>
+            <numerusform>%n couches quantifiées ; SNR le plus bas : %1 dB sur %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Lowest SNR %1 dB before, %2 dB now (at %3)</source>
+        <translation>SNR le plus bas : %1 dB avant, %2 dB maintenant (sur %3)</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::QuantizeDialog</name>
+    <message>
+        <source>Quantize %1</source>
+        <translation>Quantifier %1</translation>
+    </message>
+    <message>
+        <source>test_data_set_N folders (input_K.pb), a folder of them, or .npy/.pb files and PNG/JPEG images (one sample each, folders searched with their subfolders)</source>
+        <translation>Dossiers test_data_set_N (input_K.pb), un dossier qui les contient, ou fichiers .npy/.pb et images PNG/JPEG (un échantillon chacun ; les dossiers sont parcourus avec leurs sous-dossiers)</translation>
+    </message>
+    <message>
+        <source>Add folder...</source>
+        <translation>Ajouter un dossier...</translation>
+    </message>
+    <message>
+        <source>Add files...</source>
+        <translation>Ajouter des fichiers...</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Retirer</translation>
+    </message>
+    <message>
+        <source>minmax (the full range seen)</source>
+        <translation>minmax (toute la plage observée)</translation>
+    </message>
+    <message>
+        <source>percentile (cut the extreme values)</source>
+        <translation>percentile (écarte les valeurs extrêmes)</translation>
+    </message>
+    <message>
+        <source>entropy (KL divergence, as TensorRT)</source>
+        <translation>entropy (divergence KL, comme TensorRT)</translation>
+    </message>
+    <message>
+        <source>Share of the values the percentile method keeps</source>
+        <translation>Part des valeurs conservées par la méthode percentile</translation>
+    </message>
+    <message>
+        <source>e.g. Gemm, MatMul</source>
+        <translation>p. ex. Gemm, MatMul</translation>
+    </message>
+    <message>
+        <source>ONNX op types whose nodes stay in float (comma-separated)</source>
+        <translation>Types d&apos;opération ONNX dont les nœuds restent en float (séparés par des virgules)</translation>
+    </message>
+    <message>
+        <source>node names, comma-separated</source>
+        <translation>noms de nœuds, séparés par des virgules</translation>
+    </message>
+    <message>
+        <source>Nodes that stay in float; right-click a node in the graph for &apos;Keep in float&apos;</source>
+        <translation>Nœuds qui restent en float ; clic droit sur un nœud du graphe pour « Garder en float »</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>Parcourir...</translation>
+    </message>
+    <message>
+        <source>WxH or N</source>
+        <translation>LxH ou N</translation>
+    </message>
+    <message>
+        <source>Images (PNG, JPEG) only. Resize: WxH stretches, N scales the short side to N and crops the centre. Pixels are scaled to [0,1], then (x - mean) / std, one value or one per channel (e.g. 0.485,0.456,0.406 and 0.229,0.224,0.225). Layout: the model input&apos;s.</source>
+        <translation>Images (PNG, JPEG) uniquement. Taille : LxH étire l&apos;image, N ramène le petit côté à N et recadre au centre. Les pixels sont ramenés dans [0,1], puis (x - moyenne) / écart-type, avec une valeur ou une par canal (p. ex. 0.485,0.456,0.406 et 0.229,0.224,0.225). Disposition : celle de l&apos;entrée du modèle.</translation>
+    </message>
+    <message>
+        <source>resize</source>
+        <translation>taille</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>moyenne</translation>
+    </message>
+    <message>
+        <source>std</source>
+        <translation>écart-type</translation>
+    </message>
+    <message>
+        <source>Quantize</source>
+        <translation>Quantifier</translation>
+    </message>
+    <message>
+        <source>Calibration data:</source>
+        <translation>Données de calibration :</translation>
+    </message>
+    <message>
+        <source>Images:</source>
+        <translation>Images :</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>Méthode :</translation>
+    </message>
+    <message>
+        <source>Percentile:</source>
+        <translation>Percentile :</translation>
+    </message>
+    <message>
+        <source>Keep op types in float:</source>
+        <translation>Types d&apos;opération gardés en float :</translation>
+    </message>
+    <message>
+        <source>Keep nodes in float:</source>
+        <translation>Nœuds gardés en float :</translation>
+    </message>
+    <message>
+        <source>Output model:</source>
+        <translation>Modèle de sortie :</translation>
+    </message>
+    <message>
+        <source>Calibration folder</source>
+        <translation>Dossier de calibration</translation>
+    </message>
+    <message>
+        <source>Calibration tensors</source>
+        <translation>Tenseurs de calibration</translation>
+    </message>
+    <message>
+        <source>Tensors and images (*.npy *.pb *.png *.jpg *.jpeg)</source>
+        <translation>Tenseurs et images (*.npy *.pb *.png *.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <source>Resize &apos;%1&apos;: give WxH (e.g. 224x224) or N (e.g. 256), positive integers.</source>
+        <translation>Taille « %1 » : indiquez LxH (p. ex. 224x224) ou N (p. ex. 256), en entiers positifs.</translation>
+    </message>
+    <message>
+        <source>Mean &apos;%1&apos;: give one number or one per channel, e.g. 0.485,0.456,0.406.</source>
+        <translation>Moyenne « %1 » : indiquez un nombre, ou un par canal, p. ex. 0.485,0.456,0.406.</translation>
+    </message>
+    <message>
+        <source>Std &apos;%1&apos;: give one number or one per channel, e.g. 0.229,0.224,0.225.</source>
+        <translation>Écart-type « %1 » : indiquez un nombre, ou un par canal, p. ex. 0.229,0.224,0.225.</translation>
+    </message>
+    <message>
+        <source>Std values must be greater than 0.</source>
+        <translation>Les valeurs d&apos;écart-type doivent être supérieures à 0.</translation>
+    </message>
+    <message>
+        <source>Quantized model</source>
+        <translation>Modèle quantifié</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx)</source>
+        <translation>Modèles ONNX (*.onnx)</translation>
+    </message>
+    <message>
+        <source>Add calibration data: a test_data_set_N folder, a folder of them, .npy files or images. Quantization needs sample inputs to measure each activation&apos;s range.</source>
+        <translation>Ajoutez des données de calibration : un dossier test_data_set_N, un dossier qui en contient, des fichiers .npy ou des images. La quantification a besoin d&apos;entrées d&apos;exemple pour mesurer la plage de chaque activation.</translation>
+    </message>
+    <message>
+        <source>The calibration source %1 does not exist.</source>
+        <translation>La source de calibration %1 n&apos;existe pas.</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an ONNX op type Embark knows (e.g. Conv, Gemm).</source>
+        <translation>« %1 » n&apos;est pas un type d&apos;opération ONNX connu d&apos;Embark (p. ex. Conv, Gemm).</translation>
+    </message>
+    <message>
+        <source>The model has no node named &apos;%1&apos;.</source>
+        <translation>Le modèle n&apos;a aucun nœud nommé « %1 ».</translation>
+    </message>
+    <message>
+        <source>Choose the output file of the quantized model.</source>
+        <translation>Choisissez le fichier de sortie du modèle quantifié.</translation>
+    </message>
+    <message>
+        <source>The output would replace the float model: choose another file.</source>
+        <translation>La sortie remplacerait le modèle float : choisissez un autre fichier.</translation>
+    </message>
+    <message>
+        <source>The folder of %1 does not exist.</source>
+        <translation>Le dossier de %1 n&apos;existe pas.</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::RunComparisonChart</name>
     <message>
         <source>Run comparison</source>
@@ -1917,6 +2170,96 @@
     <message>
         <source>ONNX Runtime</source>
         <translation>ONNX Runtime</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) int8, %1 kept in float, written to %2</source>
+        <translation>
+            <numerusform>%n couche en int8, %1 gardée(s) en float, modèle écrit dans %2</numerusform>
+            <numerusform>%n couches en int8, %1 gardée(s) en float, modèle écrit dans %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioQuantize</name>
+    <message>
+        <source>%1 is already quantized: open its float model to quantize it, or use &apos;Keep in float&apos; on the Quantization chart.</source>
+        <translation>%1 est déjà quantifié : ouvrez son modèle float pour le quantifier, ou utilisez « Garder en float » dans le graphique Quantification.</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>Quantification</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>&amp;Modèle</translation>
+    </message>
+    <message>
+        <source>&amp;Quantize...</source>
+        <translation>&amp;Quantifier…</translation>
+    </message>
+    <message>
+        <source>Quantize the open float model to int8 (QDQ) on calibration data, as a background job</source>
+        <translation>Quantifier en int8 (QDQ) le modèle float ouvert sur des données de calibration, en tâche de fond</translation>
+    </message>
+    <message>
+        <source>&amp;Open quantized model</source>
+        <translation>&amp;Ouvrir le modèle quantifié</translation>
+    </message>
+    <message>
+        <source>Open a float model before quantizing it.</source>
+        <translation>Ouvrez un modèle float avant de le quantifier.</translation>
+    </message>
+    <message>
+        <source>Quantize %1 (%2)</source>
+        <translation>Quantification de %1 (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantize %1 (%2, %n node(s) in float)</source>
+        <translation>
+            <numerusform>Quantification de %1 (%2, %n nœud en float)</numerusform>
+            <numerusform>Quantification de %1 (%2, %n nœuds en float)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantize the model first (Model &gt; Quantize...).</source>
+        <translation>Quantifiez d&apos;abord le modèle (Modèle &gt; Quantifier…).</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a layer quantization makes int8 (Conv, Gemm or MatMul with constant weights).</source>
+        <translation>« %1 » n&apos;est pas une couche que la quantification passe en int8 (Conv, Gemm ou MatMul à poids constants).</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is already kept in float.</source>
+        <translation>« %1 » est déjà gardé en float.</translation>
+    </message>
+    <message>
+        <source>Quantize %1 with &apos;%2&apos; in float</source>
+        <translation>Quantification de %1 avec « %2 » en float</translation>
+    </message>
+    <message>
+        <source>Keep &apos;%1&apos; in float and quantize again</source>
+        <translation>Garder « %1 » en float et quantifier à nouveau</translation>
+    </message>
+    <message numerus="yes">
+        <source>before (%n int8 layer(s))</source>
+        <translation>
+            <numerusform>avant (%n couche int8)</numerusform>
+            <numerusform>avant (%n couches int8)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>with &apos;%1&apos; in float (%n int8 layer(s))</source>
+        <translation>
+            <numerusform>avec « %1 » en float (%n couche int8)</numerusform>
+            <numerusform>avec « %1 » en float (%n couches int8)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %n int8 layer(s)</source>
+        <translation>
+            <numerusform>%1, %n couche int8</numerusform>
+            <numerusform>%1, %n couches int8</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -350,6 +350,10 @@
         <source>Colour: %1, log scale</source>
         <translation>颜色：%1，对数刻度</translation>
     </message>
+    <message>
+        <source>folded module</source>
+        <translation>已折叠模块</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::HostKeyDialog</name>
@@ -1166,6 +1170,254 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::QuantErrorChart</name>
+    <message>
+        <source>Per-layer quantization error</source>
+        <translation>逐层量化误差</translation>
+    </message>
+    <message>
+        <source>Open quantized model</source>
+        <translation>打开量化模型</translation>
+    </message>
+    <message>
+        <source>Open the quantized model as the studio&apos;s model (to inspect or export it)</source>
+        <translation>将量化模型作为工作室的当前模型打开（以便检查或导出）</translation>
+    </message>
+    <message>
+        <source>SNR against the float model (dB, higher is better)</source>
+        <translation>相对浮点模型的信噪比（dB，越高越好）</translation>
+    </message>
+    <message>
+        <source>Quantize the model (Model &gt; Quantize...) to see each layer&apos;s quantization error.</source>
+        <translation>量化模型（模型 &gt; 量化…）以查看每层的量化误差。</translation>
+    </message>
+    <message>
+        <source>Select &apos;%1&apos; in the graph</source>
+        <translation>在图中选中“%1”</translation>
+    </message>
+    <message>
+        <source>Keep &apos;%1&apos; in float and quantize again</source>
+        <translation>将“%1”保留为浮点并重新量化</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;%1&lt;/i&gt;: SNR %2 dB, cosine %3, max error %4%5</source>
+        <translation>&lt;br&gt;&lt;i&gt;%1&lt;/i&gt;：信噪比 %2 dB，余弦 %3，最大误差 %4%5</translation>
+    </message>
+    <message>
+        <source> (kept in float)</source>
+        <translation> (保留为浮点)</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;lowest SNR&lt;/b&gt;</source>
+        <translation>&lt;br&gt;&lt;b&gt;最低信噪比&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;b&gt;SNR first falls steeply here&lt;/b&gt; (more than %1 dB below its inputs&apos;)</source>
+        <translation>&lt;br&gt;&lt;b&gt;信噪比在此处首次骤降&lt;/b&gt;（比其输入低 %1 dB 以上）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;click to select it in the graph; right-click to keep it in float&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;单击以在图中选中；右键单击以保留为浮点&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>lowest SNR: %1</source>
+        <translation>最低信噪比：%1</translation>
+    </message>
+    <message>
+        <source>, float</source>
+        <translation>，浮点</translation>
+    </message>
+    <message>
+        <source>, SNR drop starts here</source>
+        <translation>，信噪比从此处开始下降</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n quantized layer(s); lowest SNR %1 dB at %2</source>
+        <translation>
+            <numerusform>%n 个量化层；最低信噪比 %1 dB，位于 %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Lowest SNR %1 dB before, %2 dB now (at %3)</source>
+        <translation>最低信噪比：之前 %1 dB，现在 %2 dB（位于 %3）</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::QuantizeDialog</name>
+    <message>
+        <source>Quantize %1</source>
+        <translation>量化 %1</translation>
+    </message>
+    <message>
+        <source>test_data_set_N folders (input_K.pb), a folder of them, or .npy/.pb files and PNG/JPEG images (one sample each, folders searched with their subfolders)</source>
+        <translation>test_data_set_N 文件夹（input_K.pb）、包含它们的文件夹，或 .npy/.pb 文件和 PNG/JPEG 图像（每个文件一个样本；搜索文件夹时包括其子文件夹）</translation>
+    </message>
+    <message>
+        <source>Add folder...</source>
+        <translation>添加文件夹...</translation>
+    </message>
+    <message>
+        <source>Add files...</source>
+        <translation>添加文件...</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>minmax (the full range seen)</source>
+        <translation>minmax（观测到的完整范围）</translation>
+    </message>
+    <message>
+        <source>percentile (cut the extreme values)</source>
+        <translation>percentile（截去极端值）</translation>
+    </message>
+    <message>
+        <source>entropy (KL divergence, as TensorRT)</source>
+        <translation>entropy（KL 散度，与 TensorRT 相同）</translation>
+    </message>
+    <message>
+        <source>Share of the values the percentile method keeps</source>
+        <translation>percentile 方法保留的数值比例</translation>
+    </message>
+    <message>
+        <source>e.g. Gemm, MatMul</source>
+        <translation>例如 Gemm, MatMul</translation>
+    </message>
+    <message>
+        <source>ONNX op types whose nodes stay in float (comma-separated)</source>
+        <translation>其节点保持浮点的 ONNX 算子类型（以逗号分隔）</translation>
+    </message>
+    <message>
+        <source>node names, comma-separated</source>
+        <translation>节点名称，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Nodes that stay in float; right-click a node in the graph for &apos;Keep in float&apos;</source>
+        <translation>保持浮点的节点；在图中右键单击节点可选择“保留为浮点”</translation>
+    </message>
+    <message>
+        <source>Browse...</source>
+        <translation>浏览...</translation>
+    </message>
+    <message>
+        <source>WxH or N</source>
+        <translation>WxH 或 N</translation>
+    </message>
+    <message>
+        <source>Images (PNG, JPEG) only. Resize: WxH stretches, N scales the short side to N and crops the centre. Pixels are scaled to [0,1], then (x - mean) / std, one value or one per channel (e.g. 0.485,0.456,0.406 and 0.229,0.224,0.225). Layout: the model input&apos;s.</source>
+        <translation>仅适用于图像（PNG、JPEG）。缩放：WxH 直接拉伸，N 将短边缩放到 N 并居中裁剪。像素先缩放到 [0,1]，再计算 (x - 均值) / 标准差，可填一个值或每个通道一个值（例如 0.485,0.456,0.406 和 0.229,0.224,0.225）。布局：与模型输入相同。</translation>
+    </message>
+    <message>
+        <source>resize</source>
+        <translation>缩放</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>std</source>
+        <translation>标准差</translation>
+    </message>
+    <message>
+        <source>Quantize</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>Calibration data:</source>
+        <translation>校准数据：</translation>
+    </message>
+    <message>
+        <source>Images:</source>
+        <translation>图像：</translation>
+    </message>
+    <message>
+        <source>Method:</source>
+        <translation>方法：</translation>
+    </message>
+    <message>
+        <source>Percentile:</source>
+        <translation>百分位：</translation>
+    </message>
+    <message>
+        <source>Keep op types in float:</source>
+        <translation>保持浮点的算子类型：</translation>
+    </message>
+    <message>
+        <source>Keep nodes in float:</source>
+        <translation>保持浮点的节点：</translation>
+    </message>
+    <message>
+        <source>Output model:</source>
+        <translation>输出模型：</translation>
+    </message>
+    <message>
+        <source>Calibration folder</source>
+        <translation>校准文件夹</translation>
+    </message>
+    <message>
+        <source>Calibration tensors</source>
+        <translation>校准张量</translation>
+    </message>
+    <message>
+        <source>Tensors and images (*.npy *.pb *.png *.jpg *.jpeg)</source>
+        <translation>张量和图像 (*.npy *.pb *.png *.jpg *.jpeg)</translation>
+    </message>
+    <message>
+        <source>Resize &apos;%1&apos;: give WxH (e.g. 224x224) or N (e.g. 256), positive integers.</source>
+        <translation>缩放“%1”：请填写 WxH（例如 224x224）或 N（例如 256），均为正整数。</translation>
+    </message>
+    <message>
+        <source>Mean &apos;%1&apos;: give one number or one per channel, e.g. 0.485,0.456,0.406.</source>
+        <translation>均值“%1”：请填写一个数，或每个通道一个数，例如 0.485,0.456,0.406。</translation>
+    </message>
+    <message>
+        <source>Std &apos;%1&apos;: give one number or one per channel, e.g. 0.229,0.224,0.225.</source>
+        <translation>标准差“%1”：请填写一个数，或每个通道一个数，例如 0.229,0.224,0.225。</translation>
+    </message>
+    <message>
+        <source>Std values must be greater than 0.</source>
+        <translation>标准差必须大于 0。</translation>
+    </message>
+    <message>
+        <source>Quantized model</source>
+        <translation>量化模型</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 模型 (*.onnx)</translation>
+    </message>
+    <message>
+        <source>Add calibration data: a test_data_set_N folder, a folder of them, .npy files or images. Quantization needs sample inputs to measure each activation&apos;s range.</source>
+        <translation>请添加校准数据：test_data_set_N 文件夹、包含它们的文件夹、.npy 文件或图像。量化需要样本输入来测量每个激活值的范围。</translation>
+    </message>
+    <message>
+        <source>The calibration source %1 does not exist.</source>
+        <translation>校准数据源 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not an ONNX op type Embark knows (e.g. Conv, Gemm).</source>
+        <translation>“%1”不是 Embark 已知的 ONNX 算子类型（例如 Conv、Gemm）。</translation>
+    </message>
+    <message>
+        <source>The model has no node named &apos;%1&apos;.</source>
+        <translation>模型中没有名为“%1”的节点。</translation>
+    </message>
+    <message>
+        <source>Choose the output file of the quantized model.</source>
+        <translation>请选择量化模型的输出文件。</translation>
+    </message>
+    <message>
+        <source>The output would replace the float model: choose another file.</source>
+        <translation>输出将覆盖浮点模型：请选择其他文件。</translation>
+    </message>
+    <message>
+        <source>The folder of %1 does not exist.</source>
+        <translation>%1 所在的文件夹不存在。</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::RunComparisonChart</name>
     <message>
         <source>Run comparison</source>
@@ -1906,6 +2158,91 @@
     <message>
         <source>ONNX Runtime</source>
         <translation>ONNX Runtime</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n layer(s) int8, %1 kept in float, written to %2</source>
+        <translation>
+            <numerusform>%n 层为 int8，%1 层保留为浮点，已写入 %2</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioQuantize</name>
+    <message>
+        <source>%1 is already quantized: open its float model to quantize it, or use &apos;Keep in float&apos; on the Quantization chart.</source>
+        <translation>%1 已经量化：请打开其浮点模型进行量化，或在“量化”图表中使用“保留为浮点”。</translation>
+    </message>
+    <message>
+        <source>Quantization</source>
+        <translation>量化</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Quantize...</source>
+        <translation>量化(&amp;Q)…</translation>
+    </message>
+    <message>
+        <source>Quantize the open float model to int8 (QDQ) on calibration data, as a background job</source>
+        <translation>使用校准数据将打开的浮点模型量化为 int8（QDQ），作为后台任务运行</translation>
+    </message>
+    <message>
+        <source>&amp;Open quantized model</source>
+        <translation>打开量化模型(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open a float model before quantizing it.</source>
+        <translation>请先打开浮点模型再进行量化。</translation>
+    </message>
+    <message>
+        <source>Quantize %1 (%2)</source>
+        <translation>量化 %1（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Quantize %1 (%2, %n node(s) in float)</source>
+        <translation>
+            <numerusform>量化 %1（%2，%n 个节点保留为浮点）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Quantize the model first (Model &gt; Quantize...).</source>
+        <translation>请先量化模型（模型 &gt; 量化…）。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a layer quantization makes int8 (Conv, Gemm or MatMul with constant weights).</source>
+        <translation>“%1”不是量化会转为 int8 的层（权重为常量的 Conv、Gemm 或 MatMul）。</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is already kept in float.</source>
+        <translation>“%1”已保留为浮点。</translation>
+    </message>
+    <message>
+        <source>Quantize %1 with &apos;%2&apos; in float</source>
+        <translation>量化 %1，“%2”保留为浮点</translation>
+    </message>
+    <message>
+        <source>Keep &apos;%1&apos; in float and quantize again</source>
+        <translation>将“%1”保留为浮点并重新量化</translation>
+    </message>
+    <message numerus="yes">
+        <source>before (%n int8 layer(s))</source>
+        <translation>
+            <numerusform>之前（%n 个 int8 层）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>with &apos;%1&apos; in float (%n int8 layer(s))</source>
+        <translation>
+            <numerusform>“%1”保留为浮点（%n 个 int8 层）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, %n int8 layer(s)</source>
+        <translation>
+            <numerusform>%1，%n 个 int8 层</numerusform>
+        </translation>
     </message>
 </context>
 <context>
