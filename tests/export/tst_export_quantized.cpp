@@ -16,6 +16,7 @@
 #include "export/memory_planner.h"
 #include "export/exporter.h"
 #include "export/qdq_graphs.h"
+#include "export/quantized_models.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "passes/pass_manager.h"
@@ -47,12 +48,6 @@ struct Model {
 };
 
 // Imports `path`, or quantizes `floatModel` with embark-cli into `dir` first.
-Expected<ir::Graph> quantizedModel(const QString& floatModel, const QString& calib, const QString& out) {
-    const test::CliResult r = test::runCli({"quantize", floatModel, "-o", out, "--calib", calib}, 1200000);
-    if (r.code != 0) return makeError(ErrorKind::External, "embark-cli quantize failed: " + r.err.toStdString());
-    return onnx::importModel(out.toStdString());
-}
-
 // The layer's reference value from the fused graph, dequantized when it is int8.
 bool expectedLayer(const Model& m, const test::HarnessLayer& l, ir::Tensor* out, bool* isInt) {
     auto it = m.fusedRef.values.find(l.value);
@@ -106,33 +101,12 @@ class TestExportQuantized : public QObject {
 
 private slots:
     void initTestCase() {
-        for (const test::qdq::Case& c : test::qdq::cases()) {
-            ir::Graph g = c.build();
-            auto inputs = test::randomInputs(g, 7);
-            Status s = addModel("qdq " + c.name, std::move(g), std::move(inputs));
-            QVERIFY2(s, s ? "" : (c.name + ": " + s.error().message).c_str());
+        auto sources = test::quantizedSources(m_tmp.path());
+        QVERIFY2(sources, sources ? "" : sources.error().message.c_str());
+        for (test::QuantizedSource& q : *sources) {
+            Status s = addModel(q.name, std::move(q.graph), std::move(q.inputs));
+            QVERIFY2(s, s ? "" : (q.name + ": " + s.error().message).c_str());
         }
-        const QString digits = test::sourceDir() + "/resources/models/digits_cnn.onnx";
-        auto g = quantizedModel(digits, test::sourceDir() + "/resources/models/digits_cnn", m_tmp.filePath("digits_int8.onnx"));
-        QVERIFY2(g, g ? "" : g.error().message.c_str());
-        auto in = onnx::readTensorProto((test::sourceDir() + "/resources/models/digits_cnn/test_data_set_3/input_0.pb").toStdString());
-        QVERIFY2(in, in ? "" : in.error().message.c_str());
-        const std::string input = g->inputs().front()->name;
-        Status s = addModel("digits int8", std::move(*g), {{input, in->tensor}});
-        QVERIFY2(s, s ? "" : s.error().message.c_str());
-        const QString shared = test::sharedModelsDir();
-        if (shared.isEmpty()) {
-            qInfo("../shared/models is absent: MobileNet-V2 int8 is skipped");
-            return;
-        }
-        const QString set = shared + "/mobilenet_v2/test_data_set_0";
-        auto mg = quantizedModel(shared + "/mobilenet_v2.onnx", set, m_tmp.filePath("mobilenet_v2_int8.onnx"));
-        QVERIFY2(mg, mg ? "" : mg.error().message.c_str());
-        auto min = onnx::readTensorProto((set + "/input_0.pb").toStdString());
-        QVERIFY2(min, min ? "" : min.error().message.c_str());
-        const std::string mInput = mg->inputs().front()->name;
-        s = addModel("mobilenet_v2 int8", std::move(*mg), {{mInput, min->tensor}});
-        QVERIFY2(s, s ? "" : s.error().message.c_str());
     }
 
     // The fused quantized nodes are what `plan --json` shows, with the Q/DQ pairs in their

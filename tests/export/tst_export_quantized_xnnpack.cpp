@@ -24,6 +24,7 @@
 #include "export/exporter.h"
 #include "export/kernel_libraries.h"
 #include "export/qdq_graphs.h"
+#include "export/quantized_models.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "passes/pass_manager.h"
@@ -53,12 +54,6 @@ struct Model {
     ir::Graph fused; // after the default recipe
     std::map<std::string, ir::Tensor> inputs;
 };
-
-Expected<ir::Graph> quantizedModel(const QString& floatModel, const QString& calib, const QString& out) {
-    const test::CliResult r = test::runCli({"quantize", floatModel, "-o", out, "--calib", calib}, 1200000);
-    if (r.code != 0) return makeError(ErrorKind::External, "embark-cli quantize failed: " + r.err.toStdString());
-    return onnx::importModel(out.toStdString());
-}
 
 // Quantizes a dequantized dump back to its int8 values (exact: the dump is (q - zp) * scale).
 ir::Tensor requantized(const ir::Tensor& deq, float scale, int zp, const ir::Shape& shape) {
@@ -101,33 +96,12 @@ class TestExportQuantizedXnnpack : public QObject {
 
 private slots:
     void initTestCase() {
-        for (const test::qdq::Case& c : test::qdq::cases()) {
-            ir::Graph g = c.build();
-            auto inputs = test::randomInputs(g, 7);
-            Status s = addModel("qdq " + c.name, std::move(g), std::move(inputs));
-            QVERIFY2(s, s ? "" : (c.name + ": " + s.error().message).c_str());
+        auto sources = test::quantizedSources(m_tmp.path());
+        QVERIFY2(sources, sources ? "" : sources.error().message.c_str());
+        for (test::QuantizedSource& q : *sources) {
+            Status s = addModel(q.name, std::move(q.graph), std::move(q.inputs));
+            QVERIFY2(s, s ? "" : (q.name + ": " + s.error().message).c_str());
         }
-        const QString digits = test::sourceDir() + "/resources/models/digits_cnn.onnx";
-        auto g = quantizedModel(digits, test::sourceDir() + "/resources/models/digits_cnn", m_tmp.filePath("digits_int8.onnx"));
-        QVERIFY2(g, g ? "" : g.error().message.c_str());
-        auto in = onnx::readTensorProto((test::sourceDir() + "/resources/models/digits_cnn/test_data_set_3/input_0.pb").toStdString());
-        QVERIFY2(in, in ? "" : in.error().message.c_str());
-        const std::string input = g->inputs().front()->name;
-        Status s = addModel("digits int8", std::move(*g), {{input, in->tensor}});
-        QVERIFY2(s, s ? "" : s.error().message.c_str());
-        const QString shared = test::sharedModelsDir();
-        if (shared.isEmpty()) {
-            qInfo("../shared/models is absent: MobileNet-V2 int8 is skipped");
-            return;
-        }
-        const QString set = shared + "/mobilenet_v2/test_data_set_0";
-        auto mg = quantizedModel(shared + "/mobilenet_v2.onnx", set, m_tmp.filePath("mobilenet_v2_int8.onnx"));
-        QVERIFY2(mg, mg ? "" : mg.error().message.c_str());
-        auto min = onnx::readTensorProto((set + "/input_0.pb").toStdString());
-        QVERIFY2(min, min ? "" : min.error().message.c_str());
-        const std::string mInput = mg->inputs().front()->name;
-        s = addModel("mobilenet_v2 int8", std::move(*mg), {{mInput, min->tensor}});
-        QVERIFY2(s, s ? "" : s.error().message.c_str());
     }
 
     // The plan puts the int8 convolutions, Gemm, Add and max pooling on XNNPACK and the other
