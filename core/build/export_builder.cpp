@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QThread>
 
 #include <csignal>
@@ -33,11 +34,13 @@ QString elfMachine(const QString& path) {
 }
 
 Expected<int> runProcess(const QString& program, const QStringList& args, const QString& workDir,
-                         const std::function<void(const QString&)>& log, const std::atomic_bool* cancel, int timeoutMs) {
+                         const std::function<void(const QString&)>& log, const std::atomic_bool* cancel, int timeoutMs,
+                         const QProcessEnvironment* environment) {
     if (cancel && cancel->load())
         return makeError(ErrorKind::External, "cancelled: '" + program.toStdString() + "' was not started");
     QProcess p;
     p.setWorkingDirectory(workDir);
+    if (environment) p.setProcessEnvironment(*environment);
     p.setProcessChannelMode(QProcess::MergedChannels);
     // Its own process group, so cancel and timeout kill compilers spawned by make/ninja too.
     p.setChildProcessModifier([] { ::setpgid(0, 0); });
@@ -151,7 +154,18 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
     };
     QStringList configure{"-S", dir, "-B", buildDir, "-DCMAKE_BUILD_TYPE=Release"};
     if (!toolchain.isEmpty()) configure << "--toolchain" << toolchain;
-    auto rc = runProcess("cmake", configure, dir, log, o.cancel, o.timeoutMs);
+    // Every export for a board compiles the same kernel sources: with ccache installed (and
+    // EMBARK_CCACHE not 0) they compile once. Its base folder is the export's, so the paths it
+    // hashes are relative and the same whichever folder an export is in. Only C and C++ go
+    // through it: the weights' assembly (.incbin of the weights file) is always assembled.
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QString ccache = env.value("EMBARK_CCACHE") == "0" ? QString() : QStandardPaths::findExecutable("ccache");
+    configure << "-DCMAKE_C_COMPILER_LAUNCHER=" + ccache << "-DCMAKE_CXX_COMPILER_LAUNCHER=" + ccache; // empty: none
+    if (!ccache.isEmpty()) {
+        env.insert("CCACHE_BASEDIR", QFileInfo(dir).canonicalFilePath());
+        env.insert("CCACHE_NOHASHDIR", "true");
+    }
+    auto rc = runProcess("cmake", configure, dir, log, o.cancel, o.timeoutMs, &env);
     if (!rc) return rc.error();
     auto failure = [&](const char* stage) {
         std::string msg = std::string(stage) + " of '" + dir.toStdString() + "' failed";
@@ -161,7 +175,7 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
     };
     if (*rc != 0) return failure("CMake configuration");
     QStringList buildArgs{"--build", buildDir, "--parallel", QString::number(o.jobs > 0 ? o.jobs : QThread::idealThreadCount())};
-    rc = runProcess("cmake", buildArgs, dir, log, o.cancel, o.timeoutMs);
+    rc = runProcess("cmake", buildArgs, dir, log, o.cancel, o.timeoutMs, &env);
     if (!rc) return rc.error();
     if (*rc != 0) return failure("the build");
 

@@ -5,6 +5,7 @@
 
 #include "ir/error.h"
 
+#include <QProcessEnvironment>
 #include <QString>
 
 #include <atomic>
@@ -42,6 +43,6 @@ QString elfMachine(const QString& path);
 // its exit code (or an error when it could not start, timed out, crashed or was cancelled).
 Expected<int> runProcess(const QString& program, const QStringList& args, const QString& workDir,
                          const std::function<void(const QString&)>& log, const std::atomic_bool* cancel,
-                         int timeoutMs);
+                         int timeoutMs, const QProcessEnvironment* environment = nullptr);
 
 } // namespace embark::build

@@ -17,6 +17,7 @@
 #include <QProcess>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -79,6 +80,8 @@ class TestBuildFaults : public QObject {
 
 private slots:
     void initTestCase() {
+        // The cancel trials need real compiler runs: a compiler cache would finish them first.
+        qputenv("EMBARK_CCACHE", "0");
         QVERIFY(m_tmp.isValid());
         auto graph = onnx::importModel((test::sourceDir() + "/resources/models/digits_cnn.onnx").toStdString());
         QVERIFY2(graph, graph ? "" : graph.error().message.c_str());
@@ -88,6 +91,29 @@ private slots:
         auto exported = exporter::exportModel(*graph, eo);
         QVERIFY2(exported, exported ? "" : exported.error().message.c_str());
         m_export = eo.outDir;
+    }
+
+    // With ccache installed, builds compile through it (EMBARK_CCACHE=0 turns it off), so
+    // exports in other folders reuse the kernels' objects.
+    void compilerCacheWhenInstalled() {
+        if (QStandardPaths::findExecutable("ccache").isEmpty()) QSKIP("ccache is not installed");
+        const QString dir = m_tmp.path() + "/cached";
+        QVERIFY(copyTree(m_export, dir));
+        auto launcher = [&] {
+            QFile f(dir + "/build/CMakeCache.txt");
+            if (!f.open(QIODevice::ReadOnly)) return QStringLiteral("(no CMakeCache.txt)");
+            for (const QByteArray& line : f.readAll().split('\n'))
+                if (line.startsWith("CMAKE_CXX_COMPILER_LAUNCHER:")) return QString::fromUtf8(line.mid(line.indexOf('=') + 1));
+            return QStringLiteral("(not set)");
+        };
+        qunsetenv("EMBARK_CCACHE");
+        auto r = build::buildExport(options(dir));
+        qputenv("EMBARK_CCACHE", "0");
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(launcher(), QStandardPaths::findExecutable("ccache"));
+        r = build::buildExport(options(dir));
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(launcher(), QString());
     }
 
     void compilerThatDoesNotExist() {
