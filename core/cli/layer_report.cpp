@@ -5,20 +5,6 @@
 #include <algorithm>
 
 namespace embark::cli {
-namespace {
-
-Expected<std::map<std::string, ir::Tensor>> allValues(const ir::Graph& g, const std::map<std::string, ir::Tensor>& inputs) {
-    reference::RunOptions ro;
-    ro.captureAll = true;
-    auto r = reference::run(g, inputs, ro);
-    if (!r) return r.error();
-    std::map<std::string, ir::Tensor> values = std::move(r->values);
-    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) values[r->outputNames[k]] = r->outputs[k];
-    return values;
-}
-
-} // namespace
-
 Expected<bench::LayerDiff> diffModels(const ir::Graph& fp, const ir::Graph& other,
                                       const std::map<std::string, ir::Tensor>& inputs, double snrDropDb) {
     for (const ir::Value* v : fp.inputs()) {
@@ -29,9 +15,9 @@ Expected<bench::LayerDiff> diffModels(const ir::Graph& fp, const ir::Graph& othe
                                                           (o && o->isGraphInput() ? "has another shape in" : "is not an input of") +
                                                           " the model compared with it: the two models must take the same inputs");
     }
-    auto fpValues = allValues(fp, inputs);
+    auto fpValues = reference::runAllValues(fp, inputs);
     if (!fpValues) return fpValues.error();
-    auto otherValues = allValues(other, inputs);
+    auto otherValues = reference::runAllValues(other, inputs);
     if (!otherValues) return otherValues.error();
     return bench::diffLayers(fp, *fpValues, other, *otherValues, snrDropDb);
 }

@@ -15,16 +15,6 @@ namespace {
 
 std::string str(const QString& s) { return s.toStdString(); }
 
-Expected<std::map<std::string, ir::Tensor>> allValues(const ir::Graph& g, const std::map<std::string, ir::Tensor>& inputs) {
-    reference::RunOptions ro;
-    ro.captureAll = true;
-    auto r = reference::run(g, inputs, ro);
-    if (!r) return r.error();
-    std::map<std::string, ir::Tensor> values = std::move(r->values);
-    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) values[r->outputNames[k]] = r->outputs[k];
-    return values;
-}
-
 bool quantizable(const ir::Node& n) {
     if (n.op != ir::OpKind::Conv && n.op != ir::OpKind::Gemm && n.op != ir::OpKind::MatMul) return false;
     const ir::Value* x = n.input(0);
@@ -144,9 +134,9 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         auto first = samples->load(0);
         if (!first) return first.error();
         const auto& inputs = first->inputs;
-        auto fpValues = allValues(*fp, inputs);
+        auto fpValues = reference::runAllValues(*fp, inputs);
         if (!fpValues) return fpValues.error();
-        auto qValues = allValues(*written, inputs);
+        auto qValues = reference::runAllValues(*written, inputs);
         if (!qValues) return qValues.error();
 
         QuantizeResult result;

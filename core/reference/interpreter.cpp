@@ -236,6 +236,17 @@ Expected<RunResult> run(const ir::Graph& graph, const std::map<std::string, ir::
     return result;
 }
 
+Expected<std::map<std::string, ir::Tensor>> runAllValues(const ir::Graph& graph,
+                                                         const std::map<std::string, ir::Tensor>& inputs) {
+    RunOptions ro;
+    ro.captureAll = true;
+    auto r = run(graph, inputs, ro);
+    if (!r) return r.error();
+    std::map<std::string, ir::Tensor> values = std::move(r->values);
+    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) values[r->outputNames[k]] = r->outputs[k];
+    return values;
+}
+
 Status propagateShapes(ir::Graph& graph) {
     std::map<std::string, ir::Tensor> zeros;
     for (const ir::Value* v : graph.inputs()) {

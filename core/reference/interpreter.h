@@ -30,6 +30,11 @@ struct RunResult {
 Expected<RunResult> run(const ir::Graph& graph, const std::map<std::string, ir::Tensor>& inputs,
                         const RunOptions& options = {});
 
+// Every value the graph computes, by name, its outputs included (run with captureAll): what
+// per-layer comparisons of two models read.
+Expected<std::map<std::string, ir::Tensor>> runAllValues(const ir::Graph& graph,
+                                                         const std::map<std::string, ir::Tensor>& inputs);
+
 // Evaluates one node on given input tensors (nullptr-free; absent optional inputs are null
 // Tensors). Used by constant folding and shape propagation.
 Expected<std::vector<ir::Tensor>> evalNode(const ir::Node& node, const std::vector<ir::Tensor>& inputs);
