@@ -275,13 +275,7 @@ Status ortStoreStep(PipelineState& s, StepContext& c) {
                           .arg(o.testRunner.notImplemented)
                           .toStdString();
     }
-    if (opt.storePath == "-") return {};
-    auto st = store::RunStore::open(opt.storePath.isEmpty() ? store::RunStore::defaultPath() : opt.storePath);
-    if (!st) return st.error();
-    auto id = (*st)->addRun(rec);
-    if (!id) return id.error();
-    rec.id = *id;
-    return {};
+    return store::addRunAt(opt.storePath, rec);
 }
 
 } // namespace embark::jobs

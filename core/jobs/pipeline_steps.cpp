@@ -424,13 +424,7 @@ Status storeStep(PipelineState& s, StepContext& c) {
         }
         afterBuild = afterBuild || step.name == QLatin1String("build");
     }
-    if (s.options.storePath == "-") return {};
-    auto st = store::RunStore::open(s.options.storePath.isEmpty() ? store::RunStore::defaultPath() : s.options.storePath);
-    if (!st) return st.error();
-    auto id = (*st)->addRun(rec);
-    if (!id) return id.error();
-    rec.id = *id;
-    return {};
+    return store::addRunAt(s.options.storePath, rec);
 }
 
 } // namespace embark::jobs

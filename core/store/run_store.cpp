@@ -333,4 +333,14 @@ Expected<QString> RunStore::integrityCheck() {
     return lines.join('\n');
 }
 
+Status addRunAt(const QString& path, RunRecord& record) {
+    if (path == "-") return {};
+    auto st = RunStore::open(path.isEmpty() ? RunStore::defaultPath() : path);
+    if (!st) return st.error();
+    auto id = (*st)->addRun(record);
+    if (!id) return id.error();
+    record.id = *id;
+    return {};
+}
+
 } // namespace embark::store

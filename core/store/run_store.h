@@ -54,4 +54,8 @@ private:
     QString m_connection;
 };
 
+// Stores RECORD in the run store at PATH (empty: RunStore::defaultPath(); "-": not stored) and
+// sets its id.
+Status addRunAt(const QString& path, RunRecord& record);
+
 } // namespace embark::store
