@@ -27,8 +27,12 @@ def vit_small():
     # A 6-layer ViT-S/16 at 224x224 (384 wide, 6 heads): the transformer structure of
     # vit_b_16 (patchify conv, LayerNorm, multi-head attention with Softmax, GELU MLPs) at a
     # sixth of its cost, so it benchmarks in seconds.
-    return VisionTransformer(image_size=224, patch_size=16, num_layers=6, num_heads=6,
-                             hidden_dim=384, mlp_dim=1536)
+    vit = VisionTransformer(image_size=224, patch_size=16, num_layers=6, num_heads=6,
+                            hidden_dim=384, mlp_dim=1536)
+    # torchvision initialises the classification head to zeros (it is meant to be fine-tuned),
+    # which makes every output 0: a random head keeps the output informative for --check.
+    torch.nn.init.normal_(vit.heads.head.weight, std=0.02)
+    return vit
 
 
 # name -> (constructor, input size, opset, what it covers)

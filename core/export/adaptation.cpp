@@ -114,6 +114,7 @@ public:
     void layouts() {
         for (ir::Value* v : m_g.inputs()) m_a.valueLayouts[v->name] = DataFormat::NCHW;
         for (ir::Node* n : m_g.nodes()) {
+            if (layoutTranspose(n)) continue;
             NodeAssignment& as = m_a.nodes[n->name];
             const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
             as.format = decide(*n, lib->formatFor(*n));
@@ -160,6 +161,46 @@ private:
             if (v && v->isConstant() && v->shape.rank() > 4) return DataFormat::NCHW;
         if (wanted == DataFormat::Any) return m_a.valueLayouts[first->name];
         return wanted;
+    }
+
+    // A model's own 4-D Transpose that is exactly a layout change of what its input holds
+    // moves no bytes: perm (0,2,3,1) of a tensor stored NHWC (ConvNeXt and Swin going
+    // channels-last after a convolution; its output, stored as the model's layout, holds the
+    // same bytes), or perm (0,3,1,2) of a tensor stored in the model's layout (a TensorFlow
+    // model's NHWC input going channels-first; its output, stored NHWC, holds the same bytes).
+    // The node becomes a reshape to its input's shape, which the memory planner aliases, and
+    // neither the Transpose nor a layout conversion in front of it runs.
+    bool layoutTranspose(ir::Node* n) {
+        if (n->op != ir::OpKind::Transpose || n->inputs().size() != 1 || n->outputs().size() != 1) return false;
+        ir::Value* in = n->input(0);
+        ir::Value* out = n->output(0);
+        if (!in || !out || in->isConstant() || in->shape.rank() != 4 || out->shape.rank() != 4) return false;
+        const std::vector<int64_t> perm = n->attrInts("perm");
+        const DataFormat have = m_a.valueLayouts[in->name];
+        DataFormat stored;
+        if (have == DataFormat::NHWC && perm == std::vector<int64_t>(kToNhwc, kToNhwc + 4)) stored = DataFormat::NCHW;
+        else if (have == DataFormat::NCHW && perm == std::vector<int64_t>(kToNchw, kToNchw + 4)) stored = DataFormat::NHWC;
+        else return false;
+        const ir::Shape storedShape = stored == DataFormat::NHWC ? permuteShape(out->shape, kToNhwc) : out->shape;
+        if (storedShape != in->shape) return false; // not a valid Transpose: left to fail as it is
+        out->shape = storedShape;
+        n->op = ir::OpKind::Reshape;
+        n->attrs.clear();
+        m_g.appendInput(n, m_g.addConstant(m_g.uniqueName(n->name + "_shape"),
+                                           ir::Tensor::fromInt64s(ir::Shape{4}, out->shape.dims())));
+        NodeAssignment& as = m_a.nodes[n->name];
+        const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
+        if (!lib || !lib->supports(*n)) as.library = "portable";
+        as.rule = AssignmentRule::Conversion;
+        as.reason = "free layout change (reshape): the model's Transpose " + n->name + " (perm " +
+                    (stored == DataFormat::NCHW ? "0,2,3,1" : "0,3,1,2") + ") of '" + in->name + "', stored " +
+                    std::string(targets::dataFormatName(have)) + ", is the same bytes stored " +
+                    std::string(targets::dataFormatName(stored));
+        as.format = DataFormat::NCHW;
+        m_a.valueLayouts[out->name] = stored;
+        m_a.log.push_back(as.reason);
+        ++m_a.freeConversions;
+        return true;
     }
 
     void adaptInput(ir::Node* n, size_t i, const NodeAssignment& as) {

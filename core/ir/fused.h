@@ -18,7 +18,7 @@ inline constexpr const char* kActivationMax = "activation_max";     // float (Cl
 inline constexpr const char* kActivationAlpha = "activation_alpha"; // float (LeakyRelu)
 
 struct FusedActivation {
-    OpKind op = OpKind::Relu; // Relu, Clip, LeakyRelu, HardSwish, Sigmoid, Swish (SiLU) or Tanh
+    OpKind op = OpKind::Relu; // Relu, Clip, LeakyRelu, HardSwish, Sigmoid, Swish (SiLU), Tanh, Gelu (erf)
     float min = -INFINITY, max = INFINITY, alpha = 0.01f;
 
     double apply(double x) const {
@@ -30,6 +30,7 @@ struct FusedActivation {
         case OpKind::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
         case OpKind::Swish: return x / (1.0 + std::exp(-x));
         case OpKind::Tanh: return std::tanh(x);
+        case OpKind::Gelu: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
         default: return x;
         }
     }

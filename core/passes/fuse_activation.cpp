@@ -1,5 +1,5 @@
-// Fuses Relu, Clip (ReLU6 and other constant bounds), LeakyRelu, HardSwish, Sigmoid, Tanh and
-// Swish (SiLU) into the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when the
+// Fuses Relu, Clip (ReLU6 and other constant bounds), LeakyRelu, HardSwish, Sigmoid, Tanh,
+// Swish (SiLU) and Gelu (the erf form) into the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when the
 // kernel library declares that pattern and the intermediate has no other use (ir/fused.h).
 #include "graph_rewrite.h"
 #include "pass.h"
@@ -40,6 +40,9 @@ private:
         case ir::OpKind::Tanh: return a;
         case ir::OpKind::Swish:
             if (n.attrFloat("alpha", 1.f) != 1.f) return std::nullopt;
+            return a;
+        case ir::OpKind::Gelu: // the exact (erf) form only
+            if (n.attrString("approximate", "none") != "none") return std::nullopt;
             return a;
         case ir::OpKind::LeakyRelu: a.alpha = n.attrFloat("alpha", 0.01f); return a;
         case ir::OpKind::Clip: {

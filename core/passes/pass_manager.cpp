@@ -16,6 +16,7 @@ constexpr PassFactory kPasses[] = {
     {"remove_flatten", makeRemoveFlatten},     {"matmul_add_to_gemm", makeMatMulAddToGemm},
     {"fuse_batchnorm", makeFuseBatchNorm},     {"fuse_pad", makeFusePad},
     {"fuse_activation", makeFuseActivation},   {"fuse_swish", makeFuseSwish},
+    {"fuse_gelu", makeFuseGelu},
     {"fuse_qdq", makeFuseQdq},
 };
 } // namespace
@@ -39,7 +40,7 @@ const std::vector<Recipe>& recipes() {
         {"default", "clean up, simplify, then fuse for the kernel library",
          {{"cleanup", {"remove_identity", "fuse_qdq", "constant_folding"}},
           {"simplify", {"remove_flatten", "matmul_add_to_gemm"}},
-          {"fuse", {"fuse_batchnorm", "fuse_pad", "fuse_swish", "fuse_activation"}}}},
+          {"fuse", {"fuse_batchnorm", "fuse_pad", "fuse_swish", "fuse_gelu", "fuse_activation"}}}},
         {"cleanup", "remove Identity/Dropout and fold constants only",
          {{"cleanup", {"remove_identity", "constant_folding"}}}},
         {"none", "the imported graph as is", {}},

@@ -249,6 +249,44 @@ private slots:
         QCOMPARE(dump.count("dump"), 14);
     }
 
+    // A TensorFlow-style NHWC input going channels-first, and a ConvNeXt-style block going
+    // channels-last around a LayerNorm and a GELU MLP (the GELU written out as five nodes):
+    // each model Transpose is a layout change of what its input holds, so none moves a byte;
+    // the only transpose left turns the NHWC result back into the model's NCHW output. The
+    // GELU runs as one Gelu fused into its MatMul.
+    void modelTransposesThatChangeLayoutAreFree() {
+        test::GraphBuilder b("layout_transposes");
+        auto* x = b.input("image_nhwc", {1, 7, 9, 3});
+        auto* c = b.op(ir::OpKind::Transpose, {x}, {{"perm", std::vector<int64_t>{0, 3, 1, 2}}}, "to_nchw");
+        c = b.op(ir::OpKind::Conv, {c, b.weights("stem_w", {8, 3, 3, 3}), b.weights("stem_b", {8})},
+                 {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "stem");
+        auto* t = b.op(ir::OpKind::Transpose, {c}, {{"perm", std::vector<int64_t>{0, 2, 3, 1}}}, "to_nhwc");
+        t = b.op(ir::OpKind::LayerNormalization, {t, b.weights("ln_g", {8}), b.weights("ln_b", {8})},
+                 {{"axis", int64_t{-1}}}, "ln");
+        auto* h = b.op(ir::OpKind::MatMul, {t, b.weights("fc1_w", {8, 32})}, {}, "fc1");
+        auto* e = b.op(ir::OpKind::Erf, {b.op(ir::OpKind::Div, {h, b.floats("sqrt2", {1.41421354f})}, {}, "gelu_div")}, {},
+                       "gelu_erf");
+        auto* g = b.op(ir::OpKind::Mul, {h, b.op(ir::OpKind::Add, {e, b.floats("one", {1.f})}, {}, "gelu_add")}, {}, "gelu_mul");
+        g = b.op(ir::OpKind::Mul, {g, b.floats("half", {0.5f})}, {}, "gelu_half");
+        auto* m = b.op(ir::OpKind::MatMul, {g, b.weights("fc2_w", {32, 8})}, {}, "fc2");
+        auto* back = b.op(ir::OpKind::Transpose, {m}, {{"perm", std::vector<int64_t>{0, 3, 1, 2}}}, "to_nchw_again");
+        auto* r = b.op(ir::OpKind::Add, {back, c}, {}, "residual");
+        b.output(b.op(ir::OpKind::Conv, {r, b.weights("head_w", {4, 8, 1, 1})}, {}, "head"));
+        const QString out = m_tmp.path() + "/layout_transposes_export";
+        QString text;
+        exportPortable(b, "layout_transposes", out, text);
+        if (QTest::currentTestFailed()) return;
+        const int transposes = text.count("transpose_matrices(") + text.count("generic::transpose(");
+        QVERIFY2(transposes == 1, qPrintable(text));
+        QVERIFY2(!text.contains("Erf") && text.contains("Act::Gelu"), qPrintable(text));
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        for (const char* threads : {"1", "2"}) {
+            CliRun run = cli({"exec", out, "--", "--check", "1e-4", "--threads", threads, "--warmup", "0", "--iterations", "2"});
+            QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
+        }
+    }
+
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_trans_a");

@@ -180,6 +180,41 @@ ir::Graph swishStandaloneAndShared() {
     return b.build();
 }
 
+// A transformer MLP's GELU as torch.onnx writes it before opset 20: MatMul, then
+// Div(sqrt 2) -> Erf -> Add(1) -> Mul(x) -> Mul(0.5). One MatMul with a fused Gelu.
+ir::Graph matmulGelu() {
+    GraphBuilder b;
+    auto* x = b.input("x", {4, 8});
+    auto* h = b.op(OpKind::MatMul, {x, b.weights("w", {8, 16})}, {}, "fc1");
+    auto* e = b.op(OpKind::Erf, {b.op(OpKind::Div, {h, b.floats("sqrt2", {1.41421354f})}, {}, "div")}, {}, "erf");
+    auto* a = b.op(OpKind::Add, {e, b.floats("one", {1.f})}, {}, "add");
+    auto* m = b.op(OpKind::Mul, {h, a}, {}, "mul");
+    b.output(b.op(OpKind::Mul, {m, b.floats("half", {0.5f})}, {}, "mul_1"));
+    return b.build();
+}
+
+// The two other orders of 0.5 * x * (1 + erf(x / sqrt 2)), standalone (nothing to fuse
+// into), then a look-alike that is not GELU (x / 2 inside the erf), which stays as it is.
+ir::Graph geluForms() {
+    GraphBuilder b;
+    auto* x = b.input("x", {1, 4, 6, 6});
+    auto* half = b.floats("half", {0.5f});
+    auto* one = b.floats("one", {1.f});
+    // x * 0.5 * (1 + erf(x * (1 / sqrt 2)))
+    auto* h = b.op(OpKind::Mul, {x, half}, {}, "a_half");
+    auto* e = b.op(OpKind::Erf, {b.op(OpKind::Mul, {b.floats("rsqrt2", {0.707106769f}), x}, {}, "a_scale")}, {}, "a_erf");
+    auto* y = b.op(OpKind::Mul, {h, b.op(OpKind::Add, {one, e}, {}, "a_add")}, {}, "a_mul");
+    // 0.5 * (1 + erf(y / sqrt 2)) * y
+    e = b.op(OpKind::Erf, {b.op(OpKind::Div, {y, b.floats("sqrt2", {1.41421354f})}, {}, "b_div")}, {}, "b_erf");
+    auto* g = b.op(OpKind::Mul, {b.op(OpKind::Add, {e, one}, {}, "b_add"), half}, {}, "b_half");
+    y = b.op(OpKind::Mul, {y, g}, {}, "b_mul");
+    // Not GELU: erf(y / 2).
+    e = b.op(OpKind::Erf, {b.op(OpKind::Div, {y, b.floats("two", {2.f})}, {}, "c_div")}, {}, "c_erf");
+    auto* m = b.op(OpKind::Mul, {y, b.op(OpKind::Add, {e, one}, {}, "c_add")}, {}, "c_mul");
+    b.output(b.op(OpKind::Mul, {m, half}, {}, "c_half"));
+    return b.build();
+}
+
 // DenseNet's pre-activation: Concat -> BN -> ReLU -> Conv. No convolution before the BN can
 // absorb it, so the ReLU fuses into the BN (one channel_affine pass in a portable export).
 ir::Graph preActivationBnRelu() {
@@ -230,6 +265,12 @@ private slots:
         QTest::newRow("silu standalone, shared sigmoid, tanh") << Build(swishStandaloneAndShared)
                                       << Counts{{OpKind::Swish, 1}, {OpKind::Sigmoid, 1}, {OpKind::Mul, 1},
                                                 {OpKind::Tanh, 0}, {OpKind::Conv, 1}} << 1;
+        QTest::newRow("matmul+gelu (erf form)") << Build(matmulGelu)
+                                      << Counts{{OpKind::MatMul, 1}, {OpKind::Gelu, 0}, {OpKind::Erf, 0}, {OpKind::Div, 0},
+                                                {OpKind::Add, 0}, {OpKind::Mul, 0}} << 1;
+        QTest::newRow("gelu forms and a look-alike") << Build(geluForms)
+                                      << Counts{{OpKind::Gelu, 2}, {OpKind::Erf, 1}, {OpKind::Div, 1}, {OpKind::Add, 1},
+                                                {OpKind::Mul, 2}} << 0;
         QTest::newRow("pre-activation bn+relu") << Build(preActivationBnRelu)
                                       << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 0}, {OpKind::Conv, 1}} << 1;
         QTest::newRow("flatten before gemm") << Build(flattenGemm) << Counts{{OpKind::Flatten, 0}, {OpKind::Gemm, 1}} << 0;

@@ -67,6 +67,8 @@ double activate(const ep::Activation& a, double x) {
     case ep::Act::LeakyRelu: return x >= 0 ? x : x * a.alpha;
     case ep::Act::HardSwish: return x * std::min(1.0, std::max(0.0, x / 6.0 + 0.5));
     case ep::Act::Sigmoid: return 1.0 / (1.0 + std::exp(-x));
+    case ep::Act::Gelu: return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    default: break;
     }
     return x;
 }
@@ -432,6 +434,7 @@ private slots:
         QTest::newRow("15 rows leaky") << 15 << 40 << 65 << false << ep::Act::LeakyRelu;
         // Weights past 512 KB (few parts per thread), remainder rows and panels.
         QTest::newRow("large weights: 20 rows 300->450 sigmoid") << 20 << 300 << 450 << true << ep::Act::Sigmoid;
+        QTest::newRow("transformer MLP: 9 rows 48->192 gelu") << 9 << 48 << 192 << true << ep::Act::Gelu;
     }
 
     void fullyConnected() {

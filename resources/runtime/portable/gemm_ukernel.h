@@ -64,14 +64,15 @@ inline void prefetch_for_write(const void* address, size_t bytes) {
 // Applies the cheap fused activations to the accumulator tile in registers. The switch is
 // outside the loops so each case is a plain vector loop, and nothing takes the tile's address
 // or indexes it with a run-time bound (either forces the accumulators out of registers).
-// Sigmoid, Tanh and Swish (vmath.h) are applied to the stored rows (act_after_store).
+// Sigmoid, Tanh, Swish and Gelu (vmath.h) are applied to the stored rows (act_after_store).
 template <int MR, int NR>
 [[gnu::always_inline]] EMBARK_VECTORIZE_ALWAYS inline void activate_tile(const Activation& act, float (&acc)[MR][NR]) {
     switch (act.kind) {
     case Act::None:
     case Act::Sigmoid:
     case Act::Tanh:
-    case Act::Swish: return;
+    case Act::Swish:
+    case Act::Gelu: return;
     case Act::Relu:
         for (int m = 0; m < MR; ++m)
             EMBARK_CHANNEL_LOOP(NR)

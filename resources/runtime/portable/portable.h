@@ -51,12 +51,14 @@
 namespace embark::portable {
 
 // ----- Fused activation: applied by producers (conv, fc, binary ops) in their store loop --
-// Sigmoid, Tanh and Swish (SiLU, x * sigmoid(x)) use the branch-free vectorized functions of
+// Sigmoid, Tanh, Swish (SiLU, x * sigmoid(x)) and Gelu (erf form) use the branch-free vectorized functions of
 // vmath.h (their accuracy is stated there); producers apply them after their store.
-enum class Act { None, Relu, Clamp, LeakyRelu, HardSwish, Sigmoid, Tanh, Swish };
+enum class Act { None, Relu, Clamp, LeakyRelu, HardSwish, Sigmoid, Tanh, Swish, Gelu };
 
 // True for the activations a GEMM tile applies to its stored output rather than in registers.
-constexpr bool act_after_store(Act kind) { return kind == Act::Sigmoid || kind == Act::Tanh || kind == Act::Swish; }
+constexpr bool act_after_store(Act kind) {
+    return kind == Act::Sigmoid || kind == Act::Tanh || kind == Act::Swish || kind == Act::Gelu;
+}
 
 struct Activation {
     Act kind = Act::None;

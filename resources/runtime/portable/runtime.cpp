@@ -240,6 +240,9 @@ void apply_activation(const Activation& act, float* data, size_t count) {
     case Act::Swish:
         for (size_t i = 0; i < count; ++i) data[i] = vmath::silu(data[i]);
         return;
+    case Act::Gelu:
+        for (size_t i = 0; i < count; ++i) data[i] = vmath::gelu(data[i]);
+        return;
     }
 }
 

@@ -25,6 +25,7 @@ std::string portableActivation(const ir::Node& n) {
     case OpKind::Sigmoid: kind = "Sigmoid"; break;
     case OpKind::Tanh: kind = "Tanh"; break;
     case OpKind::Swish: kind = "Swish"; break;
+    case OpKind::Gelu: kind = "Gelu"; break;
     default: break;
     }
     return std::string("embark::portable::Activation{embark::portable::Act::") + kind + ", " + cppFloat(a->min) +

@@ -48,7 +48,7 @@ KernelLibrary portableKernelLibrary() {
         lib.ops.push_back({op, format, cs});
     }
     const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
-                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish};
+                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish, OpKind::Gelu};
     for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add,
                      OpKind::BatchNormalization})
         lib.fusions.push_back({p, acts});
