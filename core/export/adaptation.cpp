@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <set>
 
 namespace embark::exporter {
 
@@ -114,16 +115,12 @@ public:
     void layouts() {
         for (ir::Value* v : m_g.inputs()) m_a.valueLayouts[v->name] = DataFormat::NCHW;
         for (ir::Node* n : m_g.nodes()) {
-            if (layoutTranspose(n)) continue;
+            if (m_done.count(n) || layoutTranspose(n) || channelShuffle(n)) continue;
             NodeAssignment& as = m_a.nodes[n->name];
             const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
             as.format = decide(*n, lib->formatFor(*n));
             for (size_t i = 0; i < n->inputs().size(); ++i) adaptInput(n, i, as);
-            if (as.format == DataFormat::NHWC && n->op == ir::OpKind::Concat) {
-                const int64_t axis = ir::Shape({1, 1, 1, 1}).normAxis(n->attrInt("axis", 1));
-                for (int64_t k = 0; k < 4; ++k)
-                    if (kToNhwc[k] == axis) n->attrs["axis"] = k;
-            }
+            if (as.format == DataFormat::NHWC) renumberAxes(n);
             for (ir::Value* out : n->outputs()) {
                 if (!out) continue;
                 const bool nhwc = as.format == DataFormat::NHWC && out->shape.rank() == 4;
@@ -163,6 +160,29 @@ private:
         return wanted;
     }
 
+    // The axis of a node running NHWC on 4-D tensors, in its stored order: Concat's and Split's
+    // attribute, Slice's constant axes (its default 0..n-1 made explicit).
+    void renumberAxes(ir::Node* n) {
+        auto stored = [](int64_t axis) {
+            axis = ir::Shape({1, 1, 1, 1}).normAxis(axis);
+            for (int64_t k = 0; k < 4; ++k)
+                if (kToNhwc[k] == axis) return k;
+            return axis;
+        };
+        if (n->op == ir::OpKind::Concat) n->attrs["axis"] = stored(n->attrInt("axis", 1));
+        if (n->op == ir::OpKind::Split) n->attrs["axis"] = stored(n->attrInt("axis", 0));
+        if (n->op != ir::OpKind::Slice || !n->input(1) || !n->input(1)->isConstant()) return;
+        std::vector<int64_t> axes;
+        if (n->input(3) && n->input(3)->isConstant()) axes = n->input(3)->constant.toInt64Vector();
+        else
+            for (int64_t i = 0; i < n->input(1)->constant.numel(); ++i) axes.push_back(i);
+        for (int64_t& a : axes) a = stored(a);
+        ir::Value* c = m_g.addConstant(m_g.uniqueName(n->name + "_axes_nhwc"),
+                                       ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(axes.size())}, axes));
+        while (n->inputs().size() < 4) m_g.appendInput(n, nullptr);
+        m_g.setInput(n, 3, c);
+    }
+
     // A model's own 4-D Transpose that is exactly a layout change of what its input holds
     // moves no bytes: perm (0,2,3,1) of a tensor stored NHWC (ConvNeXt and Swin going
     // channels-last after a convolution; its output, stored as the model's layout, holds the
@@ -200,6 +220,53 @@ private:
         m_a.valueLayouts[out->name] = stored;
         m_a.log.push_back(as.reason);
         ++m_a.freeConversions;
+        return true;
+    }
+
+    // ShuffleNet's channel shuffle, Reshape [N,C,H,W] -> [N,g,C/g,H,W], Transpose (0,2,1,3,4),
+    // Reshape back to [N,C,H,W], on a tensor stored NHWC: the same shuffle of the channels of
+    // each pixel is Reshape [N,H,W,g,C/g], Transpose (0,1,2,4,3), Reshape [N,H,W,C], so it runs
+    // on the stored bytes (one transpose of g x C/g matrices) instead of between two layout
+    // conversions. `n` is the first Reshape; the other two are marked done.
+    bool channelShuffle(ir::Node* n) {
+        if (n->op != ir::OpKind::Reshape) return false;
+        ir::Value* in = n->input(0);
+        ir::Value* split = n->output(0);
+        if (!in || in->isConstant() || in->shape.rank() != 4 || !split || split->shape.rank() != 5) return false;
+        if (m_a.valueLayouts[in->name] != DataFormat::NHWC) return false;
+        ir::Node* t = split->uses().size() == 1 && !split->isGraphOutput() ? split->uses().front().node : nullptr;
+        if (!t || t->op != ir::OpKind::Transpose || t->attrInts("perm") != std::vector<int64_t>{0, 2, 1, 3, 4}) return false;
+        ir::Value* shuffled = t->output(0);
+        ir::Node* merge = shuffled && shuffled->uses().size() == 1 && !shuffled->isGraphOutput() ? shuffled->uses().front().node
+                                                                                                 : nullptr;
+        if (!merge || merge->op != ir::OpKind::Reshape || merge->input(0) != shuffled || !merge->output(0)) return false;
+        ir::Value* out = merge->output(0);
+        const ir::Shape& s = in->shape; // stored: N, H, W, C
+        const ir::Shape& g5 = split->shape; // N, g, C/g, H, W
+        if (g5[0] != s[0] || g5[1] * g5[2] != s[3] || g5[3] != s[1] || g5[4] != s[2]) return false;
+        if (out->shape != ir::Shape{s[0], s[3], s[1], s[2]}) return false;
+        const std::string& lib1 = m_a.nodes[n->name].library;
+        for (ir::Node* k : {n, t, merge})
+            if (m_a.nodes[k->name].library != lib1) return false;
+        auto reshapeTo = [&](ir::Node* r, const ir::Shape& shape) {
+            r->output(0)->shape = shape;
+            m_g.setInput(r, 1, m_g.addConstant(m_g.uniqueName(r->name + "_shape_nhwc"),
+                                               ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(shape.rank())}, shape.dims())));
+        };
+        reshapeTo(n, ir::Shape{s[0], s[1], s[2], g5[1], g5[2]});
+        t->attrs["perm"] = std::vector<int64_t>{0, 1, 2, 4, 3};
+        shuffled->shape = ir::Shape{s[0], s[1], s[2], g5[2], g5[1]};
+        reshapeTo(merge, s);
+        for (ir::Node* k : {n, t, merge}) {
+            NodeAssignment& as = m_a.nodes[k->name];
+            as.format = DataFormat::NCHW;
+            as.reason += " (channel shuffle on NHWC data)";
+            m_done.insert(k);
+        }
+        m_a.valueLayouts[split->name] = DataFormat::NCHW;
+        m_a.valueLayouts[shuffled->name] = DataFormat::NCHW;
+        m_a.valueLayouts[out->name] = DataFormat::NHWC;
+        m_a.log.push_back("channel shuffle " + n->name + " -> " + merge->name + " runs on NHWC data");
         return true;
     }
 
@@ -296,6 +363,7 @@ private:
     const KernelLibrary& m_chosen;
     const AdaptationOptions& m_options;
     std::map<ir::Value*, ir::Value*> m_permuted;
+    std::set<const ir::Node*> m_done; // laid out ahead of their turn (channelShuffle)
     std::map<std::pair<ir::Value*, DataFormat>, ir::Value*> m_conversions;
 };
 

@@ -287,6 +287,31 @@ private slots:
         }
     }
 
+    // ShuffleNet's unit: a channel shuffle (Reshape, Transpose, Reshape), a Split and a Slice on
+    // channels, a Concat: all run on the NHWC data of the convolutions around them, so the
+    // export transposes the input once, shuffles once and transposes the output once.
+    void channelShuffleSplitAndSliceStayNhwc() {
+        test::GraphBuilder b("shuffle_unit");
+        auto* x = b.input("x", {1, 8, 6, 5});
+        auto* c = b.op(ir::OpKind::Conv, {x, b.weights("w1", {8, 8, 1, 1})}, {}, "conv1");
+        auto* g = b.op(ir::OpKind::Reshape, {c, b.ints("split_shape", {1, 2, 4, 6, 5})}, {}, "shuffle_split");
+        g = b.op(ir::OpKind::Transpose, {g}, {{"perm", std::vector<int64_t>{0, 2, 1, 3, 4}}}, "shuffle");
+        g = b.op(ir::OpKind::Reshape, {g, b.ints("merge_shape", {1, 8, 6, 5})}, {}, "shuffle_merge");
+        const auto halves = b.opN(ir::OpKind::Split, {g, b.ints("sizes", {4, 4})}, 2, {{"axis", int64_t{1}}}, "split");
+        auto* right = b.op(ir::OpKind::Conv, {halves[1], b.weights("w2", {4, 4, 1, 1})}, {}, "conv2");
+        auto* left = b.op(ir::OpKind::Slice, {g, b.ints("starts", {1}), b.ints("ends", {3}), b.ints("axes", {1})}, {}, "slice");
+        b.output(b.op(ir::OpKind::Concat, {halves[0], right, left}, {{"axis", int64_t{1}}}, "concat"));
+        const QString out = m_tmp.path() + "/shuffle_unit_export";
+        QString text;
+        exportPortable(b, "shuffle_unit", out, text);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(text.count("transpose_matrices(") + text.count("generic::transpose("), 3);
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1"});
+        QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
+    }
+
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_trans_a");

@@ -33,9 +33,11 @@ KernelLibrary portableKernelLibrary() {
         case ir::OpCategory::Elementwise: format = F::Any; break;
         default: break;
         }
-        // Concat works on any axis, so it follows its inputs' layout instead of forcing one;
-        // BatchNormalization is a per-channel affine map in either layout (channel_affine).
-        if (op == OpKind::Concat || op == OpKind::BatchNormalization) format = F::Any;
+        // Concat, Split and Slice work on any axis (adaptation renumbers it), so they follow their
+        // inputs' layout instead of forcing one; BatchNormalization is a per-channel affine map in
+        // either layout (channel_affine).
+        if (op == OpKind::Concat || op == OpKind::Split || op == OpKind::Slice || op == OpKind::BatchNormalization)
+            format = F::Any;
         // Per-tensor quantization is element-wise.
         if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
