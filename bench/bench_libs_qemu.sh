@@ -13,7 +13,8 @@
 # one at VLEN 128 (and qemu's TCG time per vector instruction says nothing about a real core).
 # qemu and its flags come from each board's runner.exec_prefix (qemu-*-static takes no plugins,
 # so the dynamic qemu-* of the same name is used).
-# Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2)
+# Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2; a name not in
+#   ../shared/models is taken from the model zoo, ZOO_DIR=~/.cache/embark/zoo, see zoo/make_zoo.py)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-qemu  BOARDS="sim-k230 sim-k1 sim-rpi5"
 #   LIBS="portable xnnpack" (add portable-vlen for a VLEN build of a board that does not pass it)  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
 # Time: qemu 7.2 emulates RVV slowly. Measured with --layers (init runs one forward too, so a
@@ -27,6 +28,7 @@ root=$(dirname "$here")
 cli=${EMBARK_CLI:-"$root/build/app/cli/embark-cli"}
 shared=${EMBARK_SHARED_MODELS:-"$root/../shared/models"}
 prebuilt=${XNNPACK_PREBUILT:-"$root/../shared/xnnpack/prebuilt"}
+zoo=${ZOO_DIR:-"${XDG_CACHE_HOME:-$HOME/.cache}/embark/zoo"}
 work=${BENCH_DIR:-/tmp/embark-bench-libs-qemu}
 boards=${BOARDS:-"sim-k230 sim-k1 sim-rpi5"}
 libs=${LIBS:-"portable xnnpack"}
@@ -39,7 +41,7 @@ plugin="$work/insn_count.so"
 model_path() {
     case "$1" in
     digits) echo "$root/resources/models/digits_cnn.onnx" ;;
-    *) echo "$shared/$1.onnx" ;;
+    *) if [ -f "$shared/$1.onnx" ] || [ ! -f "$zoo/$1.onnx" ]; then echo "$shared/$1.onnx"; else echo "$zoo/$1.onnx"; fi ;;
     esac
 }
 
