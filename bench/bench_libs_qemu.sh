@@ -73,7 +73,8 @@ measure() {
     log="$work/${model}_${board}_$lib.log"
     # portable-vlen: the portable export compiled with the board's cflags plus
     # -DEMBARK_VLEN_BITS=<the board's VLEN> (config.h and depthwise.cpp size their vectors by
-    # it), for a board whose cflags do not list its VLEN. Only where VLEN is not 128.
+    # it) and -march=rv64gcv_zvl<VLEN>b (config.h's 6 x 32 tile needs the compiler to know the
+    # VLEN), for a board whose cflags do not list its VLEN. Only where VLEN is not 128.
     if [ "$lib" = portable-vlen ] && { [ "$arch" != riscv64 ] || [ "$vlen" = 128 ]; }; then return 0; fi
     if [ "${REUSE:-0}" = 1 ] && [ -f "$dir/count.txt" ]; then return 0; fi
     if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
@@ -88,7 +89,7 @@ measure() {
         portable-vlen)
             # What `embark-cli build` runs (toolchain file + the board's flags), plus the VLEN.
             cmake -S "$dir" -B "$dir/build" -G Ninja --toolchain "$dir/toolchain.cmake" \
-                -DEMBARK_TARGET_FLAGS="$(board_field "$board" cflags) -DEMBARK_VLEN_BITS=$vlen" >> "$log" 2>&1 &&
+                -DEMBARK_TARGET_FLAGS="$(board_field "$board" cflags) -march=rv64gcv_zvl${vlen}b -DEMBARK_VLEN_BITS=$vlen" >> "$log" 2>&1 &&
                 cmake --build "$dir/build" -j 2 >> "$log" 2>&1 ;;
         *) "$cli" build "$dir" --jobs 2 --quiet >> "$log" 2>&1 ;;
         esac || { echo "bench_libs_qemu: build $model $board $lib failed (see $log)" >&2; return 0; }

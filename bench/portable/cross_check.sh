@@ -9,6 +9,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-"$root/build-portable/cross-check"}
 vlen=${VLEN:-128}
+# VLEN above 128 is also told to the compiler (zvl<VLEN>b), as sim-k1's cflags do: config.h
+# then picks the wider tile of that VLEN (6 x 32 at 256). Such a binary needs a core of at
+# least that VLEN.
+march=rv64gcv
+[ "$vlen" -le 128 ] || march="rv64gcv_zvl${vlen}b"
 src="$here/cross_check.cpp $root/resources/runtime/portable/*.cpp"
 inc="-I$root/resources/runtime/portable"
 mkdir -p "$out"
@@ -25,15 +30,15 @@ need qemu-aarch64-static qemu-user-static
 
 status=0
 
-echo "== riscv64 rv64gcv, clang-19, VLEN $vlen"
+echo "== riscv64 $march, clang-19, VLEN $vlen"
 # shellcheck disable=SC2086
-clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -Wall -Wextra \
+clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra \
     -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc $src -o "$out/cross_check_rv64"
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/cross_check_rv64" || status=1
 
 # The int8 kernels (quant_cases.h), byte for byte against the reference arithmetic.
 # shellcheck disable=SC2086
-clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -Wall -Wextra \
+clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra \
     -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
     $root/resources/runtime/portable/*.cpp -o "$out/quant_check_rv64"
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/quant_check_rv64" > "$out/quant_check_rv64.txt" ||

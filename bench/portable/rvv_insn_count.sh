@@ -9,6 +9,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 out=${1:-"$root/build-portable/rvv-insn"}
 vlen=${VLEN:-128}
+march=rv64gcv # VLEN above 128 told to the compiler as the boards do (sim-k1: zvl256b)
+[ "$vlen" -le 128 ] || march="rv64gcv_zvl${vlen}b"
 extra=${RVV_FLAGS:-}
 mkdir -p "$out"
 for tool in clang++-19 riscv64-linux-gnu-g++ qemu-riscv64 gcc; do
@@ -18,7 +20,7 @@ src="$here/layer_once.cpp $root/resources/runtime/portable/*.cpp"
 inc="-I$root/resources/runtime/portable"
 gcc -O2 -shared -fPIC "$root/bench/rvv/insn_count.c" -o "$out/insn_count.so"
 # shellcheck disable=SC2086
-clang++-19 --target=riscv64-linux-gnu -march=rv64gcv -O3 -std=c++17 -DEMBARK_VLEN_BITS="$vlen" \
+clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -DEMBARK_VLEN_BITS="$vlen" \
     $extra -fuse-ld=lld-19 -static $inc $src -o "$out/layer_rvv"
 # shellcheck disable=SC2086
 riscv64-linux-gnu-g++ -march=rv64gc -O3 -std=c++17 -static $inc $src -o "$out/layer_scalar"

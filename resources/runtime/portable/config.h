@@ -20,14 +20,27 @@
 //   6 x 16 unrolled runs 16.25 instructions per k step (6 flw, 6 vfmacc, a quarter of the
 //   address arithmetic) vs XNNPACK's 25 for 7 x 16, so 1x1 convolutions retire fewer
 //   instructions than with 7 x 16 (counts per layer: bench/README.md).
-//   NR stays 16 at VLEN 256 (EMBARK_VLEN_BITS=256, SpacemiT K1): the 7 x 32 tile Clang 19
-//   makes there retires more instructions on 1x1 convolutions than 7 x 16.
+//   VLEN >= 256 known to the compiler (-march=rv64gcv_zvl256b, as sim-k1's cflags, SpacemiT
+//   K1): 6 x 32, i.e. the same LMUL-4 register groups holding twice the floats, so every
+//   vector instruction of the tile does twice the work (XNNPACK's 7 x 4v doubles likewise).
+//   Single layers, VLEN 256, retired instructions: all convolutions and 1x1 layers 0.50-0.64x
+//   of 6 x 16 (bench/README.md, issue 15). The compiler must know the VLEN: with plain
+//   rv64gcv (zvl128b) a 32-float row is an LMUL-8 group, six of them do not fit the 32
+//   registers, and the 6 x 32 / 7 x 32 tiles spilled (MobileNet-V2 on sim-k1 137.3 M instead
+//   of 74.7 M). -DEMBARK_VLEN_BITS=256 alone therefore keeps 6 x 16. 7 x 32 spills even with
+//   zvl256b (28 + 4 registers leave none for v0: 2x the instructions of 6 x 32); 5 x 32 is 1-3%
+//   worse than 6 x 32. Such a build needs a core with VLEN >= 256 (zvl256b says so).
 // - anything else: a modest 4 x 8 tile that scalar code handles as well as any.
 
-// RVV: the vector length of the board in bits (-DEMBARK_VLEN_BITS from its cflags; 128, the
-// minimum of the V extension, when not given). Code built for 128 runs correctly on any VLEN.
+// RVV: the vector length of the board in bits (-DEMBARK_VLEN_BITS from its cflags; else the
+// minimum the compiler assumes, __riscv_v_min_vlen: 128 for rv64gcv, 256 with _zvl256b).
+// Code built for 128 runs correctly on any VLEN.
 #if defined(__riscv_vector) && !defined(EMBARK_VLEN_BITS)
-#  define EMBARK_VLEN_BITS 128
+#  if defined(__riscv_v_min_vlen)
+#    define EMBARK_VLEN_BITS __riscv_v_min_vlen
+#  else
+#    define EMBARK_VLEN_BITS 128
+#  endif
 #endif
 
 #if !defined(EMBARK_MR) || !defined(EMBARK_NR)
@@ -40,6 +53,9 @@
 #  elif defined(__aarch64__) || defined(__ARM_NEON)
 #    define EMBARK_DEFAULT_MR 6
 #    define EMBARK_DEFAULT_NR 16
+#  elif defined(__riscv_vector) && defined(__riscv_v_min_vlen) && __riscv_v_min_vlen >= 256
+#    define EMBARK_DEFAULT_MR 6
+#    define EMBARK_DEFAULT_NR 32
 #  elif defined(__riscv_vector)
 #    define EMBARK_DEFAULT_MR 6
 #    define EMBARK_DEFAULT_NR 16
