@@ -51,7 +51,13 @@ namespace {
 // with a widening multiply-accumulate came out of Clang 19 as vwmul.vx + vadd.vv through an
 // LMUL-8 temporary (a vsetvli pair per pixel), and 3 pixels spilled every k step.
 #  define EMBARK_QGEMM_OUTER 1
+// With VLEN >= 256 known to the compiler (zvl256b, sim-k1's cflags) an LMUL-8 group holds 64
+// int32: the same three groups then carry 2 x 64 channels, twice the multiply-adds per vmacc.
+#  if defined(__riscv_v_min_vlen) && __riscv_v_min_vlen >= 256
+constexpr int kQMR = 2, kQNR = 64, kQKAlign = 1;
+#  else
 constexpr int kQMR = 2, kQNR = 32, kQKAlign = 1;
+#  endif
 #else
 // Dot products over k: 16 int32 sums (4 pixels x 4 channels) in one k loop, which GCC
 // vectorizes as one reduction per sum (sdot on Arm's dot product extension: 16 multiply-adds
