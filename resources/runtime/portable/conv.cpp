@@ -173,14 +173,15 @@ constexpr size_t kCachedWeightsBytes = 512 * 1024;
 // 112x112 expansions). A tile part streams all
 // the weights, so there are many parts (for load balance) only when the weights stay in
 // cache, or when each part has many tiles; a panel part streams only its own panels.
-template <typename Tile>
-void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_bytes, Tile tile) {
+// tile_all(t) does what tile(gp, t) does for every gp, in one pass over tile t's rows
+// (gemm_tile_panels_any).
+template <typename Tile, typename TileAll>
+void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_bytes, Tile tile, TileAll tile_all) {
     const int threads = pool ? pool->threads() : 1;
     const bool small_weights = weight_bytes <= kSmallWeightsBytes;
     auto range = [&](int64_t begin, int64_t end) {
         if (small_weights) {
-            for (int64_t t = begin; t < end; ++t)
-                for (int gp = 0; gp < group_panels; ++gp) tile(gp, t);
+            for (int64_t t = begin; t < end; ++t) tile_all(t);
         } else {
             for (int gp = 0; gp < group_panels; ++gp)
                 for (int64_t t = begin; t < end; ++t) tile(gp, t);
@@ -221,16 +222,32 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
     const float* packed = op.packed.data();
     const float* const* ind = op.indirection.data();
     const bool prefetch = pool && pool->threads() > 1;
+    auto tile_of = [&](int64_t tile) { return static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR)); };
     run_tiles(pool, tiles, s.groups * panels, op.packed.size() * sizeof(float), [&](int gp, int64_t tile) {
         if (prefetch && gp == 0) prefetch_output_tile(output, tile, tiles, pixels, s.out_c);
         const int g = gp / panels, p = gp % panels;
-        const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR));
         float* c = output + tile * MR * s.out_c + g * cout_g + p * NR;
-        detail::gemm_tile_any<NR>(m_valid, taps, cin_g, ind + tile * taps * MR, MR,
+        detail::gemm_tile_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
                                   static_cast<size_t>(g) * cin_g, packed + gp * panel_size,
                                   packed + op.bias_offset + static_cast<size_t>(gp) * NR, c,
                                   s.out_c, std::min(NR, cout_g - p * NR), op.act);
+    }, [&](int64_t tile) {
+        if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, s.out_c);
+        for (int g = 0; g < s.groups; ++g) {
+            const size_t gp = static_cast<size_t>(g) * panels;
+            detail::gemm_tile_panels_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
+                                             static_cast<size_t>(g) * cin_g, packed + gp * panel_size, panel_size,
+                                             packed + op.bias_offset + gp * NR,
+                                             output + tile * MR * s.out_c + g * cout_g, s.out_c, cout_g, op.act);
+        }
     });
+}
+
+// The MR row pointers of a GEMM tile from its first row: rows past m_valid repeat the last one
+// (an add and a select each, instead of a multiply per row).
+inline void tile_rows(const float* (&a)[MR], const float* first, int k, int m_valid) {
+    a[0] = first;
+    for (int m = 1; m < MR; ++m) a[m] = m < m_valid ? a[m - 1] + k : a[m - 1];
 }
 
 // Tile `tile` of panel p of a plain GEMM over `rows` rows of length k (row stride k): shared by
@@ -239,10 +256,20 @@ inline void gemm_rows_tile(int64_t rows, int k, int n, const float* x, const flo
                            float* y, const Activation& act, int p, int64_t tile) {
     const float* a[MR];
     const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
-    for (int m = 0; m < MR; ++m) a[m] = x + (tile * MR + std::min(m, m_valid - 1)) * k;
+    tile_rows(a, x + tile * MR * k, k, m_valid);
     detail::gemm_tile_any<NR>(m_valid, 1, k, a, MR, 0, packed + p * static_cast<size_t>(k) * NR,
                               packed + bias_offset + static_cast<size_t>(p) * NR, y + tile * MR * n + p * NR, n,
                               std::min(NR, n - p * NR), act);
+}
+
+// Tile `tile` of every panel of the same GEMM (gemm_tile_panels_any).
+inline void gemm_rows_tile_all(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
+                               float* y, const Activation& act, int64_t tile) {
+    const float* a[MR];
+    const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
+    tile_rows(a, x + tile * MR * k, k, m_valid);
+    detail::gemm_tile_panels_any<NR>(m_valid, 1, k, a, MR, 0, packed, static_cast<size_t>(k) * NR,
+                                     packed + bias_offset, y + tile * MR * n, n, n, act);
 }
 
 void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
@@ -254,6 +281,9 @@ void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, s
     run_tiles(pool, tiles, panels, static_cast<size_t>(panels) * panel_size * sizeof(float), [&](int p, int64_t tile) {
         if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, n);
         gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, act, p, tile);
+    }, [&](int64_t tile) {
+        if (prefetch) prefetch_output_tile(y, tile, tiles, rows, n);
+        gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, act, tile);
     });
 }
 
@@ -421,8 +451,10 @@ void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bo
     };
     // As run_tiles: every panel per tile while the weights stay in L1, else panel by panel.
     if (op.packed.size() * sizeof(float) <= kSmallWeightsBytes) {
-        for (int64_t t = 0; t < tiles; ++t)
-            for (int p = 0; p < panels; ++p) tile(p, t);
+        for (int64_t t = 0; t < tiles; ++t) {
+            if (prefetch) prefetch_output_tile(y, t, tiles, rows, n);
+            gemm_rows_tile_all(rows, k, n, x, packed, op.bias_offset, y, op.act, t);
+        }
     } else {
         for (int p = 0; p < panels; ++p)
             for (int64_t t = 0; t < tiles; ++t) tile(p, t);

@@ -190,7 +190,7 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 // remainder tiles do no wasted work; on aarch64 to the vector-extension tile (gemm_vec.h).
 #if EMBARK_VECTOR_TILE
 #  define EMBARK_VECTOR_TILE_CALL(M)                                                                  \
-      gemm_tile_vec<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, \
+      gemm_tile_vec_any<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, \
                                       prefetch, prefetch_lines)
 #else
 #  define EMBARK_VECTOR_TILE_CALL(M) (void)0
@@ -223,6 +223,45 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
 }
 
 inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// gemm_tile_any over all ceil(n / NR) panels of one tile: n output channels from c, panel p's
+// weights at w + p * panel_stride and bias at bias + p * NR.
+template <int NR>
+inline void gemm_tile_panels_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
+                                 size_t offset, const float* w, size_t panel_stride, const float* bias, float* c,
+                                 size_t c_stride, int n, const Activation& act) {
+    int p = 0;
+#if EMBARK_VECTOR_TILE
+    // Whole panels of a whole tile of one tap in one call (gemm_panels_vec).
+    if constexpr (NR % 8 == 0) {
+        const int whole = n / NR;
+        if (m_valid == kTilePixels && taps == 1 && whole >= 2) {
+            const float* a[kTilePixels];
+            for (int m = 0; m < kTilePixels; ++m) a[m] = rows[m] + offset;
+            switch (act.kind) {
+            case Act::None:
+                gemm_panels_vec<kTilePixels, NR, Act::None>(kc, a, w, panel_stride, bias, c, c_stride, whole, 0.f, 0.f);
+                p = whole;
+                break;
+            case Act::Relu:
+                gemm_panels_vec<kTilePixels, NR, Act::Relu>(kc, a, w, panel_stride, bias, c, c_stride, whole, 0.f, 0.f);
+                p = whole;
+                break;
+            case Act::Clamp:
+                gemm_panels_vec<kTilePixels, NR, Act::Clamp>(kc, a, w, panel_stride, bias, c, c_stride, whole, act.min,
+                                                             act.max);
+                p = whole;
+                break;
+            default: break;
+            }
+        }
+    }
+#endif
+    const int panels = ceil_div(n, NR);
+    for (; p < panels; ++p)
+        gemm_tile_any<NR>(m_valid, taps, kc, rows, row_stride, offset, w + p * panel_stride, bias + p * NR, c + p * NR,
+                          c_stride, std::min(NR, n - p * NR), act);
+}
 
 // Parts per thread (ThreadPool::parallel_for) for a layer split over pixel tiles when every
 // part streams all `weight_bytes` of its packed weights once more: kFineParts while they stay
