@@ -172,6 +172,12 @@ int main() {
         }
         check_conv("depthwise 5x5 144 relu", {1, 6, 6, 144, 144, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 144}, ep::Act::Relu, pool);
         check_conv("pointwise 19->37 (k remainder)", {1, 5, 3, 19, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Relu, pool);
+        // aarch64 (gemm_vec.h, depthwise.cpp): a run-time tap count with a channel tail of a
+        // 4-vector and a scalar (21 = 16 + 4 + 1); whole panels of whole tiles in one call with
+        // no activation and a k remainder (13), plus a half panel (56 = 3 x 16 + 8).
+        check_conv("depthwise 3x5 dilation 2x1 21", {1, 9, 11, 21, 21, 3, 5, 1, 2, 2, 1, 2, 2, 2, 2, 21}, ep::Act::Clamp,
+                   pool);
+        check_conv("pointwise 13->56", {1, 6, 5, 13, 56, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::None, pool);
         check_fc("fc 512->100", 1, 512, 100, pool);
         check_fc("fc 9 rows 33->17", 9, 33, 17, pool);
         check_binary(pool);
