@@ -45,9 +45,11 @@ struct Requantization {
 // as the float Conv2D), channels vectorized. Others: a register tile of output pixels x
 // output channels over each pixel's patch ([group][tap][C/groups], copied for kernels larger
 // than 1x1, read in place for 1x1). RVV (Clang): 2 pixels x 32 channels of int32, int32
-// weights, one multiply-accumulate (vmacc.vx) per pixel and k. Elsewhere: 4 x 4
-// int8 dot products over k (padded to 16), which GCC vectorizes as sdot on Arm with the dot
-// product extension and as widening multiply-adds on x86.
+// weights, one multiply-accumulate (vmacc.vx) per pixel and k. x86-64 with AVX2
+// (quant_x86.h, intrinsics): 4 pixels x 16 channels of vpmaddwd on int16 pairs (AVX-512 VNNI:
+// 8 x 16 of vpdpbusd), the depthwise as vpmaddwd on tap pairs. Elsewhere: 4 x 4 int8 dot
+// products over k (padded to 16), which GCC vectorizes as sdot on Arm with the dot product
+// extension.
 struct QConv2D {
     int batch = 1, in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
     int kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
@@ -58,7 +60,8 @@ struct QConv2D {
     int kp = 0;          // a group's patch length (taps * C/groups, padded for the kernel)
     int panels = 0;      // panels of output channels per group
     Requantization out;
-    // Packed weights (depthwise: [kH*kW][M] int16; otherwise per group and panel, see quant_conv.cpp)
+    // Packed weights (depthwise: [kH*kW][M] int16, x86: [(kH*kW+1)/2][M][2]; otherwise per group and
+    // panel, see quant_conv.cpp and quant_x86.h)
     void* weights = nullptr;
     int32_t* bias = nullptr;      // bias - x_zero_point * sum of weights, per packed channel
     float* multipliers = nullptr; // per packed channel

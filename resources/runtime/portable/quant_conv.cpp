@@ -7,6 +7,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include "quant_x86.h" // EMBARK_QGEMM_X86: x86-64 AVX2 / AVX-512 VNNI int8 tiles (intrinsics)
 #include "quant_kernels.h"
 
 #include <cstdlib>
@@ -58,6 +59,10 @@ constexpr int kQMR = 2, kQNR = 64, kQKAlign = 1;
 #  else
 constexpr int kQMR = 2, kQNR = 32, kQKAlign = 1;
 #  endif
+#elif EMBARK_QGEMM_X86
+// x86-64 with AVX2: quant_x86.h's tile (pairwise multiply-adds, no horizontal sums).
+#  define EMBARK_QGEMM_OUTER 0
+constexpr int kQMR = x86q::kMR, kQNR = x86q::kNR, kQKAlign = x86q::kKAlign;
 #else
 // Dot products over k: 16 int32 sums (4 pixels x 4 channels) in one k loop, which GCC
 // vectorizes as one reduction per sum (sdot on Arm's dot product extension: 16 multiply-adds
@@ -173,7 +178,11 @@ template <int MR, int NR>
         for (int m = 0; m < m_valid; ++m) std::memcpy(c + m * c_stride, tile[m], static_cast<size_t>(n_valid));
     }
 }
+#if EMBARK_QGEMM_X86
+using QWeight = x86q::Weight;
+#else
 using QWeight = int8_t;
+#endif
 #endif
 
 // A tile of m_valid pixels on the instantiation of that size (the last tile of a layer, and
@@ -204,6 +213,9 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     const size_t patch = static_cast<size_t>(op.groups) * kp;
     run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
         std::vector<int8_t> patches(op.direct ? 0 : MR * patch, int8_t(0));
+#if EMBARK_QGEMM_X86
+        x86q::TileRows x86_rows(kp);
+#endif
         for (int64_t tile = begin; tile < end; ++tile) {
             const int64_t p0 = tile * MR;
             const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
@@ -221,11 +233,19 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
                 const int8_t* rows[MR];
                 const size_t shift = op.direct ? static_cast<size_t>(g) * cg : static_cast<size_t>(g) * kp;
                 for (int m = 0; m < MR; ++m) rows[m] = base[m] + shift;
+#if EMBARK_QGEMM_X86
+                x86_rows.set(rows, kp);
+#endif
                 for (int panel = 0; panel < panels; ++panel) {
                     const size_t at = static_cast<size_t>(g) * panels + panel;
                     const int n_valid = std::min(NR, mg - panel * NR);
+#if EMBARK_QGEMM_X86
+                    x86q::tile_any(m_valid, kp, x86_rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
+                                   out + g * mg + panel * NR, static_cast<size_t>(M), n_valid, rq);
+#else
                     qgemm_tile_any<NR>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
                                        out + g * mg + panel * NR, static_cast<size_t>(M), m_valid, n_valid, rq);
+#endif
                 }
             }
         }
@@ -269,7 +289,11 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     size_t channels = 0, weight_bytes = 0;
     if (op.depthwise) {
         channels = static_cast<size_t>(M);
+#if EMBARK_QGEMM_X86
+        weight_bytes = x86q::dw_weight_count(taps, M) * sizeof(int16_t);
+#else
         weight_bytes = static_cast<size_t>(taps) * M * sizeof(int16_t);
+#endif
     } else {
         op.kp = (taps * cg + kQKAlign - 1) / kQKAlign * kQKAlign;
         op.panels = (mg + kQNR - 1) / kQNR;
@@ -290,7 +314,11 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     if (op.depthwise) {
         auto* pw = static_cast<int16_t*>(op.weights);
         for (int o = 0; o < M; ++o) {
+#if EMBARK_QGEMM_X86
+            for (int t = 0; t < taps; ++t) pw[x86q::dw_weight_index(t, o, M)] = static_cast<int16_t>(weight(o, 0, t));
+#else
             for (int t = 0; t < taps; ++t) pw[static_cast<size_t>(t) * M + o] = static_cast<int16_t>(weight(o, 0, t));
+#endif
             op.bias[o] = folded_bias(o);
             op.multipliers[o] = multipliers[o];
         }
@@ -314,6 +342,8 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                         const int k = t * cg + c;
 #if EMBARK_QGEMM_OUTER
                         dst[static_cast<size_t>(k) * kQNR + n] = static_cast<QWeight>(weight(o, c, t));
+#elif EMBARK_QGEMM_X86
+                        dst[x86q::weight_index(k, n)] = x86q::pack_weight(weight(o, c, t));
 #else
                         dst[static_cast<size_t>(n) * op.kp + k] = static_cast<QWeight>(weight(o, c, t));
 #endif

@@ -8,6 +8,7 @@
 #endif
 
 #include "quant_kernels.h"
+#include "quant_x86.h" // EMBARK_QGEMM_X86: x86-64 AVX2 depthwise (intrinsics)
 
 #include <cstdlib>
 #include <vector>
@@ -158,6 +159,10 @@ void qconv2d_depthwise(const QConv2D& op, const int8_t* input, int8_t* output, T
     const int taps = op.kernel_h * op.kernel_w;
     const int64_t pixels = static_cast<int64_t>(op.batch) * op.out_h * op.out_w;
     run_parts(pool, pixels, [&](int64_t begin, int64_t end) {
+#if EMBARK_QGEMM_X86
+        x86q::depthwise(op, begin, end, output);
+        return;
+#endif
         if (taps == 9) qdw_pixels<9>(op, begin, end, output);
         else if (taps == 25) qdw_pixels<25>(op, begin, end, output);
         else qdw_pixels_any(op, begin, end, output);

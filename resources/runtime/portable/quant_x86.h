@@ -1,0 +1,317 @@
+// x86-64 int8 GEMM register tile of the non-depthwise QConv2D (quant_conv.cpp), in intrinsics:
+// C++ has no pairwise multiply-add, and GCC vectorizes the plain dot-product tile of
+// quant_conv.cpp for AVX2 as vpmullw + vpmovsxwd + vpaddd with a horizontal sum per output.
+// Compiled only with AVX2 (x86-64-v3 and later); elsewhere the plain C++ tile runs. Two paths:
+//
+//  * AVX2: weights packed [kp/2][16][2] as int16 (a panel of 16 channels, k in pairs), the
+//    tile's pixels sign-extended to int16 once per tile and group (reused by every panel);
+//    per pixel and k pair one vpbroadcastd of (x[k], x[k+1]) and a vpmaddwd per 8 channels
+//    (2 multiply-adds into each int32 lane) + vpaddd. Tile 4 pixels x 16 channels (x 8 for a
+//    channel tail of at most 8).
+//  * AVX-512 VNNI (+ BW, VL): weights packed [kp/4][16][4] as uint8 w + 128, the pixels read
+//    in place: per pixel and k quad one vpdpbusd of the 16 channels' (w + 128) with the
+//    broadcast signed bytes x[k..k+3] (4 multiply-adds into each int32 lane, no saturation).
+//    sum (w + 128) * x = sum w * x + 128 * sum x, so each pixel's accumulators start at
+//    bias - 128 * sum_k x (its row sum, once per tile and group). Tile 8 pixels x 16 channels.
+//
+// Integer sums are exact either way, and the requantization is quant_kernels.h's requant_one
+// in vector form (float(acc) * m, clamp, + 1.5 * 2^23, bits + offset; no contraction, the
+// clamp by max/min equals the compares for the non-NaN values here), so the bytes equal the
+// plain tile's and the reference's. k is padded to 4 (zero weights; the patches' padding is
+// zero bytes). EMBARK_QGEMM_NO_X86 turns both paths off, EMBARK_QGEMM_NO_VNNI the second.
+#pragma once
+
+#if defined(__x86_64__) && defined(__AVX2__) && !defined(EMBARK_QGEMM_NO_X86)
+#  define EMBARK_QGEMM_X86 1
+#  if defined(__AVX512VNNI__) && defined(__AVX512BW__) && defined(__AVX512VL__) && !defined(EMBARK_QGEMM_NO_VNNI)
+#    define EMBARK_QGEMM_X86_VNNI 1
+#  else
+#    define EMBARK_QGEMM_X86_VNNI 0
+#  endif
+#else
+#  define EMBARK_QGEMM_X86 0
+#  define EMBARK_QGEMM_X86_VNNI 0
+#endif
+
+#if EMBARK_QGEMM_X86
+#  include "quant_kernels.h"
+
+#  include <immintrin.h>
+
+#  include <vector>
+
+// GCC 12 reports its own AVX-512 intrinsics' _mm512_undefined_ps() as used uninitialized.
+#  if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic push
+#    pragma GCC diagnostic ignored "-Wuninitialized"
+#    pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#  endif
+
+namespace embark::portable::quant_detail::x86q {
+
+constexpr int kNR = 16, kKAlign = 4;
+#  if EMBARK_QGEMM_X86_VNNI
+constexpr int kMR = 8, kGroupK = 4; // k per multiply-add lane
+using Weight = uint8_t;
+inline Weight pack_weight(int32_t w) { return static_cast<Weight>(w + 128); }
+#  else
+constexpr int kMR = 4, kGroupK = 2; // 6 spills accumulators (GCC 12)
+using Weight = int16_t;
+inline Weight pack_weight(int32_t w) { return static_cast<Weight>(w); }
+#  endif
+
+// Index of weight (k, n) in a panel of kNR channels: [k / G][n][k % G], G = kGroupK (the k of
+// one multiply-add lane: 2 int16 for AVX2, 4 bytes for VNNI).
+inline size_t weight_index(int k, int n) {
+    return (static_cast<size_t>(k / kGroupK) * kNR + static_cast<size_t>(n)) * kGroupK + static_cast<size_t>(k % kGroupK);
+}
+
+// The tile's pixels as its k loop reads them, prepared once per tile and group.
+struct TileRows {
+#  if EMBARK_QGEMM_X86_VNNI
+    const int8_t* x[kMR];
+    int32_t correction[kMR]; // -128 * sum of the row's kp bytes
+    explicit TileRows(int) {}
+    void set(const int8_t* const* rows, int kp) {
+        for (int m = 0; m < kMR; ++m) {
+            x[m] = rows[m];
+            int32_t sum = 0;
+            for (int k = 0; k < kp; ++k) sum += rows[m][k];
+            correction[m] = -128 * sum;
+        }
+    }
+#  else
+    std::vector<int16_t> buffer; // [kMR][kp]
+    int stride = 0;
+    explicit TileRows(int kp) : buffer(static_cast<size_t>(kMR) * kp), stride(kp) {}
+    void set(const int8_t* const* rows, int kp) {
+        for (int m = 0; m < kMR; ++m) {
+            const int8_t* __restrict src = rows[m];
+            int16_t* __restrict dst = buffer.data() + static_cast<size_t>(m) * kp;
+            for (int k = 0; k < kp; ++k) dst[k] = src[k];
+        }
+    }
+#  endif
+};
+
+// 16 requantized int8 of one pixel (acc: channels 0-7 and 8-15, or one zmm), stored to
+// dst[0, n_valid).
+struct RqVec {
+    __m256 lo, hi, magic;
+    __m256i offset;
+    explicit RqVec(const QRq& rq)
+        : lo(_mm256_set1_ps(rq.lo)), hi(_mm256_set1_ps(rq.hi)), magic(_mm256_set1_ps(12582912.f)),
+          offset(_mm256_set1_epi32(rq.offset)) {}
+};
+[[gnu::always_inline]] inline __m256i requant8(__m256i acc, __m256 m, const RqVec& r) {
+    __m256 v = _mm256_mul_ps(_mm256_cvtepi32_ps(acc), m);
+    v = _mm256_min_ps(_mm256_max_ps(v, r.lo), r.hi);
+    v = _mm256_add_ps(v, r.magic);
+    return _mm256_add_epi32(_mm256_castps_si256(v), r.offset);
+}
+[[gnu::always_inline]] inline void store16(int8_t* dst, __m256i q0, __m256i q1, int n_valid) {
+    // Values are in [-128, 127]: the saturating packs are exact.
+    const __m256i p = _mm256_permute4x64_epi64(_mm256_packs_epi32(q0, q1), 0xD8);
+    const __m128i b = _mm_packs_epi16(_mm256_castsi256_si128(p), _mm256_extracti128_si256(p, 1));
+    if (n_valid == kNR) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), b);
+    } else {
+        alignas(16) int8_t tmp[kNR];
+        _mm_store_si128(reinterpret_cast<__m128i*>(tmp), b);
+        std::memcpy(dst, tmp, static_cast<size_t>(n_valid));
+    }
+}
+
+#  if EMBARK_QGEMM_X86_VNNI
+template <int MR>
+[[gnu::noinline]] void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
+                            const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
+    __m512i acc[MR];
+    const __m512i b = _mm512_loadu_si512(bias);
+    const int8_t* x[MR];
+#    pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) {
+        acc[m] = _mm512_add_epi32(b, _mm512_set1_epi32(in.correction[m]));
+        x[m] = in.x[m];
+    }
+    for (int k = 0; k < kp; k += 4) {
+        const __m512i wk = _mm512_loadu_si512(w + static_cast<size_t>(k) * kNR);
+#    pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) {
+            int32_t quad;
+            std::memcpy(&quad, x[m] + k, sizeof quad);
+            acc[m] = _mm512_dpbusd_epi32(acc[m], wk, _mm512_set1_epi32(quad));
+        }
+    }
+    const __m512 mv = _mm512_loadu_ps(mult);
+    const __m512 lo = _mm512_set1_ps(rq.lo), hi = _mm512_set1_ps(rq.hi), magic = _mm512_set1_ps(12582912.f);
+    const __m512i offset = _mm512_set1_epi32(rq.offset);
+    const __mmask16 keep = static_cast<__mmask16>((1u << n_valid) - 1u);
+#    pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) {
+        __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(acc[m]), mv);
+        v = _mm512_add_ps(_mm512_min_ps(_mm512_max_ps(v, lo), hi), magic);
+        const __m128i q = _mm512_cvtsepi32_epi8(_mm512_add_epi32(_mm512_castps_si512(v), offset));
+        _mm_mask_storeu_epi8(c + m * c_stride, keep, q);
+    }
+}
+#  else
+// HALF: the panel's first 8 channels only (a channel tail of at most 8: 24 = 16 + 8).
+template <int MR, bool HALF>
+[[gnu::noinline]] void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
+                            const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
+    __m256i acc0[MR], acc1[MR];
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
+    const __m256i b1 = HALF ? b0 : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8));
+    const int16_t* x = in.buffer.data();
+    const size_t stride = static_cast<size_t>(in.stride);
+#    pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) acc0[m] = b0, acc1[m] = b1;
+    // Two k pairs per iteration (kp % 4 == 0).
+    for (int k = 0; k < kp; k += 4) {
+        const __m256i* wk = reinterpret_cast<const __m256i*>(w + static_cast<size_t>(k) * kNR);
+        const __m256i w0 = _mm256_loadu_si256(wk), w2 = _mm256_loadu_si256(wk + 2);
+        const __m256i w1 = HALF ? w0 : _mm256_loadu_si256(wk + 1), w3 = HALF ? w2 : _mm256_loadu_si256(wk + 3);
+#    pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) {
+            int32_t p0, p1;
+            std::memcpy(&p0, x + m * stride + k, sizeof p0);
+            std::memcpy(&p1, x + m * stride + k + 2, sizeof p1);
+            const __m256i x0 = _mm256_set1_epi32(p0), x1 = _mm256_set1_epi32(p1);
+            acc0[m] = _mm256_add_epi32(acc0[m], _mm256_madd_epi16(x0, w0));
+            acc0[m] = _mm256_add_epi32(acc0[m], _mm256_madd_epi16(x1, w2));
+            if constexpr (!HALF) {
+                acc1[m] = _mm256_add_epi32(acc1[m], _mm256_madd_epi16(x0, w1));
+                acc1[m] = _mm256_add_epi32(acc1[m], _mm256_madd_epi16(x1, w3));
+            }
+        }
+    }
+    const RqVec r(rq);
+    const __m256 m0 = _mm256_loadu_ps(mult), m1 = HALF ? m0 : _mm256_loadu_ps(mult + 8);
+#    pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) {
+        if constexpr (HALF) {
+            const __m256i q = requant8(acc0[m], m0, r);
+            const __m128i p = _mm_packs_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+            alignas(16) int8_t tmp[16];
+            _mm_store_si128(reinterpret_cast<__m128i*>(tmp), _mm_packs_epi16(p, p));
+            std::memcpy(c + m * c_stride, tmp, static_cast<size_t>(n_valid));
+        } else {
+            store16(c + m * c_stride, requant8(acc0[m], m0, r), requant8(acc1[m], m1, r), n_valid);
+        }
+    }
+}
+#  endif
+
+// A tile of m_valid (1..kMR) pixels on the instantiation of that size (AVX2: and of half width
+// for at most 8 channels).
+template <bool HALF, int MR = 1>
+inline void tile_m(int m_valid, int kp, const TileRows& in, const Weight* w, const int32_t* bias, const float* mult,
+                   int8_t* c, size_t c_stride, int n_valid, QRq rq) {
+    if constexpr (MR < kMR) {
+        if (m_valid != MR) {
+            tile_m<HALF, MR + 1>(m_valid, kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+            return;
+        }
+    }
+#  if EMBARK_QGEMM_X86_VNNI
+    tile<MR>(kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+#  else
+    tile<MR, HALF>(kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+#  endif
+}
+inline void tile_any(int m_valid, int kp, const TileRows& in, const Weight* w, const int32_t* bias, const float* mult,
+                     int8_t* c, size_t c_stride, int n_valid, QRq rq) {
+#  if !EMBARK_QGEMM_X86_VNNI
+    if (n_valid <= 8) {
+        tile_m<true>(m_valid, kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+        return;
+    }
+#  endif
+    tile_m<false>(m_valid, kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+}
+
+// ----- Depthwise (quant_depthwise.cpp) ------------------------------------------------------
+// Weights [ceil(taps / 2)][M][2] int16: taps in pairs (an odd last tap's partner is 0). Per
+// pixel, 16 channels and tap pair: the two taps' 16 bytes interleaved (punpcklbw/punpckhbw) and
+// sign-extended, one vpmaddwd per 8 channels (both taps' products in each int32 lane) + vpaddd,
+// in channel order; then quant_kernels.h's requantization. A channel count that is not a
+// multiple of 16 recomputes the last 16 channels (a pure function of the inputs: the overlap
+// writes the same bytes); fewer than 16 channels run a scalar loop.
+inline size_t dw_weight_index(int t, int c, int channels) {
+    return (static_cast<size_t>(t / 2) * channels + static_cast<size_t>(c)) * 2 + static_cast<size_t>(t % 2);
+}
+inline size_t dw_weight_count(int taps, int channels) {
+    return static_cast<size_t>((taps + 1) / 2) * channels * 2;
+}
+
+// TAPS > 0: that many taps (unrolled); 0: `taps` at run time.
+template <int TAPS>
+[[gnu::always_inline]] inline void dw_channels16(const int8_t* const* x, int taps, const int16_t* __restrict w, int channels,
+                                                 const int32_t* __restrict bias, const float* __restrict mult,
+                                                 int8_t* out, int c, const RqVec& r) {
+    const int n = TAPS > 0 ? TAPS : taps;
+    __m256i acc0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + c));
+    __m256i acc1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + c + 8));
+    const size_t pair_stride = static_cast<size_t>(channels) * 2;
+    const int16_t* wc = w + static_cast<size_t>(c) * 2;
+#  pragma GCC unroll 16
+    for (int t = 0; t + 1 < n; t += 2) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[t] + c));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[t + 1] + c));
+        const __m256i lo = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(a, b));
+        const __m256i hi = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, b));
+        const int16_t* wp = wc + static_cast<size_t>(t / 2) * pair_stride;
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp))));
+        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 16))));
+    }
+    if (n % 2) { // the last tap, its partner weight 0
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[n - 1] + c));
+        const __m256i lo = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(a, a));
+        const __m256i hi = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, a));
+        const int16_t* wp = wc + static_cast<size_t>(n / 2) * pair_stride;
+        acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp))));
+        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 16))));
+    }
+    store16(out + c, requant8(acc0, _mm256_loadu_ps(mult + c), r), requant8(acc1, _mm256_loadu_ps(mult + c + 8), r), kNR);
+}
+
+template <int TAPS>
+[[gnu::noinline]] void dw_pixels(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
+    const int channels = op.out_c, taps = TAPS > 0 ? TAPS : op.kernel_h * op.kernel_w;
+    const auto* w = static_cast<const int16_t*>(op.weights);
+    const QRq rq = requant_params(op.out);
+    const RqVec r(rq);
+    const int32_t* bias = op.bias;
+    const float* mult = op.multipliers;
+    for (int64_t p = begin; p < end; ++p) {
+        const int8_t* const* x = op.indirection + p * taps;
+        int8_t* out = output + p * channels;
+        if (channels < 16) {
+            for (int c = 0; c < channels; ++c) {
+                int32_t acc = bias[c];
+                for (int t = 0; t < taps; ++t) acc += static_cast<int32_t>(x[t][c]) * w[dw_weight_index(t, c, channels)];
+                out[c] = requant_one(acc, mult[c], rq.lo, rq.hi, rq.offset);
+            }
+            continue;
+        }
+        int c = 0;
+        for (; c + 16 <= channels; c += 16) dw_channels16<TAPS>(x, taps, w, channels, bias, mult, out, c, r);
+        if (c != channels) dw_channels16<TAPS>(x, taps, w, channels, bias, mult, out, channels - 16, r);
+    }
+}
+
+inline void depthwise(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
+    switch (op.kernel_h * op.kernel_w) {
+    case 9: dw_pixels<9>(op, begin, end, output); return;
+    case 25: dw_pixels<25>(op, begin, end, output); return;
+    default: dw_pixels<0>(op, begin, end, output); return;
+    }
+}
+
+} // namespace embark::portable::quant_detail::x86q
+
+#  if defined(__GNUC__) && !defined(__clang__)
+#    pragma GCC diagnostic pop
+#  endif
+#endif
