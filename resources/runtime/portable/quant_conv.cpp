@@ -235,18 +235,17 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
                 for (int m = 0; m < MR; ++m) rows[m] = base[m] + shift;
 #if EMBARK_QGEMM_X86
                 x86_rows.set(rows, kp);
-#endif
+                const size_t at = static_cast<size_t>(g) * panels;
+                x86q::panels(m_valid, kp, panels, mg, x86_rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
+                             out + g * mg, static_cast<size_t>(M), rq);
+#else
                 for (int panel = 0; panel < panels; ++panel) {
                     const size_t at = static_cast<size_t>(g) * panels + panel;
                     const int n_valid = std::min(NR, mg - panel * NR);
-#if EMBARK_QGEMM_X86
-                    x86q::tile_any(m_valid, kp, x86_rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
-                                   out + g * mg + panel * NR, static_cast<size_t>(M), n_valid, rq);
-#else
                     qgemm_tile_any<NR>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
                                        out + g * mg + panel * NR, static_cast<size_t>(M), m_valid, n_valid, rq);
-#endif
                 }
+#endif
             }
         }
     });

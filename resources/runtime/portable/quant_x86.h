@@ -124,7 +124,7 @@ struct RqVec {
 
 #  if EMBARK_QGEMM_X86_VNNI
 template <int MR>
-[[gnu::noinline]] void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
+[[gnu::always_inline]] inline void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
                             const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
     __m512i acc[MR];
     const __m512i b = _mm512_loadu_si512(bias);
@@ -158,7 +158,7 @@ template <int MR>
 #  else
 // HALF: the panel's first 8 channels only (a channel tail of at most 8: 24 = 16 + 8).
 template <int MR, bool HALF>
-[[gnu::noinline]] void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
+[[gnu::always_inline]] inline void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
                             const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
     __m256i acc0[MR], acc1[MR];
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
@@ -203,32 +203,33 @@ template <int MR, bool HALF>
 }
 #  endif
 
-// A tile of m_valid (1..kMR) pixels on the instantiation of that size (AVX2: and of half width
-// for at most 8 channels).
-template <bool HALF, int MR = 1>
-inline void tile_m(int m_valid, int kp, const TileRows& in, const Weight* w, const int32_t* bias, const float* mult,
-                   int8_t* c, size_t c_stride, int n_valid, QRq rq) {
+// All panels of one group for MR pixels: c[m][n] of the group's mg channels.
+template <int MR>
+[[gnu::noinline]] void panels_mr(int kp, int panels, int mg, const TileRows& in, const Weight* w, const int32_t* bias,
+                                 const float* mult, int8_t* c, size_t c_stride, QRq rq) {
+    const size_t w_panel = static_cast<size_t>(kNR) * kp;
+    for (int panel = 0; panel < panels; ++panel) {
+        const int n_valid = std::min(kNR, mg - panel * kNR);
+        const size_t at = static_cast<size_t>(panel) * kNR;
+#  if EMBARK_QGEMM_X86_VNNI
+        tile<MR>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
+#  else
+        if (n_valid <= 8) tile<MR, true>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
+        else tile<MR, false>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
+#  endif
+    }
+}
+// The hook of quant_conv.cpp: m_valid (1..kMR) pixels on the instantiation of that size.
+template <int MR = 1>
+inline void panels(int m_valid, int kp, int panels, int mg, const TileRows& in, const Weight* w, const int32_t* bias,
+                   const float* mult, int8_t* c, size_t c_stride, QRq rq) {
     if constexpr (MR < kMR) {
         if (m_valid != MR) {
-            tile_m<HALF, MR + 1>(m_valid, kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+            x86q::panels<MR + 1>(m_valid, kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
             return;
         }
     }
-#  if EMBARK_QGEMM_X86_VNNI
-    tile<MR>(kp, in, w, bias, mult, c, c_stride, n_valid, rq);
-#  else
-    tile<MR, HALF>(kp, in, w, bias, mult, c, c_stride, n_valid, rq);
-#  endif
-}
-inline void tile_any(int m_valid, int kp, const TileRows& in, const Weight* w, const int32_t* bias, const float* mult,
-                     int8_t* c, size_t c_stride, int n_valid, QRq rq) {
-#  if !EMBARK_QGEMM_X86_VNNI
-    if (n_valid <= 8) {
-        tile_m<true>(m_valid, kp, in, w, bias, mult, c, c_stride, n_valid, rq);
-        return;
-    }
-#  endif
-    tile_m<false>(m_valid, kp, in, w, bias, mult, c, c_stride, n_valid, rq);
+    panels_mr<MR>(kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
 }
 
 // ----- Depthwise (quant_depthwise.cpp) ------------------------------------------------------
