@@ -123,6 +123,20 @@ struct RqVec {
 }
 
 #  if EMBARK_QGEMM_X86_VNNI
+// acc += the 16 lanes' 4 products of w (uint8) and the 4 signed bytes at x (broadcast). GCC 12
+// compiles _mm512_dpbusd_epi32 in this loop with a vmovdqa64 copy of every accumulator per
+// k step and a separate vpbroadcastd: the instruction is written out, with the broadcast
+// folded into its memory operand.
+[[gnu::always_inline]] inline void dpbusd_bcast(__m512i& acc, __m512i w, const int8_t* x) {
+#    if defined(__GNUC__)
+    __asm__("vpdpbusd %2%{1to16%}, %1, %0" : "+v"(acc) : "v"(w), "m"(*reinterpret_cast<const int32_t*>(x)));
+#    else
+    int32_t quad;
+    std::memcpy(&quad, x, sizeof quad);
+    acc = _mm512_dpbusd_epi32(acc, w, _mm512_set1_epi32(quad));
+#    endif
+}
+
 template <int MR>
 [[gnu::always_inline]] inline void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
                             const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
@@ -137,11 +151,7 @@ template <int MR>
     for (int k = 0; k < kp; k += 4) {
         const __m512i wk = _mm512_loadu_si512(w + static_cast<size_t>(k) * kNR);
 #    pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m) {
-            int32_t quad;
-            std::memcpy(&quad, x[m] + k, sizeof quad);
-            acc[m] = _mm512_dpbusd_epi32(acc[m], wk, _mm512_set1_epi32(quad));
-        }
+        for (int m = 0; m < MR; ++m) dpbusd_bcast(acc[m], wk, x[m] + k);
     }
     const __m512 mv = _mm512_loadu_ps(mult);
     const __m512 lo = _mm512_set1_ps(rq.lo), hi = _mm512_set1_ps(rq.hi), magic = _mm512_set1_ps(12582912.f);
