@@ -1,4 +1,4 @@
-// x86-64 int8 GEMM register tile of the non-depthwise QConv2D (quant_conv.cpp), in intrinsics:
+// x86-64 int8 register tiles of QConv2D (quant_conv.cpp; the depthwise: quant_depthwise.cpp), in intrinsics:
 // C++ has no pairwise multiply-add, and GCC vectorizes the plain dot-product tile of
 // quant_conv.cpp for AVX2 as vpmullw + vpmovsxwd + vpaddd with a horizontal sum per output.
 // Compiled only with AVX2 (x86-64-v3 and later); elsewhere the plain C++ tile runs. Two paths:
