@@ -85,10 +85,31 @@ struct TileRows {
     int stride = 0;
     explicit TileRows(int kp) : buffer(static_cast<size_t>(kMR) * kp), stride(kp) {}
     void set(const int8_t* const* rows, int kp) {
+        if (kp < 64) { // short rows (the stem's 28, 16, 24): GCC's loop is mostly prologue there
+            for (int m = 0; m < kMR; ++m) set_short(rows[m], buffer.data() + static_cast<size_t>(m) * kp, kp);
+            return;
+        }
         for (int m = 0; m < kMR; ++m) {
             const int8_t* __restrict src = rows[m];
             int16_t* __restrict dst = buffer.data() + static_cast<size_t>(m) * kp;
             for (int k = 0; k < kp; ++k) dst[k] = src[k];
+        }
+    }
+    // kp % 4 == 0: 16, 8 and 4 bytes at a time, never past the row's kp bytes.
+    static void set_short(const int8_t* src, int16_t* dst, int kp) {
+        int k = 0;
+        for (; k + 16 <= kp; k += 16)
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + k),
+                                _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(src + k))));
+        if (k + 8 <= kp) {
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + k),
+                             _mm_cvtepi8_epi16(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(src + k))));
+            k += 8;
+        }
+        if (k < kp) {
+            int32_t quad;
+            std::memcpy(&quad, src + k, sizeof quad);
+            _mm_storel_epi64(reinterpret_cast<__m128i*>(dst + k), _mm_cvtepi8_epi16(_mm_cvtsi32_si128(quad)));
         }
     }
 #  endif
