@@ -69,6 +69,20 @@ aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -mcpu=cortex-a76 $inc "$here/
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64" > "$out/quant_check_aarch64.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_aarch64.txt" | head -20; }
 tail -1 "$out/quant_check_aarch64.txt"
+# -mcpu=cortex-a76 has the dot product extension: the int8 GEMM tile is quant_gemm_neon.h's
+# sdot-by-lane one (checked in the disassembly); plain Armv8.0-A runs the C++ tile.
+aarch64_sdot=$(aarch64-linux-gnu-objdump -d "$out/quant_check_aarch64" | grep -c -E 'sdot\s+v[0-9]+\.4s, v[0-9]+\.16b, v[0-9]+\.4b\[' || true)
+echo "aarch64 cortex-a76 disassembly: $aarch64_sdot sdot-by-lane instructions"
+if [ "$aarch64_sdot" -lt 64 ]; then
+    echo "cross_check: the cortex-a76 build lacks quant_gemm_neon.h's sdot tile"
+    status=1
+fi
+# shellcheck disable=SC2086
+aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -march=armv8-a $inc "$here/quant_check.cpp" \
+    $root/resources/runtime/portable/*.cpp -o "$out/quant_check_aarch64_v80" -lpthread
+qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64_v80" > "$out/quant_check_aarch64_v80.txt" ||
+    { status=1; grep -v ' checked$' "$out/quant_check_aarch64_v80.txt" | head -20; }
+echo "armv8-a (no dotprod): $(tail -1 "$out/quant_check_aarch64_v80.txt")"
 aarch64_fma=$(aarch64-linux-gnu-objdump -d "$out/cross_check_aarch64" | grep -c -E 'fmla\s+v[0-9]+\.4s' || true)
 echo "aarch64 disassembly: $aarch64_fma NEON fmla .4s instructions"
 

@@ -47,9 +47,12 @@ struct Requantization {
 // than 1x1, read in place for 1x1). RVV (Clang): 2 pixels x 32 channels of int32, int32
 // weights, one multiply-accumulate (vmacc.vx) per pixel and k. x86-64 with AVX2
 // (quant_x86.h, intrinsics): 4 pixels x 16 channels of vpmaddwd on int16 pairs (AVX-512 VNNI:
-// 8 x 16 of vpdpbusd), the depthwise as vpmaddwd on tap pairs. Elsewhere: 4 x 4 int8 dot
-// products over k (padded to 16), which GCC vectorizes as sdot on Arm with the dot product
-// extension.
+// 8 x 16 of vpdpbusd), the depthwise as vpmaddwd on tap pairs. aarch64 with the dot product
+// extension (__ARM_FEATURE_DOTPROD, e.g. -mcpu=cortex-a76) runs NEON intrinsics:
+// quant_gemm_neon.h (4 pixels x 16 channels, sdot by lane over weights packed [k/4][16][4], k
+// padded to 4; 1x1 rows read in place whenever C % 4 == 0) and quant_depthwise_neon.h (4 taps
+// per sdot after zips), requantized 16 lanes at a time. Elsewhere: 4 x 4 int8 dot products
+// over k (padded to 16), which GCC vectorizes.
 struct QConv2D {
     int batch = 1, in_h = 1, in_w = 1, in_c = 1, out_h = 1, out_w = 1, out_c = 1;
     int kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;

@@ -9,6 +9,8 @@
 
 #include "quant_x86.h" // EMBARK_QGEMM_X86: x86-64 AVX2 / AVX-512 VNNI int8 tiles (intrinsics)
 #include "quant_kernels.h"
+#include "quant_depthwise_neon.h" // aarch64 + dotprod: the depthwise weight layout (EMBARK_QDW_NEONDOT)
+#include "quant_gemm_neon.h"      // aarch64 + dotprod: the 4x16c4 tile (EMBARK_QGEMM_NEONDOT)
 
 #include <cstdlib>
 #include <new>
@@ -45,7 +47,12 @@ QConv2D::~QConv2D() {
 namespace {
 
 // The GEMM register tile of the non-depthwise convolutions (see quant.h).
-#if defined(__clang__) && defined(__riscv_vector)
+#if defined(EMBARK_QGEMM_NEONDOT)
+// aarch64 with the dot product extension: quant_gemm_neon.h's 4 pixels x 16 channels, sdot by
+// lane over weights packed [kp / 4][16][4], k padded to 4.
+#  define EMBARK_QGEMM_OUTER 0
+constexpr int kQMR = neondot::kMR, kQNR = neondot::kNR, kQKAlign = neondot::kKAlign;
+#elif defined(__clang__) && defined(__riscv_vector)
 // RVV: 2 pixels x 32 channels of int32 = two LMUL-8 groups at VLEN 128, the k step's 32
 // weights one more (pre-widened to int32 at pack time): per k one weight load and two
 // vmacc.vx (64 multiply-adds; the float 6 x 16 tile needs six vfmacc for 96). int16 weights
@@ -208,9 +215,20 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     const int kp = op.kp, panels = op.panels;
     const int64_t pixels = static_cast<int64_t>(op.batch) * op.out_h * op.out_w;
     const int64_t tiles = (pixels + MR - 1) / MR;
-    const QRq rq = requant_params(op.out);
+    [[maybe_unused]] const QRq rq = requant_params(op.out);
     const auto* w = static_cast<const QWeight*>(op.weights);
     const size_t patch = static_cast<size_t>(op.groups) * kp;
+#if defined(EMBARK_QGEMM_NEONDOT)
+    if (op.direct && op.stride_h == 1 && op.stride_w == 1 && op.groups == 1) { // rows in place, one call per part
+        run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+            const int64_t p0 = begin * MR, p1 = std::min(pixels, end * MR);
+            const neondot::Out o{output + p0 * M, static_cast<size_t>(M), 0, M, op.out.zero_point, op.out.out_min, op.out.out_max};
+            neondot::qgemm_rows(kp, input + p0 * op.in_c, static_cast<size_t>(op.in_c), p1 - p0, (pixels - p0) * op.in_c, w,
+                                op.bias, op.multipliers, o);
+        });
+        return;
+    }
+#endif
     run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
         std::vector<int8_t> patches(op.direct ? 0 : MR * patch, int8_t(0));
 #if EMBARK_QGEMM_X86
@@ -239,6 +257,14 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
                 x86q::panels(m_valid, kp, panels, mg, x86_rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
                              out + g * mg, static_cast<size_t>(M), rq);
 #else
+#if defined(EMBARK_QGEMM_NEONDOT)
+                const neondot::Out o{out + g * mg, static_cast<size_t>(M), m_valid, mg, op.out.zero_point, op.out.out_min,
+                                     op.out.out_max};
+                const size_t at = static_cast<size_t>(g) * panels;
+                if (m_valid == 1) neondot::qgemm_panels<1>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR, o);
+                else neondot::qgemm_panels<MR>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR, o);
+                continue;
+#endif
                 for (int panel = 0; panel < panels; ++panel) {
                     const size_t at = static_cast<size_t>(g) * panels + panel;
                     const int n_valid = std::min(NR, mg - panel * NR);
@@ -316,7 +342,15 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 #if EMBARK_QGEMM_X86
             for (int t = 0; t < taps; ++t) pw[x86q::dw_weight_index(t, o, M)] = static_cast<int16_t>(weight(o, 0, t));
 #else
-            for (int t = 0; t < taps; ++t) pw[static_cast<size_t>(t) * M + o] = static_cast<int16_t>(weight(o, 0, t));
+            for (int t = 0; t < taps; ++t) {
+#if defined(EMBARK_QDW_NEONDOT)
+                if (M >= neondot::kDwMinChannels) { // int8, quant_depthwise_neon.h's layout
+                    static_cast<int8_t*>(op.weights)[neondot::dw_weight_index(o, t, taps, M)] = static_cast<int8_t>(weight(o, 0, t));
+                    continue;
+                }
+#endif
+                pw[static_cast<size_t>(t) * M + o] = static_cast<int16_t>(weight(o, 0, t));
+            }
 #endif
             op.bias[o] = folded_bias(o);
             op.multipliers[o] = multipliers[o];
@@ -343,6 +377,8 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                         dst[static_cast<size_t>(k) * kQNR + n] = static_cast<QWeight>(weight(o, c, t));
 #elif EMBARK_QGEMM_X86
                         dst[x86q::weight_index(k, n)] = x86q::pack_weight(weight(o, c, t));
+#elif defined(EMBARK_QGEMM_NEONDOT)
+                        dst[neondot::weight_index(n, k)] = static_cast<QWeight>(weight(o, c, t));
 #else
                         dst[static_cast<size_t>(n) * op.kp + k] = static_cast<QWeight>(weight(o, c, t));
 #endif

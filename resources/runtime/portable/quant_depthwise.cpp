@@ -9,6 +9,7 @@
 
 #include "quant_kernels.h"
 #include "quant_x86.h" // EMBARK_QGEMM_X86: x86-64 AVX2 depthwise (intrinsics)
+#include "quant_depthwise_neon.h" // aarch64 + dotprod, 16 channels or more (EMBARK_QDW_NEONDOT)
 
 #include <cstdlib>
 #include <vector>
@@ -134,6 +135,18 @@ void qdw_pixels_any(const QConv2D& op, int64_t begin, int64_t end, int8_t* outpu
         for (int c = 0; c < channels; ++c) out[c] = requant_one(acc[c], op.multipliers[c], rq.lo, rq.hi, rq.offset);
     }
 }
+#if defined(EMBARK_QDW_NEONDOT)
+template <int TAPS>
+[[gnu::noinline]] void qdw_neon_pixels(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
+    const int channels = op.out_c, taps = op.kernel_h * op.kernel_w;
+    const auto* w = static_cast<const int8_t*>(op.weights);
+    const int16x8_t zp = vdupq_n_s16(static_cast<int16_t>(op.out.zero_point));
+    const int8x16_t lo = vdupq_n_s8(static_cast<int8_t>(op.out.out_min)), hi = vdupq_n_s8(static_cast<int8_t>(op.out.out_max));
+    for (int64_t p = begin; p < end; ++p)
+        neondot::dw_pixel<TAPS>(op.indirection + p * taps, taps, w, op.bias, op.multipliers, output + p * channels,
+                                channels, zp, lo, hi);
+}
+#endif
 } // namespace
 
 void build_depthwise_indirection(const QConv2D& op, const int8_t* input) {
@@ -158,6 +171,16 @@ void qconv2d_depthwise(const QConv2D& op, const int8_t* input, int8_t* output, T
     if (op.indirection_input != input) build_depthwise_indirection(op, input);
     const int taps = op.kernel_h * op.kernel_w;
     const int64_t pixels = static_cast<int64_t>(op.batch) * op.out_h * op.out_w;
+#if defined(EMBARK_QDW_NEONDOT)
+    if (op.out_c >= neondot::kDwMinChannels) {
+        run_parts(pool, pixels, [&](int64_t begin, int64_t end) {
+            if (taps == 9) qdw_neon_pixels<9>(op, begin, end, output);
+            else if (taps == 25) qdw_neon_pixels<25>(op, begin, end, output);
+            else qdw_neon_pixels<0>(op, begin, end, output);
+        });
+        return;
+    }
+#endif
     run_parts(pool, pixels, [&](int64_t begin, int64_t end) {
 #if EMBARK_QGEMM_X86
         x86q::depthwise(op, begin, end, output);
