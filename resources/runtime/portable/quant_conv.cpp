@@ -219,6 +219,12 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     const auto* w = static_cast<const QWeight*>(op.weights);
     const size_t patch = static_cast<size_t>(op.groups) * kp;
 #if defined(EMBARK_QGEMM_NEONDOT)
+    if (!op.direct && neondot::rows_layout(op.groups, op.dilation_w)) { // row pointers, no patches
+        run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+            neondot::qconv_rows(op, input, output, begin * MR, std::min(pixels, end * MR));
+        });
+        return;
+    }
     if (op.direct && op.stride_h == 1 && op.stride_w == 1 && op.groups == 1) { // rows in place, one call per part
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
             const int64_t p0 = begin * MR, p1 = std::min(pixels, end * MR);
@@ -321,6 +327,9 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 #endif
     } else {
         op.kp = (taps * cg + kQKAlign - 1) / kQKAlign * kQKAlign;
+#if defined(EMBARK_QGEMM_NEONDOT)
+        if (neondot::rows_layout(s.groups, s.dilation_w)) op.kp = s.kernel_h * neondot::row_length(s.kernel_w, cg);
+#endif
         op.panels = (mg + kQNR - 1) / kQNR;
         channels = static_cast<size_t>(s.groups) * op.panels * kQNR;
         weight_bytes = channels * op.kp * sizeof(QWeight);
@@ -378,7 +387,9 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 #elif EMBARK_QGEMM_X86
                         dst[x86q::weight_index(k, n)] = x86q::pack_weight(weight(o, c, t));
 #elif defined(EMBARK_QGEMM_NEONDOT)
-                        dst[neondot::weight_index(n, k)] = static_cast<QWeight>(weight(o, c, t));
+                        const int kr = neondot::rows_layout(s.groups, s.dilation_w)
+                                           ? neondot::row_k(t, c, s.kernel_w, cg, op.kp / s.kernel_h) : k;
+                        dst[neondot::weight_index(n, kr)] = static_cast<QWeight>(weight(o, c, t));
 #else
                         dst[static_cast<size_t>(n) * op.kp + k] = static_cast<QWeight>(weight(o, c, t));
 #endif
