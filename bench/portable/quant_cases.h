@@ -181,6 +181,51 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
         }
     }
     if (verbose) std::printf("qadd checked\n");
+    // max_pool2d_s8: against the maximum over the window's taps inside the input (pads, strides,
+    // dilations, channel tails, a 3x3 with every input -128 next to the padding).
+    {
+        struct PoolCase {
+            const char* name;
+            ep::Pool2DShape s;
+        };
+        // batch, in_h, in_w, channels, out_h, out_w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr
+        const PoolCase pools[] = {
+            {"3x3/2 pad 1, 64 channels", {1, 12, 11, 64, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}},
+            {"3x3/1 pad 1, 19 channels, batch 2", {2, 7, 6, 19, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}},
+            {"2x2/2, 33 channels", {1, 8, 9, 33, 4, 4, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
+            {"3x2 dilation 2, asymmetric pads", {1, 9, 8, 5, 5, 5, 3, 2, 2, 2, 2, 2, 1, 0, 1, 1}},
+        };
+        int pool_index = 0;
+        for (const PoolCase& pc : pools) {
+            const ep::Pool2DShape& s = pc.s;
+            auto x = random_ints<int8_t>(static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.channels,
+                                         900u + static_cast<unsigned>(pool_index++), -128, 127);
+            if (pool_index == 1)
+                for (size_t i = 0; i < x.size(); i += 3) x[i] = -128;
+            std::vector<int8_t> want(static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.channels), got(want.size(), 99);
+            for (int n = 0; n < s.batch; ++n)
+                for (int oy = 0; oy < s.out_h; ++oy)
+                    for (int ox = 0; ox < s.out_w; ++ox)
+                        for (int c = 0; c < s.channels; ++c) {
+                            int m = -128;
+                            for (int ky = 0; ky < s.kernel_h; ++ky)
+                                for (int kx = 0; kx < s.kernel_w; ++kx) {
+                                    const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                                    const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
+                                    if (iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w)
+                                        m = std::max<int>(m, x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.channels + c]);
+                                }
+                            want[((static_cast<size_t>(n) * s.out_h + oy) * s.out_w + ox) * s.channels + c] = static_cast<int8_t>(m);
+                        }
+            ep::max_pool2d_s8(s, x.data(), got.data(), pool);
+            if (got != want) {
+                ++failures;
+                std::printf("max_pool2d_s8 %s differs\n", pc.name);
+            } else if (verbose) {
+                std::printf("max_pool2d_s8 %-32s checked\n", pc.name);
+            }
+        }
+    }
     // quantize_s8 / quantize_u8: x / scale, NaN -> 0, saturation, round half to even.
     {
         std::vector<float> x(1000);

@@ -8,6 +8,7 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+#include "quant_add_neon.h" // aarch64: qadd 16 elements at a time (EMBARK_QADD_NEON)
 #include "quant_kernels.h"
 
 #include <vector>
@@ -95,7 +96,13 @@ void qadd(const QAddParams& p, const int8_t* a, const int8_t* b, int8_t* y, size
         const int zpa = za, zpb = zb;
         const float fsa = sa, fsb = sb, fsy = sy, lo = rq.lo, hi = rq.hi;
         const int32_t offset = rq.offset;
-        const size_t first = static_cast<size_t>(begin) * 4096, last = std::min(count, static_cast<size_t>(end) * 4096);
+        size_t first = static_cast<size_t>(begin) * 4096;
+        const size_t last = std::min(count, static_cast<size_t>(end) * 4096);
+#if defined(EMBARK_QADD_NEON)
+        if (zpa >= -128 && zpa <= 127 && zpb >= -128 && zpb <= 127)
+            first = neon::qadd_blocks(pa, pb, py, first, last, zpa, zpb, fsa, fsb, fsy, p.out.zero_point, p.out.out_min,
+                                      p.out.out_max);
+#endif
         EMBARK_STREAM_LOOP
         for (size_t i = first; i < last; ++i) {
             const float fa = static_cast<float>(pa[i] - zpa) * fsa;
@@ -111,25 +118,74 @@ void qlookup(const int8_t* table, const int8_t* x, int8_t* y, size_t count) {
 
 // ----- Pooling ------------------------------------------------------------------------------
 
+namespace {
+// out[c] = max over the taps of x[t][c]; TAPS > 0: that many (the loop over them unrolled).
+template <int TAPS>
+void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_any = TAPS) {
+    const int taps = TAPS > 0 ? TAPS : taps_any;
+    const int8_t* __restrict x0 = x[0];
+    if constexpr (TAPS > 0) {
+        const int8_t* __restrict xt[TAPS];
+        for (int t = 0; t < TAPS; ++t) xt[t] = x[t];
+        EMBARK_STREAM_LOOP
+        for (int c = 0; c < C; ++c) {
+            int8_t m = x0[c];
+#if defined(__clang__)
+#pragma clang loop unroll(full)
+#elif defined(__GNUC__)
+#pragma GCC unroll 32
+#endif
+            for (int t = 1; t < TAPS; ++t) {
+                const int8_t v = xt[t][c];
+                m = v > m ? v : m;
+            }
+            out[c] = m;
+        }
+    } else {
+        for (int c = 0; c < C; ++c) out[c] = x0[c];
+        for (int t = 1; t < taps; ++t) {
+            const int8_t* __restrict xt = x[t];
+            for (int c = 0; c < C; ++c) out[c] = std::max(out[c], xt[c]);
+        }
+    }
+}
+} // namespace
+
 void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, ThreadPool* pool) {
     const int64_t rows = static_cast<int64_t>(s.batch) * s.out_h;
+    const int taps = s.kernel_h * s.kernel_w;
     run_parts(pool, rows, [&](int64_t begin, int64_t end) {
         const int C = s.channels; // local: the int8 stores may alias anything outside
+        // Taps in the padding read a row of -128 (never above an input; every window has an
+        // input tap), so all windows have `taps` taps and the channel loop keeps the maximum in
+        // a register (9 loads and 8 max per vector of a 3x3 window).
+        std::vector<int8_t> low(static_cast<size_t>(C), int8_t(-128));
+        std::vector<const int8_t*> tap(static_cast<size_t>(taps));
+        std::vector<int64_t> offset(static_cast<size_t>(taps)); // of each tap from the window's corner
+        for (int t = 0; t < taps; ++t)
+            offset[static_cast<size_t>(t)] = (static_cast<int64_t>(t / s.kernel_w) * s.dilation_h * s.in_w +
+                                              static_cast<int64_t>(t % s.kernel_w) * s.dilation_w) * C;
+        const int span_h = (s.kernel_h - 1) * s.dilation_h, span_w = (s.kernel_w - 1) * s.dilation_w;
         for (int64_t r = begin; r < end; ++r) {
             const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
+            const int iy0 = oy * s.stride_h - s.pad_top;
             for (int ox = 0; ox < s.out_w; ++ox) {
-                int8_t* out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * C;
-                for (int c = 0; c < C; ++c) out[c] = -128;
-                for (int ky = 0; ky < s.kernel_h; ++ky) {
-                    const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
-                    if (iy < 0 || iy >= s.in_h) continue;
-                    for (int kx = 0; kx < s.kernel_w; ++kx) {
-                        const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
-                        if (ix < 0 || ix >= s.in_w) continue;
-                        const int8_t* px = input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * C;
-                        for (int c = 0; c < C; ++c) out[c] = std::max(out[c], px[c]);
+                const int ix0 = ox * s.stride_w - s.pad_left;
+                if (iy0 >= 0 && iy0 + span_h < s.in_h && ix0 >= 0 && ix0 + span_w < s.in_w) { // the window inside
+                    const int8_t* corner = input + ((static_cast<int64_t>(n) * s.in_h + iy0) * s.in_w + ix0) * C;
+                    for (int t = 0; t < taps; ++t) tap[static_cast<size_t>(t)] = corner + offset[static_cast<size_t>(t)];
+                } else {
+                    for (int t = 0; t < taps; ++t) {
+                        const int iy = iy0 + t / s.kernel_w * s.dilation_h, ix = ix0 + t % s.kernel_w * s.dilation_w;
+                        const bool inside = iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w;
+                        tap[static_cast<size_t>(t)] =
+                            inside ? input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * C : low.data();
                     }
                 }
+                int8_t* out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * C;
+                if (taps == 9) max_taps<9>(tap.data(), out, C);
+                else if (taps == 4) max_taps<4>(tap.data(), out, C);
+                else max_taps<0>(tap.data(), out, C, taps);
             }
         }
     });

@@ -140,11 +140,14 @@ template <int TAPS>
 [[gnu::noinline]] void qdw_neon_pixels(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
     const int channels = op.out_c, taps = op.kernel_h * op.kernel_w;
     const auto* w = static_cast<const int8_t*>(op.weights);
-    const int16x8_t zp = vdupq_n_s16(static_cast<int16_t>(op.out.zero_point));
-    const int8x16_t lo = vdupq_n_s8(static_cast<int8_t>(op.out.out_min)), hi = vdupq_n_s8(static_cast<int8_t>(op.out.out_max));
-    for (int64_t p = begin; p < end; ++p)
-        neondot::dw_pixel<TAPS>(op.indirection + p * taps, taps, w, op.bias, op.multipliers, output + p * channels,
-                                channels, zp, lo, hi);
+    const int zp = op.out.zero_point, lo = op.out.out_min, hi = op.out.out_max;
+    int64_t p = begin;
+    for (; p + 2 <= end; p += 2) // two pixels at a time (shared weight loads)
+        neondot::dw_pixels<TAPS, 2>(op.indirection + p * taps, op.indirection + (p + 1) * taps, taps, w, op.bias,
+                                    op.multipliers, output + p * channels, output + (p + 1) * channels, channels, zp, lo, hi);
+    if (p < end)
+        neondot::dw_pixels<TAPS, 1>(op.indirection + p * taps, nullptr, taps, w, op.bias, op.multipliers,
+                                    output + p * channels, nullptr, channels, zp, lo, hi);
 }
 #endif
 } // namespace
