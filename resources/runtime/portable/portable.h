@@ -29,8 +29,8 @@
 //   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
 //   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf), quant.h,
 //   quant_kernels.h, quant.cpp, quant_conv.cpp and quant_depthwise.cpp (int8 kernels), with
-//   quant_x86.h (x86-64 AVX2 / AVX-512 VNNI int8 tiles), quant_gemm_neon.h and
-//   quant_depthwise_neon.h (their aarch64 dot-product versions). Copy all of them.
+//   quant_x86.h (x86-64 AVX2 / AVX-512 VNNI int8 tiles), quant_gemm_neon.h, quant_depthwise_neon.h
+//   and quant_add_neon.h (their aarch64 NEON versions). Copy all of them.
 // * Threading: pass a ThreadPool* (nullptr or a 1-thread pool = run on the caller, no
 //   overhead). Convolutions split over pixel tiles (or over output-channel panels when there
 //   are few pixels); bench/bench_portable.sh measures the gain of 2 threads per layer.
