@@ -59,6 +59,31 @@ private slots:
         eg::transpose(in.data(), s, perm.data(), out.data());
         QVERIFY(out == naiveTranspose(in, s, std::vector<int>(perm.begin(), perm.end())));
     }
+
+    // Attention's batched product with a broadcast operand: every row range (as the thread pool
+    // splits it) writes exactly its rows, equal to the whole product and to a naive sum.
+    void matmulRowRanges() {
+        const eg::Shape as{3, {6, 5, 7}}, bs{2, {7, 4}}; // b broadcast over the batch of 6
+        QCOMPARE(eg::matmulRows(as, bs), 30);
+        QCOMPARE(eg::matmulMacs(as, bs), 6 * 5 * 7 * 4);
+        std::vector<float> a(6 * 5 * 7), b(7 * 4);
+        for (size_t i = 0; i < a.size(); ++i) a[i] = float(int(i * 7 % 11) - 5) * 0.25f;
+        for (size_t i = 0; i < b.size(); ++i) b[i] = float(int(i * 5 % 13) - 6) * 0.5f;
+        std::vector<float> whole(6 * 5 * 4, -1.f), parts(whole.size(), -1.f);
+        eg::matmul(a.data(), as, b.data(), bs, whole.data());
+        for (int64_t r0 : {0, 1, 13, 29}) {
+            const int64_t r1 = r0 == 0 ? 1 : (r0 == 1 ? 13 : (r0 == 13 ? 29 : 30));
+            eg::matmul(a.data(), as, b.data(), bs, parts.data(), r0, r1);
+        }
+        QVERIFY(parts == whole);
+        for (int bi = 0; bi < 6; ++bi)
+            for (int m = 0; m < 5; ++m)
+                for (int n = 0; n < 4; ++n) {
+                    float sum = 0.f;
+                    for (int k = 0; k < 7; ++k) sum += a[size_t((bi * 5 + m) * 7 + k)] * b[size_t(k * 4 + n)];
+                    QCOMPARE(whole[size_t((bi * 5 + m) * 4 + n)], sum);
+                }
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGenericKernels)

@@ -339,43 +339,67 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
     }
 }
 
-void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out) {
-    // Leading (batch) dims broadcast; 1-D operands are promoted as numpy does.
-    Shape as = aShape, bs = bShape;
-    if (as.rank == 1) { as.rank = 2; as.d[1] = as.d[0]; as.d[0] = 1; }
-    if (bs.rank == 1) { bs.rank = 2; bs.d[1] = 1; }
-    const int64_t M = as.d[as.rank - 2], K = as.d[as.rank - 1], N = bs.d[bs.rank - 1];
-    Shape batch;
-    batch.rank = std::max(as.rank, bs.rank) - 2;
-    Shape ab, bb;
-    ab.rank = as.rank - 2;
-    bb.rank = bs.rank - 2;
-    for (int i = 0; i < ab.rank; ++i) ab.d[i] = as.d[i];
-    for (int i = 0; i < bb.rank; ++i) bb.d[i] = bs.d[i];
-    for (int i = 0; i < batch.rank; ++i) {
-        const int ia = i - (batch.rank - ab.rank), ib = i - (batch.rank - bb.rank);
-        batch.d[i] = std::max(ia >= 0 ? ab.d[ia] : 1, ib >= 0 ? bb.d[ib] : 1);
+namespace {
+// The broadcast batch of a matmul and its operands' dims (1-D operands promoted as numpy does).
+struct MatmulDims {
+    Shape as, bs, batch;
+    int64_t M = 0, K = 0, N = 0;
+};
+MatmulDims matmulDims(const Shape& aShape, const Shape& bShape) {
+    MatmulDims d;
+    d.as = aShape, d.bs = bShape;
+    if (d.as.rank == 1) { d.as.rank = 2; d.as.d[1] = d.as.d[0]; d.as.d[0] = 1; }
+    if (d.bs.rank == 1) { d.bs.rank = 2; d.bs.d[1] = 1; }
+    d.M = d.as.d[d.as.rank - 2], d.K = d.as.d[d.as.rank - 1], d.N = d.bs.d[d.bs.rank - 1];
+    d.batch.rank = std::max(d.as.rank, d.bs.rank) - 2;
+    for (int i = 0; i < d.batch.rank; ++i) {
+        const int ia = i - (d.batch.rank - (d.as.rank - 2)), ib = i - (d.batch.rank - (d.bs.rank - 2));
+        d.batch.d[i] = std::max(ia >= 0 ? d.as.d[ia] : 1, ib >= 0 ? d.bs.d[ib] : 1);
     }
+    return d;
+}
+} // namespace
+
+int64_t matmulRows(const Shape& aShape, const Shape& bShape) {
+    const MatmulDims d = matmulDims(aShape, bShape);
+    return d.batch.count() * d.M;
+}
+
+int64_t matmulMacs(const Shape& aShape, const Shape& bShape) {
+    const MatmulDims d = matmulDims(aShape, bShape);
+    return d.batch.count() * d.M * d.K * d.N;
+}
+
+void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out, int64_t rowBegin,
+            int64_t rowEnd) {
+    const MatmulDims d = matmulDims(aShape, bShape);
+    const int64_t M = d.M, K = d.K, N = d.N;
+    Shape ab, bb;
+    ab.rank = d.as.rank - 2;
+    bb.rank = d.bs.rank - 2;
+    for (int i = 0; i < ab.rank; ++i) ab.d[i] = d.as.d[i];
+    for (int i = 0; i < bb.rank; ++i) bb.d[i] = d.bs.d[i];
     int64_t aStr[kMaxRank], bStr[kMaxRank];
-    broadcastStrides(ab, batch, aStr);
-    broadcastStrides(bb, batch, bStr);
-    std::vector<int64_t> aOff(static_cast<size_t>(batch.count())), bOff(aOff.size());
-    forEachStrided(batch, aStr, 0, [&](int64_t o, int64_t i) { aOff[static_cast<size_t>(o)] = i * M * K; });
-    forEachStrided(batch, bStr, 0, [&](int64_t o, int64_t i) { bOff[static_cast<size_t>(o)] = i * K * N; });
+    broadcastStrides(ab, d.batch, aStr);
+    broadcastStrides(bb, d.batch, bStr);
+    std::vector<int64_t> aOff(static_cast<size_t>(d.batch.count())), bOff(aOff.size());
+    forEachStrided(d.batch, aStr, 0, [&](int64_t o, int64_t i) { aOff[static_cast<size_t>(o)] = i * M * K; });
+    forEachStrided(d.batch, bStr, 0, [&](int64_t o, int64_t i) { bOff[static_cast<size_t>(o)] = i * K * N; });
+    const int64_t rows = static_cast<int64_t>(aOff.size()) * M;
+    if (rowEnd < 0 || rowEnd > rows) rowEnd = rows;
     std::vector<float> row(static_cast<size_t>(N));
-    for (size_t bi = 0; bi < aOff.size(); ++bi) {
+    for (int64_t r = rowBegin; r < rowEnd; ++r) {
+        const size_t bi = static_cast<size_t>(r / M);
+        const int64_t m = r % M;
         const float* A = a + aOff[bi];
         const float* B = b + bOff[bi];
-        float* C = out + static_cast<int64_t>(bi) * M * N;
-        for (int64_t m = 0; m < M; ++m) {
-            std::fill(row.begin(), row.end(), 0.f);
-            for (int64_t k = 0; k < K; ++k) {
-                const float av = A[m * K + k];
-                const float* Brow = B + k * N;
-                for (int64_t n = 0; n < N; ++n) row[static_cast<size_t>(n)] += av * Brow[n];
-            }
-            std::memcpy(C + m * N, row.data(), static_cast<size_t>(N) * sizeof(float));
+        std::fill(row.begin(), row.end(), 0.f);
+        for (int64_t k = 0; k < K; ++k) {
+            const float av = A[m * K + k];
+            const float* Brow = B + k * N;
+            for (int64_t n = 0; n < N; ++n) row[static_cast<size_t>(n)] += av * Brow[n];
         }
+        std::memcpy(out + r * N, row.data(), static_cast<size_t>(N) * sizeof(float));
     }
 }
 

@@ -67,8 +67,13 @@ enum class ReduceOp { Sum, Mean, Max, Min, Prod, SumSquare, L1, L2, LogSumExp };
 void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out);
 
 // Batched matrix product with numpy broadcasting over the leading dims: a [.., M, K],
-// b [.., K, N] -> out [.., M, N]; outBatch gives the broadcast leading dims.
-void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out);
+// b [.., K, N] -> out [.., M, N]. Output rows [rowBegin, rowEnd) of the batch x M rows only
+// (rowEnd < 0: all), so callers can split one product across threads; matmulRows counts them
+// and matmulMacs gives the multiply-adds of the whole product.
+void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
+            int64_t rowBegin = 0, int64_t rowEnd = -1);
+int64_t matmulRows(const Shape& aShape, const Shape& bShape);
+int64_t matmulMacs(const Shape& aShape, const Shape& bShape);
 
 // y = x * scale[c] + shift[c] with c the dim at `axis` (BatchNormalization at inference,
 // after the emitter computed scale/shift).

@@ -143,6 +143,17 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     return {};
 }
 
+// y = a x b with both operands computed at run time (attention's Q.K^T and A.V): the output
+// rows split over the thread pool when the product is large enough to pay for the hand-off.
+void emitRuntimeMatmul(EmitContext& ctx, const ir::Value* a, const ir::Value* b, const ir::Value* y) {
+    ctx.forward += "    { static const embark::generic::Shape as = " + shapeInit(a->shape) + ", bs = " + shapeInit(b->shape) +
+                   ";\n      const int64_t rows = embark::generic::matmulRows(as, bs);\n"
+                   "      auto part = [&](int64_t r0, int64_t r1) { embark::generic::matmul(" + ctx.ptr(a) + ", as, " +
+                   ctx.ptr(b) + ", bs, " + ctx.ptr(y) + ", r0, r1); };\n"
+                   "      if (g_pool && g_pool->threads() > 1 && rows > 1 && embark::generic::matmulMacs(as, bs) >= 65536)\n"
+                   "        g_pool->parallel_for(rows, part);\n      else part(0, rows); }\n";
+}
+
 Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* a = n.input(0);
     const ir::Value* b = n.input(1);
@@ -186,8 +197,7 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     if (transB || alpha != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and transB/alpha");
-    ctx.forward += "    embark::generic::matmul(" + ctx.ptr(a) + ", " + shapeInit(a->shape) + ", " + ctx.ptr(b) + ", " +
-                   shapeInit(b->shape) + ", " + ctx.ptr(y) + ");\n";
+    emitRuntimeMatmul(ctx, a, b, y);
     if (c) {
         if (beta != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and beta != 1");
         addMatrixC(ctx, n, c, y);
