@@ -164,6 +164,20 @@ template <int L, int MR, int NV, int NA>
     }
 }
 
+// Four k steps from one 128-bit load of each pixel's input (k .. k+3 of rows a), the weights
+// of step i at wk + i * NR: the k loops' body in gemm_tile_vec and gemm_panels_vec.
+template <int MR, int NV, int NA, int NR>
+[[gnu::always_inline]] inline void vec_k_block4(vec4f (&acc)[MR][NV], const float* const (&a)[MR], int k,
+                                                const float* __restrict wk) {
+    vec4f x[MR];
+#pragma GCC unroll 8
+    for (int m = 0; m < MR; ++m) x[m] = vec_load(a[m] + k);
+    vec_k_step<0, MR, NV, NA>(acc, x, wk);
+    vec_k_step<1, MR, NV, NA>(acc, x, wk + NR);
+    vec_k_step<2, MR, NV, NA>(acc, x, wk + 2 * NR);
+    vec_k_step<3, MR, NV, NA>(acc, x, wk + 3 * NR);
+}
+
 // Same contract as gemm_tile (gemm_ukernel.h); NR is a multiple of 4. Only the first NA of the
 // panel's NR / 4 weight vectors are computed (NA * 4 >= n_valid): a remainder panel of 8
 // channels (24 = 16 + 8) does not pay for 16.
@@ -195,13 +209,7 @@ EMBARK_VECTOR_TILE_ATTRS inline void gemm_tile_vec(int taps, int kc, const float
                     for (int step = k; step < k + kVecLanes; ++step)
                         for (int line = step; line < prefetch_lines; line += kc)
                             __builtin_prefetch(prefetch + static_cast<size_t>(line) * 64, 0, 2);
-            vec4f x[MR];
-#pragma GCC unroll 8
-            for (int m = 0; m < MR; ++m) x[m] = vec_load(a[m] + k);
-            vec_k_step<0, MR, NV, NA>(acc, x, wk);
-            vec_k_step<1, MR, NV, NA>(acc, x, wk + NR);
-            vec_k_step<2, MR, NV, NA>(acc, x, wk + 2 * NR);
-            vec_k_step<3, MR, NV, NA>(acc, x, wk + 3 * NR);
+            vec_k_block4<MR, NV, NA, NR>(acc, a, k, wk);
         }
         for (; k < kc; ++k, wk += NR) {
             if constexpr (kPrefetch)
@@ -264,13 +272,7 @@ template <int MR, int NR, Act kAct>
         const float* __restrict wk = w;
         int k = 0;
         for (; k + kVecLanes <= kc; k += kVecLanes, wk += kVecLanes * NR) {
-            vec4f x[MR];
-#pragma GCC unroll 8
-            for (int m = 0; m < MR; ++m) x[m] = vec_load(a[m] + k);
-            vec_k_step<0, MR, NV, NV>(acc, x, wk);
-            vec_k_step<1, MR, NV, NV>(acc, x, wk + NR);
-            vec_k_step<2, MR, NV, NV>(acc, x, wk + 2 * NR);
-            vec_k_step<3, MR, NV, NV>(acc, x, wk + 3 * NR);
+            vec_k_block4<MR, NV, NV, NR>(acc, a, k, wk);
         }
         for (; k < kc; ++k, wk += NR) {
             vec4f x[MR];
