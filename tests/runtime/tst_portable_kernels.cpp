@@ -227,6 +227,12 @@ private slots:
         convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Winograd);
         convRow("pointwise 17->33", {1, 5, 7, 17, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Pointwise);
         convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
+        // A last panel of at most 16 channels runs the narrow tile on x86 (gemm_ukernel.h):
+        // exactly 16 (whole stores), 144 = 128 + 16, and 12 left of 44 with a remainder tile.
+        convRow("pointwise 32->16 clamp (narrow tile)", {1, 8, 7, 32, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Clamp, P::Pointwise);
+        convRow("pointwise 24->144 hard-swish", {1, 5, 6, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
+        convRow("pointwise 9->44 relu, remainder tile", {1, 3, 5, 9, 44, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu, P::Pointwise);
+        convRow("3x3 s2 3->16 (stem, narrow tile)", {1, 15, 13, 3, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::HardSwish, P::Rows);
         convRow("pointwise cin 3 -> 1", {1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);
         convRow("3x3 s2 160->40 (a tap larger than L1)", {1, 9, 9, 160, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
         convRow("3x3 s2 grouped 2 300->64 (grouped, large taps)", {1, 8, 8, 300, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}, A::None, P::Indirect);

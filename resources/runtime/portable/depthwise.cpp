@@ -383,6 +383,101 @@ void depthwise_pixels_vec(const Conv2D& op, const float* const* indirection, int
 #  define EMBARK_DEPTHWISE_VEC 0
 #endif
 
+#if EMBARK_NARROW_TILE
+// x86 (GCC/Clang vector extensions, gemm_ukernel.h's 16-float Narrow vectors): channels in
+// blocks of V vectors (64, 32 or 16 channels), the clamp in registers before the one store.
+// The loop blocks below take 64 channels at a time and then 16 at a time with the clamp on the
+// stored row: a 32- or 96-channel layer (MobileNet-V2's 112x112x32) paid a second pass over
+// its output and a dependent chain of 9 FMAs per 16 channels. Channels past the last whole
+// vector recompute the last 16 (overlapping the block before: a block is a pure function of the
+// input), so only layers of fewer than 16 channels go element by element. Same fused
+// multiply-adds in the same order as depthwise_block (the same sums).
+#  define EMBARK_DEPTHWISE_X86 1
+template <int TAPS, int V, Act kAct>
+[[gnu::always_inline]] inline void depthwise_narrow_block(int taps, const float* const* rows, const float* __restrict w,
+                                                          const float* __restrict bias, int channels, int c0,
+                                                          float* out, float lo, float hi) {
+    Narrow acc[V];
+#pragma GCC unroll 4
+    for (int j = 0; j < V; ++j) acc[j] = *reinterpret_cast<const Narrow*>(bias + c0 + j * kNarrowChannels);
+    const int tap_count = TAPS > 0 ? TAPS : taps;
+#pragma GCC unroll 25
+    for (int t = 0; t < tap_count; ++t) {
+        const float* x = rows[t] + c0;
+        const float* wt = w + static_cast<size_t>(t) * channels + c0;
+#pragma GCC unroll 4
+        for (int j = 0; j < V; ++j)
+            acc[j] += *reinterpret_cast<const Narrow*>(x + j * kNarrowChannels) *
+                      *reinterpret_cast<const Narrow*>(wt + j * kNarrowChannels);
+    }
+    const Narrow zero = {};
+#pragma GCC unroll 4
+    for (int j = 0; j < V; ++j) {
+        Narrow v = acc[j];
+        if constexpr (kAct == Act::Relu) v = v > zero ? v : zero;
+        if constexpr (kAct == Act::Clamp) {
+            const Narrow l = zero + lo, h = zero + hi;
+            v = v < l ? l : v;
+            v = v > h ? h : v;
+        }
+        *reinterpret_cast<Narrow*>(out + c0 + j * kNarrowChannels) = v;
+    }
+}
+
+// Output pixels [begin, end) with the activation kAct in registers (Act::None: any other
+// activation, applied to each stored block).
+template <int TAPS, Act kAct>
+[[gnu::noinline]] void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
+                                            float* output, bool prefetch) {
+    const int channels = op.shape.in_c;
+    const int taps = TAPS > 0 ? TAPS : op.shape.kernel_h * op.shape.kernel_w;
+    const float* w = op.packed.data();
+    const float* bias = w + op.bias_offset;
+    const float lo = kAct == Act::Relu ? 0.f : op.act.min, hi = op.act.max;
+    const bool after = kAct == Act::None && op.act.kind != Act::None;
+    constexpr int N = kNarrowChannels;
+    for (int64_t p = begin; p < end; ++p) {
+        const float* const* rows = indirection + p * taps;
+        float* out = output + p * channels;
+        if (prefetch && p + kPrefetchedPixelsAhead < end)
+            prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
+        int c0 = 0;
+        for (; c0 + 4 * N <= channels; c0 += 4 * N) {
+            depthwise_narrow_block<TAPS, 4, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
+            if (after) apply_activation(op.act, out + c0, 4 * N);
+        }
+        if (c0 + 2 * N <= channels) {
+            depthwise_narrow_block<TAPS, 2, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
+            if (after) apply_activation(op.act, out + c0, 2 * N);
+            c0 += 2 * N;
+        }
+        if (c0 + N <= channels) {
+            depthwise_narrow_block<TAPS, 1, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
+            if (after) apply_activation(op.act, out + c0, N);
+            c0 += N;
+        }
+        if (c0 < channels && channels >= N) {
+            depthwise_narrow_block<TAPS, 1, kAct>(taps, rows, w, bias, channels, channels - N, out, lo, hi);
+            if (after) apply_activation(op.act, out + channels - N, N);
+        } else if (c0 < channels) {
+            depthwise_tail(taps, rows, w, bias, channels, c0, out, op.act);
+        }
+    }
+}
+
+template <int TAPS>
+void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
+                          bool prefetch) {
+    switch (op.act.kind) {
+    case Act::Relu: depthwise_pixels_x86<TAPS, Act::Relu>(op, indirection, begin, end, output, prefetch); return;
+    case Act::Clamp: depthwise_pixels_x86<TAPS, Act::Clamp>(op, indirection, begin, end, output, prefetch); return;
+    default: depthwise_pixels_x86<TAPS, Act::None>(op, indirection, begin, end, output, prefetch); return;
+    }
+}
+#else
+#  define EMBARK_DEPTHWISE_X86 0
+#endif
+
 // (The generic blocks below, for other tap counts, spill less under EMBARK_DEPTHWISE_TUNE too.)
 template <int TAPS>
 EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const* indirection, int64_t begin,
@@ -395,6 +490,10 @@ EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const
 #endif
 #if EMBARK_DEPTHWISE_VEC
     depthwise_pixels_vec<TAPS>(op, indirection, begin, end, output, prefetch);
+    return;
+#endif
+#if EMBARK_DEPTHWISE_X86
+    depthwise_pixels_x86<TAPS>(op, indirection, begin, end, output, prefetch);
     return;
 #endif
     const int channels = op.shape.in_c;
