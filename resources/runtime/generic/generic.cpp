@@ -40,6 +40,33 @@ void forEachStrided(const Shape& outShape, const int64_t* inStrides, int64_t inB
     }
 }
 
+// out[o] = in[offset(o)] for every element of outShape (offsets as forEachStrided), copying
+// runs: the innermost output axes that are contiguous in the input too (a channel slice of an
+// NHWC tensor, a broadcast row) go by memcpy, one call per run instead of an index step per
+// element (ShuffleNet's channel splits took a fifth of its time element by element).
+void copyStrided(const float* in, const Shape& outShape, const int64_t* inStrides, int64_t inBase, float* out) {
+    int64_t run = 1;
+    int inner = outShape.rank; // axes [inner, rank) form one contiguous run
+    while (inner > 0 && (inStrides[inner - 1] == run || outShape.d[inner - 1] == 1)) {
+        run *= outShape.d[inner - 1];
+        --inner;
+    }
+    if (run < 8) {
+        forEachStrided(outShape, inStrides, inBase, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+        return;
+    }
+    if (outShape.count() == 0) return;
+    Shape outer;
+    outer.rank = std::max(inner, 1);
+    outer.d[0] = 1;
+    for (int a = 0; a < inner; ++a) outer.d[a] = outShape.d[a];
+    int64_t strides[kMaxRank] = {};
+    for (int a = 0; a < inner; ++a) strides[a] = inStrides[a];
+    forEachStrided(outer, strides, inBase, [&](int64_t o, int64_t i) {
+        std::memcpy(out + o * run, in + i, static_cast<size_t>(run) * sizeof(float));
+    });
+}
+
 // Strides of `in` aligned to `out`'s rank, 0 where `in` broadcasts.
 void broadcastStrides(const Shape& in, const Shape& out, int64_t* strides) {
     int64_t own[kMaxRank];
@@ -129,7 +156,7 @@ void transpose(const float* in, const Shape& inShape, const int* perm, float* ou
         outShape.d[i] = inShape.d[perm[i]];
         permStrides[i] = inStrides[perm[i]];
     }
-    forEachStrided(outShape, permStrides, 0, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+    copyStrided(in, outShape, permStrides, 0, out);
 }
 
 void concat(const float* const* inputs, const Shape* shapes, int count, int axis, float* out) {
@@ -155,7 +182,7 @@ void slice(const float* in, const Shape& inShape, const int64_t* starts, const i
         base += starts[i] * inStrides[i];
         stepStrides[i] = steps[i] * inStrides[i];
     }
-    forEachStrided(outShape, stepStrides, base, [&](int64_t o, int64_t i) { out[o] = in[i]; });
+    copyStrided(in, outShape, stepStrides, base, out);
 }
 
 void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices,
@@ -294,7 +321,70 @@ void softmax(const float* in, int64_t outer, int64_t axisLen, int64_t inner, boo
         }
 }
 
+namespace {
+// The reduction as [outer][count][inner] when its reduced axes (size-1 axes aside) are one block:
+// a mean over H and W of NHWC data is [N][H*W][C], of NCHW data [N*C][H*W][1].
+bool reductionBlocks(const Shape& s, const bool* reduceAxes, int64_t& outer, int64_t& count, int64_t& inner) {
+    int64_t size[3] = {1, 1, 1};
+    int stage = 0; // 0: kept axes before the block, 1: the block, 2: kept axes after it
+    for (int a = 0; a < s.rank; ++a) {
+        if (s.d[a] == 1) continue;
+        if (s.d[a] == 0) return false;
+        if (reduceAxes[a]) {
+            if (stage == 2) return false;
+            stage = 1;
+            size[1] *= s.d[a];
+        } else {
+            if (stage == 1) stage = 2;
+            size[stage] *= s.d[a];
+        }
+    }
+    outer = size[0];
+    count = size[1];
+    inner = size[2];
+    return true;
+}
+
+// Rows of `inner` values added (combined) into double accumulators in input order: the same
+// sums as the element walk below, a vector loop per row.
+template <typename Combine>
+void reduceRows(const float* in, int64_t outer, int64_t count, int64_t inner, double init, Combine combine,
+                ReduceOp op, float* out) {
+    std::vector<double> acc(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+        std::fill(acc.begin(), acc.end(), init);
+        double* a = acc.data();
+        for (int64_t r = 0; r < count; ++r) {
+            const float* row = in + (o * count + r) * inner;
+            for (int64_t c = 0; c < inner; ++c) a[c] = combine(a[c], static_cast<double>(row[c]));
+        }
+        float* dst = out + o * inner;
+        for (int64_t c = 0; c < inner; ++c)
+            dst[c] = static_cast<float>(op == ReduceOp::Mean ? a[c] / static_cast<double>(count) : a[c]);
+    }
+}
+} // namespace
+
 void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out) {
+    int64_t outer = 0, blockCount = 0, inner = 0;
+    if ((op == ReduceOp::Sum || op == ReduceOp::Mean || op == ReduceOp::Max || op == ReduceOp::Min ||
+         op == ReduceOp::Prod) &&
+        reductionBlocks(inShape, reduceAxes, outer, blockCount, inner)) {
+        switch (op) {
+        case ReduceOp::Max:
+            reduceRows(in, outer, blockCount, inner, -INFINITY, [](double a, double x) { return std::max(a, x); }, op, out);
+            return;
+        case ReduceOp::Min:
+            reduceRows(in, outer, blockCount, inner, INFINITY, [](double a, double x) { return std::min(a, x); }, op, out);
+            return;
+        case ReduceOp::Prod:
+            reduceRows(in, outer, blockCount, inner, 1.0, [](double a, double x) { return a * x; }, op, out);
+            return;
+        default:
+            reduceRows(in, outer, blockCount, inner, 0.0, [](double a, double x) { return a + x; }, op, out);
+            return;
+        }
+    }
     Shape outShape = inShape;
     int64_t count = 1;
     for (int a = 0; a < inShape.rank; ++a)
