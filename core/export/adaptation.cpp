@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <set>
 
 namespace embark::exporter {
@@ -145,6 +146,7 @@ public:
 private:
     // NHWC only for 4-D activations; Any follows the first non-constant input.
     DataFormat decide(const ir::Node& n, DataFormat wanted) {
+        if (wanted == DataFormat::Any && isReduction(n.op)) return decideReduction(n);
         const ir::Value* first = nullptr;
         for (const ir::Value* v : n.inputs())
             if (v && !v->isConstant()) {
@@ -160,15 +162,70 @@ private:
         return wanted;
     }
 
+    static bool isReduction(ir::OpKind op) {
+        return op == ir::OpKind::ReduceMean || op == ir::OpKind::ReduceSum || op == ir::OpKind::ReduceMax ||
+               op == ir::OpKind::ReduceMin || op == ir::OpKind::ReduceProd;
+    }
+
+    // A 4-D axis of the model's order at its position in NHWC storage.
+    static int64_t storedAxis(int64_t axis) {
+        axis = ir::Shape({1, 1, 1, 1}).normAxis(axis);
+        for (int64_t k = 0; k < 4; ++k)
+            if (kToNhwc[k] == axis) return k;
+        return axis;
+    }
+
+    // A reduction's constant axes (attribute, or input 1 from opset 18), nullopt when computed
+    // at run time; empty: all axes.
+    static std::optional<std::vector<int64_t>> reductionAxes(const ir::Node& n) {
+        if (const ir::Value* a = n.input(1)) {
+            if (!a->isConstant()) return std::nullopt;
+            return a->constant.toInt64Vector();
+        }
+        return n.attrInts("axes");
+    }
+
+    // A reduction follows an NHWC input when its result holds the same values in the same order
+    // as the model's: it keeps its dims (the 4-D output is then stored NHWC like any other), or
+    // the axes it keeps appear in storage in the model's order (a mean over H and W keeps N and
+    // C, stored 0 and 3: the [N, C] result is the same bytes).
+    DataFormat decideReduction(const ir::Node& n) {
+        const ir::Value* x = n.input(0);
+        if (!x || x->isConstant() || x->shape.rank() != 4 || m_a.valueLayouts[x->name] != DataFormat::NHWC)
+            return DataFormat::NCHW;
+        const std::optional<std::vector<int64_t>> axes = reductionAxes(n);
+        if (!axes) return DataFormat::NCHW;
+        if (axes->empty() || n.attrInt("keepdims", 1)) return DataFormat::NHWC;
+        bool reduced[4] = {};
+        for (int64_t a : *axes) {
+            if (a < -4 || a > 3) return DataFormat::NCHW;
+            reduced[x->shape.normAxis(a)] = true;
+        }
+        int64_t last = -1;
+        for (int64_t a = 0; a < 4; ++a) {
+            if (reduced[a]) continue;
+            const int64_t at = storedAxis(a);
+            if (at < last) return DataFormat::NCHW;
+            last = at;
+        }
+        return DataFormat::NHWC;
+    }
+
     // The axis of a node running NHWC on 4-D tensors, in its stored order: Concat's and Split's
-    // attribute, Slice's constant axes (its default 0..n-1 made explicit).
+    // attribute, Slice's constant axes (its default 0..n-1 made explicit), a reduction's axes.
     void renumberAxes(ir::Node* n) {
-        auto stored = [](int64_t axis) {
-            axis = ir::Shape({1, 1, 1, 1}).normAxis(axis);
-            for (int64_t k = 0; k < 4; ++k)
-                if (kToNhwc[k] == axis) return k;
-            return axis;
-        };
+        auto stored = [](int64_t axis) { return storedAxis(axis); };
+        if (isReduction(n->op)) {
+            std::vector<int64_t> axes = reductionAxes(*n).value_or(std::vector<int64_t>{});
+            if (axes.empty()) return; // all axes, or none with noop_with_empty_axes
+            for (int64_t& a : axes) a = stored(a);
+            if (n->input(1))
+                m_g.setInput(n, 1, m_g.addConstant(m_g.uniqueName(n->name + "_axes_nhwc"),
+                                                   ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(axes.size())}, axes)));
+            else
+                n->attrs["axes"] = axes;
+            return;
+        }
         if (n->op == ir::OpKind::Concat) n->attrs["axis"] = stored(n->attrInt("axis", 1));
         if (n->op == ir::OpKind::Split) n->attrs["axis"] = stored(n->attrInt("axis", 0));
         if (n->op != ir::OpKind::Slice || !n->input(1) || !n->input(1)->isConstant()) return;

@@ -312,6 +312,35 @@ private slots:
         QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
     }
 
+    // Reductions of NHWC data read it in place when their result has the model's order: a mean
+    // over H and W without kept dims ([N, C]: MnasNet's and ShuffleNet's global pool), a sum
+    // over H and W with kept dims (axes given as an input) and a max over the channels. A max
+    // over H alone keeps N, C, W, which NHWC storage holds in another order: it gets NCHW data.
+    void reductionsFollowNhwcData() {
+        test::GraphBuilder b("reductions");
+        auto* x = b.input("x", {1, 8, 6, 5});
+        auto* c = b.op(ir::OpKind::Conv, {x, b.weights("w", {8, 8, 1, 1})}, {}, "conv");
+        b.output(b.op(ir::OpKind::ReduceMean, {c}, {{"axes", std::vector<int64_t>{2, 3}}, {"keepdims", int64_t{0}}},
+                      "global_mean"));
+        b.output(b.op(ir::OpKind::ReduceSum, {c, b.ints("sum_axes", {-2, -1})}, {}, "global_sum"));
+        b.output(b.op(ir::OpKind::ReduceMax, {c}, {{"axes", std::vector<int64_t>{1}}, {"keepdims", int64_t{0}}},
+                      "channel_max"));
+        b.output(b.op(ir::OpKind::ReduceMax, {c}, {{"axes", std::vector<int64_t>{2}}, {"keepdims", int64_t{0}}},
+                      "row_max"));
+        const QString out = m_tmp.path() + "/reductions_export";
+        QString text;
+        exportPortable(b, "reductions", out, text);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(text.count("generic::reduce("), 4);
+        // Three of them on the stored NHWC shape, the last one on a converted copy.
+        QCOMPARE(text.count("{4, {1, 6, 5, 8}}, "), 3);
+        QCOMPARE(text.count("{4, {1, 8, 6, 5}}, "), 1);
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1"});
+        QVERIFY2(run.code == 0 && run.count("check") == 4, run.describe());
+    }
+
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_trans_a");

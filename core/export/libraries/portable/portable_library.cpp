@@ -38,6 +38,12 @@ KernelLibrary portableKernelLibrary() {
         // either layout (channel_affine).
         if (op == OpKind::Concat || op == OpKind::Split || op == OpKind::Slice || op == OpKind::BatchNormalization)
             format = F::Any;
+        // So do the reductions with constant axes (a global mean over H and W of NHWC data, as
+        // MnasNet and ShuffleNet end, reads it in place): adaptation renumbers the axes and keeps
+        // them in the model's layout where the kept axes would come out in another order.
+        if (op == OpKind::ReduceMean || op == OpKind::ReduceSum || op == OpKind::ReduceMax || op == OpKind::ReduceMin ||
+            op == OpKind::ReduceProd)
+            format = F::Any;
         // Per-tensor quantization is element-wise.
         if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
