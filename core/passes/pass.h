@@ -39,7 +39,7 @@ std::unique_ptr<Pass> makeRemoveFlatten();    // no-op Flatten in front of Gemm
 std::unique_ptr<Pass> makeFuseBatchNorm();    // BatchNormalization into Conv/ConvTranspose/Gemm
 std::unique_ptr<Pass> makeFusePad();          // Pad into Conv/MaxPool/AveragePool pads
 std::unique_ptr<Pass> makeFuseActivation();   // Relu/Clip/... into Conv/Gemm/MatMul/Add
-std::unique_ptr<Pass> makeFuseSwish();        // x * Sigmoid(x) -> Swish (SiLU)
+std::unique_ptr<Pass> makeFuseSwish();        // x * Sigmoid(x) -> Swish (SiLU), x * HardSigmoid(x) -> HardSwish
 std::unique_ptr<Pass> makeFuseGelu();         // 0.5 * x * (1 + erf(x / sqrt 2)) -> Gelu
 std::unique_ptr<Pass> makeMatMulAddToGemm();  // MatMul(2-D, constant B) + Add -> Gemm
 std::unique_ptr<Pass> makeFuseQdq();          // DequantizeLinear -> op -> QuantizeLinear -> int8 ops

@@ -165,6 +165,22 @@ ir::Graph convBnSwish() {
     return b.build();
 }
 
+// MobileNet-V3's hard-swish below opset 14: Conv -> x * HardSigmoid(x, alpha 1/6, beta 1/2)
+// becomes one Conv with a fused HardSwish; its squeeze-excitation gate (a HardSigmoid scaling
+// another tensor) and a HardSigmoid with ONNX's default alpha (0.2) stay as they are.
+ir::Graph hardSwishForms() {
+    GraphBuilder b;
+    auto* x = b.input("x", {1, 3, 8, 8});
+    auto* y = b.op(OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3})}, conv3x3(), "conv1");
+    y = b.op(OpKind::Mul, {y, b.op(OpKind::HardSigmoid, {y}, {{"alpha", 1.f / 6.f}}, "hsig")}, {}, "hswish");
+    auto* pooled = b.op(OpKind::GlobalAveragePool, {y}, {}, "se_pool");
+    auto* gate = b.op(OpKind::HardSigmoid, {pooled}, {{"alpha", 1.f / 6.f}, {"beta", 0.5f}}, "se_gate");
+    y = b.op(OpKind::Mul, {y, gate}, {}, "se_scale");
+    auto* z = b.op(OpKind::Conv, {y, b.weights("w2", {4, 4, 3, 3})}, conv3x3(), "conv2");
+    b.output(b.op(OpKind::Mul, {z, b.op(OpKind::HardSigmoid, {z}, {}, "hsig_default")}, {}, "not_hswish"));
+    return b.build();
+}
+
 // SiLU after a pooling (no producer to fuse into): one Swish node; a Sigmoid with another use
 // stays with its Mul; Conv -> Tanh fuses.
 ir::Graph swishStandaloneAndShared() {
@@ -262,6 +278,9 @@ private slots:
         QTest::newRow("conv+bn+silu") << Build(convBnSwish)
                                       << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Sigmoid, 0},
                                                 {OpKind::Mul, 0}, {OpKind::Swish, 0}} << 1;
+        QTest::newRow("hard-swish as HardSigmoid * x") << Build(hardSwishForms)
+                                      << Counts{{OpKind::HardSwish, 0}, {OpKind::HardSigmoid, 2}, {OpKind::Mul, 2},
+                                                {OpKind::Conv, 2}} << 1;
         QTest::newRow("silu standalone, shared sigmoid, tanh") << Build(swishStandaloneAndShared)
                                       << Counts{{OpKind::Swish, 1}, {OpKind::Sigmoid, 1}, {OpKind::Mul, 1},
                                                 {OpKind::Tanh, 0}, {OpKind::Conv, 1}} << 1;
