@@ -42,8 +42,8 @@ void forEachStrided(const Shape& outShape, const int64_t* inStrides, int64_t inB
 
 // out[o] = in[offset(o)] for every element of outShape (offsets as forEachStrided), copying
 // runs: the innermost output axes that are contiguous in the input too (a channel slice of an
-// NHWC tensor, a broadcast row) go by memcpy, one call per run instead of an index step per
-// element (ShuffleNet's channel splits took a fifth of its time element by element).
+// NHWC tensor, as ShuffleNet's channel splits) go by memcpy, one call per run instead of an
+// index step per element (measurements: bench/README.md).
 void copyStrided(const float* in, const Shape& outShape, const int64_t* inStrides, int64_t inBase, float* out) {
     int64_t run = 1;
     int inner = outShape.rank; // axes [inner, rank) form one contiguous run

@@ -191,7 +191,7 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 // 1.5x the FMAs it keeps (MobileNet-V2's 32->16 projection at 112x112, the 16-, 40-, 80- and
 // 144-channel layers of MnasNet, EfficientNet and MobileNet-V2). The tile is written with
 // generic 16-float vectors (one zmm row, or two ymm): gemm_tile's plain loops with 16 of
-// NR-apart weights make GCC 12 vectorize the k loop instead (gathers, 6x slower).
+// NR-apart weights make GCC 12 vectorize the k loop instead, with gathers (bench/README.md).
 #if defined(__AVX__) && (defined(__GNUC__) || defined(__clang__)) && !EMBARK_VECTOR_TILE
 #  define EMBARK_NARROW_TILE 1
 inline constexpr int kNarrowChannels = 16;
