@@ -6,6 +6,8 @@
 
 #include "ir/fused.h"
 
+#include <algorithm>
+
 namespace embark::passes {
 namespace {
 
@@ -19,17 +21,45 @@ public:
             auto fused = describe(*act);
             if (!fused) continue;
             ir::Node* p = exclusiveProducer(act, 0);
+            // Through a reshape (an element-wise activation commutes with it): the Gemm that
+            // matmul_add_to_gemm put between two reshapes keeps its activation.
+            ir::Node* reshape = nullptr;
+            if (p && isReshape(p->op) && p->outputs().size() == 1) {
+                ir::Node* q = exclusiveProducer(p, 0);
+                if (q && q->outputs().size() == 1 && !ir::fusedActivation(*q) && ctx.lib().declaresFusion(q->op, act->op)) {
+                    reshape = p;
+                    p = q;
+                }
+            }
             if (!p || p->outputs().size() != 1 || ir::fusedActivation(*p)) continue;
             if (!ctx.lib().declaresFusion(p->op, act->op)) continue;
             ir::setFusedActivation(*p, *fused);
             ctx.note("fused " + act->describe() + " into " + p->describe());
-            absorbConsumer(g, p, act);
+            if (reshape) {
+                // The reshape now writes the activation's output; the fused node stands for it.
+                const std::vector<std::string> names = act->provenance;
+                appendProvenance(p, act);
+                absorbConsumer(g, reshape, act);
+                std::vector<std::string>& kept = reshape->provenance;
+                kept.erase(std::remove_if(kept.begin(), kept.end(),
+                                          [&](const std::string& s) {
+                                              return std::find(names.begin(), names.end(), s) != names.end();
+                                          }),
+                           kept.end());
+            } else {
+                absorbConsumer(g, p, act);
+            }
             ++rewrites;
         }
         return rewrites;
     }
 
 private:
+    static bool isReshape(ir::OpKind op) {
+        return op == ir::OpKind::Reshape || op == ir::OpKind::Flatten || op == ir::OpKind::Squeeze ||
+               op == ir::OpKind::Unsqueeze;
+    }
+
     static std::optional<ir::FusedActivation> describe(const ir::Node& n) {
         ir::FusedActivation a;
         a.op = n.op;

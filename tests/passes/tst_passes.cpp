@@ -209,6 +209,22 @@ ir::Graph matmulGelu() {
     return b.build();
 }
 
+// A transformer MLP on [1, tokens, C] rows as torch.onnx writes it: MatMul, Add(bias), the erf
+// GELU, then the second MatMul + Add: two Gemms over the rows between reshapes (which alias),
+// the bias in each and the GELU fused into the first through its reshape.
+ir::Graph tokenMlp() {
+    GraphBuilder b;
+    auto* x = b.input("x", {1, 5, 8});
+    auto* h = b.op(OpKind::MatMul, {x, b.weights("w1", {8, 16})}, {}, "fc1");
+    h = b.op(OpKind::Add, {h, b.weights("b1", {16})}, {}, "fc1_bias");
+    auto* e = b.op(OpKind::Erf, {b.op(OpKind::Div, {h, b.floats("sqrt2", {1.41421354f})}, {}, "div")}, {}, "erf");
+    auto* a = b.op(OpKind::Add, {e, b.floats("one", {1.f})}, {}, "add");
+    auto* m = b.op(OpKind::Mul, {b.op(OpKind::Mul, {h, a}, {}, "mul"), b.floats("half", {0.5f})}, {}, "mul_1");
+    auto* y = b.op(OpKind::MatMul, {m, b.weights("w2", {16, 8})}, {}, "fc2");
+    b.output(b.op(OpKind::Add, {b.weights("b2", {1, 1, 8}), y}, {}, "fc2_bias"));
+    return b.build();
+}
+
 // The two other orders of 0.5 * x * (1 + erf(x / sqrt 2)), standalone (nothing to fuse
 // into), then a look-alike that is not GELU (x / 2 inside the erf), which stays as it is.
 ir::Graph geluForms() {
@@ -287,6 +303,9 @@ private slots:
         QTest::newRow("matmul+gelu (erf form)") << Build(matmulGelu)
                                       << Counts{{OpKind::MatMul, 1}, {OpKind::Gelu, 0}, {OpKind::Erf, 0}, {OpKind::Div, 0},
                                                 {OpKind::Add, 0}, {OpKind::Mul, 0}} << 1;
+        QTest::newRow("token MLP: gemms over rows, gelu through a reshape") << Build(tokenMlp)
+                                      << Counts{{OpKind::Gemm, 2}, {OpKind::MatMul, 0}, {OpKind::Add, 0}, {OpKind::Reshape, 4},
+                                                {OpKind::Gelu, 0}, {OpKind::Erf, 0}, {OpKind::Mul, 0}} << 1;
         QTest::newRow("gelu forms and a look-alike") << Build(geluForms)
                                       << Counts{{OpKind::Gelu, 2}, {OpKind::Erf, 1}, {OpKind::Div, 1}, {OpKind::Add, 1},
                                                 {OpKind::Mul, 2}} << 0;
