@@ -341,6 +341,29 @@ private slots:
         QVERIFY2(run.code == 0 && run.count("check") == 4, run.describe());
     }
 
+    // Products of two run-time tensors with enough rows run per batch on packed panels; the
+    // batch offsets (here b broadcast over a's first batch dim) are computed at export time.
+    void runtimeMatmulBroadcastsBatches() {
+        test::GraphBuilder b("runtime_matmul");
+        auto* x = b.input("x", {2, 3, 9, 5});
+        auto* y = b.input("y", {3, 5, 7});
+        b.output(b.op(ir::OpKind::MatMul, {x, y}, {}, "product"));
+        b.output(b.op(ir::OpKind::MatMul, {b.op(ir::OpKind::Relu, {x}, {}, "relu"),
+                                           b.op(ir::OpKind::Sigmoid, {y}, {}, "sigmoid")}, {}, "product2"));
+        const QString out = m_tmp.path() + "/runtime_matmul_export";
+        QString text;
+        exportPortable(b, "runtime_matmul", out, text);
+        if (QTest::currentTestFailed()) return;
+        QCOMPARE(text.count("matmul_runtime("), 2);
+        QVERIFY2(text.contains("bo[] = {0, 35, 70, 0, 35, 70}"), qPrintable(text));
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        for (const char* threads : {"1", "2"}) {
+            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
+            QVERIFY2(run.code == 0 && run.count("check") == 2, run.describe());
+        }
+    }
+
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_trans_a");

@@ -467,6 +467,40 @@ private slots:
         QVERIFY(y2 == y);
     }
 
+    // Attention's run-time x run-time products: b packed on the fly into panels (remainder and
+    // narrow last panels, remainder tiles), on one thread and on two with the same bits.
+    void matmulRuntime_data() {
+        QTest::addColumn<int>("m");
+        QTest::addColumn<int>("k");
+        QTest::addColumn<int>("n");
+        QTest::newRow("Q.K^T of a head: 197x64 x 64x197") << 197 << 64 << 197;
+        QTest::newRow("A.V of a head: 197x197 x 197x64") << 197 << 197 << 64;
+        QTest::newRow("narrow last panel 9x5 x 5x16") << 9 << 5 << 16;
+        QTest::newRow("one column 13x7 x 7x1") << 13 << 7 << 1;
+    }
+    void matmulRuntime() {
+        QFETCH(int, m); QFETCH(int, k); QFETCH(int, n);
+        const auto a = randomVector(size_t(m) * k, 11);
+        const auto b = randomVector(size_t(k) * n, 12);
+        std::vector<double> want(size_t(m) * n);
+        for (int r = 0; r < m; ++r)
+            for (int j = 0; j < n; ++j) {
+                double sum = 0;
+                for (int i = 0; i < k; ++i) sum += double(a[size_t(r) * k + i]) * b[size_t(i) * n + j];
+                want[size_t(r) * n + j] = sum;
+            }
+        std::vector<float> y(want.size() + 1, NAN);
+        y.back() = -1.f;
+        ep::matmul_runtime(a.data(), b.data(), y.data(), m, k, n, nullptr);
+        QCOMPARE(y.back(), -1.f); // nothing past the product
+        y.pop_back();
+        CHECK_CLOSE(y, want);
+        ep::ThreadPool pool(2);
+        std::vector<float> y2(want.size(), NAN);
+        ep::matmul_runtime(a.data(), b.data(), y2.data(), m, k, n, &pool);
+        QVERIFY(y2 == y);
+    }
+
     void pool2d_data() {
         for (const char* c : {"batch", "in_h", "in_w", "channels", "out_h", "out_w", "kernel_h",
                               "kernel_w", "stride_h", "stride_w", "dilation_h", "dilation_w",

@@ -439,6 +439,27 @@ void fully_connected(const FullyConnected& op, int rows, const float* x, float* 
     run_gemm(rows, op.k, op.n, x, op.packed.data(), op.bias_offset, y, op.act, pool);
 }
 
+void matmul_runtime(const float* a, const float* b, float* y, int m, int k, int n, ThreadPool* pool) {
+    const int panels = ceil_div(n, NR);
+    const size_t bias_offset = static_cast<size_t>(panels) * k * NR;
+    thread_local AlignedBuffer packed;
+    if (packed.size() < bias_offset + static_cast<size_t>(panels) * NR)
+        packed = AlignedBuffer(bias_offset + static_cast<size_t>(panels) * NR);
+    float* w = packed.data();
+    for (int p = 0; p < panels; ++p) {
+        const int n0 = p * NR, width = std::min(NR, n - n0);
+        float* panel = w + static_cast<size_t>(p) * k * NR;
+        for (int i = 0; i < k; ++i) {
+            const float* src = b + static_cast<size_t>(i) * n + n0;
+            float* dst = panel + static_cast<size_t>(i) * NR;
+            std::copy(src, src + width, dst);
+            std::fill(dst + width, dst + NR, 0.f); // lanes past n: computed, never stored
+        }
+    }
+    std::fill(w + bias_offset, w + bias_offset + static_cast<size_t>(panels) * NR, 0.f);
+    run_gemm(m, k, n, a, w, bias_offset, y, Activation{}, pool);
+}
+
 namespace detail {
 void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bool prefetch) {
     const int k = op.shape.in_c, n = op.shape.out_c;

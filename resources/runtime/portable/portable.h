@@ -290,6 +290,11 @@ FullyConnected pack_fully_connected(int k, int n, const float* weights, bool tra
 void fully_connected(const FullyConnected& op, int rows, const float* x, float* y,
                      ThreadPool* pool = nullptr);
 
+// y[m][n] = a[m][k] x b[k][n] with b computed at run time (attention's Q.K^T and A.V per head):
+// b is packed into NR-wide panels (a buffer of the calling thread's), then the product runs
+// as a fully-connected layer with the register tile, its pixel tiles split over the pool.
+void matmul_runtime(const float* a, const float* b, float* y, int m, int k, int n, ThreadPool* pool);
+
 // ----- Pooling (NHWC) ------------------------------------------------------------------
 // out_h/out_w are given by the emitter (they depend on ceil_mode). Taps outside the input
 // are skipped by max pooling; average pooling divides by the number of taps inside the
