@@ -364,6 +364,26 @@ private slots:
         }
     }
 
+    // A LayerNormalization over many rows splits them over the pool: the same output on 1 and 2
+    // threads, matching the reference.
+    void layerNormRowsSplitOverThreads() {
+        test::GraphBuilder b("layer_norm_rows");
+        auto* x = b.input("x", {1, 70, 384});
+        b.output(b.op(ir::OpKind::LayerNormalization, {x, b.weights("scale", {384}), b.weights("bias", {384})},
+                      {{"axis", int64_t{-1}}}, "ln"));
+        const QString out = m_tmp.path() + "/layer_norm_rows_export";
+        QString text;
+        exportPortable(b, "layer_norm_rows", out, text);
+        if (QTest::currentTestFailed()) return;
+        QVERIFY2(text.contains("parallel_for(70, part)"), qPrintable(text));
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        for (const char* threads : {"1", "2"}) {
+            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
+            QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
+        }
+    }
+
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_trans_a");

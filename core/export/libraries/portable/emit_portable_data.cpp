@@ -338,9 +338,16 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     if (!scale) return scale.error();
     auto bias = expanded(2, "bias");
     if (!bias) return bias.error();
-    ctx.forward += "    embark::generic::layerNorm(" + ctx.ptr(x) + ", " + std::to_string(x->shape.numel() / inner) + ", " +
-                   std::to_string(inner) + ", " + *scale + ", " + *bias + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " +
-                   ctx.ptr(y) + ");\n";
+    // Rows split over the pool when there are enough of them (each row is normalised alone: the
+    // same bits on any thread count).
+    const int64_t outer = x->shape.numel() / inner;
+    const std::string in = std::to_string(inner);
+    ctx.forward += "    { auto part = [&](int64_t r0, int64_t r1) { embark::generic::layerNorm(" + ctx.ptr(x) + " + r0 * " + in +
+                   ", r1 - r0, " + in + ", " + *scale + ", " + *bias + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " +
+                   ctx.ptr(y) + " + r0 * " + in + "); };\n"
+                   "      if (g_pool && g_pool->threads() > 1 && " + std::to_string(outer > 1 && outer * inner >= 16384 ? 1 : 0) +
+                   ") g_pool->parallel_for(" + std::to_string(outer) + ", part);\n      else part(0, " + std::to_string(outer) +
+                   "); }\n";
     return {};
 }
 
