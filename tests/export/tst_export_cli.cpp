@@ -79,6 +79,16 @@ class TestExportCli : public QObject {
         text = QString::fromUtf8(code.readAll());
     }
 
+    // Builds an export and checks its `outputs` outputs against the reference at 1 and 2 threads.
+    void buildAndCheckOnOneAndTwoThreads(const QString& out, int outputs) {
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        for (const char* threads : {"1", "2"}) {
+            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
+            QVERIFY2(run.code == 0 && run.count("check") == outputs, run.describe());
+        }
+    }
+
 private slots:
     void initTestCase() {
         QVERIFY(m_tmp.isValid());
@@ -356,12 +366,7 @@ private slots:
         if (QTest::currentTestFailed()) return;
         QCOMPARE(text.count("matmul_runtime("), 2);
         QVERIFY2(text.contains("bo[] = {0, 35, 70, 0, 35, 70}"), qPrintable(text));
-        CliRun bld = cli({"build", out, "--jobs", "2"});
-        QVERIFY2(bld.code == 0, bld.describe());
-        for (const char* threads : {"1", "2"}) {
-            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
-            QVERIFY2(run.code == 0 && run.count("check") == 2, run.describe());
-        }
+        buildAndCheckOnOneAndTwoThreads(out, 2);
     }
 
     // A LayerNormalization over many rows splits them over the pool: the same output on 1 and 2
@@ -376,12 +381,7 @@ private slots:
         exportPortable(b, "layer_norm_rows", out, text);
         if (QTest::currentTestFailed()) return;
         QVERIFY2(text.contains("parallel_for(70, part)"), qPrintable(text));
-        CliRun bld = cli({"build", out, "--jobs", "2"});
-        QVERIFY2(bld.code == 0, bld.describe());
-        for (const char* threads : {"1", "2"}) {
-            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
-            QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
-        }
+        buildAndCheckOnOneAndTwoThreads(out, 1);
     }
 
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
