@@ -441,27 +441,25 @@ template <int TAPS, Act kAct>
         float* out = output + p * channels;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
             prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
-        int c0 = 0;
-        for (; c0 + 4 * N <= channels; c0 += 4 * N) {
-            depthwise_narrow_block<TAPS, 4, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
-            if (after) apply_activation(op.act, out + c0, 4 * N);
+        if (channels < N) { // element by element, its activation included
+            depthwise_tail(taps, rows, w, bias, channels, 0, out, op.act);
+            continue;
         }
+        int c0 = 0;
+        for (; c0 + 4 * N <= channels; c0 += 4 * N)
+            depthwise_narrow_block<TAPS, 4, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
         if (c0 + 2 * N <= channels) {
             depthwise_narrow_block<TAPS, 2, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
-            if (after) apply_activation(op.act, out + c0, 2 * N);
             c0 += 2 * N;
         }
         if (c0 + N <= channels) {
             depthwise_narrow_block<TAPS, 1, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
-            if (after) apply_activation(op.act, out + c0, N);
             c0 += N;
         }
-        if (c0 < channels && channels >= N) {
+        if (c0 < channels)
             depthwise_narrow_block<TAPS, 1, kAct>(taps, rows, w, bias, channels, channels - N, out, lo, hi);
-            if (after) apply_activation(op.act, out + channels - N, N);
-        } else if (c0 < channels) {
-            depthwise_tail(taps, rows, w, bias, channels, c0, out, op.act);
-        }
+        // Any other activation once over the pixel's stored channels.
+        if (after) apply_activation(op.act, out, static_cast<size_t>(channels));
     }
 }
 

@@ -338,6 +338,19 @@ template <int NR>
 inline void gemm_tile_panels_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
                                  size_t offset, const float* w, size_t panel_stride, const float* bias, float* c,
                                  size_t c_stride, int n, const Activation& act) {
+    if (act_after_store(act.kind)) {
+        // The exp-based activations once over the tile's stored rows (one call for all its
+        // pixels when they are contiguous), not once per panel and pixel: a call per 32
+        // channels cost more than the activation on EfficientNet's 16->96 SiLU expansion.
+        gemm_tile_panels_any<NR>(m_valid, taps, kc, rows, row_stride, offset, w, panel_stride, bias, c, c_stride, n,
+                                 Activation{});
+        if (c_stride == static_cast<size_t>(n)) {
+            apply_activation(act, c, static_cast<size_t>(m_valid) * static_cast<size_t>(n));
+        } else {
+            for (int m = 0; m < m_valid; ++m) apply_activation(act, c + m * c_stride, static_cast<size_t>(n));
+        }
+        return;
+    }
     int p = 0;
 #if EMBARK_VECTOR_TILE
     // Whole panels of a whole tile of one tap in one call (gemm_panels_vec).
