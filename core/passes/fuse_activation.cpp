@@ -6,8 +6,6 @@
 
 #include "ir/fused.h"
 
-#include <algorithm>
-
 namespace embark::passes {
 namespace {
 
@@ -37,15 +35,10 @@ public:
             ctx.note("fused " + act->describe() + " into " + p->describe());
             if (reshape) {
                 // The reshape now writes the activation's output; the fused node stands for it.
-                const std::vector<std::string> names = act->provenance;
                 appendProvenance(p, act);
-                absorbConsumer(g, reshape, act);
-                std::vector<std::string>& kept = reshape->provenance;
-                kept.erase(std::remove_if(kept.begin(), kept.end(),
-                                          [&](const std::string& s) {
-                                              return std::find(names.begin(), names.end(), s) != names.end();
-                                          }),
-                           kept.end());
+                ir::Value* out = act->output(0);
+                g.removeNode(act);
+                g.setOutput(reshape, 0, out);
             } else {
                 absorbConsumer(g, p, act);
             }

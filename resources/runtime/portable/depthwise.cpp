@@ -4,6 +4,7 @@
 #include "portable.h"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 namespace embark::portable::detail {
@@ -64,6 +65,17 @@ template <int WIDTH>
         return;
     }
     default: apply_activation(act, v, WIDTH); return;
+    }
+}
+
+// Calls fn(std::integral_constant<Act, A>{}) with the activation a kernel applies in registers:
+// Relu, Clamp, or None for any other (which the kernel applies to its stored output).
+template <typename Fn>
+[[gnu::always_inline]] inline void with_register_activation(Act kind, Fn&& fn) {
+    switch (kind) {
+    case Act::Relu: fn(std::integral_constant<Act, Act::Relu>{}); return;
+    case Act::Clamp: fn(std::integral_constant<Act, Act::Clamp>{}); return;
+    default: fn(std::integral_constant<Act, Act::None>{}); return;
     }
 }
 
@@ -267,11 +279,9 @@ template <int TAPS, Act kAct>
 template <int TAPS>
 void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
                           float* output, bool prefetch) {
-    switch (op.act.kind) {
-    case Act::Relu: depthwise_pixels_rvv<TAPS, Act::Relu>(op, indirection, begin, end, output, prefetch); return;
-    case Act::Clamp: depthwise_pixels_rvv<TAPS, Act::Clamp>(op, indirection, begin, end, output, prefetch); return;
-    default: depthwise_pixels_rvv<TAPS, Act::None>(op, indirection, begin, end, output, prefetch); return;
-    }
+    with_register_activation(op.act.kind, [&](auto act) {
+        depthwise_pixels_rvv<TAPS, decltype(act)::value>(op, indirection, begin, end, output, prefetch);
+    });
 }
 #  define EMBARK_DEPTHWISE_RVV 1
 #else
@@ -373,11 +383,9 @@ template <int TAPS, Act kAct>
 template <int TAPS>
 void depthwise_pixels_vec(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
                           bool prefetch) {
-    switch (op.act.kind) {
-    case Act::Relu: depthwise_pixels_vec<TAPS, Act::Relu>(op, indirection, begin, end, output, prefetch); return;
-    case Act::Clamp: depthwise_pixels_vec<TAPS, Act::Clamp>(op, indirection, begin, end, output, prefetch); return;
-    default: depthwise_pixels_vec<TAPS, Act::None>(op, indirection, begin, end, output, prefetch); return;
-    }
+    with_register_activation(op.act.kind, [&](auto act) {
+        depthwise_pixels_vec<TAPS, decltype(act)::value>(op, indirection, begin, end, output, prefetch);
+    });
 }
 #else
 #  define EMBARK_DEPTHWISE_VEC 0
@@ -425,7 +433,7 @@ template <int TAPS, int V, Act kAct>
 }
 
 // Output pixels [begin, end) with the activation kAct in registers (Act::None: any other
-// activation, applied to each stored block).
+// activation, applied once over each stored pixel).
 template <int TAPS, Act kAct>
 [[gnu::noinline]] void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
                                             float* output, bool prefetch) {
@@ -466,11 +474,9 @@ template <int TAPS, Act kAct>
 template <int TAPS>
 void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
                           bool prefetch) {
-    switch (op.act.kind) {
-    case Act::Relu: depthwise_pixels_x86<TAPS, Act::Relu>(op, indirection, begin, end, output, prefetch); return;
-    case Act::Clamp: depthwise_pixels_x86<TAPS, Act::Clamp>(op, indirection, begin, end, output, prefetch); return;
-    default: depthwise_pixels_x86<TAPS, Act::None>(op, indirection, begin, end, output, prefetch); return;
-    }
+    with_register_activation(op.act.kind, [&](auto act) {
+        depthwise_pixels_x86<TAPS, decltype(act)::value>(op, indirection, begin, end, output, prefetch);
+    });
 }
 #else
 #  define EMBARK_DEPTHWISE_X86 0

@@ -143,50 +143,51 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     return {};
 }
 
-// y = a x b with both operands computed at run time (attention's Q.K^T and A.V): the output
-// rows split over the thread pool when the product is large enough to pay for the hand-off.
+// Element offsets of the a and b matrices of each batch of a x b (numpy broadcasting of the
+// batch dims, right-aligned), in the order of the product's batches.
+void matmulBatchOffsets(const ir::Shape& as, const ir::Shape& bs, std::vector<int64_t>& aOff, std::vector<int64_t>& bOff) {
+    const int64_t m = as[as.rank() - 2], k = as[as.rank() - 1], n = bs[bs.rank() - 1];
+    const size_t rank = std::max(as.rank(), bs.rank());
+    std::vector<int64_t> batch(rank - 2), aStride(rank - 2, 0), bStride(rank - 2, 0);
+    int64_t aAcc = m * k, bAcc = k * n;
+    for (size_t i = rank - 2; i-- > 0;) {
+        const int64_t ad = i + as.rank() >= rank ? as[i + as.rank() - rank] : 1;
+        const int64_t bd = i + bs.rank() >= rank ? bs[i + bs.rank() - rank] : 1;
+        batch[i] = std::max(ad, bd);
+        aStride[i] = ad == 1 ? 0 : aAcc;
+        bStride[i] = bd == 1 ? 0 : bAcc;
+        aAcc *= ad;
+        bAcc *= bd;
+    }
+    std::vector<int64_t> idx(batch.size(), 0);
+    do {
+        int64_t ao = 0, bo = 0;
+        for (size_t i = 0; i < batch.size(); ++i) {
+            ao += idx[i] * aStride[i];
+            bo += idx[i] * bStride[i];
+        }
+        aOff.push_back(ao);
+        bOff.push_back(bo);
+        size_t i = batch.size();
+        while (i > 0 && ++idx[i - 1] == batch[i - 1]) idx[--i] = 0;
+        if (i == 0) break;
+    } while (true);
+}
+
+// y = a x b with both operands computed at run time (attention's Q.K^T and A.V). Matrices of at
+// least 8 rows: per (broadcast) batch, b packed into panels and the register tile
+// (portable::matmul_runtime), the batch offsets known at export time. Fewer rows: the generic
+// product, its output rows split over the thread pool when it is large enough to pay for the
+// hand-off.
 void emitRuntimeMatmul(EmitContext& ctx, const ir::Value* a, const ir::Value* b, const ir::Value* y) {
-    // Matrices of at least a tile's rows: per (broadcast) batch, b packed into panels and the
-    // register tile (portable::matmul_runtime); the batch offsets are known at export time.
     const ir::Shape& as = a->shape;
     const ir::Shape& bs = b->shape;
     if (as.rank() >= 2 && bs.rank() >= 2 && as[as.rank() - 2] >= 8) {
         const int64_t m = as[as.rank() - 2], k = as[as.rank() - 1], n = bs[bs.rank() - 1];
-        const size_t rank = std::max(as.rank(), bs.rank());
-        std::vector<int64_t> batch(rank - 2), aStride(rank - 2, 0), bStride(rank - 2, 0);
-        int64_t aAcc = m * k, bAcc = k * n;
-        for (size_t i = rank - 2; i-- > 0;) {
-            const size_t ai = i + as.rank() - rank, bi = i + bs.rank() - rank; // right-aligned batch dims
-            const int64_t ad = i + as.rank() >= rank ? as[ai] : 1, bd = i + bs.rank() >= rank ? bs[bi] : 1;
-            batch[i] = std::max(ad, bd);
-            aStride[i] = ad == 1 ? 0 : aAcc;
-            bStride[i] = bd == 1 ? 0 : bAcc;
-            aAcc *= ad;
-            bAcc *= bd;
-        }
-        int64_t count = 1;
-        for (int64_t d : batch) count *= d;
-        std::vector<int64_t> aOff, bOff, idx(batch.size(), 0);
-        for (int64_t o = 0; o < count; ++o) {
-            int64_t ao = 0, bo = 0;
-            for (size_t i = 0; i < batch.size(); ++i) {
-                ao += idx[i] * aStride[i];
-                bo += idx[i] * bStride[i];
-            }
-            aOff.push_back(ao);
-            bOff.push_back(bo);
-            for (size_t i = batch.size(); i-- > 0;) {
-                if (++idx[i] < batch[i]) break;
-                idx[i] = 0;
-            }
-        }
-        auto list = [](const std::vector<int64_t>& v) {
-            std::string s = "{";
-            for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
-            return s + "}";
-        };
-        ctx.forward += "    { static const int64_t ao[] = " + list(aOff) + ", bo[] = " + list(bOff) + ";\n"
-                       "      for (int64_t i = 0; i < " + std::to_string(count) + "; ++i)\n"
+        std::vector<int64_t> aOff, bOff;
+        matmulBatchOffsets(as, bs, aOff, bOff);
+        ctx.forward += "    { static const int64_t ao[] = " + cppInts(aOff) + ", bo[] = " + cppInts(bOff) + ";\n"
+                       "      for (int64_t i = 0; i < " + std::to_string(aOff.size()) + "; ++i)\n"
                        "        embark::portable::matmul_runtime(" + ctx.ptr(a) + " + ao[i], " + ctx.ptr(b) + " + bo[i], " +
                        ctx.ptr(y) + " + i * " + std::to_string(m * n) + ", " + std::to_string(m) + ", " + std::to_string(k) +
                        ", " + std::to_string(n) + ", g_pool.get()); }\n";

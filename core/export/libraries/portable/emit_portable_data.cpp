@@ -342,12 +342,18 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     // same bits on any thread count).
     const int64_t outer = x->shape.numel() / inner;
     const std::string in = std::to_string(inner);
-    ctx.forward += "    { auto part = [&](int64_t r0, int64_t r1) { embark::generic::layerNorm(" + ctx.ptr(x) + " + r0 * " + in +
-                   ", r1 - r0, " + in + ", " + *scale + ", " + *bias + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " +
-                   ctx.ptr(y) + " + r0 * " + in + "); };\n"
-                   "      if (g_pool && g_pool->threads() > 1 && " + std::to_string(outer > 1 && outer * inner >= 16384 ? 1 : 0) +
-                   ") g_pool->parallel_for(" + std::to_string(outer) + ", part);\n      else part(0, " + std::to_string(outer) +
-                   "); }\n";
+    // layerNorm over rows [first, first + count) of x into y.
+    auto call = [&](const std::string& first, const std::string& count) {
+        return "embark::generic::layerNorm(" + ctx.ptr(x) + " + " + first + " * " + in + ", " + count + ", " + in + ", " +
+               *scale + ", " + *bias + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + ctx.ptr(y) + " + " + first +
+               " * " + in + ")";
+    };
+    if (outer > 1 && outer * inner >= 16384)
+        ctx.forward += "    { auto part = [&](int64_t r0, int64_t r1) { " + call("r0", "r1 - r0") + "; };\n"
+                       "      if (g_pool && g_pool->threads() > 1) g_pool->parallel_for(" + std::to_string(outer) +
+                       ", part);\n      else part(0, " + std::to_string(outer) + "); }\n";
+    else
+        ctx.forward += "    " + call("0", std::to_string(outer)) + ";\n";
     return {};
 }
 
