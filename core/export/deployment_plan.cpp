@@ -1,5 +1,6 @@
 #include "deployment_plan.h"
 
+#include "concat_in_place.h"
 #include "exporter.h"
 #include "targets/kernel_library.h"
 #include "kernel_libraries.h"
@@ -50,12 +51,26 @@ Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& m
     MemoryPlanOptions mo;
     mo.ioInArena = o.ioInArena;
     for (const FusedBlock& b : plan->fusedBlocks) mo.apart.push_back({b.input->name, b.output()->name});
+    if (o.concatInPlace) mo.concat = concatInPlaceRules(plan->adaptation, plan->fusedBlocks);
     auto memory = planMemory(plan->adaptation.graph, mo);
     if (!memory) return memory.error();
     EMBARK_TRY(checkMemoryPlan(*memory));
     plan->memory = std::move(*memory);
     return plan;
 }
+
+namespace {
+// The buffer's values that are slices of it (concatenation in place).
+QJsonArray viewsJson(const MemoryPlan& m, const PlannedBuffer& b) {
+    QJsonArray views;
+    for (const std::string& v : b.values)
+        if (auto it = m.views.find(v); it != m.views.end())
+            views.append(QJsonObject{{"value", QString::fromStdString(v)},
+                                     {"byte_offset", static_cast<qint64>(it->second.byteOffset)},
+                                     {"row_stride", static_cast<qint64>(it->second.rowStride)}});
+    return views;
+}
+} // namespace
 
 QJsonObject memoryPlanJson(const MemoryPlan& m) {
     QJsonArray buffers;
@@ -66,7 +81,8 @@ QJsonObject memoryPlanJson(const MemoryPlan& m) {
                                    {"first_step", b.firstStep},
                                    {"last_step", b.lastStep},
                                    {"in_arena", b.inArena},
-                                   {"values", strings(b.values)}});
+                                   {"values", strings(b.values)},
+                                   {"views", viewsJson(m, b)}});
     return QJsonObject{{"arena_bytes", static_cast<qint64>(m.arenaBytes)},
                        {"lower_bound_bytes", static_cast<qint64>(m.lowerBoundBytes)},
                        {"alignment", static_cast<qint64>(m.alignment)},

@@ -26,6 +26,7 @@ struct PlanOptions {
     bool havePrebuiltXnnpack = false; // XNNPACK is linkable for a prebuilt-only arch (riscv64)
     bool keepSnapshots = false;       // every stage's graph (the studio, `plan --stages`)
     bool ioInArena = true;            // what exports do; `plan --io-outside` shows the other
+    bool concatInPlace = true;        // producers write into their Concat's output (concat_in_place.h)
 };
 
 struct DeploymentPlan {

@@ -10,7 +10,18 @@ std::string EmitContext::ptr(const ir::Value* v) {
     if (auto bound = m_bound.find(v->name); bound != m_bound.end()) return bound->second;
     if (v->isConstant()) return "W(" + std::to_string(constantOffset(v)) + ")";
     const PlannedBuffer* b = m_plan.bufferFor(v->name);
-    return "T(" + std::to_string(b ? b->offset : 0) + ")";
+    return "T(" + std::to_string(b ? b->offset + m_plan.viewOf(v->name).byteOffset : 0) + ")";
+}
+
+int64_t EmitContext::arenaOffset(const ir::Value* v) const {
+    if (v->isConstant() || m_bound.count(v->name)) return -1;
+    const PlannedBuffer* b = m_plan.bufferFor(v->name);
+    if (!b || !b->inArena) return -1;
+    return static_cast<int64_t>(b->offset + m_plan.viewOf(v->name).byteOffset);
+}
+
+int64_t EmitContext::rowStride(const ir::Value* v) const {
+    return v->isConstant() || m_bound.count(v->name) ? 0 : m_plan.viewOf(v->name).rowStride;
 }
 
 int64_t EmitContext::constantOffset(const ir::Value* v) {

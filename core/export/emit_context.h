@@ -24,6 +24,11 @@ public:
     // C++ expression of a float pointer to the value: "T(4096)" in the arena, "W(128)" for a
     // constant (added to the blob as float32 on first use), or the expression it was bound to.
     std::string ptr(const ir::Value* v);
+    // Byte offset of v in the arena, or -1 (a constant, a bound value, a value outside the arena).
+    int64_t arenaOffset(const ir::Value* v) const;
+    // Floats between rows of v's last axis when v is a strided slice of a concatenation, else 0
+    // (memory_planner.h; the kernels that take such rows: concat_in_place.h).
+    int64_t rowStride(const ir::Value* v) const;
     // Makes ptr(v) of the named value `expression` (a graph input read where the caller put it).
     void bind(const std::string& value, std::string expression) { m_bound[value] = std::move(expression); }
     // Blob offset of a constant converted to float32.

@@ -33,8 +33,10 @@ QJsonObject valueJson(const ManifestInput& in, const ir::Value* v) {
                   {"shape", dimsJson(model)}, {"physical_shape", dimsJson(d)}, {"layout", nhwc ? "NHWC" : "model"},
                   {"bytes", static_cast<qint64>(v->byteSize())}};
     if (const PlannedBuffer* b = in.plan.bufferFor(v->name)) {
+        const ValueView view = in.plan.viewOf(v->name);
         o["buffer"] = b->id;
-        o["offset"] = static_cast<qint64>(b->offset);
+        o["offset"] = static_cast<qint64>(b->offset + view.byteOffset);
+        if (view.rowStride) o["row_stride"] = static_cast<qint64>(view.rowStride);
     }
     return o;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -32,7 +33,123 @@ struct Group {
     bool inArena = true;
 };
 
+// A value's place in the buffer of `root` (another value): elements from its start, and the
+// stride of its last-axis rows (0 = contiguous).
+struct Placement {
+    const ir::Value* root = nullptr;
+    int64_t offset = 0;
+    int64_t stride = 0;
+    bool operator==(const Placement& o) const { return root == o.root && offset == o.offset && stride == o.stride; }
+};
+
+int64_t lastDim(const ir::Value* v) { return v->shape.rank() ? v->shape[v->shape.rank() - 1] : 1; }
+
+bool isPlainFloat(const ir::Value* v) {
+    return v && !v->isConstant() && v->dtype == ir::DType::Float32 && v->shape.checkedNumel().has_value() &&
+           v->shape.numel() > 0;
+}
+
+struct ConcatPlacements {
+    std::unordered_map<const ir::Value*, Placement> slices; // value -> its place in a root
+};
+
+// Step 2's concatenation in place: which values are views of which Concat's output, decided from
+// the last Concat of the schedule to the first, so that an outer Concat's placement is known
+// before the Concats that feed it.
+ConcatPlacements placeConcatenations(const std::vector<ir::Node*>& nodes, const MemoryPlanOptions& options) {
+    ConcatPlacements result;
+    std::unordered_map<const ir::Value*, Placement>& placed = result.slices;
+    const MemoryPlanOptions::ConcatRules& rules = options.concat;
+    if (!rules.inPlace || !rules.writesAtOffset || !rules.writesStrided || !rules.readsStrided) return result;
+    std::set<std::string> apart;
+    for (const auto& [a, b] : options.apart) {
+        apart.insert(a);
+        apart.insert(b);
+    }
+    auto readersReadStrided = [&](const ir::Value* v) {
+        for (const ir::Use& u : v->uses())
+            if (!rules.readsStrided(*u.node)) return false;
+        return true;
+    };
+    for (auto it = nodes.rbegin(); it != nodes.rend(); ++it) {
+        const ir::Node& n = **it;
+        if (n.op != ir::OpKind::Concat || !rules.inPlace(n)) continue;
+        const ir::Value* y = n.output(0);
+        if (!isPlainFloat(y)) continue;
+        const size_t rank = y->shape.rank();
+        const int64_t axis = y->shape.normAxis(n.attrInt("axis", 0));
+        if (axis < 0 || static_cast<size_t>(axis) >= rank) continue;
+        int64_t outer = 1, inner = 1;
+        for (size_t i = 0; i < rank; ++i) {
+            if (static_cast<int64_t>(i) < axis) outer *= y->shape[i];
+            if (static_cast<int64_t>(i) > axis) inner *= y->shape[i];
+        }
+        const int64_t extent = y->shape[static_cast<size_t>(axis)];
+        // The inputs with their offsets along the axis; empty inputs take no room.
+        std::vector<std::pair<const ir::Value*, int64_t>> slices;
+        bool usable = true;
+        int64_t at = 0;
+        for (const ir::Value* in : n.inputs()) {
+            if (!in || in->shape.rank() != rank) { usable = false; break; }
+            const int64_t size = in->shape[static_cast<size_t>(axis)];
+            if (in->shape.numel() > 0) slices.push_back({in, at});
+            at += size;
+        }
+        if (!usable || at != extent || slices.empty()) continue;
+        // Where input slice `offset` lies when y lies at `py`, or nothing if that is not a view.
+        auto expected = [&](const Placement& py, int64_t offset, const ir::Value* in) -> std::optional<Placement> {
+            Placement p{py.root, py.offset + offset * inner, 0};
+            if (py.stride != 0 || outer > 1) {
+                if (inner != 1) return std::nullopt;
+                p.stride = py.stride != 0 ? py.stride : extent;
+            }
+            if (in->shape.numel() == lastDim(in) || p.stride == lastDim(in)) p.stride = 0; // one row, or whole rows
+            return p;
+        };
+        // A Concat whose inputs already lie side by side: its output is their union.
+        if (!placed.count(y) && !y->isGraphOutput()) {
+            auto first = placed.find(slices.front().first);
+            std::optional<Placement> union_;
+            if (first != placed.end()) { // y starts where its first input starts, rows as far apart
+                union_ = first->second;
+                if (y->shape.numel() == lastDim(y) || union_->stride == lastDim(y)) union_->stride = 0;
+            }
+            bool all = union_.has_value() && (union_->stride == 0 || readersReadStrided(y));
+            for (size_t i = 0; all && i < slices.size(); ++i) {
+                auto p = placed.find(slices[i].first);
+                auto e = expected(*union_, slices[i].second, slices[i].first);
+                all = p != placed.end() && e && p->second == *e;
+            }
+            if (all) {
+                placed[y] = *union_;
+                continue;
+            }
+        }
+        // Otherwise y's buffer (or the slice of a buffer that y is) hosts the inputs it can.
+        if (!placed.count(y) && (y->isGraphInput() || y->isGraphOutput())) continue;
+        const Placement py = placed.count(y) ? placed.at(y) : Placement{y, 0, 0};
+        const bool stridedFits = py.root->byteSize() <= rules.stridedMaxBytes;
+        for (const auto& [in, offset] : slices) {
+            if (!isPlainFloat(in) || placed.count(in) || in->isGraphInput() || in->isGraphOutput() || !in->producer() ||
+                apart.count(in->name))
+                continue;
+            const std::optional<Placement> e = expected(py, offset, in);
+            if (!e) continue;
+            const ir::Node& producer = *in->producer();
+            const bool ok = e->stride == 0 ? rules.writesAtOffset(producer)
+                                           : stridedFits && rules.writesStrided(producer) && readersReadStrided(in);
+            if (ok) placed[in] = *e;
+        }
+    }
+    return result;
+}
+
 } // namespace
+
+ValueView MemoryPlan::viewOf(const std::string& value) const {
+    auto it = views.find(value);
+    return it == views.end() ? ValueView{} : it->second;
+}
 
 const PlannedBuffer* MemoryPlan::bufferFor(const std::string& value) const {
     auto it = bufferOfValue.find(value);
@@ -101,6 +218,14 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         groupOf[v] = gi;
     };
 
+    const ConcatPlacements concats = placeConcatenations(nodes, options);
+    const std::unordered_map<const ir::Value*, Placement>& slices = concats.slices;
+    std::unordered_map<const ir::Value*, int> rootLast; // the last step of any value in a root's buffer
+    for (const auto& [v, p] : slices) {
+        int& last = rootLast.emplace(p.root, valueLast(p.root)).first->second;
+        last = std::max(last, valueLast(v));
+    }
+
     for (const ir::Value* v : graph.inputs())
         if (!v->isConstant()) EMBARK_TRY(newGroup(v, 0));
     for (size_t step = 0; step < nodes.size(); ++step) {
@@ -112,19 +237,41 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         for (size_t k = 0; k < n->outputs().size(); ++k) {
             const ir::Value* out = n->output(k);
             if (!out || out->isConstant()) continue;
+            if (auto p = slices.find(out); p != slices.end()) {
+                // A slice of a concatenation: its root's buffer, created by its first slice.
+                const ir::Value* root = p->second.root;
+                if (!groupOf.count(root)) {
+                    auto created = newGroup(root, static_cast<int>(step));
+                    if (!created.ok()) return created.error();
+                    groups[*created].last = rootLast.at(root);
+                }
+                join(groupOf.at(root), out);
+                plan.views[out->name] = ValueView{static_cast<size_t>(p->second.offset) * ir::dtypeSize(out->dtype),
+                                                  p->second.stride};
+                continue;
+            }
+            if (groupOf.count(out)) continue; // a concatenation whose slices were written first
             const ir::Value* in0 = n->input(0);
             const bool sameClass = in0 && !in0->isConstant() && (options.ioInArena || isIo(in0) == isIo(out));
-            if (k == 0 && sameClass && options.aliasReshapes && isPureReshape(n->op) && in0->byteSize() == out->byteSize()) {
+            if (k == 0 && sameClass && options.aliasReshapes && isPureReshape(n->op) && in0->byteSize() == out->byteSize() &&
+                plan.viewOf(in0->name).rowStride == 0) {
                 join(groupOf.at(in0), out);
+                if (auto v = plan.views.find(in0->name); v != plan.views.end()) plan.views[out->name] = v->second;
                 continue;
             }
             if (k == 0 && options.inPlace && isElementwise(*n) && (options.ioInArena || !isIo(out))) {
                 bool placed = false;
                 for (const ir::Value* in : n->inputs()) {
-                    if (!in || in->isConstant() || in->isGraphInput() || in->byteSize() != out->byteSize()) continue;
+                    if (!in || in->isConstant() || in->isGraphInput() || in->byteSize() != out->byteSize() ||
+                        plan.views.count(in->name))
+                        continue;
                     const size_t gi = groupOf.at(in);
                     if (groups[gi].last != static_cast<int>(step) || !groups[gi].inArena) continue;
                     if (keptApart(groups[gi].members, {out})) continue;
+                    // A model output is copied out after the last step: never written over.
+                    if (std::any_of(groups[gi].members.begin(), groups[gi].members.end(),
+                                    [](const ir::Value* m) { return m->isGraphOutput(); }))
+                        continue;
                     // Another input in the same buffer under a different view would be overwritten.
                     bool clash = false;
                     for (const ir::Value* other : n->inputs())
@@ -224,7 +371,13 @@ std::string MemoryPlan::table() const {
     out << "buffer      offset        bytes  steps      values\n";
     for (const PlannedBuffer& b : buffers) {
         std::string values;
-        for (const std::string& v : b.values) values += (values.empty() ? "" : ", ") + v;
+        for (const std::string& v : b.values) {
+            values += (values.empty() ? "" : ", ") + v;
+            if (auto view = views.find(v); view != views.end()) {
+                values += " @+" + std::to_string(view->second.byteOffset);
+                if (view->second.rowStride) values += "/rows " + std::to_string(view->second.rowStride);
+            }
+        }
         char line[96];
         std::snprintf(line, sizeof line, "%6d  %10s  %11zu  %4d..%-4d ", b.id,
                       b.inArena ? std::to_string(b.offset).c_str() : "outside", b.bytes, b.firstStep, b.lastStep);

@@ -8,6 +8,14 @@
 //  2. Values become buffers. A pure reshape (Reshape, Flatten, Squeeze, Unsqueeze) aliases
 //     its input's buffer: it is a no-op in memory. An element-wise op whose input buffer has
 //     no reader after it writes its output into that buffer (in-place), when sizes match.
+//     Concatenation in place (when the options give its rules): walking the schedule backwards,
+//     a Concat's inputs become views of its output's buffer, written there by their producers,
+//     and a Concat whose inputs already lie side by side in one buffer becomes a view itself
+//     (DenseNet's growing concatenations all share their block's final buffer). Either way the
+//     Concat copies nothing for them. A slice along an axis that is not the last physical one
+//     is contiguous only when every axis before it has size 1; a slice along the last axis
+//     (NHWC channels) is a strided view, rows `rowStride` floats apart, allowed only where the
+//     rules say its producer writes and every reader reads such rows.
 //  3. Buffers are placed largest first (ties: earlier first step); each goes into the
 //     smallest gap between already placed buffers whose lifetimes overlap its own (best fit),
 //     else on top of them.
@@ -19,6 +27,7 @@
 #include "ir/error.h"
 #include "ir/graph.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -37,6 +46,26 @@ struct MemoryPlanOptions {
     // intermediate values may still reuse the input's memory (they are not written when it runs
     // fused).
     std::vector<std::pair<std::string, std::string>> apart;
+    // Concatenation in place (step 2); no rules (the default) = every Concat copies its inputs.
+    struct ConcatRules {
+        std::function<bool(const ir::Node&)> inPlace;        // this Concat may host its inputs / be a view
+        std::function<bool(const ir::Node&)> writesAtOffset; // the producer can write a contiguous slice
+        std::function<bool(const ir::Node&)> writesStrided;  // ... rows of the last axis with a stride
+        std::function<bool(const ir::Node&)> readsStrided;   // the reader can read such rows
+        // Strided slices only in a buffer of at most this many bytes. Pixel by pixel, a kernel
+        // touches a few lines of each kilobyte-long row: where the buffer is out of cache, that
+        // costs more than a copy that streams (DenseNet-121's 3.2 MB first block ran 10% slower
+        // at 1 thread with all its slices in place; bench/README.md).
+        size_t stridedMaxBytes = size_t(1) << 20;
+    } concat;
+};
+
+// Where a value lies inside its buffer when it is not the whole of it (a slice of a
+// concatenation): its first element `byteOffset` bytes in, and, for a strided view, its rows
+// (of the last physical axis) `rowStride` elements apart; rowStride 0 = contiguous.
+struct ValueView {
+    size_t byteOffset = 0;
+    int64_t rowStride = 0;
 };
 
 struct PlannedBuffer {
@@ -52,12 +81,14 @@ struct MemoryPlan {
     std::vector<std::string> schedule;         // node names, step i runs schedule[i]
     std::vector<PlannedBuffer> buffers;        // by id
     std::map<std::string, int> bufferOfValue;  // value name -> buffer id
+    std::map<std::string, ValueView> views;    // values that are part of their buffer
     size_t arenaBytes = 0;
     size_t lowerBoundBytes = 0;
     int peakStep = 0;                          // a step where the lower bound is reached
     size_t alignment = 16;
 
     const PlannedBuffer* bufferFor(const std::string& value) const;
+    ValueView viewOf(const std::string& value) const; // {0, 0} for a whole buffer
     // Bytes of arena buffers live at each step.
     std::vector<size_t> liveBytesPerStep() const;
     // A table: buffer, offset, bytes, first..last step, values.

@@ -4,6 +4,7 @@
 #include "model_source.h"
 #include "embark_build_paths.h"
 
+#include "concat_in_place.h"
 #include "kernel_libraries.h"
 #include "reference/interpreter.h"
 
@@ -138,6 +139,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
                                    ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector()) + ", " +
                                    std::to_string(v->byteSize()) + ");\n";
         } else {
+            EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), *n));
             const std::string& lib = ctx.library(*n);
             Status s = lib == "xnnpack" ? emitXnnpack(ctx, *n) : emitPortable(ctx, *n);
             if (!s) return s.error();
@@ -163,7 +165,9 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
                       tensorInfo(out->name, modelDims(ctx, out)) + "},\n";
         auto d = out->shape.dims();
         d.resize(4, 1);
-        layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " + cppInts(d) + "},\n";
+        layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " + cppInts(d) + ", " +
+                     std::to_string(ctx.rowStride(out)) + ", " + std::to_string(out->shape.rank() ? out->shape[out->shape.rank() - 1] : 1) +
+                     "},\n";
         ++layer;
         if (auto end = blockEnding.find(n); end != blockEnding.end() && blockStart != std::string::npos) {
             const std::string call = fusedBlockCall(ctx, *end->second, blockFirstLayer);
@@ -217,8 +221,10 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     code += "[[maybe_unused]] inline const int64_t* WI(size_t offset) { return reinterpret_cast<const int64_t*>(embark_weights + offset); }\n";
     code += "std::unique_ptr<embark::portable::ThreadPool> g_pool;\n";
     if (ctx.usesXnnpack) code += "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
-    code += "struct Physical { bool nhwc; int64_t d[4]; };\n";
-    code += "const Physical kLayerPhysical[] = {\n" + (layerPhys.empty() ? std::string("    {false, {1, 1, 1, 1}},\n") : layerPhys) + "};\n\n";
+    code += "// A layer's output as stored: NHWC or not, its dims, and for a strided slice of a concatenation\n";
+    code += "// the floats between rows of its last axis (0: contiguous) and that axis' length.\n";
+    code += "struct Physical { bool nhwc; int64_t d[4]; int64_t rowStride, rowLength; };\n";
+    code += "const Physical kLayerPhysical[] = {\n" + (layerPhys.empty() ? std::string("    {false, {1, 1, 1, 1}, 0, 1},\n") : layerPhys) + "};\n\n";
     code += ctx.decls + "\n";
     code += R"(// Layer bookkeeping: compiled away in forward() (Mode 0), wall-clock per layer in
 // forwardProfiled() (Mode 1), a model-layout copy of each output in forwardDump() (Mode 2).
@@ -230,6 +236,14 @@ inline void endLayer(int layer, Clock::time_point& t0, uint64_t* layerNs, DumpFn
         t0 = t;
     } else if constexpr (Mode == 2) {
         const Physical& p = kLayerPhysical[layer];
+        std::vector<float> rows;
+        if (p.rowStride) { // a strided slice: its rows gathered first
+            const size_t count = static_cast<size_t>(kLayers[layer].output.numel), length = static_cast<size_t>(p.rowLength);
+            rows.resize(count);
+            for (size_t r = 0; r < count / length; ++r)
+                std::memcpy(rows.data() + r * length, data + r * static_cast<size_t>(p.rowStride), length * sizeof(float));
+            data = rows.data();
+        }
         if (!p.nhwc) { fn(layer, data, user); return; }
         std::vector<float> nchw(static_cast<size_t>(p.d[0] * p.d[1] * p.d[2] * p.d[3]));
         for (int64_t n = 0; n < p.d[0]; ++n)

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <cstring>
 #include <unistd.h>
 
@@ -382,6 +383,92 @@ private slots:
         if (QTest::currentTestFailed()) return;
         QVERIFY2(text.contains("parallel_for(70, part)"), qPrintable(text));
         buildAndCheckOnOneAndTwoThreads(out, 1);
+    }
+
+    // Concatenation in place: an inception block's branches (convolutions, a depthwise one and
+    // a max pool) write their channels straight into the Concat's output, and a dense block's
+    // growing Concats are views of its final buffer, read by BatchNormalization + Relu. An input
+    // that another layer also reads is still copied. The export matches the reference on 1 and 2 threads, and its layer dumps (strided slices
+    // gathered) match a copying export's.
+    void concatenationsWrittenInPlace() {
+        test::GraphBuilder b("concat_in_place");
+        using ir::OpKind;
+        const std::vector<int64_t> pad1{1, 1, 1, 1};
+        auto conv = [&](ir::Value* in, int64_t cin, int64_t cout, int64_t k, const char* name, int64_t group = 1) {
+            auto* c = b.op(OpKind::Conv, {in, b.weights(std::string(name) + "_w", {cout, cin / group, k, k}), b.weights(std::string(name) + "_b", {cout})},
+                           {{"pads", k == 3 ? pad1 : std::vector<int64_t>{0, 0, 0, 0}}, {"group", group}}, name);
+            return b.op(OpKind::Relu, {c}, {}, (std::string(name) + "_relu").c_str());
+        };
+        auto bnRelu = [&](ir::Value* in, int64_t c, const char* name) {
+            std::vector<float> var(static_cast<size_t>(c));
+            for (size_t i = 0; i < var.size(); ++i) var[i] = 0.5f + 0.01f * static_cast<float>(i);
+            auto* bn = b.op(OpKind::BatchNormalization, {in, b.weights(std::string(name) + "_g", {c}), b.weights(std::string(name) + "_beta", {c}),
+                                                         b.weights(std::string(name) + "_mean", {c}), b.floats(std::string(name) + "_var", var)},
+                            {}, name);
+            return b.op(OpKind::Relu, {bn}, {}, (std::string(name) + "_relu").c_str());
+        };
+        auto* x = b.input("x", {1, 8, 9, 9});
+        auto* stem = conv(x, 8, 16, 3, "stem");
+        auto* inception = b.op(OpKind::Concat, {conv(stem, 16, 8, 1, "branch1"), conv(stem, 16, 12, 3, "branch2"),
+                                                conv(stem, 16, 16, 3, "branch3_dw", 16),
+                                                b.op(OpKind::MaxPool, {stem}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pad1}}, "branch4")},
+                               {{"axis", int64_t{1}}}, "inception");
+        auto* grow1 = conv(bnRelu(inception, 52, "norm1"), 52, 4, 3, "grow1");
+        auto* dense1 = b.op(OpKind::Concat, {inception, grow1}, {{"axis", int64_t{1}}}, "dense1");
+        auto* grow2 = conv(bnRelu(dense1, 56, "norm2"), 56, 4, 3, "grow2");
+        auto* block = b.op(OpKind::Concat, {inception, grow1, grow2}, {{"axis", int64_t{1}}}, "block");
+        b.output(conv(block, 60, 10, 1, "head"));
+        auto* side = conv(stem, 16, 6, 1, "side");
+        b.output(b.op(OpKind::Sigmoid, {side}, {}, "side_sigmoid"));
+        b.output(b.op(OpKind::Concat, {side, b.op(OpKind::AveragePool, {stem}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pad1}}, "avg")},
+                      {{"axis", int64_t{1}}}, "side_concat"));
+        const QString out = m_tmp.path() + "/concat_in_place_export";
+        QString text;
+        exportPortable(b, "concat_in_place", out, text);
+        if (QTest::currentTestFailed()) return;
+        // inception: 4 of 4 in place; dense1 and block: views of block's buffer, no copy.
+        QVERIFY2(text.contains("// 4 input(s) written in place"), qPrintable(text));
+        QCOMPARE(text.count("input(s) written in place"), 4);
+        // side_concat: the average pool in place, `side` (also read by the Sigmoid) copied.
+        QCOMPARE(text.count("embark::portable::copy_rows("), 1);
+        QVERIFY2(text.contains("copy_rows(") && text.contains(", 81, 6, 6, "), qPrintable(text));
+        QVERIFY2(text.contains(".out_stride = 60;"), qPrintable(text));
+        QVERIFY2(text.contains("Pool2DShape{1, 9, 9, 16, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 60}"), qPrintable(text));
+        buildAndCheckOnOneAndTwoThreads(out, 3);
+        if (QTest::currentTestFailed()) return;
+
+        // The plan shows the strided slices, and the layer dumps (slices gathered into whole
+        // tensors) equal the reference interpreter's values.
+        CliRun plan = cli({"plan", m_tmp.path() + "/concat_in_place.onnx", "--json"});
+        QVERIFY2(plan.code == 0, plan.describe());
+        QVERIFY2(plan.out.contains("\"row_stride\": 60") || plan.out.contains("\"row_stride\":60"), plan.describe());
+        const QString dumps = m_tmp.path() + "/concat_dumps", reference = m_tmp.path() + "/concat_reference";
+        CliRun dump = cli({"exec", out, "--", "--dump", dumps, "--warmup", "0", "--iterations", "1", "--threads", "2"});
+        QVERIFY2(dump.code == 0 && dump.count("dump") > 10, dump.describe());
+        CliRun ref = cli({"run", m_tmp.path() + "/concat_in_place.onnx", "--input", "x=" + out + "/data/input_0.bin", "--dump", reference});
+        QVERIFY2(ref.code == 0, ref.describe());
+        const QStringList files = QDir(dumps).entryList({"*.bin"});
+        for (const char* layer : {"inception", "dense1", "block", "branch3_dw", "branch4", "grow2"}) {
+            QString file;
+            for (const QString& f : files)
+                if (f.section('_', 1) == QString(layer) + ".bin") file = f;
+            QVERIFY2(!file.isEmpty(), qPrintable(files.join(", ")));
+            QFile got(dumps + "/" + file);
+            QVERIFY(got.open(QIODevice::ReadOnly));
+            const QByteArray g = got.readAll();
+            QFile want(reference + "/" + layer + "_relu_out.npy"); // the layer's fused Relu, when it has one
+            if (!want.exists()) want.setFileName(reference + "/" + layer + "_out.npy");
+            QVERIFY2(want.open(QIODevice::ReadOnly), qPrintable(want.fileName()));
+            const QByteArray npy = want.readAll();
+            QVERIFY(npy.size() > 10 && npy.startsWith("\x93NUMPY") && npy[6] == 1);
+            const int header = 10 + (static_cast<unsigned char>(npy[8]) | static_cast<unsigned char>(npy[9]) << 8);
+            QCOMPARE(g.size(), npy.size() - header);
+            const float* a = reinterpret_cast<const float*>(g.constData());
+            const float* e = reinterpret_cast<const float*>(npy.constData() + header);
+            for (int i = 0; i < g.size() / 4; ++i)
+                QVERIFY2(std::fabs(a[i] - e[i]) <= 1e-4f * (1.f + std::fabs(e[i])),
+                         qPrintable(QString("%1[%2]: %3, reference %4").arg(layer).arg(i).arg(a[i]).arg(e[i])));
+        }
     }
 
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.

@@ -154,6 +154,31 @@ void convColumns() {
     QTest::addColumn<ep::ConvPath>("path");
 }
 
+// Runs `write(out, stride, pool)`, a kernel writing rows of `channels` floats `stride` floats
+// apart (a slice of a concatenation), for a few strides on 1 and 2 threads: each row must equal
+// `dense` (the kernel's contiguous output) bit for bit, and the floats between rows must stay.
+template <typename Write>
+void checkStridedOutput(int channels, Write write, const std::vector<float>& dense, ep::ThreadPool* pool) {
+    const size_t rows = dense.size() / size_t(channels);
+    for (int extra : {1, 5, 32})
+        for (ep::ThreadPool* p : {static_cast<ep::ThreadPool*>(nullptr), pool}) {
+            const int stride = channels + extra;
+            std::vector<float> wide(rows * size_t(stride) + 3, -777.f);
+            write(wide.data() + 3, stride, p); // an offset that is no multiple of 16 bytes
+            for (size_t r = 0; r < rows; ++r)
+                for (int c = 0; c < stride; ++c) {
+                    const float got = wide[3 + r * size_t(stride) + size_t(c)];
+                    if (c < channels && !(got == dense[r * size_t(channels) + size_t(c)])) {
+                        QFAIL(qPrintable(QString("stride %1: row %2 channel %3: %4, not %5").arg(stride).arg(r).arg(c)
+                                             .arg(got).arg(dense[r * size_t(channels) + size_t(c)])));
+                    }
+                    if (c >= channels && got != -777.f)
+                        QFAIL(qPrintable(QString("stride %1: row %2 float %3 past the channels was written").arg(stride).arg(r).arg(c)));
+                }
+            QVERIFY(wide[0] == -777.f && wide[1] == -777.f && wide[2] == -777.f);
+        }
+}
+
 } // namespace
 
 class TestPortableKernels : public QObject {
@@ -260,7 +285,7 @@ private slots:
         const auto w = randomVector(size_t(s.out_c) * (s.in_c / s.groups) * s.kernel_h * s.kernel_w, 2);
         const auto b = randomVector(s.out_c, 3);
         const ep::Activation activation = activationOf(act);
-        const ep::Conv2D op = ep::pack_conv2d(s, w.data(), b.data(), activation);
+        ep::Conv2D op = ep::pack_conv2d(s, w.data(), b.data(), activation);
         QCOMPARE(op.path, path);
         std::vector<float> y(size_t(s.batch) * s.out_h() * s.out_w() * s.out_c, NAN);
         ep::conv2d(op, x.data(), y.data());
@@ -272,6 +297,27 @@ private slots:
         std::vector<float> y2(y.size(), NAN);
         ep::conv2d(op, x2.data(), y2.data(), &pool);
         QVERIFY(y2 == y);
+
+        // Written as a channel range of a wider tensor (a concatenation in place): the same
+        // values, pixels out_stride floats apart, nothing outside the range touched.
+        checkStridedOutput(s.out_c, [&](float* out, int stride, ep::ThreadPool* p) {
+            op.out_stride = stride;
+            ep::conv2d(op, x.data(), out, p);
+            op.out_stride = 0;
+        }, y, &pool);
+        if (path == ep::ConvPath::Rows)
+            checkStridedOutput(s.out_c, [&](float* out, int stride, ep::ThreadPool* p) {
+                op.out_stride = stride;
+                std::vector<float> nchw(x.size());
+                for (int n = 0; n < s.batch; ++n)
+                    for (int yy = 0; yy < s.in_h; ++yy)
+                        for (int xx = 0; xx < s.in_w; ++xx)
+                            for (int c = 0; c < s.in_c; ++c)
+                                nchw[((size_t(n) * s.in_c + c) * s.in_h + yy) * s.in_w + xx] =
+                                    x[((size_t(n) * s.in_h + yy) * s.in_w + xx) * s.in_c + c];
+                ep::conv2d_nchw(op, nchw.data(), out, p);
+                op.out_stride = 0;
+            }, y, &pool);
 
         // The Rows path also reads the input in NCHW, transposing as it copies: the same values.
         QCOMPARE(ep::conv2d_reads_nchw(op), path == ep::ConvPath::Rows);
@@ -412,10 +458,16 @@ private slots:
         const auto w = randomVector(size_t(s.in_c) * (s.out_c / s.groups) * s.kernel_h * s.kernel_w, 5);
         const auto b = randomVector(s.out_c, 6);
         const ep::Activation activation = activationOf(act);
-        const ep::Conv2D op = ep::pack_conv_transpose2d(s, oh, ow, w.data(), b.data(), activation);
+        ep::Conv2D op = ep::pack_conv_transpose2d(s, oh, ow, w.data(), b.data(), activation);
         std::vector<float> y(size_t(s.batch) * oh * ow * s.out_c, NAN);
         ep::conv2d(op, x.data(), y.data());
         CHECK_CLOSE(y, naiveConvTranspose(s, oh, ow, x, w, b, activation));
+        ep::ThreadPool pool(2);
+        checkStridedOutput(s.out_c, [&](float* out, int stride, ep::ThreadPool* p) {
+            op.out_stride = stride;
+            ep::conv2d(op, x.data(), out, p);
+            op.out_stride = 0;
+        }, y, &pool);
     }
 
     void badShapesAreRefused() {
@@ -559,6 +611,52 @@ private slots:
         if (kind == 0) ep::max_pool2d(s, x.data(), y.data(), &pool);
         else ep::average_pool2d(s, kind == 2, x.data(), y.data(), &pool);
         CHECK_CLOSE(y, want);
+        checkStridedOutput(channels, [&](float* out, int stride, ep::ThreadPool* p) {
+            ep::Pool2DShape wide = s;
+            wide.out_stride = stride;
+            if (kind == 0) ep::max_pool2d(wide, x.data(), out, p);
+            else ep::average_pool2d(wide, kind == 2, x.data(), out, p);
+        }, y, &pool);
+    }
+
+    // BatchNormalization's channel_affine reads and writes pixels of a wider tensor (a slice of
+    // a concatenation), and copy_rows copies an input that was not written in place: the same
+    // values as the contiguous calls.
+    void stridedAffineAndRowCopies() {
+        const int pixels = 37, channels = 20;
+        const auto x = randomVector(size_t(pixels) * channels, 21);
+        const auto scale = randomVector(channels, 22), shift = randomVector(channels, 23);
+        const ep::Activation relu{ep::Act::Relu};
+        std::vector<float> dense(x.size());
+        ep::channel_affine(x.data(), pixels, channels, 1, scale.data(), shift.data(), dense.data(), relu);
+        ep::ThreadPool pool(2);
+        for (int xs : {0, 27}) {
+            std::vector<float> xin = x;
+            if (xs) { // the input as a strided slice too
+                xin.assign(size_t(pixels) * xs, NAN);
+                for (int p = 0; p < pixels; ++p)
+                    std::copy(x.begin() + p * channels, x.begin() + (p + 1) * channels, xin.begin() + p * xs);
+            }
+            checkStridedOutput(channels, [&](float* out, int stride, ep::ThreadPool* p) {
+                ep::channel_affine(xin.data(), pixels, channels, 1, scale.data(), shift.data(), out, relu, p, xs, stride);
+            }, dense, &pool);
+            std::vector<float> y(dense.size(), NAN);
+            ep::channel_affine(xin.data(), pixels, channels, 1, scale.data(), shift.data(), y.data(), relu, &pool, xs, 0);
+            QVERIFY(y == dense);
+        }
+        // copy_rows: strided to strided, and a contiguous block large enough to split.
+        checkStridedOutput(channels, [&](float* out, int stride, ep::ThreadPool* p) {
+            ep::copy_rows(x.data(), pixels, channels, channels, out, stride, p);
+        }, x, &pool);
+        const auto big = randomVector(40000, 24);
+        for (ep::ThreadPool* p : {static_cast<ep::ThreadPool*>(nullptr), &pool}) {
+            std::vector<float> copy(big.size(), NAN);
+            ep::copy_rows(big.data(), 1, int64_t(big.size()), int64_t(big.size()), copy.data(), int64_t(big.size()), p);
+            QVERIFY(copy == big);
+            std::vector<float> rows(big.size(), NAN);
+            ep::copy_rows(big.data(), 400, 100, 100, rows.data(), 100, p);
+            QVERIFY(rows == big);
+        }
     }
 
     void globalPools() {

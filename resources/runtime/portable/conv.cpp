@@ -222,23 +222,24 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
     const float* packed = op.packed.data();
     const float* const* ind = op.indirection.data();
     const bool prefetch = pool && pool->threads() > 1;
+    const int ldc = op.out_pixel_stride();
     auto tile_of = [&](int64_t tile) { return static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR)); };
     run_tiles(pool, tiles, s.groups * panels, op.packed.size() * sizeof(float), [&](int gp, int64_t tile) {
-        if (prefetch && gp == 0) prefetch_output_tile(output, tile, tiles, pixels, s.out_c);
+        if (prefetch && gp == 0) prefetch_output_tile(output, tile, tiles, pixels, ldc);
         const int g = gp / panels, p = gp % panels;
-        float* c = output + tile * MR * s.out_c + g * cout_g + p * NR;
+        float* c = output + tile * MR * ldc + g * cout_g + p * NR;
         detail::gemm_tile_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
                                   static_cast<size_t>(g) * cin_g, packed + gp * panel_size,
                                   packed + op.bias_offset + static_cast<size_t>(gp) * NR, c,
-                                  s.out_c, std::min(NR, cout_g - p * NR), op.act);
+                                  ldc, std::min(NR, cout_g - p * NR), op.act);
     }, [&](int64_t tile) {
-        if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, s.out_c);
+        if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, ldc);
         for (int g = 0; g < s.groups; ++g) {
             const size_t gp = static_cast<size_t>(g) * panels;
             detail::gemm_tile_panels_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
                                              static_cast<size_t>(g) * cin_g, packed + gp * panel_size, panel_size,
                                              packed + op.bias_offset + gp * NR,
-                                             output + tile * MR * s.out_c + g * cout_g, s.out_c, cout_g, op.act);
+                                             output + tile * MR * ldc + g * cout_g, ldc, cout_g, op.act);
         }
     });
 }
@@ -250,40 +251,40 @@ inline void tile_rows(const float* (&a)[MR], const float* first, int k, int m_va
     for (int m = 1; m < MR; ++m) a[m] = m < m_valid ? a[m - 1] + k : a[m - 1];
 }
 
-// Tile `tile` of panel p of a plain GEMM over `rows` rows of length k (row stride k): shared by
-// pointwise, FC and the fused bottleneck's rows.
+// Tile `tile` of panel p of a plain GEMM over `rows` rows of length k (row stride k) into rows of
+// y `ldy` floats apart: shared by pointwise, FC and the fused bottleneck's rows.
 inline void gemm_rows_tile(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
-                           float* y, const Activation& act, int p, int64_t tile) {
+                           float* y, int ldy, const Activation& act, int p, int64_t tile) {
     const float* a[MR];
     const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
     tile_rows(a, x + tile * MR * k, k, m_valid);
     detail::gemm_tile_any<NR>(m_valid, 1, k, a, MR, 0, packed + p * static_cast<size_t>(k) * NR,
-                              packed + bias_offset + static_cast<size_t>(p) * NR, y + tile * MR * n + p * NR, n,
+                              packed + bias_offset + static_cast<size_t>(p) * NR, y + tile * MR * ldy + p * NR, ldy,
                               std::min(NR, n - p * NR), act);
 }
 
 // Tile `tile` of every panel of the same GEMM (gemm_tile_panels_any).
 inline void gemm_rows_tile_all(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
-                               float* y, const Activation& act, int64_t tile) {
+                               float* y, int ldy, const Activation& act, int64_t tile) {
     const float* a[MR];
     const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
     tile_rows(a, x + tile * MR * k, k, m_valid);
     detail::gemm_tile_panels_any<NR>(m_valid, 1, k, a, MR, 0, packed, static_cast<size_t>(k) * NR,
-                                     packed + bias_offset, y + tile * MR * n, n, n, act);
+                                     packed + bias_offset, y + tile * MR * ldy, ldy, n, act);
 }
 
 void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
-              float* y, const Activation& act, ThreadPool* pool) {
+              float* y, int ldy, const Activation& act, ThreadPool* pool) {
     const int panels = ceil_div(n, NR);
     const int64_t tiles = (rows + MR - 1) / MR;
     const size_t panel_size = static_cast<size_t>(k) * NR;
     const bool prefetch = pool && pool->threads() > 1;
     run_tiles(pool, tiles, panels, static_cast<size_t>(panels) * panel_size * sizeof(float), [&](int p, int64_t tile) {
-        if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, n);
-        gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, act, p, tile);
+        if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, ldy);
+        gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, ldy, act, p, tile);
     }, [&](int64_t tile) {
-        if (prefetch) prefetch_output_tile(y, tile, tiles, rows, n);
-        gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, act, tile);
+        if (prefetch) prefetch_output_tile(y, tile, tiles, rows, ldy);
+        gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, ldy, act, tile);
     });
 }
 
@@ -352,7 +353,7 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
     switch (op.path) {
     case ConvPath::Pointwise:
         run_gemm(static_cast<int64_t>(s.batch) * s.in_h * s.in_w, s.in_c, s.out_c, input,
-                 op.packed.data(), op.bias_offset, output, op.act, pool);
+                 op.packed.data(), op.bias_offset, output, op.out_pixel_stride(), op.act, pool);
         return;
     case ConvPath::Depthwise:
         detail::run_depthwise(op, input, output, pool);
@@ -436,7 +437,7 @@ FullyConnected pack_fully_connected(int k, int n, const float* weights, bool tra
 }
 
 void fully_connected(const FullyConnected& op, int rows, const float* x, float* y, ThreadPool* pool) {
-    run_gemm(rows, op.k, op.n, x, op.packed.data(), op.bias_offset, y, op.act, pool);
+    run_gemm(rows, op.k, op.n, x, op.packed.data(), op.bias_offset, y, op.n, op.act, pool);
 }
 
 void matmul_runtime(const float* a, const float* b, float* y, int m, int k, int n, ThreadPool* pool) {
@@ -457,7 +458,7 @@ void matmul_runtime(const float* a, const float* b, float* y, int m, int k, int 
         }
     }
     std::fill(w + bias_offset, w + bias_offset + static_cast<size_t>(panels) * NR, 0.f);
-    run_gemm(m, k, n, a, w, bias_offset, y, Activation{}, pool);
+    run_gemm(m, k, n, a, w, bias_offset, y, n, Activation{}, pool);
 }
 
 namespace detail {
@@ -468,13 +469,13 @@ void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bo
     const float* packed = op.packed.data();
     auto tile = [&](int p, int64_t t) {
         if (prefetch && p == 0) prefetch_output_tile(y, t, tiles, rows, n);
-        gemm_rows_tile(rows, k, n, x, packed, op.bias_offset, y, op.act, p, t);
+        gemm_rows_tile(rows, k, n, x, packed, op.bias_offset, y, n, op.act, p, t);
     };
     // As run_tiles: every panel per tile while the weights stay in L1, else panel by panel.
     if (op.packed.size() * sizeof(float) <= kSmallWeightsBytes) {
         for (int64_t t = 0; t < tiles; ++t) {
             if (prefetch) prefetch_output_tile(y, t, tiles, rows, n);
-            gemm_rows_tile_all(rows, k, n, x, packed, op.bias_offset, y, op.act, t);
+            gemm_rows_tile_all(rows, k, n, x, packed, op.bias_offset, y, n, op.act, t);
         }
     } else {
         for (int p = 0; p < panels; ++p)

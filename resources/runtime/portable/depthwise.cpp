@@ -263,13 +263,14 @@ template <int TAPS, Act kAct>
                                                                   int64_t begin, int64_t end, float* output,
                                                                   bool prefetch) {
     const int channels = op.shape.in_c;
+    const int64_t out_stride = op.out_pixel_stride();
     const float* w = op.packed.data();
     const float* bias = w + op.bias_offset;
     const float lo = op.act.min, hi = op.act.max;
     for (int64_t p = begin; p < end; ++p) {
-        float* out = output + p * channels;
+        float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
         depthwise_pixel_row<TAPS, kAct>(indirection + p * TAPS, w, bias, channels, out, lo, hi);
         if (kAct == Act::None && op.act.kind != Act::None)
             apply_activation(op.act, out, static_cast<size_t>(channels));
@@ -320,6 +321,7 @@ template <int TAPS, Act kAct>
                                                                      int64_t begin, int64_t end, float* output,
                                                                      bool prefetch) {
     const int channels = op.shape.in_c;
+    const int64_t out_stride = op.out_pixel_stride();
     const int taps = TAPS > 0 ? TAPS : op.shape.kernel_h * op.shape.kernel_w;
     const size_t block_floats = depthwise_vec_block_floats(taps);
     const float* packed = op.packed.data();
@@ -327,9 +329,9 @@ template <int TAPS, Act kAct>
     const int whole_blocks = channels / kDepthwiseVecBlock;
     for (int64_t p = begin; p < end; ++p) {
         const float* const* rows = indirection + p * taps;
-        float* out = output + p * channels;
+        float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
         // The taps' rows in locals (registers) for the block loop: GCC then steps one pointer per
         // tap and loads with immediate offsets (ldp), not register + register (no pair form).
         constexpr int kRowSlots = TAPS > 0 ? TAPS : 1;
@@ -438,6 +440,7 @@ template <int TAPS, Act kAct>
 [[gnu::noinline]] void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
                                             float* output, bool prefetch) {
     const int channels = op.shape.in_c;
+    const int64_t out_stride = op.out_pixel_stride();
     const int taps = TAPS > 0 ? TAPS : op.shape.kernel_h * op.shape.kernel_w;
     const float* w = op.packed.data();
     const float* bias = w + op.bias_offset;
@@ -446,9 +449,9 @@ template <int TAPS, Act kAct>
     constexpr int N = kNarrowChannels;
     for (int64_t p = begin; p < end; ++p) {
         const float* const* rows = indirection + p * taps;
-        float* out = output + p * channels;
+        float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
         if (channels < N) { // element by element, its activation included
             depthwise_tail(taps, rows, w, bias, channels, 0, out, op.act);
             continue;
@@ -501,15 +504,16 @@ EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const
     return;
 #endif
     const int channels = op.shape.in_c;
+    const int64_t out_stride = op.out_pixel_stride();
     const int taps = op.shape.kernel_h * op.shape.kernel_w;
     const float* w = op.packed.data();
     const float* bias = w + op.bias_offset;
     const int full_blocks = channels / CB;
     for (int64_t p = begin; p < end; ++p) {
         const float* const* rows = indirection + p * taps;
-        float* out = output + p * channels;
+        float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * channels, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
         for (int b = 0; b < full_blocks; ++b)
             depthwise_block<TAPS, CB>(taps, rows, w, bias, channels, b * CB, out, op.act);
         int c0 = full_blocks * CB;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -307,6 +308,26 @@ void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t co
     };
     // Threads only pay off on large tensors (the copy is memory bound).
     parallel_for(batch * matrix >= (1 << 14) ? pool : nullptr, batch * row_blocks * col_blocks, run, kFineParts);
+}
+
+void copy_rows(const float* src, int64_t rows, int64_t len, int64_t src_stride, float* dst, int64_t dst_stride,
+               ThreadPool* pool) {
+    if (rows <= 0 || len <= 0) return;
+    if (src_stride == len && dst_stride == len) { // one block: split it into equal runs
+        len *= rows;
+        src_stride = dst_stride = len;
+        rows = 1;
+    }
+    // Rows of at least 4 KB each, or whole rows when they are longer.
+    const int64_t piece = rows == 1 ? std::min<int64_t>(len, std::max<int64_t>(1024, len / (4 * kFineParts))) : len;
+    const int64_t pieces_per_row = (len + piece - 1) / piece;
+    parallel_for(rows * len >= (1 << 14) ? pool : nullptr, rows * pieces_per_row, [&](int64_t begin, int64_t end) {
+        for (int64_t i = begin; i < end; ++i) {
+            const int64_t r = i / pieces_per_row, from = i % pieces_per_row * piece;
+            std::memcpy(dst + r * dst_stride + from, src + r * src_stride + from,
+                        static_cast<size_t>(std::min(piece, len - from)) * sizeof(float));
+        }
+    }, kFineParts);
 }
 
 } // namespace embark::portable

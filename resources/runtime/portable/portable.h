@@ -206,6 +206,11 @@ struct Conv2D {
     Activation act;
     ConvPath path = ConvPath::Indirect;
     int out_h = 0, out_w = 0;
+    // Floats from one output pixel to the next: out_c (0 = unset) unless the output is a channel
+    // range of a wider tensor, a concatenation that the layer writes into in place (the
+    // emitter sets it after packing). Every path honours it; the fused bottleneck does not.
+    int out_stride = 0;
+    int out_pixel_stride() const { return out_stride > 0 ? out_stride : shape.out_c; }
     // Indirect/Pointwise/Transposed: per group, ceil(out_c/groups / NR) panels of
     // [taps][in_c/groups][NR] floats (zero-padded past the group's last channel), then per
     // group and panel NR bias values. Depthwise: [taps][C] weights, then C bias values.
@@ -308,6 +313,7 @@ struct Pool2DShape {
     int stride_h = 1, stride_w = 1;
     int dilation_h = 1, dilation_w = 1;
     int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
+    int out_stride = 0; // floats between output pixels: channels (0) or a wider concatenation's
 };
 
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool = nullptr);
@@ -354,8 +360,11 @@ void unary(UnaryOp op, const float* x, float* y, size_t count, UnaryParams param
 
 // y = act(x * scale[c] + shift[c]) for x [outer][channels][inner] (NHWC: inner = 1; NCHW:
 // outer = N, inner = H * W): a BatchNormalization with its activation in one pass. y may equal x.
+// With inner == 1, x_stride / y_stride (0 = channels) are the floats between pixels of x and y:
+// a channel range of a concatenation read or written in place.
 void channel_affine(const float* x, int64_t outer, int64_t channels, int64_t inner, const float* scale,
-                    const float* shift, float* y, Activation act = {}, ThreadPool* pool = nullptr);
+                    const float* shift, float* y, Activation act = {}, ThreadPool* pool = nullptr,
+                    int64_t x_stride = 0, int64_t y_stride = 0);
 
 // Softmax over the last axis of [rows][n] (y may equal x), with vmath.h's exp: within 4 ulp
 // of a double-precision softmax plus the float rounding of the row's sum.
@@ -366,6 +375,12 @@ void softmax(const float* x, int64_t rows, int64_t n, float* y, ThreadPool* pool
 // NHWC is [N][C][H*W] -> [N][H*W][C]) in cache-sized blocks, split over the pool when large.
 void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t cols, float* out,
                         ThreadPool* pool = nullptr);
+
+// One input of a concatenation that its producer did not write in place: `rows` rows of `len`
+// floats, `src_stride` floats apart in src, into rows `dst_stride` floats apart in dst, split
+// over the pool when large.
+void copy_rows(const float* src, int64_t rows, int64_t len, int64_t src_stride, float* dst, int64_t dst_stride,
+               ThreadPool* pool = nullptr);
 
 } // namespace embark::portable
 

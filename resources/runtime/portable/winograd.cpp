@@ -199,7 +199,7 @@ template <int M>
 void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64_t tile, int b,
                       size_t xi_stride, const float* bias, float* output, int c_begin, int c_end) {
     constexpr int A = Transforms<M>::kAlpha;
-    const int cout = op.shape.out_c;
+    const int64_t cout = op.out_pixel_stride();
     const int64_t per_image = static_cast<int64_t>(g.tiles_h) * g.tiles_w;
     const int n = static_cast<int>(tile / per_image);
     const int oy = M * static_cast<int>(tile % per_image / g.tiles_w), ox = M * static_cast<int>(tile % g.tiles_w);

@@ -114,6 +114,8 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
         else
             ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " + bias +
                         ", " + portableActivation(n) + ");\n";
+        if (const int64_t stride = ctx.rowStride(y)) // a channel range of a concatenation
+            ctx.init += "    " + obj + ".out_stride = " + std::to_string(stride) + ";\n";
         ctx.forward += "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         return {};
     }
@@ -271,7 +273,7 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
                                   std::to_string(ys[2]) + ", " + std::to_string(s.kh) + ", " + std::to_string(s.kw) + ", " +
                                   std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " +
                                   std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
-                                  std::to_string(s.pb) + ", " + std::to_string(s.pr) + "}";
+                                  std::to_string(s.pb) + ", " + std::to_string(s.pr) + ", " + std::to_string(ctx.rowStride(y)) + "}";
         if (isMax)
             ctx.forward += "    embark::portable::max_pool2d(" + shape + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         else

@@ -98,21 +98,37 @@ Status emitSplit(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// Each input that its producer did not write into its slice of the output (concatenation in
+// place, memory_planner.h) is copied there, row by row when either side is a strided slice.
 Status emitConcat(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
+    const size_t rank = y->shape.rank();
     const int64_t axis = y->shape.normAxis(n.attrInt("axis", 0));
-    std::string ptrs, shapes;
-    int count = 0;
-    for (const ir::Value* v : n.inputs()) {
-        if (!v || v->shape.numel() == 0) continue;
-        ptrs += (count ? ", " : "") + ctx.ptr(v);
-        shapes += std::string(count ? ", " : "") + "embark::generic::Shape" + shapeInit(v->shape);
-        ++count;
+    int64_t outer = 1, inner = 1;
+    for (size_t i = 0; i < rank; ++i) {
+        if (static_cast<int64_t>(i) < axis) outer *= y->shape[i];
+        if (static_cast<int64_t>(i) > axis) inner *= y->shape[i];
     }
-    const std::string var = ctx.ident(n, "_shapes");
-    ctx.decls += "static const embark::generic::Shape " + var + "[] = {" + shapes + "};\n";
-    ctx.forward += "    { const float* ins[] = {" + ptrs + "};\n      embark::generic::concat(ins, " + var + ", " +
-                   std::to_string(count) + ", " + std::to_string(axis) + ", " + ctx.ptr(y) + "); }\n";
+    const int64_t extent = y->shape[static_cast<size_t>(axis)];
+    const int64_t dstStride = ctx.rowStride(y) ? ctx.rowStride(y) : extent * inner;
+    const int64_t yOffset = ctx.arenaOffset(y);
+    int64_t at = 0, inPlace = 0;
+    std::string copies;
+    for (const ir::Value* v : n.inputs()) {
+        const int64_t size = v ? v->shape[static_cast<size_t>(axis)] : 0;
+        const int64_t offset = at;
+        at += size;
+        if (!v || v->shape.numel() == 0) continue;
+        const int64_t dstOffset = yOffset + offset * inner * static_cast<int64_t>(sizeof(float));
+        if (yOffset >= 0 && ctx.arenaOffset(v) == dstOffset) { ++inPlace; continue; } // written there by its producer
+        const int64_t len = size * inner;
+        copies += "    embark::portable::copy_rows(" + ctx.ptr(v) + ", " + std::to_string(outer) + ", " + std::to_string(len) + ", " +
+                  std::to_string(ctx.rowStride(v) ? ctx.rowStride(v) : len) + ", " +
+                  "(" + ctx.ptr(y) + " + " + std::to_string(offset * inner) + ")" + ", " +
+                  std::to_string(dstStride) + ", g_pool.get());\n";
+    }
+    if (inPlace) ctx.forward += "    // " + std::to_string(inPlace) + " input(s) written in place by their producers\n";
+    ctx.forward += copies;
     return {};
 }
 
@@ -297,7 +313,10 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
         ctx.forward += "    embark::portable::channel_affine(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
                        std::to_string(x->shape.rank() ? x->shape[axis] : 1) + ", " + std::to_string(inner) + ", " +
                        ctx.floats(n.name + ":scale", scale) + ", " + ctx.floats(n.name + ":shift", shift) + ", " + ctx.ptr(y) +
-                       ", " + portableActivation(n) + ", g_pool.get());\n";
+                       ", " + portableActivation(n) + ", g_pool.get()" +
+                       (ctx.rowStride(x) || ctx.rowStride(y)
+                            ? ", " + std::to_string(ctx.rowStride(x)) + ", " + std::to_string(ctx.rowStride(y))
+                            : std::string()) + ");\n";
         return {};
     }
     const int64_t N = x->shape[0];
