@@ -40,6 +40,7 @@ int cmdExport(const QStringList& args, Io& io) {
     parser.addOption({"recipe", "Pass recipe: default, cleanup or none.", "NAME", "default"});
     parser.addOption({"input", "Sample input embedded in the export, NAME=FILE (default: random).", "NAME=FILE"});
     parser.addOption({"compiler", "Cross compiler preference: clang or gcc.", "CC"});
+    parser.addOption({"concat-in-place", "Concatenation in place: auto (strided slices in buffers up to 1 MiB), all or off (default auto).", "MODE", "auto"});
     parser.addOption({"json", "Print the result as one JSON object."});
     addShapeOption(parser);
     const QString synopsis = "export MODEL --lib portable|xnnpack [--arch ARCH] [--board BOARD] [--threads-max N] -o DIR [--force]";
@@ -54,6 +55,8 @@ int cmdExport(const QStringList& args, Io& io) {
     bool ok = false;
     o.threadsMax = parser.value("threads-max").toInt(&ok);
     if (!ok || o.threadsMax < 0) return usage(io, "--threads-max must be a number >= 0");
+    if (!exporter::parseConcatInPlace(parser.value("concat-in-place").toStdString(), &o.concatInPlace))
+        return usage(io, "--concat-in-place must be auto, all or off");
     auto ops = pairs(parser.values("override"), "override");
     if (!ops) return fail(io, ops.error());
     auto nodes = pairs(parser.values("override-node"), "override-node");

@@ -121,6 +121,7 @@ int cmdPlan(const QStringList& args, Io& io) {
     parser.addOption({"memory", "Print the memory plan: buffer table and one line per step."});
     parser.addOption({"save-fused", "Write the fused graph as ONNX (fused nodes in domain 'embark').", "OUT"});
     parser.addOption({"io-outside", "Place model inputs and outputs outside the arena."});
+    parser.addOption({"concat-in-place", "Concatenation in place: auto (strided slices in buffers up to 1 MiB), all or off (default auto).", "MODE", "auto"});
     parser.addOption({"json", "Print one JSON object (schema in docs/cli.md)."});
     addShapeOption(parser);
     if (int rc = parseOrExit(parser, args, io,
@@ -135,6 +136,8 @@ int cmdPlan(const QStringList& args, Io& io) {
     po.recipe = parser.value("recipe").toStdString();
     po.keepSnapshots = true;
     po.ioInArena = !parser.isSet("io-outside");
+    if (!exporter::parseConcatInPlace(parser.value("concat-in-place").toStdString(), &po.concatInPlace))
+        return usage(io, "--concat-in-place must be auto, all or off");
     const auto xnn = xnnpack::resolveXnnpack(QString::fromStdString(po.arch));
     po.havePrebuiltXnnpack = xnn.found();
     if (auto lib = exporter::resolveKernelLibrary(po.library, po.arch, po.havePrebuiltXnnpack); !lib)

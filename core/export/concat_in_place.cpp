@@ -40,6 +40,14 @@ bool concatAlongLastAxis(const ir::Node& n) {
 
 } // namespace
 
+bool parseConcatInPlace(const std::string& text, ConcatInPlace* out) {
+    if (text == "auto") *out = ConcatInPlace::Auto;
+    else if (text == "all") *out = ConcatInPlace::All;
+    else if (text == "off") *out = ConcatInPlace::Off;
+    else return false;
+    return true;
+}
+
 bool writesStridedRows(const Adaptation& a, const ir::Node& n) {
     if (!onPortable(a, n) || !isFloat(n.output(0))) return false;
     bool computed = false; // a layer of constants is folded and copied in whole (model_source.cpp)

@@ -51,7 +51,8 @@ Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& m
     MemoryPlanOptions mo;
     mo.ioInArena = o.ioInArena;
     for (const FusedBlock& b : plan->fusedBlocks) mo.apart.push_back({b.input->name, b.output()->name});
-    if (o.concatInPlace) mo.concat = concatInPlaceRules(plan->adaptation, plan->fusedBlocks);
+    if (o.concatInPlace != ConcatInPlace::Off) mo.concat = concatInPlaceRules(plan->adaptation, plan->fusedBlocks);
+    if (o.concatInPlace == ConcatInPlace::All) mo.concat.stridedMaxBytes = SIZE_MAX;
     auto memory = planMemory(plan->adaptation.graph, mo);
     if (!memory) return memory.error();
     EMBARK_TRY(checkMemoryPlan(*memory));

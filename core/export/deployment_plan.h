@@ -5,6 +5,7 @@
 #pragma once
 
 #include "adaptation.h"
+#include "concat_in_place.h"
 #include "fused_blocks.h"
 #include "memory_planner.h"
 #include "passes/pass_manager.h"
@@ -26,7 +27,7 @@ struct PlanOptions {
     bool havePrebuiltXnnpack = false; // XNNPACK is linkable for a prebuilt-only arch (riscv64)
     bool keepSnapshots = false;       // every stage's graph (the studio, `plan --stages`)
     bool ioInArena = true;            // what exports do; `plan --io-outside` shows the other
-    bool concatInPlace = true;        // producers write into their Concat's output (concat_in_place.h)
+    ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
 };
 
 struct DeploymentPlan {

@@ -33,6 +33,7 @@ PlanOptions planOptions(const ExportOptions& o) {
     p.opOverrides = o.opOverrides;
     p.nodeOverrides = o.nodeOverrides;
     p.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
+    p.concatInPlace = o.concatInPlace;
     return p;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "adaptation.h"
+#include "concat_in_place.h"
 #include "ir/error.h"
 #include "ir/graph.h"
 
@@ -35,6 +36,7 @@ struct ExportOptions {
     std::map<std::string, std::string> opOverrides;
     std::map<std::string, std::string> nodeOverrides;
     bool havePrebuiltXnnpack = false;
+    ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
     XnnpackLink xnnpack;
     QString outDir;                    // -o
     bool force = false;                // replace a non-empty folder

@@ -436,6 +436,20 @@ private slots:
         QVERIFY2(text.contains("Pool2DShape{1, 9, 9, 16, 9, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 60}"), qPrintable(text));
         buildAndCheckOnOneAndTwoThreads(out, 3);
         if (QTest::currentTestFailed()) return;
+        // --concat-in-place off: every input copied, as before; a bad mode is a usage error.
+        const QString model = m_tmp.path() + "/concat_in_place.onnx", copying = m_tmp.path() + "/concat_copying_export";
+        CliRun off = cli({"export", model, "--lib", "portable", "--concat-in-place", "off", "-o", copying});
+        QVERIFY2(off.code == 0, off.describe());
+        QFile copyingCode(copying + "/src/model.cpp");
+        QVERIFY(copyingCode.open(QIODevice::ReadOnly));
+        const QString copyingText = QString::fromUtf8(copyingCode.readAll());
+        QVERIFY(!copyingText.contains("written in place") && !copyingText.contains("out_stride"));
+        QCOMPARE(copyingText.count("embark::portable::copy_rows("), 4 + 2 + 3 + 2);
+        for (const QStringList& args : {QStringList{"export", model, "-o", m_tmp.path() + "/never"}, QStringList{"plan", model}}) {
+            CliRun bad = cli(args + QStringList{"--concat-in-place", "sometimes"});
+            QVERIFY2(bad.code == 2 && bad.err.contains("--concat-in-place"), bad.describe());
+        }
+        QVERIFY(!QFileInfo::exists(m_tmp.path() + "/never"));
 
         // The plan shows the strided slices, and the layer dumps (slices gathered into whole
         // tensors) equal the reference interpreter's values.
