@@ -72,12 +72,21 @@ struct TileRows {
     const int8_t* x[kMR];
     int32_t correction[kMR]; // -128 * sum of the row's kp bytes
     explicit TileRows(int) {}
+    // The row sums with vpdpbusd against ones, 64 bytes at a time, the tail through a masked
+    // load (never past the row): GCC's loop ran its bytes one by one below 64 (every k of a 1x1
+    // layer with fewer than 64 input channels, the stem's patches), ~6% of MobileNet-V2 int8.
     void set(const int8_t* const* rows, int kp) {
+        const __m512i ones = _mm512_set1_epi8(1);
         for (int m = 0; m < kMR; ++m) {
             x[m] = rows[m];
-            int32_t sum = 0;
-            for (int k = 0; k < kp; ++k) sum += rows[m][k];
-            correction[m] = -128 * sum;
+            __m512i acc = _mm512_setzero_si512();
+            int k = 0;
+            for (; k + 64 <= kp; k += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(rows[m] + k));
+            if (k < kp) {
+                const __mmask64 tail = (__mmask64(1) << (kp - k)) - 1;
+                acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(tail, rows[m] + k));
+            }
+            correction[m] = -128 * _mm512_reduce_add_epi32(acc);
         }
     }
 #  else
