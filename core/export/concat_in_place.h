@@ -21,13 +21,12 @@
 
 namespace embark::exporter {
 
-// Concatenation in place (concat_in_place.h): Auto takes strided slices only in buffers that
-// likely stay in cache (MemoryPlanOptions::ConcatRules::stridedMaxBytes), All in any buffer,
-// Off copies every input (what exports did before).
+// --concat-in-place: Auto takes strided slices only in buffers that likely stay in cache
+// (MemoryPlanOptions::ConcatRules::stridedMaxBytes), All in any buffer, Off copies every input
+// (what exports did before).
 enum class ConcatInPlace { Auto, All, Off };
 // "auto", "all", "off" (false for anything else).
 bool parseConcatInPlace(const std::string& text, ConcatInPlace* out);
-
 
 bool writesStridedRows(const Adaptation& a, const ir::Node& n);
 bool readsStridedRows(const Adaptation& a, const ir::Node& n);

@@ -49,18 +49,14 @@ bool isPlainFloat(const ir::Value* v) {
            v->shape.numel() > 0;
 }
 
-struct ConcatPlacements {
-    std::unordered_map<const ir::Value*, Placement> slices; // value -> its place in a root
-};
-
 // Step 2's concatenation in place: which values are views of which Concat's output, decided from
 // the last Concat of the schedule to the first, so that an outer Concat's placement is known
-// before the Concats that feed it.
-ConcatPlacements placeConcatenations(const std::vector<ir::Node*>& nodes, const MemoryPlanOptions& options) {
-    ConcatPlacements result;
-    std::unordered_map<const ir::Value*, Placement>& placed = result.slices;
+// before the Concats that feed it. The result maps each slice to its place in its root.
+std::unordered_map<const ir::Value*, Placement> placeConcatenations(const std::vector<ir::Node*>& nodes,
+                                                                    const MemoryPlanOptions& options) {
+    std::unordered_map<const ir::Value*, Placement> placed;
     const MemoryPlanOptions::ConcatRules& rules = options.concat;
-    if (!rules.inPlace || !rules.writesAtOffset || !rules.writesStrided || !rules.readsStrided) return result;
+    if (!rules.inPlace || !rules.writesAtOffset || !rules.writesStrided || !rules.readsStrided) return placed;
     std::set<std::string> apart;
     for (const auto& [a, b] : options.apart) {
         apart.insert(a);
@@ -141,7 +137,7 @@ ConcatPlacements placeConcatenations(const std::vector<ir::Node*>& nodes, const 
             if (ok) placed[in] = *e;
         }
     }
-    return result;
+    return placed;
 }
 
 } // namespace
@@ -218,8 +214,7 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
         groupOf[v] = gi;
     };
 
-    const ConcatPlacements concats = placeConcatenations(nodes, options);
-    const std::unordered_map<const ir::Value*, Placement>& slices = concats.slices;
+    const std::unordered_map<const ir::Value*, Placement> slices = placeConcatenations(nodes, options);
     std::unordered_map<const ir::Value*, int> rootLast; // the last step of any value in a root's buffer
     for (const auto& [v, p] : slices) {
         int& last = rootLast.emplace(p.root, valueLast(p.root)).first->second;

@@ -90,7 +90,7 @@ void sum_pixels_vec(float* __restrict out, const float* in, int pixels, int chan
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
-        float* __restrict out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * (s.out_stride > 0 ? s.out_stride : channels);
+        float* __restrict out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
         int ky0, ky1, kx0, kx1;
         tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
         tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);
@@ -126,7 +126,7 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
                     ThreadPool* pool) {
     const int channels = s.channels;
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
-        float* __restrict out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * (s.out_stride > 0 ? s.out_stride : channels);
+        float* __restrict out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
         int ky0, ky1, kx0, kx1;
         tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
         tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);

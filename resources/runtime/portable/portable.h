@@ -314,6 +314,7 @@ struct Pool2DShape {
     int dilation_h = 1, dilation_w = 1;
     int pad_top = 0, pad_left = 0, pad_bottom = 0, pad_right = 0;
     int out_stride = 0; // floats between output pixels: channels (0) or a wider concatenation's
+    int out_pixel_stride() const { return out_stride > 0 ? out_stride : channels; }
 };
 
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool = nullptr);
