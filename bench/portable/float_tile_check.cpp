@@ -1,0 +1,164 @@
+// The float GEMM tiles of the x86 builds (gemm_ukernel.h: the vector-register panels with
+// AVX2 / AVX-512, the 8- and 24-channel remainder panels, the narrow tile) against plain
+// arithmetic. The test library (tst_runtime_portable_kernels) is built without ISA flags, so
+// these tiles run only in exports (-march=native); this program is built for x86-64-v3 and
+// x86-64-v4 and run by ctest where the CPU has the extension.
+//
+// For 1x1 convolutions, stride-2 3x3 convolutions (the Indirect path) and fully-connected
+// layers, every output is bias + the products in the kernel's order (taps, then input
+// channels), each added by one fused multiply-add: with None, Relu and Clamp the result must be
+// equal bit for bit; LeakyRelu and HardSwish (other tiles) within 1e-5 relative. Every output
+// width from 1 to 41 channels meets every tile kind (whole panels, 8/16/24-channel
+// remainders), pixel counts leave 1..MR-1 pixels in the last tile, on 1 and 2 threads.
+// Exit 0 when all agree.
+#include "portable.h"
+
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ep = embark::portable;
+
+namespace {
+
+float activate(const ep::Activation& act, float v) {
+    switch (act.kind) {
+    case ep::Act::Relu: return v > 0.f ? v : 0.f;
+    case ep::Act::Clamp: v = v < act.min ? act.min : v; return v > act.max ? act.max : v;
+    case ep::Act::LeakyRelu: return v >= 0.f ? v : v * act.alpha;
+    case ep::Act::HardSwish: {
+        float gate = v / 6.f + 0.5f;
+        gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
+        return v * gate;
+    }
+    default: return v;
+    }
+}
+
+bool exact_kind(ep::Act kind) { return kind == ep::Act::None || kind == ep::Act::Relu || kind == ep::Act::Clamp; }
+
+std::vector<float> random_values(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.f, 1.f);
+    std::vector<float> v(n);
+    for (float& x : v) x = dist(rng);
+    return v;
+}
+
+// Counts the outputs that differ from `want` (bitwise for the exact kinds), printing the first.
+int compare(const std::string& what, const ep::Activation& act, const std::vector<float>& got,
+            const std::vector<float>& want) {
+    int bad = 0;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const bool ok = exact_kind(act.kind)
+                            ? got[i] == want[i]
+                            : std::fabs(got[i] - want[i]) <= 1e-5f * std::max(1.f, std::fabs(want[i]));
+        if (!ok && bad++ == 0)
+            std::printf("FAIL %s: output %zu is %a, expected %a\n", what.c_str(), i, static_cast<double>(got[i]),
+                        static_cast<double>(want[i]));
+    }
+    return bad;
+}
+
+// One convolution (NHWC, groups 1) against the products in tap-then-channel order.
+int check_conv(const ep::Conv2DShape& s, const ep::Activation& act, ep::ThreadPool* pool, const char* name) {
+    const auto w = random_values(static_cast<size_t>(s.out_c) * s.in_c * s.kernel_h * s.kernel_w, 1);
+    const auto b = random_values(static_cast<size_t>(s.out_c), 2);
+    const auto x = random_values(static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c, 3);
+    const ep::Conv2D op = ep::pack_conv2d(s, w.data(), b.data(), act);
+    if (op.path == ep::ConvPath::Winograd) return 0; // other sums; covered by tst_runtime_portable_kernels
+    const int oh = op.out_h, ow = op.out_w;
+    std::vector<float> got(static_cast<size_t>(s.batch) * oh * ow * s.out_c), want(got.size());
+    ep::conv2d(op, x.data(), got.data(), pool);
+    for (int n = 0; n < s.batch; ++n)
+        for (int oy = 0; oy < oh; ++oy)
+            for (int ox = 0; ox < ow; ++ox)
+                for (int co = 0; co < s.out_c; ++co) {
+                    float r = b[co];
+                    for (int ky = 0; ky < s.kernel_h; ++ky)
+                        for (int kx = 0; kx < s.kernel_w; ++kx) {
+                            const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                            const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
+                            if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue; // a zero tap adds +0
+                            for (int ci = 0; ci < s.in_c; ++ci)
+                                r = std::fma(x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + ci],
+                                             w[((static_cast<size_t>(co) * s.in_c + ci) * s.kernel_h + ky) * s.kernel_w + kx], r);
+                        }
+                    want[((static_cast<size_t>(n) * oh + oy) * ow + ox) * s.out_c + co] = activate(act, r);
+                }
+    char what[160];
+    std::snprintf(what, sizeof what, "%s %dx%dx%d -> %d, act %d, %d thread(s)", name, s.in_h, s.in_w, s.in_c, s.out_c,
+                  static_cast<int>(act.kind), pool ? pool->threads() : 1);
+    return compare(what, act, got, want);
+}
+
+int check_fc(int rows, int k, int n, const ep::Activation& act, ep::ThreadPool* pool) {
+    const auto w = random_values(static_cast<size_t>(n) * k, 4); // [n][k]
+    const auto b = random_values(static_cast<size_t>(n), 5);
+    const auto x = random_values(static_cast<size_t>(rows) * k, 6);
+    const ep::FullyConnected op = ep::pack_fully_connected(k, n, w.data(), true, b.data(), act);
+    std::vector<float> got(static_cast<size_t>(rows) * n), want(got.size());
+    ep::fully_connected(op, rows, x.data(), got.data(), pool);
+    for (int m = 0; m < rows; ++m)
+        for (int j = 0; j < n; ++j) {
+            float r = b[j];
+            for (int i = 0; i < k; ++i) r = std::fma(x[static_cast<size_t>(m) * k + i], w[static_cast<size_t>(j) * k + i], r);
+            want[static_cast<size_t>(m) * n + j] = activate(act, r);
+        }
+    char what[120];
+    std::snprintf(what, sizeof what, "fully connected %d x %d -> %d, act %d, %d thread(s)", rows, k, n,
+                  static_cast<int>(act.kind), pool ? pool->threads() : 1);
+    return compare(what, act, got, want);
+}
+
+} // namespace
+
+int main() {
+    std::setvbuf(stdout, nullptr, _IONBF, 0);
+    ep::Activation none, relu, clamp, leaky, hswish;
+    relu.kind = ep::Act::Relu;
+    clamp.kind = ep::Act::Clamp;
+    clamp.min = -0.25f;
+    clamp.max = 0.5f;
+    leaky.kind = ep::Act::LeakyRelu;
+    leaky.alpha = 0.1f;
+    hswish.kind = ep::Act::HardSwish;
+    const ep::Activation acts[] = {none, relu, clamp, leaky, hswish};
+    ep::ThreadPool two(2);
+    ep::ThreadPool* pools[] = {nullptr, &two};
+    int failures = 0, cases = 0;
+    for (ep::ThreadPool* pool : pools)
+        for (const ep::Activation& act : acts) {
+            for (int out_c = 1; out_c <= 41; ++out_c) {
+                for (int in_c : {3, 16, 37}) {
+                    ep::Conv2DShape s;
+                    s.in_h = 3;
+                    s.in_w = 5 + out_c % 4; // 15..24 pixels: every remainder tile size
+                    s.in_c = in_c;
+                    s.out_c = out_c;
+                    failures += check_conv(s, act, pool, "1x1") != 0;
+                    ++cases;
+                }
+                ep::Conv2DShape s; // stride 2, padded: the Indirect path (taps > 1)
+                s.in_h = 7;
+                s.in_w = 9;
+                s.in_c = 5 + out_c % 3;
+                s.out_c = out_c;
+                s.kernel_h = s.kernel_w = 3;
+                s.stride_h = s.stride_w = 2;
+                s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 1;
+                failures += check_conv(s, act, pool, "3x3/2") != 0;
+                ++cases;
+            }
+            for (int n : {8, 24, 56, 1000})
+                for (int rows : {1, 3, 9}) {
+                    failures += check_fc(rows, 77, n, act, pool) != 0;
+                    ++cases;
+                }
+        }
+    std::printf("float tiles: %s (%d of %d configurations failing)\n", failures ? "FAILED" : "all agree", failures,
+                cases);
+    return failures ? 1 : 0;
+}
