@@ -4,9 +4,10 @@
 // these tiles run only in exports (-march=native); this program is built for x86-64-v3 and
 // x86-64-v4 and run by ctest where the CPU has the extension.
 //
-// For 1x1 convolutions, stride-2 3x3 convolutions (the Indirect path) and fully-connected
-// layers, every output is bias + the products in the kernel's order (taps, then input
-// channels), each added by one fused multiply-add: with None, Relu and Clamp the result must be
+// For 1x1 convolutions, stride-2 3x3 convolutions (the Indirect path), 3x3 depthwise
+// convolutions (AVX-512: weights held in registers across pixels) and fully-connected layers,
+// every output is bias + the products in the kernel's order (taps, then input channels), each
+// added by one fused multiply-add: with None, Relu and Clamp the result must be
 // equal bit for bit; LeakyRelu and HardSwish (other tiles) within 1e-5 relative. Every output
 // width from 1 to 41 channels meets every tile kind (whole panels, 8/16/24-channel
 // remainders), pixel counts leave 1..MR-1 pixels in the last tile, on 1 and 2 threads.
@@ -62,9 +63,11 @@ int compare(const std::string& what, const ep::Activation& act, const std::vecto
     return bad;
 }
 
-// One convolution (NHWC, groups 1) against the products in tap-then-channel order.
+// One convolution (NHWC; groups 1, or depthwise: groups == in_c == out_c) against the products
+// in tap-then-channel order.
 int check_conv(const ep::Conv2DShape& s, const ep::Activation& act, ep::ThreadPool* pool, const char* name) {
-    const auto w = random_values(static_cast<size_t>(s.out_c) * s.in_c * s.kernel_h * s.kernel_w, 1);
+    const int cg = s.in_c / s.groups; // input channels per output channel
+    const auto w = random_values(static_cast<size_t>(s.out_c) * cg * s.kernel_h * s.kernel_w, 1);
     const auto b = random_values(static_cast<size_t>(s.out_c), 2);
     const auto x = random_values(static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c, 3);
     const ep::Conv2D op = ep::pack_conv2d(s, w.data(), b.data(), act);
@@ -82,9 +85,10 @@ int check_conv(const ep::Conv2DShape& s, const ep::Activation& act, ep::ThreadPo
                             const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
                             const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
                             if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue; // a zero tap adds +0
-                            for (int ci = 0; ci < s.in_c; ++ci)
-                                r = std::fma(x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + ci],
-                                             w[((static_cast<size_t>(co) * s.in_c + ci) * s.kernel_h + ky) * s.kernel_w + kx], r);
+                            const int first = co / (s.out_c / s.groups) * cg;
+                            for (int ci = 0; ci < cg; ++ci)
+                                r = std::fma(x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + first + ci],
+                                             w[((static_cast<size_t>(co) * cg + ci) * s.kernel_h + ky) * s.kernel_w + kx], r);
                         }
                     want[((static_cast<size_t>(n) * oh + oy) * ow + ox) * s.out_c + co] = activate(act, r);
                 }
@@ -152,6 +156,18 @@ int main() {
                 failures += check_conv(s, act, pool, "3x3/2") != 0;
                 ++cases;
             }
+            for (int channels : {8, 16, 24, 32, 40, 48, 96, 144})
+                for (int stride : {1, 2}) {
+                    ep::Conv2DShape s; // depthwise 3x3, padded
+                    s.in_h = 6;
+                    s.in_w = 7;
+                    s.in_c = s.out_c = s.groups = channels;
+                    s.kernel_h = s.kernel_w = 3;
+                    s.stride_h = s.stride_w = stride;
+                    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 1;
+                    failures += check_conv(s, act, pool, "depthwise 3x3") != 0;
+                    ++cases;
+                }
             for (int n : {8, 24, 56, 1000})
                 for (int rows : {1, 3, 9}) {
                     failures += check_fc(rows, 77, n, act, pool) != 0;
