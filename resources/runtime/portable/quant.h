@@ -69,7 +69,7 @@ struct QConv2D {
     int32_t* bias = nullptr;      // bias - x_zero_point * sum of weights, per packed channel
     float* multipliers = nullptr; // per packed channel
     int8_t* zero = nullptr;       // in_c bytes of x_zero_point (the padding)
-    mutable const int8_t** indirection = nullptr; // depthwise [pixel][tap]; built on first use
+    mutable const int8_t** indirection = nullptr; // [pixel][tap] (depthwise; x86 VNNI taps path); built on first use
     mutable const int8_t* indirection_input = nullptr;
     void* storage = nullptr; // owns the arrays above
     QConv2D() = default;

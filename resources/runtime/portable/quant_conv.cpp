@@ -260,6 +260,26 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
         return;
     }
 #endif
+#if EMBARK_QGEMM_X86_VNNI
+    // Taps read in place through the layer's [pixel][tap] table (x86q::TapRows), allocated at
+    // pack time where uses_tap_table(): one group, C a multiple of the 4-byte lanes (a lane
+    // never straddles two taps). ResNet-18's 3x3 layers: no patch copy.
+    if (op.indirection) {
+        if (op.indirection_input != input) build_depthwise_indirection(op, input); // the same [pixel][tap] table
+        const int taps = op.kernel_h * op.kernel_w;
+        run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+            x86q::TapRows rows(taps, op.in_c);
+            for (int64_t tile = begin; tile < end; ++tile) {
+                const int64_t p0 = tile * MR;
+                const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
+                rows.set(op.indirection + p0 * taps, m_valid);
+                x86q::panels_taps(m_valid, kp, panels, M, rows, w, op.bias, op.multipliers, output + p0 * M,
+                                  static_cast<size_t>(M), rq);
+            }
+        });
+        return;
+    }
+#endif
     run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
         std::vector<int8_t> patches(op.direct ? 0 : MR * patch, int8_t(0));
 #if EMBARK_QGEMM_X86
@@ -424,6 +444,12 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                     }
             }
         }
+#if EMBARK_QGEMM_X86_VNNI
+    if (!op.direct && s.groups == 1 && cg % x86q::kGroupK == 0 && op.kp == taps * cg) {
+        op.indirection = static_cast<const int8_t**>(std::calloc(static_cast<size_t>(pixels) * taps, sizeof(int8_t*)));
+        if (!op.indirection) throw std::bad_alloc();
+    }
+#endif
     return op;
 }
 
