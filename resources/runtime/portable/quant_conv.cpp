@@ -261,14 +261,64 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     }
 #endif
 #if EMBARK_QGEMM_X86_VNNI
-    // Taps read in place through the layer's [pixel][tap] table (x86q::TapRows), allocated at
-    // pack time where uses_tap_table(): one group, C a multiple of the 4-byte lanes (a lane
-    // never straddles two taps). ResNet-18's 3x3 layers: no patch copy.
+    // Kernel rows read in place (x86q::rows_layout, packed so at pack time).
+    if (!op.direct && x86q::rows_layout(op.groups, op.dilation_w)) {
+        const int kh = op.kernel_h, kw = op.kernel_w, C = op.in_c, len = kp / kh, kwc = kw * C;
+        const int64_t in_bytes = static_cast<int64_t>(op.batch) * op.in_h * op.in_w * C;
+        const int64_t row_step = static_cast<int64_t>(op.dilation_h) * op.in_w * C; // between kernel rows
+        const int last_dy = (kh - 1) * op.dilation_h;
+        run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+            // A row of zero points, then kernel_h rows per pixel of the tile for the built ones.
+            std::vector<int8_t> scratch(static_cast<size_t>(1 + MR * kh) * len, static_cast<int8_t>(op.x_zero_point));
+            std::vector<const int8_t*> table(static_cast<size_t>(MR) * kh);
+            const int8_t* const zero_row = scratch.data();
+            x86q::TapRows rows(kh, len, kwc);
+            for (int64_t tile = begin; tile < end; ++tile) {
+                const int64_t p0 = tile * MR;
+                const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
+                PixelAt at(op, p0);
+                for (int m = 0; m < m_valid; ++m, at.next(op)) {
+                    const int ix0 = at.ox * op.stride_w - op.pad_left, iy0 = at.oy * op.stride_h - op.pad_top;
+                    const int64_t first = ((at.n * op.in_h + iy0) * op.in_w + ix0) * C;
+                    const int8_t** r = table.data() + static_cast<size_t>(m) * kh;
+                    if (ix0 >= 0 && ix0 + kw <= op.in_w && iy0 >= 0 && iy0 + last_dy < op.in_h &&
+                        first + (kh - 1) * row_step + len <= in_bytes) { // the whole patch in place
+                        for (int ky = 0; ky < kh; ++ky) r[ky] = input + first + ky * row_step;
+                        continue;
+                    }
+                    for (int ky = 0; ky < kh; ++ky) {
+                        const int iy = iy0 + ky * op.dilation_h;
+                        int8_t* built = scratch.data() + static_cast<size_t>(1 + m * kh + ky) * len;
+                        r[ky] = zero_row;
+                        if (iy < 0 || iy >= op.in_h) continue;
+                        const int8_t* image_row = input + (at.n * op.in_h + iy) * op.in_w * C;
+                        if (ix0 >= 0 && ix0 + kw <= op.in_w) {
+                            r[ky] = image_row + static_cast<int64_t>(ix0) * C;
+                            if (r[ky] + len > input + in_bytes) r[ky] = static_cast<const int8_t*>(std::memcpy(built, r[ky], kwc));
+                            continue;
+                        }
+                        for (int kx = 0; kx < kw; ++kx) {
+                            const int ix = ix0 + kx;
+                            if (ix >= 0 && ix < op.in_w) std::memcpy(built + kx * C, image_row + static_cast<int64_t>(ix) * C, C);
+                            else std::memset(built + kx * C, op.x_zero_point, C);
+                        }
+                        r[ky] = built;
+                    }
+                }
+                rows.set(table.data(), m_valid);
+                x86q::panels_taps(m_valid, kp, panels, M, rows, w, op.bias, op.multipliers, output + p0 * M,
+                                  static_cast<size_t>(M), rq);
+            }
+        });
+        return;
+    }
+    // Taps read in place through the layer's [pixel][tap] table (allocated at pack time where
+    // the rows layout does not apply and C is a multiple of the 4-byte lanes).
     if (op.indirection) {
         if (op.indirection_input != input) build_depthwise_indirection(op, input); // the same [pixel][tap] table
         const int taps = op.kernel_h * op.kernel_w;
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
-            x86q::TapRows rows(taps, op.in_c);
+            x86q::TapRows rows(taps, op.in_c, op.in_c);
             for (int64_t tile = begin; tile < end; ++tile) {
                 const int64_t p0 = tile * MR;
                 const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
@@ -378,6 +428,9 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 #if defined(EMBARK_QGEMM_NEONDOT)
         if (neondot::rows_layout(s.groups, s.dilation_w)) op.kp = s.kernel_h * neondot::row_length(s.kernel_w, cg);
 #endif
+#if EMBARK_QGEMM_X86_VNNI
+        if (x86q::rows_layout(s.groups, s.dilation_w)) op.kp = s.kernel_h * x86q::row_length(s.kernel_w, cg);
+#endif
         op.panels = (mg + kQNR - 1) / kQNR;
         channels = static_cast<size_t>(s.groups) * op.panels * kQNR;
         weight_bytes = channels * op.kp * sizeof(QWeight);
@@ -432,6 +485,10 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                         const int k = t * cg + c;
 #if EMBARK_QGEMM_OUTER
                         dst[static_cast<size_t>(k) * kQNR + n] = static_cast<QWeight>(weight(o, c, t));
+#elif EMBARK_QGEMM_X86_VNNI
+                        const int kr = !op.direct && x86q::rows_layout(s.groups, s.dilation_w)
+                                           ? x86q::row_k(t, c, s.kernel_w, cg, op.kp / s.kernel_h) : k;
+                        dst[x86q::weight_index(kr, n)] = x86q::pack_weight(weight(o, c, t));
 #elif EMBARK_QGEMM_X86
                         dst[x86q::weight_index(k, n)] = x86q::pack_weight(weight(o, c, t));
 #elif defined(EMBARK_QGEMM_NEONDOT)
@@ -445,7 +502,8 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
             }
         }
 #if EMBARK_QGEMM_X86_VNNI
-    if (!op.direct && s.groups == 1 && cg % x86q::kGroupK == 0 && op.kp == taps * cg) {
+    if (!op.direct && !x86q::rows_layout(s.groups, s.dilation_w) && s.groups == 1 && cg % x86q::kGroupK == 0 &&
+        op.kp == taps * cg) {
         op.indirection = static_cast<const int8_t**>(std::calloc(static_cast<size_t>(pixels) * taps, sizeof(int8_t*)));
         if (!op.indirection) throw std::bad_alloc();
     }

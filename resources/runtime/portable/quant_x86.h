@@ -66,28 +66,57 @@ inline size_t weight_index(int k, int n) {
     return (static_cast<size_t>(k / kGroupK) * kNR + static_cast<size_t>(n)) * kGroupK + static_cast<size_t>(k % kGroupK);
 }
 
+#  if EMBARK_QGEMM_X86_VNNI
+// correction[m] = -128 * the sum of the 16 lanes of acc[m], for the 8 pixels of a tile at once:
+// a transpose-and-add tree (about 25 instructions) instead of a reduction per pixel (8 or 9
+// each), which weighed on 1x1 layers with few input channels (32 -> 16 at 112x112: 8 k steps
+// per pixel).
+static_assert(kMR == 8, "corrections8 sums the 8 pixels of a tile");
+[[gnu::always_inline]] inline void corrections8(const __m512i (&acc)[8], int32_t* correction) {
+    // Within each 128-bit lane: [a0 a1 a0 a1] partial sums, then [a0 a1 a2 a3].
+    auto pair = [](__m512i a, __m512i b) {
+        return _mm512_add_epi32(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+    };
+    auto quad = [](__m512i ab, __m512i cd) {
+        return _mm512_add_epi32(_mm512_unpacklo_epi64(ab, cd), _mm512_unpackhi_epi64(ab, cd));
+    };
+    const __m512i q0 = quad(pair(acc[0], acc[1]), pair(acc[2], acc[3]));
+    const __m512i q1 = quad(pair(acc[4], acc[5]), pair(acc[6], acc[7]));
+    // 128-bit lanes [q0.0 + q0.1, q0.2 + q0.3, q1.0 + q1.1, q1.2 + q1.3], then pairs added.
+    const __m512i u = _mm512_add_epi32(_mm512_shuffle_i32x4(q0, q1, 0x88), _mm512_shuffle_i32x4(q0, q1, 0xDD));
+    const __m512i v = _mm512_add_epi32(u, _mm512_shuffle_i32x4(u, u, 0xB1));
+    // v's lane 0 holds pixels 0-3, lane 2 pixels 4-7.
+    const __m256i sums = _mm256_set_m128i(_mm512_extracti32x4_epi32(v, 2), _mm512_castsi512_si128(v));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(correction), _mm256_mullo_epi32(sums, _mm256_set1_epi32(-128)));
+}
+#  endif
+
 // The tile's pixels as its k loop reads them, prepared once per tile and group.
 struct TileRows {
 #  if EMBARK_QGEMM_X86_VNNI
     const int8_t* x[kMR];
     int32_t correction[kMR]; // -128 * sum of the row's kp bytes
+    int taps = 1, channels = 0; // as TapRows: one "tap" of kp bytes per pixel (tile_taps)
     explicit TileRows(int) {}
     // The row sums with vpdpbusd against ones, 64 bytes at a time, the tail through a masked
     // load (never past the row): GCC's loop ran its bytes one by one below 64 (every k of a 1x1
     // layer with fewer than 64 input channels, the stem's patches), ~6% of MobileNet-V2 int8.
     void set(const int8_t* const* rows, int kp) {
+        channels = kp;
         const __m512i ones = _mm512_set1_epi8(1);
+        __m512i acc[kMR];
+#    pragma GCC unroll 8
         for (int m = 0; m < kMR; ++m) {
             x[m] = rows[m];
-            __m512i acc = _mm512_setzero_si512();
+            acc[m] = _mm512_setzero_si512();
             int k = 0;
-            for (; k + 64 <= kp; k += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(rows[m] + k));
+            for (; k + 64 <= kp; k += 64) acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_loadu_si512(rows[m] + k));
             if (k < kp) {
                 const __mmask64 tail = (__mmask64(1) << (kp - k)) - 1;
-                acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(tail, rows[m] + k));
+                acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_maskz_loadu_epi8(tail, rows[m] + k));
             }
-            correction[m] = -128 * _mm512_reduce_add_epi32(acc);
         }
+        corrections8(acc, correction);
     }
 #  else
     std::vector<int16_t> buffer; // [kMR][kp]
@@ -193,56 +222,54 @@ template <int MR>
     }
 }
 
-template <int MR>
-[[gnu::always_inline]] inline void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
-                            const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
-    __m512i acc[MR];
-    const __m512i b = _mm512_loadu_si512(bias);
-    const int8_t* x[MR];
-#    pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m) {
-        acc[m] = _mm512_add_epi32(b, _mm512_set1_epi32(in.correction[m]));
-        x[m] = in.x[m];
-    }
-    for (int k = 0; k < kp; k += 4) {
-        const __m512i wk = _mm512_loadu_si512(w + static_cast<size_t>(k) * kNR);
-#    pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m) dpbusd_bcast(acc[m], wk, x[m] + k);
-    }
-    store_tile<MR>(acc, mult, c, c_stride, n_valid, rq);
-}
+// Convolutions other than a 1x1 read in place, through pointers, in one of two layouts (groups
+// 1; otherwise, and without VNNI, the tile reads a copied patch):
+//  * rows (horizontal dilation 1): in NHWC a pixel's kernel row is kernel_w * C contiguous
+//    input bytes, so its patch is kernel_h pointers to rows whose length is padded to a
+//    multiple of 4 (k of weight (tap t, channel c) = row_k(); kp = kernel_h * row_length, the
+//    padding's packed weights 0, i.e. w + 128 = 0: the bytes read there, the next pixel's,
+//    add nothing). Only the rows that cross the image's border, or could be read past the
+//    input's end, are built in a scratch row (zero points outside), as aarch64's qconv_rows.
+//    A 3-channel stem's row is 9 -> 12 bytes, a 3x3 layer of 64 channels 3 rows of 192.
+//  * taps (C % 4 == 0, any dilation): the layer's [pixel][tap] pointer table
+//    (QConv2D::indirection, built once per input; the padding points to the zero-point row).
+// Either way a tile's pixel m reads its rows at x[m * taps + t] (taps = kernel_h rows or the
+// kernel's taps, `channels` = bytes per row), with the patch path's weights for taps, and each
+// pixel's row sum is over the `summed` real bytes of its rows (not the rows' padding).
+inline bool rows_layout(int groups, int dilation_w) { return groups == 1 && dilation_w == 1; }
+inline int row_length(int kernel_w, int cg) { return (kernel_w * cg + kGroupK - 1) / kGroupK * kGroupK; }
+inline int row_k(int t, int c, int kernel_w, int cg, int row_len) { return t / kernel_w * row_len + t % kernel_w * cg + c; }
 
-// The taps of a convolution read in place (groups 1, C % 4 == 0): a tile's MR pixels read
-// their taps through the layer's [pixel][tap] pointer table (QConv2D::indirection, the padding
-// pointing to the zero-point row), so no patch is copied (a 3x3 layer's patch is 9 C bytes per
-// pixel, written and read again) and no pointer is computed per tile. The patch's
-// k = t * C + c, so the weights are the patch path's; each pixel's row sum is over its taps.
 struct TapRows {
-    const int8_t* const* x = nullptr; // the tile's first pixel's taps; pixel m's at x + m * taps
+    const int8_t* const* x = nullptr; // the tile's first pixel's rows; pixel m's at x + m * taps
     int32_t correction[kMR];
-    int taps, channels;
-    TapRows(int taps_, int channels_) : taps(taps_), channels(channels_) {}
-    // -128 * the sum of each pixel's taps' C bytes (vpdpbusd against ones, a masked tail).
+    int taps, channels, summed;
+    TapRows(int taps_, int channels_, int summed_) : taps(taps_), channels(channels_), summed(summed_) {}
+    // -128 * the sum of the `summed` first bytes of each pixel's rows (vpdpbusd against ones,
+    // a masked tail).
     void set(const int8_t* const* table, int m_valid) {
         x = table;
         const __m512i ones = _mm512_set1_epi8(1);
-        const int tail = channels % 64;
+        const int tail = summed % 64;
         const __mmask64 tail_mask = tail ? (__mmask64(1) << tail) - 1 : 0;
-        for (int m = 0; m < m_valid; ++m) {
-            __m512i acc = _mm512_setzero_si512();
+        __m512i acc[kMR];
+#    pragma GCC unroll 8
+        for (int m = 0; m < kMR; ++m) {
+            acc[m] = _mm512_setzero_si512();
+            if (m >= m_valid) continue; // rows past the tile's pixels are not set
             for (int t = 0; t < taps; ++t) {
                 const int8_t* row = x[static_cast<size_t>(m) * taps + t];
                 int k = 0;
-                for (; k + 64 <= channels; k += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(row + k));
-                if (tail) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_maskz_loadu_epi8(tail_mask, row + k));
+                for (; k + 64 <= summed; k += 64) acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_loadu_si512(row + k));
+                if (tail) acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_maskz_loadu_epi8(tail_mask, row + k));
             }
-            correction[m] = -128 * _mm512_reduce_add_epi32(acc);
         }
+        corrections8(acc, correction);
     }
 };
 
-template <int MR>
-[[gnu::always_inline]] inline void tile_taps(const TapRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
+template <int MR, typename Rows>
+[[gnu::always_inline]] inline void tile_taps(const Rows& in, const Weight* __restrict w, const int32_t* __restrict bias,
                                              const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid,
                                              QRq rq) {
     static_assert(MR >= 1 && MR <= 8, "at most 8 pixels");
@@ -284,8 +311,8 @@ template <int MR>
 // and feed both panels' vpdpbusd (16 accumulators), and a tap's pointers are loaded once per
 // 32 channels. With one panel per pass, a 64-channel 3x3 layer (ResNet-18's 56x56 ones, 16 k
 // quads per tap) ran at 1.3x XNNPACK's time; 128 channels and more were even.
-template <int MR>
-[[gnu::always_inline]] inline void tile_taps2(const TapRows& in, const Weight* __restrict w, size_t w_panel,
+template <int MR, typename Rows>
+[[gnu::always_inline]] inline void tile_taps2(const Rows& in, const Weight* __restrict w, size_t w_panel,
                                               const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
                                               size_t c_stride, int n_valid2, QRq rq) {
     static_assert(MR >= 1 && MR <= 8, "at most 8 pixels");
@@ -338,32 +365,32 @@ template <int MR>
 }
 
 // All panels of the layer (groups 1) for MR pixels read through TapRows.
-template <int MR>
-[[gnu::noinline]] void panels_taps_mr(int kp, int panels, int mg, const TapRows& in, const Weight* w,
+template <int MR, typename Rows>
+[[gnu::noinline]] void panels_taps_mr(int kp, int panels, int mg, const Rows& in, const Weight* w,
                                       const int32_t* bias, const float* mult, int8_t* c, size_t c_stride, QRq rq) {
     const size_t w_panel = static_cast<size_t>(kNR) * kp;
     int panel = 0;
     for (; panel + 1 < panels; panel += 2) {
         const size_t at = static_cast<size_t>(panel) * kNR;
-        tile_taps2<MR>(in, w + panel * w_panel, w_panel, bias + at, mult + at, c + at, c_stride,
+        tile_taps2<MR, Rows>(in, w + panel * w_panel, w_panel, bias + at, mult + at, c + at, c_stride,
                        std::min(kNR, mg - (panel + 1) * kNR), rq);
     }
     if (panel < panels) {
         const size_t at = static_cast<size_t>(panel) * kNR;
-        tile_taps<MR>(in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, std::min(kNR, mg - panel * kNR), rq);
+        tile_taps<MR, Rows>(in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, std::min(kNR, mg - panel * kNR), rq);
     }
 }
 // m_valid (1..kMR) pixels on the instantiation of that size.
-template <int MR = 1>
-inline void panels_taps(int m_valid, int kp, int panels, int mg, const TapRows& in, const Weight* w, const int32_t* bias,
+template <int MR = 1, typename Rows>
+inline void panels_taps(int m_valid, int kp, int panels, int mg, const Rows& in, const Weight* w, const int32_t* bias,
                         const float* mult, int8_t* c, size_t c_stride, QRq rq) {
     if constexpr (MR < kMR) {
         if (m_valid != MR) {
-            panels_taps<MR + 1>(m_valid, kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
+            panels_taps<MR + 1, Rows>(m_valid, kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
             return;
         }
     }
-    panels_taps_mr<MR>(kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
+    panels_taps_mr<MR, Rows>(kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
 }
 
 #  else
@@ -414,7 +441,14 @@ template <int MR, bool HALF>
 }
 #  endif
 
-// All panels of one group for MR pixels: c[m][n] of the group's mg channels.
+// The hook of quant_conv.cpp: all panels of one group for m_valid (1..kMR) pixels whose rows
+// are `in` (c[m][n] of the group's mg channels). VNNI: tile_taps2's panel pairs with one "tap".
+#  if EMBARK_QGEMM_X86_VNNI
+inline void panels(int m_valid, int kp, int panels, int mg, const TileRows& in, const Weight* w, const int32_t* bias,
+                   const float* mult, int8_t* c, size_t c_stride, QRq rq) {
+    panels_taps(m_valid, kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
+}
+#  else
 template <int MR>
 [[gnu::noinline]] void panels_mr(int kp, int panels, int mg, const TileRows& in, const Weight* w, const int32_t* bias,
                                  const float* mult, int8_t* c, size_t c_stride, QRq rq) {
@@ -422,15 +456,10 @@ template <int MR>
     for (int panel = 0; panel < panels; ++panel) {
         const int n_valid = std::min(kNR, mg - panel * kNR);
         const size_t at = static_cast<size_t>(panel) * kNR;
-#  if EMBARK_QGEMM_X86_VNNI
-        tile<MR>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
-#  else
         if (n_valid <= 8) tile<MR, true>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
         else tile<MR, false>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
-#  endif
     }
 }
-// The hook of quant_conv.cpp: m_valid (1..kMR) pixels on the instantiation of that size.
 template <int MR = 1>
 inline void panels(int m_valid, int kp, int panels, int mg, const TileRows& in, const Weight* w, const int32_t* bias,
                    const float* mult, int8_t* c, size_t c_stride, QRq rq) {
@@ -442,6 +471,7 @@ inline void panels(int m_valid, int kp, int panels, int mg, const TileRows& in, 
     }
     panels_mr<MR>(kp, panels, mg, in, w, bias, mult, c, c_stride, rq);
 }
+#  endif
 
 // ----- Depthwise (quant_depthwise.cpp) ------------------------------------------------------
 // Weights [ceil(taps / 2)][M][2] int16: taps in pairs (an odd last tap's partner is 0). Per
