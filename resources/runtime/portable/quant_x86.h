@@ -518,6 +518,52 @@ template <int TAPS>
     store16(out + c, requant8(acc0, _mm256_loadu_ps(mult + c), r), requant8(acc1, _mm256_loadu_ps(mult + c + 8), r), kNR);
 }
 
+#  if EMBARK_QGEMM_X86_VNNI
+// AVX-512 (BW): 32 channels per step, the same weights and sums as dw_channels16 in 512-bit
+// registers. The two taps' 32 bytes are put in channel order per 128-bit lane first (vpermq),
+// so that the byte interleave gives channels 0-15 and 16-31 in order and the weight pairs load
+// straight from the [tap pair][channel][2] layout: 64 multiply-adds per 14 instructions
+// against 20 with 16 channels at a time (the depthwise layers were 27% of MobileNet-V2 int8).
+template <int TAPS>
+[[gnu::always_inline]] inline void dw_channels32(const int8_t* const* x, int taps, const int16_t* __restrict w, int channels,
+                                                 const int32_t* __restrict bias, const float* __restrict mult,
+                                                 int8_t* out, int c, QRq rq) {
+    const int n = TAPS > 0 ? TAPS : taps;
+    __m512i acc0 = _mm512_loadu_si512(bias + c), acc1 = _mm512_loadu_si512(bias + c + 16);
+    const size_t pair_stride = static_cast<size_t>(channels) * 2;
+    const int16_t* wc = w + static_cast<size_t>(c) * 2;
+    auto lanes_in_order = [](const int8_t* p) {
+        return _mm256_permute4x64_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), 0xD8);
+    };
+#    pragma GCC unroll 16
+    for (int t = 0; t + 1 < n; t += 2) {
+        const __m256i a = lanes_in_order(x[t] + c), b = lanes_in_order(x[t + 1] + c);
+        const __m512i lo = _mm512_cvtepi8_epi16(_mm256_unpacklo_epi8(a, b));
+        const __m512i hi = _mm512_cvtepi8_epi16(_mm256_unpackhi_epi8(a, b));
+        const int16_t* wp = wc + static_cast<size_t>(t / 2) * pair_stride;
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(lo, _mm512_loadu_si512(wp)));
+        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(hi, _mm512_loadu_si512(wp + 32)));
+    }
+    if (n % 2) { // the last tap, its partner weight 0
+        const __m256i a = lanes_in_order(x[n - 1] + c);
+        const __m512i lo = _mm512_cvtepi8_epi16(_mm256_unpacklo_epi8(a, a));
+        const __m512i hi = _mm512_cvtepi8_epi16(_mm256_unpackhi_epi8(a, a));
+        const int16_t* wp = wc + static_cast<size_t>(n / 2) * pair_stride;
+        acc0 = _mm512_add_epi32(acc0, _mm512_madd_epi16(lo, _mm512_loadu_si512(wp)));
+        acc1 = _mm512_add_epi32(acc1, _mm512_madd_epi16(hi, _mm512_loadu_si512(wp + 32)));
+    }
+    const __m512 lo = _mm512_set1_ps(rq.lo), hi = _mm512_set1_ps(rq.hi), magic = _mm512_set1_ps(12582912.f);
+    const __m512i offset = _mm512_set1_epi32(rq.offset);
+    auto requant16 = [&](__m512i a, const float* m) { // as store_tile's
+        __m512 v = _mm512_mul_ps(_mm512_cvtepi32_ps(a), _mm512_loadu_ps(m));
+        v = _mm512_add_ps(_mm512_min_ps(_mm512_max_ps(v, lo), hi), magic);
+        return _mm512_cvtsepi32_epi8(_mm512_add_epi32(_mm512_castps_si512(v), offset));
+    };
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c), requant16(acc0, mult + c));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + c + 16), requant16(acc1, mult + c + 16));
+}
+#  endif
+
 template <int TAPS>
 [[gnu::noinline]] void dw_pixels(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
     const int channels = op.out_c, taps = TAPS > 0 ? TAPS : op.kernel_h * op.kernel_w;
@@ -538,6 +584,9 @@ template <int TAPS>
             continue;
         }
         int c = 0;
+#  if EMBARK_QGEMM_X86_VNNI
+        for (; c + 32 <= channels; c += 32) dw_channels32<TAPS>(x, taps, w, channels, bias, mult, out, c, rq);
+#  endif
         for (; c + 16 <= channels; c += 16) dw_channels16<TAPS>(x, taps, w, channels, bias, mult, out, c, r);
         if (c != channels) dw_channels16<TAPS>(x, taps, w, channels, bias, mult, out, channels - 16, r);
     }
