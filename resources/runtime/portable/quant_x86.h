@@ -12,7 +12,10 @@
 //    in place: per pixel and k quad one vpdpbusd of the 16 channels' (w + 128) with the
 //    broadcast signed bytes x[k..k+3] (4 multiply-adds into each int32 lane, no saturation).
 //    sum (w + 128) * x = sum w * x + 128 * sum x, so each pixel's accumulators start at
-//    bias - 128 * sum_k x (its row sum, once per tile and group). Tile 8 pixels x 16 channels.
+//    bias - 128 * sum_k x (its row sum, once per tile and group). Tile 8 pixels x 32 channels
+//    (two panels; one for a last odd panel). Kernels other than 1x1 read their input in place
+//    through row pointers (TapRows: kernel rows, or a per-tap table), not through a patch.
+//    Depthwise: 32 channels per step in 512-bit registers (dw_channels32).
 //
 // Integer sums are exact either way, and the requantization is quant_kernels.h's requant_one
 // in vector form (float(acc) * m, clamp, + 1.5 * 2^23, bits + offset; no contraction, the
