@@ -271,65 +271,31 @@ struct TapRows {
     }
 };
 
-template <int MR, typename Rows>
-[[gnu::always_inline]] inline void tile_taps(const Rows& in, const Weight* __restrict w, const int32_t* __restrict bias,
-                                             const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid,
-                                             QRq rq) {
-    static_assert(MR >= 1 && MR <= 8, "at most 8 pixels");
-    const __m512i b = _mm512_loadu_si512(bias);
-#    define EMBARK_TAPS_ACC(i) \
-        __m512i a##i = MR > i ? _mm512_add_epi32(b, _mm512_set1_epi32(in.correction[MR > i ? i : 0])) : b;
+// P (1 or 2) panels of 16 channels for MR pixels whose rows are `in` (TapRows or TileRows):
+// panel 1's weights at w + w_panel, bias, multipliers and output 16 channels further; the last
+// panel keeps n_last channels. With two panels each pixel's 4 bytes are broadcast into a
+// register once and feed both panels' vpdpbusd (16 accumulators), and a row's pointers are
+// loaded once per 32 channels: with one panel per pass, a 64-channel 3x3 layer (ResNet-18's
+// 56x56 ones, 16 k quads per tap) ran at 1.3x XNNPACK's time. One panel uses the broadcast
+// memory operand. The accumulators and row pointers are named variables, not arrays: with the
+// rows loop around the k loop, GCC 12 kept an accumulator array on the stack (a load and a
+// store around every vpdpbusd).
+template <int MR, int P, typename Rows>
+[[gnu::always_inline]] inline void tile_taps(const Rows& in, const Weight* __restrict w, size_t w_panel,
+                                             const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
+                                             size_t c_stride, int n_last, QRq rq) {
+    static_assert(MR >= 1 && MR <= 8 && (P == 1 || P == 2), "at most 8 pixels, 1 or 2 panels");
+    const __m512i b0 = _mm512_loadu_si512(bias), b1 = P == 2 ? _mm512_loadu_si512(bias + kNR) : b0;
+#    define EMBARK_TAPS_ACC(i)                                                                          \
+        const __m512i s##i = _mm512_set1_epi32(MR > i ? in.correction[MR > i ? i : 0] : 0);            \
+        __m512i a##i = _mm512_add_epi32(b0, s##i), c##i = _mm512_add_epi32(b1, s##i);
     EMBARK_TAPS_ACC(0) EMBARK_TAPS_ACC(1) EMBARK_TAPS_ACC(2) EMBARK_TAPS_ACC(3)
     EMBARK_TAPS_ACC(4) EMBARK_TAPS_ACC(5) EMBARK_TAPS_ACC(6) EMBARK_TAPS_ACC(7)
 #    undef EMBARK_TAPS_ACC
     const int channels = in.channels, taps = in.taps;
     const int8_t* const* px = in.x;
     const Weight* wt = w;
-    // Pixel m's tap t at px[m * taps + t]; rows past MR repeat row 0 (never used).
-    for (int t = 0; t < taps; ++t, ++px, wt += static_cast<size_t>(channels) * kNR) {
-        const int8_t *x0 = px[0], *x1 = px[(MR > 1 ? 1 : 0) * taps], *x2 = px[(MR > 2 ? 2 : 0) * taps];
-        const int8_t *x3 = px[(MR > 3 ? 3 : 0) * taps], *x4 = px[(MR > 4 ? 4 : 0) * taps];
-        const int8_t *x5 = px[(MR > 5 ? 5 : 0) * taps], *x6 = px[(MR > 6 ? 6 : 0) * taps];
-        const int8_t *x7 = px[(MR > 7 ? 7 : 0) * taps];
-        for (int k = 0; k < channels; k += 4) {
-            const __m512i wk = _mm512_loadu_si512(wt + static_cast<size_t>(k) * kNR);
-            dpbusd_bcast(a0, wk, x0 + k);
-            if constexpr (MR > 1) dpbusd_bcast(a1, wk, x1 + k);
-            if constexpr (MR > 2) dpbusd_bcast(a2, wk, x2 + k);
-            if constexpr (MR > 3) dpbusd_bcast(a3, wk, x3 + k);
-            if constexpr (MR > 4) dpbusd_bcast(a4, wk, x4 + k);
-            if constexpr (MR > 5) dpbusd_bcast(a5, wk, x5 + k);
-            if constexpr (MR > 6) dpbusd_bcast(a6, wk, x6 + k);
-            if constexpr (MR > 7) dpbusd_bcast(a7, wk, x7 + k);
-        }
-    }
-    const __m512i all[8] = {a0, a1, a2, a3, a4, a5, a6, a7};
-    __m512i acc[MR];
-#    pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m) acc[m] = all[m];
-    store_tile<MR>(acc, mult, c, c_stride, n_valid, rq);
-}
-
-// Two panels (32 channels) at a time: each pixel's 4 bytes are broadcast into a register once
-// and feed both panels' vpdpbusd (16 accumulators), and a tap's pointers are loaded once per
-// 32 channels. With one panel per pass, a 64-channel 3x3 layer (ResNet-18's 56x56 ones, 16 k
-// quads per tap) ran at 1.3x XNNPACK's time; 128 channels and more were even.
-template <int MR, typename Rows>
-[[gnu::always_inline]] inline void tile_taps2(const Rows& in, const Weight* __restrict w, size_t w_panel,
-                                              const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
-                                              size_t c_stride, int n_valid2, QRq rq) {
-    static_assert(MR >= 1 && MR <= 8, "at most 8 pixels");
-    const __m512i b0 = _mm512_loadu_si512(bias), b1 = _mm512_loadu_si512(bias + kNR);
-#    define EMBARK_TAPS_ACC2(i)                                                                         \
-        const __m512i s##i = _mm512_set1_epi32(MR > i ? in.correction[MR > i ? i : 0] : 0);            \
-        __m512i a##i = _mm512_add_epi32(b0, s##i), c##i = _mm512_add_epi32(b1, s##i);
-    EMBARK_TAPS_ACC2(0) EMBARK_TAPS_ACC2(1) EMBARK_TAPS_ACC2(2) EMBARK_TAPS_ACC2(3)
-    EMBARK_TAPS_ACC2(4) EMBARK_TAPS_ACC2(5) EMBARK_TAPS_ACC2(6) EMBARK_TAPS_ACC2(7)
-#    undef EMBARK_TAPS_ACC2
-    const int channels = in.channels, taps = in.taps;
-    const int8_t* const* px = in.x;
-    const Weight* wt = w;
-    // Pixel m's tap t at px[m * taps + t]; rows past MR repeat row 0 (never used).
+    // Pixel m's row t at px[m * taps + t]; rows past MR repeat row 0 (never used).
     for (int t = 0; t < taps; ++t, ++px, wt += static_cast<size_t>(channels) * kNR) {
         const int8_t *x0 = px[0], *x1 = px[(MR > 1 ? 1 : 0) * taps], *x2 = px[(MR > 2 ? 2 : 0) * taps];
         const int8_t *x3 = px[(MR > 3 ? 3 : 0) * taps], *x4 = px[(MR > 4 ? 4 : 0) * taps];
@@ -337,18 +303,22 @@ template <int MR, typename Rows>
         const int8_t *x7 = px[(MR > 7 ? 7 : 0) * taps];
         for (int k = 0; k < channels; k += 4) {
             const __m512i w0 = _mm512_loadu_si512(wt + static_cast<size_t>(k) * kNR);
-            const __m512i w1 = _mm512_loadu_si512(wt + w_panel + static_cast<size_t>(k) * kNR);
-#    define EMBARK_TAPS_STEP2(i)                                                                        \
+            const __m512i w1 = P == 2 ? _mm512_loadu_si512(wt + w_panel + static_cast<size_t>(k) * kNR) : w0;
+#    define EMBARK_TAPS_STEP(i)                                                                         \
             if constexpr (MR > i) {                                                                     \
-                int32_t quad;                                                                           \
-                std::memcpy(&quad, x##i + k, sizeof quad);                                              \
-                const __m512i q = _mm512_set1_epi32(quad);                                              \
-                dpbusd_reg(a##i, w0, q);                                                                \
-                dpbusd_reg(c##i, w1, q);                                                                \
+                if constexpr (P == 1) {                                                                 \
+                    dpbusd_bcast(a##i, w0, x##i + k);                                                   \
+                } else {                                                                                \
+                    int32_t quad;                                                                       \
+                    std::memcpy(&quad, x##i + k, sizeof quad);                                          \
+                    const __m512i q = _mm512_set1_epi32(quad);                                          \
+                    dpbusd_reg(a##i, w0, q);                                                            \
+                    dpbusd_reg(c##i, w1, q);                                                            \
+                }                                                                                       \
             }
-            EMBARK_TAPS_STEP2(0) EMBARK_TAPS_STEP2(1) EMBARK_TAPS_STEP2(2) EMBARK_TAPS_STEP2(3)
-            EMBARK_TAPS_STEP2(4) EMBARK_TAPS_STEP2(5) EMBARK_TAPS_STEP2(6) EMBARK_TAPS_STEP2(7)
-#    undef EMBARK_TAPS_STEP2
+            EMBARK_TAPS_STEP(0) EMBARK_TAPS_STEP(1) EMBARK_TAPS_STEP(2) EMBARK_TAPS_STEP(3)
+            EMBARK_TAPS_STEP(4) EMBARK_TAPS_STEP(5) EMBARK_TAPS_STEP(6) EMBARK_TAPS_STEP(7)
+#    undef EMBARK_TAPS_STEP
         }
     }
     {
@@ -356,18 +326,17 @@ template <int MR, typename Rows>
         __m512i acc[MR];
 #    pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m] = all[m];
-        store_tile<MR>(acc, mult, c, c_stride, kNR, rq);
+        store_tile<MR>(acc, mult, c, c_stride, P == 2 ? kNR : n_last, rq);
     }
-    {
+    if constexpr (P == 2) {
         const __m512i all[8] = {c0, c1, c2, c3, c4, c5, c6, c7};
         __m512i acc[MR];
 #    pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m] = all[m];
-        store_tile<MR>(acc, mult + kNR, c + kNR, c_stride, n_valid2, rq);
+        store_tile<MR>(acc, mult + kNR, c + kNR, c_stride, n_last, rq);
     }
 }
 
-// All panels of the layer (groups 1) for MR pixels read through TapRows.
 template <int MR, typename Rows>
 [[gnu::noinline]] void panels_taps_mr(int kp, int panels, int mg, const Rows& in, const Weight* w,
                                       const int32_t* bias, const float* mult, int8_t* c, size_t c_stride, QRq rq) {
@@ -375,12 +344,13 @@ template <int MR, typename Rows>
     int panel = 0;
     for (; panel + 1 < panels; panel += 2) {
         const size_t at = static_cast<size_t>(panel) * kNR;
-        tile_taps2<MR, Rows>(in, w + panel * w_panel, w_panel, bias + at, mult + at, c + at, c_stride,
-                       std::min(kNR, mg - (panel + 1) * kNR), rq);
+        tile_taps<MR, 2, Rows>(in, w + panel * w_panel, w_panel, bias + at, mult + at, c + at, c_stride,
+                               std::min(kNR, mg - (panel + 1) * kNR), rq);
     }
     if (panel < panels) {
         const size_t at = static_cast<size_t>(panel) * kNR;
-        tile_taps<MR, Rows>(in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, std::min(kNR, mg - panel * kNR), rq);
+        tile_taps<MR, 1, Rows>(in, w + panel * w_panel, w_panel, bias + at, mult + at, c + at, c_stride,
+                               std::min(kNR, mg - panel * kNR), rq);
     }
 }
 // m_valid (1..kMR) pixels on the instantiation of that size.
@@ -445,7 +415,7 @@ template <int MR, bool HALF>
 #  endif
 
 // The hook of quant_conv.cpp: all panels of one group for m_valid (1..kMR) pixels whose rows
-// are `in` (c[m][n] of the group's mg channels). VNNI: tile_taps2's panel pairs with one "tap".
+// are `in` (c[m][n] of the group's mg channels). VNNI: tile_taps's panel pairs with one "tap".
 #  if EMBARK_QGEMM_X86_VNNI
 inline void panels(int m_valid, int kp, int panels, int mg, const TileRows& in, const Weight* w, const int32_t* bias,
                    const float* mult, int8_t* c, size_t c_stride, QRq rq) {
