@@ -86,4 +86,25 @@ echo "armv8-a (no dotprod): $(tail -1 "$out/quant_check_aarch64_v80.txt")"
 aarch64_fma=$(aarch64-linux-gnu-objdump -d "$out/cross_check_aarch64" | grep -c -E 'fmla\s+v[0-9]+\.4s' || true)
 echo "aarch64 disassembly: $aarch64_fma NEON fmla .4s instructions"
 
+# x86-64 with Clang: an export is built with the host's default C++ compiler, which may be
+# Clang, and the x86 tiles (GCC vector extensions, intrinsics) once compiled under Clang to
+# aligned moves on unaligned rows. The float tiles and the int8 kernels, for the widest ISA
+# this CPU runs (ctest builds them with GCC: runtime_portable_float_* / runtime_portable_int8_*).
+if [ "$(uname -m)" = x86_64 ]; then
+    isa=""
+    if grep -qw avx512_vnni /proc/cpuinfo; then isa="-march=x86-64-v4 -mavx512vnni"
+    elif grep -qw avx2 /proc/cpuinfo; then isa="-march=x86-64-v3"; fi
+    if [ -n "$isa" ]; then
+        echo "== x86-64 $isa, clang-19"
+        for check in float_tile_check quant_check; do
+            # shellcheck disable=SC2086
+            clang++-19 $isa -O3 -std=c++17 -Wall -Wextra $inc "$here/$check.cpp" \
+                $root/resources/runtime/portable/*.cpp -o "$out/${check}_x86_clang" -lpthread
+            "$out/${check}_x86_clang" > "$out/${check}_x86_clang.txt" ||
+                { status=1; grep -v ' checked$' "$out/${check}_x86_clang.txt" | head -20; }
+            tail -1 "$out/${check}_x86_clang.txt"
+        done
+    fi
+fi
+
 exit $status

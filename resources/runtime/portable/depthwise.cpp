@@ -409,16 +409,19 @@ template <int TAPS, int V, Act kAct>
                                                           float* out, float lo, float hi) {
     Narrow acc[V];
 #pragma GCC unroll 4
-    for (int j = 0; j < V; ++j) acc[j] = *reinterpret_cast<const Narrow*>(bias + c0 + j * kNarrowChannels);
+    for (int j = 0; j < V; ++j) vload_into(acc[j], bias + c0 + j * kNarrowChannels);
     const int tap_count = TAPS > 0 ? TAPS : taps;
 #pragma GCC unroll 25
     for (int t = 0; t < tap_count; ++t) {
         const float* x = rows[t] + c0;
         const float* wt = w + static_cast<size_t>(t) * channels + c0;
 #pragma GCC unroll 4
-        for (int j = 0; j < V; ++j)
-            acc[j] += *reinterpret_cast<const Narrow*>(x + j * kNarrowChannels) *
-                      *reinterpret_cast<const Narrow*>(wt + j * kNarrowChannels);
+        for (int j = 0; j < V; ++j) {
+            Narrow xv, wv;
+            vload_into(xv, x + j * kNarrowChannels);
+            vload_into(wv, wt + j * kNarrowChannels);
+            acc[j] += xv * wv;
+        }
     }
     const Narrow zero = {};
 #pragma GCC unroll 4
@@ -430,7 +433,7 @@ template <int TAPS, int V, Act kAct>
             v = v < l ? l : v;
             v = v > h ? h : v;
         }
-        *reinterpret_cast<Narrow*>(out + c0 + j * kNarrowChannels) = v;
+        vstore(out + c0 + j * kNarrowChannels, v);
     }
 }
 
@@ -450,10 +453,10 @@ template <int V, Act kAct>
     Narrow wr[kTaps][V], br[V];
 #pragma GCC unroll 4
     for (int j = 0; j < V; ++j) {
-        br[j] = *reinterpret_cast<const Narrow*>(bias + c0 + j * kNarrowChannels);
+        br[j] = vload<Narrow>(bias + c0 + j * kNarrowChannels);
 #pragma GCC unroll 9
         for (int t = 0; t < kTaps; ++t)
-            wr[t][j] = *reinterpret_cast<const Narrow*>(w + static_cast<size_t>(t) * channels + c0 + j * kNarrowChannels);
+            wr[t][j] = vload<Narrow>(w + static_cast<size_t>(t) * channels + c0 + j * kNarrowChannels);
     }
     const Narrow zero = {}, l = zero + lo, h = zero + hi;
     for (int64_t p = begin; p < end; ++p) {
@@ -468,7 +471,7 @@ template <int V, Act kAct>
         for (int t = 0; t < kTaps; ++t) {
             const float* x = rows[t] + c0;
 #pragma GCC unroll 4
-            for (int j = 0; j < V; ++j) acc[j] += *reinterpret_cast<const Narrow*>(x + j * kNarrowChannels) * wr[t][j];
+            for (int j = 0; j < V; ++j) acc[j] += vload<Narrow>(x + j * kNarrowChannels) * wr[t][j];
         }
 #pragma GCC unroll 4
         for (int j = 0; j < V; ++j) {
@@ -478,7 +481,7 @@ template <int V, Act kAct>
                 v = v < l ? l : v;
                 v = v > h ? h : v;
             }
-            *reinterpret_cast<Narrow*>(out + j * kNarrowChannels) = v;
+            vstore(out + j * kNarrowChannels, v);
         }
     }
 }

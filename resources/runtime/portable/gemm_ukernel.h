@@ -197,6 +197,26 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 // NR-apart weights make GCC 12 vectorize the k loop instead, with gathers (bench/README.md).
 #if defined(__AVX__) && (defined(__GNUC__) || defined(__clang__)) && !EMBARK_VECTOR_TILE
 #  define EMBARK_NARROW_TILE 1
+// Unaligned loads and stores of the x86 tiles' vector types (Narrow, V16, V8). Through a
+// pointer cast, Clang ignores the aligned(4) of the type alias and emits aligned moves
+// (vmovaps), which fault on rows that are not 32- or 64-byte aligned (a Clang-built x86 export
+// crashed in the narrow tile); memcpy is an unaligned move in both compilers.
+// vload_into for the 64-byte Narrow in builds without AVX-512: GCC warns (-Wpsabi) about a
+// function returning such a vector, even an inlined one.
+template <typename V>
+[[gnu::always_inline]] inline void vload_into(V& v, const float* p) {
+    __builtin_memcpy(&v, p, sizeof v);
+}
+template <typename V>
+[[gnu::always_inline]] inline V vload(const float* p) {
+    V v;
+    vload_into(v, p);
+    return v;
+}
+template <typename V>
+[[gnu::always_inline]] inline void vstore(float* p, const V& v) {
+    __builtin_memcpy(p, &v, sizeof v);
+}
 inline constexpr int kNarrowChannels = 16;
 using Narrow = float __attribute__((vector_size(kNarrowChannels * sizeof(float)), aligned(4)));
 
@@ -208,7 +228,8 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
                              int prefetch_lines = 0) {
     static_assert(NR >= kNarrowChannels, "the panel holds the narrow tile's channels");
     Narrow acc[MR];
-    const Narrow b = *reinterpret_cast<const Narrow*>(bias);
+    Narrow b;
+    vload_into(b, bias);
 #pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) acc[m] = b;
     for (int t = 0; t < taps; ++t) {
@@ -220,7 +241,8 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
                 if (t == 0)
                     for (int line = k; line < prefetch_lines; line += kc)
                         EMBARK_PREFETCH(prefetch + static_cast<size_t>(line) * 64, 0);
-            const Narrow wk = *reinterpret_cast<const Narrow*>(wt + static_cast<size_t>(k) * NR);
+            Narrow wk;
+            vload_into(wk, wt + static_cast<size_t>(k) * NR);
 #pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) acc[m] += a[m][k] * wk;
         }
@@ -257,11 +279,11 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
     }
     if (n_valid == kNarrowChannels) {
 #pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m) *reinterpret_cast<Narrow*>(c + m * c_stride) = acc[m];
+        for (int m = 0; m < MR; ++m) vstore(c + m * c_stride, acc[m]);
     } else {
         for (int m = 0; m < MR; ++m) {
             float lanes[kNarrowChannels];
-            *reinterpret_cast<Narrow*>(lanes) = acc[m];
+            vstore(lanes, acc[m]);
             for (int n = 0; n < n_valid; ++n) c[m * c_stride + n] = lanes[n];
         }
     }
@@ -319,10 +341,10 @@ template <typename V>
 [[gnu::always_inline]] inline void store_first(float* out, V v, int count) {
     constexpr int kLanes = sizeof(V) / sizeof(float);
     if (count == kLanes) {
-        *reinterpret_cast<V*>(out) = v;
+        vstore(out, v);
     } else {
         float lanes[kLanes];
-        *reinterpret_cast<V*>(lanes) = v;
+        vstore(lanes, v);
         for (int n = 0; n < count; ++n) out[n] = lanes[n];
     }
 }
@@ -348,15 +370,16 @@ template <int MR, int NR, int A, int B, Act kAct>
     for (int p = 0; p < panels; ++p, w += panel_stride, bias += NR, c += NR) {
         V16 az[MR][kA];
         V8 ay[MR][kB];
+        if constexpr (A > 0)
 #pragma GCC unroll 8
         for (int j = 0; j < A; ++j) {
-            const V16 b = *reinterpret_cast<const V16*>(bias + 16 * j);
+            const V16 b = vload<V16>(bias + 16 * j);
 #pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) az[m][j] = b;
         }
 #pragma GCC unroll 8
         for (int j = 0; j < B; ++j) {
-            const V8 b = *reinterpret_cast<const V8*>(bias + 16 * A + 8 * j);
+            const V8 b = vload<V8>(bias + 16 * A + 8 * j);
 #pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) ay[m][j] = b;
         }
@@ -374,10 +397,10 @@ template <int MR, int NR, int A, int B, Act kAct>
                     if constexpr (A > 0)
 #pragma GCC unroll 8
                         for (int j = 0; j < A; ++j)
-                            az[m][j] = fma_x86(az[m][j], x, *reinterpret_cast<const V16*>(wk + 16 * j));
+                            az[m][j] = fma_x86(az[m][j], x, vload<V16>(wk + 16 * j));
 #pragma GCC unroll 8
                     for (int j = 0; j < B; ++j)
-                        ay[m][j] = fma_x86(ay[m][j], x, *reinterpret_cast<const V8*>(wk + 16 * A + 8 * j));
+                        ay[m][j] = fma_x86(ay[m][j], x, vload<V8>(wk + 16 * A + 8 * j));
                 }
             }
         }
@@ -392,13 +415,13 @@ template <int MR, int NR, int A, int B, Act kAct>
             for (int j = 0; j < A; ++j) {
                 const V16 v = activate_vector<V16, kAct>(az[m][j], lz, hz);
                 if (B == 0 && j == A - 1 && last) store_first(out + 16 * j, v, n_last);
-                else *reinterpret_cast<V16*>(out + 16 * j) = v;
+                else vstore(out + 16 * j, v);
             }
 #pragma GCC unroll 8
             for (int j = 0; j < B; ++j) {
                 const V8 v = activate_vector<V8, kAct>(ay[m][j], ly, hy);
                 if (j == B - 1 && last) store_first(out + 16 * A + 8 * j, v, n_last);
-                else *reinterpret_cast<V8*>(out + 16 * A + 8 * j) = v;
+                else vstore(out + 16 * A + 8 * j, v);
             }
         }
     }

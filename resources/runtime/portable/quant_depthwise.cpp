@@ -34,6 +34,9 @@ constexpr int kQdwLanes = 4;
 #  define EMBARK_QDW_LOOP(width) \
       EMBARK_Q_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) unroll(disable))
 #  define EMBARK_QDW_TAPS EMBARK_Q_PRAGMA(clang loop unroll(full))
+#elif defined(__clang__) // which has no ivdep; assume_safety says the same
+#  define EMBARK_QDW_LOOP(width) _Pragma("clang loop vectorize(assume_safety)")
+#  define EMBARK_QDW_TAPS _Pragma("GCC unroll 32")
 #elif defined(__GNUC__)
 #  define EMBARK_QDW_LOOP(width) _Pragma("GCC ivdep")
 #  define EMBARK_QDW_TAPS _Pragma("GCC unroll 32")
