@@ -423,17 +423,11 @@ template <int TAPS, int V, Act kAct>
             acc[j] += xv * wv;
         }
     }
-    const Narrow zero = {};
+    const Narrow l = Narrow{} + lo, h = Narrow{} + hi;
 #pragma GCC unroll 4
     for (int j = 0; j < V; ++j) {
-        Narrow v = acc[j];
-        if constexpr (kAct == Act::Relu) v = v > zero ? v : zero;
-        if constexpr (kAct == Act::Clamp) {
-            const Narrow l = zero + lo, h = zero + hi;
-            v = v < l ? l : v;
-            v = v > h ? h : v;
-        }
-        vstore(out + c0 + j * kNarrowChannels, v);
+        activate_vector<Narrow, kAct>(acc[j], l, h);
+        vstore(out + c0 + j * kNarrowChannels, acc[j]);
     }
 }
 
@@ -458,7 +452,7 @@ template <int V, Act kAct>
         for (int t = 0; t < kTaps; ++t)
             wr[t][j] = vload<Narrow>(w + static_cast<size_t>(t) * channels + c0 + j * kNarrowChannels);
     }
-    const Narrow zero = {}, l = zero + lo, h = zero + hi;
+    const Narrow l = Narrow{} + lo, h = Narrow{} + hi;
     for (int64_t p = begin; p < end; ++p) {
         const float* const* rows = indirection + p * kTaps;
         float* out = output + p * out_stride + c0;
@@ -475,13 +469,8 @@ template <int V, Act kAct>
         }
 #pragma GCC unroll 4
         for (int j = 0; j < V; ++j) {
-            Narrow v = acc[j];
-            if constexpr (kAct == Act::Relu) v = v > zero ? v : zero;
-            if constexpr (kAct == Act::Clamp) {
-                v = v < l ? l : v;
-                v = v > h ? h : v;
-            }
-            vstore(out + j * kNarrowChannels, v);
+            activate_vector<Narrow, kAct>(acc[j], l, h);
+            vstore(out + j * kNarrowChannels, acc[j]);
         }
     }
 }

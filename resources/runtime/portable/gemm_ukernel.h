@@ -217,6 +217,31 @@ template <typename V>
 [[gnu::always_inline]] inline void vstore(float* p, const V& v) {
     __builtin_memcpy(p, &v, sizeof v);
 }
+// The first `count` floats of v to out (all of them with one store).
+template <typename V>
+[[gnu::always_inline]] inline void store_first(float* out, const V& v, int count) {
+    constexpr int kLanes = sizeof(V) / sizeof(float);
+    if (count == kLanes) {
+        vstore(out, v);
+    } else {
+        float lanes[kLanes];
+        vstore(lanes, v);
+        for (int n = 0; n < count; ++n) out[n] = lanes[n];
+    }
+}
+
+// v under kAct (None, Relu or Clamp; Relu's bound is lo = 0), in place, in registers (by
+// reference: GCC warns (-Wpsabi) about passing or returning a 64-byte vector without AVX-512).
+template <typename V, Act kAct>
+[[gnu::always_inline]] inline void activate_vector(V& v, const V& lo, const V& hi) {
+    // The loop form's expressions (activate_tile), so NaN and -0 come out the same.
+    if constexpr (kAct == Act::Relu) v = v > lo ? v : lo;
+    if constexpr (kAct == Act::Clamp) {
+        v = v < lo ? lo : v;
+        v = v > hi ? hi : v;
+    }
+}
+
 inline constexpr int kNarrowChannels = 16;
 using Narrow = float __attribute__((vector_size(kNarrowChannels * sizeof(float)), aligned(4)));
 
@@ -277,16 +302,8 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
         break;
     default: break; // None, and the activations applied after the store
     }
-    if (n_valid == kNarrowChannels) {
 #pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m) vstore(c + m * c_stride, acc[m]);
-    } else {
-        for (int m = 0; m < MR; ++m) {
-            float lanes[kNarrowChannels];
-            vstore(lanes, acc[m]);
-            for (int n = 0; n < n_valid; ++n) c[m * c_stride + n] = lanes[n];
-        }
-    }
+    for (int m = 0; m < MR; ++m) store_first(c + m * c_stride, acc[m], n_valid);
     if (act_after_store(act.kind))
         for (int m = 0; m < MR; ++m) apply_activation(act, c + m * c_stride, static_cast<size_t>(n_valid));
 }
@@ -335,29 +352,6 @@ template <typename V>
         return acc;
 #  endif
     }
-}
-
-template <typename V>
-[[gnu::always_inline]] inline void store_first(float* out, V v, int count) {
-    constexpr int kLanes = sizeof(V) / sizeof(float);
-    if (count == kLanes) {
-        vstore(out, v);
-    } else {
-        float lanes[kLanes];
-        vstore(lanes, v);
-        for (int n = 0; n < count; ++n) out[n] = lanes[n];
-    }
-}
-
-template <typename V, Act kAct>
-[[gnu::always_inline]] inline V activate_vector(V v, V lo, V hi) {
-    // The loop form's expressions (activate_tile), so NaN and -0 come out the same.
-    if constexpr (kAct == Act::Relu) v = v > lo ? v : lo;
-    if constexpr (kAct == Act::Clamp) {
-        v = v < lo ? lo : v;
-        v = v > hi ? hi : v;
-    }
-    return v;
 }
 
 template <int MR, int NR, int A, int B, Act kAct>
@@ -413,13 +407,15 @@ template <int MR, int NR, int A, int B, Act kAct>
             if constexpr (A > 0)
 #pragma GCC unroll 8
             for (int j = 0; j < A; ++j) {
-                const V16 v = activate_vector<V16, kAct>(az[m][j], lz, hz);
+                V16 v = az[m][j];
+                activate_vector<V16, kAct>(v, lz, hz);
                 if (B == 0 && j == A - 1 && last) store_first(out + 16 * j, v, n_last);
                 else vstore(out + 16 * j, v);
             }
 #pragma GCC unroll 8
             for (int j = 0; j < B; ++j) {
-                const V8 v = activate_vector<V8, kAct>(ay[m][j], ly, hy);
+                V8 v = ay[m][j];
+                activate_vector<V8, kAct>(v, ly, hy);
                 if (j == B - 1 && last) store_first(out + 16 * A + 8 * j, v, n_last);
                 else vstore(out + 16 * A + 8 * j, v);
             }
@@ -539,8 +535,6 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
                                                     n_valid, act))
             return;
     }
-#endif
-#if EMBARK_NARROW_TILE
     if constexpr (NR > kNarrowChannels) {
         if (n_valid <= kNarrowChannels) {
             switch (m_valid) {

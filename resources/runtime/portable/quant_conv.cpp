@@ -79,6 +79,14 @@ constexpr int kQMR = x86q::kMR, kQNR = x86q::kNR, kQKAlign = x86q::kKAlign;
 constexpr int kQMR = 4, kQNR = 4, kQKAlign = 16;
 #endif
 
+// Whether the GEMM tile reads kernel rows in place (quant_kernels.h's rows layout) where
+// rows_layout() allows: aarch64 with the dot product extension and x86-64 with AVX-512 VNNI.
+#if defined(EMBARK_QGEMM_NEONDOT) || EMBARK_QGEMM_X86_VNNI
+constexpr bool kRowsLayout = true;
+#else
+constexpr bool kRowsLayout = false;
+#endif
+
 // An output pixel's image, row and column; a tile's pixels are consecutive, so only its first
 // one costs divisions (two per pixel had been a third of the stem's patch building).
 struct PixelAt {
@@ -244,7 +252,7 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     const auto* w = static_cast<const QWeight*>(op.weights);
     const size_t patch = static_cast<size_t>(op.groups) * kp;
 #if defined(EMBARK_QGEMM_NEONDOT)
-    if (!op.direct && neondot::rows_layout(op.groups, op.dilation_w)) { // row pointers, no patches
+    if (!op.direct && rows_layout(op.groups, op.dilation_w)) { // row pointers, no patches
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
             neondot::qconv_rows(op, input, output, begin * MR, std::min(pixels, end * MR));
         });
@@ -261,50 +269,21 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     }
 #endif
 #if EMBARK_QGEMM_X86_VNNI
-    // Kernel rows read in place (x86q::rows_layout, packed so at pack time).
-    if (!op.direct && x86q::rows_layout(op.groups, op.dilation_w)) {
-        const int kh = op.kernel_h, kw = op.kernel_w, C = op.in_c, len = kp / kh, kwc = kw * C;
-        const int64_t in_bytes = static_cast<int64_t>(op.batch) * op.in_h * op.in_w * C;
-        const int64_t row_step = static_cast<int64_t>(op.dilation_h) * op.in_w * C; // between kernel rows
-        const int last_dy = (kh - 1) * op.dilation_h;
+    // Kernel rows read in place (rows_layout, packed so at pack time).
+    if (!op.direct && rows_layout(op.groups, op.dilation_w)) {
+        const int kh = op.kernel_h, len = kp / kh;
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
             // A row of zero points, then kernel_h rows per pixel of the tile for the built ones.
             std::vector<int8_t> scratch(static_cast<size_t>(1 + MR * kh) * len, static_cast<int8_t>(op.x_zero_point));
-            std::vector<const int8_t*> table(static_cast<size_t>(MR) * kh);
-            const int8_t* const zero_row = scratch.data();
-            x86q::TapRows rows(kh, len, kwc);
+            std::vector<const int8_t*> table(static_cast<size_t>(MR) * kh); // pixel m's rows at m * kh
+            x86q::TapRows rows(kh, len, op.kernel_w * op.in_c);
             for (int64_t tile = begin; tile < end; ++tile) {
                 const int64_t p0 = tile * MR;
                 const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
                 PixelAt at(op, p0);
-                for (int m = 0; m < m_valid; ++m, at.next(op)) {
-                    const int ix0 = at.ox * op.stride_w - op.pad_left, iy0 = at.oy * op.stride_h - op.pad_top;
-                    const int64_t first = ((at.n * op.in_h + iy0) * op.in_w + ix0) * C;
-                    const int8_t** r = table.data() + static_cast<size_t>(m) * kh;
-                    if (ix0 >= 0 && ix0 + kw <= op.in_w && iy0 >= 0 && iy0 + last_dy < op.in_h &&
-                        first + (kh - 1) * row_step + len <= in_bytes) { // the whole patch in place
-                        for (int ky = 0; ky < kh; ++ky) r[ky] = input + first + ky * row_step;
-                        continue;
-                    }
-                    for (int ky = 0; ky < kh; ++ky) {
-                        const int iy = iy0 + ky * op.dilation_h;
-                        int8_t* built = scratch.data() + static_cast<size_t>(1 + m * kh + ky) * len;
-                        r[ky] = zero_row;
-                        if (iy < 0 || iy >= op.in_h) continue;
-                        const int8_t* image_row = input + (at.n * op.in_h + iy) * op.in_w * C;
-                        if (ix0 >= 0 && ix0 + kw <= op.in_w) {
-                            r[ky] = image_row + static_cast<int64_t>(ix0) * C;
-                            if (r[ky] + len > input + in_bytes) r[ky] = static_cast<const int8_t*>(std::memcpy(built, r[ky], kwc));
-                            continue;
-                        }
-                        for (int kx = 0; kx < kw; ++kx) {
-                            const int ix = ix0 + kx;
-                            if (ix >= 0 && ix < op.in_w) std::memcpy(built + kx * C, image_row + static_cast<int64_t>(ix) * C, C);
-                            else std::memset(built + kx * C, op.x_zero_point, C);
-                        }
-                        r[ky] = built;
-                    }
-                }
+                for (int m = 0; m < m_valid; ++m, at.next(op))
+                    kernel_rows(op, input, at.n, at.oy, at.ox, len, scratch.data() + static_cast<size_t>(1 + m * kh) * len,
+                                scratch.data(), table.data() + static_cast<size_t>(m) * kh, 1);
                 rows.set(table.data(), m_valid);
                 x86q::panels_taps(m_valid, kp, panels, M, rows, w, op.bias, op.multipliers, output + p0 * M,
                                   static_cast<size_t>(M), rq);
@@ -415,6 +394,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         return static_cast<int32_t>(static_cast<int64_t>(bias ? bias[o] : 0) - static_cast<int64_t>(x_zero_point) * sum);
     };
     const int64_t pixels = static_cast<int64_t>(s.batch) * out_h * out_w;
+    const bool by_rows = kRowsLayout && rows_layout(s.groups, s.dilation_w); // for the GEMM tile
     size_t channels = 0, weight_bytes = 0;
     if (op.depthwise) {
         channels = static_cast<size_t>(M);
@@ -425,12 +405,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 #endif
     } else {
         op.kp = (taps * cg + kQKAlign - 1) / kQKAlign * kQKAlign;
-#if defined(EMBARK_QGEMM_NEONDOT)
-        if (neondot::rows_layout(s.groups, s.dilation_w)) op.kp = s.kernel_h * neondot::row_length(s.kernel_w, cg);
-#endif
-#if EMBARK_QGEMM_X86_VNNI
-        if (x86q::rows_layout(s.groups, s.dilation_w)) op.kp = s.kernel_h * x86q::row_length(s.kernel_w, cg);
-#endif
+        if (by_rows) op.kp = s.kernel_h * row_length(s.kernel_w, cg);
         op.panels = (mg + kQNR - 1) / kQNR;
         channels = static_cast<size_t>(s.groups) * op.panels * kQNR;
         weight_bytes = channels * op.kp * sizeof(QWeight);
@@ -482,19 +457,13 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                 op.multipliers[at * kQNR + n] = multipliers[o];
                 for (int t = 0; t < taps; ++t)
                     for (int c = 0; c < cg; ++c) {
-                        const int k = t * cg + c;
+                        const int k = by_rows ? row_k(t, c, s.kernel_w, cg, op.kp / s.kernel_h) : t * cg + c;
 #if EMBARK_QGEMM_OUTER
                         dst[static_cast<size_t>(k) * kQNR + n] = static_cast<QWeight>(weight(o, c, t));
-#elif EMBARK_QGEMM_X86_VNNI
-                        const int kr = !op.direct && x86q::rows_layout(s.groups, s.dilation_w)
-                                           ? x86q::row_k(t, c, s.kernel_w, cg, op.kp / s.kernel_h) : k;
-                        dst[x86q::weight_index(kr, n)] = x86q::pack_weight(weight(o, c, t));
 #elif EMBARK_QGEMM_X86
                         dst[x86q::weight_index(k, n)] = x86q::pack_weight(weight(o, c, t));
 #elif defined(EMBARK_QGEMM_NEONDOT)
-                        const int kr = neondot::rows_layout(s.groups, s.dilation_w)
-                                           ? neondot::row_k(t, c, s.kernel_w, cg, op.kp / s.kernel_h) : k;
-                        dst[neondot::weight_index(n, kr)] = static_cast<QWeight>(weight(o, c, t));
+                        dst[neondot::weight_index(n, k)] = static_cast<QWeight>(weight(o, c, t));
 #else
                         dst[static_cast<size_t>(n) * op.kp + k] = static_cast<QWeight>(weight(o, c, t));
 #endif
@@ -502,8 +471,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
             }
         }
 #if EMBARK_QGEMM_X86_VNNI
-    if (!op.direct && !x86q::rows_layout(s.groups, s.dilation_w) && s.groups == 1 && cg % x86q::kGroupK == 0 &&
-        op.kp == taps * cg) {
+    if (!op.direct && !by_rows && s.groups == 1 && cg % x86q::kGroupK == 0 && op.kp == taps * cg) {
         op.indirection = static_cast<const int8_t**>(std::calloc(static_cast<size_t>(pixels) * taps, sizeof(int8_t*)));
         if (!op.indirection) throw std::bad_alloc();
     }

@@ -30,6 +30,7 @@
 #  include <vector>
 
 #  include "portable.h"
+#  include "quant_kernels.h" // the rows layout (kernel_rows)
 
 namespace embark::portable::quant_detail::neondot {
 
@@ -198,69 +199,29 @@ template <int MR>
 }
 
 // ----- Row-indirect convolutions ------------------------------------------------------------
-// Kernels other than a 1x1 read in place, with one group and no horizontal dilation: in NHWC a
-// kernel row of a pixel is kernel_w * C contiguous input bytes, so the patch is kernel_h
-// pointers (no copy) to rows whose length is padded to a multiple of 4 with zero weights
-// (the 3-channel stems: 9 -> 12 bytes). k of weight (tap t, channel c) is row_k(); kp =
-// kernel_h * row_length. Only the rows that cross the image's border (built in a scratch row:
-// zero points for the taps outside) or could be read past the input's end are copied.
-constexpr bool rows_layout(int groups, int dilation_w) { return groups == 1 && dilation_w == 1; }
-constexpr int row_length(int kernel_w, int cg) { return (kernel_w * cg + 3) / 4 * 4; }
-constexpr int row_k(int t, int c, int kernel_w, int cg, int row_len) {
-    return t / kernel_w * row_len + t % kernel_w * cg + c;
-}
+// Kernels other than a 1x1 read in place in quant_kernels.h's rows layout (rows_layout(),
+// kernel_rows()): a pixel's patch is kernel_h pointers to kernel rows, no copy.
 
 // Output pixels [p_begin, p_end) of a row-indirect QConv2D (packed with the layout above).
 [[gnu::noinline]] inline void qconv_rows(const QConv2D& op, const int8_t* input, int8_t* output, int64_t p_begin,
                                          int64_t p_end) {
-    const int kh = op.kernel_h, kw = op.kernel_w, C = op.in_c, M = op.out_c, len = op.kp / kh;
-    const size_t kwc = static_cast<size_t>(kw) * C;
+    const int kh = op.kernel_h, M = op.out_c, len = op.kp / kh;
     const int len16 = (len + 15) / 16 * 16; // bytes of every row the tile may read
-    const int64_t in_bytes = static_cast<int64_t>(op.batch) * op.in_h * op.in_w * C;
-    const int8_t* const input_end = input + in_bytes;
     // A row of zero points, then kernel_h rows per pixel of the tile for the copied ones.
     std::vector<int8_t> scratch(static_cast<size_t>(1 + 4 * kh) * len16, static_cast<int8_t>(op.x_zero_point));
     std::vector<const int8_t*> rows(static_cast<size_t>(4) * kh);
     const int8_t* const zero_row = scratch.data();
     const int64_t hw = static_cast<int64_t>(op.out_h) * op.out_w;
     const auto* w = static_cast<const int8_t*>(op.weights);
-    const int64_t row_step = static_cast<int64_t>(op.dilation_h) * op.in_w * C; // between kernel rows
-    const int last_dy = (kh - 1) * op.dilation_h;
     // The output pixel of p_begin, then moved along one pixel at a time.
     int64_t n = p_begin / hw;
     int oy = static_cast<int>((p_begin - n * hw) / op.out_w), ox = static_cast<int>(p_begin - n * hw) - oy * op.out_w;
     for (int64_t p0 = p_begin; p0 < p_end; p0 += kMR) {
         const int m_valid = static_cast<int>(std::min<int64_t>(kMR, p_end - p0));
         for (int m = 0; m < m_valid; ++m) {
-            const int ix0 = ox * op.stride_w - op.pad_left, iy0 = oy * op.stride_h - op.pad_top;
-            const int64_t at = ((n * op.in_h + iy0) * op.in_w + ix0) * C;
-            if (ix0 >= 0 && ix0 + kw <= op.in_w && iy0 >= 0 && iy0 + last_dy < op.in_h &&
-                at + (kh - 1) * row_step + len16 <= in_bytes) { // the whole patch in place
-                for (int ky = 0; ky < kh; ++ky) rows[static_cast<size_t>(ky) * 4 + m] = input + at + ky * row_step;
-            } else {
-                for (int ky = 0; ky < kh; ++ky) {
-                    const int iy = iy0 + ky * op.dilation_h;
-                    int8_t* built = scratch.data() + static_cast<size_t>(1 + m * kh + ky) * len16;
-                    const int8_t* r = zero_row;
-                    if (iy >= 0 && iy < op.in_h) {
-                        const int8_t* image_row = input + (n * op.in_h + iy) * op.in_w * C;
-                        if (ix0 >= 0 && ix0 + kw <= op.in_w) {
-                            r = image_row + static_cast<int64_t>(ix0) * C;
-                            if (r + len16 > input_end) r = static_cast<const int8_t*>(std::memcpy(built, r, kwc));
-                        } else {
-                            for (int kx = 0; kx < kw; ++kx) {
-                                const int ix = ix0 + kx;
-                                if (ix >= 0 && ix < op.in_w)
-                                    std::memcpy(built + kx * C, image_row + static_cast<int64_t>(ix) * C, C);
-                                else
-                                    std::memset(built + kx * C, op.x_zero_point, C);
-                            }
-                            r = built;
-                        }
-                    }
-                    rows[static_cast<size_t>(ky) * 4 + m] = r;
-                }
-            }
+            // Pixel m's rows at rows[ky * 4 + m].
+            kernel_rows(op, input, n, oy, ox, len16, scratch.data() + static_cast<size_t>(1 + m * kh) * len16, zero_row,
+                        rows.data() + m, 4);
             if (++ox == op.out_w) {
                 ox = 0;
                 if (++oy == op.out_h) oy = 0, ++n;

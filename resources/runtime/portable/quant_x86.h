@@ -227,21 +227,15 @@ template <int MR>
 
 // Convolutions other than a 1x1 read in place, through pointers, in one of two layouts (groups
 // 1; otherwise, and without VNNI, the tile reads a copied patch):
-//  * rows (horizontal dilation 1): in NHWC a pixel's kernel row is kernel_w * C contiguous
-//    input bytes, so its patch is kernel_h pointers to rows whose length is padded to a
-//    multiple of 4 (k of weight (tap t, channel c) = row_k(); kp = kernel_h * row_length, the
-//    padding's packed weights 0, i.e. w + 128 = 0: the bytes read there, the next pixel's,
-//    add nothing). Only the rows that cross the image's border, or could be read past the
-//    input's end, are built in a scratch row (zero points outside), as aarch64's qconv_rows.
-//    A 3-channel stem's row is 9 -> 12 bytes, a 3x3 layer of 64 channels 3 rows of 192.
+//  * rows (horizontal dilation 1): quant_kernels.h's rows layout (kernel_rows(), as aarch64's
+//    qconv_rows), the row padding's packed weights 0, i.e. w + 128 = 0: the bytes read there,
+//    the next pixel's, add nothing. A 3x3 layer of 64 channels is 3 rows of 192 bytes.
 //  * taps (C % 4 == 0, any dilation): the layer's [pixel][tap] pointer table
 //    (QConv2D::indirection, built once per input; the padding points to the zero-point row).
 // Either way a tile's pixel m reads its rows at x[m * taps + t] (taps = kernel_h rows or the
 // kernel's taps, `channels` = bytes per row), with the patch path's weights for taps, and each
 // pixel's row sum is over the `summed` real bytes of its rows (not the rows' padding).
-inline bool rows_layout(int groups, int dilation_w) { return groups == 1 && dilation_w == 1; }
-inline int row_length(int kernel_w, int cg) { return (kernel_w * cg + kGroupK - 1) / kGroupK * kGroupK; }
-inline int row_k(int t, int c, int kernel_w, int cg, int row_len) { return t / kernel_w * row_len + t % kernel_w * cg + c; }
+static_assert(kGroupK == 4, "the rows layout pads rows to 4 bytes");
 
 struct TapRows {
     const int8_t* const* x = nullptr; // the tile's first pixel's rows; pixel m's at x + m * taps
