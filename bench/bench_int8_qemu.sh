@@ -116,7 +116,7 @@ echo "retired instructions per inference (millions), 1 thread; int8/fp32 = porta
 echo "port/xnn = portable int8 / XNNPACK qs8 int8 (goal <= 1.00)"
 printf '%-14s %-10s %10s %10s %10s %9s %9s\n' model board "fp32 M" "int8 M" "xnn int8 M" int8/fp32 port/xnn
 for model in "$@"; do
-    for board in sim-k230 sim-rpi5 host; do
+    for board in sim-k230 sim-k1 sim-rpi5 host; do
         if [ "$board" = host ]; then
             f="$(host_dir "$model" fp32 portable)/count.txt" i="$(host_dir "$model" int8 portable)/count.txt"
             x="$(host_dir "$model" int8 xnnpack)/count.txt"

@@ -44,6 +44,17 @@ clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wext
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/quant_check_rv64" > "$out/quant_check_rv64.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_rv64.txt" | head -20; }
 tail -1 "$out/quant_check_rv64.txt"
+# The int8 tile's panels are VLEN / 4 channels wide as the compiler knows VLEN (zvl256b: 64, as
+# sim-k1 builds them): the same check built for and run at VLEN 256.
+if [ "$vlen" -le 128 ]; then
+    # shellcheck disable=SC2086
+    clang++-19 --target=riscv64-linux-gnu -march=rv64gcv_zvl256b -O3 -std=c++17 -Wall -Wextra \
+        -DEMBARK_VLEN_BITS=256 -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
+        $root/resources/runtime/portable/*.cpp -o "$out/quant_check_rv64_zvl256b"
+    qemu-riscv64-static -cpu "rv64,v=true,vlen=256,vext_spec=v1.0" "$out/quant_check_rv64_zvl256b" > "$out/quant_check_rv64_zvl256b.txt" ||
+        { status=1; grep -v ' checked$' "$out/quant_check_rv64_zvl256b.txt" | head -20; }
+    echo "VLEN 256 (zvl256b): $(tail -1 "$out/quant_check_rv64_zvl256b.txt")"
+fi
 
 # The micro-kernel must be vector FMAs, not scalar fmadd.s.
 # llvm-objdump-19 when llvm-19 is installed, else Debian's default llvm-objdump told about

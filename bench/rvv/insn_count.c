@@ -6,10 +6,14 @@
 // each timed inference and, with --layers, after each layer, so the differences between marks
 // are instructions per inference and per layer from one run (qemu 7.2's linux-user has no
 // vDSO, so every clock read is a system call the plugin sees).
+// With blocks=PATH it also writes, at exit, one line "ADDRESS INSNS EXECUTIONS" per translated
+// block (hex guest address) to PATH: bench/rvv/insn_functions.py sums them per function of the
+// binary's symbol table (where a layer's instructions go, without a profiler on the board).
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // --- qemu 7.2 plugin API subset (include/qemu/qemu-plugin.h) -------------------------------
@@ -35,6 +39,7 @@ void qemu_plugin_register_vcpu_tb_exec_inline(struct qemu_plugin_tb* tb, enum qe
 void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, qemu_plugin_udata_cb_t cb, void* userdata);
 void qemu_plugin_outs(const char* string);
 void qemu_plugin_register_vcpu_syscall_cb(qemu_plugin_id_t id, qemu_plugin_vcpu_syscall_cb_t cb);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb* tb);
 // -------------------------------------------------------------------------------------------
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
@@ -44,9 +49,49 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 // left early by an exception is counted whole, which is rare and deterministic.
 static uint64_t g_insns;
 
+// blocks=PATH: one record per translation (a block translated twice has two records; the
+// summary adds them up). Allocated in chunks that are never freed before exit.
+struct block {
+    uint64_t vaddr, executions;
+    uint32_t insns;
+};
+enum { kBlocksPerChunk = 4096 };
+struct chunk {
+    struct chunk* next;
+    int used;
+    struct block blocks[kBlocksPerChunk];
+};
+static struct chunk* g_chunks;
+static const char* g_blocks_path;
+
 static void on_tb_translated(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
     (void)id;
-    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_insns, qemu_plugin_tb_n_insns(tb));
+    const size_t n = qemu_plugin_tb_n_insns(tb);
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &g_insns, n);
+    if (!g_blocks_path) return;
+    if (!g_chunks || g_chunks->used == kBlocksPerChunk) {
+        struct chunk* c = calloc(1, sizeof *c);
+        if (!c) return;
+        c->next = g_chunks;
+        g_chunks = c;
+    }
+    struct block* b = &g_chunks->blocks[g_chunks->used++];
+    b->vaddr = qemu_plugin_tb_vaddr(tb);
+    b->insns = (uint32_t)n;
+    qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &b->executions, 1);
+}
+
+static void write_blocks(void) {
+    FILE* f = fopen(g_blocks_path, "w");
+    if (!f) {
+        qemu_plugin_outs("insn_count: cannot write the blocks file\n");
+        return;
+    }
+    for (struct chunk* c = g_chunks; c; c = c->next)
+        for (int i = 0; i < c->used; ++i)
+            if (c->blocks[i].executions)
+                fprintf(f, "%" PRIx64 " %u %" PRIu64 "\n", c->blocks[i].vaddr, c->blocks[i].insns, c->blocks[i].executions);
+    fclose(f);
 }
 
 // Marks: the count at each clock_gettime / write system call (the generic Linux numbers used by
@@ -87,6 +132,7 @@ static void print_count(qemu_plugin_id_t id, void* userdata) {
     }
     snprintf(line, sizeof line, "insns %" PRIu64 "\n", g_insns);
     qemu_plugin_outs(line);
+    if (g_blocks_path) write_blocks();
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc, char** argv) {
@@ -94,6 +140,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_translated);
     for (int i = 0; i < argc; ++i)
         if (strcmp(argv[i], "marks=on") == 0) qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+        else if (strncmp(argv[i], "blocks=", 7) == 0) g_blocks_path = argv[i] + 7;
     qemu_plugin_register_atexit_cb(id, print_count, NULL);
     return 0;
 }

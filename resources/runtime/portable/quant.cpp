@@ -229,6 +229,17 @@ void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_
 
 // ----- Data movement ------------------------------------------------------------------------
 
+namespace {
+// d[j][i] = s[i][j] for A (a compile-time 1-4: an image's channels) rows of b bytes: A
+// interleaved streams, which vectorizers store as one segment store (RVV vsseg<A>e8) or shuffles.
+template <int A>
+void interleave_rows(const unsigned char* __restrict s, int64_t b, unsigned char* __restrict d) {
+    for (int64_t j = 0; j < b; ++j)
+#pragma GCC unroll 4
+        for (int i = 0; i < A; ++i) d[j * A + i] = s[i * b + j];
+}
+} // namespace
+
 void transpose_bytes(const void* in, const int64_t* dims, int rank, const int* perm, void* out) {
     const auto* src = static_cast<const unsigned char*>(in);
     auto* dst = static_cast<unsigned char*>(out);
@@ -240,6 +251,13 @@ void transpose_bytes(const void* in, const int64_t* dims, int rank, const int* p
         for (int64_t n = 0; n < dims[0]; ++n) {
             const unsigned char* s = src + n * a * b;
             unsigned char* d = dst + n * a * b;
+            switch (a) {
+            case 1: std::memcpy(d, s, static_cast<size_t>(b)); continue;
+            case 2: interleave_rows<2>(s, b, d); continue;
+            case 3: interleave_rows<3>(s, b, d); continue;
+            case 4: interleave_rows<4>(s, b, d); continue;
+            default: break;
+            }
             for (int64_t j = 0; j < b; ++j)
                 for (int64_t i = 0; i < a; ++i) d[j * a + i] = s[i * b + j];
         }

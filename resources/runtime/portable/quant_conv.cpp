@@ -11,6 +11,7 @@
 #include "quant_kernels.h"
 #include "quant_depthwise_neon.h" // aarch64 + dotprod: the depthwise weight layout (EMBARK_QDW_NEONDOT)
 #include "quant_gemm_neon.h"      // aarch64 + dotprod: the 4x16c4 tile (EMBARK_QGEMM_NEONDOT)
+#include "quant_gemm_rvv.h"       // RVV with Clang: the outer-product tile (EMBARK_QGEMM_RVV)
 
 #include <cstdlib>
 #include <new>
@@ -50,41 +51,33 @@ namespace {
 #if defined(EMBARK_QGEMM_NEONDOT)
 // aarch64 with the dot product extension: quant_gemm_neon.h's 4 pixels x 16 channels, sdot by
 // lane over weights packed [kp / 4][16][4], k padded to 4.
-#  define EMBARK_QGEMM_OUTER 0
 constexpr int kQMR = neondot::kMR, kQNR = neondot::kNR, kQKAlign = neondot::kKAlign;
-#elif defined(__clang__) && defined(__riscv_vector)
-// RVV: 2 pixels x 32 channels of int32 = two LMUL-8 groups at VLEN 128, the k step's 32
-// weights one more (pre-widened to int32 at pack time): per k one weight load and two
-// vmacc.vx (64 multiply-adds; the float 6 x 16 tile needs six vfmacc for 96). int16 weights
-// with a widening multiply-accumulate came out of Clang 19 as vwmul.vx + vadd.vv through an
-// LMUL-8 temporary (a vsetvli pair per pixel), and 3 pixels spilled every k step.
-#  define EMBARK_QGEMM_OUTER 1
-// With VLEN >= 256 known to the compiler (zvl256b, sim-k1's cflags) an LMUL-8 group holds 64
-// int32: the same three groups then carry 2 x 64 channels, twice the multiply-adds per vmacc.
-#  if defined(__riscv_v_min_vlen) && __riscv_v_min_vlen >= 256
-constexpr int kQMR = 2, kQNR = 64, kQKAlign = 1;
-#  else
-constexpr int kQMR = 2, kQNR = 32, kQKAlign = 1;
-#  endif
+#elif EMBARK_QGEMM_RVV
+// RVV (Clang): quant_gemm_rvv.h's outer-product tile, int16 weights packed [kp][kNR].
+constexpr int kQMR = rvv::kMR, kQNR = rvv::kNR, kQKAlign = 1;
 #elif EMBARK_QGEMM_X86
 // x86-64 with AVX2: quant_x86.h's tile (pairwise multiply-adds, no horizontal sums).
-#  define EMBARK_QGEMM_OUTER 0
 constexpr int kQMR = x86q::kMR, kQNR = x86q::kNR, kQKAlign = x86q::kKAlign;
 #else
 // Dot products over k: 16 int32 sums (4 pixels x 4 channels) in one k loop, which GCC
 // vectorizes as one reduction per sum (sdot on Arm's dot product extension: 16 multiply-adds
 // per instruction) and reduces after the loop. k is padded to 16 (zero weights and inputs), so
 // the vector loop has no remainder.
-#  define EMBARK_QGEMM_OUTER 0
 constexpr int kQMR = 4, kQNR = 4, kQKAlign = 16;
 #endif
 
 // Whether the GEMM tile reads kernel rows in place (quant_kernels.h's rows layout) where
-// rows_layout() allows: aarch64 with the dot product extension and x86-64 with AVX-512 VNNI.
+// rows_layout() allows: aarch64 with the dot product extension, x86-64 with AVX-512 VNNI (rows
+// padded to 4 bytes for their 4-byte dot products) and RVV (one byte per k: no padding).
 #if defined(EMBARK_QGEMM_NEONDOT) || EMBARK_QGEMM_X86_VNNI
 constexpr bool kRowsLayout = true;
+constexpr int kRowAlign = 4;
+#elif EMBARK_QGEMM_RVV
+constexpr bool kRowsLayout = true;
+constexpr int kRowAlign = 1;
 #else
 constexpr bool kRowsLayout = false;
+constexpr int kRowAlign = 4;
 #endif
 
 // An output pixel's image, row and column; a tile's pixels are consecutive, so only its first
@@ -145,41 +138,8 @@ const int8_t* direct_row(const QConv2D& op, const int8_t* input, const PixelAt& 
                        op.in_c;
 }
 
-#if EMBARK_QGEMM_OUTER
-// c[m][n] = requantized(bias[n] + sum_k rows[m][k] * w[k][n]); w is [kp][NR] int32.
-template <int MR, int NR>
-[[gnu::noinline]] void qgemm_tile(int kp, const int8_t* const* rows, const int32_t* __restrict w,
-                                  const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
-                                  size_t c_stride, int m_valid, int n_valid, QRq rq) {
-    int32_t acc[MR][NR];
-    for (int m = 0; m < MR; ++m)
-        EMBARK_Q_CHANNEL_LOOP(NR)
-        for (int n = 0; n < NR; ++n) acc[m][n] = bias[n];
-    const int8_t* a[MR];
-    for (int m = 0; m < MR; ++m) a[m] = rows[m];
-    EMBARK_Q_K_LOOP
-    for (int k = 0; k < kp; ++k) {
-        const int32_t* __restrict wk = w + static_cast<size_t>(k) * NR;
-#pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m) {
-            const int32_t x = a[m][k];
-            EMBARK_Q_CHANNEL_LOOP(NR)
-            for (int n = 0; n < NR; ++n) acc[m][n] += x * wk[n];
-        }
-    }
-    const float lo = rq.lo, hi = rq.hi;
-    const int32_t offset = rq.offset;
-#pragma GCC unroll 8
-    for (int m = 0; m < MR; ++m) {
-        if (m >= m_valid) break;
-        int8_t tile[NR];
-        int8_t* __restrict dst = n_valid == NR ? c + m * c_stride : tile;
-        EMBARK_Q_CHANNEL_LOOP(NR)
-        for (int n = 0; n < NR; ++n) dst[n] = requant_one(acc[m][n], mult[n], lo, hi, offset);
-        if (n_valid != NR) std::memcpy(c + m * c_stride, tile, static_cast<size_t>(n_valid));
-    }
-}
-using QWeight = int32_t;
+#if EMBARK_QGEMM_RVV
+using QWeight = int16_t;
 #else
 // c[m][n] = requantized(bias[n] + sum_k rows[m][k] * w[n][k]); w is [NR][kp] int8, kp % 16 == 0.
 template <int MR, int NR>
@@ -223,7 +183,6 @@ using QWeight = x86q::Weight;
 #else
 using QWeight = int8_t;
 #endif
-#endif
 
 // A tile of m_valid pixels on the instantiation of that size (the last tile of a layer, and
 // the single row of a fully connected layer, do no wasted work).
@@ -241,6 +200,7 @@ inline void qgemm_tile_any(int kp, const int8_t* const* rows, const QWeight* w, 
     default: qgemm_tile<kQMR, NR>(kp, rows, w, bias, mult, c, c_stride, m_valid, n_valid, rq); return;
     }
 }
+#endif
 
 void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool) {
     constexpr int MR = kQMR, NR = kQNR;
@@ -264,6 +224,40 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
             const neondot::Out o{output + p0 * M, static_cast<size_t>(M), 0, M, op.out.zero_point, op.out.out_min, op.out.out_max};
             neondot::qgemm_rows(kp, input + p0 * op.in_c, static_cast<size_t>(op.in_c), p1 - p0, (pixels - p0) * op.in_c, w,
                                 op.bias, op.multipliers, o);
+        });
+        return;
+    }
+#endif
+#if EMBARK_QGEMM_RVV
+    // Kernel rows read in place (rows_layout, packed so at pack time, rows not padded).
+    if (!op.direct && rows_layout(op.groups, op.dilation_w)) {
+        const int kh = op.kernel_h, len = kp / kh;
+        run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+            // A row of zero points, then kernel_h rows per pixel of the tile for the built ones.
+            std::vector<int8_t> scratch(static_cast<size_t>(1 + MR * kh) * len, static_cast<int8_t>(op.x_zero_point));
+            std::vector<const int8_t*> table(static_cast<size_t>(MR) * kh); // pixel m's row ky at ky * MR + m
+            const rvv::Patch x{table.data(), kh, len, 0};
+            // The next pixel of an output row whose rows are in place too: the last one's + step.
+            const int64_t step = static_cast<int64_t>(op.stride_w) * op.in_c;
+            const int last_in_place = (op.in_w - op.kernel_w + op.pad_left) / op.stride_w; // largest such ox
+            PixelAt at(op, begin * MR);
+            bool in_place = false;
+            for (int64_t tile = begin; tile < end; ++tile) {
+                const int64_t p0 = tile * MR;
+                const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
+                for (int m = 0; m < m_valid; ++m, at.next(op)) {
+                    const int prev = m > 0 ? m - 1 : MR - 1; // the previous pixel's rows
+                    if (in_place && at.ox > 0 && at.ox <= last_in_place) {
+                        for (int ky = 0; ky < kh; ++ky) table[static_cast<size_t>(ky) * MR + m] = table[static_cast<size_t>(ky) * MR + prev] + step;
+                        continue;
+                    }
+                    in_place = kernel_rows(op, input, at.n, at.oy, at.ox, len, scratch.data() + static_cast<size_t>(1 + m * kh) * len,
+                                           scratch.data(), table.data() + m, MR);
+                }
+                for (int m = m_valid; m < MR; ++m) // a last partial tile repeats its last pixel
+                    for (int ky = 0; ky < kh; ++ky) table[static_cast<size_t>(ky) * MR + m] = table[static_cast<size_t>(ky) * MR + m_valid - 1];
+                rvv::panels(x, m_valid, kp, w, op.bias, op.multipliers, output + p0 * M, static_cast<size_t>(M), M, rq);
+            }
         });
         return;
     }
@@ -334,7 +328,12 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
                 const int8_t* rows[MR];
                 const size_t shift = op.direct ? static_cast<size_t>(g) * cg : static_cast<size_t>(g) * kp;
                 for (int m = 0; m < MR; ++m) rows[m] = base[m] + shift;
-#if EMBARK_QGEMM_X86
+#if EMBARK_QGEMM_RVV
+                const rvv::Patch x{rows, 1, kp, 0};
+                const size_t at = static_cast<size_t>(g) * panels;
+                rvv::panels(x, m_valid, kp, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR, out + g * mg,
+                            static_cast<size_t>(M), mg, rq);
+#elif EMBARK_QGEMM_X86
                 x86_rows.set(rows, kp);
                 const size_t at = static_cast<size_t>(g) * panels;
                 x86q::panels(m_valid, kp, panels, mg, x86_rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
@@ -405,7 +404,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 #endif
     } else {
         op.kp = (taps * cg + kQKAlign - 1) / kQKAlign * kQKAlign;
-        if (by_rows) op.kp = s.kernel_h * row_length(s.kernel_w, cg);
+        if (by_rows) op.kp = s.kernel_h * row_length(s.kernel_w, cg, kRowAlign);
         op.panels = (mg + kQNR - 1) / kQNR;
         channels = static_cast<size_t>(s.groups) * op.panels * kQNR;
         weight_bytes = channels * op.kp * sizeof(QWeight);
@@ -458,7 +457,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                 for (int t = 0; t < taps; ++t)
                     for (int c = 0; c < cg; ++c) {
                         const int k = by_rows ? row_k(t, c, s.kernel_w, cg, op.kp / s.kernel_h) : t * cg + c;
-#if EMBARK_QGEMM_OUTER
+#if EMBARK_QGEMM_RVV
                         dst[static_cast<size_t>(k) * kQNR + n] = static_cast<QWeight>(weight(o, c, t));
 #elif EMBARK_QGEMM_X86
                         dst[x86q::weight_index(k, n)] = x86q::pack_weight(weight(o, c, t));

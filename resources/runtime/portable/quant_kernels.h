@@ -81,37 +81,27 @@ inline void run_parts(ThreadPool* pool, int64_t n, const std::function<void(int6
 }
 
 // The rows layout of the int8 convolutions other than a 1x1 (the register tiles of aarch64
-// with the dot product extension, quant_gemm_neon.h, and of x86-64 with AVX-512 VNNI,
-// quant_x86.h): with one group and no horizontal dilation, a pixel's kernel row is
-// kernel_w * C contiguous NHWC bytes, so its patch is kernel_h pointers to rows read in place,
-// each padded to a multiple of 4 bytes with zero weights (a 3-channel stem's 9 -> 12 bytes).
+// with the dot product extension, quant_gemm_neon.h, of x86-64 with AVX-512 VNNI, quant_x86.h,
+// and of RVV, quant_gemm_rvv.h): with one group and no horizontal dilation, a pixel's kernel
+// row is kernel_w * C contiguous NHWC bytes, so its patch is kernel_h pointers to rows read in
+// place, each padded to a multiple of `align` bytes with zero weights (4 for the 4-byte dot
+// products: a 3-channel stem's 9 -> 12 bytes; 1 for RVV's byte-at-a-time tile).
 // The packed k of weight (tap t, channel c) is row_k(); kp = kernel_h * row_length().
 constexpr bool rows_layout(int groups, int dilation_w) { return groups == 1 && dilation_w == 1; }
-constexpr int row_length(int kernel_w, int cg) { return (kernel_w * cg + 3) / 4 * 4; }
+constexpr int row_length(int kernel_w, int cg, int align = 4) { return (kernel_w * cg + align - 1) / align * align; }
 constexpr int row_k(int t, int c, int kernel_w, int cg, int row_len) {
     return t / kernel_w * row_len + t % kernel_w * cg + c;
 }
 
-// The kernel_h row pointers of output pixel (n, oy, ox) in the rows layout, stored at
-// rows[ky * rows_stride]; each is read for `read_len` bytes (>= the row length). Rows inside the
-// input point there; a row that crosses the image's left or right border, or could be read past
-// the input's end, is built in `scratch` (kernel_h rows of read_len bytes: the input's bytes,
-// zero points outside the image); rows above or below the image are `zero_row` (read_len zero
-// points).
-inline void kernel_rows(const QConv2D& op, const int8_t* input, int64_t n, int oy, int ox, int read_len,
-                        int8_t* scratch, const int8_t* zero_row, const int8_t** rows, size_t rows_stride) {
-    const int kh = op.kernel_h, kw = op.kernel_w, C = op.in_c;
+// The rows that cross a border (or could be read past the input's end): kernel_rows' slow path.
+[[gnu::noinline]] inline void kernel_rows_built(const QConv2D& op, const int8_t* input, int64_t n, int oy, int ox,
+                                                int read_len, int8_t* scratch, const int8_t* zero_row, const int8_t** rows,
+                                                size_t rows_stride) {
+    const int kw = op.kernel_w, C = op.in_c;
     const size_t kwc = static_cast<size_t>(kw) * C;
     const int64_t in_bytes = static_cast<int64_t>(op.batch) * op.in_h * op.in_w * C;
-    const int64_t row_step = static_cast<int64_t>(op.dilation_h) * op.in_w * C; // between kernel rows
     const int ix0 = ox * op.stride_w - op.pad_left, iy0 = oy * op.stride_h - op.pad_top;
-    const int64_t at = ((n * op.in_h + iy0) * op.in_w + ix0) * C;
-    if (ix0 >= 0 && ix0 + kw <= op.in_w && iy0 >= 0 && iy0 + (kh - 1) * op.dilation_h < op.in_h &&
-        at + (kh - 1) * row_step + read_len <= in_bytes) { // the whole patch in place
-        for (int ky = 0; ky < kh; ++ky) rows[static_cast<size_t>(ky) * rows_stride] = input + at + ky * row_step;
-        return;
-    }
-    for (int ky = 0; ky < kh; ++ky) {
+    for (int ky = 0; ky < op.kernel_h; ++ky) {
         const int iy = iy0 + ky * op.dilation_h;
         int8_t* built = scratch + static_cast<size_t>(ky) * read_len;
         const int8_t* r = zero_row;
@@ -133,6 +123,28 @@ inline void kernel_rows(const QConv2D& op, const int8_t* input, int64_t n, int o
         }
         rows[static_cast<size_t>(ky) * rows_stride] = r;
     }
+}
+
+// The kernel_h row pointers of output pixel (n, oy, ox) in the rows layout, stored at
+// rows[ky * rows_stride]; each is read for `read_len` bytes (>= the row length). Rows inside the
+// input point there (inline: most pixels, a few instructions); a row that crosses the image's
+// left or right border, or could be read past the input's end, is built in `scratch` (kernel_h
+// rows of read_len bytes: the input's bytes, zero points outside the image); rows above or
+// below the image are `zero_row` (read_len zero points). Returns whether all rows are in place.
+[[gnu::always_inline]] inline bool kernel_rows(const QConv2D& op, const int8_t* input, int64_t n, int oy, int ox,
+                                               int read_len, int8_t* scratch, const int8_t* zero_row, const int8_t** rows,
+                                               size_t rows_stride) {
+    const int kh = op.kernel_h, C = op.in_c;
+    const int64_t row_step = static_cast<int64_t>(op.dilation_h) * op.in_w * C; // between kernel rows
+    const int ix0 = ox * op.stride_w - op.pad_left, iy0 = oy * op.stride_h - op.pad_top;
+    const int64_t at = ((n * op.in_h + iy0) * op.in_w + ix0) * C;
+    if (ix0 >= 0 && ix0 + op.kernel_w <= op.in_w && iy0 >= 0 && iy0 + (kh - 1) * op.dilation_h < op.in_h &&
+        at + (kh - 1) * row_step + read_len <= static_cast<int64_t>(op.batch) * op.in_h * op.in_w * C) { // in place
+        for (int ky = 0; ky < kh; ++ky) rows[static_cast<size_t>(ky) * rows_stride] = input + at + ky * row_step;
+        return true;
+    }
+    kernel_rows_built(op, input, n, oy, ox, read_len, scratch, zero_row, rows, rows_stride);
+    return false;
 }
 
 // quant_depthwise.cpp: the [pixel][tap] indirection of a depthwise QConv2D over `input`, and

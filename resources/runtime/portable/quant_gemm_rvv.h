@@ -1,0 +1,164 @@
+// The int8 GEMM register tile of QConv2D (quant_conv.cpp) on RISC-V with the vector extension
+// (RVV 1.0), built by Clang (the RVV intrinsics; GCC 12 has neither them nor RVV
+// vectorization, and takes quant_conv.cpp's plain C++ tile). Included by quant_conv.cpp only.
+//
+// RVV 1.0 has no int8 dot product, so the tile is an outer product: per k, one vector of a
+// panel's weights (int16, packed [kp][kNR]) and, per pixel, one scalar input byte into
+// vwmacc.vx (int16 x int16 -> int32, SEW 16): an LMUL-8 group of int32 sums per pixel. Per k
+// and pixel that is a byte load and a vwmacc (kNR multiply-adds: 64 at VLEN 256), plus one
+// weight load per k for the tile. The weights stay int16 (half the bytes of the int32 ones
+// the auto-vectorized tile needed for vmacc.vx).
+//
+// The tile's LMUL follows the layer's output channels (Lanes<L>): a panel of kNR channels on
+// LMUL-8 sums, 3 pixels (24 registers, 4 more of weights); a layer of at most kNR / 2 or
+// kNR / 4 channels on LMUL 4 or 2, 6 pixels, so that more pixels share a weight load and the
+// tile's fixed costs (a vwmacc is one instruction whatever its vl). vl is the panel's channels:
+// no tail is stored through a buffer.
+//
+// Requantization (quant_kernels.h's requant_one, byte for byte): float(acc) (vfcvt.f.x.v,
+// round to nearest even as the C++ conversion) * m, clamped with vfmax/vfmin (never NaN),
+// + 1.5 * 2^23, whose bits + (zero point - the magic's bits) are the byte (two narrowings
+// keep the low bits, as the C++ cast to int8_t).
+#pragma once
+
+#if defined(__clang__) && defined(__riscv_vector) && defined(__riscv_v_intrinsic) && __riscv_v_intrinsic >= 12000 && \
+    defined(__riscv_v_min_vlen)
+#  define EMBARK_QGEMM_RVV 1
+#  include <riscv_vector.h>
+
+#  include <algorithm>
+#  include <cstddef>
+#  include <cstdint>
+
+#  include "quant_kernels.h"
+
+namespace embark::portable::quant_detail::rvv {
+
+// Channels of a packed panel: int32 sums of LMUL 8 at the smallest VLEN the build allows
+// (__riscv_v_min_vlen: 128 for rv64gcv, 256 with zvl256b). A larger VLEN on the board runs the
+// same vl, correctly.
+constexpr int kNR = __riscv_v_min_vlen / 4;
+// Pixels per call of panels() (the partition unit of the caller): 2 tiles of 3 on LMUL 8,
+// one of 6 on LMUL 4 or 2.
+constexpr int kMR = 6;
+
+template <int L>
+struct Lanes;
+template <>
+struct Lanes<8> {
+    using I32 = vint32m8_t;
+    using I16 = vint16m4_t;
+    using F32 = vfloat32m8_t;
+    static constexpr int kMR = 3;
+    static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16m4(p, vl); }
+    static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m8(p, vl); }
+    static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m8(p, vl); }
+    static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m8_i32m8(f); }
+};
+template <>
+struct Lanes<4> {
+    using I32 = vint32m4_t;
+    using I16 = vint16m2_t;
+    using F32 = vfloat32m4_t;
+    static constexpr int kMR = 6;
+    static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16m2(p, vl); }
+    static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m4(p, vl); }
+    static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m4(p, vl); }
+    static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m4_i32m4(f); }
+};
+template <>
+struct Lanes<2> {
+    using I32 = vint32m2_t;
+    using I16 = vint16m1_t;
+    using F32 = vfloat32m2_t;
+    static constexpr int kMR = 6;
+    static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16m1(p, vl); }
+    static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m2(p, vl); }
+    static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m2(p, vl); }
+    static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m2_i32m2(f); }
+};
+
+// A pixel's patch: `segments` pieces of seg_len bytes; piece s of pixel m at rows[s * kMR + m]
+// + shift (a 1x1 convolution: one piece, the pixel's channels; the rows layout: a kernel row
+// each; a copied patch: one piece). Rows past the tile's valid pixels repeat a valid one.
+struct Patch {
+    const int8_t* const* rows;
+    int segments, seg_len;
+    size_t shift;
+};
+
+// c[m][n] = requantized(bias[n] + sum_k x_m[k] * w[k][n]) for MR pixels (m < m_valid stored)
+// and vl channels of one panel (w: [kp][kNR] int16).
+template <int L, int MR>
+[[gnu::always_inline]] inline void tile(const Patch& x, int m0, const int16_t* __restrict w, const int32_t* __restrict bias,
+                                        const float* __restrict mult, int8_t* c, size_t c_stride, int m_valid, size_t vl,
+                                        QRq rq) {
+    using V = Lanes<L>;
+    const typename V::I32 b = V::sums(bias, vl);
+    typename V::I32 a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b;
+    for (int s = 0; s < x.segments; ++s) {
+        const int8_t* const* r = x.rows + static_cast<size_t>(s) * kMR + m0;
+        const int8_t* __restrict r0 = r[0] + x.shift;
+        const int8_t* __restrict r1 = r[MR > 1 ? 1 : 0] + x.shift;
+        const int8_t* __restrict r2 = r[MR > 2 ? 2 : 0] + x.shift;
+        const int8_t* __restrict r3 = r[MR > 3 ? 3 : 0] + x.shift;
+        const int8_t* __restrict r4 = r[MR > 4 ? 4 : 0] + x.shift;
+        const int8_t* __restrict r5 = r[MR > 5 ? 5 : 0] + x.shift;
+        const int n = x.seg_len;
+#  pragma clang loop unroll_count(8)
+        for (int k = 0; k < n; ++k) {
+            const typename V::I16 wk = V::weights(w, vl);
+            w += kNR;
+            a0 = __riscv_vwmacc(a0, static_cast<int16_t>(r0[k]), wk, vl);
+            if constexpr (MR > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(r1[k]), wk, vl);
+            if constexpr (MR > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(r2[k]), wk, vl);
+            if constexpr (MR > 3) a3 = __riscv_vwmacc(a3, static_cast<int16_t>(r3[k]), wk, vl);
+            if constexpr (MR > 4) a4 = __riscv_vwmacc(a4, static_cast<int16_t>(r4[k]), wk, vl);
+            if constexpr (MR > 5) a5 = __riscv_vwmacc(a5, static_cast<int16_t>(r5[k]), wk, vl);
+        }
+    }
+    const float lo = rq.lo, hi = rq.hi;
+    const int32_t offset = rq.offset;
+    auto store = [&](typename V::I32 a, int m) {
+        typename V::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), V::floats(mult, vl), vl);
+        f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
+        const typename V::I32 q = __riscv_vadd(V::bits(f), offset, vl);
+        __riscv_vse8(c + static_cast<size_t>(m) * c_stride, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+    };
+    store(a0, 0);
+    if constexpr (MR > 1) if (m_valid > 1) store(a1, 1);
+    if constexpr (MR > 2) if (m_valid > 2) store(a2, 2);
+    if constexpr (MR > 3) if (m_valid > 3) store(a3, 3);
+    if constexpr (MR > 4) if (m_valid > 4) store(a4, 4);
+    if constexpr (MR > 5) if (m_valid > 5) store(a5, 5);
+}
+
+// The m_valid (<= kMR) pixels of x on every panel of a group of `channels` output channels
+// (weights, bias and mult of the panels one after another), tiles of Lanes<L>::kMR pixels.
+template <int L>
+[[gnu::noinline]] void panels_lmul(const Patch& x, int m_valid, int kp, const int16_t* w, const int32_t* bias,
+                                   const float* mult, int8_t* c, size_t c_stride, int channels, QRq rq) {
+    constexpr int MR = Lanes<L>::kMR;
+    for (int n0 = 0; n0 < channels; n0 += kNR, w += static_cast<size_t>(kNR) * kp, bias += kNR, mult += kNR, c += kNR) {
+        const size_t vl = static_cast<size_t>(std::min(kNR, channels - n0));
+        if (m_valid == 1) { // a fully connected layer, a last pixel
+            tile<L, 1>(x, 0, w, bias, mult, c, c_stride, 1, vl, rq);
+            continue;
+        }
+        for (int m0 = 0; m0 < m_valid; m0 += MR)
+            tile<L, MR>(x, m0, w, bias, mult, c + static_cast<size_t>(m0) * c_stride, c_stride, std::min(MR, m_valid - m0), vl,
+                        rq);
+    }
+}
+
+// The LMUL of a layer whose groups have `channels` output channels: the smallest whose
+// registers hold min(channels, kNR) int32 at the build's VLEN.
+inline void panels(const Patch& x, int m_valid, int kp, const int16_t* w, const int32_t* bias, const float* mult, int8_t* c,
+                   size_t c_stride, int channels, QRq rq) {
+    if (channels > kNR / 2) panels_lmul<8>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    else if (channels > kNR / 4) panels_lmul<4>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    else panels_lmul<2>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+}
+
+} // namespace embark::portable::quant_detail::rvv
+#endif
