@@ -60,6 +60,7 @@ struct QConv2D {
     int x_zero_point = 0;
     bool depthwise = false;
     bool direct = false; // 1x1 inside the input: rows read in place
+    bool winograd = false; // RVV: integer F(2x2, 3x3) (quant_winograd_rvv.h)
     int kp = 0;          // a group's patch length (taps * C/groups, padded for the kernel)
     int panels = 0;      // panels of output channels per group
     Requantization out;

@@ -12,6 +12,7 @@
 #include "quant_depthwise_neon.h" // aarch64 + dotprod: the depthwise weight layout (EMBARK_QDW_NEONDOT)
 #include "quant_gemm_neon.h"      // aarch64 + dotprod: the 4x16c4 tile (EMBARK_QGEMM_NEONDOT)
 #include "quant_gemm_rvv.h"       // RVV with Clang: the outer-product tile (EMBARK_QGEMM_RVV)
+#include "quant_winograd_rvv.h"   // RVV with Clang: 3x3 stride-1 convolutions by integer Winograd
 
 #include <cstdlib>
 #include <new>
@@ -229,6 +230,11 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     }
 #endif
 #if EMBARK_QGEMM_RVV
+    if (op.winograd) { // tiles of 2x2 output pixels
+        const int64_t wtiles = static_cast<int64_t>(op.batch) * ((op.out_h + 1) / 2) * ((op.out_w + 1) / 2);
+        run_parts(pool, wtiles, [&](int64_t begin, int64_t end) { rvv::winograd_tiles(op, input, output, begin, end); });
+        return;
+    }
     // Kernel rows read in place (rows_layout, packed so at pack time, rows not padded).
     if (!op.direct && rows_layout(op.groups, op.dilation_w)) {
         const int kh = op.kernel_h, len = kp / kh;
@@ -410,6 +416,13 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         weight_bytes = channels * op.kp * sizeof(QWeight);
         op.direct = taps == 1 && s.pad_top == 0 && s.pad_left == 0 && (out_h - 1) * s.stride_h < s.in_h &&
                     (out_w - 1) * s.stride_w < s.in_w && op.kp == cg;
+#if EMBARK_QGEMM_RVV
+        if (rvv::winograd_applies(s, out_h, out_w)) { // 16 positions x [panels][C][kNR]
+            op.winograd = true;
+            op.kp = cg;
+            weight_bytes = 16 * channels * static_cast<size_t>(cg) * sizeof(QWeight);
+        }
+#endif
     }
     const size_t bytes = weight_bytes + channels * (sizeof(int32_t) + sizeof(float)) + static_cast<size_t>(s.in_c) + 4 * 64;
     op.storage = std::calloc(1, bytes);
@@ -444,6 +457,23 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         return op;
     }
     auto* pw = static_cast<QWeight*>(op.weights);
+#if EMBARK_QGEMM_RVV
+    if (op.winograd) {
+        for (int o = 0; o < M; ++o) {
+            const int panel = o / kQNR, n = o % kQNR;
+            op.bias[o] = folded_bias(o);
+            op.multipliers[o] = multipliers[o];
+            for (int c = 0; c < cg; ++c) {
+                int32_t g[9], u[16];
+                for (int t = 0; t < 9; ++t) g[t] = weight(o, c, t);
+                rvv::winograd_filter(g, u);
+                for (int xi = 0; xi < 16; ++xi)
+                    pw[rvv::winograd_weight_index(xi, op.panels, cg, panel, c, n)] = static_cast<QWeight>(u[xi]);
+            }
+        }
+        return op;
+    }
+#endif
     for (int g = 0; g < s.groups; ++g)
         for (int panel = 0; panel < op.panels; ++panel) {
             const size_t at = static_cast<size_t>(g) * op.panels + panel;

@@ -29,6 +29,7 @@
 #  include <algorithm>
 #  include <cstddef>
 #  include <cstdint>
+#  include <type_traits>
 
 #  include "quant_kernels.h"
 
@@ -54,6 +55,8 @@ struct Lanes<8> {
     static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m8(p, vl); }
     static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m8(p, vl); }
     static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m8_i32m8(f); }
+    static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32m8(0, vl); }
+    static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32m8(p, a, vl); }
 };
 template <>
 struct Lanes<4> {
@@ -65,6 +68,8 @@ struct Lanes<4> {
     static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m4(p, vl); }
     static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m4(p, vl); }
     static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m4_i32m4(f); }
+    static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32m4(0, vl); }
+    static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32m4(p, a, vl); }
 };
 template <>
 struct Lanes<2> {
@@ -76,34 +81,40 @@ struct Lanes<2> {
     static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m2(p, vl); }
     static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m2(p, vl); }
     static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m2_i32m2(f); }
+    static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32m2(0, vl); }
+    static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32m2(p, a, vl); }
 };
 
-// A pixel's patch: `segments` pieces of seg_len bytes; piece s of pixel m at rows[s * kMR + m]
-// + shift (a 1x1 convolution: one piece, the pixel's channels; the rows layout: a kernel row
-// each; a copied patch: one piece). Rows past the tile's valid pixels repeat a valid one.
-struct Patch {
-    const int8_t* const* rows;
+// A pixel's patch: `segments` pieces of seg_len elements (int8 inputs, or the int16 of
+// quant_winograd_rvv.h's transformed tiles); piece s of pixel m at rows[s * kMR + m] + shift (a
+// 1x1 convolution: one piece, the pixel's channels; the rows layout: a kernel row each; a
+// copied patch: one piece). Rows past the tile's valid pixels repeat a valid one.
+template <typename X>
+struct Rows {
+    const X* const* rows;
     int segments, seg_len;
     size_t shift;
 };
+using Patch = Rows<int8_t>;
 
 // c[m][n] = requantized(bias[n] + sum_k x_m[k] * w[k][n]) for MR pixels (m < m_valid stored)
-// and vl channels of one panel (w: [kp][kNR] int16).
-template <int L, int MR>
-[[gnu::always_inline]] inline void tile(const Patch& x, int m0, const int16_t* __restrict w, const int32_t* __restrict bias,
-                                        const float* __restrict mult, int8_t* c, size_t c_stride, int m_valid, size_t vl,
+// and vl channels of one panel (w: [kp][kNR] int16), into int8 c; kSums: the int32 sums
+// sum_k x_m[k] * w[k][n] themselves (no bias), into int32 c.
+template <int L, int MR, typename X, bool kSums = false>
+[[gnu::always_inline]] inline void tile(const Rows<X>& x, int m0, const int16_t* __restrict w, const int32_t* __restrict bias,
+                                        const float* __restrict mult, void* c, size_t c_stride, int m_valid, size_t vl,
                                         QRq rq) {
     using V = Lanes<L>;
-    const typename V::I32 b = V::sums(bias, vl);
+    const typename V::I32 b = kSums ? V::zero(vl) : V::sums(bias, vl);
     typename V::I32 a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b;
     for (int s = 0; s < x.segments; ++s) {
-        const int8_t* const* r = x.rows + static_cast<size_t>(s) * kMR + m0;
-        const int8_t* __restrict r0 = r[0] + x.shift;
-        const int8_t* __restrict r1 = r[MR > 1 ? 1 : 0] + x.shift;
-        const int8_t* __restrict r2 = r[MR > 2 ? 2 : 0] + x.shift;
-        const int8_t* __restrict r3 = r[MR > 3 ? 3 : 0] + x.shift;
-        const int8_t* __restrict r4 = r[MR > 4 ? 4 : 0] + x.shift;
-        const int8_t* __restrict r5 = r[MR > 5 ? 5 : 0] + x.shift;
+        const X* const* r = x.rows + static_cast<size_t>(s) * kMR + m0;
+        const X* __restrict r0 = r[0] + x.shift;
+        const X* __restrict r1 = r[MR > 1 ? 1 : 0] + x.shift;
+        const X* __restrict r2 = r[MR > 2 ? 2 : 0] + x.shift;
+        const X* __restrict r3 = r[MR > 3 ? 3 : 0] + x.shift;
+        const X* __restrict r4 = r[MR > 4 ? 4 : 0] + x.shift;
+        const X* __restrict r5 = r[MR > 5 ? 5 : 0] + x.shift;
         const int n = x.seg_len;
 #  pragma clang loop unroll_count(8)
         for (int k = 0; k < n; ++k) {
@@ -120,10 +131,15 @@ template <int L, int MR>
     const float lo = rq.lo, hi = rq.hi;
     const int32_t offset = rq.offset;
     auto store = [&](typename V::I32 a, int m) {
-        typename V::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), V::floats(mult, vl), vl);
-        f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
-        const typename V::I32 q = __riscv_vadd(V::bits(f), offset, vl);
-        __riscv_vse8(c + static_cast<size_t>(m) * c_stride, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+        if constexpr (kSums) {
+            V::store_sums(static_cast<int32_t*>(c) + static_cast<size_t>(m) * c_stride, a, vl);
+        } else {
+            typename V::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), V::floats(mult, vl), vl);
+            f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
+            const typename V::I32 q = __riscv_vadd(V::bits(f), offset, vl);
+            __riscv_vse8(static_cast<int8_t*>(c) + static_cast<size_t>(m) * c_stride, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl),
+                         vl);
+        }
     };
     store(a0, 0);
     if constexpr (MR > 1) if (m_valid > 1) store(a1, 1);
@@ -135,29 +151,33 @@ template <int L, int MR>
 
 // The m_valid (<= kMR) pixels of x on every panel of a group of `channels` output channels
 // (weights, bias and mult of the panels one after another), tiles of Lanes<L>::kMR pixels.
-template <int L>
-[[gnu::noinline]] void panels_lmul(const Patch& x, int m_valid, int kp, const int16_t* w, const int32_t* bias,
-                                   const float* mult, int8_t* c, size_t c_stride, int channels, QRq rq) {
+// kSums: int32 sums into c (see tile), whose pixels are c_stride int32 apart.
+template <int L, typename X, bool kSums>
+[[gnu::noinline]] void panels_lmul(const Rows<X>& x, int m_valid, int kp, const int16_t* w, const int32_t* bias,
+                                   const float* mult, void* c, size_t c_stride, int channels, QRq rq) {
     constexpr int MR = Lanes<L>::kMR;
-    for (int n0 = 0; n0 < channels; n0 += kNR, w += static_cast<size_t>(kNR) * kp, bias += kNR, mult += kNR, c += kNR) {
+    using Out = std::conditional_t<kSums, int32_t, int8_t>;
+    for (int n0 = 0; n0 < channels; n0 += kNR, w += static_cast<size_t>(kNR) * kp, bias += kNR, mult += kNR) {
         const size_t vl = static_cast<size_t>(std::min(kNR, channels - n0));
+        Out* out = static_cast<Out*>(c) + n0;
         if (m_valid == 1) { // a fully connected layer, a last pixel
-            tile<L, 1>(x, 0, w, bias, mult, c, c_stride, 1, vl, rq);
+            tile<L, 1, X, kSums>(x, 0, w, bias, mult, out, c_stride, 1, vl, rq);
             continue;
         }
         for (int m0 = 0; m0 < m_valid; m0 += MR)
-            tile<L, MR>(x, m0, w, bias, mult, c + static_cast<size_t>(m0) * c_stride, c_stride, std::min(MR, m_valid - m0), vl,
-                        rq);
+            tile<L, MR, X, kSums>(x, m0, w, bias, mult, out + static_cast<size_t>(m0) * c_stride, c_stride,
+                                  std::min(MR, m_valid - m0), vl, rq);
     }
 }
 
 // The LMUL of a layer whose groups have `channels` output channels: the smallest whose
 // registers hold min(channels, kNR) int32 at the build's VLEN.
-inline void panels(const Patch& x, int m_valid, int kp, const int16_t* w, const int32_t* bias, const float* mult, int8_t* c,
+template <typename X, bool kSums = false>
+inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, const int32_t* bias, const float* mult, void* c,
                    size_t c_stride, int channels, QRq rq) {
-    if (channels > kNR / 2) panels_lmul<8>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
-    else if (channels > kNR / 4) panels_lmul<4>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
-    else panels_lmul<2>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    if (channels > kNR / 2) panels_lmul<8, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    else if (channels > kNR / 4) panels_lmul<4, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    else panels_lmul<2, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
 }
 
 } // namespace embark::portable::quant_detail::rvv

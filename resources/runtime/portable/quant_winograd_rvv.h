@@ -1,0 +1,186 @@
+// Int8 3x3 stride-1 convolutions on RVV by Winograd's F(2x2, 3x3) in integers (quant_conv.cpp,
+// with quant_gemm_rvv.h's tile for the 16 GEMMs): 16 multiply-adds per input and output
+// channel for a 2x2 block of output pixels ("a tile") instead of 36, i.e. 2.25x fewer. RVV 1.0
+// has no int8 dot product, so its direct tile retires an instruction per multiply-add per
+// lane, and fewer multiply-adds are the way to fewer instructions (x86-64 VNNI and Arm's sdot
+// do four per lane and stay direct).
+//
+//   V  = B^T d B          d: the tile's 4x4 input pixels (int8, zero points outside the
+//                         image), per channel; only additions: |V| <= 4 * 128 = 512, int16
+//   U' = G' g G'^T        G' = 2 G = [2 0 0; 1 1 1; 1 -1 1; 0 0 2] (integers): U' = 4 U,
+//                         |U'| <= 9 * 128 = 1152, int16, packed once per position
+//   M[xi] = sum_c V[xi][c] U'[xi][c][o]    16 GEMMs over the input channels (int32)
+//   4 Y = A^T M A         A^T = [1 1 1 0; 0 1 -1 -1]: only additions
+//
+// Every step is integer, so 4 Y is exactly 4 times the direct sum sum_c sum_taps x * w (an
+// algebraic identity), and the >> 2 is exact: the int32 accumulator equals the direct one
+// bit for bit, and so does the requantized byte. RVV's integer arithmetic wraps, so partial
+// sums may wrap as long as 4 Y fits in int32: |4 Y| <= 4 * 9 * C * 2^14 < 2^31 for
+// C <= kWinogradMaxChannels (checked at pack time, else the direct tile).
+#pragma once
+
+#include "quant_gemm_rvv.h"
+
+#if EMBARK_QGEMM_RVV
+#  include <algorithm>
+#  include <cstddef>
+#  include <cstdint>
+#  include <vector>
+
+namespace embark::portable::quant_detail::rvv {
+
+constexpr int kWinogradMaxChannels = 3640; // 4 * 9 * C * 2^14 < 2^31
+
+// 3x3, stride 1, no dilation, one group, an output of at least 2x2 (a smaller one wastes most
+// of its tile) and at most kWinogradMaxChannels input channels.
+inline bool winograd_applies(const Conv2DShape& s, int out_h, int out_w) {
+    return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
+           s.dilation_w == 1 && s.groups == 1 && s.in_c > 1 && s.in_c <= kWinogradMaxChannels && out_h >= 2 && out_w >= 2;
+}
+
+// U' (16 values, position xi = 4 * i + j) of one 3x3 filter g (g[3 * ky + kx]).
+inline void winograd_filter(const int32_t g[9], int32_t u[16]) {
+    static constexpr int kG[4][3] = {{2, 0, 0}, {1, 1, 1}, {1, -1, 1}, {0, 0, 2}};
+    int32_t t[4][3]; // G' g
+    for (int i = 0; i < 4; ++i)
+        for (int x = 0; x < 3; ++x) t[i][x] = kG[i][0] * g[x] + kG[i][1] * g[3 + x] + kG[i][2] * g[6 + x];
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) u[4 * i + j] = t[i][0] * kG[j][0] + t[i][1] * kG[j][1] + t[i][2] * kG[j][2];
+}
+
+// Packed weights: position xi's panels one after another, each [C][kNR] int16 (the GEMM
+// tile's layout with kp = C).
+inline size_t winograd_weight_index(int xi, int panels, int C, int panel, int c, int n) {
+    return ((static_cast<size_t>(xi) * panels + panel) * C + c) * kNR + n;
+}
+
+// Tiles per block: V (16 x T x C int16) and M (16 x T x M int32) of a block in about 256 KB.
+inline int winograd_block_tiles(int C, int M) {
+    const int t = static_cast<int>((size_t(256) << 10) / (size_t(32) * C + size_t(64) * M));
+    return std::max(kMR, std::min(16 * kMR, t / kMR * kMR));
+}
+
+// V of one tile for all C channels: rows[r * 4 + col] point at the tile's 16 input pixels
+// (C bytes each); v + xi * v_stride + c receives V[xi][c]. Per output row i of B^T d, two
+// rows of d (B^T's non-zeros), widened to int16 by the first operation.
+[[gnu::always_inline]] inline void winograd_input(const int8_t* const* d, int C, int16_t* v, size_t v_stride) {
+    for (int c0 = 0; c0 < C;) {
+        const size_t vl = __riscv_vsetvl_e16m2(static_cast<size_t>(C - c0));
+        auto ld = [&](int r, int col) { return __riscv_vle8_v_i8m1(d[r * 4 + col] + c0, vl); };
+        for (int i = 0; i < 4; ++i) {
+            vint16m2_t t0, t1, t2, t3; // (B^T d)[i][col]
+            switch (i) {
+            case 0: // d0 - d2
+                t0 = __riscv_vwsub_vv(ld(0, 0), ld(2, 0), vl), t1 = __riscv_vwsub_vv(ld(0, 1), ld(2, 1), vl);
+                t2 = __riscv_vwsub_vv(ld(0, 2), ld(2, 2), vl), t3 = __riscv_vwsub_vv(ld(0, 3), ld(2, 3), vl);
+                break;
+            case 1: // d1 + d2
+                t0 = __riscv_vwadd_vv(ld(1, 0), ld(2, 0), vl), t1 = __riscv_vwadd_vv(ld(1, 1), ld(2, 1), vl);
+                t2 = __riscv_vwadd_vv(ld(1, 2), ld(2, 2), vl), t3 = __riscv_vwadd_vv(ld(1, 3), ld(2, 3), vl);
+                break;
+            case 2: // d2 - d1
+                t0 = __riscv_vwsub_vv(ld(2, 0), ld(1, 0), vl), t1 = __riscv_vwsub_vv(ld(2, 1), ld(1, 1), vl);
+                t2 = __riscv_vwsub_vv(ld(2, 2), ld(1, 2), vl), t3 = __riscv_vwsub_vv(ld(2, 3), ld(1, 3), vl);
+                break;
+            default: // d1 - d3
+                t0 = __riscv_vwsub_vv(ld(1, 0), ld(3, 0), vl), t1 = __riscv_vwsub_vv(ld(1, 1), ld(3, 1), vl);
+                t2 = __riscv_vwsub_vv(ld(1, 2), ld(3, 2), vl), t3 = __riscv_vwsub_vv(ld(1, 3), ld(3, 3), vl);
+                break;
+            }
+            int16_t* out = v + static_cast<size_t>(4 * i) * v_stride + c0;
+            __riscv_vse16(out, __riscv_vsub(t0, t2, vl), vl);
+            __riscv_vse16(out + v_stride, __riscv_vadd(t1, t2, vl), vl);
+            __riscv_vse16(out + 2 * v_stride, __riscv_vsub(t2, t1, vl), vl);
+            __riscv_vse16(out + 3 * v_stride, __riscv_vsub(t1, t3, vl), vl);
+        }
+        c0 += static_cast<int>(vl);
+    }
+}
+
+// The 2x2 output pixels of one tile from its M (m + xi * m_stride + o: int32), requantized
+// with bias and mult (quant_kernels.h's arithmetic) into out[py][px] at out + (py * row + px)
+// * M (valid: the pixels inside the output, rows (valid_y) and columns (valid_x)).
+[[gnu::always_inline]] inline void winograd_output(const int32_t* m, size_t m_stride, int M, const int32_t* bias,
+                                                   const float* mult, QRq rq, int8_t* out, size_t row, int valid_y,
+                                                   int valid_x) {
+    const float lo = rq.lo, hi = rq.hi;
+    const int32_t offset = rq.offset;
+    for (int o0 = 0; o0 < M;) {
+        const size_t vl = __riscv_vsetvl_e32m4(static_cast<size_t>(M - o0));
+        auto ld = [&](int xi) { return __riscv_vle32_v_i32m4(m + static_cast<size_t>(xi) * m_stride + o0, vl); };
+        const vint32m4_t b = __riscv_vle32_v_i32m4(bias + o0, vl);
+        const vfloat32m4_t mu = __riscv_vle32_v_f32m4(mult + o0, vl);
+        auto store = [&](vint32m4_t y4, int py, int px) {
+            const vint32m4_t acc = __riscv_vadd(__riscv_vsra(y4, 2, vl), b, vl);
+            vfloat32m4_t f = __riscv_vfmul(__riscv_vfcvt_f(acc, vl), mu, vl);
+            f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
+            const vint32m4_t q = __riscv_vadd(__riscv_vreinterpret_v_f32m4_i32m4(f), offset, vl);
+            __riscv_vse8(out + (static_cast<size_t>(py) * row + px) * M + o0, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+        };
+        for (int py = 0; py < valid_y; ++py) {
+            // (A^T M)[py][col]: row 0 = M0 + M1 + M2, row 1 = M1 - M2 - M3 (of column col).
+            auto s = [&](int col) {
+                const vint32m4_t m1 = ld(4 + col), m2 = ld(8 + col);
+                return py == 0 ? __riscv_vadd(__riscv_vadd(ld(col), m1, vl), m2, vl)
+                               : __riscv_vsub(__riscv_vsub(m1, m2, vl), ld(12 + col), vl);
+            };
+            const vint32m4_t s0 = s(0), s1 = s(1), s2 = s(2);
+            store(__riscv_vadd(__riscv_vadd(s0, s1, vl), s2, vl), py, 0);
+            if (valid_x > 1) store(__riscv_vsub(__riscv_vsub(s1, s2, vl), s(3), vl), py, 1);
+        }
+        o0 += static_cast<int>(vl);
+    }
+}
+
+// Tiles [t_begin, t_end) of a QConv2D packed for Winograd (see quant_conv.cpp), in blocks.
+inline void winograd_tiles(const QConv2D& op, const int8_t* input, int8_t* output, int64_t t_begin, int64_t t_end) {
+    const int C = op.in_c, M = op.out_c;
+    const int tiles_x = (op.out_w + 1) / 2, tiles_y = (op.out_h + 1) / 2;
+    const int T = winograd_block_tiles(C, M);
+    const QRq rq = requant_params(op.out);
+    const auto* w = static_cast<const int16_t*>(op.weights);
+    std::vector<int16_t> vbuf(static_cast<size_t>(16) * T * C);
+    std::vector<int32_t> mbuf(static_cast<size_t>(16) * T * M);
+    std::vector<const int16_t*> rows(static_cast<size_t>(kMR));
+    const int8_t* d[16];
+    for (int64_t t0 = t_begin; t0 < t_end; t0 += T) {
+        const int nt = static_cast<int>(std::min<int64_t>(T, t_end - t0));
+        for (int t = 0; t < nt; ++t) { // V
+            const int64_t tile = t0 + t;
+            const int64_t n = tile / (static_cast<int64_t>(tiles_x) * tiles_y);
+            const int ty = static_cast<int>(tile / tiles_x % tiles_y), tx = static_cast<int>(tile % tiles_x);
+            const int iy0 = 2 * ty - op.pad_top, ix0 = 2 * tx - op.pad_left;
+            for (int r = 0; r < 4; ++r)
+                for (int col = 0; col < 4; ++col) {
+                    const int iy = iy0 + r, ix = ix0 + col;
+                    d[r * 4 + col] = iy >= 0 && iy < op.in_h && ix >= 0 && ix < op.in_w
+                                         ? input + ((n * op.in_h + iy) * op.in_w + ix) * C
+                                         : op.zero;
+                }
+            winograd_input(d, C, vbuf.data() + static_cast<size_t>(t) * C, static_cast<size_t>(T) * C);
+        }
+        for (int xi = 0; xi < 16; ++xi) { // M[xi] = V[xi] U'[xi]
+            const int16_t* v = vbuf.data() + static_cast<size_t>(xi) * T * C;
+            int32_t* m = mbuf.data() + static_cast<size_t>(xi) * T * M;
+            const int16_t* wx = w + winograd_weight_index(xi, op.panels, C, 0, 0, 0);
+            for (int p = 0; p < nt; p += kMR) {
+                const int m_valid = std::min(kMR, nt - p);
+                for (int i = 0; i < kMR; ++i) rows[i] = v + static_cast<size_t>(p + std::min(i, m_valid - 1)) * C;
+                const Rows<int16_t> x{rows.data(), 1, C, 0};
+                panels<int16_t, true>(x, m_valid, C, wx, op.bias, op.multipliers, m + static_cast<size_t>(p) * M,
+                                      static_cast<size_t>(M), M, rq);
+            }
+        }
+        for (int t = 0; t < nt; ++t) { // Y
+            const int64_t tile = t0 + t;
+            const int64_t n = tile / (static_cast<int64_t>(tiles_x) * tiles_y);
+            const int ty = static_cast<int>(tile / tiles_x % tiles_y), tx = static_cast<int>(tile % tiles_x);
+            int8_t* out = output + ((n * op.out_h + 2 * ty) * op.out_w + 2 * tx) * M;
+            winograd_output(mbuf.data() + static_cast<size_t>(t) * M, static_cast<size_t>(T) * M, M, op.bias, op.multipliers, rq,
+                            out, static_cast<size_t>(op.out_w), std::min(2, op.out_h - 2 * ty), std::min(2, op.out_w - 2 * tx));
+        }
+    }
+}
+
+} // namespace embark::portable::quant_detail::rvv
+#endif
