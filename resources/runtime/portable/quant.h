@@ -44,8 +44,10 @@ struct Requantization {
 // so the result is the reference's. Depthwise: an indirection of [pixel][tap] input rows (built on first use,
 // as the float Conv2D), channels vectorized. Others: a register tile of output pixels x
 // output channels over each pixel's patch ([group][tap][C/groups], copied for kernels larger
-// than 1x1, read in place for 1x1). RVV (Clang): 2 pixels x 32 channels of int32, int32
-// weights, one multiply-accumulate (vmacc.vx) per pixel and k. x86-64 with AVX2
+// than 1x1, read in place for 1x1). RVV (Clang, quant_gemm_rvv.h): 3 pixels x VLEN/4
+// channels of int32 (or 6 pixels on narrower layers), int16 weights, one widening
+// multiply-accumulate (vwmacc.vx) per pixel and k, kernel rows read in place; 3x3 stride-1
+// convolutions by integer Winograd F(2x2, 3x3) (quant_winograd_rvv.h, exact). x86-64 with AVX2
 // (quant_x86.h, intrinsics): 4 pixels x 16 channels of vpmaddwd on int16 pairs (AVX-512 VNNI:
 // 8 x 16 of vpdpbusd), the depthwise as vpmaddwd on tap pairs. aarch64 with the dot product
 // extension (__ARM_FEATURE_DOTPROD, e.g. -mcpu=cortex-a76) runs NEON intrinsics:

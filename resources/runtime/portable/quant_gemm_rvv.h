@@ -7,7 +7,8 @@
 // vwmacc.vx (int16 x int16 -> int32, SEW 16): an LMUL-8 group of int32 sums per pixel. Per k
 // and pixel that is a byte load and a vwmacc (kNR multiply-adds: 64 at VLEN 256), plus one
 // weight load per k for the tile. The weights stay int16 (half the bytes of the int32 ones
-// the auto-vectorized tile needed for vmacc.vx).
+// the earlier auto-vectorized tile needed for vmacc.vx: Clang turned int16 weights there into
+// vwmul + vadd through a temporary).
 //
 // The tile's LMUL follows the layer's output channels (Lanes<L>): a panel of kNR channels on
 // LMUL-8 sums, 3 pixels (24 registers, 4 more of weights); a layer of at most kNR / 2 or

@@ -60,72 +60,69 @@ inline int winograd_block_tiles(int C, int M) {
     return std::max(kMR, std::min(16 * kMR, t / kMR * kMR));
 }
 
-// V of one tile for all C channels: rows[r * 4 + col] point at the tile's 16 input pixels
-// (C bytes each); v + xi * v_stride + c receives V[xi][c]. Per output row i of B^T d, two
-// rows of d (B^T's non-zeros), widened to int16 by the first operation.
+// V of one tile for all C channels: d[r * 4 + col] point at the tile's 16 input pixels
+// (C bytes each); v + xi * v_stride + c receives V[xi][c]. The 16 pixels are loaded once per
+// channel vector; each row i of B^T d (two rows of d: B^T's non-zeros) is widened to int16 by
+// its first operation, then B's columns.
 [[gnu::always_inline]] inline void winograd_input(const int8_t* const* d, int C, int16_t* v, size_t v_stride) {
     for (int c0 = 0; c0 < C;) {
         const size_t vl = __riscv_vsetvl_e16m2(static_cast<size_t>(C - c0));
         auto ld = [&](int r, int col) { return __riscv_vle8_v_i8m1(d[r * 4 + col] + c0, vl); };
-        for (int i = 0; i < 4; ++i) {
-            vint16m2_t t0, t1, t2, t3; // (B^T d)[i][col]
-            switch (i) {
-            case 0: // d0 - d2
-                t0 = __riscv_vwsub_vv(ld(0, 0), ld(2, 0), vl), t1 = __riscv_vwsub_vv(ld(0, 1), ld(2, 1), vl);
-                t2 = __riscv_vwsub_vv(ld(0, 2), ld(2, 2), vl), t3 = __riscv_vwsub_vv(ld(0, 3), ld(2, 3), vl);
-                break;
-            case 1: // d1 + d2
-                t0 = __riscv_vwadd_vv(ld(1, 0), ld(2, 0), vl), t1 = __riscv_vwadd_vv(ld(1, 1), ld(2, 1), vl);
-                t2 = __riscv_vwadd_vv(ld(1, 2), ld(2, 2), vl), t3 = __riscv_vwadd_vv(ld(1, 3), ld(2, 3), vl);
-                break;
-            case 2: // d2 - d1
-                t0 = __riscv_vwsub_vv(ld(2, 0), ld(1, 0), vl), t1 = __riscv_vwsub_vv(ld(2, 1), ld(1, 1), vl);
-                t2 = __riscv_vwsub_vv(ld(2, 2), ld(1, 2), vl), t3 = __riscv_vwsub_vv(ld(2, 3), ld(1, 3), vl);
-                break;
-            default: // d1 - d3
-                t0 = __riscv_vwsub_vv(ld(1, 0), ld(3, 0), vl), t1 = __riscv_vwsub_vv(ld(1, 1), ld(3, 1), vl);
-                t2 = __riscv_vwsub_vv(ld(1, 2), ld(3, 2), vl), t3 = __riscv_vwsub_vv(ld(1, 3), ld(3, 3), vl);
-                break;
-            }
-            int16_t* out = v + static_cast<size_t>(4 * i) * v_stride + c0;
+        const vint8m1_t d00 = ld(0, 0), d01 = ld(0, 1), d02 = ld(0, 2), d03 = ld(0, 3);
+        const vint8m1_t d10 = ld(1, 0), d11 = ld(1, 1), d12 = ld(1, 2), d13 = ld(1, 3);
+        const vint8m1_t d20 = ld(2, 0), d21 = ld(2, 1), d22 = ld(2, 2), d23 = ld(2, 3);
+        const vint8m1_t d30 = ld(3, 0), d31 = ld(3, 1), d32 = ld(3, 2), d33 = ld(3, 3);
+        int16_t* out = v + c0;
+        auto columns = [&](vint16m2_t t0, vint16m2_t t1, vint16m2_t t2, vint16m2_t t3) { // one row of V
             __riscv_vse16(out, __riscv_vsub(t0, t2, vl), vl);
             __riscv_vse16(out + v_stride, __riscv_vadd(t1, t2, vl), vl);
             __riscv_vse16(out + 2 * v_stride, __riscv_vsub(t2, t1, vl), vl);
             __riscv_vse16(out + 3 * v_stride, __riscv_vsub(t1, t3, vl), vl);
-        }
+            out += 4 * v_stride;
+        };
+        columns(__riscv_vwsub_vv(d00, d20, vl), __riscv_vwsub_vv(d01, d21, vl), __riscv_vwsub_vv(d02, d22, vl),
+                __riscv_vwsub_vv(d03, d23, vl)); // d0 - d2
+        columns(__riscv_vwadd_vv(d10, d20, vl), __riscv_vwadd_vv(d11, d21, vl), __riscv_vwadd_vv(d12, d22, vl),
+                __riscv_vwadd_vv(d13, d23, vl)); // d1 + d2
+        columns(__riscv_vwsub_vv(d20, d10, vl), __riscv_vwsub_vv(d21, d11, vl), __riscv_vwsub_vv(d22, d12, vl),
+                __riscv_vwsub_vv(d23, d13, vl)); // d2 - d1
+        columns(__riscv_vwsub_vv(d10, d30, vl), __riscv_vwsub_vv(d11, d31, vl), __riscv_vwsub_vv(d12, d32, vl),
+                __riscv_vwsub_vv(d13, d33, vl)); // d1 - d3
         c0 += static_cast<int>(vl);
     }
 }
 
-// The 2x2 output pixels of one tile from its M (m + xi * m_stride + o: int32), requantized
-// with bias and mult (quant_kernels.h's arithmetic) into out[py][px] at out + (py * row + px)
-// * M (valid: the pixels inside the output, rows (valid_y) and columns (valid_x)).
-[[gnu::always_inline]] inline void winograd_output(const int32_t* m, size_t m_stride, int M, const int32_t* bias,
-                                                   const float* mult, QRq rq, int8_t* out, size_t row, int valid_y,
-                                                   int valid_x) {
+// The 2x2 output pixels of one tile from its M (m + xi * M + o: int32), requantized with bias
+// and mult (quant_kernels.h's arithmetic) into out[py][px] at out + (py * row + px) * M
+// (valid: the pixels inside the output, rows (valid_y) and columns (valid_x)). Per output row
+// py, (A^T M)[py] streams over M's columns into the row's two sums, so that few vectors are
+// live (no spills at LMUL 4).
+[[gnu::always_inline]] inline void winograd_output(const int32_t* m, int M, const int32_t* bias, const float* mult, QRq rq,
+                                                   int8_t* out, size_t row, int valid_y, int valid_x) {
     const float lo = rq.lo, hi = rq.hi;
     const int32_t offset = rq.offset;
+    const size_t row4 = static_cast<size_t>(4) * M; // between rows of M
     for (int o0 = 0; o0 < M;) {
         const size_t vl = __riscv_vsetvl_e32m4(static_cast<size_t>(M - o0));
-        auto ld = [&](int xi) { return __riscv_vle32_v_i32m4(m + static_cast<size_t>(xi) * m_stride + o0, vl); };
-        const vint32m4_t b = __riscv_vle32_v_i32m4(bias + o0, vl);
-        const vfloat32m4_t mu = __riscv_vle32_v_f32m4(mult + o0, vl);
         auto store = [&](vint32m4_t y4, int py, int px) {
-            const vint32m4_t acc = __riscv_vadd(__riscv_vsra(y4, 2, vl), b, vl);
-            vfloat32m4_t f = __riscv_vfmul(__riscv_vfcvt_f(acc, vl), mu, vl);
+            const vint32m4_t acc = __riscv_vadd(__riscv_vsra(y4, 2, vl), __riscv_vle32_v_i32m4(bias + o0, vl), vl);
+            vfloat32m4_t f = __riscv_vfmul(__riscv_vfcvt_f(acc, vl), __riscv_vle32_v_f32m4(mult + o0, vl), vl);
             f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
             const vint32m4_t q = __riscv_vadd(__riscv_vreinterpret_v_f32m4_i32m4(f), offset, vl);
             __riscv_vse8(out + (static_cast<size_t>(py) * row + px) * M + o0, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
         };
         for (int py = 0; py < valid_y; ++py) {
-            // (A^T M)[py][col]: row 0 = M0 + M1 + M2, row 1 = M1 - M2 - M3 (of column col).
+            // Row 0 of A^T M: M0 + M1 + M2; row 1: M1 - M2 - M3 (rows of M, per column).
+            const int32_t* r = m + o0 + (py == 0 ? 0 : row4);
             auto s = [&](int col) {
-                const vint32m4_t m1 = ld(4 + col), m2 = ld(8 + col);
-                return py == 0 ? __riscv_vadd(__riscv_vadd(ld(col), m1, vl), m2, vl)
-                               : __riscv_vsub(__riscv_vsub(m1, m2, vl), ld(12 + col), vl);
+                const int32_t* c = r + static_cast<size_t>(col) * M;
+                const vint32m4_t a = __riscv_vle32_v_i32m4(c, vl), b = __riscv_vle32_v_i32m4(c + row4, vl),
+                                 d = __riscv_vle32_v_i32m4(c + 2 * row4, vl);
+                return py == 0 ? __riscv_vadd(__riscv_vadd(a, b, vl), d, vl) : __riscv_vsub(__riscv_vsub(a, b, vl), d, vl);
             };
-            const vint32m4_t s0 = s(0), s1 = s(1), s2 = s(2);
-            store(__riscv_vadd(__riscv_vadd(s0, s1, vl), s2, vl), py, 0);
+            // Y[py][0] = s0 + s1 + s2, Y[py][1] = s1 - s2 - s3.
+            const vint32m4_t s1 = s(1), s2 = s(2);
+            store(__riscv_vadd(__riscv_vadd(s(0), s1, vl), s2, vl), py, 0);
             if (valid_x > 1) store(__riscv_vsub(__riscv_vsub(s1, s2, vl), s(3), vl), py, 1);
         }
         o0 += static_cast<int>(vl);
@@ -157,18 +154,18 @@ inline void winograd_tiles(const QConv2D& op, const int8_t* input, int8_t* outpu
                                          ? input + ((n * op.in_h + iy) * op.in_w + ix) * C
                                          : op.zero;
                 }
-            winograd_input(d, C, vbuf.data() + static_cast<size_t>(t) * C, static_cast<size_t>(T) * C);
+            winograd_input(d, C, vbuf.data() + static_cast<size_t>(t) * 16 * C, static_cast<size_t>(C));
         }
         for (int xi = 0; xi < 16; ++xi) { // M[xi] = V[xi] U'[xi]
-            const int16_t* v = vbuf.data() + static_cast<size_t>(xi) * T * C;
-            int32_t* m = mbuf.data() + static_cast<size_t>(xi) * T * M;
+            const int16_t* v = vbuf.data() + static_cast<size_t>(xi) * C;
+            int32_t* m = mbuf.data() + static_cast<size_t>(xi) * M;
             const int16_t* wx = w + winograd_weight_index(xi, op.panels, C, 0, 0, 0);
             for (int p = 0; p < nt; p += kMR) {
                 const int m_valid = std::min(kMR, nt - p);
-                for (int i = 0; i < kMR; ++i) rows[i] = v + static_cast<size_t>(p + std::min(i, m_valid - 1)) * C;
+                for (int i = 0; i < kMR; ++i) rows[i] = v + static_cast<size_t>(p + std::min(i, m_valid - 1)) * 16 * C;
                 const Rows<int16_t> x{rows.data(), 1, C, 0};
-                panels<int16_t, true>(x, m_valid, C, wx, op.bias, op.multipliers, m + static_cast<size_t>(p) * M,
-                                      static_cast<size_t>(M), M, rq);
+                panels<int16_t, true>(x, m_valid, C, wx, op.bias, op.multipliers, m + static_cast<size_t>(p) * 16 * M,
+                                      static_cast<size_t>(16) * M, M, rq);
             }
         }
         for (int t = 0; t < nt; ++t) { // Y
@@ -176,8 +173,8 @@ inline void winograd_tiles(const QConv2D& op, const int8_t* input, int8_t* outpu
             const int64_t n = tile / (static_cast<int64_t>(tiles_x) * tiles_y);
             const int ty = static_cast<int>(tile / tiles_x % tiles_y), tx = static_cast<int>(tile % tiles_x);
             int8_t* out = output + ((n * op.out_h + 2 * ty) * op.out_w + 2 * tx) * M;
-            winograd_output(mbuf.data() + static_cast<size_t>(t) * M, static_cast<size_t>(T) * M, M, op.bias, op.multipliers, rq,
-                            out, static_cast<size_t>(op.out_w), std::min(2, op.out_h - 2 * ty), std::min(2, op.out_w - 2 * tx));
+            winograd_output(mbuf.data() + static_cast<size_t>(t) * 16 * M, M, op.bias, op.multipliers, rq, out,
+                            static_cast<size_t>(op.out_w), std::min(2, op.out_h - 2 * ty), std::min(2, op.out_w - 2 * tx));
         }
     }
 }
