@@ -44,47 +44,28 @@ constexpr int kNR = __riscv_v_min_vlen / 4;
 // one of 6 on LMUL 4 or 2.
 constexpr int kMR = 6;
 
+// The types and loads of a tile whose int32 sums are LMUL L (weights: L / 2), by macro: the
+// intrinsics' names spell the LMUL.
 template <int L>
 struct Lanes;
-template <>
-struct Lanes<8> {
-    using I32 = vint32m8_t;
-    using I16 = vint16m4_t;
-    using F32 = vfloat32m8_t;
-    static constexpr int kMR = 3;
-    static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16m4(p, vl); }
-    static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m8(p, vl); }
-    static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m8(p, vl); }
-    static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m8_i32m8(f); }
-    static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32m8(0, vl); }
-    static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32m8(p, a, vl); }
-};
-template <>
-struct Lanes<4> {
-    using I32 = vint32m4_t;
-    using I16 = vint16m2_t;
-    using F32 = vfloat32m4_t;
-    static constexpr int kMR = 6;
-    static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16m2(p, vl); }
-    static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m4(p, vl); }
-    static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m4(p, vl); }
-    static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m4_i32m4(f); }
-    static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32m4(0, vl); }
-    static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32m4(p, a, vl); }
-};
-template <>
-struct Lanes<2> {
-    using I32 = vint32m2_t;
-    using I16 = vint16m1_t;
-    using F32 = vfloat32m2_t;
-    static constexpr int kMR = 6;
-    static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16m1(p, vl); }
-    static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32m2(p, vl); }
-    static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32m2(p, vl); }
-    static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32m2_i32m2(f); }
-    static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32m2(0, vl); }
-    static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32m2(p, a, vl); }
-};
+#  define EMBARK_QRVV_LANES(L, m16, m32, rows)                                                            \
+      template <>                                                                                        \
+      struct Lanes<L> {                                                                                  \
+          using I32 = vint32##m32##_t;                                                                   \
+          using I16 = vint16##m16##_t;                                                                   \
+          using F32 = vfloat32##m32##_t;                                                                 \
+          static constexpr int kMR = rows;                                                               \
+          static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16##m16(p, vl); }    \
+          static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32##m32(p, vl); }       \
+          static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32##m32(p, vl); }       \
+          static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32##m32##_i32##m32(f); }               \
+          static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32##m32(0, vl); }                         \
+          static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32##m32(p, a, vl); }   \
+      };
+EMBARK_QRVV_LANES(8, m4, m8, 3)
+EMBARK_QRVV_LANES(4, m2, m4, 6)
+EMBARK_QRVV_LANES(2, m1, m2, 6)
+#  undef EMBARK_QRVV_LANES
 
 // A pixel's patch: `segments` pieces of seg_len elements (int8 inputs, or the int16 of
 // quant_winograd_rvv.h's transformed tiles); piece s of pixel m at rows[s * kMR + m] + shift (a
