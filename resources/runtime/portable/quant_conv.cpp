@@ -239,29 +239,13 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     if (!op.direct && rows_layout(op.groups, op.dilation_w)) {
         const int kh = op.kernel_h, len = kp / kh;
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
-            // A row of zero points, then kernel_h rows per pixel of the tile for the built ones.
-            std::vector<int8_t> scratch(static_cast<size_t>(1 + MR * kh) * len, static_cast<int8_t>(op.x_zero_point));
             std::vector<const int8_t*> table(static_cast<size_t>(MR) * kh); // pixel m's row ky at ky * MR + m
             const rvv::Patch x{table.data(), kh, len, 0};
-            // The next pixel of an output row whose rows are in place too: the last one's + step.
-            const int64_t step = static_cast<int64_t>(op.stride_w) * op.in_c;
-            const int last_in_place = (op.in_w - op.kernel_w + op.pad_left) / op.stride_w; // largest such ox
-            PixelAt at(op, begin * MR);
-            bool in_place = false;
+            KernelRowsWalker walker(op, input, begin * MR, len, MR);
             for (int64_t tile = begin; tile < end; ++tile) {
                 const int64_t p0 = tile * MR;
                 const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
-                for (int m = 0; m < m_valid; ++m, at.next(op)) {
-                    const int prev = m > 0 ? m - 1 : MR - 1; // the previous pixel's rows
-                    if (in_place && at.ox > 0 && at.ox <= last_in_place) {
-                        for (int ky = 0; ky < kh; ++ky) table[static_cast<size_t>(ky) * MR + m] = table[static_cast<size_t>(ky) * MR + prev] + step;
-                        continue;
-                    }
-                    in_place = kernel_rows(op, input, at.n, at.oy, at.ox, len, scratch.data() + static_cast<size_t>(1 + m * kh) * len,
-                                           scratch.data(), table.data() + m, MR);
-                }
-                for (int m = m_valid; m < MR; ++m) // a last partial tile repeats its last pixel
-                    for (int ky = 0; ky < kh; ++ky) table[static_cast<size_t>(ky) * MR + m] = table[static_cast<size_t>(ky) * MR + m_valid - 1];
+                walker.next(m_valid, MR, table.data(), MR, 1);
                 rvv::panels(x, m_valid, kp, w, op.bias, op.multipliers, output + p0 * M, static_cast<size_t>(M), M, rq);
             }
         });
@@ -273,17 +257,13 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     if (!op.direct && rows_layout(op.groups, op.dilation_w)) {
         const int kh = op.kernel_h, len = kp / kh;
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
-            // A row of zero points, then kernel_h rows per pixel of the tile for the built ones.
-            std::vector<int8_t> scratch(static_cast<size_t>(1 + MR * kh) * len, static_cast<int8_t>(op.x_zero_point));
             std::vector<const int8_t*> table(static_cast<size_t>(MR) * kh); // pixel m's rows at m * kh
             x86q::TapRows rows(kh, len, op.kernel_w * op.in_c);
+            KernelRowsWalker walker(op, input, begin * MR, len, MR);
             for (int64_t tile = begin; tile < end; ++tile) {
                 const int64_t p0 = tile * MR;
                 const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
-                PixelAt at(op, p0);
-                for (int m = 0; m < m_valid; ++m, at.next(op))
-                    kernel_rows(op, input, at.n, at.oy, at.ox, len, scratch.data() + static_cast<size_t>(1 + m * kh) * len,
-                                scratch.data(), table.data() + static_cast<size_t>(m) * kh, 1);
+                walker.next(m_valid, MR, table.data(), 1, static_cast<size_t>(kh));
                 rows.set(table.data(), m_valid);
                 x86q::panels_taps(m_valid, kp, panels, M, rows, w, op.bias, op.multipliers, output + p0 * M,
                                   static_cast<size_t>(M), rq);

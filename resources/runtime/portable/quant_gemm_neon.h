@@ -207,28 +207,12 @@ template <int MR>
                                          int64_t p_end) {
     const int kh = op.kernel_h, M = op.out_c, len = op.kp / kh;
     const int len16 = (len + 15) / 16 * 16; // bytes of every row the tile may read
-    // A row of zero points, then kernel_h rows per pixel of the tile for the copied ones.
-    std::vector<int8_t> scratch(static_cast<size_t>(1 + 4 * kh) * len16, static_cast<int8_t>(op.x_zero_point));
-    std::vector<const int8_t*> rows(static_cast<size_t>(4) * kh);
-    const int8_t* const zero_row = scratch.data();
-    const int64_t hw = static_cast<int64_t>(op.out_h) * op.out_w;
+    std::vector<const int8_t*> rows(static_cast<size_t>(4) * kh); // pixel m's row ky at ky * 4 + m
     const auto* w = static_cast<const int8_t*>(op.weights);
-    // The output pixel of p_begin, then moved along one pixel at a time.
-    int64_t n = p_begin / hw;
-    int oy = static_cast<int>((p_begin - n * hw) / op.out_w), ox = static_cast<int>(p_begin - n * hw) - oy * op.out_w;
+    KernelRowsWalker walker(op, input, p_begin, len16, kMR);
     for (int64_t p0 = p_begin; p0 < p_end; p0 += kMR) {
         const int m_valid = static_cast<int>(std::min<int64_t>(kMR, p_end - p0));
-        for (int m = 0; m < m_valid; ++m) {
-            // Pixel m's rows at rows[ky * 4 + m].
-            kernel_rows(op, input, n, oy, ox, len16, scratch.data() + static_cast<size_t>(1 + m * kh) * len16, zero_row,
-                        rows.data() + m, 4);
-            if (++ox == op.out_w) {
-                ox = 0;
-                if (++oy == op.out_h) oy = 0, ++n;
-            }
-        }
-        for (int m = m_valid; m < kMR; ++m) // a last partial tile repeats its last pixel
-            for (int ky = 0; ky < kh; ++ky) rows[static_cast<size_t>(ky) * 4 + m] = rows[static_cast<size_t>(ky) * 4 + m_valid - 1];
+        walker.next(m_valid, kMR, rows.data(), 4, 1);
         int8_t* c = output + p0 * M;
         if (m_valid == 1)
             tile<1, true>(kh, len, rows.data(), w, op.bias, op.multipliers, c, static_cast<size_t>(M), 1, M,

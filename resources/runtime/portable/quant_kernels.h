@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <vector>
 
 // Loop hints of the register tiles (as gemm_ukernel.h's for the float tile): Clang keeps a
 // constant-length channel loop as one vector of that many lanes instead of unrolling it into
@@ -146,6 +147,64 @@ constexpr int row_k(int t, int c, int kernel_w, int cg, int row_len) {
     kernel_rows_built(op, input, n, oy, ox, read_len, scratch, zero_row, rows, rows_stride);
     return false;
 }
+
+// The kernel rows of a rows-layout convolution's output pixels, walked in order from one pixel
+// on, a tile at a time (the GEMM tiles of aarch64, x86-64 VNNI and RVV). Each pixel's rows come
+// from kernel_rows(), except the next pixel of an output row whose rows were all in place and
+// stay so: the previous rows advanced by one stride (no bounds arithmetic per pixel).
+class KernelRowsWalker {
+public:
+    // Rows are read for read_len bytes; tiles have at most max_pixels pixels.
+    KernelRowsWalker(const QConv2D& op, const int8_t* input, int64_t first_pixel, int read_len, int max_pixels)
+        : op_(op), input_(input), read_len_(read_len),
+          scratch_(static_cast<size_t>(1 + max_pixels * op.kernel_h) * read_len, static_cast<int8_t>(op.x_zero_point)),
+          last_(static_cast<size_t>(op.kernel_h)), step_(static_cast<int64_t>(op.stride_w) * op.in_c),
+          row_step_(static_cast<int64_t>(op.dilation_h) * op.in_w * op.in_c),
+          in_bytes_(static_cast<int64_t>(op.batch) * op.in_h * op.in_w * op.in_c),
+          last_in_place_((op.in_w - op.kernel_w + op.pad_left) / op.stride_w) {
+        const int64_t hw = static_cast<int64_t>(op.out_h) * op.out_w;
+        n_ = first_pixel / hw;
+        oy_ = static_cast<int>(first_pixel % hw / op.out_w);
+        ox_ = static_cast<int>(first_pixel % op.out_w);
+    }
+
+    // The rows of the next m_valid pixels: pixel m's row ky at rows[ky * ky_stride + m * m_stride],
+    // for m < mr (pixels past m_valid repeat the last valid one).
+    void next(int m_valid, int mr, const int8_t** rows, size_t ky_stride, size_t m_stride) {
+        const int kh = op_.kernel_h;
+        for (int m = 0; m < m_valid; ++m) {
+            const int8_t** r = rows + static_cast<size_t>(m) * m_stride;
+            if (in_place_ && ox_ > 0 && ox_ <= last_in_place_ && last_[0] + step_ - input_ + (kh - 1) * row_step_ + read_len_ <= in_bytes_) {
+                for (int ky = 0; ky < kh; ++ky) r[static_cast<size_t>(ky) * ky_stride] = last_[ky] += step_;
+            } else {
+                in_place_ = kernel_rows(op_, input_, n_, oy_, ox_, read_len_, scratch_.data() + static_cast<size_t>(1 + m * kh) * read_len_,
+                                        scratch_.data(), r, ky_stride);
+                if (in_place_)
+                    for (int ky = 0; ky < kh; ++ky) last_[ky] = r[static_cast<size_t>(ky) * ky_stride];
+            }
+            if (++ox_ == op_.out_w) {
+                ox_ = 0;
+                if (++oy_ == op_.out_h) oy_ = 0, ++n_;
+            }
+        }
+        for (int m = m_valid; m < mr; ++m)
+            for (int ky = 0; ky < kh; ++ky)
+                rows[static_cast<size_t>(ky) * ky_stride + static_cast<size_t>(m) * m_stride] =
+                    rows[static_cast<size_t>(ky) * ky_stride + static_cast<size_t>(m_valid - 1) * m_stride];
+    }
+
+private:
+    const QConv2D& op_;
+    const int8_t* input_;
+    int read_len_;
+    std::vector<int8_t> scratch_; // a row of zero points, then kernel_h built rows per pixel of a tile
+    std::vector<const int8_t*> last_; // the previous pixel's rows, when in place
+    int64_t step_, row_step_, in_bytes_;
+    int last_in_place_; // the largest ox whose kernel rows are inside the image horizontally
+    int64_t n_ = 0;
+    int oy_ = 0, ox_ = 0;
+    bool in_place_ = false;
+};
 
 // quant_depthwise.cpp: the [pixel][tap] indirection of a depthwise QConv2D over `input`, and
 // the convolution itself (builds the indirection when `input` is not the one it was built for).
