@@ -3,13 +3,13 @@
 # an XNNPACK export linked with upstream XNNPACK (fb000666, the prebuilt static tree in
 # ../shared/xnnpack/prebuilt/x86_64, via XNNPACK_ROOT), the same export linked with Debian's
 # 2022 libxnnpack (legacy API), and ONNX Runtime 1.30's CPU provider (npm's onnxruntime-node,
-# driven by bench/ort/ort_runner.js), each at 1 and 2 threads, for ResNet-18 and MobileNet-V2.
+# driven by runtime/ort/ort_run.js), each at 1 and 2 threads, for ResNet-18 and MobileNet-V2.
 # Prints latency medians and every library's ratio to upstream XNNPACK (goal: portable <= 1.0x),
 # then the per-layer comparison portable vs upstream XNNPACK (`run_export --layers`, matched by
 # node name, bench/libs/layer_compare.py) at 1 and 2 threads.
 # How: every XNNPACK export is first run once with --check (a crash or a wrong output is
 # reported and that library is left out). Then ROUNDS rounds; a round runs every library and
-# thread count in turn (run_export / ort_runner --warmup 3 --iterations 20, JSON lines into a
+# thread count in turn (run_export / ort_run.js --warmup 3 --iterations 20, JSON lines into a
 # file, nothing else running beside it) and keeps each run's median; the table gives the median
 # of the rounds, so a drifting shared machine shifts a whole round rather than one column.
 # ONNX Runtime is installed on first use into $ORT_CACHE with
@@ -67,7 +67,7 @@ export_and_build() {
         "$cli" export "$shared/$model.onnx" --lib "$kind" -o "$dir" --force \
             --input "$shared/$model/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1 ||
             { echo "bench_libs_host: export $model $lib failed:" >&2; cat "$work/export.log" >&2; return 1; }
-        # XNNPACK_ROOT picks the library at configure time (resources/runtime/xnnpack/xnnpack.cmake).
+        # XNNPACK_ROOT picks the library at configure time (runtime/xnnpack/xnnpack.cmake).
         if [ "$lib" = xnnpack-upstream ]; then
             XNNPACK_ROOT="$upstream" "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1
         else
@@ -104,8 +104,8 @@ run_one() { # MODEL LIB THREADS OUT [run_export options]
     model=$1 lib=$2 threads=$3 out=$4
     shift 4
     if [ "$lib" = onnxruntime ]; then
-        NODE_PATH="$ort" node "$here/ort/ort_runner.js" "$shared/$model.onnx" \
-            --input "$shared/$model/test_data_set_0/input_0.pb" --threads "$threads" "$@" > "$out"
+        NODE_PATH="$ort" node "$here/../runtime/ort/ort_run.js" "$shared/$model.onnx" \
+            --input "$shared/$model/test_data_set_0/input_0.pb" --out "$work/ort-out" --threads "$threads" "$@" > "$out"
     else
         "$work/${model}_$lib/build/run_export" --threads "$threads" "$@" > "$out"
     fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds bench/portable/bench_portable.cpp against the portable runtime and Debian's XNNPACK,
+# Builds runtime/bench/bench_portable.cpp against the portable runtime and Debian's XNNPACK,
 # then prints per-layer GFLOP/s side by side (1 and 2 threads).
 # Usage: bench/bench_portable.sh [layer-name-filter]   (CXX=clang++-19 to try Clang)
 set -eu
@@ -14,7 +14,7 @@ if [ ! -f /usr/include/xnnpack.h ]; then
     exit 5
 fi
 # shellcheck disable=SC2086
-"$cxx" -std=c++17 $flags -Wall -Wextra -I"$root/resources/runtime/portable" \
-    "$here/portable/bench_portable.cpp" "$root"/resources/runtime/portable/*.cpp \
+"$cxx" -std=c++17 $flags -Wall -Wextra -I"$root/runtime/portable" \
+    "$root/runtime/bench/bench_portable.cpp" "$root"/runtime/portable/*.cpp \
     -o "$out/bench_portable" -lXNNPACK -lpthreadpool -lcpuinfo -lpthread
 exec "$out/bench_portable" "$@"

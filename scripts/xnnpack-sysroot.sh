@@ -6,7 +6,7 @@
 # libc6:arm64 in makes qemu-user hang in pthread_create), so they are downloaded with
 # `apt-get download` and unpacked with `dpkg-deb -x` into DIR, which nothing else uses.
 # DIR defaults to /opt/embark/sysroot-arm64 when that is writable, else
-# ${XDG_CACHE_HOME:-~/.cache}/embark/sysroot-arm64; resources/runtime/xnnpack/xnnpack.cmake
+# ${XDG_CACHE_HOME:-~/.cache}/embark/sysroot-arm64; runtime/xnnpack/xnnpack.cmake
 # looks in both (or in EMBARK_XNNPACK_SYSROOT). Idempotent and silent when already done.
 set -euo pipefail
 

@@ -1,4 +1,4 @@
-// embark-cli: the command-line entry point. All commands live in core/cli; images (quantize
+// embark-cli: the command-line entry point. All commands live in app/cli (embark_cli); images (quantize
 // --calib) are decoded here, outside core, through QImage (app/imageio).
 #include "cli/cli.h"
 #include "image_decoder.h"

@@ -97,8 +97,8 @@ run_one() { # MODEL LIB THREADS OUT
     model=$1 lib=$2 threads=$3 out=$4
     src=$(src_of "$model")
     if [ "$lib" = onnxruntime ]; then
-        NODE_PATH="$ort_cache/node_modules" node "$bench/ort/ort_runner.js" "$src.onnx" \
-            --input "$src/test_data_set_0/input_0.pb" --threads "$threads" --warmup 3 --iterations "$iter" > "$out"
+        NODE_PATH="$ort_cache/node_modules" node "$bench/../runtime/ort/ort_run.js" "$src.onnx" \
+            --input "$src/test_data_set_0/input_0.pb" --out "$work/ort-out" --threads "$threads" --warmup 3 --iterations "$iter" > "$out"
     else
         "$work/${model}_$lib/build/run_export" --threads "$threads" --warmup 3 --iterations "$iter" > "$out"
     fi

@@ -45,7 +45,7 @@ std::string hostArch() {
 
 QString defaultRuntimeDir() {
     const QString env = qEnvironmentVariable("EMBARK_RUNTIME_DIR");
-    return env.isEmpty() ? QStringLiteral(EMBARK_SOURCE_DIR "/resources/runtime") : env;
+    return env.isEmpty() ? QStringLiteral(EMBARK_SOURCE_DIR "/runtime") : env;
 }
 
 std::string describeValue(const ir::Value* v) {
@@ -137,7 +137,7 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     QByteArray blobs = readFile(rt + "/common/blobs.S.in");
     if (cmake.isEmpty() || blobs.isEmpty())
         return makeError(ErrorKind::External, "the export runtime is missing from '" + rt.toStdString() +
-                                                  "': set EMBARK_RUNTIME_DIR to Embark's resources/runtime folder");
+                                                  "': set EMBARK_RUNTIME_DIR to Embark's runtime folder");
     std::string cm = cmake.toStdString();
     std::string suffix;
     for (char c : modelName) suffix += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';

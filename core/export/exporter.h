@@ -43,7 +43,7 @@ struct ExportOptions {
     // Sample inputs embedded in the export (model layout); empty = deterministic random data
     // in [0, 1). The host reference's outputs for them become the expected outputs.
     std::map<std::string, ir::Tensor> sampleInputs;
-    QString runtimeDir;                // resources/runtime; empty = the installed one
+    QString runtimeDir;                // runtime; empty = the installed one
 };
 
 struct ExportResult {

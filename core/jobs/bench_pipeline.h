@@ -4,8 +4,8 @@
 // thread.
 #pragma once
 
-#include "bench/metrics.h"
-#include "bench/run_protocol.h"
+#include "results/metrics.h"
+#include "results/run_protocol.h"
 #include "deploy/ssh_connection.h"
 #include "export/exporter.h"
 #include "targets/board.h"

@@ -13,7 +13,7 @@
 // same name.
 #pragma once
 
-#include "bench/layer_diff.h"
+#include "results/layer_diff.h"
 #include "ir/error.h"
 #include "ir/graph.h"
 

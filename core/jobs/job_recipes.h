@@ -7,7 +7,7 @@
 #include "bench_pipeline.h"
 #include "job.h"
 
-#include "build/export_builder.h"
+#include "compile/export_builder.h"
 #include "deploy/ssh_connection.h"
 #include "export/exporter.h"
 #include "ir/graph.h"

@@ -209,7 +209,7 @@ Status ortToolsStep(PipelineState& s, StepContext& c) {
                         "scripts/install-deps.sh or install them (apt install nodejs npm)");
     if (!QFileInfo::exists(ortRunnerScript()))
         return external(QStringLiteral("Embark's ONNX Runtime runner is missing: %1 (set EMBARK_RUNTIME_DIR to Embark's "
-                                       "resources/runtime folder)")
+                                       "runtime folder)")
                             .arg(ortRunnerScript()));
     o.nodeDir = targets::ortNodeInstallDir(o.runtime);
     const QString wanted = targets::npmPackageVersion(o.runtime.node);

@@ -10,7 +10,7 @@
 //   model/test_data_set_0 (the export's fixed sample or --input, and the reference's outputs).
 // - deploy: over the board's Transport (SFTP, temporary name then rename); on a SpacemiT-ORT
 //   board first checks that <root> and <root>/bin/onnxruntime_perf_test exist.
-// - run: host: Embark's runner (resources/runtime/ort/ort_run.js: warm-up, timed iterations,
+// - run: host: Embark's runner (runtime/ort/ort_run.js: warm-up, timed iterations,
 //   threads, ORT's profile with --layers, outputs saved). SpacemiT-ORT: onnxruntime_perf_test
 //   (statistics, profile -p), then onnx_test_runner over the bundle (pass/fail), then the EP's
 //   dumps (profile, subgraphs, .npy tensors) downloaded.
@@ -21,7 +21,7 @@
 
 #include "pipeline.h"
 
-#include "bench/ort_output.h"
+#include "results/ort_output.h"
 #include "targets/onnxruntime.h"
 
 namespace embark::jobs {
@@ -60,7 +60,7 @@ Recipe ortBenchRecipe();
 // The benchmark through ONNX Runtime (runBenchmark calls it for options.runtime "onnxruntime").
 Expected<BenchResult> runOrtBenchmark(const BenchOptions& options);
 
-// The runner script Embark ships (resources/runtime/ort/ort_run.js, or $EMBARK_RUNTIME_DIR/ort).
+// The runner script Embark ships (runtime/ort/ort_run.js, or $EMBARK_RUNTIME_DIR/ort).
 QString ortRunnerScript();
 
 } // namespace embark::jobs

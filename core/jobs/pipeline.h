@@ -11,7 +11,7 @@
 
 #include "bench_pipeline.h"
 
-#include "build/export_builder.h"
+#include "compile/export_builder.h"
 #include "deploy/transport.h"
 #include "export/deployment_plan.h"
 #include "export/export_folder.h"

@@ -7,7 +7,7 @@
 #include "calibration_data.h"
 #include "job.h"
 
-#include "bench/layer_diff.h"
+#include "results/layer_diff.h"
 #include "ir/graph.h"
 #include "passes/quantize_static.h"
 

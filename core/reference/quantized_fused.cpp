@@ -1,6 +1,6 @@
 // The quantized operators the fuse_qdq pass makes (QConv, QGemm, QAdd, QAveragePool, QLookup):
 // int8 in and out, parameters in attributes. Their arithmetic is defined here, and the
-// portable kernels (resources/runtime/portable/quant.h) compute exactly the same, so an
+// portable kernels (runtime/portable/quant.h) compute exactly the same, so an
 // export's int8 tensors equal these byte for byte:
 //
 //  - Requantization of an int32 sum `acc` (QConv, QGemm): v = float(acc) * multiplier[c] in

@@ -3,7 +3,7 @@
 #include "xnnpack_builder.h"
 #include "xnnpack_builder_detail.h"
 
-#include "build/export_builder.h"
+#include "compile/export_builder.h"
 #include "xnnpack_resolve.h"
 
 #include <QCryptographicHash>

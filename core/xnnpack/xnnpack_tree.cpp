@@ -1,6 +1,6 @@
 #include "xnnpack_tree.h"
 
-#include "build/export_builder.h"
+#include "compile/export_builder.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 // The shared models exported with each kernel library, built into one harness binary and run
 // on the host: outputs and every layer's dump against the reference interpreter (per layer
 // through the layer's output value name or its provenance), 1e-4 of max |ref|, cosine.
-#include "bench/metrics.h"
+#include "results/metrics.h"
 #include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"

@@ -8,7 +8,7 @@
 // equal too, and a float layer after the int8 part (digits' last Gemm) is within 1e-5 of
 // max |ref|. The fused graph itself is within one quantum per layer of the QDQ graph
 // (tests/passes/tst_fuse_qdq); its outputs are printed against the QDQ graph's for the record.
-#include "bench/metrics.h"
+#include "results/metrics.h"
 #include "export/kernel_libraries.h"
 #include "embark_build_paths.h"
 #include "export/deployment_plan.h"

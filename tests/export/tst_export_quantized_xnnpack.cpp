@@ -16,7 +16,7 @@
 // input_scale * kernel_scale / output_scale, float(acc) times it, clamp, round half to even via
 // the magic number or cvtps2dq), so they come out equal in practice; the test prints how many
 // layers are equal and how many differ by one quantum.
-#include "bench/metrics.h"
+#include "results/metrics.h"
 #include "embark_build_paths.h"
 #include "export/adaptation.h"
 #include "export/deployment_plan.h"

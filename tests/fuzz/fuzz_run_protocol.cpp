@@ -1,6 +1,6 @@
 // libFuzzer target: arbitrary bytes as run_export's JSON-lines output through
 // bench::parseRunOutput, plus the per-layer medians computed from what it parsed.
-#include "bench/run_protocol.h"
+#include "results/run_protocol.h"
 
 #include <QByteArray>
 

@@ -1,10 +1,10 @@
-# libFuzzer targets (EMBARK_FUZZ=ON, included by fuzz.cmake once core/ exists); bench/fuzz.sh
+# libFuzzer targets (EMBARK_FUZZ=ON, included by fuzz.cmake once core/ exists); tests/fuzz/fuzz.sh
 # builds and runs them.
 set(EMBARK_FUZZ_TARGETS
   fuzz_onnx_import   embark_onnx
   fuzz_tensor_files  embark_onnx
   fuzz_board_file    embark_targets
-  fuzz_run_protocol  embark_bench)
+  fuzz_run_protocol  embark_results)
 
 list(LENGTH EMBARK_FUZZ_TARGETS _count)
 math(EXPR _last "${_count} - 1")

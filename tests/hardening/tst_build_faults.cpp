@@ -3,7 +3,7 @@
 // cancel at random points of a full build (EMBARK_CANCEL_TRIALS trials, default 8). Each ends
 // with the right state and the compiler's (or CMake's) message, leaves no process of the
 // build behind, and changes nothing in the export folder but build/.
-#include "build/export_builder.h"
+#include "compile/export_builder.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"
 #include "support/test_paths.h"

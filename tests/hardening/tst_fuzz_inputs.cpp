@@ -1,7 +1,7 @@
 // The fuzz targets' inputs replayed in the normal build: the committed seeds and every crasher
 // the fuzzers found (tests/fuzz/regressions/<target>/), each through the same entry point as
 // its fuzz target. Passing means no crash and, for the readers, a clean Error value.
-#include "bench/run_protocol.h"
+#include "results/run_protocol.h"
 #include "onnx/tensor_io.h"
 #include "support/test_paths.h"
 #include "targets/board.h"

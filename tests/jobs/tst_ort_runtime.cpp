@@ -11,7 +11,7 @@
 //   folder lacks bin/onnxruntime_perf_test, and a stand-in SpacemiT-ORT folder (shell scripts
 //   printing the tools' real output formats) that checks the exact command lines, environment,
 //   downloads, parsing, .npy comparison and that nothing is left on the board.
-#include "bench/ort_output.h"
+#include "results/ort_output.h"
 #include "jobs/bench_pipeline.h"
 #include "export/exporter.h"
 #include "jobs/ort_pipeline.h"

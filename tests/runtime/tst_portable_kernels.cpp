@@ -1,8 +1,8 @@
-// Checks every kernel of the portable runtime (resources/runtime/portable) against a naive
+// Checks every kernel of the portable runtime (runtime/portable) against a naive
 // double-precision loop written here, NHWC, with a relative error bound of 1e-5 of the
 // largest reference value.
 #include "portable.h"
-#include "../../bench/portable/quant_cases.h"
+#include "../../runtime/tests/quant_cases.h"
 
 #include <QTest>
 
@@ -186,7 +186,7 @@ class TestPortableKernels : public QObject {
 
 private slots:
     // Int8 kernels (quant.h): every QConv2D path and QAdd equal the reference arithmetic byte
-    // for byte (bench/portable/quant_cases.h lists the cases: tails, groups, strides, pads,
+    // for byte (runtime/tests/quant_cases.h lists the cases: tails, groups, strides, pads,
     // dilations, Relu/Clip ranges, zero points), on one thread and on a pool of 2.
     void int8KernelsEqualTheReference() {
         QCOMPARE(embark::quant_cases::run_all(false), 0);

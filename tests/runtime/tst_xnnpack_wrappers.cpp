@@ -1,4 +1,4 @@
-// Checks each XNNPACK wrapper of resources/runtime/xnnpack against a naive double-precision
+// Checks each XNNPACK wrapper of runtime/xnnpack against a naive double-precision
 // loop written here (NHWC), with a relative error bound of 1e-5 of the largest reference value.
 #include "embark_xnnpack.h"
 

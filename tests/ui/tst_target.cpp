@@ -8,8 +8,8 @@
 #include "session/studio_session.h"
 #include "support/test_paths.h"
 #include "xnnpack/xnnpack_resolve.h"
-#include "target/board_dialog.h"
-#include "target/target_panel.h"
+#include "targetpanel/board_dialog.h"
+#include "targetpanel/target_panel.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -2,9 +2,9 @@
 // offered only on a board whose file says where ONNX Runtime lives; the session's runtime is
 // what a benchmark job runs; the board dialog keeps a board's "onnxruntime" object.
 #include "session/studio_session.h"
-#include "target/board_dialog.h"
-#include "target/ep_options_dialog.h"
-#include "target/target_panel.h"
+#include "targetpanel/board_dialog.h"
+#include "targetpanel/ep_options_dialog.h"
+#include "targetpanel/target_panel.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

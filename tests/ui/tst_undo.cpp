@@ -6,7 +6,7 @@
 #include "session/studio_session.h"
 #include "support/graph_builder.h"
 #include "support/test_paths.h"
-#include "target/target_panel.h"
+#include "targetpanel/target_panel.h"
 
 #include "charts/memory_chart.h"
 

@@ -6,7 +6,7 @@
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
 #include "support/test_paths.h"
-#include "target/target_panel.h"
+#include "targetpanel/target_panel.h"
 #include "xnnpack/xnnpack_resolve.h"
 
 #include "jobs/job_queue.h"

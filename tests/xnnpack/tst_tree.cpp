@@ -388,7 +388,7 @@ private slots:
         QFile f(project + "/CMakeLists.txt");
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QStringLiteral("cmake_minimum_required(VERSION 3.16)\nproject(check C "
-                               "CXX)\ninclude(\"%1/resources/runtime/xnnpack/xnnpack.cmake\")\n")
+                               "CXX)\ninclude(\"%1/runtime/xnnpack/xnnpack.cmake\")\n")
                     .arg(test::sourceDir())
                     .toUtf8());
         f.close();

@@ -17,7 +17,7 @@
 #include "settings/language.h"
 #include "ssh/studio_ssh_options.h"
 #include "stages/stages_view.h"
-#include "target/target_panel.h"
+#include "targetpanel/target_panel.h"
 
 #include "targets/kernel_library.h"
 #include "export/kernel_libraries.h"

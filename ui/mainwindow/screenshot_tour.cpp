@@ -10,7 +10,7 @@
 #include "jobs/studio_jobs.h"
 #include "session/studio_session.h"
 #include "stages/stages_view.h"
-#include "target/target_panel.h"
+#include "targetpanel/target_panel.h"
 
 #include <QApplication>
 #include <QDir>

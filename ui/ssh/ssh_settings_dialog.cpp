@@ -1,7 +1,7 @@
 #include "ssh_settings_dialog.h"
 
 #include "studio_ssh_options.h"
-#include "target/board_dialog.h"
+#include "targetpanel/board_dialog.h"
 
 #include "deploy/transport_factory.h"
 

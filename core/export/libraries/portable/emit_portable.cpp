@@ -1,6 +1,6 @@
 // The portable emitter: one layer of generated C++ per node, calling Embark's fast NHWC
-// kernels (resources/runtime/portable) for convolutions, GEMMs, pooling and element-wise ops,
-// and the generic kernels (resources/runtime/generic) for everything else.
+// kernels (runtime/portable) for convolutions, GEMMs, pooling and element-wise ops,
+// and the generic kernels (runtime/generic) for everything else.
 #include "export/emit_context.h"
 
 #include "ir/fused.h"

@@ -1,5 +1,5 @@
 // The portable emitter for data movement, normalisation, softmax, reductions and resize: the
-// long tail of ops, run by the generic kernels (resources/runtime/generic) in the layout the
+// long tail of ops, run by the generic kernels (runtime/generic) in the layout the
 // adaptation chose (shapes in the adapted graph are physical).
 #include "export/emit_context.h"
 

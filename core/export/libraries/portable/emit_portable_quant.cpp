@@ -1,5 +1,5 @@
 // The portable emitter for int8 tensors (quantized models after the fuse_qdq pass): QConv,
-// QGemm, QAdd, QAveragePool and QLookup on the int8 kernels of resources/runtime/portable/
+// QGemm, QAdd, QAveragePool and QLookup on the int8 kernels of runtime/portable/
 // quant.h, run-time QuantizeLinear/DequantizeLinear (per tensor, int8 or uint8) at the float
 // boundaries, and the data movement ops (Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
 // Concat, MaxPool) on int8 data. Everything else on int8 is refused (status 3) naming the node.

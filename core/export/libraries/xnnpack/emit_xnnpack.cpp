@@ -1,4 +1,4 @@
-// The XNNPACK emitter: one embark_xnn operator object per layer (resources/runtime/xnnpack),
+// The XNNPACK emitter: one embark_xnn operator object per layer (runtime/xnnpack),
 // created in init() so weights are packed once, and run in forward(). Shapes are physical
 // (NHWC for 4-D activations); weights were permuted by the adaptation at export time.
 #include "export/emit_context.h"

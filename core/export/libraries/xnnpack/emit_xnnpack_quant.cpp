@@ -1,7 +1,7 @@
 // The int8 half of the XNNPACK emitter: the fuse_qdq pass's QConv (grouped and depthwise
 // included), QGemm and QAdd as embark_xnn::QConvolution2d / QFullyConnected / QAdd, and
 // MaxPool on int8 data as embark_xnn::QMaxPool2d
-// (resources/runtime/xnnpack/embark_xnnpack_quant.cpp), on the parameters fuse_qdq keeps on
+// (runtime/xnnpack/embark_xnnpack_quant.cpp), on the parameters fuse_qdq keeps on
 // each node (x_scale, x_zero_point, w_scale, y_scale, y_zero_point, out_min, out_max). The
 // support table (xnnpack_library.cpp) only assigns nodes that keep XNNPACK's qs8-qc8w
 // contract here; what reaches this file otherwise is refused naming the node.

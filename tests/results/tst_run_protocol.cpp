@@ -1,7 +1,7 @@
 // run_export's JSON-Lines protocol parser: well-formed streams, noise from the board (shell
 // banners, qemu warnings), truncated lines (a run killed mid-print), unknown line types, huge
 // numbers, and the per-layer median over iterations.
-#include "bench/run_protocol.h"
+#include "results/run_protocol.h"
 
 #include <QTest>
 

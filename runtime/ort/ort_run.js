@@ -7,10 +7,13 @@
 //   {"type":"output","name":"logits","file":"out/output_0.bin","dtype":"float32","shape":[1,10]}
 //   {"type":"profile","file":"ort_profile_2026-...json"}   with --profile
 //   {"type":"error","message":"..."}                    then exit status 5
-// Usage: node ort_run.js MODEL_DIR [--threads T] [--warmup W] [--iterations N] [--profile PREFIX]
-//        [--out DIR]
+// Usage: node ort_run.js MODEL_DIR|MODEL.onnx [--input TENSOR.pb]... [--threads T] [--warmup W]
+//        [--iterations N] [--profile PREFIX] [--out DIR]
 //   MODEL_DIR holds model.onnx (and its external data) and test_data_set_0/input_K.pb: the
-//   ONNX test-data bundle onnx_test_runner reads. NODE_PATH must reach onnxruntime-node.
+//   ONNX test-data bundle onnx_test_runner reads. A MODEL.onnx file takes its inputs from
+//   --input (in the model's input order), or, without any, a fixed pseudo-random float input
+//   per model input (symbolic dimensions as 1): the form the benchmarks under bench/ use.
+//   NODE_PATH must reach onnxruntime-node.
 // One session: intraOpNumThreads T, interOpNumThreads 1, sequential execution, all graph
 // optimisations. A timed iteration is session.run() (ORT's Run plus the binding's copy of the
 // outputs). Timings are printed after the loop, so nothing but the model runs while timed.
@@ -28,7 +31,7 @@ function fail(message, status) {
 }
 
 function parseArgs(argv) {
-    const o = { dir: '', threads: 1, warmup: 2, iterations: 10, profile: '', out: 'out' };
+    const o = { dir: '', inputs: [], threads: 1, warmup: 2, iterations: 10, profile: '', out: 'out' };
     for (let i = 0; i < argv.length; ++i) {
         const a = argv[i];
         const next = () => { if (i + 1 >= argv.length) fail(`${a} needs a value`, 2); return argv[++i]; };
@@ -37,10 +40,11 @@ function parseArgs(argv) {
         else if (a === '--iterations') o.iterations = Number(next());
         else if (a === '--profile') o.profile = next();
         else if (a === '--out') o.out = next();
+        else if (a === '--input') o.inputs.push(next());
         else if (a.startsWith('--')) fail(`unknown option ${a}`, 2);
         else o.dir = a;
     }
-    if (!o.dir) fail('no model folder (MODEL_DIR with model.onnx and test_data_set_0/)', 2);
+    if (!o.dir) fail('no model (MODEL_DIR with model.onnx and test_data_set_0/, or MODEL.onnx)', 2);
     if (!(Number.isInteger(o.threads) && o.threads >= 1 && Number.isInteger(o.iterations) && o.iterations >= 1 &&
           Number.isInteger(o.warmup) && o.warmup >= 0))
         fail('--threads and --iterations must be integers >= 1, --warmup >= 0', 2);
@@ -111,26 +115,44 @@ function writeRaw(file, tensor) {
     fs.renameSync(tmp, file);
 }
 
+// A fixed pseudo-random float input in [0, 1) for input k (symbolic dimensions as 1), for models
+// run without test data.
+function sampleInput(ort, session, k) {
+    const meta = (session.inputMetadata || [])[k];
+    const shape = meta && Array.isArray(meta.shape) ? meta.shape : [1];
+    const dims = shape.map((d) => (typeof d === 'number' && d > 0 ? d : 1));
+    const n = dims.reduce((a, b) => a * b, 1);
+    const data = new Float32Array(n);
+    let s = 12345;
+    for (let i = 0; i < n; ++i) { s = (s * 1103515245 + 12345) % 2147483648; data[i] = s / 2147483648; }
+    return new ort.Tensor('float32', data, dims);
+}
+
 async function main() {
     const o = parseArgs(process.argv.slice(2));
     let ort;
     try { ort = require('onnxruntime-node'); } catch (e) { fail(`cannot load onnxruntime-node (NODE_PATH=${process.env.NODE_PATH || ''}): ${e.message}`, 3); }
-    const model = path.join(o.dir, 'model.onnx');
-    const dataDir = path.join(o.dir, 'test_data_set_0');
+    const single = o.dir.endsWith('.onnx');
+    const model = single ? o.dir : path.join(o.dir, 'model.onnx');
+    const dataDir = single ? '' : path.join(o.dir, 'test_data_set_0');
     const options = { intraOpNumThreads: o.threads, interOpNumThreads: 1, executionMode: 'sequential',
                       graphOptimizationLevel: 'all', executionProviders: ['cpu'] };
     let session;
     try { session = await ort.InferenceSession.create(model, options); }
     catch (e) { fail(`ONNX Runtime refused ${model}: ${e.message || e}`); }
     const feeds = {};
-    const files = fs.readdirSync(dataDir).filter((f) => /^input_\d+\.pb$/.test(f))
-        .sort((a, b) => Number(a.match(/\d+/)[0]) - Number(b.match(/\d+/)[0]));
+    let files = o.inputs;
+    if (!single) {
+        files = fs.readdirSync(dataDir).filter((f) => /^input_\d+\.pb$/.test(f))
+            .sort((a, b) => Number(a.match(/\d+/)[0]) - Number(b.match(/\d+/)[0])).map((f) => path.join(dataDir, f));
+    }
     files.forEach((f, k) => {
-        const t = readTensorProto(path.join(dataDir, f));
+        const t = readTensorProto(f);
         const name = session.inputNames.includes(t.name) ? t.name : session.inputNames[k];
         feeds[name] = new ort.Tensor(t.type, t.data, t.dims);
     });
-    for (const n of session.inputNames) if (!feeds[n]) fail(`no test data for input '${n}' in ${dataDir}`);
+    if (single && files.length === 0) session.inputNames.forEach((n, k) => { feeds[n] = sampleInput(ort, session, k); });
+    for (const n of session.inputNames) if (!feeds[n]) fail(`no test data for input '${n}' in ${dataDir || o.inputs.join(', ')}`);
     const versions = ort.env.versions || {};
     process.stdout.write(JSON.stringify({ type: 'meta', runtime: 'onnxruntime-node', version: versions.node || versions.common || '',
         ep: 'cpu', model, threads: o.threads, warmup: o.warmup, iterations: o.iterations,

@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "model_args.h"
 
-#include "build/export_builder.h"
+#include "compile/export_builder.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>

@@ -3,7 +3,7 @@
 # aarch64 (GNU), runs both under qemu-user, and checks with llvm-objdump that the RVV build's
 # hot loops are vector code (vfmacc). Exit 0 on success, 1 on a failure, 77 when a tool is
 # missing (the package to install is named).
-# Usage: bench/portable/cross_check.sh [OUTPUT_DIR] (VLEN=256 to simulate a SpacemiT K1)
+# Usage: runtime/tests/cross_check.sh [OUTPUT_DIR] (VLEN=256 to simulate a SpacemiT K1)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -14,8 +14,8 @@ vlen=${VLEN:-128}
 # least that VLEN.
 march=rv64gcv
 [ "$vlen" -le 128 ] || march="rv64gcv_zvl${vlen}b"
-src="$here/cross_check.cpp $root/resources/runtime/portable/*.cpp"
-inc="-I$root/resources/runtime/portable"
+src="$here/cross_check.cpp $root/runtime/portable/*.cpp"
+inc="-I$root/runtime/portable"
 mkdir -p "$out"
 
 need() {
@@ -40,7 +40,7 @@ qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/cross_che
 # shellcheck disable=SC2086
 clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra \
     -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
-    $root/resources/runtime/portable/*.cpp -o "$out/quant_check_rv64"
+    $root/runtime/portable/*.cpp -o "$out/quant_check_rv64"
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/quant_check_rv64" > "$out/quant_check_rv64.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_rv64.txt" | head -20; }
 tail -1 "$out/quant_check_rv64.txt"
@@ -50,7 +50,7 @@ if [ "$vlen" -le 128 ]; then
     # shellcheck disable=SC2086
     clang++-19 --target=riscv64-linux-gnu -march=rv64gcv_zvl256b -O3 -std=c++17 -Wall -Wextra \
         -DEMBARK_VLEN_BITS=256 -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
-        $root/resources/runtime/portable/*.cpp -o "$out/quant_check_rv64_zvl256b"
+        $root/runtime/portable/*.cpp -o "$out/quant_check_rv64_zvl256b"
     qemu-riscv64-static -cpu "rv64,v=true,vlen=256,vext_spec=v1.0" "$out/quant_check_rv64_zvl256b" > "$out/quant_check_rv64_zvl256b.txt" ||
         { status=1; grep -v ' checked$' "$out/quant_check_rv64_zvl256b.txt" | head -20; }
     echo "VLEN 256 (zvl256b): $(tail -1 "$out/quant_check_rv64_zvl256b.txt")"
@@ -76,7 +76,7 @@ aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra $inc $src -o "$out/cross_chec
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/cross_check_aarch64" || status=1
 # shellcheck disable=SC2086
 aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -mcpu=cortex-a76 $inc "$here/quant_check.cpp" \
-    $root/resources/runtime/portable/*.cpp -o "$out/quant_check_aarch64" -lpthread
+    $root/runtime/portable/*.cpp -o "$out/quant_check_aarch64" -lpthread
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64" > "$out/quant_check_aarch64.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_aarch64.txt" | head -20; }
 tail -1 "$out/quant_check_aarch64.txt"
@@ -90,7 +90,7 @@ if [ "$aarch64_sdot" -lt 64 ]; then
 fi
 # shellcheck disable=SC2086
 aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -march=armv8-a $inc "$here/quant_check.cpp" \
-    $root/resources/runtime/portable/*.cpp -o "$out/quant_check_aarch64_v80" -lpthread
+    $root/runtime/portable/*.cpp -o "$out/quant_check_aarch64_v80" -lpthread
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64_v80" > "$out/quant_check_aarch64_v80.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_aarch64_v80.txt" | head -20; }
 echo "armv8-a (no dotprod): $(tail -1 "$out/quant_check_aarch64_v80.txt")"
@@ -110,7 +110,7 @@ if [ "$(uname -m)" = x86_64 ]; then
         for check in float_tile_check quant_check; do
             # shellcheck disable=SC2086
             clang++-19 $isa -O3 -std=c++17 -Wall -Wextra $inc "$here/$check.cpp" \
-                $root/resources/runtime/portable/*.cpp -o "$out/${check}_x86_clang" -lpthread
+                $root/runtime/portable/*.cpp -o "$out/${check}_x86_clang" -lpthread
             "$out/${check}_x86_clang" > "$out/${check}_x86_clang.txt" ||
                 { status=1; grep -v ' checked$' "$out/${check}_x86_clang.txt" | head -20; }
             tail -1 "$out/${check}_x86_clang.txt"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "cli.h"
-#include "bench/layer_diff.h"
+#include "results/layer_diff.h"
 
 #include <QJsonObject>
 

@@ -1,5 +1,5 @@
 // Int8 kernel cases shared by tests/runtime/tst_portable_kernels.cpp (host) and
-// bench/portable/quant_check.cpp (cross-compiled for RVV and aarch64 by cross_check.sh): every
+// runtime/tests/quant_check.cpp (cross-compiled for RVV and aarch64 by cross_check.sh): every
 // QConv2D path (1x1 in place, patches, depthwise 3x3 / 5x5 / other taps, groups, strides,
 // dilations, asymmetric pads, channel and pixel tails, batch 2, a fully connected layer as a
 // 1x1 over rows) and QAdd, compared byte for byte with a naive loop of the reference's

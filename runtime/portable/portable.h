@@ -24,7 +24,7 @@
 //   sizes come from config.h (EMBARK_MR / EMBARK_NR / EMBARK_VLEN_BITS). riscv64: build with
 //   clang-19 --target=riscv64-linux-gnu -march=rv64gcv -DEMBARK_VLEN_BITS=<board VLEN>, and
 //   -march=rv64gcv_zvl256b for a VLEN-256 board (its 6 x 32 tile, config.h) (GCC 12 does not
-//   vectorize for RVV); bench/portable/cross_check.sh shows the commands.
+//   vectorize for RVV); runtime/tests/cross_check.sh shows the commands.
 // * Files: portable.h (this API), config.h (tiles), gemm_ukernel.h (the register tile),
 //   runtime.cpp, conv.cpp, depthwise.cpp, bottleneck.cpp, winograd.cpp, pool.cpp,
 //   elementwise.cpp, softmax.cpp, affine.cpp, vmath.h (vectorized exp/sigmoid/tanh/erf), quant.h,

@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "model_args.h"
 
-#include "bench/metrics.h"
+#include "results/metrics.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
 

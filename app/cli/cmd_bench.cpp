@@ -6,7 +6,7 @@
 #include "layer_report.h"
 #include "model_args.h"
 
-#include "bench/run_exports.h"
+#include "results/run_exports.h"
 #include "export/export_folder.h"
 #include "jobs/bench_pipeline.h"
 #include "targets/onnxruntime.h"

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (tests/fuzz, a clang ASan+UBSan configuration in build-fuzz/)
 # and runs each for SECONDS from a seed corpus of real files, then prints executions, exec/s
-# and findings per target. Usage: bench/fuzz.sh [SECONDS] [TARGET...]  (default 60 s, all).
+# and findings per target. Usage: tests/fuzz/fuzz.sh [SECONDS] [TARGET...]  (default 60 s, all).
 # Env: EMBARK_FUZZ_BUILD (build dir), EMBARK_FUZZ_JOBS (ninja -j, default 2), EMBARK_FUZZ_NO_BUILD=1
 # (run what is built: for several fuzz.sh at once, since two ninjas must not share a build dir),
 # EMBARK_FUZZ_RUNS=N (also stop after N executions, e.g. 1000000).
 # Exit status: 0 when no target found anything, 1 when one did (files in findings/<target>/).
 set -uo pipefail
 
-SRC="$(cd "$(dirname "$0")/.." && pwd)"
+SRC="$(cd "$(dirname "$0")/../.." && pwd)"
 BUILD="${EMBARK_FUZZ_BUILD:-$SRC/build-fuzz}"
 SECONDS_PER_TARGET="${1:-60}"
 shift || true
