@@ -7,7 +7,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh build
+# Only what this job runs: embark-cli, and the studio when there is a display (the test suites
+# are built by scripts/test.sh).
+targets="embark-cli"
+if [ -n "${DISPLAY:-}" ] && [ -z "${EMBARK_NO_STUDIO:-}" ]; then targets="embark-cli embark"; fi
+EMBARK_BUILD_TARGETS="$targets" bash scripts/build.sh build
 cli=./build/app/cli/embark-cli
 model=resources/models/digits_cnn.onnx
 

@@ -71,7 +71,7 @@ Expected<std::vector<CalibrationSource>> listCalibrationSources(const QStringLis
     for (const QString& spec : specs) {
         const QFileInfo info(spec);
         if (!info.exists()) return makeError(ErrorKind::InvalidInput, "--calib '" + str(spec) + "' does not exist");
-        if (info.isFile()) {
+        if (!info.isDir()) { // a file, or a pipe (a FIFO, or bash's <(...) as /dev/fd/N)
             out.push_back({isImageFile(spec) ? Kind::Image : Kind::TensorFile, spec});
             continue;
         }

@@ -16,20 +16,15 @@
 // - RVV: 32 vector registers of VLEN bits. At VLEN 128, NR = 16 floats is one LMUL-4 register
 //   group; 6 pixels use 24 registers and the weights 4, leaving v0-v3 for the clamp's masks.
 //   XNNPACK's 7 x 4v layout (all 32 registers) makes Clang 19 shuffle an accumulator through
-//   v0 (two vmv4r per k step) and, with the k loop unrolled by 4 (gemm_ukernel.h), spill;
-//   6 x 16 unrolled runs 16.25 instructions per k step (6 flw, 6 vfmacc, a quarter of the
-//   address arithmetic) vs XNNPACK's 25 for 7 x 16, so 1x1 convolutions retire fewer
-//   instructions than with 7 x 16 (counts per layer: bench/README.md).
+//   v0 and, with the k loop unrolled by 4 (gemm_ukernel.h), spill; 6 x 16 unrolled does not.
 //   VLEN >= 256 known to the compiler (-march=rv64gcv_zvl256b, as sim-k1's cflags, SpacemiT
 //   K1): 6 x 32, i.e. the same LMUL-4 register groups holding twice the floats, so every
 //   vector instruction of the tile does twice the work (XNNPACK's 7 x 4v doubles likewise).
-//   Single layers, VLEN 256, retired instructions: all convolutions and 1x1 layers 0.50-0.64x
-//   of 6 x 16 (bench/README.md, issue 15). The compiler must know the VLEN: with plain
-//   rv64gcv (zvl128b) a 32-float row is an LMUL-8 group, six of them do not fit the 32
-//   registers, and the 6 x 32 / 7 x 32 tiles spilled (MobileNet-V2 on sim-k1 137.3 M instead
-//   of 74.7 M). -DEMBARK_VLEN_BITS=256 alone therefore keeps 6 x 16. 7 x 32 spills even with
-//   zvl256b (28 + 4 registers leave none for v0: 2x the instructions of 6 x 32); 5 x 32 is 1-3%
-//   worse than 6 x 32. Such a build needs a core with VLEN >= 256 (zvl256b says so).
+//   The compiler must know the VLEN: with plain rv64gcv (zvl128b) a 32-float row is an LMUL-8
+//   group, six of them do not fit the 32 registers and the tile spills, so
+//   -DEMBARK_VLEN_BITS=256 alone keeps 6 x 16. 7 x 32 spills even with zvl256b (28 + 4
+//   registers leave none for v0). Such a build needs a core with VLEN >= 256 (zvl256b says so).
+//   The measurements behind these choices are in bench/README.md.
 // - anything else: a modest 4 x 8 tile that scalar code handles as well as any.
 
 // RVV: the vector length of the board in bits (-DEMBARK_VLEN_BITS from its cflags; else the

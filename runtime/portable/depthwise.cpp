@@ -434,9 +434,8 @@ template <int TAPS, int V, Act kAct>
 // With AVX-512 and 3x3 kernels: channels [c0, c0 + 16 V) of output pixels [begin, end) with the
 // block's 9 x V weight vectors and its bias held in registers across the pixels (V = 2: 18 + 2
 // of the 32 zmm). Pixel by pixel over all channels (depthwise_narrow_block), every FMA loaded
-// its weight vector beside its input vector: 19 loads per 9 FMAs, and a core that splits a
-// 512-bit load in two (AMD Zen 4) ran the 32-channel 112x112 layer of MobileNet-V2 at 1.28x
-// XNNPACK's time; here a pixel loads its 9 input vectors only. Same FMAs in the same order as
+// its weight vector beside its input vector: 19 loads per 9 FMAs, which a core that splits a
+// 512-bit load in two (AMD Zen 4) pays for; here a pixel loads its 9 input vectors only. Same FMAs in the same order as
 // depthwise_narrow_block (the same sums).
 template <int V, Act kAct>
 [[gnu::noinline]] void depthwise_3x3_block_x86(const float* const* indirection, int64_t begin, int64_t end,

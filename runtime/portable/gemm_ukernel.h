@@ -165,8 +165,8 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
     } else {
 #if defined(__clang__) && defined(__riscv_vector)
         // A remainder panel on RVV: one masked vector store per pixel (n < n_valid), straight
-        // from the accumulators. The copy below stores element by element: with 6 x 32 at
-        // VLEN 256 a 16-channel layer (MobileNet-V2's 32->16 at 112x112) paid 1.61x for it.
+        // from the accumulators. The copy below stores element by element, which narrow layers
+        // at 6 x 32 (VLEN 256) paid for heavily (bench/README.md).
         for (int m = 0; m < MR; ++m) {
             float* out = c + m * c_stride;
             EMBARK_CHANNEL_LOOP(NR)
@@ -313,8 +313,7 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
 // way out, over `panels` consecutive panels in one call. GCC 12 compiles the loop form
 // (gemm_tile) with the tile on the stack between its phases: the bias is copied there and
 // reloaded, and the activation and the stores go through it again, which costs most on 1x1
-// layers with 16-32 input channels, where a k loop is short (MobileNet-V2, 1 thread: 0.96x the
-// time of the loop form, paired A/B runs). A tile row is V16 vectors of 16 floats (one zmm
+// layers with 16-32 input channels, where a k loop is short (measured in bench/README.md). A tile row is V16 vectors of 16 floats (one zmm
 // with AVX-512, two ymm with AVX2) then V8 vectors of 8 (one ymm): a panel of NR = 32 is 2 + 0,
 // NR = 24 (AVX2) 1 + 1, and a last panel of 24 channels on AVX-512 (MobileNet-V2's and
 // EfficientNet's 24-channel projections) 1 + 1 instead of 32 channels' FMAs, which on a core

@@ -36,7 +36,7 @@ using namespace detail;
 
 // aarch64 (gemm_vec.h): the maximum over `count` (>= 1) taps of 16 channels at a time in
 // registers, stored once, instead of a compare and select per tap through the stored row (which
-// GCC left scalar: ~23 instructions per output value of a 3x3 pool, 3.3x XNNPACK). vec_max is
+// GCC left scalar). vec_max is
 // fmaxnm, which skips NaN inputs as `in > out ? in : out` did; it starts from the first tap, not
 // -inf (finite math is assumed here), so only a window of NaN alone differs (NaN, was -inf).
 constexpr int kPoolTaps = 64;

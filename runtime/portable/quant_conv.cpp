@@ -297,7 +297,7 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
         for (int64_t tile = begin; tile < end; ++tile) {
             const int64_t p0 = tile * MR;
             const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
-            const int8_t* base[MR];
+            const int8_t* base[MR] = {};
             if (op.direct && op.stride_h == 1 && op.stride_w == 1) { // the input's pixels, in order
                 for (int m = 0; m < MR; ++m) base[m] = input + (p0 + std::min(m, m_valid - 1)) * op.in_c;
             } else if (op.direct) {

@@ -103,7 +103,7 @@ struct TileRows {
     explicit TileRows(int) {}
     // The row sums with vpdpbusd against ones, 64 bytes at a time, the tail through a masked
     // load (never past the row): GCC's loop ran its bytes one by one below 64 (every k of a 1x1
-    // layer with fewer than 64 input channels, the stem's patches), ~6% of MobileNet-V2 int8.
+    // layer with fewer than 64 input channels, the stem's patches).
     void set(const int8_t* const* rows, int kp) {
         channels = kp;
         const __m512i ones = _mm512_set1_epi8(1);
@@ -269,8 +269,8 @@ struct TapRows {
 // panel 1's weights at w + w_panel, bias, multipliers and output 16 channels further; the last
 // panel keeps n_last channels. With two panels each pixel's 4 bytes are broadcast into a
 // register once and feed both panels' vpdpbusd (16 accumulators), and a row's pointers are
-// loaded once per 32 channels: with one panel per pass, a 64-channel 3x3 layer (ResNet-18's
-// 56x56 ones, 16 k quads per tap) ran at 1.3x XNNPACK's time. One panel uses the broadcast
+// loaded once per 32 channels (one panel per pass made 64-channel 3x3 layers slow: bench/README.md).
+// One panel uses the broadcast
 // memory operand. The accumulators and row pointers are named variables, not arrays: with the
 // rows loop around the k loop, GCC 12 kept an accumulator array on the stack (a load and a
 // store around every vpdpbusd).
@@ -490,7 +490,7 @@ template <int TAPS>
 // registers. The two taps' 32 bytes are put in channel order per 128-bit lane first (vpermq),
 // so that the byte interleave gives channels 0-15 and 16-31 in order and the weight pairs load
 // straight from the [tap pair][channel][2] layout: 64 multiply-adds per 14 instructions
-// against 20 with 16 channels at a time (the depthwise layers were 27% of MobileNet-V2 int8).
+// against 20 with 16 channels at a time.
 template <int TAPS>
 [[gnu::always_inline]] inline void dw_channels32(const int8_t* const* x, int taps, const int16_t* __restrict w, int channels,
                                                  const int32_t* __restrict bias, const float* __restrict mult,

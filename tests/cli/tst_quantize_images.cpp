@@ -26,6 +26,7 @@
 
 #include <cmath>
 #include <csignal>
+#include <sys/stat.h>
 
 using namespace embark;
 using namespace embark::test;
@@ -49,6 +50,12 @@ std::vector<uint8_t> digitPixels(int k) {
     for (int64_t i = 0; i < t->tensor.numel(); ++i)
         px.push_back(static_cast<uint8_t>(std::lround(std::clamp(v[i], 0.f, 1.f) * 255.f)));
     return px;
+}
+
+// The digits test set k's input tensor itself.
+ir::Tensor digitTensor(int k) {
+    auto t = embark::onnx::readTensorProto((digitsSets() + QStringLiteral("/test_data_set_%1/input_0.pb").arg(k)).toStdString());
+    return t ? t->tensor : ir::Tensor();
 }
 
 QImage grayImage(const std::vector<uint8_t>& px, int w, int h) {
@@ -356,13 +363,19 @@ private slots:
     // Ctrl+C (SIGINT) during a long calibration: status 5, "cancelled", nothing written. The
     // signal goes once the CLI has announced the calibration; 4000 samples of two passes take
     // far longer than the signal does to arrive.
+    // Deterministic on a loaded machine: the first calibration sample is a FIFO that the test
+    // fills only after the signal was sent, so the calibration cannot end before SIGINT lands.
     void interruptCancelsTheCli() {
         QTemporaryDir dir;
         const QString png = dir.filePath("d.png");
         QVERIFY(grayImage(digitPixels(5), 16, 16).save(png));
+        const QString npy = dir.filePath("d.npy");
+        QVERIFY(embark::onnx::writeNpy(npy.toStdString(), digitTensor(5)));
+        const QString fifo = dir.filePath("late.npy");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
         const QString out = dir.filePath("out.onnx");
-        QStringList args{"quantize", digitsModel(), "-o", out, "--method", "entropy"};
-        for (int i = 0; i < 4000; ++i) args << "--calib" << png;
+        QStringList args{"quantize", digitsModel(), "-o", out, "--method", "entropy", "--calib", fifo};
+        for (int i = 0; i < 100; ++i) args << "--calib" << png;
         QProcess p;
         p.start(cliPath(), args);
         QVERIFY(p.waitForStarted());
@@ -371,8 +384,13 @@ private slots:
             p.waitForReadyRead(1000);
             err += p.readAllStandardError();
         }
-        QVERIFY2(err.contains("calibrating on 4000 sample(s)"), err.constData());
+        QVERIFY2(err.contains("calibrating on 101 sample(s)"), err.constData());
         QVERIFY(::kill(static_cast<pid_t>(p.processId()), SIGINT) == 0);
+        { // the CLI is blocked reading the FIFO; the signal is delivered before it can read on
+            QFile source(npy), sink(fifo);
+            QVERIFY(source.open(QIODevice::ReadOnly) && sink.open(QIODevice::WriteOnly));
+            sink.write(source.readAll());
+        }
         QVERIFY(p.waitForFinished(5 * 60 * 1000));
         err += p.readAllStandardError();
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);

@@ -8,6 +8,8 @@
 #include <QThread>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <mutex>
 
 using namespace embark;
@@ -74,20 +76,25 @@ private slots:
         }
     }
 
+    // Deterministic under load: each job waits (up to 60 s) until two jobs run at once, so the
+    // queue must start the second while the first still runs, and no third may join them.
     void severalAtOnceWhenAllowed() {
         jobs::JobQueue queue;
         queue.setMaxConcurrent(2);
-        std::atomic_int concurrent{0}, maxConcurrent{0};
+        std::mutex m;
+        std::condition_variable changed;
+        int concurrent = 0, maxConcurrent = 0;
         for (int i = 0; i < 4; ++i)
             queue.enqueue(std::make_shared<jobs::Job>(QString::number(i), jobs::JobKind::Build, [&](jobs::JobContext&) -> Status {
-                const int now = ++concurrent;
-                maxConcurrent = std::max(maxConcurrent.load(), now);
-                QThread::msleep(200);
+                std::unique_lock lock(m);
+                maxConcurrent = std::max(maxConcurrent, ++concurrent);
+                changed.notify_all();
+                changed.wait_for(lock, std::chrono::seconds(60), [&] { return maxConcurrent >= 2; });
                 --concurrent;
                 return {};
             }));
-        QVERIFY(queue.waitForIdle(10000));
-        QCOMPARE(maxConcurrent.load(), 2);
+        QVERIFY(queue.waitForIdle(120000));
+        QCOMPARE(maxConcurrent, 2);
     }
 
     void statesProgressAndResult() {
