@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config git ca-certificates ccache
+  build-essential cmake ninja-build pkg-config git ca-certificates ccache clang-format
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6sql6-sqlite libqcustomplot-dev libgl-dev
   libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
