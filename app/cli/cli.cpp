@@ -51,7 +51,12 @@ int fail(Io& io, const Error& error) {
 }
 
 int usage(Io& io, const QString& message) {
-    io.err << "embark-cli: " << message << "\n(see 'embark-cli --help')\n";
+    // One line in the form of every other error; Qt's parser texts ("Unknown option 'x'.")
+    // lose their capital and full stop so they read the same.
+    QString text = message.trimmed();
+    if (text.endsWith('.')) text.chop(1);
+    if (text.size() > 1 && text[0].isUpper() && text[1].isLower()) text[0] = text[0].toLower();
+    io.err << "embark-cli: error: " << text << " (see 'embark-cli --help')\n";
     io.err.flush();
     return static_cast<int>(ErrorKind::Usage);
 }
@@ -60,7 +65,7 @@ int run(const QStringList& args, QTextStream& out, QTextStream& err) {
     Io io{out, err};
     if (args.isEmpty()) {
         // No command is a usage error: the help goes to stderr, like every other usage error.
-        err << "embark-cli: no command given\n\n";
+        err << "embark-cli: error: no command given\n\n";
         printHelp(err);
         err.flush();
         return static_cast<int>(ErrorKind::Usage);

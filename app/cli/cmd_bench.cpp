@@ -5,9 +5,11 @@
 #include "interrupt.h"
 #include "layer_report.h"
 #include "model_args.h"
+#include "run_json.h"
 
 #include "results/run_exports.h"
 #include "export/export_folder.h"
+#include "deploy/transport_factory.h"
 #include "jobs/bench_pipeline.h"
 #include "targets/onnxruntime.h"
 #include "onnx/tensor_io.h"
@@ -22,48 +24,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <tuple>
 
 namespace embark::cli {
 namespace {
-
-QJsonObject accuracyJson(const store::AccuracyEntry& a) {
-    return QJsonObject{{"name", QString::fromStdString(a.name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
-                       {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb}};
-}
-
-QJsonObject resultJson(const jobs::BenchResult& r) {
-    const store::RunRecord& rec = r.record;
-    const auto& l = rec.latency;
-    QJsonArray outputs, layersAcc, layers, samples;
-    for (const auto& a : rec.outputAccuracy) outputs.append(accuracyJson(a));
-    for (const auto& a : rec.layerAccuracy) layersAcc.append(accuracyJson(a));
-    for (const auto& m : r.medianLayers)
-        layers.append(QJsonObject{{"index", m.index}, {"name", QString::fromStdString(m.node)},
-                                  {"lib", QString::fromStdString(m.lib)}, {"median_ns", static_cast<qint64>(m.ns)}});
-    for (int64_t s : rec.latencyNs) samples.append(static_cast<qint64>(s));
-    QJsonObject accuracy{{"outputs", outputs}, {"layers", layersAcc}};
-    if (r.firstDivergentLayer >= 0)
-        accuracy["first_divergent_layer"] = QString::fromStdString(r.layerAccuracy[static_cast<size_t>(r.firstDivergentLayer)].node);
-    if (rec.extra.contains("quantization_error")) accuracy["quantization_error"] = rec.extra["quantization_error"];
-    if (rec.extra.contains("float_reference")) accuracy["float_reference"] = rec.extra["float_reference"];
-    return QJsonObject{
-        {"run_id", static_cast<qint64>(rec.id)},
-        {"status", store::runStatusName(rec.status)},
-        {"message", QString::fromStdString(rec.message)},
-        {"model", QString::fromStdString(rec.fingerprint.modelPath)},
-        {"board", QString::fromStdString(rec.fingerprint.boardId)},
-        {"lib", QString::fromStdString(rec.fingerprint.kernelLibrary)},
-        {"compiler", QString::fromStdString(rec.fingerprint.compiler)},
-        {"runtime", rec.extra.value("runtime").toString(QStringLiteral("export"))},
-        {"threads", rec.fingerprint.threads},
-        {"latency", QJsonObject{{"min_ns", l.minNs}, {"median_ns", l.medianNs}, {"mean_ns", l.meanNs}, {"p90_ns", l.p90Ns},
-                                {"stdev_ns", l.stdevNs}, {"ci95_ns", QJsonArray{l.ci95LowNs, l.ci95HighNs}},
-                                {"samples_ns", samples}}},
-        {"accuracy", accuracy},
-        {"layers", layers},
-        {"export", rec.extra},
-    };
-}
 
 // Atomic (QSaveFile): an interrupted bench never leaves half a JSON, CSV or trace file.
 Status writeFile(const QString& path, const QByteArray& data) {
@@ -174,25 +138,31 @@ int cmdBench(const QStringList& args, Io& io) {
         return usage(io, "--ep-option applies to --runtime onnxruntime only");
     if (o.runtime == "onnxruntime" && parser.isSet("lib"))
         return usage(io, "--lib chooses an export's kernel library: leave it out with --runtime onnxruntime");
-    bool ok1 = false, ok2 = false, ok3 = false;
-    o.iterations = parser.value("iterations").toInt(&ok1);
-    o.warmup = parser.value("warmup").toInt(&ok2);
-    o.threads = parser.value("threads").toInt(&ok3);
-    if (!ok1 || !ok2 || !ok3 || o.iterations < 1 || o.warmup < 0 || o.threads < 1)
-        return usage(io, "--iterations and --threads must be >= 1, --warmup >= 0");
+    for (const auto& [name, target, min] : {std::tuple{"iterations", &o.iterations, 1}, std::tuple{"warmup", &o.warmup, 0},
+                                            std::tuple{"threads", &o.threads, 1}}) {
+        auto v = intOption(parser, name, min, 1000000);
+        if (!v) return fail(io, v.error());
+        *target = static_cast<int>(*v);
+    }
     o.affinity = parser.value("affinity");
     if (!o.affinity.isEmpty() && !QRegularExpression("^[0-9]+([,-][0-9]+)*$").match(o.affinity).hasMatch())
         return usage(io, "--affinity takes CPU numbers like 0,1 or 0-3");
     o.layers = parser.isSet("layers");
     o.accuracyLayers = parser.isSet("accuracy-layers");
+    if (o.accuracyLayers && o.runtime == "onnxruntime")
+        if (auto board = targets::findBoard(o.boardId); board && board->onnxruntime && board->onnxruntime->isNode())
+            return usage(io, QStringLiteral("--accuracy-layers with --runtime onnxruntime needs the tensor dumps of SpacemiT-ORT "
+                                            "(SPACEMIT_EP_DUMP_TENSORS), which npm's onnxruntime-node on board '%1' cannot "
+                                            "write: leave --accuracy-layers out, or compare per layer with an export "
+                                            "(bench --runtime export --accuracy-layers)").arg(o.boardId));
     if (parser.isSet("snr-drop") && !parser.isSet("float-reference"))
         return usage(io, "--snr-drop applies to --float-reference only");
     if (parser.isSet("float-reference")) {
         if (o.runtime == "onnxruntime")
             return usage(io, "--float-reference compares an export's layer dumps: leave out --runtime onnxruntime");
-        bool ok = false;
-        o.snrDropDb = parser.value("snr-drop").toDouble(&ok);
-        if (!ok || o.snrDropDb < 0) return usage(io, "--snr-drop must be a non-negative number of dB");
+        auto snrDrop = doubleOption(parser, "snr-drop", 0, 1000);
+        if (!snrDrop) return fail(io, snrDrop.error());
+        o.snrDropDb = *snrDrop;
         o.floatReferencePath = parser.value("float-reference");
         auto fp = loadModel(o.floatReferencePath, parser);
         if (!fp) return fail(io, fp.error());
@@ -239,9 +209,15 @@ int cmdBench(const QStringList& args, Io& io) {
 
     InterruptGuard interrupts; // Ctrl+C cancels the running step
     o.cancel = interrupts.flag();
+    // An SSH board is reached before anything is exported or built: an unreachable board
+    // fails in seconds, not after the build (the run is then not stored).
+    if (auto board = targets::findBoard(o.boardId); board && board->runner.kind == targets::BoardRunner::Kind::Ssh) {
+        auto transport = deploy::makeTransport(*board, o.ssh);
+        if (Status s = transport->connect(); !s) return fail(io, s.error());
+    }
     auto r = jobs::runBenchmark(o);
     if (!r) return fail(io, r.error());
-    const QJsonObject json = resultJson(*r);
+    const QJsonObject json = runJson(r->record);
     if (parser.isSet("trace"))
         if (Status s = writeFile(parser.value("trace"), bench::chromeTrace(r->medianLayers, static_cast<int64_t>(r->record.latency.medianNs),
                                                                            r->record.fingerprint.boardId, QFileInfo(o.modelPath).completeBaseName().toStdString())); !s)
@@ -312,7 +288,11 @@ int cmdBench(const QStringList& args, Io& io) {
             printLayerDiff(io.out, bench::layerDiffFromJson(fr), 10, fr["snr_drop_db"].toDouble());
         }
     }
-    if (rec.status != store::RunStatus::Ok) return static_cast<int>(ErrorKind::External);
+    if (rec.status != store::RunStatus::Ok) {
+        io.err << "embark-cli: error: run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " "
+               << store::runStatusName(rec.status) << ": " << QString::fromStdString(rec.message) << "\n";
+        return static_cast<int>(ErrorKind::External);
+    }
     return 0;
 }
 
