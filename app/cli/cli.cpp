@@ -14,8 +14,9 @@ const std::vector<Command>& commands() {
         {"compare", "per-layer error of a model (e.g. quantized) against the float model it came from", cmdCompare},
         {"export", "write a standalone C++ export (portable or XNNPACK kernels)", cmdExport},
         {"build", "configure and build an export folder with CMake", cmdBuild},
-        {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},
+        {"exec", "run a built export on its board: host, qemu-user or SSH (JSON lines on stdout)", cmdExec},
         {"bench", "benchmark on a board: export, build, deploy, run, compare, store", cmdBench},
+        {"ort-test", "run every test_data_set_N of an ONNX test folder with the host's ONNX Runtime", cmdOrtTest},
         {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
         {"runs", "the run history: list, show, compare or delete stored runs", cmdRuns},
@@ -40,7 +41,7 @@ static void printHelp(QTextStream& out) {
         << "Embark takes an ONNX model to a board: inspect, run, plan, export, build, deploy, bench.\n\n"
         << "Commands:\n";
     for (const Command& c : commands())
-        out << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << "\n";
+        out << "  " << QString::fromLatin1(c.name).leftJustified(10) << " " << c.summary << "\n";
     out << "\nRun 'embark-cli <command> --help' for a command's options.\n\n" << exitStatusHelp();
 }
 

@@ -7,6 +7,7 @@
 #include "model_args.h"
 #include "run_json.h"
 
+#include "results/metrics.h"
 #include "results/run_exports.h"
 #include "export/export_folder.h"
 #include "deploy/transport_factory.h"
@@ -23,6 +24,7 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <tuple>
 
@@ -86,6 +88,50 @@ Status copyBundle(const QString& from, const QString& to) {
     return {};
 }
 
+// The board's outputs (downloaded into the export's results/ folder) against the model's own
+// expected outputs of a test_data_set_N folder, as `run --expect` compares the host
+// reference's: by TensorProto name, else by index; integer outputs exactly.
+struct ExpectedCheck {
+    QJsonObject json;
+    QString text;
+    bool ok = true;
+};
+
+Expected<ExpectedCheck> checkExpected(const QString& exportDir, const QString& setDir,
+                                      const std::vector<onnx::NamedTensor>& expected, double tolerance) {
+    auto folder = exporter::ExportFolder::open(exportDir);
+    if (!folder) return folder.error();
+    ExpectedCheck c;
+    QJsonArray outputs;
+    c.text = "  vs expected outputs of " + setDir + ":\n";
+    for (size_t k = 0; k < folder->outputs.size(); ++k) {
+        const exporter::ExportIo& io = folder->outputs[k];
+        const ir::Tensor* ref = nullptr;
+        for (const auto& e : expected)
+            if (e.name == io.name) ref = &e.tensor;
+        if (!ref && k < expected.size()) ref = &expected[k].tensor;
+        if (!ref) continue;
+        const QString file = folder->dir + QStringLiteral("/results/output_%1.bin").arg(k);
+        auto got = onnx::readRaw(file.toStdString(), ir::DType::Float32, ir::Shape(io.shape));
+        if (!got) return got.error();
+        const bench::Accuracy a = bench::compare(*got, ref->castTo(ir::DType::Float32), io.name);
+        const bool exact = !ir::isFloating(ref->dtype());
+        const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 : bench::withinTolerance(a, tolerance);
+        c.ok = c.ok && ok;
+        outputs.append(QJsonObject{{"name", QString::fromStdString(io.name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
+                                   {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb},
+                                   {"shape_matches", a.shapeMatches}, {"exact", exact}, {"ok", ok}});
+        c.text += QStringLiteral("    output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB  %6\n")
+                      .arg(QString::fromStdString(io.name)).arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3)
+                      .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1)
+                      .arg(ok ? QStringLiteral("ok") : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance));
+    }
+    if (outputs.isEmpty())
+        return makeError(ErrorKind::InvalidInput, "'" + setDir.toStdString() + "' has no output_K.pb for the model's outputs");
+    c.json = QJsonObject{{"dir", setDir}, {"tolerance", tolerance}, {"ok", c.ok}, {"outputs", outputs}};
+    return c;
+}
+
 } // namespace
 
 int cmdBench(const QStringList& args, Io& io) {
@@ -117,6 +163,9 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"csv", "Write per-layer timings as CSV.", "FILE"});
     parser.addOption({"save-json", "Write the run as JSON.", "FILE"});
     parser.addOption({"test-data", "Write an ONNX test-data bundle (test_data_set_0) for onnx_test_runner.", "DIR"});
+    parser.addOption({"expect", "Also compare the board's outputs with a test_data_set_N folder's expected outputs "
+                                "(its inputs are the sample unless --input is given).", "DIR"});
+    parser.addOption({"tolerance", "With --expect: allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
     parser.addOption({"json", "Print the result as one JSON object."});
     parser.addOption({"verbose", "Stream the build and run log to stderr."});
     addShapeOption(parser);
@@ -181,12 +230,35 @@ int cmdBench(const QStringList& args, Io& io) {
     auto shapes = shapeOverrides(parser);
     if (!shapes) return fail(io, shapes.error());
     o.shapeOverrides = *shapes;
-    if (parser.isSet("input")) {
+    if (parser.isSet("tolerance") && !parser.isSet("expect")) return usage(io, "--tolerance applies to --expect only");
+    auto tolerance = doubleOption(parser, "tolerance", 0, 1e30);
+    if (!tolerance) return fail(io, tolerance.error());
+    std::optional<onnx::TestDataSet> expectSet;
+    if (parser.isSet("expect")) {
+        if (o.runtime == "onnxruntime")
+            return usage(io, "--expect compares an export's outputs: with --runtime onnxruntime use onnx_test_runner's "
+                             "verdict (docs/onnxruntime.md) or 'embark-cli run --expect' on the host");
+        const QString dir = parser.value("expect");
+        if (!QFileInfo(dir).isDir())
+            return fail(io, makeError(ErrorKind::InvalidInput, "--expect '" + dir.toStdString() +
+                                                                   "' is not a test_data_set_N folder (input_K.pb, output_K.pb)"));
+        auto set = onnx::readTestDataSet(dir.toStdString());
+        if (!set) return fail(io, set.error());
+        expectSet = std::move(*set);
+    }
+    if (parser.isSet("input") || expectSet) {
         auto graph = loadModel(o.modelPath, parser);
         if (!graph) return fail(io, graph.error());
-        auto in = readInputs(*graph, parser.values("input"));
-        if (!in) return fail(io, in.error());
-        o.inputs = *in;
+        if (parser.isSet("input")) {
+            auto in = readInputs(*graph, parser.values("input"));
+            if (!in) return fail(io, in.error());
+            o.inputs = *in;
+        } else {
+            o.inputs = testSetInputs(*graph, expectSet->inputs);
+            if (o.inputs.size() < graph->inputs().size())
+                return fail(io, makeError(ErrorKind::InvalidInput, "--expect '" + parser.value("expect").toStdString() +
+                                                                       "' has no input_K.pb for every model input: give them with --input"));
+        }
     }
     if (parser.isSet("accept-new-host-key"))
         o.ssh.confirmHostKey = [&io](const deploy::HostKeyInfo&) {
@@ -217,7 +289,14 @@ int cmdBench(const QStringList& args, Io& io) {
     }
     auto r = jobs::runBenchmark(o);
     if (!r) return fail(io, r.error());
-    const QJsonObject json = runJson(r->record);
+    QJsonObject json = runJson(r->record);
+    std::optional<ExpectedCheck> expectCheck;
+    if (expectSet && r->record.status == store::RunStatus::Ok) {
+        auto c = checkExpected(r->exportDir, parser.value("expect"), expectSet->outputs, *tolerance);
+        if (!c) return fail(io, c.error());
+        expectCheck = std::move(*c);
+        json["expected"] = expectCheck->json; // not stored: the run's own figures are against the reference
+    }
     if (parser.isSet("trace"))
         if (Status s = writeFile(parser.value("trace"), bench::chromeTrace(r->medianLayers, static_cast<int64_t>(r->record.latency.medianNs),
                                                                            r->record.fingerprint.boardId, QFileInfo(o.modelPath).completeBaseName().toStdString())); !s)
@@ -282,6 +361,7 @@ int cmdBench(const QStringList& args, Io& io) {
                    << QString::fromStdString(r->layerAccuracy[static_cast<size_t>(r->firstDivergentLayer)].node) << "\n";
         else if (!r->layerAccuracy.empty())
             io.out << "  per-layer accuracy: " << r->layerAccuracy.size() << " layers compared, no divergence\n";
+        if (expectCheck) io.out << expectCheck->text;
         if (rec.extra.contains("float_reference")) {
             const QJsonObject fr = rec.extra["float_reference"].toObject();
             io.out << "Per-layer error on the board against the float model " << QFileInfo(o.floatReferencePath).fileName() << "\n";
@@ -292,6 +372,10 @@ int cmdBench(const QStringList& args, Io& io) {
         io.err << "embark-cli: error: run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " "
                << store::runStatusName(rec.status) << ": " << QString::fromStdString(rec.message) << "\n";
         return static_cast<int>(ErrorKind::External);
+    }
+    if (expectCheck && !expectCheck->ok) {
+        io.err << "embark-cli: error: the board's outputs are outside the tolerance of " << parser.value("expect") << "\n";
+        return static_cast<int>(ErrorKind::Mismatch);
     }
     return 0;
 }

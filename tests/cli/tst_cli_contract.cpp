@@ -7,6 +7,8 @@
 #include "support/test_paths.h"
 
 #include "store/run_store.h"
+#include "xnnpack/xnnpack_builder.h"
+#include "xnnpack/xnnpack_resolve.h"
 
 #include <QDir>
 #include <QFile>
@@ -370,6 +372,73 @@ private slots:
         QCOMPARE(ort["p50_ns"].toDouble(), latency["median_ns"].toDouble());
         QCOMPARE(ort["p90_ns"].toDouble(), latency["p90_ns"].toDouble());
         QCOMPARE(o["runtime"].toString(), QString("onnxruntime"));
+    }
+
+    // --- bench --expect: the board's outputs against the model's own expected outputs -----
+    void benchComparesWithTheModelsExpectedOutputs() {
+        // Digit 4's input with digit 7's expected output: the run is fine against the host
+        // reference, but not against these expectations.
+        QTemporaryDir set;
+        QVERIFY(QFile::copy(digitsSet(4) + "/input_0.pb", set.filePath("input_0.pb")));
+        QVERIFY(QFile::copy(digitsSet(7) + "/output_0.pb", set.filePath("output_0.pb")));
+        QTemporaryDir work;
+        const CliResult r = runCli({"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "1",
+                                    "--warmup", "0", "--work-dir", work.path(), "--db", "-", "--expect", set.path(), "--json"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("tolerance"), r.err.constData());
+        const QJsonObject o = jsonObject(r.out);
+        QCOMPARE(o["status"].toString(), QString("ok"));
+        QVERIFY(o["accuracy"].toObject()["outputs"].toArray().first().toObject()["max_rel"].toDouble() < 1e-4);
+        const QJsonObject expected = o["expected"].toObject();
+        QCOMPARE(expected["ok"].toBool(), false);
+        QVERIFY(expected["outputs"].toArray().first().toObject()["max_rel"].toDouble() > 0.1);
+        QCOMPARE(runCli({"bench", digits(), "--tolerance", "1e-3", "--db", "-"}).code, 2); // --tolerance needs --expect
+    }
+
+    // --- onnx_test_runner's job with the host's ONNX Runtime: pass/fail per test set -------
+    void ortTestRunsEveryTestSet() {
+        if (QDir(QDir::homePath() + "/.cache/embark").entryList({"onnxruntime-node*"}, QDir::Dirs).isEmpty())
+            QSKIP("npm's onnxruntime-node is not in ~/.cache/embark (bench --runtime onnxruntime installs it)");
+        const CliResult all = runCli({"ort-test", digits(), "--json"});
+        QVERIFY2(all.code == 0, all.err.constData());
+        const QJsonObject o = jsonObject(all.out);
+        QCOMPARE(o["total"].toInt(), 10);
+        QCOMPARE(o["passed"].toInt(), 10);
+        QVERIFY(checkAgainst(o, documentedSchema()["ort-test"]).isEmpty());
+
+        // A set whose expected output belongs to another input fails, and only that one.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(digits(), dir.filePath("model.onnx")));
+        for (int k : {0, 1}) {
+            QDir().mkpath(dir.filePath(QStringLiteral("test_data_set_%1").arg(k)));
+            QVERIFY(QFile::copy(digitsSet(k) + "/input_0.pb", dir.filePath(QStringLiteral("test_data_set_%1/input_0.pb").arg(k))));
+            QVERIFY(QFile::copy(digitsSet(k == 0 ? 0 : 5) + "/output_0.pb",
+                                dir.filePath(QStringLiteral("test_data_set_%1/output_0.pb").arg(k))));
+        }
+        const CliResult mixed = runCli({"ort-test", dir.path()});
+        QCOMPARE(mixed.code, 1);
+        QVERIFY2(mixed.out.contains("test_data_set_0  passed") && mixed.out.contains("test_data_set_1  FAILED") &&
+                     mixed.out.contains("1 of 2"),
+                 mixed.out.constData());
+        QVERIFY2(mixed.err.startsWith("embark-cli: error: "), mixed.err.constData());
+    }
+
+    // --- xnnpack build of an entry that exists answers without unpacking anything ----------
+    void xnnpackBuildOfAnExistingEntryAnswersAtOnce() {
+        EMBARK_REQUIRE_SHARED_XNNPACK("riscv64", tree);
+        QTemporaryDir cache, tarballs;
+        QVERIFY(QFile::link(tree, cache.filePath(xnnpack::xnnpackCacheEntryName("riscv64", xnnpack::kPinnedXnnpackCommit))));
+        // Empty files named as the four tarballs: unpacking them would fail, so an answer
+        // means nothing was unpacked.
+        for (const char* name : {"XNNPACK-fb000666d5c2.tar.gz", "cpuinfo-f9a0324.tar.gz", "pthreadpool-0e6ca13.tar.gz",
+                                 "FXdiv-b408327.tar.gz"}) {
+            QFile f(tarballs.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        }
+        qputenv("EMBARK_XNNPACK_CACHE", cache.path().toUtf8());
+        const CliResult r = runCli({"xnnpack", "build", "--arch", "riscv64", "--tarballs", tarballs.path()});
+        qunsetenv("EMBARK_XNNPACK_CACHE");
+        QVERIFY2(r.code == 0 && r.out.contains("Already built"), (r.out + r.err).constData());
     }
 
 private:
