@@ -17,9 +17,17 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
-#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <onnx/onnx_pb.h>
+
+#include <fstream>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 using namespace embark;
 using namespace embark::test;
@@ -79,10 +87,16 @@ bool writeBoard(const QString& configDir, const QJsonObject& board) {
 
 // A TCP port on 127.0.0.1 nothing listens on (bound once, then released).
 int closedPort() {
-    QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0)) return 1;
-    const int port = server.serverPort();
-    server.close();
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 1;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0)
+        port = ntohs(a.sin_port);
+    if (fd >= 0) ::close(fd);
     return port;
 }
 
@@ -308,7 +322,8 @@ private slots:
         const QString db = work.filePath("runs.sqlite");
         const QString saved = work.filePath("saved.json");
         const CliResult bench = runCli({"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "2",
-                                        "--warmup", "0", "--work-dir", work.path(), "--db", db, "--json", "--save-json", saved});
+                                        "--warmup", "0", "--layers", "--work-dir", work.path(), "--db", db, "--json",
+                                        "--save-json", saved});
         QVERIFY2(bench.code == 0, bench.err.constData());
         const QJsonObject run = jsonObject(bench.out);
         const QString id = QString::number(run["run_id"].toInteger());
@@ -321,6 +336,7 @@ private slots:
             {"plan", {"plan", digits(), "--json"}, nullptr},
             {"plan node", {"plan", digits(), "--json"}, "nodes"},
             {"compare", {"compare", digits(), digits(), "--json"}, nullptr},
+            {"quantize", {"quantize", digits(), "-o", work.filePath("q.onnx"), "--calib", digitsSet(0), "--json"}, nullptr},
             {"boards", {"boards", "--json"}, "[]"},
             {"run record", {"runs", "show", id, "--db", db, "--json"}, nullptr},
             {"run layer", {"runs", "show", id, "--db", db, "--json"}, "layers"},
@@ -372,6 +388,34 @@ private slots:
         QCOMPARE(ort["p50_ns"].toDouble(), latency["median_ns"].toDouble());
         QCOMPARE(ort["p90_ns"].toDouble(), latency["p90_ns"].toDouble());
         QCOMPARE(o["runtime"].toString(), QString("onnxruntime"));
+    }
+
+    // --- 15: texts that read right ----------------------------------------------------------
+    void unsupportedOpListsOnlyOnnxOps() {
+        QTemporaryDir dir;
+        const QString model = dir.filePath("frobnicate.onnx");
+        {
+            onnx::ModelProto m;
+            std::ifstream in(digits().toStdString(), std::ios::binary);
+            QVERIFY(m.ParseFromIstream(&in));
+            m.mutable_graph()->mutable_node(0)->set_op_type("Frobnicate");
+            std::ofstream out(model.toStdString(), std::ios::binary);
+            QVERIFY(m.SerializeToOstream(&out));
+        }
+        const CliResult r = runCli({"inspect", model});
+        QCOMPARE(r.code, 3);
+        QVERIFY2(r.err.contains("Frobnicate") && r.err.contains("Conv"), r.err.constData());
+        for (const char* internal : {"QAdd", "QConv", "QGemm", "QLookup", "QAveragePool"})
+            QVERIFY2(!r.err.contains(QByteArray(internal) + ","), r.err.constData());
+    }
+    void smallFiguresReadInKiB() {
+        QVERIFY(writeBoard(configDir(), QJsonObject{{"id", "tiny"}, {"name", "a board with 20,000 bytes"}, {"arch", "native"},
+                                                    {"cores", 1}, {"memory_bytes", 20000},
+                                                    {"runner", QJsonObject{{"kind", "local"}}}}));
+        QTemporaryDir work;
+        const CliResult r = runCli({"bench", digits(), "--board", "tiny", "--work-dir", work.path(), "--db", "-"});
+        QVERIFY2(r.code != 0 && r.err.contains("19.5 KiB (20,000 bytes)") && !r.err.contains("0.0 MiB"), r.err.constData());
+        QVERIFY2(r.err.contains("embark-cli: error: "), r.err.constData());
     }
 
     // --- bench --expect: the board's outputs against the model's own expected outputs -----
