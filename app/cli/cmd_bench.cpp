@@ -343,6 +343,9 @@ int cmdBench(const QStringList& args, Io& io) {
                           .arg(l.medianNs / 1e6, 0, 'f', 3).arg(l.minNs / 1e6, 0, 'f', 3).arg(l.meanNs / 1e6, 0, 'f', 3)
                           .arg(l.p90Ns / 1e6, 0, 'f', 3).arg(l.stdevNs / 1e6, 0, 'f', 3).arg(l.ci95LowNs / 1e6, 0, 'f', 3)
                           .arg(l.ci95HighNs / 1e6, 0, 'f', 3).arg(l.count);
+        if (l.count && isEmulatedBoard(QString::fromStdString(rec.fingerprint.boardId)))
+            io.out << "  (emulated: " << QString::fromStdString(rec.fingerprint.boardId)
+                   << " runs under qemu-user on this computer, so these times are the emulation's, not the board's)\n";
         if (rec.extra.value("runtime").toString() == "onnxruntime") printOrt(rec, io.out);
         for (const auto& a : rec.outputAccuracy)
             io.out << QStringLiteral("  output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB\n")
