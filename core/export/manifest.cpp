@@ -56,7 +56,7 @@ QByteArray manifestJson(const ManifestInput& in) {
             node["lib"] = str(it->second.library);
             node["rule"] = QString::fromLatin1(assignmentRuleName(it->second.rule).data());
             node["reason"] = str(it->second.reason);
-            node["format"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
+            node["layout"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
         }
         QJsonArray ins, outs;
         for (const ir::Value* v : n->inputs()) ins.append(v ? str(v->name) : QString());
