@@ -14,8 +14,9 @@ const std::vector<Command>& commands() {
         {"compare", "per-layer error of a model (e.g. quantized) against the float model it came from", cmdCompare},
         {"export", "write a standalone C++ export (portable or XNNPACK kernels)", cmdExport},
         {"build", "configure and build an export folder with CMake", cmdBuild},
-        {"exec", "run a built export on the host (JSON lines on stdout)", cmdExec},
+        {"exec", "run a built export on its board: host, qemu-user or SSH (JSON lines on stdout)", cmdExec},
         {"bench", "benchmark on a board: export, build, deploy, run, compare, store", cmdBench},
+        {"ort-test", "run every test_data_set_N of an ONNX test folder with the host's ONNX Runtime", cmdOrtTest},
         {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
         {"runs", "the run history: list, show, compare or delete stored runs", cmdRuns},
@@ -40,7 +41,7 @@ static void printHelp(QTextStream& out) {
         << "Embark takes an ONNX model to a board: inspect, run, plan, export, build, deploy, bench.\n\n"
         << "Commands:\n";
     for (const Command& c : commands())
-        out << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << "\n";
+        out << "  " << QString::fromLatin1(c.name).leftJustified(10) << " " << c.summary << "\n";
     out << "\nRun 'embark-cli <command> --help' for a command's options.\n\n" << exitStatusHelp();
 }
 
@@ -51,7 +52,12 @@ int fail(Io& io, const Error& error) {
 }
 
 int usage(Io& io, const QString& message) {
-    io.err << "embark-cli: " << message << "\n(see 'embark-cli --help')\n";
+    // One line in the form of every other error; Qt's parser texts ("Unknown option 'x'.")
+    // lose their capital and full stop so they read the same.
+    QString text = message.trimmed();
+    if (text.endsWith('.')) text.chop(1);
+    if (text.size() > 1 && text[0].isUpper() && text[1].isLower()) text[0] = text[0].toLower();
+    io.err << "embark-cli: error: " << text << " (see 'embark-cli --help')\n";
     io.err.flush();
     return static_cast<int>(ErrorKind::Usage);
 }
@@ -60,7 +66,7 @@ int run(const QStringList& args, QTextStream& out, QTextStream& err) {
     Io io{out, err};
     if (args.isEmpty()) {
         // No command is a usage error: the help goes to stderr, like every other usage error.
-        err << "embark-cli: no command given\n\n";
+        err << "embark-cli: error: no command given\n\n";
         printHelp(err);
         err.flush();
         return static_cast<int>(ErrorKind::Usage);

@@ -5,9 +5,12 @@
 #include "interrupt.h"
 #include "layer_report.h"
 #include "model_args.h"
+#include "run_json.h"
 
+#include "results/metrics.h"
 #include "results/run_exports.h"
 #include "export/export_folder.h"
+#include "deploy/transport_factory.h"
 #include "jobs/bench_pipeline.h"
 #include "targets/onnxruntime.h"
 #include "onnx/tensor_io.h"
@@ -21,49 +24,12 @@
 #include <QJsonDocument>
 
 #include <algorithm>
+#include <optional>
 #include <cstdio>
+#include <tuple>
 
 namespace embark::cli {
 namespace {
-
-QJsonObject accuracyJson(const store::AccuracyEntry& a) {
-    return QJsonObject{{"name", QString::fromStdString(a.name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
-                       {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb}};
-}
-
-QJsonObject resultJson(const jobs::BenchResult& r) {
-    const store::RunRecord& rec = r.record;
-    const auto& l = rec.latency;
-    QJsonArray outputs, layersAcc, layers, samples;
-    for (const auto& a : rec.outputAccuracy) outputs.append(accuracyJson(a));
-    for (const auto& a : rec.layerAccuracy) layersAcc.append(accuracyJson(a));
-    for (const auto& m : r.medianLayers)
-        layers.append(QJsonObject{{"index", m.index}, {"name", QString::fromStdString(m.node)},
-                                  {"lib", QString::fromStdString(m.lib)}, {"median_ns", static_cast<qint64>(m.ns)}});
-    for (int64_t s : rec.latencyNs) samples.append(static_cast<qint64>(s));
-    QJsonObject accuracy{{"outputs", outputs}, {"layers", layersAcc}};
-    if (r.firstDivergentLayer >= 0)
-        accuracy["first_divergent_layer"] = QString::fromStdString(r.layerAccuracy[static_cast<size_t>(r.firstDivergentLayer)].node);
-    if (rec.extra.contains("quantization_error")) accuracy["quantization_error"] = rec.extra["quantization_error"];
-    if (rec.extra.contains("float_reference")) accuracy["float_reference"] = rec.extra["float_reference"];
-    return QJsonObject{
-        {"run_id", static_cast<qint64>(rec.id)},
-        {"status", store::runStatusName(rec.status)},
-        {"message", QString::fromStdString(rec.message)},
-        {"model", QString::fromStdString(rec.fingerprint.modelPath)},
-        {"board", QString::fromStdString(rec.fingerprint.boardId)},
-        {"lib", QString::fromStdString(rec.fingerprint.kernelLibrary)},
-        {"compiler", QString::fromStdString(rec.fingerprint.compiler)},
-        {"runtime", rec.extra.value("runtime").toString(QStringLiteral("export"))},
-        {"threads", rec.fingerprint.threads},
-        {"latency", QJsonObject{{"min_ns", l.minNs}, {"median_ns", l.medianNs}, {"mean_ns", l.meanNs}, {"p90_ns", l.p90Ns},
-                                {"stdev_ns", l.stdevNs}, {"ci95_ns", QJsonArray{l.ci95LowNs, l.ci95HighNs}},
-                                {"samples_ns", samples}}},
-        {"accuracy", accuracy},
-        {"layers", layers},
-        {"export", rec.extra},
-    };
-}
 
 // Atomic (QSaveFile): an interrupted bench never leaves half a JSON, CSV or trace file.
 Status writeFile(const QString& path, const QByteArray& data) {
@@ -122,6 +88,50 @@ Status copyBundle(const QString& from, const QString& to) {
     return {};
 }
 
+// The board's outputs (downloaded into the export's results/ folder) against the model's own
+// expected outputs of a test_data_set_N folder, as `run --expect` compares the host
+// reference's: by TensorProto name, else by index; integer outputs exactly.
+struct ExpectedCheck {
+    QJsonObject json;
+    QString text;
+    bool ok = true;
+};
+
+Expected<ExpectedCheck> checkExpected(const QString& exportDir, const QString& setDir,
+                                      const std::vector<onnx::NamedTensor>& expected, double tolerance) {
+    auto folder = exporter::ExportFolder::open(exportDir);
+    if (!folder) return folder.error();
+    ExpectedCheck c;
+    QJsonArray outputs;
+    c.text = "  vs expected outputs of " + setDir + ":\n";
+    for (size_t k = 0; k < folder->outputs.size(); ++k) {
+        const exporter::ExportIo& io = folder->outputs[k];
+        const ir::Tensor* ref = nullptr;
+        for (const auto& e : expected)
+            if (e.name == io.name) ref = &e.tensor;
+        if (!ref && k < expected.size()) ref = &expected[k].tensor;
+        if (!ref) continue;
+        const QString file = folder->dir + QStringLiteral("/results/output_%1.bin").arg(k);
+        auto got = onnx::readRaw(file.toStdString(), ir::DType::Float32, ir::Shape(io.shape));
+        if (!got) return got.error();
+        const bench::Accuracy a = bench::compare(*got, ref->castTo(ir::DType::Float32), io.name);
+        const bool exact = !ir::isFloating(ref->dtype());
+        const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 : bench::withinTolerance(a, tolerance);
+        c.ok = c.ok && ok;
+        outputs.append(QJsonObject{{"name", QString::fromStdString(io.name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
+                                   {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb},
+                                   {"shape_matches", a.shapeMatches}, {"exact", exact}, {"ok", ok}});
+        c.text += QStringLiteral("    output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB  %6\n")
+                      .arg(QString::fromStdString(io.name)).arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3)
+                      .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1)
+                      .arg(ok ? QStringLiteral("ok") : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance));
+    }
+    if (outputs.isEmpty())
+        return makeError(ErrorKind::InvalidInput, "'" + setDir.toStdString() + "' has no output_K.pb for the model's outputs");
+    c.json = QJsonObject{{"dir", setDir}, {"tolerance", tolerance}, {"ok", c.ok}, {"outputs", outputs}};
+    return c;
+}
+
 } // namespace
 
 int cmdBench(const QStringList& args, Io& io) {
@@ -153,6 +163,9 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"csv", "Write per-layer timings as CSV.", "FILE"});
     parser.addOption({"save-json", "Write the run as JSON.", "FILE"});
     parser.addOption({"test-data", "Write an ONNX test-data bundle (test_data_set_0) for onnx_test_runner.", "DIR"});
+    parser.addOption({"expect", "Also compare the board's outputs with a test_data_set_N folder's expected outputs "
+                                "(its inputs are the sample unless --input is given).", "DIR"});
+    parser.addOption({"tolerance", "With --expect: allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
     parser.addOption({"json", "Print the result as one JSON object."});
     parser.addOption({"verbose", "Stream the build and run log to stderr."});
     addShapeOption(parser);
@@ -174,25 +187,31 @@ int cmdBench(const QStringList& args, Io& io) {
         return usage(io, "--ep-option applies to --runtime onnxruntime only");
     if (o.runtime == "onnxruntime" && parser.isSet("lib"))
         return usage(io, "--lib chooses an export's kernel library: leave it out with --runtime onnxruntime");
-    bool ok1 = false, ok2 = false, ok3 = false;
-    o.iterations = parser.value("iterations").toInt(&ok1);
-    o.warmup = parser.value("warmup").toInt(&ok2);
-    o.threads = parser.value("threads").toInt(&ok3);
-    if (!ok1 || !ok2 || !ok3 || o.iterations < 1 || o.warmup < 0 || o.threads < 1)
-        return usage(io, "--iterations and --threads must be >= 1, --warmup >= 0");
+    for (const auto& [name, target, min] : {std::tuple{"iterations", &o.iterations, 1}, std::tuple{"warmup", &o.warmup, 0},
+                                            std::tuple{"threads", &o.threads, 1}}) {
+        auto v = intOption(parser, name, min, 1000000);
+        if (!v) return fail(io, v.error());
+        *target = static_cast<int>(*v);
+    }
     o.affinity = parser.value("affinity");
     if (!o.affinity.isEmpty() && !QRegularExpression("^[0-9]+([,-][0-9]+)*$").match(o.affinity).hasMatch())
         return usage(io, "--affinity takes CPU numbers like 0,1 or 0-3");
     o.layers = parser.isSet("layers");
     o.accuracyLayers = parser.isSet("accuracy-layers");
+    if (o.accuracyLayers && o.runtime == "onnxruntime")
+        if (auto board = targets::findBoard(o.boardId); board && board->onnxruntime && board->onnxruntime->isNode())
+            return usage(io, QStringLiteral("--accuracy-layers with --runtime onnxruntime needs the tensor dumps of SpacemiT-ORT "
+                                            "(SPACEMIT_EP_DUMP_TENSORS), which npm's onnxruntime-node on board '%1' cannot "
+                                            "write: leave --accuracy-layers out, or compare per layer with an export "
+                                            "(bench --runtime export --accuracy-layers)").arg(o.boardId));
     if (parser.isSet("snr-drop") && !parser.isSet("float-reference"))
         return usage(io, "--snr-drop applies to --float-reference only");
     if (parser.isSet("float-reference")) {
         if (o.runtime == "onnxruntime")
             return usage(io, "--float-reference compares an export's layer dumps: leave out --runtime onnxruntime");
-        bool ok = false;
-        o.snrDropDb = parser.value("snr-drop").toDouble(&ok);
-        if (!ok || o.snrDropDb < 0) return usage(io, "--snr-drop must be a non-negative number of dB");
+        auto snrDrop = doubleOption(parser, "snr-drop", 0, 1000);
+        if (!snrDrop) return fail(io, snrDrop.error());
+        o.snrDropDb = *snrDrop;
         o.floatReferencePath = parser.value("float-reference");
         auto fp = loadModel(o.floatReferencePath, parser);
         if (!fp) return fail(io, fp.error());
@@ -211,12 +230,35 @@ int cmdBench(const QStringList& args, Io& io) {
     auto shapes = shapeOverrides(parser);
     if (!shapes) return fail(io, shapes.error());
     o.shapeOverrides = *shapes;
-    if (parser.isSet("input")) {
+    if (parser.isSet("tolerance") && !parser.isSet("expect")) return usage(io, "--tolerance applies to --expect only");
+    auto tolerance = doubleOption(parser, "tolerance", 0, 1e30);
+    if (!tolerance) return fail(io, tolerance.error());
+    std::optional<onnx::TestDataSet> expectSet;
+    if (parser.isSet("expect")) {
+        if (o.runtime == "onnxruntime")
+            return usage(io, "--expect compares an export's outputs: with --runtime onnxruntime use onnx_test_runner's "
+                             "verdict (docs/onnxruntime.md) or 'embark-cli run --expect' on the host");
+        const QString dir = parser.value("expect");
+        if (!QFileInfo(dir).isDir())
+            return fail(io, makeError(ErrorKind::InvalidInput, "--expect '" + dir.toStdString() +
+                                                                   "' is not a test_data_set_N folder (input_K.pb, output_K.pb)"));
+        auto set = onnx::readTestDataSet(dir.toStdString());
+        if (!set) return fail(io, set.error());
+        expectSet = std::move(*set);
+    }
+    if (parser.isSet("input") || expectSet) {
         auto graph = loadModel(o.modelPath, parser);
         if (!graph) return fail(io, graph.error());
-        auto in = readInputs(*graph, parser.values("input"));
-        if (!in) return fail(io, in.error());
-        o.inputs = *in;
+        if (parser.isSet("input")) {
+            auto in = readInputs(*graph, parser.values("input"));
+            if (!in) return fail(io, in.error());
+            o.inputs = *in;
+        } else {
+            o.inputs = testSetInputs(*graph, expectSet->inputs);
+            if (o.inputs.size() < graph->inputs().size())
+                return fail(io, makeError(ErrorKind::InvalidInput, "--expect '" + parser.value("expect").toStdString() +
+                                                                       "' has no input_K.pb for every model input: give them with --input"));
+        }
     }
     if (parser.isSet("accept-new-host-key"))
         o.ssh.confirmHostKey = [&io](const deploy::HostKeyInfo&) {
@@ -239,9 +281,22 @@ int cmdBench(const QStringList& args, Io& io) {
 
     InterruptGuard interrupts; // Ctrl+C cancels the running step
     o.cancel = interrupts.flag();
+    // An SSH board is reached before anything is exported or built: an unreachable board
+    // fails in seconds, not after the build (the run is then not stored).
+    if (auto board = targets::findBoard(o.boardId); board && board->runner.kind == targets::BoardRunner::Kind::Ssh) {
+        auto transport = deploy::makeTransport(*board, o.ssh);
+        if (Status s = transport->connect(); !s) return fail(io, s.error());
+    }
     auto r = jobs::runBenchmark(o);
     if (!r) return fail(io, r.error());
-    const QJsonObject json = resultJson(*r);
+    QJsonObject json = runJson(r->record);
+    std::optional<ExpectedCheck> expectCheck;
+    if (expectSet && r->record.status == store::RunStatus::Ok) {
+        auto c = checkExpected(r->exportDir, parser.value("expect"), expectSet->outputs, *tolerance);
+        if (!c) return fail(io, c.error());
+        expectCheck = std::move(*c);
+        json["expected"] = expectCheck->json; // not stored: the run's own figures are against the reference
+    }
     if (parser.isSet("trace"))
         if (Status s = writeFile(parser.value("trace"), bench::chromeTrace(r->medianLayers, static_cast<int64_t>(r->record.latency.medianNs),
                                                                            r->record.fingerprint.boardId, QFileInfo(o.modelPath).completeBaseName().toStdString())); !s)
@@ -288,6 +343,9 @@ int cmdBench(const QStringList& args, Io& io) {
                           .arg(l.medianNs / 1e6, 0, 'f', 3).arg(l.minNs / 1e6, 0, 'f', 3).arg(l.meanNs / 1e6, 0, 'f', 3)
                           .arg(l.p90Ns / 1e6, 0, 'f', 3).arg(l.stdevNs / 1e6, 0, 'f', 3).arg(l.ci95LowNs / 1e6, 0, 'f', 3)
                           .arg(l.ci95HighNs / 1e6, 0, 'f', 3).arg(l.count);
+        if (l.count && isEmulatedBoard(QString::fromStdString(rec.fingerprint.boardId)))
+            io.out << "  (emulated: " << QString::fromStdString(rec.fingerprint.boardId)
+                   << " runs under qemu-user on this computer, so these times are the emulation's, not the board's)\n";
         if (rec.extra.value("runtime").toString() == "onnxruntime") printOrt(rec, io.out);
         for (const auto& a : rec.outputAccuracy)
             io.out << QStringLiteral("  output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB\n")
@@ -306,13 +364,22 @@ int cmdBench(const QStringList& args, Io& io) {
                    << QString::fromStdString(r->layerAccuracy[static_cast<size_t>(r->firstDivergentLayer)].node) << "\n";
         else if (!r->layerAccuracy.empty())
             io.out << "  per-layer accuracy: " << r->layerAccuracy.size() << " layers compared, no divergence\n";
+        if (expectCheck) io.out << expectCheck->text;
         if (rec.extra.contains("float_reference")) {
             const QJsonObject fr = rec.extra["float_reference"].toObject();
             io.out << "Per-layer error on the board against the float model " << QFileInfo(o.floatReferencePath).fileName() << "\n";
             printLayerDiff(io.out, bench::layerDiffFromJson(fr), 10, fr["snr_drop_db"].toDouble());
         }
     }
-    if (rec.status != store::RunStatus::Ok) return static_cast<int>(ErrorKind::External);
+    if (rec.status != store::RunStatus::Ok) {
+        io.err << "embark-cli: error: run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " "
+               << store::runStatusName(rec.status) << ": " << QString::fromStdString(rec.message) << "\n";
+        return static_cast<int>(ErrorKind::External);
+    }
+    if (expectCheck && !expectCheck->ok) {
+        io.err << "embark-cli: error: the board's outputs are outside the tolerance of " << parser.value("expect") << "\n";
+        return static_cast<int>(ErrorKind::Mismatch);
+    }
     return 0;
 }
 

@@ -2,6 +2,8 @@
 // memory, runner), which XNNPACK each architecture links and which boards have ONNX Runtime; malformed board files are
 // reported on stderr and make the status 4.
 #include "commands.h"
+#include "run_json.h"
+#include "text_table.h"
 #include "model_args.h"
 
 #include "targets/board.h"
@@ -32,19 +34,16 @@ int cmdBoards(const QStringList& args, Io& io) {
             if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpack(b.arch, xnnpack::isaHasRvv(b.isa)).toJson();
             // The runtimes `bench --runtime` can use on it.
             o["runtimes"] = QJsonArray::fromStringList(b.onnxruntime ? QStringList{"export", "onnxruntime"} : QStringList{"export"});
-            boards.append(o);
+            boards.append(withSchema(o));
         }
         io.out << QJsonDocument(boards).toJson(QJsonDocument::Indented);
     } else {
-        io.out << QString("id").leftJustified(13) << QString("name").leftJustified(52) << QString("arch").leftJustified(9)
-               << QString("isa").leftJustified(11) << QString("cores").rightJustified(5)
-               << QString("memory").rightJustified(12) << "  runner\n";
+        using A = TextTable::Align;
+        TextTable table({{"id"}, {"name"}, {"arch"}, {"isa"}, {"cores", A::Right}, {"memory", A::Right}, {"runner"}});
         for (const targets::Board& b : catalog.boards)
-            io.out << b.id.leftJustified(12) << " " << b.name.leftJustified(51, ' ', true) << " "
-                   << b.arch.leftJustified(8) << " " << b.isa.leftJustified(10) << " "
-                   << QString::number(b.cores).rightJustified(5)
-                   << QString::number(double(b.memoryBytes) / (1024.0 * 1024.0), 'f', 0).append(" MiB").rightJustified(12)
-                   << "  " << b.runnerSummary() << "\n";
+            table.addRow({b.id, b.name, b.arch, b.isa, QString::number(b.cores),
+                          QString::number(double(b.memoryBytes) / (1024.0 * 1024.0), 'f', 0) + " MiB", b.runnerSummary()});
+        table.print(io.out);
         QStringList archs;
         for (const targets::Board& b : catalog.boards)
             if (b.xnnpack && !archs.contains(b.arch)) archs << b.arch;

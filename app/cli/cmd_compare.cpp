@@ -1,6 +1,7 @@
 // `embark-cli compare FLOAT.onnx OTHER.onnx`: per-layer error of a model (typically the QDQ
 // model `quantize` made) against the float model it came from, on the host reference.
 #include "commands.h"
+#include "run_json.h"
 #include "layer_report.h"
 #include "model_args.h"
 
@@ -10,24 +11,6 @@
 #include <QJsonDocument>
 
 namespace embark::cli {
-namespace {
-
-// --input values: NAME=FILE / FILE as `run` takes them, or one test_data_set_N folder.
-Expected<std::map<std::string, ir::Tensor>> compareInputs(const ir::Graph& fp, const QStringList& specs) {
-    if (specs.size() == 1 && QFileInfo(specs.first()).isDir()) {
-        auto set = onnx::readTestDataSet(specs.first().toStdString());
-        if (!set) return set.error();
-        if (set->inputs.size() < fp.inputs().size())
-            return makeError(ErrorKind::InvalidInput, "'" + specs.first().toStdString() + "' has no input_" +
-                                                          std::to_string(set->inputs.size()) + ".pb for input '" +
-                                                          fp.inputs()[set->inputs.size()]->name + "'");
-        return testSetInputs(fp, set->inputs);
-    }
-    return readInputs(fp, specs);
-}
-
-} // namespace
-
 int cmdCompare(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Per-layer error of a model (e.g. a quantized one) against the float model it came from.");
@@ -44,12 +27,14 @@ int cmdCompare(const QStringList& args, Io& io) {
         rc >= 0)
         return rc;
     bool ok = false;
-    const double snrDrop = parser.value("snr-drop").toDouble(&ok);
-    if (!ok || snrDrop < 0) return usage(io, "--snr-drop must be a non-negative number of dB");
-    const int top = parser.value("top").toInt(&ok);
-    if (!ok || top < 0) return usage(io, "--top must be a non-negative integer");
+    auto snrDropOpt = doubleOption(parser, "snr-drop", 0, 1000);
+    if (!snrDropOpt) return fail(io, snrDropOpt.error());
+    const double snrDrop = *snrDropOpt;
+    auto topOpt = intOption(parser, "top", 0, 1000000);
+    if (!topOpt) return fail(io, topOpt.error());
+    const int top = static_cast<int>(*topOpt);
     const quint64 seed = parser.value("seed").toULongLong(&ok);
-    if (!ok) return usage(io, "--seed must be a non-negative integer");
+    if (!ok) return usage(io, "--seed '" + parser.value("seed") + "': give an integer in 0..18446744073709551615");
 
     const QStringList paths = parser.positionalArguments();
     auto fp = loadModel(paths[0], parser);
@@ -58,7 +43,7 @@ int cmdCompare(const QStringList& args, Io& io) {
     if (!other) return fail(io, other.error());
     std::map<std::string, ir::Tensor> inputs;
     if (parser.isSet("input")) {
-        auto in = compareInputs(*fp, parser.values("input"));
+        auto in = readInputs(*fp, parser.values("input"));
         if (!in) return fail(io, in.error());
         inputs = std::move(*in);
     } else {
@@ -76,7 +61,7 @@ int cmdCompare(const QStringList& args, Io& io) {
         QJsonObject o = layerDiffJson(*diff, top, snrDrop);
         o["float"] = paths[0];
         o["other"] = paths[1];
-        io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        io.out << QJsonDocument(withSchema(o)).toJson(QJsonDocument::Indented);
     } else {
         io.out << QStringLiteral("Per-layer error of %1 against %2\n").arg(QFileInfo(paths[1]).fileName(), QFileInfo(paths[0]).fileName());
         printLayerDiff(io.out, *diff, top, snrDrop);

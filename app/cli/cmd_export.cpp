@@ -1,5 +1,6 @@
 // `embark-cli export MODEL --lib L -o DIR ...`: writes a standalone C++ export folder.
 #include "commands.h"
+#include "run_json.h"
 #include "model_args.h"
 
 #include "export/exporter.h"
@@ -97,13 +98,13 @@ int cmdExport(const QStringList& args, Io& io) {
     QJsonArray libs;
     for (const auto& l : result->libraries) libs.append(QString::fromStdString(l));
     if (parser.isSet("json")) {
-        io.out << QJsonDocument(QJsonObject{{"dir", result->dir}, {"layers", result->layers},
+        io.out << QJsonDocument(withSchema(QJsonObject{{"dir", result->dir}, {"layers", result->layers},
                                             {"arena_bytes", static_cast<qint64>(result->arenaBytes)},
                                             {"lower_bound_bytes", static_cast<qint64>(result->lowerBoundBytes)},
                                             {"weights_bytes", static_cast<qint64>(result->weightsBytes)},
                                             {"libraries", libs}, {"partitions", result->partitions},
                                             {"conversions", result->conversions},
-                                            {"export_hash", QString::fromStdString(result->exportHash)}})
+                                            {"export_hash", QString::fromStdString(result->exportHash)}}))
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << "Exported " << result->layers << " layers to " << result->dir << "\n"

@@ -1,7 +1,9 @@
 // `embark-cli inspect MODEL [--json]`: inputs/outputs, op histogram, parameters, MACs per
 // node and in total, activation sizes.
 #include "commands.h"
+#include "run_json.h"
 #include "model_args.h"
+#include "text_table.h"
 
 #include "ir/model_stats.h"
 
@@ -67,10 +69,11 @@ void printText(const ir::Graph& g, const QString& path, QTextStream& out) {
         << meta("opset") << ", " << g.nodeCount() << " nodes)\n";
     auto printValues = [&out](const char* title, const std::vector<ir::Value*>& values) {
         out << title << "\n";
+        TextTable t({{"name"}, {"dtype"}, {"shape"}}, "  ");
         for (const ir::Value* v : values)
-            out << "  " << QString::fromStdString(v->name).leftJustified(24) << " "
-                << QString::fromLatin1(ir::dtypeName(v->dtype).data()).leftJustified(8) << " "
-                << QString::fromStdString(v->shape.str()) << "\n";
+            t.addRow({QString::fromStdString(v->name), QString::fromLatin1(ir::dtypeName(v->dtype).data()),
+                      QString::fromStdString(v->shape.str())});
+        t.print(out);
     };
     printValues("Inputs", g.inputs());
     printValues("Outputs", g.outputs());
@@ -81,17 +84,15 @@ void printText(const ir::Graph& g, const QString& path, QTextStream& out) {
     out << "MACs        " << formatCount(stats.macs) << "\n";
     out << "Activations " << formatBytes(stats.activationBytes) << " in total, largest "
         << formatBytes(stats.largestActivation) << "\n\n";
-    out << QString("node").leftJustified(28) << QString("op").leftJustified(20)
-        << QString("output").leftJustified(18) << QString("MACs").rightJustified(16)
-        << QString("bytes").rightJustified(12) << "\n";
+    using A = TextTable::Align;
+    TextTable t({{"node"}, {"op"}, {"output"}, {"MACs", A::Right}, {"bytes", A::Right}});
     for (const ir::Node* n : g.nodes()) {
         const ir::Value* o = n->output(0);
-        out << QString::fromStdString(n->name).leftJustified(27, ' ', true) << " "
-            << QString::fromLatin1(ir::opName(n->op).data()).leftJustified(20)
-            << QString::fromStdString(o ? o->shape.str() : "-").leftJustified(18)
-            << formatCount(ir::nodeMacs(*n)).rightJustified(16)
-            << formatCount(o ? static_cast<int64_t>(o->byteSize()) : 0).rightJustified(12) << "\n";
+        t.addRow({QString::fromStdString(n->name), QString::fromLatin1(ir::opName(n->op).data()),
+                  QString::fromStdString(o ? o->shape.str() : "-"), formatCount(ir::nodeMacs(*n)),
+                  formatCount(o ? static_cast<int64_t>(o->byteSize()) : 0)});
     }
+    t.print(out);
 }
 
 } // namespace
@@ -108,7 +109,7 @@ int cmdInspect(const QStringList& args, Io& io) {
     auto graph = loadModel(path, parser);
     if (!graph) return fail(io, graph.error());
     if (parser.isSet("json"))
-        io.out << QJsonDocument(inspectJson(*graph, path)).toJson(QJsonDocument::Indented);
+        io.out << QJsonDocument(withSchema(inspectJson(*graph, path))).toJson(QJsonDocument::Indented);
     else
         printText(*graph, path, io.out);
     return 0;

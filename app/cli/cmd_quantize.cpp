@@ -3,6 +3,7 @@
 // test_data_set_N folders, tensor files or images (jobs/calibration_data; images decoded by
 // app/imageio). Progress on stderr; Ctrl+C cancels (status 5) and nothing is written.
 #include "commands.h"
+#include "run_json.h"
 #include "interrupt.h"
 #include "layer_report.h"
 #include "model_args.h"
@@ -106,14 +107,14 @@ int cmdQuantize(const QStringList& args, Io& io) {
     }
 
     if (a.json) {
-        io.out << QJsonDocument(QJsonObject{{"model", path},
+        io.out << QJsonDocument(withSchema(QJsonObject{{"model", path},
                                             {"output", out},
                                             {"method", method},
                                             {"samples", report->samples},
                                             {"quantized_nodes", report->quantizedNodes},
                                             {"quantized_activations", report->activations},
                                             {"excluded_nodes", report->excluded},
-                                            {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()}})
+                                            {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()}}))
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (%4 over %5 sample(s)) into %6\n")

@@ -1,6 +1,7 @@
 // `embark-cli run MODEL ...`: runs the host reference interpreter, prints the outputs (top-5
 // for a classifier) and, with --expect, the accuracy of each output against expected data.
 #include "commands.h"
+#include "run_json.h"
 #include "model_args.h"
 
 #include "results/metrics.h"
@@ -46,6 +47,7 @@ Expected<Expected_> readExpect(const QStringList& specs) {
         return e;
     }
     for (const QString& f : specs) {
+        EMBARK_TRY(requireTensorFile("expect", f));
         auto t = onnx::readTensorFile(f.toStdString());
         if (!t) return t.error();
         e.outputs.push_back(std::move(*t));
@@ -113,10 +115,11 @@ int cmdRun(const QStringList& args, Io& io) {
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
     bool tolOk = false;
     const double tolerance = parser.value("tolerance").toDouble(&tolOk);
-    if (!tolOk || tolerance < 0) return usage(io, "--tolerance must be a non-negative number");
+    if (!tolOk || !(tolerance >= 0) || std::isinf(tolerance))
+        return usage(io, "--tolerance '" + parser.value("tolerance") + "': give a finite number >= 0 (e.g. 1e-4)");
     bool seedOk = false;
     const quint64 seed = parser.value("seed").toULongLong(&seedOk);
-    if (!seedOk) return usage(io, "--seed must be a non-negative integer");
+    if (!seedOk) return usage(io, "--seed '" + parser.value("seed") + "': give an integer in 0..18446744073709551615");
 
     const QString path = parser.positionalArguments().first();
     auto graph = loadModel(path, parser);
@@ -223,11 +226,11 @@ int cmdRun(const QStringList& args, Io& io) {
             root["random_inputs"] = QJsonObject{{"seed", static_cast<qint64>(seed)}, {"inputs", names}};
         }
         if (!comparisonJson.isEmpty()) {
-            root["comparison"] = comparisonJson;
+            root["accuracy"] = QJsonObject{{"outputs", comparisonJson}}; // as bench's accuracy.outputs
             root["tolerance"] = tolerance;
             root["ok"] = allOk;
         }
-        io.out << QJsonDocument(root).toJson(QJsonDocument::Indented);
+        io.out << QJsonDocument(withSchema(root)).toJson(QJsonDocument::Indented);
     } else {
         io.out << text;
     }

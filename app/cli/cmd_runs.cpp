@@ -4,11 +4,15 @@
 #include "commands.h"
 #include "layer_report.h"
 #include "model_args.h"
+#include "run_json.h"
 
 #include "store/run_report.h"
 #include "store/run_store.h"
 #include "targets/onnxruntime.h"
 
+#include "text_table.h"
+
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -32,42 +36,6 @@ QString csvField(const QString& s) {
     return '"' + QString(s).replace("\"", "\"\"") + '"';
 }
 
-QJsonValue number(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
-
-QJsonObject statsJson(const LatencyStats& s) {
-    return {{"count", qint64(s.count)}, {"min_ns", s.minNs}, {"median_ns", s.medianNs},
-            {"mean_ns", s.meanNs}, {"p90_ns", s.p90Ns}, {"stdev_ns", s.stdevNs},
-            {"ci95_ns", QJsonArray{s.ci95LowNs, s.ci95HighNs}}};
-}
-
-QJsonArray accuracyJson(const std::vector<AccuracyEntry>& entries) {
-    QJsonArray a;
-    for (const AccuracyEntry& e : entries)
-        a.append(QJsonObject{{"name", q(e.name)}, {"max_abs", number(e.maxAbs)},
-                             {"max_rel", number(e.maxRel)}, {"rmse", number(e.rmse)},
-                             {"cosine", number(e.cosine)}, {"snr_db", number(e.snrDb)}});
-    return a;
-}
-
-QJsonObject runJson(const RunRecord& r) {
-    const RunFingerprint& f = r.fingerprint;
-    QJsonArray layers;
-    for (const LayerTiming& t : r.layers)
-        layers.append(QJsonObject{{"node", q(t.node)}, {"lib", q(t.lib)}, {"ns", t.ns}});
-    return {{"run_id", qint64(r.id)}, {"status", statusText(r.status)}, {"message", q(r.message)},
-            {"fingerprint", QJsonObject{{"model", q(f.modelPath)}, {"model_sha256", q(f.modelSha256)},
-                                        {"export_hash", q(f.exportHash)}, {"board", q(f.boardId)},
-                                        {"lib", q(f.kernelLibrary)}, {"compiler", q(f.compiler)},
-                                        {"flags", q(f.compilerFlags)}, {"threads", f.threads},
-                                        {"date", f.date.toString(Qt::ISODateWithMs)},
-                                        {"embark_version", q(f.embarkVersion)}}},
-            {"latency", statsJson(r.latency)},
-            {"layers", layers},
-            {"accuracy", QJsonObject{{"outputs", accuracyJson(r.outputAccuracy)},
-                                     {"layers", accuracyJson(r.layerAccuracy)}}},
-            {"extra", r.extra}};
-}
-
 Expected<RunFilter> filterFrom(const QCommandLineParser& p) {
     RunFilter f;
     f.model = p.value("model").toStdString();
@@ -84,7 +52,11 @@ Expected<RunFilter> filterFrom(const QCommandLineParser& p) {
         (std::string(key) == "from" ? f.from : f.to) = t;
     }
     if (p.isSet("to") && p.value("to").size() == 10) f.to = f.to.addDays(1).addMSecs(-1); // whole day
-    f.limit = p.value("limit").toInt();
+    if (p.isSet("limit")) {
+        auto limit = intOption(p, "limit", 1, 1000000000);
+        if (!limit) return limit.error();
+        f.limit = static_cast<int>(*limit);
+    }
     return f;
 }
 
@@ -96,16 +68,19 @@ int list(RunStore& store, const QCommandLineParser& p, Io& io) {
     if (p.isSet("json")) {
         QJsonArray a;
         for (const RunSummary& r : *runs)
-            a.append(QJsonObject{{"run_id", qint64(r.id)}, {"date", r.date.toString(Qt::ISODateWithMs)},
+            a.append(withSchema({{"run_id", qint64(r.id)}, {"date", r.date.toString(Qt::ISODateWithMs)},
                                  {"model", q(r.modelPath)}, {"board", q(r.boardId)},
+                                 {"emulated", isEmulatedBoard(q(r.boardId))},
                                  {"lib", q(r.kernelLibrary)}, {"threads", r.threads},
-                                 {"status", statusText(r.status)}, {"latency", statsJson(r.latency)}});
+                                 {"status", statusText(r.status)}, {"message", q(r.message)},
+                                 {"latency", latencyJson(r.latency)}}));
         io.out << QJsonDocument(a).toJson(QJsonDocument::Indented);
         return 0;
     }
     const bool csv = p.isSet("csv");
     if (csv) io.out << "run_id,date,model,board,lib,threads,status,median_ns,ci95_low_ns,ci95_high_ns\n";
-    else io.out << "  id  date                 status  board         lib        median ms  (95% CI)            model\n";
+    using A = TextTable::Align;
+    TextTable table({{"id", A::Right}, {"date"}, {"status"}, {"board"}, {"lib"}, {"median ms", A::Right}, {"(95% CI)"}, {"model"}});
     for (const RunSummary& r : *runs) {
         if (csv) {
             io.out << r.id << ',' << r.date.toString(Qt::ISODateWithMs) << ',' << csvField(q(r.modelPath))
@@ -114,16 +89,15 @@ int list(RunStore& store, const QCommandLineParser& p, Io& io) {
                    << ns(r.latency.ci95LowNs) << ',' << ns(r.latency.ci95HighNs) << '\n';
             continue;
         }
-        io.out << QString::number(r.id).rightJustified(4) << "  "
-               << r.date.toString("yyyy-MM-dd hh:mm:ss").leftJustified(21) << statusText(r.status).leftJustified(8)
-               << q(r.boardId).leftJustified(14) << q(r.kernelLibrary).leftJustified(10)
-               << (r.latency.empty() ? QString("-") : ms(r.latency.medianNs)).rightJustified(10) << "  "
-               << (r.latency.empty() ? QString()
-                                     : "[" + ms(r.latency.ci95LowNs) + ", " + ms(r.latency.ci95HighNs) + "]")
-                      .leftJustified(20)
-               << q(r.modelPath) << "\n";
+        table.addRow({QString::number(r.id), r.date.toString("yyyy-MM-dd hh:mm:ss"), statusText(r.status), q(r.boardId),
+                      q(r.kernelLibrary), r.latency.empty() ? QString("-") : ms(r.latency.medianNs),
+                      r.latency.empty() ? QString() : "[" + ms(r.latency.ci95LowNs) + ", " + ms(r.latency.ci95HighNs) + "]",
+                      q(r.modelPath)});
     }
-    if (!csv) io.out << runs->size() << " run(s) in " << store.path() << "\n";
+    if (!csv) {
+        table.print(io.out);
+        io.out << runs->size() << " run(s) in " << store.path() << "\n";
+    }
     return 0;
 }
 
@@ -131,7 +105,7 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     auto r = store.getRun(id);
     if (!r) return fail(io, r.error());
     if (p.isSet("json")) {
-        io.out << QJsonDocument(runJson(*r)).toJson(QJsonDocument::Indented);
+        io.out << QJsonDocument(runJson(*r)).toJson(QJsonDocument::Indented); // as bench --json and --save-json
         return 0;
     }
     if (p.isSet("csv")) { // the per-layer table, the part worth a spreadsheet
@@ -153,9 +127,14 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     for (const AccuracyEntry& a : r->outputAccuracy)
         io.out << "  output    " << q(a.name) << ": max_abs " << a.maxAbs << ", max_rel " << a.maxRel
                << ", cosine " << a.cosine << ", snr " << a.snrDb << " dB\n";
-    if (!r->layers.empty()) io.out << "  layers\n";
-    for (const LayerTiming& t : r->layers)
-        io.out << "    " << q(t.node).leftJustified(32, ' ', true) << " " << q(t.lib).leftJustified(10) << ms(t.ns).rightJustified(10) << " ms\n";
+    if (isEmulatedBoard(q(f.boardId)))
+        io.out << "  note      " << q(f.boardId) << " is simulated (qemu-user): times are emulation, not the board's\n";
+    if (!r->layers.empty()) {
+        io.out << "  layers\n";
+        TextTable table({{"node"}, {"lib"}, {"ms", TextTable::Align::Right}}, "    ");
+        for (const LayerTiming& t : r->layers) table.addRow({q(t.node), q(t.lib), ms(t.ns)});
+        table.print(io.out);
+    }
     if (r->extra.contains("float_reference")) { // bench --float-reference
         const QJsonObject fr = r->extra["float_reference"].toObject();
         io.out << "  per-layer error on the board against the float model " << fr["model"].toString() << "\n";
@@ -173,24 +152,27 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     auto runB = store.getRun(b);
     if (!runB) return fail(io, runB.error());
     const targets::RuntimeComparison rt = targets::compareRuntimes(runA->extra, runB->extra);
+    // Times of a qemu-user board measure the emulator on this computer, not the board.
+    const bool emulated = isEmulatedBoard(q(runA->fingerprint.boardId)) ||
+                          isEmulatedBoard(q(runB->fingerprint.boardId));
     auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
     if (p.isSet("json")) {
         QJsonArray layers;
         for (const LayerDelta& d : c->layers)
-            layers.append(QJsonObject{{"node", q(d.node)}, {"lib_a", q(d.libA)}, {"lib_b", q(d.libB)},
+            layers.append(QJsonObject{{"name", q(d.node)}, {"lib_a", q(d.libA)}, {"lib_b", q(d.libB)},
                                       {"ns_a", optional(d.nsA)}, {"ns_b", optional(d.nsB)},
                                       {"delta_ns", d.deltaNs}, {"ratio", d.ratio}});
         auto valueOrNull = [](const QString& v) { return v.isEmpty() ? QJsonValue() : QJsonValue(v); };
         QJsonArray options;
         for (const targets::EpOptionChange& o : rt.epOptions)
             options.append(QJsonObject{{"key", o.key}, {"a", valueOrNull(o.a)}, {"b", valueOrNull(o.b)}});
-        io.out << QJsonDocument(QJsonObject{{"a", qint64(c->idA)}, {"b", qint64(c->idB)},
-                                            {"latency_a", statsJson(c->a)}, {"latency_b", statsJson(c->b)},
+        io.out << QJsonDocument(withSchema(QJsonObject{{"a", qint64(c->idA)}, {"b", qint64(c->idB)},
+                                            {"latency_a", latencyJson(c->a)}, {"latency_b", latencyJson(c->b)},
                                             {"median_delta_ns", c->medianDeltaNs},
                                             {"median_ratio", c->medianRatio},
-                                            {"significant", c->significant},
+                                            {"significant", c->significant}, {"emulated", emulated},
                                             {"runtime_a", rt.a.toJson()}, {"runtime_b", rt.b.toJson()},
-                                            {"ep_option_differences", options}, {"layers", layers}})
+                                            {"ep_option_differences", options}, {"layers", layers}}))
                       .toJson(QJsonDocument::Indented);
         return 0;
     }
@@ -212,8 +194,11 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     total(c->idA, c->a);
     total(c->idB, c->b);
     io.out << "  B / A    " << QString::number(c->medianRatio, 'f', 3) << "  ("
-           << (c->significant ? "the intervals do not overlap: a real difference"
-                              : "the intervals overlap: not a significant difference")
+           << (emulated ? (c->significant ? "the intervals do not overlap, but the times are emulated (qemu-user on this "
+                                            "computer): a difference of the emulation, not of the board"
+                                          : "the intervals overlap; the times are emulated (qemu-user on this computer)")
+               : c->significant ? "the intervals do not overlap: a real difference"
+                                : "the intervals overlap: not a significant difference")
            << ")\n\nRuntime\n";
     io.out << "  run " << QString::number(c->idA).leftJustified(6) << " " << rt.a.describe() << "\n"
            << "  run " << QString::number(c->idB).leftJustified(6) << " " << rt.b.describe() << "\n";
@@ -228,18 +213,14 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     } else if (anyEp) {
         io.out << "  EP options the same in both runs (" << rt.a.epOptions.size() << " set)\n";
     }
-    io.out << "\nPer layer (ms)\n"
-           << "  " << QString("node").leftJustified(32) << QString("A").rightJustified(10)
-           << QString("B").rightJustified(10) << QString("B - A").rightJustified(10) << QString("B / A").rightJustified(8) << "\n";
-    for (const LayerDelta& d : c->layers) {
-        io.out << "  " << q(d.node).leftJustified(32, ' ', true)
-               << (d.nsA ? ms(*d.nsA) : QString("-")).rightJustified(10)
-               << (d.nsB ? ms(*d.nsB) : QString("-")).rightJustified(10)
-               << (d.nsA && d.nsB ? ms(d.deltaNs) : QString()).rightJustified(10)
-               << (d.ratio > 0 ? QString::number(d.ratio, 'f', 2) : QString()).rightJustified(8);
-        if (!d.libA.empty() && !d.libB.empty() && d.libA != d.libB) io.out << "  " << q(d.libA) << " -> " << q(d.libB);
-        io.out << "\n";
-    }
+    io.out << "\nPer layer (ms)\n";
+    using A = TextTable::Align;
+    TextTable table({{"node"}, {"A", A::Right}, {"B", A::Right}, {"B - A", A::Right}, {"B / A", A::Right}, {""}}, "  ");
+    for (const LayerDelta& d : c->layers)
+        table.addRow({q(d.node), d.nsA ? ms(*d.nsA) : QString("-"), d.nsB ? ms(*d.nsB) : QString("-"),
+                      d.nsA && d.nsB ? ms(d.deltaNs) : QString(), d.ratio > 0 ? QString::number(d.ratio, 'f', 2) : QString(),
+                      !d.libA.empty() && !d.libB.empty() && d.libA != d.libB ? q(d.libA) + " -> " + q(d.libB) : QString()});
+    table.print(io.out);
     return 0;
 }
 
@@ -270,9 +251,9 @@ int report(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     }
     ReportOptions options;
     if (p.isSet("top")) {
-        bool ok = false;
-        options.topLayers = p.value("top").toInt(&ok);
-        if (!ok || options.topLayers < 1) return usage(io, QStringLiteral("--top '%1' is not a positive number").arg(p.value("top")));
+        auto top = intOption(p, "top", 1, 1000000);
+        if (!top) return fail(io, top.error());
+        options.topLayers = static_cast<int>(*top);
     }
     const Status written = writeReport(out, runReportHtml(*run, against ? &*against : nullptr, options));
     if (!written) return fail(io, written.error());
@@ -321,7 +302,24 @@ int cmdRuns(const QStringList& args, Io& io) {
 
     if (action == "report" && parser.value("output").isEmpty())
         return usage(io, "runs report needs -o FILE.html: the report to write");
-    auto store = RunStore::open(parser.isSet("db") ? parser.value("db") : RunStore::defaultPath());
+    // Reading a store never creates one: a --db that does not exist is an input error, and
+    // without --db an absent default store has no runs yet.
+    if (action == "list")
+        if (auto filter = filterFrom(parser); !filter) return fail(io, filter.error());
+    const QString dbPath = parser.isSet("db") ? parser.value("db") : RunStore::defaultPath();
+    if (!QFileInfo::exists(dbPath)) {
+        if (parser.isSet("db"))
+            return fail(io, makeError(ErrorKind::InvalidInput, "--db '" + dbPath.toStdString() +
+                                                                   "' does not exist: bench --db FILE creates a run store"));
+        if (action == "list") {
+            if (parser.isSet("json")) io.out << "[]\n";
+            else if (parser.isSet("csv")) io.out << "run_id,date,model,board,lib,threads,status,median_ns,ci95_low_ns,ci95_high_ns\n";
+            else io.out << "0 run(s): no run store yet at " << dbPath << " (bench creates it)\n";
+            return 0;
+        }
+        return usage(io, QStringLiteral("no run %1: there is no run store yet at %2 (bench creates it)").arg(ids[0]).arg(dbPath));
+    }
+    auto store = RunStore::open(dbPath);
     if (!store) return fail(io, store.error());
     if (action == "list") return list(**store, parser, io);
     if (action == "show") return show(**store, ids[0], parser, io);

@@ -1,6 +1,7 @@
 // `embark-cli xnnpack build|list`: build upstream XNNPACK for an architecture into the per-user
 // cache, and list the cache with what each architecture's exports link.
 #include "commands.h"
+#include "run_json.h"
 #include "interrupt.h"
 #include "model_args.h"
 
@@ -46,9 +47,9 @@ int xnnpackBuild(const QStringList& args, Io& io) {
     o.pthreadpoolSourceDir = parser.value("pthreadpool-source");
     o.fxdivSourceDir = parser.value("fxdiv-source");
     o.force = parser.isSet("force");
-    bool ok = false;
-    o.jobs = parser.value("jobs").toInt(&ok);
-    if (!ok || o.jobs < 0) return usage(io, "--jobs must be a number >= 0");
+    auto jobs = intOption(parser, "jobs", 0, 1024);
+    if (!jobs) return fail(io, jobs.error());
+    o.jobs = static_cast<int>(*jobs); // 0: all cores
     const bool verbose = parser.isSet("verbose");
     o.log = [&](const QString& line) {
         // Ninja's "[n/m]" lines are the progress; the rest is in the log file.
@@ -100,9 +101,9 @@ int xnnpackList(const QStringList& args, Io& io) {
         }
         for (const char* a : {"x86_64", "aarch64", "riscv64"})
             resolved.append(xnnpack::resolveXnnpack(QString::fromLatin1(a)).toJson());
-        io.out << QJsonDocument(QJsonObject{{"cache", xnnpack::xnnpackCacheRoot()},
+        io.out << QJsonDocument(withSchema(QJsonObject{{"cache", xnnpack::xnnpackCacheRoot()},
                                             {"entries", list},
-                                            {"resolved", resolved}})
+                                            {"resolved", resolved}}))
                       .toJson(QJsonDocument::Indented);
         return 0;
     }

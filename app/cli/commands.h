@@ -17,5 +17,6 @@ int cmdRuns(const QStringList& args, Io& io);
 int cmdXnnpack(const QStringList& args, Io& io);
 int cmdQuantize(const QStringList& args, Io& io);
 int cmdCompare(const QStringList& args, Io& io);
+int cmdOrtTest(const QStringList& args, Io& io);
 
 } // namespace embark::cli

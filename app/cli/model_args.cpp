@@ -39,8 +39,49 @@ Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& par
     return onnx::importModel(path.toStdString(), options);
 }
 
+Status requireTensorFile(const QString& option, const QString& path) {
+    const QFileInfo info(path);
+    if (!info.exists())
+        return makeError(ErrorKind::InvalidInput, "--" + option.toStdString() + " '" + path.toStdString() + "' does not exist");
+    if (info.isDir())
+        return makeError(ErrorKind::InvalidInput, "--" + option.toStdString() + " '" + path.toStdString() +
+                                                      "' is a folder, not a tensor file (.pb, .npy or .bin); a "
+                                                      "test_data_set_N folder is accepted only as the option's one value");
+    return {};
+}
+
+Expected<qint64> intOption(const QCommandLineParser& parser, const QString& name, qint64 min, qint64 max) {
+    bool ok = false;
+    const QString text = parser.value(name);
+    const qint64 v = text.toLongLong(&ok);
+    if (!ok || v < min || v > max)
+        return makeError(ErrorKind::Usage, QStringLiteral("--%1 '%2': give an integer in %3..%4")
+                                               .arg(name, text).arg(min).arg(max).toStdString());
+    return v;
+}
+
+Expected<double> doubleOption(const QCommandLineParser& parser, const QString& name, double min, double max) {
+    bool ok = false;
+    const QString text = parser.value(name);
+    const double v = text.toDouble(&ok);
+    if (!ok || !(v >= min && v <= max))
+        return makeError(ErrorKind::Usage, QStringLiteral("--%1 '%2': give a number in [%3, %4]")
+                                               .arg(name, text).arg(min).arg(max).toStdString());
+    return v;
+}
+
 Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, const QStringList& specs) {
     std::map<std::string, ir::Tensor> inputs;
+    // One test_data_set_N folder gives every input, as compare and quantize --calib take it.
+    if (specs.size() == 1 && QFileInfo(specs.first()).isDir()) {
+        auto set = onnx::readTestDataSet(specs.first().toStdString());
+        if (!set) return set.error();
+        if (set->inputs.size() < graph.inputs().size())
+            return makeError(ErrorKind::InvalidInput, "'" + specs.first().toStdString() + "' has no input_" +
+                                                          std::to_string(set->inputs.size()) + ".pb for input '" +
+                                                          graph.inputs()[set->inputs.size()]->name + "'");
+        return testSetInputs(graph, set->inputs);
+    }
     for (const QString& spec : specs) {
         const qsizetype eq = spec.indexOf('=');
         std::string name;
@@ -61,6 +102,7 @@ Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, c
             return makeError(ErrorKind::Usage,
                              "--input names '" + name + "', which is not an input of the model (inputs: " + names + ")");
         }
+        EMBARK_TRY(requireTensorFile("input", file));
         auto tensor = onnx::readTensorFile(file.toStdString(), input->dtype, input->shape);
         if (!tensor) return tensor.error();
         inputs[name] = tensor->tensor;

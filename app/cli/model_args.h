@@ -23,9 +23,20 @@ Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLinePars
 // Imports MODEL with the parser's --shape overrides.
 Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser);
 
-// Reads `--input NAME=FILE` values (or a bare FILE for a single-input model) into tensors
-// keyed by input name; raw .bin files take the input's declared dtype and shape.
+// Reads `--input NAME=FILE` values (or a bare FILE for a single-input model, or one
+// test_data_set_N folder) into tensors keyed by input name; raw .bin files take the input's
+// declared dtype and shape. A file that does not exist, or a folder where a tensor file is
+// expected, is InvalidInput (4) naming it.
 Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, const QStringList& specs);
+
+// Checks that a tensor file named on the command line exists and is a file (4 otherwise,
+// naming the option and the path).
+Status requireTensorFile(const QString& option, const QString& path);
+
+// An integer option within [min, max]; Usage (2) naming the option, the value and the range.
+Expected<qint64> intOption(const QCommandLineParser& parser, const QString& name, qint64 min, qint64 max);
+// A floating-point option within [min, max] (maxOpen: the upper bound is excluded).
+Expected<double> doubleOption(const QCommandLineParser& parser, const QString& name, double min, double max);
 
 // The inputs of a test_data_set_N folder (onnx::readTestDataSet) paired with the graph's
 // inputs: by TensorProto name when one matches, else by index; inputs past the set's end are

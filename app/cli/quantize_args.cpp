@@ -75,6 +75,9 @@ int readQuantizeArgs(const QCommandLineParser& parser, Io& io, QuantizeArgs* a) 
     a->calibration.percentile = parser.value("percentile").toDouble(&percentileOk);
     if (!percentileOk || !(a->calibration.percentile > 0 && a->calibration.percentile <= 100))
         return usage(io, "--percentile must be a number in (0, 100], e.g. 99.99");
+    if (parser.isSet("percentile") && a->calibration.method != passes::CalibrationMethod::Percentile)
+        return usage(io, "--percentile applies to --method percentile only (the method is " + parser.value("method") +
+                             "): add --method percentile or leave --percentile out");
     if (parser.isSet("resize") && !parseResize(parser.value("resize"), &a->image))
         return usage(io, "--resize '" + parser.value("resize") + "': give WxH (e.g. 224x224) or N (e.g. 256), positive integers");
     if (parser.isSet("mean") && !parseNumbers(parser.value("mean"), &a->image.mean))

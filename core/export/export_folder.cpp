@@ -81,7 +81,7 @@ Expected<ExportFolder> ExportFolder::open(const QString& dirIn) {
         l.name = str(n["name"]);
         l.op = str(n["op"]);
         l.lib = str(n["lib"]);
-        l.format = str(n["format"]);
+        l.format = str(n.contains("layout") ? n["layout"] : n["format"]); // "format" before the names were unified
         l.provenance = strings(n["provenance"]);
         for (const auto& o : n["outputs"].toArray()) l.outputs.push_back(str(o.toObject()["name"]));
         e.schedule.push_back(std::move(l));

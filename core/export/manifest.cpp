@@ -56,7 +56,7 @@ QByteArray manifestJson(const ManifestInput& in) {
             node["lib"] = str(it->second.library);
             node["rule"] = QString::fromLatin1(assignmentRuleName(it->second.rule).data());
             node["reason"] = str(it->second.reason);
-            node["format"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
+            node["layout"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
         }
         QJsonArray ins, outs;
         for (const ir::Value* v : n->inputs()) ins.append(v ? str(v->name) : QString());
@@ -84,7 +84,11 @@ QByteArray manifestJson(const ManifestInput& in) {
     const QJsonObject root{
         {"format", kExportFormat},
         {"embark_version", EMBARK_VERSION},
-        {"model", QJsonObject{{"name", str(in.model.name)}, {"path", meta("path")}, {"sha256", meta("sha256")},
+        // "name" is the file's base name, as run_export's meta line and the run store say it
+        // (graph names are often generic, like "torch_jit"); "graph" keeps the ONNX one.
+        {"model", QJsonObject{{"name", meta("model_name").isEmpty() ? str(in.model.name.empty() ? "model" : in.model.name)
+                                                                    : meta("model_name")},
+                              {"graph", str(in.model.name)}, {"path", meta("path")}, {"sha256", meta("sha256")},
                               {"opset", meta("opset")}}},
         {"export_hash", str(in.result.exportHash)},
         {"library", str(in.options.library)},

@@ -204,6 +204,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     code += "\nnamespace embark_model {\n\n";
     code += "const char* const kModelName = " + cppString(modelName) + ";\n";
     code += "const char* const kArch = " + cppString(o.arch) + ";\n";
+    code += "const int kThreadsMax = " + std::to_string(o.threadsMax > 0 ? o.threadsMax : 0) + ";\n";
     code += "const char* const kLibs = " + cppString(joined(ctx.adaptation().librariesUsed, ",")) + ";\n";
     code += "const size_t kArenaBytes = " + std::to_string(ctx.plan().arenaBytes) + ";\n";
     code += "const int kNumInputs = " + std::to_string(g.inputs().size()) + ";\n";

@@ -55,6 +55,12 @@ Expected<passes::CalibrationSample> loadImage(const ir::Value& input, const Cali
     return sample;
 }
 
+// "3 channels: give 1 value or 3", "1 channel: give 1 value".
+std::string channelsHint(int channels) {
+    return channels == 1 ? std::string("1 channel: give 1 value")
+                         : std::to_string(channels) + " channels: give 1 value or " + std::to_string(channels);
+}
+
 } // namespace
 
 void installImageDecoder(ImageDecoder decoder) { decoderSlot() = std::move(decoder); }
@@ -151,12 +157,10 @@ Expected<ir::Tensor> imageTensor(const DecodedImage& image, const std::string& p
         return makeError(ErrorKind::InvalidInput, "calibration image '" + path + "': the decoder returned a wrong pixel count");
     if (options.mean.size() != 1 && options.mean.size() != static_cast<size_t>(g.channels))
         return makeError(ErrorKind::Usage, "--mean has " + std::to_string(options.mean.size()) + " values; model input '" + input.name +
-                                               "' has " + std::to_string(g.channels) + " channel(s): give 1 or " +
-                                               std::to_string(g.channels));
+                                               "' has " + channelsHint(g.channels));
     if (options.std.size() != 1 && options.std.size() != static_cast<size_t>(g.channels))
         return makeError(ErrorKind::Usage, "--std has " + std::to_string(options.std.size()) + " values; model input '" + input.name +
-                                               "' has " + std::to_string(g.channels) + " channel(s): give 1 or " +
-                                               std::to_string(g.channels));
+                                               "' has " + channelsHint(g.channels));
     const size_t pixels = static_cast<size_t>(g.width) * static_cast<size_t>(g.height);
     const size_t channels = static_cast<size_t>(g.channels);
     std::vector<float> values(pixels * channels);
@@ -219,8 +223,7 @@ Expected<passes::CalibrationSet> calibrationSet(const ir::Graph& graph, std::vec
             if (v->size() != 1 && v->size() != static_cast<size_t>(g->channels))
                 return makeError(ErrorKind::Usage, std::string(v == &image.mean ? "--mean" : "--std") + " has " +
                                                        std::to_string(v->size()) + " values; model input '" + inputs[0]->name +
-                                                       "' has " + std::to_string(g->channels) + " channel(s): give 1 or " +
-                                                       std::to_string(g->channels));
+                                                       "' has " + channelsHint(g->channels));
     }
     passes::CalibrationSet set;
     set.size = sources.size();

@@ -193,13 +193,21 @@ QJsonObject perfJson(const bench::PerfTestStats& p) {
     return o;
 }
 
-// Average, min, max and percentiles of the runner's samples (nearest rank, as perf_test).
+// Average, min, max and percentiles of the runner's samples, by the same quantile as the run's
+// latency statistics, so its p50 is the median and its p90 the p90 printed beside it.
 QJsonObject samplesJson(std::vector<int64_t> v) {
     if (v.empty()) return {};
     std::sort(v.begin(), v.end());
     double sum = 0;
     for (int64_t x : v) sum += static_cast<double>(x);
-    auto at = [&](double q) { return static_cast<double>(v[std::min(v.size() - 1, static_cast<size_t>(v.size() * q))]); };
+    // Linear interpolation between closest ranks, as store::summarizeLatency computes the run's
+    // median and p90 (nearest rank, perf_test's, gave a p90 that was the slowest of 10 samples).
+    auto at = [&](double q) {
+        const double h = static_cast<double>(v.size() - 1) * q;
+        const size_t lo = static_cast<size_t>(h);
+        const size_t hi = std::min(lo + 1, v.size() - 1);
+        return static_cast<double>(v[lo]) + (h - static_cast<double>(lo)) * static_cast<double>(v[hi] - v[lo]);
+    };
     return QJsonObject{{"average_ns", sum / static_cast<double>(v.size())}, {"min_ns", double(v.front())},
                        {"max_ns", double(v.back())}, {"p50_ns", at(0.5)}, {"p90_ns", at(0.9)},
                        {"p95_ns", at(0.95)}, {"p99_ns", at(0.99)}, {"p999_ns", at(0.999)}};

@@ -5,6 +5,7 @@
 // ONNX checker) are in model_checks.cpp.
 #include "importer.h"
 
+#include "ir/opkind.h"
 #include "model_checks.h"
 #include "op_table.h"
 #include "opset_normalize.h"
@@ -283,6 +284,13 @@ Expected<ir::Graph> importModel(const std::string& path, const ImportOptions& op
     return graph;
 }
 
-std::vector<std::string> supportedOnnxOps() { return onnxOpTypes(); }
+// The ONNX op types a model may use: the int8 operators fuse_qdq makes (QConv, QAdd, ...) are
+// Embark's own and not listed.
+std::vector<std::string> supportedOnnxOps() {
+    std::vector<std::string> names;
+    for (const std::string& name : onnxOpTypes())
+        if (auto op = ir::opFromName(name); !op || !ir::isFusedQuantized(*op)) names.push_back(name);
+    return names;
+}
 
 } // namespace embark::onnx

@@ -175,6 +175,17 @@ Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& o
                                                     ", which Embark does not support");
         auto over = overrides.find(in.name());
         if (over != overrides.end()) {
+            // A shape of another rank is a wrong --shape value, not a model Embark lacks support for.
+            if (tensorType->has_shape() && tensorType->shape().dim_size() != static_cast<int>(over->second.dims().size()))
+                return fail(ErrorKind::Usage, "--shape " + in.name() + "=" + join([&] {
+                                                  std::vector<std::string> d;
+                                                  for (int64_t x : over->second.dims()) d.push_back(std::to_string(x));
+                                                  return d;
+                                              }(), "x") + " has rank " + std::to_string(over->second.dims().size()) +
+                                                  ", but input '" + in.name() + "' has rank " +
+                                                  std::to_string(tensorType->shape().dim_size()) + " (declared " +
+                                                  declaredShape(tensorType->shape()) + "): give " +
+                                                  std::to_string(tensorType->shape().dim_size()) + " dimensions");
             auto* shape = tensorType->mutable_shape();
             shape->clear_dim();
             for (int64_t d : over->second.dims()) shape->add_dim()->set_dim_value(d);

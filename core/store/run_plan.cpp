@@ -97,10 +97,11 @@ QJsonArray planToJson(const std::vector<PlanNode>& plan) {
             for (int64_t d : s) dims.append(qint64(d));
             shapes.append(dims);
         }
-        QJsonObject o{{"node", QString::fromStdString(n.name)}, {"op", QString::fromStdString(n.op)},
+        // The node shape of plan --json and export.json: name, op, lib, provenance.
+        QJsonObject o{{"name", QString::fromStdString(n.name)}, {"op", QString::fromStdString(n.op)},
                       {"lib", QString::fromStdString(n.library)}, {"layout", QString::fromStdString(n.layout)},
                       {"inputs", strings(n.inputs)}, {"outputs", strings(n.outputs)}, {"shapes", shapes}};
-        if (!n.origins.empty()) o["from"] = strings(n.origins);
+        if (!n.origins.empty()) o["provenance"] = strings(n.origins);
         a.append(o);
     }
     return a;
@@ -114,13 +115,14 @@ Expected<std::vector<PlanNode>> planFromJson(const QJsonArray& plan) {
             return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + " is not an object");
         const QJsonObject o = plan[i].toObject();
         PlanNode n;
-        n.name = o.value("node").toString().toStdString();
+        // Runs stored before the names were unified say "node" and "from".
+        n.name = o.value(o.contains("name") ? "name" : "node").toString().toStdString();
         n.op = o.value("op").toString().toStdString();
         if (n.name.empty() || n.op.empty())
-            return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + " has no 'node' or 'op'");
+            return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + " has no 'name' or 'op'");
         n.library = o.value("lib").toString().toStdString();
         n.layout = o.value("layout").toString().toStdString();
-        for (auto [key, field] : {std::pair{"inputs", &n.inputs}, std::pair{"outputs", &n.outputs}, std::pair{"from", &n.origins}}) {
+        for (auto [key, field] : {std::pair{"inputs", &n.inputs}, std::pair{"outputs", &n.outputs}, std::pair{o.contains("provenance") ? "provenance" : "from", &n.origins}}) {
             auto v = stringsFrom(o, key, entry);
             if (!v) return v.error();
             *field = std::move(*v);

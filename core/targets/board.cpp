@@ -266,6 +266,9 @@ QJsonObject Board::toJson() const {
 QString formatBytes(qint64 bytes) {
     QLocale grouped = QLocale::c(); // the C locale omits group separators unless told not to
     grouped.setNumberOptions({});
+    // Small figures in KiB, so a 20,000-byte model does not read "0.0 MiB".
+    if (bytes < 1024 * 1024)
+        return QStringLiteral("%1 KiB (%2 bytes)").arg(double(bytes) / 1024.0, 0, 'f', 1).arg(grouped.toString(bytes));
     return QStringLiteral("%1 MiB (%2 bytes)")
         .arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1)
         .arg(grouped.toString(bytes));

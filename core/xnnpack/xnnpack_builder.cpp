@@ -165,6 +165,13 @@ Status commitEntry(const QString& staging, const QString& entry) {
 }
 
 } // namespace
+
+QString xnnpackCacheEntryName(const QString& arch, const QString& commit) {
+    const QByteArray key = (arch + '\n' + xnnpackConfigureFlags(arch).join('\n') + '\n' + compilerVersion()).toUtf8();
+    const QString hash = QString::fromLatin1(QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(8));
+    return arch + "-" + commit.left(12) + "-" + hash;
+}
+
 Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& o) {
     if (o.arch != "x86_64" && o.arch != "aarch64" && o.arch != "riscv64")
         return makeError(ErrorKind::Usage, "unknown architecture '" + o.arch.toStdString() +
@@ -180,6 +187,24 @@ Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& o) {
     if (!QDir().mkpath(cacheRoot))
         return makeError(ErrorKind::External,
                          "cannot create the XNNPACK cache '" + cacheRoot.toStdString() + "'");
+    const QStringList flags = xnnpackConfigureFlags(o.arch);
+    const QString compiler = compilerVersion();
+    // An entry that already exists answers at once: its name needs only the commit, which the
+    // tarball's name (or the checkout's HEAD) tells without unpacking anything.
+    if (!o.force) {
+        QString commit = xnnpackCommitOfSources(o);
+        if (sameCommit(commit, kPinnedXnnpackCommit)) commit = kPinnedXnnpackCommit;
+        const QString entry = cacheRoot + "/" + xnnpackCacheEntryName(o.arch, commit);
+        if (!commit.isEmpty())
+            if (auto t = inspectXnnpackTree(entry, o.arch)) {
+                XnnpackBuildResult result;
+                result.dir = entry;
+                result.alreadyBuilt = true;
+                if (t->manifest) result.manifest = *t->manifest;
+                if (o.log) o.log("already built: " + entry + " (use --force to rebuild)");
+                return result;
+            }
+    }
     QTemporaryDir work((o.workRoot.isEmpty() ? QDir::tempPath() : o.workRoot) + "/embark-xnnpack-" +
                        o.arch + "-XXXXXX");
     if (!work.isValid())
@@ -204,12 +229,7 @@ Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& o) {
     for (const QString& w : result.warnings)
         log("warning: " + w);
 
-    const QStringList flags = xnnpackConfigureFlags(o.arch);
-    const QString compiler = compilerVersion();
-    const QByteArray key = (o.arch + '\n' + flags.join('\n') + '\n' + compiler).toUtf8();
-    const QString hash = QString::fromLatin1(
-        QCryptographicHash::hash(key, QCryptographicHash::Sha256).toHex().left(8));
-    const QString entry = cacheRoot + "/" + o.arch + "-" + s.xnnpackCommit.left(12) + "-" + hash;
+    const QString entry = cacheRoot + "/" + xnnpackCacheEntryName(o.arch, s.xnnpackCommit);
     result.dir = entry;
     if (!o.force && inspectXnnpackTree(entry, o.arch)) {
         result.alreadyBuilt = true;

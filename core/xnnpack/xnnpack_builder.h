@@ -52,6 +52,10 @@ Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& options);
 // The configure options for `arch`, as the shared README gives them (without source dirs).
 QStringList xnnpackConfigureFlags(const QString& arch);
 
+// The cache entry's folder name for a build of XNNPACK `commit` for `arch`:
+// "<arch>-<commit, 12 hex>-<hash of the configure flags and compiler version, 8 hex>".
+QString xnnpackCacheEntryName(const QString& arch, const QString& commit);
+
 // "How to get the sources" for a message: the pinned commits and the git commands.
 QString sourcesHelp();
 

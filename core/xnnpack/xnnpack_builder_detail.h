@@ -60,6 +60,10 @@ bool sameCommit(const QString& a, const QString& b);
 // A program's output (trimmed), or an error naming it.
 Expected<QString> runText(const QString& program, const QStringList& args, const QString& workDir);
 
+// The XNNPACK commit the sources name without unpacking anything (the tarball's file name, or
+// the checkout's HEAD); empty when it cannot be told that way.
+QString xnnpackCommitOfSources(const XnnpackBuildOptions& o);
+
 Expected<Sources> sourcesFromTarballs(const XnnpackBuildOptions& o, const QString& work,
                                       BuildLog& log);
 Expected<Sources> sourcesFromCheckout(const XnnpackBuildOptions& o, const QString& work,

@@ -110,6 +110,12 @@ Expected<QString> unpack(const QString& tarball, const QString& into, BuildLog& 
 }
 } // namespace
 
+QString xnnpackCommitOfSources(const XnnpackBuildOptions& o) {
+    if (!o.sourceDir.isEmpty()) return commitOf(QFileInfo(o.sourceDir).absoluteFilePath());
+    auto xnn = tarballFor(QFileInfo(o.tarballsDir).absoluteFilePath(), "XNNPACK");
+    return xnn ? shaInName(QFileInfo(*xnn).fileName()) : QString();
+}
+
 Expected<Sources> sourcesFromTarballs(const XnnpackBuildOptions& o, const QString& work,
                                       BuildLog& log) {
     Sources s;

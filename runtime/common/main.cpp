@@ -219,8 +219,13 @@ int main(int argc, char** argv) {
             start = end + 1;
         }
     }
-    std::printf("],\"arena_bytes\":%zu,\"layers\":%d,\"threads\":%d,\"warmup\":%d,\"iterations\":%d}\n", kArenaBytes,
-                kNumLayers, o.threads, o.warmup, o.iterations);
+    // The meta line reports the threads the model runs, which the export's --threads-max caps;
+    // a larger request is kept as threads_requested.
+    const int requested = o.threads;
+    if (kThreadsMax > 0 && o.threads > kThreadsMax) o.threads = kThreadsMax;
+    std::printf("],\"arena_bytes\":%zu,\"layers\":%d,\"threads\":%d,", kArenaBytes, kNumLayers, o.threads);
+    if (requested != o.threads) std::printf("\"threads_requested\":%d,\"threads_max\":%d,", requested, kThreadsMax);
+    std::printf("\"warmup\":%d,\"iterations\":%d}\n", o.warmup, o.iterations);
     std::fflush(stdout);
 
     char error[512] = {0};

@@ -24,6 +24,7 @@ struct LayerInfo {
 
 extern const char* const kModelName;
 extern const char* const kArch;
+extern const int kThreadsMax;   // export --threads-max (0: no cap); init() clamps to it
 extern const char* const kLibs; // comma-separated, e.g. "xnnpack,portable"
 extern const size_t kArenaBytes;
 extern const int kNumInputs;

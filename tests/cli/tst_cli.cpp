@@ -88,7 +88,7 @@ private slots:
             QCOMPARE(r.code, 0);
             const QJsonObject o = QJsonDocument::fromJson(r.out).object();
             QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
-            const QJsonObject c = o["comparison"].toArray().first().toObject();
+            const QJsonObject c = o["accuracy"].toObject()["outputs"].toArray().first().toObject();
             for (const char* f : {"max_abs", "max_rel", "rmse", "cosine", "snr_db"}) QVERIFY2(c.contains(f), f);
             QVERIFY(c["ok"].toBool());
         }
@@ -158,7 +158,7 @@ private slots:
         const Result r = cli({"run", test + "/model.onnx", "--expect", test + "/test_data_set_0", "--json"});
         QCOMPARE(r.code, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
-        QVERIFY(o["comparison"].toArray().first().toObject()["ok"].toBool());
+        QVERIFY(o["accuracy"].toObject()["outputs"].toArray().first().toObject()["ok"].toBool());
         QVERIFY(!o.contains("random_inputs"));
         QVERIFY2(!r.err.contains("random"), r.err.constData());
         QCOMPARE(cli({"run", test + "/model.onnx"}).code, 0);
@@ -193,7 +193,7 @@ private slots:
             QVERIFY2(p->exitStatus() == QProcess::NormalExit && p->exitCode() == 0, err.constData());
             const QJsonObject o = QJsonDocument::fromJson(p->readAllStandardOutput()).object();
             QCOMPARE(o["status"].toString(), QString("ok"));
-            const QString folder = o["export"].toObject()["export_dir"].toString();
+            const QString folder = o["extra"].toObject()["export_dir"].toString();
             QVERIFY2(QFileInfo(folder + "/export.json").isFile(), qPrintable(folder));
             folders.insert(folder);
         }

@@ -81,7 +81,7 @@ private slots:
         const Result r = cli({"run", dir + "/model.onnx", "--expect", dir + "/test_data_set_0", "--json"});
         QVERIFY2(r.code == 0, (r.err + r.out).constData());
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
-        const QJsonArray comparison = o["comparison"].toArray();
+        const QJsonArray comparison = o["accuracy"].toObject()["outputs"].toArray();
         QVERIFY(!comparison.isEmpty());
         for (const auto& c : comparison) {
             QVERIFY(c.toObject()["ok"].toBool());
@@ -104,7 +104,7 @@ private slots:
         const QString model = save(tmp, m, "mmi.onnx");
         const Result r = cli({"run", model, "--expect", dir + "/test_data_set_0", "--json"});
         QCOMPARE(r.code, 1);
-        const QJsonObject c = QJsonDocument::fromJson(r.out).object()["comparison"].toArray().first().toObject();
+        const QJsonObject c = QJsonDocument::fromJson(r.out).object()["accuracy"].toObject()["outputs"].toArray().first().toObject();
         QVERIFY(!c["ok"].toBool());
         QVERIFY(c["exact"].toBool());
     }
@@ -328,7 +328,7 @@ private slots:
             QVERIFY2(run.code == 0 || run.code == 1, run.err.constData()); // 1: outside the float tolerance
             const QJsonObject o = QJsonDocument::fromJson(run.out).object();
             QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
-            const QJsonObject c = o["comparison"].toArray().first().toObject();
+            const QJsonObject c = o["accuracy"].toObject()["outputs"].toArray().first().toObject();
             QVERIFY2(c["cosine"].toDouble() > 0.999 && c["snr_db"].toDouble() > 25, qPrintable(QString::number(c["snr_db"].toDouble())));
         }
 

@@ -87,7 +87,7 @@ private slots:
         QVERIFY(!e);
         QVERIFY2(e.error().message.find("entry 2") != std::string::npos, e.error().message.c_str());
         entry = bad[1].toObject();
-        entry[QStringLiteral("from")] = QStringLiteral("conv1");
+        entry[QStringLiteral("provenance")] = QStringLiteral("conv1");
         bad[1] = entry;
         QVERIFY(!planFromJson(bad));
         std::vector<PlanNode> twice = planA();
