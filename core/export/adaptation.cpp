@@ -85,6 +85,11 @@ public:
 
     Status assign() {
         for (ir::Node* n : m_g.nodes()) {
+            if (!n->subgraphs.empty())
+                return makeError(ErrorKind::Unsupported,
+                                 "no kernel library supports " + n->describe() +
+                                     ": exports do not generate control-flow bodies (If, Loop, Scan) yet; "
+                                     "`embark-cli run` runs the model on the host reference");
             NodeAssignment as;
             const std::string opName(ir::opName(n->op));
             const KernelLibrary* wanted = &m_chosen;
@@ -101,11 +106,6 @@ public:
                 as.library = wanted->id;
                 as.reason = std::string(assignmentRuleName(as.rule)) + ": " + wanted->id + " runs " + opName;
             } else {
-                if (!n->subgraphs.empty())
-                    return makeError(ErrorKind::Unsupported,
-                                     "no kernel library supports " + n->describe() +
-                                         ": exports do not generate control-flow bodies (If, Loop, Scan) yet; "
-                                         "`embark-cli run` runs the model on the host reference");
                 if (!reference::supports(n->op) || !exporter::portableLibrary().supports(*n))
                     return makeError(ErrorKind::Unsupported, "no kernel library supports " + n->describe() +
                                                                  " (" + why + ")");

@@ -134,9 +134,9 @@ private:
         auto it = m_types.find(name);
         if (it != m_types.end() && (it->second->has_sequence_type() || it->second->has_optional_type() ||
                                     it->second->has_map_type()))
-            return fail(ErrorKind::Unsupported, "value '" + name + "' is a " +
-                                                    (it->second->has_sequence_type() ? "sequence"
-                                                     : it->second->has_optional_type() ? "optional" : "map") +
+            return fail(ErrorKind::Unsupported, "value '" + name + "' is " +
+                                                    (it->second->has_sequence_type() ? "a sequence"
+                                                     : it->second->has_optional_type() ? "an optional" : "a map") +
                                                     ", which Embark does not support (only tensors)");
         if (it != m_types.end() && it->second->has_tensor_type()) {
             const auto& tt = it->second->tensor_type();
