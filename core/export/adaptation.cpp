@@ -85,6 +85,11 @@ public:
 
     Status assign() {
         for (ir::Node* n : m_g.nodes()) {
+            if (!n->subgraphs.empty())
+                return makeError(ErrorKind::Unsupported,
+                                 "no kernel library supports " + n->describe() +
+                                     ": exports do not generate control-flow bodies (If, Loop, Scan) yet; "
+                                     "`embark-cli run` runs the model on the host reference");
             NodeAssignment as;
             const std::string opName(ir::opName(n->op));
             const KernelLibrary* wanted = &m_chosen;

@@ -54,6 +54,12 @@ const Tensor* Node::attrTensor(const std::string& attr) const {
     return std::get_if<Tensor>(&it->second);
 }
 
+const Graph* Node::subgraph(const std::string& attr) const {
+    for (const Subgraph& s : subgraphs)
+        if (s.attr == attr) return s.graph.get();
+    return nullptr;
+}
+
 std::string Node::describe() const { return std::string(opName(op)) + " '" + name + "'"; }
 
 // ---------------------------------------------------------------- Graph: values
@@ -115,6 +121,15 @@ void Graph::setOutput(size_t i, Value* v) {
 void Graph::removeInput(Value* v) {
     m_inputs.erase(std::remove(m_inputs.begin(), m_inputs.end(), v), m_inputs.end());
     v->m_graphInput = false;
+}
+
+void Graph::addOuterScopeValue(Value* v) { v->m_outerScope = true; }
+
+std::vector<Value*> Graph::outerScopeValues() const {
+    std::vector<Value*> out;
+    for (auto& v : m_values)
+        if (v->m_outerScope) out.push_back(v.get());
+    return out;
 }
 
 std::vector<Value*> Graph::values() const {
@@ -343,6 +358,7 @@ Graph Graph::clone() const {
         c->constant = v->constant; // shares immutable storage
         c->m_graphInput = v->m_graphInput;
         c->m_graphOutput = v->m_graphOutput;
+        c->m_outerScope = v->m_outerScope;
         vmap[v.get()] = c.get();
         g.m_valueByName[c->name] = c.get();
         g.m_values.push_back(std::move(c));
@@ -353,6 +369,9 @@ Graph Graph::clone() const {
         c->op = n->op;
         c->attrs = n->attrs;
         c->provenance = n->provenance;
+        c->outerNames = n->outerNames;
+        for (const Subgraph& s : n->subgraphs)
+            c->subgraphs.push_back(Subgraph{s.attr, std::make_shared<Graph>(s.graph->clone())});
         for (size_t i = 0; i < n->m_inputs.size(); ++i) {
             Value* in = n->m_inputs[i] ? vmap[n->m_inputs[i]] : nullptr;
             c->m_inputs.push_back(in);

@@ -17,6 +17,7 @@
 
 namespace embark::ir {
 
+class Graph;
 class Node;
 
 struct Use {
@@ -37,6 +38,9 @@ public:
     const std::vector<Use>& uses() const { return m_uses; }
     bool isGraphInput() const { return m_graphInput; }
     bool isGraphOutput() const { return m_graphOutput; }
+    // A value of a body graph (If/Loop/Scan) that stands for a value of an enclosing graph
+    // with the same name; the owning node reads that outer value as an implicit input.
+    bool isOuterScope() const { return m_outerScope; }
     size_t byteSize() const { return static_cast<size_t>(shape.numel()) * dtypeSize(dtype); }
 
 private:
@@ -45,6 +49,14 @@ private:
     std::vector<Use> m_uses;
     bool m_graphInput = false;
     bool m_graphOutput = false;
+    bool m_outerScope = false;
+};
+
+// A body graph owned by a control-flow node, under its ONNX attribute name (then_branch,
+// else_branch, body).
+struct Subgraph {
+    std::string attr;
+    std::shared_ptr<Graph> graph;
 };
 
 class Node {
@@ -54,6 +66,13 @@ public:
     Attributes attrs;
     // Names of the original ONNX nodes this node stands for, in graph order.
     std::vector<std::string> provenance;
+    // Body graphs (If, Loop, Scan). Passes leave them alone (see passes/pass_manager.cpp).
+    std::vector<Subgraph> subgraphs;
+    // The outer-scope values the bodies read, by the name the bodies use: the last
+    // outerNames.size() inputs of the node are those values (implicit inputs), so uses,
+    // dead-code elimination and renames of the enclosing graph see them. Bodies bind them by
+    // position, never by the outer value's current name.
+    std::vector<std::string> outerNames;
 
     const std::vector<Value*>& inputs() const { return m_inputs; }
     const std::vector<Value*>& outputs() const { return m_outputs; }
@@ -70,6 +89,9 @@ public:
     std::vector<float> attrFloats(const std::string& attr,
                                   const std::vector<float>& fallback = {}) const;
     const Tensor* attrTensor(const std::string& attr) const;
+    const Graph* subgraph(const std::string& attr) const; // nullptr when absent
+    // Inputs that are the op's own (not the implicit outer-scope inputs).
+    size_t explicitInputCount() const { return m_inputs.size() - outerNames.size(); }
 
     // "Conv 'conv1'" for messages.
     std::string describe() const;
@@ -106,6 +128,10 @@ public:
     void addOutput(Value* v);
     void setOutput(size_t i, Value* v);
     void removeInput(Value* v);
+    // Body graphs: marks v (a value of this graph) as standing for the enclosing graph's
+    // value of the same name.
+    void addOuterScopeValue(Value* v);
+    std::vector<Value*> outerScopeValues() const;
 
     // --- nodes (kept in execution order; call topoSort after out-of-order inserts)
     Node* addNode(OpKind op, const std::string& name, const std::vector<Value*>& inputs,

@@ -21,6 +21,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -77,9 +78,17 @@ private:
     pb::ModelProto m_model;
     ModelChecks m_checks{m_model, m_display};
     ir::Graph m_graph;
-    std::unordered_map<std::string, ir::Value*> m_values; // ONNX name -> IR value
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
     std::unordered_set<const ir::Value*> m_unknownShape;
+
+    // The values visible in one graph (the model's or a body's); a body's scope falls back to
+    // the enclosing one, and a name found there becomes an outer-scope value of the body.
+    struct Scope {
+        Scope* parent = nullptr;
+        ir::Graph* graph = nullptr;
+        std::unordered_map<std::string, ir::Value*> values;
+        std::vector<std::string> captured; // outer names this graph reads, in first-use order
+    };
 
     Error fail(ErrorKind kind, const std::string& message) const {
         return makeError(kind, m_display + ": " + message);
@@ -105,18 +114,31 @@ private:
             // Not fatal: the reference interpreter propagates the shapes inference missed.
             m_graph.metadata["shape_inference"] = std::string("incomplete: ") + e.what();
         }
-        const auto& g = m_model.graph();
+        collectTypes(m_model.graph());
+    }
+
+    // Types of the values of g and of its bodies (ONNX names are unique across nested scopes).
+    void collectTypes(const pb::GraphProto& g) {
         for (const auto& vi : g.input()) m_types[vi.name()] = &vi.type();
         for (const auto& vi : g.value_info()) m_types[vi.name()] = &vi.type();
         for (const auto& vi : g.output()) m_types[vi.name()] = &vi.type();
+        for (const auto& n : g.node())
+            for (const auto& a : n.attribute())
+                if (a.type() == pb::AttributeProto::GRAPH) collectTypes(a.g());
     }
 
     // The IR value of ONNX value `name`, with its inferred dtype and shape when known.
-    Expected<ir::Value*> newValue(const std::string& name) {
+    Expected<ir::Value*> newValue(Scope& scope, const std::string& name) {
         ir::DType dtype = ir::DType::Float32;
         ir::Shape shape;
         bool known = false;
         auto it = m_types.find(name);
+        if (it != m_types.end() && (it->second->has_sequence_type() || it->second->has_optional_type() ||
+                                    it->second->has_map_type()))
+            return fail(ErrorKind::Unsupported, "value '" + name + "' is " +
+                                                    (it->second->has_sequence_type() ? "a sequence"
+                                                     : it->second->has_optional_type() ? "an optional" : "a map") +
+                                                    ", which Embark does not support (only tensors)");
         if (it != m_types.end() && it->second->has_tensor_type()) {
             const auto& tt = it->second->tensor_type();
             if (tt.elem_type() != pb::TensorProto::UNDEFINED) {
@@ -137,9 +159,9 @@ private:
                 shape = ir::Shape(std::move(dims));
             }
         }
-        ir::Value* v = m_graph.addValue(name, dtype, shape);
+        ir::Value* v = scope.graph->addValue(name, dtype, shape);
         if (!known) m_unknownShape.insert(v);
-        m_values[name] = v;
+        scope.values[name] = v;
         return v;
     }
 
@@ -159,57 +181,173 @@ private:
         return fail(ErrorKind::InvalidInput, where + " has no value attribute");
     }
 
+    ir::Value* lookup(Scope& s, const std::string& name) {
+        if (auto it = s.values.find(name); it != s.values.end()) return it->second;
+        if (!s.parent) return nullptr;
+        ir::Value* outer = lookup(*s.parent, name);
+        if (!outer) return nullptr;
+        ir::Value* v = s.graph->addValue(name, outer->dtype, outer->shape);
+        s.graph->addOuterScopeValue(v);
+        if (!outer->isConstant() && m_unknownShape.count(outer)) m_unknownShape.insert(v);
+        s.values[name] = v;
+        s.captured.push_back(name);
+        return v;
+    }
+
     Status build() {
         const auto& g = m_model.graph();
         m_graph.name = g.name();
-        for (const auto& init : g.initializer()) {
-            auto t = tensorFromProto(init, "initializer '" + init.name() + "'");
-            if (!t) return fail(t.error().kind, t.error().message);
-            m_values[init.name()] = m_graph.addConstant(init.name(), std::move(*t));
+        Scope top;
+        top.graph = &m_graph;
+        return buildGraph(g, top, m_checks.nodeNames(), "");
+    }
+
+    // Node names of a body graph: its own, or op_index, made unique within the body.
+    static std::vector<std::string> bodyNodeNames(const pb::GraphProto& g) {
+        std::vector<std::string> names;
+        std::unordered_set<std::string> taken;
+        for (int i = 0; i < g.node_size(); ++i) {
+            const std::string base = g.node(i).name().empty() ? g.node(i).op_type() + "_" + std::to_string(i)
+                                                               : g.node(i).name();
+            std::string name = base;
+            for (int k = 2; taken.count(name); ++k) name = base + "_" + std::to_string(k);
+            taken.insert(name);
+            names.push_back(name);
         }
-        for (const auto& in : g.input()) {
-            if (m_values.count(in.name())) continue; // an initializer listed as input stays constant
-            auto v = newValue(in.name());
+        return names;
+    }
+
+    // Builds graph `g` into scope.graph. `bodyOf` is empty for the model's graph, else the
+    // path of the body ("loop1/body") for messages.
+    Status buildGraph(const pb::GraphProto& g, Scope& scope, const std::vector<std::string>& nodeNames,
+                      const std::string& bodyOf) {
+        ir::Graph& graph = *scope.graph;
+        const std::string in = bodyOf.empty() ? "" : " (in body '" + bodyOf + "')";
+        if (!bodyOf.empty()) graph.name = g.name();
+        for (const auto& init : g.initializer()) {
+            auto t = tensorFromProto(init, "initializer '" + init.name() + "'" + in);
+            if (!t) return fail(t.error().kind, t.error().message);
+            scope.values[init.name()] = graph.addConstant(init.name(), std::move(*t));
+        }
+        for (const auto& input : g.input()) {
+            if (scope.values.count(input.name())) continue; // an initializer listed as input stays constant
+            auto v = newValue(scope, input.name());
             if (!v) return v.error();
-            m_graph.addInput(*v);
+            graph.addInput(*v);
         }
         const auto shapeKnown = [this](const ir::Value* v) { return v->isConstant() || !m_unknownShape.count(v); };
         for (int i = 0; i < g.node_size(); ++i) {
             const auto& n = g.node(i);
-            const std::string& name = m_checks.nodeNames()[static_cast<size_t>(i)];
-            const ir::OpKind op = *opOf(n);
+            const std::string& name = nodeNames[static_cast<size_t>(i)];
+            const std::optional<ir::OpKind> kind = opOf(n);
+            if (!kind)
+                return fail(ErrorKind::Unsupported,
+                            "node '" + name + "'" + in + " uses op '" + n.op_type() + "' " +
+                                (isDefaultDomain(n.domain()) ? "(opset " + std::to_string(m_checks.opset()) + ")"
+                                                             : "from domain '" + n.domain() + "'") +
+                                ", which Embark does not support");
+            const ir::OpKind op = *kind;
             if (op == ir::OpKind::Constant && isDefaultDomain(n.domain()) && n.output_size() == 1) {
                 auto t = constantNodeValue(n, name);
                 if (!t) return t.error();
-                m_values[n.output(0)] = m_graph.addConstant(n.output(0), std::move(*t));
+                scope.values[n.output(0)] = graph.addConstant(n.output(0), std::move(*t));
                 continue;
             }
             PendingNode node;
             node.onnxType = n.op_type();
             node.op = op;
             node.name = name;
-            for (const auto& in : n.input()) node.inputs.push_back(in.empty() ? nullptr : m_values.at(in));
+            for (const auto& input : n.input()) {
+                if (input.empty()) { node.inputs.push_back(nullptr); continue; }
+                ir::Value* v = lookup(scope, input);
+                if (!v)
+                    return fail(ErrorKind::InvalidInput, "node '" + name + "'" + in + " reads '" + input +
+                                                             "', which no graph input, initializer or earlier node defines");
+                node.inputs.push_back(v);
+            }
             for (const auto& out : n.output()) {
                 if (out.empty()) {
                     // An omitted optional output still needs a value slot.
-                    node.outputs.push_back(m_graph.addValue(m_graph.uniqueName(name + "_unused"), ir::DType::Float32, {}));
+                    node.outputs.push_back(graph.addValue(graph.uniqueName(name + "_unused"), ir::DType::Float32, {}));
                     m_unknownShape.insert(node.outputs.back());
                     continue;
                 }
-                auto v = newValue(out);
+                auto v = newValue(scope, out);
                 if (!v) return v.error();
                 node.outputs.push_back(*v);
             }
+            std::vector<ir::Subgraph> bodies;
+            std::vector<std::string> outerNames;
             for (const auto& a : n.attribute()) {
-                auto attr = attributeFromProto(a, "node '" + name + "'");
+                if (a.type() == pb::AttributeProto::GRAPH) {
+                    auto body = std::make_shared<ir::Graph>();
+                    Scope child;
+                    child.parent = &scope;
+                    child.graph = body.get();
+                    const std::string path = (bodyOf.empty() ? "" : bodyOf + "/") + name + "/" + a.name();
+                    EMBARK_TRY(buildGraph(a.g(), child, bodyNodeNames(a.g()), path));
+                    for (const std::string& outer : child.captured)
+                        if (std::find(outerNames.begin(), outerNames.end(), outer) == outerNames.end())
+                            outerNames.push_back(outer);
+                    bodies.push_back(ir::Subgraph{a.name(), std::move(body)});
+                    continue;
+                }
+                auto attr = attributeFromProto(a, "node '" + name + "'" + in);
                 if (!attr) return fail(attr.error().kind, attr.error().message);
                 node.attrs[a.name()] = std::move(*attr);
             }
             node.provenance = provenanceOf(n, name);
-            if (Status s = addNormalizedNode(m_graph, std::move(node), m_checks.opset(), shapeKnown); !s)
+            if (!bodies.empty() || op == ir::OpKind::If || op == ir::OpKind::Loop || op == ir::OpKind::Scan) {
+                EMBARK_TRY(addControlFlowNode(graph, scope, std::move(node), std::move(bodies), outerNames, in));
+                continue;
+            }
+            if (Status s = addNormalizedNode(graph, std::move(node), m_checks.opset(), shapeKnown); !s)
                 return fail(s.error().kind, s.error().message);
         }
-        for (const auto& out : g.output()) m_graph.addOutput(m_values.at(out.name()));
+        for (const auto& out : g.output()) {
+            ir::Value* v = lookup(scope, out.name());
+            if (!v)
+                return fail(ErrorKind::InvalidInput, "graph output '" + out.name() + "'" + in + " is produced by no node");
+            graph.addOutput(v);
+        }
+        return {};
+    }
+
+    // If, Loop and Scan: the node with its bodies, the outer-scope values the bodies read as
+    // trailing implicit inputs, and Scan-8's attributes under their opset-9 names.
+    Status addControlFlowNode(ir::Graph& graph, Scope& scope, PendingNode node, std::vector<ir::Subgraph> bodies,
+                              const std::vector<std::string>& outerNames, const std::string& in) {
+        const auto need = [&](const char* attr) -> Status {
+            for (const ir::Subgraph& b : bodies)
+                if (b.attr == attr) return {};
+            return fail(ErrorKind::InvalidInput, "node '" + node.name + "'" + in + " (" + node.onnxType +
+                                                     ") has no '" + attr + "' graph attribute");
+        };
+        if (node.op == ir::OpKind::If) {
+            EMBARK_TRY(need("then_branch"));
+            EMBARK_TRY(need("else_branch"));
+        } else if (node.op == ir::OpKind::Loop || node.op == ir::OpKind::Scan) {
+            EMBARK_TRY(need("body"));
+        } else {
+            return fail(ErrorKind::Unsupported, "node '" + node.name + "'" + in + " (" + node.onnxType +
+                                                    ") has a graph attribute, which Embark supports only on If, "
+                                                    "Loop and Scan");
+        }
+        if (node.op == ir::OpKind::Scan && m_checks.opset() < 9) {
+            node.attrs["embark_scan8"] = int64_t{1};
+            auto it = node.attrs.find("directions");
+            if (it != node.attrs.end()) {
+                node.attrs["scan_input_directions"] = it->second;
+                node.attrs.erase(it);
+            }
+        }
+        std::vector<ir::Value*> inputs = node.inputs;
+        for (const std::string& outer : outerNames) inputs.push_back(lookup(scope, outer));
+        ir::Node* n = graph.addNode(node.op, node.name, inputs, node.outputs);
+        n->attrs = std::move(node.attrs);
+        n->provenance = std::move(node.provenance);
+        n->subgraphs = std::move(bodies);
+        n->outerNames = outerNames;
         return {};
     }
 
@@ -233,7 +371,8 @@ private:
                 return fail(ErrorKind::InvalidInput, "value '" + v->name + "' has shape " + v->shape.str() +
                                                          ", whose element count is negative or overflows");
         bool missing = false;
-        for (const ir::Value* v : m_unknownShape) missing = missing || v->uses().size() || v->isGraphOutput();
+        for (const ir::Value* v : m_graph.values())
+            missing = missing || (m_unknownShape.count(v) && (v->uses().size() || v->isGraphOutput()));
         if (missing) {
             if (Status s = reference::propagateShapes(m_graph); !s)
                 return fail(s.error().kind, "cannot determine every tensor shape: " + s.error().message);

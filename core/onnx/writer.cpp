@@ -51,6 +51,66 @@ void setAttribute(const std::string& name, const ir::Attribute& a, pb::Attribute
     };
     std::visit(Visitor{out}, a);
 }
+
+void writeGraph(const ir::Graph& graph, pb::GraphProto* g, bool* usesEmbarkDomain);
+
+// A control-flow node's bodies as graph attributes. Its implicit inputs are not ONNX inputs:
+// the bodies read them by name, so one renamed by a pass is first copied to that name.
+void writeBodies(const ir::Node& n, pb::GraphProto* g, pb::NodeProto* node, bool* usesEmbarkDomain) {
+    for (const ir::Subgraph& s : n.subgraphs) {
+        auto* a = node->add_attribute();
+        a->set_name(s.attr);
+        a->set_type(pb::AttributeProto::GRAPH);
+        writeGraph(*s.graph, a->mutable_g(), usesEmbarkDomain);
+    }
+    const size_t own = n.explicitInputCount();
+    for (size_t j = 0; j < n.outerNames.size(); ++j) {
+        const ir::Value* v = n.input(own + j);
+        if (!v || v->name == n.outerNames[j]) continue;
+        auto* copy = g->add_node();
+        copy->set_name(n.name + "_outer_" + n.outerNames[j]);
+        copy->set_op_type("Identity");
+        copy->add_input(v->name);
+        copy->add_output(n.outerNames[j]);
+    }
+}
+
+void writeGraph(const ir::Graph& graph, pb::GraphProto* g, bool* usesEmbarkDomain) {
+    g->set_name(graph.name.empty() ? "embark" : graph.name);
+    for (const ir::Value* v : graph.values())
+        if (v->isConstant()) tensorToProto(v->constant, v->name, g->add_initializer());
+    for (const ir::Value* v : graph.inputs()) setType(*v, g->add_input());
+    for (const ir::Value* v : graph.outputs()) setType(*v, g->add_output());
+    for (const ir::Value* v : graph.values())
+        if (!v->isConstant() && !v->isGraphInput() && !v->isGraphOutput() && v->producer())
+            setType(*v, g->add_value_info());
+
+    for (const ir::Node* n : graph.nodes()) {
+        pb::NodeProto node;
+        node.set_name(n->name);
+        if (ir::fusedActivation(*n)) {
+            // Standard ONNX has no fused activations; the embark domain carries them.
+            node.set_domain(kEmbarkDomain);
+            node.set_op_type(std::string(kFusedPrefix) + onnxOpType(n->op));
+            *usesEmbarkDomain = true;
+        } else {
+            node.set_op_type(onnxOpType(n->op));
+        }
+        for (size_t i = 0; i < n->explicitInputCount(); ++i) node.add_input(n->input(i) ? n->input(i)->name : "");
+        // Trailing absent inputs are dropped; absent ones in the middle stay as "".
+        while (node.input_size() && node.input(node.input_size() - 1).empty())
+            node.mutable_input()->RemoveLast();
+        for (const ir::Value* out : n->outputs()) node.add_output(out ? out->name : "");
+        for (const auto& [name, value] : n->attrs) setAttribute(name, value, node.add_attribute());
+        writeBodies(*n, g, &node, usesEmbarkDomain);
+        if (n->provenance != std::vector<std::string>{n->name}) {
+            std::string doc = kProvenanceTag;
+            for (const auto& p : n->provenance) doc += "\n" + p;
+            node.set_doc_string(doc);
+        }
+        *g->add_node() = std::move(node);
+    }
+}
 } // namespace
 
 Expected<std::string> serializeModel(const ir::Graph& graph) {
@@ -62,40 +122,7 @@ Expected<std::string> serializeModel(const ir::Graph& graph) {
     opset->set_domain("");
     opset->set_version(kOpset);
     bool usesEmbarkDomain = false;
-
-    auto* g = model.mutable_graph();
-    g->set_name(graph.name.empty() ? "embark" : graph.name);
-    for (const ir::Value* v : graph.values())
-        if (v->isConstant()) tensorToProto(v->constant, v->name, g->add_initializer());
-    for (const ir::Value* v : graph.inputs()) setType(*v, g->add_input());
-    for (const ir::Value* v : graph.outputs()) setType(*v, g->add_output());
-    for (const ir::Value* v : graph.values())
-        if (!v->isConstant() && !v->isGraphInput() && !v->isGraphOutput() && v->producer())
-            setType(*v, g->add_value_info());
-
-    for (const ir::Node* n : graph.nodes()) {
-        auto* node = g->add_node();
-        node->set_name(n->name);
-        if (ir::fusedActivation(*n)) {
-            // Standard ONNX has no fused activations; the embark domain carries them.
-            node->set_domain(kEmbarkDomain);
-            node->set_op_type(std::string(kFusedPrefix) + onnxOpType(n->op));
-            usesEmbarkDomain = true;
-        } else {
-            node->set_op_type(onnxOpType(n->op));
-        }
-        for (const ir::Value* in : n->inputs()) node->add_input(in ? in->name : "");
-        // Trailing absent inputs are dropped; absent ones in the middle stay as "".
-        while (node->input_size() && node->input(node->input_size() - 1).empty())
-            node->mutable_input()->RemoveLast();
-        for (const ir::Value* out : n->outputs()) node->add_output(out ? out->name : "");
-        for (const auto& [name, value] : n->attrs) setAttribute(name, value, node->add_attribute());
-        if (n->provenance != std::vector<std::string>{n->name}) {
-            std::string doc = kProvenanceTag;
-            for (const auto& p : n->provenance) doc += "\n" + p;
-            node->set_doc_string(doc);
-        }
-    }
+    writeGraph(graph, model.mutable_graph(), &usesEmbarkDomain);
     if (usesEmbarkDomain) {
         auto* embark = model.add_opset_import();
         embark->set_domain(kEmbarkDomain);

@@ -7,6 +7,12 @@
 namespace embark::passes {
 
 namespace {
+// Control flow (If, Loop, Scan): passes run on the model's graph and leave the bodies
+// (ir::Node::subgraphs) untouched on purpose, so a body stays as imported. Nothing is lost by
+// that: the outer-scope values a body reads are implicit inputs of its node, so dead-code
+// elimination keeps them, a rewrite that replaces one rewires the node (bodies bind them by
+// position), fusions see the extra use and leave them whole, and constant folding evaluates
+// the node as a whole only when all of them are constant.
 struct PassFactory {
     const char* name;
     std::unique_ptr<Pass> (*make)();

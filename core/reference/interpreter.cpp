@@ -79,6 +79,7 @@ KernelEntry entryFor(OpKind op) {
         return {integerLinearKernel, G};
     case OpKind::QConv: case OpKind::QGemm: case OpKind::QAdd: case OpKind::QAveragePool: case OpKind::QLookup:
         return {fusedQuantizedKernel, G};
+    case OpKind::If: case OpKind::Loop: case OpKind::Scan: return {controlFlowKernel, G};
     case OpKind::Count_: break;
     }
     return {};
@@ -155,9 +156,68 @@ Expected<std::vector<ir::Tensor>> evalNode(const ir::Node& node, const std::vect
     }
 }
 
+namespace detail {
+
+Expected<Tensors> runGraph(const ir::Graph& graph, Environment env, const Capture* capture) {
+    const std::vector<ir::Node*> nodes = graph.nodes();
+    // Free each intermediate after its last reader so big models fit in memory.
+    std::unordered_map<const ir::Value*, size_t> lastUse;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        for (const ir::Value* v : nodes[i]->inputs())
+            if (v) lastUse[v] = i;
+
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const ir::Node& node = *nodes[i];
+        Tensors ins;
+        ins.reserve(node.inputs().size());
+        for (const ir::Value* v : node.inputs()) {
+            if (!v) { ins.emplace_back(); continue; }
+            auto it = env.find(v);
+            if (it != env.end()) ins.push_back(it->second);
+            else if (v->isConstant()) ins.push_back(v->constant);
+            else
+                return detail::invalid(node, "its input '" + v->name +
+                                                 "' is not computed before it (no producer, or "
+                                                 "the graph is not in topological order)");
+        }
+        // Control flow runs its bodies with the capture, so their values are kept too.
+        Expected<Tensors> outs = !node.subgraphs.empty() && capture
+                                     ? runControlFlow(node, ins, Capture{capture->values, capture->prefix + node.name + "/"})
+                                     : evalNode(node, ins);
+        if (!outs) return outs.error();
+        for (size_t k = 0; k < node.outputs().size(); ++k) {
+            const ir::Value* v = node.outputs()[k];
+            if (!v) continue;
+            if (k >= outs->size() || (*outs)[k].isNull())
+                return detail::unsupported(node, "output " + std::to_string(k) + " ('" + v->name +
+                                                     "') is not produced by the reference kernel");
+            env[v] = (*outs)[k];
+            if (capture) (*capture->values)[capture->prefix + v->name] = (*outs)[k];
+        }
+        for (const ir::Value* v : node.inputs()) {
+            if (!v || v->isGraphOutput()) continue;
+            auto lu = lastUse.find(v);
+            if (lu != lastUse.end() && lu->second == i) env.erase(v);
+        }
+    }
+
+    Tensors outputs;
+    for (const ir::Value* v : graph.outputs()) {
+        auto it = env.find(v);
+        if (it != env.end()) outputs.push_back(it->second);
+        else if (v->isConstant()) outputs.push_back(v->constant);
+        else
+            return makeError(ErrorKind::InvalidInput, "output '" + v->name + "' of graph '" +
+                                                          graph.name + "' is never computed");
+    }
+    return outputs;
+}
+
+} // namespace detail
+
 Expected<RunResult> run(const ir::Graph& graph, const std::map<std::string, ir::Tensor>& inputs,
                         const RunOptions& options) {
-    std::unordered_map<const ir::Value*, ir::Tensor> env;
+    detail::Environment env;
     std::string inputList;
     for (const ir::Value* v : graph.inputs()) inputList += (inputList.empty() ? "" : ", ") + v->name;
     for (const auto& [name, tensor] : inputs) {
@@ -182,57 +242,12 @@ Expected<RunResult> run(const ir::Graph& graph, const std::map<std::string, ir::
         env[v] = t;
     }
 
-    const std::vector<ir::Node*> nodes = graph.nodes();
-    // Free each intermediate after its last reader so big models fit in memory.
-    std::unordered_map<const ir::Value*, size_t> lastUse;
-    for (size_t i = 0; i < nodes.size(); ++i)
-        for (const ir::Value* v : nodes[i]->inputs())
-            if (v) lastUse[v] = i;
-
     RunResult result;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-        const ir::Node& node = *nodes[i];
-        Tensors ins;
-        ins.reserve(node.inputs().size());
-        for (const ir::Value* v : node.inputs()) {
-            if (!v) { ins.emplace_back(); continue; }
-            auto it = env.find(v);
-            if (it != env.end()) ins.push_back(it->second);
-            else if (v->isConstant()) ins.push_back(v->constant);
-            else
-                return detail::invalid(node, "its input '" + v->name +
-                                                 "' is not computed before it (no producer, or "
-                                                 "the graph is not in topological order)");
-        }
-        Expected<Tensors> outs = evalNode(node, ins);
-        if (!outs) return outs.error();
-        for (size_t k = 0; k < node.outputs().size(); ++k) {
-            const ir::Value* v = node.outputs()[k];
-            if (!v) continue;
-            if (k >= outs->size() || (*outs)[k].isNull())
-                return detail::unsupported(node, "output " + std::to_string(k) + " ('" + v->name +
-                                                     "') is not produced by the reference kernel");
-            env[v] = (*outs)[k];
-            if (options.captureAll) result.values[v->name] = (*outs)[k];
-        }
-        for (const ir::Value* v : node.inputs()) {
-            if (!v || v->isGraphOutput()) continue;
-            auto lu = lastUse.find(v);
-            if (lu != lastUse.end() && lu->second == i) env.erase(v);
-        }
-    }
-
-    for (const ir::Value* v : graph.outputs()) {
-        auto it = env.find(v);
-        ir::Tensor t;
-        if (it != env.end()) t = it->second;
-        else if (v->isConstant()) t = v->constant;
-        else
-            return makeError(ErrorKind::InvalidInput, "output '" + v->name + "' of model '" +
-                                                          graph.name + "' is never computed");
-        result.outputNames.push_back(v->name);
-        result.outputs.push_back(std::move(t));
-    }
+    const detail::Capture capture{&result.values, ""};
+    Expected<Tensors> outputs = detail::runGraph(graph, std::move(env), options.captureAll ? &capture : nullptr);
+    if (!outputs) return outputs.error();
+    for (const ir::Value* v : graph.outputs()) result.outputNames.push_back(v->name);
+    result.outputs = std::move(*outputs);
     return result;
 }
 

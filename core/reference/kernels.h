@@ -5,7 +5,9 @@
 #include "ir/error.h"
 #include "ir/graph.h"
 
+#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace embark::reference::detail {
@@ -94,5 +96,20 @@ Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);          // data_
 Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quantize.cpp
 Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
 Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
+Expected<Tensors> controlFlowKernel(const ir::Node&, const Tensors&);   // control_flow.cpp
+
+// --- graphs (interpreter.cpp) and the bodies of control flow (control_flow.cpp)
+using Environment = std::unordered_map<const ir::Value*, ir::Tensor>;
+// Where captured values go: every computed value under prefix + its name.
+struct Capture {
+    std::map<std::string, ir::Tensor>* values = nullptr;
+    std::string prefix;
+};
+// Runs `graph` with its inputs (and a body's outer-scope values) bound in env; returns its
+// outputs in order. With a capture, keeps every value it computes.
+Expected<Tensors> runGraph(const ir::Graph& graph, Environment env, const Capture* capture);
+// If, Loop, Scan: `inputs` are the node's inputs, its implicit outer-scope inputs included.
+// A body's values are captured as prefix + attr + "/" + name (a loop's from its last iteration).
+Expected<Tensors> runControlFlow(const ir::Node& node, const Tensors& inputs, const Capture& capture);
 
 } // namespace embark::reference::detail

@@ -1,0 +1,130 @@
+#!/usr/bin/python3
+"""Small control-flow models for the importer, reference and export tests, each with
+test_data_set_0 (expected outputs computed here with numpy):
+
+  if_sample_rate.onnx   a voice-activity-style detector that chooses its branch by the
+                        sample rate input (If), both branches reading outer-scope values
+  loop_recurrence.onnx  a Loop (constant trip count and a condition) running a small
+                        recurrence over outer-scope weights, with a scan output and a nested
+                        If in its body that reads a value two scopes out
+
+Run: /usr/bin/python3 make_control_flow_models.py (writes next to this file)."""
+import os
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(31)
+
+
+def save(name, model, inputs, outputs):
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(HERE, name + ".onnx"))
+    folder = os.path.join(HERE, name, "test_data_set_0")
+    os.makedirs(folder, exist_ok=True)
+    for i, (n, a) in enumerate(inputs):
+        open(os.path.join(folder, f"input_{i}.pb"), "wb").write(numpy_helper.from_array(a, n).SerializeToString())
+    for i, (n, a) in enumerate(outputs):
+        open(os.path.join(folder, f"output_{i}.pb"), "wb").write(numpy_helper.from_array(a, n).SerializeToString())
+
+
+def if_sample_rate():
+    w16 = rng.standard_normal((16, 4)).astype(np.float32)
+    w8 = rng.standard_normal((8, 4)).astype(np.float32)
+    bias = rng.standard_normal((1, 4)).astype(np.float32)
+    # 16 kHz: relu(audio @ w16 + bias); 8 kHz: every second sample, sigmoid(x @ w8 + bias)
+    then_g = helper.make_graph(
+        [helper.make_node("MatMul", ["audio", "w16"], ["t_mm"], name="then_matmul"),
+         helper.make_node("Add", ["t_mm", "bias"], ["t_add"], name="then_add"),
+         helper.make_node("Relu", ["t_add"], ["then_out"], name="then_relu")],
+        "then_16k", [], [helper.make_tensor_value_info("then_out", TensorProto.FLOAT, [1, 4])])
+    else_g = helper.make_graph(
+        [helper.make_node("Constant", [], ["e_starts"], name="e_starts", value=numpy_helper.from_array(np.array([0], np.int64))),
+         helper.make_node("Constant", [], ["e_ends"], name="e_ends", value=numpy_helper.from_array(np.array([16], np.int64))),
+         helper.make_node("Constant", [], ["e_axes"], name="e_axes", value=numpy_helper.from_array(np.array([1], np.int64))),
+         helper.make_node("Constant", [], ["e_steps"], name="e_steps", value=numpy_helper.from_array(np.array([2], np.int64))),
+         helper.make_node("Slice", ["audio", "e_starts", "e_ends", "e_axes", "e_steps"], ["e_half"], name="else_decimate"),
+         helper.make_node("MatMul", ["e_half", "w8"], ["e_mm"], name="else_matmul"),
+         helper.make_node("Add", ["e_mm", "bias"], ["e_add"], name="else_add"),
+         helper.make_node("Sigmoid", ["e_add"], ["else_out"], name="else_sigmoid")],
+        "else_8k", [], [helper.make_tensor_value_info("else_out", TensorProto.FLOAT, [1, 4])])
+    g = helper.make_graph(
+        [helper.make_node("Equal", ["sr", "sr16k"], ["is16k"], name="is_16k"),
+         helper.make_node("If", ["is16k"], ["scores"], name="by_rate", then_branch=then_g, else_branch=else_g),
+         helper.make_node("Softmax", ["scores"], ["probs"], name="softmax", axis=1)],
+        "if_sample_rate",
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, [1, 16]),
+         helper.make_tensor_value_info("sr", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, [1, 4])],
+        [numpy_helper.from_array(w16, "w16"), numpy_helper.from_array(w8, "w8"),
+         numpy_helper.from_array(bias, "bias"), numpy_helper.from_array(np.array(16000, np.int64), "sr16k")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="embark-tests")
+    audio = rng.standard_normal((1, 16)).astype(np.float32)
+
+    def softmax(x):
+        e = np.exp(x - x.max(axis=1, keepdims=True))
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    probs16 = softmax(np.maximum(audio @ w16 + bias, 0))
+    probs8 = softmax(1 / (1 + np.exp(-(audio[:, ::2] @ w8 + bias))))
+    save("if_sample_rate", model, [("audio", audio), ("sr", np.array(16000, np.int64))], [("probs", probs16)])
+    # a second data set takes the other branch
+    folder = os.path.join(HERE, "if_sample_rate", "test_data_set_1")
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, "input_0.pb"), "wb").write(numpy_helper.from_array(audio, "audio").SerializeToString())
+    open(os.path.join(folder, "input_1.pb"), "wb").write(numpy_helper.from_array(np.array(8000, np.int64), "sr").SerializeToString())
+    open(os.path.join(folder, "output_0.pb"), "wb").write(numpy_helper.from_array(probs8, "probs").SerializeToString())
+
+
+def loop_recurrence():
+    steps = 5
+    w = (0.5 * rng.standard_normal((4, 4))).astype(np.float32)
+    # body: h' = tanh(h @ w + x) on even iterations, tanh(h @ w - x) on odd ones (a nested If
+    # reading x, two scopes out); cond' = sum(h') < 1000 (always true here); scan output h'
+    even = helper.make_graph([helper.make_node("Add", ["hw", "x"], ["even_out"], name="even_add")], "even", [],
+                             [helper.make_tensor_value_info("even_out", TensorProto.FLOAT, [1, 4])])
+    odd = helper.make_graph([helper.make_node("Sub", ["hw", "x"], ["odd_out"], name="odd_sub")], "odd", [],
+                            [helper.make_tensor_value_info("odd_out", TensorProto.FLOAT, [1, 4])])
+    body = helper.make_graph(
+        [helper.make_node("MatMul", ["h_in", "w"], ["hw"], name="body_matmul"),
+         helper.make_node("Mod", ["i", "two"], ["parity"], name="body_parity"),
+         helper.make_node("Equal", ["parity", "zero"], ["is_even"], name="body_is_even"),
+         helper.make_node("If", ["is_even"], ["pre"], name="body_if", then_branch=even, else_branch=odd),
+         helper.make_node("Tanh", ["pre"], ["h_out"], name="body_tanh"),
+         helper.make_node("ReduceSum", ["h_out"], ["total"], name="body_sum", keepdims=0),
+         helper.make_node("Less", ["total", "limit"], ["cond_out"], name="body_cond"),
+         helper.make_node("Identity", ["h_out"], ["h_scan"], name="body_scan")],
+        "recurrence",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("cond_in", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_in", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("cond_out", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("h_out", TensorProto.FLOAT, [1, 4]),
+         helper.make_tensor_value_info("h_scan", TensorProto.FLOAT, [1, 4])],
+        [numpy_helper.from_array(np.array(2, np.int64), "two"), numpy_helper.from_array(np.array(0, np.int64), "zero"),
+         numpy_helper.from_array(np.array(1000, np.float32), "limit")])
+    g = helper.make_graph(
+        [helper.make_node("Loop", ["steps", "keep_going", "h0"], ["h_final", "h_all"], name="recur", body=body)],
+        "loop_recurrence",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4]),
+         helper.make_tensor_value_info("h0", TensorProto.FLOAT, [1, 4])],
+        [helper.make_tensor_value_info("h_final", TensorProto.FLOAT, [1, 4]),
+         helper.make_tensor_value_info("h_all", TensorProto.FLOAT, [steps, 1, 4])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.array(steps, np.int64), "steps"),
+         numpy_helper.from_array(np.array(True), "keep_going")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="embark-tests")
+    x = rng.standard_normal((1, 4)).astype(np.float32)
+    h0 = rng.standard_normal((1, 4)).astype(np.float32)
+    h, hs = h0.astype(np.float64), []
+    for i in range(steps):
+        h = np.tanh(h @ w + (x if i % 2 == 0 else -x))
+        hs.append(h.astype(np.float32))
+    save("loop_recurrence", model, [("x", x), ("h0", h0)],
+         [("h_final", h.astype(np.float32)), ("h_all", np.stack(hs))])
+
+
+if __name__ == "__main__":
+    if_sample_rate()
+    loop_recurrence()
