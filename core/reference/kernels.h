@@ -94,5 +94,6 @@ Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);          // data_
 Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quantize.cpp
 Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
 Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
+Expected<Tensors> recurrentKernel(const ir::Node&, const Tensors&);     // recurrent.cpp
 
 } // namespace embark::reference::detail
