@@ -108,7 +108,8 @@ Expected<RecurrentSpec> recurrentSpec(const Node& n, int64_t rHidden) {
         for (int k = 0; k < s.directions; ++k) names.insert(names.end(), d.begin(), d.end());
     } else if (names.size() == per && s.directions == 2) {
         // One direction's list given for both: the same functions run backwards.
-        names.insert(names.end(), names.begin(), names.end());
+        const std::vector<std::string> once = names;
+        names.insert(names.end(), once.begin(), once.end());
     } else if (names.size() != per * static_cast<size_t>(s.directions)) {
         return invalid(n, "has " + std::to_string(names.size()) + " activations; " + std::string(opName(n.op)) +
                               " takes " + std::to_string(per) + " per direction (" + std::to_string(s.directions) +

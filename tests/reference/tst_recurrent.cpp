@@ -98,9 +98,9 @@ private slots:
 
     void matchesOnnxRuntime() {
         QFETCH(QString, dir);
-        auto graph = onnx::importModel((dir + "/model.onnx").toStdString());
+        auto graph = embark::onnx::importModel((dir + "/model.onnx").toStdString());
         QVERIFY2(graph, graph ? "" : graph.error().message.c_str());
-        auto data = onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
+        auto data = embark::onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
         QVERIFY2(data, data ? "" : data.error().message.c_str());
         std::map<std::string, ir::Tensor> inputs{{"X", data->inputs.at(0).tensor}};
         auto r = reference::run(*graph, inputs);
@@ -139,7 +139,7 @@ private slots:
         // One list for both directions.
         n->attrs["activations"] = std::vector<std::string>{"Relu"};
         s = ir::recurrentSpec(*n, 4);
-        QVERIFY(s);
+        QVERIFY2(s, s ? "" : s.error().message.c_str());
         QCOMPARE(s->activations.size(), size_t{2});
     }
 
@@ -162,7 +162,7 @@ private slots:
         QFETCH(QByteArray, model);
         QFETCH(int, kind);
         QFETCH(QString, message);
-        auto g = onnx::importModelFromBytes(model.toStdString(), ".", "rnn.onnx");
+        auto g = embark::onnx::importModelFromBytes(model.toStdString(), ".", "rnn.onnx");
         QVERIFY(!g);
         QCOMPARE(int(g.error().kind), kind);
         QVERIFY2(QString::fromStdString(g.error().message).contains(message), g.error().message.c_str());
