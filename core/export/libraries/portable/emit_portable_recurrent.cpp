@@ -26,12 +26,15 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
     auto specOr = ir::recurrentSpec(n, r->shape[2]);
     if (!specOr) return specOr.error();
     const ir::RecurrentSpec& s = *specOr;
-    for (size_t i : {size_t(0), size_t(1), size_t(2), size_t(3), size_t(5), size_t(6), size_t(7)})
-        if (const ir::Value* v = n.input(i); v && v->dtype != ir::DType::Float32 && !v->isConstant())
-            return unsupported(Emitter::Portable, n, "recurrent inputs of dtype " + std::string(ir::dtypeName(v->dtype)));
+    if (x->dtype != ir::DType::Float32)
+        return unsupported(Emitter::Portable, n, "a recurrent input X of dtype " + std::string(ir::dtypeName(x->dtype)));
+    // Weights, biases, initial states and peepholes are parameters, as for the other layers.
+    static const char* const kNames[] = {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
+    for (size_t i = 1; i < 8; ++i)
+        if (const ir::Value* v = n.input(i); v && !v->isConstant())
+            return unsupported(Emitter::Portable, n, std::string("recurrent ") + kNames[i] + " computed at run time");
     std::string lens = "nullptr";
     if (const ir::Value* sl = n.input(4)) {
-        if (!sl->isConstant()) return unsupported(Emitter::Portable, n, "sequence_lens computed at run time");
         std::vector<int64_t> v;
         for (int64_t i = 0; i < sl->constant.numel(); ++i) v.push_back(static_cast<int64_t>(sl->constant.at(i)));
         lens = ctx.int64s(n.name + ":sequence_lens", v);
