@@ -59,7 +59,20 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
                  (s.layout ? "true" : "false") + ", " + (s.hasClip ? "true" : "false") + ", " + cppFloat(s.clip) + ", " +
                  (s.linearBeforeReset ? "true" : "false") + ", " + (s.inputForget ? "true" : "false") + ", " + acts + "};\n";
     auto in = [&](size_t i) { return n.input(i) ? ctx.ptr(n.input(i)) : std::string("nullptr"); };
-    auto out = [&](size_t i) { return n.output(i) ? ctx.ptr(n.output(i)) : std::string("nullptr"); };
+    // An output nothing reads (an ONNX output left empty) gets no shape at import and no room
+    // in the arena: the kernel skips it.
+    const ir::Shape stateShape = s.layout ? ir::Shape{batch, s.directions, s.hidden} : ir::Shape{s.directions, batch, s.hidden};
+    const ir::Shape yShape = s.layout ? ir::Shape{batch, seq, s.directions, s.hidden} : ir::Shape{seq, s.directions, batch, s.hidden};
+    for (size_t i = 0; i < n.outputs().size(); ++i) {
+        const ir::Value* v = n.output(i);
+        if (v && (!v->uses().empty() || v->isGraphOutput()) && v->shape != (i == 0 ? yShape : stateShape))
+            return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": output '" + v->name + "' has shape " +
+                                                          v->shape.str() + ", expected " + (i == 0 ? yShape : stateShape).str());
+    }
+    auto out = [&](size_t i) {
+        const ir::Value* v = n.output(i);
+        return v && (!v->uses().empty() || v->isGraphOutput()) ? ctx.ptr(v) : std::string("nullptr");
+    };
     const bool lstm = n.op == ir::OpKind::LSTM;
     const int64_t scratchFloats = (s.gates + 5) * s.hidden;
     ctx.forward += "    embark::generic::rnn(" + shape + ", " + in(0) + ", " + in(1) + ", " + in(2) + ", " + in(3) + ", " + lens +
