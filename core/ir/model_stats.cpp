@@ -46,6 +46,14 @@ int64_t nodeMacs(const Node& node) {
         if (!a || a->shape.rank() == 0) return 0;
         return out->shape.numel() * a->shape[a->shape.rank() - 1];
     }
+    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: {
+        // Every step multiplies x by W and h by R: seq * batch * directions * (W + R elements).
+        const Value* x = node.input(0);
+        const Value* w = node.input(1);
+        const Value* r = node.input(2);
+        if (!x || !w || !r || x->shape.rank() != 3 || w->shape.rank() != 3) return 0;
+        return x->shape[0] * x->shape[1] * (w->shape.numel() + r->shape.numel());
+    }
     default:
         return 0;
     }

@@ -1,5 +1,7 @@
 #include "opset_normalize.h"
 
+#include "ir/recurrent.h"
+
 #include <optional>
 
 namespace embark::onnx {
@@ -200,6 +202,16 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
     case OpKind::Softmax: case OpKind::LogSoftmax:
         if (opset < 13) return addLegacySoftmax(g, std::move(node), shapeKnown);
         break;
+    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: {
+        // Opsets 7-13 have no layout (sequence first); 14 added it. The attributes are checked
+        // here so that a bad one is reported at import, naming the node.
+        if (opset < 14) takeAttr(node.attrs, "layout");
+        const ir::Value* r = node.inputs.size() > 2 ? node.inputs[2] : nullptr;
+        const int64_t rHidden = r && shapeKnown(r) && r->shape.rank() == 3 ? r->shape[2] : -1;
+        ir::Node* n = emit(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
+        if (auto spec = ir::recurrentSpec(*n, rHidden); !spec) return spec.error();
+        return {};
+    }
     default:
         break;
     }

@@ -35,6 +35,7 @@ KernelEntry entryFor(OpKind op) {
     case OpKind::ConvTranspose: return {convTransposeKernel, F};
     case OpKind::Gemm: return {gemmKernel, F};
     case OpKind::MatMul: return {matmulKernel, F};
+    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: return {recurrentKernel, F};
     case OpKind::BatchNormalization: case OpKind::InstanceNormalization: case OpKind::LRN:
     case OpKind::LayerNormalization:
         return {normalizationKernel, F};

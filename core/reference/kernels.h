@@ -97,6 +97,7 @@ Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quant
 Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
 Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
 Expected<Tensors> controlFlowKernel(const ir::Node&, const Tensors&);   // control_flow.cpp
+Expected<Tensors> recurrentKernel(const ir::Node&, const Tensors&);     // recurrent.cpp
 
 // --- graphs (interpreter.cpp) and the bodies of control flow (control_flow.cpp)
 using Environment = std::unordered_map<const ir::Value*, ir::Tensor>;

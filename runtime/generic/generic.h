@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "recurrent.h" // LSTM, GRU, RNN
+
 namespace embark::generic {
 
 constexpr int kMaxRank = 8;

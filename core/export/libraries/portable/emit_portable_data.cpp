@@ -450,6 +450,7 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
                        shapeInit(y->shape) + ", " + ctx.ptr(y) + ");\n";
         return {};
     case OpKind::Resize: return emitResize(ctx, n);
+    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: return emitPortableRecurrent(ctx, n);
     case OpKind::DepthToSpace: case OpKind::SpaceToDepth: return emitSpaceDepth(ctx, n);
     case OpKind::BatchNormalization: case OpKind::InstanceNormalization: case OpKind::LRN:
     case OpKind::LayerNormalization:

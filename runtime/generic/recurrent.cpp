@@ -1,0 +1,123 @@
+#include "recurrent.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+namespace embark::generic {
+namespace {
+
+inline float activate(const RnnActivation& a, float x) {
+    switch (a.kind) {
+    case RnnAct::Relu: return x > 0.f ? x : 0.f;
+    case RnnAct::Tanh: return std::tanh(x);
+    case RnnAct::Sigmoid: return 1.f / (1.f + std::exp(-x));
+    case RnnAct::Affine: return a.alpha * x + a.beta;
+    case RnnAct::LeakyRelu: return x >= 0.f ? x : a.alpha * x;
+    case RnnAct::ThresholdedRelu: return x > a.alpha ? x : 0.f;
+    case RnnAct::ScaledTanh: return a.alpha * std::tanh(a.beta * x);
+    case RnnAct::HardSigmoid: return std::min(1.f, std::max(0.f, a.alpha * x + a.beta));
+    case RnnAct::Elu: return x >= 0.f ? x : a.alpha * (std::exp(x) - 1.f);
+    case RnnAct::Softsign: return x / (1.f + std::fabs(x));
+    case RnnAct::Softplus: return x > 30.f ? x : std::log1p(std::exp(x));
+    }
+    return x;
+}
+
+inline float dot(const float* a, const float* b, int64_t n) {
+    float s = 0.f;
+    for (int64_t k = 0; k < n; ++k) s += a[k] * b[k];
+    return s;
+}
+
+int gatesOf(RnnKind k) { return k == RnnKind::Lstm ? 4 : k == RnnKind::Gru ? 3 : 1; }
+
+} // namespace
+
+int64_t rnnScratchFloats(const RnnShape& p) { return (gatesOf(p.kind) + 5) * p.hidden; }
+
+void rnn(const RnnShape& p, const float* x, const float* w, const float* r, const float* b, const int64_t* seqLens,
+         const float* h0, const float* c0, const float* peep, float* y, float* yh, float* yc, float* scratch) {
+    const int64_t H = p.hidden, G = gatesOf(p.kind), D = p.directions, I = p.input, S = p.seq, N = p.batch;
+    float* gate = scratch;
+    float* hPrev = gate + G * H;
+    float* cPrev = hPrev + H;
+    float* hNew = cPrev + H;
+    float* cNew = hNew + H;
+    float* reset = cNew + H;
+    if (y) std::memset(y, 0, sizeof(float) * static_cast<size_t>(S * D * N * H));
+    const bool clip = p.hasClip;
+    const float lim = p.clip;
+    auto clipped = [clip, lim](float v) { return clip ? std::min(lim, std::max(-lim, v)) : v; };
+    auto xAt = [&](int64_t t, int64_t n) { return x + (p.batchFirst ? n * S + t : t * N + n) * I; };
+    auto yAt = [&](int64_t t, int64_t dir, int64_t n) {
+        return y + (p.batchFirst ? (n * S + t) * D + dir : (t * D + dir) * N + n) * H;
+    };
+    auto stateAt = [&](int64_t dir, int64_t n) { return (p.batchFirst ? n * D + dir : dir * N + n) * H; };
+
+    for (int64_t dir = 0; dir < D; ++dir) {
+        const bool backwards = dir == 1 || p.reverse;
+        const float* W = w + dir * G * H * I;
+        const float* R = r + dir * G * H * H;
+        const float* Wb = b ? b + dir * 2 * G * H : nullptr;
+        const float* Rb = Wb ? Wb + G * H : nullptr;
+        const float* P = peep ? peep + dir * 3 * H : nullptr;
+        const RnnActivation& f = p.act[dir][0];
+        const RnnActivation& g = p.act[dir][1];
+        const RnnActivation& h = p.act[dir][2];
+        for (int64_t n = 0; n < N; ++n) {
+            if (h0) std::memcpy(hPrev, h0 + stateAt(dir, n), sizeof(float) * static_cast<size_t>(H));
+            else std::fill(hPrev, hPrev + H, 0.f);
+            if (c0) std::memcpy(cPrev, c0 + stateAt(dir, n), sizeof(float) * static_cast<size_t>(H));
+            else std::fill(cPrev, cPrev + H, 0.f);
+            const int64_t len = seqLens ? std::min(S, std::max<int64_t>(0, seqLens[n])) : S;
+            for (int64_t step = 0; step < len; ++step) {
+                const int64_t t = backwards ? len - 1 - step : step;
+                const float* xt = xAt(t, n);
+                // Input part of every gate; the recurrent part too, except GRU's candidate.
+                const int64_t recurrentRows = p.kind == RnnKind::Gru ? 2 * H : G * H;
+                for (int64_t row = 0; row < G * H; ++row) {
+                    float acc = dot(W + row * I, xt, I) + (Wb ? Wb[row] : 0.f);
+                    if (row < recurrentRows) acc += dot(R + row * H, hPrev, H) + (Rb ? Rb[row] : 0.f);
+                    gate[row] = acc;
+                }
+                if (p.kind == RnnKind::Rnn) {
+                    for (int64_t j = 0; j < H; ++j) hNew[j] = activate(f, clipped(gate[j]));
+                } else if (p.kind == RnnKind::Gru) {
+                    for (int64_t j = 0; j < H; ++j) reset[j] = activate(f, clipped(gate[H + j]));
+                    if (!p.linearBeforeReset)
+                        for (int64_t k = 0; k < H; ++k) cNew[k] = reset[k] * hPrev[k]; // r (.) h, in cNew
+                    for (int64_t j = 0; j < H; ++j) {
+                        const float* Rh = R + (2 * H + j) * H;
+                        const float rb = Rb ? Rb[2 * H + j] : 0.f;
+                        const float rec = p.linearBeforeReset ? reset[j] * (dot(Rh, hPrev, H) + rb) : dot(Rh, cNew, H) + rb;
+                        const float z = activate(f, clipped(gate[j]));
+                        const float cand = activate(g, clipped(gate[2 * H + j] + rec));
+                        hNew[j] = (1.f - z) * cand + z * hPrev[j];
+                    }
+                } else {
+                    for (int64_t j = 0; j < H; ++j) {
+                        float iPre = gate[j], oPre = gate[H + j], fPre = gate[2 * H + j];
+                        if (P) {
+                            iPre += P[j] * cPrev[j];
+                            fPre += P[2 * H + j] * cPrev[j];
+                        }
+                        const float ig = activate(f, clipped(iPre));
+                        const float fg = p.inputForget ? 1.f - ig : activate(f, clipped(fPre));
+                        const float cc = activate(g, clipped(gate[3 * H + j]));
+                        cNew[j] = fg * cPrev[j] + ig * cc;
+                        if (P) oPre += P[H + j] * cNew[j];
+                        hNew[j] = activate(f, clipped(oPre)) * activate(h, cNew[j]);
+                    }
+                    std::memcpy(cPrev, cNew, sizeof(float) * static_cast<size_t>(H));
+                }
+                std::memcpy(hPrev, hNew, sizeof(float) * static_cast<size_t>(H));
+                if (y) std::memcpy(yAt(t, dir, n), hNew, sizeof(float) * static_cast<size_t>(H));
+            }
+            if (yh) std::memcpy(yh + stateAt(dir, n), hPrev, sizeof(float) * static_cast<size_t>(H));
+            if (yc) std::memcpy(yc + stateAt(dir, n), cPrev, sizeof(float) * static_cast<size_t>(H));
+        }
+    }
+}
+
+} // namespace embark::generic
