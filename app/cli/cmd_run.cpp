@@ -119,7 +119,7 @@ int cmdRun(const QStringList& args, Io& io) {
     if (!seedOk) return usage(io, "--seed must be a non-negative integer");
 
     const QString path = parser.positionalArguments().first();
-    auto graph = loadModel(path, parser);
+    auto graph = loadModel(path, parser, &io);
     if (!graph) return fail(io, graph.error());
 
     Expected_ expected;

@@ -20,6 +20,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <cctype>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -67,6 +68,7 @@ public:
         inferShapes();
         EMBARK_TRY(build());
         EMBARK_TRY(finish(bytes));
+        checkDeclaredShapes();
         return std::move(m_graph);
     }
 
@@ -79,6 +81,7 @@ private:
     std::unordered_map<std::string, ir::Value*> m_values; // ONNX name -> IR value
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
     std::unordered_set<const ir::Value*> m_unknownShape;
+    std::vector<std::pair<std::string, std::vector<std::string>>> m_declared; // value -> declared dims
 
     Error fail(ErrorKind kind, const std::string& message) const {
         return makeError(kind, m_display + ": " + message);
@@ -96,7 +99,50 @@ private:
         return {};
     }
 
+    // Declared shapes are checked, never trusted: the shapes value_info and the graph outputs
+    // declare are set aside, inference (then the reference's propagation for what it leaves
+    // open) computes every shape, and a declared shape that disagrees is reported
+    // (checkDeclaredShapes) while the computed one is used, as ONNX Runtime does.
+    void setDeclaredShapesAside() {
+        auto* g = m_model.mutable_graph();
+        auto remember = [this](const pb::ValueInfoProto& vi) {
+            if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
+            std::vector<std::string> dims;
+            for (const auto& d : vi.type().tensor_type().shape().dim())
+                dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : "?");
+            m_declared.push_back({vi.name(), dims});
+        };
+        for (const auto& vi : g->value_info()) remember(vi);
+        for (const auto& vi : g->output()) remember(vi);
+        g->clear_value_info();
+        for (auto& out : *g->mutable_output())
+            if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+    }
+
+    void checkDeclaredShapes() {
+        std::string warnings;
+        for (const auto& [name, dims] : m_declared) {
+            auto it = m_values.find(name);
+            if (it == m_values.end() || it->second->isConstant()) continue;
+            const ir::Shape& shape = it->second->shape;
+            bool differs = shape.rank() != dims.size();
+            std::string declared;
+            for (size_t i = 0; i < dims.size(); ++i) {
+                declared += (i ? "x" : "") + dims[i];
+                const bool fixed = !dims[i].empty() && std::isdigit(static_cast<unsigned char>(dims[i][0]));
+                if (fixed && !differs && std::stoll(dims[i]) != shape[i]) differs = true;
+            }
+            if (!differs) continue;
+            std::string computed;
+            for (size_t i = 0; i < shape.rank(); ++i) computed += (i ? "x" : "") + std::to_string(shape[i]);
+            warnings += "value '" + name + "' is declared " + (declared.empty() ? "a scalar" : declared) + " but its op computes " +
+                        (computed.empty() ? "a scalar" : computed) + "; Embark uses " + (computed.empty() ? "a scalar" : computed) + "\n";
+        }
+        if (!warnings.empty()) m_graph.metadata["shape_warnings"] = warnings;
+    }
+
     void inferShapes() {
+        setDeclaredShapesAside();
         try {
             pb::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/0, /*enable_data_propagation=*/true};
             pb::shape_inference::InferShapes(m_model, pb::OpSchemaRegistry::Instance(), options);
