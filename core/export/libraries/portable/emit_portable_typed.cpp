@@ -17,7 +17,8 @@ bool runtimeNonFloat(const ir::Value* v) { return v && !v->isConstant() && v->dt
 // they are (a constant's ptr() is its float32 copy).
 std::string typedPtr(EmitContext& ctx, const ir::Value* v) {
     if (!v) return "nullptr";
-    if (!v->isConstant() || v->dtype == DType::Float32) return "static_cast<void*>(" + ctx.ptr(v) + ")";
+    if (!v->isConstant()) return "static_cast<void*>(" + ctx.ptr(v) + ")";
+    if (v->dtype == DType::Float32) return "static_cast<const void*>(" + ctx.ptr(v) + ")";
     return "static_cast<const void*>(embark_weights + " + std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) + ")";
 }
 
@@ -141,12 +142,18 @@ std::string elemTypeExpr(DType t) {
 bool isTypedNode(const ir::Node& n) {
     switch (n.op) {
     case OpKind::DynamicQuantizeLinear: case OpKind::MatMulInteger: case OpKind::ConvInteger: return true;
-    case OpKind::Cast: case OpKind::Gather: case OpKind::Identity: case OpKind::Dropout: case OpKind::Reshape:
-    case OpKind::Flatten: case OpKind::Squeeze: case OpKind::Unsqueeze:
-        if (isQuantizedNode(n)) return false;
-        for (const ir::Value* v : n.inputs())
-            if (runtimeNonFloat(v)) return true;
-        return runtimeNonFloat(n.output(0)) || (n.op == OpKind::Gather && n.input(0) && n.input(0)->dtype != DType::Float32);
+    case OpKind::Cast: return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::Gather: // by run-time indices, or of non-float data
+        return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
+               (runtimeNonFloat(n.input(1)) || n.input(0)->dtype != DType::Float32);
+    case OpKind::Identity: case OpKind::Dropout: case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+        // Bytes moved as they are; a shape or axes computed at run time is not (the export's
+        // shapes are fixed), so such a node stays with the float emitter, which refuses it.
+        if (isQuantizedNode(n) || !n.input(0)) return false;
+        for (size_t i = 1; i < n.inputs().size(); ++i)
+            if (n.input(i) && !n.input(i)->isConstant()) return false;
+        return runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0));
     default: return false;
     }
 }
