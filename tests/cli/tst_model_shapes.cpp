@@ -125,7 +125,7 @@ private slots:
         const QString model = dir + "/model.onnx";
         QVERIFY(symbolicModel().save(model));
         const ir::Tensor sample = ir::Tensor::fromFloats(ir::Shape{1, 3, 16}, std::vector<float>(48, 0.5f));
-        QVERIFY(onnx::writeTensorProto((dir + "/test_data_set_0/input_0.pb").toStdString(), sample, "audio"));
+        QVERIFY(embark::onnx::writeTensorProto((dir + "/test_data_set_0/input_0.pb").toStdString(), sample, "audio"));
         test::CliResult r = test::runCli({"inspect", model, "--json"});
         QVERIFY2(r.code == 0, describe(r));
         QCOMPARE(json(r.out)["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 3, 16}));
