@@ -82,6 +82,7 @@ private:
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
     std::unordered_set<const ir::Value*> m_unknownShape;
     std::vector<std::pair<std::string, std::vector<std::string>>> m_declared; // value -> declared dims
+    std::vector<pb::ValueInfoProto> m_declaredInfo;                            // the same, as written
 
     Error fail(ErrorKind kind, const std::string& message) const {
         return makeError(kind, m_display + ": " + message);
@@ -100,9 +101,11 @@ private:
     }
 
     // Declared shapes are checked, never trusted: the shapes value_info and the graph outputs
-    // declare are set aside, inference (then the reference's propagation for what it leaves
-    // open) computes every shape, and a declared shape that disagrees is reported
-    // (checkDeclaredShapes) while the computed one is used, as ONNX Runtime does.
+    // declare are set aside, inference computes every shape it can, and a declared shape that
+    // disagrees is reported (checkDeclaredShapes) while the computed one is used, as ONNX
+    // Runtime does. Where inference cannot tell (a shape that depends on an input's values, such
+    // as Reshape by a shape fed at run time), the declaration is all there is: it comes back
+    // (restoreUninferredShapes), and what is still open goes to the reference's propagation.
     void setDeclaredShapesAside() {
         auto* g = m_model.mutable_graph();
         auto remember = [this](const pb::ValueInfoProto& vi) {
@@ -111,6 +114,7 @@ private:
             for (const auto& d : vi.type().tensor_type().shape().dim())
                 dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : "?");
             m_declared.push_back({vi.name(), dims});
+            m_declaredInfo.push_back(vi);
         };
         for (const auto& vi : g->value_info()) remember(vi);
         for (const auto& vi : g->output()) remember(vi);
@@ -141,6 +145,38 @@ private:
         if (!warnings.empty()) m_graph.metadata["shape_warnings"] = warnings;
     }
 
+    static bool fullyKnown(const pb::ValueInfoProto& vi) {
+        if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return false;
+        for (const auto& d : vi.type().tensor_type().shape().dim())
+            if (!d.has_dim_value()) return false;
+        return true;
+    }
+
+    void restoreUninferredShapes() {
+        auto* g = m_model.mutable_graph();
+        std::unordered_set<std::string> inferred;
+        for (const auto& vi : g->value_info())
+            if (fullyKnown(vi)) inferred.insert(vi.name());
+        for (const auto& vi : g->output())
+            if (fullyKnown(vi)) inferred.insert(vi.name());
+        for (const pb::ValueInfoProto& declared : m_declaredInfo) {
+            if (inferred.count(declared.name()) || !fullyKnown(declared)) continue;
+            bool isOutput = false;
+            for (auto& out : *g->mutable_output())
+                if (out.name() == declared.name()) {
+                    *out.mutable_type() = declared.type();
+                    isOutput = true;
+                }
+            if (isOutput) continue;
+            for (int i = 0; i < g->value_info_size(); ++i)
+                if (g->value_info(i).name() == declared.name()) {
+                    g->mutable_value_info()->DeleteSubrange(i, 1);
+                    break;
+                }
+            *g->add_value_info() = declared;
+        }
+    }
+
     void inferShapes() {
         setDeclaredShapesAside();
         try {
@@ -150,6 +186,7 @@ private:
             // Not fatal: the reference interpreter propagates the shapes inference missed.
             m_graph.metadata["shape_inference"] = std::string("incomplete: ") + e.what();
         }
+        restoreUninferredShapes();
         const auto& g = m_model.graph();
         for (const auto& vi : g.input()) m_types[vi.name()] = &vi.type();
         for (const auto& vi : g.value_info()) m_types[vi.name()] = &vi.type();
