@@ -105,14 +105,16 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     // The expected outputs embedded for run_export --check (see DeploymentPlan::referenceGraph).
     auto reference = reference::run(dp.referenceGraph(model), samples);
     if (!reference) return reference.error();
-    // The export writes the planned shapes; the reference computes its own. They must agree,
-    // never silently differ (the importer checks declared shapes; this is the last guard).
+    // The export writes the planned shapes; the reference computes its own on the sample. They
+    // must agree, never silently differ: the importer checks declared shapes, so what is left
+    // is a shape that depends on input values (a window length or Range bound fed at run time),
+    // which an export, whose shapes are fixed, cannot follow.
     for (size_t k = 0; k < reference->outputs.size() && k < model.outputs().size(); ++k)
         if (reference->outputs[k].shape() != model.outputs()[k]->shape)
-            return makeError(ErrorKind::InvalidInput, "model output " + describeValue(model.outputs()[k]) +
-                                                          ": the reference interpreter computes shape " +
-                                                          reference->outputs[k].shape().str() + " for it; re-export "
-                                                          "after fixing the model's shapes");
+            return makeError(ErrorKind::Unsupported, "model output " + describeValue(model.outputs()[k]) +
+                                                         ": on the sample input the reference interpreter computes shape " +
+                                                         reference->outputs[k].shape().str() + ": its shape depends on input "
+                                                         "values, and exports have fixed shapes; make that input a constant");
 
     WeightsBlob blob;
     EmitContext ctx(*adapted, *plan, blob);
