@@ -247,7 +247,7 @@ int cmdBench(const QStringList& args, Io& io) {
         expectSet = std::move(*set);
     }
     if (parser.isSet("input") || expectSet) {
-        auto graph = loadModel(o.modelPath, parser);
+        auto graph = loadModel(o.modelPath, parser, &io);
         if (!graph) return fail(io, graph.error());
         if (parser.isSet("input")) {
             auto in = readInputs(*graph, parser.values("input"));
@@ -317,7 +317,7 @@ int cmdBench(const QStringList& args, Io& io) {
         std::vector<onnx::NamedTensor> ins, outs;
         auto read = [&](const std::vector<exporter::ExportIo>& ios, std::vector<onnx::NamedTensor>& into) -> Status {
             for (const exporter::ExportIo& e : ios) {
-                auto t = onnx::readRaw((folder->dir + "/" + e.dataFile).toStdString(), ir::DType::Float32, ir::Shape(e.shape));
+                auto t = onnx::readRaw((folder->dir + "/" + e.dataFile).toStdString(), e.dtype, ir::Shape(e.shape));
                 if (!t) return t.error();
                 into.push_back({e.name, *t});
             }

@@ -83,7 +83,7 @@ int cmdExport(const QStringList& args, Io& io) {
     if (!toolchain) return fail(io, toolchain.error());
     o.toolchainFile = toolchain->file;
 
-    auto graph = loadModel(parser.positionalArguments().first(), parser);
+    auto graph = loadModel(parser.positionalArguments().first(), parser, &io);
     if (!graph) return fail(io, graph.error());
     if (parser.isSet("input")) {
         auto in = readInputs(*graph, parser.values("input"));

@@ -106,7 +106,7 @@ int cmdInspect(const QStringList& args, Io& io) {
     if (int rc = parseOrExit(parser, args, io, "inspect MODEL [--json] [--shape NAME=DIMS]...", 1, 1); rc >= 0)
         return rc;
     const QString path = parser.positionalArguments().first();
-    auto graph = loadModel(path, parser);
+    auto graph = loadModel(path, parser, &io);
     if (!graph) return fail(io, graph.error());
     if (parser.isSet("json"))
         io.out << QJsonDocument(withSchema(inspectJson(*graph, path))).toJson(QJsonDocument::Indented);

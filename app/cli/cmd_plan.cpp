@@ -182,7 +182,7 @@ int cmdPlan(const QStringList& args, Io& io) {
     po.nodeOverrides = *nodes;
 
     const QString path = parser.positionalArguments().first();
-    auto graph = loadModel(path, parser);
+    auto graph = loadModel(path, parser, &io);
     if (!graph) return fail(io, graph.error());
     // The same plan an export with these options writes into export.json.
     auto deployment = exporter::buildDeploymentPlan(*graph, po);

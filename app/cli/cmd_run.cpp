@@ -122,7 +122,7 @@ int cmdRun(const QStringList& args, Io& io) {
     if (!seedOk) return usage(io, "--seed '" + parser.value("seed") + "': give an integer in 0..18446744073709551615");
 
     const QString path = parser.positionalArguments().first();
-    auto graph = loadModel(path, parser);
+    auto graph = loadModel(path, parser, &io);
     if (!graph) return fail(io, graph.error());
 
     Expected_ expected;

@@ -1,6 +1,7 @@
 #include "model_args.h"
 
 #include "onnx/importer.h"
+#include "onnx/model_inputs.h"
 #include "onnx/tensor_io.h"
 
 #include <QFileInfo>
@@ -12,6 +13,29 @@ namespace embark::cli {
 
 std::map<std::string, ir::Tensor> testSetInputs(const ir::Graph& graph, const std::vector<onnx::NamedTensor>& set) {
     return onnx::pairTestSetInputs(graph, set);
+}
+
+Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides) {
+    auto declared = onnx::declaredInputs(path);
+    if (!declared) return {}; // the import names what is wrong with the file
+    std::vector<const onnx::DeclaredInput*> free;
+    for (const onnx::DeclaredInput& in : *declared)
+        if (in.hasFreeDims() && !overrides.count(in.name)) free.push_back(&in);
+    if (free.empty()) return {};
+    const auto fromData = onnx::testDataShapes(path, *declared);
+    std::string missing, options;
+    for (const onnx::DeclaredInput* in : free) {
+        if (auto it = fromData.find(in->name); it != fromData.end()) {
+            overrides[in->name] = it->second;
+            continue;
+        }
+        missing += (missing.empty() ? "" : "; ") + ("input '" + in->name + "' has " + onnx::freeDimsText(*in));
+        options += (options.empty() ? "" : " ") + onnx::shapeOption(*in);
+    }
+    if (missing.empty()) return {};
+    return makeError(ErrorKind::Usage, path + ": " + missing + ", and no test data (test_data_set_0/input_K.pb beside the "
+                                                                "model) fixes them: pass " + options +
+                                           " with the sizes you deploy (the free dimensions are given as 1 here)");
 }
 
 void addShapeOption(QCommandLineParser& parser) {
@@ -31,12 +55,18 @@ Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLinePars
     return out;
 }
 
-Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser) {
+Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser, Io* io) {
     auto overrides = shapeOverrides(parser);
     if (!overrides) return overrides.error();
+    EMBARK_TRY(fixFreeDimensions(path.toStdString(), *overrides));
     onnx::ImportOptions options;
     options.shapeOverrides = std::move(*overrides);
-    return onnx::importModel(path.toStdString(), options);
+    auto graph = onnx::importModel(path.toStdString(), options);
+    if (graph && io)
+        if (auto w = graph->metadata.find("shape_warnings"); w != graph->metadata.end())
+            for (const QString& line : QString::fromStdString(w->second).split('\n', Qt::SkipEmptyParts))
+                io->err << "embark-cli: warning: " << path << ": " << line << "\n";
+    return graph;
 }
 
 Status requireTensorFile(const QString& option, const QString& path) {

@@ -88,6 +88,15 @@ Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n);
 Status emitPortableQuantized(EmitContext& ctx, const ir::Node& n);
 // True when n reads or writes an int8/uint8 tensor at run time that emitPortableQuantized runs.
 bool isQuantizedNode(const ir::Node& n);
+// The typed part of the portable emitter (emit_portable_typed.cpp): run-time tensors of other
+// types than float32 outside fuse_qdq's int8 ops (Cast, Gather by computed indices, reshapes,
+// DynamicQuantizeLinear, MatMulInteger, ConvInteger), on the generic typed kernels.
+Status emitPortableTyped(EmitContext& ctx, const ir::Node& n);
+// True when n is one of those and reads or writes such a tensor (or is an integer op).
+bool isTypedNode(const ir::Node& n);
+// The generic::ElemType expression of t ("embark::generic::ElemType::Int64"), "" when the
+// generated code has no such type.
+std::string elemTypeExpr(ir::DType t);
 // Scale and zero point of an int8/uint8 run-time value (from its producer's parameters,
 // through the data movement ops), for the dequantized layer dumps. False when unknown.
 bool quantParamsOf(const ir::Value* v, float* scale, int* zeroPoint);

@@ -23,6 +23,9 @@ std::vector<ExportIo> ios(const QJsonValue& v, const char* fileKey) {
         const QJsonObject o = e.toObject();
         ExportIo io{str(o["name"]), {}, o[fileKey].toString()};
         for (const auto& d : o["shape"].toArray()) io.shape.push_back(d.toInteger());
+        // Exports written before other element types had float32 throughout.
+        if (o.contains("dtype") && !ir::dtypeFromName(o["dtype"].toString().toStdString(), &io.dtype))
+            io.dtype = ir::DType::Undefined;
         out.push_back(std::move(io));
     }
     return out;

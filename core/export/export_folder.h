@@ -3,6 +3,7 @@
 // A folder written by another Embark (another "format") is refused with what to do.
 #pragma once
 
+#include "ir/dtype.h"
 #include "ir/error.h"
 
 #include <QJsonObject>
@@ -27,6 +28,7 @@ struct ExportIo {
     std::string name;
     std::vector<int64_t> shape; // model layout
     QString dataFile;           // data/input_K.bin or data/expected_K.bin (relative)
+    ir::DType dtype = ir::DType::Float32; // its element type (and the data file's)
 };
 
 struct ExportFolder {

@@ -59,14 +59,22 @@ std::string replaceAll(std::string s, const std::string& from, const std::string
 
 namespace {
 
-Status checkFloatIo(const ir::Graph& g) {
+// The run protocol's element types (model_api.h DType).
+bool ioType(ir::DType t) {
+    using ir::DType;
+    return t == DType::Float32 || t == DType::Float16 || t == DType::Int64 || t == DType::Int32 || t == DType::Int8 ||
+           t == DType::UInt8 || t == DType::Bool;
+}
+
+Status checkIoTypes(const ir::Graph& g) {
+    const char* types = "float32, float16, int64, int32, int8, uint8 and bool";
     for (const ir::Value* v : g.inputs())
-        if (v->dtype != ir::DType::Float32)
-            return makeError(ErrorKind::Unsupported, "model input " + describeValue(v) +
-                                                         ": exports take float32 inputs; cast it in the model");
+        if (!ioType(v->dtype))
+            return makeError(ErrorKind::Unsupported, "model input " + describeValue(v) + ": exports take " + types +
+                                                         " inputs; cast it in the model");
     for (const ir::Value* v : g.outputs())
-        if (v->dtype != ir::DType::Float32)
-            return makeError(ErrorKind::Unsupported, "model output " + describeValue(v) + ": exports give float32 outputs");
+        if (!ioType(v->dtype))
+            return makeError(ErrorKind::Unsupported, "model output " + describeValue(v) + ": exports give " + types + " outputs");
     return {};
 }
 
@@ -78,7 +86,7 @@ QByteArray readFile(const QString& path) {
 } // namespace
 
 Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& options) {
-    EMBARK_TRY(checkFloatIo(model));
+    EMBARK_TRY(checkIoTypes(model));
     auto deployment = buildDeploymentPlan(model, planOptions(options));
     if (!deployment) return deployment.error();
     return writeExport(model, **deployment, options);
@@ -88,7 +96,7 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     ExportOptions o = optionsIn;
     if (o.arch.empty()) o.arch = hostArch();
     if (o.runtimeDir.isEmpty()) o.runtimeDir = defaultRuntimeDir();
-    EMBARK_TRY(checkFloatIo(model));
+    EMBARK_TRY(checkIoTypes(model));
     const Adaptation* adapted = &dp.adaptation;
     const MemoryPlan* plan = &dp.memory;
     const std::vector<FusedBlock>& blocks = dp.fusedBlocks;
@@ -97,6 +105,16 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     // The expected outputs embedded for run_export --check (see DeploymentPlan::referenceGraph).
     auto reference = reference::run(dp.referenceGraph(model), samples);
     if (!reference) return reference.error();
+    // The export writes the planned shapes; the reference computes its own on the sample. They
+    // must agree, never silently differ: the importer checks declared shapes, so what is left
+    // is a shape that depends on input values (a window length or Range bound fed at run time),
+    // which an export, whose shapes are fixed, cannot follow.
+    for (size_t k = 0; k < reference->outputs.size() && k < model.outputs().size(); ++k)
+        if (reference->outputs[k].shape() != model.outputs()[k]->shape)
+            return makeError(ErrorKind::Unsupported, "model output " + describeValue(model.outputs()[k]) +
+                                                         ": on the sample input the reference interpreter computes shape " +
+                                                         reference->outputs[k].shape().str() + ": its shape depends on input "
+                                                         "values, and exports have fixed shapes; make that input a constant");
 
     WeightsBlob blob;
     EmitContext ctx(*adapted, *plan, blob);
@@ -113,10 +131,10 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     if (!stagedOrError) return stagedOrError.error();
     std::unique_ptr<StagedFolder> staged(*stagedOrError);
 
-    // Sample data: model layout, raw little-endian float32.
+    // Sample data: model layout, raw little-endian, in each tensor's element type.
     std::string incbins, dataFiles;
     for (size_t k = 0; k < model.inputs().size(); ++k) {
-        const ir::Tensor& t = samples.at(model.inputs()[k]->name);
+        const ir::Tensor t = samples.at(model.inputs()[k]->name).castTo(model.inputs()[k]->dtype);
         const QString rel = QStringLiteral("data/input_%1.bin").arg(k);
         EMBARK_TRY(staged->writeFile(rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
         incbins += "    .balign 64\n    .global embark_input_" + std::to_string(k) + "\nembark_input_" + std::to_string(k) +
@@ -124,7 +142,7 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
         dataFiles += ";${CMAKE_CURRENT_SOURCE_DIR}/" + rel.toStdString();
     }
     for (size_t k = 0; k < reference->outputs.size(); ++k) {
-        const ir::Tensor t = reference->outputs[k].castTo(ir::DType::Float32);
+        const ir::Tensor t = reference->outputs[k].castTo(model.outputs()[k]->dtype);
         const QString rel = QStringLiteral("data/expected_%1.bin").arg(k);
         EMBARK_TRY(staged->writeFile(rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
         incbins += "    .balign 64\n    .global embark_expected_" + std::to_string(k) + "\nembark_expected_" + std::to_string(k) +
@@ -200,6 +218,24 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     return result;
 }
 
+namespace {
+
+// The values a generated integer input may take: below the dimension it indexes when it feeds
+// a Gather's indices (token ids into an embedding), else small non-negative numbers.
+int64_t integerSampleLimit(const ir::Value* v) {
+    int64_t limit = 0;
+    for (const ir::Use& use : v->uses())
+        if (use.node->op == ir::OpKind::Gather && use.index == 1 && use.node->input(0)) {
+            const ir::Value* data = use.node->input(0);
+            const int64_t axis = data->shape.rank() ? data->shape.normAxis(use.node->attrInt("axis", 0)) : 0;
+            const int64_t dim = data->shape.rank() ? data->shape[static_cast<size_t>(axis)] : 1;
+            limit = limit == 0 ? dim : std::min(limit, dim);
+        }
+    return limit > 0 ? limit : 4;
+}
+
+} // namespace
+
 std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g, const std::map<std::string, ir::Tensor>& given) {
     std::map<std::string, ir::Tensor> in = given;
     std::mt19937 rng(20261129);
@@ -207,8 +243,14 @@ std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g, const s
     for (const ir::Value* v : g.inputs()) {
         if (in.count(v->name)) continue;
         std::vector<float> data(static_cast<size_t>(v->shape.numel()));
-        for (float& x : data) x = dist(rng);
-        in[v->name] = ir::Tensor::fromFloats(v->shape, data);
+        if (ir::isFloating(v->dtype)) {
+            for (float& x : data) x = dist(rng);
+        } else {
+            const int64_t limit = v->dtype == ir::DType::Bool ? 2 : integerSampleLimit(v);
+            std::uniform_int_distribution<int64_t> ints(0, limit - 1);
+            for (float& x : data) x = static_cast<float>(ints(rng));
+        }
+        in[v->name] = ir::Tensor::fromFloats(v->shape, data).castTo(v->dtype);
     }
     return in;
 }

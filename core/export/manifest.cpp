@@ -69,12 +69,12 @@ QByteArray manifestJson(const ManifestInput& in) {
     QJsonArray inputs, outputs;
     for (size_t k = 0; k < in.model.inputs().size(); ++k) {
         const ir::Value* v = in.model.inputs()[k];
-        inputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", "float32"},
+        inputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", str(std::string(ir::dtypeName(v->dtype)))},
                                   {"sample", QStringLiteral("data/input_%1.bin").arg(k)}});
     }
     for (size_t k = 0; k < in.model.outputs().size(); ++k) {
         const ir::Value* v = in.model.outputs()[k];
-        outputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", "float32"},
+        outputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", str(std::string(ir::dtypeName(v->dtype)))},
                                    {"expected", QStringLiteral("data/expected_%1.bin").arg(k)}});
     }
     auto meta = [&](const char* key) {

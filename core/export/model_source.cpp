@@ -19,12 +19,28 @@ std::vector<int64_t> modelDims(const EmitContext& ctx, const ir::Value* v) {
     return d;
 }
 
-std::string tensorInfo(const std::string& name, const std::vector<int64_t>& dims) {
+// The run protocol's DType code (model_api.h: ONNX's numbering) of a tensor type; 0 for a type
+// the run protocol has no code for.
+int dtypeCode(ir::DType t) {
+    switch (t) {
+    case ir::DType::Float32: return 1;
+    case ir::DType::UInt8: return 2;
+    case ir::DType::Int8: return 3;
+    case ir::DType::Int32: return 6;
+    case ir::DType::Int64: return 7;
+    case ir::DType::Bool: return 9;
+    case ir::DType::Float16: return 10;
+    default: return 0;
+    }
+}
+
+std::string tensorInfo(const std::string& name, const std::vector<int64_t>& dims, ir::DType dtype = ir::DType::Float32) {
     std::vector<int64_t> padded = dims;
     int64_t numel = 1;
     for (int64_t d : dims) numel *= d;
     padded.resize(8, 0);
-    return "{" + cppString(name) + ", " + std::to_string(dims.size()) + ", " + cppInts(padded) + ", " + std::to_string(numel) + "}";
+    return "{" + cppString(name) + ", " + std::to_string(dims.size()) + ", " + cppInts(padded) + ", " + std::to_string(numel) + ", " +
+           std::to_string(dtypeCode(dtype)) + "}";
 }
 
 std::string joined(const std::vector<std::string>& v, const char* sep) {
@@ -96,12 +112,14 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     std::vector<bool> inputInPlace(g.inputs().size());
     for (size_t k = 0; k < g.inputs().size(); ++k)
         if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
-            ctx.bind(g.inputs()[k]->name, "const_cast<float*>(inputs[" + std::to_string(k) + "])");
+            ctx.bind(g.inputs()[k]->name, "static_cast<float*>(const_cast<void*>(inputs[" + std::to_string(k) + "]))");
     for (const ir::Node* n : g.nodes()) {
         // Int8 tensors run on the portable int8 kernels (fuse_qdq's ops, per-tensor
-        // QuantizeLinear/DequantizeLinear, int8 data movement); any other non-float tensor is
-        // refused.
-        const bool quantized = isQuantizedNode(*n);
+        // QuantizeLinear/DequantizeLinear, int8 data movement), tensors of other types on the
+        // typed generic kernels (casts, gathers, reshapes, dynamic quantization); any other
+        // non-float tensor is refused.
+        const bool typed = isTypedNode(*n) && ctx.library(*n) == "portable";
+        const bool quantized = typed || isQuantizedNode(*n);
         for (const ir::Value* v : n->inputs())
             if (v && !v->isConstant() && v->dtype != ir::DType::Float32 && !quantized)
                 return makeError(ErrorKind::Unsupported, "node " + n->describe() + " reads " + describeValue(v) +
@@ -134,10 +152,14 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
             auto outs = reference::evalNode(*n, ins);
             if (!outs) return outs.error();
             for (size_t i = 0; i < n->outputs().size() && i < outs->size(); ++i)
-                if (const ir::Value* v = n->output(i))
-                    ctx.forward += "    std::memcpy(" + ctx.ptr(v) + ", " +
-                                   ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector()) + ", " +
-                                   std::to_string(v->byteSize()) + ");\n";
+                if (const ir::Value* v = n->output(i)) {
+                    // Its bytes in its own type (a float32 copy for a float32 value).
+                    const std::string src = v->dtype == ir::DType::Float32
+                                                ? ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector())
+                                                : "(embark_weights + " +
+                                                      std::to_string(ctx.rawBytes(v->name + ":folded", (*outs)[i].castTo(v->dtype))) + ")";
+                    ctx.forward += "    std::memcpy(" + ctx.ptr(v) + ", " + src + ", " + std::to_string(v->byteSize()) + ");\n";
+                }
         } else {
             EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), *n));
             const std::string& lib = ctx.library(*n);
@@ -153,6 +175,10 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         int qZero = 0;
         if (out->dtype == ir::DType::Float32)
             body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
+        else if (typed && !elemTypeExpr(out->dtype).empty())
+            // Dumps of other types are their values as float32, like every other layer's.
+            body += "    endLayerT<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, static_cast<const void*>(" + ctx.ptr(out) +
+                    "), " + elemTypeExpr(out->dtype) + ", " + std::to_string(out->shape.numel()) + ");\n";
         else if (quantParamsOf(out, &qScale, &qZero))
             // Dumps of int8 layers are dequantized: model-layout floats like every other layer.
             body += "    endLayerQ<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, reinterpret_cast<const " +
@@ -182,20 +208,20 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     std::string inputsCopy, outputsCopy, inputInfos, outputInfos;
     for (size_t k = 0; k < g.inputs().size(); ++k) {
         const ir::Value* v = g.inputs()[k];
-        inputInfos += "    " + tensorInfo(v->name, v->shape.dims()) + ",\n";
+        inputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
         if ((!v->uses().empty() || v->isGraphOutput()) && !inputInPlace[k])
             inputsCopy += "    std::memcpy(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " + std::to_string(v->byteSize()) + ");\n";
     }
     for (size_t k = 0; k < g.outputs().size(); ++k) {
         const ir::Value* v = g.outputs()[k];
-        outputInfos += "    " + tensorInfo(v->name, v->shape.dims()) + ",\n";
+        outputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
         outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + ctx.ptr(v) + ", " + std::to_string(v->byteSize()) + ");\n";
     }
 
     std::string code;
     code += "// Generated by Embark " EMBARK_VERSION " from model '" + replaceAll(modelName, "\n", " ") + "'. Do not edit:\n";
     code += "// re-export instead. forward() is the schedule as straight-line calls into one arena.\n";
-    code += "#include \"model_api.h\"\n\n#include \"generic.h\"\n#include \"portable.h\"\n";
+    code += "#include \"model_api.h\"\n\n#include \"generic.h\"\n#include \"portable.h\"\n#include \"typed.h\"\n";
     if (ctx.usesXnnpack) code += "#include \"embark_xnnpack.h\"\n";
     code += "\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include <exception>\n#include <memory>\n#include <vector>\n\n";
     code += "extern \"C\" const unsigned char embark_weights[];\n";
@@ -212,7 +238,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     code += "const int kNumLayers = " + std::to_string(layer) + ";\n";
     code += "const TensorInfo kInputs[] = {\n" + inputInfos + "};\n";
     code += "const TensorInfo kOutputs[] = {\n" + outputInfos + "};\n";
-    code += "const LayerInfo kLayers[] = {\n" + (layerTable.empty() ? std::string("    {\"\", \"\", \"\", {\"\", 0, {}, 0}},\n") : layerTable) + "};\n\n";
+    code += "const LayerInfo kLayers[] = {\n" + (layerTable.empty() ? std::string("    {\"\", \"\", \"\", {\"\", 0, {}, 0, 1}},\n") : layerTable) + "};\n\n";
     code += "namespace {\n\n";
     code += "using Clock = std::chrono::steady_clock;\n";
     code += "// The activation arena (+64 bytes: XNNPACK may read 16 bytes past an input).\n";
@@ -273,17 +299,31 @@ inline void endLayerQ(int layer, Clock::time_point& t0, uint64_t* layerNs, DumpF
     }
 }
 
+// A layer of another element type: Mode 2 dumps its values as float32.
 template <int Mode>
-void run(const float* const* inputs, float* const* outputs, uint64_t* layerNs, DumpFn fn, void* user) {
+inline void endLayerT(int layer, Clock::time_point& t0, uint64_t* layerNs, DumpFn fn, void* user, const void* data,
+                      embark::generic::ElemType type, size_t count) {
+    if constexpr (Mode == 2) {
+        std::vector<float> f(count);
+        embark::generic::cast(data, type, f.data(), embark::generic::ElemType::Float32, static_cast<int64_t>(count));
+        endLayer<Mode>(layer, t0, layerNs, fn, user, f.data());
+    } else {
+        (void)data, (void)type, (void)count;
+        endLayer<Mode>(layer, t0, layerNs, fn, user, nullptr);
+    }
+}
+
+template <int Mode>
+void run(const void* const* inputs, void* const* outputs, uint64_t* layerNs, DumpFn fn, void* user) {
     Clock::time_point t0 = Mode == 1 ? Clock::now() : Clock::time_point();
 )";
     code += inputsCopy + body + outputsCopy + "}\n\n} // namespace\n\n";
-    std::string sample = "const float* sampleInput(int index) {\n    switch (index) {\n";
+    std::string sample = "const void* sampleInput(int index) {\n    switch (index) {\n";
     for (size_t k = 0; k < g.inputs().size(); ++k)
-        sample += "    case " + std::to_string(k) + ": return reinterpret_cast<const float*>(embark_input_" + std::to_string(k) + ");\n";
-    sample += "    default: return nullptr;\n    }\n}\n\nconst float* expectedOutput(int index) {\n    switch (index) {\n";
+        sample += "    case " + std::to_string(k) + ": return embark_input_" + std::to_string(k) + ";\n";
+    sample += "    default: return nullptr;\n    }\n}\n\nconst void* expectedOutput(int index) {\n    switch (index) {\n";
     for (size_t k = 0; k < g.outputs().size(); ++k)
-        sample += "    case " + std::to_string(k) + ": return reinterpret_cast<const float*>(embark_expected_" + std::to_string(k) + ");\n";
+        sample += "    case " + std::to_string(k) + ": return embark_expected_" + std::to_string(k) + ";\n";
     sample += "    default: return nullptr;\n    }\n}\n\n";
     code += sample;
     const std::string cap = o.threadsMax > 0 ? std::to_string(o.threadsMax) : "0";
@@ -295,8 +335,8 @@ void run(const float* const* inputs, float* const* outputs, uint64_t* layerNs, D
     code += ctx.init;
     code += "    } catch (const std::exception& e) {\n        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n";
     code += "    // One untimed pass binds every operator to the arena.\n";
-    code += "    std::vector<std::vector<float>> outs(static_cast<size_t>(kNumOutputs));\n    std::vector<float*> outPtrs;\n";
-    code += "    std::vector<const float*> inPtrs;\n    for (int k = 0; k < kNumInputs; ++k) inPtrs.push_back(sampleInput(k));\n";
+    code += "    std::vector<std::vector<int64_t>> outs(static_cast<size_t>(kNumOutputs));\n    std::vector<void*> outPtrs;\n";
+    code += "    std::vector<const void*> inPtrs;\n    for (int k = 0; k < kNumInputs; ++k) inPtrs.push_back(sampleInput(k));\n";
     code += "    for (int k = 0; k < kNumOutputs; ++k) { outs[static_cast<size_t>(k)].resize(static_cast<size_t>(kOutputs[k].numel)); outPtrs.push_back(outs[static_cast<size_t>(k)].data()); }\n";
     code += "    try { forward(inPtrs.data(), outPtrs.data()); } catch (const std::exception& e) {\n";
     code += "        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n    return true;\n}\n\n";
@@ -304,9 +344,9 @@ void run(const float* const* inputs, float* const* outputs, uint64_t* layerNs, D
     // Objects are destroyed in reverse order of creation by resetting them explicitly.
     code += ctx.usesXnnpack ? "    // XNNPACK operators are released with the process; the context last.\n" : "";
     code += "    g_pool.reset();\n}\n\n";
-    code += "void forward(const float* const* inputs, float* const* outputs) { run<0>(inputs, outputs, nullptr, nullptr, nullptr); }\n";
-    code += "void forwardProfiled(const float* const* inputs, float* const* outputs, uint64_t* layerNs) { run<1>(inputs, outputs, layerNs, nullptr, nullptr); }\n";
-    code += "void forwardDump(const float* const* inputs, float* const* outputs, DumpFn fn, void* user) { run<2>(inputs, outputs, nullptr, fn, user); }\n\n";
+    code += "void forward(const void* const* inputs, void* const* outputs) { run<0>(inputs, outputs, nullptr, nullptr, nullptr); }\n";
+    code += "void forwardProfiled(const void* const* inputs, void* const* outputs, uint64_t* layerNs) { run<1>(inputs, outputs, layerNs, nullptr, nullptr); }\n";
+    code += "void forwardDump(const void* const* inputs, void* const* outputs, DumpFn fn, void* user) { run<2>(inputs, outputs, nullptr, fn, user); }\n\n";
     code += "} // namespace embark_model\n";
     return ModelSource{code, layer};
 }

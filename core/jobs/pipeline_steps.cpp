@@ -23,14 +23,15 @@
 namespace embark::jobs {
 namespace {
 
-ir::Tensor readRawFloats(const QString& path, const ir::Shape& shape, bool* ok) {
+// A raw little-endian tensor file of an export (sample, output, dump) in its element type.
+ir::Tensor readRawTensor(const QString& path, ir::DType dtype, const ir::Shape& shape, bool* ok) {
     QFile f(path);
     *ok = false;
     if (!f.open(QIODevice::ReadOnly)) return {};
     const QByteArray bytes = f.readAll();
-    if (bytes.size() != shape.numel() * 4) return {};
+    if (static_cast<size_t>(bytes.size()) != static_cast<size_t>(shape.numel()) * ir::dtypeSize(dtype)) return {};
     *ok = true;
-    return ir::Tensor::fromBytes(ir::DType::Float32, shape, bytes.constData(), static_cast<size_t>(bytes.size()));
+    return ir::Tensor::fromBytes(dtype, shape, bytes.constData(), static_cast<size_t>(bytes.size()));
 }
 
 store::AccuracyEntry entry(const bench::Accuracy& a) {
@@ -256,7 +257,8 @@ Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, co
         const QString dst = local + "/output_" + QString::number(k) + ".bin";
         EMBARK_TRY(s.transport->download(QString::fromStdString(line->file), dst));
         bool ok = false;
-        const ir::Tensor got = readRawFloats(dst, ref.outputs[k].shape(), &ok);
+        // Compared as float32, whatever the output's type.
+        const ir::Tensor got = readRawTensor(dst, ref.outputs[k].dtype(), ref.outputs[k].shape(), &ok).castTo(ir::DType::Float32);
         if (!ok) return makeError(ErrorKind::External, "output '" + name + "' from the board has the wrong size");
         s.result.record.outputAccuracy.push_back(entry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
         if (qdq && k < qdq->outputs.size()) {
@@ -301,7 +303,7 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
         const QString dst = folder.dir + "/results/dump_" + QString::number(d.layer) + ".bin";
         EMBARK_TRY(s.transport->download(QString::fromStdString(d.file), dst));
         bool ok = false;
-        const ir::Tensor got = readRawFloats(dst, it->second.shape(), &ok);
+        const ir::Tensor got = readRawTensor(dst, ir::DType::Float32, it->second.shape(), &ok); // dumps are float32
         if (!ok) continue;
         if (boardValues) (*boardValues)[value] = got;
         LayerAccuracy la{bench::compare(got, referenceAsDumped(s, value, it->second), d.node), d.node, value};
@@ -354,7 +356,7 @@ Status compareStep(PipelineState& s, StepContext& c) {
         const ir::Value* v = s.graph->inputs()[k];
         const QString file = k < folder->inputs.size() ? folder->inputs[k].dataFile : QString();
         bool ok = false;
-        inputs[v->name] = readRawFloats(folder->dir + "/" + file, v->shape, &ok);
+        inputs[v->name] = readRawTensor(folder->dir + "/" + file, v->dtype, v->shape, &ok);
         if (!ok) return makeError(ErrorKind::External, "cannot read the export's sample input " + std::to_string(k));
     }
     // Pass/fail is judged against what the export computes (DeploymentPlan::referenceGraph):

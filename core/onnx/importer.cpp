@@ -22,6 +22,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -69,6 +70,7 @@ public:
         inferShapes();
         EMBARK_TRY(build());
         EMBARK_TRY(finish(bytes));
+        checkDeclaredShapes();
         return std::move(m_graph);
     }
 
@@ -80,6 +82,8 @@ private:
     ir::Graph m_graph;
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
     std::unordered_set<const ir::Value*> m_unknownShape;
+    std::vector<std::pair<std::string, std::vector<std::string>>> m_declared; // value -> declared dims
+    std::vector<pb::ValueInfoProto> m_declaredInfo;                            // the same, as written
 
     // The values visible in one graph (the model's or a body's); a body's scope falls back to
     // the enclosing one, and a name found there becomes an outer-scope value of the body.
@@ -106,7 +110,85 @@ private:
         return {};
     }
 
+    // Declared shapes are checked, never trusted: the shapes value_info and the graph outputs
+    // declare are set aside, inference computes every shape it can, and a declared shape that
+    // disagrees is reported (checkDeclaredShapes) while the computed one is used, as ONNX
+    // Runtime does. Where inference cannot tell (a shape that depends on an input's values, such
+    // as Reshape by a shape fed at run time), the declaration is all there is: it comes back
+    // (restoreUninferredShapes), and what is still open goes to the reference's propagation.
+    void setDeclaredShapesAside() {
+        auto* g = m_model.mutable_graph();
+        auto remember = [this](const pb::ValueInfoProto& vi) {
+            if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
+            std::vector<std::string> dims;
+            for (const auto& d : vi.type().tensor_type().shape().dim())
+                dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : "?");
+            m_declared.push_back({vi.name(), dims});
+            m_declaredInfo.push_back(vi);
+        };
+        for (const auto& vi : g->value_info()) remember(vi);
+        for (const auto& vi : g->output()) remember(vi);
+        g->clear_value_info();
+        for (auto& out : *g->mutable_output())
+            if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+    }
+
+    void checkDeclaredShapes() {
+        std::string warnings;
+        for (const auto& [name, dims] : m_declared) {
+            auto it = m_values.find(name);
+            if (it == m_values.end() || it->second->isConstant()) continue;
+            const ir::Shape& shape = it->second->shape;
+            bool differs = shape.rank() != dims.size();
+            std::string declared;
+            for (size_t i = 0; i < dims.size(); ++i) {
+                declared += (i ? "x" : "") + dims[i];
+                const bool fixed = !dims[i].empty() && std::isdigit(static_cast<unsigned char>(dims[i][0]));
+                if (fixed && !differs && std::stoll(dims[i]) != shape[i]) differs = true;
+            }
+            if (!differs) continue;
+            std::string computed;
+            for (size_t i = 0; i < shape.rank(); ++i) computed += (i ? "x" : "") + std::to_string(shape[i]);
+            warnings += "value '" + name + "' is declared " + (declared.empty() ? "a scalar" : declared) + " but its op computes " +
+                        (computed.empty() ? "a scalar" : computed) + "; Embark uses " + (computed.empty() ? "a scalar" : computed) + "\n";
+        }
+        if (!warnings.empty()) m_graph.metadata["shape_warnings"] = warnings;
+    }
+
+    static bool fullyKnown(const pb::ValueInfoProto& vi) {
+        if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return false;
+        for (const auto& d : vi.type().tensor_type().shape().dim())
+            if (!d.has_dim_value()) return false;
+        return true;
+    }
+
+    void restoreUninferredShapes() {
+        auto* g = m_model.mutable_graph();
+        std::unordered_set<std::string> inferred;
+        for (const auto& vi : g->value_info())
+            if (fullyKnown(vi)) inferred.insert(vi.name());
+        for (const auto& vi : g->output())
+            if (fullyKnown(vi)) inferred.insert(vi.name());
+        for (const pb::ValueInfoProto& declared : m_declaredInfo) {
+            if (inferred.count(declared.name()) || !fullyKnown(declared)) continue;
+            bool isOutput = false;
+            for (auto& out : *g->mutable_output())
+                if (out.name() == declared.name()) {
+                    *out.mutable_type() = declared.type();
+                    isOutput = true;
+                }
+            if (isOutput) continue;
+            for (int i = 0; i < g->value_info_size(); ++i)
+                if (g->value_info(i).name() == declared.name()) {
+                    g->mutable_value_info()->DeleteSubrange(i, 1);
+                    break;
+                }
+            *g->add_value_info() = declared;
+        }
+    }
+
     void inferShapes() {
+        setDeclaredShapesAside();
         try {
             pb::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/0, /*enable_data_propagation=*/true};
             pb::shape_inference::InferShapes(m_model, pb::OpSchemaRegistry::Instance(), options);
@@ -114,6 +196,7 @@ private:
             // Not fatal: the reference interpreter propagates the shapes inference missed.
             m_graph.metadata["shape_inference"] = std::string("incomplete: ") + e.what();
         }
+        restoreUninferredShapes();
         collectTypes(m_model.graph());
     }
 

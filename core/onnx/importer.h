@@ -18,7 +18,10 @@ struct ImportOptions {
     bool runChecker = true;
 };
 
-// Imports the model at `path`. Errors name the file and the node/op/value involved:
+// Imports the model at `path`. Shapes the file declares (value_info, graph outputs) are
+// checked against inference, never trusted: a disagreement leaves one line per value in
+// graph.metadata["shape_warnings"] and the computed shape is used. Errors name the file and
+// the node/op/value involved:
 // InvalidInput (4) for broken files, Unsupported (3) for ops/dtypes Embark lacks (the
 // message lists the supported ops), Usage (2) for a bad --shape override.
 Expected<ir::Graph> importModel(const std::string& path, const ImportOptions& options = {});

@@ -1,6 +1,10 @@
 #include "model_inputs.h"
 
 #include "op_table.h"
+#include "tensor_io.h"
+
+#include <QDir>
+#include <QFileInfo>
 
 #include <onnx/onnx_pb.h>
 
@@ -45,6 +49,61 @@ Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path) {
         inputs.push_back(std::move(d));
     }
     return inputs;
+}
+
+std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath, const std::vector<DeclaredInput>& inputs) {
+    std::map<std::string, ir::Shape> out;
+    const QDir set(QFileInfo(QString::fromStdString(modelPath)).absolutePath() + QStringLiteral("/test_data_set_0"));
+    if (!set.exists()) return out;
+    std::vector<NamedTensor> tensors;
+    for (size_t k = 0;; ++k) {
+        const QString file = set.filePath(QStringLiteral("input_%1.pb").arg(k));
+        if (!QFileInfo::exists(file)) break;
+        auto t = readTensorFile(file.toStdString());
+        if (!t) break;
+        tensors.push_back(std::move(*t));
+    }
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        const DeclaredInput& in = inputs[k];
+        if (!in.hasFreeDims()) continue;
+        const NamedTensor* match = nullptr;
+        for (const NamedTensor& t : tensors)
+            if (!t.name.empty() && t.name == in.name) match = &t;
+        if (!match && k < tensors.size()) { // by index, unless that tensor names another input
+            bool namesAnother = false;
+            for (const DeclaredInput& other : inputs) namesAnother = namesAnother || other.name == tensors[k].name;
+            if (!namesAnother) match = &tensors[k];
+        }
+        if (!match) continue;
+        const ir::Shape& shape = match->tensor.shape();
+        if (in.hasShape && shape.rank() != in.dims.size()) continue;
+        bool agrees = true;
+        for (size_t i = 0; in.hasShape && i < in.dims.size(); ++i)
+            agrees = agrees && (in.dims[i].isFree() || in.dims[i].value == shape[i]);
+        if (agrees) out[in.name] = shape;
+    }
+    return out;
+}
+
+std::string shapeOption(const DeclaredInput& input) {
+    std::string dims;
+    for (size_t i = 0; i < input.dims.size(); ++i) dims += (i ? "x" : "") + (input.dims[i].isFree() ? std::string("1") : std::to_string(input.dims[i].value));
+    return "--shape " + input.name + "=" + (input.hasShape ? dims : std::string("DIMS"));
+}
+
+std::string freeDimsText(const DeclaredInput& input) {
+    if (!input.hasShape) return "no declared shape";
+    std::vector<std::string> names;
+    int unnamed = 0;
+    for (const DeclaredDim& d : input.dims) {
+        if (!d.isFree()) continue;
+        if (d.param.empty()) ++unnamed;
+        else names.push_back("'" + d.param + "'");
+    }
+    if (unnamed) names.push_back(unnamed == 1 ? "an unnamed dimension" : std::to_string(unnamed) + " unnamed dimensions");
+    std::string text = names.size() > 1 || (unnamed == 0 && names.size() == 1) ? (names.size() > 1 ? "symbolic dimensions " : "symbolic dimension ") : "";
+    for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+    return text;
 }
 
 } // namespace embark::onnx

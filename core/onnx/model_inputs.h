@@ -4,8 +4,10 @@
 #pragma once
 
 #include "ir/error.h"
+#include "ir/shape.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,5 +29,16 @@ struct DeclaredInput {
 
 // The model's graph inputs that are not initializers, in order. Errors name the file.
 Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path);
+
+// Shapes for the inputs with free dimensions from the test data beside the model
+// (<model's folder>/test_data_set_0/input_K.pb, as ONNX's test bundles lay them out), paired
+// by TensorProto name, else by index. An input whose tensor is missing, unreadable or of
+// another rank, or disagrees with a fixed dimension, is left out (it stays free).
+std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath, const std::vector<DeclaredInput>& inputs);
+
+// The `--shape NAME=DIMS` that fixes an input: its fixed dims as declared, free ones 1.
+std::string shapeOption(const DeclaredInput& input);
+// The free dims of an input as a phrase: "'batch' and 'sequence'", "an unnamed dimension".
+std::string freeDimsText(const DeclaredInput& input);
 
 } // namespace embark::onnx

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <sys/stat.h>
 #include <vector>
@@ -36,8 +37,9 @@ void usage(const char* message) {
                  "run_export: %s\n"
                  "usage: run_export [--input FILE]... [--warmup W] [--iterations N] [--threads T]\n"
                  "                  [--layers] [--dump DIR] [--out DIR] [--check TOL]\n"
-                 "  --input FILE  float32 input in the model's layout: raw little-endian .bin or .npy;\n"
-                 "                default: the embedded sample input\n"
+                 "  --input FILE  an input in the model's layout and element type: .npy, .pb (TensorProto)\n"
+                 "                or raw little-endian .bin; default: the embedded sample input\n"
+                 "  --out DIR     where each output is written as raw little-endian .bin (default: out)\n"
                  "exit status: 0 ok, 1 check failed, 2 usage, 4 bad input file, 5 model failure\n",
                  message);
 }
@@ -97,8 +99,156 @@ std::string safeName(const char* name) {
     return s;
 }
 
-// Reads a float32 input: .npy (little-endian '<f4', C order) or raw .bin; checks the size.
-bool readInput(const std::string& path, const embark_model::TensorInfo& info, std::vector<float>& out) {
+const char* dtypeName(int dtype) {
+    switch (dtype) {
+    case embark_model::kFloat32: return "float32";
+    case embark_model::kUInt8: return "uint8";
+    case embark_model::kInt8: return "int8";
+    case embark_model::kInt32: return "int32";
+    case embark_model::kInt64: return "int64";
+    case embark_model::kBool: return "bool";
+    case embark_model::kFloat16: return "float16";
+    }
+    return "unknown";
+}
+
+size_t dtypeBytes(int dtype) {
+    switch (dtype) {
+    case embark_model::kUInt8: case embark_model::kInt8: case embark_model::kBool: return 1;
+    case embark_model::kFloat16: return 2;
+    case embark_model::kInt64: return 8;
+    }
+    return 4;
+}
+
+// The .npy descr of a dtype, as numpy writes it ('<i8', '|b1', ...).
+const char* npyDescr(int dtype) {
+    switch (dtype) {
+    case embark_model::kFloat32: return "<f4";
+    case embark_model::kUInt8: return "|u1";
+    case embark_model::kInt8: return "|i1";
+    case embark_model::kInt32: return "<i4";
+    case embark_model::kInt64: return "<i8";
+    case embark_model::kBool: return "|b1";
+    case embark_model::kFloat16: return "<f2";
+    }
+    return "";
+}
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
+    const uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
+    if (exp == 0) return (sign ? -1.f : 1.f) * std::ldexp(static_cast<float>(mant), -24);
+    uint32_t bits = exp == 0x1f ? (sign | 0x7f800000u | (mant << 13)) : (sign | ((exp + 112) << 23) | (mant << 13));
+    float f;
+    std::memcpy(&f, &bits, 4);
+    return f;
+}
+
+// Element i of a tensor of `dtype` as a double (for the head of an output and --check).
+double elementAt(const void* data, int dtype, int64_t i) {
+    switch (dtype) {
+    case embark_model::kUInt8: case embark_model::kBool: return static_cast<const uint8_t*>(data)[i];
+    case embark_model::kInt8: return static_cast<const int8_t*>(data)[i];
+    case embark_model::kInt32: return static_cast<const int32_t*>(data)[i];
+    case embark_model::kInt64: return static_cast<double>(static_cast<const int64_t*>(data)[i]);
+    case embark_model::kFloat16: return halfToFloat(static_cast<const uint16_t*>(data)[i]);
+    }
+    return static_cast<const float*>(data)[i];
+}
+
+// A minimal protobuf reader for onnx.TensorProto (the test_data_set_N/input_K.pb files).
+struct ProtoReader {
+    const unsigned char* p;
+    const unsigned char* end;
+    bool ok = true;
+    uint64_t varint() {
+        uint64_t v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (p >= end) { ok = false; return 0; }
+            const unsigned char b = *p++;
+            v |= static_cast<uint64_t>(b & 0x7f) << shift;
+            if (!(b & 0x80)) return v;
+        }
+        ok = false;
+        return 0;
+    }
+    bool bytes(const unsigned char** data, size_t* size) {
+        const uint64_t n = varint();
+        if (!ok || n > static_cast<uint64_t>(end - p)) { ok = false; return false; }
+        *data = p;
+        *size = static_cast<size_t>(n);
+        p += n;
+        return true;
+    }
+    bool skip(int wire) {
+        const unsigned char* d;
+        size_t n;
+        switch (wire) {
+        case 0: varint(); return ok;
+        case 1: if (end - p < 8) return ok = false; p += 8; return true;
+        case 2: return bytes(&d, &n);
+        case 5: if (end - p < 4) return ok = false; p += 4; return true;
+        }
+        return ok = false;
+    }
+};
+
+// Decodes a TensorProto into the element type's little-endian bytes; false with `error` set.
+bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, int* dtype, std::vector<int64_t>* dims,
+                       std::string* error) {
+    ProtoReader r{reinterpret_cast<const unsigned char*>(file.data()), reinterpret_cast<const unsigned char*>(file.data()) + file.size()};
+    std::vector<uint64_t> ints; // int32_data / int64_data, in order
+    std::vector<char> floats, raw;
+    bool haveRaw = false;
+    *dtype = 0;
+    while (r.ok && r.p < r.end) {
+        const uint64_t key = r.varint();
+        const int field = static_cast<int>(key >> 3), wire = static_cast<int>(key & 7);
+        if (!r.ok) break;
+        if (field == 1 && wire == 0) dims->push_back(static_cast<int64_t>(r.varint()));
+        else if (field == 2 && wire == 0) *dtype = static_cast<int>(r.varint());
+        else if (field == 9 && wire == 2) {
+            const unsigned char* d; size_t n;
+            if (r.bytes(&d, &n)) { raw.assign(d, d + n); haveRaw = true; }
+        } else if ((field == 1 || field == 5 || field == 7) && wire == 2) { // packed varints
+            const unsigned char* d; size_t n;
+            if (!r.bytes(&d, &n)) break;
+            ProtoReader inner{d, d + n};
+            while (inner.ok && inner.p < inner.end) {
+                const uint64_t v = inner.varint();
+                if (field == 1) dims->push_back(static_cast<int64_t>(v)); else ints.push_back(v);
+            }
+            r.ok = inner.ok;
+        } else if ((field == 5 || field == 7) && wire == 0) ints.push_back(r.varint());
+        else if (field == 4 && wire == 2) {
+            const unsigned char* d; size_t n;
+            if (r.bytes(&d, &n)) floats.insert(floats.end(), d, d + n);
+        } else if (field == 4 && wire == 5) {
+            if (r.end - r.p < 4) { r.ok = false; break; }
+            floats.insert(floats.end(), r.p, r.p + 4);
+            r.p += 4;
+        } else if (field == 14 && wire == 0) {
+            if (r.varint() == 1) { *error = "its data is stored externally; pass a .npy or .bin instead"; return false; }
+        } else r.skip(wire);
+    }
+    if (!r.ok) { *error = "it is not a valid TensorProto"; return false; }
+    const size_t bytes = dtypeBytes(*dtype);
+    if (haveRaw) out = raw;
+    else if (*dtype == embark_model::kFloat32) out = floats;
+    else {
+        out.assign(ints.size() * bytes, 0);
+        for (size_t i = 0; i < ints.size(); ++i) {
+            const uint64_t v = ints[i];
+            std::memcpy(out.data() + i * bytes, &v, bytes); // little-endian: the low bytes
+        }
+    }
+    return true;
+}
+
+// Reads one input in its element type: .npy (little-endian, C order), .pb (onnx.TensorProto)
+// or raw little-endian .bin; checks the type and the size.
+bool readInput(const std::string& path, const embark_model::TensorInfo& info, std::vector<char>& out) {
     FILE* f = std::fopen(path.c_str(), "rb");
     if (!f) { std::fprintf(stderr, "run_export: cannot open input '%s': %s\n", path.c_str(), std::strerror(errno)); return false; }
     std::vector<char> bytes;
@@ -106,7 +256,13 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
     size_t n;
     while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
     std::fclose(f);
-    size_t offset = 0;
+    const size_t expected = static_cast<size_t>(info.numel) * dtypeBytes(info.dtype);
+    const auto wrongType = [&](const std::string& given) {
+        std::fprintf(stderr, "run_export: input '%s' holds %s but input '%s' (shape %s) is %s\n", path.c_str(), given.c_str(), info.name,
+                     shapeJson(info).c_str(), dtypeName(info.dtype));
+        return false;
+    };
+    const bool isPb = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
     if (bytes.size() >= 10 && std::memcmp(bytes.data(), "\x93NUMPY", 6) == 0) {
         const int major = static_cast<unsigned char>(bytes[6]);
         size_t headerLen = 0, pre = 0;
@@ -116,20 +272,37 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
                                                    (static_cast<size_t>(static_cast<unsigned char>(bytes[11])) << 24); pre = 12; }
         if (pre == 0 || pre + headerLen > bytes.size()) { std::fprintf(stderr, "run_export: '%s' has a broken .npy header\n", path.c_str()); return false; }
         const std::string header(bytes.data() + pre, headerLen);
-        if (header.find("'<f4'") == std::string::npos || header.find("'fortran_order': True") != std::string::npos) {
-            std::fprintf(stderr, "run_export: '%s' must be little-endian float32 in C order ('<f4')\n", path.c_str());
+        if (header.find("'fortran_order': True") != std::string::npos) {
+            std::fprintf(stderr, "run_export: '%s' must be in C order (fortran_order False)\n", path.c_str());
             return false;
         }
-        offset = pre + headerLen;
+        const size_t d = header.find("'descr':");
+        const size_t q1 = d == std::string::npos ? d : header.find('\'', d + 8);
+        const size_t q2 = q1 == std::string::npos ? q1 : header.find('\'', q1 + 1);
+        if (q2 == std::string::npos) { std::fprintf(stderr, "run_export: '%s' has no dtype in its .npy header\n", path.c_str()); return false; }
+        std::string descr = header.substr(q1 + 1, q2 - q1 - 1);
+        if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
+        if ((descr == "<u1" || descr == "<i1" || descr == "<b1")) descr[0] = '|';
+        if (descr != npyDescr(info.dtype)) return wrongType("'" + descr + "' (.npy)");
+        bytes.erase(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(pre + headerLen));
+    } else if (isPb) {
+        std::vector<char> data;
+        std::vector<int64_t> dims;
+        int dtype = 0;
+        std::string error;
+        if (!decodeTensorProto(bytes, data, &dtype, &dims, &error)) {
+            std::fprintf(stderr, "run_export: '%s': %s\n", path.c_str(), error.c_str());
+            return false;
+        }
+        if (dtype != info.dtype) return wrongType(std::string(dtypeName(dtype)) + " (TensorProto data_type " + std::to_string(dtype) + ")");
+        bytes.swap(data);
     }
-    const size_t expected = static_cast<size_t>(info.numel) * sizeof(float);
-    if (bytes.size() - offset != expected) {
-        std::fprintf(stderr, "run_export: input '%s' holds %zu bytes but input '%s' (shape %s, float32) needs %zu\n",
-                     path.c_str(), bytes.size() - offset, info.name, shapeJson(info).c_str(), expected);
+    if (bytes.size() != expected) {
+        std::fprintf(stderr, "run_export: input '%s' holds %zu bytes but input '%s' (shape %s, %s) needs %zu\n",
+                     path.c_str(), bytes.size(), info.name, shapeJson(info).c_str(), dtypeName(info.dtype), expected);
         return false;
     }
-    out.resize(static_cast<size_t>(info.numel));
-    std::memcpy(out.data(), bytes.data() + offset, expected);
+    out.swap(bytes);
     return true;
 }
 
@@ -193,17 +366,17 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    std::vector<std::vector<float>> inputData(static_cast<size_t>(kNumInputs));
-    std::vector<const float*> inputs(static_cast<size_t>(kNumInputs));
+    std::vector<std::vector<char>> inputData(static_cast<size_t>(kNumInputs));
+    std::vector<const void*> inputs(static_cast<size_t>(kNumInputs));
     for (int k = 0; k < kNumInputs; ++k) {
         if (o.inputs.empty()) { inputs[static_cast<size_t>(k)] = sampleInput(k); continue; }
         if (!readInput(o.inputs[static_cast<size_t>(k)], kInputs[k], inputData[static_cast<size_t>(k)])) return 4;
         inputs[static_cast<size_t>(k)] = inputData[static_cast<size_t>(k)].data();
     }
-    std::vector<std::vector<float>> outputData(static_cast<size_t>(kNumOutputs));
-    std::vector<float*> outputs(static_cast<size_t>(kNumOutputs));
+    std::vector<std::vector<char>> outputData(static_cast<size_t>(kNumOutputs));
+    std::vector<void*> outputs(static_cast<size_t>(kNumOutputs));
     for (int k = 0; k < kNumOutputs; ++k) {
-        outputData[static_cast<size_t>(k)].assign(static_cast<size_t>(kOutputs[k].numel), 0.f);
+        outputData[static_cast<size_t>(k)].assign(static_cast<size_t>(kOutputs[k].numel) * dtypeBytes(kOutputs[k].dtype), 0);
         outputs[static_cast<size_t>(k)] = outputData[static_cast<size_t>(k)].data();
     }
 
@@ -235,6 +408,8 @@ int main(int argc, char** argv) {
         return 5;
     }
 
+    // A kernel that meets bad data (a Gather index out of range) throws: exit 5 with its message.
+    try {
     for (int w = 0; w < o.warmup; ++w) forward(inputs.data(), outputs.data());
     std::vector<uint64_t> layerNs(static_cast<size_t>(kNumLayers > 0 ? kNumLayers : 1));
     for (int it = 0; it < o.iterations; ++it) {
@@ -257,28 +432,37 @@ int main(int argc, char** argv) {
         forwardDump(inputs.data(), outputs.data(), dumpLayer, &state);
         if (state.failed) { std::fprintf(stderr, "run_export: writing dumps into '%s' failed\n", o.dumpDir.c_str()); shutdown(); return 5; }
     }
+    } catch (const std::exception& e) {
+        std::printf("{\"type\":\"error\",\"stage\":\"run\",\"message\":%s}\n", jsonString(e.what()).c_str());
+        std::fprintf(stderr, "run_export: running the model failed: %s\n", e.what());
+        shutdown();
+        return 5;
+    }
 
     bool allOk = true;
     const bool writeOutputs = makeDir(o.outDir);
     for (int k = 0; k < kNumOutputs; ++k) {
         const TensorInfo& info = kOutputs[k];
-        const float* data = outputs[static_cast<size_t>(k)];
+        const void* data = outputs[static_cast<size_t>(k)];
         std::string file = o.outDir + "/" + safeName(info.name) + ".bin";
-        if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(info.numel) * sizeof(float))) file.clear();
+        if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(info.numel) * dtypeBytes(info.dtype))) file.clear();
         std::string head = "[";
-        for (int64_t i = 0; i < std::min<int64_t>(info.numel, 10); ++i) head += (i ? "," : "") + jsonNumber(data[i]);
+        for (int64_t i = 0; i < std::min<int64_t>(info.numel, 10); ++i) head += (i ? "," : "") + jsonNumber(elementAt(data, info.dtype, i));
         head += "]";
-        std::printf("{\"type\":\"output\",\"name\":%s,\"shape\":%s,\"file\":%s,\"head\":%s}\n", jsonString(info.name).c_str(),
-                    shapeJson(info).c_str(), file.empty() ? "null" : jsonString(file.c_str()).c_str(), head.c_str());
+        std::printf("{\"type\":\"output\",\"name\":%s,\"shape\":%s,\"dtype\":\"%s\",\"file\":%s,\"head\":%s}\n",
+                    jsonString(info.name).c_str(), shapeJson(info).c_str(), dtypeName(info.dtype),
+                    file.empty() ? "null" : jsonString(file.c_str()).c_str(), head.c_str());
         if (o.check) {
-            const float* ref = expectedOutput(k);
+            const void* ref = expectedOutput(k);
             double maxAbs = 0, maxRef = 0;
             bool nan = false;
             for (int64_t i = 0; i < info.numel; ++i) {
-                const double d = std::fabs(static_cast<double>(data[i]) - ref[i]);
+                const double got = elementAt(data, info.dtype, i), want = elementAt(ref, info.dtype, i);
+                if (std::isfinite(want)) maxRef = std::max(maxRef, std::fabs(want));
+                if (got == want) continue; // also equal infinities
+                const double d = std::fabs(got - want);
                 if (std::isnan(d)) nan = true;
                 maxAbs = std::max(maxAbs, d);
-                maxRef = std::max(maxRef, std::fabs(static_cast<double>(ref[i])));
             }
             const bool ok = !nan && maxAbs <= o.tolerance * std::max(maxRef, 1e-30);
             allOk = allOk && ok;

@@ -1,6 +1,7 @@
 // The interface between a generated model (src/model.cpp) and the run_export driver
-// (main.cpp). Inputs and outputs are float32 in the ONNX model's own layout (e.g. NCHW);
-// any internal layout (NHWC for XNNPACK and Embark's convolution kernels) stays inside.
+// (main.cpp). Inputs and outputs are in the ONNX model's own layout (e.g. NCHW) and element
+// type (TensorInfo::dtype); any internal layout (NHWC for XNNPACK and Embark's convolution
+// kernels) stays inside.
 #pragma once
 
 #include <cstddef>
@@ -8,11 +9,15 @@
 
 namespace embark_model {
 
+// Element types, numbered as ONNX's TensorProto.DataType.
+enum DType : int { kFloat32 = 1, kUInt8 = 2, kInt8 = 3, kInt32 = 6, kInt64 = 7, kBool = 9, kFloat16 = 10 };
+
 struct TensorInfo {
     const char* name;
     int rank;
     int64_t dims[8]; // model layout
     int64_t numel;
+    int dtype; // DType
 };
 
 struct LayerInfo {
@@ -34,20 +39,21 @@ extern const TensorInfo kInputs[];
 extern const TensorInfo kOutputs[];
 extern const LayerInfo kLayers[];
 
-// Embedded sample data (data/input_K.bin and data/expected_K.bin, linked with .incbin).
-const float* sampleInput(int index);
-const float* expectedOutput(int index);
+// Embedded sample data (data/input_K.bin and data/expected_K.bin, linked with .incbin), in
+// each tensor's own element type.
+const void* sampleInput(int index);
+const void* expectedOutput(int index);
 
 // Packs weights and creates operators; false with a message on failure.
 bool init(int threads, char* error, size_t errorSize);
 void shutdown();
 
-using DumpFn = void (*)(int layer, const float* data, void* user); // data in model layout
+using DumpFn = void (*)(int layer, const float* data, void* user); // float32 data in model layout
 
 // The schedule as straight-line calls. forwardProfiled stores each layer's wall-clock ns in
 // layerNs[kNumLayers]; forwardDump calls fn after each layer. forward() pays for neither.
-void forward(const float* const* inputs, float* const* outputs);
-void forwardProfiled(const float* const* inputs, float* const* outputs, uint64_t* layerNs);
-void forwardDump(const float* const* inputs, float* const* outputs, DumpFn fn, void* user);
+void forward(const void* const* inputs, void* const* outputs);
+void forwardProfiled(const void* const* inputs, void* const* outputs, uint64_t* layerNs);
+void forwardDump(const void* const* inputs, void* const* outputs, DumpFn fn, void* user);
 
 } // namespace embark_model

@@ -1,8 +1,13 @@
 // The user's flow with the real `embark-cli export|build|exec` on the bundled digits model
 // (exit codes and the run protocol's JSON lines), and the bad inputs: an op no library
 // runs, a read-only or non-empty output folder, a missing XNNPACK, a compile error.
+#include "export/export_folder.h"
+#include "onnx/tensor_io.h"
 #include "onnx/writer.h"
+#include "reference/interpreter.h"
 #include "support/graph_builder.h"
+#include "dynamic_quant_model.h"
+#include "text_encoder.h"
 #include "support/test_paths.h"
 
 #include <QDir>
@@ -486,6 +491,117 @@ private slots:
     }
 
     // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
+    // A text encoder fed int64 token ids and a bool mask exports: the typed inputs reach the
+    // Gather and Cast kernels, the int32, uint8 and float16 outputs come back in their own
+    // types, and the export matches the reference with its embedded sample (--check) and with
+    // inputs given as .npy, .pb and raw .bin files. A float32 file for the ids is refused
+    // (exit 4) and a token id outside the vocabulary stops the run (exit 5) naming the Gather.
+    void textEncoderTakesTokenIds() {
+        const ir::Graph g = test::textEncoder(8, true);
+        const QString model = m_tmp.path() + "/text_encoder.onnx";
+        Status w = onnx::writeModel(g, model.toStdString());
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+        const QString out = m_tmp.path() + "/text_encoder_export";
+        CliRun e = cli({"export", model, "--lib", "portable", "-o", out});
+        QVERIFY2(e.code == 0, e.describe());
+        QFile code(out + "/src/model.cpp");
+        QVERIFY(code.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(code.readAll());
+        QVERIFY2(text.contains("embark::generic::gatherBy(") && text.contains("embark::generic::cast("), qPrintable(text.left(3000)));
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        CliRun check = cli({"exec", out, "--", "--check", "1e-4", "--warmup", "0"});
+        QVERIFY2(check.code == 0 && check.count("check") == 4, check.describe());
+
+        const ir::Tensor ids = ir::Tensor::fromInt64s(ir::Shape{1, 8}, {3, 49, 0, 7, 7, 12, 1, 48});
+        const ir::Tensor mask = ir::Tensor::fromFloats(ir::Shape{1, 8}, {1, 1, 1, 1, 1, 1, 0, 0}).castTo(ir::DType::Bool);
+        auto ref = reference::run(g, {{"input_ids", ids}, {"attention_mask", mask}});
+        QVERIFY2(ref, ref ? "" : ref.error().message.c_str());
+        const std::string dir = m_tmp.path().toStdString();
+        QVERIFY(onnx::writeNpy(dir + "/ids.npy", ids));
+        QVERIFY(onnx::writeRaw(dir + "/ids.bin", ids));
+        QVERIFY(onnx::writeTensorProto(dir + "/mask.pb", mask, "attention_mask"));
+        for (const char* idsFile : {"/ids.npy", "/ids.bin"}) {
+            const QString outDir = m_tmp.path() + "/text_out" + QString(idsFile).section('.', 1);
+            CliRun run = cli({"exec", out, "--", "--input", m_tmp.path() + idsFile, "--input", m_tmp.path() + "/mask.pb", "--out", outDir,
+                              "--warmup", "0"});
+            QVERIFY2(run.code == 0 && run.count("output") == 4, run.describe());
+            size_t k = 0;
+            for (const QJsonObject& line : run.lines) {
+                if (line["type"].toString() != "output") continue;
+                const ir::Tensor& want = ref->outputs[k++];
+                QCOMPARE(line["dtype"].toString(), QString::fromUtf8(ir::dtypeName(want.dtype()).data()));
+                auto got = onnx::readRaw(line["file"].toString().toStdString(), want.dtype(), want.shape());
+                QVERIFY2(got, got ? "" : got.error().message.c_str());
+                const double diff = test::relativeMaxDiff(got->castTo(ir::DType::Float32), want.castTo(ir::DType::Float32));
+                // Integer outputs are exact; float16 rounds the float32 logits.
+                QVERIFY2(diff <= (want.dtype() == ir::DType::Float32 ? 1e-5 : want.dtype() == ir::DType::Float16 ? 1e-3 : 0.0),
+                         qPrintable(line["name"].toString() + ": " + QString::number(diff)));
+            }
+        }
+
+        QVERIFY(onnx::writeNpy(dir + "/ids_float.npy", ids.castTo(ir::DType::Float32)));
+        CliRun wrong = cli({"exec", out, "--", "--input", m_tmp.path() + "/ids_float.npy", "--input", m_tmp.path() + "/mask.pb"});
+        // exec passes run_export's standard error through with its output.
+        const QString wrongText = wrong.out + wrong.err;
+        QVERIFY2(wrong.code == 4 && wrongText.contains("'<f4'") && wrongText.contains("int64"), wrong.describe());
+
+        QVERIFY(onnx::writeNpy(dir + "/ids_bad.npy", ir::Tensor::fromInt64s(ir::Shape{1, 8}, {3, 50, 0, 7, 7, 12, 1, 48})));
+        CliRun bad = cli({"exec", out, "--", "--input", m_tmp.path() + "/ids_bad.npy", "--input", m_tmp.path() + "/mask.pb"});
+        const QString badText = bad.out + bad.err;
+        QVERIFY2(bad.code == 5 && badText.contains("node 'embed' (Gather)") && badText.contains("index 50"), bad.describe());
+    }
+
+    // A model quantized as ONNX Runtime's quantize_dynamic writes it (DynamicQuantizeLinear,
+    // ConvInteger, MatMulInteger, Cast, Mul) exports on the generic typed kernels and equals the
+    // reference exactly: the integer sums are exact and every float step is the same single
+    // rounding, so no value crosses a rounding tie of the next quantization. The layer dumps
+    // of the uint8 and int32 tensors equal the reference's too.
+    void dynamicallyQuantizedModelExports() {
+        const ir::Graph g = test::dynamicQuantizedModel();
+        const QString model = m_tmp.path() + "/dynamic_quant.onnx";
+        Status w = onnx::writeModel(g, model.toStdString());
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+        const QString out = m_tmp.path() + "/dynamic_quant_export";
+        CliRun e = cli({"export", model, "--lib", "portable", "-o", out});
+        QVERIFY2(e.code == 0, e.describe());
+        QFile code(out + "/src/model.cpp");
+        QVERIFY(code.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(code.readAll());
+        QCOMPARE(text.count("embark::generic::dynamicQuantizeLinear("), 4);
+        QCOMPARE(text.count("embark::generic::convInteger("), 2);
+        QCOMPARE(text.count("embark::generic::matmulInteger("), 2);
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        const QString dump = m_tmp.path() + "/dynamic_quant_dump";
+        CliRun run = cli({"exec", out, "--", "--check", "0", "--warmup", "0", "--dump", dump});
+        QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
+
+        // Layer by layer: each dump (as float32) against the reference's value, exactly.
+        auto sample = onnx::readRaw((out + "/data/input_0.bin").toStdString(), ir::DType::Float32, ir::Shape{1, 3, 32, 32});
+        QVERIFY(sample);
+        auto values = reference::runAllValues(g, {{"input", *sample}});
+        QVERIFY2(values, values ? "" : values.error().message.c_str());
+        auto folder = exporter::ExportFolder::open(out);
+        QVERIFY2(folder, folder ? "" : folder.error().message.c_str());
+        int compared = 0;
+        for (const QJsonObject& line : run.lines) {
+            if (line["type"].toString() != "dump") continue;
+            // The reference value of the last original node the layer stands for.
+            const int layer = line["layer"].toInt();
+            QVERIFY(layer >= 0 && static_cast<size_t>(layer) < folder->schedule.size());
+            const std::string node = folder->schedule[static_cast<size_t>(layer)].provenance.back();
+            const ir::Node* n = g.findNode(node);
+            if (!n || !values->count(n->output(0)->name)) continue;
+            const ir::Tensor& want = values->at(n->output(0)->name);
+            auto got = onnx::readRaw(line["file"].toString().toStdString(), ir::DType::Float32, want.shape());
+            QVERIFY2(got, got ? "" : got.error().message.c_str());
+            QVERIFY2(test::relativeMaxDiff(*got, want.castTo(ir::DType::Float32)) == 0, node.c_str());
+            ++compared;
+        }
+        QVERIFY2(compared >= 20, qPrintable(QString::number(compared)));
+    }
+
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_trans_a");
         auto* a = b.input("a", {3, 4});

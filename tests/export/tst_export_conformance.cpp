@@ -56,14 +56,21 @@ std::string reasonOf(const std::string& message) {
     return (opName + m).left(120).toStdString();
 }
 
-bool allFloat32Inputs(const ir::Graph& g, std::string* why) {
+// Exports take and give the run protocol's element types (model_api.h).
+bool runProtocolType(ir::DType t) {
+    using ir::DType;
+    return t == DType::Float32 || t == DType::Float16 || t == DType::Int64 || t == DType::Int32 || t == DType::Int8 ||
+           t == DType::UInt8 || t == DType::Bool;
+}
+
+bool runProtocolIo(const ir::Graph& g, std::string* why) {
     for (const ir::Value* v : g.inputs())
-        if (!v->isConstant() && v->dtype != ir::DType::Float32) {
+        if (!v->isConstant() && !runProtocolType(v->dtype)) {
             *why = "input of dtype " + std::string(ir::dtypeName(v->dtype));
             return false;
         }
     for (const ir::Value* v : g.outputs())
-        if (v->dtype != ir::DType::Float32) {
+        if (!runProtocolType(v->dtype)) {
             *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
             return false;
         }
@@ -97,7 +104,7 @@ std::string compareWithOnnx(const ir::Tensor& got, const ir::Tensor& want, bool*
 bool loadCase(const QString& dir, const std::string& id, Case* c, std::string* skip) {
     auto graph = onnx::importModel((dir + "/model.onnx").toStdString());
     if (!graph) { *skip = "import: " + graph.error().message; return false; }
-    if (!allFloat32Inputs(*graph, skip)) return false;
+    if (!runProtocolIo(*graph, skip)) return false;
     auto data = onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
     if (!data) { *skip = "test data: " + data.error().message; return false; }
     std::vector<const ir::Value*> graphInputs;
@@ -177,7 +184,7 @@ private slots:
                 else { ++m_loadSkipped; ++m_loadSkips[reasonOf(skip)]; }
             }
         }
-        std::printf("%zu backend tests accepted by the importer and the reference (float32 I/O), %d not:\n", m_cases.size(), m_loadSkipped);
+        std::printf("%zu backend tests accepted by the importer and the reference (run-protocol I/O types), %d not:\n", m_cases.size(), m_loadSkipped);
         for (const auto& [reason, count] : m_loadSkips) std::printf("  %4d  %s\n", count, reason.c_str());
         QVERIFY(!m_cases.empty());
     }

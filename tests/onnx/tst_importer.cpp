@@ -2,6 +2,8 @@
 // shape overrides, external data, and one row per kind of broken model with a check of the
 // error kind and of what the message names.
 #include "onnx/importer.h"
+#include "onnx/model_inputs.h"
+#include "onnx/tensor_io.h"
 #include "onnx_models.h"
 
 #include <QDir>
@@ -203,6 +205,62 @@ private slots:
         QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
         QCOMPARE(g->inputs()[0]->shape, (ir::Shape{2, 3, 8, 8}));
         QCOMPARE(g->outputs()[0]->shape, (ir::Shape{2, 4}));
+    }
+
+    // Declared shapes are checked, never trusted: a value_info and a graph output declared
+    // 28x28 behind an AveragePool (ceil_mode 1, 55x55, kernel 3, stride 2) that computes 27x27
+    // import as 27x27, with one warning per value naming both shapes. A matching declaration
+    // gives no warning.
+    void declaredShapesAreCheckedNotTrusted() {
+        for (int64_t declared : {28, 27}) {
+            ProtoModel p(13);
+            p.input("x", {1, 4, 55, 55});
+            auto* pool = p.node("AveragePool", {"x"}, {"pooled"}, "pool");
+            attrInts(pool, "kernel_shape", {3, 3});
+            attrInts(pool, "strides", {2, 2});
+            attrInt(pool, "ceil_mode", 1);
+            p.node("Relu", {"pooled"}, {"y"}, "relu");
+            for (auto* vi : {p.m.mutable_graph()->add_value_info(), p.m.mutable_graph()->add_output()}) {
+                vi->set_name(vi == &p.m.graph().value_info(0) ? "pooled" : "y");
+                auto* tt = vi->mutable_type()->mutable_tensor_type();
+                tt->set_elem_type(pb::TensorProto::FLOAT);
+                for (int64_t d : {int64_t{1}, int64_t{4}, declared, declared}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+            }
+            auto g = embark::onnx::importModelFromBytes(p.bytes(), "", "ceil_pool.onnx");
+            QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
+            QCOMPARE(g->findValue("pooled")->shape, (ir::Shape{1, 4, 27, 27}));
+            QCOMPARE(g->outputs()[0]->shape, (ir::Shape{1, 4, 27, 27}));
+            const auto w = g->metadata.find("shape_warnings");
+            if (declared == 27) {
+                QVERIFY(w == g->metadata.end());
+                continue;
+            }
+            QVERIFY(w != g->metadata.end());
+            QCOMPARE(QString::fromStdString(w->second),
+                     QString("value 'pooled' is declared 1x4x28x28 but its op computes 1x4x27x27; Embark uses 1x4x27x27\n"
+                             "value 'y' is declared 1x4x28x28 but its op computes 1x4x27x27; Embark uses 1x4x27x27\n"));
+        }
+    }
+
+    // The test data beside a model fixes its free input dimensions (by TensorProto name, else
+    // by index); a tensor that contradicts a fixed dimension does not.
+    void testDataShapesFixFreeDimensions() {
+        const QString dir = m_dir.filePath("test_data_shapes");
+        QDir().mkpath(dir + "/test_data_set_0");
+        std::vector<embark::onnx::DeclaredInput> inputs(2);
+        inputs[0].name = "ids";
+        inputs[0].dims = {{-1, "batch"}, {-1, "sequence"}};
+        inputs[1].name = "audio";
+        inputs[1].dims = {{1, ""}, {-1, "samples"}};
+        QCOMPARE(embark::onnx::shapeOption(inputs[0]), std::string("--shape ids=1x1"));
+        QCOMPARE(embark::onnx::freeDimsText(inputs[0]), std::string("symbolic dimensions 'batch' and 'sequence'"));
+        QCOMPARE(embark::onnx::freeDimsText(inputs[1]), std::string("symbolic dimension 'samples'"));
+        const std::string set = (dir + "/test_data_set_0/").toStdString();
+        QVERIFY(embark::onnx::writeTensorProto(set + "input_0.pb", ir::Tensor::fromInt64s(ir::Shape{2, 7}, std::vector<int64_t>(14, 1)), "ids"));
+        QVERIFY(embark::onnx::writeTensorProto(set + "input_1.pb", ir::Tensor(ir::DType::Float32, ir::Shape{3, 160}), "audio"));
+        auto shapes = embark::onnx::testDataShapes((dir + "/model.onnx").toStdString(), inputs);
+        QCOMPARE(shapes.size(), size_t(1)); // audio's 3x160 contradicts its fixed first dim
+        QCOMPARE(shapes.at("ids"), (ir::Shape{2, 7}));
     }
 
     void readsExternalDataInsideTheFolder() {

@@ -20,24 +20,43 @@ const char* runnerPrologue() {
 
 namespace {
 
-struct Output { const char* name; int rank; const int64_t* dims; int64_t numel; };
+struct Output { const char* name; int rank; const int64_t* dims; int64_t numel; int dtype; };
 struct Layer { const char* name; const char* lib; const char* provenance; const char* value; int rank; const int64_t* dims; int64_t numel; };
 using DumpFn = void (*)(int, const float*, void*);
 struct Spec {
     int numInputs = 0, numOutputs = 0, numLayers = 0;
     std::vector<Output> outputs;
     std::vector<Layer> layers;
-    const float* (*sampleInput)(int) = nullptr;
-    const float* (*expectedOutput)(int) = nullptr;
+    const void* (*sampleInput)(int) = nullptr;
+    const void* (*expectedOutput)(int) = nullptr;
     bool (*init)(int, char*, size_t) = nullptr;
     void (*shutdown)() = nullptr;
-    void (*forward)(const float* const*, float* const*) = nullptr;
-    void (*forwardDump)(const float* const*, float* const*, DumpFn, void*) = nullptr;
+    void (*forward)(const void* const*, void* const*) = nullptr;
+    void (*forwardDump)(const void* const*, void* const*, DumpFn, void*) = nullptr;
 };
 
 struct ModelEntry { int index; Spec (*spec)(); };
 
-template <class Api> Output outputOf(const Api& t) { return {t.name, t.rank, t.dims, t.numel}; }
+template <class Api> Output outputOf(const Api& t) { return {t.name, t.rank, t.dims, t.numel, t.dtype}; }
+
+// Bytes of an element and element i as a float, by the run protocol's DType code (model_api.h).
+size_t dtypeBytes(int dtype) { return dtype == 2 || dtype == 3 || dtype == 9 ? 1 : dtype == 10 ? 2 : dtype == 7 ? 8 : 4; }
+float elementAt(const void* data, int dtype, int64_t i) {
+    switch (dtype) {
+    case 2: case 9: return static_cast<const uint8_t*>(data)[i];
+    case 3: return static_cast<const int8_t*>(data)[i];
+    case 6: return static_cast<float>(static_cast<const int32_t*>(data)[i]);
+    case 7: return static_cast<float>(static_cast<const int64_t*>(data)[i]);
+    case 10: {
+        const uint16_t h = static_cast<const uint16_t*>(data)[i];
+        const float mag = ((h >> 10) & 0x1f) == 0 ? std::ldexp(static_cast<float>(h & 0x3ff), -24)
+                        : ((h >> 10) & 0x1f) == 0x1f ? ((h & 0x3ff) ? NAN : INFINITY)
+                        : std::ldexp(static_cast<float>((h & 0x3ff) | 0x400), ((h >> 10) & 0x1f) - 25);
+        return (h & 0x8000) ? -mag : mag;
+    }
+    }
+    return static_cast<const float*>(data)[i];
+}
 template <class Api> Layer layerOf(const Api& l) {
     return {l.name, l.lib, l.provenance, l.output.name, l.output.rank, l.output.dims, l.output.numel};
 }
@@ -96,14 +115,21 @@ void runModel(const Spec& s, int model, const std::string& outDir, const std::st
         std::fflush(stdout);
         return;
     }
-    std::vector<const float*> in;
+    std::vector<const void*> in;
     for (int k = 0; k < s.numInputs; ++k) in.push_back(s.sampleInput(k));
-    std::vector<std::vector<float>> outData(static_cast<size_t>(s.numOutputs));
-    std::vector<float*> out;
-    for (int k = 0; k < s.numOutputs; ++k) {
-        outData[static_cast<size_t>(k)].assign(static_cast<size_t>(s.outputs[static_cast<size_t>(k)].numel), NAN);
-        out.push_back(outData[static_cast<size_t>(k)].data());
-    }
+    // Float32 outputs start as NaN, others as 0xff bytes: forward() must write every element.
+    std::vector<std::vector<unsigned char>> outData(static_cast<size_t>(s.numOutputs));
+    std::vector<void*> out;
+    const auto fillOutputs = [&] {
+        for (int k = 0; k < s.numOutputs; ++k) {
+            const Output& o = s.outputs[static_cast<size_t>(k)];
+            auto& d = outData[static_cast<size_t>(k)];
+            d.assign(static_cast<size_t>(o.numel) * dtypeBytes(o.dtype), 0xff);
+            if (o.dtype == 1) std::fill_n(reinterpret_cast<float*>(d.data()), o.numel, NAN);
+        }
+    };
+    fillOutputs();
+    for (int k = 0; k < s.numOutputs; ++k) out.push_back(outData[static_cast<size_t>(k)].data());
     const std::string modelOut = outDir + "/" + std::to_string(model);
     mkdir(modelOut.c_str(), 0755);
     if (!dumpDir.empty()) {
@@ -112,23 +138,27 @@ void runModel(const Spec& s, int model, const std::string& outDir, const std::st
         mkdir(st.dir.c_str(), 0755);
         s.forwardDump(in.data(), out.data(), dumpLayer, &st);
     }
-    for (auto& o : outData) std::fill(o.begin(), o.end(), NAN); // forward() must write every element
+    fillOutputs();
     s.forward(in.data(), out.data());
     for (int k = 0; k < s.numOutputs; ++k) {
         const Output& o = s.outputs[static_cast<size_t>(k)];
-        const float* got = out[static_cast<size_t>(k)];
-        const float* ref = s.expectedOutput(k);
+        std::vector<float> got(static_cast<size_t>(o.numel)), ref(static_cast<size_t>(o.numel));
+        for (int64_t i = 0; i < o.numel; ++i) {
+            got[static_cast<size_t>(i)] = elementAt(out[static_cast<size_t>(k)], o.dtype, i);
+            ref[static_cast<size_t>(i)] = elementAt(s.expectedOutput(k), o.dtype, i);
+        }
         double maxAbs = 0, maxRef = 0;
         bool finite = true;
-        for (int64_t i = 0; i < o.numel; ++i) {
+        for (size_t i = 0; i < got.size(); ++i) {
             if (got[i] == ref[i] || (std::isnan(got[i]) && std::isnan(ref[i]))) continue; // also equal infinities
             const double d = std::fabs(static_cast<double>(got[i]) - ref[i]);
             if (!std::isfinite(d)) { finite = false; continue; }
             maxAbs = std::max(maxAbs, d);
             if (std::isfinite(ref[i])) maxRef = std::max(maxRef, std::fabs(static_cast<double>(ref[i])));
         }
+        // Written as float32 whatever the output's type (HarnessOutput::data).
         const std::string file = modelOut + "/output_" + std::to_string(k) + ".bin";
-        const bool written = writeFile(file, got, o.numel);
+        const bool written = writeFile(file, got.data(), o.numel);
         std::printf("{\"type\":\"output\",\"model\":%d,\"index\":%d,\"name\":%s,\"shape\":%s,\"max_abs\":%s,\"max_ref\":%s,"
                     "\"finite\":%s,\"file\":%s}\n", model, k, json(o.name).c_str(), dimsJson(o.rank, o.dims).c_str(),
                     number(maxAbs).c_str(), number(maxRef).c_str(), finite ? "true" : "false",

@@ -446,6 +446,7 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
 
 
 Status emitPortable(EmitContext& ctx, const ir::Node& n) {
+    if (isTypedNode(n)) return emitPortableTyped(ctx, n);
     if (isQuantizedNode(n)) return emitPortableQuantized(ctx, n);
     switch (n.op) {
     case OpKind::Conv: return emitConv(ctx, n, false);

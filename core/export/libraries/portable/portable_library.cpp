@@ -12,9 +12,10 @@ using F = targets::DataFormat;
 // Portable: every op, NHWC for convolutions and pooling (its kernels are written for
 // channels-last), layout-agnostic where the op is element-wise, the model's layout elsewhere.
 // Quantized models: the int8 ops of the fuse_qdq pass (QConv, QGemm, QAdd, QAveragePool,
-// QLookup) and per-tensor QuantizeLinear/DequantizeLinear at the float boundaries; ONNX's
-// QOperator forms (QLinearConv, QLinearMatMul, ConvInteger, MatMulInteger) and
-// DynamicQuantizeLinear have no portable kernel.
+// QLookup) and per-tensor QuantizeLinear/DequantizeLinear at the float boundaries; dynamic
+// quantization (DynamicQuantizeLinear, ConvInteger, MatMulInteger) on the generic typed kernels
+// in the model's layout; ONNX's QOperator forms QLinearConv and QLinearMatMul have no
+// portable kernel.
 KernelLibrary portableKernelLibrary() {
     KernelLibrary lib;
     lib.id = "portable";
@@ -22,9 +23,7 @@ KernelLibrary portableKernelLibrary() {
     lib.preferredFormat = F::NHWC;
     lib.architectures = {"x86_64", "aarch64", "riscv64"};
     for (OpKind op : ir::allOps()) {
-        if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul || op == OpKind::ConvInteger ||
-            op == OpKind::MatMulInteger || op == OpKind::DynamicQuantizeLinear)
-            continue;
+        if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul) continue;
         F format = F::NCHW;
         switch (ir::opCategory(op)) {
         case ir::OpCategory::Conv: format = F::NHWC; break;
@@ -44,6 +43,7 @@ KernelLibrary portableKernelLibrary() {
         if (op == OpKind::ReduceMean || op == OpKind::ReduceSum || op == OpKind::ReduceMax || op == OpKind::ReduceMin ||
             op == OpKind::ReduceProd)
             format = F::Any;
+        if (op == OpKind::ConvInteger) format = F::NCHW; // the generic integer convolution
         // Per-tensor quantization is element-wise.
         if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout

@@ -1,0 +1,183 @@
+// The portable emitter for run-time tensors of other element types than float32 (outside the
+// int8 ops of fuse_qdq): casts, gathers by computed indices, reshapes of any type and the
+// integer ops of dynamic quantization (DynamicQuantizeLinear, MatMulInteger, ConvInteger), run
+// by the generic typed kernels (runtime/generic/typed.h) in the model's layout.
+#include "export/emit_context.h"
+
+namespace embark::exporter {
+
+using ir::DType;
+using ir::OpKind;
+
+namespace {
+
+bool runtimeNonFloat(const ir::Value* v) { return v && !v->isConstant() && v->dtype != DType::Float32; }
+
+// The byte address of a value in its own element type: the arena, or a constant's bytes as
+// they are (a constant's ptr() is its float32 copy).
+std::string typedPtr(EmitContext& ctx, const ir::Value* v) {
+    if (!v) return "nullptr";
+    if (!v->isConstant()) return "static_cast<void*>(" + ctx.ptr(v) + ")";
+    if (v->dtype == DType::Float32) return "static_cast<const void*>(" + ctx.ptr(v) + ")";
+    return "static_cast<const void*>(embark_weights + " + std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) + ")";
+}
+
+Status checkType(const ir::Node& n, const ir::Value* v, const char* what) {
+    if (elemTypeExpr(v->dtype).empty())
+        return unsupported(Emitter::Portable, n, std::string(what) + " '" + v->name + "' of type " + std::string(ir::dtypeName(v->dtype)));
+    return {};
+}
+
+Status emitTypedGather(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* data = n.input(0);
+    const ir::Value* idx = n.input(1);
+    EMBARK_TRY(checkType(n, data, "data"));
+    if (idx->dtype != DType::Int64 && idx->dtype != DType::Int32)
+        return unsupported(Emitter::Portable, n, "Gather indices of type " + std::string(ir::dtypeName(idx->dtype)));
+    if (ctx.isNhwc(data) || ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a typed Gather on NHWC data");
+    const int axis = static_cast<int>(data->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    embark::generic::gatherBy(" + typedPtr(ctx, data) + ", " + std::to_string(ir::dtypeSize(data->dtype)) + ", " +
+                   shapeInit(data->shape) + ", " + std::to_string(axis) + ", " + typedPtr(ctx, idx) + ", " +
+                   elemTypeExpr(idx->dtype) + ", " + std::to_string(idx->shape.numel()) + ", " + typedPtr(ctx, n.output(0)) + ", " +
+                   cppString("node '" + n.name + "' (Gather)") + ");\n";
+    return {};
+}
+
+// A zero point input (optional) as (pointer, element count).
+std::pair<std::string, int64_t> zeroPoint(EmitContext& ctx, const ir::Node& n, size_t i) {
+    const ir::Value* v = n.input(i);
+    if (!v) return {"nullptr", 0};
+    return {typedPtr(ctx, v), v->shape.numel()};
+}
+
+Status emitMatMulInteger(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* a = n.input(0);
+    const ir::Value* b = n.input(1);
+    for (const ir::Value* v : {a, b})
+        if (v->dtype != DType::UInt8 && v->dtype != DType::Int8)
+            return unsupported(Emitter::Portable, n, "MatMulInteger on " + std::string(ir::dtypeName(v->dtype)));
+    const auto [az, azCount] = zeroPoint(ctx, n, 2);
+    const auto [bz, bzCount] = zeroPoint(ctx, n, 3);
+    ctx.forward += "    embark::generic::matmulInteger(" + typedPtr(ctx, a) + ", " + elemTypeExpr(a->dtype) + ", " + shapeInit(a->shape) +
+                   ", " + typedPtr(ctx, b) + ", " + elemTypeExpr(b->dtype) + ", " + shapeInit(b->shape) + ", " + az + ", " +
+                   std::to_string(azCount) + ", " + bz + ", " + std::to_string(bzCount) + ", static_cast<int32_t*>(" +
+                   typedPtr(ctx, n.output(0)) + "));\n";
+    return {};
+}
+
+Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* y = n.output(0);
+    for (const ir::Value* v : {x, w})
+        if (v->dtype != DType::UInt8 && v->dtype != DType::Int8)
+            return unsupported(Emitter::Portable, n, "ConvInteger on " + std::string(ir::dtypeName(v->dtype)));
+    if (x->shape.rank() < 3 || x->shape.rank() > 5 || ctx.isNhwc(x) || ctx.isNhwc(y))
+        return unsupported(Emitter::Portable, n, "ConvInteger on " + x->shape.str() + " outside the model's layout");
+    const size_t spatial = x->shape.rank() - 2;
+    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
+    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
+    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+        for (size_t i = 0; i < spatial; ++i) {
+            const int64_t k = (w->shape[2 + i] - 1) * dil[i] + 1;
+            const int64_t total = std::max<int64_t>(0, (y->shape[2 + i] - 1) * strides[i] + k - x->shape[2 + i]);
+            pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            pads[spatial + i] = total - pads[i];
+        }
+    else if (autoPad == "VALID") pads.assign(2 * spatial, 0);
+    std::vector<int64_t> p6(6, 0);
+    for (size_t i = 0; i < spatial; ++i) { p6[i] = pads[i]; p6[spatial + i] = pads[spatial + i]; }
+    auto arr = [&](auto get) {
+        std::vector<int64_t> v(3, 1);
+        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
+        return cppInts(v);
+    };
+    const std::string params = "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+                               std::to_string(x->shape[1]) + ", " + std::to_string(y->shape[1]) + ", " +
+                               std::to_string(n.attrInt("group", 1)) + ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " +
+                               arr([&](size_t i) { return y->shape[2 + i]; }) + ", " + arr([&](size_t i) { return w->shape[2 + i]; }) +
+                               ", " + arr([&](size_t i) { return strides[i]; }) + ", " + arr([&](size_t i) { return dil[i]; }) + ", " +
+                               cppInts(p6) + "}";
+    const auto [xz, xzCount] = zeroPoint(ctx, n, 2);
+    const auto [wz, wzCount] = zeroPoint(ctx, n, 3);
+    (void)xzCount;
+    ctx.forward += "    embark::generic::convInteger(" + params + ", " + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                   typedPtr(ctx, w) + ", " + elemTypeExpr(w->dtype) + ", " + xz + ", " + wz + ", " + std::to_string(wzCount) +
+                   ", static_cast<int32_t*>(" + typedPtr(ctx, y) + "));\n";
+    return {};
+}
+
+Status emitDynamicQuantizeLinear(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    if (x->dtype != DType::Float32) return unsupported(Emitter::Portable, n, "DynamicQuantizeLinear of " + std::string(ir::dtypeName(x->dtype)));
+    if (ctx.isNhwc(x) != ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a layout change inside DynamicQuantizeLinear");
+    // An output nobody reads still needs somewhere to go.
+    auto out = [&](size_t i, const char* type, const char* spare) {
+        const ir::Value* v = n.output(i);
+        return v ? "static_cast<" + std::string(type) + "*>(" + typedPtr(ctx, v) + ")" : std::string(spare);
+    };
+    ctx.forward += "    { float spareScale; uint8_t spareZero;\n      embark::generic::dynamicQuantizeLinear(" + ctx.ptr(x) + ", " +
+                   std::to_string(x->shape.numel()) + ", " + out(0, "uint8_t", "nullptr") + ", " + out(1, "float", "&spareScale") + ", " +
+                   out(2, "uint8_t", "&spareZero") + "); }\n";
+    return {};
+}
+
+} // namespace
+
+std::string elemTypeExpr(DType t) {
+    switch (t) {
+    case DType::Float32: return "embark::generic::ElemType::Float32";
+    case DType::UInt8: return "embark::generic::ElemType::UInt8";
+    case DType::Int8: return "embark::generic::ElemType::Int8";
+    case DType::Int32: return "embark::generic::ElemType::Int32";
+    case DType::Int64: return "embark::generic::ElemType::Int64";
+    case DType::Bool: return "embark::generic::ElemType::Bool";
+    case DType::Float16: return "embark::generic::ElemType::Float16";
+    default: return {};
+    }
+}
+
+bool isTypedNode(const ir::Node& n) {
+    switch (n.op) {
+    case OpKind::DynamicQuantizeLinear: case OpKind::MatMulInteger: case OpKind::ConvInteger: return true;
+    case OpKind::Cast: return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::Gather: // by run-time indices, or of non-float data
+        return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
+               (runtimeNonFloat(n.input(1)) || n.input(0)->dtype != DType::Float32);
+    case OpKind::Identity: case OpKind::Dropout: case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+        // Bytes moved as they are; a shape or axes computed at run time is not (the export's
+        // shapes are fixed), so such a node stays with the float emitter, which refuses it.
+        if (isQuantizedNode(n) || !n.input(0)) return false;
+        for (size_t i = 1; i < n.inputs().size(); ++i)
+            if (n.input(i) && !n.input(i)->isConstant()) return false;
+        return runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0));
+    default: return false;
+    }
+}
+
+Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* y = n.output(0);
+    switch (n.op) {
+    case OpKind::DynamicQuantizeLinear: return emitDynamicQuantizeLinear(ctx, n);
+    case OpKind::MatMulInteger: return emitMatMulInteger(ctx, n);
+    case OpKind::ConvInteger: return emitConvInteger(ctx, n);
+    case OpKind::Gather: return emitTypedGather(ctx, n);
+    case OpKind::Cast: {
+        const ir::Value* x = n.input(0);
+        EMBARK_TRY(checkType(n, x, "input"));
+        EMBARK_TRY(checkType(n, y, "output"));
+        ctx.forward += "    embark::generic::cast(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " + typedPtr(ctx, y) + ", " +
+                       elemTypeExpr(y->dtype) + ", " + std::to_string(y->shape.numel()) + ");\n";
+        return {};
+    }
+    default: // Identity, Dropout, Reshape, Flatten, Squeeze, Unsqueeze: the bytes as they are
+        if (ctx.isNhwc(n.input(0)) != ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a layout change of a non-float tensor");
+        ctx.forward += "    std::memmove(" + typedPtr(ctx, y) + ", " + typedPtr(ctx, n.input(0)) + ", " + std::to_string(y->byteSize()) + ");\n";
+        return {};
+    }
+}
+
+} // namespace embark::exporter

@@ -1,0 +1,157 @@
+// Shapes through the real embark-cli: a declared shape that disagrees with its op is reported
+// (a warning naming the value and both shapes) and the computed shape is used by inspect,
+// plan, export and run alike; symbolic input dimensions are fixed by the test data beside the
+// model or by --shape, and without either the CLI exits 2 naming the exact --shape to pass;
+// the same model exports for two shapes.
+#include "onnx/onnx_models.h"
+#include "onnx/tensor_io.h"
+#include "support/cli_process.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace embark;
+namespace pb = ::onnx;
+
+namespace {
+
+// dims: a value >= 0 is fixed, a name in `params` (same index) is symbolic.
+void setShape(pb::ValueInfoProto* vi, const std::string& name, const std::vector<int64_t>& dims,
+              const std::vector<std::string>& params = {}, int elem = pb::TensorProto::FLOAT) {
+    vi->set_name(name);
+    auto* tt = vi->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(elem);
+    auto* shape = tt->mutable_shape();
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] >= 0) shape->add_dim()->set_dim_value(dims[i]);
+        else shape->add_dim()->set_dim_param(params.at(i));
+    }
+}
+
+// x[1,4,55,55] -> AveragePool(3x3, stride 2, ceil_mode 1) -> pooled -> Relu -> y, which the
+// file declares 1x4x28x28 (value_info and graph output); the op computes 27x27.
+test::ProtoModel ceilPoolModel() {
+    test::ProtoModel p(13);
+    p.input("x", {1, 4, 55, 55});
+    auto* pool = p.node("AveragePool", {"x"}, {"pooled"}, "pool");
+    test::attrInts(pool, "kernel_shape", {3, 3});
+    test::attrInts(pool, "strides", {2, 2});
+    test::attrInt(pool, "ceil_mode", 1);
+    p.node("Relu", {"pooled"}, {"y"}, "relu");
+    setShape(p.m.mutable_graph()->add_value_info(), "pooled", {1, 4, 28, 28});
+    setShape(p.m.mutable_graph()->add_output(), "y", {1, 4, 28, 28});
+    return p;
+}
+
+// audio[batch, 3, samples] -> Relu -> y[batch, 3, samples].
+test::ProtoModel symbolicModel() {
+    test::ProtoModel p(13);
+    setShape(p.m.mutable_graph()->add_input(), "audio", {-1, 3, -1}, {"batch", "", "samples"});
+    p.node("Relu", {"audio"}, {"y"}, "relu");
+    setShape(p.m.mutable_graph()->add_output(), "y", {-1, 3, -1}, {"batch", "", "samples"});
+    return p;
+}
+
+QJsonObject json(const QByteArray& out) { return QJsonDocument::fromJson(out).object(); }
+QJsonArray dims(std::initializer_list<int> d) {
+    QJsonArray a;
+    for (int x : d) a.append(x);
+    return a;
+}
+QByteArray describe(const test::CliResult& r) { return "exit " + QByteArray::number(r.code) + "\nstdout: " + r.out.right(1500) + "\nstderr: " + r.err.right(1500); }
+
+} // namespace
+
+class TestModelShapes : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_tmp;
+
+private slots:
+    void declaredShapeIsCheckedEverywhere() {
+        const QString model = m_tmp.path() + "/ceil_pool.onnx";
+        QVERIFY(ceilPoolModel().save(model));
+        const QByteArray warning = "value 'pooled' is declared 1x4x28x28 but its op computes 1x4x27x27";
+
+        test::CliResult inspect = test::runCli({"inspect", model, "--json"});
+        QVERIFY2(inspect.code == 0 && inspect.err.contains(warning) && inspect.err.contains("value 'y'"), describe(inspect));
+        QCOMPARE(json(inspect.out)["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 4, 27, 27}));
+
+        test::CliResult plan = test::runCli({"plan", model, "--json"});
+        QVERIFY2(plan.code == 0 && plan.err.contains(warning), describe(plan));
+        // Buffers of 4x27x27 floats (11664 bytes), none of 4x28x28 (12544).
+        QVERIFY2(plan.out.contains("11664") && !plan.out.contains("12544"), plan.out.left(3000));
+
+        test::CliResult run = test::runCli({"run", model, "--json"});
+        QVERIFY2(run.code == 0 && run.err.contains(warning), describe(run));
+        QCOMPARE(json(run.out)["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 4, 27, 27}));
+
+        const QString out = m_tmp.path() + "/ceil_pool_export";
+        test::CliResult exp = test::runCli({"export", model, "--lib", "portable", "-o", out});
+        QVERIFY2(exp.code == 0 && exp.err.contains(warning), describe(exp));
+        QFile manifest(out + "/export.json");
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        const QJsonObject m = json(manifest.readAll());
+        QCOMPARE(m["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 4, 27, 27}));
+        QCOMPARE(QFileInfo(out + "/data/expected_0.bin").size(), qint64(4 * 4 * 27 * 27));
+    }
+
+    void symbolicDimensionsNeedAShape() {
+        const QString dir = m_tmp.path() + "/no_data";
+        QVERIFY(QDir().mkpath(dir));
+        const QString model = dir + "/model.onnx";
+        QVERIFY(symbolicModel().save(model));
+        for (const char* command : {"inspect", "plan", "export", "run"}) {
+            QStringList args{command, model};
+            if (QByteArray(command) == "export") args << "-o" << m_tmp.path() + "/never";
+            test::CliResult r = test::runCli(args);
+            QVERIFY2(r.code == 2 && r.err.contains("input 'audio' has symbolic dimensions 'batch' and 'samples'") &&
+                         r.err.contains("pass --shape audio=1x3x1 "),
+                     describe(r));
+        }
+        test::CliResult ok = test::runCli({"inspect", model, "--json", "--shape", "audio=2x3x160"});
+        QVERIFY2(ok.code == 0, describe(ok));
+        QCOMPARE(json(ok.out)["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({2, 3, 160}));
+    }
+
+    void testDataFixesSymbolicDimensions() {
+        const QString dir = m_tmp.path() + "/with_data";
+        QVERIFY(QDir().mkpath(dir + "/test_data_set_0"));
+        const QString model = dir + "/model.onnx";
+        QVERIFY(symbolicModel().save(model));
+        const ir::Tensor sample = ir::Tensor::fromFloats(ir::Shape{1, 3, 16}, std::vector<float>(48, 0.5f));
+        QVERIFY(embark::onnx::writeTensorProto((dir + "/test_data_set_0/input_0.pb").toStdString(), sample, "audio"));
+        test::CliResult r = test::runCli({"inspect", model, "--json"});
+        QVERIFY2(r.code == 0, describe(r));
+        QCOMPARE(json(r.out)["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 3, 16}));
+        // --shape still wins over the test data.
+        test::CliResult given = test::runCli({"inspect", model, "--json", "--shape", "audio=1x3x8"});
+        QVERIFY2(given.code == 0, describe(given));
+        QCOMPARE(json(given.out)["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 3, 8}));
+    }
+
+    void oneModelExportsForSeveralShapes() {
+        const QString dir = m_tmp.path() + "/several";
+        QVERIFY(QDir().mkpath(dir));
+        const QString model = dir + "/model.onnx";
+        QVERIFY(symbolicModel().save(model));
+        for (const QString& shape : {QStringLiteral("1x3x16"), QStringLiteral("2x3x40")}) {
+            const QString out = m_tmp.path() + "/several_" + shape;
+            test::CliResult r = test::runCli({"export", model, "--lib", "portable", "--shape", "audio=" + shape, "-o", out});
+            QVERIFY2(r.code == 0, describe(r));
+            QFile manifest(out + "/export.json");
+            QVERIFY(manifest.open(QIODevice::ReadOnly));
+            QJsonArray want;
+            for (const QString& d : shape.split('x')) want.append(d.toInt());
+            QCOMPARE(json(manifest.readAll())["inputs"].toArray()[0].toObject()["shape"].toArray(), want);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelShapes)
+#include "tst_model_shapes.moc"

@@ -1,0 +1,218 @@
+// The generic typed kernels (runtime/generic/typed.h) against the ONNX spec written out
+// plainly: casts (float16 rounding, truncation toward zero, bool), gathers by run-time int32
+// and int64 indices, and the integer ops of dynamic quantization with exact int32 sums and
+// round-half-to-even, including the spec's own DynamicQuantizeLinear examples.
+#include "typed.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <stdexcept>
+#include <vector>
+
+namespace eg = embark::generic;
+using eg::ElemType;
+
+namespace {
+
+// ONNX DynamicQuantizeLinear as its spec states it, in float32 with rint (half to even).
+void plainDynamicQuantize(const std::vector<float>& x, std::vector<uint8_t>& y, float& scale, uint8_t& zp) {
+    float lo = 0, hi = 0;
+    for (float v : x) { lo = std::min(lo, v); hi = std::max(hi, v); }
+    scale = (hi - lo) / 255.f;
+    const float z = std::rint(std::min(255.f, std::max(0.f, 0.f - lo / scale)));
+    zp = static_cast<uint8_t>(z);
+    y.clear();
+    for (float v : x) y.push_back(static_cast<uint8_t>(std::min(255.f, std::max(0.f, std::rint(v / scale) + z))));
+}
+
+} // namespace
+
+class TestGenericTyped : public QObject {
+    Q_OBJECT
+
+private slots:
+    // The three examples of the ONNX operator documentation.
+    void dynamicQuantizeSpecExamples_data() {
+        QTest::addColumn<std::vector<float>>("x");
+        QTest::addColumn<float>("scale");
+        QTest::addColumn<int>("zeroPoint");
+        QTest::addColumn<std::vector<int>>("y");
+        QTest::newRow("basic") << std::vector<float>{0, 2, -3, -2.5f, 1.34f, 0.5f} << 0.0196078438f << 153
+                               << std::vector<int>{153, 255, 0, 26, 221, 179};
+        QTest::newRow("max adjusted") << std::vector<float>{-1.0f, -2.1f, -1.3f, -2.5f, -3.34f, -4.0f} << 0.0156862754f << 255
+                                      << std::vector<int>{191, 121, 172, 96, 42, 0};
+        QTest::newRow("min adjusted") << std::vector<float>{1, 2.1f, 1.3f, 2.5f, 3.34f, 4.0f, 1.5f, 2.6f, 3.9f, 4.0f, 3.0f, 2.345f}
+                                      << 0.0156862754f << 0
+                                      << std::vector<int>{64, 134, 83, 159, 213, 255, 96, 166, 249, 255, 191, 149};
+    }
+    void dynamicQuantizeSpecExamples() {
+        QFETCH(std::vector<float>, x);
+        QFETCH(float, scale);
+        QFETCH(int, zeroPoint);
+        QFETCH(std::vector<int>, y);
+        std::vector<uint8_t> got(x.size());
+        float s = 0;
+        uint8_t z = 0;
+        eg::dynamicQuantizeLinear(x.data(), static_cast<int64_t>(x.size()), got.data(), &s, &z);
+        QCOMPARE(s, scale);
+        QCOMPARE(int(z), zeroPoint);
+        for (size_t i = 0; i < y.size(); ++i) QCOMPARE(int(got[i]), y[i]);
+    }
+
+    // Ties round to even: with scale 1/255 * 255 = 1 exactly, x = 0.5 and 2.5 sit on ties.
+    void dynamicQuantizeRoundsHalfToEven() {
+        std::vector<float> x{0.f, 255.f, 0.5f, 1.5f, 2.5f, 3.5f};
+        std::vector<uint8_t> y(x.size());
+        float s = 0;
+        uint8_t z = 0;
+        eg::dynamicQuantizeLinear(x.data(), 6, y.data(), &s, &z);
+        QCOMPARE(s, 1.f);
+        QCOMPARE(int(z), 0);
+        const int want[] = {0, 255, 0, 2, 2, 4};
+        for (int i = 0; i < 6; ++i) QCOMPARE(int(y[size_t(i)]), want[i]);
+        // All zeros: scale 0, every value the zero point 0.
+        std::vector<float> zeros(5, 0.f);
+        eg::dynamicQuantizeLinear(zeros.data(), 5, y.data(), &s, &z);
+        QCOMPARE(s, 0.f);
+        QCOMPARE(int(z), 0);
+    }
+
+    void dynamicQuantizeMatchesThePlainSpec() {
+        std::mt19937 rng(7);
+        std::normal_distribution<float> dist(0.3f, 2.f);
+        for (int round = 0; round < 20; ++round) {
+            std::vector<float> x(257);
+            for (float& v : x) v = dist(rng);
+            std::vector<uint8_t> got(x.size()), want;
+            float s = 0, ws = 0;
+            uint8_t z = 0, wz = 0;
+            eg::dynamicQuantizeLinear(x.data(), int64_t(x.size()), got.data(), &s, &z);
+            plainDynamicQuantize(x, want, ws, wz);
+            QCOMPARE(s, ws);
+            QCOMPARE(z, wz);
+            QVERIFY(got == want);
+        }
+    }
+
+    // MatMulInteger: int32 sums of centred operands, per-row a and per-column b zero points,
+    // broadcast batches; uint8 x int8 with sums past 2^24 stay exact.
+    void matmulIntegerIsExact() {
+        const int64_t B = 2, M = 3, K = 700, N = 5;
+        std::mt19937 rng(3);
+        std::vector<uint8_t> a(size_t(B * M * K));
+        std::vector<int8_t> b(size_t(K * N));
+        for (auto& v : a) v = uint8_t(rng() % 256);
+        for (auto& v : b) v = int8_t(int(rng() % 256) - 128);
+        a[0] = 255; b[0] = -128;
+        const uint8_t az[] = {3, 200, 17};
+        const int8_t bz[] = {-5, 0, 7, 100, -128};
+        std::vector<int32_t> out(size_t(B * M * N));
+        eg::matmulInteger(a.data(), ElemType::UInt8, eg::Shape{3, {B, M, K}}, b.data(), ElemType::Int8, eg::Shape{2, {K, N}}, az, 3, bz, 5,
+                          out.data());
+        for (int64_t bt = 0; bt < B; ++bt)
+            for (int64_t m = 0; m < M; ++m)
+                for (int64_t n = 0; n < N; ++n) {
+                    int64_t acc = 0;
+                    for (int64_t k = 0; k < K; ++k) acc += (int64_t(a[size_t((bt * M + m) * K + k)]) - az[m]) * (int64_t(b[size_t(k * N + n)]) - bz[n]);
+                    QCOMPARE(int64_t(out[size_t((bt * M + m) * N + n)]), acc);
+                }
+        // Scalar zero points and none.
+        eg::matmulInteger(a.data(), ElemType::UInt8, eg::Shape{2, {M, K}}, b.data(), ElemType::Int8, eg::Shape{2, {K, N}}, az, 1, nullptr, 0,
+                          out.data());
+        int64_t acc = 0;
+        for (int64_t k = 0; k < K; ++k) acc += (int64_t(a[size_t(k)]) - az[0]) * int64_t(b[size_t(k * N)]);
+        QCOMPARE(int64_t(out[0]), acc);
+    }
+
+    // ConvInteger with padding (a padded element contributes zero, whatever the zero points),
+    // stride and per-channel weight zero points, against the sums written out.
+    void convIntegerMatchesPlainSums() {
+        eg::ConvNd p;
+        p.spatial = 2;
+        p.batch = 1, p.inC = 2, p.outC = 3, p.groups = 1;
+        p.in[0] = 5, p.in[1] = 4;
+        p.kernel[0] = 3, p.kernel[1] = 2;
+        p.stride[0] = 2, p.stride[1] = 1;
+        p.pads[0] = 1, p.pads[1] = 0, p.pads[3] = 1, p.pads[4] = 1; // top, left / bottom, right
+        p.out[0] = (5 + 2 - 3) / 2 + 1, p.out[1] = (4 + 1 - 2) / 1 + 1;
+        std::mt19937 rng(11);
+        std::vector<uint8_t> x(2 * 5 * 4), w(3 * 2 * 3 * 2);
+        for (auto& v : x) v = uint8_t(rng() % 256);
+        for (auto& v : w) v = uint8_t(rng() % 256);
+        const uint8_t xz = 120, wz[] = {1, 128, 255};
+        std::vector<int32_t> y(size_t(3 * p.out[0] * p.out[1]));
+        eg::convInteger(p, x.data(), ElemType::UInt8, w.data(), ElemType::UInt8, &xz, wz, 3, y.data());
+        for (int64_t oc = 0; oc < 3; ++oc)
+            for (int64_t oy = 0; oy < p.out[0]; ++oy)
+                for (int64_t ox = 0; ox < p.out[1]; ++ox) {
+                    int64_t acc = 0;
+                    for (int64_t ic = 0; ic < 2; ++ic)
+                        for (int64_t ky = 0; ky < 3; ++ky)
+                            for (int64_t kx = 0; kx < 2; ++kx) {
+                                const int64_t iy = oy * 2 - 1 + ky, ix = ox - 0 + kx;
+                                if (iy < 0 || iy >= 5 || ix < 0 || ix >= 4) continue;
+                                acc += (int64_t(x[size_t((ic * 5 + iy) * 4 + ix)]) - xz) *
+                                       (int64_t(w[size_t(((oc * 2 + ic) * 3 + ky) * 2 + kx)]) - wz[oc]);
+                            }
+                    QCOMPARE(int64_t(y[size_t((oc * p.out[0] + oy) * p.out[1] + ox)]), acc);
+                }
+    }
+
+    void castFollowsOnnx() {
+        const float f[] = {1.7f, -2.5f, 0.f, 65504.f, 1e-8f, 0.1f, -0.f, 3.f};
+        int64_t i64[8];
+        eg::cast(f, ElemType::Float32, i64, ElemType::Int64, 8);
+        const int64_t wantI[] = {1, -2, 0, 65504, 0, 0, 0, 3};
+        for (int i = 0; i < 8; ++i) QCOMPARE(i64[i], wantI[i]);
+        uint8_t b[8];
+        eg::cast(f, ElemType::Float32, b, ElemType::Bool, 8);
+        const uint8_t wantB[] = {1, 1, 0, 1, 1, 1, 0, 1};
+        for (int i = 0; i < 8; ++i) QCOMPARE(b[i], wantB[i]);
+        // float16: 0.1 rounds to 0x2e66, 65504 is the largest half, 1e-8 underflows to 0.
+        uint16_t h[8];
+        eg::cast(f, ElemType::Float32, h, ElemType::Float16, 8);
+        QCOMPARE(h[5], uint16_t(0x2e66));
+        QCOMPARE(h[3], uint16_t(0x7bff));
+        QCOMPARE(h[4], uint16_t(0));
+        QCOMPARE(h[6], uint16_t(0x8000));
+        float back[8];
+        eg::cast(h, ElemType::Float16, back, ElemType::Float32, 8);
+        QCOMPARE(back[5], 0.0999755859375f);
+        QCOMPARE(back[1], -2.5f);
+        // Every half round-trips through float.
+        for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+            const float v = eg::halfToFloat(uint16_t(bits));
+            if (std::isnan(v)) continue;
+            QCOMPARE(eg::floatToHalf(v), uint16_t(bits));
+        }
+        // Large int64 values convert to float exactly as a C++ conversion does.
+        const int64_t big[] = {(int64_t(1) << 40) + 1, -7};
+        float fb[2];
+        eg::cast(big, ElemType::Int64, fb, ElemType::Float32, 2);
+        QCOMPARE(fb[0], float((int64_t(1) << 40) + 1));
+        QCOMPARE(fb[1], -7.f);
+    }
+
+    void gatherByRunTimeIndices() {
+        const int64_t data[] = {10, 11, 12, 20, 21, 22}; // [2][3] int64
+        const int32_t idx32[] = {2, -3, 1};
+        int64_t out[6];
+        eg::gatherBy(data, 8, eg::Shape{2, {2, 3}}, 1, idx32, ElemType::Int32, 3, out, "g");
+        const int64_t want[] = {12, 10, 11, 22, 20, 21};
+        for (int i = 0; i < 6; ++i) QCOMPARE(out[i], want[i]);
+        const int64_t bad[] = {0, 3};
+        bool threw = false;
+        try {
+            eg::gatherBy(data, 8, eg::Shape{2, {2, 3}}, 1, bad, ElemType::Int64, 2, out, "node 'g' (Gather)");
+        } catch (const std::out_of_range& e) {
+            threw = QString(e.what()).contains("node 'g' (Gather)") && QString(e.what()).contains("index 3");
+        }
+        QVERIFY(threw);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGenericTyped)
+#include "tst_generic_typed.moc"
