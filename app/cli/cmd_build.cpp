@@ -4,6 +4,7 @@
 #include "model_args.h"
 
 #include "compile/export_builder.h"
+#include "jobs/pipeline.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -18,21 +19,24 @@ int cmdBuild(const QStringList& args, Io& io) {
     parser.addOption({"jobs", "Parallel compile jobs (default: all cores).", "N", "0"});
     parser.addOption({"quiet", "Do not stream the build log."});
     if (int rc = parseOrExit(parser, args, io, "build DIR [--build-dir PATH] [--jobs N] [--quiet]", 1, 1); rc >= 0) return rc;
-    build::BuildOptions o;
-    o.exportDir = parser.positionalArguments().first();
-    o.buildDir = parser.value("build-dir");
-    o.jobs = parser.value("jobs").toInt();
+    // The build recipe of jobs/pipeline.h, as the studio and bench run it.
+    jobs::PipelineState state;
+    state.exportDir = parser.positionalArguments().first();
+    state.buildDir = parser.value("build-dir");
+    state.buildJobs = parser.value("jobs").toInt();
     // The export's own architecture is checked by buildExport (export_folder.h reads it).
     const bool quiet = parser.isSet("quiet");
-    o.log = [&](const QString& line) {
+    jobs::RecipeObserver observer;
+    observer.log = [&](const QString& line) {
         if (!quiet) {
             io.err << line << "\n";
             io.err.flush();
         }
     };
-    auto r = build::buildExport(o);
-    if (!r) return fail(io, r.error());
-    io.out << "Built " << r->binary << " (" << r->elfMachine << ", " << formatBytes(r->binaryBytes) << ")\n";
+    const jobs::RecipeRun run = jobs::runRecipe(jobs::buildRecipe(), state, observer);
+    if (run.firstError) return fail(io, *run.firstError);
+    const build::BuildResult& r = *state.built;
+    io.out << "Built " << r.binary << " (" << r.elfMachine << ", " << formatBytes(r.binaryBytes) << ")\n";
     return 0;
 }
 
