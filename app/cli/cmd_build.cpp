@@ -50,7 +50,7 @@ int cmdExec(const QStringList& args, Io& io) {
     parser.addPositionalArgument("DIR", "The export folder (built with embark-cli build).");
     parser.addOption({"build-dir", "Where it was built (default DIR/build).", "PATH"});
     parser.addOption({"timeout", "Seconds before the run is stopped (default 600).", "S", "600"});
-    if (int rc = parseOrExit(parser, own, io, "exec DIR [--build-dir PATH] [-- run_export options]", 1, 1); rc >= 0) return rc;
+    if (int rc = parseOrExit(parser, own, io, "exec DIR [--build-dir PATH] [--timeout S] [-- run_export options]", 1, 1); rc >= 0) return rc;
     const QString dir = QFileInfo(parser.positionalArguments().first()).absoluteFilePath();
     const QString buildDir = parser.isSet("build-dir") ? parser.value("build-dir") : dir + "/build";
     const QString binary = buildDir + "/run_export";

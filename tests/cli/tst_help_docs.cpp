@@ -43,17 +43,33 @@ std::map<QString, Section> docSections() {
     return out;
 }
 
-// Long option names in a synopsis or help text ("--board", not the bare "--").
-QSet<QString> optionNames(const QString& text) {
+// Short options by their long names, as the help lists them ("-o, --output <DIR>").
+std::map<QString, QString> shortOptions(const QString& help) {
+    static const QRegularExpression pair("^\\s+-(\\w), --([a-z][a-z0-9-]*)", QRegularExpression::MultilineOption);
+    std::map<QString, QString> out;
+    for (auto it = pair.globalMatch(help); it.hasNext();) {
+        const auto m = it.next();
+        out[m.captured(1)] = m.captured(2);
+    }
+    return out;
+}
+
+// Long option names in a synopsis ("--board", not the bare "--"; "-o" by its long name).
+QSet<QString> optionNames(const QString& text, const std::map<QString, QString>& shorts = {}) {
     static const QRegularExpression option("(?<![\\w-])--([a-z][a-z0-9-]*)");
+    static const QRegularExpression shortOption("(?<![\\w-])-(\\w)(?![\\w-])");
     QSet<QString> names;
     for (auto it = option.globalMatch(text); it.hasNext();) names << it.next().captured(1);
+    for (auto it = shortOption.globalMatch(text); it.hasNext();) {
+        const QString letter = it.next().captured(1);
+        if (auto s = shorts.find(letter); s != shorts.end()) names << s->second;
+    }
     names.remove("help");
     return names;
 }
 
 // Options shown without brackets: what the synopsis says is required.
-QSet<QString> requiredOptions(const QString& synopsis) {
+QSet<QString> requiredOptions(const QString& synopsis, const std::map<QString, QString>& shorts) {
     QString outside;
     int depth = 0;
     for (QChar c : synopsis) {
@@ -61,17 +77,20 @@ QSet<QString> requiredOptions(const QString& synopsis) {
         if (depth == 0) outside += c;
         if (c == ']') --depth;
     }
-    return optionNames(outside);
+    return optionNames(outside, shorts);
 }
 
 // The help's option lines: "--name" -> its description (joined over wrapped lines).
 std::map<QString, QString> helpOptions(const QString& help) {
     std::map<QString, QString> out;
-    static const QRegularExpression head("^\\s+(?:-\\w, )?--([a-z][a-z0-9-]*)(?: <[^>]*>)?\\s{2,}(.*)$");
+    // "  -o, --output <DIR>  ...", "  --db, --store <FILE>  ..." (the first long name counts)
+    static const QRegularExpression head("^\\s+(?:-\\w, )?--([a-z][a-z0-9-]*)(?:, --[a-z0-9-]+)*(?: <[^>]*>)?\\s{2,}(.*)$");
     QString last;
     for (const QString& line : help.split('\n')) {
         const auto m = head.match(line);
-        if (m.hasMatch()) {
+        if (m.hasMatch() && m.captured(1) == QLatin1String("help")) {
+            last.clear();
+        } else if (m.hasMatch()) {
             last = m.captured(1);
             out[last] = m.captured(2);
         } else if (!last.isEmpty() && line.startsWith("      ") && !line.trimmed().isEmpty()) {
@@ -127,9 +146,10 @@ private slots:
             const auto options = helpOptions(QString::fromUtf8(r.out));
             QSet<QString> parsed;
             for (const auto& [name, description] : options) parsed << name;
-            QCOMPARE(optionNames(synopses.first()), parsed);
+            const auto shorts = shortOptions(QString::fromUtf8(r.out));
+            QCOMPARE(optionNames(synopses.first(), shorts), parsed);
             // An option with a default is optional, and a required one has none.
-            const QSet<QString> required = requiredOptions(synopses.first());
+            const QSet<QString> required = requiredOptions(synopses.first(), shorts);
             for (const auto& [name, description] : options)
                 if (description.contains("(default") || description.contains("; default"))
                     QVERIFY2(!required.contains(name), qPrintable(command + " --" + name + " has a default but the synopsis requires it"));
@@ -147,8 +167,9 @@ private slots:
             if (usage.startsWith(command + " " + sub + " ")) QCOMPARE(s, usage);
             QSet<QString> own;
             for (const auto& [name, description] : helpOptions(QString::fromUtf8(r.out))) own << name;
-            own += optionNames(usage);
-            const QSet<QString> named = optionNames(s);
+            const auto shorts = shortOptions(QString::fromUtf8(r.out));
+            own += optionNames(usage, shorts);
+            const QSet<QString> named = optionNames(s, shorts);
             for (const QString& n : named)
                 QVERIFY2(own.contains(n), qPrintable("docs: '" + s + "' names --" + n + ", which its --help does not"));
             documented += named;
