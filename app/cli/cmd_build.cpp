@@ -28,6 +28,11 @@ int cmdBuild(const QStringList& args, Io& io) {
     const bool quiet = parser.isSet("quiet");
     jobs::RecipeObserver observer;
     observer.log = [&](const QString& line) {
+        // The compiler's output only: the recipe's own step lines ("== build", "build failed:
+        // ...") would repeat the error printed below.
+        if (line == QLatin1String("== build") || line.startsWith(QLatin1String("build failed: ")) ||
+            line.startsWith(QLatin1String("build cancelled: ")))
+            return;
         if (!quiet) {
             io.err << line << "\n";
             io.err.flush();
