@@ -3,6 +3,7 @@
 #include "export/deployment_plan.h"
 #include "embark_build_paths.h"
 #include "export/memory_planner.h"
+#include "jobs/resolve_target.h"
 #include "onnx/importer.h"
 #include "passes/pass_manager.h"
 
@@ -60,12 +61,15 @@ struct Timing { double import = 0, plan = 0; size_t arena = 0, bound = 0, nodes 
 // Import, then the whole deployment plan (passes, adaptation, fused blocks, memory plan) as
 // the export builds it: the bench times what the studio and `embark-cli plan` run.
 Timing once(const std::function<Expected<ir::Graph>()>& load, const char* lib) {
+    jobs::TargetRequest request; // the default board, as `embark-cli plan --lib LIB`
+    request.library = lib;
+    auto target = jobs::resolveTarget(request);
+    if (!target) { std::fprintf(stderr, "%s\n", target.error().message.c_str()); std::exit(1); }
     auto t0 = Clock::now();
     auto g = load();
     if (!g) { std::fprintf(stderr, "%s\n", g.error().message.c_str()); std::exit(1); }
     auto t1 = Clock::now();
-    exporter::PlanOptions po;
-    po.library = lib;
+    exporter::PlanOptions po = exporter::planOptions(*target);
     po.keepSnapshots = true; // as the studio builds it
     auto plan = exporter::buildDeploymentPlan(*g, po);
     auto t2 = Clock::now();

@@ -1,4 +1,4 @@
-// `embark-cli bench MODEL --board B --lib L ...`: the whole pipeline as one job (export,
+// `embark-cli bench MODEL [target options] ...`: the whole pipeline as one job (export,
 // cross-build, deploy, run, compare, store) with latency statistics, per-layer timings and
 // accuracy, and exports of the run (Chrome trace, CSV, JSON, ONNX test data).
 #include "commands.h"
@@ -6,6 +6,7 @@
 #include "layer_report.h"
 #include "model_args.h"
 #include "run_json.h"
+#include "target_options.h"
 
 #include "results/metrics.h"
 #include "results/run_exports.h"
@@ -138,8 +139,7 @@ int cmdBench(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Benchmark a model on a board: export, build, deploy, run, compare, store.");
     parser.addPositionalArgument("MODEL", "The .onnx file.");
-    parser.addOption({"board", "Board id (see embark-cli boards; default sim-k230).", "BOARD", "sim-k230"});
-    parser.addOption({"lib", "Kernel library: portable or xnnpack.", "LIB", "portable"});
+    addTargetOptions(parser);
     parser.addOption({"runtime", "export (Embark's export, default) or onnxruntime (the board's ONNX Runtime).", "RUNTIME", "export"});
     parser.addOption({"ep-option", "A SpacemiT EP option for --runtime onnxruntime, KEY=VALUE (repeatable).", "KEY=VALUE"});
     parser.addOption({"iterations", "Timed iterations (default 10).", "N", "10"});
@@ -152,10 +152,7 @@ int cmdBench(const QStringList& args, Io& io) {
                                          "MODEL was made from (implies --accuracy-layers).", "FLOAT.onnx"});
     parser.addOption({"snr-drop", "With --float-reference: flag the first layer whose SNR falls this many dB below "
                                   "its inputs' (default 10).", "DB", "10"});
-    parser.addOption({"override", "Run an op type on a library, OP=LIB (repeatable).", "OP=LIB"});
-    parser.addOption({"override-node", "Run one node on a library, NAME=LIB (repeatable).", "NAME=LIB"});
     parser.addOption({"input", "Input tensor, NAME=FILE (default: a fixed random sample).", "NAME=FILE"});
-    parser.addOption({"compiler", "Cross compiler: clang or gcc (default: the board's).", "CC"});
     parser.addOption({"work-dir", "Where exports and downloads go.", "DIR"});
     parser.addOption({{"db", "store"}, "Run history database, as for 'runs' (default: the user's data folder; '-' = none).", "FILE"});
     parser.addOption({"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
@@ -169,16 +166,23 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.addOption({"json", "Print the result as one JSON object."});
     parser.addOption({"verbose", "Stream the build and run log to stderr."});
     addShapeOption(parser);
-    const QString synopsis = "bench MODEL --board B --lib L [--iterations N] [--warmup W] [--threads T] "
-                             "[--affinity CPU,CPU...] [--layers] [--accuracy-layers] [--float-reference FLOAT.onnx [--snr-drop DB]] "
-                             "[--runtime export|onnxruntime] "
-                             "[--ep-option KEY=VALUE...] [--json]";
+    const QString synopsis =
+        QStringLiteral("bench MODEL %1 [--runtime export|onnxruntime] [--ep-option KEY=VALUE]... [--iterations N] "
+                       "[--warmup W] [--threads T] [--affinity CPU,CPU...] [--layers] [--accuracy-layers] "
+                       "[--float-reference FLOAT.onnx] [--snr-drop DB] [--input NAME=FILE]... [--work-dir DIR] "
+                       "[--db FILE|-] [--accept-new-host-key] [--trace FILE] [--csv FILE] [--save-json FILE] "
+                       "[--test-data DIR] [--verbose] [--shape NAME=DIMS]... [--json]")
+            .arg(QLatin1String(kTargetSynopsis));
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
 
     jobs::BenchOptions o;
     o.modelPath = parser.positionalArguments().first();
-    o.boardId = parser.value("board");
-    o.library = parser.value("lib").toStdString();
+    // The board is resolved (and checked) before anything is imported or built.
+    auto request = targetRequest(parser);
+    if (!request) return fail(io, request.error());
+    auto target = jobs::resolveTarget(*request);
+    if (!target) return fail(io, target.error());
+    setTarget(*request, *target, o);
     o.runtime = parser.value("runtime");
     if (!targets::knownRuntimes().contains(o.runtime))
         return usage(io, QStringLiteral("--runtime '%1': use export or onnxruntime").arg(o.runtime));
@@ -218,15 +222,8 @@ int cmdBench(const QStringList& args, Io& io) {
         o.floatReference = std::make_shared<const ir::Graph>(std::move(*fp));
         o.accuracyLayers = true;
     }
-    o.compiler = parser.value("compiler");
     o.workDir = parser.value("work-dir");
     o.storePath = parser.value("db");
-    for (const auto& [opt, target] : {std::pair{"override", &o.opOverrides}, std::pair{"override-node", &o.nodeOverrides}})
-        for (const QString& v : parser.values(opt)) {
-            const qsizetype eq = v.indexOf('=');
-            if (eq <= 0) return usage(io, QStringLiteral("--%1 '%2' is not NAME=LIB").arg(opt, v));
-            (*target)[v.left(eq).toStdString()] = v.mid(eq + 1).toStdString();
-        }
     auto shapes = shapeOverrides(parser);
     if (!shapes) return fail(io, shapes.error());
     o.shapeOverrides = *shapes;

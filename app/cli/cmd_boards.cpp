@@ -31,7 +31,7 @@ int cmdBoards(const QStringList& args, Io& io) {
             o["source"] = b.sourceFile;
             o["built_in"] = b.builtIn;
             // Which XNNPACK an export for this board links (embark-cli xnnpack list explains).
-            if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpack(b.arch, xnnpack::isaHasRvv(b.isa)).toJson();
+            if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpackFor(b).toJson();
             // The runtimes `bench --runtime` can use on it.
             o["runtimes"] = QJsonArray::fromStringList(b.onnxruntime ? QStringList{"export", "onnxruntime"} : QStringList{"export"});
             boards.append(withSchema(o));

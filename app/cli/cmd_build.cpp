@@ -9,6 +9,7 @@
 #include "compile/export_builder.h"
 #include "deploy/transport_factory.h"
 #include "export/export_folder.h"
+#include "jobs/pipeline.h"
 #include "targets/toolchain.h"
 
 #include <QDir>
@@ -29,25 +30,33 @@ int cmdBuild(const QStringList& args, Io& io) {
     parser.addOption({"jobs", "Parallel compile jobs, 1..1024 (default: all cores).", "N"});
     parser.addOption({"quiet", "Do not stream the build log."});
     if (int rc = parseOrExit(parser, args, io, "build DIR [--build-dir PATH] [--jobs N] [--quiet]", 1, 1); rc >= 0) return rc;
-    build::BuildOptions o;
-    o.exportDir = parser.positionalArguments().first();
-    o.buildDir = parser.value("build-dir");
+    // The build recipe of jobs/pipeline.h, as the studio and bench run it.
+    jobs::PipelineState state;
+    state.exportDir = parser.positionalArguments().first();
+    state.buildDir = parser.value("build-dir");
     if (parser.isSet("jobs")) {
         auto jobs = intOption(parser, "jobs", 1, 1024);
         if (!jobs) return fail(io, jobs.error());
-        o.jobs = static_cast<int>(*jobs);
+        state.buildJobs = static_cast<int>(*jobs);
     }
     // The export's own architecture is checked by buildExport (export_folder.h reads it).
     const bool quiet = parser.isSet("quiet");
-    o.log = [&](const QString& line) {
+    jobs::RecipeObserver observer;
+    observer.log = [&](const QString& line) {
+        // The compiler's output only: the recipe's own step lines ("== build", "build failed:
+        // ...") would repeat the error printed below.
+        if (line == QLatin1String("== build") || line.startsWith(QLatin1String("build failed: ")) ||
+            line.startsWith(QLatin1String("build cancelled: ")))
+            return;
         if (!quiet) {
             io.err << line << "\n";
             io.err.flush();
         }
     };
-    auto r = build::buildExport(o);
-    if (!r) return fail(io, r.error());
-    io.out << "Built " << r->binary << " (" << r->elfMachine << ", " << formatBytes(r->binaryBytes) << ")\n";
+    const jobs::RecipeRun run = jobs::runRecipe(jobs::buildRecipe(), state, observer);
+    if (run.firstError) return fail(io, *run.firstError);
+    const build::BuildResult& r = *state.built;
+    io.out << "Built " << r.binary << " (" << r.elfMachine << ", " << formatBytes(r.binaryBytes) << ")\n";
     return 0;
 }
 

@@ -23,7 +23,7 @@ int cmdCompare(const QStringList& args, Io& io) {
     parser.addOption({"top", "How many of the worst layers to list (default 10).", "N", "10"});
     parser.addOption({"json", "Print JSON."});
     if (int rc = parseOrExit(parser, args, io, "compare FLOAT.onnx OTHER.onnx [--input SPEC]... [--seed N] [--snr-drop DB] "
-                                               "[--top N] [--json]", 2, 2);
+                                               "[--top N] [--shape NAME=DIMS]... [--json]", 2, 2);
         rc >= 0)
         return rc;
     bool ok = false;

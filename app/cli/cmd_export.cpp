@@ -1,98 +1,59 @@
-// `embark-cli export MODEL --lib L -o DIR ...`: writes a standalone C++ export folder.
+// `embark-cli export MODEL -o DIR [target options]`: writes a standalone C++ export folder with
+// the export recipe of jobs/pipeline.h.
 #include "commands.h"
 #include "run_json.h"
 #include "model_args.h"
 
+#include "target_options.h"
+
 #include "export/exporter.h"
+#include "jobs/pipeline.h"
 #include "targets/board.h"
-#include "targets/toolchain.h"
-#include "xnnpack/export_link.h"
 
 #include <QJsonDocument>
 
 namespace embark::cli {
-namespace {
-
-Expected<std::map<std::string, std::string>> pairs(const QStringList& values, const char* option) {
-    std::map<std::string, std::string> out;
-    for (const QString& v : values) {
-        const qsizetype eq = v.indexOf('=');
-        if (eq <= 0 || eq == v.size() - 1)
-            return makeError(ErrorKind::Usage, std::string("--") + option + " '" + v.toStdString() + "' is not NAME=LIB");
-        out[v.left(eq).toStdString()] = v.mid(eq + 1).toStdString();
-    }
-    return out;
-}
-
-} // namespace
 
 int cmdExport(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Write a standalone C++ export of a model.");
     parser.addPositionalArgument("MODEL", "The .onnx file.");
-    parser.addOption({"lib", "Kernel library: portable or xnnpack (default portable).", "LIB", "portable"});
-    parser.addOption({"arch", "Target architecture: x86_64, aarch64, riscv64 (default: the board's).", "ARCH"});
-    parser.addOption({"board", "Target board id (default host); sets arch, flags and toolchain.", "BOARD", "host"});
-    parser.addOption({"threads-max", "Most threads run_export will use (default: no cap).", "N", "0"});
+    addTargetOptions(parser);
     parser.addOption({{"o", "output"}, "The export folder to write.", "DIR"});
     parser.addOption({"force", "Replace a non-empty output folder."});
-    parser.addOption({"override", "Run an op type on a library, e.g. Conv=portable (repeatable).", "OP=LIB"});
-    parser.addOption({"override-node", "Run one node on a library (repeatable).", "NAME=LIB"});
-    parser.addOption({"recipe", "Pass recipe: default, cleanup or none.", "NAME", "default"});
     parser.addOption({"input", "Sample input embedded in the export, NAME=FILE (default: random).", "NAME=FILE"});
-    parser.addOption({"compiler", "Cross compiler preference: clang or gcc.", "CC"});
-    parser.addOption({"concat-in-place", "Concatenation in place: auto (strided slices in buffers up to 1 MiB), all or off (default auto).", "MODE", "auto"});
     parser.addOption({"json", "Print the result as one JSON object."});
     addShapeOption(parser);
-    const QString synopsis = "export MODEL --lib portable|xnnpack [--arch ARCH] [--board BOARD] [--threads-max N] -o DIR [--force]";
+    const QString synopsis = QStringLiteral("export MODEL -o DIR %1 [--force] [--input NAME=FILE]... "
+                                            "[--shape NAME=DIMS]... [--json]")
+                                 .arg(QLatin1String(kTargetSynopsis));
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
     if (!parser.isSet("output")) return usage(io, "export needs an output folder: -o DIR");
 
-    exporter::ExportOptions o;
-    o.library = parser.value("lib").toStdString();
-    o.outDir = parser.value("output");
-    o.force = parser.isSet("force");
-    o.recipe = parser.value("recipe").toStdString();
-    bool ok = false;
-    o.threadsMax = parser.value("threads-max").toInt(&ok);
-    if (!ok || o.threadsMax < 0) return usage(io, "--threads-max must be a number >= 0");
-    if (!exporter::parseConcatInPlace(parser.value("concat-in-place").toStdString(), &o.concatInPlace))
-        return usage(io, "--concat-in-place must be auto, all or off");
-    auto ops = pairs(parser.values("override"), "override");
-    if (!ops) return fail(io, ops.error());
-    auto nodes = pairs(parser.values("override-node"), "override-node");
-    if (!nodes) return fail(io, nodes.error());
-    o.opOverrides = *ops;
-    o.nodeOverrides = *nodes;
-
-    auto board = targets::findBoard(parser.value("board"));
-    if (!board) return fail(io, board.error());
-    o.board = board->id.toStdString();
-    o.arch = parser.isSet("arch") ? parser.value("arch").toStdString() : board->arch.toStdString();
-    if (o.arch != board->arch.toStdString())
-        return usage(io, QStringLiteral("--arch %1 does not match board '%2' (%3)").arg(parser.value("arch"), board->id, board->arch));
-    o.targetFlags = board->cflags.join(' ').toStdString();
-    const auto xnn = xnnpack::resolveXnnpack(board->arch, xnnpack::isaHasRvv(board->isa));
-    o.havePrebuiltXnnpack = xnn.found();
-    o.xnnpack = xnnpack::exportLink(xnn);
-    targets::CompilerPreference pref = targets::CompilerPreference::Default;
-    if (parser.value("compiler") == "gcc") pref = targets::CompilerPreference::Gcc;
-    else if (parser.value("compiler") == "clang") pref = targets::CompilerPreference::Clang;
-    else if (parser.isSet("compiler")) return usage(io, "--compiler must be clang or gcc");
-    auto toolchain = targets::toolchainFor(*board, pref);
-    if (!toolchain) return fail(io, toolchain.error());
-    o.toolchainFile = toolchain->file;
-
+    auto request = targetRequest(parser);
+    if (!request) return fail(io, request.error());
+    auto target = jobs::resolveTarget(*request);
+    if (!target) return fail(io, target.error());
     auto graph = loadModel(parser.positionalArguments().first(), parser, &io);
     if (!graph) return fail(io, graph.error());
+
+    // The export recipe (resolve, import, plan, export), as the studio and bench run it.
+    jobs::PipelineState state;
+    state.options.modelPath = parser.positionalArguments().first();
+    setTarget(*request, *target, state.options);
     if (parser.isSet("input")) {
         auto in = readInputs(*graph, parser.values("input"));
         if (!in) return fail(io, in.error());
-        o.sampleInputs = *in;
+        state.options.inputs = *in;
     }
-    auto result = exporter::exportModel(*graph, o);
-    if (!result) return fail(io, result.error());
-    if (Status fits = targets::boardFits(*board, static_cast<qint64>(result->arenaBytes), result->weightsBytes); !fits)
+    state.graph = std::make_shared<const ir::Graph>(std::move(*graph));
+    state.exportDir = parser.value("output");
+    state.replaceExport = parser.isSet("force");
+    const jobs::RecipeRun run = jobs::runRecipe(jobs::exportRecipe(), state, {});
+    if (run.firstError) return fail(io, *run.firstError);
+    const exporter::ExportResult* result = &*state.exported;
+    const targets::Board& board = target->board;
+    if (Status fits = targets::boardFits(board, static_cast<qint64>(result->arenaBytes), result->weightsBytes); !fits)
         io.err << "embark-cli: warning: " << QString::fromStdString(fits.error().message) << "\n";
 
     QJsonArray libs;

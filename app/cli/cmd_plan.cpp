@@ -12,8 +12,9 @@
 #include "onnx/writer.h"
 #include "passes/graph_rewrite.h"
 #include "passes/pass_manager.h"
-#include "xnnpack/xnnpack_resolve.h"
+#include "export/deployment_target.h"
 #include "export/kernel_libraries.h"
+#include "target_options.h"
 
 #include <QJsonDocument>
 
@@ -27,18 +28,6 @@ QJsonArray strings(const std::vector<std::string>& list) {
     QJsonArray a;
     for (const std::string& s : list) a.append(QString::fromStdString(s));
     return a;
-}
-
-Expected<std::map<std::string, std::string>> pairs(const QStringList& specs, const char* option) {
-    std::map<std::string, std::string> out;
-    for (const QString& spec : specs) {
-        const int eq = spec.indexOf('=');
-        if (eq <= 0 || eq == spec.size() - 1)
-            return makeError(ErrorKind::Usage, std::string("--") + option + " " + spec.toStdString() +
-                                                   ": expected NAME=LIBRARY");
-        out[spec.left(eq).toStdString()] = spec.mid(eq + 1).toStdString();
-    }
-    return out;
 }
 
 // The arena against familiar figures, in words: the lower bound (what must be live at once at
@@ -71,7 +60,7 @@ void explainArena(const exporter::MemoryPlan& m, QTextStream& out) {
         << "          5,619,712 B, where Embark plans it in 4,014,080 B.\n";
 }
 
-QJsonObject planJson(const QString& path, const QCommandLineParser& p, const passes::PassRun& run,
+QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& target, const passes::PassRun& run,
                      const exporter::Adaptation& a, const exporter::MemoryPlan& m) {
     QJsonArray stages, nodes;
     for (const auto& s : run.stages)
@@ -91,9 +80,10 @@ QJsonObject planJson(const QString& path, const QCommandLineParser& p, const pas
     }
     return QJsonObject{
         {"model", path},
-        {"recipe", p.value("recipe")},
-        {"library", p.value("lib")},
-        {"arch", p.value("arch")},
+        {"recipe", QString::fromStdString(target.recipe)},
+        {"library", QString::fromStdString(target.library)},
+        {"arch", QString::fromStdString(target.arch)},
+        {"board", target.board.id},
         {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
         {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
         {"stages", stages},
@@ -144,42 +134,25 @@ int cmdPlan(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Fuse a model, assign kernel libraries and layouts, plan its memory.");
     parser.addPositionalArgument("MODEL", "The .onnx file.");
-    parser.addOption({"lib", "Kernel library: portable or xnnpack.", "LIB", "portable"});
-    parser.addOption({"arch", "Target CPU: x86_64, aarch64 or riscv64.", "ARCH", "x86_64"});
-    parser.addOption({"recipe", "Pass recipe: default, cleanup or none.", "RECIPE", "default"});
-    parser.addOption({"override", "Run every node of op type OP on LIB (repeatable).", "OP=LIB"});
-    parser.addOption({"override-node", "Run node NAME on LIB (repeatable).", "NAME=LIB"});
+    addTargetOptions(parser);
     parser.addOption({"stages", "Print each stage of the recipe with its log."});
     parser.addOption({"memory", "Print the memory plan: buffer table and one line per step."});
     parser.addOption({"save-fused", "Write the fused graph as ONNX (fused nodes in domain 'embark').", "OUT"});
     parser.addOption({"io-outside", "Place model inputs and outputs outside the arena."});
-    parser.addOption({"concat-in-place", "Concatenation in place: auto (strided slices in buffers up to 1 MiB), all or off (default auto).", "MODE", "auto"});
     parser.addOption({"json", "Print one JSON object (schema in docs/cli.md)."});
     addShapeOption(parser);
-    if (int rc = parseOrExit(parser, args, io,
-                             "plan MODEL [--lib portable|xnnpack] [--arch ARCH] [--override OP=LIB]... "
-                             "[--override-node NAME=LIB]... [--stages] [--memory] [--save-fused OUT] [--json]",
-                             1, 1);
-        rc >= 0)
-        return rc;
-    exporter::PlanOptions po;
-    po.library = parser.value("lib").toStdString();
-    po.arch = parser.value("arch").toStdString();
-    po.recipe = parser.value("recipe").toStdString();
+    const QString synopsis = QStringLiteral("plan MODEL %1 [--stages] [--memory] [--save-fused OUT.onnx] [--io-outside] "
+                                            "[--shape NAME=DIMS]... [--json]")
+                                 .arg(QLatin1String(kTargetSynopsis));
+    if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
+    // The target `export` resolves from the same flags, so the plan is the one it writes.
+    auto target = resolveTargetOptions(parser);
+    if (!target) return fail(io, target.error());
+    exporter::PlanOptions po = exporter::planOptions(*target);
     po.keepSnapshots = true;
     po.ioInArena = !parser.isSet("io-outside");
-    if (!exporter::parseConcatInPlace(parser.value("concat-in-place").toStdString(), &po.concatInPlace))
-        return usage(io, "--concat-in-place must be auto, all or off");
-    const auto xnn = xnnpack::resolveXnnpack(QString::fromStdString(po.arch));
-    po.havePrebuiltXnnpack = xnn.found();
     if (auto lib = exporter::resolveKernelLibrary(po.library, po.arch, po.havePrebuiltXnnpack); !lib)
         return fail(io, lib.error());
-    auto ops = pairs(parser.values("override"), "override");
-    if (!ops) return fail(io, ops.error());
-    auto nodes = pairs(parser.values("override-node"), "override-node");
-    if (!nodes) return fail(io, nodes.error());
-    po.opOverrides = *ops;
-    po.nodeOverrides = *nodes;
 
     const QString path = parser.positionalArguments().first();
     auto graph = loadModel(path, parser, &io);
@@ -197,14 +170,14 @@ int cmdPlan(const QStringList& args, Io& io) {
     const auto& used = adapted->librariesUsed;
     const bool linksXnnpack = std::find(used.begin(), used.end(), "xnnpack") != used.end();
     if (parser.isSet("json")) {
-        QJsonObject json = planJson(path, parser, *run, *adapted, *plan);
+        QJsonObject json = planJson(path, *target, *run, *adapted, *plan);
         json["fused_blocks"] = exporter::fusedBlocksJson(dp.fusedBlocks);
-        if (linksXnnpack) json["xnnpack"] = xnn.toJson(); // which XNNPACK an export would link
+        if (linksXnnpack) json["xnnpack"] = target->xnnpackJson; // which XNNPACK an export would link
         io.out << QJsonDocument(withSchema(json)).toJson(QJsonDocument::Indented);
     } else {
         printText(parser, *run, *adapted, *plan, io.out);
-        if (linksXnnpack) io.out << "XNNPACK   " << xnn.describe() << "\n";
-        for (const QString& w : linksXnnpack ? xnn.warnings : QStringList()) io.out << "          warning: " << w << "\n";
+        if (linksXnnpack) io.out << "XNNPACK   " << target->xnnpackDescription << "\n";
+        for (const QString& w : linksXnnpack ? target->xnnpackWarnings : QStringList()) io.out << "          warning: " << w << "\n";
     }
     return 0;
 }

@@ -8,8 +8,10 @@
 #include "layer_report.h"
 #include "model_args.h"
 #include "quantize_args.h"
+#include "target_options.h"
 
 #include "jobs/calibration_data.h"
+#include "export/deployment_plan.h"
 #include "onnx/writer.h"
 #include "passes/quantize_static.h"
 
@@ -53,15 +55,50 @@ private:
     QElapsedTimer m_clock;
 };
 
+// The quantized model's plan for the target: which library runs how many nodes, the arena.
+Expected<QJsonObject> targetPlanSummary(const ir::Graph& model, const exporter::DeploymentTarget& target) {
+    auto plan = exporter::buildDeploymentPlan(model, exporter::planOptions(target));
+    if (!plan) return plan.error();
+    std::map<std::string, int> perLibrary;
+    for (const auto& [name, assignment] : (*plan)->adaptation.nodes)
+        if (assignment.rule != exporter::AssignmentRule::Conversion) ++perLibrary[assignment.library];
+    QJsonObject nodes;
+    for (const auto& [lib, count] : perLibrary) nodes[QString::fromStdString(lib)] = count;
+    return QJsonObject{{"board", target.board.id},
+                       {"arch", QString::fromStdString(target.arch)},
+                       {"library", QString::fromStdString(target.library)},
+                       {"nodes_per_library", nodes},
+                       {"arena_bytes", static_cast<qint64>((*plan)->memory.arenaBytes)}};
+}
+
+QString targetPlanLine(const QJsonObject& t) {
+    QStringList libs;
+    const QJsonObject nodes = t["nodes_per_library"].toObject();
+    for (auto it = nodes.begin(); it != nodes.end(); ++it) libs << QStringLiteral("%1 on %2").arg(it.value().toInt()).arg(it.key());
+    return QStringLiteral("Planned for %1 (%2, --lib %3): %4; arena %5")
+        .arg(t["board"].toString(), t["arch"].toString(), t["library"].toString(), libs.join(", "),
+             formatBytes(static_cast<int64_t>(t["arena_bytes"].toDouble())));
+}
+
 } // namespace
 
 int cmdQuantize(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     addQuantizeOptions(parser);
+    addTargetOptions(parser);
     addShapeOption(parser);
-    if (int rc = parseOrExit(parser, args, io, kQuantizeSynopsis, 1, 1); rc >= 0) return rc;
+    const QString synopsis = QStringLiteral("%1 %2 [--shape NAME=DIMS]...")
+                                 .arg(QLatin1String(kQuantizeSynopsis), QLatin1String(kTargetSynopsis));
+    if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
     QuantizeArgs a;
     if (int rc = readQuantizeArgs(parser, io, &a); rc >= 0) return rc;
+    // The target the quantized model is planned for (resolved before calibrating, so a bad
+    // board fails at once); the plan is reported when a target option is given.
+    auto target = resolveTargetOptions(parser);
+    if (!target) return fail(io, target.error());
+    bool targetGiven = false;
+    for (const QString& name : parser.optionNames())
+        targetGiven = targetGiven || kTargetOptionNames.contains(name);
     const QString& path = a.model;
     const QString method = QString::fromLatin1(passes::calibrationMethodName(a.calibration.method));
     auto graph = loadModel(path, parser);
@@ -106,6 +143,15 @@ int cmdQuantize(const QStringList& args, Io& io) {
         diff = std::move(*d);
     }
 
+    std::optional<QJsonObject> planned;
+    if (targetGiven) {
+        auto written = loadModel(out, parser);
+        if (!written) return fail(io, written.error());
+        auto plan = targetPlanSummary(*written, *target);
+        if (!plan) return fail(io, plan.error());
+        planned = *plan;
+    }
+
     if (a.json) {
         io.out << QJsonDocument(withSchema(QJsonObject{{"model", path},
                                             {"output", out},
@@ -114,7 +160,8 @@ int cmdQuantize(const QStringList& args, Io& io) {
                                             {"quantized_nodes", report->quantizedNodes},
                                             {"quantized_activations", report->activations},
                                             {"excluded_nodes", report->excluded},
-                                            {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()}}))
+                                            {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()},
+                                            {"target", planned ? QJsonValue(*planned) : QJsonValue()}}))
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (%4 over %5 sample(s)) into %6\n")
@@ -128,6 +175,7 @@ int cmdQuantize(const QStringList& args, Io& io) {
                           .arg(QFileInfo(path).fileName(), QString::fromStdString(firstLabel));
             printLayerDiff(io.out, *diff, kTop, kSnrDrop);
         }
+        if (planned) io.out << targetPlanLine(*planned) << "\n";
     }
     return 0;
 }

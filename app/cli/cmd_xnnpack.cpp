@@ -34,8 +34,9 @@ int xnnpackBuild(const QStringList& args, Io& io) {
     parser.addOption({"jobs", "Parallel compile jobs (default: all cores).", "N", "0"});
     parser.addOption({"force", "Rebuild even when the cache already has this build."});
     parser.addOption({"verbose", "Stream the whole build log (default: progress lines only)."});
-    const QString synopsis = "xnnpack build --arch riscv64|aarch64|x86_64 [--source DIR | "
-                             "--tarballs DIR] [--jobs N] [--force]";
+    const QString synopsis = "xnnpack build --arch riscv64|aarch64|x86_64 [--source DIR | --tarballs DIR] "
+                             "[--cpuinfo-source DIR] [--pthreadpool-source DIR] [--fxdiv-source DIR] "
+                             "[--jobs N] [--force] [--verbose]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 0, 0); rc >= 0) return rc;
     if (!parser.isSet("arch"))
         return usage(io, "xnnpack build needs --arch riscv64|aarch64|x86_64");

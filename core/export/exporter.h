@@ -77,8 +77,10 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
 struct DeploymentPlan;
 Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan& plan, const ExportOptions& options);
 
-// The deployment-plan options an export with these options builds (deployment_plan.h): the
-// CLI's `plan`, the studio and the benchmarks pass the same to see the same plan.
+// The deployment-plan options an export with these options builds (deployment_plan.h). The
+// one place PlanOptions are filled: the CLI's `plan`, the studio and the benchmarks reach it
+// through exporter::planOptions(DeploymentTarget) (deployment_target.h), so they see the plan
+// the export writes.
 struct PlanOptions;
 PlanOptions planOptions(const ExportOptions& options);
 

@@ -5,7 +5,6 @@
 
 #include "targets/board.h"
 #include "targets/toolchain.h"
-#include "xnnpack/export_link.h"
 
 #include <cmath>
 
@@ -19,24 +18,6 @@ int firstDivergentLayer(const std::vector<LayerAccuracy>& layers) {
         previous = rel;
     }
     return -1;
-}
-
-exporter::ExportOptions exportOptionsFor(const targets::Board& board, const targets::Toolchain& toolchain,
-                                         const std::string& library,
-                                         const std::map<std::string, std::string>& opOverrides,
-                                         const std::map<std::string, std::string>& nodeOverrides) {
-    exporter::ExportOptions eo;
-    eo.library = library;
-    eo.arch = board.arch.toStdString();
-    eo.board = board.id.toStdString();
-    eo.targetFlags = board.cflags.join(' ').toStdString();
-    eo.toolchainFile = toolchain.file;
-    eo.opOverrides = opOverrides;
-    eo.nodeOverrides = nodeOverrides;
-    const auto xnn = xnnpack::resolveXnnpack(board.arch, xnnpack::isaHasRvv(board.isa));
-    eo.havePrebuiltXnnpack = xnn.found();
-    eo.xnnpack = xnnpack::exportLink(xnn);
-    return eo;
 }
 
 Expected<BenchResult> runBenchmark(const BenchOptions& options) {

@@ -35,6 +35,12 @@ struct BenchOptions {
     QStringList epOptions;
     std::map<std::string, std::string> opOverrides, nodeOverrides;
     QString compiler;         // "clang", "gcc" or empty (the board's default)
+    // The rest of the target (resolve_target.h): the architecture (empty: the board's), the
+    // pass recipe, concatenation in place and the cap on run_export --threads.
+    QString arch;
+    std::string recipe = "default";
+    exporter::ConcatInPlace concatInPlace = exporter::ConcatInPlace::Auto;
+    int threadsMax = 0;
     int iterations = 10;
     int warmup = 2;
     int threads = 1;
@@ -80,14 +86,6 @@ struct BenchResult {
 // board (crash, timeout, transport lost) is a BenchResult whose record says Failed, and a run
 // cancelled on the board one whose record says Cancelled (both stored as such).
 Expected<BenchResult> runBenchmark(const BenchOptions& options);
-
-// Export options for a board and its toolchain: library, architecture, target flags, toolchain
-// file, overrides and whether XNNPACK_ROOT provides a prebuilt XNNPACK. The caller adds the
-// output folder, sample inputs and the rest. Shared by the benchmark and the studio's jobs.
-exporter::ExportOptions exportOptionsFor(const targets::Board& board, const targets::Toolchain& toolchain,
-                                         const std::string& library,
-                                         const std::map<std::string, std::string>& opOverrides,
-                                         const std::map<std::string, std::string>& nodeOverrides);
 
 // The layer where the error first jumps: max_rel above 1e-4 and 10x the previous layer's.
 int firstDivergentLayer(const std::vector<LayerAccuracy>& layers);

@@ -32,6 +32,7 @@ void fromExportRequest(const ExportRequest& r, PipelineState& state) {
     state.options.opOverrides = r.opOverrides;
     state.options.nodeOverrides = r.nodeOverrides;
     state.graph = r.graph;
+    if (r.graph) state.plan = r.plan; // a plan is the plan of the graph it came with
     state.exportDir = r.outDir;
     state.replaceExport = r.force;
 }

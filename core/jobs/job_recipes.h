@@ -9,6 +9,7 @@
 
 #include "compile/export_builder.h"
 #include "deploy/ssh_connection.h"
+#include "export/deployment_plan.h"
 #include "export/exporter.h"
 #include "ir/graph.h"
 #include "xnnpack/xnnpack_builder.h"
@@ -25,6 +26,9 @@ namespace embark::jobs {
 struct ExportRequest {
     QString modelPath;
     std::shared_ptr<const ir::Graph> graph; // already imported; null = import modelPath
+    // The plan of `graph` for this board, library and overrides that the caller shows (the
+    // studio's): written as it is; null = plan here.
+    std::shared_ptr<const exporter::DeploymentPlan> plan;
     QString boardId = "sim-k230";
     std::string library = "portable";
     std::map<std::string, std::string> opOverrides, nodeOverrides;

@@ -14,6 +14,7 @@
 #include "compile/export_builder.h"
 #include "deploy/transport.h"
 #include "export/deployment_plan.h"
+#include "export/deployment_target.h"
 #include "export/export_folder.h"
 #include "export/exporter.h"
 #include "targets/board.h"
@@ -41,15 +42,18 @@ struct PipelineState {
     bool replaceExport = false;
     QString binary;          // deploy-and-run of a binary that was built elsewhere
     int buildJobs = 0;       // compiler processes; 0 = all cores
+    QString buildDir;        // build: where to build; empty = <export folder>/build
 
-    // resolve
+    // resolve: the target (resolve_target.h), and its board and toolchain for the steps after
+    std::optional<exporter::DeploymentTarget> target;
     std::optional<targets::Board> board;
     std::optional<targets::Toolchain> toolchain;
     // import (or given by the caller, e.g. the studio's already imported graph)
     std::shared_ptr<const ir::Graph> graph;
-    // plan
+    // plan (or given by the caller: the studio's current plan, which the export then writes
+    // as it is; it must be the plan of this graph for this target)
     exporter::ExportOptions exportOptions;
-    std::unique_ptr<exporter::DeploymentPlan> plan;
+    std::shared_ptr<const exporter::DeploymentPlan> plan;
     // export
     std::optional<exporter::ExportResult> exported;
     // build

@@ -3,6 +3,7 @@
 #include "pipeline.h"
 #include "float_reference.h"
 #include "line_logger.h"
+#include "resolve_target.h"
 #include "stored_plan.h"
 
 #include "deploy/transport_factory.h"
@@ -77,15 +78,11 @@ Error cancelledError(const char* when) { return makeError(ErrorKind::External, s
 } // namespace
 
 Status resolveTargetStep(PipelineState& s, StepContext&) {
-    auto board = targets::findBoard(s.options.boardId);
-    if (!board) return board.error();
-    targets::CompilerPreference pref = targets::CompilerPreference::Default;
-    if (s.options.compiler == "gcc") pref = targets::CompilerPreference::Gcc;
-    else if (s.options.compiler == "clang") pref = targets::CompilerPreference::Clang;
-    auto toolchain = targets::toolchainFor(*board, pref);
-    if (!toolchain) return toolchain.error();
-    s.board = *board;
-    s.toolchain = *toolchain;
+    auto target = resolveTarget(targetRequest(s.options));
+    if (!target) return target.error();
+    s.target = *target;
+    s.board = target->board;
+    s.toolchain = target->toolchain;
     return {};
 }
 
@@ -114,10 +111,15 @@ Status importStep(PipelineState& s, StepContext& c) {
 }
 
 Status planStep(PipelineState& s, StepContext& c) {
-    const BenchOptions& o = s.options;
-    s.exportOptions = exportOptionsFor(*s.board, *s.toolchain, o.library, o.opOverrides, o.nodeOverrides);
-    s.exportOptions.sampleInputs = o.inputs;
-    auto plan = exporter::buildDeploymentPlan(*s.graph, exporter::planOptions(s.exportOptions));
+    s.exportOptions = exporter::exportOptions(*s.target);
+    s.exportOptions.sampleInputs = s.options.inputs;
+    if (s.plan) {
+        c.log(QStringLiteral("plan: the one given (%1 nodes after fusion, arena %2 bytes), written as it is")
+                  .arg(s.plan->adaptation.graph.nodes().size())
+                  .arg(s.plan->memory.arenaBytes));
+        return {};
+    }
+    auto plan = exporter::buildDeploymentPlan(*s.graph, exporter::planOptions(*s.target));
     if (!plan) return plan.error();
     s.plan = std::move(*plan);
     c.log(QStringLiteral("plan: %1 nodes after fusion, arena %2 bytes")
@@ -160,6 +162,7 @@ Status buildStep(PipelineState& s, StepContext& c) {
     build::BuildOptions bo;
     bo.exportDir = exportFolderOf(s);
     bo.jobs = s.buildJobs;
+    bo.buildDir = s.buildDir;
     if (s.board) {
         bo.expectedArch = s.board->arch;
     } else {
@@ -167,7 +170,8 @@ Status buildStep(PipelineState& s, StepContext& c) {
         if (!folder) return folder.error();
         bo.expectedArch = QString::fromStdString(folder->arch);
     }
-    const QString buildDir = QFileInfo(bo.exportDir).absoluteFilePath() + "/build";
+    const QString buildDir = s.buildDir.isEmpty() ? QFileInfo(bo.exportDir).absoluteFilePath() + "/build"
+                                                  : QFileInfo(s.buildDir).absoluteFilePath();
     const bool freshBuildDir = !QFileInfo::exists(buildDir);
     bo.log = c.log;
     bo.progress = c.progress;

@@ -172,4 +172,8 @@ bool haveXnnpackFor(const QString& arch) {
     return resolveXnnpack(arch).found();
 }
 
+XnnpackResolution resolveXnnpackFor(const targets::Board& board) {
+    return resolveXnnpack(board.arch, isaHasRvv(board.isa));
+}
+
 } // namespace embark::xnnpack

@@ -4,6 +4,8 @@
 
 #include "xnnpack_tree.h"
 
+#include "targets/board.h"
+
 #include <QJsonObject>
 #include <QString>
 #include <QStringList>
@@ -57,7 +59,12 @@ struct XnnpackResolution {
 // kind None with its problem as the reason (it would stop the export's configure anyway).
 XnnpackResolution resolveXnnpack(const QString& arch, bool boardHasRvv = true);
 
-// Convenience for the adaptation: an XNNPACK tree exists for `arch`.
+// The tree an export for `board` links: its architecture, and for riscv64 whether its ISA
+// has the V extension. What every caller with a board asks (jobs::resolveTarget, `boards`,
+// the target panel).
+XnnpackResolution resolveXnnpackFor(const targets::Board& board);
+
+// An XNNPACK tree exists for `arch` (any board of it): for tests and messages that have no board.
 bool haveXnnpackFor(const QString& arch);
 
 // True when the board's ISA string names the V extension (rv64gcv, rv64imafdcv_zba...).

@@ -134,6 +134,8 @@ jobs::ExportRequest StudioJobs::exportRequest(const QString& dir, bool replace) 
     jobs::ExportRequest r;
     r.modelPath = m_session->modelPath();
     r.graph = m_session->stageGraph(0);
+    // The plan the views show is the one written (none while a newer one is being built).
+    if (!m_session->isPlanning()) r.plan = m_session->deploymentPlan();
     r.boardId = m_session->boardId();
     r.library = m_session->library().toStdString();
     r.opOverrides = m_session->request().opOverrides;

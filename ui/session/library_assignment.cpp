@@ -1,19 +1,22 @@
 #include "library_assignment.h"
 
-#include "export/exporter.h"
-#include "xnnpack/xnnpack_resolve.h"
+#include "export/deployment_target.h"
+#include "jobs/resolve_target.h"
 
 namespace embark::ui {
 
 Expected<std::unique_ptr<exporter::DeploymentPlan>> planForStudio(const ir::Graph& imported, const AssignmentRequest& request,
-                                                                  const QString& arch) {
-    exporter::PlanOptions options;
-    options.library = request.library;
-    options.arch = arch.isEmpty() ? exporter::hostArch() : arch.toStdString();
-    // The same test the CLI and the bench pipeline make, so the studio predicts their choice.
-    options.havePrebuiltXnnpack = xnnpack::haveXnnpackFor(QString::fromStdString(options.arch));
-    options.opOverrides = request.opOverrides;
-    options.nodeOverrides = request.nodeOverrides;
+                                                                  const targets::Board& board) {
+    jobs::TargetRequest r;
+    r.board = board.id;
+    r.library = request.library;
+    r.opOverrides = request.opOverrides;
+    r.nodeOverrides = request.nodeOverrides;
+    targets::BoardCatalog one;
+    one.boards.push_back(board);
+    auto target = board.id.isEmpty() ? jobs::resolveTarget(r) : jobs::resolveTarget(r, one);
+    if (!target) return target.error();
+    exporter::PlanOptions options = exporter::planOptions(*target);
     options.keepSnapshots = true; // the before/after views show every stage
     return exporter::buildDeploymentPlan(imported, options);
 }

@@ -5,6 +5,7 @@
 #include "export/adaptation.h"
 #include "export/deployment_plan.h"
 #include "ir/graph.h"
+#include "targets/board.h"
 
 #include <QString>
 
@@ -27,13 +28,13 @@ struct AssignmentRequest {
 
 using LibraryAssignments = std::map<std::string, NodeLibrary>; // by node name
 
-// The deployment plan of the imported graph for a board of architecture `arch` (empty = this
-// computer) with the request's library and overrides: the same exporter::buildDeploymentPlan
-// call `embark-cli export` and `plan` make (an XNNPACK tree that xnnpack::resolveXnnpack finds
-// makes XNNPACK available), so the studio shows what the board runs. The error names the
+// The deployment plan of the imported graph for `board` (no id: the default board) with the
+// request's library and overrides: the target jobs::resolveTarget resolves and the
+// exporter::buildDeploymentPlan call that `embark-cli export` and `plan` make, so the studio
+// shows what the board runs and its export job writes this very plan. The error names the
 // library, node or architecture at fault.
 Expected<std::unique_ptr<exporter::DeploymentPlan>> planForStudio(const ir::Graph& imported, const AssignmentRequest& request,
-                                                                  const QString& arch);
+                                                                  const targets::Board& board);
 
 // The per-node view of an adaptation, for the graph colours and the properties panel. Layout
 // conversions inserted by adapt() are left out: they are not nodes of the fused graph.

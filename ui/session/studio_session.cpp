@@ -30,9 +30,9 @@ Expected<std::shared_ptr<passes::PassRun>> stagesWithoutPlan(const ir::Graph& im
 } // namespace
 
 StudioSession::Planned StudioSession::planModel(std::shared_ptr<const ir::Graph> imported, const AssignmentRequest& request,
-                                                const QString& arch) {
+                                                const targets::Board& board) {
     Planned out;
-    auto plan = planForStudio(*imported, request, arch);
+    auto plan = planForStudio(*imported, request, board);
     if (plan.ok()) {
         out.plan = std::shared_ptr<exporter::DeploymentPlan>(std::move(*plan));
         out.run = std::shared_ptr<passes::PassRun>(out.plan, &out.plan->passes);
@@ -46,7 +46,7 @@ StudioSession::Planned StudioSession::planModel(std::shared_ptr<const ir::Graph>
 }
 
 StudioSession::Planned StudioSession::prepareModel(const QString& path, const std::map<std::string, ir::Shape>& shapes,
-                                                  const AssignmentRequest& request, const QString& arch) {
+                                                  const AssignmentRequest& request, const targets::Board& board) {
     onnx::ImportOptions import;
     import.shapeOverrides = shapes;
     auto graph = onnx::importModel(path.toStdString(), import);
@@ -55,13 +55,13 @@ StudioSession::Planned StudioSession::prepareModel(const QString& path, const st
         failed.openError = QString::fromStdString(graph.error().message);
         return failed;
     }
-    return planModel(std::make_shared<const ir::Graph>(std::move(*graph)), request, arch);
+    return planModel(std::make_shared<const ir::Graph>(std::move(*graph)), request, board);
 }
 
-QString StudioSession::boardArch() const { return board() ? board()->arch : QString(); }
+targets::Board StudioSession::targetBoard() const { return board() ? *board() : targets::Board{}; }
 
 Status StudioSession::openModel(const QString& path, const std::map<std::string, ir::Shape>& shapes) {
-    Planned prepared = prepareModel(path, shapes, m_request, boardArch());
+    Planned prepared = prepareModel(path, shapes, m_request, targetBoard());
     if (!prepared.openError.isEmpty()) return makeError(ErrorKind::InvalidInput, prepared.openError.toStdString());
     ++m_openSerial; // a background open still running is superseded
     m_shapes = shapes;
@@ -86,7 +86,7 @@ void StudioSession::openModelInBackground(const QString& path, const std::map<st
         adoptModel(path, std::move(result));
         emit modelOpenFinished(path, {});
     });
-    watcher->setFuture(QtConcurrent::run(&StudioSession::prepareModel, path, shapes, m_request, boardArch()));
+    watcher->setFuture(QtConcurrent::run(&StudioSession::prepareModel, path, shapes, m_request, targetBoard()));
 }
 
 void StudioSession::adoptModel(const QString& path, Planned prepared) {
@@ -225,7 +225,7 @@ void StudioSession::updateAssignments() {
         return;
     }
     if (static_cast<int>(imported->nodes().size()) < m_asyncPlanNodes) {
-        if (adoptPlan(planModel(imported, m_request, boardArch()), true)) emit modelChanged();
+        if (adoptPlan(planModel(imported, m_request, targetBoard()), true)) emit modelChanged();
         emit targetChanged();
         return;
     }
@@ -243,7 +243,7 @@ void StudioSession::updateAssignments() {
         }
         if (m_planning == 0) emit planningChanged(false);
     });
-    watcher->setFuture(QtConcurrent::run(&StudioSession::planModel, imported, m_request, boardArch()));
+    watcher->setFuture(QtConcurrent::run(&StudioSession::planModel, imported, m_request, targetBoard()));
 }
 
 } // namespace embark::ui

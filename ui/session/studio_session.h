@@ -112,10 +112,11 @@ private:
     };
     // Import and plan, once: thread-safe, touch no member.
     static Planned prepareModel(const QString& path, const std::map<std::string, ir::Shape>& shapes,
-                                const AssignmentRequest& request, const QString& arch);
+                                const AssignmentRequest& request, const targets::Board& board);
     static Planned planModel(std::shared_ptr<const ir::Graph> imported, const AssignmentRequest& request,
-                             const QString& arch);
-    QString boardArch() const;
+                             const targets::Board& board);
+    // The chosen board (a copy for the planning thread); no id when there is none.
+    targets::Board targetBoard() const;
     void adoptModel(const QString& path, Planned prepared);
     // Takes a plan in; true when its pass stages replaced the model's (the library's fusion
     // patterns changed what the passes do).

@@ -174,7 +174,7 @@ void TargetPanel::refreshXnnpack() {
     m_xnnpack->setVisible(shown);
     m_buildXnnpack->setVisible(false);
     if (!shown) return;
-    const xnnpack::XnnpackResolution r = xnnpack::resolveXnnpack(b->arch, xnnpack::isaHasRvv(b->isa));
+    const xnnpack::XnnpackResolution r = xnnpack::resolveXnnpackFor(*b);
     QString text = tr("XNNPACK: %1").arg(r.describe());
     for (const QString& w : r.warnings) text += QLatin1Char('\n') + tr("Warning: %1").arg(w);
     m_xnnpack->setText(text);
