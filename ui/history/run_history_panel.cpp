@@ -221,7 +221,7 @@ void RunHistoryPanel::refresh() {
         model->setToolTip(q(r.modelPath));
         auto* median = new SortItem(r.latency.empty() ? QString() : milliseconds(r.latency.medianNs), r.latency.medianNs);
         median->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* status = new SortItem(ok ? tr("ok") : tr("failed"), int(r.status));
+        auto* status = new SortItem(statusName(r.status), int(r.status));
         if (!ok) status->setToolTip(q(r.message));
         m_table->setItem(row, IdColumn, id);
         m_table->setItem(row, DateColumn, date);
@@ -290,6 +290,15 @@ void RunHistoryPanel::fitColumns() {
     }
 }
 
+QString RunHistoryPanel::statusName(store::RunStatus status) {
+    switch (status) {
+    case store::RunStatus::Ok: return tr("ok");
+    case store::RunStatus::Cancelled: return tr("cancelled");
+    case store::RunStatus::Failed: break;
+    }
+    return tr("failed");
+}
+
 QString RunHistoryPanel::statusText() const { return m_status->text(); }
 
 void RunHistoryPanel::setStatus(const QString& text) { m_status->setText(text); }
@@ -303,7 +312,8 @@ void RunHistoryPanel::openSelected() {
         return;
     }
     const RunCharts charts = runChartsFromRecord(*run);
-    if (m_charts) m_charts->showRun(charts);
+    if (m_opener) m_opener(charts);
+    else if (m_charts) m_charts->showRun(charts);
     setStatus(run->status == store::RunStatus::Ok ? tr("Showing %1").arg(charts.label)
                                                   : tr("%1 failed: %2").arg(charts.label, q(run->message)));
     emit chartsShown(false);

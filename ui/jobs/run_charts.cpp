@@ -23,6 +23,10 @@ RunCharts runChartsFromRecord(const store::RunRecord& record) {
     for (const store::AccuracyEntry& a : record.layerAccuracy)
         run.accuracy.push_back({QString::fromStdString(a.name), a.cosine, a.snrDb, a.maxRel});
     run.modelPath = QString::fromStdString(f.modelPath);
+    run.runId = record.id;
+    run.boardId = QString::fromStdString(f.boardId);
+    run.library = QString::fromStdString(f.kernelLibrary);
+    run.date = f.date;
     run.firstDivergentNode = record.extra.value(QStringLiteral("first_divergent_layer")).toString();
     run.partitions = partitionsFromExtra(record.extra);
     return run;

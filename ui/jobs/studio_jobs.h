@@ -8,6 +8,7 @@
 #include "jobs/job_queue.h"
 #include "jobs/job_recipes.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <functional>
@@ -59,6 +60,10 @@ public:
     // Per-board SSH options (key, known hosts, host-key prompt) for deploy and benchmark.
     void setSshOptionsProvider(std::function<deploy::SshOptions(const QString& boardId)> provider);
 
+    // The folder the Export dialog starts in: the parent of defaultExportDir(), created when
+    // missing (a dialog started on a folder that does not exist cannot choose it).
+    QString exportDialogStartDir() const;
+
     QString lastExportDir() const { return m_lastExport; }
     QString lastBinary() const { return m_lastBinary; }
     // The default export folder of the open model for the chosen board and library.
@@ -80,7 +85,11 @@ private:
     void showJobsDock();
     deploy::SshOptions sshOptions(const QString& boardId) const;
 
+    // What makes two benchmarks the same (model, shapes, board, library, runtime, overrides).
+    static QString benchmarkKey(const jobs::BenchOptions& o);
+
     QMainWindow* m_window;
+    QHash<int, QString> m_benchKeys; // benchmark job id -> benchmarkKey()
     StudioSession* m_session;
     ChartsPanel* m_charts;
     jobs::JobQueue* m_queue;

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "charts/charts_panel.h"
+#include "charts/run_banner.h"
 #include "charts/layer_timing_chart.h"
 #include "charts/run_comparison_chart.h"
 #include "graph/graph_scene.h"
@@ -24,7 +25,9 @@
 
 #include <QActionGroup>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QPushButton>
 #include <QDragEnterEvent>
 #include <QEventLoop>
 #include <QFileDialog>
@@ -40,6 +43,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace embark::ui {
 
@@ -70,12 +74,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
     m_session = new StudioSession(this);
     m_stages = new StagesView(m_session, this);
-    setCentralWidget(m_stages);
+    // The banner above the graphs says which run the charts and colours show.
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_banner = new RunBanner(central);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_stages, 1);
+    setCentralWidget(central);
     m_properties = new PropertiesPanel(m_session, this);
     m_target = new TargetPanel(m_session, this);
     m_charts = new ChartsPanel(this);
     m_history = new RunHistoryPanel({}, this);
     m_history->setCharts(m_charts);
+    m_history->setRunOpener([this](const RunCharts& run) { showRun(run); });
     createActions();
     createDocks();
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
@@ -86,9 +99,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Another model's runs leave the charts; the run shown colours the graph by layer time.
     connect(m_session, &StudioSession::modelChanged, m_charts, [this] { m_charts->clearForModel(m_session->modelPath()); });
     connect(m_charts, &ChartsPanel::runShown, this, [this](const RunCharts& run) {
+        m_banner->setRun(m_charts->shownRun());
+        // A run of another model never colours this one's graph (its names and scale differ).
+        const bool ofThisModel = run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath());
         QHash<QString, double> ms, error;
-        for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
-        for (const LayerAccuracy& layer : run.accuracy) error.insert(layer.node, layer.maxRel);
+        if (ofThisModel) {
+            for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
+            for (const LayerAccuracy& layer : run.accuracy) error.insert(layer.node, layer.maxRel);
+        }
         m_stages->setFigures(StagesView::Colouring::Time, ms);
         m_stages->setFigures(StagesView::Colouring::Error, error);
         // An ONNX Runtime run with its EP subgraphs colours the graph by partition; another run
@@ -103,7 +121,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         else if (m_stages->colouring() == StagesView::Colouring::Default) m_stages->setColouring(StagesView::Colouring::Time);
         updateNodeFigures();
     });
+    connect(m_banner, &RunBanner::backRequested, m_charts, &ChartsPanel::clear);
     connect(m_charts, &ChartsPanel::cleared, this, [this] {
+        m_banner->setRun(nullptr);
         m_stages->setFigures(StagesView::Colouring::Time, {});
         m_stages->setFigures(StagesView::Colouring::Error, {});
         m_stages->setPartitions({});
@@ -249,7 +269,7 @@ void MainWindow::createDocks() {
     // 768-line screen.
     if (QWidget* rewrites = m_stages->takeRewritePanel()) {
         m_rewritesDock = dock(rewrites, tr("Rewrites"), QStringLiteral("rewritesDock"), Qt::BottomDockWidgetArea,
-                              QKeySequence(Qt::ALT | Qt::Key_5));
+                              QKeySequence(Qt::ALT | Qt::Key_6)); // Alt+5 is the Jobs dock
         tabifyDockWidget(m_historyDock, m_rewritesDock);
     }
     connect(m_history, &RunHistoryPanel::chartsShown, this, [this](bool comparison) {
@@ -323,6 +343,9 @@ bool MainWindow::openModel(const QString& path, bool quiet, const std::map<std::
 }
 
 void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
+    std::unique_ptr<RunCharts> pending;
+    if (m_pendingRun && sameModelPath(m_pendingRun->modelPath, path)) pending = std::move(m_pendingRun);
+    if (error.isEmpty() && pending) QTimer::singleShot(0, this, [this, run = *pending] { applyRun(run); });
     if (!error.isEmpty()) {
         // Free input dimensions: the importer's advice is the CLI's --shape; the studio asks.
         if (!m_quietOpen && !m_openHadShapes && error.contains(QLatin1String("--shape")) &&
@@ -409,7 +432,50 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     menu.exec(globalPos);
 }
 
+void MainWindow::showRun(const RunCharts& run) {
+    m_pendingRun.reset();
+    if (run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath())) return applyRun(run);
+    if (!QFileInfo::exists(run.modelPath)) {
+        statusBar()->showMessage(tr("%1 is a run of %2, which no longer exists: open a copy of that model, then the run.")
+                                     .arg(runBannerText(run), QDir::toNativeSeparators(run.modelPath)));
+        return;
+    }
+    // Its own model first; the charts follow once it is open (modelOpenFinished).
+    m_pendingRun = std::make_unique<RunCharts>(run);
+    loadModel(run.modelPath);
+}
+
+void MainWindow::applyRun(const RunCharts& run) {
+    // The selectors follow the run shown, as undoable edits (unknown ids leave them).
+    if (!run.boardId.isEmpty()) pushEdit(m_session, std::make_unique<SetBoardCommand>(m_session, run.boardId));
+    if (!run.library.isEmpty() && exporter::findKernelLibrary(run.library.toStdString()))
+        pushEdit(m_session, std::make_unique<SetLibraryCommand>(m_session, run.library));
+    m_charts->showRun(run);
+}
+
+bool MainWindow::confirmCloseWithJobs() {
+    jobs::JobQueue* queue = m_jobs->queue();
+    int active = 0;
+    for (const auto& job : queue->jobs())
+        if (job->state() == jobs::JobState::Queued || job->state() == jobs::JobState::Running) ++active;
+    if (active == 0) return true;
+    QMessageBox box(QMessageBox::Question, tr("Jobs are running"),
+                    tr("%n job(s) are still running or queued. Cancel them and quit?", nullptr, active),
+                    QMessageBox::NoButton, this);
+    QPushButton* quit = box.addButton(tr("Cancel jobs and quit"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(box.addButton(tr("Keep working"), QMessageBox::RejectRole));
+    box.setObjectName(QStringLiteral("quitWithJobs"));
+    box.exec();
+    if (box.clickedButton() != quit) return false;
+    // Cancel, and let each job end (a benchmark stores its run as cancelled) before quitting.
+    statusBar()->showMessage(tr("Cancelling the jobs..."));
+    queue->cancelAll();
+    queue->waitForIdle(60000);
+    return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmCloseWithJobs()) return event->ignore();
     QSettings settings;
     settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
     settings.setValue(QStringLiteral("window/state"), saveState(kStateVersion));

@@ -7,6 +7,7 @@
 #include <QMainWindow>
 
 #include <map>
+#include <memory>
 #include <string>
 
 class QDockWidget;
@@ -15,6 +16,8 @@ class QMenu;
 namespace embark::ui {
 
 class ChartsPanel;
+class RunBanner;
+struct RunCharts;
 class PropertiesPanel;
 class RunHistoryPanel;
 class StagesView;
@@ -35,6 +38,13 @@ public:
     void loadModel(const QString& path, bool quiet = false, const std::map<std::string, ir::Shape>& shapes = {});
     // The same, returning when the model is open (true) or refused (false).
     bool openModel(const QString& path, bool quiet = false, const std::map<std::string, ir::Shape>& shapes = {});
+
+    // Shows a stored run's charts and colours on its own model: a run of another model
+    // opens that model first, and the board and library selectors follow the run. A run
+    // whose model is gone is refused (the status bar says why); nothing is drawn over
+    // another model.
+    void showRun(const RunCharts& run);
+    RunBanner* runBanner() const { return m_banner; }
 
     StudioSession* session() const { return m_session; }
     StagesView* stages() const { return m_stages; }
@@ -71,6 +81,9 @@ private:
     void askInputShapes(const QString& path);
     void showShortcuts();
     void showUserGuide();
+    void applyRun(const RunCharts& run);
+    // Asks before a running or queued job is cancelled by closing; true = go ahead.
+    bool confirmCloseWithJobs();
 
     StudioSession* m_session;
     StagesView* m_stages;
@@ -80,6 +93,8 @@ private:
     StudioJobs* m_jobs = nullptr;
     StudioQuantize* m_quantize = nullptr;
     RunHistoryPanel* m_history;
+    RunBanner* m_banner = nullptr;
+    std::unique_ptr<RunCharts> m_pendingRun; // shown once its model is open
     QDockWidget* m_propertiesDock = nullptr;
     QDockWidget* m_targetDock = nullptr;
     QDockWidget* m_chartsDock = nullptr;

@@ -1,0 +1,251 @@
+// What is on screen belongs together (issue #33): a run's charts and colours never land on
+// another model (a finished benchmark of a model no longer open, a stored run of another
+// model), a banner says which run they show with a way back to the live model, F5 on a
+// running identical benchmark focuses it, closing during a job asks, a cancelled run reads
+// "cancelled", Export's start folder exists, and no two actions share a shortcut.
+#include "charts/charts_panel.h"
+#include "charts/layer_timing_chart.h"
+#include "charts/run_banner.h"
+#include "history/run_history_panel.h"
+#include "jobs/jobs_panel.h"
+#include "jobs/studio_jobs.h"
+#include "mainwindow/mainwindow.h"
+#include "session/studio_session.h"
+#include "stages/stages_view.h"
+#include "support/test_paths.h"
+#include "support/when_shown.h"
+
+#include "jobs/bench_pipeline.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+#include <QUndoStack>
+#include <QSignalSpy>
+
+using namespace embark;
+
+namespace {
+
+QString digitsModel() { return test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"); }
+
+// A finished benchmark's result as the pipeline returns it, for `model` (no board involved).
+std::shared_ptr<jobs::Job> finishedBenchmark(const QString& model, qint64 runId) {
+    return std::make_shared<jobs::Job>(QStringLiteral("Benchmark"), jobs::JobKind::Benchmark,
+                                       [model, runId](jobs::JobContext& ctx) -> Status {
+                                           jobs::BenchResult r;
+                                           r.record.id = runId;
+                                           r.record.fingerprint.modelPath = model.toStdString();
+                                           r.record.fingerprint.boardId = "sim-k230";
+                                           r.record.fingerprint.kernelLibrary = "portable";
+                                           r.record.latencyNs = {1000000, 1100000};
+                                           r.record.layers.push_back({"conv1", "portable", 500000});
+                                           ctx.setResult(r, QStringLiteral("done"));
+                                           return {};
+                                       });
+}
+
+std::shared_ptr<jobs::Job> endless(const QString& title) {
+    return std::make_shared<jobs::Job>(title, jobs::JobKind::Build, [](jobs::JobContext& ctx) -> Status {
+        while (!ctx.cancelled()) QThread::msleep(5);
+        return makeError(ErrorKind::External, "cancelled");
+    });
+}
+
+ui::RunCharts runOf(const QString& model, qint64 id, const QString& board) {
+    ui::RunCharts run;
+    run.modelPath = model;
+    run.runId = id;
+    run.boardId = board;
+    run.library = QStringLiteral("portable");
+    run.date = QDateTime(QDate(2026, 12, 6), QTime(10, 42));
+    run.latenciesMs = {1.0, 1.1};
+    run.layers.push_back({QStringLiteral("conv1"), QStringLiteral("portable"), 0.5, QString()});
+    return run;
+}
+
+} // namespace
+
+class TestStudioCoherence : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_config;
+    QTemporaryDir m_models;
+    QString m_other; // a second model file (a copy of digits under another name)
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        qputenv("EMBARK_CONFIG_DIR", m_config.path().toUtf8());
+        qputenv("EMBARK_DATA_DIR", m_config.path().toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("EmbarkCoherenceTest"));
+        m_other = m_models.filePath(QStringLiteral("other_model.onnx"));
+        QVERIFY(QFile::copy(digitsModel(), m_other));
+    }
+
+    // Defect 1: a benchmark of ResNet-18 finished while digits was open drew ResNet-18's
+    // layers and greyed every digits node.
+    void finishedRunOfAnotherModelStaysOffScreen() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        jobs::JobQueue* queue = w.jobs()->queue();
+        queue->enqueue(finishedBenchmark(m_other, 41));
+        QVERIFY(queue->waitForIdle(10000));
+        QVERIFY(w.charts()->shownRun() == nullptr);
+        QVERIFY(w.charts()->timing()->layers().empty());
+        QCOMPARE(w.stages()->colouring(), ui::StagesView::Colouring::Default);
+        QVERIFY(w.stages()->figures(ui::StagesView::Colouring::Time).isEmpty());
+        QVERIFY(!w.runBanner()->isVisibleTo(&w));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("other_model.onnx")),
+                 qPrintable(w.statusBar()->currentMessage()));
+
+        // The same model's run is shown, and the banner says which run it is.
+        queue->enqueue(finishedBenchmark(digitsModel(), 42));
+        QVERIFY(queue->waitForIdle(10000));
+        QVERIFY(w.charts()->shownRun());
+        QCOMPARE(w.charts()->shownRun()->runId, qint64(42));
+        QVERIFY(w.runBanner()->isVisibleTo(&w));
+        QVERIFY2(w.runBanner()->text().contains(QStringLiteral("run #42 \u00b7 digits_cnn \u00b7 sim-k230 \u00b7 portable")),
+                 qPrintable(w.runBanner()->text()));
+        // Opening another model drops the run, its colours and the banner.
+        QVERIFY(w.openModel(m_other, true));
+        QVERIFY(w.charts()->shownRun() == nullptr);
+        QVERIFY(!w.runBanner()->isVisibleTo(&w));
+        QVERIFY(w.stages()->figures(ui::StagesView::Colouring::Time).isEmpty());
+    }
+
+    // Defect 2: Run history -> Open drew another model's charts over the open graph, and the
+    // board selector did not follow.
+    void storedRunOpensItsOwnModel() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        const QString board = w.session()->boardId();
+        QVERIFY(board != QStringLiteral("host"));
+        QSignalSpy opened(w.session(), &ui::StudioSession::modelOpenFinished);
+        w.showRun(runOf(m_other, 7, QStringLiteral("host")));
+        QTRY_VERIFY_WITH_TIMEOUT(w.charts()->shownRun() != nullptr, 20000);
+        QCOMPARE(opened.count(), 1);
+        QVERIFY(ui::sameModelPath(w.session()->modelPath(), m_other));
+        QCOMPARE(w.session()->boardId(), QStringLiteral("host")); // the selector follows the run
+        QCOMPARE(w.charts()->shownRun()->runId, qint64(7));
+        QVERIFY(w.windowTitle().contains(QStringLiteral("other_model.onnx")));
+        QVERIFY2(w.runBanner()->text().contains(QStringLiteral("run #7 \u00b7 other_model \u00b7 host \u00b7 portable")),
+                 qPrintable(w.runBanner()->text()));
+        // The board change is an edit like any other: undo brings the previous board back.
+        w.session()->undoStack()->undo();
+        QCOMPARE(w.session()->boardId(), board);
+        w.session()->undoStack()->redo();
+        QCOMPARE(w.session()->boardId(), QStringLiteral("host"));
+        // Back to the live model: no run, no banner, the open model's own colours.
+        w.runBanner()->backButton()->click();
+        QVERIFY(w.charts()->shownRun() == nullptr);
+        QVERIFY(!w.runBanner()->isVisibleTo(&w));
+        QCOMPARE(w.stages()->colouring(), ui::StagesView::Colouring::Default);
+
+        // A run whose model is gone is refused; what is open stays.
+        w.showRun(runOf(m_models.filePath(QStringLiteral("gone.onnx")), 8, QStringLiteral("sim-k230")));
+        QVERIFY(w.charts()->shownRun() == nullptr);
+        QVERIFY(ui::sameModelPath(w.session()->modelPath(), m_other));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("gone.onnx")),
+                 qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // Defect 16: five quick F5 presses started five identical benchmarks.
+    void f5OnARunningBenchmarkFocusesIt() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        ui::StudioJobs* jobs = w.jobs();
+        QTemporaryDir work;
+        jobs->benchDefaults().workDir = work.path();
+        jobs->benchDefaults().storePath = QStringLiteral("-");
+        // Something else runs first, so the benchmark stays queued while F5 is pressed again.
+        auto blocker = endless(QStringLiteral("blocker"));
+        jobs->queue()->enqueue(blocker);
+        const int first = jobs->runBenchmark();
+        QVERIFY(first > 0);
+        for (int i = 0; i < 4; ++i) QCOMPARE(jobs->runBenchmark(), first);
+        QCOMPARE(int(jobs->queue()->jobs().size()), 2);
+        QCOMPARE(jobs->panel()->selectedJob(), first);
+        // Another library is another benchmark.
+        w.session()->setLibrary(QStringLiteral("xnnpack"));
+        if (w.session()->library() == QStringLiteral("xnnpack")) {
+            const int second = jobs->runBenchmark();
+            QVERIFY(second != first);
+        }
+        jobs->queue()->cancelAll();
+        QVERIFY(jobs->queue()->waitForIdle(60000));
+    }
+
+    // Defect 6: closing the window during a job asked nothing and killed the job.
+    void closingDuringAJobAsks() {
+        ui::MainWindow w;
+        w.show();
+        auto job = endless(QStringLiteral("long build"));
+        w.jobs()->queue()->enqueue(job);
+        QTRY_COMPARE(job->state(), jobs::JobState::Running);
+        QString question;
+        test::whenShown<QMessageBox>([&](QMessageBox* box) {
+            question = box->text();
+            for (QAbstractButton* b : box->buttons())
+                if (box->buttonRole(b) == QMessageBox::RejectRole) b->click();
+        });
+        QVERIFY(!w.close()); // "Keep working"
+        QVERIFY2(question.contains(QStringLiteral("1 job")), qPrintable(question));
+        QVERIFY(w.isVisible());
+        QCOMPARE(job->state(), jobs::JobState::Running);
+        test::whenShown<QMessageBox>([](QMessageBox* box) {
+            for (QAbstractButton* b : box->buttons())
+                if (box->buttonRole(b) == QMessageBox::DestructiveRole) b->click();
+        });
+        QVERIFY(w.close());
+        QCOMPARE(job->state(), jobs::JobState::Cancelled); // cancelled and ended, not killed
+        // Nothing running: no question.
+        w.show();
+        QVERIFY(w.close());
+    }
+
+    // Defect 7: a cancelled run was listed as "failed".
+    void cancelledRunReadsCancelled() {
+        QCOMPARE(ui::RunHistoryPanel::statusName(store::RunStatus::Cancelled), QStringLiteral("cancelled"));
+        QCOMPARE(ui::RunHistoryPanel::statusName(store::RunStatus::Failed), QStringLiteral("failed"));
+        QCOMPARE(ui::RunHistoryPanel::statusName(store::RunStatus::Ok), QStringLiteral("ok"));
+    }
+
+    // Defect 4: Ctrl+E, Enter said "Directory not found": the dialog started on a folder that
+    // did not exist yet.
+    void exportDialogStartsInAnExistingFolder() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        const QString start = w.jobs()->exportDialogStartDir();
+        QVERIFY(!start.isEmpty());
+        QVERIFY2(QFileInfo(start).isDir(), qPrintable(start));
+        QCOMPARE(QFileInfo(w.jobs()->defaultExportDir()).absolutePath(), QFileInfo(start).absoluteFilePath());
+    }
+
+    // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.
+    void everyShortcutIsUnique() {
+        ui::MainWindow w;
+        QHash<QString, QString> seen;
+        QStringList clashes;
+        for (QAction* a : w.findChildren<QAction*>()) {
+            for (const QKeySequence& k : a->shortcuts()) {
+                const QString key = k.toString();
+                const QString name = a->text().remove(QLatin1Char('&'));
+                if (seen.contains(key) && seen.value(key) != name) clashes << key + QStringLiteral(": ") + seen.value(key) + QStringLiteral(" / ") + name;
+                seen.insert(key, name);
+            }
+        }
+        QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
+        QVERIFY(seen.contains(QStringLiteral("Alt+5")));
+    }
+};
+
+QTEST_MAIN(TestStudioCoherence)
+#include "tst_studio_coherence.moc"
