@@ -12,6 +12,9 @@
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
 #include "stages/stages_view.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/node_item.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
@@ -227,6 +230,35 @@ private slots:
         QVERIFY(!start.isEmpty());
         QVERIFY2(QFileInfo(start).isDir(), qPrintable(start));
         QCOMPARE(QFileInfo(w.jobs()->defaultExportDir()).absolutePath(), QFileInfo(start).absoluteFilePath());
+    }
+
+    // Defect 10: layers all <= 1.2e-5 against a 1e-3 tolerance were painted red (the scale
+    // ran from the figures' own min to max). Colours are relative to the tolerance.
+    void errorColoursAreRelativeToTheTolerance() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        ui::StagesView* stages = w.stages();
+        QTRY_VERIFY(!stages->afterPanel()->scene()->isLayoutPending());
+        auto fused = w.session()->stageGraph(w.session()->lastStage());
+        QHash<QString, double> error;
+        double e = 1e-7;
+        for (const ir::Node* n : fused->nodes()) {
+            error.insert(QString::fromStdString(n->name), std::min(e, 1.2e-5));
+            e *= 3;
+        }
+        stages->setFigures(ui::StagesView::Colouring::Error, error);
+        stages->setColouring(ui::StagesView::Colouring::Error);
+        ui::GraphScene* after = stages->afterPanel()->scene();
+        for (auto it = error.constBegin(); it != error.constEnd(); ++it) {
+            QVERIFY(after->nodeItem(it.key()));
+            QCOMPARE(after->nodeItem(it.key())->fill().hslHue(), 120); // green: within tolerance
+        }
+        QVERIFY2(after->legend().title.contains(QStringLiteral("tolerance")), qPrintable(after->legend().title));
+        const QString worst = error.constBegin().key();
+        error.insert(worst, 0.05); // 50 times the tolerance
+        stages->setFigures(ui::StagesView::Colouring::Error, error);
+        const QColor red = after->nodeItem(worst)->fill();
+        QVERIFY2(red.hslHue() >= 0 && red.hslHue() < 30, qPrintable(red.name()));
     }
 
     // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.

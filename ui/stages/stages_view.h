@@ -30,6 +30,9 @@ public:
     enum class Change { Added = 0, Removed, Fused, Rewritten, Unchanged };
 
     explicit StagesView(StudioSession* session, QWidget* parent = nullptr);
+    // The error colours' tolerance on max_rel (the accuracy chart's line and the benchmark's
+    // first-divergent rule use the same).
+    static constexpr double kErrorTolerance = 1e-3;
 
     GraphPanel* beforePanel() const { return m_before; }
     GraphPanel* afterPanel() const { return m_after; }
