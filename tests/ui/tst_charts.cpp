@@ -11,6 +11,7 @@
 #include "charts/layer_timing_chart.h"
 #include "charts/memory_chart.h"
 #include "charts/run_comparison_chart.h"
+#include "history/run_report_writer.h"
 #include "support/graph_builder.h"
 
 #include "export/memory_planner.h"
@@ -154,6 +155,21 @@ private slots:
         QVERIFY(marks[0]->position->coords().y() != marks[1]->position->coords().y());
     }
 
+    // Issue #33 defect 3: "The 25 slowest layers" drew 18 bars (the rest scrolled away).
+    void reportChartHoldsEveryRow() {
+        ui::LayerTimingChart timing;
+        std::vector<ui::LayerTiming> layers;
+        for (int i = 0; i < 40; ++i) layers.push_back({QStringLiteral("/block%1/conv/Conv").arg(i), "portable", 1.0 + i});
+        timing.setLayers(layers);
+        timing.setView(ui::LayerTimingChart::View::Slowest);
+        timing.setTopCount(25);
+        const QImage image = ui::renderChartForReport(&timing);
+        QCOMPARE(timing.rowCount(), 25);
+        QVERIFY2(timing.visibleRowCount() >= 25, qPrintable(QString::number(timing.visibleRowCount())));
+        QCOMPARE(timing.firstVisibleRow(), 0);
+        QVERIFY(image.height() > 300);
+    }
+
     void comparisonShowsEveryRun() {
         ui::RunSeries a{"portable", {10, 11, 10.5, 10.2}, {{"conv1", "portable", 3}, {"fc", "portable", 1}}};
         ui::RunSeries b{"xnnpack", {6, 6.5, 6.2, 6.1}, {{"conv1", "xnnpack", 1}, {"fc", "portable", 1}}};
@@ -276,12 +292,17 @@ private slots:
             QVERIFY2(chart->placeholderText().contains(QStringLiteral("F5")), qPrintable(chart->placeholderText()));
         }
         QVERIFY(panel.timing()->placeholderVisible());
+        // Issue #33 defect 13: no squashed axis with overlapping labels behind the hint.
+        QVERIFY(!panel.timing()->plot()->xAxis->visible() && !panel.timing()->plot()->yAxis->visible());
+        QVERIFY(!panel.timing()->plot()->legend->visible());
         shot(&panel, QStringLiteral("empty-timing"));
         QVERIFY(panel.comparison()->placeholderText().contains(QStringLiteral("Compare")));
         ui::MemoryChart memory;
         QVERIFY(!memory.placeholderText().isEmpty());
         panel.showRun(syntheticRun());
         QVERIFY(!panel.timing()->placeholderVisible());
+        QVERIFY(panel.timing()->plot()->xAxis->visible() && panel.timing()->plot()->yAxis->visible());
+        QVERIFY(panel.timing()->plot()->legend->visible());
     }
 
     // A chart filled while its tab was hidden picks names or layer numbers for the width it

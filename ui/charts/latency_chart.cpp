@@ -60,14 +60,16 @@ void LatencyChart::rebuild() {
         line->setPen(QPen(text, 1.5, style));
         auto* t = new QCPItemText(plot());
         t->position->setCoords(x, labelY);
-        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        // Right of its line in the left half, left of it in the right half: never cut at an edge.
+        const bool rightHalf = x > (lo + hi) / 2;
+        t->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
         t->setColor(text);
-        t->setText(label);
+        t->setText(rightHalf ? label + QLatin1Char(' ') : QLatin1Char(' ') + label);
     };
     const double median = percentile(m_samples, 0.5), p90 = percentile(m_samples, 0.9);
     // The two labels on their own lines, so close values never overlap.
-    mark(median * unit.perMs, tr(" median %1").arg(formatTime(median, unit)), Qt::SolidLine, top * 1.1 + 0.5);
-    if (p90 > median) mark(p90 * unit.perMs, tr(" p90 %1").arg(formatTime(p90, unit)), Qt::DashLine, top * 0.95 + 0.3);
+    mark(median * unit.perMs, tr("median %1").arg(formatTime(median, unit)), Qt::SolidLine, top * 1.1 + 0.5);
+    if (p90 > median) mark(p90 * unit.perMs, tr("p90 %1").arg(formatTime(p90, unit)), Qt::DashLine, top * 0.95 + 0.3);
     plot()->replot();
 }
 
