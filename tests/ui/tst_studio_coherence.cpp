@@ -152,10 +152,13 @@ private slots:
         QVERIFY(!w.runBanner()->isVisibleTo(&w));
         QCOMPARE(w.stages()->colouring(), ui::StagesView::Colouring::Default);
 
-        // A run whose model is gone is refused; what is open stays.
+        // A run whose model is gone: its charts, said so by the banner, never on this graph.
         w.showRun(runOf(m_models.filePath(QStringLiteral("gone.onnx")), 8, QStringLiteral("sim-k230")));
-        QVERIFY(w.charts()->shownRun() == nullptr);
+        QVERIFY(w.charts()->shownRun() != nullptr);
         QVERIFY(ui::sameModelPath(w.session()->modelPath(), m_other));
+        QCOMPARE(w.session()->boardId(), QStringLiteral("host"));
+        QVERIFY(w.stages()->figures(ui::StagesView::Colouring::Time).isEmpty());
+        QVERIFY2(w.runBanner()->text().contains(QStringLiteral("not open")), qPrintable(w.runBanner()->text()));
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("gone.onnx")),
                  qPrintable(w.statusBar()->currentMessage()));
     }

@@ -28,13 +28,15 @@ RunBanner::RunBanner(QWidget* parent) : QFrame(parent) {
     hide();
 }
 
-void RunBanner::setRun(const RunCharts* run) {
+void RunBanner::setRun(const RunCharts* run, bool ofOpenModel) {
     if (!run) {
         m_label->clear();
         hide();
         return;
     }
-    m_label->setText(tr("Charts and colours show %1").arg(runBannerText(*run)));
+    m_label->setText(ofOpenModel ? tr("Charts and colours show %1").arg(runBannerText(*run))
+                                 : tr("Charts show %1, a model that is not open (the graph keeps its own colours)")
+                                       .arg(runBannerText(*run)));
     show();
 }
 

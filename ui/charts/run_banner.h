@@ -16,8 +16,9 @@ class RunBanner : public QFrame {
     Q_OBJECT
 public:
     explicit RunBanner(QWidget* parent = nullptr);
-    // The run shown (null: none, the banner hides).
-    void setRun(const RunCharts* run);
+    // The run shown (null: none, the banner hides); `ofOpenModel` false says the graph is not
+    // the run's model (its file is gone), so the graph keeps its own colours.
+    void setRun(const RunCharts* run, bool ofOpenModel = true);
     QString text() const;
     QPushButton* backButton() const { return m_back; }
 

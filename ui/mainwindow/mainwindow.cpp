@@ -99,9 +99,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     // Another model's runs leave the charts; the run shown colours the graph by layer time.
     connect(m_session, &StudioSession::modelChanged, m_charts, [this] { m_charts->clearForModel(m_session->modelPath()); });
     connect(m_charts, &ChartsPanel::runShown, this, [this](const RunCharts& run) {
-        m_banner->setRun(m_charts->shownRun());
         // A run of another model never colours this one's graph (its names and scale differ).
         const bool ofThisModel = run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath());
+        m_banner->setRun(m_charts->shownRun(), ofThisModel);
         QHash<QString, double> ms, error;
         if (ofThisModel) {
             for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
@@ -436,8 +436,10 @@ void MainWindow::showRun(const RunCharts& run) {
     m_pendingRun.reset();
     if (run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath())) return applyRun(run);
     if (!QFileInfo::exists(run.modelPath)) {
-        statusBar()->showMessage(tr("%1 is a run of %2, which no longer exists: open a copy of that model, then the run.")
+        // Its charts alone, said so by the banner; the graph keeps the open model's colours.
+        statusBar()->showMessage(tr("%1 is a run of %2, which no longer exists: its charts are shown, not on the graph.")
                                      .arg(runBannerText(run), QDir::toNativeSeparators(run.modelPath)));
+        m_charts->showRun(run);
         return;
     }
     // Its own model first; the charts follow once it is open (modelOpenFinished).

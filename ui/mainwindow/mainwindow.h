@@ -41,8 +41,8 @@ public:
 
     // Shows a stored run's charts and colours on its own model: a run of another model
     // opens that model first, and the board and library selectors follow the run. A run
-    // whose model is gone is refused (the status bar says why); nothing is drawn over
-    // another model.
+    // whose model file is gone shows its charts only (the banner says so); its figures are
+    // never drawn on another model's graph.
     void showRun(const RunCharts& run);
     RunBanner* runBanner() const { return m_banner; }
 
