@@ -296,10 +296,7 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
             const RunCharts run = runChartsFromBench(*r);
             if (state == jobs::JobState::Succeeded && sameModelPath(run.modelPath, m_session->modelPath())) {
                 m_charts->showRun(run);
-                if (QDockWidget* dock = chartsDock()) {
-                    dock->show();
-                    dock->raise();
-                }
+                reveal(chartsDock());
             } else if (state == jobs::JobState::Succeeded) {
                 notShown = tr("%1 is no longer open: its run is in Run history").arg(QFileInfo(run.modelPath).fileName());
             }
@@ -352,9 +349,13 @@ void StudioJobs::notify(const QString& text, bool error) {
     m_toast->showMessage(text, error);
 }
 
-void StudioJobs::showJobsDock() {
-    m_dock->show();
-    m_dock->raise();
+void StudioJobs::showJobsDock() { reveal(m_dock); }
+
+void StudioJobs::reveal(QDockWidget* dock) {
+    if (!dock) return;
+    if (m_revealer) return m_revealer(dock);
+    dock->show();
+    dock->raise();
 }
 
 QDockWidget* StudioJobs::chartsDock() const {

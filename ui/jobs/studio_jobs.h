@@ -57,6 +57,10 @@ public:
     // The benchmark's settings besides model, board and library (iterations, work folder,
     // store, ...). The studio always asks for per-layer timings and accuracy.
     jobs::BenchOptions& benchDefaults() { return m_benchDefaults; }
+    // How a dock of this object (Jobs, the charts' dock) is brought into view: the main
+    // window switches to the workspace that holds it. Unset: shown and raised where it is.
+    void setDockRevealer(std::function<void(QDockWidget*)> revealer) { m_revealer = std::move(revealer); }
+    void reveal(QDockWidget* dock);
     // Per-board SSH options (key, known hosts, host-key prompt) for deploy and benchmark.
     void setSshOptionsProvider(std::function<deploy::SshOptions(const QString& boardId)> provider);
 
@@ -102,6 +106,7 @@ private:
     QAction* m_bench = nullptr;
     jobs::BenchOptions m_benchDefaults;
     std::function<deploy::SshOptions(const QString&)> m_sshProvider;
+    std::function<void(QDockWidget*)> m_revealer;
     QString m_lastExport;
     QString m_lastBinary;
 };

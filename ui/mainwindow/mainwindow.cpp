@@ -19,6 +19,7 @@
 #include "ssh/studio_ssh_options.h"
 #include "stages/stages_view.h"
 #include "targetpanel/target_panel.h"
+#include "workspaces.h"
 
 #include "targets/kernel_library.h"
 #include "export/kernel_libraries.h"
@@ -51,11 +52,6 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
-// saveState()'s version: layouts saved before the docks were tabbed (version 0) are not
-// restored, they did not fit a 768-line screen.
-// Version 3 moved the rewrite list into a bottom tab (the graphs get the central height).
-constexpr int kStateVersion = 3;
-
 // A panel that may be taller or wider than its dock: it scrolls instead of setting the
 // dock's (and so the window's) minimum size.
 QScrollArea* scrolled(QWidget* panel, QWidget* parent) {
@@ -134,19 +130,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_session, &StudioSession::targetChanged, this, &MainWindow::updateMemoryFigures);
     connect(m_session, &StudioSession::modelChanged, this, &MainWindow::updateMemoryFigures);
 
+    // The window's size and each workspace's layout as they were on a screen of this size.
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) fitToScreen();
-    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion)) {
-        // First start: Properties gets most of the right column (sized once the window has
-        // its real size), the target below it; the bottom tabs show the jobs.
-        m_jobs->dock()->raise();
-        QTimer::singleShot(0, this, [this] {
-            const int column = m_propertiesDock->height() + m_targetDock->height();
-            resizeDocks({m_propertiesDock, m_targetDock}, {column * 3 / 5, column * 2 / 5}, Qt::Vertical);
-            // The graphs get the height; the bottom tabs a quarter of it.
-            resizeDocks({m_jobs->dock()}, {qMax(160, height() / 4)}, Qt::Vertical);
-        });
-    }
+    const QString screenGroup = QStringLiteral("window/") + m_workspaces->screenKey();
+    if (!restoreGeometry(settings.value(screenGroup + QStringLiteral("/geometry")).toByteArray())) fitToScreen();
+    m_workspaces->restore();
     m_stages->setSideBySide(settings.value(QStringLiteral("window/sideBySide"), true).toBool());
     const QString board = settings.value(QStringLiteral("board"), QStringLiteral("sim-k230")).toString();
     m_session->setBoard(board);
@@ -264,17 +252,19 @@ void MainWindow::createDocks() {
     });
     m_historyDock = dock(scrolled(m_history, this), tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
                          QKeySequence(Qt::ALT | Qt::Key_4));
-    tabifyDockWidget(m_jobs->dock(), m_historyDock);
     // The rewrite list is a bottom tab too: below the graphs it left them ~190 px of a
     // 768-line screen.
     if (QWidget* rewrites = m_stages->takeRewritePanel()) {
         m_rewritesDock = dock(rewrites, tr("Rewrites"), QStringLiteral("rewritesDock"), Qt::BottomDockWidgetArea,
                               QKeySequence(Qt::ALT | Qt::Key_6)); // Alt+5 is the Jobs dock
-        tabifyDockWidget(m_historyDock, m_rewritesDock);
     }
+    // Inspect / Run / Compare instead of every dock at once.
+    m_workspaces = new Workspaces(this, {m_propertiesDock, m_targetDock, m_chartsDock, m_jobs->dock(), m_historyDock, m_rewritesDock},
+                                  m_viewMenu);
+    // A job queued shows the Run workspace's jobs, a finished run its charts.
+    m_jobs->setDockRevealer([this](QDockWidget* dock) { m_workspaces->reveal(dock, Workspaces::Mode::Run); });
     connect(m_history, &RunHistoryPanel::chartsShown, this, [this](bool comparison) {
-        m_chartsDock->show();
-        m_chartsDock->raise();
+        m_workspaces->reveal(m_chartsDock, comparison ? Workspaces::Mode::Compare : Workspaces::Mode::Run);
         m_charts->tabs()->setCurrentWidget(comparison ? static_cast<QWidget*>(m_charts->comparison())
                                                       : static_cast<QWidget*>(m_charts->timing()));
     });
@@ -479,8 +469,8 @@ bool MainWindow::confirmCloseWithJobs() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!confirmCloseWithJobs()) return event->ignore();
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
+    settings.setValue(QStringLiteral("window/") + m_workspaces->screenKey() + QStringLiteral("/geometry"), saveGeometry());
+    m_workspaces->save();
     settings.setValue(QStringLiteral("window/sideBySide"), m_stages->isSideBySide());
     settings.setValue(QStringLiteral("board"), m_session->boardId());
     settings.setValue(QStringLiteral("library"), m_session->library());

@@ -25,6 +25,7 @@ class StudioJobs;
 class StudioQuantize;
 class StudioSession;
 class TargetPanel;
+class Workspaces;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,6 +46,7 @@ public:
     // never drawn on another model's graph.
     void showRun(const RunCharts& run);
     RunBanner* runBanner() const { return m_banner; }
+    Workspaces* workspaces() const { return m_workspaces; }
 
     StudioSession* session() const { return m_session; }
     StagesView* stages() const { return m_stages; }
@@ -60,7 +62,7 @@ public:
     QDockWidget* chartsDock() const { return m_chartsDock; }
     QDockWidget* historyDock() const { return m_historyDock; }
     QDockWidget* rewritesDock() const { return m_rewritesDock; }
-    // Fits the window and its docks in the screen's free area (a 1366x768 laptop too).
+    // Fits the window in the screen's free area (a 1366x768 laptop too).
     void fitToScreen();
 
 protected:
@@ -94,6 +96,7 @@ private:
     StudioQuantize* m_quantize = nullptr;
     RunHistoryPanel* m_history;
     RunBanner* m_banner = nullptr;
+    Workspaces* m_workspaces = nullptr;
     std::unique_ptr<RunCharts> m_pendingRun; // shown once its model is open
     QDockWidget* m_propertiesDock = nullptr;
     QDockWidget* m_targetDock = nullptr;
