@@ -32,6 +32,8 @@
 #include <QTest>
 #include <QThread>
 #include <QUndoStack>
+#include <QTreeWidget>
+#include "graph/properties_panel.h"
 #include <QSignalSpy>
 
 using namespace embark;
@@ -262,6 +264,27 @@ private slots:
         stages->setFigures(ui::StagesView::Colouring::Error, error);
         const QColor red = after->nodeItem(worst)->fill();
         QVERIFY2(red.hslHue() >= 0 && red.hslHue() < 30, qPrintable(red.name()));
+    }
+
+    // Defect 15: clicking a folded module left Properties on another node.
+    void foldedModuleShowsInProperties() {
+        ui::MainWindow w;
+        QVERIFY(w.openModel(digitsModel(), true));
+        ui::StagesView* stages = w.stages();
+        ui::GraphPanel* after = stages->afterPanel();
+        QTRY_VERIFY(!after->scene()->isLayoutPending());
+        QVERIFY(stages->foldModule(after, QStringLiteral("/features")).isEmpty());
+        QTRY_VERIFY(!after->scene()->isLayoutPending() && after->scene()->nodeItem(QStringLiteral("/features")));
+        w.session()->select(0, QStringLiteral("/fc/Gemm")); // another node first
+        emit after->scene()->nodeSelected(QStringLiteral("/features"));
+        QTreeWidget* tree = w.properties()->tree();
+        QVERIFY(tree->topLevelItemCount() >= 1);
+        QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Folded module"));
+        QTreeWidgetItem* general = tree->topLevelItem(0);
+        QStringList rows;
+        for (int i = 0; i < general->childCount(); ++i) rows << general->child(i)->text(0) + QLatin1Char('=') + general->child(i)->text(1);
+        QVERIFY2(rows.contains(QStringLiteral("Name=/features")), qPrintable(rows.join('|')));
+        QVERIFY2(rows.filter(QStringLiteral("Ops=")).value(0).contains(QStringLiteral("Conv")), qPrintable(rows.join('|')));
     }
 
     // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.

@@ -89,6 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     createDocks();
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
+    connect(m_stages, &StagesView::moduleSelected, m_properties, &PropertiesPanel::showModule);
     connect(m_stages, &StagesView::foldFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     // A chart's layer selects and centres its node in both panes.
     connect(m_charts, &ChartsPanel::nodeClicked, m_stages, &StagesView::revealNode);
@@ -393,6 +394,10 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     auto fused = m_session->stageGraph(m_session->lastStage());
     const ir::Node* n = fused ? fused->findNode(node.toStdString()) : nullptr;
     QMenu menu(this);
+    // A folded box: the menu is the module's, not its first node's.
+    if (m_stages->foldedModules(m_stages->afterPanel()).contains(node) ||
+        m_stages->foldedModules(m_stages->beforePanel()).contains(node))
+        menu.addSection(tr("Module %1").arg(node));
     m_stages->addFoldActions(&menu, node); // fold by module prefix, in the pane clicked
     m_quantize->addNodeActions(&menu, node); // keep in float, after a quantization
     if (!n) {

@@ -96,6 +96,9 @@ signals:
     void colouringChanged(embark::ui::StagesView::Colouring colouring);
     // A fold asked from the node menu could not be made (the message says why).
     void foldFailed(const QString& message);
+    // A folded box was selected (its first node is the session's selection, for the links):
+    // Properties shows the module, `nodes` of `stage`.
+    void moduleSelected(int stage, const QString& prefix, const QStringList& nodes);
 
 public:
 
