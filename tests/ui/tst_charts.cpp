@@ -177,6 +177,13 @@ private slots:
         chart.setRuns({a, b});
         QCOMPARE(chart.runCount(), 2);
         QCOMPARE(barCount(chart.plot()), 2);
+        // Issue #33: the comparison says the speed-up (10.425 / 6.2 ms).
+        QVERIFY(std::abs(chart.speedUp(1) - 10.425 / 6.2) < 1e-9);
+        QCOMPARE(chart.speedUpText(1), QStringLiteral("1.68\u00d7 faster"));
+        QStringList texts;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i))) texts << t->text();
+        QVERIFY2(texts.join('|').contains(QStringLiteral("1.68\u00d7 faster")), qPrintable(texts.join('|')));
         const QString csv = chart.toCsv();
         QVERIFY(csv.contains("portable,4,") && csv.contains("xnnpack,4,"));
         chart.setMode(ui::RunComparisonChart::Mode::LayerDeltas);
