@@ -19,6 +19,7 @@
 #include "support/when_shown.h"
 
 #include "jobs/bench_pipeline.h"
+#include "export/exporter.h"
 
 #include <QAction>
 #include <QDockWidget>
@@ -285,6 +286,31 @@ private slots:
         for (int i = 0; i < general->childCount(); ++i) rows << general->child(i)->text(0) + QLatin1Char('=') + general->child(i)->text(1);
         QVERIFY2(rows.contains(QStringLiteral("Name=/features")), qPrintable(rows.join('|')));
         QVERIFY2(rows.filter(QStringLiteral("Ops=")).value(0).contains(QStringLiteral("Conv")), qPrintable(rows.join('|')));
+    }
+
+    // Expectation: a finished job's output folder opens from the Jobs dock.
+    void jobsOpenTheirOutputFolder() {
+        jobs::JobQueue queue;
+        ui::JobsPanel panel(&queue);
+        QTemporaryDir out;
+        auto job = std::make_shared<jobs::Job>(QStringLiteral("Export"), jobs::JobKind::Export, [&out](jobs::JobContext& ctx) -> Status {
+            exporter::ExportResult r;
+            r.dir = out.path();
+            ctx.setResult(r, QStringLiteral("written"));
+            return {};
+        });
+        auto none = endless(QStringLiteral("build"));
+        queue.enqueue(job);
+        QVERIFY(queue.waitForIdle(10000));
+        panel.selectJob(job->id());
+        QCOMPARE(ui::JobsPanel::outputFolder(*job), out.path());
+        QVERIFY(panel.openFolderButton()->isEnabled());
+        queue.enqueue(none);
+        QTRY_COMPARE(none->state(), jobs::JobState::Running);
+        panel.selectJob(none->id());
+        QVERIFY(!panel.openFolderButton()->isEnabled());
+        queue.cancelAll();
+        QVERIFY(queue.waitForIdle(10000));
     }
 
     // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.

@@ -1,6 +1,13 @@
 #include "jobs_panel.h"
 
+#include "compile/export_builder.h"
+#include "export/exporter.h"
+#include "jobs/bench_pipeline.h"
+
 #include <QDateTime>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QUrl>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -122,6 +129,8 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     m_log->setPlaceholderText(tr("Select a job to see its log."));
     m_cancel = new QPushButton(tr("&Cancel job"), this);
     m_clear = new QPushButton(tr("C&lear finished"), this);
+    m_openFolder = new QPushButton(tr("&Open output folder"), this);
+    m_openFolder->setToolTip(tr("Open the folder the selected job wrote (the export, the build) in the file manager"));
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_list);
     split->addWidget(m_log);
@@ -130,6 +139,7 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_clear);
+    buttons->addWidget(m_openFolder);
     buttons->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -168,6 +178,10 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
         if (selectedJob() >= 0) m_queue->cancel(selectedJob());
     });
     connect(m_clear, &QPushButton::clicked, m_queue, &jobs::JobQueue::clearFinished);
+    connect(m_openFolder, &QPushButton::clicked, this, [this] {
+        if (auto job = m_queue->job(selectedJob()))
+            if (const QString dir = outputFolder(*job); !dir.isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
+    });
     for (const auto& job : m_queue->jobs()) addJob(job->id());
     updateButtons();
 }
@@ -308,6 +322,16 @@ void JobsPanel::appendNewLines() {
 void JobsPanel::updateButtons() {
     auto job = m_queue->job(selectedJob());
     m_cancel->setEnabled(job && !jobs::isFinished(job->state()));
+    m_openFolder->setEnabled(job && jobs::isFinished(job->state()) && !outputFolder(*job).isEmpty());
+}
+
+QString JobsPanel::outputFolder(const jobs::Job& job) {
+    const std::any result = job.result();
+    QString dir;
+    if (auto* r = std::any_cast<exporter::ExportResult>(&result)) dir = r->dir;
+    else if (auto* r = std::any_cast<build::BuildResult>(&result)) dir = QFileInfo(r->binary).absolutePath();
+    else if (auto* r = std::any_cast<jobs::BenchResult>(&result)) dir = r->exportDir;
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QString();
 }
 
 } // namespace embark::ui

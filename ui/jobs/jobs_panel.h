@@ -25,6 +25,10 @@ public:
     QTreeWidget* list() const { return m_list; }
     QPlainTextEdit* logView() const { return m_log; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* openFolderButton() const { return m_openFolder; }
+    // The folder a finished job wrote (an export, a build's binary, a benchmark's export);
+    // empty when it wrote none.
+    static QString outputFolder(const jobs::Job& job);
     // The job whose log is shown (-1: none).
     int selectedJob() const;
     void selectJob(int id);
@@ -53,6 +57,7 @@ private:
     QPlainTextEdit* m_log;
     QPushButton* m_cancel;
     QPushButton* m_clear;
+    QPushButton* m_openFolder;
     QTimer* m_tick;
     int m_shownJob = -1;
     int m_shownLines = 0;
