@@ -313,6 +313,29 @@ private slots:
         QVERIFY(queue.waitForIdle(10000));
     }
 
+    // Expectation: after "Deploy and run once", the predicted class (top 5), not only
+    // "written to out/logits.bin".
+    void deployShowsThePrediction() {
+        const QString line = QStringLiteral(
+            "{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,10],\"file\":\"out/logits.bin\","
+            "\"head\":[0.1,-2,3.5,0.2,7.25,1,0,-1,2,0.5]}");
+        QCOMPARE(ui::JobsPanel::predictionText(line), QStringLiteral("predicted class 4 (score 7.25); top 5: 4, 2, 8, 5, 9"));
+        QVERIFY(ui::JobsPanel::displayLine(line).contains(QStringLiteral("predicted class 4")));
+        // Only part of the values (an ImageNet model's first 10 of 1000): no guess.
+        const QString partial = QStringLiteral(
+            "{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,1000],\"file\":null,\"head\":[1,2,3,4,5,6,7,8,9,10]}");
+        QVERIFY(ui::JobsPanel::predictionText(partial).isEmpty());
+        jobs::JobQueue queue;
+        ui::MainWindow w;
+        auto deploy = std::make_shared<jobs::Job>(QStringLiteral("Deploy"), jobs::JobKind::Deploy, [line](jobs::JobContext& ctx) -> Status {
+            ctx.setResult(QStringLiteral("{\"type\":\"meta\"}\n") + line + QLatin1Char('\n'), QStringLiteral("ran once"));
+            return {};
+        });
+        w.jobs()->queue()->enqueue(deploy);
+        QVERIFY(w.jobs()->queue()->waitForIdle(10000));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("predicted class 4")), qPrintable(w.statusBar()->currentMessage()));
+    }
+
     // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.
     void everyShortcutIsUnique() {
         ui::MainWindow w;

@@ -67,6 +67,30 @@ QString numberList(const QJsonArray& a) {
 
 } // namespace
 
+QString JobsPanel::predictionText(const QString& outputLine) {
+    const QJsonObject o = QJsonDocument::fromJson(outputLine.toUtf8()).object();
+    if (o.value(QLatin1String("type")).toString() != QLatin1String("output")) return {};
+    // A classifier's scores: [N] or [1, N] with N > 1, every value in the line's head.
+    qint64 numel = 1;
+    const QJsonArray shape = o.value(QLatin1String("shape")).toArray();
+    for (const QJsonValue& d : shape) numel *= d.toInteger();
+    const QJsonArray head = o.value(QLatin1String("head")).toArray();
+    if (shape.isEmpty() || shape.size() > 2 || (shape.size() == 2 && shape.at(0).toInteger() != 1) || numel < 2 ||
+        numel != head.size())
+        return {};
+    std::vector<int> order(size_t(head.size()));
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(), [&head](int a, int b) { return head.at(a).toDouble() > head.at(b).toDouble(); });
+    QStringList top;
+    for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) top << QString::number(order[i]);
+    const QLocale locale;
+    return tr("predicted class %1 (score %2); top %3: %4")
+        .arg(order[0])
+        .arg(locale.toString(head.at(order[0]).toDouble(), 'g', 4))
+        .arg(top.size())
+        .arg(top.join(QStringLiteral(", ")));
+}
+
 QString JobsPanel::displayLine(const QString& line) {
     if (!line.startsWith(QLatin1String("{\"type\""))) return line;
     QJsonParseError error;
@@ -90,10 +114,13 @@ QString JobsPanel::displayLine(const QString& line) {
             .arg(o.value(QLatin1String("warmup")).toInt())
             .arg(o.value(QLatin1String("iterations")).toInt());
     }
-    if (type == QLatin1String("output"))
-        return tr("output %1 (%2) written to %3")
-            .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
-                 o.value(QLatin1String("file")).toString());
+    if (type == QLatin1String("output")) {
+        const QString written = tr("output %1 (%2) written to %3")
+                                    .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
+                                         o.value(QLatin1String("file")).toString());
+        const QString prediction = predictionText(line);
+        return prediction.isEmpty() ? written : written + QStringLiteral("; ") + prediction;
+    }
     if (type == QLatin1String("check"))
         return tr("check of %1 on the board: max abs %2, max rel %3 (tolerance %4): %5")
             .arg(o.value(QLatin1String("output")).toString(),

@@ -40,6 +40,9 @@ public:
     // How the log view shows one line of a job's log: run_export's JSON lines as short
     // sentences, per-layer and dump lines not at all (null QString), other lines unchanged.
     static QString displayLine(const QString& line);
+    // A classifier's prediction from run_export's "output" line, when the line holds every
+    // value ("class 7 (score 12.3); top 5: 7, 1, 9, 4, 2"); empty otherwise.
+    static QString predictionText(const QString& outputLine);
 
 private:
     void addJob(int id);

@@ -335,6 +335,13 @@ QString StudioJobs::resultSummary(const jobs::Job& job) {
     }
     if (auto* r = std::any_cast<exporter::ExportResult>(&result))
         return tr("%n layer(s) written to %1", nullptr, r->layers).arg(r->dir);
+    if (auto* out = std::any_cast<QString>(&result); out && job.kind() == jobs::JobKind::Deploy) {
+        // Deploy and run once: what the model predicted, for a classifier.
+        QStringList predictions;
+        for (const QString& line : out->split(QLatin1Char('\n')))
+            if (const QString p = JobsPanel::predictionText(line.trimmed()); !p.isEmpty()) predictions << p;
+        if (!predictions.isEmpty()) return tr("ran once: %1").arg(predictions.join(QStringLiteral("; ")));
+    }
     if (auto* r = std::any_cast<build::BuildResult>(&result))
         return tr("%1 (%2, %3)").arg(r->binary, r->elfMachine, locale.formattedDataSize(r->binaryBytes));
     if (auto* r = std::any_cast<jobs::QuantizeResult>(&result))
