@@ -325,7 +325,6 @@ private slots:
         const QString partial = QStringLiteral(
             "{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,1000],\"file\":null,\"head\":[1,2,3,4,5,6,7,8,9,10]}");
         QVERIFY(ui::JobsPanel::predictionText(partial).isEmpty());
-        jobs::JobQueue queue;
         ui::MainWindow w;
         auto deploy = std::make_shared<jobs::Job>(QStringLiteral("Deploy"), jobs::JobKind::Deploy, [line](jobs::JobContext& ctx) -> Status {
             ctx.setResult(QStringLiteral("{\"type\":\"meta\"}\n") + line + QLatin1Char('\n'), QStringLiteral("ran once"));

@@ -303,20 +303,35 @@ QString RunHistoryPanel::statusText() const { return m_status->text(); }
 
 void RunHistoryPanel::setStatus(const QString& text) { m_status->setText(text); }
 
+std::vector<store::RunSummary> RunHistoryPanel::recentRuns(int count) {
+    if (!ensureStore()) return {};
+    auto all = m_store->listRuns();
+    if (!all.ok()) return {};
+    std::vector<store::RunSummary> runs = std::move(*all);
+    std::sort(runs.begin(), runs.end(), [](const store::RunSummary& a, const store::RunSummary& b) { return a.id > b.id; });
+    if (int(runs.size()) > count) runs.resize(size_t(count));
+    return runs;
+}
+
 void RunHistoryPanel::openSelected() {
     const std::vector<int64_t> ids = selectedRunIds();
-    if (ids.size() != 1 || !ensureStore()) return;
-    auto run = m_store->getRun(ids.front());
+    if (ids.size() == 1) openRun(ids.front());
+}
+
+bool RunHistoryPanel::openRun(int64_t id) {
+    if (!ensureStore()) return false;
+    auto run = m_store->getRun(id);
     if (!run.ok()) {
-        setStatus(tr("Cannot open run #%1: %2").arg(ids.front()).arg(q(run.error().message)));
-        return;
+        setStatus(tr("Cannot open run #%1: %2").arg(id).arg(q(run.error().message)));
+        return false;
     }
     const RunCharts charts = runChartsFromRecord(*run);
     if (m_opener) m_opener(charts);
     else if (m_charts) m_charts->showRun(charts);
     setStatus(run->status == store::RunStatus::Ok ? tr("Showing %1").arg(charts.label)
-                                                  : tr("%1 failed: %2").arg(charts.label, q(run->message)));
+                                                  : tr("%1 %2: %3").arg(charts.label, statusName(run->status), q(run->message)));
     emit chartsShown(false);
+    return true;
 }
 
 void RunHistoryPanel::compareSelected() {

@@ -60,6 +60,11 @@ public:
     // baseline's (export, ONNX Runtime and its provider) and the SpacemiT EP options that differ.
     QStringList runtimeDifferences() const { return m_runtimeLines; }
 
+    // The newest runs of the store (any filter), at most `count`, newest first.
+    std::vector<store::RunSummary> recentRuns(int count);
+    // Shows run `id` as Open does (through the run opener); false when it cannot be read.
+    bool openRun(int64_t id);
+
     std::vector<int64_t> shownRunIds() const;    // in table order
     std::vector<int64_t> selectedRunIds() const; // in table order
     void selectRuns(const std::vector<int64_t>& ids);

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
+#include "embark_build_paths.h"
 
+#include "charts/chart_data.h"
 #include "charts/charts_panel.h"
 #include "charts/run_banner.h"
 #include "charts/layer_timing_chart.h"
@@ -19,6 +21,7 @@
 #include "ssh/studio_ssh_options.h"
 #include "stages/stages_view.h"
 #include "targetpanel/target_panel.h"
+#include "welcome_page.h"
 #include "workspaces.h"
 
 #include "targets/kernel_library.h"
@@ -39,6 +42,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
@@ -78,7 +82,12 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_banner = new RunBanner(central);
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_stages, 1);
-    setCentralWidget(central);
+    // While no model is open: the welcome page (recent models and runs, the sample model).
+    m_welcome = new WelcomePage(QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx"), this);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_welcome);
+    m_pages->addWidget(central);
+    setCentralWidget(m_pages);
     m_properties = new PropertiesPanel(m_session, this);
     m_target = new TargetPanel(m_session, this);
     m_charts = new ChartsPanel(this);
@@ -87,6 +96,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_history->setRunOpener([this](const RunCharts& run) { showRun(run); });
     createActions();
     createDocks();
+    connect(m_welcome, &WelcomePage::openRequested, this, [this] { m_openAction->trigger(); });
+    connect(m_welcome, &WelcomePage::modelRequested, this, [this](const QString& path) { loadModel(path); });
+    connect(m_welcome, &WelcomePage::runRequested, this, [this](qint64 id) { m_history->openRun(id); });
+    connect(m_session, &StudioSession::modelChanged, this, [this] { showWelcome(!m_session->hasModel()); });
+    for (int i = 0; i < Workspaces::kModeCount; ++i)
+        connect(m_workspaces->action(Workspaces::Mode(i)), &QAction::triggered, this, [this] {
+            if (m_session->hasModel()) showWelcome(false);
+        });
+    showWelcome(true);
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
     connect(m_stages, &StagesView::moduleSelected, m_properties, &PropertiesPanel::showModule);
@@ -151,8 +169,10 @@ void MainWindow::createActions() {
         if (!path.isEmpty()) loadModel(path);
     });
     open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_openAction = open;
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("&Welcome page"), this, [this] { showWelcome(true); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -270,6 +290,29 @@ void MainWindow::createDocks() {
                                                       : static_cast<QWidget*>(m_charts->timing()));
     });
 }
+
+void MainWindow::showWelcome(bool on) {
+    if (on) {
+        m_welcome->setRecentModels(recentFiles());
+        QList<WelcomePage::RecentRun> runs;
+        for (const store::RunSummary& r : m_history->recentRuns(8)) {
+            RunCharts run;
+            run.runId = r.id;
+            run.modelPath = QString::fromStdString(r.modelPath);
+            run.boardId = QString::fromStdString(r.boardId);
+            run.library = QString::fromStdString(r.kernelLibrary);
+            run.date = r.date;
+            QString text = runBannerText(run);
+            if (r.status != store::RunStatus::Ok) text += QStringLiteral(" \u00b7 ") + RunHistoryPanel::statusName(r.status);
+            else if (r.latency.medianNs > 0) text += QStringLiteral(" \u00b7 ") + formatTime(r.latency.medianNs / 1e6);
+            runs.append({r.id, text});
+        }
+        m_welcome->setRecentRuns(runs);
+    }
+    m_pages->setCurrentWidget(on ? static_cast<QWidget*>(m_welcome) : m_pages->widget(1));
+}
+
+bool MainWindow::isWelcomeShown() const { return m_pages->currentWidget() == m_welcome; }
 
 void MainWindow::updateMemoryFigures() {
     QHash<QString, double> bytes;

@@ -11,6 +11,7 @@
 #include <string>
 
 class QDockWidget;
+class QStackedWidget;
 class QMenu;
 
 namespace embark::ui {
@@ -26,6 +27,7 @@ class StudioQuantize;
 class StudioSession;
 class TargetPanel;
 class Workspaces;
+class WelcomePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -47,6 +49,10 @@ public:
     void showRun(const RunCharts& run);
     RunBanner* runBanner() const { return m_banner; }
     Workspaces* workspaces() const { return m_workspaces; }
+    WelcomePage* welcome() const { return m_welcome; }
+    // The welcome page (recent models and runs) instead of the graphs, or back.
+    void showWelcome(bool on);
+    bool isWelcomeShown() const;
 
     StudioSession* session() const { return m_session; }
     StagesView* stages() const { return m_stages; }
@@ -97,6 +103,8 @@ private:
     RunHistoryPanel* m_history;
     RunBanner* m_banner = nullptr;
     Workspaces* m_workspaces = nullptr;
+    WelcomePage* m_welcome = nullptr;
+    QStackedWidget* m_pages = nullptr;
     std::unique_ptr<RunCharts> m_pendingRun; // shown once its model is open
     QDockWidget* m_propertiesDock = nullptr;
     QDockWidget* m_targetDock = nullptr;
@@ -106,6 +114,7 @@ private:
     bool m_quietOpen = false;
     bool m_openHadShapes = false;
     QMenu* m_recentMenu = nullptr;
+    QAction* m_openAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
 
