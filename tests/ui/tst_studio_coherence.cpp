@@ -10,6 +10,8 @@
 #include "jobs/jobs_panel.h"
 #include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
+#include "mainwindow/welcome_page.h"
+#include "mainwindow/workspaces.h"
 #include "session/studio_session.h"
 #include "stages/stages_view.h"
 #include "graph/graph_scene.h"
@@ -24,6 +26,8 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
+#include <QLabel>
+#include <QListWidget>
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QPushButton>
@@ -333,6 +337,30 @@ private slots:
         w.jobs()->queue()->enqueue(deploy);
         QVERIFY(w.jobs()->queue()->waitForIdle(10000));
         QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("predicted class 4")), qPrintable(w.statusBar()->currentMessage()));
+    }
+
+    // Expectation: a welcome page with the recent models and runs while no model is open.
+    void welcomePageListsRecentModels() {
+        {
+            ui::MainWindow first;
+            QVERIFY(first.openModel(m_other, true)); // remembered as recent
+        }
+        ui::MainWindow w;
+        QVERIFY(w.isWelcomeShown());
+        QListWidget* models = w.welcome()->recentModels();
+        QVERIFY(models->count() >= 1);
+        QVERIFY2(models->item(0)->text().startsWith(QStringLiteral("other_model.onnx")), qPrintable(models->item(0)->text()));
+        QVERIFY(w.welcome()->sampleLink()->text().contains(QStringLiteral("digits_cnn.onnx")));
+        QVERIFY(w.welcome()->recentRuns()->count() >= 1); // a run, or how to make one
+        // A click on a recent model opens it, and the graphs replace the page.
+        QSignalSpy opened(w.session(), &ui::StudioSession::modelOpenFinished);
+        emit models->itemClicked(models->item(0));
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->hasModel(), 20000);
+        QVERIFY(!w.isWelcomeShown());
+        w.showWelcome(true);
+        QVERIFY(w.isWelcomeShown());
+        w.workspaces()->action(ui::Workspaces::Mode::Run)->trigger();
+        QVERIFY(!w.isWelcomeShown());
     }
 
     // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.
