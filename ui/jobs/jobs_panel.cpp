@@ -1,5 +1,7 @@
 #include "jobs_panel.h"
 
+#include "session/engine_text.h"
+
 #include "compile/export_builder.h"
 #include "export/exporter.h"
 #include "jobs/bench_pipeline.h"
@@ -92,7 +94,7 @@ QString JobsPanel::predictionText(const QString& outputLine) {
 }
 
 QString JobsPanel::displayLine(const QString& line) {
-    if (!line.startsWith(QLatin1String("{\"type\""))) return line;
+    if (!line.startsWith(QLatin1String("{\"type\""))) return engineText(line);
     QJsonParseError error;
     const QJsonObject o = QJsonDocument::fromJson(line.toUtf8(), &error).object();
     if (error.error != QJsonParseError::NoError) return line;

@@ -294,7 +294,8 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
             // The run's charts and colours only over its own model: the user may have opened
             // another one while it ran (the run stays one click away in the history).
             const RunCharts run = runChartsFromBench(*r);
-            if (state == jobs::JobState::Succeeded && sameModelPath(run.modelPath, m_session->modelPath())) {
+            const bool ofOpenModel = run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath());
+            if (state == jobs::JobState::Succeeded && ofOpenModel) {
                 m_charts->showRun(run);
                 reveal(chartsDock());
             } else if (state == jobs::JobState::Succeeded) {

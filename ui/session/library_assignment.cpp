@@ -1,5 +1,7 @@
 #include "library_assignment.h"
 
+#include "engine_text.h"
+
 #include "export/exporter.h"
 #include "xnnpack/xnnpack_resolve.h"
 
@@ -22,7 +24,7 @@ LibraryAssignments assignmentsOf(const exporter::Adaptation& adaptation) {
     LibraryAssignments out;
     for (const auto& [name, assignment] : adaptation.nodes) {
         if (assignment.rule == exporter::AssignmentRule::Conversion) continue;
-        out[name] = NodeLibrary{QString::fromStdString(assignment.library), QString::fromStdString(assignment.reason)};
+        out[name] = NodeLibrary{QString::fromStdString(assignment.library), engineText(QString::fromStdString(assignment.reason))};
     }
     return out;
 }
