@@ -12,7 +12,9 @@
 #include "mainwindow/mainwindow.h"
 #include "mainwindow/welcome_page.h"
 #include "mainwindow/workspaces.h"
+#include "session/engine_text.h"
 #include "session/studio_session.h"
+#include "settings/language.h"
 #include "stages/stages_view.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
@@ -25,7 +27,9 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QDialogButtonBox>
 #include <QFile>
+#include <QTranslator>
 #include <QLabel>
 #include <QListWidget>
 #include <QFileInfo>
@@ -361,6 +365,30 @@ private slots:
         QVERIFY(w.isWelcomeShown());
         w.workspaces()->action(ui::Workspaces::Mode::Run)->trigger();
         QVERIFY(!w.isWelcomeShown());
+    }
+
+    // Defect 14: "Cancel"/"Save" in English in the French dialogs (Qt's own translations are
+    // not installed everywhere), engine strings in English ("This computer", "chosen
+    // library: ...", "connected to board").
+    void frenchButtonsAndEngineStrings() {
+        QTranslator fr;
+        QVERIFY(fr.load(QStringLiteral(":/i18n/embark_fr.qm")));
+        QCoreApplication::installTranslator(&fr);
+        QDialogButtonBox box(QDialogButtonBox::Save | QDialogButtonBox::Cancel);
+        const QString cancel = box.button(QDialogButtonBox::Cancel)->text().remove(QLatin1Char('&'));
+        const QString save = box.button(QDialogButtonBox::Save)->text().remove(QLatin1Char('&'));
+        const QString computer = ui::engineText(QStringLiteral("This computer"));
+        const QString reason = ui::engineText(QStringLiteral("chosen library: xnnpack runs Conv"));
+        const QString log = ui::JobsPanel::displayLine(QStringLiteral("connected to k230 (ssh)"));
+        const QString other = ui::engineText(QStringLiteral("something the engine says"));
+        QCoreApplication::removeTranslator(&fr);
+        QCOMPARE(cancel, QStringLiteral("Annuler"));
+        QCOMPARE(save, QStringLiteral("Enregistrer"));
+        QCOMPARE(computer, QStringLiteral("Cet ordinateur"));
+        QCOMPARE(reason, QStringLiteral("biblioth\u00e8que choisie : xnnpack ex\u00e9cute Conv"));
+        QCOMPARE(log, QStringLiteral("connect\u00e9 \u00e0 k230 (ssh)"));
+        QCOMPARE(other, QStringLiteral("something the engine says"));
+        QCOMPARE(ui::standardButtonTexts().size(), 23);
     }
 
     // Defect 5: Alt+5 was bound to View > Jobs and View > Rewrites, so it did nothing.
