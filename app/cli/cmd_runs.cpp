@@ -154,8 +154,11 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
         io.out << "  output    " << q(a.name) << ": max_abs " << a.maxAbs << ", max_rel " << a.maxRel
                << ", cosine " << a.cosine << ", snr " << a.snrDb << " dB\n";
     if (!r->layers.empty()) io.out << "  layers\n";
+    // Whole names (torch.onnx paths share long prefixes: cut at a fixed width, many read the same).
+    int nameWidth = 32;
+    for (const LayerTiming& t : r->layers) nameWidth = std::max(nameWidth, int(q(t.node).size()));
     for (const LayerTiming& t : r->layers)
-        io.out << "    " << q(t.node).leftJustified(32, ' ', true) << " " << q(t.lib).leftJustified(10) << ms(t.ns).rightJustified(10) << " ms\n";
+        io.out << "    " << q(t.node).leftJustified(nameWidth) << " " << q(t.lib).leftJustified(10) << ms(t.ns).rightJustified(10) << " ms\n";
     if (r->extra.contains("float_reference")) { // bench --float-reference
         const QJsonObject fr = r->extra["float_reference"].toObject();
         io.out << "  per-layer error on the board against the float model " << fr["model"].toString() << "\n";
@@ -228,11 +231,13 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     } else if (anyEp) {
         io.out << "  EP options the same in both runs (" << rt.a.epOptions.size() << " set)\n";
     }
+    int nameWidth = 32;
+    for (const LayerDelta& d : c->layers) nameWidth = std::max(nameWidth, int(q(d.node).size()));
     io.out << "\nPer layer (ms)\n"
-           << "  " << QString("node").leftJustified(32) << QString("A").rightJustified(10)
+           << "  " << QString("node").leftJustified(nameWidth) << QString("A").rightJustified(10)
            << QString("B").rightJustified(10) << QString("B - A").rightJustified(10) << QString("B / A").rightJustified(8) << "\n";
     for (const LayerDelta& d : c->layers) {
-        io.out << "  " << q(d.node).leftJustified(32, ' ', true)
+        io.out << "  " << q(d.node).leftJustified(nameWidth)
                << (d.nsA ? ms(*d.nsA) : QString("-")).rightJustified(10)
                << (d.nsB ? ms(*d.nsB) : QString("-")).rightJustified(10)
                << (d.nsA && d.nsB ? ms(d.deltaNs) : QString()).rightJustified(10)
