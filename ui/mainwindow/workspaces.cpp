@@ -150,12 +150,12 @@ void Workspaces::size(Mode mode) {
     switch (mode) {
     case Mode::Inspect:
         vertical(d.rewrites, std::max(110, h / 5));
-        horizontal(d.properties, std::clamp(w / 4, 300, 440));
+        horizontal(d.properties, std::clamp(w * 27 / 100, 340, 460)); // the target's pickers need ~340 px
         if (d.properties && d.target) m_window->resizeDocks({d.properties, d.target}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
         break;
     case Mode::Run:
         vertical(d.charts, std::max(220, h * 2 / 5));
-        horizontal(d.target, std::clamp(w / 4, 320, 460));
+        horizontal(d.target, std::clamp(w * 27 / 100, 340, 460));
         if (d.properties && d.target) m_window->resizeDocks({d.target, d.properties}, {h / 2, h / 2}, Qt::Vertical);
         break;
     case Mode::Compare:
