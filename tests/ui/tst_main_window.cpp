@@ -14,14 +14,19 @@
 #include "graph/node_item.h"
 #include "graph/properties_panel.h"
 #include "charts/charts_panel.h"
+#include "charts/layer_timing_chart.h"
+#include "charts/run_comparison_chart.h"
+#include "history/run_history_panel.h"
 #include "stages/stages_view.h"
 #include "mainwindow/workspaces.h"
+#include "targetpanel/target_panel.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
 #include "jobs/bench_pipeline.h"
 
 #include <onnx/onnx_pb.h>
+#include <qcustomplot.h>
 
 #include <QAction>
 #include <QDockWidget>

@@ -19,6 +19,7 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/node_item.h"
+#include "graph/properties_panel.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
@@ -40,10 +41,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
-#include <QUndoStack>
-#include <QTreeWidget>
-#include "graph/properties_panel.h"
 #include <QSignalSpy>
+#include <QTreeWidget>
+#include <QUndoStack>
 
 using namespace embark;
 
@@ -357,7 +357,6 @@ private slots:
         QVERIFY(w.welcome()->sampleLink()->text().contains(QStringLiteral("digits_cnn.onnx")));
         QVERIFY(w.welcome()->recentRuns()->count() >= 1); // a run, or how to make one
         // A click on a recent model opens it, and the graphs replace the page.
-        QSignalSpy opened(w.session(), &ui::StudioSession::modelOpenFinished);
         emit models->itemClicked(models->item(0));
         QTRY_VERIFY_WITH_TIMEOUT(w.session()->hasModel(), 20000);
         QVERIFY(!w.isWelcomeShown());
