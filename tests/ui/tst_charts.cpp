@@ -135,7 +135,7 @@ private slots:
         QCOMPARE(ui::formatTime(12.5), QStringLiteral("12.50 ms"));
         QCOMPARE(ui::formatTime(12500), QStringLiteral("12.50 s"));
         ui::LayerTimingChart timing;
-        timing.setLayers({{"conv1", "portable", 0.0004}, {"fc", "portable", 0.0033}});
+        timing.setLayers({{"conv1", "portable", 0.0004, QString()}, {"fc", "portable", 0.0033, QString()}});
         timing.setView(ui::LayerTimingChart::View::Slowest);
         QVERIFY2(timing.plot()->xAxis->label().contains(QStringLiteral("\u00b5s")), qPrintable(timing.plot()->xAxis->label()));
         QStringList labels;
@@ -159,7 +159,7 @@ private slots:
     void reportChartHoldsEveryRow() {
         ui::LayerTimingChart timing;
         std::vector<ui::LayerTiming> layers;
-        for (int i = 0; i < 40; ++i) layers.push_back({QStringLiteral("/block%1/conv/Conv").arg(i), "portable", 1.0 + i});
+        for (int i = 0; i < 40; ++i) layers.push_back({QStringLiteral("/block%1/conv/Conv").arg(i), "portable", 1.0 + i, QString()});
         timing.setLayers(layers);
         timing.setView(ui::LayerTimingChart::View::Slowest);
         timing.setTopCount(25);

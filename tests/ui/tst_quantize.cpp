@@ -251,7 +251,8 @@ private slots:
     // requantizing (its float output still differs a little from the float model's).
     void keptInFloatIsNeverTheLowestSnr() {
         ui::QuantErrorSeries before{QStringLiteral("minmax"), {}, 10};
-        before.layers = {{"conv1", "Conv", "a", true, false, 40}, {"conv2", "Conv", "b", true, true, 12}, {"fc", "Gemm", "c", true, false, 30}};
+        before.layers = {{"conv1", "Conv", "a", true, false, 40, 1, 0}, {"conv2", "Conv", "b", true, true, 12, 1, 0},
+                         {"fc", "Gemm", "c", true, false, 30, 1, 0}};
         ui::QuantErrorSeries after = before;
         after.label = QStringLiteral("with 'conv2' in float");
         after.layers[1].quantized = false;
