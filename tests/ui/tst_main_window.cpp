@@ -242,7 +242,9 @@ private slots:
             settle();
             w.workspaces()->setMode(M::Inspect);
             settle();
-            QCOMPARE(w.propertiesDock()->width(), wide);
+            QVERIFY2(std::abs(w.propertiesDock()->width() - wide) <= 2,
+                     qPrintable(QStringLiteral("%1 then %2").arg(wide).arg(w.propertiesDock()->width())));
+            QVERIFY(wide >= 400);
             QVERIFY(!w.chartsDock()->isVisible());
             w.workspaces()->setMode(M::Compare);
             QVERIFY(w.close());
