@@ -161,6 +161,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->showMessage(tr("Open an ONNX model (Ctrl+O) or drop one on the window."));
 }
 
+MainWindow::~MainWindow() = default;
+
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open = file->addAction(tr("&Open model..."), QKeySequence::Open, this, [this] {

@@ -33,6 +33,7 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override; // m_pendingRun's type is complete in the .cpp
 
     // Opens a model on a worker thread (the window stays responsive); the outcome shows in
     // the status bar, an error also in a message box unless `quiet`. A model whose inputs
