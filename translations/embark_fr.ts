@@ -2,6 +2,69 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr">
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>node override</source>
+        <translation>surcharge du nœud</translation>
+    </message>
+    <message>
+        <source>op override</source>
+        <translation>surcharge de l&apos;opérateur</translation>
+    </message>
+    <message>
+        <source>chosen library</source>
+        <translation>bibliothèque choisie</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échec</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>annulée</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>Cet ordinateur</translation>
+    </message>
+    <message>
+        <source>%1: %2 runs %3</source>
+        <translation>%1 : %2 exécute %3</translation>
+    </message>
+    <message>
+        <source>portable fallback after %1: %2</source>
+        <translation>repli sur portable après %1 : %2</translation>
+    </message>
+    <message>
+        <source>connected to %1</source>
+        <translation>connecté à %1</translation>
+    </message>
+    <message>
+        <source>importing %1</source>
+        <translation>import de %1</translation>
+    </message>
+    <message>
+        <source>using the model already imported from %1</source>
+        <translation>modèle déjà importé depuis %1</translation>
+    </message>
+    <message>
+        <source>plan: %1 nodes after fusion, arena %2</source>
+        <translation>plan : %1 nœuds après fusion, arène de %2</translation>
+    </message>
+    <message>
+        <source>built %1 (%2, %3)</source>
+        <translation>%1 compilé (%2, %3)</translation>
+    </message>
+    <message>
+        <source>run %1: %2</source>
+        <translation>exécution %1 : %2</translation>
+    </message>
+</context>
+<context>
     <name>GraphFolding</name>
     <message>
         <source>Cannot fold these modules: another node runs between their nodes (%1). Expand one of them first.</source>
@@ -36,6 +99,104 @@
     <message>
         <source>System language</source>
         <translation>Langue du système</translation>
+    </message>
+</context>
+<context>
+    <name>QGnomeTheme</name>
+    <message>
+        <source>&amp;OK</source>
+        <translation>&amp;OK</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Enregistrer</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>&amp;Annuler</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>&amp;Fermer</translation>
+    </message>
+    <message>
+        <source>Close without Saving</source>
+        <translation>Fermer sans enregistrer</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>OK</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>Enregistrer</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>Tout enregistrer</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>Ouvrir</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>&amp;Oui</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>Oui pour &amp;tout</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>&amp;Non</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>N&amp;on pour tout</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>Abandonner</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>Réessayer</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>Ignorer</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Fermer</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>Ne pas enregistrer</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>Aide</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>Appliquer</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>Réinitialiser</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>Restaurer les valeurs par défaut</translation>
     </message>
 </context>
 <context>
@@ -208,6 +369,14 @@
         <source>Comparison</source>
         <translation>Comparaison</translation>
     </message>
+    <message>
+        <source>run #%1</source>
+        <translation>exécution n°%1</translation>
+    </message>
+    <message>
+        <source>unsaved run</source>
+        <translation>exécution non enregistrée</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::EpOptionsDialog</name>
@@ -355,6 +524,26 @@
     <message>
         <source>folded module</source>
         <translation>module replié</translation>
+    </message>
+    <message>
+        <source>Colour: %1 against the tolerance %2</source>
+        <translation>Couleur : %1 par rapport à la tolérance %2</translation>
+    </message>
+    <message>
+        <source>≤ %1</source>
+        <translation>≤ %1</translation>
+    </message>
+    <message>
+        <source>≤ %1 (within tolerance)</source>
+        <translation>≤ %1 (dans la tolérance)</translation>
+    </message>
+    <message>
+        <source>&gt; %1 (above tolerance)</source>
+        <translation>&gt; %1 (au-delà de la tolérance)</translation>
+    </message>
+    <message>
+        <source>≥ %1</source>
+        <translation>≥ %1</translation>
     </message>
 </context>
 <context>
@@ -589,6 +778,18 @@
         <source>%1 (%2/%3)</source>
         <translation>%1 (%2/%3)</translation>
     </message>
+    <message>
+        <source>predicted class %1 (score %2); top %3: %4</source>
+        <translation>classe prédite %1 (score %2) ; top %3 : %4</translation>
+    </message>
+    <message>
+        <source>&amp;Open output folder</source>
+        <translation>&amp;Ouvrir le dossier de sortie</translation>
+    </message>
+    <message>
+        <source>Open the folder the selected job wrote (the export, the build) in the file manager</source>
+        <translation>Ouvrir dans le gestionnaire de fichiers le dossier écrit par la tâche sélectionnée (l&apos;export, la compilation)</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::LatencyChart</name>
@@ -605,16 +806,20 @@
         <translation>itérations</translation>
     </message>
     <message>
-        <source> median %1 ms</source>
-        <translation> médiane %1 ms</translation>
-    </message>
-    <message>
-        <source> p90 %1 ms</source>
-        <translation> p90 %1 ms</translation>
-    </message>
-    <message>
         <source>Run a benchmark (F5) to see how the latency varies over the iterations.</source>
         <translation>Lancez un banc d&apos;essai (F5) pour voir la latence varier au fil des itérations.</translation>
+    </message>
+    <message>
+        <source>latency (%1)</source>
+        <translation>latence (%1)</translation>
+    </message>
+    <message>
+        <source>median %1</source>
+        <translation>médiane %1</translation>
+    </message>
+    <message>
+        <source>p90 %1</source>
+        <translation>p90 %1</translation>
     </message>
 </context>
 <context>
@@ -731,14 +936,6 @@
         <translation>%1 couches</translation>
     </message>
     <message>
-        <source>&lt;br&gt;library: %1&lt;br&gt;time: %2 ms of %3 ms (%4%)</source>
-        <translation>&lt;br&gt;bibliothèque : %1&lt;br&gt;temps : %2 ms sur %3 ms (%4 %)</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;op: %2&lt;br&gt;library: %3&lt;br&gt;time: %4 ms (%5% of %6 ms)&lt;br&gt;&lt;i&gt;click to select it in the graph&lt;/i&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;opération : %2&lt;br&gt;bibliothèque : %3&lt;br&gt;temps : %4 ms (%5 % de %6 ms)&lt;br&gt;&lt;i&gt;cliquez pour la sélectionner dans le graphe&lt;/i&gt;</translation>
-    </message>
-    <message>
         <source>%1 ×%2</source>
         <translation>%1 ×%2</translation>
     </message>
@@ -746,18 +943,30 @@
         <source>unknown library</source>
         <translation>bibliothèque inconnue</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;library: %1&lt;br&gt;time: %2 of %3 (%4%)</source>
+        <translation>&lt;br&gt;bibliothèque : %1&lt;br&gt;temps : %2 sur %3 (%4 %)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;op: %2&lt;br&gt;library: %3&lt;br&gt;time: %4 (%5% of %6)&lt;br&gt;&lt;i&gt;click to select it in the graph&lt;/i&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;opération : %2&lt;br&gt;bibliothèque : %3&lt;br&gt;temps : %4 (%5 % de %6)&lt;br&gt;&lt;i&gt;cliquez pour la sélectionner dans le graphe&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>time per iteration (%1)</source>
+        <translation>temps par itération (%1)</translation>
+    </message>
     <message numerus="yes">
-        <source>%1 ms over %n layer(s) in %2 op types</source>
+        <source>%1 over %n layer(s) in %2 op types</source>
         <translation>
-            <numerusform>%1 ms sur %n couche dans %2 types d&apos;opération</numerusform>
-            <numerusform>%1 ms sur %n couches dans %2 types d&apos;opération</numerusform>
+            <numerusform>%1 sur %n couche dans %2 types d&apos;opération</numerusform>
+            <numerusform>%1 sur %n couches dans %2 types d&apos;opération</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1 ms over %n layer(s); hover for details, click to select</source>
+        <source>%1 over %n layer(s); hover for details, click to select</source>
         <translation>
-            <numerusform>%1 ms sur %n couche ; survolez pour les détails, cliquez pour sélectionner</numerusform>
-            <numerusform>%1 ms sur %n couches ; survolez pour les détails, cliquez pour sélectionner</numerusform>
+            <numerusform>%1 sur %n couche ; survolez pour les détails, cliquez pour sélectionner</numerusform>
+            <numerusform>%1 sur %n couches ; survolez pour les détails, cliquez pour sélectionner</numerusform>
         </translation>
     </message>
 </context>
@@ -940,12 +1149,43 @@
         <translation>%1 n&apos;a pas été ouvert : les formes de ses entrées sont nécessaires</translation>
     </message>
     <message>
-        <source>time (ms)</source>
-        <translation type="vanished">temps (ms)</translation>
-    </message>
-    <message>
         <source>Rewrites</source>
         <translation>Réécritures</translation>
+    </message>
+    <message>
+        <source>&amp;Welcome page</source>
+        <translation>Page d&apos;&amp;accueil</translation>
+    </message>
+    <message>
+        <source>Module %1</source>
+        <translation>Module %1</translation>
+    </message>
+    <message>
+        <source>%1 is a run of %2, which no longer exists: its charts are shown, not on the graph.</source>
+        <translation>%1 est une exécution de %2, qui n&apos;existe plus : ses graphiques sont affichés, pas sur le graphe.</translation>
+    </message>
+    <message>
+        <source>Jobs are running</source>
+        <translation>Des tâches sont en cours</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) are still running or queued. Cancel them and quit?</source>
+        <translation>
+            <numerusform>%n tâche est encore en cours ou en attente. L&apos;annuler et quitter ?</numerusform>
+            <numerusform>%n tâches sont encore en cours ou en attente. Les annuler et quitter ?</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancel jobs and quit</source>
+        <translation>Annuler les tâches et quitter</translation>
+    </message>
+    <message>
+        <source>Keep working</source>
+        <translation>Continuer</translation>
+    </message>
+    <message>
+        <source>Cancelling the jobs...</source>
+        <translation>Annulation des tâches...</translation>
     </message>
 </context>
 <context>
@@ -1141,10 +1381,6 @@
         <translation>(aucune enregistrée)</translation>
     </message>
     <message>
-        <source>Run figures</source>
-        <translation type="vanished">Mesures de l&apos;exécution</translation>
-    </message>
-    <message>
         <source>%1  (of the fused node %2)</source>
         <translation>%1  (du nœud fusionné %2)</translation>
     </message>
@@ -1171,6 +1407,22 @@
     <message>
         <source>Subgraphs in the run</source>
         <translation>Sous-graphes de l&apos;exécution</translation>
+    </message>
+    <message>
+        <source>Folded module</source>
+        <translation>Module replié</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>Nœuds</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>Opérateurs</translation>
+    </message>
+    <message>
+        <source>Nodes in the module (expand it from its menu)</source>
+        <translation>Nœuds du module (dépliez-le depuis son menu)</translation>
     </message>
 </context>
 <context>
@@ -1423,6 +1675,25 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::RunBanner</name>
+    <message>
+        <source>Back to the live model</source>
+        <translation>Retour au modèle ouvert</translation>
+    </message>
+    <message>
+        <source>Empty the charts and show the open model&apos;s own colours again</source>
+        <translation>Vider les graphiques et revenir aux couleurs du modèle ouvert</translation>
+    </message>
+    <message>
+        <source>Charts and colours show %1</source>
+        <translation>Graphiques et couleurs : %1</translation>
+    </message>
+    <message>
+        <source>Charts show %1, a model that is not open (the graph keeps its own colours)</source>
+        <translation>Graphiques : %1, un modèle qui n&apos;est pas ouvert (le graphe garde ses couleurs)</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::RunComparisonChart</name>
     <message>
         <source>Run comparison</source>
@@ -1451,10 +1722,6 @@
     <message>
         <source>Warning: these runs are of different models (%1); per-layer deltas only match layers by name.</source>
         <translation>Attention : ces exécutions portent sur des modèles différents (%1) ; les écarts par couche n&apos;apparient les couches que par leur nom.</translation>
-    </message>
-    <message>
-        <source>%1 ms</source>
-        <translation>%1 ms</translation>
     </message>
     <message>
         <source> (baseline)</source>
@@ -1486,6 +1753,14 @@
     <message>
         <source>, %1%2 ms</source>
         <translation>, %1%2 ms</translation>
+    </message>
+    <message>
+        <source>%1× faster</source>
+        <translation>%1× plus rapide</translation>
+    </message>
+    <message>
+        <source>%1× slower</source>
+        <translation>%1× plus lent</translation>
     </message>
 </context>
 <context>
@@ -1604,10 +1879,6 @@
     <message>
         <source>Showing %1</source>
         <translation>Affichage de %1</translation>
-    </message>
-    <message>
-        <source>%1 failed: %2</source>
-        <translation>%1 a échoué : %2</translation>
     </message>
     <message>
         <source>a real difference (95% intervals do not overlap)</source>
@@ -1742,6 +2013,14 @@
     <message>
         <source>Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): benchmark the export again to diff its plan.</source>
         <translation>L&apos;exécution #%1 n&apos;a pas de plan enregistré (les exécutions ONNX Runtime et celles enregistrées par un Embark plus ancien n&apos;en ont pas) : relancez le benchmark de l&apos;export pour comparer son plan.</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>annulée</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2 : %3</translation>
     </message>
 </context>
 <context>
@@ -1928,10 +2207,6 @@
         <translation>Couleur : changements entre les étapes</translation>
     </message>
     <message>
-        <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op.</source>
-        <translation type="vanished">Ce que montrent les couleurs des nœuds des deux graphes : la catégorie d’op (la bibliothèque de noyaux à l’étape fusionnée), le temps ou l’erreur par couche de l’exécution affichée, ou les octets du plan mémoire utilisés pendant l’exécution de chaque nœud (un nœud fusionné porte le chiffre de son bloc) ; ou ce que l’étape « après » a changé : nœuds ajoutés, supprimés, fusionnés dans un bloc ou réécrits en une autre op.</translation>
-    </message>
-    <message>
         <source>time (ms)</source>
         <translation>temps (ms)</translation>
     </message>
@@ -2087,10 +2362,6 @@
         <translation>Compilation de %1</translation>
     </message>
     <message>
-        <source>Nothing to deploy yet: build the export first (Ctrl+Shift+B).</source>
-        <translation type="vanished">Rien à déployer : compilez d&apos;abord l&apos;export (Ctrl+Maj+B).</translation>
-    </message>
-    <message>
         <source>Deploy to %1</source>
         <translation>Déploiement sur %1</translation>
     </message>
@@ -2177,6 +2448,22 @@
             <numerusform>%n couche en int8, %1 gardée(s) en float, modèle écrit dans %2</numerusform>
             <numerusform>%n couches en int8, %1 gardée(s) en float, modèle écrit dans %2</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 is already running.</source>
+        <translation>%1 est déjà en cours.</translation>
+    </message>
+    <message>
+        <source>%1 is no longer open: its run is in Run history</source>
+        <translation>%1 n&apos;est plus ouvert : son exécution est dans l&apos;historique</translation>
+    </message>
+    <message>
+        <source>%1 finished: %2 (%3)</source>
+        <translation>%1 terminé : %2 (%3)</translation>
+    </message>
+    <message>
+        <source>ran once: %1</source>
+        <translation>exécuté une fois : %1</translation>
     </message>
 </context>
 <context>
@@ -2395,6 +2682,72 @@
     <message>
         <source>Embark user guide</source>
         <translation>Guide de l&apos;utilisateur d&apos;Embark</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::WelcomePage</name>
+    <message>
+        <source>&lt;h2&gt;Welcome to Embark&lt;/h2&gt;&lt;p&gt;From an ONNX model to an embedded board: inspect it, choose a board and a kernel library, run it and compare the runs.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;Bienvenue dans Embark&lt;/h2&gt;&lt;p&gt;D&apos;un modèle ONNX à une carte embarquée : l&apos;inspecter, choisir une carte et une bibliothèque de noyaux, l&apos;exécuter et comparer les exécutions.&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open model...</source>
+        <translation>Ouvrir un modèle...</translation>
+    </message>
+    <message>
+        <source>Open the sample model (%1)</source>
+        <translation>Ouvrir le modèle d&apos;exemple (%1)</translation>
+    </message>
+    <message>
+        <source>Recent models</source>
+        <translation>Modèles récents</translation>
+    </message>
+    <message>
+        <source>Recent runs</source>
+        <translation>Exécutions récentes</translation>
+    </message>
+    <message>
+        <source>No model opened yet</source>
+        <translation>Aucun modèle ouvert pour le moment</translation>
+    </message>
+    <message>
+        <source>No run yet: open a model and press F5</source>
+        <translation>Aucune exécution : ouvrez un modèle et appuyez sur F5</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::Workspaces</name>
+    <message>
+        <source>Workspaces</source>
+        <translation>Espaces de travail</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace</source>
+        <translation>Espace de &amp;travail</translation>
+    </message>
+    <message>
+        <source>Inspect the model: the graphs before and after fusion, Properties, Target and the rewrites (Ctrl+1)</source>
+        <translation>Inspecter le modèle : les graphes avant et après fusion, les propriétés, la cible et les réécritures (Ctrl+1)</translation>
+    </message>
+    <message>
+        <source>Run on the board: the graphs, Target, the jobs and the charts of the run (Ctrl+2)</source>
+        <translation>Exécuter sur la carte : les graphes, la cible, les tâches et les graphiques de l&apos;exécution (Ctrl+2)</translation>
+    </message>
+    <message>
+        <source>Compare runs: the run history beside the charts (Ctrl+3)</source>
+        <translation>Comparer les exécutions : l&apos;historique à côté des graphiques (Ctrl+3)</translation>
+    </message>
+    <message>
+        <source>Inspect</source>
+        <translation>Inspecter</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécuter</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparer</translation>
     </message>
 </context>
 <context>

@@ -2,6 +2,69 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>EngineText</name>
+    <message>
+        <source>node override</source>
+        <translation>节点覆盖</translation>
+    </message>
+    <message>
+        <source>op override</source>
+        <translation>算子覆盖</translation>
+    </message>
+    <message>
+        <source>chosen library</source>
+        <translation>所选库</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>本机</translation>
+    </message>
+    <message>
+        <source>%1: %2 runs %3</source>
+        <translation>%1：%2 运行 %3</translation>
+    </message>
+    <message>
+        <source>portable fallback after %1: %2</source>
+        <translation>%1 之后回退到 portable：%2</translation>
+    </message>
+    <message>
+        <source>connected to %1</source>
+        <translation>已连接到 %1</translation>
+    </message>
+    <message>
+        <source>importing %1</source>
+        <translation>正在导入 %1</translation>
+    </message>
+    <message>
+        <source>using the model already imported from %1</source>
+        <translation>使用已从 %1 导入的模型</translation>
+    </message>
+    <message>
+        <source>plan: %1 nodes after fusion, arena %2</source>
+        <translation>计划：融合后 %1 个节点，内存区 %2</translation>
+    </message>
+    <message>
+        <source>built %1 (%2, %3)</source>
+        <translation>已构建 %1（%2，%3）</translation>
+    </message>
+    <message>
+        <source>run %1: %2</source>
+        <translation>运行%1：%2</translation>
+    </message>
+</context>
+<context>
     <name>GraphFolding</name>
     <message>
         <source>Cannot fold these modules: another node runs between their nodes (%1). Expand one of them first.</source>
@@ -36,6 +99,104 @@
     <message>
         <source>System language</source>
         <translation>系统语言</translation>
+    </message>
+</context>
+<context>
+    <name>QGnomeTheme</name>
+    <message>
+        <source>&amp;OK</source>
+        <translation>确定(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close without Saving</source>
+        <translation>关闭且不保存</translation>
+    </message>
+</context>
+<context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>OK</source>
+        <translation>确定</translation>
+    </message>
+    <message>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <source>Save All</source>
+        <translation>全部保存</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>&amp;Yes</source>
+        <translation>是(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Yes to &amp;All</source>
+        <translation>全部是(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;No</source>
+        <translation>否(&amp;N)</translation>
+    </message>
+    <message>
+        <source>N&amp;o to All</source>
+        <translation>全部否(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Abort</source>
+        <translation>中止</translation>
+    </message>
+    <message>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>忽略</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Discard</source>
+        <translation>放弃</translation>
+    </message>
+    <message>
+        <source>Help</source>
+        <translation>帮助</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>应用</translation>
+    </message>
+    <message>
+        <source>Reset</source>
+        <translation>重置</translation>
+    </message>
+    <message>
+        <source>Restore Defaults</source>
+        <translation>恢复默认值</translation>
     </message>
 </context>
 <context>
@@ -208,6 +369,14 @@
         <source>Comparison</source>
         <translation>比较</translation>
     </message>
+    <message>
+        <source>run #%1</source>
+        <translation>运行 #%1</translation>
+    </message>
+    <message>
+        <source>unsaved run</source>
+        <translation>未保存的运行</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::EpOptionsDialog</name>
@@ -353,6 +522,26 @@
     <message>
         <source>folded module</source>
         <translation>已折叠模块</translation>
+    </message>
+    <message>
+        <source>Colour: %1 against the tolerance %2</source>
+        <translation>颜色：%1（相对于容差 %2）</translation>
+    </message>
+    <message>
+        <source>≤ %1</source>
+        <translation>≤ %1</translation>
+    </message>
+    <message>
+        <source>≤ %1 (within tolerance)</source>
+        <translation>≤ %1（在容差内）</translation>
+    </message>
+    <message>
+        <source>&gt; %1 (above tolerance)</source>
+        <translation>&gt; %1（超出容差）</translation>
+    </message>
+    <message>
+        <source>≥ %1</source>
+        <translation>≥ %1</translation>
     </message>
 </context>
 <context>
@@ -587,6 +776,18 @@
         <source>%1 (%2/%3)</source>
         <translation>%1 (%2/%3)</translation>
     </message>
+    <message>
+        <source>predicted class %1 (score %2); top %3: %4</source>
+        <translation>预测类别 %1（得分 %2）；前 %3：%4</translation>
+    </message>
+    <message>
+        <source>&amp;Open output folder</source>
+        <translation>打开输出文件夹(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Open the folder the selected job wrote (the export, the build) in the file manager</source>
+        <translation>在文件管理器中打开所选任务写入的文件夹（导出、构建）</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::LatencyChart</name>
@@ -603,16 +804,20 @@
         <translation>迭代次数</translation>
     </message>
     <message>
-        <source> median %1 ms</source>
-        <translation> 中位数 %1 毫秒</translation>
-    </message>
-    <message>
-        <source> p90 %1 ms</source>
-        <translation> p90 %1 毫秒</translation>
-    </message>
-    <message>
         <source>Run a benchmark (F5) to see how the latency varies over the iterations.</source>
         <translation>运行基准测试 (F5) 以查看延迟在各次迭代中的变化。</translation>
+    </message>
+    <message>
+        <source>latency (%1)</source>
+        <translation>延迟（%1）</translation>
+    </message>
+    <message>
+        <source>median %1</source>
+        <translation>中位数 %1</translation>
+    </message>
+    <message>
+        <source>p90 %1</source>
+        <translation>p90 %1</translation>
     </message>
 </context>
 <context>
@@ -729,14 +934,6 @@
         <translation>%1 层</translation>
     </message>
     <message>
-        <source>&lt;br&gt;library: %1&lt;br&gt;time: %2 ms of %3 ms (%4%)</source>
-        <translation>&lt;br&gt;库：%1&lt;br&gt;时间：%2 毫秒，共 %3 毫秒 (%4%)</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;op: %2&lt;br&gt;library: %3&lt;br&gt;time: %4 ms (%5% of %6 ms)&lt;br&gt;&lt;i&gt;click to select it in the graph&lt;/i&gt;</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;算子：%2&lt;br&gt;库：%3&lt;br&gt;时间：%4 毫秒（占 %6 毫秒的 %5%）&lt;br&gt;&lt;i&gt;单击以在图中选中&lt;/i&gt;</translation>
-    </message>
-    <message>
         <source>%1 ×%2</source>
         <translation>%1 ×%2</translation>
     </message>
@@ -744,16 +941,28 @@
         <source>unknown library</source>
         <translation>未知库</translation>
     </message>
+    <message>
+        <source>&lt;br&gt;library: %1&lt;br&gt;time: %2 of %3 (%4%)</source>
+        <translation>&lt;br&gt;库：%1&lt;br&gt;时间：%2 / %3（%4%）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;op: %2&lt;br&gt;library: %3&lt;br&gt;time: %4 (%5% of %6)&lt;br&gt;&lt;i&gt;click to select it in the graph&lt;/i&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;算子：%2&lt;br&gt;库：%3&lt;br&gt;时间：%4（占 %6 的 %5%）&lt;br&gt;&lt;i&gt;单击可在图中选中&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>time per iteration (%1)</source>
+        <translation>每次迭代时间（%1）</translation>
+    </message>
     <message numerus="yes">
-        <source>%1 ms over %n layer(s) in %2 op types</source>
+        <source>%1 over %n layer(s) in %2 op types</source>
         <translation>
-            <numerusform>%1 毫秒，%n 层，%2 种算子类型</numerusform>
+            <numerusform>%1，共 %n 层，%2 种算子</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <source>%1 ms over %n layer(s); hover for details, click to select</source>
+        <source>%1 over %n layer(s); hover for details, click to select</source>
         <translation>
-            <numerusform>%1 毫秒，%n 层；悬停查看详情，单击选中</numerusform>
+            <numerusform>%1，共 %n 层；悬停查看详情，单击选中</numerusform>
         </translation>
     </message>
 </context>
@@ -936,12 +1145,42 @@
         <translation>%1 未打开：需要其输入形状</translation>
     </message>
     <message>
-        <source>time (ms)</source>
-        <translation type="vanished">时间 (ms)</translation>
-    </message>
-    <message>
         <source>Rewrites</source>
         <translation>重写</translation>
+    </message>
+    <message>
+        <source>&amp;Welcome page</source>
+        <translation>欢迎页(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Module %1</source>
+        <translation>模块 %1</translation>
+    </message>
+    <message>
+        <source>%1 is a run of %2, which no longer exists: its charts are shown, not on the graph.</source>
+        <translation>%1 是 %2 的运行，该模型已不存在：只显示其图表，不显示在图上。</translation>
+    </message>
+    <message>
+        <source>Jobs are running</source>
+        <translation>有任务正在运行</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n job(s) are still running or queued. Cancel them and quit?</source>
+        <translation>
+            <numerusform>还有 %n 个任务正在运行或排队。取消它们并退出吗？</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancel jobs and quit</source>
+        <translation>取消任务并退出</translation>
+    </message>
+    <message>
+        <source>Keep working</source>
+        <translation>继续工作</translation>
+    </message>
+    <message>
+        <source>Cancelling the jobs...</source>
+        <translation>正在取消任务...</translation>
     </message>
 </context>
 <context>
@@ -1137,10 +1376,6 @@
         <translation>（未记录）</translation>
     </message>
     <message>
-        <source>Run figures</source>
-        <translation type="vanished">运行数据</translation>
-    </message>
-    <message>
         <source>%1  (of the fused node %2)</source>
         <translation>%1（融合节点 %2 的）</translation>
     </message>
@@ -1167,6 +1402,22 @@
     <message>
         <source>Subgraphs in the run</source>
         <translation>本次运行的子图数</translation>
+    </message>
+    <message>
+        <source>Folded module</source>
+        <translation>折叠的模块</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Ops</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Nodes in the module (expand it from its menu)</source>
+        <translation>模块中的节点（可从其菜单展开）</translation>
     </message>
 </context>
 <context>
@@ -1418,6 +1669,25 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::RunBanner</name>
+    <message>
+        <source>Back to the live model</source>
+        <translation>返回当前模型</translation>
+    </message>
+    <message>
+        <source>Empty the charts and show the open model&apos;s own colours again</source>
+        <translation>清空图表并恢复当前模型的颜色</translation>
+    </message>
+    <message>
+        <source>Charts and colours show %1</source>
+        <translation>图表和颜色显示 %1</translation>
+    </message>
+    <message>
+        <source>Charts show %1, a model that is not open (the graph keeps its own colours)</source>
+        <translation>图表显示 %1，该模型未打开（图保持自己的颜色）</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::RunComparisonChart</name>
     <message>
         <source>Run comparison</source>
@@ -1448,10 +1718,6 @@
         <translation>警告：这些运行属于不同的模型 (%1)；逐层差异仅按名称匹配层。</translation>
     </message>
     <message>
-        <source>%1 ms</source>
-        <translation>%1 毫秒</translation>
-    </message>
-    <message>
         <source> (baseline)</source>
         <translation>（基准）</translation>
     </message>
@@ -1480,6 +1746,14 @@
     <message>
         <source>, %1%2 ms</source>
         <translation>，%1%2 毫秒</translation>
+    </message>
+    <message>
+        <source>%1× faster</source>
+        <translation>快 %1×</translation>
+    </message>
+    <message>
+        <source>%1× slower</source>
+        <translation>慢 %1×</translation>
     </message>
 </context>
 <context>
@@ -1597,10 +1871,6 @@
     <message>
         <source>Showing %1</source>
         <translation>正在显示 %1</translation>
-    </message>
-    <message>
-        <source>%1 failed: %2</source>
-        <translation>%1 失败：%2</translation>
     </message>
     <message>
         <source>a real difference (95% intervals do not overlap)</source>
@@ -1733,6 +2003,14 @@
     <message>
         <source>Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): benchmark the export again to diff its plan.</source>
         <translation>运行 #%1 没有保存的计划（ONNX Runtime 运行以及旧版 Embark 保存的运行都没有）：请重新对导出进行基准测试以比较其计划。</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 %2: %3</source>
+        <translation>%1 %2：%3</translation>
     </message>
 </context>
 <context>
@@ -1919,10 +2197,6 @@
         <translation>颜色：阶段之间的变化</translation>
     </message>
     <message>
-        <source>What the node colours of both graphs show: the op category (the kernel library in the fused stage), the run shown&apos;s time or error per layer, or the bytes of the memory plan in use while each node runs (fused nodes carry their block&apos;s figure); or what the &quot;after&quot; stage changed: nodes added, removed, fused into a block or rewritten to another op.</source>
-        <translation type="vanished">两个图中节点颜色的含义：算子类别（融合阶段中为内核库）、所显示运行的每层耗时或误差，或每个节点运行时内存计划中占用的字节数（融合节点使用其整个块的数值）；或“之后”阶段所做的变化：新增、删除、融合进块或改写为其他算子的节点。</translation>
-    </message>
-    <message>
         <source>time (ms)</source>
         <translation>耗时 (ms)</translation>
     </message>
@@ -2078,10 +2352,6 @@
         <translation>构建 %1</translation>
     </message>
     <message>
-        <source>Nothing to deploy yet: build the export first (Ctrl+Shift+B).</source>
-        <translation type="vanished">尚无可部署内容：请先构建导出 (Ctrl+Shift+B)。</translation>
-    </message>
-    <message>
         <source>Deploy to %1</source>
         <translation>部署到 %1</translation>
     </message>
@@ -2164,6 +2434,22 @@
         <translation>
             <numerusform>%n 层为 int8，%1 层保留为浮点，已写入 %2</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 is already running.</source>
+        <translation>%1 已在运行。</translation>
+    </message>
+    <message>
+        <source>%1 is no longer open: its run is in Run history</source>
+        <translation>%1 已不再打开：其运行在运行历史中</translation>
+    </message>
+    <message>
+        <source>%1 finished: %2 (%3)</source>
+        <translation>%1 已完成：%2（%3）</translation>
+    </message>
+    <message>
+        <source>ran once: %1</source>
+        <translation>已运行一次：%1</translation>
     </message>
 </context>
 <context>
@@ -2377,6 +2663,72 @@
     <message>
         <source>Embark user guide</source>
         <translation>Embark 用户指南</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::WelcomePage</name>
+    <message>
+        <source>&lt;h2&gt;Welcome to Embark&lt;/h2&gt;&lt;p&gt;From an ONNX model to an embedded board: inspect it, choose a board and a kernel library, run it and compare the runs.&lt;/p&gt;</source>
+        <translation>&lt;h2&gt;欢迎使用 Embark&lt;/h2&gt;&lt;p&gt;从 ONNX 模型到嵌入式开发板：检查模型，选择开发板和内核库，运行并比较各次运行。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Open model...</source>
+        <translation>打开模型...</translation>
+    </message>
+    <message>
+        <source>Open the sample model (%1)</source>
+        <translation>打开示例模型（%1）</translation>
+    </message>
+    <message>
+        <source>Recent models</source>
+        <translation>最近的模型</translation>
+    </message>
+    <message>
+        <source>Recent runs</source>
+        <translation>最近的运行</translation>
+    </message>
+    <message>
+        <source>No model opened yet</source>
+        <translation>尚未打开模型</translation>
+    </message>
+    <message>
+        <source>No run yet: open a model and press F5</source>
+        <translation>尚无运行：打开模型并按 F5</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::Workspaces</name>
+    <message>
+        <source>Workspaces</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>&amp;Workspace</source>
+        <translation>工作区(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Inspect the model: the graphs before and after fusion, Properties, Target and the rewrites (Ctrl+1)</source>
+        <translation>检查模型：融合前后的图、属性、目标和重写（Ctrl+1）</translation>
+    </message>
+    <message>
+        <source>Run on the board: the graphs, Target, the jobs and the charts of the run (Ctrl+2)</source>
+        <translation>在开发板上运行：图、目标、任务和运行图表（Ctrl+2）</translation>
+    </message>
+    <message>
+        <source>Compare runs: the run history beside the charts (Ctrl+3)</source>
+        <translation>比较运行：运行历史与图表并排（Ctrl+3）</translation>
+    </message>
+    <message>
+        <source>Inspect</source>
+        <translation>检查</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比较</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,5 @@
-// embark: the studio's entry point. Opens the model given on the command line, else the
-// bundled sample model, so a newcomer sees a real graph on first start.
+// embark: the studio's entry point. Opens the model given on the command line, else the last
+// session's model, else shows the welcome page (with the bundled sample model as a link).
 #include "mainwindow/mainwindow.h"
 #include "embark_build_paths.h"
 #include "image_decoder.h"
@@ -35,12 +35,16 @@ int main(int argc, char** argv) {
     embark::ui::MainWindow window;
     window.show();
     const QStringList args = parser.positionalArguments();
-    const QString model = !args.isEmpty() ? args.first()
-                                          : QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx");
+    // No argument: the model of the last session, else the welcome page (the sample model is
+    // a link there); the screenshot tour starts from the sample model.
+    const QString sample = QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx");
+    const QStringList recent = window.recentFiles();
+    const QString last = !recent.isEmpty() && QFileInfo::exists(recent.first()) ? recent.first() : QString();
+    const QString model = !args.isEmpty() ? args.first() : parser.isSet(screenshot) ? sample : last;
     if (parser.isSet(screenshot)) {
         window.openModel(model, true); // waits, so the tour starts from the open model
         embark::ui::runScreenshotTour(&window, parser.value(screenshot));
-    } else if (QFileInfo::exists(model) || !args.isEmpty()) {
+    } else if (!model.isEmpty()) {
         window.loadModel(model); // in the background: the window shows at once
     }
     return app.exec();

@@ -141,6 +141,10 @@ private slots:
         r = test::runCli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(a), QStringLiteral("--against"),
                           QString::number(b), QStringLiteral("--db"), db});
         QCOMPARE(r.code, 2);
+        // Issue #33: `runs show` cut layer names at 32 characters, so many read the same.
+        r = test::runCli({QStringLiteral("runs"), QStringLiteral("show"), QString::number(a), QStringLiteral("--db"), db});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("/features/denseblock3/denselayer1/conv1/Conv portable"), r.out.constData());
     }
 
     // Issue 17: the run stores the SpacemiT EP options, and a comparison shows which differ

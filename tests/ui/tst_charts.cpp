@@ -4,12 +4,14 @@
 // type), empty charts say how to fill them, the memory and comparison legends stay off the
 // data, the accuracy chart has a tolerance line, a highlighted worst layer and ticks that do
 // not overlap.
+#include "charts/chart_data.h"
 #include "charts/charts_panel.h"
 #include "charts/latency_chart.h"
 #include "charts/layer_accuracy_chart.h"
 #include "charts/layer_timing_chart.h"
 #include "charts/memory_chart.h"
 #include "charts/run_comparison_chart.h"
+#include "history/run_report_writer.h"
 #include "support/graph_builder.h"
 
 #include "export/memory_planner.h"
@@ -125,6 +127,49 @@ private slots:
         QCOMPARE(ui::percentile({1, 2, 3, 4, 5}, 0.5), 3.0);
     }
 
+    // Issue #33 defect 12: "0.000 ms (10.8%)" and "median 0.004 / p90 0.004" (overlapping): a
+    // tiny model's times switch to µs, axes included, and the two marks never share a line.
+    void tinyTimesSwitchToMicroseconds() {
+        QCOMPARE(ui::formatTime(0.0043), QStringLiteral("4.300 \u00b5s"));
+        QCOMPARE(ui::formatTime(0.25), QStringLiteral("250.0 \u00b5s"));
+        QCOMPARE(ui::formatTime(12.5), QStringLiteral("12.50 ms"));
+        QCOMPARE(ui::formatTime(12500), QStringLiteral("12.50 s"));
+        ui::LayerTimingChart timing;
+        timing.setLayers({{"conv1", "portable", 0.0004, QString()}, {"fc", "portable", 0.0033, QString()}});
+        timing.setView(ui::LayerTimingChart::View::Slowest);
+        QVERIFY2(timing.plot()->xAxis->label().contains(QStringLiteral("\u00b5s")), qPrintable(timing.plot()->xAxis->label()));
+        QStringList labels;
+        for (int i = 0; i < timing.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(timing.plot()->item(i))) labels << t->text();
+        QVERIFY2(labels.contains(QStringLiteral(" 3.300 \u00b5s (89.2%)")) && labels.contains(QStringLiteral(" 0.400 \u00b5s (10.8%)")),
+                 qPrintable(labels.join('|')));
+        ui::LatencyChart latency;
+        latency.setSamples({0.0040, 0.0041, 0.0042, 0.0043, 0.0044, 0.0045, 0.0046, 0.0047, 0.0048, 0.0049});
+        QVERIFY(latency.plot()->xAxis->label().contains(QStringLiteral("\u00b5s")));
+        std::vector<QCPItemText*> marks;
+        for (int i = 0; i < latency.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(latency.plot()->item(i))) marks.push_back(t);
+        QCOMPARE(int(marks.size()), 2);
+        QVERIFY2(marks[0]->text().contains(QStringLiteral("median 4.450 \u00b5s")), qPrintable(marks[0]->text()));
+        QVERIFY2(marks[1]->text().contains(QStringLiteral("p90 4.810 \u00b5s")), qPrintable(marks[1]->text()));
+        QVERIFY(marks[0]->position->coords().y() != marks[1]->position->coords().y());
+    }
+
+    // Issue #33 defect 3: "The 25 slowest layers" drew 18 bars (the rest scrolled away).
+    void reportChartHoldsEveryRow() {
+        ui::LayerTimingChart timing;
+        std::vector<ui::LayerTiming> layers;
+        for (int i = 0; i < 40; ++i) layers.push_back({QStringLiteral("/block%1/conv/Conv").arg(i), "portable", 1.0 + i, QString()});
+        timing.setLayers(layers);
+        timing.setView(ui::LayerTimingChart::View::Slowest);
+        timing.setTopCount(25);
+        const QImage image = ui::renderChartForReport(&timing);
+        QCOMPARE(timing.rowCount(), 25);
+        QVERIFY2(timing.visibleRowCount() >= 25, qPrintable(QString::number(timing.visibleRowCount())));
+        QCOMPARE(timing.firstVisibleRow(), 0);
+        QVERIFY(image.height() > 300);
+    }
+
     void comparisonShowsEveryRun() {
         ui::RunSeries a{"portable", {10, 11, 10.5, 10.2}, {{"conv1", "portable", 3}, {"fc", "portable", 1}}};
         ui::RunSeries b{"xnnpack", {6, 6.5, 6.2, 6.1}, {{"conv1", "xnnpack", 1}, {"fc", "portable", 1}}};
@@ -132,6 +177,13 @@ private slots:
         chart.setRuns({a, b});
         QCOMPARE(chart.runCount(), 2);
         QCOMPARE(barCount(chart.plot()), 2);
+        // Issue #33: the comparison says the speed-up (10.425 / 6.2 ms).
+        QVERIFY(std::abs(chart.speedUp(1) - 10.425 / 6.2) < 1e-9);
+        QCOMPARE(chart.speedUpText(1), QStringLiteral("1.68\u00d7 faster"));
+        QStringList texts;
+        for (int i = 0; i < chart.plot()->itemCount(); ++i)
+            if (auto* t = qobject_cast<QCPItemText*>(chart.plot()->item(i))) texts << t->text();
+        QVERIFY2(texts.join('|').contains(QStringLiteral("1.68\u00d7 faster")), qPrintable(texts.join('|')));
         const QString csv = chart.toCsv();
         QVERIFY(csv.contains("portable,4,") && csv.contains("xnnpack,4,"));
         chart.setMode(ui::RunComparisonChart::Mode::LayerDeltas);
@@ -202,7 +254,7 @@ private slots:
         const QString tip = chart.toolTipAt(barCentre(plot, 1, 0.21));
         QVERIFY2(tip.contains(QStringLiteral("/layer3/layer3.0/downsample/downsample.0/Conv")), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("op: Conv")) && tip.contains(QStringLiteral("xnnpack")), qPrintable(tip));
-        QVERIFY2(tip.contains(QStringLiteral("0.210 ms")) && tip.contains(QStringLiteral("0.4%")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("210.0 \u00b5s")) && tip.contains(QStringLiteral("0.4%")), qPrintable(tip));
         // Clicking a row selects its node.
         QSignalSpy clicked(&chart, &ui::LayerTimingChart::nodeClicked);
         QTest::mouseClick(plot, Qt::LeftButton, {}, barCentre(plot, 2, 0.22).toPoint());
@@ -226,7 +278,7 @@ private slots:
         shot(&chart, QStringLiteral("timing-by-op"));
         QCOMPARE(chart.rowTickLabels().at(1), QStringLiteral("layout conversion ×126"));
         const QString tip = chart.rowToolTip(1);
-        QVERIFY2(tip.contains(QStringLiteral("126 layers")) && tip.contains(QStringLiteral("7.600 ms of 57.000 ms (13.3%)")),
+        QVERIFY2(tip.contains(QStringLiteral("126 layers")) && tip.contains(QStringLiteral("7.600 ms of 57.00 ms (13.3%)")),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("portable")), qPrintable(tip));
         QSignalSpy clicked(&chart, &ui::LayerTimingChart::nodeClicked);
@@ -247,12 +299,17 @@ private slots:
             QVERIFY2(chart->placeholderText().contains(QStringLiteral("F5")), qPrintable(chart->placeholderText()));
         }
         QVERIFY(panel.timing()->placeholderVisible());
+        // Issue #33 defect 13: no squashed axis with overlapping labels behind the hint.
+        QVERIFY(!panel.timing()->plot()->xAxis->visible() && !panel.timing()->plot()->yAxis->visible());
+        QVERIFY(!panel.timing()->plot()->legend->visible());
         shot(&panel, QStringLiteral("empty-timing"));
         QVERIFY(panel.comparison()->placeholderText().contains(QStringLiteral("Compare")));
         ui::MemoryChart memory;
         QVERIFY(!memory.placeholderText().isEmpty());
         panel.showRun(syntheticRun());
         QVERIFY(!panel.timing()->placeholderVisible());
+        QVERIFY(panel.timing()->plot()->xAxis->visible() && panel.timing()->plot()->yAxis->visible());
+        QVERIFY(panel.timing()->plot()->legend->visible());
     }
 
     // A chart filled while its tab was hidden picks names or layer numbers for the width it

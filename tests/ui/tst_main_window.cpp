@@ -14,13 +14,19 @@
 #include "graph/node_item.h"
 #include "graph/properties_panel.h"
 #include "charts/charts_panel.h"
+#include "charts/layer_timing_chart.h"
+#include "charts/run_comparison_chart.h"
+#include "history/run_history_panel.h"
 #include "stages/stages_view.h"
+#include "mainwindow/workspaces.h"
+#include "targetpanel/target_panel.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
 #include "jobs/bench_pipeline.h"
 
 #include <onnx/onnx_pb.h>
+#include <qcustomplot.h>
 
 #include <QAction>
 #include <QDockWidget>
@@ -37,6 +43,9 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QHeaderView>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
@@ -137,7 +146,7 @@ private slots:
     }
 
     // The graph panes were ~190 px tall at 1366x768: the bottom tabs and the rewrite list took
-    // the rest. At first start on a laptop screen the graphs get most of the height.
+    // the rest. At first start the Inspect workspace gives the graphs most of the height.
     void graphsGetMostOfALaptopScreen() {
         QSettings().remove(QStringLiteral("window")); // the first-start layout
         ui::MainWindow w;
@@ -147,22 +156,107 @@ private slots:
         QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
         QApplication::processEvents(); // the first-start dock sizes
         QApplication::processEvents();
+        QCOMPARE(w.workspaces()->mode(), ui::Workspaces::Mode::Inspect);
         for (ui::GraphPanel* panel : {w.stages()->beforePanel(), w.stages()->afterPanel()}) {
             const int h = panel->view()->height();
             QVERIFY2(h >= w.height() * 45 / 100,
-                     qPrintable(QStringLiteral("graph view %1 px of a %2 px window (central %3, charts dock %4)")
-                                    .arg(h).arg(w.height()).arg(w.centralWidget()->height()).arg(w.chartsDock()->height())));
+                     qPrintable(QStringLiteral("graph view %1 px of a %2 px window (central %3)")
+                                    .arg(h).arg(w.height()).arg(w.centralWidget()->height())));
         }
-        // The bottom tabs and the rewrites are still one click away, side by side in tabs.
+        // The rewrites are below the graphs; clicked, they still highlight nodes in both panes.
         QDockWidget* rewrites = dockNamed(w, "rewritesDock");
-        QVERIFY(rewrites);
-        QVERIFY(w.tabifiedDockWidgets(w.chartsDock()).contains(rewrites));
+        QVERIFY(rewrites && rewrites->isVisible());
         QVERIFY(rewrites->isAncestorOf(w.stages()->rewriteLog()));
-        // The rewrite list, clicked, still highlights nodes in both panes.
         QVERIFY(w.stages()->rewriteLog()->count() > 0);
         // Minimum size unchanged.
         const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
         QVERIFY2(min.width() <= 1366 && min.height() <= 740, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
+    }
+
+    // Issue #33: at 1366x768 with every dock at once, Run history showed zero table rows,
+    // Charts 3 bars, the graphs ~170 px, Properties read "Prop". Each workspace, rendered at
+    // 1366x768, has its panes at useful sizes; each keeps its own layout; the layout and the
+    // workspace come back on the next start on a screen of that size.
+    void eachWorkspaceFitsALaptopScreen() {
+        QSettings().remove(QStringLiteral("window"));
+        using M = ui::Workspaces::Mode;
+        QString screenKey;
+        {
+            ui::MainWindow w;
+            screenKey = w.workspaces()->screenKey();
+            w.resize(1366, 728);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+            auto settle = [] {
+                for (int i = 0; i < 3; ++i) QApplication::processEvents();
+                QTest::qWait(20);
+            };
+            auto size = [](QWidget* widget) { return QStringLiteral("%1x%2").arg(widget->width()).arg(widget->height()); };
+            const QString shots = qEnvironmentVariable("EMBARK_TEST_SHOTS");
+
+            w.workspaces()->setMode(M::Inspect);
+            settle();
+            if (!shots.isEmpty()) w.grab().save(shots + QStringLiteral("/workspace-inspect.png"));
+            for (ui::GraphPanel* panel : {w.stages()->beforePanel(), w.stages()->afterPanel()})
+                QVERIFY2(panel->view()->height() >= 320, qPrintable(size(panel->view())));
+            QVERIFY2(w.propertiesDock()->isVisible() && w.propertiesDock()->width() >= 280, qPrintable(size(w.propertiesDock())));
+            QVERIFY(w.targetDock()->isVisible());
+            QVERIFY(!w.chartsDock()->isVisible() && !w.historyDock()->isVisible());
+            auto* targetScroll = qobject_cast<QScrollArea*>(w.targetDock()->widget());
+            QVERIFY(targetScroll);
+            QVERIFY2(!targetScroll->horizontalScrollBar()->isVisible(),
+                     qPrintable(QStringLiteral("target %1, panel needs %2").arg(size(targetScroll)).arg(w.target()->minimumSizeHint().width())));
+
+            w.workspaces()->setMode(M::Run);
+            settle();
+            if (!shots.isEmpty()) w.grab().save(shots + QStringLiteral("/workspace-run.png"));
+            QVERIFY(w.chartsDock()->isVisible() || w.tabifiedDockWidgets(w.jobs()->dock()).contains(w.chartsDock()));
+            QVERIFY(w.jobs()->dock()->isVisible());
+            w.chartsDock()->raise();
+            settle();
+            QVERIFY2(w.charts()->timing()->plot()->width() >= 700, qPrintable(size(w.charts()->timing()->plot())));
+            QVERIFY2(w.charts()->timing()->plot()->height() >= 150, qPrintable(size(w.charts()->timing()->plot())));
+            QVERIFY2(w.stages()->afterPanel()->view()->height() >= 200, qPrintable(size(w.stages()->afterPanel()->view())));
+            QVERIFY(w.targetDock()->isVisible());
+            QVERIFY2(!targetScroll->horizontalScrollBar()->isVisible(), qPrintable(size(targetScroll)));
+
+            w.workspaces()->setMode(M::Compare);
+            settle();
+            if (!shots.isEmpty()) w.grab().save(shots + QStringLiteral("/workspace-compare.png"));
+            QVERIFY(w.historyDock()->isVisible() && w.chartsDock()->isVisible());
+            QTableWidget* table = w.history()->table();
+            const int rows = table->viewport()->height() / table->verticalHeader()->defaultSectionSize();
+            QVERIFY2(rows >= 6, qPrintable(QStringLiteral("%1 rows in %2").arg(rows).arg(size(table->viewport()))));
+            QVERIFY2(w.charts()->comparison()->plot()->width() >= 600 || w.charts()->timing()->plot()->width() >= 600,
+                     qPrintable(size(w.chartsDock())));
+            QVERIFY(!w.propertiesDock()->isVisible());
+
+            // Each workspace keeps its own layout: a wider Properties in Inspect stays.
+            w.workspaces()->setMode(M::Inspect);
+            settle();
+            w.resizeDocks({w.propertiesDock()}, {420}, Qt::Horizontal);
+            settle();
+            const int wide = w.propertiesDock()->width();
+            w.workspaces()->setMode(M::Run);
+            settle();
+            w.workspaces()->setMode(M::Inspect);
+            settle();
+            QVERIFY2(std::abs(w.propertiesDock()->width() - wide) <= 2,
+                     qPrintable(QStringLiteral("%1 then %2").arg(wide).arg(w.propertiesDock()->width())));
+            QVERIFY(wide >= 400);
+            QVERIFY(!w.chartsDock()->isVisible());
+            w.workspaces()->setMode(M::Compare);
+            QVERIFY(w.close());
+        }
+        // Next start on a screen of that size: the workspace and its layout are back.
+        QVERIFY(QSettings().contains(QStringLiteral("window/%1/compare").arg(screenKey)));
+        {
+            ui::MainWindow again;
+            QCOMPARE(again.workspaces()->mode(), M::Compare);
+            QVERIFY(again.workspaces()->action(M::Compare)->isChecked());
+        }
+        QSettings().remove(QStringLiteral("window")); // the next tests start from the first-start layout
     }
 
     // Per-layer data on the graph: the selector colours both panes by the run shown's time or
@@ -218,7 +312,7 @@ private slots:
         const double mostMs = stages->figures(C::Time).value(mostName);
         QCOMPARE(after->nodeMetric(mostName), std::optional<double>(mostMs));
         box->setCurrentIndex(box->findData(int(C::Error))); // as a user picks it
-        QCOMPARE(after->legend().title, QStringLiteral("Colour: error (max_rel), log scale"));
+        QVERIFY(after->legend().title.startsWith(QStringLiteral("Colour: error (max_rel) against the tolerance")));
         const double mostErr = stages->figures(C::Error).value(mostName);
         QCOMPARE(after->nodeMetric(mostName), std::optional<double>(mostErr));
         for (const std::string& p : most->provenance) // the fused block's figure on each original node

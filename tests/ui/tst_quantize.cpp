@@ -247,6 +247,26 @@ private slots:
         QCOMPARE(q->lastResult()->quantizedNodes.size(), expected.size() - 2);
     }
 
+    // Issue #33 defect 11: a node kept in float was still flagged "lowest SNR" in red after
+    // requantizing (its float output still differs a little from the float model's).
+    void keptInFloatIsNeverTheLowestSnr() {
+        ui::QuantErrorSeries before{QStringLiteral("minmax"), {}, 10};
+        before.layers = {{"conv1", "Conv", "a", true, false, 40, 1, 0}, {"conv2", "Conv", "b", true, true, 12, 1, 0},
+                         {"fc", "Gemm", "c", true, false, 30, 1, 0}};
+        ui::QuantErrorSeries after = before;
+        after.label = QStringLiteral("with 'conv2' in float");
+        after.layers[1].quantized = false;
+        after.layers[1].snrDb = 20; // float, but still below fc's 30 dB after the int8 conv1
+        after.layers[2].snrDb = 25;
+        ui::QuantErrorChart chart;
+        chart.setSeries({before});
+        QCOMPARE(chart.rowNodes().at(chart.worstRow()), QStringLiteral("conv2"));
+        chart.setSeries({before, after});
+        QCOMPARE(chart.rowNodes().at(chart.worstRow()), QStringLiteral("fc"));
+        QVERIFY(!chart.rowToolTip(1).contains(QStringLiteral("lowest SNR")));
+        QVERIFY(chart.summary()->text().contains(QStringLiteral("at fc")));
+    }
+
     void menuActionOpensTheDialogAndQueuesTheJob() {
         ui::MainWindow w;
         QVERIFY(w.openModel(digitsModel(), true));

@@ -20,6 +20,7 @@
 #include "stages/stages_view.h"
 #include "support/test_paths.h"
 
+#include "ir/graph.h"
 #include "store/run_plan.h"
 #include "store/run_store.h"
 
@@ -42,6 +43,7 @@
 #include <QTranslator>
 #include <QHeaderView>
 #include <QScrollBar>
+#include <QScreen>
 #include <QImage>
 #include <QFile>
 #include <QDir>
@@ -418,6 +420,32 @@ private slots:
         QVERIFY2(panel.statusText().contains(QStringLiteral("Run #%1 has no stored plan").arg(m_portable)), qPrintable(panel.statusText()));
         panel.selectRuns({m_portable});
         QVERIFY(!panel.diffPlansAction()->isEnabled());
+    }
+
+    // Issue #33 defect 8: Diff plans drew the model's input as "image scalar" (a stored plan
+    // names the values it reads, not their shapes); the run's model declares 1x1x16x16.
+    void diffPlansShowsTheInputShapes() {
+        const std::string model = (test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).toStdString();
+        const std::vector<store::PlanNode> plan{
+            store::PlanNode{"conv1", "Conv", "portable", "NCHW", {"image"}, {"c1"}, {{1, 8, 16, 16}}, {"conv1"}}};
+        auto writer = store::RunStore::open(m_path);
+        QVERIFY(writer.ok());
+        store::RunRecord a = makeRun(model, "sim-k230", "portable", QDate(2024, 7, 1), 4.0);
+        a.extra["plan"] = store::planToJson(plan);
+        store::RunRecord b = makeRun(model, "sim-k230", "xnnpack", QDate(2024, 7, 2), 2.0);
+        b.extra["plan"] = store::planToJson(plan);
+        auto idA = (*writer)->addRun(a);
+        auto idB = (*writer)->addRun(b);
+        QVERIFY(idA.ok() && idB.ok());
+        ui::RunHistoryPanel panel(m_path);
+        panel.selectRuns({*idA, *idB});
+        ui::PlanDiffDialog* dialog = panel.diffPlans();
+        QVERIFY2(dialog, qPrintable(panel.statusText()));
+        const ir::Value* image = dialog->panelA()->scene()->graph()->findValue("image");
+        QVERIFY(image);
+        QCOMPARE(QString::fromStdString(image->shape.str()), QStringLiteral("1x1x16x16"));
+        QVERIFY(dialog->height() <= 768 * 9 / 10 || dialog->screen()->availableGeometry().height() > 768);
+        dialog->close();
     }
 
     void deleteAsksThenRemovesTheRunFromTheFile() {

@@ -2,6 +2,7 @@
 
 #include "export/memory_planner.h"
 
+#include <QLocale>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -88,5 +89,20 @@ int firstDivergentLayer(const std::vector<LayerAccuracy>& layers, double minCosi
             return int(i);
     return -1;
 }
+
+TimeUnit timeUnitFor(double maxMs) {
+    if (maxMs < 1.0) return {1000.0, QStringLiteral("\u00b5s")};
+    if (maxMs >= 10000.0) return {1e-3, QStringLiteral("s")};
+    return {};
+}
+
+QString formatTime(double ms, const TimeUnit& unit) {
+    const double v = ms * unit.perMs;
+    const double a = std::abs(v);
+    const int decimals = a >= 100 ? 1 : a >= 10 ? 2 : 3;
+    return QLocale().toString(v, 'f', decimals) + QLatin1Char(' ') + unit.symbol;
+}
+
+QString formatTime(double ms) { return formatTime(ms, timeUnitFor(std::abs(ms))); }
 
 } // namespace embark::ui

@@ -70,6 +70,18 @@ struct MemoryTimeline {
 
 MemoryTimeline memoryTimeline(const exporter::MemoryPlan& plan);
 
+// The unit a set of times reads best in: microseconds below 1 ms, milliseconds below 10 s,
+// else seconds. `perMs` converts a time in ms to the unit.
+struct TimeUnit {
+    double perMs = 1;
+    QString symbol = QStringLiteral("ms");
+};
+TimeUnit timeUnitFor(double maxMs);
+// A time in `unit` with at least 3 significant digits, in the interface locale's number
+// format: "4.21 µs", "12.35 ms" ("4,21 µs" in French).
+QString formatTime(double ms, const TimeUnit& unit);
+QString formatTime(double ms); // in timeUnitFor(ms)
+
 // Mean and the half-width of its 95% confidence interval (normal approximation).
 struct MeanInterval {
     double mean = 0;

@@ -102,6 +102,15 @@ void ChartWidget::updatePlaceholder() {
     const bool show = !m_placeholder->text().isEmpty() && !hasData();
     m_placeholder->setGeometry(m_plot->rect().adjusted(20, 10, -20, -10));
     m_placeholder->setVisible(show);
+    // An empty chart is its hint alone: no squashed axes with overlapping tick labels.
+    const bool axesShown = m_plot->xAxis->visible();
+    if (axesShown == show) {
+        m_plot->xAxis->setVisible(!show);
+        m_plot->yAxis->setVisible(!show);
+        m_plot->axisRect()->setVisible(!show);
+        if (show) m_plot->legend->setVisible(false);
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 QString ChartWidget::toolTipAt(const QPointF&) const { return {}; }

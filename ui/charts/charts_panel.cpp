@@ -6,6 +6,7 @@
 #include "run_comparison_chart.h"
 
 #include <QFileInfo>
+#include <QLocale>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -28,18 +29,25 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     connect(m_accuracy, &LayerAccuracyChart::nodeClicked, this, &ChartsPanel::nodeClicked);
 }
 
-namespace {
-
-bool sameModel(const QString& a, const QString& b) {
+bool sameModelPath(const QString& a, const QString& b) {
     if (a.isEmpty() || b.isEmpty()) return false;
     return a == b || QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath() ||
            (QFileInfo(a).canonicalFilePath() == QFileInfo(b).canonicalFilePath() && !QFileInfo(a).canonicalFilePath().isEmpty());
 }
 
-} // namespace
+QString runBannerText(const RunCharts& run) {
+    QStringList parts;
+    parts << (run.runId > 0 ? ChartsPanel::tr("run #%1").arg(run.runId) : ChartsPanel::tr("unsaved run"));
+    if (!run.modelPath.isEmpty()) parts << QFileInfo(run.modelPath).completeBaseName();
+    if (!run.boardId.isEmpty()) parts << run.boardId;
+    if (!run.library.isEmpty()) parts << run.library;
+    if (run.date.isValid()) parts << QLocale().toString(run.date.toLocalTime(), QLocale::ShortFormat);
+    return parts.join(QStringLiteral(" \u00b7 "));
+}
 
 void ChartsPanel::showRun(const RunCharts& run) {
     m_runModel = run.modelPath;
+    m_shown = run;
     m_timing->setLayers(run.layers);
     m_accuracy->setLayers(run.accuracy, run.firstDivergentNode);
     m_latency->setSamples(run.latenciesMs);
@@ -50,6 +58,7 @@ void ChartsPanel::compareRuns(const std::vector<RunSeries>& runs) { m_comparison
 
 void ChartsPanel::clear() {
     m_runModel.clear();
+    m_shown.reset();
     m_timing->setLayers({});
     m_accuracy->setLayers({});
     m_latency->setSamples({});
@@ -58,14 +67,17 @@ void ChartsPanel::clear() {
 }
 
 void ChartsPanel::clearForModel(const QString& modelPath) {
-    if (!sameModel(m_runModel, modelPath)) {
+    if (!sameModelPath(m_runModel, modelPath)) {
         m_runModel.clear();
+        const bool hadRun = m_shown.has_value();
+        m_shown.reset();
         m_timing->setLayers({});
         m_accuracy->setLayers({});
         m_latency->setSamples({});
+        if (hadRun) emit cleared(); // the graph drops the other model's colours and banner
     }
     bool keep = m_comparison->hasData();
-    for (const RunSeries& r : m_comparison->runs()) keep = keep && sameModel(r.modelPath, modelPath);
+    for (const RunSeries& r : m_comparison->runs()) keep = keep && sameModelPath(r.modelPath, modelPath);
     if (!keep) m_comparison->setRuns({});
 }
 

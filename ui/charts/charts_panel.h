@@ -6,6 +6,8 @@
 #include "chart_data.h"
 #include "graph/graph_partitions.h"
 
+#include <QDateTime>
+#include <optional>
 #include <QWidget>
 
 class QTabWidget;
@@ -26,9 +28,20 @@ struct RunCharts {
     // The layer the benchmark found diverging first; empty = the chart applies its own rule.
     QString firstDivergentNode;
     QString modelPath; // the model the run is of; empty = unknown
+    // Which run it is, where it ran and when (id 0: not stored; empty/invalid: unknown).
+    qint64 runId = 0;
+    QString boardId;
+    QString library;
+    QDateTime date;
     // Where an ONNX Runtime run ran each node (its EP subgraphs); not valid for other runs.
     RunPartitions partitions;
 };
+
+// What a banner says the charts and the graph colours show, in the interface language:
+// "run #7 · resnet18 · sim-k230 · portable · 6 Dec 2026 10:42" (unknown parts left out).
+QString runBannerText(const RunCharts& run);
+// True when `a` and `b` name the same model file (absolute or canonical paths).
+bool sameModelPath(const QString& a, const QString& b);
 
 class ChartsPanel : public QWidget {
     Q_OBJECT
@@ -38,6 +51,8 @@ public:
     void compareRuns(const std::vector<RunSeries>& runs);
     // The model of the run shown, and of the runs compared (empty = none or unknown).
     QString runModel() const { return m_runModel; }
+    // The run shown (null when none), for the banner.
+    const RunCharts* shownRun() const { return m_shown ? &*m_shown : nullptr; }
 
     QTabWidget* tabs() const { return m_tabs; }
     LayerTimingChart* timing() const { return m_timing; }
@@ -68,6 +83,7 @@ private:
     LatencyChart* m_latency;
     RunComparisonChart* m_comparison;
     QString m_runModel;
+    std::optional<RunCharts> m_shown;
 };
 
 } // namespace embark::ui

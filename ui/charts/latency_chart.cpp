@@ -30,13 +30,16 @@ void LatencyChart::rebuild() {
         plot()->replot();
         return;
     }
+    // Drawn in the unit the slowest sample reads best in (µs for a tiny model).
     const auto [minIt, maxIt] = std::minmax_element(m_samples.begin(), m_samples.end());
-    const double lo = *minIt, hi = *maxIt;
+    const TimeUnit unit = timeUnitFor(*maxIt);
+    plot()->xAxis->setLabel(tr("latency (%1)").arg(unit.symbol));
+    const double lo = *minIt * unit.perMs, hi = *maxIt * unit.perMs;
     // Square-root rule, 5..40 bins: enough shape without one bar per sample.
     const int bins = std::clamp(int(std::sqrt(double(m_samples.size()))), 5, 40);
     const double width = hi > lo ? (hi - lo) / bins : 1.0;
     m_counts.assign(bins, 0);
-    for (double s : m_samples) ++m_counts[std::min(bins - 1, int((s - lo) / width))];
+    for (double s : m_samples) ++m_counts[std::min(bins - 1, int((s * unit.perMs - lo) / width))];
     auto* bars = new QCPBars(plot()->xAxis, plot()->yAxis);
     bars->setWidth(width * 0.9);
     const QColor fill = palette().color(QPalette::Highlight);
@@ -50,20 +53,23 @@ void LatencyChart::rebuild() {
     plot()->xAxis->setRange(lo - width, hi + width);
     plot()->yAxis->setRange(0, top * 1.15 + 1);
     const QColor text = palette().color(QPalette::Text);
-    auto mark = [&](double x, const QString& label, Qt::PenStyle style) {
+    auto mark = [&](double x, const QString& label, Qt::PenStyle style, double labelY) {
         auto* line = new QCPItemStraightLine(plot());
         line->point1->setCoords(x, 0);
         line->point2->setCoords(x, 1);
         line->setPen(QPen(text, 1.5, style));
         auto* t = new QCPItemText(plot());
-        t->position->setCoords(x, top * 1.1 + 0.5);
-        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        t->position->setCoords(x, labelY);
+        // Right of its line in the left half, left of it in the right half: never cut at an edge.
+        const bool rightHalf = x > (lo + hi) / 2;
+        t->setPositionAlignment((rightHalf ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignVCenter);
         t->setColor(text);
-        t->setText(label);
+        t->setText(rightHalf ? label + QLatin1Char(' ') : QLatin1Char(' ') + label);
     };
     const double median = percentile(m_samples, 0.5), p90 = percentile(m_samples, 0.9);
-    mark(median, tr(" median %1 ms").arg(median, 0, 'f', 3), Qt::SolidLine);
-    if (p90 > median) mark(p90, tr(" p90 %1 ms").arg(p90, 0, 'f', 3), Qt::DashLine);
+    // The two labels on their own lines, so close values never overlap.
+    mark(median * unit.perMs, tr("median %1").arg(formatTime(median, unit)), Qt::SolidLine, top * 1.1 + 0.5);
+    if (p90 > median) mark(p90 * unit.perMs, tr("p90 %1").arg(formatTime(p90, unit)), Qt::DashLine, top * 0.95 + 0.3);
     plot()->replot();
 }
 

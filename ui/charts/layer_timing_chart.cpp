@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QSpinBox>
 
@@ -20,7 +21,7 @@ namespace {
 
 constexpr int kDefaultTop = 25;
 
-QString ms(double v) { return QString::number(v, 'f', v >= 100 ? 1 : 3); }
+QString ms(double v) { return formatTime(v); }
 
 } // namespace
 
@@ -118,12 +119,12 @@ QString LayerTimingChart::rowToolTip(int index) const {
         const OpTotal& t = m_ops[size_t(index)];
         return QStringLiteral("<b>%1</b><br>").arg(t.op.toHtmlEscaped()) +
                (t.layers == 1 ? tr("1 layer") : tr("%1 layers").arg(t.layers)) +
-               tr("<br>library: %1<br>time: %2 ms of %3 ms (%4%)")
+               tr("<br>library: %1<br>time: %2 of %3 (%4%)")
                    .arg(t.libraries.join(QStringLiteral(", ")).toHtmlEscaped(), ms(t.ms), ms(total), share(t.ms));
     }
     if (index < 0 || index >= int(m_drawn.size())) return {};
     const LayerTiming& l = m_layers[size_t(m_drawn[size_t(index)])];
-    return tr("<b>%1</b><br>op: %2<br>library: %3<br>time: %4 ms (%5% of %6 ms)<br><i>click to select it in the graph</i>")
+    return tr("<b>%1</b><br>op: %2<br>library: %3<br>time: %4 (%5% of %6)<br><i>click to select it in the graph</i>")
         .arg(l.node.toHtmlEscaped(), layerOpType(l).toHtmlEscaped(), l.library.toHtmlEscaped(), ms(l.ms), share(l.ms), ms(total));
 }
 
@@ -168,6 +169,14 @@ void LayerTimingChart::rebuild() {
         }
         return bars;
     };
+    // Bars, axis and labels in one unit chosen by the longest row (µs for tiny layers).
+    double longest = 0;
+    if (v == View::ByOpType)
+        for (const OpTotal& t : m_ops) longest = std::max(longest, t.ms);
+    else
+        for (int i : m_drawn) longest = std::max(longest, m_layers[size_t(i)].ms);
+    const TimeUnit unit = timeUnitFor(longest);
+    plot()->xAxis->setLabel(tr("time per iteration (%1)").arg(unit.symbol));
     double top = 0;
     std::vector<double> rowTotals;
     if (v == View::ByOpType) {
@@ -177,14 +186,14 @@ void LayerTimingChart::rebuild() {
         for (const LayerTiming& l : m_layers) perLibrary[l.library][rowOf[layerOpType(l)]] += l.ms;
         for (const auto& [library, byRow] : perLibrary) {
             QCPBars* bars = barsFor(library);
-            for (const auto& [row, value] : byRow) bars->addData(double(row), value);
+            for (const auto& [row, value] : byRow) bars->addData(double(row), value * unit.perMs);
         }
-        for (const OpTotal& t : m_ops) rowTotals.push_back(t.ms);
+        for (const OpTotal& t : m_ops) rowTotals.push_back(t.ms * unit.perMs);
     } else {
         for (size_t k = 0; k < m_drawn.size(); ++k) {
             const LayerTiming& l = m_layers[size_t(m_drawn[k])];
-            barsFor(l.library)->addData(double(k), l.ms);
-            rowTotals.push_back(l.ms);
+            barsFor(l.library)->addData(double(k), l.ms * unit.perMs);
+            rowTotals.push_back(l.ms * unit.perMs);
         }
     }
     for (double t : rowTotals) top = std::max(top, t);
@@ -197,7 +206,8 @@ void LayerTimingChart::rebuild() {
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
             label->setClipToAxisRect(true);
             label->setColor(text);
-            label->setText(QStringLiteral(" %1 ms (%2%)").arg(ms(rowTotals[r])).arg(100.0 * rowTotals[r] / total, 0, 'f', 1));
+            label->setText(QStringLiteral(" %1 (%2%)")
+                               .arg(formatTime(rowTotals[r] / unit.perMs, unit), QLocale().toString(100.0 * rowTotals[r] / unit.perMs / total, 'f', 1)));
         }
     }
     setRows(labels);
@@ -206,9 +216,9 @@ void LayerTimingChart::rebuild() {
     plot()->legend->setVisible(!byLibrary.empty());
     if (m_layers.empty()) m_summary->clear();
     else if (v == View::ByOpType)
-        m_summary->setText(tr("%1 ms over %n layer(s) in %2 op types", nullptr, int(m_layers.size())).arg(ms(total)).arg(m_ops.size()));
+        m_summary->setText(tr("%1 over %n layer(s) in %2 op types", nullptr, int(m_layers.size())).arg(ms(total)).arg(m_ops.size()));
     else
-        m_summary->setText(tr("%1 ms over %n layer(s); hover for details, click to select", nullptr, int(m_layers.size())).arg(ms(total)));
+        m_summary->setText(tr("%1 over %n layer(s); hover for details, click to select", nullptr, int(m_layers.size())).arg(ms(total)));
     plot()->replot();
 }
 

@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 
 #include <map>
 #include <set>
@@ -72,6 +73,19 @@ void RunComparisonChart::setRuns(std::vector<RunSeries> runs) {
 
 QString RunComparisonChart::warning() const { return m_warning->text(); }
 
+double RunComparisonChart::speedUp(int run) const {
+    if (run <= 0 || run >= int(m_runs.size())) return 0;
+    const double base = meanInterval(m_runs[0].latenciesMs).mean, mine = meanInterval(m_runs[size_t(run)].latenciesMs).mean;
+    return base > 0 && mine > 0 ? base / mine : 0;
+}
+
+QString RunComparisonChart::speedUpText(int run) const {
+    const double s = speedUp(run);
+    if (s <= 0) return {};
+    const QLocale locale;
+    return s >= 1 ? tr("%1\u00d7 faster").arg(locale.toString(s, 'f', 2)) : tr("%1\u00d7 slower").arg(locale.toString(1 / s, 'f', 2));
+}
+
 void RunComparisonChart::setMode(Mode mode) { m_mode->setCurrentIndex(int(mode)); }
 
 void RunComparisonChart::rebuild() {
@@ -104,14 +118,18 @@ void RunComparisonChart::drawTotals() {
         value->position->setCoords(double(i), m.mean + m.halfWidth);
         value->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
         value->setColor(palette().color(QPalette::Text));
-        value->setText(tr("%1 ms").arg(m.mean, 0, 'f', 3) + (i == 0 && m_runs.size() > 1 ? tr(" (baseline)") : QString()));
+        value->setText(formatTime(m.mean) + (i == 0 && m_runs.size() > 1 ? tr(" (baseline)") : QString()));
+        if (i > 0) {
+            // The speed-up against the baseline, on a line of its own above the bar.
+            value->setText(value->text() + QLatin1Char('\n') + speedUpText(int(i)));
+        }
         labels << m_runs[i].label;
         top = std::max(top, m.mean + m.halfWidth);
     }
     setCategoryLabels(plot()->xAxis, labels);
     plot()->xAxis->setLabel(QString());
     plot()->yAxis->setLabel(tr("latency (ms)"));
-    plot()->yAxis->setRange(0, top > 0 ? top * 1.2 : 1);
+    plot()->yAxis->setRange(0, top > 0 ? top * 1.35 : 1); // room for the value and speed-up lines
 }
 
 void RunComparisonChart::drawLayerDeltas() {

@@ -24,6 +24,10 @@ public:
     int runCount() const { return int(m_runs.size()); }
     // Why the comparison may mislead (runs of different models), empty = none.
     QString warning() const;
+    // Run `run`'s speed-up against the baseline (mean latency ratio, > 1 = faster; 0 = none)
+    // and how the chart writes it ("1.83× faster", "1.25× slower").
+    double speedUp(int run) const;
+    QString speedUpText(int run) const;
     // Layer names of the per-layer delta rows, top to bottom.
     QStringList deltaRows() const { return m_deltaRows; }
 

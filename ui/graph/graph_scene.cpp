@@ -300,6 +300,32 @@ void GraphScene::recolor() {
         legend.entries.erase(std::remove_if(legend.entries.begin(), legend.entries.end(),
                                             [](const GraphLegend::Entry& e) { return e.count == 0; }),
                              legend.entries.end());
+    } else if (!m_metric.isEmpty() && m_metricStyle.tolerance > 0) {
+        // Against the tolerance: a layer far below it is as fine as one just below it, so the
+        // figures' own min/max never paints agreeing layers red.
+        const double tol = m_metricStyle.tolerance;
+        const auto colour = [&](double v) {
+            if (!std::isfinite(v)) return metricColor(1.0, palette);
+            if (v <= tol) {
+                // Pale to mid green over the six decades below the tolerance.
+                const double t = std::clamp((std::log10(std::max(v, tol * 1e-6)) - std::log10(tol) + 6) / 6, 0.0, 1.0);
+                return isDarkPalette(palette) ? QColor::fromHsl(120, 120, int(std::lround(60 + 40 * t)))
+                                              : QColor::fromHsl(120, 140, int(std::lround(220 - 50 * t)));
+            }
+            return metricColor(0.35 + 0.65 * std::clamp(std::log10(v / tol) / 2, 0.0, 1.0), palette);
+        };
+        for (auto it = m_items.constBegin(); it != m_items.constEnd(); ++it) {
+            auto m = m_metric.constFind(it.key());
+            it.value()->setFill(m == m_metric.constEnd() ? noFigureColor(palette) : colour(*m));
+            it.value()->setFigure(m == m_metric.constEnd() ? QString() : formatMetric(*m));
+        }
+        legend.title = tr("Colour: %1 against the tolerance %2").arg(m_metricLabel, formatMetric(tol));
+        legend.entries.append({colour(tol * 1e-6), tr("\u2264 %1").arg(formatMetric(tol * 1e-6)), 0});
+        legend.entries.append({colour(tol), tr("\u2264 %1 (within tolerance)").arg(formatMetric(tol)), 0});
+        legend.entries.append({colour(tol * 1.0001), tr("> %1 (above tolerance)").arg(formatMetric(tol)), 0});
+        legend.entries.append({colour(tol * 10), formatMetric(tol * 10), 0});
+        legend.entries.append({colour(tol * 100), tr("\u2265 %1").arg(formatMetric(tol * 100)), 0});
+        legend.entries.append({noFigureColor(palette), tr("no figure"), 0});
     } else if (!m_metric.isEmpty()) {
         // A per-node figure: one sequential scale from the smallest to the largest figure.
         // On a log scale (errors over decades) zeros sit at the smallest positive figure.

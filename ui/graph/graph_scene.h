@@ -25,9 +25,12 @@ class NodeItem;
 
 // How a per-node figure is scaled and written: errors span decades (a log scale), memory is
 // in bytes (written as "1.2 MiB").
+// An error with a tolerance (> 0) is coloured against it, not against the figures' own
+// range: green shades up to the tolerance, orange to deep red for 1 to 100 times above it.
 struct MetricStyle {
     bool logScale = false;
     bool bytes = false;
+    double tolerance = 0;
 };
 
 // What the node colours of a scene mean, for the legend beside it.

@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QLocale>
+#include <QMap>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -90,6 +91,36 @@ QTreeWidgetItem* PropertiesPanel::section(const QString& title) {
 
 void PropertiesPanel::showNode(int stage, const QString& name) {
     fill(stage, name);
+    fitKeyColumn();
+}
+
+void PropertiesPanel::showModule(int stage, const QString& prefix, const QStringList& nodes) {
+    m_tree->clear();
+    auto graph = m_session->stageGraph(stage);
+    if (!graph) return;
+    QMap<QString, int> ops;
+    qlonglong macs = 0;
+    for (const QString& name : nodes)
+        if (const ir::Node* n = graph->findNode(name.toStdString())) {
+            ++ops[toQString(ir::opName(n->op))];
+            macs += qlonglong(ir::nodeMacs(*n));
+        }
+    QStringList opText;
+    for (auto it = ops.cbegin(); it != ops.cend(); ++it) opText << QStringLiteral("%1 \u00d7%2").arg(it.key()).arg(it.value());
+    auto add = [](QTreeWidgetItem* parent, const QString& key, const QString& value) {
+        auto* item = new QTreeWidgetItem(parent, {key, value});
+        item->setToolTip(0, key);
+        item->setToolTip(1, value);
+        if (value.isEmpty()) item->setFirstColumnSpanned(true);
+    };
+    QTreeWidgetItem* general = section(tr("Folded module"));
+    add(general, tr("Name"), prefix);
+    add(general, tr("Stage"), m_session->stageName(stage));
+    add(general, tr("Nodes"), QLocale().toString(nodes.size()));
+    add(general, tr("Ops"), opText.join(QStringLiteral(", ")));
+    if (macs > 0) add(general, tr("MACs"), QLocale().toString(macs));
+    QTreeWidgetItem* members = section(tr("Nodes in the module (expand it from its menu)"));
+    for (const QString& name : nodes) add(members, name, QString());
     fitKeyColumn();
 }
 

@@ -33,6 +33,9 @@ public:
     // The partitions of the ONNX Runtime run shown: the selected node's partition (EP
     // subgraph k, or the CPU provider it fell back to) in its own section. Not valid: none.
     void setPartitions(const RunPartitions& partitions);
+    // A folded module of `stage` selected: its name, how many nodes of which ops it holds,
+    // their MACs, and the nodes (instead of the first node's properties).
+    void showModule(int stage, const QString& prefix, const QStringList& nodes);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;

@@ -4,11 +4,16 @@
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 
+#include "onnx/model_inputs.h"
+
 #include <QApplication>
+#include <QScreen>
 #include <QFileInfo>
 #include <QLabel>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace embark::ui {
 
@@ -26,6 +31,20 @@ QString changeText(store::PlanChange c) {
     case store::PlanChange::Unchanged: break;
     }
     return PlanDiffDialog::tr("unchanged");
+}
+
+// A stored plan names the values its first nodes read but not their shapes: the run's model
+// declares them (when it is still there), instead of the graph showing "scalar".
+void fillInputShapes(ir::Graph& graph, const store::RunRecord& run) {
+    auto declared = onnx::declaredInputs(run.fingerprint.modelPath);
+    if (!declared) return;
+    for (const onnx::DeclaredInput& in : *declared) {
+        ir::Value* v = graph.findValue(in.name);
+        if (!v || !v->isGraphInput() || v->shape.rank() != 0 || !in.hasShape || in.dims.empty()) continue;
+        std::vector<int64_t> dims;
+        for (const onnx::DeclaredDim& d : in.dims) dims.push_back(d.value);
+        if (std::all_of(dims.begin(), dims.end(), [](int64_t d) { return d > 0; })) v->shape = ir::Shape(dims);
+    }
 }
 
 QString runTitle(const store::RunRecord& r) {
@@ -66,6 +85,7 @@ PlanDiffDialog::PlanDiffDialog(const store::RunRecord& a, std::vector<store::Pla
             m_drawError = tr("Run #%1's plan cannot be drawn: %2").arg(runs[side]->id).arg(q(graph.error().message));
             continue;
         }
+        fillInputShapes(**graph, *runs[side]);
         m_panels[side]->scene()->setGraph(std::shared_ptr<const ir::Graph>(std::move(*graph)));
         mark(side);
         connect(m_panels[side]->scene(), &GraphScene::nodeSelected, this,
@@ -76,7 +96,11 @@ PlanDiffDialog::PlanDiffDialog(const store::RunRecord& a, std::vector<store::Pla
     layout->addWidget(split, 1);
     layout->addWidget(m_details);
     if (!m_drawError.isEmpty()) m_summary->setText(summary() + QLatin1Char('\n') + m_drawError);
-    resize(1200, 760);
+    // At most most of the screen (a 768-line laptop too).
+    QSize size(1200, 760);
+    if (const QScreen* screen = parent ? parent->screen() : QGuiApplication::primaryScreen())
+        size = size.boundedTo(screen->availableGeometry().size() * 9 / 10);
+    resize(size);
 }
 
 PlanDiffDialog::~PlanDiffDialog() = default;

@@ -221,7 +221,7 @@ void RunHistoryPanel::refresh() {
         model->setToolTip(q(r.modelPath));
         auto* median = new SortItem(r.latency.empty() ? QString() : milliseconds(r.latency.medianNs), r.latency.medianNs);
         median->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* status = new SortItem(ok ? tr("ok") : tr("failed"), int(r.status));
+        auto* status = new SortItem(statusName(r.status), int(r.status));
         if (!ok) status->setToolTip(q(r.message));
         m_table->setItem(row, IdColumn, id);
         m_table->setItem(row, DateColumn, date);
@@ -290,23 +290,48 @@ void RunHistoryPanel::fitColumns() {
     }
 }
 
+QString RunHistoryPanel::statusName(store::RunStatus status) {
+    switch (status) {
+    case store::RunStatus::Ok: return tr("ok");
+    case store::RunStatus::Cancelled: return tr("cancelled");
+    case store::RunStatus::Failed: break;
+    }
+    return tr("failed");
+}
+
 QString RunHistoryPanel::statusText() const { return m_status->text(); }
 
 void RunHistoryPanel::setStatus(const QString& text) { m_status->setText(text); }
 
+std::vector<store::RunSummary> RunHistoryPanel::recentRuns(int count) {
+    if (!ensureStore()) return {};
+    auto all = m_store->listRuns();
+    if (!all.ok()) return {};
+    std::vector<store::RunSummary> runs = std::move(*all);
+    std::sort(runs.begin(), runs.end(), [](const store::RunSummary& a, const store::RunSummary& b) { return a.id > b.id; });
+    if (int(runs.size()) > count) runs.resize(size_t(count));
+    return runs;
+}
+
 void RunHistoryPanel::openSelected() {
     const std::vector<int64_t> ids = selectedRunIds();
-    if (ids.size() != 1 || !ensureStore()) return;
-    auto run = m_store->getRun(ids.front());
+    if (ids.size() == 1) openRun(ids.front());
+}
+
+bool RunHistoryPanel::openRun(int64_t id) {
+    if (!ensureStore()) return false;
+    auto run = m_store->getRun(id);
     if (!run.ok()) {
-        setStatus(tr("Cannot open run #%1: %2").arg(ids.front()).arg(q(run.error().message)));
-        return;
+        setStatus(tr("Cannot open run #%1: %2").arg(id).arg(q(run.error().message)));
+        return false;
     }
     const RunCharts charts = runChartsFromRecord(*run);
-    if (m_charts) m_charts->showRun(charts);
+    if (m_opener) m_opener(charts);
+    else if (m_charts) m_charts->showRun(charts);
     setStatus(run->status == store::RunStatus::Ok ? tr("Showing %1").arg(charts.label)
-                                                  : tr("%1 failed: %2").arg(charts.label, q(run->message)));
+                                                  : tr("%1 %2: %3").arg(charts.label, statusName(run->status), q(run->message)));
     emit chartsShown(false);
+    return true;
 }
 
 void RunHistoryPanel::compareSelected() {

@@ -9,6 +9,8 @@
 
 #include <QWidget>
 
+#include <functional>
+
 class QAction;
 class QCheckBox;
 class QComboBox;
@@ -20,6 +22,7 @@ class QTableWidget;
 namespace embark::ui {
 
 class ChartsPanel;
+struct RunCharts;
 class PlanDiffDialog;
 
 class RunHistoryPanel : public QWidget {
@@ -31,6 +34,11 @@ public:
 
     // Where Open and Compare draw; without it they only emit chartsShown().
     void setCharts(ChartsPanel* charts) { m_charts = charts; }
+    // What Open does with a run instead of drawing it on the charts directly (the main window
+    // opens the run's model first, so a run never lands on another model).
+    void setRunOpener(std::function<void(const RunCharts&)> opener) { m_opener = std::move(opener); }
+    // The text of a run's status in the table ("ok", "failed", "cancelled").
+    static QString statusName(store::RunStatus status);
 
     QString storePath() const { return m_path; }
     QTableWidget* table() const { return m_table; }
@@ -51,6 +59,11 @@ public:
     // The last comparison's runtime lines: what ran each run when it differs from the
     // baseline's (export, ONNX Runtime and its provider) and the SpacemiT EP options that differ.
     QStringList runtimeDifferences() const { return m_runtimeLines; }
+
+    // The newest runs of the store (any filter), at most `count`, newest first.
+    std::vector<store::RunSummary> recentRuns(int count);
+    // Shows run `id` as Open does (through the run opener); false when it cannot be read.
+    bool openRun(int64_t id);
 
     std::vector<int64_t> shownRunIds() const;    // in table order
     std::vector<int64_t> selectedRunIds() const; // in table order
@@ -86,6 +99,7 @@ private:
     QString m_path;
     std::unique_ptr<store::RunStore> m_store;
     ChartsPanel* m_charts = nullptr;
+    std::function<void(const RunCharts&)> m_opener;
     QLineEdit* m_model;
     QComboBox* m_board;
     QComboBox* m_library;

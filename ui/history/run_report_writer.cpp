@@ -21,6 +21,7 @@
 #include <QTextDocument>
 #include <QUrl>
 
+#include <algorithm>
 #include <memory>
 
 namespace embark::ui {
@@ -31,18 +32,29 @@ constexpr int kChartWidth = 960;
 constexpr int kChartHeight = 480;
 constexpr int kTopLayers = 25;
 
-// Draws a chart at the report's size without showing it on the screen.
-QImage draw(ChartWidget* chart) {
+} // namespace
+
+QImage renderChartForReport(ChartWidget* chart) {
     chart->setAttribute(Qt::WA_DontShowOnScreen);
     chart->resize(kChartWidth, kChartHeight);
     chart->show();
     QCoreApplication::sendPostedEvents();
     QApplication::processEvents();
+    // Rows that scroll on the screen would be missing on paper: grow until every row fits.
+    for (int attempt = 0; attempt < 4 && chart->rowCount() > chart->visibleRowCount(); ++attempt) {
+        const int rows = chart->rowCount(), visible = std::max(1, chart->visibleRowCount());
+        const int perRow = std::max(12, chart->plot()->axisRect()->height() / visible) + 2;
+        chart->resize(kChartWidth, chart->height() + (rows - visible) * perRow);
+        QCoreApplication::sendPostedEvents();
+        QApplication::processEvents();
+    }
     // The plot alone: the chart's own controls (view, top N) mean nothing on paper.
     QImage image = chart->plot()->grab().toImage();
     chart->hide();
     return image;
 }
+
+namespace {
 
 // The title drawn above the chart, so a page break never parts them (PDF).
 QImage titled(const QString& title, const QImage& chart) {
@@ -72,26 +84,26 @@ std::vector<ReportChart> renderReportCharts(const store::RunRecord& run, const s
         auto comparison = std::make_unique<RunComparisonChart>();
         comparison->setRuns({RunSeries{base.label, base.latenciesMs, base.layers, base.modelPath},
                              RunSeries{shown.label, shown.latenciesMs, shown.layers, shown.modelPath}});
-        charts.push_back({QStringLiteral("Run #%1 against run #%2").arg(run.id).arg(against->id), draw(comparison.get())});
+        charts.push_back({QStringLiteral("Run #%1 against run #%2").arg(run.id).arg(against->id), renderChartForReport(comparison.get())});
     }
     if (!shown.layers.empty()) {
         auto timing = std::make_unique<LayerTimingChart>();
         timing->setLayers(shown.layers);
         timing->setView(LayerTimingChart::View::Slowest);
         timing->setTopCount(kTopLayers);
-        charts.push_back({QStringLiteral("The %1 slowest layers of run #%2").arg(kTopLayers).arg(run.id), draw(timing.get())});
+        charts.push_back({QStringLiteral("The %1 slowest layers of run #%2").arg(kTopLayers).arg(run.id), renderChartForReport(timing.get())});
         timing->setView(LayerTimingChart::View::ByOpType);
-        charts.push_back({QStringLiteral("Time by op type, run #%1").arg(run.id), draw(timing.get())});
+        charts.push_back({QStringLiteral("Time by op type, run #%1").arg(run.id), renderChartForReport(timing.get())});
     }
     if (!shown.accuracy.empty()) {
         auto accuracy = std::make_unique<LayerAccuracyChart>();
         accuracy->setLayers(shown.accuracy, shown.firstDivergentNode);
-        charts.push_back({QStringLiteral("Per-layer accuracy of run #%1").arg(run.id), draw(accuracy.get())});
+        charts.push_back({QStringLiteral("Per-layer accuracy of run #%1").arg(run.id), renderChartForReport(accuracy.get())});
     }
     if (!shown.latenciesMs.empty() && !against) {
         auto latency = std::make_unique<LatencyChart>();
         latency->setSamples(shown.latenciesMs);
-        charts.push_back({QStringLiteral("Latency distribution of run #%1").arg(run.id), draw(latency.get())});
+        charts.push_back({QStringLiteral("Latency distribution of run #%1").arg(run.id), renderChartForReport(latency.get())});
     }
     return charts;
 }

@@ -12,6 +12,12 @@
 
 namespace embark::ui {
 
+class ChartWidget;
+
+// Draws `chart`'s plot off screen at the report's width, as tall as its rows need (every
+// layer of "the 25 slowest" is on paper, none scrolled away).
+QImage renderChartForReport(ChartWidget* chart);
+
 struct ReportChart {
     QString title;
     QImage image;

@@ -1,6 +1,15 @@
 #include "jobs_panel.h"
 
+#include "session/engine_text.h"
+
+#include "compile/export_builder.h"
+#include "export/exporter.h"
+#include "jobs/bench_pipeline.h"
+
 #include <QDateTime>
+#include <QDesktopServices>
+#include <QFileInfo>
+#include <QUrl>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonArray>
@@ -60,8 +69,32 @@ QString numberList(const QJsonArray& a) {
 
 } // namespace
 
+QString JobsPanel::predictionText(const QString& outputLine) {
+    const QJsonObject o = QJsonDocument::fromJson(outputLine.toUtf8()).object();
+    if (o.value(QLatin1String("type")).toString() != QLatin1String("output")) return {};
+    // A classifier's scores: [N] or [1, N] with N > 1, every value in the line's head.
+    qint64 numel = 1;
+    const QJsonArray shape = o.value(QLatin1String("shape")).toArray();
+    for (const QJsonValue& d : shape) numel *= d.toInteger();
+    const QJsonArray head = o.value(QLatin1String("head")).toArray();
+    if (shape.isEmpty() || shape.size() > 2 || (shape.size() == 2 && shape.at(0).toInteger() != 1) || numel < 2 ||
+        numel != head.size())
+        return {};
+    std::vector<int> order(size_t(head.size()));
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    std::stable_sort(order.begin(), order.end(), [&head](int a, int b) { return head.at(a).toDouble() > head.at(b).toDouble(); });
+    QStringList top;
+    for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) top << QString::number(order[i]);
+    const QLocale locale;
+    return tr("predicted class %1 (score %2); top %3: %4")
+        .arg(order[0])
+        .arg(locale.toString(head.at(order[0]).toDouble(), 'g', 4))
+        .arg(top.size())
+        .arg(top.join(QStringLiteral(", ")));
+}
+
 QString JobsPanel::displayLine(const QString& line) {
-    if (!line.startsWith(QLatin1String("{\"type\""))) return line;
+    if (!line.startsWith(QLatin1String("{\"type\""))) return engineText(line);
     QJsonParseError error;
     const QJsonObject o = QJsonDocument::fromJson(line.toUtf8(), &error).object();
     if (error.error != QJsonParseError::NoError) return line;
@@ -83,10 +116,13 @@ QString JobsPanel::displayLine(const QString& line) {
             .arg(o.value(QLatin1String("warmup")).toInt())
             .arg(o.value(QLatin1String("iterations")).toInt());
     }
-    if (type == QLatin1String("output"))
-        return tr("output %1 (%2) written to %3")
-            .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
-                 o.value(QLatin1String("file")).toString());
+    if (type == QLatin1String("output")) {
+        const QString written = tr("output %1 (%2) written to %3")
+                                    .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
+                                         o.value(QLatin1String("file")).toString());
+        const QString prediction = predictionText(line);
+        return prediction.isEmpty() ? written : written + QStringLiteral("; ") + prediction;
+    }
     if (type == QLatin1String("check"))
         return tr("check of %1 on the board: max abs %2, max rel %3 (tolerance %4): %5")
             .arg(o.value(QLatin1String("output")).toString(),
@@ -122,6 +158,8 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     m_log->setPlaceholderText(tr("Select a job to see its log."));
     m_cancel = new QPushButton(tr("&Cancel job"), this);
     m_clear = new QPushButton(tr("C&lear finished"), this);
+    m_openFolder = new QPushButton(tr("&Open output folder"), this);
+    m_openFolder->setToolTip(tr("Open the folder the selected job wrote (the export, the build) in the file manager"));
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_list);
     split->addWidget(m_log);
@@ -130,6 +168,7 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_cancel);
     buttons->addWidget(m_clear);
+    buttons->addWidget(m_openFolder);
     buttons->addStretch();
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
@@ -168,6 +207,10 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
         if (selectedJob() >= 0) m_queue->cancel(selectedJob());
     });
     connect(m_clear, &QPushButton::clicked, m_queue, &jobs::JobQueue::clearFinished);
+    connect(m_openFolder, &QPushButton::clicked, this, [this] {
+        if (auto job = m_queue->job(selectedJob()))
+            if (const QString dir = outputFolder(*job); !dir.isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
+    });
     for (const auto& job : m_queue->jobs()) addJob(job->id());
     updateButtons();
 }
@@ -308,6 +351,16 @@ void JobsPanel::appendNewLines() {
 void JobsPanel::updateButtons() {
     auto job = m_queue->job(selectedJob());
     m_cancel->setEnabled(job && !jobs::isFinished(job->state()));
+    m_openFolder->setEnabled(job && jobs::isFinished(job->state()) && !outputFolder(*job).isEmpty());
+}
+
+QString JobsPanel::outputFolder(const jobs::Job& job) {
+    const std::any result = job.result();
+    QString dir;
+    if (auto* r = std::any_cast<exporter::ExportResult>(&result)) dir = r->dir;
+    else if (auto* r = std::any_cast<build::BuildResult>(&result)) dir = QFileInfo(r->binary).absolutePath();
+    else if (auto* r = std::any_cast<jobs::BenchResult>(&result)) dir = r->exportDir;
+    return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QString();
 }
 
 } // namespace embark::ui

@@ -25,6 +25,10 @@ public:
     QTreeWidget* list() const { return m_list; }
     QPlainTextEdit* logView() const { return m_log; }
     QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* openFolderButton() const { return m_openFolder; }
+    // The folder a finished job wrote (an export, a build's binary, a benchmark's export);
+    // empty when it wrote none.
+    static QString outputFolder(const jobs::Job& job);
     // The job whose log is shown (-1: none).
     int selectedJob() const;
     void selectJob(int id);
@@ -36,6 +40,9 @@ public:
     // How the log view shows one line of a job's log: run_export's JSON lines as short
     // sentences, per-layer and dump lines not at all (null QString), other lines unchanged.
     static QString displayLine(const QString& line);
+    // A classifier's prediction from run_export's "output" line, when the line holds every
+    // value ("class 7 (score 12.3); top 5: 7, 1, 9, 4, 2"); empty otherwise.
+    static QString predictionText(const QString& outputLine);
 
 private:
     void addJob(int id);
@@ -53,6 +60,7 @@ private:
     QPlainTextEdit* m_log;
     QPushButton* m_cancel;
     QPushButton* m_clear;
+    QPushButton* m_openFolder;
     QTimer* m_tick;
     int m_shownJob = -1;
     int m_shownLines = 0;

@@ -19,10 +19,14 @@ RunCharts runChartsFromRecord(const store::RunRecord& record) {
     if (record.id > 0) run.label = QStringLiteral("#%1 ").arg(record.id) + run.label;
     for (int64_t ns : record.latencyNs) run.latenciesMs.push_back(double(ns) / 1e6);
     for (const store::LayerTiming& l : record.layers)
-        run.layers.push_back({QString::fromStdString(l.node), QString::fromStdString(l.lib), l.ns / 1e6});
+        run.layers.push_back({QString::fromStdString(l.node), QString::fromStdString(l.lib), l.ns / 1e6, QString()});
     for (const store::AccuracyEntry& a : record.layerAccuracy)
         run.accuracy.push_back({QString::fromStdString(a.name), a.cosine, a.snrDb, a.maxRel});
     run.modelPath = QString::fromStdString(f.modelPath);
+    run.runId = record.id;
+    run.boardId = QString::fromStdString(f.boardId);
+    run.library = QString::fromStdString(f.kernelLibrary);
+    run.date = f.date;
     run.firstDivergentNode = record.extra.value(QStringLiteral("first_divergent_layer")).toString();
     run.partitions = partitionsFromExtra(record.extra);
     return run;

@@ -111,12 +111,19 @@ deploy::SshOptions StudioJobs::sshOptions(const QString& boardId) const {
     return m_sshProvider ? m_sshProvider(boardId) : m_benchDefaults.ssh;
 }
 
+QString StudioJobs::exportDialogStartDir() const {
+    const QString fallback = QFileInfo(defaultExportDir()).absolutePath();
+    QString start = QSettings().value(QStringLiteral("exportParent"), fallback).toString();
+    if (!QFileInfo(start).isDir()) start = fallback; // a remembered folder since removed
+    QDir().mkpath(start);
+    return start;
+}
+
 void StudioJobs::exportWithDialog() {
     if (!m_session->hasModel()) return notify(tr("Open a model before exporting it."), true);
     QSettings settings;
-    const QString fallback = QFileInfo(defaultExportDir()).absolutePath();
-    const QString parent = QFileDialog::getExistingDirectory(
-        m_window, tr("Folder to write the export into"), settings.value(QStringLiteral("exportParent"), fallback).toString());
+    const QString parent =
+        QFileDialog::getExistingDirectory(m_window, tr("Folder to write the export into"), exportDialogStartDir());
     if (parent.isEmpty()) return;
     settings.setValue(QStringLiteral("exportParent"), parent);
     const QString dir = QDir(parent).filePath(QFileInfo(defaultExportDir()).fileName());
@@ -217,6 +224,15 @@ int StudioJobs::deployBinary(const QString& binary) {
     return m_queue->enqueue(jobs::makeDeployJob(std::move(r), title));
 }
 
+QString StudioJobs::benchmarkKey(const jobs::BenchOptions& o) {
+    QStringList parts{QFileInfo(o.modelPath).absoluteFilePath(), o.boardId, QString::fromStdString(o.library), o.runtime,
+                      o.epOptions.join(QLatin1Char(','))};
+    for (const auto& [name, shape] : o.shapeOverrides) parts << QString::fromStdString(name + "=" + shape.str());
+    for (const auto& [op, lib] : o.opOverrides) parts << QString::fromStdString("op:" + op + "=" + lib);
+    for (const auto& [node, lib] : o.nodeOverrides) parts << QString::fromStdString("node:" + node + "=" + lib);
+    return parts.join(QLatin1Char('\n'));
+}
+
 int StudioJobs::runBenchmark() {
     if (!m_session->hasModel()) return notify(tr("Open a model before running a benchmark."), true), -1;
     jobs::BenchOptions o = m_benchDefaults;
@@ -236,7 +252,20 @@ int StudioJobs::runBenchmark() {
     const QString title = tr("Benchmark %1 on %2 (%3)")
                               .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId,
                                    o.runtime == QLatin1String("onnxruntime") ? tr("ONNX Runtime") : m_session->library());
-    return m_queue->enqueue(jobs::makeBenchmarkJob(std::move(o), title));
+    // F5 pressed again while the same benchmark is queued or running: show that one.
+    const QString key = benchmarkKey(o);
+    for (auto it = m_benchKeys.cbegin(); it != m_benchKeys.cend(); ++it) {
+        auto job = m_queue->job(it.key());
+        if (it.value() != key || !job) continue;
+        if (job->state() != jobs::JobState::Queued && job->state() != jobs::JobState::Running) continue;
+        showJobsDock();
+        m_panel->selectJob(it.key());
+        notify(tr("%1 is already running.").arg(job->title()), false);
+        return it.key();
+    }
+    const int id = m_queue->enqueue(jobs::makeBenchmarkJob(std::move(o), title));
+    m_benchKeys.insert(id, key);
+    return id;
 }
 
 void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message) {
@@ -260,20 +289,29 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
         m_session->setLibrary(QStringLiteral("portable"));
         m_session->setLibrary(library);
     }
+    QString notShown; // a run of a model no longer open
     if (job->kind() == jobs::JobKind::Benchmark)
         if (auto* r = std::any_cast<jobs::BenchResult>(&result)) {
             if (r->record.id > 0) m_panel->setJobNote(id, tr("run #%1").arg(r->record.id));
-            if (state == jobs::JobState::Succeeded) {
-                m_charts->showRun(runChartsFromBench(*r));
-                if (QDockWidget* dock = chartsDock()) {
-                    dock->show();
-                    dock->raise();
-                }
+            // The run's charts and colours only over its own model: the user may have opened
+            // another one while it ran (the run stays one click away in the history).
+            const RunCharts run = runChartsFromBench(*r);
+            const bool ofOpenModel = run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath());
+            if (state == jobs::JobState::Succeeded && ofOpenModel) {
+                m_charts->showRun(run);
+                reveal(chartsDock());
+            } else if (state == jobs::JobState::Succeeded) {
+                notShown = tr("%1 is no longer open: its run is in Run history").arg(QFileInfo(run.modelPath).fileName());
             }
             emit benchmarkFinished(r->record.id); // a failed run is stored too: the history shows it
         }
+    m_benchKeys.remove(id);
     switch (state) {
-    case jobs::JobState::Succeeded: notify(tr("%1 finished: %2").arg(job->title(), resultSummary(*job)), false); break;
+    case jobs::JobState::Succeeded:
+        notify(notShown.isEmpty() ? tr("%1 finished: %2").arg(job->title(), resultSummary(*job))
+                                  : tr("%1 finished: %2 (%3)").arg(job->title(), resultSummary(*job), notShown),
+               false);
+        break;
     case jobs::JobState::Failed: notify(tr("%1 failed: %2").arg(job->title(), message), true); break;
     case jobs::JobState::Cancelled: notify(tr("%1 was cancelled.").arg(job->title()), false); break;
     default: break;
@@ -300,6 +338,13 @@ QString StudioJobs::resultSummary(const jobs::Job& job) {
     }
     if (auto* r = std::any_cast<exporter::ExportResult>(&result))
         return tr("%n layer(s) written to %1", nullptr, r->layers).arg(r->dir);
+    if (auto* out = std::any_cast<QString>(&result); out && job.kind() == jobs::JobKind::Deploy) {
+        // Deploy and run once: what the model predicted, for a classifier.
+        QStringList predictions;
+        for (const QString& line : out->split(QLatin1Char('\n')))
+            if (const QString p = JobsPanel::predictionText(line.trimmed()); !p.isEmpty()) predictions << p;
+        if (!predictions.isEmpty()) return tr("ran once: %1").arg(predictions.join(QStringLiteral("; ")));
+    }
     if (auto* r = std::any_cast<build::BuildResult>(&result))
         return tr("%1 (%2, %3)").arg(r->binary, r->elfMachine, locale.formattedDataSize(r->binaryBytes));
     if (auto* r = std::any_cast<jobs::QuantizeResult>(&result))
@@ -314,9 +359,13 @@ void StudioJobs::notify(const QString& text, bool error) {
     m_toast->showMessage(text, error);
 }
 
-void StudioJobs::showJobsDock() {
-    m_dock->show();
-    m_dock->raise();
+void StudioJobs::showJobsDock() { reveal(m_dock); }
+
+void StudioJobs::reveal(QDockWidget* dock) {
+    if (!dock) return;
+    if (m_revealer) return m_revealer(dock);
+    dock->show();
+    dock->raise();
 }
 
 QDockWidget* StudioJobs::chartsDock() const {

@@ -8,6 +8,7 @@
 #include "jobs/job_queue.h"
 #include "jobs/job_recipes.h"
 
+#include <QHash>
 #include <QObject>
 
 #include <functional>
@@ -56,8 +57,16 @@ public:
     // The benchmark's settings besides model, board and library (iterations, work folder,
     // store, ...). The studio always asks for per-layer timings and accuracy.
     jobs::BenchOptions& benchDefaults() { return m_benchDefaults; }
+    // How a dock of this object (Jobs, the charts' dock) is brought into view: the main
+    // window switches to the workspace that holds it. Unset: shown and raised where it is.
+    void setDockRevealer(std::function<void(QDockWidget*)> revealer) { m_revealer = std::move(revealer); }
+    void reveal(QDockWidget* dock);
     // Per-board SSH options (key, known hosts, host-key prompt) for deploy and benchmark.
     void setSshOptionsProvider(std::function<deploy::SshOptions(const QString& boardId)> provider);
+
+    // The folder the Export dialog starts in: the parent of defaultExportDir(), created when
+    // missing (a dialog started on a folder that does not exist cannot choose it).
+    QString exportDialogStartDir() const;
 
     QString lastExportDir() const { return m_lastExport; }
     QString lastBinary() const { return m_lastBinary; }
@@ -80,7 +89,11 @@ private:
     void showJobsDock();
     deploy::SshOptions sshOptions(const QString& boardId) const;
 
+    // What makes two benchmarks the same (model, shapes, board, library, runtime, overrides).
+    static QString benchmarkKey(const jobs::BenchOptions& o);
+
     QMainWindow* m_window;
+    QHash<int, QString> m_benchKeys; // benchmark job id -> benchmarkKey()
     StudioSession* m_session;
     ChartsPanel* m_charts;
     jobs::JobQueue* m_queue;
@@ -93,6 +106,7 @@ private:
     QAction* m_bench = nullptr;
     jobs::BenchOptions m_benchDefaults;
     std::function<deploy::SshOptions(const QString&)> m_sshProvider;
+    std::function<void(QDockWidget*)> m_revealer;
     QString m_lastExport;
     QString m_lastBinary;
 };

@@ -1,6 +1,9 @@
 #include "mainwindow.h"
+#include "embark_build_paths.h"
 
+#include "charts/chart_data.h"
 #include "charts/charts_panel.h"
+#include "charts/run_banner.h"
 #include "charts/layer_timing_chart.h"
 #include "charts/run_comparison_chart.h"
 #include "graph/graph_scene.h"
@@ -18,13 +21,17 @@
 #include "ssh/studio_ssh_options.h"
 #include "stages/stages_view.h"
 #include "targetpanel/target_panel.h"
+#include "welcome_page.h"
+#include "workspaces.h"
 
 #include "targets/kernel_library.h"
 #include "export/kernel_libraries.h"
 
 #include <QActionGroup>
 #include <QCloseEvent>
+#include <QDir>
 #include <QDockWidget>
+#include <QPushButton>
 #include <QDragEnterEvent>
 #include <QEventLoop>
 #include <QFileDialog>
@@ -35,11 +42,13 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace embark::ui {
 
@@ -47,11 +56,6 @@ namespace {
 
 constexpr int kMaxRecent = 8;
 const char* const kRecentKey = "recentFiles";
-// saveState()'s version: layouts saved before the docks were tabbed (version 0) are not
-// restored, they did not fit a 768-line screen.
-// Version 3 moved the rewrite list into a bottom tab (the graphs get the central height).
-constexpr int kStateVersion = 3;
-
 // A panel that may be taller or wider than its dock: it scrolls instead of setting the
 // dock's (and so the window's) minimum size.
 QScrollArea* scrolled(QWidget* panel, QWidget* parent) {
@@ -70,25 +74,54 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     setAcceptDrops(true);
     m_session = new StudioSession(this);
     m_stages = new StagesView(m_session, this);
-    setCentralWidget(m_stages);
+    // The banner above the graphs says which run the charts and colours show.
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_banner = new RunBanner(central);
+    centralLayout->addWidget(m_banner);
+    centralLayout->addWidget(m_stages, 1);
+    // While no model is open: the welcome page (recent models and runs, the sample model).
+    m_welcome = new WelcomePage(QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx"), this);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_welcome);
+    m_pages->addWidget(central);
+    setCentralWidget(m_pages);
     m_properties = new PropertiesPanel(m_session, this);
     m_target = new TargetPanel(m_session, this);
     m_charts = new ChartsPanel(this);
     m_history = new RunHistoryPanel({}, this);
     m_history->setCharts(m_charts);
+    m_history->setRunOpener([this](const RunCharts& run) { showRun(run); });
     createActions();
     createDocks();
+    connect(m_welcome, &WelcomePage::openRequested, this, [this] { m_openAction->trigger(); });
+    connect(m_welcome, &WelcomePage::modelRequested, this, [this](const QString& path) { loadModel(path); });
+    connect(m_welcome, &WelcomePage::runRequested, this, [this](qint64 id) { m_history->openRun(id); });
+    connect(m_session, &StudioSession::modelChanged, this, [this] { showWelcome(!m_session->hasModel()); });
+    for (int i = 0; i < Workspaces::kModeCount; ++i)
+        connect(m_workspaces->action(Workspaces::Mode(i)), &QAction::triggered, this, [this] {
+            if (m_session->hasModel()) showWelcome(false);
+        });
+    showWelcome(true);
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
+    connect(m_stages, &StagesView::moduleSelected, m_properties, &PropertiesPanel::showModule);
     connect(m_stages, &StagesView::foldFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
     // A chart's layer selects and centres its node in both panes.
     connect(m_charts, &ChartsPanel::nodeClicked, m_stages, &StagesView::revealNode);
     // Another model's runs leave the charts; the run shown colours the graph by layer time.
     connect(m_session, &StudioSession::modelChanged, m_charts, [this] { m_charts->clearForModel(m_session->modelPath()); });
     connect(m_charts, &ChartsPanel::runShown, this, [this](const RunCharts& run) {
+        // A run of another model never colours this one's graph (its names and scale differ).
+        const bool ofThisModel = run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath());
+        m_banner->setRun(m_charts->shownRun(), ofThisModel);
         QHash<QString, double> ms, error;
-        for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
-        for (const LayerAccuracy& layer : run.accuracy) error.insert(layer.node, layer.maxRel);
+        if (ofThisModel) {
+            for (const LayerTiming& layer : run.layers) ms.insert(layer.node, layer.ms);
+            for (const LayerAccuracy& layer : run.accuracy) error.insert(layer.node, layer.maxRel);
+        }
         m_stages->setFigures(StagesView::Colouring::Time, ms);
         m_stages->setFigures(StagesView::Colouring::Error, error);
         // An ONNX Runtime run with its EP subgraphs colours the graph by partition; another run
@@ -103,7 +136,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         else if (m_stages->colouring() == StagesView::Colouring::Default) m_stages->setColouring(StagesView::Colouring::Time);
         updateNodeFigures();
     });
+    connect(m_banner, &RunBanner::backRequested, m_charts, &ChartsPanel::clear);
     connect(m_charts, &ChartsPanel::cleared, this, [this] {
+        m_banner->setRun(nullptr);
         m_stages->setFigures(StagesView::Colouring::Time, {});
         m_stages->setFigures(StagesView::Colouring::Error, {});
         m_stages->setPartitions({});
@@ -114,25 +149,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_session, &StudioSession::targetChanged, this, &MainWindow::updateMemoryFigures);
     connect(m_session, &StudioSession::modelChanged, this, &MainWindow::updateMemoryFigures);
 
+    // The window's size and each workspace's layout as they were on a screen of this size.
     QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray())) fitToScreen();
-    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kStateVersion)) {
-        // First start: Properties gets most of the right column (sized once the window has
-        // its real size), the target below it; the bottom tabs show the jobs.
-        m_jobs->dock()->raise();
-        QTimer::singleShot(0, this, [this] {
-            const int column = m_propertiesDock->height() + m_targetDock->height();
-            resizeDocks({m_propertiesDock, m_targetDock}, {column * 3 / 5, column * 2 / 5}, Qt::Vertical);
-            // The graphs get the height; the bottom tabs a quarter of it.
-            resizeDocks({m_jobs->dock()}, {qMax(160, height() / 4)}, Qt::Vertical);
-        });
-    }
+    const QString screenGroup = QStringLiteral("window/") + m_workspaces->screenKey();
+    if (!restoreGeometry(settings.value(screenGroup + QStringLiteral("/geometry")).toByteArray())) fitToScreen();
+    m_workspaces->restore();
     m_stages->setSideBySide(settings.value(QStringLiteral("window/sideBySide"), true).toBool());
     const QString board = settings.value(QStringLiteral("board"), QStringLiteral("sim-k230")).toString();
     m_session->setBoard(board);
     m_session->setLibrary(settings.value(QStringLiteral("library"), QStringLiteral("portable")).toString());
     statusBar()->showMessage(tr("Open an ONNX model (Ctrl+O) or drop one on the window."));
 }
+
+MainWindow::~MainWindow() = default;
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -142,8 +171,10 @@ void MainWindow::createActions() {
         if (!path.isEmpty()) loadModel(path);
     });
     open->setIcon(style()->standardIcon(QStyle::SP_DialogOpenButton));
+    m_openAction = open;
     m_recentMenu = file->addMenu(tr("Open &recent"));
     rebuildRecentMenu();
+    file->addAction(tr("&Welcome page"), this, [this] { showWelcome(true); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -244,21 +275,46 @@ void MainWindow::createDocks() {
     });
     m_historyDock = dock(scrolled(m_history, this), tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
                          QKeySequence(Qt::ALT | Qt::Key_4));
-    tabifyDockWidget(m_jobs->dock(), m_historyDock);
     // The rewrite list is a bottom tab too: below the graphs it left them ~190 px of a
     // 768-line screen.
     if (QWidget* rewrites = m_stages->takeRewritePanel()) {
         m_rewritesDock = dock(rewrites, tr("Rewrites"), QStringLiteral("rewritesDock"), Qt::BottomDockWidgetArea,
-                              QKeySequence(Qt::ALT | Qt::Key_5));
-        tabifyDockWidget(m_historyDock, m_rewritesDock);
+                              QKeySequence(Qt::ALT | Qt::Key_6)); // Alt+5 is the Jobs dock
     }
+    // Inspect / Run / Compare instead of every dock at once.
+    m_workspaces = new Workspaces(this, {m_propertiesDock, m_targetDock, m_chartsDock, m_jobs->dock(), m_historyDock, m_rewritesDock},
+                                  m_viewMenu);
+    // A job queued shows the Run workspace's jobs, a finished run its charts.
+    m_jobs->setDockRevealer([this](QDockWidget* dock) { m_workspaces->reveal(dock, Workspaces::Mode::Run); });
     connect(m_history, &RunHistoryPanel::chartsShown, this, [this](bool comparison) {
-        m_chartsDock->show();
-        m_chartsDock->raise();
+        m_workspaces->reveal(m_chartsDock, comparison ? Workspaces::Mode::Compare : Workspaces::Mode::Run);
         m_charts->tabs()->setCurrentWidget(comparison ? static_cast<QWidget*>(m_charts->comparison())
                                                       : static_cast<QWidget*>(m_charts->timing()));
     });
 }
+
+void MainWindow::showWelcome(bool on) {
+    if (on) {
+        m_welcome->setRecentModels(recentFiles());
+        QList<WelcomePage::RecentRun> runs;
+        for (const store::RunSummary& r : m_history->recentRuns(8)) {
+            RunCharts run;
+            run.runId = r.id;
+            run.modelPath = QString::fromStdString(r.modelPath);
+            run.boardId = QString::fromStdString(r.boardId);
+            run.library = QString::fromStdString(r.kernelLibrary);
+            run.date = r.date;
+            QString text = runBannerText(run);
+            if (r.status != store::RunStatus::Ok) text += QStringLiteral(" \u00b7 ") + RunHistoryPanel::statusName(r.status);
+            else if (r.latency.medianNs > 0) text += QStringLiteral(" \u00b7 ") + formatTime(r.latency.medianNs / 1e6);
+            runs.append({r.id, text});
+        }
+        m_welcome->setRecentRuns(runs);
+    }
+    m_pages->setCurrentWidget(on ? static_cast<QWidget*>(m_welcome) : m_pages->widget(1));
+}
+
+bool MainWindow::isWelcomeShown() const { return m_pages->currentWidget() == m_welcome; }
 
 void MainWindow::updateMemoryFigures() {
     QHash<QString, double> bytes;
@@ -323,6 +379,9 @@ bool MainWindow::openModel(const QString& path, bool quiet, const std::map<std::
 }
 
 void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
+    std::unique_ptr<RunCharts> pending;
+    if (m_pendingRun && sameModelPath(m_pendingRun->modelPath, path)) pending = std::move(m_pendingRun);
+    if (error.isEmpty() && pending) QTimer::singleShot(0, this, [this, run = *pending] { applyRun(run); });
     if (!error.isEmpty()) {
         // Free input dimensions: the importer's advice is the CLI's --shape; the studio asks.
         if (!m_quietOpen && !m_openHadShapes && error.contains(QLatin1String("--shape")) &&
@@ -380,6 +439,10 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     auto fused = m_session->stageGraph(m_session->lastStage());
     const ir::Node* n = fused ? fused->findNode(node.toStdString()) : nullptr;
     QMenu menu(this);
+    // A folded box: the menu is the module's, not its first node's.
+    if (m_stages->foldedModules(m_stages->afterPanel()).contains(node) ||
+        m_stages->foldedModules(m_stages->beforePanel()).contains(node))
+        menu.addSection(tr("Module %1").arg(node));
     m_stages->addFoldActions(&menu, node); // fold by module prefix, in the pane clicked
     m_quantize->addNodeActions(&menu, node); // keep in float, after a quantization
     if (!n) {
@@ -409,10 +472,55 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     menu.exec(globalPos);
 }
 
+void MainWindow::showRun(const RunCharts& run) {
+    m_pendingRun.reset();
+    if (run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath())) return applyRun(run);
+    if (!QFileInfo::exists(run.modelPath)) {
+        // Its charts alone, said so by the banner; the graph keeps the open model's colours.
+        statusBar()->showMessage(tr("%1 is a run of %2, which no longer exists: its charts are shown, not on the graph.")
+                                     .arg(runBannerText(run), QDir::toNativeSeparators(run.modelPath)));
+        m_charts->showRun(run);
+        return;
+    }
+    // Its own model first; the charts follow once it is open (modelOpenFinished).
+    m_pendingRun = std::make_unique<RunCharts>(run);
+    loadModel(run.modelPath);
+}
+
+void MainWindow::applyRun(const RunCharts& run) {
+    // The selectors follow the run shown, as undoable edits (unknown ids leave them).
+    if (!run.boardId.isEmpty()) pushEdit(m_session, std::make_unique<SetBoardCommand>(m_session, run.boardId));
+    if (!run.library.isEmpty() && exporter::findKernelLibrary(run.library.toStdString()))
+        pushEdit(m_session, std::make_unique<SetLibraryCommand>(m_session, run.library));
+    m_charts->showRun(run);
+}
+
+bool MainWindow::confirmCloseWithJobs() {
+    jobs::JobQueue* queue = m_jobs->queue();
+    int active = 0;
+    for (const auto& job : queue->jobs())
+        if (job->state() == jobs::JobState::Queued || job->state() == jobs::JobState::Running) ++active;
+    if (active == 0) return true;
+    QMessageBox box(QMessageBox::Question, tr("Jobs are running"),
+                    tr("%n job(s) are still running or queued. Cancel them and quit?", nullptr, active),
+                    QMessageBox::NoButton, this);
+    QPushButton* quit = box.addButton(tr("Cancel jobs and quit"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(box.addButton(tr("Keep working"), QMessageBox::RejectRole));
+    box.setObjectName(QStringLiteral("quitWithJobs"));
+    box.exec();
+    if (box.clickedButton() != quit) return false;
+    // Cancel, and let each job end (a benchmark stores its run as cancelled) before quitting.
+    statusBar()->showMessage(tr("Cancelling the jobs..."));
+    queue->cancelAll();
+    queue->waitForIdle(60000);
+    return true;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event) {
+    if (!confirmCloseWithJobs()) return event->ignore();
     QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState(kStateVersion));
+    settings.setValue(QStringLiteral("window/") + m_workspaces->screenKey() + QStringLiteral("/geometry"), saveGeometry());
+    m_workspaces->save();
     settings.setValue(QStringLiteral("window/sideBySide"), m_stages->isSideBySide());
     settings.setValue(QStringLiteral("board"), m_session->boardId());
     settings.setValue(QStringLiteral("library"), m_session->library());

@@ -7,14 +7,18 @@
 #include <QMainWindow>
 
 #include <map>
+#include <memory>
 #include <string>
 
 class QDockWidget;
+class QStackedWidget;
 class QMenu;
 
 namespace embark::ui {
 
 class ChartsPanel;
+class RunBanner;
+struct RunCharts;
 class PropertiesPanel;
 class RunHistoryPanel;
 class StagesView;
@@ -22,11 +26,14 @@ class StudioJobs;
 class StudioQuantize;
 class StudioSession;
 class TargetPanel;
+class Workspaces;
+class WelcomePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override; // m_pendingRun's type is complete in the .cpp
 
     // Opens a model on a worker thread (the window stays responsive); the outcome shows in
     // the status bar, an error also in a message box unless `quiet`. A model whose inputs
@@ -35,6 +42,18 @@ public:
     void loadModel(const QString& path, bool quiet = false, const std::map<std::string, ir::Shape>& shapes = {});
     // The same, returning when the model is open (true) or refused (false).
     bool openModel(const QString& path, bool quiet = false, const std::map<std::string, ir::Shape>& shapes = {});
+
+    // Shows a stored run's charts and colours on its own model: a run of another model
+    // opens that model first, and the board and library selectors follow the run. A run
+    // whose model file is gone shows its charts only (the banner says so); its figures are
+    // never drawn on another model's graph.
+    void showRun(const RunCharts& run);
+    RunBanner* runBanner() const { return m_banner; }
+    Workspaces* workspaces() const { return m_workspaces; }
+    WelcomePage* welcome() const { return m_welcome; }
+    // The welcome page (recent models and runs) instead of the graphs, or back.
+    void showWelcome(bool on);
+    bool isWelcomeShown() const;
 
     StudioSession* session() const { return m_session; }
     StagesView* stages() const { return m_stages; }
@@ -50,7 +69,7 @@ public:
     QDockWidget* chartsDock() const { return m_chartsDock; }
     QDockWidget* historyDock() const { return m_historyDock; }
     QDockWidget* rewritesDock() const { return m_rewritesDock; }
-    // Fits the window and its docks in the screen's free area (a 1366x768 laptop too).
+    // Fits the window in the screen's free area (a 1366x768 laptop too).
     void fitToScreen();
 
 protected:
@@ -71,6 +90,9 @@ private:
     void askInputShapes(const QString& path);
     void showShortcuts();
     void showUserGuide();
+    void applyRun(const RunCharts& run);
+    // Asks before a running or queued job is cancelled by closing; true = go ahead.
+    bool confirmCloseWithJobs();
 
     StudioSession* m_session;
     StagesView* m_stages;
@@ -80,6 +102,11 @@ private:
     StudioJobs* m_jobs = nullptr;
     StudioQuantize* m_quantize = nullptr;
     RunHistoryPanel* m_history;
+    RunBanner* m_banner = nullptr;
+    Workspaces* m_workspaces = nullptr;
+    WelcomePage* m_welcome = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    std::unique_ptr<RunCharts> m_pendingRun; // shown once its model is open
     QDockWidget* m_propertiesDock = nullptr;
     QDockWidget* m_targetDock = nullptr;
     QDockWidget* m_chartsDock = nullptr;
@@ -88,6 +115,7 @@ private:
     bool m_quietOpen = false;
     bool m_openHadShapes = false;
     QMenu* m_recentMenu = nullptr;
+    QAction* m_openAction = nullptr;
     QMenu* m_viewMenu = nullptr;
 };
 

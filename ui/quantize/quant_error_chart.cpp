@@ -86,7 +86,8 @@ int QuantErrorChart::worstRow() const {
     int worst = -1;
     double lowest = INFINITY;
     for (int r = 0; r < m_rows.size(); ++r)
-        if (const QuantLayerError* l = layerOf(m_series.size() - 1, r); l && l->snrDb < lowest) {
+        // A layer kept in float is the user's answer to its error, not the worst int8 layer.
+        if (const QuantLayerError* l = layerOf(m_series.size() - 1, r); l && l->quantized && l->snrDb < lowest) {
             lowest = l->snrDb;
             worst = r;
         }

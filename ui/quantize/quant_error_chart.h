@@ -40,7 +40,7 @@ public:
     void setSeries(std::vector<QuantErrorSeries> series);
     const std::vector<QuantErrorSeries>& series() const { return m_series; }
     QStringList rowNodes() const { return m_rows; }
-    // The row of the lowest SNR in the last series, -1 = none.
+    // The row of the lowest SNR among the last series' quantized layers, -1 = none.
     int worstRow() const;
     // Acts as a click on row `row`: emits nodeClicked.
     void clickRow(int row);

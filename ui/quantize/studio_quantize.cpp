@@ -198,10 +198,7 @@ void StudioQuantize::onFinished(int id) {
 
 void StudioQuantize::showChart() {
     m_charts->tabs()->setCurrentWidget(m_chart);
-    if (QDockWidget* dock = m_jobs->chartsDock()) {
-        dock->show();
-        dock->raise();
-    }
+    m_jobs->reveal(m_jobs->chartsDock());
 }
 
 void StudioQuantize::openQuantizedModel() {

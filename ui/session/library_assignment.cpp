@@ -1,7 +1,11 @@
 #include "library_assignment.h"
 
+#include "engine_text.h"
+
 #include "export/deployment_target.h"
 #include "jobs/resolve_target.h"
+#include "export/exporter.h"
+#include "xnnpack/xnnpack_resolve.h"
 
 namespace embark::ui {
 
@@ -25,7 +29,7 @@ LibraryAssignments assignmentsOf(const exporter::Adaptation& adaptation) {
     LibraryAssignments out;
     for (const auto& [name, assignment] : adaptation.nodes) {
         if (assignment.rule == exporter::AssignmentRule::Conversion) continue;
-        out[name] = NodeLibrary{QString::fromStdString(assignment.library), QString::fromStdString(assignment.reason)};
+        out[name] = NodeLibrary{QString::fromStdString(assignment.library), engineText(QString::fromStdString(assignment.reason))};
     }
     return out;
 }

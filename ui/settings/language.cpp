@@ -40,4 +40,36 @@ QString installTranslators(QCoreApplication& app) {
     return locale.name();
 }
 
+QStringList standardButtonTexts() {
+    // The contexts and sources of QPlatformTheme::defaultStandardButtonText and of the GNOME
+    // theme's own texts; listed here so lupdate keeps them in Embark's .ts files.
+    static const char* const generic[][2] = {
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "OK")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Save")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Save All")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Open")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "&Yes")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Yes to &All")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "&No")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "N&o to All")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Abort")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Retry")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Ignore")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Close")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Cancel")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Discard")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Help")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Apply")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Reset")},
+        {"QPlatformTheme", QT_TRANSLATE_NOOP("QPlatformTheme", "Restore Defaults")},
+        {"QGnomeTheme", QT_TRANSLATE_NOOP("QGnomeTheme", "&OK")},
+        {"QGnomeTheme", QT_TRANSLATE_NOOP("QGnomeTheme", "&Save")},
+        {"QGnomeTheme", QT_TRANSLATE_NOOP("QGnomeTheme", "&Cancel")},
+        {"QGnomeTheme", QT_TRANSLATE_NOOP("QGnomeTheme", "&Close")},
+        {"QGnomeTheme", QT_TRANSLATE_NOOP("QGnomeTheme", "Close without Saving")}};
+    QStringList texts;
+    for (const auto& t : generic) texts << QCoreApplication::translate(t[0], t[1]);
+    return texts;
+}
+
 } // namespace embark::ui

@@ -103,16 +103,17 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
         QComboBox* combo = panel == m_before ? m_beforeStage : m_afterStage;
         connect(combo, &QComboBox::currentIndexChanged, this, [this, panel](int stage) { showStage(panel, stage); });
         connect(panel->scene(), &GraphScene::nodeSelected, this, [this, panel](const QString& node) {
-            // A folded box stands for its nodes: the first one is selected (Properties, links).
+            // A folded box stands for its nodes: the first one is selected (for the links), and
+            // Properties shows the module.
             QString name = node;
+            QStringList members;
             if (m_folded[panel == m_after].contains(node))
                 if (auto g = m_session->stageGraph(stageOf(panel)))
                     for (const ir::Node* n : g->nodes())
-                        if (shownName(panel, QString::fromStdString(n->name)) == node) {
-                            name = QString::fromStdString(n->name);
-                            break;
-                        }
+                        if (shownName(panel, QString::fromStdString(n->name)) == node) members << QString::fromStdString(n->name);
+            if (!members.isEmpty()) name = members.first();
             m_session->select(stageOf(panel), name);
+            if (!members.isEmpty()) emit moduleSelected(stageOf(panel), node, members);
         });
         connect(panel->scene(), &GraphScene::layoutReady, this,
                 [this] { applySelection(m_session->selectedStage(), m_session->selectedNode()); });

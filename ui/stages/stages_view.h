@@ -30,6 +30,9 @@ public:
     enum class Change { Added = 0, Removed, Fused, Rewritten, Unchanged };
 
     explicit StagesView(StudioSession* session, QWidget* parent = nullptr);
+    // The error colours' tolerance on max_rel (the accuracy chart's line and the benchmark's
+    // first-divergent rule use the same).
+    static constexpr double kErrorTolerance = 1e-3;
 
     GraphPanel* beforePanel() const { return m_before; }
     GraphPanel* afterPanel() const { return m_after; }
@@ -93,6 +96,9 @@ signals:
     void colouringChanged(embark::ui::StagesView::Colouring colouring);
     // A fold asked from the node menu could not be made (the message says why).
     void foldFailed(const QString& message);
+    // A folded box was selected (its first node is the session's selection, for the links):
+    // Properties shows the module, `nodes` of `stage`.
+    void moduleSelected(int stage, const QString& prefix, const QStringList& nodes);
 
 public:
 

@@ -172,6 +172,7 @@ void StagesView::applyMetric(GraphPanel* panel) {
     const QString label = kind == Colouring::Time && !m_metricLabel.isEmpty() ? m_metricLabel : figureLabel(kind);
     MetricStyle style;
     style.logScale = kind == Colouring::Error;
+    if (kind == Colouring::Error) style.tolerance = kErrorTolerance;
     style.bytes = kind == Colouring::Memory;
     if (kind == Colouring::Diff) {
         const QHash<QString, Change> change = changes(panel);

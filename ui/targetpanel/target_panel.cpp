@@ -1,5 +1,7 @@
 #include "target_panel.h"
 
+#include "session/engine_text.h"
+
 #include "board_dialog.h"
 #include "ep_options_dialog.h"
 
@@ -119,7 +121,7 @@ void TargetPanel::refresh() {
     if (const targets::Board* b = m_session->board()) {
         m_board->setCurrentIndex(m_board->findData(b->id));
         m_boardInfo->setText(tr("%1\n%2, %3 cores, %4; runs by %5")
-                                 .arg(b->name, b->arch)
+                                 .arg(engineText(b->name), b->arch)
                                  .arg(b->cores)
                                  .arg(QLocale().formattedDataSize(b->memoryBytes), b->runnerSummary()));
     }

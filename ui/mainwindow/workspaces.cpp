@@ -1,0 +1,205 @@
+#include "workspaces.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QMenu>
+#include <QScreen>
+#include <QSettings>
+#include <QTimer>
+#include <QToolBar>
+
+#include <algorithm>
+
+namespace embark::ui {
+
+namespace {
+
+// saveState()'s version for a workspace's layout (layouts of the single, all-docks window
+// before workspaces are not restored).
+constexpr int kStateVersion = 4;
+
+const char* modeKey(Workspaces::Mode mode) {
+    switch (mode) {
+    case Workspaces::Mode::Inspect: return "inspect";
+    case Workspaces::Mode::Run: return "run";
+    case Workspaces::Mode::Compare: return "compare";
+    }
+    return "inspect";
+}
+
+} // namespace
+
+Workspaces::Workspaces(QMainWindow* window, const Docks& docks, QMenu* viewMenu)
+    : QObject(window), m_window(window), m_docks(docks) {
+    m_bar = new QToolBar(tr("Workspaces"), window);
+    m_bar->setObjectName(QStringLiteral("workspaceBar"));
+    m_bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_bar->setMovable(false);
+    // First in the top row, like Qt Creator's mode bar is first at the left.
+    if (auto* first = window->findChild<QToolBar*>(QStringLiteral("mainToolBar"))) window->insertToolBar(first, m_bar);
+    else window->addToolBar(Qt::TopToolBarArea, m_bar);
+    m_group = new QActionGroup(this);
+    QMenu* menu = viewMenu->addMenu(tr("&Workspace"));
+    const QString tips[kModeCount] = {
+        tr("Inspect the model: the graphs before and after fusion, Properties, Target and the rewrites (Ctrl+1)"),
+        tr("Run on the board: the graphs, Target, the jobs and the charts of the run (Ctrl+2)"),
+        tr("Compare runs: the run history beside the charts (Ctrl+3)")};
+    for (int i = 0; i < kModeCount; ++i) {
+        const Mode mode = Mode(i);
+        QAction* a = new QAction(modeName(mode), this);
+        a->setCheckable(true);
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        a->setToolTip(tips[i]);
+        a->setObjectName(QStringLiteral("workspace_") + QLatin1String(modeKey(mode)));
+        m_group->addAction(a);
+        m_bar->addAction(a);
+        menu->addAction(a);
+        connect(a, &QAction::triggered, this, [this, mode] { setMode(mode); });
+        m_actions[i] = a;
+    }
+    m_actions[0]->setChecked(true);
+    viewMenu->addSeparator();
+}
+
+QString Workspaces::modeName(Mode mode) {
+    switch (mode) {
+    case Mode::Inspect: return tr("Inspect");
+    case Mode::Run: return tr("Run");
+    case Mode::Compare: return tr("Compare");
+    }
+    return {};
+}
+
+QString Workspaces::screenKey() const {
+    const QScreen* s = m_window->screen();
+    const QSize size = s ? s->size() : QSize();
+    return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+}
+
+void Workspaces::setMode(Mode mode) {
+    m_actions[int(mode)]->setChecked(true);
+    if (mode == m_mode || m_switching) return;
+    m_switching = true;
+    m_states[int(m_mode)] = m_window->saveState(kStateVersion);
+    m_mode = mode;
+    auto it = m_states.constFind(int(mode));
+    if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
+    m_switching = false;
+}
+
+void Workspaces::reveal(QDockWidget* dock, Mode mode) {
+    if (!dock) return;
+    if (dock->isHidden()) setMode(mode);
+    dock->show();
+    dock->raise();
+}
+
+void Workspaces::arrange(Mode mode) {
+    const Docks& d = m_docks;
+    QList<QDockWidget*> shown;
+    for (QDockWidget* dock : {d.properties, d.target, d.charts, d.jobs, d.history, d.rewrites})
+        if (dock) dock->setFloating(false);
+    auto add = [this](Qt::DockWidgetArea area, QDockWidget* dock) {
+        if (dock) m_window->addDockWidget(area, dock);
+    };
+    switch (mode) {
+    case Mode::Inspect:
+        // Properties above the target on the right; the rewrite list below the graphs.
+        add(Qt::RightDockWidgetArea, d.properties);
+        add(Qt::RightDockWidgetArea, d.target);
+        if (d.properties && d.target) m_window->splitDockWidget(d.properties, d.target, Qt::Vertical);
+        add(Qt::BottomDockWidgetArea, d.rewrites);
+        shown = {d.properties, d.target, d.rewrites};
+        break;
+    case Mode::Run:
+        // The target (board, library, overrides) above Properties; the jobs and the run's
+        // charts as tabs below the graphs, so both get the window's width.
+        add(Qt::RightDockWidgetArea, d.target);
+        add(Qt::RightDockWidgetArea, d.properties);
+        if (d.properties && d.target) m_window->splitDockWidget(d.target, d.properties, Qt::Vertical);
+        add(Qt::BottomDockWidgetArea, d.charts);
+        add(Qt::BottomDockWidgetArea, d.jobs);
+        if (d.charts && d.jobs) m_window->tabifyDockWidget(d.charts, d.jobs);
+        shown = {d.target, d.properties, d.charts, d.jobs};
+        break;
+    case Mode::Compare:
+        // The history beside the charts, under the graphs (a chart's layer still selects
+        // its node); nothing on the right, so both get the width.
+        add(Qt::BottomDockWidgetArea, d.history);
+        add(Qt::BottomDockWidgetArea, d.charts);
+        if (d.history && d.charts) m_window->splitDockWidget(d.history, d.charts, Qt::Horizontal);
+        shown = {d.history, d.charts};
+        break;
+    }
+    for (QDockWidget* dock : {d.properties, d.target, d.charts, d.jobs, d.history, d.rewrites})
+        if (dock) dock->setVisible(shown.contains(dock));
+    if (mode == Mode::Run && d.jobs) d.jobs->raise();
+}
+
+void Workspaces::size(Mode mode) {
+    const Docks& d = m_docks;
+    const int w = m_window->width(), h = m_window->height();
+    auto vertical = [this](QDockWidget* dock, int pixels) {
+        if (dock) m_window->resizeDocks({dock}, {pixels}, Qt::Vertical);
+    };
+    auto horizontal = [this](QDockWidget* dock, int pixels) {
+        if (dock) m_window->resizeDocks({dock}, {pixels}, Qt::Horizontal);
+    };
+    switch (mode) {
+    case Mode::Inspect:
+        vertical(d.rewrites, std::max(110, h / 5));
+        horizontal(d.properties, std::clamp(w * 27 / 100, 340, 460)); // the target's pickers need ~340 px
+        if (d.properties && d.target) m_window->resizeDocks({d.properties, d.target}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+        break;
+    case Mode::Run:
+        vertical(d.charts, std::max(220, h * 2 / 5));
+        horizontal(d.target, std::clamp(w * 27 / 100, 340, 460));
+        if (d.properties && d.target) m_window->resizeDocks({d.target, d.properties}, {h / 2, h / 2}, Qt::Vertical);
+        break;
+    case Mode::Compare:
+        vertical(d.history, std::max(260, h * 3 / 5));
+        if (d.history && d.charts) m_window->resizeDocks({d.history, d.charts}, {w * 2 / 5, w * 3 / 5}, Qt::Horizontal);
+        break;
+    }
+}
+
+void Workspaces::applyDefault(Mode mode) {
+    arrange(mode);
+    size(mode);
+    // Once the layout has its geometry (a window just shown or resized).
+    QTimer::singleShot(0, this, [this, mode] {
+        if (m_mode == mode) size(mode);
+    });
+}
+
+bool Workspaces::restore() {
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("window/") + screenKey());
+    const bool found = settings.contains(QStringLiteral("workspace"));
+    const Mode mode = Mode(std::clamp(settings.value(QStringLiteral("workspace"), 0).toInt(), 0, kModeCount - 1));
+    for (int i = 0; i < kModeCount; ++i) {
+        const QByteArray state = settings.value(QLatin1String(modeKey(Mode(i)))).toByteArray();
+        if (!state.isEmpty()) m_states[i] = state;
+    }
+    settings.endGroup();
+    m_mode = mode;
+    m_actions[int(mode)]->setChecked(true);
+    auto it = m_states.constFind(int(mode));
+    if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
+    return found;
+}
+
+void Workspaces::save() const {
+    QSettings settings;
+    settings.beginGroup(QStringLiteral("window/") + screenKey());
+    settings.setValue(QStringLiteral("workspace"), int(m_mode));
+    for (int i = 0; i < kModeCount; ++i) {
+        const QByteArray state = Mode(i) == m_mode ? m_window->saveState(kStateVersion) : m_states.value(i);
+        if (!state.isEmpty()) settings.setValue(QLatin1String(modeKey(Mode(i))), state);
+    }
+    settings.endGroup();
+}
+
+} // namespace embark::ui
