@@ -200,6 +200,19 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
     case OpKind::Softmax: case OpKind::LogSoftmax:
         if (opset < 13) return addLegacySoftmax(g, std::move(node), shapeKnown);
         break;
+    // indexing, scatter, selection and signal ops (issue 31)
+    case OpKind::TopK:
+        if (opset < 10) intsAttrToInput(g, node, "k", 1);
+        break;
+    case OpKind::RoiAlign:
+        // Opset 10 has no coordinate_transformation_mode and does not shift by half a pixel.
+        if (opset < 16 && !node.attrs.count("coordinate_transformation_mode"))
+            node.attrs["coordinate_transformation_mode"] = std::string("output_half_pixel");
+        break;
+    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceLogSum: case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceSumSquare:
+        intsAttrToInput(g, node, "axes", 1); // an input from opset 18
+        break;
     default:
         break;
     }

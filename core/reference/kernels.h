@@ -94,5 +94,10 @@ Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);          // data_
 Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quantize.cpp
 Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
 Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
+Expected<Tensors> indexingKernel(const ir::Node&, const Tensors&);      // index_ops.cpp
+Expected<Tensors> einsumKernel(const ir::Node&, const Tensors&);        // einsum.cpp
+Expected<Tensors> signalKernel(const ir::Node&, const Tensors&);        // signal_ops.cpp
+Expected<Tensors> lossKernel(const ir::Node&, const Tensors&);          // loss_ops.cpp
+Expected<Tensors> mathKernel(const ir::Node&, const Tensors&);          // math_ops.cpp
 
 } // namespace embark::reference::detail

@@ -409,7 +409,9 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
     }
     mask += x->shape.rank() == 0 ? "false}" : "}";
     const char* op = n.op == OpKind::ReduceMean ? "Mean" : n.op == OpKind::ReduceSum ? "Sum" : n.op == OpKind::ReduceMax ? "Max"
-                   : n.op == OpKind::ReduceMin ? "Min" : "Prod";
+                   : n.op == OpKind::ReduceMin ? "Min" : n.op == OpKind::ReduceL1 ? "L1" : n.op == OpKind::ReduceL2 ? "L2"
+                   : n.op == OpKind::ReduceSumSquare ? "SumSquare" : n.op == OpKind::ReduceLogSum ? "LogSum"
+                   : n.op == OpKind::ReduceLogSumExp ? "LogSumExp" : "Prod";
     const std::string var = ctx.ident(n, "_mask");
     ctx.decls += "static const bool " + var + "[] = " + mask + ";\n";
     ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + op + ", " + ctx.ptr(x) + ", " +
@@ -456,6 +458,8 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
         return emitNormalization(ctx, n);
     case OpKind::Softmax: case OpKind::LogSoftmax: case OpKind::ReduceMean: case OpKind::ReduceSum:
     case OpKind::ReduceMax: case OpKind::ReduceMin: case OpKind::ReduceProd:
+    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceSumSquare: case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp:
         return emitReduce(ctx, n);
     case OpKind::PRelu: case OpKind::Mod: {
         const char* op = n.op == OpKind::PRelu ? "PRelu" : (n.attrInt("fmod", 0) ? "FMod" : "Mod");
@@ -465,7 +469,7 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     default:
-        return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)) + " on float32 data at run time");
+        return emitPortableIndex(ctx, n);
     }
 }
 
