@@ -15,7 +15,7 @@ namespace embark::onnx {
 namespace {
 namespace pb = ::onnx;
 
-constexpr int kMinOpset = 7;
+constexpr int kMinOpset = 6; // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
 constexpr int kMaxOpset = 17;
 
 // "?x3x224x224" for messages about a declared shape with unknown dims.
@@ -58,7 +58,8 @@ Status ModelChecks::checkOpsets() {
         for (const auto& imp : m_model.opset_import()) domains.push_back("'" + imp.domain() + "'");
         return fail(ErrorKind::Unsupported, "the model imports no default ONNX opset (only " +
                                                 (domains.empty() ? std::string("nothing") : join(domains, ", ")) +
-                                                "); Embark supports the default ONNX domain, opsets 7 to 17");
+                                                "); Embark supports the default ONNX domain, opsets " + std::to_string(kMinOpset) + " to " +
+                                                std::to_string(kMaxOpset));
     }
     if (m_opset < kMinOpset || m_opset > kMaxOpset)
         return fail(ErrorKind::Unsupported,

@@ -1,6 +1,7 @@
 // Indexing, scatter and selection kernels for any dtype: ScatterND, ScatterElements (with
-// reduction), GatherElements, GatherND, TopK, CumSum, OneHot, Trilu, BitShift and
-// NonMaxSuppression. Elements move by bytes; reductions run in the element type itself.
+// reduction), GatherElements, GatherND, TopK, CumSum, OneHot, Trilu, BitShift,
+// NonMaxSuppression, Unique, Compress, NonZero, ReverseSequence and MaxUnpool. Elements move
+// by bytes; reductions run in the element type itself.
 #include "kernels.h"
 
 #include <algorithm>
@@ -408,10 +409,146 @@ Expected<Tensors> nonMaxSuppression(const ir::Node& node, const Tensors& inputs)
     return Tensors{ir::Tensor::fromInt64s(Shape{static_cast<int64_t>(selected.size() / 3), 3}, selected)};
 }
 
+// Slices j of `axis` ([outer][dim][inner]) as the flat positions they cover.
+std::vector<int64_t> slicePositions(int64_t outer, int64_t dim, int64_t inner, const std::vector<int64_t>& picks) {
+    std::vector<int64_t> index;
+    index.reserve(static_cast<size_t>(outer * inner) * picks.size());
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j : picks)
+            for (int64_t k = 0; k < inner; ++k) index.push_back((o * dim + j) * inner + k);
+    return index;
+}
+
+Expected<Tensors> unique(const ir::Node& node, const ir::Tensor& x) {
+    const bool hasAxis = node.has("axis");
+    const bool sorted = node.attrInt("sorted", 1) != 0;
+    const ir::Tensor t = hasAxis ? x : x.reshaped(Shape{x.numel()});
+    const int64_t rank = static_cast<int64_t>(t.shape().rank());
+    Expected<int64_t> axis = hasAxis ? normalizedAxis(node, node.attrInt("axis", 0), rank) : Expected<int64_t>(int64_t{0});
+    if (!axis) return axis.error();
+    const size_t a = static_cast<size_t>(*axis);
+    int64_t outer = 1, inner = 1;
+    for (size_t d = 0; d < t.shape().rank(); ++d) {
+        if (d < a) outer *= t.shape()[d];
+        if (d > a) inner *= t.shape()[d];
+    }
+    const int64_t dim = t.shape()[a];
+    const std::vector<double> v = toDoubles(t);
+    std::vector<std::vector<double>> keys(static_cast<size_t>(dim));
+    for (int64_t j = 0; j < dim; ++j)
+        for (int64_t p : slicePositions(outer, dim, inner, {j})) keys[static_cast<size_t>(j)].push_back(v[static_cast<size_t>(p)]);
+    std::vector<int64_t> firsts; // first occurrence of each distinct slice, in order of appearance
+    std::vector<int64_t> inverse(static_cast<size_t>(dim));
+    for (int64_t j = 0; j < dim; ++j) {
+        auto it = std::find_if(firsts.begin(), firsts.end(), [&](int64_t f) { return keys[static_cast<size_t>(f)] == keys[static_cast<size_t>(j)]; });
+        if (it == firsts.end()) firsts.push_back(j);
+    }
+    if (sorted)
+        std::stable_sort(firsts.begin(), firsts.end(), [&](int64_t p, int64_t q) { return keys[static_cast<size_t>(p)] < keys[static_cast<size_t>(q)]; });
+    std::vector<int64_t> counts(firsts.size(), 0);
+    for (int64_t j = 0; j < dim; ++j)
+        for (size_t u = 0; u < firsts.size(); ++u)
+            if (keys[static_cast<size_t>(firsts[u])] == keys[static_cast<size_t>(j)]) {
+                inverse[static_cast<size_t>(j)] = static_cast<int64_t>(u);
+                ++counts[u];
+                break;
+            }
+    Shape yShape = t.shape();
+    yShape[a] = static_cast<int64_t>(firsts.size());
+    const int64_t n = static_cast<int64_t>(firsts.size());
+    return Tensors{gatherByIndex(t, yShape, slicePositions(outer, dim, inner, firsts)), ir::Tensor::fromInt64s(Shape{n}, firsts),
+                   ir::Tensor::fromInt64s(Shape{dim}, inverse), ir::Tensor::fromInt64s(Shape{n}, counts)};
+}
+
+Expected<Tensors> compress(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& condition) {
+    const bool hasAxis = node.has("axis");
+    const ir::Tensor t = hasAxis ? x : x.reshaped(Shape{x.numel()});
+    Expected<int64_t> axis = hasAxis ? normalizedAxis(node, node.attrInt("axis", 0), static_cast<int64_t>(t.shape().rank()))
+                                     : Expected<int64_t>(int64_t{0});
+    if (!axis) return axis.error();
+    const size_t a = static_cast<size_t>(*axis);
+    const int64_t dim = t.shape()[a];
+    if (condition.numel() > dim)
+        return invalid(node, "condition has " + std::to_string(condition.numel()) + " values for an axis of " + std::to_string(dim));
+    std::vector<int64_t> picks;
+    for (int64_t j = 0; j < condition.numel(); ++j)
+        if (condition.at(j) != 0) picks.push_back(j);
+    int64_t outer = 1, inner = 1;
+    for (size_t d = 0; d < t.shape().rank(); ++d) {
+        if (d < a) outer *= t.shape()[d];
+        if (d > a) inner *= t.shape()[d];
+    }
+    Shape out = t.shape();
+    out[a] = static_cast<int64_t>(picks.size());
+    return Tensors{gatherByIndex(t, out, slicePositions(outer, dim, inner, picks))};
+}
+
+Expected<Tensors> nonZero(const ir::Tensor& x) {
+    const Shape& s = x.shape();
+    const std::vector<int64_t> strides = stridesOf(s);
+    std::vector<int64_t> hits;
+    for (int64_t i = 0; i < x.numel(); ++i)
+        if (x.at(i) != 0) hits.push_back(i);
+    const int64_t rank = static_cast<int64_t>(s.rank()), n = static_cast<int64_t>(hits.size());
+    std::vector<int64_t> out(static_cast<size_t>(std::max<int64_t>(rank, 1) * n));
+    for (int64_t k = 0; k < n; ++k)
+        for (int64_t d = 0; d < rank; ++d)
+            out[static_cast<size_t>(d * n + k)] = hits[static_cast<size_t>(k)] / strides[static_cast<size_t>(d)] % s[static_cast<size_t>(d)];
+    return Tensors{ir::Tensor::fromInt64s(Shape{rank, n}, out)};
+}
+
+Expected<Tensors> reverseSequence(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& lensT) {
+    const int64_t rank = static_cast<int64_t>(x.shape().rank());
+    if (rank < 2) return invalid(node, "input must have rank >= 2, not " + x.shape().str());
+    Expected<int64_t> batchAxis = normalizedAxis(node, node.attrInt("batch_axis", 1), rank);
+    Expected<int64_t> timeAxis = normalizedAxis(node, node.attrInt("time_axis", 0), rank);
+    if (!batchAxis) return batchAxis.error();
+    if (!timeAxis) return timeAxis.error();
+    const size_t b = static_cast<size_t>(*batchAxis), ta = static_cast<size_t>(*timeAxis);
+    const std::vector<int64_t> lens = lensT.toInt64Vector();
+    if (static_cast<int64_t>(lens.size()) != x.shape()[b]) return invalid(node, "sequence_lens must hold one length per batch");
+    const std::vector<int64_t> strides = stridesOf(x.shape());
+    std::vector<int64_t> index(static_cast<size_t>(x.numel()));
+    for (int64_t i = 0; i < x.numel(); ++i) {
+        const int64_t bi = i / strides[b] % x.shape()[b], t = i / strides[ta] % x.shape()[ta];
+        const int64_t len = std::clamp<int64_t>(lens[static_cast<size_t>(bi)], 0, x.shape()[ta]);
+        index[static_cast<size_t>(i)] = t < len ? i + (len - 1 - 2 * t) * strides[ta] : i;
+    }
+    return Tensors{gatherByIndex(x, x.shape(), index)};
+}
+
+Expected<Tensors> maxUnpool(const ir::Node& node, const Tensors& inputs, const ir::Tensor& x, const ir::Tensor& indices) {
+    const Shape& xs = x.shape();
+    if (xs.rank() < 3 || indices.shape() != xs) return invalid(node, "X must be [N, C, spatial...] and I of its shape");
+    std::vector<int64_t> dims = {xs[0], xs[1]};
+    if (const ir::Tensor* shapeT = optionalInput(inputs, 2)) {
+        dims = shapeT->toInt64Vector();
+    } else {
+        const size_t n = xs.rank() - 2;
+        const std::vector<int64_t> k = node.attrInts("kernel_shape"), st = node.attrInts("strides", std::vector<int64_t>(n, 1));
+        const std::vector<int64_t> pads = node.attrInts("pads", std::vector<int64_t>(2 * n, 0));
+        if (k.size() != n || st.size() != n || pads.size() != 2 * n) return invalid(node, "kernel_shape, strides and pads must match the spatial dims");
+        for (size_t i = 0; i < n; ++i) dims.push_back((xs[i + 2] - 1) * st[i] + k[i] - pads[i] - pads[i + n]);
+    }
+    ir::Tensor out(x.dtype(), Shape(dims));
+    const size_t size = ir::dtypeSize(x.dtype());
+    const std::vector<int64_t> idx = indices.toInt64Vector();
+    for (size_t i = 0; i < idx.size(); ++i) {
+        if (idx[i] < 0 || idx[i] >= out.numel()) return invalid(node, "index " + std::to_string(idx[i]) + " is outside the output " + out.shape().str());
+        std::memcpy(static_cast<char*>(out.mutableData()) + static_cast<size_t>(idx[i]) * size, static_cast<const char*>(x.data()) + i * size, size);
+    }
+    return Tensors{out};
+}
+
 } // namespace
 
 Expected<Tensors> indexingKernel(const ir::Node& node, const Tensors& inputs) {
     if (node.op == OpKind::NonMaxSuppression) return nonMaxSuppression(node, inputs);
+    if (node.op == OpKind::Unique || node.op == OpKind::NonZero) {
+        Expected<const ir::Tensor*> x = requiredInput(node, inputs, 0);
+        if (!x) return x.error();
+        return node.op == OpKind::Unique ? unique(node, **x) : nonZero(**x);
+    }
     std::vector<const ir::Tensor*> in;
     const size_t required = node.op == OpKind::ScatterND || node.op == OpKind::ScatterElements || node.op == OpKind::OneHot ? 3
                             : node.op == OpKind::Trilu                                                                   ? 1
@@ -431,6 +568,9 @@ Expected<Tensors> indexingKernel(const ir::Node& node, const Tensors& inputs) {
     case OpKind::OneHot: return oneHot(node, *in[0], *in[1], *in[2]);
     case OpKind::Trilu: return trilu(node, *in[0], optionalInput(inputs, 1));
     case OpKind::BitShift: return bitShift(node, *in[0], *in[1]);
+    case OpKind::Compress: return compress(node, *in[0], *in[1]);
+    case OpKind::ReverseSequence: return reverseSequence(node, *in[0], *in[1]);
+    case OpKind::MaxUnpool: return maxUnpool(node, inputs, *in[0], *in[1]);
     default: return unsupported(node, "not an indexing op");
     }
 }

@@ -93,8 +93,11 @@ KernelEntry entryFor(OpKind op) {
     case OpKind::Hardmax: case OpKind::CastLike: case OpKind::EyeLike: case OpKind::Tan: case OpKind::Asin:
     case OpKind::Acos: case OpKind::Atan: case OpKind::Sinh: case OpKind::Cosh: case OpKind::Asinh: case OpKind::Acosh:
     case OpKind::Atanh: case OpKind::IsNaN: case OpKind::IsInf: case OpKind::ThresholdedRelu: case OpKind::Shrink:
-    case OpKind::Celu:
+    case OpKind::Celu: case OpKind::Det: case OpKind::MeanVarianceNormalization: case OpKind::HannWindow:
+    case OpKind::HammingWindow: case OpKind::BlackmanWindow:
         return {mathKernel, G};
+    case OpKind::Unique: case OpKind::Compress: case OpKind::NonZero: case OpKind::ReverseSequence: case OpKind::MaxUnpool:
+        return {indexingKernel, G};
     case OpKind::Count_: break;
     }
     return {};

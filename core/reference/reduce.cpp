@@ -1,4 +1,5 @@
-// Softmax and LogSoftmax (opset-13 semantics: one axis), ReduceMean/Sum/Max/Min/Prod
+// Softmax and LogSoftmax (opset-13 semantics: one axis), ReduceMean/Sum/Max/Min/Prod/L1/L2/
+// SumSquare/LogSum/LogSumExp
 // (axes input, keepdims, noop_with_empty_axes) and ArgMax/ArgMin (keepdims,
 // select_last_index). Accumulation in double.
 #include "kernels.h"

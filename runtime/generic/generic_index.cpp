@@ -42,6 +42,48 @@ void weightedLoss(const float* logp, const int64_t* pos, const float* weight, in
     if (reduction == 2) out[0] = static_cast<float>(sum / weights);
 }
 
+void fill(float* out, int64_t count, float value) {
+    for (int64_t i = 0; i < count; ++i) out[i] = value;
+}
+
+void det(const float* in, int64_t batch, int64_t m, float* out) {
+    std::vector<double> a(static_cast<size_t>(m * m));
+    for (int64_t b = 0; b < batch; ++b) {
+        for (int64_t i = 0; i < m * m; ++i) a[static_cast<size_t>(i)] = in[b * m * m + i];
+        double d = 1;
+        for (int64_t c = 0; c < m && d != 0; ++c) {
+            int64_t p = c;
+            for (int64_t r = c + 1; r < m; ++r)
+                if (std::fabs(a[static_cast<size_t>(r * m + c)]) > std::fabs(a[static_cast<size_t>(p * m + c)])) p = r;
+            if (a[static_cast<size_t>(p * m + c)] == 0) { d = 0; break; }
+            if (p != c) {
+                for (int64_t k = 0; k < m; ++k) std::swap(a[static_cast<size_t>(p * m + k)], a[static_cast<size_t>(c * m + k)]);
+                d = -d;
+            }
+            const double pivot = a[static_cast<size_t>(c * m + c)];
+            d *= pivot;
+            for (int64_t r = c + 1; r < m; ++r) {
+                const double f = a[static_cast<size_t>(r * m + c)] / pivot;
+                for (int64_t k = c; k < m; ++k) a[static_cast<size_t>(r * m + k)] -= f * a[static_cast<size_t>(c * m + k)];
+            }
+        }
+        out[b] = static_cast<float>(d);
+    }
+}
+
+void meanVarianceNorm(const float* in, int64_t count, const int64_t* slot, int64_t slots, float* out) {
+    std::vector<double> sum(static_cast<size_t>(slots)), sq(static_cast<size_t>(slots));
+    for (int64_t i = 0; i < count; ++i) {
+        sum[static_cast<size_t>(slot[i])] += in[i];
+        sq[static_cast<size_t>(slot[i])] += static_cast<double>(in[i]) * in[i];
+    }
+    const double n = static_cast<double>(count) / static_cast<double>(slots > 0 ? slots : 1);
+    for (int64_t i = 0; i < count; ++i) {
+        const double mean = sum[static_cast<size_t>(slot[i])] / n, var = sq[static_cast<size_t>(slot[i])] / n - mean * mean;
+        out[i] = static_cast<float>((in[i] - mean) / (std::sqrt(std::max(var, 0.0)) + 1e-9));
+    }
+}
+
 void cumsum(const float* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, float* out) {
     for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i) {

@@ -231,7 +231,45 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     switch (n.op) {
-    case OpKind::GatherElements: case OpKind::GatherND: case OpKind::Trilu: return emitGatherLike(ctx, n);
+    case OpKind::GatherElements: case OpKind::GatherND: case OpKind::Trilu: case OpKind::Compress:
+    case OpKind::ReverseSequence:
+        return emitGatherLike(ctx, n);
+    case OpKind::MaxUnpool: {
+        Expected<const ir::Tensor*> indices = constantInput(n, 1, "indices");
+        if (!indices) return indices.error();
+        const std::vector<int64_t> dst = (*indices)->toInt64Vector();
+        for (int64_t d : dst)
+            if (d < 0 || d >= y->shape.numel())
+                return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": index " + str(d) + " is outside the output " + y->shape.str());
+        ctx.forward += "    embark::generic::fill(" + ctx.ptr(y) + ", " + str(y->shape.numel()) + ", 0.f);\n"
+                       "    embark::generic::scatterFlat(" + ctx.ptr(y) + ", 0, " + ctx.ptr(x) + ", " + ctx.int64s(n.name + ":positions", dst) +
+                       ", " + str(static_cast<int64_t>(dst.size())) + ", 1, embark::generic::ScatterReduce::None, " + ctx.ptr(y) + ");\n";
+        return {};
+    }
+    case OpKind::Det: {
+        const ir::Shape& s = x->shape;
+        const int64_t m = s.rank() >= 2 ? s[s.rank() - 1] : 0;
+        if (m == 0 || s[s.rank() - 2] != m) return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": input must be [..., M, M]");
+        ctx.forward += "    embark::generic::det(" + ctx.ptr(x) + ", " + str(s.numel() / (m * m)) + ", " + str(m) + ", " + ctx.ptr(y) + ");\n";
+        return {};
+    }
+    case OpKind::MeanVarianceNormalization: {
+        // Each element's statistics slot (its coordinates on the kept axes), computed here.
+        const ir::Shape& s = x->shape;
+        std::vector<bool> reduced(s.rank(), false);
+        for (int64_t a : n.attrInts("axes", {0, 2, 3})) reduced[static_cast<size_t>(s.normAxis(a))] = true;
+        std::vector<int64_t> slot(static_cast<size_t>(s.numel()), 0), strides(s.rank(), 1);
+        for (size_t d = s.rank(); d-- > 1;) strides[d - 1] = strides[d] * s[d];
+        int64_t nSlots = 1;
+        for (size_t d = s.rank(); d-- > 0;) {
+            if (reduced[d]) continue;
+            for (int64_t i = 0; i < s.numel(); ++i) slot[static_cast<size_t>(i)] += i / strides[d] % s[d] * nSlots;
+            nSlots *= s[d];
+        }
+        ctx.forward += "    embark::generic::meanVarianceNorm(" + ctx.ptr(x) + ", " + str(s.numel()) + ", " +
+                       ctx.int64s(n.name + ":slots", slot) + ", " + str(nSlots) + ", " + ctx.ptr(y) + ");\n";
+        return {};
+    }
     case OpKind::ScatterElements: case OpKind::ScatterND: return emitScatter(ctx, n);
     case OpKind::Einsum: return emitEinsum(ctx, n);
     case OpKind::NegativeLogLikelihoodLoss: case OpKind::SoftmaxCrossEntropyLoss: return emitLoss(ctx, n);
