@@ -61,7 +61,14 @@ Status ModelChecks::checkOpsets() {
                                                 "); Embark supports the default ONNX domain, opsets " + std::to_string(kMinOpset) + " to " +
                                                 std::to_string(kMaxOpset));
     }
-    if (m_opset < kMinOpset || m_opset > kMaxOpset)
+    // Older opsets import when every op of the model kept its semantics since opset 1.
+    static const std::unordered_set<std::string> kSameSinceOpset1{"Not", "Softplus", "Softsign", "GlobalAveragePool",
+                                                                  "GlobalMaxPool", "Identity", "Transpose", "Shape",
+                                                                  "Size", "Flatten"};
+    bool sameSinceOpset1 = m_opset >= 1 && m_opset < kMinOpset;
+    for (const auto& n : m_model.graph().node())
+        sameSinceOpset1 = sameSinceOpset1 && isDefaultDomain(n.domain()) && kSameSinceOpset1.count(n.op_type());
+    if ((m_opset < kMinOpset && !sameSinceOpset1) || m_opset > kMaxOpset)
         return fail(ErrorKind::Unsupported,
                     "the model uses opset " + std::to_string(m_opset) + "; Embark imports opsets " +
                         std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +

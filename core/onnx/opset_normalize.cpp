@@ -242,6 +242,18 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
     case OpKind::Gemm:
         if (opset < 7) takeAttr(node.attrs, "broadcast"); // C broadcasts from opset 7 on
         break;
+    case OpKind::PRelu: {
+        // Opset 6: a 1-D slope of C values applies per channel (axis 1), not along the last axis.
+        ir::Value* x = node.inputs.empty() ? nullptr : node.inputs[0];
+        ir::Value* slope = node.inputs.size() > 1 ? node.inputs[1] : nullptr;
+        if (opset < 7 && x && slope && shapeKnown(x) && slope->isConstant() && slope->shape.rank() == 1 && x->shape.rank() > 2 &&
+            slope->shape[0] == x->shape[1] && slope->shape[0] != 1) {
+            std::vector<int64_t> dims(x->shape.rank() - 1, 1);
+            dims[0] = slope->shape[0];
+            node.inputs[1] = constant(g, node, "slope", slope->constant.reshaped(ir::Shape(dims)));
+        }
+        break;
+    }
     // indexing, scatter, selection and signal ops (issue 31)
     case OpKind::TopK:
         if (opset < 10) intsAttrToInput(g, node, "k", 1);

@@ -520,22 +520,31 @@ Expected<Tensors> reverseSequence(const ir::Node& node, const ir::Tensor& x, con
 Expected<Tensors> maxUnpool(const ir::Node& node, const Tensors& inputs, const ir::Tensor& x, const ir::Tensor& indices) {
     const Shape& xs = x.shape();
     if (xs.rank() < 3 || indices.shape() != xs) return invalid(node, "X must be [N, C, spatial...] and I of its shape");
-    std::vector<int64_t> dims = {xs[0], xs[1]};
-    if (const ir::Tensor* shapeT = optionalInput(inputs, 2)) {
-        dims = shapeT->toInt64Vector();
-    } else {
-        const size_t n = xs.rank() - 2;
-        const std::vector<int64_t> k = node.attrInts("kernel_shape"), st = node.attrInts("strides", std::vector<int64_t>(n, 1));
-        const std::vector<int64_t> pads = node.attrInts("pads", std::vector<int64_t>(2 * n, 0));
-        if (k.size() != n || st.size() != n || pads.size() != 2 * n) return invalid(node, "kernel_shape, strides and pads must match the spatial dims");
-        for (size_t i = 0; i < n; ++i) dims.push_back((xs[i + 2] - 1) * st[i] + k[i] - pads[i] - pads[i + n]);
-    }
+    // Indices count in the shape MaxPool's input had (inferred from the attributes); an
+    // output_shape larger than that keeps each element at the same coordinates.
+    std::vector<int64_t> inferred = {xs[0], xs[1]};
+    const size_t n = xs.rank() - 2;
+    const std::vector<int64_t> k = node.attrInts("kernel_shape"), st = node.attrInts("strides", std::vector<int64_t>(n, 1));
+    const std::vector<int64_t> pads = node.attrInts("pads", std::vector<int64_t>(2 * n, 0));
+    if (k.size() != n || st.size() != n || pads.size() != 2 * n) return invalid(node, "kernel_shape, strides and pads must match the spatial dims");
+    for (size_t i = 0; i < n; ++i) inferred.push_back((xs[i + 2] - 1) * st[i] + k[i] - pads[i] - pads[i + n]);
+    std::vector<int64_t> dims = inferred;
+    if (const ir::Tensor* shapeT = optionalInput(inputs, 2)) dims = shapeT->toInt64Vector();
+    if (dims.size() != inferred.size()) return invalid(node, "output_shape must have rank " + std::to_string(inferred.size()));
     ir::Tensor out(x.dtype(), Shape(dims));
+    const std::vector<int64_t> from = stridesOf(Shape(inferred)), to = stridesOf(out.shape());
     const size_t size = ir::dtypeSize(x.dtype());
     const std::vector<int64_t> idx = indices.toInt64Vector();
     for (size_t i = 0; i < idx.size(); ++i) {
-        if (idx[i] < 0 || idx[i] >= out.numel()) return invalid(node, "index " + std::to_string(idx[i]) + " is outside the output " + out.shape().str());
-        std::memcpy(static_cast<char*>(out.mutableData()) + static_cast<size_t>(idx[i]) * size, static_cast<const char*>(x.data()) + i * size, size);
+        int64_t pos = 0;
+        bool inside = idx[i] >= 0 && idx[i] < Shape(inferred).numel();
+        for (size_t d = 0; d < inferred.size() && inside; ++d) {
+            const int64_t c = idx[i] / from[d] % inferred[d];
+            inside = c < dims[d];
+            pos += c * to[d];
+        }
+        if (!inside) return invalid(node, "index " + std::to_string(idx[i]) + " is outside the output " + out.shape().str());
+        std::memcpy(static_cast<char*>(out.mutableData()) + static_cast<size_t>(pos) * size, static_cast<const char*>(x.data()) + i * size, size);
     }
     return Tensors{out};
 }

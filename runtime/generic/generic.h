@@ -136,8 +136,6 @@ void scatterFlat(const float* data, int64_t dataCount, const float* updates, con
 // reduction 0 writes every loss, 1 their sum, 2 their sum over the sum of the weights.
 void weightedLoss(const float* logp, const int64_t* pos, const float* weight, int64_t count, int reduction, float* out);
 
-// out[0..count) = value.
-void fill(float* out, int64_t count, float value);
 // Determinants of `batch` row-major m x m matrices (Gaussian elimination, partial pivoting).
 void det(const float* in, int64_t batch, int64_t m, float* out);
 // MeanVarianceNormalization: (x - mean) / (std + 1e-9), mean and std over the elements that

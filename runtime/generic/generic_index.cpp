@@ -42,10 +42,6 @@ void weightedLoss(const float* logp, const int64_t* pos, const float* weight, in
     if (reduction == 2) out[0] = static_cast<float>(sum / weights);
 }
 
-void fill(float* out, int64_t count, float value) {
-    for (int64_t i = 0; i < count; ++i) out[i] = value;
-}
-
 void det(const float* in, int64_t batch, int64_t m, float* out) {
     std::vector<double> a(static_cast<size_t>(m * m));
     for (int64_t b = 0; b < batch; ++b) {

@@ -83,6 +83,28 @@ private slots:
         QTest::newRow("GridSample border nearest") << OpKind::GridSample
             << T{iotaF({1, 1, 2, 2}), F({1, 1, 2, 2}, {-3, -3, 0.9f, 0.9f})}
             << Attributes{{"mode", std::string("nearest")}, {"padding_mode", std::string("border")}} << Shape{1, 1, 1, 2} << D{0, 3};
+        QTest::newRow("Compress axis 1") << OpKind::Compress
+            << T{iotaF({2, 3}), ir::Tensor::fromInt64s(Shape{2}, {0, 1}).castTo(DType::Bool)} << Attributes{{"axis", int64_t{1}}}
+            << Shape{2, 1} << D{1, 4};
+        QTest::newRow("ReverseSequence batch 0") << OpKind::ReverseSequence
+            << T{iotaF({2, 3}), I1({3, 1})} << Attributes{{"batch_axis", int64_t{0}}, {"time_axis", int64_t{1}}} << Shape{2, 3}
+            << D{2, 1, 0, 3, 4, 5};
+        QTest::newRow("MaxUnpool") << OpKind::MaxUnpool
+            << T{F({1, 1, 1, 2}, {5, 7}), I({1, 1, 1, 2}, {1, 2})} << Attributes{{"kernel_shape", std::vector<int64_t>{2, 2}},
+                                                                                   {"strides", std::vector<int64_t>{2, 2}}}
+            << Shape{1, 1, 2, 4} << D{0, 5, 7, 0, 0, 0, 0, 0};
+        QTest::newRow("Det with a row swap") << OpKind::Det
+            << T{F({2, 2, 2}, {0, 1, 1, 0, 2, 0, 0, 3})} << Attributes{} << Shape{2} << D{-1, 6};
+        QTest::newRow("Hann periodic") << OpKind::HannWindow << T{I({}, {4})} << Attributes{} << Shape{4} << D{0, 0.5, 1, 0.5};
+    }
+
+    void uniqueUnsorted() {
+        auto r = evalOp(OpKind::Unique, {F({5}, {2, 1, 2, 3, 1})}, {{"sorted", int64_t{0}}}, 4);
+        EVAL_OK(r);
+        QVERIFY(closeTo(r->at(0), Shape{3}, {2, 1, 3}));
+        QCOMPARE(r->at(1).toInt64Vector(), (std::vector<int64_t>{0, 1, 3}));
+        QCOMPARE(r->at(2).toInt64Vector(), (std::vector<int64_t>{0, 1, 0, 2, 1}));
+        QCOMPARE(r->at(3).toInt64Vector(), (std::vector<int64_t>{2, 2, 1}));
     }
 
     void kernels() {

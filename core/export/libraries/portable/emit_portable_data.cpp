@@ -295,6 +295,8 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     const bool nhwc = ctx.isNhwc(x);
     if (n.op == OpKind::BatchNormalization) {
+        if (n.attrInt("training_mode", 0) != 0)
+            return unsupported(Emitter::Portable, n, "BatchNormalization in training mode (batch statistics)");
         for (size_t i = 1; i < 5; ++i)
             if (!constant(n, i)) return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");
         const auto gamma = constant(n, 1)->toFloatVector(), beta = constant(n, 2)->toFloatVector();

@@ -237,13 +237,23 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
     case OpKind::MaxUnpool: {
         Expected<const ir::Tensor*> indices = constantInput(n, 1, "indices");
         if (!indices) return indices.error();
-        const std::vector<int64_t> dst = (*indices)->toInt64Vector();
-        for (int64_t d : dst)
-            if (d < 0 || d >= y->shape.numel())
-                return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": index " + str(d) + " is outside the output " + y->shape.str());
-        ctx.forward += "    embark::generic::fill(" + ctx.ptr(y) + ", " + str(y->shape.numel()) + ", 0.f);\n"
-                       "    embark::generic::scatterFlat(" + ctx.ptr(y) + ", 0, " + ctx.ptr(x) + ", " + ctx.int64s(n.name + ":positions", dst) +
-                       ", " + str(static_cast<int64_t>(dst.size())) + ", 1, embark::generic::ScatterReduce::None, " + ctx.ptr(y) + ");\n";
+        // The reference places each index (counted in MaxPool's input shape) in the output.
+        ir::Node probe;
+        probe.name = n.name;
+        probe.op = n.op;
+        probe.attrs = n.attrs;
+        std::vector<ir::Tensor> in{positions(x->shape, 1), **indices};
+        if (n.input(2)) {
+            Expected<const ir::Tensor*> shape = constantInput(n, 2, "output_shape");
+            if (!shape) return shape.error();
+            in.push_back(**shape);
+        }
+        auto placed = reference::evalNode(probe, in);
+        if (!placed) return placed.error();
+        std::vector<int64_t> from = (*placed)[0].toInt64Vector();
+        for (int64_t& f : from) --f; // -1: no element lands there (0)
+        ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(x) + ", " + ctx.int64s(n.name + ":positions", from) + ", " +
+                       str(static_cast<int64_t>(from.size())) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::Det: {
