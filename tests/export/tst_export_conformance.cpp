@@ -56,12 +56,19 @@ std::string reasonOf(const std::string& message) {
     return (opName + m).left(120).toStdString();
 }
 
+// The first run-time input and every output must be float32; later inputs (indices, targets,
+// lengths) are frozen to constants when the export refuses them (freezeParameters).
 bool allFloat32Inputs(const ir::Graph& g, std::string* why) {
-    for (const ir::Value* v : g.inputs())
-        if (!v->isConstant() && v->dtype != ir::DType::Float32) {
+    bool first = true;
+    for (const ir::Value* v : g.inputs()) {
+        if (v->isConstant()) continue;
+        const bool later = !first;
+        first = false;
+        if (v->dtype != ir::DType::Float32 && !later) {
             *why = "input of dtype " + std::string(ir::dtypeName(v->dtype));
             return false;
         }
+    }
     for (const ir::Value* v : g.outputs())
         if (v->dtype != ir::DType::Float32) {
             *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
