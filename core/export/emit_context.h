@@ -80,6 +80,7 @@ std::string portableActivation(const ir::Node& n);
 Status emitPortable(EmitContext& ctx, const ir::Node& n);
 Status emitPortableData(EmitContext& ctx, const ir::Node& n); // the generic-kernel ops
 Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n); // LSTM, GRU, RNN
+Status emitPortableIndex(EmitContext& ctx, const ir::Node& n); // indexing, einsum, signal ops (issue 31)
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
 // The int8 part of the XNNPACK emitter (emit_xnnpack_quant.cpp): QConv, QGemm, QAdd.
 Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n);

@@ -15,7 +15,7 @@ namespace embark::onnx {
 namespace {
 namespace pb = ::onnx;
 
-constexpr int kMinOpset = 7;
+constexpr int kMinOpset = 6; // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
 constexpr int kMaxOpset = 17;
 
 // "?x3x224x224" for messages about a declared shape with unknown dims.
@@ -58,9 +58,17 @@ Status ModelChecks::checkOpsets() {
         for (const auto& imp : m_model.opset_import()) domains.push_back("'" + imp.domain() + "'");
         return fail(ErrorKind::Unsupported, "the model imports no default ONNX opset (only " +
                                                 (domains.empty() ? std::string("nothing") : join(domains, ", ")) +
-                                                "); Embark supports the default ONNX domain, opsets 7 to 17");
+                                                "); Embark supports the default ONNX domain, opsets " + std::to_string(kMinOpset) + " to " +
+                                                std::to_string(kMaxOpset));
     }
-    if (m_opset < kMinOpset || m_opset > kMaxOpset)
+    // Older opsets import when every op of the model kept its semantics since opset 1.
+    static const std::unordered_set<std::string> kSameSinceOpset1{"Not", "Softplus", "Softsign", "GlobalAveragePool",
+                                                                  "GlobalMaxPool", "Identity", "Transpose", "Shape",
+                                                                  "Size", "Flatten"};
+    bool sameSinceOpset1 = m_opset >= 1 && m_opset < kMinOpset;
+    for (const auto& n : m_model.graph().node())
+        sameSinceOpset1 = sameSinceOpset1 && isDefaultDomain(n.domain()) && kSameSinceOpset1.count(n.op_type());
+    if ((m_opset < kMinOpset && !sameSinceOpset1) || m_opset > kMaxOpset)
         return fail(ErrorKind::Unsupported,
                     "the model uses opset " + std::to_string(m_opset) + "; Embark imports opsets " +
                         std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +

@@ -1,5 +1,5 @@
 // The importer's first stage: checks of a parsed ModelProto before any IR exists (default
-// opset 7 to 17, supported ops, --shape overrides and graph-input shapes, at least one graph
+// opset 6 to 17, supported ops, --shape overrides and graph-input shapes, at least one graph
 // output, one producer per value, no missing values or cycles, the ONNX checker), plus the two
 // fixes it makes to the model on the way: overrides written into the input shapes, nodes
 // sorted topologically.

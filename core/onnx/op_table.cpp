@@ -22,8 +22,9 @@ constexpr std::array kOpRows{
 #undef EMBARK_OP
     // legacy names, normalised by the importer
     OpRow{"Upsample", OpKind::Resize},
+    OpRow{"Scatter", OpKind::ScatterElements}, // opset 9-10
 };
-constexpr size_t kLegacyRows = 1;
+constexpr size_t kLegacyRows = 2;
 static_assert(kOpRows.size() == static_cast<size_t>(OpKind::Count_) + kLegacyRows,
               "every OpKind needs exactly one ONNX row (plus the legacy aliases)");
 

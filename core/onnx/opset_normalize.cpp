@@ -127,6 +127,40 @@ Status addLegacySoftmax(ir::Graph& g, PendingNode node,
     emit(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"), {soft, shape}, {y}, {}, node.provenance);
     return {};
 }
+// Opset 6: a binary op broadcasts only with broadcast=1, its second input aligned with the
+// first at `axis` (numpy's right alignment without one): trailing 1s make it numpy's form.
+Status legacyBroadcast(ir::Graph& g, PendingNode& node, const std::function<bool(const ir::Value*)>& shapeKnown) {
+    auto broadcast = takeAttr(node.attrs, "broadcast");
+    auto axisAttr = takeAttr(node.attrs, "axis");
+    if (!broadcast || asInt(*broadcast, 0) == 0 || !axisAttr || node.inputs.size() < 2) return {};
+    ir::Value* a = node.inputs[0];
+    ir::Value* b = node.inputs[1];
+    if (!a || !b || !shapeKnown(a) || !shapeKnown(b))
+        return makeError(ErrorKind::Unsupported, "node '" + node.name + "' broadcasts its second input from an axis (opset 6) "
+                                                 "but the input shapes are unknown: convert the model to opset 7 or newer");
+    const int64_t rankA = static_cast<int64_t>(a->shape.rank()), rankB = static_cast<int64_t>(b->shape.rank());
+    int64_t axis = asInt(*axisAttr, 0);
+    if (axis < 0) axis += rankA;
+    const int64_t trailing = rankA - axis - rankB;
+    if (axis < 0 || trailing < 0)
+        return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' broadcasts a " + b->shape.str() + " input from axis " +
+                                                      std::to_string(asInt(*axisAttr, 0)) + " of a " + a->shape.str() + " input");
+    if (trailing == 0) return {};
+    std::vector<int64_t> dims = b->shape.dims(), axes;
+    for (int64_t t = 0; t < trailing; ++t) {
+        dims.push_back(1);
+        axes.push_back(rankB + t);
+    }
+    if (b->isConstant()) {
+        node.inputs[1] = constant(g, node, "broadcast", b->constant.reshaped(ir::Shape(dims)));
+        return {};
+    }
+    ir::Value* b2 = g.addValue(g.uniqueName(node.name + "_broadcast"), b->dtype, ir::Shape(dims));
+    emit(g, OpKind::Unsqueeze, g.uniqueName(node.name + "_broadcast"), {b, intsConstant(g, node, "broadcast_axes", axes)}, {b2}, {},
+         node.provenance);
+    node.inputs[1] = b2;
+    return {};
+}
 } // namespace
 
 Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
@@ -212,6 +246,39 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         if (auto spec = ir::recurrentSpec(*n, rHidden); !spec) return spec.error();
         return {};
     }
+    // opset 6 (issue 31)
+    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Pow: case OpKind::And:
+    case OpKind::Or: case OpKind::Xor: case OpKind::Equal: case OpKind::Greater: case OpKind::Less:
+        if (opset < 7) EMBARK_TRY(legacyBroadcast(g, node, shapeKnown));
+        break;
+    case OpKind::Gemm:
+        if (opset < 7) takeAttr(node.attrs, "broadcast"); // C broadcasts from opset 7 on
+        break;
+    case OpKind::PRelu: {
+        // Opset 6: a 1-D slope of C values applies per channel (axis 1), not along the last axis.
+        ir::Value* x = node.inputs.empty() ? nullptr : node.inputs[0];
+        ir::Value* slope = node.inputs.size() > 1 ? node.inputs[1] : nullptr;
+        if (opset < 7 && x && slope && shapeKnown(x) && slope->isConstant() && slope->shape.rank() == 1 && x->shape.rank() > 2 &&
+            slope->shape[0] == x->shape[1] && slope->shape[0] != 1) {
+            std::vector<int64_t> dims(x->shape.rank() - 1, 1);
+            dims[0] = slope->shape[0];
+            node.inputs[1] = constant(g, node, "slope", slope->constant.reshaped(ir::Shape(dims)));
+        }
+        break;
+    }
+    // indexing, scatter, selection and signal ops (issue 31)
+    case OpKind::TopK:
+        if (opset < 10) intsAttrToInput(g, node, "k", 1);
+        break;
+    case OpKind::RoiAlign:
+        // Opset 10 has no coordinate_transformation_mode and does not shift by half a pixel.
+        if (opset < 16 && !node.attrs.count("coordinate_transformation_mode"))
+            node.attrs["coordinate_transformation_mode"] = std::string("output_half_pixel");
+        break;
+    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceLogSum: case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceSumSquare:
+        intsAttrToInput(g, node, "axes", 1); // an input from opset 18
+        break;
     default:
         break;
     }

@@ -21,6 +21,7 @@ public:
         for (ir::Node* bn : g.nodes()) {
             if (bn->op != ir::OpKind::BatchNormalization) continue;
             if (bn->outputs().size() > 1 && anyUsed(bn)) continue; // training outputs
+            if (bn->attrInt("training_mode", 0) != 0) continue;     // normalises by batch statistics
             if (ir::fusedActivation(*bn)) continue; // BN + activation kept as one (fuse_activation)
             ir::Node* p = exclusiveProducer(bn, 0);
             if (!p || ir::fusedActivation(*p)) continue;

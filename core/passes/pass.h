@@ -43,6 +43,7 @@ std::unique_ptr<Pass> makeFuseSwish();        // x * Sigmoid(x) -> Swish (SiLU),
 std::unique_ptr<Pass> makeFuseGelu();         // 0.5 * x * (1 + erf(x / sqrt 2)) -> Gelu
 std::unique_ptr<Pass> makeMatMulAddToGemm();  // MatMul(2-D, constant B) + Add -> Gemm
 std::unique_ptr<Pass> makeFuseQdq();          // DequantizeLinear -> op -> QuantizeLinear -> int8 ops
+std::unique_ptr<Pass> makeLowerEinsum();      // Einsum -> ReduceSum/Transpose/Reshape/MatMul where it can
 
 // Every pass by name ("remove_identity", ...), for recipes and tests; null if unknown.
 std::unique_ptr<Pass> makePass(const std::string& name);

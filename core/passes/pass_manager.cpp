@@ -24,6 +24,7 @@ constexpr PassFactory kPasses[] = {
     {"fuse_activation", makeFuseActivation},   {"fuse_swish", makeFuseSwish},
     {"fuse_gelu", makeFuseGelu},
     {"fuse_qdq", makeFuseQdq},
+    {"lower_einsum", makeLowerEinsum},
 };
 } // namespace
 
@@ -45,7 +46,7 @@ const std::vector<Recipe>& recipes() {
         // their DequantizeLinear into float32.
         {"default", "clean up, simplify, then fuse for the kernel library",
          {{"cleanup", {"remove_identity", "fuse_qdq", "constant_folding"}},
-          {"simplify", {"remove_flatten", "matmul_add_to_gemm"}},
+          {"simplify", {"remove_flatten", "lower_einsum", "matmul_add_to_gemm"}},
           {"fuse", {"fuse_batchnorm", "fuse_pad", "fuse_swish", "fuse_gelu", "fuse_activation"}}}},
         {"cleanup", "remove Identity/Dropout and fold constants only",
          {{"cleanup", {"remove_identity", "constant_folding"}}}},

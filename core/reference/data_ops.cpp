@@ -106,7 +106,9 @@ Expected<Tensors> dataKernel(const ir::Node& node, const Tensors& inputs) {
     case OpKind::Dropout: {
         Expected<const ir::Tensor*> x = requiredInput(node, inputs, 0);
         if (!x) return x.error();
-        if (const ir::Tensor* training = optionalInput(inputs, 2); training && training->at(0) != 0)
+        // Training mode drops at random, except with ratio 0 (then it is the identity).
+        const ir::Tensor* ratio = optionalInput(inputs, 1);
+        if (const ir::Tensor* training = optionalInput(inputs, 2); training && training->at(0) != 0 && !(ratio && ratio->at(0) == 0))
             return unsupported(node, "training mode is not supported (the reference runs inference)");
         ir::Tensor mask(DType::Bool, (*x)->shape());
         if (mask.numel() > 0) std::memset(mask.mutableData(), 1, mask.byteSize());

@@ -81,6 +81,25 @@ KernelEntry entryFor(OpKind op) {
     case OpKind::QConv: case OpKind::QGemm: case OpKind::QAdd: case OpKind::QAveragePool: case OpKind::QLookup:
         return {fusedQuantizedKernel, G};
     case OpKind::If: case OpKind::Loop: case OpKind::Scan: return {controlFlowKernel, G};
+    // indexing, scatter, selection, einsum and signal ops (issue 31)
+    case OpKind::ScatterND: case OpKind::ScatterElements: case OpKind::GatherElements: case OpKind::GatherND:
+    case OpKind::TopK: case OpKind::CumSum: case OpKind::OneHot: case OpKind::Trilu: case OpKind::BitShift:
+    case OpKind::NonMaxSuppression:
+        return {indexingKernel, G};
+    case OpKind::Einsum: return {einsumKernel, G};
+    case OpKind::GridSample: case OpKind::RoiAlign: case OpKind::DFT: case OpKind::STFT: return {signalKernel, F};
+    case OpKind::NegativeLogLikelihoodLoss: case OpKind::SoftmaxCrossEntropyLoss: return {lossKernel, G};
+    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceLogSum: case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceSumSquare:
+        return {reduceKernel, G};
+    case OpKind::Hardmax: case OpKind::CastLike: case OpKind::EyeLike: case OpKind::Tan: case OpKind::Asin:
+    case OpKind::Acos: case OpKind::Atan: case OpKind::Sinh: case OpKind::Cosh: case OpKind::Asinh: case OpKind::Acosh:
+    case OpKind::Atanh: case OpKind::IsNaN: case OpKind::IsInf: case OpKind::ThresholdedRelu: case OpKind::Shrink:
+    case OpKind::Celu: case OpKind::Det: case OpKind::MeanVarianceNormalization: case OpKind::HannWindow:
+    case OpKind::HammingWindow: case OpKind::BlackmanWindow:
+        return {mathKernel, G};
+    case OpKind::Unique: case OpKind::Compress: case OpKind::NonZero: case OpKind::ReverseSequence: case OpKind::MaxUnpool:
+        return {indexingKernel, G};
     case OpKind::Count_: break;
     }
     return {};

@@ -98,6 +98,11 @@ Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quant
 Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
 Expected<Tensors> controlFlowKernel(const ir::Node&, const Tensors&);   // control_flow.cpp
 Expected<Tensors> recurrentKernel(const ir::Node&, const Tensors&);     // recurrent.cpp
+Expected<Tensors> indexingKernel(const ir::Node&, const Tensors&);      // index_ops.cpp
+Expected<Tensors> einsumKernel(const ir::Node&, const Tensors&);        // einsum.cpp
+Expected<Tensors> signalKernel(const ir::Node&, const Tensors&);        // signal_ops.cpp
+Expected<Tensors> lossKernel(const ir::Node&, const Tensors&);          // loss_ops.cpp
+Expected<Tensors> mathKernel(const ir::Node&, const Tensors&);          // math_ops.cpp
 
 // --- graphs (interpreter.cpp) and the bodies of control flow (control_flow.cpp)
 using Environment = std::unordered_map<const ir::Value*, ir::Tensor>;

@@ -12,8 +12,10 @@ using ir::OpKind;
 
 Expected<Tensors> batchNorm(const ir::Node& node, const Tensors& inputs) {
     for (size_t i = 0; i < 5; ++i) EMBARK_TRY(requiredInput(node, inputs, i));
-    if (node.attrInt("training_mode", 0) != 0 || node.outputs().size() > 1)
-        return unsupported(node, "training mode is not supported (the reference runs inference)");
+    // Training mode (opset 14+): batch statistics normalise, and the running ones are updated.
+    const bool training = node.attrInt("training_mode", 0) != 0;
+    if ((!training && node.outputs().size() > 1) || (training && node.outputs().size() > 3))
+        return unsupported(node, "training mode is not supported before opset 14 (the reference runs inference)");
     const ir::Tensor& x = inputs[0];
     if (x.shape().rank() < 2) return invalid(node, "X " + x.shape().str() + " needs a channel axis");
     const int64_t n = x.shape()[0], c = x.shape()[1], plane = x.numel() / std::max<int64_t>(1, n * c);
@@ -25,15 +27,41 @@ Expected<Tensors> batchNorm(const ir::Node& node, const Tensors& inputs) {
     ir::Tensor out(ir::DType::Float32, x.shape());
     const float* src = x.as<float>();
     float* dst = out.mutableAs<float>();
+    std::vector<double> mean(static_cast<size_t>(c)), var(static_cast<size_t>(c));
     for (int64_t ch = 0; ch < c; ++ch) {
-        const double scale = inputs[1].at(ch) / std::sqrt(inputs[4].at(ch) + eps);
-        const double shift = inputs[2].at(ch) - inputs[3].at(ch) * scale;
+        mean[static_cast<size_t>(ch)] = inputs[3].at(ch), var[static_cast<size_t>(ch)] = inputs[4].at(ch);
+        if (!training) continue;
+        double sum = 0, sq = 0;
+        for (int64_t b = 0; b < n; ++b)
+            for (int64_t i = 0; i < plane; ++i) {
+                const double v = src[(b * c + ch) * plane + i];
+                sum += v, sq += v * v;
+            }
+        const double count = static_cast<double>(std::max<int64_t>(n * plane, 1));
+        mean[static_cast<size_t>(ch)] = sum / count;
+        var[static_cast<size_t>(ch)] = sq / count - mean[static_cast<size_t>(ch)] * mean[static_cast<size_t>(ch)];
+    }
+    Tensors outs{out};
+    if (training) {
+        const double momentum = node.attrFloat("momentum", 0.9f);
+        std::vector<float> runMean(static_cast<size_t>(c)), runVar(static_cast<size_t>(c));
+        for (int64_t ch = 0; ch < c; ++ch) {
+            runMean[static_cast<size_t>(ch)] = static_cast<float>(inputs[3].at(ch) * momentum + mean[static_cast<size_t>(ch)] * (1 - momentum));
+            runVar[static_cast<size_t>(ch)] = static_cast<float>(inputs[4].at(ch) * momentum + var[static_cast<size_t>(ch)] * (1 - momentum));
+        }
+        outs.push_back(ir::Tensor::fromFloats(ir::Shape{c}, runMean));
+        outs.push_back(ir::Tensor::fromFloats(ir::Shape{c}, runVar));
+    }
+    for (int64_t ch = 0; ch < c; ++ch) {
+        const double scale = inputs[1].at(ch) / std::sqrt(var[static_cast<size_t>(ch)] + eps);
+        const double shift = inputs[2].at(ch) - mean[static_cast<size_t>(ch)] * scale;
         for (int64_t b = 0; b < n; ++b) {
             const int64_t base = (b * c + ch) * plane;
             for (int64_t i = 0; i < plane; ++i) dst[base + i] = static_cast<float>(src[base + i] * scale + shift);
         }
     }
-    return Tensors{out};
+    outs[0] = out;
+    return outs;
 }
 
 Expected<Tensors> instanceNorm(const ir::Node& node, const Tensors& inputs) {

@@ -1,4 +1,5 @@
-// Softmax and LogSoftmax (opset-13 semantics: one axis), ReduceMean/Sum/Max/Min/Prod
+// Softmax and LogSoftmax (opset-13 semantics: one axis), ReduceMean/Sum/Max/Min/Prod/L1/L2/
+// SumSquare/LogSum/LogSumExp
 // (axes input, keepdims, noop_with_empty_axes) and ArgMax/ArgMin (keepdims,
 // select_last_index). Accumulation in double.
 #include "kernels.h"
@@ -99,8 +100,23 @@ Expected<Tensors> reduceKernel(const ir::Node& node, const Tensors& inputs) {
     }
     const ir::Shape outShape = reducedShape(x.shape(), reduced, keepDims);
     const std::vector<int64_t> index = reductionIndex(x.shape(), reduced);
-    const std::vector<double> v = toDoubles(x);
+    std::vector<double> v = toDoubles(x);
     const double inf = std::numeric_limits<double>::infinity();
+    // ReduceL1, L2, SumSquare, LogSum and LogSumExp: a sum of transformed values (issue 31).
+    std::vector<double> shift;
+    switch (node.op) {
+    case OpKind::ReduceL1: for (double& a : v) a = std::fabs(a); break;
+    case OpKind::ReduceL2: case OpKind::ReduceSumSquare: for (double& a : v) a *= a; break;
+    case OpKind::ReduceLogSumExp:
+        shift.assign(static_cast<size_t>(outShape.numel()), -inf);
+        for (size_t i = 0; i < v.size(); ++i) shift[static_cast<size_t>(index[i])] = std::max(shift[static_cast<size_t>(index[i])], v[i]);
+        for (double& m : shift) m = std::isfinite(m) ? m : 0.0;
+        for (size_t i = 0; i < v.size(); ++i) v[i] = std::exp(v[i] - shift[static_cast<size_t>(index[i])]);
+        break;
+    default: break;
+    }
+    const bool sumOfTransformed = node.op == OpKind::ReduceL1 || node.op == OpKind::ReduceL2 || node.op == OpKind::ReduceSumSquare ||
+                                  node.op == OpKind::ReduceLogSum || node.op == OpKind::ReduceLogSumExp;
     double init = 0;
     if (node.op == OpKind::ReduceProd) init = 1;
     if (node.op == OpKind::ReduceMax) init = -inf;
@@ -110,12 +126,23 @@ Expected<Tensors> reduceKernel(const ir::Node& node, const Tensors& inputs) {
         double& a = acc[static_cast<size_t>(index[i])];
         switch (node.op) {
         case OpKind::ReduceMean: case OpKind::ReduceSum: a += v[i]; break;
+        case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceSumSquare: case OpKind::ReduceLogSum:
+        case OpKind::ReduceLogSumExp:
+            a += v[i];
+            break;
         case OpKind::ReduceProd: a *= v[i]; break;
         case OpKind::ReduceMax: a = (v[i] != v[i] || v[i] > a) ? v[i] : a; break;
         case OpKind::ReduceMin: a = (v[i] != v[i] || v[i] < a) ? v[i] : a; break;
         default: return unsupported(node, "not a reduction");
         }
     }
+    if (sumOfTransformed)
+        for (size_t o = 0; o < acc.size(); ++o) {
+            double& a = acc[o];
+            if (node.op == OpKind::ReduceL2) a = std::sqrt(a);
+            if (node.op == OpKind::ReduceLogSum) a = std::log(a);
+            if (node.op == OpKind::ReduceLogSumExp) a = std::log(a) + shift[o];
+        }
     if (node.op == OpKind::ReduceMean) {
         const double count = acc.empty() ? 1.0 : static_cast<double>(v.size()) / static_cast<double>(acc.size());
         for (double& a : acc) a /= count;

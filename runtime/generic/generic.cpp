@@ -418,6 +418,7 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         case ReduceOp::SumSquare: case ReduceOp::L2: a += x * x; break;
         case ReduceOp::L1: a += std::fabs(x); break;
         case ReduceOp::LogSumExp: a += std::exp(x - maxForLse[static_cast<size_t>(o)]); break;
+        case ReduceOp::LogSum: a += x; break;
         }
     });
     for (int64_t o = 0; o < outCount; ++o) {
@@ -425,6 +426,7 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         if (op == ReduceOp::Mean) v /= static_cast<double>(count);
         else if (op == ReduceOp::L2) v = std::sqrt(v);
         else if (op == ReduceOp::LogSumExp) v = std::log(v) + maxForLse[static_cast<size_t>(o)];
+        else if (op == ReduceOp::LogSum) v = std::log(v);
         out[o] = static_cast<float>(v);
     }
 }
@@ -577,6 +579,18 @@ void unary(Unary op, const float* x, float* y, int64_t count, float alpha, float
         case Unary::Selu: r = v > 0 ? gamma * v : gamma * (alpha * std::exp(v) - alpha); break;
         case Unary::Mish: r = v * std::tanh(v > 20.f ? v : std::log1p(std::exp(v))); break;
         case Unary::Identity: break;
+        case Unary::Tan: r = std::tan(v); break;
+        case Unary::Asin: r = std::asin(v); break;
+        case Unary::Acos: r = std::acos(v); break;
+        case Unary::Atan: r = std::atan(v); break;
+        case Unary::Sinh: r = std::sinh(v); break;
+        case Unary::Cosh: r = std::cosh(v); break;
+        case Unary::Asinh: r = std::asinh(v); break;
+        case Unary::Acosh: r = std::acosh(v); break;
+        case Unary::Atanh: r = std::atanh(v); break;
+        case Unary::ThresholdedRelu: r = v > alpha ? v : 0.f; break;
+        case Unary::Shrink: r = v < -alpha ? v + gamma : v > alpha ? v - gamma : 0.f; break;
+        case Unary::Celu: r = std::max(0.f, v) + std::min(0.f, alpha * (std::exp(v / alpha) - 1.f)); break;
         }
         y[i] = r;
     }

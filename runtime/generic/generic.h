@@ -64,7 +64,7 @@ int64_t resizeScratchFloats(const Shape& inShape, const Shape& outShape);
 // Softmax / LogSoftmax over the middle dim of [outer][axisLen][inner].
 void softmax(const float* in, int64_t outer, int64_t axisLen, int64_t inner, bool log, float* out);
 
-enum class ReduceOp { Sum, Mean, Max, Min, Prod, SumSquare, L1, L2, LogSumExp };
+enum class ReduceOp { Sum, Mean, Max, Min, Prod, SumSquare, L1, L2, LogSumExp, LogSum };
 // Reduces the axes with reduce[axis] != 0; out has the kept dims (keepdims is a reshape).
 void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out);
 
@@ -95,6 +95,8 @@ void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLas
 enum class Unary {
     Log, Floor, Ceil, Round, Sign, Reciprocal, Sin, Cos, Softplus, Softsign, Selu, Mish,
     Identity,
+    // issue 31; ThresholdedRelu and Celu take alpha, Shrink alpha = lambd and gamma = bias
+    Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, ThresholdedRelu, Shrink, Celu,
 };
 void unary(Unary op, const float* x, float* y, int64_t count, float alpha = 0, float gamma = 0);
 
@@ -119,5 +121,71 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
 
 // Pooling in the model's layout over 1 to 3 spatial dims (max or average).
 void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y);
+
+// --- indexing, scatter, selection, einsum and signal kernels (generic_index.cpp, issue 31)
+
+// out[i] = in[index[i]], or 0 where index[i] < 0 (GatherElements, GatherND and Trilu, whose
+// element positions the emitter computes from constant indices).
+void gatherFlat(const float* in, const int64_t* index, int64_t count, float* out);
+
+enum class ScatterReduce { None, Add, Mul, Max, Min };
+// out = data (dataCount floats), then for each i < count and k < block:
+// out[dst[i] + k] (reduce)= updates[i * block + k], in order (ScatterND, ScatterElements).
+void scatterFlat(const float* data, int64_t dataCount, const float* updates, const int64_t* dst, int64_t count,
+                 int64_t block, ScatterReduce reduce, float* out);
+
+// Losses of log-probabilities: loss[i] = -logp[pos[i]] * weight[i] (0 where pos[i] < 0);
+// reduction 0 writes every loss, 1 their sum, 2 their sum over the sum of the weights.
+void weightedLoss(const float* logp, const int64_t* pos, const float* weight, int64_t count, int reduction, float* out);
+
+// Determinants of `batch` row-major m x m matrices (Gaussian elimination, partial pivoting).
+void det(const float* in, int64_t batch, int64_t m, float* out);
+// MeanVarianceNormalization: (x - mean) / (std + 1e-9), mean and std over the elements that
+// share a slot (slot[i] in [0, slots): element i's coordinates on the kept axes).
+void meanVarianceNorm(const float* in, int64_t count, const int64_t* slot, int64_t slots, float* out);
+
+// CumSum over the middle dim of [outer][len][inner].
+void cumsum(const float* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, float* out);
+// OneHot of run-time indices (as floats, [outer][inner]) into [outer][depth][inner].
+void oneHot(const float* indices, int64_t outer, int64_t inner, int64_t depth, float off, float on, float* out);
+// Hardmax over the middle dim of [outer][len][inner]: 1 at the first maximum, else 0.
+void hardmax(const float* in, int64_t outer, int64_t len, int64_t inner, float* out);
+// EyeLike: rows x cols, ones on diagonal k.
+void eye(int64_t rows, int64_t cols, int64_t k, float* out);
+
+// General Einsum as one loop nest: `loops` label sizes, output labels first (row-major
+// output), then the summed ones; stride[op][l] is operand op's stride for label l.
+constexpr int kMaxEinsumLabels = 16;
+struct EinsumPlan {
+    int operands = 0, loops = 0, outLoops = 0;
+    int64_t size[kMaxEinsumLabels] = {};
+    int64_t stride[3][kMaxEinsumLabels] = {};
+};
+void einsum(const EinsumPlan& plan, const float* const* in, float* out);
+
+// GridSample on NCHW X [n][c][h][w] with grid [n][ho][wo][2]; mode 0 bilinear, 1 nearest,
+// 2 bicubic; padding 0 zeros, 1 border, 2 reflection.
+struct GridSampleParams {
+    int64_t n = 1, c = 1, h = 1, w = 1, ho = 1, wo = 1;
+    int mode = 0, padding = 0;
+    bool alignCorners = false;
+};
+void gridSample(const GridSampleParams& p, const float* x, const float* grid, float* y);
+
+// RoiAlign on NCHW X; rois [count][4] (x1, y1, x2, y2), one batch index per roi.
+struct RoiAlignParams {
+    int64_t n = 1, c = 1, h = 1, w = 1, rois = 0, outH = 1, outW = 1, samplingRatio = 0;
+    float spatialScale = 1.f;
+    bool halfPixel = true, max = false;
+};
+void roiAlign(const RoiAlignParams& p, const float* x, const float* rois, const int64_t* batchIndices, float* y);
+
+// DFT along the middle dim of [outer][len][inner][1 or 2] into [outer][outLen][inner][2]
+// (the input zero-padded or cut to dftLength; the inverse divided by dftLength).
+void dft(const float* in, int64_t outer, int64_t len, int64_t inner, bool complexIn, int64_t dftLength, int64_t outLen,
+         bool inverse, float* out);
+// STFT of [batch][length][1 or 2] into [batch][frames][bins][2]; window may be null.
+void stft(const float* signal, int64_t batch, int64_t length, bool complexIn, int64_t step, const float* window,
+          int64_t frame, int64_t bins, float* out);
 
 } // namespace embark::generic

@@ -69,6 +69,7 @@ bool runProtocolIo(const ir::Graph& g, std::string* why) {
             *why = "input of dtype " + std::string(ir::dtypeName(v->dtype));
             return false;
         }
+    }
     for (const ir::Value* v : g.outputs())
         if (!runProtocolType(v->dtype)) {
             *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));

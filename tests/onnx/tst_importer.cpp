@@ -303,7 +303,7 @@ private slots:
                                                << QStringList{"nosuch", "inputs are: x"};
         QTest::newRow("symbolic dim") << "symbolic_dim" << bad
                                       << QStringList{"input 'x'", "'batch'", "?x3x8x8", "--shape x=1x3x8x8"};
-        QTest::newRow("opset too old") << "opset_too_old" << ErrorKind::Unsupported << QStringList{"opset 5", "7 to 17"};
+        QTest::newRow("opset too old") << "opset_too_old" << ErrorKind::Unsupported << QStringList{"opset 5", "6 to 17"};
         QTest::newRow("opset too new") << "opset_too_new" << ErrorKind::Unsupported << QStringList{"opset 18"};
         QTest::newRow("string dtype") << "string_input" << ErrorKind::Unsupported << QStringList{"'names'", "string"};
     }

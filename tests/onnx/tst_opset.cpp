@@ -137,6 +137,18 @@ private slots:
                 attrString(n, "nearest_mode", "floor");
             });
         }) << int(ir::OpKind::Resize) << 1;
+        QTest::newRow("Add-6 broadcast from axis vs Add-7") << ModelMaker([] {
+            return unary(6, "Add", {2, 3, 4}, [](ProtoModel& p, pb::NodeProto* n) {
+                floatInput(p, n, 1, "b", {1.f, -2.f, 3.f});
+                attrInt(n, "broadcast", 1);
+                attrInt(n, "axis", 1);
+            });
+        }) << ModelMaker([] {
+            return unary(7, "Add", {2, 3, 4}, [](ProtoModel& p, pb::NodeProto* n) {
+                p.initializer("b", ir::Tensor::fromFloats(ir::Shape{3, 1}, {1.f, -2.f, 3.f}));
+                n->add_input("b");
+            });
+        }) << int(ir::OpKind::Add) << 1;
         QTest::newRow("Dropout-10 vs 13") << ModelMaker([] {
             return unary(10, "Dropout", {2, 3}, [](ProtoModel&, pb::NodeProto* n) { attrFloat(n, "ratio", 0.3f); });
         }) << ModelMaker([] {

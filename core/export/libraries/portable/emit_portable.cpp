@@ -435,6 +435,19 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
         alpha = n.attrFloat("alpha", 1.67326319217681884765625f);
         gamma = n.attrFloat("gamma", 1.05070102214813232421875f);
         break;
+    // issue 31
+    case OpKind::Tan: slow = "Tan"; break;
+    case OpKind::Asin: slow = "Asin"; break;
+    case OpKind::Acos: slow = "Acos"; break;
+    case OpKind::Atan: slow = "Atan"; break;
+    case OpKind::Sinh: slow = "Sinh"; break;
+    case OpKind::Cosh: slow = "Cosh"; break;
+    case OpKind::Asinh: slow = "Asinh"; break;
+    case OpKind::Acosh: slow = "Acosh"; break;
+    case OpKind::Atanh: slow = "Atanh"; break;
+    case OpKind::ThresholdedRelu: slow = "ThresholdedRelu", alpha = n.attrFloat("alpha", 1.f); break;
+    case OpKind::Shrink: slow = "Shrink", alpha = n.attrFloat("lambd", 0.5f), gamma = n.attrFloat("bias", 0.f); break;
+    case OpKind::Celu: slow = "Celu", alpha = n.attrFloat("alpha", 1.f); break;
     default: return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)));
     }
     ctx.forward += std::string("    embark::generic::unary(embark::generic::Unary::") + slow + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +

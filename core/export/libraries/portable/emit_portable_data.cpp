@@ -295,6 +295,8 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     const bool nhwc = ctx.isNhwc(x);
     if (n.op == OpKind::BatchNormalization) {
+        if (n.attrInt("training_mode", 0) != 0)
+            return unsupported(Emitter::Portable, n, "BatchNormalization in training mode (batch statistics)");
         for (size_t i = 1; i < 5; ++i)
             if (!constant(n, i)) return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");
         const auto gamma = constant(n, 1)->toFloatVector(), beta = constant(n, 2)->toFloatVector();
@@ -409,7 +411,9 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
     }
     mask += x->shape.rank() == 0 ? "false}" : "}";
     const char* op = n.op == OpKind::ReduceMean ? "Mean" : n.op == OpKind::ReduceSum ? "Sum" : n.op == OpKind::ReduceMax ? "Max"
-                   : n.op == OpKind::ReduceMin ? "Min" : "Prod";
+                   : n.op == OpKind::ReduceMin ? "Min" : n.op == OpKind::ReduceL1 ? "L1" : n.op == OpKind::ReduceL2 ? "L2"
+                   : n.op == OpKind::ReduceSumSquare ? "SumSquare" : n.op == OpKind::ReduceLogSum ? "LogSum"
+                   : n.op == OpKind::ReduceLogSumExp ? "LogSumExp" : "Prod";
     const std::string var = ctx.ident(n, "_mask");
     ctx.decls += "static const bool " + var + "[] = " + mask + ";\n";
     ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + op + ", " + ctx.ptr(x) + ", " +
@@ -457,6 +461,8 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
         return emitNormalization(ctx, n);
     case OpKind::Softmax: case OpKind::LogSoftmax: case OpKind::ReduceMean: case OpKind::ReduceSum:
     case OpKind::ReduceMax: case OpKind::ReduceMin: case OpKind::ReduceProd:
+    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceSumSquare: case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp:
         return emitReduce(ctx, n);
     case OpKind::PRelu: case OpKind::Mod: {
         const char* op = n.op == OpKind::PRelu ? "PRelu" : (n.attrInt("fmod", 0) ? "FMod" : "Mod");
@@ -466,7 +472,7 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
         return {};
     }
     default:
-        return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)) + " on float32 data at run time");
+        return emitPortableIndex(ctx, n);
     }
 }
 
