@@ -61,11 +61,16 @@ summary() { "$py" "$root/bench/export/latency_summary.py" < "$1" | cut -d' ' -f1
 while IFS=$'\t' read -r name desc; do
     m="$work/models/$name"
     dir="$work/exports/$name"
-    inputs=()
+    inputs=() cli_inputs=()
     for f in "$m"/input_*.pb; do inputs+=(--input "$f"); done
+    if [ ${#inputs[@]} -gt 2 ]; then # several inputs: embark-cli takes NAME=FILE (make_models.py names them x0, x1, ...)
+        for f in "$m"/input_*.pb; do k=${f##*input_}; cli_inputs+=(--input "x${k%.pb}=$f"); done
+    else
+        cli_inputs=("${inputs[@]}")
+    fi
     status=ok
     if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
-        if ! "$cli" export "$m/model.onnx" --lib portable -o "$dir" --force "${inputs[@]}" > "$work/export.log" 2>&1; then
+        if ! "$cli" export "$m/model.onnx" --lib portable -o "$dir" --force "${cli_inputs[@]}" > "$work/export.log" 2>&1; then
             status="export-failed: $(grep -m1 -i error "$work/export.log" | cut -c1-120)"
         elif ! "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1; then
             status="build-failed"

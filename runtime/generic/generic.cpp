@@ -197,38 +197,71 @@ void gather(const float* data, const Shape& dataShape, int axis, const int64_t* 
                         static_cast<size_t>(inner) * sizeof(float));
 }
 
+namespace {
+// Input index of output index o along an axis of input size n padded by `before` (ONNX Pad);
+// false for a Constant pad.
+bool padSource(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i) {
+    i = o - before;
+    if (i >= 0 && i < n) return true;
+    switch (mode) {
+    case PadMode::Constant: return false;
+    case PadMode::Edge: i = i < 0 ? 0 : n - 1; return true;
+    case PadMode::Wrap: i = ((i % n) + n) % n; return true;
+    case PadMode::Reflect:
+        if (n == 1) {
+            i = 0;
+            return true;
+        }
+        {
+            const int64_t period = 2 * (n - 1);
+            i = ((i % period) + period) % period;
+            if (i >= n) i = period - i;
+        }
+        return true;
+    }
+    return false;
+}
+} // namespace
+
 void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value,
          const Shape& outShape, float* out) {
     int64_t inStrides[kMaxRank];
     stridesOf(inShape, inStrides);
     const int r = inShape.rank;
     const int64_t total = outShape.count();
+    if (total == 0) return;
+    if (r == 0) {
+        out[0] = in[0];
+        return;
+    }
+    // Row by row along the last axis: the input row's span copied in one go, the pads around it.
+    const int64_t width = outShape.d[r - 1], n = inShape.d[r - 1], before = pads[r - 1];
+    const int64_t lo = std::clamp<int64_t>(before, 0, width), hi = std::clamp<int64_t>(before + n, lo, width);
     int64_t idx[kMaxRank] = {};
-    for (int64_t o = 0; o < total; ++o) {
+    for (int64_t row = 0; row < total / width; ++row) {
+        float* o = out + row * width;
         int64_t off = 0;
-        bool outside = false;
-        for (int a = 0; a < r; ++a) {
-            int64_t i = idx[a] - pads[a];
-            const int64_t n = inShape.d[a];
-            if (i < 0 || i >= n) {
-                switch (mode) {
-                case PadMode::Constant: outside = true; break;
-                case PadMode::Edge: i = i < 0 ? 0 : n - 1; break;
-                case PadMode::Wrap: i = ((i % n) + n) % n; break;
-                case PadMode::Reflect:
-                    if (n == 1) { i = 0; break; }
-                    {
-                        const int64_t period = 2 * (n - 1);
-                        i = ((i % period) + period) % period;
-                        if (i >= n) i = period - i;
-                    }
-                    break;
-                }
-            }
+        bool inside = true;
+        for (int a = 0; a + 1 < r && inside; ++a) {
+            int64_t i = 0;
+            inside = padSource(idx[a], pads[a], inShape.d[a], mode, i);
             off += i * inStrides[a];
         }
-        out[o] = outside ? value : in[off];
-        for (int a = r - 1; a >= 0; --a) {
+        if (!inside) {
+            std::fill(o, o + width, value);
+        } else {
+            const float* src = in + off;
+            for (int64_t x = 0; x < width; ++x) {
+                if (x == lo && hi > lo) {
+                    std::memcpy(o + lo, src + (lo - before), sizeof(float) * static_cast<size_t>(hi - lo));
+                    x = hi - 1;
+                    continue;
+                }
+                int64_t i = 0;
+                o[x] = padSource(x, before, n, mode, i) ? src[i] : value;
+            }
+        }
+        for (int a = r - 2; a >= 0; --a) {
             if (++idx[a] < outShape.d[a]) break;
             idx[a] = 0;
         }
