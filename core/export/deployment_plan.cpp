@@ -50,7 +50,11 @@ Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& m
     plan->fusedBlocks = findFusedBlocks(plan->adaptation);
     MemoryPlanOptions mo;
     mo.ioInArena = o.ioInArena;
-    for (const FusedBlock& b : plan->fusedBlocks) mo.apart.push_back({b.input->name, b.output()->name});
+    // A block reads its input while it writes its output; not where that input is a graph input
+    // read from the caller's buffer (the NCHW image into the stem convolution): its arena slot is
+    // then never read, and keeping it apart would cost a third buffer beside the layout conversion.
+    for (const FusedBlock& b : plan->fusedBlocks)
+        if (!graphInputReadInPlace(plan->adaptation, b.input)) mo.apart.push_back({b.input->name, b.output()->name});
     if (o.concatInPlace != ConcatInPlace::Off) mo.concat = concatInPlaceRules(plan->adaptation, plan->fusedBlocks);
     if (o.concatInPlace == ConcatInPlace::All) mo.concat.stridedMaxBytes = SIZE_MAX;
     auto memory = planMemory(plan->adaptation.graph, mo);

@@ -56,6 +56,15 @@ bool onlyFeeds(const ir::Value* v, const ir::Node* next) {
 
 } // namespace
 
+bool graphInputReadInPlace(const Adaptation& adaptation, const ir::Value* v) {
+    if (!v || !v->isGraphInput() || v->uses().empty() || v->isGraphOutput()) return false;
+    for (const ir::Use& use : v->uses()) {
+        auto it = adaptation.nodes.find(use.node->name);
+        if (it == adaptation.nodes.end() || it->second.library != "portable") return false;
+    }
+    return true;
+}
+
 std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
     std::vector<FusedBlock> blocks;
     const std::vector<ir::Node*> nodes = adaptation.graph.nodes();

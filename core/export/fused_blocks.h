@@ -32,4 +32,10 @@ struct FusedBlock {
 // runtime still checks its own conditions (bottleneck_fusable) and falls back to the layers.
 std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation);
 
+// Whether graph input `v` is read where the caller put it instead of being copied into the arena
+// first: every reader is a portable kernel, which takes its input pointer per call (an XNNPACK
+// operator is set up once with its arena pointers), and it is not also an output. Its arena slot
+// is then never read, so a fused block that reads it needs no memory kept apart for it.
+bool graphInputReadInPlace(const Adaptation& adaptation, const ir::Value* v);
+
 } // namespace embark::exporter

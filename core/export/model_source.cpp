@@ -50,17 +50,10 @@ std::string joined(const std::vector<std::string>& v, const char* sep) {
 }
 
 
-// Whether graph input `v` can be read where the caller put it instead of being copied into the
-// arena first: every reader is a portable kernel, which takes its input pointer per call (an
-// XNNPACK operator is set up once with its arena pointers), and it is not also an output.
-// Readers never write it: each writes its own output buffer, which is kept distinct even where
-// the plan let an element-wise op work in place, and a reshape alias becomes a copy.
-bool readInPlace(const EmitContext& ctx, const ir::Value* v) {
-    if (v->uses().empty() || v->isGraphOutput()) return false;
-    for (const ir::Use& use : v->uses())
-        if (ctx.library(*use.node) != "portable") return false;
-    return true;
-}
+// Graph inputs that every reader takes from the caller's buffer (graphInputReadInPlace). Readers
+// never write it: each writes its own output buffer, which is kept distinct even where the plan
+// let an element-wise op work in place, and a reshape alias becomes a copy.
+bool readInPlace(const EmitContext& ctx, const ir::Value* v) { return graphInputReadInPlace(ctx.adaptation(), v); }
 
 // The Mode 0 call of a fused block (see fused_blocks.h), chosen once at init() when the runtime
 // can fuse it; Modes 1 and 2 and the fallback run its layers. Empty when a convolution of the

@@ -197,38 +197,71 @@ void gather(const float* data, const Shape& dataShape, int axis, const int64_t* 
                         static_cast<size_t>(inner) * sizeof(float));
 }
 
+namespace {
+// Input index of output index o along an axis of input size n padded by `before` (ONNX Pad);
+// false for a Constant pad.
+bool padSource(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i) {
+    i = o - before;
+    if (i >= 0 && i < n) return true;
+    switch (mode) {
+    case PadMode::Constant: return false;
+    case PadMode::Edge: i = i < 0 ? 0 : n - 1; return true;
+    case PadMode::Wrap: i = ((i % n) + n) % n; return true;
+    case PadMode::Reflect:
+        if (n == 1) {
+            i = 0;
+            return true;
+        }
+        {
+            const int64_t period = 2 * (n - 1);
+            i = ((i % period) + period) % period;
+            if (i >= n) i = period - i;
+        }
+        return true;
+    }
+    return false;
+}
+} // namespace
+
 void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value,
          const Shape& outShape, float* out) {
     int64_t inStrides[kMaxRank];
     stridesOf(inShape, inStrides);
     const int r = inShape.rank;
     const int64_t total = outShape.count();
+    if (total == 0) return;
+    if (r == 0) {
+        out[0] = in[0];
+        return;
+    }
+    // Row by row along the last axis: the input row's span copied in one go, the pads around it.
+    const int64_t width = outShape.d[r - 1], n = inShape.d[r - 1], before = pads[r - 1];
+    const int64_t lo = std::clamp<int64_t>(before, 0, width), hi = std::clamp<int64_t>(before + n, lo, width);
     int64_t idx[kMaxRank] = {};
-    for (int64_t o = 0; o < total; ++o) {
+    for (int64_t row = 0; row < total / width; ++row) {
+        float* o = out + row * width;
         int64_t off = 0;
-        bool outside = false;
-        for (int a = 0; a < r; ++a) {
-            int64_t i = idx[a] - pads[a];
-            const int64_t n = inShape.d[a];
-            if (i < 0 || i >= n) {
-                switch (mode) {
-                case PadMode::Constant: outside = true; break;
-                case PadMode::Edge: i = i < 0 ? 0 : n - 1; break;
-                case PadMode::Wrap: i = ((i % n) + n) % n; break;
-                case PadMode::Reflect:
-                    if (n == 1) { i = 0; break; }
-                    {
-                        const int64_t period = 2 * (n - 1);
-                        i = ((i % period) + period) % period;
-                        if (i >= n) i = period - i;
-                    }
-                    break;
-                }
-            }
+        bool inside = true;
+        for (int a = 0; a + 1 < r && inside; ++a) {
+            int64_t i = 0;
+            inside = padSource(idx[a], pads[a], inShape.d[a], mode, i);
             off += i * inStrides[a];
         }
-        out[o] = outside ? value : in[off];
-        for (int a = r - 1; a >= 0; --a) {
+        if (!inside) {
+            std::fill(o, o + width, value);
+        } else {
+            const float* src = in + off;
+            for (int64_t x = 0; x < width; ++x) {
+                if (x == lo && hi > lo) {
+                    std::memcpy(o + lo, src + (lo - before), sizeof(float) * static_cast<size_t>(hi - lo));
+                    x = hi - 1;
+                    continue;
+                }
+                int64_t i = 0;
+                o[x] = padSource(x, before, n, mode, i) ? src[i] : value;
+            }
+        }
+        for (int a = r - 2; a >= 0; --a) {
             if (++idx[a] < outShape.d[a]) break;
             idx[a] = 0;
         }
@@ -263,42 +296,107 @@ int64_t resizeScratchFloats(const Shape& inShape, const Shape& outShape) {
     return 2 * bound;
 }
 
+namespace {
+// One pass of Resize along one axis: [outer][inDim][inner] -> [outer][outDim][inner].
+void resizeAxis(const float* src, float* dst, int64_t outer, int64_t inDim, int64_t outDim, int64_t inner,
+                const ResizeAxis& ax) {
+    const int64_t* index = ax.index.data();
+    const float* weight = ax.weight.data();
+    const int taps = ax.taps;
+    if (inner == 1) { // the last axis: a gather per output element
+        for (int64_t o = 0; o < outer; ++o) {
+            const float* s = src + o * inDim;
+            float* __restrict d = dst + o * outDim;
+            if (taps == 1) {
+                for (int64_t j = 0; j < outDim; ++j) d[j] = weight[j] * s[index[j]];
+            } else if (taps == 2) {
+                for (int64_t j = 0; j < outDim; ++j)
+                    d[j] = weight[2 * j] * s[index[2 * j]] + weight[2 * j + 1] * s[index[2 * j + 1]];
+            } else {
+                for (int64_t j = 0; j < outDim; ++j) {
+                    float acc = 0.f;
+                    for (int t = 0; t < taps; ++t) acc += weight[j * taps + t] * s[index[j * taps + t]];
+                    d[j] = acc;
+                }
+            }
+        }
+        return;
+    }
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t j = 0; j < outDim; ++j) {
+            float* __restrict d = dst + (o * outDim + j) * inner;
+            const float* s0 = src + (o * inDim + index[j * taps]) * inner;
+            const float w0 = weight[j * taps];
+            if (taps == 2) {
+                const float* s1 = src + (o * inDim + index[j * taps + 1]) * inner;
+                const float w1 = weight[j * taps + 1];
+                for (int64_t k = 0; k < inner; ++k) d[k] = w0 * s0[k] + w1 * s1[k];
+                continue;
+            }
+            for (int64_t k = 0; k < inner; ++k) d[k] = w0 * s0[k];
+            for (int t = 1; t < taps; ++t) {
+                const float* s = src + (o * inDim + index[j * taps + t]) * inner;
+                const float w = weight[j * taps + t];
+                for (int64_t k = 0; k < inner; ++k) d[k] += w * s[k];
+            }
+        }
+}
+
+// The order of the resized axes that moves the fewest values: a pass costs its output size times
+// its taps, and a pass along the last axis (a gather per element, not a vector loop) costs more.
+// Upsampling the last axis first then runs the other passes over the larger rows.
+std::vector<int> resizeOrder(const Shape& inShape, const ResizeAxis* axes, const Shape& outShape) {
+    std::vector<int> order;
+    for (int a = 0; a < inShape.rank; ++a)
+        if (!axes[a].index.empty()) order.push_back(a);
+    if (order.size() < 2 || order.size() > 4) return order;
+    auto cost = [&](const std::vector<int>& o) {
+        Shape cur = inShape;
+        double total = 0;
+        for (int a : o) {
+            cur.d[a] = outShape.d[a];
+            const bool last = a == inShape.rank - 1 || [&] {
+                for (int i = a + 1; i < inShape.rank; ++i)
+                    if (cur.d[i] != 1) return false;
+                return true;
+            }();
+            total += static_cast<double>(cur.count()) * axes[a].taps * (last ? 4 : 1);
+        }
+        return total;
+    };
+    std::vector<int> best = order, perm = order;
+    double bestCost = cost(order);
+    while (std::next_permutation(perm.begin(), perm.end()))
+        if (const double c = cost(perm); c < bestCost) {
+            bestCost = c;
+            best = perm;
+        }
+    return best;
+}
+} // namespace
+
 void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape,
             float* out, float* scratch) {
     // Axis by axis: each pass resizes one axis, ping-ponging between scratch and out; the
     // last pass lands in out.
-    Shape cur = inShape;
-    const float* src = in;
-    int pending = 0;
-    for (int a = 0; a < inShape.rank; ++a)
-        if (outShape.d[a] != inShape.d[a] || axes[a].taps != 1 || !axes[a].index.empty()) ++pending;
-    if (pending == 0) {
+    const std::vector<int> order = resizeOrder(inShape, axes, outShape);
+    if (order.empty()) {
         copy(in, out, inShape.count());
         return;
     }
+    Shape cur = inShape;
+    const float* src = in;
+    size_t pending = order.size();
     float* bufA = scratch;
     float* bufB = scratch + resizeScratchFloats(inShape, outShape) / 2;
-    for (int a = 0; a < inShape.rank; ++a) {
-        const ResizeAxis& ax = axes[a];
-        if (ax.index.empty()) continue; // identity axis
+    for (int a : order) {
         Shape next = cur;
         next.d[a] = outShape.d[a];
         float* dst = (--pending == 0) ? out : (src == bufA ? bufB : bufA);
         int64_t outer = 1, inner = 1;
         for (int i = 0; i < a; ++i) outer *= cur.d[i];
         for (int i = a + 1; i < cur.rank; ++i) inner *= cur.d[i];
-        const int64_t inDim = cur.d[a], outDim = next.d[a];
-        for (int64_t o = 0; o < outer; ++o)
-            for (int64_t j = 0; j < outDim; ++j) {
-                float* d = dst + (o * outDim + j) * inner;
-                for (int64_t k = 0; k < inner; ++k) d[k] = 0.f;
-                for (int t = 0; t < ax.taps; ++t) {
-                    const int64_t i = ax.index[static_cast<size_t>(j * ax.taps + t)];
-                    const float w = ax.weight[static_cast<size_t>(j * ax.taps + t)];
-                    const float* s = src + (o * inDim + i) * inner;
-                    for (int64_t k = 0; k < inner; ++k) d[k] += w * s[k];
-                }
-            }
+        resizeAxis(src, dst, outer, cur.d[a], next.d[a], inner, axes[a]);
         src = dst;
         cur = next;
     }

@@ -288,6 +288,51 @@ void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, s
     });
 }
 
+// ConvTranspose's Blocks path copies each input pixel's block when the blocks tile the output:
+// kernel == stride, no dilation or pads, and the output exactly in_size * stride.
+bool blocks_tile_output(const Conv2DShape& s, int out_h, int out_w) {
+    return s.kernel_h == s.stride_h && s.kernel_w == s.stride_w && s.dilation_h == 1 && s.dilation_w == 1 &&
+           s.pad_top == 0 && s.pad_left == 0 && s.pad_bottom == 0 && s.pad_right == 0 && out_h == s.in_h * s.stride_h &&
+           out_w == s.in_w * s.stride_w;
+}
+
+// Overlapping blocks: output = bias, plus every (input pixel, tap) value of `rows` that lands in
+// the output (oy = iy * stride + ky * dilation - pad_top, same for x), then the activation. Split
+// by output rows: each output row gathers from the input rows whose taps reach it, so threads never
+// write the same row.
+void col2im_add(const Conv2D& op, const float* rows, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const int taps = s.kernel_h * s.kernel_w;
+    const int64_t row = static_cast<int64_t>(taps) * s.out_c;
+    const int64_t stride = op.out_pixel_stride();
+    const float* bias = op.zero_bias.data();
+    parallel_for(pool, static_cast<int64_t>(s.batch) * op.out_h, [&](int64_t begin, int64_t end) {
+        for (int64_t r = begin; r < end; ++r) {
+            const int64_t n = r / op.out_h, oy = r % op.out_h;
+            float* out_row = output + r * op.out_w * stride;
+            for (int ox = 0; ox < op.out_w; ++ox) std::memcpy(out_row + ox * stride, bias, sizeof(float) * s.out_c);
+            for (int ky = 0; ky < s.kernel_h; ++ky) {
+                const int64_t ny = oy + s.pad_top - static_cast<int64_t>(ky) * s.dilation_h;
+                if (ny < 0 || ny % s.stride_h) continue;
+                const int64_t iy = ny / s.stride_h;
+                if (iy >= s.in_h) continue;
+                for (int ix = 0; ix < s.in_w; ++ix) {
+                    const float* src = rows + ((n * s.in_h + iy) * s.in_w + ix) * row + static_cast<int64_t>(ky) * s.kernel_w * s.out_c;
+                    for (int kx = 0; kx < s.kernel_w; ++kx) {
+                        const int64_t ox = static_cast<int64_t>(ix) * s.stride_w + static_cast<int64_t>(kx) * s.dilation_w - s.pad_left;
+                        if (ox < 0 || ox >= op.out_w) continue;
+                        float* __restrict d = out_row + ox * stride;
+                        const float* __restrict v = src + kx * s.out_c;
+                        for (int c = 0; c < s.out_c; ++c) d[c] += v[c];
+                    }
+                }
+            }
+            if (op.act.kind != Act::None)
+                for (int ox = 0; ox < op.out_w; ++ox) apply_activation(op.act, out_row + ox * stride, static_cast<size_t>(s.out_c));
+        }
+    }, kFineParts);
+}
+
 } // namespace
 
 Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias, Activation act) {
@@ -339,9 +384,27 @@ Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w, con
     op.out_w = out_w;
     check_shape(shape, out_h, out_w);
     op.zero = AlignedBuffer(static_cast<size_t>(shape.in_c));
-    op.path = ConvPath::Transposed;
     const int taps = shape.kernel_h * shape.kernel_w;
     const int cin_g = shape.in_c / shape.groups, cout_g = shape.out_c / shape.groups;
+    if (shape.groups == 1 && taps > 1) {
+        // One GEMM of in_c -> taps * out_c (column tap * out_c + co), then each row scattered.
+        // Without overlap the GEMM adds the bias and the activation; with it, they come after the sums.
+        op.path = ConvPath::Blocks;
+        const bool overlap = !blocks_tile_output(shape, out_h, out_w);
+        std::vector<float> block_bias(static_cast<size_t>(taps) * shape.out_c, 0.f);
+        for (int t = 0; t < taps && !overlap; ++t)
+            for (int co = 0; co < shape.out_c && bias; ++co) block_bias[static_cast<size_t>(t) * shape.out_c + co] = bias[co];
+        if (overlap) {
+            op.zero_bias = AlignedBuffer(static_cast<size_t>(shape.out_c));
+            for (int co = 0; co < shape.out_c && bias; ++co) op.zero_bias.data()[co] = bias[co];
+        }
+        const int out_c = shape.out_c;
+        pack_panels(op, 1, shape.in_c, taps * out_c, block_bias.data(), [&](int, int j, int k, int) {
+            return weights[(static_cast<size_t>(k) * out_c + j % out_c) * taps + j / out_c];
+        });
+        return op;
+    }
+    op.path = ConvPath::Transposed;
     pack_panels(op, taps, cin_g, cout_g, bias, [&](int g, int co, int k, int t) {
         return weights[((static_cast<size_t>(g) * cin_g + k) * cout_g + co) * taps + t];
     });
@@ -372,6 +435,42 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
             op.indirection_input = rows_base;
         }
         run_indirect(op, s.kernel_h, s.kernel_w * s.in_c, output, pool);
+        return;
+    }
+    case ConvPath::Blocks: {
+        // The GEMM's rows into op.padded, then each pixel's kernel_h x kernel_w block of out_c
+        // values to its place in the output.
+        const int64_t pixels = static_cast<int64_t>(s.batch) * s.in_h * s.in_w;
+        const int taps = s.kernel_h * s.kernel_w;
+        const int64_t row = static_cast<int64_t>(taps) * s.out_c;
+        if (op.padded.size() < static_cast<size_t>(pixels * row)) op.padded = AlignedBuffer(static_cast<size_t>(pixels * row));
+        float* rows = op.padded.data();
+        const int64_t stride = op.out_pixel_stride();
+        if (!blocks_tile_output(s, op.out_h, op.out_w)) {
+            run_gemm(pixels, s.in_c, static_cast<int>(row), input, op.packed.data(), op.bias_offset, rows,
+                     static_cast<int>(row), Activation{}, pool);
+            col2im_add(op, rows, output, pool);
+            return;
+        }
+        run_gemm(pixels, s.in_c, static_cast<int>(row), input, op.packed.data(), op.bias_offset, rows, static_cast<int>(row), op.act, pool);
+        parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r) {
+                const int64_t n = r / s.in_h, iy = r % s.in_h;
+                for (int ky = 0; ky < s.kernel_h; ++ky) {
+                    float* out_row = output + ((n * op.out_h + iy * s.kernel_h + ky) * op.out_w) * stride;
+                    for (int ix = 0; ix < s.in_w; ++ix) {
+                        const float* src = rows + (r * s.in_w + ix) * row + static_cast<int64_t>(ky) * s.kernel_w * s.out_c;
+                        float* dst = out_row + static_cast<int64_t>(ix) * s.kernel_w * stride;
+                        if (stride == s.out_c) {
+                            std::memcpy(dst, src, sizeof(float) * s.kernel_w * s.out_c);
+                        } else {
+                            for (int kx = 0; kx < s.kernel_w; ++kx)
+                                std::memcpy(dst + kx * stride, src + kx * s.out_c, sizeof(float) * s.out_c);
+                        }
+                    }
+                }
+            }
+        }, kFineParts);
         return;
     }
     case ConvPath::Indirect:
@@ -410,6 +509,90 @@ void conv2d_nchw(const Conv2D& op, const float* input, float* output, ThreadPool
         op.indirection_input = rows;
     }
     run_indirect(op, s.kernel_h, s.kernel_w * s.in_c, output, pool);
+}
+
+size_t channels_first_scratch_floats(const Conv2DShape& s, int out_h, int out_w) {
+    return static_cast<size_t>(s.batch) * (static_cast<size_t>(s.in_h) * s.in_w * s.in_c +
+                                           static_cast<size_t>(out_h) * out_w * s.out_c);
+}
+
+void conv2d_channels_first(const Conv2D& op, const float* input, float* output, float* scratch, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const int64_t in_pixels = static_cast<int64_t>(s.in_h) * s.in_w;
+    const int64_t out_pixels = static_cast<int64_t>(op.out_h) * op.out_w;
+    float* nhwc_out = scratch + s.batch * in_pixels * s.in_c;
+    if (conv2d_reads_nchw(op)) {
+        conv2d_nchw(op, input, nhwc_out, pool);
+    } else {
+        transpose_matrices(input, s.batch, s.in_c, in_pixels, scratch, pool);
+        conv2d(op, scratch, nhwc_out, pool);
+    }
+    transpose_matrices(nhwc_out, s.batch, out_pixels, op.out_pixel_stride(), output, pool);
+}
+
+Conv3D pack_conv3d(const Conv2DShape& shape_hw, int batch, int in_d, int out_d, int kernel_d, int stride_d,
+                   int dilation_d, int pad_front, const float* weights, const float* bias, Activation act) {
+    Conv3D op;
+    op.batch = batch;
+    op.in_c = shape_hw.in_c;
+    op.out_c = shape_hw.out_c;
+    op.groups = shape_hw.groups;
+    op.in_d = in_d;
+    op.out_d = out_d;
+    op.kernel_d = kernel_d;
+    op.stride_d = stride_d;
+    op.dilation_d = dilation_d;
+    op.pad_front = pad_front;
+    Conv2DShape plane = shape_hw;
+    plane.batch = 1;
+    plane.in_c = kernel_d * shape_hw.in_c;
+    const int cin_g = shape_hw.in_c / shape_hw.groups;
+    const size_t plane_taps = static_cast<size_t>(shape_hw.kernel_h) * shape_hw.kernel_w;
+    std::vector<float> w2(static_cast<size_t>(shape_hw.out_c) * kernel_d * cin_g * plane_taps);
+    for (int co = 0; co < shape_hw.out_c; ++co)
+        for (int ci = 0; ci < cin_g; ++ci)
+            for (int kd = 0; kd < kernel_d; ++kd)
+                std::memcpy(&w2[((static_cast<size_t>(co) * kernel_d + kd) * cin_g + ci) * plane_taps],
+                            &weights[((static_cast<size_t>(co) * cin_g + ci) * kernel_d + kd) * plane_taps],
+                            plane_taps * sizeof(float));
+    op.plane = pack_conv2d(plane, w2.data(), bias, act);
+    const size_t in_plane = static_cast<size_t>(plane.in_h) * plane.in_w;
+    const size_t out_plane = static_cast<size_t>(op.plane.out_h) * op.plane.out_w;
+    op.scratch = AlignedBuffer(static_cast<size_t>(plane.in_c) * in_plane +
+                               channels_first_scratch_floats(plane, op.plane.out_h, op.plane.out_w) +
+                               static_cast<size_t>(op.out_c) * out_plane);
+    return op;
+}
+
+void conv3d(const Conv3D& op, const float* input, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.plane.shape;
+    const int64_t in_plane = static_cast<int64_t>(s.in_h) * s.in_w;
+    const int64_t out_plane = static_cast<int64_t>(op.plane.out_h) * op.plane.out_w;
+    const int cin_g = op.in_c / op.groups;
+    float* stacked = op.scratch.data();
+    float* conv_scratch = stacked + static_cast<int64_t>(s.in_c) * in_plane;
+    float* depth_out = conv_scratch + channels_first_scratch_floats(s, op.plane.out_h, op.plane.out_w);
+    for (int n = 0; n < op.batch; ++n)
+        for (int od = 0; od < op.out_d; ++od) {
+            // Stacked channel (g, kd, ci) = input channel g * cin_g + ci at depth od * stride + kd * dilation - pad.
+            for (int g = 0; g < op.groups; ++g)
+                for (int kd = 0; kd < op.kernel_d; ++kd) {
+                    const int id = od * op.stride_d + kd * op.dilation_d - op.pad_front;
+                    float* dst = stacked + ((static_cast<int64_t>(g) * op.kernel_d + kd) * cin_g) * in_plane;
+                    if (id < 0 || id >= op.in_d) {
+                        std::memset(dst, 0, sizeof(float) * cin_g * in_plane);
+                        continue;
+                    }
+                    for (int ci = 0; ci < cin_g; ++ci)
+                        std::memcpy(dst + ci * in_plane,
+                                    input + ((static_cast<int64_t>(n) * op.in_c + g * cin_g + ci) * op.in_d + id) * in_plane,
+                                    sizeof(float) * in_plane);
+                }
+            conv2d_channels_first(op.plane, stacked, depth_out, conv_scratch, pool);
+            for (int co = 0; co < op.out_c; ++co)
+                std::memcpy(output + ((static_cast<int64_t>(n) * op.out_c + co) * op.out_d + od) * out_plane,
+                            depth_out + co * out_plane, sizeof(float) * out_plane);
+        }
 }
 
 FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights,

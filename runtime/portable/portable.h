@@ -199,6 +199,10 @@ enum class ConvPath {
                 // per kernel row reads kernel_w * in_c values (7x fewer pointers for a 7x7 stem)
     Transposed, // ConvTranspose through an indirection buffer on the output grid
     Winograd,   // 3x3, stride 1, dilation 1, groups 1: F(2x2, 3x3), 2.25x fewer multiply-adds
+    Blocks,     // ConvTranspose, groups 1: each input pixel one GEMM row of kernel_h * kernel_w *
+                // out_c values, each added to the output pixel its tap reaches (col2im), copied
+                // when kernel == stride without pads (no overlap). The Transposed gather multiplies
+                // the zero taps too: (kernel / stride)^2 - 1 of every kernel_h * kernel_w
 };
 
 struct Conv2D {
@@ -222,7 +226,7 @@ struct Conv2D {
     mutable AlignedBuffer padded;
     // Winograd F(MxM, 3x3), M = winograd_tile (2 or 4): packed is [(M+2)^2 positions][panels]
     // [in_c][NR], then the bias; zero_bias is NR zeros.
-    AlignedBuffer zero_bias;
+    AlignedBuffer zero_bias; // Blocks with overlapping taps: the out_c bias values instead
     int winograd_tile = 0;
 
     // Indirection: for each tile of MR output pixels and each tap, MR input-row pointers
@@ -254,6 +258,29 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
 // ops where conv2d_reads_nchw() (the Rows path); output NHWC as conv2d's.
 bool conv2d_reads_nchw(const Conv2D& op);
 void conv2d_nchw(const Conv2D& op, const float* input, float* output, ThreadPool* pool = nullptr);
+
+// A convolution whose activations stay channels-first ([batch][C][in_h * in_w], the model's layout
+// of a 1-D convolution seen as in_h = 1): the input transposed to NHWC into `scratch` (unless the
+// Rows path reads it as it is), conv2d, and its output transposed back, so a 1-D convolution runs
+// on the same register tiles as a 2-D one. `scratch` holds channels_first_scratch_floats(op).
+void conv2d_channels_first(const Conv2D& op, const float* input, float* output, float* scratch,
+                           ThreadPool* pool = nullptr);
+size_t channels_first_scratch_floats(const Conv2DShape& shape, int out_h, int out_w);
+
+// A 3-D convolution, activations [batch][C][D][H][W] (the model's layout), as 2-D ones: output
+// depth od reads kernel_d input planes, stacked as kernel_d * in_c channels of one H x W image
+// (per group: [kd][channel]) and convolved by `plane` (conv2d_channels_first), whose weights are
+// the 3-D ones [out_c][in_c/groups][kd][kh][kw] reordered to [out_c][kd * in_c/groups][kh][kw].
+struct Conv3D {
+    Conv2D plane;   // shape: batch 1, in_c = kernel_d * in_c, the H and W geometry, groups
+    int batch = 1, in_c = 1, out_c = 1, groups = 1;
+    int in_d = 1, out_d = 1, kernel_d = 1, stride_d = 1, dilation_d = 1, pad_front = 0;
+    mutable AlignedBuffer scratch; // the stacked planes, conv2d_channels_first's scratch, one output depth
+};
+// shape3: in_c/out_c/groups and H, W geometry of the layer (batch and depth given beside).
+Conv3D pack_conv3d(const Conv2DShape& shape_hw, int batch, int in_d, int out_d, int kernel_d, int stride_d,
+                   int dilation_d, int pad_front, const float* weights, const float* bias, Activation act = {});
+void conv3d(const Conv3D& op, const float* input, float* output, ThreadPool* pool = nullptr);
 
 // ----- Inverted bottleneck (MobileNet-V2's block) -------------------------------------------
 // A 1x1 expansion (optional), a depthwise convolution and a 1x1 projection (then, optionally,

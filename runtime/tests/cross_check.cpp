@@ -75,6 +75,117 @@ void check_conv(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::Thr
     report(name, relative_error(y, want));
 }
 
+// A 1-D convolution in the model's layout [batch][C][W] through conv2d_channels_first (the
+// layers the emitter sees as 1 x W images), ConvTranspose too, against direct sums.
+void check_conv1d(const char* name, int batch, int in_c, int in_w, int out_c, int k, int stride, int dilation,
+                  int pad_l, int pad_r, int groups, bool transposed, ep::ThreadPool* pool) {
+    const int cin_g = in_c / groups, cout_g = out_c / groups;
+    const ep::Conv2DShape s{batch, 1, in_w, in_c, out_c, 1, k, 1, stride, 1, dilation, 0, pad_l, 0, pad_r, groups};
+    const int out_w = transposed ? stride * (in_w - 1) + (k - 1) * dilation + 1 - pad_l - pad_r : s.out_w();
+    const auto x = random_vector(size_t(batch) * in_c * in_w, 21);
+    const auto w = random_vector(size_t(transposed ? in_c * cout_g : out_c * cin_g) * k, 22);
+    const auto b = random_vector(out_c, 23);
+    const auto op = transposed ? ep::pack_conv_transpose2d(s, 1, out_w, w.data(), b.data())
+                               : ep::pack_conv2d(s, w.data(), b.data());
+    std::vector<float> scratch(ep::channels_first_scratch_floats(s, 1, out_w));
+    std::vector<float> y(size_t(batch) * out_c * out_w);
+    ep::conv2d_channels_first(op, x.data(), y.data(), scratch.data(), pool);
+    std::vector<double> want(y.size());
+    for (int n = 0; n < batch; ++n)
+        for (int co = 0; co < out_c; ++co) {
+            const int g = co / cout_g;
+            for (int ox = 0; ox < out_w; ++ox) {
+                double sum = b[co];
+                for (int ci = 0; ci < cin_g; ++ci)
+                    for (int t = 0; t < k; ++t) {
+                        int ix;
+                        if (transposed) { // ox = ix * stride + t * dilation - pad_l
+                            const int num = ox + pad_l - t * dilation;
+                            if (num < 0 || num % stride) continue;
+                            ix = num / stride;
+                        } else {
+                            ix = ox * stride - pad_l + t * dilation;
+                        }
+                        if (ix < 0 || ix >= in_w) continue;
+                        const double wv = transposed ? w[((size_t(g) * cin_g + ci) * cout_g + co % cout_g) * k + t]
+                                                     : w[(size_t(co) * cin_g + ci) * k + t];
+                        sum += double(x[(size_t(n) * in_c + g * cin_g + ci) * in_w + ix]) * wv;
+                    }
+                want[(size_t(n) * out_c + co) * out_w + ox] = sum;
+            }
+        }
+    report(name, relative_error(y, want));
+}
+
+// ConvTranspose in NHWC (conv2d) against direct sums: output (oy, ox) receives input (iy, ix)
+// through tap (ky, kx) when oy = iy * stride + ky * dilation - pad_top (same for x).
+void check_conv_transpose(const char* name, const ep::Conv2DShape& s, int out_h, int out_w, ep::ThreadPool* pool) {
+    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups, taps = s.kernel_h * s.kernel_w;
+    const auto x = random_vector(size_t(s.batch) * s.in_h * s.in_w * s.in_c, 31);
+    const auto w = random_vector(size_t(s.in_c) * cout_g * taps, 32);
+    const auto b = random_vector(s.out_c, 33);
+    ep::Activation relu;
+    relu.kind = ep::Act::Relu;
+    const auto op = ep::pack_conv_transpose2d(s, out_h, out_w, w.data(), b.data(), relu);
+    std::vector<float> y(size_t(s.batch) * out_h * out_w * s.out_c);
+    ep::conv2d(op, x.data(), y.data(), pool);
+    std::vector<double> want(y.size());
+    for (int n = 0; n < s.batch; ++n)
+        for (int oy = 0; oy < out_h; ++oy)
+            for (int ox = 0; ox < out_w; ++ox)
+                for (int co = 0; co < s.out_c; ++co) {
+                    const int g = co / cout_g;
+                    double sum = b[co];
+                    for (int ci = 0; ci < cin_g; ++ci)
+                        for (int t = 0; t < taps; ++t) {
+                            const int ny = oy + s.pad_top - t / s.kernel_w * s.dilation_h;
+                            const int nx = ox + s.pad_left - t % s.kernel_w * s.dilation_w;
+                            if (ny < 0 || nx < 0 || ny % s.stride_h || nx % s.stride_w) continue;
+                            const int iy = ny / s.stride_h, ix = nx / s.stride_w;
+                            if (iy >= s.in_h || ix >= s.in_w) continue;
+                            sum += double(x[((size_t(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cin_g + ci]) *
+                                   w[((size_t(g) * cin_g + ci) * cout_g + co % cout_g) * taps + t];
+                        }
+                    want[((size_t(n) * out_h + oy) * out_w + ox) * s.out_c + co] = std::max(sum, 0.0);
+                }
+    report(name, relative_error(y, want));
+}
+
+// A 3-D convolution [batch][C][D][H][W] through conv3d (stacked depth planes) against direct sums.
+void check_conv3d(const char* name, int batch, int in_c, int out_c, int groups, int d, int h, int w_, int kd, int k,
+                  int stride, int pad, ep::ThreadPool* pool) {
+    const int cin_g = in_c / groups, cout_g = out_c / groups;
+    const ep::Conv2DShape hw{1, h, w_, in_c, out_c, k, k, stride, stride, 1, 1, pad, pad, pad, pad, groups};
+    const int od_n = (d + 2 * pad - kd) / stride + 1, oh = hw.out_h(), ow = hw.out_w();
+    const auto x = random_vector(size_t(batch) * in_c * d * h * w_, 41);
+    const auto w = random_vector(size_t(out_c) * cin_g * kd * k * k, 42);
+    const auto b = random_vector(out_c, 43);
+    const auto op = ep::pack_conv3d(hw, batch, d, od_n, kd, stride, 1, pad, w.data(), b.data());
+    std::vector<float> y(size_t(batch) * out_c * od_n * oh * ow);
+    ep::conv3d(op, x.data(), y.data(), pool);
+    std::vector<double> want(y.size());
+    for (int n = 0; n < batch; ++n)
+        for (int co = 0; co < out_c; ++co)
+            for (int oz = 0; oz < od_n; ++oz)
+                for (int oy = 0; oy < oh; ++oy)
+                    for (int ox = 0; ox < ow; ++ox) {
+                        const int g = co / cout_g;
+                        double sum = b[co];
+                        for (int ci = 0; ci < cin_g; ++ci)
+                            for (int tz = 0; tz < kd; ++tz)
+                                for (int ty = 0; ty < k; ++ty)
+                                    for (int tx = 0; tx < k; ++tx) {
+                                        const int iz = oz * stride - pad + tz, iy = oy * stride - pad + ty,
+                                                  ix = ox * stride - pad + tx;
+                                        if (iz < 0 || iz >= d || iy < 0 || iy >= h || ix < 0 || ix >= w_) continue;
+                                        sum += double(x[(((size_t(n) * in_c + g * cin_g + ci) * d + iz) * h + iy) * w_ + ix]) *
+                                               w[(((size_t(co) * cin_g + ci) * kd + tz) * k + ty) * k + tx];
+                                    }
+                        want[(((size_t(n) * out_c + co) * od_n + oz) * oh + oy) * ow + ox] = sum;
+                    }
+    report(name, relative_error(y, want));
+}
+
 void check_fc(const char* name, int rows, int k, int n, ep::ThreadPool* pool) {
     const auto x = random_vector(size_t(rows) * k, 4);
     const auto w = random_vector(size_t(n) * k, 5);
@@ -178,6 +289,23 @@ int main() {
         check_conv("depthwise 3x5 dilation 2x1 21", {1, 9, 11, 21, 21, 3, 5, 1, 2, 2, 1, 2, 2, 2, 2, 21}, ep::Act::Clamp,
                    pool);
         check_conv("pointwise 13->56", {1, 6, 5, 13, 56, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::None, pool);
+        // 1-D, channels first: one input channel with a long strided kernel (Rows path, read in
+        // place), 3 taps over 64 channels, depthwise 9 taps, dilation, groups, batch 2, transposed.
+        check_conv1d("conv1d 1->24 k80/4", 1, 1, 700, 24, 80, 4, 1, 0, 0, 1, false, pool);
+        check_conv1d("conv1d 64->64 k3 pad 1", 1, 64, 97, 64, 3, 1, 1, 1, 1, 1, false, pool);
+        check_conv1d("conv1d depthwise 40 k9", 1, 40, 101, 40, 9, 1, 1, 4, 4, 40, false, pool);
+        check_conv1d("conv1d 16->20 k3 dilation 5 batch 2", 2, 16, 60, 20, 3, 1, 5, 5, 5, 1, false, pool);
+        check_conv1d("conv1d 3->17 k7/2 pads", 1, 3, 50, 17, 7, 2, 1, 3, 2, 1, false, pool);
+        check_conv1d("conv1d 12->12 k5 4 groups", 1, 12, 33, 12, 5, 1, 1, 2, 2, 4, false, pool);
+        check_conv1d("convtranspose1d 16->8 k4/2", 1, 16, 37, 8, 4, 2, 1, 1, 1, 1, true, pool);
+        check_conv1d("convtranspose1d 16->8 k2/2 (blocks)", 1, 16, 37, 8, 2, 2, 1, 0, 0, 1, true, pool);
+        // ConvTranspose: kernel == stride without pads (the Blocks path: 2x2/2, 3x2/3x2, batch 2,
+        // an out_c that is no multiple of a panel) and with overlapping taps (the gather).
+        check_conv_transpose("convtranspose 2x2/2 24->19", {1, 7, 9, 24, 19, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1}, 14, 18, pool);
+        check_conv_transpose("convtranspose 3x2/3x2 batch 2", {2, 5, 4, 8, 40, 3, 2, 3, 2, 1, 1, 0, 0, 0, 0, 1}, 15, 8, pool);
+        check_conv_transpose("convtranspose 4x4/2 pad 1 16->8", {1, 6, 7, 16, 8, 4, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1}, 12, 14, pool);
+        check_conv3d("conv3d 3x3x3 8->12 pad 1", 1, 8, 12, 1, 5, 6, 7, 3, 3, 1, 1, pool);
+        check_conv3d("conv3d 2x3x3/2 groups 2 batch 2", 2, 4, 6, 2, 6, 7, 7, 2, 3, 2, 0, pool);
         check_fc("fc 512->100", 1, 512, 100, pool);
         check_fc("fc 9 rows 33->17", 9, 33, 17, pool);
         check_binary(pool);

@@ -1,6 +1,7 @@
 // The memory planner: lifetimes, aliasing of reshapes, in-place element-wise ops, the
 // overlap checker on random graphs (property test) and the arena targets on shared models.
 #include "export/adaptation.h"
+#include "export/deployment_plan.h"
 #include "export/memory_planner.h"
 #include "onnx/importer.h"
 #include "passes/pass_manager.h"
@@ -445,6 +446,36 @@ private slots:
             QVERIFY(exporter::checkMemoryPlan(*p2).ok());
             qInfo("  adapted for %s: arena %zu, lower bound %zu", lib, p2->arenaBytes, p2->lowerBoundBytes);
         }
+    }
+
+    // The plan `embark-cli plan --memory` and exports use (passes for the library, adaptation
+    // with its layout conversions, concatenation in place): the arena at the lower bound, and
+    // the bound itself pinned where it is known (0: not measured here, the arena at the bound only).
+    void deploymentPlanAtLowerBound_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("library");
+        QTest::addColumn<qint64>("bound"); // 0: only arena == lower bound
+        QTest::newRow("resnet18 portable") << "resnet18" << "portable" << qint64(4014080);
+        QTest::newRow("squeezenet1_1 portable") << "squeezenet1_1" << "portable" << qint64(3928576);
+        QTest::newRow("googlenet portable") << "googlenet" << "portable" << qint64(0);
+    }
+    void deploymentPlanAtLowerBound() {
+        EMBARK_REQUIRE_SHARED_MODELS();
+        QFETCH(QString, model);
+        QFETCH(QString, library);
+        QFETCH(qint64, bound);
+        if (test::sharedModel(model).isEmpty())
+            QSKIP(qPrintable("../shared/models/" + model + ".onnx is absent"));
+        auto g = onnx::importModel(test::sharedModel(model).toStdString());
+        QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
+        exporter::PlanOptions o;
+        o.library = library.toStdString();
+        auto plan = exporter::buildDeploymentPlan(*g, o);
+        QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().message.c_str());
+        const exporter::MemoryPlan& m = (*plan)->memory;
+        qInfo("%s: arena %zu bytes, lower bound %zu", qPrintable(model), m.arenaBytes, m.lowerBoundBytes);
+        if (bound) QCOMPARE(qint64(m.lowerBoundBytes), bound);
+        QCOMPARE(qint64(m.arenaBytes), qint64(m.lowerBoundBytes));
     }
 };
 

@@ -68,6 +68,75 @@ void addMatrixC(EmitContext& ctx, const ir::Node& n, const ir::Value* c, const i
                    ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableActivation(n) + ", g_pool.get());\n";
 }
 
+// A 1-D convolution ([N][C][W], the model's layout: adaptation makes only 4-D activations NHWC)
+// on the 2-D kernels as a 1 x W image, between transposes to and from channels-last
+// (conv2d_channels_first): their register tiles, Rows path for few input channels and long
+// kernels, depthwise path, instead of the direct loop nest. Explicit pads only (auto_pad SAME and
+// ConvTranspose's output_shape stay on the generic kernel).
+bool emitConv1D(EmitContext& ctx, const ir::Node& n, bool transposed) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* b = n.input(2);
+    const ir::Value* y = n.output(0);
+    if (x->shape.rank() != 3 || y->shape.rank() != 3 || w->shape.rank() != 3 || ctx.isNhwc(x) || ctx.isNhwc(y) ||
+        ctx.rowStride(y) != 0)
+        return false;
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if ((autoPad != "NOTSET" && autoPad != "VALID") || (transposed && n.has("output_shape"))) return false;
+    const auto strides = n.attrInts("strides", {1});
+    const auto dil = n.attrInts("dilations", {1});
+    const auto pads = autoPad == "VALID" ? std::vector<int64_t>{0, 0} : n.attrInts("pads", {0, 0});
+    if (strides.size() != 1 || dil.size() != 1 || pads.size() != 2) return false;
+    const int64_t group = n.attrInt("group", 1);
+    const int64_t batch = x->shape[0], inC = x->shape[1], inW = x->shape[2], outC = y->shape[1], outW = y->shape[2];
+    auto i = [](int64_t v) { return std::to_string(v); };
+    const std::string shape = "embark::portable::Conv2DShape{" + i(batch) + ", 1, " + i(inW) + ", " + i(inC) + ", " + i(outC) +
+                              ", 1, " + i(w->shape[2]) + ", 1, " + i(strides[0]) + ", 1, " + i(dil[0]) + ", 0, " + i(pads[0]) +
+                              ", 0, " + i(pads[1]) + ", " + i(group) + "}";
+    const std::string bias = b ? ctx.ptr(b) : "nullptr";
+    const std::string obj = ctx.ident(n); // not in layerObjects: no fused block takes a 1-D layer
+    ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
+    // ONNX weights [out][in/g][k] (ConvTranspose: [in][out/g][k]) are the 2-D ones with kernel_h 1.
+    if (transposed)
+        ctx.init += "    " + obj + " = embark::portable::pack_conv_transpose2d(" + shape + ", 1, " + i(outW) + ", " +
+                    onnxWeights(ctx, w) + ", " + bias + ", " + portableActivation(n) + ");\n";
+    else
+        ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " + bias +
+                    ", " + portableActivation(n) + ");\n";
+    const int64_t scratch = batch * (inW * inC + outW * outC);
+    ctx.forward += "    embark::portable::conv2d_channels_first(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", " +
+                   ctx.scratch(n, scratch) + ", g_pool.get());\n";
+    return true;
+}
+
+// A 3-D convolution ([N][C][D][H][W]) as 2-D ones over stacked depth planes (portable::conv3d).
+// Explicit pads only; ConvTranspose stays on the generic kernel.
+bool emitConv3D(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* b = n.input(2);
+    const ir::Value* y = n.output(0);
+    if (x->shape.rank() != 5 || y->shape.rank() != 5 || w->shape.rank() != 5 || ctx.rowStride(y) != 0) return false;
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "VALID") return false;
+    const auto st = n.attrInts("strides", {1, 1, 1});
+    const auto dl = n.attrInts("dilations", {1, 1, 1});
+    const auto p = autoPad == "VALID" ? std::vector<int64_t>(6, 0) : n.attrInts("pads", std::vector<int64_t>(6, 0));
+    if (st.size() != 3 || dl.size() != 3 || p.size() != 6) return false;
+    auto i = [](int64_t v) { return std::to_string(v); };
+    const std::string shape = "embark::portable::Conv2DShape{1, " + i(x->shape[3]) + ", " + i(x->shape[4]) + ", " +
+                              i(x->shape[1]) + ", " + i(y->shape[1]) + ", " + i(w->shape[3]) + ", " + i(w->shape[4]) + ", " +
+                              i(st[1]) + ", " + i(st[2]) + ", " + i(dl[1]) + ", " + i(dl[2]) + ", " + i(p[1]) + ", " + i(p[2]) +
+                              ", " + i(p[4]) + ", " + i(p[5]) + ", " + i(n.attrInt("group", 1)) + "}";
+    const std::string obj = ctx.ident(n);
+    ctx.decls += "static embark::portable::Conv3D " + obj + ";\n";
+    ctx.init += "    " + obj + " = embark::portable::pack_conv3d(" + shape + ", " + i(x->shape[0]) + ", " + i(x->shape[2]) + ", " +
+                i(y->shape[2]) + ", " + i(w->shape[2]) + ", " + i(st[0]) + ", " + i(dl[0]) + ", " + i(p[0]) + ", " +
+                ctx.ptr(w) + ", " + (b ? ctx.ptr(b) : std::string("nullptr")) + ", " + portableActivation(n) + ");\n";
+    ctx.forward += "    embark::portable::conv3d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+    return true;
+}
+
 Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     const ir::Value* x = n.input(0);
     const ir::Value* w = n.input(1);
@@ -119,6 +188,8 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
         ctx.forward += "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         return {};
     }
+    if (emitConv1D(ctx, n, transposed)) return {};
+    if (!transposed && emitConv3D(ctx, n)) return {};
     // Model layout, 1 to 3 spatial dims: the direct generic convolution.
     const size_t spatial = x->shape.rank() - 2;
     if (spatial < 1 || spatial > 3) return unsupported(Emitter::Portable, n, std::to_string(spatial) + "-D convolution");
