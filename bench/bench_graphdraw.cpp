@@ -33,8 +33,8 @@ void measure(const char* name, const LayoutGraph& g, int repeats) {
     }
     std::printf("%-28s %5zu nodes %5zu edges %6d dummies %4d layers  %8.1f ms  %7lld crossings  "
                 "edge length %.0f\n",
-                name, g.nodes.size(), g.edges.size(), last.dummyCount, last.layerCount, bestMs,
-                last.crossings, last.totalEdgeLength);
+                name, g.nodes.size(), g.edges.size(), last.dummyCount, last.layerCount, bestMs, last.crossings,
+                last.totalEdgeLength);
 }
 
 void compareWithDot(const LayoutGraph& g, int timeoutSeconds) {
@@ -54,12 +54,11 @@ void compareWithDot(const LayoutGraph& g, int timeoutSeconds) {
     if (!p.waitForFinished(timeoutSeconds * 1000)) {
         p.kill();
         p.waitForFinished();
-        std::printf("dot on the %zu-node DenseNet-like graph: still running after %d s (killed)\n",
-                    g.nodes.size(), timeoutSeconds);
+        std::printf("dot on the %zu-node DenseNet-like graph: still running after %d s (killed)\n", g.nodes.size(),
+                    timeoutSeconds);
         return;
     }
-    std::printf("dot on the %zu-node DenseNet-like graph: %.1f ms\n", g.nodes.size(),
-                t.nsecsElapsed() / 1e6);
+    std::printf("dot on the %zu-node DenseNet-like graph: %.1f ms\n", g.nodes.size(), t.nsecsElapsed() / 1e6);
 }
 
 } // namespace

@@ -56,7 +56,10 @@ ir::Graph synthetic() {
     return g;
 }
 
-struct Timing { double import = 0, plan = 0; size_t arena = 0, bound = 0, nodes = 0; };
+struct Timing {
+    double import = 0, plan = 0;
+    size_t arena = 0, bound = 0, nodes = 0;
+};
 
 // Import, then the whole deployment plan (passes, adaptation, fused blocks, memory plan) as
 // the export builds it: the bench times what the studio and `embark-cli plan` run.
@@ -64,16 +67,25 @@ Timing once(const std::function<Expected<ir::Graph>()>& load, const char* lib) {
     jobs::TargetRequest request; // the default board, as `embark-cli plan --lib LIB`
     request.library = lib;
     auto target = jobs::resolveTarget(request);
-    if (!target) { std::fprintf(stderr, "%s\n", target.error().message.c_str()); std::exit(1); }
+    if (!target) {
+        std::fprintf(stderr, "%s\n", target.error().message.c_str());
+        std::exit(1);
+    }
     auto t0 = Clock::now();
     auto g = load();
-    if (!g) { std::fprintf(stderr, "%s\n", g.error().message.c_str()); std::exit(1); }
+    if (!g) {
+        std::fprintf(stderr, "%s\n", g.error().message.c_str());
+        std::exit(1);
+    }
     auto t1 = Clock::now();
     exporter::PlanOptions po = exporter::planOptions(*target);
     po.keepSnapshots = true; // as the studio builds it
     auto plan = exporter::buildDeploymentPlan(*g, po);
     auto t2 = Clock::now();
-    if (!plan) { std::fprintf(stderr, "plan failed: %s\n", plan.error().message.c_str()); std::exit(1); }
+    if (!plan) {
+        std::fprintf(stderr, "plan failed: %s\n", plan.error().message.c_str());
+        std::exit(1);
+    }
     const exporter::DeploymentPlan& dp = **plan;
     return {ms(t1 - t0), ms(t2 - t1), dp.memory.arenaBytes, dp.memory.lowerBoundBytes, dp.passes.graph.nodeCount()};
 }
@@ -96,16 +108,21 @@ void report(const std::string& name, const std::function<Expected<ir::Graph>()>&
 } // namespace
 
 int main() {
-    std::printf("%-16s %-9s %5s %9s %9s %9s %s %11s %11s\n", "model", "lib", "nodes", "import", "plan", "total ms", "<1s",
-                "arena", "lower bound");
+    std::printf("%-16s %-9s %5s %9s %9s %9s %s %11s %11s\n", "model", "lib", "nodes", "import", "plan", "total ms",
+                "<1s", "arena", "lower bound");
     const std::string dir = EMBARK_SHARED_DIR "/models";
     for (const char* m : {"resnet18", "mobilenet_v2", "squeezenet1_1", "lenet5"}) {
         const std::string path = dir + "/" + m + ".onnx";
-        if (!std::filesystem::exists(path)) { std::printf("%-16s absent (../shared/models)\n", m); continue; }
+        if (!std::filesystem::exists(path)) {
+            std::printf("%-16s absent (../shared/models)\n", m);
+            continue;
+        }
         for (const char* lib : {"portable", "xnnpack"})
-            report(m, [path] { return onnx::importModel(path); }, lib);
+            report(
+                m, [path] { return onnx::importModel(path); }, lib);
     }
     for (const char* lib : {"portable", "xnnpack"})
-        report("synthetic-1000", [] { return Expected<ir::Graph>(synthetic()); }, lib);
+        report(
+            "synthetic-1000", [] { return Expected<ir::Graph>(synthetic()); }, lib);
     return 0;
 }

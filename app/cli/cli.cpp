@@ -26,14 +26,13 @@ const std::vector<Command>& commands() {
 }
 
 QString exitStatusHelp() {
-    return QStringLiteral(
-        "Exit status (every command):\n"
-        "  0  success\n"
-        "  1  outputs outside the tolerance\n"
-        "  2  usage error\n"
-        "  3  the model needs something unsupported (op, attribute, dtype)\n"
-        "  4  invalid model or input file\n"
-        "  5  external failure (toolchain, board, network, file system)\n");
+    return QStringLiteral("Exit status (every command):\n"
+                          "  0  success\n"
+                          "  1  outputs outside the tolerance\n"
+                          "  2  usage error\n"
+                          "  3  the model needs something unsupported (op, attribute, dtype)\n"
+                          "  4  invalid model or input file\n"
+                          "  5  external failure (toolchain, board, network, file system)\n");
 }
 
 static void printHelp(QTextStream& out) {

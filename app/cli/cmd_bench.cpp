@@ -37,7 +37,8 @@ Status writeFile(const QString& path, const QByteArray& data) {
     QSaveFile f(path);
     // flush() before commit(): Qt 6.4's commit() ignores an error of the last buffered write.
     if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.flush() || !f.commit())
-        return makeError(ErrorKind::External, "cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
+        return makeError(ErrorKind::External,
+                         "cannot write '" + path.toStdString() + "': " + f.errorString().toStdString());
     return {};
 }
 
@@ -46,14 +47,16 @@ Status writeFile(const QString& path, const QByteArray& data) {
 void printOrt(const store::RunRecord& rec, QTextStream& out) {
     const QJsonObject& x = rec.extra;
     const QJsonObject l = x.value("ort_latency").toObject();
-    out << "  runtime  " << QString::fromStdString(rec.fingerprint.compiler) << ", ep " << x.value("ep").toString() << "\n";
+    out << "  runtime  " << QString::fromStdString(rec.fingerprint.compiler) << ", ep " << x.value("ep").toString()
+        << "\n";
     if (!l.isEmpty()) {
         auto ms = [&](const char* k) { return QString::number(l.value(k).toDouble() / 1e6, 'f', 3); };
         out << "  onnxruntime  average " << ms("average_ns") << " ms  (min " << ms("min_ns") << ", max " << ms("max_ns")
-            << ", p50 " << ms("p50_ns") << ", p90 " << ms("p90_ns") << ", p95 " << ms("p95_ns") << ", p99 " << ms("p99_ns")
-            << " ms)";
+            << ", p50 " << ms("p50_ns") << ", p90 " << ms("p90_ns") << ", p95 " << ms("p95_ns") << ", p99 "
+            << ms("p99_ns") << " ms)";
         if (l.contains("peak_working_set_bytes"))
-            out << "  peak working set " << QString::number(l.value("peak_working_set_bytes").toDouble() / 1048576.0, 'f', 1) << " MiB";
+            out << "  peak working set "
+                << QString::number(l.value("peak_working_set_bytes").toDouble() / 1048576.0, 'f', 1) << " MiB";
         out << "\n";
     }
     if (x.contains("test_runner")) {
@@ -75,7 +78,8 @@ void printOrt(const store::RunRecord& rec, QTextStream& out) {
     const QJsonArray layers = x.value("ort_layers").toArray();
     for (const QJsonValue& v : layers) mapped += v.toObject().value("nodes").toArray().isEmpty() ? 0 : 1;
     if (!layers.isEmpty())
-        out << "  profile  " << layers.size() << " ONNX Runtime nodes, " << mapped << " mapped onto the graph's nodes\n";
+        out << "  profile  " << layers.size() << " ONNX Runtime nodes, " << mapped
+            << " mapped onto the graph's nodes\n";
 }
 
 // Copies the ONNX Runtime run's bundle (model/test_data_set_0 of its work folder).
@@ -83,7 +87,8 @@ Status copyBundle(const QString& from, const QString& to) {
     if (!QDir().mkpath(to)) return makeError(ErrorKind::External, "cannot create '" + to.toStdString() + "'");
     for (const QString& f : QDir(from).entryList({"*.pb"}, QDir::Files)) {
         QFile in(from + "/" + f);
-        if (!in.open(QIODevice::ReadOnly)) return makeError(ErrorKind::External, "cannot read '" + in.fileName().toStdString() + "'");
+        if (!in.open(QIODevice::ReadOnly))
+            return makeError(ErrorKind::External, "cannot read '" + in.fileName().toStdString() + "'");
         EMBARK_TRY(writeFile(to + "/" + f, in.readAll()));
     }
     return {};
@@ -119,16 +124,26 @@ Expected<ExpectedCheck> checkExpected(const QString& exportDir, const QString& s
         const bool exact = !ir::isFloating(ref->dtype());
         const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 : bench::withinTolerance(a, tolerance);
         c.ok = c.ok && ok;
-        outputs.append(QJsonObject{{"name", QString::fromStdString(io.name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
-                                   {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb},
-                                   {"shape_matches", a.shapeMatches}, {"exact", exact}, {"ok", ok}});
+        outputs.append(QJsonObject{{"name", QString::fromStdString(io.name)},
+                                   {"max_abs", a.maxAbs},
+                                   {"max_rel", a.maxRel},
+                                   {"rmse", a.rmse},
+                                   {"cosine", a.cosine},
+                                   {"snr_db", a.snrDb},
+                                   {"shape_matches", a.shapeMatches},
+                                   {"exact", exact},
+                                   {"ok", ok}});
         c.text += QStringLiteral("    output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB  %6\n")
-                      .arg(QString::fromStdString(io.name)).arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3)
-                      .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1)
+                      .arg(QString::fromStdString(io.name))
+                      .arg(a.maxAbs, 0, 'g', 3)
+                      .arg(a.maxRel, 0, 'g', 3)
+                      .arg(a.cosine, 0, 'f', 7)
+                      .arg(a.snrDb, 0, 'f', 1)
                       .arg(ok ? QStringLiteral("ok") : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance));
     }
     if (outputs.isEmpty())
-        return makeError(ErrorKind::InvalidInput, "'" + setDir.toStdString() + "' has no output_K.pb for the model's outputs");
+        return makeError(ErrorKind::InvalidInput,
+                         "'" + setDir.toStdString() + "' has no output_K.pb for the model's outputs");
     c.json = QJsonObject{{"dir", setDir}, {"tolerance", tolerance}, {"ok", c.ok}, {"outputs", outputs}};
     return c;
 }
@@ -140,29 +155,41 @@ int cmdBench(const QStringList& args, Io& io) {
     parser.setApplicationDescription("Benchmark a model on a board: export, build, deploy, run, compare, store.");
     parser.addPositionalArgument("MODEL", "The .onnx file.");
     addTargetOptions(parser);
-    parser.addOption({"runtime", "export (Embark's export, default) or onnxruntime (the board's ONNX Runtime).", "RUNTIME", "export"});
-    parser.addOption({"ep-option", "A SpacemiT EP option for --runtime onnxruntime, KEY=VALUE (repeatable).", "KEY=VALUE"});
+    parser.addOption({"runtime", "export (Embark's export, default) or onnxruntime (the board's ONNX Runtime).",
+                      "RUNTIME", "export"});
+    parser.addOption(
+        {"ep-option", "A SpacemiT EP option for --runtime onnxruntime, KEY=VALUE (repeatable).", "KEY=VALUE"});
     parser.addOption({"iterations", "Timed iterations (default 10).", "N", "10"});
     parser.addOption({"warmup", "Untimed iterations first (default 2).", "W", "2"});
     parser.addOption({"threads", "Threads on the board (default 1).", "T", "1"});
     parser.addOption({"affinity", "Pin to these CPUs with taskset, e.g. 0,1.", "CPU,CPU"});
     parser.addOption({"layers", "Per-layer timings."});
     parser.addOption({"accuracy-layers", "Per-layer accuracy against the host reference (dumps every layer)."});
-    parser.addOption({"float-reference", "Also compare every layer dump with this float model, the one the quantized "
-                                         "MODEL was made from (implies --accuracy-layers).", "FLOAT.onnx"});
-    parser.addOption({"snr-drop", "With --float-reference: flag the first layer whose SNR falls this many dB below "
-                                  "its inputs' (default 10).", "DB", "10"});
+    parser.addOption({"float-reference",
+                      "Also compare every layer dump with this float model, the one the quantized "
+                      "MODEL was made from (implies --accuracy-layers).",
+                      "FLOAT.onnx"});
+    parser.addOption({"snr-drop",
+                      "With --float-reference: flag the first layer whose SNR falls this many dB below "
+                      "its inputs' (default 10).",
+                      "DB", "10"});
     parser.addOption({"input", "Input tensor, NAME=FILE (default: a fixed random sample).", "NAME=FILE"});
     parser.addOption({"work-dir", "Where exports and downloads go.", "DIR"});
-    parser.addOption({{"db", "store"}, "Run history database, as for 'runs' (default: the user's data folder; '-' = none).", "FILE"});
-    parser.addOption({"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
+    parser.addOption({{"db", "store"},
+                      "Run history database, as for 'runs' (default: the user's data folder; '-' = none).",
+                      "FILE"});
+    parser.addOption(
+        {"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
     parser.addOption({"trace", "Write a Chrome trace (Perfetto opens it).", "FILE"});
     parser.addOption({"csv", "Write per-layer timings as CSV.", "FILE"});
     parser.addOption({"save-json", "Write the run as JSON.", "FILE"});
     parser.addOption({"test-data", "Write an ONNX test-data bundle (test_data_set_0) for onnx_test_runner.", "DIR"});
-    parser.addOption({"expect", "Also compare the board's outputs with a test_data_set_N folder's expected outputs "
-                                "(its inputs are the sample unless --input is given).", "DIR"});
-    parser.addOption({"tolerance", "With --expect: allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
+    parser.addOption({"expect",
+                      "Also compare the board's outputs with a test_data_set_N folder's expected outputs "
+                      "(its inputs are the sample unless --input is given).",
+                      "DIR"});
+    parser.addOption(
+        {"tolerance", "With --expect: allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
     parser.addOption({"json", "Print the result as one JSON object."});
     parser.addOption({"verbose", "Stream the build and run log to stderr."});
     addShapeOption(parser);
@@ -191,8 +218,8 @@ int cmdBench(const QStringList& args, Io& io) {
         return usage(io, "--ep-option applies to --runtime onnxruntime only");
     if (o.runtime == "onnxruntime" && parser.isSet("lib"))
         return usage(io, "--lib chooses an export's kernel library: leave it out with --runtime onnxruntime");
-    for (const auto& [name, target, min] : {std::tuple{"iterations", &o.iterations, 1}, std::tuple{"warmup", &o.warmup, 0},
-                                            std::tuple{"threads", &o.threads, 1}}) {
+    for (const auto& [name, target, min] : {std::tuple{"iterations", &o.iterations, 1},
+                                            std::tuple{"warmup", &o.warmup, 0}, std::tuple{"threads", &o.threads, 1}}) {
         auto v = intOption(parser, name, min, 1000000);
         if (!v) return fail(io, v.error());
         *target = static_cast<int>(*v);
@@ -204,10 +231,12 @@ int cmdBench(const QStringList& args, Io& io) {
     o.accuracyLayers = parser.isSet("accuracy-layers");
     if (o.accuracyLayers && o.runtime == "onnxruntime")
         if (auto board = targets::findBoard(o.boardId); board && board->onnxruntime && board->onnxruntime->isNode())
-            return usage(io, QStringLiteral("--accuracy-layers with --runtime onnxruntime needs the tensor dumps of SpacemiT-ORT "
-                                            "(SPACEMIT_EP_DUMP_TENSORS), which npm's onnxruntime-node on board '%1' cannot "
-                                            "write: leave --accuracy-layers out, or compare per layer with an export "
-                                            "(bench --runtime export --accuracy-layers)").arg(o.boardId));
+            return usage(io, QStringLiteral(
+                                 "--accuracy-layers with --runtime onnxruntime needs the tensor dumps of SpacemiT-ORT "
+                                 "(SPACEMIT_EP_DUMP_TENSORS), which npm's onnxruntime-node on board '%1' cannot "
+                                 "write: leave --accuracy-layers out, or compare per layer with an export "
+                                 "(bench --runtime export --accuracy-layers)")
+                                 .arg(o.boardId));
     if (parser.isSet("snr-drop") && !parser.isSet("float-reference"))
         return usage(io, "--snr-drop applies to --float-reference only");
     if (parser.isSet("float-reference")) {
@@ -237,8 +266,9 @@ int cmdBench(const QStringList& args, Io& io) {
                              "verdict (docs/onnxruntime.md) or 'embark-cli run --expect' on the host");
         const QString dir = parser.value("expect");
         if (!QFileInfo(dir).isDir())
-            return fail(io, makeError(ErrorKind::InvalidInput, "--expect '" + dir.toStdString() +
-                                                                   "' is not a test_data_set_N folder (input_K.pb, output_K.pb)"));
+            return fail(io, makeError(ErrorKind::InvalidInput,
+                                      "--expect '" + dir.toStdString() +
+                                          "' is not a test_data_set_N folder (input_K.pb, output_K.pb)"));
         auto set = onnx::readTestDataSet(dir.toStdString());
         if (!set) return fail(io, set.error());
         expectSet = std::move(*set);
@@ -253,8 +283,9 @@ int cmdBench(const QStringList& args, Io& io) {
         } else {
             o.inputs = testSetInputs(*graph, expectSet->inputs);
             if (o.inputs.size() < graph->inputs().size())
-                return fail(io, makeError(ErrorKind::InvalidInput, "--expect '" + parser.value("expect").toStdString() +
-                                                                       "' has no input_K.pb for every model input: give them with --input"));
+                return fail(io, makeError(ErrorKind::InvalidInput,
+                                          "--expect '" + parser.value("expect").toStdString() +
+                                              "' has no input_K.pb for every model input: give them with --input"));
         }
     }
     if (parser.isSet("accept-new-host-key"))
@@ -295,16 +326,23 @@ int cmdBench(const QStringList& args, Io& io) {
         json["expected"] = expectCheck->json; // not stored: the run's own figures are against the reference
     }
     if (parser.isSet("trace"))
-        if (Status s = writeFile(parser.value("trace"), bench::chromeTrace(r->medianLayers, static_cast<int64_t>(r->record.latency.medianNs),
-                                                                           r->record.fingerprint.boardId, QFileInfo(o.modelPath).completeBaseName().toStdString())); !s)
+        if (Status s = writeFile(parser.value("trace"),
+                                 bench::chromeTrace(r->medianLayers, static_cast<int64_t>(r->record.latency.medianNs),
+                                                    r->record.fingerprint.boardId,
+                                                    QFileInfo(o.modelPath).completeBaseName().toStdString()));
+            !s)
             return fail(io, s.error());
     if (parser.isSet("csv"))
-        if (Status s = writeFile(parser.value("csv"), bench::layersCsv(r->medianLayers)); !s) return fail(io, s.error());
+        if (Status s = writeFile(parser.value("csv"), bench::layersCsv(r->medianLayers)); !s)
+            return fail(io, s.error());
     if (parser.isSet("save-json"))
-        if (Status s = writeFile(parser.value("save-json"), QJsonDocument(json).toJson()); !s) return fail(io, s.error());
+        if (Status s = writeFile(parser.value("save-json"), QJsonDocument(json).toJson()); !s)
+            return fail(io, s.error());
     if (parser.isSet("test-data") && o.runtime == "onnxruntime") {
         // The bundle the ONNX Runtime run used: the export's sample and the reference's outputs.
-        if (Status s = copyBundle(r->exportDir + "/model/test_data_set_0", parser.value("test-data") + "/test_data_set_0"); !s)
+        if (Status s =
+                copyBundle(r->exportDir + "/model/test_data_set_0", parser.value("test-data") + "/test_data_set_0");
+            !s)
             return fail(io, s.error());
     } else if (parser.isSet("test-data")) {
         // The sample the export embeds and the host reference's outputs for it, as export.json
@@ -322,7 +360,9 @@ int cmdBench(const QStringList& args, Io& io) {
         };
         if (Status s = read(folder->inputs, ins); !s) return fail(io, s.error());
         if (Status s = read(folder->outputs, outs); !s) return fail(io, s.error());
-        if (Status s = onnx::writeTestDataSet((parser.value("test-data") + "/test_data_set_0").toStdString(), ins, outs); !s)
+        if (Status s =
+                onnx::writeTestDataSet((parser.value("test-data") + "/test_data_set_0").toStdString(), ins, outs);
+            !s)
             return fail(io, s.error());
     }
     const store::RunRecord& rec = r->record;
@@ -332,49 +372,64 @@ int cmdBench(const QStringList& args, Io& io) {
         io.out << "Run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " with "
                << QString::fromStdString(rec.fingerprint.kernelLibrary) << ": "
                << (rec.status == store::RunStatus::Ok ? QStringLiteral("ok")
-                                                   : QString::fromLatin1(store::runStatusName(rec.status)).toUpper()) << "\n";
+                                                      : QString::fromLatin1(store::runStatusName(rec.status)).toUpper())
+               << "\n";
         if (rec.status != store::RunStatus::Ok) io.out << "  " << QString::fromStdString(rec.message) << "\n";
         const auto& l = rec.latency;
         if (l.count)
-            io.out << QStringLiteral("  latency  median %1 ms  (min %2, mean %3, p90 %4, stdev %5; 95% CI of median %6..%7 ms; n=%8)\n")
-                          .arg(l.medianNs / 1e6, 0, 'f', 3).arg(l.minNs / 1e6, 0, 'f', 3).arg(l.meanNs / 1e6, 0, 'f', 3)
-                          .arg(l.p90Ns / 1e6, 0, 'f', 3).arg(l.stdevNs / 1e6, 0, 'f', 3).arg(l.ci95LowNs / 1e6, 0, 'f', 3)
-                          .arg(l.ci95HighNs / 1e6, 0, 'f', 3).arg(l.count);
+            io.out << QStringLiteral("  latency  median %1 ms  (min %2, mean %3, p90 %4, stdev %5; 95% CI of median "
+                                     "%6..%7 ms; n=%8)\n")
+                          .arg(l.medianNs / 1e6, 0, 'f', 3)
+                          .arg(l.minNs / 1e6, 0, 'f', 3)
+                          .arg(l.meanNs / 1e6, 0, 'f', 3)
+                          .arg(l.p90Ns / 1e6, 0, 'f', 3)
+                          .arg(l.stdevNs / 1e6, 0, 'f', 3)
+                          .arg(l.ci95LowNs / 1e6, 0, 'f', 3)
+                          .arg(l.ci95HighNs / 1e6, 0, 'f', 3)
+                          .arg(l.count);
         if (l.count && isEmulatedBoard(QString::fromStdString(rec.fingerprint.boardId)))
             io.out << "  (emulated: " << QString::fromStdString(rec.fingerprint.boardId)
                    << " runs under qemu-user on this computer, so these times are the emulation's, not the board's)\n";
         if (rec.extra.value("runtime").toString() == "onnxruntime") printOrt(rec, io.out);
         for (const auto& a : rec.outputAccuracy)
             io.out << QStringLiteral("  output '%1': max_abs %2  max_rel %3  cosine %4  snr %5 dB\n")
-                          .arg(QString::fromStdString(a.name)).arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3)
-                          .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1);
+                          .arg(QString::fromStdString(a.name))
+                          .arg(a.maxAbs, 0, 'g', 3)
+                          .arg(a.maxRel, 0, 'g', 3)
+                          .arg(a.cosine, 0, 'f', 7)
+                          .arg(a.snrDb, 0, 'f', 1);
         if (!r->medianLayers.empty()) {
             io.out << "  slowest layers:\n";
             auto sorted = r->medianLayers;
             std::sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.ns > b.ns; });
             for (size_t i = 0; i < std::min<size_t>(5, sorted.size()); ++i)
-                io.out << QStringLiteral("    %1  %2 ms  (%3)\n").arg(QString::fromStdString(sorted[i].node).leftJustified(40))
-                              .arg(sorted[i].ns / 1e6, 0, 'f', 3).arg(QString::fromStdString(sorted[i].lib));
+                io.out << QStringLiteral("    %1  %2 ms  (%3)\n")
+                              .arg(QString::fromStdString(sorted[i].node).leftJustified(40))
+                              .arg(sorted[i].ns / 1e6, 0, 'f', 3)
+                              .arg(QString::fromStdString(sorted[i].lib));
         }
         if (r->firstDivergentLayer >= 0)
             io.out << "  first divergent layer: "
-                   << QString::fromStdString(r->layerAccuracy[static_cast<size_t>(r->firstDivergentLayer)].node) << "\n";
+                   << QString::fromStdString(r->layerAccuracy[static_cast<size_t>(r->firstDivergentLayer)].node)
+                   << "\n";
         else if (!r->layerAccuracy.empty())
             io.out << "  per-layer accuracy: " << r->layerAccuracy.size() << " layers compared, no divergence\n";
         if (expectCheck) io.out << expectCheck->text;
         if (rec.extra.contains("float_reference")) {
             const QJsonObject fr = rec.extra["float_reference"].toObject();
-            io.out << "Per-layer error on the board against the float model " << QFileInfo(o.floatReferencePath).fileName() << "\n";
+            io.out << "Per-layer error on the board against the float model "
+                   << QFileInfo(o.floatReferencePath).fileName() << "\n";
             printLayerDiff(io.out, bench::layerDiffFromJson(fr), 10, fr["snr_drop_db"].toDouble());
         }
     }
     if (rec.status != store::RunStatus::Ok) {
-        io.err << "embark-cli: error: run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId) << " "
-               << store::runStatusName(rec.status) << ": " << QString::fromStdString(rec.message) << "\n";
+        io.err << "embark-cli: error: run " << rec.id << " on " << QString::fromStdString(rec.fingerprint.boardId)
+               << " " << store::runStatusName(rec.status) << ": " << QString::fromStdString(rec.message) << "\n";
         return static_cast<int>(ErrorKind::External);
     }
     if (expectCheck && !expectCheck->ok) {
-        io.err << "embark-cli: error: the board's outputs are outside the tolerance of " << parser.value("expect") << "\n";
+        io.err << "embark-cli: error: the board's outputs are outside the tolerance of " << parser.value("expect")
+               << "\n";
         return static_cast<int>(ErrorKind::Mismatch);
     }
     return 0;

@@ -16,9 +16,9 @@ namespace embark::cli {
 
 int cmdBoards(const QStringList& args, Io& io) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "List the boards: built-ins from boards/*.json, then the user's from " + targets::userBoardsDir() +
-        " (EMBARK_CONFIG_DIR overrides the folder), which add to or override them.");
+    parser.setApplicationDescription("List the boards: built-ins from boards/*.json, then the user's from " +
+                                     targets::userBoardsDir() +
+                                     " (EMBARK_CONFIG_DIR overrides the folder), which add to or override them.");
     parser.addOption({"json", "Print a JSON array of board objects (the board file schema)."});
     if (int rc = parseOrExit(parser, args, io, "boards [--json]", 0, 0); rc >= 0) return rc;
 
@@ -33,7 +33,8 @@ int cmdBoards(const QStringList& args, Io& io) {
             // Which XNNPACK an export for this board links (embark-cli xnnpack list explains).
             if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpackFor(b).toJson();
             // The runtimes `bench --runtime` can use on it.
-            o["runtimes"] = QJsonArray::fromStringList(b.onnxruntime ? QStringList{"export", "onnxruntime"} : QStringList{"export"});
+            o["runtimes"] = QJsonArray::fromStringList(b.onnxruntime ? QStringList{"export", "onnxruntime"}
+                                                                     : QStringList{"export"});
             boards.append(withSchema(o));
         }
         io.out << QJsonDocument(boards).toJson(QJsonDocument::Indented);
@@ -42,7 +43,8 @@ int cmdBoards(const QStringList& args, Io& io) {
         TextTable table({{"id"}, {"name"}, {"arch"}, {"isa"}, {"cores", A::Right}, {"memory", A::Right}, {"runner"}});
         for (const targets::Board& b : catalog.boards)
             table.addRow({b.id, b.name, b.arch, b.isa, QString::number(b.cores),
-                          QString::number(double(b.memoryBytes) / (1024.0 * 1024.0), 'f', 0) + " MiB", b.runnerSummary()});
+                          QString::number(double(b.memoryBytes) / (1024.0 * 1024.0), 'f', 0) + " MiB",
+                          b.runnerSummary()});
         table.print(io.out);
         QStringList archs;
         for (const targets::Board& b : catalog.boards)
@@ -61,7 +63,8 @@ int cmdBoards(const QStringList& args, Io& io) {
     }
     io.out.flush();
     if (catalog.problems.empty()) return 0;
-    for (const Error& e : catalog.problems) io.err << "embark-cli: error: " << QString::fromStdString(e.message) << "\n";
+    for (const Error& e : catalog.problems)
+        io.err << "embark-cli: error: " << QString::fromStdString(e.message) << "\n";
     io.err.flush();
     return static_cast<int>(ErrorKind::InvalidInput);
 }

@@ -29,7 +29,8 @@ int cmdBuild(const QStringList& args, Io& io) {
     parser.addOption({"build-dir", "Where to build (default DIR/build).", "PATH"});
     parser.addOption({"jobs", "Parallel compile jobs, 1..1024 (default: all cores).", "N"});
     parser.addOption({"quiet", "Do not stream the build log."});
-    if (int rc = parseOrExit(parser, args, io, "build DIR [--build-dir PATH] [--jobs N] [--quiet]", 1, 1); rc >= 0) return rc;
+    if (int rc = parseOrExit(parser, args, io, "build DIR [--build-dir PATH] [--jobs N] [--quiet]", 1, 1); rc >= 0)
+        return rc;
     // The build recipe of jobs/pipeline.h, as the studio and bench run it.
     jobs::PipelineState state;
     state.exportDir = parser.positionalArguments().first();
@@ -65,9 +66,9 @@ namespace {
 // run_export's options that name local files or folders: inputs go up to the board, the
 // --out and --dump folders come back.
 struct RemoteArgs {
-    QStringList args;                      // as passed on the board
+    QStringList args;                                 // as passed on the board
     std::vector<std::pair<QString, QString>> uploads; // local file -> run-folder name
-    QMap<QString, QString> folders;        // run-folder name ("out", "dump") -> local folder
+    QMap<QString, QString> folders;                   // run-folder name ("out", "dump") -> local folder
 };
 
 RemoteArgs remoteArgs(const QStringList& passThrough) {
@@ -93,15 +94,18 @@ RemoteArgs remoteArgs(const QStringList& passThrough) {
 
 // The board an export runs on: --board, else the one export.json names.
 Expected<targets::Board> execBoard(const exporter::ExportFolder& folder, const QString& requested) {
-    const QString id = !requested.isEmpty() ? requested
-                       : !folder.board.empty() ? QString::fromStdString(folder.board) : QStringLiteral("host");
+    const QString id = !requested.isEmpty()    ? requested
+                       : !folder.board.empty() ? QString::fromStdString(folder.board)
+                                               : QStringLiteral("host");
     auto board = targets::findBoard(id);
     if (!board) return board.error();
     const QString arch = QString::fromStdString(folder.arch);
     if (board->arch != arch)
-        return makeError(ErrorKind::Usage, QStringLiteral("'%1' was exported for %2, but board '%3' is %4: give --board with "
-                                                          "a %2 board (see embark-cli boards) or export again with --board %3")
-                                               .arg(folder.dir, arch, board->id, board->arch).toStdString());
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("'%1' was exported for %2, but board '%3' is %4: give --board with "
+                                        "a %2 board (see embark-cli boards) or export again with --board %3")
+                             .arg(folder.dir, arch, board->id, board->arch)
+                             .toStdString());
     return board;
 }
 
@@ -113,16 +117,19 @@ int cmdExec(const QStringList& args, Io& io) {
     const QStringList own = dash < 0 ? args : args.mid(0, dash);
     const QStringList passThrough = dash < 0 ? QStringList() : args.mid(dash + 1);
     QCommandLineParser parser;
-    parser.setApplicationDescription("Run a built export on the board it was built for (export.json's board: the host, "
-                                     "a simulated board through its exec prefix, or an SSH board); its JSON lines go to stdout.");
+    parser.setApplicationDescription(
+        "Run a built export on the board it was built for (export.json's board: the host, "
+        "a simulated board through its exec prefix, or an SSH board); its JSON lines go to stdout.");
     parser.addPositionalArgument("DIR", "The export folder (built with embark-cli build).");
     parser.addOption({"build-dir", "Where it was built (default DIR/build).", "PATH"});
     parser.addOption({"board", "Run on this board instead of the one export.json names (same architecture).", "BOARD"});
     parser.addOption({"timeout", "Seconds before the run is stopped, 1..86400 (default 600).", "S", "600"});
-    parser.addOption({"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
+    parser.addOption(
+        {"accept-new-host-key", "Trust an SSH board's unknown host key (changed keys are always refused)."});
     if (int rc = parseOrExit(parser, own, io,
                              "exec DIR [--build-dir PATH] [--board BOARD] [--timeout S] [--accept-new-host-key] "
-                             "[-- run_export options]", 1, 1);
+                             "[-- run_export options]",
+                             1, 1);
         rc >= 0)
         return rc;
     auto timeout = intOption(parser, "timeout", 1, 86400);
@@ -135,12 +142,14 @@ int cmdExec(const QStringList& args, Io& io) {
     const QString buildDir = parser.isSet("build-dir") ? parser.value("build-dir") : dir + "/build";
     const QString binary = QFileInfo(buildDir + "/run_export").absoluteFilePath();
     if (!QFileInfo(binary).isExecutable())
-        return fail(io, makeError(ErrorKind::Usage, "no run_export in '" + buildDir.toStdString() + "': run 'embark-cli build " +
-                                                        dir.toStdString() + "' first"));
+        return fail(io, makeError(ErrorKind::Usage, "no run_export in '" + buildDir.toStdString() +
+                                                        "': run 'embark-cli build " + dir.toStdString() + "' first"));
     if (const QString machine = build::elfMachine(binary); !machine.isEmpty() && machine != board->arch)
-        return fail(io, makeError(ErrorKind::Usage, QStringLiteral("'%1' is a %2 binary, but board '%3' is %4: build the "
-                                                                   "export again (embark-cli build %5)")
-                                                        .arg(binary, machine, board->id, board->arch, dir).toStdString()));
+        return fail(io,
+                    makeError(ErrorKind::Usage, QStringLiteral("'%1' is a %2 binary, but board '%3' is %4: build the "
+                                                               "export again (embark-cli build %5)")
+                                                    .arg(binary, machine, board->id, board->arch, dir)
+                                                    .toStdString()));
     if (Status s = targets::checkRunnerAvailable(*board); !s) return fail(io, s.error());
 
     deploy::SshOptions ssh;
@@ -194,7 +203,8 @@ int cmdExec(const QStringList& args, Io& io) {
                 const QString local = ra.folders[top] + file.mid(top.size());
                 if (downloadError.ok()) {
                     if (!QDir().mkpath(QFileInfo(local).absolutePath()))
-                        downloadError = makeError(ErrorKind::External, "cannot create the folder of '" + local.toStdString() + "'");
+                        downloadError =
+                            makeError(ErrorKind::External, "cannot create the folder of '" + local.toStdString() + "'");
                     else if (Status s = transport->download(file, local); !s)
                         downloadError = s;
                 }
@@ -227,8 +237,12 @@ int cmdExec(const QStringList& args, Io& io) {
         return fail(io, s.ok() ? makeError(ErrorKind::External, "run_export did not finish") : s.error());
     }
     if (result->exitCode != 0) {
-        static const char* const meaning[] = {"", "an output outside the --check tolerance", "a usage error",
-                                              "unsupported", "a bad input file", "a model failure"};
+        static const char* const meaning[] = {"",
+                                              "an output outside the --check tolerance",
+                                              "a usage error",
+                                              "unsupported",
+                                              "a bad input file",
+                                              "a model failure"};
         const int c = result->exitCode;
         io.err << "embark-cli: error: run_export on " << transport->describe() << " exited with status " << c
                << (c > 0 && c <= 5 ? QStringLiteral(" (%1)").arg(meaning[c]) : QString()) << "\n";

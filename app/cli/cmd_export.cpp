@@ -59,13 +59,16 @@ int cmdExport(const QStringList& args, Io& io) {
     QJsonArray libs;
     for (const auto& l : result->libraries) libs.append(QString::fromStdString(l));
     if (parser.isSet("json")) {
-        io.out << QJsonDocument(withSchema(QJsonObject{{"dir", result->dir}, {"layers", result->layers},
-                                            {"arena_bytes", static_cast<qint64>(result->arenaBytes)},
-                                            {"lower_bound_bytes", static_cast<qint64>(result->lowerBoundBytes)},
-                                            {"weights_bytes", static_cast<qint64>(result->weightsBytes)},
-                                            {"libraries", libs}, {"partitions", result->partitions},
-                                            {"conversions", result->conversions},
-                                            {"export_hash", QString::fromStdString(result->exportHash)}}))
+        io.out << QJsonDocument(
+                      withSchema(QJsonObject{{"dir", result->dir},
+                                             {"layers", result->layers},
+                                             {"arena_bytes", static_cast<qint64>(result->arenaBytes)},
+                                             {"lower_bound_bytes", static_cast<qint64>(result->lowerBoundBytes)},
+                                             {"weights_bytes", static_cast<qint64>(result->weightsBytes)},
+                                             {"libraries", libs},
+                                             {"partitions", result->partitions},
+                                             {"conversions", result->conversions},
+                                             {"export_hash", QString::fromStdString(result->exportHash)}}))
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << "Exported " << result->layers << " layers to " << result->dir << "\n"
@@ -73,7 +76,8 @@ int cmdExport(const QStringList& args, Io& io) {
                       std::string s;
                       for (const auto& l : result->libraries) s += (s.empty() ? "" : ", ") + l;
                       return s;
-                  }()) << " (" << result->partitions << " partitions, " << result->conversions << " layout conversions)\n"
+                  }())
+               << " (" << result->partitions << " partitions, " << result->conversions << " layout conversions)\n"
                << "  arena       " << formatBytes(static_cast<int64_t>(result->arenaBytes)) << " (lower bound "
                << formatBytes(static_cast<int64_t>(result->lowerBoundBytes)) << ")\n"
                << "  weights     " << formatBytes(result->weightsBytes) << "\n"

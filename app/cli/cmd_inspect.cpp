@@ -42,21 +42,20 @@ QJsonObject inspectJson(const ir::Graph& g, const QString& path) {
         auto it = g.metadata.find(key);
         return it == g.metadata.end() ? QString() : QString::fromStdString(it->second);
     };
-    return QJsonObject{
-        {"model", path},
-        {"producer", meta("producer")},
-        {"opset", meta("opset")},
-        {"sha256", meta("sha256")},
-        {"node_count", static_cast<qint64>(g.nodeCount())},
-        {"inputs", inputs},
-        {"outputs", outputs},
-        {"ops", ops},
-        {"parameters", QJsonObject{{"count", static_cast<qint64>(stats.params.count)},
-                                   {"bytes", static_cast<qint64>(stats.params.bytes)}}},
-        {"macs", static_cast<qint64>(stats.macs)},
-        {"activations", QJsonObject{{"total_bytes", static_cast<qint64>(stats.activationBytes)},
-                                    {"largest_bytes", static_cast<qint64>(stats.largestActivation)}}},
-        {"nodes", nodes}};
+    return QJsonObject{{"model", path},
+                       {"producer", meta("producer")},
+                       {"opset", meta("opset")},
+                       {"sha256", meta("sha256")},
+                       {"node_count", static_cast<qint64>(g.nodeCount())},
+                       {"inputs", inputs},
+                       {"outputs", outputs},
+                       {"ops", ops},
+                       {"parameters", QJsonObject{{"count", static_cast<qint64>(stats.params.count)},
+                                                  {"bytes", static_cast<qint64>(stats.params.bytes)}}},
+                       {"macs", static_cast<qint64>(stats.macs)},
+                       {"activations", QJsonObject{{"total_bytes", static_cast<qint64>(stats.activationBytes)},
+                                                   {"largest_bytes", static_cast<qint64>(stats.largestActivation)}}},
+                       {"nodes", nodes}};
 }
 
 void printText(const ir::Graph& g, const QString& path, QTextStream& out) {

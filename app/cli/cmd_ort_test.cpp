@@ -56,11 +56,13 @@ SetResult runSet(const QString& model, const QString& setDir, const QString& nod
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("NODE_PATH", nodeModules);
     QByteArray lines;
-    auto rc = build::runProcess("node", args, work, [&](const QString& line) { lines += line.toUtf8() + '\n'; }, nullptr,
-                                10 * 60 * 1000, &env);
+    auto rc = build::runProcess(
+        "node", args, work, [&](const QString& line) { lines += line.toUtf8() + '\n'; }, nullptr, 10 * 60 * 1000, &env);
     if (!rc || *rc != 0) {
         r.ok = false;
-        r.problem = rc ? QStringLiteral("ort_run.js exited with status %1: %2").arg(*rc).arg(QString::fromUtf8(lines.right(400)))
+        r.problem = rc ? QStringLiteral("ort_run.js exited with status %1: %2")
+                             .arg(*rc)
+                             .arg(QString::fromUtf8(lines.right(400)))
                        : QString::fromStdString(rc.error().message);
         return r;
     }
@@ -89,9 +91,15 @@ SetResult runSet(const QString& model, const QString& setDir, const QString& nod
         const bool exact = !ir::isFloating(ref->dtype());
         const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 : bench::withinTolerance(a, tolerance);
         r.ok = r.ok && ok;
-        r.outputs.append(QJsonObject{{"name", QString::fromStdString(name)}, {"max_abs", a.maxAbs}, {"max_rel", a.maxRel},
-                                     {"rmse", a.rmse}, {"cosine", a.cosine}, {"snr_db", a.snrDb},
-                                     {"shape_matches", a.shapeMatches}, {"exact", exact}, {"ok", ok}});
+        r.outputs.append(QJsonObject{{"name", QString::fromStdString(name)},
+                                     {"max_abs", a.maxAbs},
+                                     {"max_rel", a.maxRel},
+                                     {"rmse", a.rmse},
+                                     {"cosine", a.cosine},
+                                     {"snr_db", a.snrDb},
+                                     {"shape_matches", a.shapeMatches},
+                                     {"exact", exact},
+                                     {"ok", ok}});
     }
     if (r.outputs.isEmpty()) {
         r.ok = false;
@@ -106,17 +114,20 @@ int cmdOrtTest(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("Run every test_data_set_N of an ONNX test folder with the host's ONNX Runtime "
                                      "(onnx_test_runner's job): pass or fail per set.");
-    parser.addPositionalArgument("DIR", "A folder with model.onnx and test_data_set_N folders (or MODEL.onnx beside them).");
+    parser.addPositionalArgument("DIR",
+                                 "A folder with model.onnx and test_data_set_N folders (or MODEL.onnx beside them).");
     parser.addOption({"tolerance", "Allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
     parser.addOption({"json", "Print one JSON object."});
-    if (int rc = parseOrExit(parser, args, io, "ort-test DIR|MODEL.onnx [--tolerance T] [--json]", 1, 1); rc >= 0) return rc;
+    if (int rc = parseOrExit(parser, args, io, "ort-test DIR|MODEL.onnx [--tolerance T] [--json]", 1, 1); rc >= 0)
+        return rc;
     auto tolerance = doubleOption(parser, "tolerance", 0, 1e30);
     if (!tolerance) return fail(io, tolerance.error());
     const QFileInfo arg(parser.positionalArguments().first());
     const QString dir = arg.isDir() ? arg.absoluteFilePath() : arg.absolutePath();
     const QString model = arg.isDir() ? dir + "/model.onnx" : arg.absoluteFilePath();
     if (!QFileInfo(model).isFile())
-        return fail(io, makeError(ErrorKind::InvalidInput, "'" + model.toStdString() + "' does not exist: give a folder "
+        return fail(io, makeError(ErrorKind::InvalidInput, "'" + model.toStdString() +
+                                                               "' does not exist: give a folder "
                                                                "with model.onnx and test_data_set_N folders"));
     // MODEL.onnx with its sets beside it, or in a folder named after it (resources/models/digits_cnn/).
     QString setsDir = dir;
@@ -124,18 +135,21 @@ int cmdOrtTest(const QStringList& args, Io& io) {
         setsDir = dir + "/" + arg.completeBaseName();
     const QStringList sets = testSets(setsDir);
     if (sets.isEmpty())
-        return fail(io, makeError(ErrorKind::InvalidInput, "'" + setsDir.toStdString() + "' has no test_data_set_N folder"));
+        return fail(
+            io, makeError(ErrorKind::InvalidInput, "'" + setsDir.toStdString() + "' has no test_data_set_N folder"));
 
     // The host's ONNX Runtime: the host board's onnxruntime object, installed by bench.
     auto host = targets::findBoard("host");
     if (!host) return fail(io, host.error());
     if (!host->onnxruntime || !host->onnxruntime->isNode())
-        return fail(io, makeError(ErrorKind::Unsupported, "board 'host' names no npm onnxruntime-node (its \"onnxruntime\" object)"));
+        return fail(io, makeError(ErrorKind::Unsupported,
+                                  "board 'host' names no npm onnxruntime-node (its \"onnxruntime\" object)"));
     const QString nodeDir = targets::ortNodeInstallDir(*host->onnxruntime);
     if (!QFileInfo::exists(nodeDir + "/node_modules/onnxruntime-node/package.json"))
-        return fail(io, makeError(ErrorKind::External,
-                                  "onnxruntime-node is not installed in '" + nodeDir.toStdString() +
-                                      "': 'embark-cli bench MODEL --board host --runtime onnxruntime' installs it (npm)"));
+        return fail(io,
+                    makeError(ErrorKind::External,
+                              "onnxruntime-node is not installed in '" + nodeDir.toStdString() +
+                                  "': 'embark-cli bench MODEL --board host --runtime onnxruntime' installs it (npm)"));
     QTemporaryDir work;
     if (!work.isValid()) return fail(io, makeError(ErrorKind::External, "cannot create a temporary folder"));
 
@@ -151,12 +165,17 @@ int cmdOrtTest(const QStringList& args, Io& io) {
         double worst = 0;
         for (const QJsonValue& v : r.outputs) worst = std::max(worst, v.toObject().value("max_rel").toDouble());
         text += QStringLiteral("%1  %2").arg(r.name, r.ok ? QStringLiteral("passed") : QStringLiteral("FAILED"));
-        text += r.problem.isEmpty() ? QStringLiteral("  (max_rel %1)\n").arg(worst, 0, 'g', 3) : "  " + r.problem + "\n";
+        text +=
+            r.problem.isEmpty() ? QStringLiteral("  (max_rel %1)\n").arg(worst, 0, 'g', 3) : "  " + r.problem + "\n";
     }
     const int total = static_cast<int>(sets.size());
     if (parser.isSet("json")) {
-        io.out << QJsonDocument(withSchema({{"model", model}, {"runtime", "onnxruntime"}, {"tolerance", *tolerance},
-                                            {"total", total}, {"passed", passed}, {"failed", total - passed},
+        io.out << QJsonDocument(withSchema({{"model", model},
+                                            {"runtime", "onnxruntime"},
+                                            {"tolerance", *tolerance},
+                                            {"total", total},
+                                            {"passed", passed},
+                                            {"failed", total - passed},
                                             {"sets", results}}))
                       .toJson(QJsonDocument::Indented);
     } else {

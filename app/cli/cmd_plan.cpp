@@ -40,7 +40,8 @@ void explainArena(const exporter::MemoryPlan& m, QTextStream& out) {
         if (!b.inArena) continue;
         noReuse += b.bytes;
         if (b.firstStep <= m.peakStep && m.peakStep <= b.lastStep)
-            live << QStringLiteral("%1 (%2 B)").arg(QString::fromStdString(b.values.empty() ? "?" : b.values.front()))
+            live << QStringLiteral("%1 (%2 B)")
+                        .arg(QString::fromStdString(b.values.empty() ? "?" : b.values.front()))
                         .arg(formatCount(static_cast<int64_t>(b.bytes)));
     }
     const QString node = m.peakStep >= 0 && static_cast<size_t>(m.peakStep) < m.schedule.size()
@@ -50,13 +51,15 @@ void explainArena(const exporter::MemoryPlan& m, QTextStream& out) {
         << ") " << live.size() << " buffer(s) are needed at once: " << live.join(", ") << ". No plan of this schedule "
         << "can use less.\n";
     if (m.arenaBytes > m.lowerBoundBytes && m.lowerBoundBytes > 0)
-        out << "          The arena is " << QString::number(100.0 * double(m.arenaBytes - m.lowerBoundBytes) / double(m.lowerBoundBytes), 'f', 1)
+        out << "          The arena is "
+            << QString::number(100.0 * double(m.arenaBytes - m.lowerBoundBytes) / double(m.lowerBoundBytes), 'f', 1)
             << "% above it: greedy best-fit placement (largest buffer first) leaves gaps between lifetimes.\n";
     else
         out << "          The arena reaches the bound: placement left no gap.\n";
     out << "          With no reuse across lifetimes (each buffer of the plan its own memory) it would take "
         << formatBytes(static_cast<int64_t>(noReuse)) << ". Planners that reuse memory but never let an element-wise\n"
-        << "          op overwrite its dead input, nor alias reshapes, land in between: Aidge's tutorial plans ResNet-18 in\n"
+        << "          op overwrite its dead input, nor alias reshapes, land in between: Aidge's tutorial plans "
+           "ResNet-18 in\n"
         << "          5,619,712 B, where Embark plans it in 4,014,080 B.\n";
 }
 
@@ -78,22 +81,21 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
                                  {"reason", QString::fromStdString(as.reason)},
                                  {"provenance", strings(n->provenance)}});
     }
-    return QJsonObject{
-        {"model", path},
-        {"recipe", QString::fromStdString(target.recipe)},
-        {"library", QString::fromStdString(target.library)},
-        {"arch", QString::fromStdString(target.arch)},
-        {"board", target.board.id},
-        {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
-        {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
-        {"stages", stages},
-        {"nodes", nodes},
-        {"folded_nodes", strings(passes::foldedNodes(run.graph))},
-        {"conversions", a.conversions},
-        {"free_conversions", a.freeConversions},
-        {"partitions", a.partitions},
-        {"libraries", strings(a.librariesUsed)},
-        {"memory", exporter::memoryPlanJson(m)}};
+    return QJsonObject{{"model", path},
+                       {"recipe", QString::fromStdString(target.recipe)},
+                       {"library", QString::fromStdString(target.library)},
+                       {"arch", QString::fromStdString(target.arch)},
+                       {"board", target.board.id},
+                       {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
+                       {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
+                       {"stages", stages},
+                       {"nodes", nodes},
+                       {"folded_nodes", strings(passes::foldedNodes(run.graph))},
+                       {"conversions", a.conversions},
+                       {"free_conversions", a.freeConversions},
+                       {"partitions", a.partitions},
+                       {"libraries", strings(a.librariesUsed)},
+                       {"memory", exporter::memoryPlanJson(m)}};
 }
 
 void printText(const QCommandLineParser& p, const passes::PassRun& run, const exporter::Adaptation& a,
@@ -113,7 +115,8 @@ void printText(const QCommandLineParser& p, const passes::PassRun& run, const ex
         QString prov;
         for (const auto& s : n->provenance) prov += (prov.isEmpty() ? "" : ", ") + QString::fromStdString(s);
         table.addRow({QString::fromStdString(n->name), QString::fromLatin1(ir::opName(n->op).data()),
-                      QString::fromStdString(as.library), QString::fromLatin1(targets::dataFormatName(as.format).data()),
+                      QString::fromStdString(as.library),
+                      QString::fromLatin1(targets::dataFormatName(as.format).data()),
                       QString::fromStdString(as.reason) + (prov.isEmpty() ? "" : "  [" + prov + "]")});
     }
     table.print(out);
@@ -141,9 +144,10 @@ int cmdPlan(const QStringList& args, Io& io) {
     parser.addOption({"io-outside", "Place model inputs and outputs outside the arena."});
     parser.addOption({"json", "Print one JSON object (schema in docs/cli.md)."});
     addShapeOption(parser);
-    const QString synopsis = QStringLiteral("plan MODEL %1 [--stages] [--memory] [--save-fused OUT.onnx] [--io-outside] "
-                                            "[--shape NAME=DIMS]... [--json]")
-                                 .arg(QLatin1String(kTargetSynopsis));
+    const QString synopsis =
+        QStringLiteral("plan MODEL %1 [--stages] [--memory] [--save-fused OUT.onnx] [--io-outside] "
+                       "[--shape NAME=DIMS]... [--json]")
+            .arg(QLatin1String(kTargetSynopsis));
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
     // The target `export` resolves from the same flags, so the plan is the one it writes.
     auto target = resolveTargetOptions(parser);
@@ -177,7 +181,8 @@ int cmdPlan(const QStringList& args, Io& io) {
     } else {
         printText(parser, *run, *adapted, *plan, io.out);
         if (linksXnnpack) io.out << "XNNPACK   " << target->xnnpackDescription << "\n";
-        for (const QString& w : linksXnnpack ? target->xnnpackWarnings : QStringList()) io.out << "          warning: " << w << "\n";
+        for (const QString& w : linksXnnpack ? target->xnnpackWarnings : QStringList())
+            io.out << "          warning: " << w << "\n";
     }
     return 0;
 }

@@ -33,7 +33,8 @@ class ProgressPrinter {
 public:
     static constexpr qint64 kInterval = 1000;
 
-    ProgressPrinter(Io& io, const std::atomic_bool* interrupted, int samples) : m_io(io), m_interrupted(interrupted), m_samples(samples) {
+    ProgressPrinter(Io& io, const std::atomic_bool* interrupted, int samples)
+        : m_io(io), m_interrupted(interrupted), m_samples(samples) {
         m_clock.start();
     }
     bool operator()(int done, int total) {
@@ -74,7 +75,8 @@ Expected<QJsonObject> targetPlanSummary(const ir::Graph& model, const exporter::
 QString targetPlanLine(const QJsonObject& t) {
     QStringList libs;
     const QJsonObject nodes = t["nodes_per_library"].toObject();
-    for (auto it = nodes.begin(); it != nodes.end(); ++it) libs << QStringLiteral("%1 on %2").arg(it.value().toInt()).arg(it.key());
+    for (auto it = nodes.begin(); it != nodes.end(); ++it)
+        libs << QStringLiteral("%1 on %2").arg(it.value().toInt()).arg(it.key());
     return QStringLiteral("Planned for %1 (%2, --lib %3): %4; arena %5")
         .arg(t["board"].toString(), t["arch"].toString(), t["library"].toString(), libs.join(", "),
              formatBytes(static_cast<int64_t>(t["arena_bytes"].toDouble())));
@@ -97,8 +99,7 @@ int cmdQuantize(const QStringList& args, Io& io) {
     auto target = resolveTargetOptions(parser);
     if (!target) return fail(io, target.error());
     bool targetGiven = false;
-    for (const QString& name : parser.optionNames())
-        targetGiven = targetGiven || kTargetOptionNames.contains(name);
+    for (const QString& name : parser.optionNames()) targetGiven = targetGiven || kTargetOptionNames.contains(name);
     const QString& path = a.model;
     const QString method = QString::fromLatin1(passes::calibrationMethodName(a.calibration.method));
     auto graph = loadModel(path, parser);
@@ -106,8 +107,9 @@ int cmdQuantize(const QStringList& args, Io& io) {
 
     auto sources = jobs::listCalibrationSources(a.calib);
     if (!sources) return fail(io, sources.error());
-    const auto images = std::count_if(sources->begin(), sources->end(),
-                                      [](const jobs::CalibrationSource& s) { return s.kind == jobs::CalibrationSource::Kind::Image; });
+    const auto images = std::count_if(sources->begin(), sources->end(), [](const jobs::CalibrationSource& s) {
+        return s.kind == jobs::CalibrationSource::Kind::Image;
+    });
     if (a.imageOptionsGiven && images == 0)
         return usage(io, "--resize, --mean, --std and --layout apply to images, and --calib gives none");
     const int count = static_cast<int>(sources->size());
@@ -124,7 +126,8 @@ int cmdQuantize(const QStringList& args, Io& io) {
     if (!report && interrupts.flag()->load())
         return fail(io, makeError(ErrorKind::External, report.error().message + "; nothing written"));
     if (!report) return fail(io, report.error());
-    if (interrupts.flag()->load()) return fail(io, makeError(ErrorKind::External, "cancelled before writing; nothing written"));
+    if (interrupts.flag()->load())
+        return fail(io, makeError(ErrorKind::External, "cancelled before writing; nothing written"));
     const QString& out = a.output;
     if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
     // --report: the model as written, against the float model, on the first sample.
@@ -153,15 +156,16 @@ int cmdQuantize(const QStringList& args, Io& io) {
     }
 
     if (a.json) {
-        io.out << QJsonDocument(withSchema(QJsonObject{{"model", path},
-                                            {"output", out},
-                                            {"method", method},
-                                            {"samples", report->samples},
-                                            {"quantized_nodes", report->quantizedNodes},
-                                            {"quantized_activations", report->activations},
-                                            {"excluded_nodes", report->excluded},
-                                            {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()},
-                                            {"target", planned ? QJsonValue(*planned) : QJsonValue()}}))
+        io.out << QJsonDocument(withSchema(QJsonObject{
+                                    {"model", path},
+                                    {"output", out},
+                                    {"method", method},
+                                    {"samples", report->samples},
+                                    {"quantized_nodes", report->quantizedNodes},
+                                    {"quantized_activations", report->activations},
+                                    {"excluded_nodes", report->excluded},
+                                    {"report", diff ? QJsonValue(layerDiffJson(*diff, kTop, kSnrDrop)) : QJsonValue()},
+                                    {"target", planned ? QJsonValue(*planned) : QJsonValue()}}))
                       .toJson(QJsonDocument::Indented);
     } else {
         io.out << QStringLiteral("Quantized %1 node(s) and %2 activation(s) of %3 (%4 over %5 sample(s)) into %6\n")

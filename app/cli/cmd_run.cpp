@@ -28,7 +28,8 @@ bool isClassifier(const ir::Tensor& t) {
 // A file name for a value: keeps [A-Za-z0-9._-], replaces the rest, never "." or "..".
 QString safeFileName(const std::string& name) {
     QString s;
-    for (char c : name) s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? QChar(c) : QChar('_');
+    for (char c : name)
+        s += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') ? QChar(c) : QChar('_');
     return s.isEmpty() ? QStringLiteral("value") : s;
 }
 
@@ -73,9 +74,9 @@ std::vector<const ir::Value*> missingInputs(const ir::Graph& graph, const std::m
 QString describeInputs(const std::vector<const ir::Value*>& values) {
     QStringList parts;
     for (const ir::Value* v : values)
-        parts << QStringLiteral("'%1' (%2 %3)").arg(QString::fromStdString(v->name),
-                                                    QString::fromLatin1(ir::dtypeName(v->dtype).data()),
-                                                    QString::fromStdString(v->shape.str()));
+        parts << QStringLiteral("'%1' (%2 %3)")
+                     .arg(QString::fromStdString(v->name), QString::fromLatin1(ir::dtypeName(v->dtype).data()),
+                          QString::fromStdString(v->shape.str()));
     return parts.join(", ");
 }
 
@@ -104,8 +105,10 @@ int cmdRun(const QStringList& args, Io& io) {
     parser.setApplicationDescription("Run a model through the host reference interpreter.");
     parser.addPositionalArgument("MODEL", "The .onnx file.");
     addShapeOption(parser);
-    parser.addOption({"input", "Input tensor file (.pb, .npy, raw .bin), NAME=FILE or FILE (repeatable).", "NAME=FILE"});
-    parser.addOption({"expect", "Expected outputs: a test_data_set_N folder or output files (repeatable).", "DIR|FILE"});
+    parser.addOption(
+        {"input", "Input tensor file (.pb, .npy, raw .bin), NAME=FILE or FILE (repeatable).", "NAME=FILE"});
+    parser.addOption(
+        {"expect", "Expected outputs: a test_data_set_N folder or output files (repeatable).", "DIR|FILE"});
     parser.addOption({"tolerance", "Allowed max |diff| relative to max |expected| (default 1e-4).", "T", "1e-4"});
     parser.addOption({"dump", "Write every intermediate value as .npy into DIR.", "DIR"});
     parser.addOption({"seed", "Seed of the random inputs used when no data is given (default 0).", "N", "0"});
@@ -164,8 +167,10 @@ int cmdRun(const QStringList& args, Io& io) {
 
     bool allOk = true;
     QJsonArray outputsJson, comparisonJson;
-    QString text = QStringLiteral("Reference run of %1 took %2 ms\n").arg(QFileInfo(path).fileName()).arg(ms, 0, 'f', 1);
-    if (!missing.empty()) text += QStringLiteral("Random inputs (--seed %1): %2\n").arg(seed).arg(describeInputs(missing));
+    QString text =
+        QStringLiteral("Reference run of %1 took %2 ms\n").arg(QFileInfo(path).fileName()).arg(ms, 0, 'f', 1);
+    if (!missing.empty())
+        text += QStringLiteral("Random inputs (--seed %1): %2\n").arg(seed).arg(describeInputs(missing));
     for (size_t i = 0; i < result->outputs.size(); ++i) {
         const ir::Tensor& t = result->outputs[i];
         const std::string& name = result->outputNames[i];
@@ -175,9 +180,9 @@ int cmdRun(const QStringList& args, Io& io) {
         QJsonArray head;
         for (int64_t k = 0; k < std::min<int64_t>(t.numel(), 10); ++k) head.append(t.at(k));
         o["head"] = head;
-        text += QStringLiteral("Output '%1' %2 %3\n").arg(QString::fromStdString(name),
-                                                         QString::fromLatin1(ir::dtypeName(t.dtype()).data()),
-                                                         QString::fromStdString(t.shape().str()));
+        text += QStringLiteral("Output '%1' %2 %3\n")
+                    .arg(QString::fromStdString(name), QString::fromLatin1(ir::dtypeName(t.dtype()).data()),
+                         QString::fromStdString(t.shape().str()));
         if (isClassifier(t)) {
             QJsonArray top;
             text += "  top-5:";
@@ -201,20 +206,29 @@ int cmdRun(const QStringList& args, Io& io) {
             const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 && t.dtype() == ref->dtype()
                                   : bench::withinTolerance(a, tolerance);
             allOk = allOk && ok;
-            comparisonJson.append(QJsonObject{{"name", QString::fromStdString(name)}, {"max_abs", a.maxAbs},
-                                              {"max_rel", a.maxRel}, {"rmse", a.rmse}, {"cosine", a.cosine},
-                                              {"snr_db", a.snrDb}, {"shape_matches", a.shapeMatches},
-                                              {"exact", exact}, {"ok", ok}});
-            const QString verdict = ok ? QStringLiteral("ok")
-                                    : exact ? QStringLiteral("NOT IDENTICAL (%1 %2 output, expected %3 %4: compared exactly)")
-                                                  .arg(QString::fromLatin1(ir::dtypeName(t.dtype()).data()),
-                                                       QString::fromStdString(t.shape().str()),
-                                                       QString::fromLatin1(ir::dtypeName(ref->dtype()).data()),
-                                                       QString::fromStdString(ref->shape().str()))
-                                            : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance);
+            comparisonJson.append(QJsonObject{{"name", QString::fromStdString(name)},
+                                              {"max_abs", a.maxAbs},
+                                              {"max_rel", a.maxRel},
+                                              {"rmse", a.rmse},
+                                              {"cosine", a.cosine},
+                                              {"snr_db", a.snrDb},
+                                              {"shape_matches", a.shapeMatches},
+                                              {"exact", exact},
+                                              {"ok", ok}});
+            const QString verdict =
+                ok      ? QStringLiteral("ok")
+                : exact ? QStringLiteral("NOT IDENTICAL (%1 %2 output, expected %3 %4: compared exactly)")
+                              .arg(QString::fromLatin1(ir::dtypeName(t.dtype()).data()),
+                                   QString::fromStdString(t.shape().str()),
+                                   QString::fromLatin1(ir::dtypeName(ref->dtype()).data()),
+                                   QString::fromStdString(ref->shape().str()))
+                        : QStringLiteral("OUTSIDE TOLERANCE %1").arg(tolerance);
             text += QStringLiteral("  vs expected: max_abs %1  max_rel %2  rmse %3  cosine %4  snr %5 dB  %6\n")
-                        .arg(a.maxAbs, 0, 'g', 3).arg(a.maxRel, 0, 'g', 3).arg(a.rmse, 0, 'g', 3)
-                        .arg(a.cosine, 0, 'f', 7).arg(a.snrDb, 0, 'f', 1)
+                        .arg(a.maxAbs, 0, 'g', 3)
+                        .arg(a.maxRel, 0, 'g', 3)
+                        .arg(a.rmse, 0, 'g', 3)
+                        .arg(a.cosine, 0, 'f', 7)
+                        .arg(a.snrDb, 0, 'f', 1)
                         .arg(verdict);
         }
     }

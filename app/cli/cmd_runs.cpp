@@ -48,7 +48,8 @@ Expected<RunFilter> filterFrom(const QCommandLineParser& p) {
         if (!t.isValid())
             return makeError(ErrorKind::Usage, QStringLiteral("--%1 '%2' is not a date: use "
                                                               "YYYY-MM-DD or an ISO 8601 time")
-                                                   .arg(key, p.value(key)).toStdString());
+                                                   .arg(key, p.value(key))
+                                                   .toStdString());
         (std::string(key) == "from" ? f.from : f.to) = t;
     }
     if (p.isSet("to") && p.value("to").size() == 10) f.to = f.to.addDays(1).addMSecs(-1); // whole day
@@ -68,11 +69,15 @@ int list(RunStore& store, const QCommandLineParser& p, Io& io) {
     if (p.isSet("json")) {
         QJsonArray a;
         for (const RunSummary& r : *runs)
-            a.append(withSchema({{"run_id", qint64(r.id)}, {"date", r.date.toString(Qt::ISODateWithMs)},
-                                 {"model", q(r.modelPath)}, {"board", q(r.boardId)},
+            a.append(withSchema({{"run_id", qint64(r.id)},
+                                 {"date", r.date.toString(Qt::ISODateWithMs)},
+                                 {"model", q(r.modelPath)},
+                                 {"board", q(r.boardId)},
                                  {"emulated", isEmulatedBoard(q(r.boardId))},
-                                 {"lib", q(r.kernelLibrary)}, {"threads", r.threads},
-                                 {"status", statusText(r.status)}, {"message", q(r.message)},
+                                 {"lib", q(r.kernelLibrary)},
+                                 {"threads", r.threads},
+                                 {"status", statusText(r.status)},
+                                 {"message", q(r.message)},
                                  {"latency", latencyJson(r.latency)}}));
         io.out << QJsonDocument(a).toJson(QJsonDocument::Indented);
         return 0;
@@ -80,19 +85,21 @@ int list(RunStore& store, const QCommandLineParser& p, Io& io) {
     const bool csv = p.isSet("csv");
     if (csv) io.out << "run_id,date,model,board,lib,threads,status,median_ns,ci95_low_ns,ci95_high_ns\n";
     using A = TextTable::Align;
-    TextTable table({{"id", A::Right}, {"date"}, {"status"}, {"board"}, {"lib"}, {"median ms", A::Right}, {"(95% CI)"}, {"model"}});
+    TextTable table(
+        {{"id", A::Right}, {"date"}, {"status"}, {"board"}, {"lib"}, {"median ms", A::Right}, {"(95% CI)"}, {"model"}});
     for (const RunSummary& r : *runs) {
         if (csv) {
-            io.out << r.id << ',' << r.date.toString(Qt::ISODateWithMs) << ',' << csvField(q(r.modelPath))
-                   << ',' << csvField(q(r.boardId)) << ',' << csvField(q(r.kernelLibrary)) << ','
-                   << r.threads << ',' << statusText(r.status) << ',' << ns(r.latency.medianNs) << ','
-                   << ns(r.latency.ci95LowNs) << ',' << ns(r.latency.ci95HighNs) << '\n';
+            io.out << r.id << ',' << r.date.toString(Qt::ISODateWithMs) << ',' << csvField(q(r.modelPath)) << ','
+                   << csvField(q(r.boardId)) << ',' << csvField(q(r.kernelLibrary)) << ',' << r.threads << ','
+                   << statusText(r.status) << ',' << ns(r.latency.medianNs) << ',' << ns(r.latency.ci95LowNs) << ','
+                   << ns(r.latency.ci95HighNs) << '\n';
             continue;
         }
-        table.addRow({QString::number(r.id), r.date.toString("yyyy-MM-dd hh:mm:ss"), statusText(r.status), q(r.boardId),
-                      q(r.kernelLibrary), r.latency.empty() ? QString("-") : ms(r.latency.medianNs),
-                      r.latency.empty() ? QString() : "[" + ms(r.latency.ci95LowNs) + ", " + ms(r.latency.ci95HighNs) + "]",
-                      q(r.modelPath)});
+        table.addRow(
+            {QString::number(r.id), r.date.toString("yyyy-MM-dd hh:mm:ss"), statusText(r.status), q(r.boardId),
+             q(r.kernelLibrary), r.latency.empty() ? QString("-") : ms(r.latency.medianNs),
+             r.latency.empty() ? QString() : "[" + ms(r.latency.ci95LowNs) + ", " + ms(r.latency.ci95HighNs) + "]",
+             q(r.modelPath)});
     }
     if (!csv) {
         table.print(io.out);
@@ -110,11 +117,13 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     }
     if (p.isSet("csv")) { // the per-layer table, the part worth a spreadsheet
         io.out << "node,lib,ns\n";
-        for (const LayerTiming& t : r->layers) io.out << csvField(q(t.node)) << ',' << csvField(q(t.lib)) << ',' << t.ns << '\n';
+        for (const LayerTiming& t : r->layers)
+            io.out << csvField(q(t.node)) << ',' << csvField(q(t.lib)) << ',' << t.ns << '\n';
         return 0;
     }
     const RunFingerprint& f = r->fingerprint;
-    io.out << "Run " << r->id << "  " << statusText(r->status) << (r->message.empty() ? "" : ": ") << q(r->message) << "\n"
+    io.out << "Run " << r->id << "  " << statusText(r->status) << (r->message.empty() ? "" : ": ") << q(r->message)
+           << "\n"
            << "  model     " << q(f.modelPath) << "  (sha256 " << q(f.modelSha256).left(12) << ")\n"
            << "  board     " << q(f.boardId) << ", lib " << q(f.kernelLibrary) << ", threads " << f.threads << "\n"
            << "  compiler  " << q(f.compiler) << " " << q(f.compilerFlags) << "\n"
@@ -122,11 +131,11 @@ int show(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     const LatencyStats& s = r->latency;
     if (!s.empty())
         io.out << "  latency   median " << ms(s.medianNs) << " ms [" << ms(s.ci95LowNs) << ", " << ms(s.ci95HighNs)
-               << "] 95% CI, min " << ms(s.minNs) << ", mean " << ms(s.meanNs) << ", p90 " << ms(s.p90Ns)
-               << ", stdev " << ms(s.stdevNs) << " (" << s.count << " samples)\n";
+               << "] 95% CI, min " << ms(s.minNs) << ", mean " << ms(s.meanNs) << ", p90 " << ms(s.p90Ns) << ", stdev "
+               << ms(s.stdevNs) << " (" << s.count << " samples)\n";
     for (const AccuracyEntry& a : r->outputAccuracy)
-        io.out << "  output    " << q(a.name) << ": max_abs " << a.maxAbs << ", max_rel " << a.maxRel
-               << ", cosine " << a.cosine << ", snr " << a.snrDb << " dB\n";
+        io.out << "  output    " << q(a.name) << ": max_abs " << a.maxAbs << ", max_rel " << a.maxRel << ", cosine "
+               << a.cosine << ", snr " << a.snrDb << " dB\n";
     if (isEmulatedBoard(q(f.boardId)))
         io.out << "  note      " << q(f.boardId) << " is simulated (qemu-user): times are emulation, not the board's\n";
     if (!r->layers.empty()) {
@@ -153,34 +162,43 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     if (!runB) return fail(io, runB.error());
     const targets::RuntimeComparison rt = targets::compareRuntimes(runA->extra, runB->extra);
     // Times of a qemu-user board measure the emulator on this computer, not the board.
-    const bool emulated = isEmulatedBoard(q(runA->fingerprint.boardId)) ||
-                          isEmulatedBoard(q(runB->fingerprint.boardId));
+    const bool emulated =
+        isEmulatedBoard(q(runA->fingerprint.boardId)) || isEmulatedBoard(q(runB->fingerprint.boardId));
     auto optional = [](const std::optional<double>& v) { return v ? QJsonValue(*v) : QJsonValue(); };
     if (p.isSet("json")) {
         QJsonArray layers;
         for (const LayerDelta& d : c->layers)
-            layers.append(QJsonObject{{"name", q(d.node)}, {"lib_a", q(d.libA)}, {"lib_b", q(d.libB)},
-                                      {"ns_a", optional(d.nsA)}, {"ns_b", optional(d.nsB)},
-                                      {"delta_ns", d.deltaNs}, {"ratio", d.ratio}});
+            layers.append(QJsonObject{{"name", q(d.node)},
+                                      {"lib_a", q(d.libA)},
+                                      {"lib_b", q(d.libB)},
+                                      {"ns_a", optional(d.nsA)},
+                                      {"ns_b", optional(d.nsB)},
+                                      {"delta_ns", d.deltaNs},
+                                      {"ratio", d.ratio}});
         auto valueOrNull = [](const QString& v) { return v.isEmpty() ? QJsonValue() : QJsonValue(v); };
         QJsonArray options;
         for (const targets::EpOptionChange& o : rt.epOptions)
             options.append(QJsonObject{{"key", o.key}, {"a", valueOrNull(o.a)}, {"b", valueOrNull(o.b)}});
-        io.out << QJsonDocument(withSchema(QJsonObject{{"a", qint64(c->idA)}, {"b", qint64(c->idB)},
-                                            {"latency_a", latencyJson(c->a)}, {"latency_b", latencyJson(c->b)},
-                                            {"median_delta_ns", c->medianDeltaNs},
-                                            {"median_ratio", c->medianRatio},
-                                            {"significant", c->significant}, {"emulated", emulated},
-                                            {"runtime_a", rt.a.toJson()}, {"runtime_b", rt.b.toJson()},
-                                            {"ep_option_differences", options}, {"layers", layers}}))
+        io.out << QJsonDocument(withSchema(QJsonObject{{"a", qint64(c->idA)},
+                                                       {"b", qint64(c->idB)},
+                                                       {"latency_a", latencyJson(c->a)},
+                                                       {"latency_b", latencyJson(c->b)},
+                                                       {"median_delta_ns", c->medianDeltaNs},
+                                                       {"median_ratio", c->medianRatio},
+                                                       {"significant", c->significant},
+                                                       {"emulated", emulated},
+                                                       {"runtime_a", rt.a.toJson()},
+                                                       {"runtime_b", rt.b.toJson()},
+                                                       {"ep_option_differences", options},
+                                                       {"layers", layers}}))
                       .toJson(QJsonDocument::Indented);
         return 0;
     }
     auto cell = [](const std::optional<double>& v) { return v ? ns(*v) : QString(); };
     if (p.isSet("csv")) {
         io.out << "node,lib_a,lib_b,ns_a,ns_b,delta_ns,ratio\n";
-        io.out << "TOTAL (median),,," << ns(c->a.medianNs) << ',' << ns(c->b.medianNs) << ','
-               << ns(c->medianDeltaNs) << ',' << c->medianRatio << '\n';
+        io.out << "TOTAL (median),,," << ns(c->a.medianNs) << ',' << ns(c->b.medianNs) << ',' << ns(c->medianDeltaNs)
+               << ',' << c->medianRatio << '\n';
         for (const LayerDelta& d : c->layers)
             io.out << csvField(q(d.node)) << ',' << csvField(q(d.libA)) << ',' << csvField(q(d.libB)) << ','
                    << cell(d.nsA) << ',' << cell(d.nsB) << ',' << ns(d.deltaNs) << ',' << d.ratio << '\n';
@@ -194,15 +212,17 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     total(c->idA, c->a);
     total(c->idB, c->b);
     io.out << "  B / A    " << QString::number(c->medianRatio, 'f', 3) << "  ("
-           << (emulated ? (c->significant ? "the intervals do not overlap, but the times are emulated (qemu-user on this "
-                                            "computer): a difference of the emulation, not of the board"
-                                          : "the intervals overlap; the times are emulated (qemu-user on this computer)")
+           << (emulated
+                   ? (c->significant ? "the intervals do not overlap, but the times are emulated (qemu-user on this "
+                                       "computer): a difference of the emulation, not of the board"
+                                     : "the intervals overlap; the times are emulated (qemu-user on this computer)")
                : c->significant ? "the intervals do not overlap: a real difference"
                                 : "the intervals overlap: not a significant difference")
            << ")\n\nRuntime\n";
     io.out << "  run " << QString::number(c->idA).leftJustified(6) << " " << rt.a.describe() << "\n"
            << "  run " << QString::number(c->idB).leftJustified(6) << " " << rt.b.describe() << "\n";
-    const bool anyEp = !rt.a.ep.isEmpty() || !rt.b.ep.isEmpty() || !rt.a.epOptions.isEmpty() || !rt.b.epOptions.isEmpty();
+    const bool anyEp =
+        !rt.a.ep.isEmpty() || !rt.b.ep.isEmpty() || !rt.a.epOptions.isEmpty() || !rt.b.epOptions.isEmpty();
     if (!rt.epOptions.empty()) {
         io.out << "  EP options that differ (A -> B)\n";
         int width = 0;
@@ -217,9 +237,10 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     using A = TextTable::Align;
     TextTable table({{"node"}, {"A", A::Right}, {"B", A::Right}, {"B - A", A::Right}, {"B / A", A::Right}, {""}}, "  ");
     for (const LayerDelta& d : c->layers)
-        table.addRow({q(d.node), d.nsA ? ms(*d.nsA) : QString("-"), d.nsB ? ms(*d.nsB) : QString("-"),
-                      d.nsA && d.nsB ? ms(d.deltaNs) : QString(), d.ratio > 0 ? QString::number(d.ratio, 'f', 2) : QString(),
-                      !d.libA.empty() && !d.libB.empty() && d.libA != d.libB ? q(d.libA) + " -> " + q(d.libB) : QString()});
+        table.addRow(
+            {q(d.node), d.nsA ? ms(*d.nsA) : QString("-"), d.nsB ? ms(*d.nsB) : QString("-"),
+             d.nsA && d.nsB ? ms(d.deltaNs) : QString(), d.ratio > 0 ? QString::number(d.ratio, 'f', 2) : QString(),
+             !d.libA.empty() && !d.libB.empty() && d.libA != d.libB ? q(d.libA) + " -> " + q(d.libB) : QString()});
     table.print(io.out);
     return 0;
 }
@@ -228,8 +249,8 @@ Expected<int64_t> runId(const QString& s) {
     bool ok = false;
     const qint64 id = s.toLongLong(&ok);
     if (!ok || id <= 0)
-        return makeError(ErrorKind::Usage, QStringLiteral("'%1' is not a run id: see 'embark-cli runs list'")
-                                               .arg(s).toStdString());
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("'%1' is not a run id: see 'embark-cli runs list'").arg(s).toStdString());
     return int64_t(id);
 }
 
@@ -238,7 +259,8 @@ int report(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
     if (out.isEmpty()) return usage(io, "runs report needs -o FILE.html: the report to write");
     if (!out.endsWith(".html", Qt::CaseInsensitive) && !out.endsWith(".htm", Qt::CaseInsensitive))
         return usage(io, QStringLiteral("runs report writes HTML: name the file FILE.html, not '%1' "
-                                        "(the studio's Export report also writes PDF)").arg(out));
+                                        "(the studio's Export report also writes PDF)")
+                             .arg(out));
     auto run = store.getRun(id);
     if (!run) return fail(io, run.error());
     std::optional<RunRecord> against;
@@ -269,7 +291,8 @@ int cmdRuns(const QStringList& args, Io& io) {
     QCommandLineParser parser;
     parser.setApplicationDescription("The run history: list, show, compare or delete stored runs.");
     parser.addPositionalArgument("ACTION", "list | show ID | compare A B | report ID | delete ID");
-    parser.addOption({"db", "The run store (default: $EMBARK_DATA_DIR/runs.sqlite or the user's data folder).", "FILE"});
+    parser.addOption(
+        {"db", "The run store (default: $EMBARK_DATA_DIR/runs.sqlite or the user's data folder).", "FILE"});
     parser.addOption({"model", "list: runs of models whose path contains TEXT (or whose sha256 is TEXT).", "TEXT"});
     parser.addOption({"board", "list: runs on this board.", "ID"});
     parser.addOption({"lib", "list: runs with this kernel library.", "LIB"});
@@ -281,17 +304,24 @@ int cmdRuns(const QStringList& args, Io& io) {
     parser.addOption({"top", "report: rows of the per-layer tables (default 25).", "N"});
     parser.addOption({"json", "Print JSON."});
     parser.addOption({"csv", "Print CSV."});
-    const QString synopsis = "runs list|show ID|compare A B|report ID [--against ID] -o FILE.html|delete ID [--csv|--json] [--db FILE]";
+    const QString synopsis =
+        "runs list|show ID|compare A B|report ID [--against ID] -o FILE.html|delete ID [--csv|--json] [--db FILE]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 3); rc >= 0) return rc;
     if (parser.isSet("json") && parser.isSet("csv")) return usage(io, "--json and --csv exclude each other");
 
     const QStringList pos = parser.positionalArguments();
     const QString action = pos.first();
-    const int wanted = action == "list" ? 1 : action == "compare" ? 3 : (action == "show" || action == "delete" || action == "report") ? 2 : -1;
-    if (wanted < 0) return usage(io, QStringLiteral("unknown runs action '%1': use list, show, compare, report or delete").arg(action));
+    const int wanted = action == "list"                                                 ? 1
+                       : action == "compare"                                            ? 3
+                       : (action == "show" || action == "delete" || action == "report") ? 2
+                                                                                        : -1;
+    if (wanted < 0)
+        return usage(io,
+                     QStringLiteral("unknown runs action '%1': use list, show, compare, report or delete").arg(action));
     if (action != "report")
         for (const char* option : {"against", "output", "top"})
-            if (parser.isSet(option)) return usage(io, QStringLiteral("--%1 is an option of 'runs report'").arg(option));
+            if (parser.isSet(option))
+                return usage(io, QStringLiteral("--%1 is an option of 'runs report'").arg(option));
     if (pos.size() != wanted) return usage(io, "usage: embark-cli " + synopsis);
     std::vector<int64_t> ids;
     for (int i = 1; i < pos.size(); ++i) {
@@ -309,15 +339,21 @@ int cmdRuns(const QStringList& args, Io& io) {
     const QString dbPath = parser.isSet("db") ? parser.value("db") : RunStore::defaultPath();
     if (!QFileInfo::exists(dbPath)) {
         if (parser.isSet("db"))
-            return fail(io, makeError(ErrorKind::InvalidInput, "--db '" + dbPath.toStdString() +
-                                                                   "' does not exist: bench --db FILE creates a run store"));
+            return fail(
+                io, makeError(ErrorKind::InvalidInput, "--db '" + dbPath.toStdString() +
+                                                           "' does not exist: bench --db FILE creates a run store"));
         if (action == "list") {
-            if (parser.isSet("json")) io.out << "[]\n";
-            else if (parser.isSet("csv")) io.out << "run_id,date,model,board,lib,threads,status,median_ns,ci95_low_ns,ci95_high_ns\n";
-            else io.out << "0 run(s): no run store yet at " << dbPath << " (bench creates it)\n";
+            if (parser.isSet("json"))
+                io.out << "[]\n";
+            else if (parser.isSet("csv"))
+                io.out << "run_id,date,model,board,lib,threads,status,median_ns,ci95_low_ns,ci95_high_ns\n";
+            else
+                io.out << "0 run(s): no run store yet at " << dbPath << " (bench creates it)\n";
             return 0;
         }
-        return usage(io, QStringLiteral("no run %1: there is no run store yet at %2 (bench creates it)").arg(ids[0]).arg(dbPath));
+        return usage(
+            io,
+            QStringLiteral("no run %1: there is no run store yet at %2 (bench creates it)").arg(ids[0]).arg(dbPath));
     }
     auto store = RunStore::open(dbPath);
     if (!store) return fail(io, store.error());

@@ -18,17 +18,13 @@ namespace {
 
 int xnnpackBuild(const QStringList& args, Io& io) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "Build upstream XNNPACK for an architecture into the per-user cache.");
+    parser.setApplicationDescription("Build upstream XNNPACK for an architecture into the per-user cache.");
     parser.addOption({"arch", "Target CPU: riscv64, aarch64 or x86_64.", "ARCH"});
     parser.addOption({"source", "A local XNNPACK checkout.", "DIR"});
     parser.addOption(
-        {"tarballs",
-         "A folder with XNNPACK-<sha>, cpuinfo-<sha>, pthreadpool-<sha> and FXdiv-<sha>.tar.gz.",
-         "DIR"});
+        {"tarballs", "A folder with XNNPACK-<sha>, cpuinfo-<sha>, pthreadpool-<sha> and FXdiv-<sha>.tar.gz.", "DIR"});
     parser.addOption(
-        {"cpuinfo-source",
-         "cpuinfo sources for --source (default: a tarball beside it, else downloaded).", "DIR"});
+        {"cpuinfo-source", "cpuinfo sources for --source (default: a tarball beside it, else downloaded).", "DIR"});
     parser.addOption({"pthreadpool-source", "pthreadpool sources for --source.", "DIR"});
     parser.addOption({"fxdiv-source", "FXdiv sources for --source.", "DIR"});
     parser.addOption({"jobs", "Parallel compile jobs (default: all cores).", "N", "0"});
@@ -38,8 +34,7 @@ int xnnpackBuild(const QStringList& args, Io& io) {
                              "[--cpuinfo-source DIR] [--pthreadpool-source DIR] [--fxdiv-source DIR] "
                              "[--jobs N] [--force] [--verbose]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 0, 0); rc >= 0) return rc;
-    if (!parser.isSet("arch"))
-        return usage(io, "xnnpack build needs --arch riscv64|aarch64|x86_64");
+    if (!parser.isSet("arch")) return usage(io, "xnnpack build needs --arch riscv64|aarch64|x86_64");
     xnnpack::XnnpackBuildOptions o;
     o.arch = parser.value("arch");
     o.sourceDir = parser.value("source");
@@ -54,8 +49,7 @@ int xnnpackBuild(const QStringList& args, Io& io) {
     const bool verbose = parser.isSet("verbose");
     o.log = [&](const QString& line) {
         // Ninja's "[n/m]" lines are the progress; the rest is in the log file.
-        if (verbose || line.startsWith('[') || line.startsWith("== ") ||
-            line.startsWith("warning:")) {
+        if (verbose || line.startsWith('[') || line.startsWith("== ") || line.startsWith("warning:")) {
             io.err << line << "\n";
             io.err.flush();
         }
@@ -69,58 +63,49 @@ int xnnpackBuild(const QStringList& args, Io& io) {
         return xnnpack::buildXnnpack(o);
     }();
     if (!r) return fail(io, r.error());
-    for (const QString& w : r->warnings)
-        io.err << "embark-cli: warning: " << w << "\n";
+    for (const QString& w : r->warnings) io.err << "embark-cli: warning: " << w << "\n";
     if (r->alreadyBuilt)
         io.out << "Already built: " << r->dir << " (--force rebuilds it)\n";
     else
-        io.out << "Built XNNPACK " << r->manifest.xnnpackCommit.left(12) << " for " << o.arch
-               << " in " << QString::number(r->manifest.buildSeconds, 'f', 0) << " s: " << r->dir
-               << "\n"
+        io.out << "Built XNNPACK " << r->manifest.xnnpackCommit.left(12) << " for " << o.arch << " in "
+               << QString::number(r->manifest.buildSeconds, 'f', 0) << " s: " << r->dir << "\n"
                << "Log: " << r->logPath << "\n";
-    io.out << "Exports for " << o.arch
-           << " now link: " << xnnpack::resolveXnnpack(o.arch).describe() << "\n";
+    io.out << "Exports for " << o.arch << " now link: " << xnnpack::resolveXnnpack(o.arch).describe() << "\n";
     return 0;
 }
 
 int xnnpackList(const QStringList& args, Io& io) {
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        "List the XNNPACK builds in the cache and what each architecture links.");
+    parser.setApplicationDescription("List the XNNPACK builds in the cache and what each architecture links.");
     parser.addOption({"json", "Print one JSON object."});
     if (int rc = parseOrExit(parser, args, io, "xnnpack list [--json]", 0, 0); rc >= 0) return rc;
     const auto entries = xnnpack::cacheEntries();
     if (parser.isSet("json")) {
         QJsonArray list, resolved;
         for (const auto& e : entries) {
-            QJsonObject o{{"name", e.name},
-                          {"dir", e.dir},
-                          {"usable", e.tree.ok()},
-                          {"manifest", e.manifest.toJson()}};
+            QJsonObject o{{"name", e.name}, {"dir", e.dir}, {"usable", e.tree.ok()}, {"manifest", e.manifest.toJson()}};
             if (!e.tree) o["problem"] = QString::fromStdString(e.tree.error().message);
             list.append(o);
         }
         for (const char* a : {"x86_64", "aarch64", "riscv64"})
             resolved.append(xnnpack::resolveXnnpack(QString::fromLatin1(a)).toJson());
-        io.out << QJsonDocument(withSchema(QJsonObject{{"cache", xnnpack::xnnpackCacheRoot()},
-                                            {"entries", list},
-                                            {"resolved", resolved}}))
+        io.out << QJsonDocument(withSchema(QJsonObject{
+                                    {"cache", xnnpack::xnnpackCacheRoot()}, {"entries", list}, {"resolved", resolved}}))
                       .toJson(QJsonDocument::Indented);
         return 0;
     }
     io.out << "Cache " << xnnpack::xnnpackCacheRoot() << "\n";
     if (entries.empty()) io.out << "  (empty)\n";
     for (const auto& e : entries) {
-        io.out << "  " << e.name << "  " << e.manifest.arch << "  XNNPACK "
-               << e.manifest.xnnpackCommit.left(12) << (e.manifest.rvv ? "  RVV" : "") << "  "
-               << e.manifest.buildDate;
+        io.out << "  " << e.name << "  " << e.manifest.arch << "  XNNPACK " << e.manifest.xnnpackCommit.left(12)
+               << (e.manifest.rvv ? "  RVV" : "") << "  " << e.manifest.buildDate;
         if (!e.tree) io.out << "  UNUSABLE: " << QString::fromStdString(e.tree.error().message);
         io.out << "\n";
     }
     io.out << "Exports link:\n";
     for (const char* a : {"x86_64", "aarch64", "riscv64"})
-        io.out << "  " << QString::fromLatin1(a).leftJustified(8) << " "
-               << xnnpack::resolveXnnpack(a).describe() << "\n";
+        io.out << "  " << QString::fromLatin1(a).leftJustified(8) << " " << xnnpack::resolveXnnpack(a).describe()
+               << "\n";
     return 0;
 }
 
@@ -138,10 +123,8 @@ int cmdXnnpack(const QStringList& args, Io& io) {
                << exitStatusHelp();
         return 0;
     }
-    return usage(io,
-                 sub.isEmpty()
-                     ? QStringLiteral("xnnpack needs a subcommand: build or list")
-                     : QStringLiteral("unknown xnnpack subcommand '%1' (build or list)").arg(sub));
+    return usage(io, sub.isEmpty() ? QStringLiteral("xnnpack needs a subcommand: build or list")
+                                   : QStringLiteral("unknown xnnpack subcommand '%1' (build or list)").arg(sub));
 }
 
 } // namespace embark::cli

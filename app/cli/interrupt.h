@@ -19,7 +19,8 @@ public:
     const std::atomic_bool* flag() const;
 
 private:
-    struct sigaction m_oldInt {}, m_oldTerm {};
+    struct sigaction m_oldInt {
+    }, m_oldTerm{};
 };
 
 } // namespace embark::cli

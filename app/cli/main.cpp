@@ -13,7 +13,8 @@ QtMessageHandler g_defaultHandler = nullptr;
 // stderr while decoding; the decoder's own error names the file and why, so those lines only
 // break the one-line `embark-cli: error:` form.
 void messageHandler(QtMsgType type, const QMessageLogContext& context, const QString& message) {
-    if (type == QtWarningMsg && (message.startsWith(QLatin1String("libpng ")) || message.startsWith(QLatin1String("libjpeg"))))
+    if (type == QtWarningMsg &&
+        (message.startsWith(QLatin1String("libpng ")) || message.startsWith(QLatin1String("libjpeg"))))
         return;
     g_defaultHandler(type, context, message);
 }

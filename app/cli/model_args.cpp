@@ -33,8 +33,10 @@ Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shap
         options += (options.empty() ? "" : " ") + onnx::shapeOption(*in);
     }
     if (missing.empty()) return {};
-    return makeError(ErrorKind::Usage, path + ": " + missing + ", and no test data (test_data_set_0/input_K.pb beside the "
-                                                                "model) fixes them: pass " + options +
+    return makeError(ErrorKind::Usage, path + ": " + missing +
+                                           ", and no test data (test_data_set_0/input_K.pb beside the "
+                                           "model) fixes them: pass " +
+                                           options +
                                            " with the sizes you deploy (the free dimensions are given as 1 here)");
 }
 
@@ -48,8 +50,8 @@ Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLinePars
         const qsizetype eq = spec.lastIndexOf('=');
         auto shape = eq > 0 ? ir::Shape::parse(spec.mid(eq + 1).toStdString()) : std::nullopt;
         if (!shape)
-            return makeError(ErrorKind::Usage, "--shape '" + spec.toStdString() +
-                                                   "' is not NAME=DIMS (e.g. input=1x3x224x224)");
+            return makeError(ErrorKind::Usage,
+                             "--shape '" + spec.toStdString() + "' is not NAME=DIMS (e.g. input=1x3x224x224)");
         out[spec.left(eq).toStdString()] = *shape;
     }
     return out;
@@ -72,11 +74,13 @@ Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& par
 Status requireTensorFile(const QString& option, const QString& path) {
     const QFileInfo info(path);
     if (!info.exists())
-        return makeError(ErrorKind::InvalidInput, "--" + option.toStdString() + " '" + path.toStdString() + "' does not exist");
+        return makeError(ErrorKind::InvalidInput,
+                         "--" + option.toStdString() + " '" + path.toStdString() + "' does not exist");
     if (info.isDir())
-        return makeError(ErrorKind::InvalidInput, "--" + option.toStdString() + " '" + path.toStdString() +
-                                                      "' is a folder, not a tensor file (.pb, .npy or .bin); a "
-                                                      "test_data_set_N folder is accepted only as the option's one value");
+        return makeError(ErrorKind::InvalidInput,
+                         "--" + option.toStdString() + " '" + path.toStdString() +
+                             "' is a folder, not a tensor file (.pb, .npy or .bin); a "
+                             "test_data_set_N folder is accepted only as the option's one value");
     return {};
 }
 
@@ -85,8 +89,9 @@ Expected<qint64> intOption(const QCommandLineParser& parser, const QString& name
     const QString text = parser.value(name);
     const qint64 v = text.toLongLong(&ok);
     if (!ok || v < min || v > max)
-        return makeError(ErrorKind::Usage, QStringLiteral("--%1 '%2': give an integer in %3..%4")
-                                               .arg(name, text).arg(min).arg(max).toStdString());
+        return makeError(
+            ErrorKind::Usage,
+            QStringLiteral("--%1 '%2': give an integer in %3..%4").arg(name, text).arg(min).arg(max).toStdString());
     return v;
 }
 
@@ -95,8 +100,9 @@ Expected<double> doubleOption(const QCommandLineParser& parser, const QString& n
     const QString text = parser.value(name);
     const double v = text.toDouble(&ok);
     if (!ok || !(v >= min && v <= max))
-        return makeError(ErrorKind::Usage, QStringLiteral("--%1 '%2': give a number in [%3, %4]")
-                                               .arg(name, text).arg(min).arg(max).toStdString());
+        return makeError(
+            ErrorKind::Usage,
+            QStringLiteral("--%1 '%2': give a number in [%3, %4]").arg(name, text).arg(min).arg(max).toStdString());
     return v;
 }
 
@@ -122,15 +128,15 @@ Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, c
         } else if (graph.inputs().size() == 1) {
             name = graph.inputs().front()->name;
         } else {
-            return makeError(ErrorKind::Usage, "--input '" + spec.toStdString() +
-                                                   "': the model has several inputs, use NAME=FILE");
+            return makeError(ErrorKind::Usage,
+                             "--input '" + spec.toStdString() + "': the model has several inputs, use NAME=FILE");
         }
         const ir::Value* input = graph.findValue(name);
         if (!input || !input->isGraphInput()) {
             std::string names;
             for (const ir::Value* v : graph.inputs()) names += (names.empty() ? "" : ", ") + v->name;
-            return makeError(ErrorKind::Usage,
-                             "--input names '" + name + "', which is not an input of the model (inputs: " + names + ")");
+            return makeError(ErrorKind::Usage, "--input names '" + name +
+                                                   "', which is not an input of the model (inputs: " + names + ")");
         }
         EMBARK_TRY(requireTensorFile("input", file));
         auto tensor = onnx::readTensorFile(file.toStdString(), input->dtype, input->shape);
@@ -160,14 +166,15 @@ std::map<std::string, ir::Tensor> randomInputs(const ir::Graph& graph, uint64_t 
     return inputs;
 }
 
-int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis,
-                int minPositional, int maxPositional) {
+int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis, int minPositional,
+                int maxPositional) {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     const QCommandLineOption help({"h", "help"}, "Show this help.");
     parser.addOption(help);
     if (!parser.parse(QStringList{"embark-cli"} + args)) return usage(io, parser.errorText());
     if (parser.isSet(help)) {
-        io.out << "Usage: embark-cli " << synopsis << "\n\n" << parser.helpText().section('\n', 2) << "\n"
+        io.out << "Usage: embark-cli " << synopsis << "\n\n"
+               << parser.helpText().section('\n', 2) << "\n"
                << exitStatusHelp();
         return 0;
     }
@@ -187,8 +194,10 @@ QString formatCount(int64_t n) { return QLocale(QLocale::English).toString(stati
 
 QString formatBytes(int64_t bytes) {
     QString s = formatCount(bytes) + " B";
-    if (bytes >= 1024 * 1024) s += QStringLiteral(" (%1 MiB)").arg(bytes / 1048576.0, 0, 'f', 2);
-    else if (bytes >= 1024) s += QStringLiteral(" (%1 KiB)").arg(bytes / 1024.0, 0, 'f', 1);
+    if (bytes >= 1024 * 1024)
+        s += QStringLiteral(" (%1 MiB)").arg(bytes / 1048576.0, 0, 'f', 2);
+    else if (bytes >= 1024)
+        s += QStringLiteral(" (%1 KiB)").arg(bytes / 1024.0, 0, 'f', 1);
     return s;
 }
 

@@ -57,11 +57,11 @@ std::map<std::string, ir::Tensor> randomInputs(const ir::Graph& graph, uint64_t 
                                                const std::map<std::string, ir::Tensor>& given = {});
 
 // Parses the command line into `parser` (with --help); returns -1 to go on, else an exit code.
-int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis,
-                int minPositional, int maxPositional);
+int parseOrExit(QCommandLineParser& parser, const QStringList& args, Io& io, const QString& synopsis, int minPositional,
+                int maxPositional);
 
 QJsonArray shapeToJson(const ir::Shape& s);
-QString formatBytes(int64_t bytes);  // "5,619,712 B (5.36 MiB)"
-QString formatCount(int64_t n);      // "11,689,512"
+QString formatBytes(int64_t bytes); // "5,619,712 B (5.36 MiB)"
+QString formatCount(int64_t n);     // "11,689,512"
 
 } // namespace embark::cli

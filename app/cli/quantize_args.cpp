@@ -39,26 +39,34 @@ bool parseResize(const QString& text, jobs::ImageOptions* image) {
 
 const char* const kQuantizeSynopsis =
     "quantize MODEL -o OUT.onnx --calib SRC... [--method minmax|percentile|entropy] [--percentile P] "
-    "[--resize WxH|N] [--mean M[,M,M]] [--std S[,S,S]] [--layout NCHW|NHWC] [--exclude-node NAME]... [--exclude-op OP]... "
+    "[--resize WxH|N] [--mean M[,M,M]] [--std S[,S,S]] [--layout NCHW|NHWC] [--exclude-node NAME]... [--exclude-op "
+    "OP]... "
     "[--report] [--json]";
 
 void addQuantizeOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription("Quantize a float model to a QDQ model (int8, static, calibrated).");
     parser.addPositionalArgument("MODEL", "The float .onnx file.");
     parser.addOption({{"o", "output"}, "The quantized .onnx file to write.", "OUT"});
-    parser.addOption({"calib",
-                      "A test_data_set_N folder, a folder of them, a tensor file (.pb, .npy), an image (.png, .jpg), or a "
-                      "folder of tensor files and images (repeatable).",
-                      "SRC"});
-    parser.addOption({"method", "Calibration method: minmax, percentile or entropy (default minmax).", "METHOD", "minmax"});
-    parser.addOption({"percentile", "Share of the values the percentile method keeps, in percent (default 99.999).", "P", "99.999"});
-    parser.addOption({"resize", "Images: stretch to WxH, or scale the short side to N then centre-crop to the model input.", "WxH|N"});
-    parser.addOption({"mean", "Images: per-channel mean subtracted from pixels scaled to [0,1] (default 0).", "M[,M,M]"});
+    parser.addOption(
+        {"calib",
+         "A test_data_set_N folder, a folder of them, a tensor file (.pb, .npy), an image (.png, .jpg), or a "
+         "folder of tensor files and images (repeatable).",
+         "SRC"});
+    parser.addOption(
+        {"method", "Calibration method: minmax, percentile or entropy (default minmax).", "METHOD", "minmax"});
+    parser.addOption(
+        {"percentile", "Share of the values the percentile method keeps, in percent (default 99.999).", "P", "99.999"});
+    parser.addOption({"resize",
+                      "Images: stretch to WxH, or scale the short side to N then centre-crop to the model input.",
+                      "WxH|N"});
+    parser.addOption(
+        {"mean", "Images: per-channel mean subtracted from pixels scaled to [0,1] (default 0).", "M[,M,M]"});
     parser.addOption({"std", "Images: per-channel divisor applied after --mean (default 1).", "S[,S,S]"});
     parser.addOption({"layout", "Images: the model input's layout, NCHW (default) or NHWC.", "LAYOUT", "NCHW"});
     parser.addOption({"exclude-node", "Keep this node in float (repeatable).", "NAME"});
     parser.addOption({"exclude-op", "Keep every node of this ONNX op in float (repeatable).", "OP"});
-    parser.addOption({"report", "Also print the per-layer error against the float model on the first sample (as `compare`)."});
+    parser.addOption(
+        {"report", "Also print the per-layer error against the float model on the first sample (as `compare`)."});
     parser.addOption({"json", "Print a JSON summary."});
 }
 
@@ -67,7 +75,8 @@ int readQuantizeArgs(const QCommandLineParser& parser, Io& io, QuantizeArgs* a) 
     if (!parser.isSet("output")) return usage(io, "quantize needs -o OUT.onnx");
     a->output = parser.value("output");
     if (!parser.isSet("calib"))
-        return usage(io, "quantize needs calibration data: --calib test_data_set_N, tensor files or images (repeatable)");
+        return usage(io,
+                     "quantize needs calibration data: --calib test_data_set_N, tensor files or images (repeatable)");
     a->calib = parser.values("calib");
     if (!passes::calibrationMethodFromName(parser.value("method").toStdString(), &a->calibration.method))
         return usage(io, "unknown --method '" + parser.value("method") + "'; supported: minmax, percentile, entropy");
@@ -79,19 +88,24 @@ int readQuantizeArgs(const QCommandLineParser& parser, Io& io, QuantizeArgs* a) 
         return usage(io, "--percentile applies to --method percentile only (the method is " + parser.value("method") +
                              "): add --method percentile or leave --percentile out");
     if (parser.isSet("resize") && !parseResize(parser.value("resize"), &a->image))
-        return usage(io, "--resize '" + parser.value("resize") + "': give WxH (e.g. 224x224) or N (e.g. 256), positive integers");
+        return usage(io, "--resize '" + parser.value("resize") +
+                             "': give WxH (e.g. 224x224) or N (e.g. 256), positive integers");
     if (parser.isSet("mean") && !parseNumbers(parser.value("mean"), &a->image.mean))
-        return usage(io, "--mean '" + parser.value("mean") + "': give one number or one per channel, e.g. 0.485,0.456,0.406");
+        return usage(io, "--mean '" + parser.value("mean") +
+                             "': give one number or one per channel, e.g. 0.485,0.456,0.406");
     if (parser.isSet("std")) {
         if (!parseNumbers(parser.value("std"), &a->image.std))
-            return usage(io, "--std '" + parser.value("std") + "': give one number or one per channel, e.g. 0.229,0.224,0.225");
+            return usage(io, "--std '" + parser.value("std") +
+                                 "': give one number or one per channel, e.g. 0.229,0.224,0.225");
         for (double s : a->image.std)
             if (!(s > 0)) return usage(io, "--std values must be greater than 0");
     }
     const QString layout = parser.value("layout").toUpper();
-    if (layout != "NCHW" && layout != "NHWC") return usage(io, "--layout '" + parser.value("layout") + "': give NCHW or NHWC");
+    if (layout != "NCHW" && layout != "NHWC")
+        return usage(io, "--layout '" + parser.value("layout") + "': give NCHW or NHWC");
     a->image.layout = layout == "NCHW" ? jobs::ImageLayout::NCHW : jobs::ImageLayout::NHWC;
-    a->imageOptionsGiven = parser.isSet("resize") || parser.isSet("mean") || parser.isSet("std") || parser.isSet("layout");
+    a->imageOptionsGiven =
+        parser.isSet("resize") || parser.isSet("mean") || parser.isSet("std") || parser.isSet("layout");
     for (const QString& op : parser.values("exclude-op")) {
         const auto kind = onnx::opFromOnnx(op.toStdString());
         if (!kind) return usage(io, "--exclude-op '" + op + "' is not an ONNX op Embark knows");

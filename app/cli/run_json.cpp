@@ -24,24 +24,29 @@ QJsonObject withSchema(QJsonObject o) {
 }
 
 QJsonObject latencyJson(const store::LatencyStats& s) {
-    return {{"count", qint64(s.count)}, {"min_ns", s.minNs},     {"median_ns", s.medianNs},
-            {"mean_ns", s.meanNs},      {"p90_ns", s.p90Ns},     {"max_ns", s.maxNs},
+    return {{"count", qint64(s.count)}, {"min_ns", s.minNs},
+            {"median_ns", s.medianNs},  {"mean_ns", s.meanNs},
+            {"p90_ns", s.p90Ns},        {"max_ns", s.maxNs},
             {"stdev_ns", s.stdevNs},    {"ci95_ns", QJsonArray{s.ci95LowNs, s.ci95HighNs}}};
 }
 
 QJsonArray accuracyJson(const std::vector<store::AccuracyEntry>& entries) {
     QJsonArray a;
     for (const store::AccuracyEntry& e : entries)
-        a.append(QJsonObject{{"name", q(e.name)}, {"max_abs", number(e.maxAbs)}, {"max_rel", number(e.maxRel)},
-                             {"rmse", number(e.rmse)}, {"cosine", number(e.cosine)}, {"snr_db", number(e.snrDb)}});
+        a.append(QJsonObject{{"name", q(e.name)},
+                             {"max_abs", number(e.maxAbs)},
+                             {"max_rel", number(e.maxRel)},
+                             {"rmse", number(e.rmse)},
+                             {"cosine", number(e.cosine)},
+                             {"snr_db", number(e.snrDb)}});
     return a;
 }
 
 QJsonObject runJson(const store::RunRecord& rec) {
     const store::RunFingerprint& f = rec.fingerprint;
     // A run not stored (bench --db -) has its samples but no statistics yet.
-    QJsonObject latency = latencyJson(rec.latency.empty() && !rec.latencyNs.empty() ? store::summarizeLatency(rec.latencyNs)
-                                                                                   : rec.latency);
+    QJsonObject latency = latencyJson(
+        rec.latency.empty() && !rec.latencyNs.empty() ? store::summarizeLatency(rec.latencyNs) : rec.latency);
     QJsonArray samples;
     for (int64_t s : rec.latencyNs) samples.append(static_cast<qint64>(s));
     latency["samples_ns"] = samples;

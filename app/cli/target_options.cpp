@@ -8,7 +8,8 @@ Expected<std::map<std::string, std::string>> pairs(const QStringList& values, co
     for (const QString& v : values) {
         const qsizetype eq = v.indexOf('=');
         if (eq <= 0 || eq == v.size() - 1)
-            return makeError(ErrorKind::Usage, std::string("--") + option + " '" + v.toStdString() + "' is not NAME=LIB");
+            return makeError(ErrorKind::Usage,
+                             std::string("--") + option + " '" + v.toStdString() + "' is not NAME=LIB");
         out[v.left(eq).toStdString()] = v.mid(eq + 1).toStdString();
     }
     return out;
@@ -16,27 +17,32 @@ Expected<std::map<std::string, std::string>> pairs(const QStringList& values, co
 
 } // namespace
 
-const QStringList kTargetOptionNames{"board", "arch", "lib", "override", "override-node", "compiler",
-                                     "recipe", "concat-in-place", "threads-max"};
+const QStringList kTargetOptionNames{
+    "board", "arch", "lib", "override", "override-node", "compiler", "recipe", "concat-in-place", "threads-max"};
 
 const char* const kTargetSynopsis =
     "[--board BOARD] [--arch ARCH] [--lib portable|xnnpack] [--override OP=LIB]... [--override-node NAME=LIB]... "
     "[--compiler clang|gcc] [--recipe default|cleanup|none] [--concat-in-place auto|all|off] [--threads-max N]";
 
 void addTargetOptions(QCommandLineParser& parser) {
-    parser.addOption({"board", QStringLiteral("Target board id (see embark-cli boards; default %1): sets the "
-                                              "architecture, CPU flags, toolchain and XNNPACK tree.")
-                                   .arg(QLatin1String(jobs::kDefaultBoard)),
+    parser.addOption({"board",
+                      QStringLiteral("Target board id (see embark-cli boards; default %1): sets the "
+                                     "architecture, CPU flags, toolchain and XNNPACK tree.")
+                          .arg(QLatin1String(jobs::kDefaultBoard)),
                       "BOARD", QString::fromLatin1(jobs::kDefaultBoard)});
-    parser.addOption({"arch", "Target architecture: x86_64, aarch64 or riscv64 (default: the board's; alone, "
-                              "the host or the first simulated board of it).", "ARCH"});
+    parser.addOption({"arch",
+                      "Target architecture: x86_64, aarch64 or riscv64 (default: the board's; alone, "
+                      "the host or the first simulated board of it).",
+                      "ARCH"});
     parser.addOption({"lib", "Kernel library: portable or xnnpack (default portable).", "LIB", "portable"});
     parser.addOption({"override", "Run every node of op type OP on LIB (repeatable).", "OP=LIB"});
     parser.addOption({"override-node", "Run node NAME on LIB (repeatable).", "NAME=LIB"});
     parser.addOption({"compiler", "Cross compiler: clang or gcc (default: the board's).", "CC"});
     parser.addOption({"recipe", "Pass recipe: default, cleanup or none (default default).", "RECIPE", "default"});
-    parser.addOption({"concat-in-place", "Concatenation in place: auto (strided slices in buffers up to 1 MiB), "
-                                         "all or off (default auto).", "MODE", "auto"});
+    parser.addOption({"concat-in-place",
+                      "Concatenation in place: auto (strided slices in buffers up to 1 MiB), "
+                      "all or off (default auto).",
+                      "MODE", "auto"});
     parser.addOption({"threads-max", "Most threads run_export will use (default 0: no cap).", "N", "0"});
 }
 

@@ -28,6 +28,7 @@ Expected<exporter::DeploymentTarget> resolveTargetOptions(const QCommandLinePars
 
 // Puts a resolved request into a pipeline's options (the board by its resolved id), so the
 // pipeline's resolve step finds the same target.
-void setTarget(const jobs::TargetRequest& request, const exporter::DeploymentTarget& target, jobs::BenchOptions& options);
+void setTarget(const jobs::TargetRequest& request, const exporter::DeploymentTarget& target,
+               jobs::BenchOptions& options);
 
 } // namespace embark::cli

@@ -24,8 +24,10 @@ void TextTable::print(QTextStream& out) const {
             const QString s = cell(c);
             const bool last = c + 1 == m_columns.size();
             if (c > 0) text += "  ";
-            if (m_columns[c].align == Align::Right) text += s.rightJustified(width[c]);
-            else text += last ? s : s.leftJustified(width[c]);
+            if (m_columns[c].align == Align::Right)
+                text += s.rightJustified(width[c]);
+            else
+                text += last ? s : s.leftJustified(width[c]);
         }
         // Trailing spaces of empty last cells are noise.
         while (text.endsWith(' ')) text.chop(1);

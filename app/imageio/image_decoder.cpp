@@ -14,8 +14,8 @@ Expected<jobs::DecodedImage> decodeImage(const jobs::ImageRequest& request) {
     reader.setAutoTransform(false);
     QImage image = reader.read();
     if (image.isNull())
-        return makeError(ErrorKind::InvalidInput, "calibration image '" + request.path + "' cannot be decoded (Qt: " +
-                                                      reader.errorString().toStdString() +
+        return makeError(ErrorKind::InvalidInput, "calibration image '" + request.path +
+                                                      "' cannot be decoded (Qt: " + reader.errorString().toStdString() +
                                                       "): is it a complete PNG or JPEG file?");
     jobs::DecodedImage out;
     out.sourceWidth = image.width();
@@ -23,15 +23,16 @@ Expected<jobs::DecodedImage> decodeImage(const jobs::ImageRequest& request) {
     image = image.convertToFormat(QImage::Format_RGB888);
     if (request.shortSide > 0) {
         const double scale = static_cast<double>(request.shortSide) / std::min(image.width(), image.height());
-        const int w = image.width() <= image.height() ? request.shortSide
-                                                      : static_cast<int>(std::lround(image.width() * scale));
-        const int h = image.height() < image.width() ? request.shortSide
-                                                     : static_cast<int>(std::lround(image.height() * scale));
+        const int w =
+            image.width() <= image.height() ? request.shortSide : static_cast<int>(std::lround(image.width() * scale));
+        const int h =
+            image.height() < image.width() ? request.shortSide : static_cast<int>(std::lround(image.height() * scale));
         if (w != image.width() || h != image.height())
             image = image.scaled(w, h, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
         if (request.width > 0 && request.height > 0 && request.width <= w && request.height <= h)
             image = image.copy((w - request.width) / 2, (h - request.height) / 2, request.width, request.height);
-    } else if (request.width > 0 && request.height > 0 && (request.width != image.width() || request.height != image.height())) {
+    } else if (request.width > 0 && request.height > 0 &&
+               (request.width != image.width() || request.height != image.height())) {
         image = image.scaled(request.width, request.height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     }
     if (image.format() != QImage::Format_RGB888) image = image.convertToFormat(QImage::Format_RGB888);

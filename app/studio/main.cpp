@@ -22,13 +22,15 @@ int main(int argc, char** argv) {
     embark::jobs::installImageDecoder(&embark::imageio::decodeImage);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QApplication::translate("main", "Embark studio: from an ONNX model to an embedded board."));
+    parser.setApplicationDescription(
+        QApplication::translate("main", "Embark studio: from an ONNX model to an embedded board."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("model"), QApplication::translate("main", "ONNX model to open."));
-    QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                  QApplication::translate("main", "Save screenshots of the main views into DIR, then quit."),
-                                  QStringLiteral("DIR"));
+    QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QApplication::translate("main", "Save screenshots of the main views into DIR, then quit."),
+        QStringLiteral("DIR"));
     parser.addOption(screenshot);
     parser.process(app);
 

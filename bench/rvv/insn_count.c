@@ -90,7 +90,8 @@ static void write_blocks(void) {
     for (struct chunk* c = g_chunks; c; c = c->next)
         for (int i = 0; i < c->used; ++i)
             if (c->blocks[i].executions)
-                fprintf(f, "%" PRIx64 " %u %" PRIu64 "\n", c->blocks[i].vaddr, c->blocks[i].insns, c->blocks[i].executions);
+                fprintf(f, "%" PRIx64 " %u %" PRIu64 "\n", c->blocks[i].vaddr, c->blocks[i].insns,
+                        c->blocks[i].executions);
     fclose(f);
 }
 
@@ -139,8 +140,10 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
     (void)info;
     qemu_plugin_register_vcpu_tb_trans_cb(id, on_tb_translated);
     for (int i = 0; i < argc; ++i)
-        if (strcmp(argv[i], "marks=on") == 0) qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
-        else if (strncmp(argv[i], "blocks=", 7) == 0) g_blocks_path = argv[i] + 7;
+        if (strcmp(argv[i], "marks=on") == 0)
+            qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+        else if (strncmp(argv[i], "blocks=", 7) == 0)
+            g_blocks_path = argv[i] + 7;
     qemu_plugin_register_atexit_cb(id, print_count, NULL);
     return 0;
 }

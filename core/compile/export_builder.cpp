@@ -21,7 +21,9 @@ QString elfMachine(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
     const QByteArray h = f.read(20);
-    if (h.size() < 20 || !h.startsWith("\x7f" "ELF")) return {};
+    if (h.size() < 20 || !h.startsWith("\x7f"
+                                       "ELF"))
+        return {};
     const auto m = static_cast<uint16_t>(static_cast<uint8_t>(h[18]) | (static_cast<uint8_t>(h[19]) << 8));
     switch (m) {
     case 62: return "x86_64";
@@ -46,7 +48,8 @@ Expected<int> runProcess(const QString& program, const QStringList& args, const 
     p.setChildProcessModifier([] { ::setpgid(0, 0); });
     p.start(program, args);
     if (!p.waitForStarted(10000))
-        return makeError(ErrorKind::External, "cannot start '" + program.toStdString() + "': " + p.errorString().toStdString());
+        return makeError(ErrorKind::External,
+                         "cannot start '" + program.toStdString() + "': " + p.errorString().toStdString());
     const qint64 pid = p.processId();
     QElapsedTimer timer;
     timer.start();
@@ -98,7 +101,8 @@ Expected<int> runProcess(const QString& program, const QStringList& args, const 
         flush(false);
         if (cancel && cancel->load()) {
             killGroup();
-            return makeError(ErrorKind::External, "cancelled: '" + program.toStdString() + "' and its children were stopped");
+            return makeError(ErrorKind::External,
+                             "cancelled: '" + program.toStdString() + "' and its children were stopped");
         }
         if (timer.elapsed() > timeoutMs) {
             killGroup();
@@ -131,13 +135,15 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
     int errorContext = 0; // indented lines of a CMake error block still to append
     auto log = [&](const QString& line) {
         if (errorContext > 0) {
-            if (!line.isEmpty() && !line.startsWith(' ')) errorContext = 0;
+            if (!line.isEmpty() && !line.startsWith(' '))
+                errorContext = 0;
             else if (!line.trimmed().isEmpty()) {
                 firstError += ' ' + line.trimmed();
                 --errorContext;
             }
         }
-        if (firstError.isEmpty() && (line.contains(": error:") || line.contains("CMake Error") || line.contains("fatal error"))) {
+        if (firstError.isEmpty() &&
+            (line.contains(": error:") || line.contains("CMake Error") || line.contains("fatal error"))) {
             firstError = line.trimmed();
             // CMake says what is wrong on the indented lines after "CMake Error at ...:".
             if (line.contains("CMake Error")) errorContext = 8;
@@ -147,8 +153,10 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
         static const QRegularExpression re(QStringLiteral("^\\[\\s*(\\d+)\\s*/\\s*(\\d+)\\]"));
         static const QRegularExpression pct(QStringLiteral("^\\[\\s*(\\d+)%\\]"));
         if (o.progress) {
-            if (auto m = re.match(line); m.hasMatch()) o.progress(m.captured(1).toInt(), m.captured(2).toInt());
-            else if (auto m2 = pct.match(line); m2.hasMatch()) o.progress(m2.captured(1).toInt(), 100);
+            if (auto m = re.match(line); m.hasMatch())
+                o.progress(m.captured(1).toInt(), m.captured(2).toInt());
+            else if (auto m2 = pct.match(line); m2.hasMatch())
+                o.progress(m2.captured(1).toInt(), 100);
         }
         if (o.log) o.log(line);
     };
@@ -169,12 +177,15 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
     if (!rc) return rc.error();
     auto failure = [&](const char* stage) {
         std::string msg = std::string(stage) + " of '" + dir.toStdString() + "' failed";
-        if (!firstError.isEmpty()) msg += ": " + firstError.toStdString();
-        else if (!tail.isEmpty()) msg += ":\n" + tail.join('\n').toStdString();
+        if (!firstError.isEmpty())
+            msg += ": " + firstError.toStdString();
+        else if (!tail.isEmpty())
+            msg += ":\n" + tail.join('\n').toStdString();
         return makeError(ErrorKind::External, msg);
     };
     if (*rc != 0) return failure("CMake configuration");
-    QStringList buildArgs{"--build", buildDir, "--parallel", QString::number(o.jobs > 0 ? o.jobs : QThread::idealThreadCount())};
+    QStringList buildArgs{"--build", buildDir, "--parallel",
+                          QString::number(o.jobs > 0 ? o.jobs : QThread::idealThreadCount())};
     rc = runProcess("cmake", buildArgs, dir, log, o.cancel, o.timeoutMs, &env);
     if (!rc) return rc.error();
     if (*rc != 0) return failure("the build");
@@ -182,13 +193,14 @@ Expected<BuildResult> buildExport(const BuildOptions& o) {
     BuildResult r;
     r.binary = buildDir + "/run_export";
     if (!QFileInfo::exists(r.binary))
-        return makeError(ErrorKind::External, "the build of '" + dir.toStdString() + "' finished without producing run_export");
+        return makeError(ErrorKind::External,
+                         "the build of '" + dir.toStdString() + "' finished without producing run_export");
     r.binaryBytes = QFileInfo(r.binary).size();
     r.elfMachine = elfMachine(r.binary);
     if (!expectedArch.isEmpty() && r.elfMachine != expectedArch)
-        return makeError(ErrorKind::External, "'" + r.binary.toStdString() + "' is built for " + r.elfMachine.toStdString() +
-                                                  " but the board needs " + expectedArch.toStdString() +
-                                                  ": check the toolchain file");
+        return makeError(ErrorKind::External, "'" + r.binary.toStdString() + "' is built for " +
+                                                  r.elfMachine.toStdString() + " but the board needs " +
+                                                  expectedArch.toStdString() + ": check the toolchain file");
     return r;
 }
 

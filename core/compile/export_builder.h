@@ -15,20 +15,20 @@ namespace embark::build {
 
 struct BuildOptions {
     QString exportDir;
-    QString buildDir;       // default: <exportDir>/build
-    QString toolchainFile;  // default: <exportDir>/toolchain.cmake when it exists
-    QString expectedArch;   // "x86_64", "aarch64", "riscv64"; empty = no check
-    int jobs = 0;           // 0 = all cores
+    QString buildDir;      // default: <exportDir>/build
+    QString toolchainFile; // default: <exportDir>/toolchain.cmake when it exists
+    QString expectedArch;  // "x86_64", "aarch64", "riscv64"; empty = no check
+    int jobs = 0;          // 0 = all cores
     int timeoutMs = 30 * 60 * 1000;
-    std::function<void(const QString& line)> log;             // every output line
-    std::function<void(int done, int total)> progress;        // from "[n/m]" lines
-    const std::atomic_bool* cancel = nullptr;                 // polled; kills the process tree
+    std::function<void(const QString& line)> log;      // every output line
+    std::function<void(int done, int total)> progress; // from "[n/m]" lines
+    const std::atomic_bool* cancel = nullptr;          // polled; kills the process tree
 };
 
 struct BuildResult {
-    QString binary;         // absolute path of run_export
+    QString binary; // absolute path of run_export
     qint64 binaryBytes = 0;
-    QString elfMachine;     // "x86_64", "aarch64", "riscv64", ...
+    QString elfMachine;      // "x86_64", "aarch64", "riscv64", ...
     QString compilerMessage; // the first compiler error, on failure
 };
 
@@ -42,7 +42,7 @@ QString elfMachine(const QString& path);
 // Runs a command in its own process group with streamed output, timeout and cancel; returns
 // its exit code (or an error when it could not start, timed out, crashed or was cancelled).
 Expected<int> runProcess(const QString& program, const QStringList& args, const QString& workDir,
-                         const std::function<void(const QString&)>& log, const std::atomic_bool* cancel,
-                         int timeoutMs, const QProcessEnvironment* environment = nullptr);
+                         const std::function<void(const QString&)>& log, const std::atomic_bool* cancel, int timeoutMs,
+                         const QProcessEnvironment* environment = nullptr);
 
 } // namespace embark::build

@@ -42,8 +42,7 @@ int signalNumber(const QString& name) {
     return 0;
 }
 
-Status copyFileAtomically(const QString& from, const QString& to, const QString& context,
-                          const ProgressFn& progress) {
+Status copyFileAtomically(const QString& from, const QString& to, const QString& context, const ProgressFn& progress) {
     QFile in(from);
     if (!in.open(QIODevice::ReadOnly))
         return external(QStringLiteral("%1: cannot read %2: %3").arg(context, from, in.errorString()));
@@ -60,7 +59,10 @@ Status copyFileAtomically(const QString& from, const QString& to, const QString&
             out.close();
             QFile::remove(temp);
             return external(QStringLiteral("%1: writing %2 failed after %3 of %4 bytes: %5")
-                                .arg(context, to).arg(done).arg(total).arg(why));
+                                .arg(context, to)
+                                .arg(done)
+                                .arg(total)
+                                .arg(why));
         }
         done += chunk.size();
         if (progress && !progress(done, total)) {
@@ -80,8 +82,7 @@ Status copyFileAtomically(const QString& from, const QString& to, const QString&
     return {};
 }
 
-LocalTransport::LocalTransport(targets::Board board)
-    : Transport(board.id), m_board(std::move(board)) {}
+LocalTransport::LocalTransport(targets::Board board) : Transport(board.id), m_board(std::move(board)) {}
 
 LocalTransport::~LocalTransport() = default;
 
@@ -107,9 +108,10 @@ Expected<QString> LocalTransport::makeRunDir(const QString& label) {
 
 Status LocalTransport::removeRunDir(const QString& dir) {
     if (!m_ownDirs.contains(dir))
-        return makeError(ErrorKind::Usage,
-                         QStringLiteral("board '%1': refusing to remove %2, which this transport did "
-                                        "not create").arg(m_board.id, dir).toStdString());
+        return makeError(ErrorKind::Usage, QStringLiteral("board '%1': refusing to remove %2, which this transport did "
+                                                          "not create")
+                                               .arg(m_board.id, dir)
+                                               .toStdString());
     if (!QDir(dir).removeRecursively())
         return external(QStringLiteral("board '%1': cannot remove the run folder %2").arg(m_board.id, dir));
     m_ownDirs.remove(dir);
@@ -127,8 +129,7 @@ Status LocalTransport::copyTree(const QString& from, const QString& to, const QS
         return copyFileAtomically(from, to, context, progress);
     }
     if (!QDir().mkpath(to)) return external(QStringLiteral("%1: cannot create %2").arg(context, to));
-    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden,
-                    QDirIterator::Subdirectories);
+    QDirIterator it(from, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString src = it.next();
         const QString dst = to + "/" + QDir(from).relativeFilePath(src);
@@ -161,8 +162,7 @@ Expected<ExecResult> LocalTransport::exec(const ExecRequest& request) {
     proc.setStandardInputFile(QProcess::nullDevice());
     if (!request.environment.isEmpty()) {
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        for (const QString& kv : request.environment)
-            env.insert(kv.section('=', 0, 0), kv.section('=', 1));
+        for (const QString& kv : request.environment) env.insert(kv.section('=', 0, 0), kv.section('=', 1));
         proc.setProcessEnvironment(env);
     }
     // Its own process group, so timeout and cancel reach every child it spawned.

@@ -32,8 +32,7 @@ private:
 
 // Copies one file to `to` through a temporary sibling and an atomic rename; the temporary
 // is removed on any failure. Used by LocalTransport both ways.
-Status copyFileAtomically(const QString& from, const QString& to, const QString& context,
-                          const ProgressFn& progress);
+Status copyFileAtomically(const QString& from, const QString& to, const QString& context, const ProgressFn& progress);
 
 // "SEGV" for 11: the signal's abbreviation as in the C library.
 QString signalName(int signal);

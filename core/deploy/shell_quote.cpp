@@ -7,8 +7,10 @@ QString shellQuote(const QString& text) {
     out.reserve(text.size() + 2);
     out += '\'';
     for (const QChar c : text) {
-        if (c == '\'') out += QStringLiteral("'\\''");
-        else out += c;
+        if (c == '\'')
+            out += QStringLiteral("'\\''");
+        else
+            out += c;
     }
     out += '\'';
     return out;

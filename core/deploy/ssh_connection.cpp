@@ -71,8 +71,8 @@ std::vector<int> knownHostsLines(const QString& knownHostsFile, const QString& h
                 const QList<QByteArray> parts = pattern.split('|'); // "", "1", salt, hash
                 if (parts.size() == 4) {
                     const QByteArray salt = QByteArray::fromBase64(parts[2]);
-                    match = QMessageAuthenticationCode::hash(name, salt, QCryptographicHash::Sha1)
-                                .toBase64() == parts[3];
+                    match =
+                        QMessageAuthenticationCode::hash(name, salt, QCryptographicHash::Sha1).toBase64() == parts[3];
                 }
             }
             if (match) {
@@ -84,10 +84,13 @@ std::vector<int> knownHostsLines(const QString& knownHostsFile, const QString& h
     return lines;
 }
 
-SshConnection::SshConnection(QString boardId, QString host, QString user, int port, QString keyFile,
-                             SshOptions options)
-    : m_boardId(std::move(boardId)), m_alias(std::move(host)), m_user(std::move(user)), m_port(port),
-      m_keyFile(std::move(keyFile)), m_options(std::move(options)) {}
+SshConnection::SshConnection(QString boardId, QString host, QString user, int port, QString keyFile, SshOptions options)
+    : m_boardId(std::move(boardId)),
+      m_alias(std::move(host)),
+      m_user(std::move(user)),
+      m_port(port),
+      m_keyFile(std::move(keyFile)),
+      m_options(std::move(options)) {}
 
 SshConnection::~SshConnection() { close(); }
 
@@ -184,11 +187,11 @@ Status SshConnection::verifyHostKey() {
     }
     ssh_key_free(key);
     char* khFile = nullptr;
-    if (ssh_options_get(m_session, SSH_OPTIONS_KNOWNHOSTS, &khFile) == SSH_OK) info.knownHostsFile = takeSshString(khFile);
+    if (ssh_options_get(m_session, SSH_OPTIONS_KNOWNHOSTS, &khFile) == SSH_OK)
+        info.knownHostsFile = takeSshString(khFile);
 
     switch (ssh_session_is_known_server(m_session)) {
-    case SSH_KNOWN_HOSTS_OK:
-        return {};
+    case SSH_KNOWN_HOSTS_OK: return {};
     case SSH_KNOWN_HOSTS_CHANGED:
     case SSH_KNOWN_HOSTS_OTHER: {
         QStringList where;
@@ -200,8 +203,7 @@ Status SshConnection::verifyHostKey() {
                                    "(ssh-keygen -R '%5' -f '%6') and connect again; otherwise someone may "
                                    "be intercepting the connection")
                         .arg(target(), info.keyType, info.fingerprint,
-                             where.isEmpty() ? info.knownHostsFile : where.join(", "), name,
-                             info.knownHostsFile));
+                             where.isEmpty() ? info.knownHostsFile : where.join(", "), name, info.knownHostsFile));
     }
     case SSH_KNOWN_HOSTS_NOT_FOUND:
     case SSH_KNOWN_HOSTS_UNKNOWN:
@@ -215,8 +217,7 @@ Status SshConnection::verifyHostKey() {
             return fail(QStringLiteral("cannot record the host key of %1 in %2: %3")
                             .arg(target(), info.knownHostsFile, lastError()));
         return {};
-    case SSH_KNOWN_HOSTS_ERROR:
-        break;
+    case SSH_KNOWN_HOSTS_ERROR: break;
     }
     return fail(QStringLiteral("cannot check the host key of %1 against %2: %3")
                     .arg(target(), info.knownHostsFile, lastError()));
@@ -229,10 +230,11 @@ Status SshConnection::authenticate() {
     if (!m_keyFile.isEmpty()) {
         PassphraseContext ctx{&m_options, m_keyFile};
         ssh_key key = nullptr;
-        if (ssh_pki_import_privkey_file(m_keyFile.toUtf8().constData(), nullptr, passphraseCallback, &ctx,
-                                        &key) != SSH_OK)
+        if (ssh_pki_import_privkey_file(m_keyFile.toUtf8().constData(), nullptr, passphraseCallback, &ctx, &key) !=
+            SSH_OK)
             return fail(QStringLiteral("cannot read the private key %1 (runner.key): missing, unreadable or "
-                                       "wrong passphrase").arg(m_keyFile));
+                                       "wrong passphrase")
+                            .arg(m_keyFile));
         rc = ssh_userauth_publickey(m_session, nullptr, key);
         ssh_key_free(key);
         tried = "the key " + m_keyFile;
@@ -240,7 +242,8 @@ Status SshConnection::authenticate() {
         rc = ssh_userauth_publickey_auto(m_session, nullptr, nullptr);
         tried = QStringLiteral("the SSH agent and default keys");
     }
-    if (rc == SSH_AUTH_ERROR) return fail(QStringLiteral("authentication with %1 failed: %2").arg(target(), lastError()));
+    if (rc == SSH_AUTH_ERROR)
+        return fail(QStringLiteral("authentication with %1 failed: %2").arg(target(), lastError()));
     if (rc == SSH_AUTH_SUCCESS) return {};
 
     const int methods = ssh_userauth_list(m_session, nullptr);

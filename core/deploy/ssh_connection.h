@@ -17,7 +17,7 @@ struct ssh_session_struct;
 namespace embark::deploy {
 
 struct HostKeyInfo {
-    QString host;           // as connected to (after ~/.ssh/config), e.g. "127.0.0.1"
+    QString host; // as connected to (after ~/.ssh/config), e.g. "127.0.0.1"
     int port = 22;
     QString keyType;        // "ssh-ed25519"
     QString fingerprint;    // "SHA256:..." as ssh-keygen -l prints it

@@ -25,9 +25,10 @@ using detail::parentOf;
 using detail::permissionsOf;
 using detail::randomSuffix;
 SshTransport::SshTransport(targets::Board board, SshOptions options)
-    : Transport(board.id), m_board(std::move(board)),
-      m_connection(m_board.id, m_board.runner.host, m_board.runner.user, m_board.runner.port,
-                   m_board.runner.key, std::move(options)) {}
+    : Transport(board.id),
+      m_board(std::move(board)),
+      m_connection(m_board.id, m_board.runner.host, m_board.runner.user, m_board.runner.port, m_board.runner.key,
+                   std::move(options)) {}
 
 SshTransport::~SshTransport() {
     if (m_sftp) sftp_free(m_sftp);
@@ -42,8 +43,10 @@ Error SshTransport::fail(const QString& what) const {
 }
 
 void SshTransport::note(const QString& line) const {
-    if (m_connection.options().log) m_connection.options().log(line);
-    else qInfo("%s", qPrintable(line));
+    if (m_connection.options().log)
+        m_connection.options().log(line);
+    else
+        qInfo("%s", qPrintable(line));
 }
 
 Status SshTransport::ensureFileAccess() {
@@ -59,7 +62,8 @@ Status SshTransport::ensureFileAccess() {
     // still answers is such a server; a dead one is an error.
     if (!m_connection.isOpen() || !connectionAnswers())
         return fail(QStringLiteral("cannot start SFTP on %1: %2 (the connection was lost; check the board "
-                                   "and retry)").arg(m_connection.target(), why));
+                                   "and retry)")
+                        .arg(m_connection.target(), why));
     m_noSftp = true;
     note(QStringLiteral("board '%1': %2 has no SFTP subsystem (%3): files are copied over exec channels "
                         "with cat, mkdir -p and mv instead")
@@ -84,7 +88,8 @@ Expected<QString> SshTransport::makeRunDir(const QString& label) {
     if (attrs) sftp_attributes_free(attrs);
     if (!isDir)
         return fail(QStringLiteral("the work folder '%1' (runner.workdir) does not exist on %2: create it "
-                                   "or change the board file").arg(base, m_connection.target()));
+                                   "or change the board file")
+                        .arg(base, m_connection.target()));
     // mkdir fails if the name exists, so the folder is new and ours.
     if (sftp_mkdir(m_sftp, dir.toUtf8().constData(), 0700) != SSH_OK)
         return fail(QStringLiteral("cannot create the run folder '%1' on %2: %3")
@@ -97,7 +102,9 @@ Expected<QString> SshTransport::makeRunDir(const QString& label) {
 Status SshTransport::removeRunDir(const QString& dir) {
     if (!m_ownDirs.contains(dir))
         return makeError(ErrorKind::Usage, QStringLiteral("board '%1': refusing to remove '%2', which this "
-                                                          "transport did not create").arg(m_board.id, dir).toStdString());
+                                                          "transport did not create")
+                                               .arg(m_board.id, dir)
+                                               .toStdString());
     auto r = runShell("rm -rf -- " + shellQuote(dir), std::chrono::seconds(60));
     EMBARK_TRY(r);
     EMBARK_TRY(requireSuccess(*r, m_board.id, "removing the run folder '" + dir + "'"));
@@ -129,7 +136,8 @@ Status SshTransport::makeRemoteDirs(const QString& remoteDir) {
 Error SshTransport::uploadFailure(const QString& localPath, const QString& remotePath, qint64 done, qint64 total) {
     const ssh_session s = m_connection.session();
     const bool lost = !s || !ssh_is_connected(s) || (ssh_get_status(s) & (SSH_CLOSED | SSH_CLOSED_ERROR)) ||
-                      sftp_get_error(m_sftp) == SSH_FX_CONNECTION_LOST || sftp_get_error(m_sftp) == SSH_FX_NO_CONNECTION;
+                      sftp_get_error(m_sftp) == SSH_FX_CONNECTION_LOST ||
+                      sftp_get_error(m_sftp) == SSH_FX_NO_CONNECTION;
     const QString sent = QStringLiteral("%1 of %2 bytes sent").arg(done).arg(total);
     if (lost)
         return fail(QStringLiteral("connection to %1 lost while uploading %2 to '%3' (%4): %5. Nothing was "
@@ -143,7 +151,9 @@ Error SshTransport::uploadFailure(const QString& localPath, const QString& remot
             return fail(QStringLiteral("no space left on device while uploading %1 to '%2' (%3, %4 bytes free "
                                        "in '%5'): free space on the board or point runner.workdir at a "
                                        "bigger file system")
-                            .arg(localPath, remotePath, sent).arg(freeBytes).arg(parentOf(remotePath)));
+                            .arg(localPath, remotePath, sent)
+                            .arg(freeBytes)
+                            .arg(parentOf(remotePath)));
     }
     return fail(QStringLiteral("uploading %1 to '%2' on %3 failed (%4): %5")
                     .arg(localPath, remotePath, m_connection.target(), sent, m_connection.lastError()));
@@ -159,7 +169,8 @@ Status SshTransport::uploadFile(const QString& localPath, const QString& remoteP
     const QByteArray tempName = temp.toUtf8();
     sftp_file out = sftp_open(m_sftp, tempName.constData(), O_WRONLY | O_CREAT | O_EXCL, 0600);
     if (!out)
-        return fail(QStringLiteral("cannot create '%1' on %2: %3").arg(temp, m_connection.target(), m_connection.lastError()));
+        return fail(
+            QStringLiteral("cannot create '%1' on %2: %3").arg(temp, m_connection.target(), m_connection.lastError()));
     const qint64 total = in.size();
     qint64 done = 0;
     auto abandon = [&](Error error) -> Error {
@@ -200,7 +211,8 @@ Status SshTransport::upload(const QString& localPath, const QString& remotePath,
     if (!info.isDir()) return fail(QStringLiteral("cannot upload %1: no such file or folder").arg(localPath));
     EMBARK_TRY(makeRemoteDirs(dest));
     const QDir root(localPath);
-    for (const QFileInfo& entry : root.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name))
+    for (const QFileInfo& entry :
+         root.entryInfoList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name))
         EMBARK_TRY(upload(entry.filePath(), dest + "/" + entry.fileName(), progress));
     return {};
 }
@@ -229,7 +241,8 @@ Status SshTransport::downloadFile(const QString& remotePath, const QString& loca
     }
     sftp_close(in);
     // flush() first: Qt 6.4's commit() ignores an error of the final buffered write.
-    if (!out.flush() || !out.commit()) return fail(QStringLiteral("cannot save %1: %2").arg(localPath, out.errorString()));
+    if (!out.flush() || !out.commit())
+        return fail(QStringLiteral("cannot save %1: %2").arg(localPath, out.errorString()));
     // Keep the board's executable bits; the local owner can always read and write the copy.
     QFile::setPermissions(localPath, permissionsOf(mode | 0600));
     return {};
@@ -241,15 +254,16 @@ Status SshTransport::download(const QString& remotePath, const QString& localPat
     if (m_noSftp) return shellDownload(src, localPath);
     const QByteArray srcName = src.toUtf8();
     sftp_attributes attrs = sftp_stat(m_sftp, srcName.constData());
-    if (!attrs)
-        return fail(QStringLiteral("'%1' does not exist on %2").arg(src, m_connection.target()));
+    if (!attrs) return fail(QStringLiteral("'%1' does not exist on %2").arg(src, m_connection.target()));
     const bool isDir = attrs->type == SSH_FILEXFER_TYPE_DIRECTORY;
     const uint32_t mode = attrs->permissions & 0777;
     sftp_attributes_free(attrs);
     if (!isDir) return downloadFile(src, localPath, mode);
 
     sftp_dir dir = sftp_opendir(m_sftp, srcName.constData());
-    if (!dir) return fail(QStringLiteral("cannot list '%1' on %2: %3").arg(src, m_connection.target(), m_connection.lastError()));
+    if (!dir)
+        return fail(
+            QStringLiteral("cannot list '%1' on %2: %3").arg(src, m_connection.target(), m_connection.lastError()));
     QStringList names;
     while (sftp_attributes entry = sftp_readdir(m_sftp, dir)) {
         const QString name = QString::fromUtf8(entry->name);
@@ -258,8 +272,7 @@ Status SshTransport::download(const QString& remotePath, const QString& localPat
     }
     sftp_closedir(dir);
     if (!QDir().mkpath(localPath)) return fail(QStringLiteral("cannot create %1").arg(localPath));
-    for (const QString& name : names)
-        EMBARK_TRY(download(src + "/" + name, localPath + "/" + name));
+    for (const QString& name : names) EMBARK_TRY(download(src + "/" + name, localPath + "/" + name));
     return {};
 }
 

@@ -158,14 +158,16 @@ Expected<ExecResult> SshTransport::runShell(const QString& commandLine, std::chr
     EMBARK_TRY(connect());
     ExecChannel channel(m_connection.session());
     if (!channel.start(commandLine.toUtf8()))
-        return fail(QStringLiteral("cannot run a command on %1: %2").arg(m_connection.target(), m_connection.lastError()));
+        return fail(
+            QStringLiteral("cannot run a command on %1: %2").arg(m_connection.target(), m_connection.lastError()));
     ExecResult result;
     QElapsedTimer clock;
     clock.start();
     char buf[kChunk];
     while (!ssh_channel_is_eof(channel.get())) {
         const int n = ssh_channel_read_timeout(channel.get(), buf, sizeof buf, 0, 100);
-        if (n == SSH_ERROR) return fail("connection to " + m_connection.target() + " lost: " + m_connection.lastError());
+        if (n == SSH_ERROR)
+            return fail("connection to " + m_connection.target() + " lost: " + m_connection.lastError());
         if (n > 0) appendCapped(result.stdoutData, QByteArray(buf, n));
         const int m = ssh_channel_read_nonblocking(channel.get(), buf, sizeof buf, 1);
         if (m > 0) appendCapped(result.stderrData, QByteArray(buf, m));
@@ -188,7 +190,8 @@ Expected<ExecResult> SshTransport::exec(const ExecRequest& request) {
     if (request.argv.isEmpty()) return makeError(ErrorKind::Usage, "exec: no command given");
     EMBARK_TRY(connect());
     const QString workdir = request.workdir.isEmpty() ? m_runDir : resolve(request.workdir);
-    const QString pidFile = (workdir.isEmpty() ? QStringLiteral("/tmp") : workdir) + "/.embark-exec-" + randomSuffix() + ".pid";
+    const QString pidFile =
+        (workdir.isEmpty() ? QStringLiteral("/tmp") : workdir) + "/.embark-exec-" + randomSuffix() + ".pid";
 
     // sshd starts each command in a new session, so the shell's pid is also its process
     // group id; `exec` keeps that pid for the program. Every word is quoted data.
@@ -224,7 +227,8 @@ Expected<ExecResult> SshTransport::exec(const ExecRequest& request) {
         const bool timedOut = request.timeout.count() > 0 && clock.elapsed() >= request.timeout.count();
         if (cancelled || timedOut) {
             if (!killRemoteGroup(pidFile))
-                return lost(QStringLiteral("it was %1 but could not be killed").arg(cancelled ? "cancelled" : "timed out"));
+                return lost(
+                    QStringLiteral("it was %1 but could not be killed").arg(cancelled ? "cancelled" : "timed out"));
             result.outcome = cancelled ? ExecResult::Outcome::Cancelled : ExecResult::Outcome::TimedOut;
             stopped = true;
             break;
@@ -249,7 +253,8 @@ Expected<ExecResult> SshTransport::exec(const ExecRequest& request) {
             // A silent command, or a link that drops every packet: ask the server.
             if (!connectionAnswers())
                 return lost(QStringLiteral("no answer from the board for %1 s: packets dropped, network down "
-                                           "or board hung").arg(2 * probeAfter / 1000));
+                                           "or board hung")
+                                .arg(2 * probeAfter / 1000));
             quiet.restart();
         }
     }
@@ -259,13 +264,16 @@ Expected<ExecResult> SshTransport::exec(const ExecRequest& request) {
             result.outcome = ExecResult::Outcome::Signalled;
             result.signal = channel->state.signal;
         } else if (status < 0) {
-            return lost(QStringLiteral("before %1 reported its exit status: %2").arg(request.argv.first(), m_connection.lastError()));
+            return lost(QStringLiteral("before %1 reported its exit status: %2")
+                            .arg(request.argv.first(), m_connection.lastError()));
         } else {
             result.exitCode = status;
         }
         channel.reset();
-        if (m_sftp) sftp_unlink(m_sftp, pidFile.toUtf8().constData());
-        else (void)runShell("rm -f -- " + shellQuote(pidFile), std::chrono::seconds(10));
+        if (m_sftp)
+            sftp_unlink(m_sftp, pidFile.toUtf8().constData());
+        else
+            (void)runShell("rm -f -- " + shellQuote(pidFile), std::chrono::seconds(10));
     }
     return result;
 }

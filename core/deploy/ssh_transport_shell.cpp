@@ -73,18 +73,16 @@ Expected<ExecResult> SshTransport::runShellStreamed(const QString& commandLine, 
         return fail(QStringLiteral("connection to %1 lost: %2").arg(m_connection.target(), s.lost));
     };
     if (!channel.start(commandLine.toUtf8()))
-        return m_connection.isOpen()
-                   ? fail(QStringLiteral("cannot run a command on %1: %2")
-                              .arg(m_connection.target(), m_connection.lastError()))
-                   : lost(m_connection.lastError());
+        return m_connection.isOpen() ? fail(QStringLiteral("cannot run a command on %1: %2")
+                                                .arg(m_connection.target(), m_connection.lastError()))
+                                     : lost(m_connection.lastError());
     ExecResult result;
     char buf[kChunk];
     while (s.input && s.sent < s.inputBytes) {
         const QByteArray chunk = s.input->read(std::min<qint64>(kChunk, s.inputBytes - s.sent));
         if (chunk.isEmpty()) break; // the local file shrank: the board's byte count check fails
         // A refused write is the command gone (a full disk) or the connection: read on to know.
-        if (ssh_channel_write(channel.get(), chunk.constData(),
-                              static_cast<uint32_t>(chunk.size())) != chunk.size())
+        if (ssh_channel_write(channel.get(), chunk.constData(), static_cast<uint32_t>(chunk.size())) != chunk.size())
             break;
         s.sent += chunk.size();
         if (s.progress && !s.progress(s.sent, s.inputBytes)) {
@@ -134,15 +132,13 @@ Expected<ExecResult> SshTransport::runShellStreamed(const QString& commandLine, 
 Status SshTransport::shellMakeRunDir(const QString& base, const QString& dir) {
     ShellStream none;
     // mkdir (without -p) fails if the name exists, so the folder is new and ours.
-    auto r = runShellStreamed(QStringLiteral("[ -d %1 ] || exit 3; umask 077; mkdir -- %2")
-                                  .arg(shellQuote(base), shellQuote(dir)),
-                              none);
+    auto r = runShellStreamed(
+        QStringLiteral("[ -d %1 ] || exit 3; umask 077; mkdir -- %2").arg(shellQuote(base), shellQuote(dir)), none);
     EMBARK_TRY(r);
     if (r->outcome == ExecResult::Outcome::Exited && r->exitCode == 3)
-        return fail(
-            QStringLiteral("the work folder '%1' (runner.workdir) does not exist on %2: create it "
-                           "or change the board file")
-                .arg(base, m_connection.target()));
+        return fail(QStringLiteral("the work folder '%1' (runner.workdir) does not exist on %2: create it "
+                                   "or change the board file")
+                        .arg(base, m_connection.target()));
     if (!r->succeeded())
         return fail(QStringLiteral("cannot create the run folder '%1' on %2: %3")
                         .arg(dir, m_connection.target(), stderrOf(*r)));
@@ -159,12 +155,10 @@ Status SshTransport::shellMakeDirs(const QString& remoteDir) {
     return {};
 }
 
-Status SshTransport::shellUploadFile(const QString& localPath, const QString& remotePath,
-                                     const ProgressFn& progress) {
+Status SshTransport::shellUploadFile(const QString& localPath, const QString& remotePath, const ProgressFn& progress) {
     QFile in(localPath);
     if (!in.open(QIODevice::ReadOnly))
-        return fail(
-            QStringLiteral("cannot read %1 for upload: %2").arg(localPath, in.errorString()));
+        return fail(QStringLiteral("cannot read %1 for upload: %2").arg(localPath, in.errorString()));
     EMBARK_TRY(shellMakeDirs(parentOf(remotePath)));
     const QString temp = shellQuote(remotePath + ".embark-part-" + randomSuffix());
     ShellStream s;
@@ -173,29 +167,25 @@ Status SshTransport::shellUploadFile(const QString& localPath, const QString& re
     s.progress = progress;
     // The temporary file is private (umask) and new (set -C); it is installed only when the
     // board received every byte, and removed on any failure, end of file too early included.
-    const QString command =
-        QStringLiteral("umask 077; set -C; cat > %1 && [ $(wc -c < %1) -eq %2 ] && "
-                       "chmod %3 %1 && mv -f -- %1 %4 || { rm -f -- %1; exit 1; }")
-            .arg(temp)
-            .arg(s.inputBytes)
-            .arg(QString::number(modeOf(in.permissions()), 8), shellQuote(remotePath));
+    const QString command = QStringLiteral("umask 077; set -C; cat > %1 && [ $(wc -c < %1) -eq %2 ] && "
+                                           "chmod %3 %1 && mv -f -- %1 %4 || { rm -f -- %1; exit 1; }")
+                                .arg(temp)
+                                .arg(s.inputBytes)
+                                .arg(QString::number(modeOf(in.permissions()), 8), shellQuote(remotePath));
     auto r = runShellStreamed(command, s);
     const QString sent = QStringLiteral("%1 of %2 bytes sent").arg(s.sent).arg(s.inputBytes);
     if (!r && !s.lost.isEmpty())
-        return fail(
-            QStringLiteral("connection to %1 lost while uploading %2 to '%3' (%4): %5. Nothing was "
-                           "installed under that name; check the board and retry")
-                .arg(m_connection.target(), localPath, remotePath, sent, s.lost));
+        return fail(QStringLiteral("connection to %1 lost while uploading %2 to '%3' (%4): %5. Nothing was "
+                                   "installed under that name; check the board and retry")
+                        .arg(m_connection.target(), localPath, remotePath, sent, s.lost));
     EMBARK_TRY(r);
     if (s.stopped) return fail(QStringLiteral("upload of %1 cancelled").arg(localPath));
     if (r->succeeded()) return {};
     const QString why = stderrOf(*r);
     if (why.contains(QStringLiteral("No space left"), Qt::CaseInsensitive))
-        return fail(
-            QStringLiteral(
-                "no space left on device while uploading %1 to '%2' (%3): free space on the "
-                "board or point runner.workdir at a bigger file system (%4)")
-                .arg(localPath, remotePath, sent, why));
+        return fail(QStringLiteral("no space left on device while uploading %1 to '%2' (%3): free space on the "
+                                   "board or point runner.workdir at a bigger file system (%4)")
+                        .arg(localPath, remotePath, sent, why));
     return fail(QStringLiteral("uploading %1 to '%2' on %3 failed (%4): %5")
                     .arg(localPath, remotePath, m_connection.target(), sent, why));
 }
@@ -205,38 +195,32 @@ Status SshTransport::shellDownload(const QString& remotePath, const QString& loc
     ShellStream probe;
     // d: folder (with its entries, NUL-separated, each prefixed d, x or f); x, f: file.
     auto r = runShellStreamed(
-        QStringLiteral(
-            "if [ -d %1 ]; then cd -- %1 || exit 1; printf 'd\\000'; for f in * .[!.]* ..?*; do "
-            "if [ -d \"$f\" ]; then printf 'd%s\\000' \"$f\"; elif [ -f \"$f\" ]; then "
-            "if [ -x \"$f\" ]; then printf 'x%s\\000' \"$f\"; else printf 'f%s\\000' \"$f\"; fi; "
-            "fi; done; "
-            "elif [ -f %1 ]; then if [ -x %1 ]; then printf 'x\\000'; else printf 'f\\000'; fi; "
-            "else exit 3; fi")
+        QStringLiteral("if [ -d %1 ]; then cd -- %1 || exit 1; printf 'd\\000'; for f in * .[!.]* ..?*; do "
+                       "if [ -d \"$f\" ]; then printf 'd%s\\000' \"$f\"; elif [ -f \"$f\" ]; then "
+                       "if [ -x \"$f\" ]; then printf 'x%s\\000' \"$f\"; else printf 'f%s\\000' \"$f\"; fi; "
+                       "fi; done; "
+                       "elif [ -f %1 ]; then if [ -x %1 ]; then printf 'x\\000'; else printf 'f\\000'; fi; "
+                       "else exit 3; fi")
             .arg(p),
         probe);
     EMBARK_TRY(r);
     if (r->outcome == ExecResult::Outcome::Exited && r->exitCode == 3)
-        return fail(
-            QStringLiteral("'%1' does not exist on %2").arg(remotePath, m_connection.target()));
+        return fail(QStringLiteral("'%1' does not exist on %2").arg(remotePath, m_connection.target()));
     const QList<QByteArray> entries = r->stdoutData.split('\0');
     if (!r->succeeded() || entries.isEmpty())
-        return fail(QStringLiteral("cannot list '%1' on %2: %3")
-                        .arg(remotePath, m_connection.target(), stderrOf(*r)));
-    if (entries.first() != "d")
-        return shellDownloadFile(remotePath, localPath, entries.first() == "x");
+        return fail(QStringLiteral("cannot list '%1' on %2: %3").arg(remotePath, m_connection.target(), stderrOf(*r)));
+    if (entries.first() != "d") return shellDownloadFile(remotePath, localPath, entries.first() == "x");
     if (!QDir().mkpath(localPath)) return fail(QStringLiteral("cannot create %1").arg(localPath));
     for (qsizetype i = 1; i < entries.size(); ++i) {
         if (entries[i].size() < 2) continue; // the empty tail after the last NUL
         const QString name = QString::fromUtf8(entries[i].mid(1));
         const QString src = remotePath + "/" + name, dst = localPath + "/" + name;
-        EMBARK_TRY(entries[i][0] == 'd' ? shellDownload(src, dst)
-                                        : shellDownloadFile(src, dst, entries[i][0] == 'x'));
+        EMBARK_TRY(entries[i][0] == 'd' ? shellDownload(src, dst) : shellDownloadFile(src, dst, entries[i][0] == 'x'));
     }
     return {};
 }
 
-Status SshTransport::shellDownloadFile(const QString& remotePath, const QString& localPath,
-                                       bool executable) {
+Status SshTransport::shellDownloadFile(const QString& remotePath, const QString& localPath, bool executable) {
     QDir().mkpath(QFileInfo(localPath).absolutePath());
     QSaveFile out(localPath); // the local copy appears only when complete
     if (!out.open(QIODevice::WriteOnly))
@@ -249,8 +233,8 @@ Status SshTransport::shellDownloadFile(const QString& remotePath, const QString&
                         .arg(m_connection.target(), remotePath, s.lost));
     EMBARK_TRY(r);
     if (!r->succeeded())
-        return fail(QStringLiteral("downloading '%1' from %2 failed: %3")
-                        .arg(remotePath, m_connection.target(), stderrOf(*r)));
+        return fail(
+            QStringLiteral("downloading '%1' from %2 failed: %3").arg(remotePath, m_connection.target(), stderrOf(*r)));
     // flush() first: Qt 6.4's commit() ignores an error of the final buffered write.
     if (s.outputFailed || !out.flush() || !out.commit())
         return fail(QStringLiteral("cannot save %1: %2").arg(localPath, out.errorString()));

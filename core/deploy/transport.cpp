@@ -18,9 +18,7 @@ Status requireSuccess(const ExecResult& result, const QString& boardId, const QS
     if (result.succeeded()) return {};
     QString detail;
     switch (result.outcome) {
-    case ExecResult::Outcome::Exited:
-        detail = QStringLiteral("exited with status %1").arg(result.exitCode);
-        break;
+    case ExecResult::Outcome::Exited: detail = QStringLiteral("exited with status %1").arg(result.exitCode); break;
     case ExecResult::Outcome::Signalled:
         if (result.signal == "KILL") // nothing in a program raises it: something killed it
             detail = QStringLiteral("was killed with signal SIGKILL (by the board's out-of-memory killer or "
@@ -28,12 +26,8 @@ Status requireSuccess(const ExecResult& result, const QString& boardId, const QS
         else
             detail = QStringLiteral("crashed with signal SIG%1").arg(result.signal);
         break;
-    case ExecResult::Outcome::TimedOut:
-        detail = QStringLiteral("timed out and was killed");
-        break;
-    case ExecResult::Outcome::Cancelled:
-        detail = QStringLiteral("was cancelled");
-        break;
+    case ExecResult::Outcome::TimedOut: detail = QStringLiteral("timed out and was killed"); break;
+    case ExecResult::Outcome::Cancelled: detail = QStringLiteral("was cancelled"); break;
     }
     QString message = QStringLiteral("board '%1': %2 %3").arg(boardId, what, detail);
     // The last lines of stderr usually say why (an assertion, a missing library).

@@ -20,9 +20,9 @@ using ProgressFn = std::function<bool(qint64 done, qint64 total)>;
 using OutputFn = std::function<void(const QByteArray& chunk)>;
 
 struct ExecRequest {
-    QStringList argv;        // program and arguments: data, never parsed by a shell
-    QString workdir;         // where to run; empty = the current run folder
-    QStringList environment; // extra "NAME=value" entries
+    QStringList argv;                     // program and arguments: data, never parsed by a shell
+    QString workdir;                      // where to run; empty = the current run folder
+    QStringList environment;              // extra "NAME=value" entries
     std::chrono::milliseconds timeout{0}; // 0 = no limit
     const std::atomic_bool* cancel = nullptr;
     OutputFn onStdout; // called as output arrives, on the caller's thread
@@ -33,8 +33,8 @@ struct ExecRequest {
 struct ExecResult {
     enum class Outcome { Exited, Signalled, TimedOut, Cancelled };
     Outcome outcome = Outcome::Exited;
-    int exitCode = 0;     // Exited: the status
-    QString signal;       // Signalled: "SEGV", "KILL", ...
+    int exitCode = 0;      // Exited: the status
+    QString signal;        // Signalled: "SEGV", "KILL", ...
     QByteArray stdoutData; // everything printed (capped at kOutputCap, the tail kept)
     QByteArray stderrData;
 
@@ -64,8 +64,7 @@ public:
     // Copies a local file or folder to `remotePath` (absolute, or relative to the run
     // folder). A file is written under a temporary name and renamed when complete, so a
     // half-uploaded binary never exists under its final name. Executable bits are kept.
-    virtual Status upload(const QString& localPath, const QString& remotePath,
-                          const ProgressFn& progress = {}) = 0;
+    virtual Status upload(const QString& localPath, const QString& remotePath, const ProgressFn& progress = {}) = 0;
     virtual Status download(const QString& remotePath, const QString& localPath) = 0;
 
     // Runs a command. An Error means the transport failed (connection lost, program not

@@ -6,8 +6,7 @@
 namespace embark::deploy {
 
 std::unique_ptr<Transport> makeTransport(const targets::Board& board, const SshOptions& sshOptions) {
-    if (board.runner.kind == targets::BoardRunner::Kind::Ssh)
-        return std::make_unique<SshTransport>(board, sshOptions);
+    if (board.runner.kind == targets::BoardRunner::Kind::Ssh) return std::make_unique<SshTransport>(board, sshOptions);
     return std::make_unique<LocalTransport>(board);
 }
 

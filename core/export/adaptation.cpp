@@ -107,8 +107,8 @@ public:
                 as.reason = std::string(assignmentRuleName(as.rule)) + ": " + wanted->id + " runs " + opName;
             } else {
                 if (!reference::supports(n->op) || !exporter::portableLibrary().supports(*n))
-                    return makeError(ErrorKind::Unsupported, "no kernel library supports " + n->describe() +
-                                                                 " (" + why + ")");
+                    return makeError(ErrorKind::Unsupported,
+                                     "no kernel library supports " + n->describe() + " (" + why + ")");
                 as.library = "portable";
                 as.reason = "portable fallback after " + std::string(assignmentRuleName(as.rule)) + ": " + why;
                 as.rule = AssignmentRule::PortableFallback;
@@ -225,8 +225,10 @@ private:
             if (axes.empty()) return; // all axes, or none with noop_with_empty_axes
             for (int64_t& a : axes) a = stored(a);
             if (n->input(1))
-                m_g.setInput(n, 1, m_g.addConstant(m_g.uniqueName(n->name + "_axes_nhwc"),
-                                                   ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(axes.size())}, axes)));
+                m_g.setInput(
+                    n, 1,
+                    m_g.addConstant(m_g.uniqueName(n->name + "_axes_nhwc"),
+                                    ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(axes.size())}, axes)));
             else
                 n->attrs["axes"] = axes;
             return;
@@ -235,7 +237,8 @@ private:
         if (n->op == ir::OpKind::Split) n->attrs["axis"] = stored(n->attrInt("axis", 0));
         if (n->op != ir::OpKind::Slice || !n->input(1) || !n->input(1)->isConstant()) return;
         std::vector<int64_t> axes;
-        if (n->input(3) && n->input(3)->isConstant()) axes = n->input(3)->constant.toInt64Vector();
+        if (n->input(3) && n->input(3)->isConstant())
+            axes = n->input(3)->constant.toInt64Vector();
         else
             for (int64_t i = 0; i < n->input(1)->constant.numel(); ++i) axes.push_back(i);
         for (int64_t& a : axes) a = stored(a);
@@ -260,9 +263,12 @@ private:
         const std::vector<int64_t> perm = n->attrInts("perm");
         const DataFormat have = m_a.valueLayouts[in->name];
         DataFormat stored;
-        if (have == DataFormat::NHWC && perm == std::vector<int64_t>(kToNhwc, kToNhwc + 4)) stored = DataFormat::NCHW;
-        else if (have == DataFormat::NCHW && perm == std::vector<int64_t>(kToNchw, kToNchw + 4)) stored = DataFormat::NHWC;
-        else return false;
+        if (have == DataFormat::NHWC && perm == std::vector<int64_t>(kToNhwc, kToNhwc + 4))
+            stored = DataFormat::NCHW;
+        else if (have == DataFormat::NCHW && perm == std::vector<int64_t>(kToNchw, kToNchw + 4))
+            stored = DataFormat::NHWC;
+        else
+            return false;
         const ir::Shape storedShape = stored == DataFormat::NHWC ? permuteShape(out->shape, kToNhwc) : out->shape;
         if (storedShape != in->shape) return false; // not a valid Transpose: left to fail as it is
         out->shape = storedShape;
@@ -297,13 +303,16 @@ private:
         if (!in || in->isConstant() || in->shape.rank() != 4 || !split || split->shape.rank() != 5) return false;
         if (m_a.valueLayouts[in->name] != DataFormat::NHWC) return false;
         ir::Node* t = split->uses().size() == 1 && !split->isGraphOutput() ? split->uses().front().node : nullptr;
-        if (!t || t->op != ir::OpKind::Transpose || t->attrInts("perm") != std::vector<int64_t>{0, 2, 1, 3, 4}) return false;
+        if (!t || t->op != ir::OpKind::Transpose || t->attrInts("perm") != std::vector<int64_t>{0, 2, 1, 3, 4})
+            return false;
         ir::Value* shuffled = t->output(0);
-        ir::Node* merge = shuffled && shuffled->uses().size() == 1 && !shuffled->isGraphOutput() ? shuffled->uses().front().node
-                                                                                                 : nullptr;
-        if (!merge || merge->op != ir::OpKind::Reshape || merge->input(0) != shuffled || !merge->output(0)) return false;
+        ir::Node* merge = shuffled && shuffled->uses().size() == 1 && !shuffled->isGraphOutput()
+                              ? shuffled->uses().front().node
+                              : nullptr;
+        if (!merge || merge->op != ir::OpKind::Reshape || merge->input(0) != shuffled || !merge->output(0))
+            return false;
         ir::Value* out = merge->output(0);
-        const ir::Shape& s = in->shape; // stored: N, H, W, C
+        const ir::Shape& s = in->shape;     // stored: N, H, W, C
         const ir::Shape& g5 = split->shape; // N, g, C/g, H, W
         if (g5[0] != s[0] || g5[1] * g5[2] != s[3] || g5[3] != s[1] || g5[4] != s[2]) return false;
         if (out->shape != ir::Shape{s[0], s[3], s[1], s[2]}) return false;
@@ -312,8 +321,10 @@ private:
             if (m_a.nodes[k->name].library != lib1) return false;
         auto reshapeTo = [&](ir::Node* r, const ir::Shape& shape) {
             r->output(0)->shape = shape;
-            m_g.setInput(r, 1, m_g.addConstant(m_g.uniqueName(r->name + "_shape_nhwc"),
-                                               ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(shape.rank())}, shape.dims())));
+            m_g.setInput(
+                r, 1,
+                m_g.addConstant(m_g.uniqueName(r->name + "_shape_nhwc"),
+                                ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(shape.rank())}, shape.dims())));
         };
         reshapeTo(n, ir::Shape{s[0], s[1], s[2], g5[1], g5[2]});
         t->attrs["perm"] = std::vector<int64_t>{0, 1, 2, 4, 3};
@@ -443,8 +454,9 @@ Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {
     }
     for (const auto& [node, lib] : o.nodeOverrides) {
         if (!g.findNode(node))
-            return makeError(ErrorKind::Usage, "--override-node " + node + "=" + lib + ": the fused graph has no node '" +
-                                                   node + "' (see the node names in 'embark-cli plan MODEL')");
+            return makeError(ErrorKind::Usage, "--override-node " + node + "=" + lib +
+                                                   ": the fused graph has no node '" + node +
+                                                   "' (see the node names in 'embark-cli plan MODEL')");
         EMBARK_TRY(checkLib(lib, "--override-node " + node + "=" + lib));
     }
     return {};

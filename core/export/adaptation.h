@@ -14,9 +14,9 @@
 namespace embark::exporter {
 
 struct AdaptationOptions {
-    std::string library = "portable"; // the chosen library (--lib)
-    std::string arch = "x86_64";      // --arch; checked against the library's architectures
-    bool havePrebuiltXnnpack = false; // an XNNPACK tree exists (xnnpack::resolveXnnpack; riscv64)
+    std::string library = "portable";                 // the chosen library (--lib)
+    std::string arch = "x86_64";                      // --arch; checked against the library's architectures
+    bool havePrebuiltXnnpack = false;                 // an XNNPACK tree exists (xnnpack::resolveXnnpack; riscv64)
     std::map<std::string, std::string> opOverrides;   // ONNX op type -> library (--override)
     std::map<std::string, std::string> nodeOverrides; // node name -> library (--override-node)
 };
@@ -26,9 +26,9 @@ enum class AssignmentRule { NodeOverride, OpOverride, ChosenLibrary, PortableFal
 std::string_view assignmentRuleName(AssignmentRule r); // "node override", ...
 
 struct NodeAssignment {
-    std::string library;         // kernel library id
+    std::string library; // kernel library id
     AssignmentRule rule = AssignmentRule::ChosenLibrary;
-    std::string reason;          // human-readable: "xnnpack Softmax: softmax over the last axis"
+    std::string reason; // human-readable: "xnnpack Softmax: softmax over the last axis"
     targets::DataFormat format = targets::DataFormat::NCHW; // layout of its 4-D activations
 };
 
@@ -50,11 +50,11 @@ struct Adaptation {
     std::map<std::string, NodeAssignment> nodes;
     std::map<std::string, targets::DataFormat> valueLayouts;
     std::vector<std::string> conversionNodes; // names of the inserted Transposes
-    int conversions = 0;      // Transposes that move data
-    int freeConversions = 0;  // Reshapes standing for a layout change of a degenerate tensor
-    int partitions = 0;       // maximal runs of consecutive scheduled nodes on one library
-    std::vector<std::string> librariesUsed; // in first-use order
-    std::vector<std::string> log;           // one line per decision worth reading
+    int conversions = 0;                      // Transposes that move data
+    int freeConversions = 0;                  // Reshapes standing for a layout change of a degenerate tensor
+    int partitions = 0;                       // maximal runs of consecutive scheduled nodes on one library
+    std::vector<std::string> librariesUsed;   // in first-use order
+    std::vector<std::string> log;             // one line per decision worth reading
 };
 
 // Errors: unknown library, op or node in the options (Usage, 2); a library unavailable on

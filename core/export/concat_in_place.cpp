@@ -41,10 +41,14 @@ bool concatAlongLastAxis(const ir::Node& n) {
 } // namespace
 
 bool parseConcatInPlace(const std::string& text, ConcatInPlace* out) {
-    if (text == "auto") *out = ConcatInPlace::Auto;
-    else if (text == "all") *out = ConcatInPlace::All;
-    else if (text == "off") *out = ConcatInPlace::Off;
-    else return false;
+    if (text == "auto")
+        *out = ConcatInPlace::Auto;
+    else if (text == "all")
+        *out = ConcatInPlace::All;
+    else if (text == "off")
+        *out = ConcatInPlace::Off;
+    else
+        return false;
     return true;
 }
 
@@ -55,9 +59,10 @@ bool writesStridedRows(const Adaptation& a, const ir::Node& n) {
     if (!computed) return false;
     const ir::Value* x = n.input(0);
     switch (n.op) {
-    case OpKind::Conv: case OpKind::ConvTranspose:
-        return nhwc(a, n) && isFloat(x) && x->shape.rank() == 4;
-    case OpKind::MaxPool: case OpKind::AveragePool:
+    case OpKind::Conv:
+    case OpKind::ConvTranspose: return nhwc(a, n) && isFloat(x) && x->shape.rank() == 4;
+    case OpKind::MaxPool:
+    case OpKind::AveragePool:
         return nhwc(a, n) && x->shape.rank() == 4 && n.attrInts("kernel_shape").size() == 2 &&
                (n.outputs().size() < 2 || !n.output(1) || n.output(1)->uses().empty());
     case OpKind::BatchNormalization: return affineOverLastAxis(a, n);
@@ -89,12 +94,14 @@ Status checkStridedAccess(const Adaptation& a, const MemoryPlan& plan, const ir:
     auto strided = [&](const ir::Value* v) { return v && !v->isConstant() && plan.viewOf(v->name).rowStride != 0; };
     for (const ir::Value* in : n.inputs())
         if (strided(in) && !readsStridedRows(a, n))
-            return makeError(ErrorKind::Unsupported, "export (an Embark bug, please report it): " + n.describe() + " reads '" + in->name +
-                                                      "', a strided slice of a concatenation, which its kernel cannot read");
+            return makeError(ErrorKind::Unsupported,
+                             "export (an Embark bug, please report it): " + n.describe() + " reads '" + in->name +
+                                 "', a strided slice of a concatenation, which its kernel cannot read");
     for (const ir::Value* out : n.outputs())
         if (strided(out) && !writesStridedRows(a, n))
-            return makeError(ErrorKind::Unsupported, "export (an Embark bug, please report it): " + n.describe() + " writes '" + out->name +
-                                                      "', a strided slice of a concatenation, which its kernel cannot write");
+            return makeError(ErrorKind::Unsupported,
+                             "export (an Embark bug, please report it): " + n.describe() + " writes '" + out->name +
+                                 "', a strided slice of a concatenation, which its kernel cannot write");
     return {};
 }
 

@@ -101,8 +101,9 @@ QJsonArray fusedBlocksJson(const std::vector<FusedBlock>& blocks) {
     for (const FusedBlock& b : blocks) {
         std::vector<std::string> names;
         for (const ir::Node* n : b.nodes) names.push_back(n->name);
-        fused.append(QJsonObject{{"kernel", b.kind == FusedBlock::Kind::NchwConv ? "conv2d_nchw" : "inverted_bottleneck"},
-                                 {"nodes", strings(names)}});
+        fused.append(
+            QJsonObject{{"kernel", b.kind == FusedBlock::Kind::NchwConv ? "conv2d_nchw" : "inverted_bottleneck"},
+                        {"nodes", strings(names)}});
     }
     return fused;
 }

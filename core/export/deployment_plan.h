@@ -20,19 +20,19 @@ namespace embark::exporter {
 
 struct PlanOptions {
     std::string library = "portable";
-    std::string arch;              // empty: the host's
+    std::string arch; // empty: the host's
     std::string recipe = "default";
-    std::map<std::string, std::string> opOverrides;   // ONNX op type -> library
-    std::map<std::string, std::string> nodeOverrides; // node name -> library
-    bool havePrebuiltXnnpack = false; // XNNPACK is linkable for a prebuilt-only arch (riscv64)
-    bool keepSnapshots = false;       // every stage's graph (the studio, `plan --stages`)
-    bool ioInArena = true;            // what exports do; `plan --io-outside` shows the other
+    std::map<std::string, std::string> opOverrides;    // ONNX op type -> library
+    std::map<std::string, std::string> nodeOverrides;  // node name -> library
+    bool havePrebuiltXnnpack = false;                  // XNNPACK is linkable for a prebuilt-only arch (riscv64)
+    bool keepSnapshots = false;                        // every stage's graph (the studio, `plan --stages`)
+    bool ioInArena = true;                             // what exports do; `plan --io-outside` shows the other
     ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
 };
 
 struct DeploymentPlan {
-    passes::PassRun passes;  // stages with their rewrites; passes.graph is the fused graph
-    Adaptation adaptation;   // library per node with its reason, layouts, conversions
+    passes::PassRun passes;              // stages with their rewrites; passes.graph is the fused graph
+    Adaptation adaptation;               // library per node with its reason, layouts, conversions
     std::vector<FusedBlock> fusedBlocks; // point into adaptation.graph
     MemoryPlan memory;
 

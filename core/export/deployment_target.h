@@ -19,23 +19,23 @@
 namespace embark::exporter {
 
 struct DeploymentTarget {
-    targets::Board board;              // arch, CPU flags, memory, how it is reached
-    std::string arch;                  // the board's: x86_64, aarch64 or riscv64
-    std::string library = "portable";  // the wanted kernel library
+    targets::Board board;                             // arch, CPU flags, memory, how it is reached
+    std::string arch;                                 // the board's: x86_64, aarch64 or riscv64
+    std::string library = "portable";                 // the wanted kernel library
     std::map<std::string, std::string> opOverrides;   // ONNX op type -> library
     std::map<std::string, std::string> nodeOverrides; // node name -> library
-    std::string recipe = "default";    // pass recipe: default, cleanup or none
+    std::string recipe = "default";                   // pass recipe: default, cleanup or none
     targets::CompilerPreference compiler = targets::CompilerPreference::Default;
-    targets::Toolchain toolchain;      // for that compiler (file empty: a native build)
+    targets::Toolchain toolchain; // for that compiler (file empty: a native build)
     ConcatInPlace concatInPlace = ConcatInPlace::Auto;
-    int threadsMax = 0;                // cap for run_export --threads (0: none)
+    int threadsMax = 0; // cap for run_export --threads (0: none)
 
     // The XNNPACK tree an export for this board links (kind "none" when there is none), with
     // how it was found, as `plan` and `boards` print it.
     XnnpackLink xnnpack;
-    QString xnnpackDescription;  // "Embark-built upstream XNNPACK ... from /path", or why none
+    QString xnnpackDescription; // "Embark-built upstream XNNPACK ... from /path", or why none
     QStringList xnnpackWarnings;
-    QJsonObject xnnpackJson;     // the resolution as `plan --json` and `boards --json` print it
+    QJsonObject xnnpackJson; // the resolution as `plan --json` and `boards --json` print it
 
     bool xnnpackAvailable() const { return xnnpack.kind != "none"; }
 };

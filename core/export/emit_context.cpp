@@ -76,10 +76,17 @@ std::string cppString(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         const unsigned char u = static_cast<unsigned char>(c);
-        if (c == '"' || c == '\\') { out += '\\'; out += c; }
-        else if (u < 0x20 || u >= 0x7f) { char buf[8]; std::snprintf(buf, sizeof buf, "\\%03o", u); out += buf; }
-        else if (c == '?') out += "\\?"; // no trigraphs
-        else out += c;
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (u < 0x20 || u >= 0x7f) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\%03o", u);
+            out += buf;
+        } else if (c == '?')
+            out += "\\?"; // no trigraphs
+        else
+            out += c;
     }
     return out + "\"";
 }
@@ -107,8 +114,9 @@ std::string shapeInit(const ir::Shape& s) {
 
 Error unsupported(Emitter emitter, const ir::Node& n, const std::string& what) {
     if (emitter == Emitter::Xnnpack)
-        return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the XNNPACK wrappers do not support " + what +
-                                                     "; assign it to portable (--override-node " + n.name + "=portable)");
+        return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the XNNPACK wrappers do not support " +
+                                                     what + "; assign it to portable (--override-node " + n.name +
+                                                     "=portable)");
     return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": the portable kernels do not support " + what +
                                                  "; run it on another library or change the model");
 }
@@ -119,7 +127,8 @@ const ir::Tensor* constant(const ir::Node& n, size_t i) {
 }
 
 void emitCopy(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {
-    ctx.forward += "    embark::generic::copy(" + ctx.ptr(in) + ", " + ctx.ptr(out) + ", " + std::to_string(out->shape.numel()) + ");\n";
+    ctx.forward += "    embark::generic::copy(" + ctx.ptr(in) + ", " + ctx.ptr(out) + ", " +
+                   std::to_string(out->shape.numel()) + ");\n";
 }
 
 std::vector<int64_t> transposePerm(const ir::Node& n) {
@@ -129,8 +138,7 @@ std::vector<int64_t> transposePerm(const ir::Node& n) {
     return perm;
 }
 
-Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW, int64_t outH,
-                    int64_t outW) {
+Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW, int64_t outH, int64_t outW) {
     Spatial2D s;
     s.kh = kh;
     s.kw = kw;

@@ -78,9 +78,9 @@ std::string portableActivation(const ir::Node& n);
 // append the layer's code to ctx (forward/init/decls). Errors are
 // Unsupported with a message naming the node and what is missing.
 Status emitPortable(EmitContext& ctx, const ir::Node& n);
-Status emitPortableData(EmitContext& ctx, const ir::Node& n); // the generic-kernel ops
+Status emitPortableData(EmitContext& ctx, const ir::Node& n);      // the generic-kernel ops
 Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n); // LSTM, GRU, RNN
-Status emitPortableIndex(EmitContext& ctx, const ir::Node& n); // indexing, einsum, signal ops (issue 31)
+Status emitPortableIndex(EmitContext& ctx, const ir::Node& n);     // indexing, einsum, signal ops (issue 31)
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
 // The int8 part of the XNNPACK emitter (emit_xnnpack_quant.cpp): QConv, QGemm, QAdd.
 Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n);
@@ -121,7 +121,6 @@ struct Spatial2D {
 };
 // Kernel, strides, dilations and explicit pads of a 2-D Conv/pool, auto_pad resolved against
 // the input's spatial size (inH, inW) and the output's (outH, outW).
-Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW,
-                    int64_t outH, int64_t outW);
+Spatial2D spatial2D(const ir::Node& n, int64_t kh, int64_t kw, int64_t inH, int64_t inW, int64_t outH, int64_t outW);
 
 } // namespace embark::exporter

@@ -37,16 +37,18 @@ Expected<ExportFolder> ExportFolder::open(const QString& dirIn) {
     const QString dir = QFileInfo(dirIn).absoluteFilePath();
     const std::string where = "'" + dir.toStdString() + "'";
     if (!QFileInfo::exists(dir + "/export.json") || !QFileInfo::exists(dir + "/CMakeLists.txt"))
-        return makeError(ErrorKind::Usage, where + " is not an Embark export folder (no CMakeLists.txt and export.json): "
-                                                   "write one with embark-cli export");
+        return makeError(ErrorKind::Usage, where +
+                                               " is not an Embark export folder (no CMakeLists.txt and export.json): "
+                                               "write one with embark-cli export");
     QFile f(dir + "/export.json");
     if (!f.open(QIODevice::ReadOnly))
-        return makeError(ErrorKind::External, "cannot read " + where + "/export.json: " + f.errorString().toStdString());
+        return makeError(ErrorKind::External,
+                         "cannot read " + where + "/export.json: " + f.errorString().toStdString());
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
     if (!doc.isObject())
-        return makeError(ErrorKind::InvalidInput, where + "/export.json is not a JSON object (" + pe.errorString().toStdString() +
-                                                      "): re-export the model");
+        return makeError(ErrorKind::InvalidInput, where + "/export.json is not a JSON object (" +
+                                                      pe.errorString().toStdString() + "): re-export the model");
     const QJsonObject j = doc.object();
     ExportFolder e;
     e.dir = dir;
@@ -55,9 +57,10 @@ Expected<ExportFolder> ExportFolder::open(const QString& dirIn) {
     const QString format = j["format"].toString();
     if (format != QLatin1String(kExportFormat))
         return makeError(ErrorKind::InvalidInput,
-                         where + " was written by Embark " + (e.embarkVersion.isEmpty() ? "(unknown version)" : e.embarkVersion.toStdString()) +
-                             " in format '" + format.toStdString() + "'; this Embark " EMBARK_VERSION " reads '" + kExportFormat +
-                             "': export the model again with this Embark");
+                         where + " was written by Embark " +
+                             (e.embarkVersion.isEmpty() ? "(unknown version)" : e.embarkVersion.toStdString()) +
+                             " in format '" + format.toStdString() + "'; this Embark " EMBARK_VERSION " reads '" +
+                             kExportFormat + "': export the model again with this Embark");
     for (const char* key : {"arch", "library", "schedule", "memory", "inputs", "outputs"})
         if (!j.contains(key))
             return makeError(ErrorKind::InvalidInput, where + "/export.json has no '" + key + "': re-export the model");
@@ -93,7 +96,8 @@ Expected<ExportFolder> ExportFolder::open(const QString& dirIn) {
 }
 
 std::string ExportFolder::layerOutput(int index) const {
-    if (index < 0 || static_cast<size_t>(index) >= schedule.size() || schedule[static_cast<size_t>(index)].outputs.empty())
+    if (index < 0 || static_cast<size_t>(index) >= schedule.size() ||
+        schedule[static_cast<size_t>(index)].outputs.empty())
         return {};
     return schedule[static_cast<size_t>(index)].outputs.front();
 }

@@ -26,23 +26,23 @@ struct ExportLayer {
 
 struct ExportIo {
     std::string name;
-    std::vector<int64_t> shape; // model layout
-    QString dataFile;           // data/input_K.bin or data/expected_K.bin (relative)
+    std::vector<int64_t> shape;           // model layout
+    QString dataFile;                     // data/input_K.bin or data/expected_K.bin (relative)
     ir::DType dtype = ir::DType::Float32; // its element type (and the data file's)
 };
 
 struct ExportFolder {
-    QString dir;            // absolute
-    QString embarkVersion;  // the Embark that wrote it
+    QString dir;           // absolute
+    QString embarkVersion; // the Embark that wrote it
     std::string modelName, modelPath, modelSha256;
     std::string library, arch, board, recipe, exportHash;
     std::vector<std::string> libraries;
     std::vector<ExportIo> inputs, outputs;
     std::vector<ExportLayer> schedule;
     qint64 arenaBytes = 0, weightsBytes = 0;
-    QJsonObject memory;     // the memory plan as deployment_plan.h's memoryPlanJson writes it
-    QJsonObject xnnpack;    // which XNNPACK it links (kind, path, commit, api); empty: none
-    QJsonObject json;       // the whole manifest, for what has no field yet
+    QJsonObject memory;  // the memory plan as deployment_plan.h's memoryPlanJson writes it
+    QJsonObject xnnpack; // which XNNPACK it links (kind, path, commit, api); empty: none
+    QJsonObject json;    // the whole manifest, for what has no field yet
 
     // Usage (2) when `dir` has no export.json or CMakeLists.txt; InvalidInput (4) for a
     // manifest that is not JSON, lacks a field or has another format (names the folder, the

@@ -53,7 +53,8 @@ std::string describeValue(const ir::Value* v) {
 }
 
 std::string replaceAll(std::string s, const std::string& from, const std::string& to) {
-    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size())) s.replace(p, from.size(), to);
+    for (size_t p = s.find(from); p != std::string::npos; p = s.find(from, p + to.size()))
+        s.replace(p, from.size(), to);
     return s;
 }
 
@@ -74,7 +75,8 @@ Status checkIoTypes(const ir::Graph& g) {
                                                          " inputs; cast it in the model");
     for (const ir::Value* v : g.outputs())
         if (!ioType(v->dtype))
-            return makeError(ErrorKind::Unsupported, "model output " + describeValue(v) + ": exports give " + types + " outputs");
+            return makeError(ErrorKind::Unsupported,
+                             "model output " + describeValue(v) + ": exports give " + types + " outputs");
     return {};
 }
 
@@ -111,10 +113,12 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     // which an export, whose shapes are fixed, cannot follow.
     for (size_t k = 0; k < reference->outputs.size() && k < model.outputs().size(); ++k)
         if (reference->outputs[k].shape() != model.outputs()[k]->shape)
-            return makeError(ErrorKind::Unsupported, "model output " + describeValue(model.outputs()[k]) +
-                                                         ": on the sample input the reference interpreter computes shape " +
-                                                         reference->outputs[k].shape().str() + ": its shape depends on input "
-                                                         "values, and exports have fixed shapes; make that input a constant");
+            return makeError(ErrorKind::Unsupported,
+                             "model output " + describeValue(model.outputs()[k]) +
+                                 ": on the sample input the reference interpreter computes shape " +
+                                 reference->outputs[k].shape().str() +
+                                 ": its shape depends on input "
+                                 "values, and exports have fixed shapes; make that input a constant");
 
     WeightsBlob blob;
     EmitContext ctx(*adapted, *plan, blob);
@@ -136,17 +140,19 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     for (size_t k = 0; k < model.inputs().size(); ++k) {
         const ir::Tensor t = samples.at(model.inputs()[k]->name).castTo(model.inputs()[k]->dtype);
         const QString rel = QStringLiteral("data/input_%1.bin").arg(k);
-        EMBARK_TRY(staged->writeFile(rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
-        incbins += "    .balign 64\n    .global embark_input_" + std::to_string(k) + "\nembark_input_" + std::to_string(k) +
-                   ":\n    .incbin \"@EMBARK_EXPORT_DIR@/" + rel.toStdString() + "\"\n";
+        EMBARK_TRY(staged->writeFile(
+            rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
+        incbins += "    .balign 64\n    .global embark_input_" + std::to_string(k) + "\nembark_input_" +
+                   std::to_string(k) + ":\n    .incbin \"@EMBARK_EXPORT_DIR@/" + rel.toStdString() + "\"\n";
         dataFiles += ";${CMAKE_CURRENT_SOURCE_DIR}/" + rel.toStdString();
     }
     for (size_t k = 0; k < reference->outputs.size(); ++k) {
         const ir::Tensor t = reference->outputs[k].castTo(model.outputs()[k]->dtype);
         const QString rel = QStringLiteral("data/expected_%1.bin").arg(k);
-        EMBARK_TRY(staged->writeFile(rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
-        incbins += "    .balign 64\n    .global embark_expected_" + std::to_string(k) + "\nembark_expected_" + std::to_string(k) +
-                   ":\n    .incbin \"@EMBARK_EXPORT_DIR@/" + rel.toStdString() + "\"\n";
+        EMBARK_TRY(staged->writeFile(
+            rel, QByteArray(static_cast<const char*>(t.data()), static_cast<qsizetype>(t.byteSize()))));
+        incbins += "    .balign 64\n    .global embark_expected_" + std::to_string(k) + "\nembark_expected_" +
+                   std::to_string(k) + ":\n    .incbin \"@EMBARK_EXPORT_DIR@/" + rel.toStdString() + "\"\n";
         dataFiles += ";${CMAKE_CURRENT_SOURCE_DIR}/" + rel.toStdString();
     }
 
@@ -187,12 +193,14 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
         // (a cache entry that exists is kept), and -DEMBARK_TARGET_FLAGS=... still overrides.
         QFile generic(o.toolchainFile);
         if (!generic.open(QIODevice::ReadOnly))
-            return makeError(ErrorKind::External, "cannot read the toolchain file '" + o.toolchainFile.toStdString() + "'");
+            return makeError(ErrorKind::External,
+                             "cannot read the toolchain file '" + o.toolchainFile.toStdString() + "'");
         const std::string flags = replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", "");
         QByteArray head;
         if (!flags.empty())
             head = "# This board's CPU flags (export.json target_flags), ahead of the generic file's default.\n"
-                   "set(EMBARK_TARGET_FLAGS \"" + QByteArray::fromStdString(flags) + "\" CACHE STRING \"CPU flags of the target board\")\n\n";
+                   "set(EMBARK_TARGET_FLAGS \"" +
+                   QByteArray::fromStdString(flags) + "\" CACHE STRING \"CPU flags of the target board\")\n\n";
         EMBARK_TRY(staged->writeFile("toolchain.cmake", head + generic.readAll()));
     }
 
@@ -236,7 +244,8 @@ int64_t integerSampleLimit(const ir::Value* v) {
 
 } // namespace
 
-std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g, const std::map<std::string, ir::Tensor>& given) {
+std::map<std::string, ir::Tensor> exportSampleInputs(const ir::Graph& g,
+                                                     const std::map<std::string, ir::Tensor>& given) {
     std::map<std::string, ir::Tensor> in = given;
     std::mt19937 rng(20261129);
     std::uniform_real_distribution<float> dist(0.f, 1.f);

@@ -20,30 +20,30 @@ namespace embark::exporter {
 struct XnnpackLink {
     std::string kind = "none"; // user, embark-built, debian, none
     std::string path;
-    std::string root;          // empty: xnnpack.cmake finds Debian's library itself
+    std::string root; // empty: xnnpack.cmake finds Debian's library itself
     std::string commit;
     std::string api;
 };
 
 struct ExportOptions {
-    std::string library = "portable";  // --lib
-    std::string arch;                  // --arch; empty = the host's
-    std::string board = "host";        // recorded in export.json
-    std::string targetFlags;           // the board's -march/-mabi/-mcpu flags
-    QString toolchainFile;             // copied to toolchain.cmake (cross builds)
-    int threadsMax = 0;                // --threads-max: cap for run_export --threads (0: none)
+    std::string library = "portable"; // --lib
+    std::string arch;                 // --arch; empty = the host's
+    std::string board = "host";       // recorded in export.json
+    std::string targetFlags;          // the board's -march/-mabi/-mcpu flags
+    QString toolchainFile;            // copied to toolchain.cmake (cross builds)
+    int threadsMax = 0;               // --threads-max: cap for run_export --threads (0: none)
     std::string recipe = "default";
     std::map<std::string, std::string> opOverrides;
     std::map<std::string, std::string> nodeOverrides;
     bool havePrebuiltXnnpack = false;
     ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
     XnnpackLink xnnpack;
-    QString outDir;                    // -o
-    bool force = false;                // replace a non-empty folder
+    QString outDir;     // -o
+    bool force = false; // replace a non-empty folder
     // Sample inputs embedded in the export (model layout); empty = deterministic random data
     // in [0, 1). The host reference's outputs for them become the expected outputs.
     std::map<std::string, ir::Tensor> sampleInputs;
-    QString runtimeDir;                // runtime; empty = the installed one
+    QString runtimeDir; // runtime; empty = the installed one
 };
 
 struct ExportResult {

@@ -35,9 +35,10 @@ bool pointwise(const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     const int64_t cin = x->shape[3], cout = y->shape[3];
-    return n.attrInt("group", 1) == 1 && n.input(1)->shape.numel() == cin * cout && allOf(n.attrInts("strides", {1, 1}), 1) &&
-           allOf(n.attrInts("pads", {0, 0, 0, 0}), 0) && n.attrString("auto_pad", "NOTSET") != "SAME_UPPER" &&
-           n.attrString("auto_pad", "NOTSET") != "SAME_LOWER" && x->shape[1] == y->shape[1] && x->shape[2] == y->shape[2];
+    return n.attrInt("group", 1) == 1 && n.input(1)->shape.numel() == cin * cout &&
+           allOf(n.attrInts("strides", {1, 1}), 1) && allOf(n.attrInts("pads", {0, 0, 0, 0}), 0) &&
+           n.attrString("auto_pad", "NOTSET") != "SAME_UPPER" && n.attrString("auto_pad", "NOTSET") != "SAME_LOWER" &&
+           x->shape[1] == y->shape[1] && x->shape[2] == y->shape[2];
 }
 
 bool depthwise(const ir::Node& n) {
@@ -78,8 +79,9 @@ std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
         if (t->op == ir::OpKind::Transpose && t->input(0) && t->input(0)->shape.rank() == 4 &&
             transposePerm(*t) == std::vector<int64_t>{0, 2, 3, 1} && adaptation.nodes.count(t->name) &&
             adaptation.nodes.at(t->name).library == "portable" && fusable(i + 1) && plainConv(*nodes[i + 1]) &&
-            nodes[i + 1]->attrInt("group", 1) == 1 && nodes[i + 1]->input(0)->shape[3] < 16 && !pointwise(*nodes[i + 1]) &&
-            onlyFeeds(t->output(0), nodes[i + 1]) && nodes[i + 1]->input(0) == t->output(0)) {
+            nodes[i + 1]->attrInt("group", 1) == 1 && nodes[i + 1]->input(0)->shape[3] < 16 &&
+            !pointwise(*nodes[i + 1]) && onlyFeeds(t->output(0), nodes[i + 1]) &&
+            nodes[i + 1]->input(0) == t->output(0)) {
             block.kind = FusedBlock::Kind::NchwConv;
             block.nodes = {t, nodes[i + 1]};
             block.input = t->input(0);
@@ -89,7 +91,8 @@ std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
         }
         // [expansion ->] depthwise -> projection, each feeding only the next.
         const bool expanded = fusable(i) && fusable(i + 1) && fusable(i + 2) && pointwise(*nodes[i]) &&
-                              depthwise(*nodes[i + 1]) && pointwise(*nodes[i + 2]) && onlyFeeds(nodes[i]->output(0), nodes[i + 1]) &&
+                              depthwise(*nodes[i + 1]) && pointwise(*nodes[i + 2]) &&
+                              onlyFeeds(nodes[i]->output(0), nodes[i + 1]) &&
                               nodes[i + 1]->input(0) == nodes[i]->output(0);
         const size_t dw = expanded ? i + 1 : i;
         if (!fusable(dw) || !fusable(dw + 1) || !depthwise(*nodes[dw]) || !pointwise(*nodes[dw + 1]) ||
@@ -104,8 +107,10 @@ std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
             const ir::Node* add = nodes[dw + 2];
             const ir::Value* y = nodes[dw + 1]->output(0);
             if (add->op == ir::OpKind::Add && add->inputs().size() == 2 && portableNhwc(adaptation, *add) &&
-                onlyFeeds(y, add) && add->output(0) && add->output(0)->shape == y->shape && block.input->shape == y->shape &&
-                ((add->input(0) == y && add->input(1) == block.input) || (add->input(1) == y && add->input(0) == block.input))) {
+                onlyFeeds(y, add) && add->output(0) && add->output(0)->shape == y->shape &&
+                block.input->shape == y->shape &&
+                ((add->input(0) == y && add->input(1) == block.input) ||
+                 (add->input(1) == y && add->input(0) == block.input))) {
                 block.nodes.push_back(add);
                 block.add = add;
             }

@@ -3,8 +3,9 @@
 // convolution and a 1x1 projection, optionally followed by the residual Add of the block's
 // input, and depthwise-separable pairs (the same without the expansion); and the layout
 // conversion of an NCHW input into a convolution that copies its input anyway (the Rows path:
-// few input channels, an image), which then transposes while it copies. The profiled (--layers) and dump (--dump) passes still run them layer by layer, so
-// every node keeps its timing and its output; both paths compute the same values bit for bit.
+// few input channels, an image), which then transposes while it copies. The profiled (--layers) and dump (--dump)
+// passes still run them layer by layer, so every node keeps its timing and its output; both paths compute the same
+// values bit for bit.
 #pragma once
 
 #include "adaptation.h"
@@ -20,9 +21,9 @@ struct FusedBlock {
     // Bottleneck: [expansion,] depthwise, projection[, Add]. NchwConv: the Transpose to NHWC and
     // the convolution. Consecutive in the schedule.
     std::vector<const ir::Node*> nodes;
-    bool expansion = false;             // Bottleneck: nodes[0] is the expansion
-    const ir::Value* input = nullptr;   // the block's input, read while the block writes its output
-    const ir::Node* add = nullptr;      // Bottleneck: the residual Add (nodes.back()) or null
+    bool expansion = false;           // Bottleneck: nodes[0] is the expansion
+    const ir::Value* input = nullptr; // the block's input, read while the block writes its output
+    const ir::Node* add = nullptr;    // Bottleneck: the residual Add (nodes.back()) or null
     const ir::Value* output() const { return nodes.back()->output(0); }
 };
 

@@ -40,8 +40,7 @@ Expected<const KernelLibrary*> resolveKernelLibrary(const std::string& id, const
     }
     const auto& archs = kernelLibraryArchitectures();
     if (std::find(archs.begin(), archs.end(), arch) == archs.end())
-        return makeError(ErrorKind::Usage,
-                         "unknown architecture '" + arch + "' (known: x86_64, aarch64, riscv64)");
+        return makeError(ErrorKind::Usage, "unknown architecture '" + arch + "' (known: x86_64, aarch64, riscv64)");
     if (!lib->availableOn(arch, havePrebuiltTree)) {
         std::string msg = "kernel library '" + id + "' is not available on " + arch;
         auto& pre = lib->prebuiltArchitectures;

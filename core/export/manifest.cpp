@@ -29,8 +29,11 @@ QJsonObject valueJson(const ManifestInput& in, const ir::Value* v) {
     auto d = v->shape.dims();
     std::vector<int64_t> model = d;
     if (nhwc && d.size() == 4) model = {d[0], d[3], d[1], d[2]};
-    QJsonObject o{{"name", str(v->name)}, {"dtype", QString::fromLatin1(ir::dtypeName(v->dtype).data())},
-                  {"shape", dimsJson(model)}, {"physical_shape", dimsJson(d)}, {"layout", nhwc ? "NHWC" : "model"},
+    QJsonObject o{{"name", str(v->name)},
+                  {"dtype", QString::fromLatin1(ir::dtypeName(v->dtype).data())},
+                  {"shape", dimsJson(model)},
+                  {"physical_shape", dimsJson(d)},
+                  {"layout", nhwc ? "NHWC" : "model"},
                   {"bytes", static_cast<qint64>(v->byteSize())}};
     if (const PlannedBuffer* b = in.plan.bufferFor(v->name)) {
         const ValueView view = in.plan.viewOf(v->name);
@@ -49,7 +52,9 @@ QByteArray manifestJson(const ManifestInput& in) {
     int index = 0;
     for (const ir::Node* n : g.nodes()) {
         if (!n->output(0)) continue;
-        QJsonObject node{{"index", index++}, {"name", str(n->name)}, {"op", QString::fromLatin1(ir::opName(n->op).data())},
+        QJsonObject node{{"index", index++},
+                         {"name", str(n->name)},
+                         {"op", QString::fromLatin1(ir::opName(n->op).data())},
                          {"provenance", strings(n->provenance)}};
         auto it = in.adaptation.nodes.find(n->name);
         if (it != in.adaptation.nodes.end()) {
@@ -69,12 +74,16 @@ QByteArray manifestJson(const ManifestInput& in) {
     QJsonArray inputs, outputs;
     for (size_t k = 0; k < in.model.inputs().size(); ++k) {
         const ir::Value* v = in.model.inputs()[k];
-        inputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", str(std::string(ir::dtypeName(v->dtype)))},
+        inputs.append(QJsonObject{{"name", str(v->name)},
+                                  {"shape", dimsJson(v->shape.dims())},
+                                  {"dtype", str(std::string(ir::dtypeName(v->dtype)))},
                                   {"sample", QStringLiteral("data/input_%1.bin").arg(k)}});
     }
     for (size_t k = 0; k < in.model.outputs().size(); ++k) {
         const ir::Value* v = in.model.outputs()[k];
-        outputs.append(QJsonObject{{"name", str(v->name)}, {"shape", dimsJson(v->shape.dims())}, {"dtype", str(std::string(ir::dtypeName(v->dtype)))},
+        outputs.append(QJsonObject{{"name", str(v->name)},
+                                   {"shape", dimsJson(v->shape.dims())},
+                                   {"dtype", str(std::string(ir::dtypeName(v->dtype)))},
                                    {"expected", QStringLiteral("data/expected_%1.bin").arg(k)}});
     }
     auto meta = [&](const char* key) {
@@ -86,10 +95,13 @@ QByteArray manifestJson(const ManifestInput& in) {
         {"embark_version", EMBARK_VERSION},
         // "name" is the file's base name, as run_export's meta line and the run store say it
         // (graph names are often generic, like "torch_jit"); "graph" keeps the ONNX one.
-        {"model", QJsonObject{{"name", meta("model_name").isEmpty() ? str(in.model.name.empty() ? "model" : in.model.name)
-                                                                    : meta("model_name")},
-                              {"graph", str(in.model.name)}, {"path", meta("path")}, {"sha256", meta("sha256")},
-                              {"opset", meta("opset")}}},
+        {"model",
+         QJsonObject{{"name", meta("model_name").isEmpty() ? str(in.model.name.empty() ? "model" : in.model.name)
+                                                           : meta("model_name")},
+                     {"graph", str(in.model.name)},
+                     {"path", meta("path")},
+                     {"sha256", meta("sha256")},
+                     {"opset", meta("opset")}}},
         {"export_hash", str(in.result.exportHash)},
         {"library", str(in.options.library)},
         {"libraries", strings(in.adaptation.librariesUsed)},
@@ -117,13 +129,17 @@ QByteArray manifestJson(const ManifestInput& in) {
 
 std::string exportReadme(const ManifestInput& in) {
     std::string s = "# Embark export of `" + in.model.name + "`\n\n";
-    s += "Kernel libraries: " + [&] {
-        std::string l;
-        for (const auto& x : in.adaptation.librariesUsed) l += (l.empty() ? "" : ", ") + x;
-        return l;
-    }() + "; architecture " + in.options.arch + "; " + std::to_string(in.result.layers) + " layers; activation arena " +
-         std::to_string(in.plan.arenaBytes) + " bytes; weights " + std::to_string(in.result.weightsBytes) + " bytes.\n\n";
-    s += "## Build\n\n    cmake -B build" + std::string(in.options.toolchainFile.isEmpty() ? "" : " --toolchain toolchain.cmake") +
+    s += "Kernel libraries: " +
+         [&] {
+             std::string l;
+             for (const auto& x : in.adaptation.librariesUsed) l += (l.empty() ? "" : ", ") + x;
+             return l;
+         }() +
+         "; architecture " + in.options.arch + "; " + std::to_string(in.result.layers) + " layers; activation arena " +
+         std::to_string(in.plan.arenaBytes) + " bytes; weights " + std::to_string(in.result.weightsBytes) +
+         " bytes.\n\n";
+    s += "## Build\n\n    cmake -B build" +
+         std::string(in.options.toolchainFile.isEmpty() ? "" : " --toolchain toolchain.cmake") +
          " && cmake --build build\n\n";
     s += "## Run\n\n    ./build/run_export [--input FILE]... [--warmup W] [--iterations N] [--threads T]\n"
          "                     [--layers] [--dump DIR] [--out DIR] [--check TOL]\n\n"

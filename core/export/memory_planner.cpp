@@ -86,7 +86,10 @@ std::unordered_map<const ir::Value*, Placement> placeConcatenations(const std::v
         bool usable = true;
         int64_t at = 0;
         for (const ir::Value* in : n.inputs()) {
-            if (!in || in->shape.rank() != rank) { usable = false; break; }
+            if (!in || in->shape.rank() != rank) {
+                usable = false;
+                break;
+            }
             const int64_t size = in->shape[static_cast<size_t>(axis)];
             if (in->shape.numel() > 0) slices.push_back({in, at});
             at += size;
@@ -196,7 +199,8 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
     std::unordered_map<const ir::Value*, size_t> groupOf;
     auto newGroup = [&](const ir::Value* v, int first) -> Expected<size_t> {
         auto numel = v->shape.checkedNumel();
-        if (!numel) return makeError(ErrorKind::InvalidInput, "value '" + v->name + "' has an invalid shape " + v->shape.str());
+        if (!numel)
+            return makeError(ErrorKind::InvalidInput, "value '" + v->name + "' has an invalid shape " + v->shape.str());
         Group g;
         g.members = {v};
         g.bytes = alignUp(static_cast<size_t>(*numel) * ir::dtypeSize(v->dtype), options.alignment);
@@ -241,15 +245,15 @@ Expected<MemoryPlan> planMemory(const ir::Graph& graph, const MemoryPlanOptions&
                     groups[*created].last = rootLast.at(root);
                 }
                 join(groupOf.at(root), out);
-                plan.views[out->name] = ValueView{static_cast<size_t>(p->second.offset) * ir::dtypeSize(out->dtype),
-                                                  p->second.stride};
+                plan.views[out->name] =
+                    ValueView{static_cast<size_t>(p->second.offset) * ir::dtypeSize(out->dtype), p->second.stride};
                 continue;
             }
             if (groupOf.count(out)) continue; // a concatenation whose slices were written first
             const ir::Value* in0 = n->input(0);
             const bool sameClass = in0 && !in0->isConstant() && (options.ioInArena || isIo(in0) == isIo(out));
-            if (k == 0 && sameClass && options.aliasReshapes && isPureReshape(n->op) && in0->byteSize() == out->byteSize() &&
-                plan.viewOf(in0->name).rowStride == 0) {
+            if (k == 0 && sameClass && options.aliasReshapes && isPureReshape(n->op) &&
+                in0->byteSize() == out->byteSize() && plan.viewOf(in0->name).rowStride == 0) {
                 join(groupOf.at(in0), out);
                 if (auto v = plan.views.find(in0->name); v != plan.views.end()) plan.views[out->name] = v->second;
                 continue;
@@ -353,10 +357,10 @@ Status checkMemoryPlan(const MemoryPlan& plan) {
             const PlannedBuffer& a = *arena[i];
             const PlannedBuffer& b = *arena[j];
             if (a.firstStep <= b.lastStep && b.firstStep <= a.lastStep)
-                return makeError(ErrorKind::InvalidInput,
-                                 "memory plan: buffers " + std::to_string(a.id) + " ('" + a.values.front() + "') and " +
-                                     std::to_string(b.id) + " ('" + b.values.front() +
-                                     "') are live at the same time and overlap");
+                return makeError(ErrorKind::InvalidInput, "memory plan: buffers " + std::to_string(a.id) + " ('" +
+                                                              a.values.front() + "') and " + std::to_string(b.id) +
+                                                              " ('" + b.values.front() +
+                                                              "') are live at the same time and overlap");
         }
     return {};
 }
@@ -378,8 +382,7 @@ std::string MemoryPlan::table() const {
                       b.inArena ? std::to_string(b.offset).c_str() : "outside", b.bytes, b.firstStep, b.lastStep);
         out << line << values << "\n";
     }
-    out << "arena " << arenaBytes << " bytes, lower bound " << lowerBoundBytes << " bytes (step " << peakStep
-        << ")\n";
+    out << "arena " << arenaBytes << " bytes, lower bound " << lowerBoundBytes << " bytes (step " << peakStep << ")\n";
     return out.str();
 }
 

@@ -37,9 +37,9 @@ namespace embark::exporter {
 struct MemoryPlanOptions {
     // Graph inputs and outputs in the arena (true) or in buffers the caller owns (false).
     bool ioInArena = true;
-    bool inPlace = true;      // element-wise ops may overwrite a dead input
+    bool inPlace = true; // element-wise ops may overwrite a dead input
     bool aliasReshapes = true;
-    size_t alignment = 16;    // every buffer offset and size is a multiple of this
+    size_t alignment = 16; // every buffer offset and size is a multiple of this
     // Pairs of values that never share memory, whatever their lifetimes: a fused block
     // (fused_blocks.h) reads its input while it writes its output, although layer by layer the
     // input is dead before the output is produced. Only those two are kept apart: the block's
@@ -78,13 +78,13 @@ struct PlannedBuffer {
 };
 
 struct MemoryPlan {
-    std::vector<std::string> schedule;         // node names, step i runs schedule[i]
-    std::vector<PlannedBuffer> buffers;        // by id
-    std::map<std::string, int> bufferOfValue;  // value name -> buffer id
-    std::map<std::string, ValueView> views;    // values that are part of their buffer
+    std::vector<std::string> schedule;        // node names, step i runs schedule[i]
+    std::vector<PlannedBuffer> buffers;       // by id
+    std::map<std::string, int> bufferOfValue; // value name -> buffer id
+    std::map<std::string, ValueView> views;   // values that are part of their buffer
     size_t arenaBytes = 0;
     size_t lowerBoundBytes = 0;
-    int peakStep = 0;                          // a step where the lower bound is reached
+    int peakStep = 0; // a step where the lower bound is reached
     size_t alignment = 16;
 
     const PlannedBuffer* bufferFor(const std::string& value) const;

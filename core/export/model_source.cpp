@@ -34,13 +34,14 @@ int dtypeCode(ir::DType t) {
     }
 }
 
-std::string tensorInfo(const std::string& name, const std::vector<int64_t>& dims, ir::DType dtype = ir::DType::Float32) {
+std::string tensorInfo(const std::string& name, const std::vector<int64_t>& dims,
+                       ir::DType dtype = ir::DType::Float32) {
     std::vector<int64_t> padded = dims;
     int64_t numel = 1;
     for (int64_t d : dims) numel *= d;
     padded.resize(8, 0);
-    return "{" + cppString(name) + ", " + std::to_string(dims.size()) + ", " + cppInts(padded) + ", " + std::to_string(numel) + ", " +
-           std::to_string(dtypeCode(dtype)) + "}";
+    return "{" + cppString(name) + ", " + std::to_string(dims.size()) + ", " + cppInts(padded) + ", " +
+           std::to_string(numel) + ", " + std::to_string(dtypeCode(dtype)) + "}";
 }
 
 std::string joined(const std::vector<std::string>& v, const char* sep) {
@@ -48,7 +49,6 @@ std::string joined(const std::vector<std::string>& v, const char* sep) {
     for (size_t i = 0; i < v.size(); ++i) s += (i ? sep : "") + v[i];
     return s;
 }
-
 
 // Graph inputs that every reader takes from the caller's buffer (graphInputReadInPlace). Readers
 // never write it: each writes its own output buffer, which is kept distinct even where the plan
@@ -78,8 +78,9 @@ std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer
     const std::string& p = ctx.layerObjects.at(b.nodes[k + 1]->name);
     ctx.decls += "static bool " + flag + " = false;\n";
     ctx.init += "    " + flag + " = embark::portable::bottleneck_fusable(" + e + ", " + d + ", " + p + ");\n";
-    std::string call = "    // Layers " + std::to_string(firstLayer) + "-" + std::to_string(firstLayer + b.nodes.size() - 1) +
-                       ": one " + (b.expansion ? "inverted bottleneck" : "depthwise-separable block") +
+    std::string call = "    // Layers " + std::to_string(firstLayer) + "-" +
+                       std::to_string(firstLayer + b.nodes.size() - 1) + ": one " +
+                       (b.expansion ? "inverted bottleneck" : "depthwise-separable block") +
                        ", row by row, in the plain pass.\n";
     call += "    if (Mode == 0 && " + flag + ") {\n";
     call += "    embark::portable::inverted_bottleneck(" + e + ", " + d + ", " + p + ", " + ctx.ptr(b.input) + ", " +
@@ -91,8 +92,8 @@ std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer
 
 } // namespace
 
-Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o, const std::string& modelName,
-                            const std::vector<FusedBlock>& blocks) {
+Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o,
+                                      const std::string& modelName, const std::vector<FusedBlock>& blocks) {
     std::string body, layerTable, layerPhys;
     int layer = 0;
     std::map<const ir::Node*, const FusedBlock*> blockEnding;
@@ -127,9 +128,11 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, QAdd, MaxPool).
         if (quantized && ctx.library(*n) != "portable" &&
             !(ctx.library(*n) == "xnnpack" && findKernelLibrary("xnnpack")->supports(*n)))
-            return makeError(ErrorKind::Unsupported, "node " + n->describe() + " runs on int8 tensors, which only the "
-                                                         "portable kernels run; assign it to portable (--override-node " +
-                                                         n->name + "=portable)");
+            return makeError(ErrorKind::Unsupported,
+                             "node " + n->describe() +
+                                 " runs on int8 tensors, which only the "
+                                 "portable kernels run; assign it to portable (--override-node " +
+                                 n->name + "=portable)");
         ctx.forward.clear();
         for (const FusedBlock& b : blocks)
             if (b.nodes.front() == n) {
@@ -147,11 +150,13 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
             for (size_t i = 0; i < n->outputs().size() && i < outs->size(); ++i)
                 if (const ir::Value* v = n->output(i)) {
                     // Its bytes in its own type (a float32 copy for a float32 value).
-                    const std::string src = v->dtype == ir::DType::Float32
-                                                ? ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector())
-                                                : "(embark_weights + " +
-                                                      std::to_string(ctx.rawBytes(v->name + ":folded", (*outs)[i].castTo(v->dtype))) + ")";
-                    ctx.forward += "    std::memcpy(" + ctx.ptr(v) + ", " + src + ", " + std::to_string(v->byteSize()) + ");\n";
+                    const std::string src =
+                        v->dtype == ir::DType::Float32
+                            ? ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector())
+                            : "(embark_weights + " +
+                                  std::to_string(ctx.rawBytes(v->name + ":folded", (*outs)[i].castTo(v->dtype))) + ")";
+                    ctx.forward +=
+                        "    std::memcpy(" + ctx.ptr(v) + ", " + src + ", " + std::to_string(v->byteSize()) + ");\n";
                 }
         } else {
             EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), *n));
@@ -162,7 +167,8 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         const auto assigned = ctx.adaptation().nodes.find(n->name);
         const std::string lib = assigned == ctx.adaptation().nodes.end() ? "portable" : assigned->second.library;
         body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
-                std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") + "\n";
+                std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") +
+                "\n";
         body += ctx.forward;
         float qScale = 1.f;
         int qZero = 0;
@@ -170,23 +176,27 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
             body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
         else if (typed && !elemTypeExpr(out->dtype).empty())
             // Dumps of other types are their values as float32, like every other layer's.
-            body += "    endLayerT<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, static_cast<const void*>(" + ctx.ptr(out) +
-                    "), " + elemTypeExpr(out->dtype) + ", " + std::to_string(out->shape.numel()) + ");\n";
+            body += "    endLayerT<Mode>(" + std::to_string(layer) +
+                    ", t0, layerNs, fn, user, static_cast<const void*>(" + ctx.ptr(out) + "), " +
+                    elemTypeExpr(out->dtype) + ", " + std::to_string(out->shape.numel()) + ");\n";
         else if (quantParamsOf(out, &qScale, &qZero))
             // Dumps of int8 layers are dequantized: model-layout floats like every other layer.
-            body += "    endLayerQ<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, reinterpret_cast<const " +
-                    (out->dtype == ir::DType::UInt8 ? "uint8_t" : "int8_t") + "*>(" + ctx.ptr(out) + "), " +
-                    std::to_string(out->shape.numel()) + ", " + cppFloat(qScale) + ", " + std::to_string(qZero) + ");\n";
+            body +=
+                "    endLayerQ<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, reinterpret_cast<const " +
+                (out->dtype == ir::DType::UInt8 ? "uint8_t" : "int8_t") + "*>(" + ctx.ptr(out) + "), " +
+                std::to_string(out->shape.numel()) + ", " + cppFloat(qScale) + ", " + std::to_string(qZero) + ");\n";
         else
-            return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
-                                                         " whose scale Embark cannot trace back to a quantization node");
-        layerTable += "    {" + cppString(n->name) + ", " + cppString(lib) + ", " + cppString(joined(n->provenance, ",")) + ", " +
-                      tensorInfo(out->name, modelDims(ctx, out)) + "},\n";
+            return makeError(ErrorKind::Unsupported,
+                             "node " + n->describe() + " produces " + describeValue(out) +
+                                 " whose scale Embark cannot trace back to a quantization node");
+        layerTable += "    {" + cppString(n->name) + ", " + cppString(lib) + ", " +
+                      cppString(joined(n->provenance, ",")) + ", " + tensorInfo(out->name, modelDims(ctx, out)) +
+                      "},\n";
         auto d = out->shape.dims();
         d.resize(4, 1);
-        layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " + cppInts(d) + ", " +
-                     std::to_string(ctx.rowStride(out)) + ", " + std::to_string(out->shape.rank() ? out->shape[out->shape.rank() - 1] : 1) +
-                     "},\n";
+        layerPhys += "    {" + std::string(ctx.isNhwc(out) && out->shape.rank() == 4 ? "true" : "false") + ", " +
+                     cppInts(d) + ", " + std::to_string(ctx.rowStride(out)) + ", " +
+                     std::to_string(out->shape.rank() ? out->shape[out->shape.rank() - 1] : 1) + "},\n";
         ++layer;
         if (auto end = blockEnding.find(n); end != blockEnding.end() && blockStart != std::string::npos) {
             const std::string call = fusedBlockCall(ctx, *end->second, blockFirstLayer);
@@ -203,23 +213,29 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         const ir::Value* v = g.inputs()[k];
         inputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
         if ((!v->uses().empty() || v->isGraphOutput()) && !inputInPlace[k])
-            inputsCopy += "    std::memcpy(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " + std::to_string(v->byteSize()) + ");\n";
+            inputsCopy += "    std::memcpy(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " +
+                          std::to_string(v->byteSize()) + ");\n";
     }
     for (size_t k = 0; k < g.outputs().size(); ++k) {
         const ir::Value* v = g.outputs()[k];
         outputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
-        outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + ctx.ptr(v) + ", " + std::to_string(v->byteSize()) + ");\n";
+        outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + ctx.ptr(v) + ", " +
+                       std::to_string(v->byteSize()) + ");\n";
     }
 
     std::string code;
-    code += "// Generated by Embark " EMBARK_VERSION " from model '" + replaceAll(modelName, "\n", " ") + "'. Do not edit:\n";
+    code += "// Generated by Embark " EMBARK_VERSION " from model '" + replaceAll(modelName, "\n", " ") +
+            "'. Do not edit:\n";
     code += "// re-export instead. forward() is the schedule as straight-line calls into one arena.\n";
     code += "#include \"model_api.h\"\n\n#include \"generic.h\"\n#include \"portable.h\"\n#include \"typed.h\"\n";
     if (ctx.usesXnnpack) code += "#include \"embark_xnnpack.h\"\n";
-    code += "\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include <exception>\n#include <memory>\n#include <vector>\n\n";
+    code += "\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include "
+            "<exception>\n#include <memory>\n#include <vector>\n\n";
     code += "extern \"C\" const unsigned char embark_weights[];\n";
-    for (size_t k = 0; k < g.inputs().size(); ++k) code += "extern \"C\" const unsigned char embark_input_" + std::to_string(k) + "[];\n";
-    for (size_t k = 0; k < g.outputs().size(); ++k) code += "extern \"C\" const unsigned char embark_expected_" + std::to_string(k) + "[];\n";
+    for (size_t k = 0; k < g.inputs().size(); ++k)
+        code += "extern \"C\" const unsigned char embark_input_" + std::to_string(k) + "[];\n";
+    for (size_t k = 0; k < g.outputs().size(); ++k)
+        code += "extern \"C\" const unsigned char embark_expected_" + std::to_string(k) + "[];\n";
     code += "\nnamespace embark_model {\n\n";
     code += "const char* const kModelName = " + cppString(modelName) + ";\n";
     code += "const char* const kArch = " + cppString(o.arch) + ";\n";
@@ -231,20 +247,25 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     code += "const int kNumLayers = " + std::to_string(layer) + ";\n";
     code += "const TensorInfo kInputs[] = {\n" + inputInfos + "};\n";
     code += "const TensorInfo kOutputs[] = {\n" + outputInfos + "};\n";
-    code += "const LayerInfo kLayers[] = {\n" + (layerTable.empty() ? std::string("    {\"\", \"\", \"\", {\"\", 0, {}, 0, 1}},\n") : layerTable) + "};\n\n";
+    code += "const LayerInfo kLayers[] = {\n" +
+            (layerTable.empty() ? std::string("    {\"\", \"\", \"\", {\"\", 0, {}, 0, 1}},\n") : layerTable) +
+            "};\n\n";
     code += "namespace {\n\n";
     code += "using Clock = std::chrono::steady_clock;\n";
     code += "// The activation arena (+64 bytes: XNNPACK may read 16 bytes past an input).\n";
     code += "alignas(64) unsigned char g_arena[" + std::to_string(ctx.plan().arenaBytes + 64) + "];\n";
     code += "inline float* T(size_t offset) { return reinterpret_cast<float*>(g_arena + offset); }\n";
-    code += "inline const float* W(size_t offset) { return reinterpret_cast<const float*>(embark_weights + offset); }\n";
-    code += "[[maybe_unused]] inline const int64_t* WI(size_t offset) { return reinterpret_cast<const int64_t*>(embark_weights + offset); }\n";
+    code +=
+        "inline const float* W(size_t offset) { return reinterpret_cast<const float*>(embark_weights + offset); }\n";
+    code += "[[maybe_unused]] inline const int64_t* WI(size_t offset) { return reinterpret_cast<const "
+            "int64_t*>(embark_weights + offset); }\n";
     code += "std::unique_ptr<embark::portable::ThreadPool> g_pool;\n";
     if (ctx.usesXnnpack) code += "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
     code += "// A layer's output as stored: NHWC or not, its dims, and for a strided slice of a concatenation\n";
     code += "// the floats between rows of its last axis (0: contiguous) and that axis' length.\n";
     code += "struct Physical { bool nhwc; int64_t d[4]; int64_t rowStride, rowLength; };\n";
-    code += "const Physical kLayerPhysical[] = {\n" + (layerPhys.empty() ? std::string("    {false, {1, 1, 1, 1}, 0, 1},\n") : layerPhys) + "};\n\n";
+    code += "const Physical kLayerPhysical[] = {\n" +
+            (layerPhys.empty() ? std::string("    {false, {1, 1, 1, 1}, 0, 1},\n") : layerPhys) + "};\n\n";
     code += ctx.decls + "\n";
     code += R"(// Layer bookkeeping: compiled away in forward() (Mode 0), wall-clock per layer in
 // forwardProfiled() (Mode 1), a model-layout copy of each output in forwardDump() (Mode 2).
@@ -314,7 +335,8 @@ void run(const void* const* inputs, void* const* outputs, uint64_t* layerNs, Dum
     std::string sample = "const void* sampleInput(int index) {\n    switch (index) {\n";
     for (size_t k = 0; k < g.inputs().size(); ++k)
         sample += "    case " + std::to_string(k) + ": return embark_input_" + std::to_string(k) + ";\n";
-    sample += "    default: return nullptr;\n    }\n}\n\nconst void* expectedOutput(int index) {\n    switch (index) {\n";
+    sample +=
+        "    default: return nullptr;\n    }\n}\n\nconst void* expectedOutput(int index) {\n    switch (index) {\n";
     for (size_t k = 0; k < g.outputs().size(); ++k)
         sample += "    case " + std::to_string(k) + ": return embark_expected_" + std::to_string(k) + ";\n";
     sample += "    default: return nullptr;\n    }\n}\n\n";
@@ -326,20 +348,29 @@ void run(const void* const* inputs, void* const* outputs, uint64_t* layerNs, Dum
     code += "    g_pool = std::make_unique<embark::portable::ThreadPool>(threads);\n";
     if (ctx.usesXnnpack) code += "    g_xnn = std::make_unique<embark_xnn::Context>(static_cast<size_t>(threads));\n";
     code += ctx.init;
-    code += "    } catch (const std::exception& e) {\n        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n";
+    code += "    } catch (const std::exception& e) {\n        std::snprintf(error, errorSize, \"%s\", e.what());\n     "
+            "   return false;\n    }\n";
     code += "    // One untimed pass binds every operator to the arena.\n";
-    code += "    std::vector<std::vector<int64_t>> outs(static_cast<size_t>(kNumOutputs));\n    std::vector<void*> outPtrs;\n";
-    code += "    std::vector<const void*> inPtrs;\n    for (int k = 0; k < kNumInputs; ++k) inPtrs.push_back(sampleInput(k));\n";
-    code += "    for (int k = 0; k < kNumOutputs; ++k) { outs[static_cast<size_t>(k)].resize(static_cast<size_t>(kOutputs[k].numel)); outPtrs.push_back(outs[static_cast<size_t>(k)].data()); }\n";
+    code += "    std::vector<std::vector<int64_t>> outs(static_cast<size_t>(kNumOutputs));\n    std::vector<void*> "
+            "outPtrs;\n";
+    code += "    std::vector<const void*> inPtrs;\n    for (int k = 0; k < kNumInputs; ++k) "
+            "inPtrs.push_back(sampleInput(k));\n";
+    code += "    for (int k = 0; k < kNumOutputs; ++k) { "
+            "outs[static_cast<size_t>(k)].resize(static_cast<size_t>(kOutputs[k].numel)); "
+            "outPtrs.push_back(outs[static_cast<size_t>(k)].data()); }\n";
     code += "    try { forward(inPtrs.data(), outPtrs.data()); } catch (const std::exception& e) {\n";
-    code += "        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n    return true;\n}\n\n";
+    code += "        std::snprintf(error, errorSize, \"%s\", e.what());\n        return false;\n    }\n    return "
+            "true;\n}\n\n";
     code += "void shutdown() {\n";
     // Objects are destroyed in reverse order of creation by resetting them explicitly.
     code += ctx.usesXnnpack ? "    // XNNPACK operators are released with the process; the context last.\n" : "";
     code += "    g_pool.reset();\n}\n\n";
-    code += "void forward(const void* const* inputs, void* const* outputs) { run<0>(inputs, outputs, nullptr, nullptr, nullptr); }\n";
-    code += "void forwardProfiled(const void* const* inputs, void* const* outputs, uint64_t* layerNs) { run<1>(inputs, outputs, layerNs, nullptr, nullptr); }\n";
-    code += "void forwardDump(const void* const* inputs, void* const* outputs, DumpFn fn, void* user) { run<2>(inputs, outputs, nullptr, fn, user); }\n\n";
+    code += "void forward(const void* const* inputs, void* const* outputs) { run<0>(inputs, outputs, nullptr, nullptr, "
+            "nullptr); }\n";
+    code += "void forwardProfiled(const void* const* inputs, void* const* outputs, uint64_t* layerNs) { run<1>(inputs, "
+            "outputs, layerNs, nullptr, nullptr); }\n";
+    code += "void forwardDump(const void* const* inputs, void* const* outputs, DumpFn fn, void* user) { run<2>(inputs, "
+            "outputs, nullptr, fn, user); }\n\n";
     code += "} // namespace embark_model\n";
     return ModelSource{code, layer};
 }

@@ -25,9 +25,11 @@ Expected<StagedFolder*> StagedFolder::create(const QString& targetIn, bool force
     const QString parent = info.absolutePath();
     if (!QDir().mkpath(parent))
         return fsError("cannot create folder '" + parent + "': check the path and its permissions");
-    const QString staging = parent + "/." + info.fileName() + ".embark-" + QUuid::createUuid().toString(QUuid::Id128).left(8);
+    const QString staging =
+        parent + "/." + info.fileName() + ".embark-" + QUuid::createUuid().toString(QUuid::Id128).left(8);
     if (!QDir().mkpath(staging))
-        return fsError("cannot write into '" + parent + "' (read-only or no permission): choose a writable output folder");
+        return fsError("cannot write into '" + parent +
+                       "' (read-only or no permission): choose a writable output folder");
     return new StagedFolder(target, staging, force);
 }
 
@@ -38,7 +40,8 @@ StagedFolder::~StagedFolder() {
 Status StagedFolder::writeFile(const QString& relative, const QByteArray& data, bool executable) {
     const QString path = QDir::cleanPath(m_staging + "/" + relative);
     if (!path.startsWith(m_staging + "/"))
-        return makeError(ErrorKind::InvalidInput, "refusing to write '" + relative.toStdString() + "' outside the export folder");
+        return makeError(ErrorKind::InvalidInput,
+                         "refusing to write '" + relative.toStdString() + "' outside the export folder");
     QDir().mkpath(QFileInfo(path).absolutePath());
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.flush()) {
@@ -47,7 +50,8 @@ Status StagedFolder::writeFile(const QString& relative, const QByteArray& data, 
                        " (disk full or read-only?)");
     }
     f.close();
-    if (executable) f.setPermissions(f.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther);
+    if (executable)
+        f.setPermissions(f.permissions() | QFileDevice::ExeOwner | QFileDevice::ExeGroup | QFileDevice::ExeOther);
     return {};
 }
 
@@ -62,10 +66,10 @@ Status StagedFolder::commit() {
     QDir dir;
     QString backup;
     if (QFileInfo::exists(m_target)) {
-        if (!m_force) return makeError(ErrorKind::Usage, "output folder '" + m_target.toStdString() + "' appeared meanwhile");
+        if (!m_force)
+            return makeError(ErrorKind::Usage, "output folder '" + m_target.toStdString() + "' appeared meanwhile");
         backup = m_staging + ".old";
-        if (!dir.rename(m_target, backup))
-            return fsError("cannot replace '" + m_target + "': check its permissions");
+        if (!dir.rename(m_target, backup)) return fsError("cannot replace '" + m_target + "': check its permissions");
     }
     if (!dir.rename(m_staging, m_target)) {
         if (!backup.isEmpty()) dir.rename(backup, m_target);

@@ -20,7 +20,7 @@ struct IrLayoutItem {
 
 struct IrGraphLayoutInput {
     LayoutGraph graph;
-    std::vector<IrLayoutItem> items;        // per layout node
+    std::vector<IrLayoutItem> items;         // per layout node
     std::vector<const ir::Value*> edgeValue; // per layout edge: the tensor it carries
 };
 

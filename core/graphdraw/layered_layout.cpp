@@ -15,8 +15,7 @@ namespace {
 
 // Which edges to reverse so the graph becomes acyclic: the back edges of an iterative DFS
 // in node and edge order (deterministic). Self-loops are left out of the layering entirely.
-std::vector<char> findBackEdges(const LayoutGraph& graph,
-                                const std::vector<std::vector<int>>& outEdges) {
+std::vector<char> findBackEdges(const LayoutGraph& graph, const std::vector<std::vector<int>>& outEdges) {
     const int n = static_cast<int>(graph.nodes.size());
     std::vector<char> reversed(graph.edges.size(), 0);
     std::vector<char> state(n, 0); // 0 new, 1 on stack, 2 done
@@ -88,8 +87,7 @@ std::vector<int> assignLayers(int n, const std::vector<std::pair<int, int>>& dag
 
 double polylineLength(const std::vector<Point>& pts) {
     double len = 0;
-    for (size_t i = 1; i < pts.size(); ++i)
-        len += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
+    for (size_t i = 1; i < pts.size(); ++i) len += std::hypot(pts[i].x - pts[i - 1].x, pts[i].y - pts[i - 1].y);
     return len;
 }
 
@@ -101,10 +99,10 @@ Expected<LayoutResult> computeLayout(const LayoutGraph& graph, const LayoutOptio
     for (size_t e = 0; e < graph.edges.size(); ++e) {
         const auto& edge = graph.edges[e];
         if (edge.from < 0 || edge.from >= n || edge.to < 0 || edge.to >= n)
-            return makeError(ErrorKind::InvalidInput,
-                             "layout: edge " + std::to_string(e) + " joins node " +
-                                 std::to_string(edge.from) + " to node " + std::to_string(edge.to) +
-                                 " but the graph has " + std::to_string(n) + " nodes");
+            return makeError(ErrorKind::InvalidInput, "layout: edge " + std::to_string(e) + " joins node " +
+                                                          std::to_string(edge.from) + " to node " +
+                                                          std::to_string(edge.to) + " but the graph has " +
+                                                          std::to_string(n) + " nodes");
         if (edge.from != edge.to) outEdges[edge.from].push_back(static_cast<int>(e));
     }
     const std::vector<char> reversed = findBackEdges(graph, outEdges);
@@ -146,14 +144,12 @@ Expected<LayoutResult> computeLayout(const LayoutGraph& graph, const LayoutOptio
 
     detail::initialOrder(g);
     detail::reduceCrossings(g, options.orderingPasses, options.transpose);
-    const std::vector<double> x =
-        detail::assignX(g, options.nodeGap, options.dummyGap, options.placementPasses);
+    const std::vector<double> x = detail::assignX(g, options.nodeGap, options.dummyGap, options.placementPasses);
 
     // Vertical placement: each layer as tall as its tallest node.
     std::vector<double> layerTop(layerCount, 0), layerHeight(layerCount, 0);
     for (int v = 0; v < n; ++v) layerHeight[layerOf[v]] = std::max(layerHeight[layerOf[v]], graph.nodes[v].height);
-    for (int l = 1; l < layerCount; ++l)
-        layerTop[l] = layerTop[l - 1] + layerHeight[l - 1] + options.layerGap;
+    for (int l = 1; l < layerCount; ++l) layerTop[l] = layerTop[l - 1] + layerHeight[l - 1] + options.layerGap;
 
     double minX = std::numeric_limits<double>::max(), maxX = std::numeric_limits<double>::lowest();
     for (int v = 0; v < g.nodeCount(); ++v) {
@@ -165,8 +161,7 @@ Expected<LayoutResult> computeLayout(const LayoutGraph& graph, const LayoutOptio
 
     LayoutResult result;
     result.nodes.resize(n);
-    for (int v = 0; v < n; ++v)
-        result.nodes[v] = {x[v] - minX, centreY(v), g.layer[v], g.pos[v]};
+    for (int v = 0; v < n; ++v) result.nodes[v] = {x[v] - minX, centreY(v), g.layer[v], g.pos[v]};
     result.edges.resize(graph.edges.size());
     for (size_t e = 0; e < graph.edges.size(); ++e) {
         EdgeRoute& route = result.edges[e];
@@ -176,8 +171,10 @@ Expected<LayoutResult> computeLayout(const LayoutGraph& graph, const LayoutOptio
         for (size_t i = 0; i < chain.size(); ++i) {
             const int v = chain[i];
             double y = centreY(v);
-            if (i == 0) y += g.height[v] / 2;
-            else if (i + 1 == chain.size()) y -= g.height[v] / 2;
+            if (i == 0)
+                y += g.height[v] / 2;
+            else if (i + 1 == chain.size())
+                y -= g.height[v] / 2;
             route.points.push_back({x[v] - minX, y});
         }
         if (route.reversed) std::reverse(route.points.begin(), route.points.end());

@@ -34,12 +34,12 @@ struct LayoutGraph {
 };
 
 struct LayoutOptions {
-    double layerGap = 40;     // vertical space between the bottom of a layer and the next top
-    double nodeGap = 20;      // horizontal space between neighbours in a layer
-    double dummyGap = 8;      // horizontal space next to long-edge bends (keeps bundles tight)
-    int orderingPasses = 24;  // barycenter sweeps; the best order seen is kept
-    bool transpose = true;    // adjacent-swap refinement after each sweep
-    int placementPasses = 8;  // coordinate-assignment sweeps
+    double layerGap = 40;    // vertical space between the bottom of a layer and the next top
+    double nodeGap = 20;     // horizontal space between neighbours in a layer
+    double dummyGap = 8;     // horizontal space next to long-edge bends (keeps bundles tight)
+    int orderingPasses = 24; // barycenter sweeps; the best order seen is kept
+    bool transpose = true;   // adjacent-swap refinement after each sweep
+    int placementPasses = 8; // coordinate-assignment sweeps
 };
 
 struct NodePlacement {
@@ -63,7 +63,7 @@ struct LayoutResult {
     double height = 0;
     int layerCount = 0;
     int dummyCount = 0;
-    long long crossings = 0;   // between adjacent layers, long edges counted through bends
+    long long crossings = 0;    // between adjacent layers, long edges counted through bends
     double totalEdgeLength = 0; // sum of the routes' polyline lengths
 };
 

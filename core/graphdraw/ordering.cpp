@@ -12,8 +12,7 @@ namespace embark::graphdraw::detail {
 namespace {
 
 // Crossings between layer l and l + 1.
-long long crossingsBetween(const LayeredGraph& g, int l, std::vector<int>& tree,
-                           std::vector<int>& targets) {
+long long crossingsBetween(const LayeredGraph& g, int l, std::vector<int>& tree, std::vector<int>& targets) {
     const auto& upper = g.layers[l];
     const int n = static_cast<int>(g.layers[l + 1].size());
     if (n < 2 || upper.size() < 2) return 0;
@@ -39,8 +38,7 @@ long long crossingsBetween(const LayeredGraph& g, int l, std::vector<int>& tree,
 }
 
 // Crossings among the edges of u and v towards one neighbour list when u is left of v.
-long long pairCrossings(const LayeredGraph& g, const std::vector<int>& nu,
-                        const std::vector<int>& nv) {
+long long pairCrossings(const LayeredGraph& g, const std::vector<int>& nu, const std::vector<int>& nv) {
     long long c = 0;
     for (int a : nu)
         for (int b : nv)
@@ -72,11 +70,9 @@ bool transposeLayers(LayeredGraph& g) {
             bool improved = false;
             for (int i = 0; i + 1 < static_cast<int>(order.size()); ++i) {
                 const int u = order[i], v = order[i + 1];
-                const long long before =
-                    pairCrossings(g, g.up[u], g.up[v]) + pairCrossings(g, g.down[u], g.down[v]);
+                const long long before = pairCrossings(g, g.up[u], g.up[v]) + pairCrossings(g, g.down[u], g.down[v]);
                 if (before == 0) continue;
-                const long long after =
-                    pairCrossings(g, g.up[v], g.up[u]) + pairCrossings(g, g.down[v], g.down[u]);
+                const long long after = pairCrossings(g, g.up[v], g.up[u]) + pairCrossings(g, g.down[v], g.down[u]);
                 if (after < before) {
                     std::swap(order[i], order[i + 1]);
                     g.pos[order[i]] = i;
@@ -95,8 +91,7 @@ bool transposeLayers(LayeredGraph& g) {
 long long countCrossings(const LayeredGraph& g) {
     std::vector<int> tree, targets;
     long long total = 0;
-    for (int l = 0; l + 1 < static_cast<int>(g.layers.size()); ++l)
-        total += crossingsBetween(g, l, tree, targets);
+    for (int l = 0; l + 1 < static_cast<int>(g.layers.size()); ++l) total += crossingsBetween(g, l, tree, targets);
     return total;
 }
 

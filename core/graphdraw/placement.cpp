@@ -26,9 +26,8 @@ struct Block {
 
 // Minimises sum w_i (x_i - t_i)^2 subject to x_{i+1} - x_i >= sep_i. Substituting
 // y_i = x_i - offset_i turns it into isotonic regression, solved by pooling violators.
-void placeLayer(const std::vector<double>& target, const std::vector<double>& weight,
-                const std::vector<double>& sep, std::vector<double>& out,
-                std::vector<Block>& blocks) {
+void placeLayer(const std::vector<double>& target, const std::vector<double>& weight, const std::vector<double>& sep,
+                std::vector<double>& out, std::vector<Block>& blocks) {
     const size_t n = target.size();
     std::vector<double> offset(n, 0);
     for (size_t i = 1; i < n; ++i) offset[i] = offset[i - 1] + sep[i - 1];

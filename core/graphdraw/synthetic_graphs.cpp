@@ -56,7 +56,7 @@ LayoutGraph resNet50Like() {
     const int stages[] = {3, 4, 6, 3};
     for (int stage : stages) {
         for (int block = 0; block < stage; ++block) {
-            const int main = b.chain(x, 8); // conv bn relu conv bn relu conv bn
+            const int main = b.chain(x, 8);                      // conv bn relu conv bn relu conv bn
             const int shortcut = block == 0 ? b.chain(x, 2) : x; // projection conv, bn
             const int add = b.node();
             b.g.addEdge(main, add);
@@ -89,8 +89,8 @@ std::string toDot(const LayoutGraph& graph) {
     std::ostringstream out;
     out << "digraph G {\n  node [shape=box, fixedsize=true];\n";
     for (size_t i = 0; i < graph.nodes.size(); ++i)
-        out << "  n" << i << " [width=" << graph.nodes[i].width / 72.0
-            << ", height=" << graph.nodes[i].height / 72.0 << "];\n";
+        out << "  n" << i << " [width=" << graph.nodes[i].width / 72.0 << ", height=" << graph.nodes[i].height / 72.0
+            << "];\n";
     for (const auto& e : graph.edges) out << "  n" << e.from << " -> n" << e.to << ";\n";
     out << "}\n";
     return out.str();

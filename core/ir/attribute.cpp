@@ -4,7 +4,8 @@
 
 namespace embark::ir {
 namespace {
-template <typename T> std::string listToString(const std::vector<T>& v) {
+template <typename T>
+std::string listToString(const std::vector<T>& v) {
     std::ostringstream s;
     s << '[';
     for (size_t i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v[i];

@@ -11,8 +11,8 @@
 
 namespace embark::ir {
 
-using Attribute = std::variant<int64_t, float, std::string, std::vector<int64_t>,
-                               std::vector<float>, std::vector<std::string>, Tensor>;
+using Attribute = std::variant<int64_t, float, std::string, std::vector<int64_t>, std::vector<float>,
+                               std::vector<std::string>, Tensor>;
 
 // Ordered so that printing, hashing and export are deterministic.
 using Attributes = std::map<std::string, Attribute>;

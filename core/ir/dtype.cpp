@@ -41,11 +41,15 @@ bool dtypeFromName(std::string_view name, DType* out) {
 bool isFloating(DType t) { return t == DType::Float32 || t == DType::Float64 || t == DType::Float16; }
 bool isInteger(DType t) {
     switch (t) {
-    case DType::Int8: case DType::Int16: case DType::Int32: case DType::Int64:
-    case DType::UInt8: case DType::UInt16: case DType::UInt32: case DType::UInt64:
-        return true;
-    default:
-        return false;
+    case DType::Int8:
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::UInt8:
+    case DType::UInt16:
+    case DType::UInt32:
+    case DType::UInt64: return true;
+    default: return false;
     }
 }
 

@@ -17,7 +17,10 @@ std::vector<std::string> terms(const std::string& side) {
     for (size_t i = 0; i < side.size(); ++i) {
         const char c = side[i];
         if (c == ' ') continue;
-        if (c == ',') { out.emplace_back(); continue; }
+        if (c == ',') {
+            out.emplace_back();
+            continue;
+        }
         if (c == '.') {
             if (side.compare(i, 3, "...") != 0) return {};
             out.back() += '.';
@@ -35,14 +38,17 @@ Expected<EinsumEquation> parseEinsum(const std::string& equation, const std::vec
     const size_t arrow = equation.find("->");
     const std::vector<std::string> ins = terms(equation.substr(0, arrow));
     if (ins.size() != shapes.size())
-        return bad(equation, "names " + std::to_string(ins.size()) + " operand(s) for " + std::to_string(shapes.size()) + " input(s)");
+        return bad(equation, "names " + std::to_string(ins.size()) + " operand(s) for " +
+                                 std::to_string(shapes.size()) + " input(s)");
     // Ellipsis rank: the most dims any operand leaves to it.
     size_t ellipsis = 0;
     for (size_t i = 0; i < ins.size(); ++i) {
-        const size_t letters = static_cast<size_t>(std::count_if(ins[i].begin(), ins[i].end(), [](char c) { return c != '.'; }));
+        const size_t letters =
+            static_cast<size_t>(std::count_if(ins[i].begin(), ins[i].end(), [](char c) { return c != '.'; }));
         const bool hasDots = ins[i].find('.') != std::string::npos;
         if (letters > shapes[i].rank() || (!hasDots && letters != shapes[i].rank()))
-            return bad(equation, "operand " + std::to_string(i) + " '" + ins[i] + "' does not match its shape " + shapes[i].str());
+            return bad(equation, "operand " + std::to_string(i) + " '" + ins[i] + "' does not match its shape " +
+                                     shapes[i].str());
         if (hasDots) ellipsis = std::max(ellipsis, shapes[i].rank() - letters);
     }
     EinsumEquation eq;
@@ -56,18 +62,23 @@ Expected<EinsumEquation> parseEinsum(const std::string& equation, const std::vec
         return id;
     };
     std::vector<int> dotIds;
-    for (size_t k = 0; k < ellipsis; ++k) { dotIds.push_back(static_cast<int>(eq.sizes.size())); eq.sizes.push_back(1); }
+    for (size_t k = 0; k < ellipsis; ++k) {
+        dotIds.push_back(static_cast<int>(eq.sizes.size()));
+        eq.sizes.push_back(1);
+    }
     std::map<char, int> uses;
     for (size_t i = 0; i < ins.size(); ++i) {
         std::vector<int> labels;
-        const size_t letters = static_cast<size_t>(std::count_if(ins[i].begin(), ins[i].end(), [](char c) { return c != '.'; }));
+        const size_t letters =
+            static_cast<size_t>(std::count_if(ins[i].begin(), ins[i].end(), [](char c) { return c != '.'; }));
         for (char c : ins[i]) {
             if (c == '.') {
                 const size_t own = shapes[i].rank() - letters;
                 for (size_t k = ellipsis - own; k < ellipsis; ++k) labels.push_back(dotIds[k]);
                 continue;
             }
-            if (!std::isalpha(static_cast<unsigned char>(c))) return bad(equation, std::string("'") + c + "' is not a label letter");
+            if (!std::isalpha(static_cast<unsigned char>(c)))
+                return bad(equation, std::string("'") + c + "' is not a label letter");
             labels.push_back(idOf(c));
             ++uses[c];
         }
@@ -75,7 +86,8 @@ Expected<EinsumEquation> parseEinsum(const std::string& equation, const std::vec
             int64_t& size = eq.sizes[static_cast<size_t>(labels[d])];
             const int64_t dim = shapes[i][d];
             if (dim == size || dim == 1) continue;
-            if (size != 1) return bad(equation, "a label has sizes " + std::to_string(size) + " and " + std::to_string(dim));
+            if (size != 1)
+                return bad(equation, "a label has sizes " + std::to_string(size) + " and " + std::to_string(dim));
             size = dim;
         }
         eq.operands.push_back(std::move(labels));
@@ -89,7 +101,10 @@ Expected<EinsumEquation> parseEinsum(const std::string& equation, const std::vec
     const std::vector<std::string> outs = terms(equation.substr(arrow + 2));
     if (outs.size() != 1) return bad(equation, "has more than one output term");
     for (char c : outs[0]) {
-        if (c == '.') { eq.output.insert(eq.output.end(), dotIds.begin(), dotIds.end()); continue; }
+        if (c == '.') {
+            eq.output.insert(eq.output.end(), dotIds.begin(), dotIds.end());
+            continue;
+        }
         auto it = ids.find(c);
         if (it == ids.end()) return bad(equation, std::string("output label '") + c + "' names no input dim");
         if (std::find(eq.output.begin(), eq.output.end(), it->second) != eq.output.end())

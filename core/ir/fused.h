@@ -12,7 +12,7 @@
 
 namespace embark::ir {
 
-inline constexpr const char* kActivation = "activation";           // string: op name below
+inline constexpr const char* kActivation = "activation";            // string: op name below
 inline constexpr const char* kActivationMin = "activation_min";     // float (Clip)
 inline constexpr const char* kActivationMax = "activation_max";     // float (Clip)
 inline constexpr const char* kActivationAlpha = "activation_alpha"; // float (LeakyRelu)

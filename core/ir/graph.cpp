@@ -31,8 +31,7 @@ std::string Node::attrString(const std::string& attr, const std::string& fallbac
     return fallback;
 }
 
-std::vector<int64_t> Node::attrInts(const std::string& attr,
-                                    const std::vector<int64_t>& fallback) const {
+std::vector<int64_t> Node::attrInts(const std::string& attr, const std::vector<int64_t>& fallback) const {
     auto it = attrs.find(attr);
     if (it == attrs.end()) return fallback;
     if (auto p = std::get_if<std::vector<int64_t>>(&it->second)) return *p;
@@ -67,7 +66,7 @@ std::string Node::describe() const { return std::string(opName(op)) + " '" + nam
 Value* Graph::addValue(const std::string& valueName, DType dtype, Shape shape) {
     auto v = std::make_unique<Value>();
     v->name = valueName.empty() || m_valueByName.count(valueName) ? uniqueName(valueName.empty() ? "v" : valueName)
-                                                                   : valueName;
+                                                                  : valueName;
     v->dtype = dtype;
     v->shape = std::move(shape);
     Value* raw = v.get();
@@ -146,8 +145,8 @@ Node* Graph::addNode(OpKind op, const std::string& nodeName, const std::vector<V
     return insertNode(nullptr, op, nodeName, ins, outs);
 }
 
-Node* Graph::insertNode(Node* pos, OpKind op, const std::string& nodeName,
-                        const std::vector<Value*>& ins, const std::vector<Value*>& outs) {
+Node* Graph::insertNode(Node* pos, OpKind op, const std::string& nodeName, const std::vector<Value*>& ins,
+                        const std::vector<Value*>& outs) {
     auto n = std::make_unique<Node>();
     n->op = op;
     n->name = nodeName;
@@ -222,8 +221,7 @@ void Graph::removeNode(Node* n) {
     for (size_t i = 0; i < n->m_inputs.size(); ++i) detachInput(n, i);
     for (Value* v : n->m_outputs)
         if (v) v->m_producer = nullptr;
-    m_nodes.erase(std::remove_if(m_nodes.begin(), m_nodes.end(), [n](auto& p) { return p.get() == n; }),
-                  m_nodes.end());
+    m_nodes.erase(std::remove_if(m_nodes.begin(), m_nodes.end(), [n](auto& p) { return p.get() == n; }), m_nodes.end());
 }
 
 size_t Graph::removeDeadValues() {
@@ -309,9 +307,8 @@ Status Graph::topoSort() {
         for (auto& n : m_nodes)
             if (n) restored.push_back(std::move(n));
         m_nodes = std::move(restored);
-        return makeError(ErrorKind::InvalidInput,
-                         "the graph has a cycle through node " + culprit +
-                             ": ONNX graphs must be acyclic; re-export the model");
+        return makeError(ErrorKind::InvalidInput, "the graph has a cycle through node " + culprit +
+                                                      ": ONNX graphs must be acyclic; re-export the model");
     }
     m_nodes = std::move(order);
     return {};
@@ -324,8 +321,7 @@ Status Graph::validate() const {
         for (size_t i = 0; i < n->m_inputs.size(); ++i) {
             Value* v = n->m_inputs[i];
             if (!v) continue;
-            if (std::find(v->m_uses.begin(), v->m_uses.end(), Use{n.get(), static_cast<int>(i)}) ==
-                v->m_uses.end())
+            if (std::find(v->m_uses.begin(), v->m_uses.end(), Use{n.get(), static_cast<int>(i)}) == v->m_uses.end())
                 return makeError(ErrorKind::InvalidInput,
                                  "value '" + v->name + "' does not list its use by " + n->describe());
         }

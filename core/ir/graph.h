@@ -84,10 +84,8 @@ public:
     int64_t attrInt(const std::string& attr, int64_t fallback) const;
     float attrFloat(const std::string& attr, float fallback) const;
     std::string attrString(const std::string& attr, const std::string& fallback) const;
-    std::vector<int64_t> attrInts(const std::string& attr,
-                                  const std::vector<int64_t>& fallback = {}) const;
-    std::vector<float> attrFloats(const std::string& attr,
-                                  const std::vector<float>& fallback = {}) const;
+    std::vector<int64_t> attrInts(const std::string& attr, const std::vector<int64_t>& fallback = {}) const;
+    std::vector<float> attrFloats(const std::string& attr, const std::vector<float>& fallback = {}) const;
     const Tensor* attrTensor(const std::string& attr) const;
     const Graph* subgraph(const std::string& attr) const; // nullptr when absent
     // Inputs that are the op's own (not the implicit outer-scope inputs).
@@ -137,8 +135,8 @@ public:
     Node* addNode(OpKind op, const std::string& name, const std::vector<Value*>& inputs,
                   const std::vector<Value*>& outputs);
     // Inserts before `pos` (nullptr appends).
-    Node* insertNode(Node* pos, OpKind op, const std::string& name,
-                     const std::vector<Value*>& inputs, const std::vector<Value*>& outputs);
+    Node* insertNode(Node* pos, OpKind op, const std::string& name, const std::vector<Value*>& inputs,
+                     const std::vector<Value*>& outputs);
     Node* findNode(const std::string& name) const;
     std::vector<Node*> nodes() const;
     size_t nodeCount() const { return m_nodes.size(); }

@@ -15,14 +15,16 @@ int64_t nodeMacs(const Node& node) {
         for (size_t i = 1; i < w->shape.rank(); ++i) perOutput *= w->shape[i];
         return out->shape.numel() * perOutput;
     }
-    case OpKind::QLinearConv: case OpKind::ConvInteger: {
+    case OpKind::QLinearConv:
+    case OpKind::ConvInteger: {
         const Value* w = node.input(node.op == OpKind::QLinearConv ? 3 : 1);
         if (!w || w->shape.rank() < 3) return 0;
         int64_t perOutput = 1;
         for (size_t i = 1; i < w->shape.rank(); ++i) perOutput *= w->shape[i];
         return out->shape.numel() * perOutput;
     }
-    case OpKind::QLinearMatMul: case OpKind::MatMulInteger: {
+    case OpKind::QLinearMatMul:
+    case OpKind::MatMulInteger: {
         const Value* a = node.input(0);
         if (!a || a->shape.rank() == 0) return 0;
         return out->shape.numel() * a->shape[a->shape.rank() - 1];
@@ -46,7 +48,9 @@ int64_t nodeMacs(const Node& node) {
         if (!a || a->shape.rank() == 0) return 0;
         return out->shape.numel() * a->shape[a->shape.rank() - 1];
     }
-    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: {
+    case OpKind::LSTM:
+    case OpKind::GRU:
+    case OpKind::RNN: {
         // Every step multiplies x by W and h by R: seq * batch * directions * (W + R elements).
         const Value* x = node.input(0);
         const Value* w = node.input(1);
@@ -54,8 +58,7 @@ int64_t nodeMacs(const Node& node) {
         if (!x || !w || !r || x->shape.rank() != 3 || w->shape.rank() != 3) return 0;
         return x->shape[0] * x->shape[1] * (w->shape.numel() + r->shape.numel());
     }
-    default:
-        return 0;
+    default: return 0;
     }
 }
 
@@ -70,7 +73,8 @@ bool isParameter(const Node& node, size_t index) {
     case OpKind::DequantizeLinear: return index == 0;
     case OpKind::QLinearConv: return index == 3 || index == 8;
     case OpKind::QLinearMatMul: return index == 0 || index == 3;
-    case OpKind::ConvInteger: case OpKind::MatMulInteger: return index <= 1;
+    case OpKind::ConvInteger:
+    case OpKind::MatMulInteger: return index <= 1;
     default: return false;
     }
 }

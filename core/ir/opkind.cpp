@@ -18,8 +18,7 @@ static_assert(kOps.size() == static_cast<size_t>(OpKind::Count_),
               "the op name table must list every OpKind, in enum order");
 
 constexpr std::array<std::string_view, 9> kCategories{
-    "conv", "linear", "normalization", "activation", "elementwise", "pooling", "reduction",
-    "shape", "data"};
+    "conv", "linear", "normalization", "activation", "elementwise", "pooling", "reduction", "shape", "data"};
 } // namespace
 
 bool isFusedQuantized(OpKind op) {

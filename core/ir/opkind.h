@@ -21,8 +21,17 @@ enum class OpKind : uint16_t {
     Count_
 };
 
-enum class OpCategory : uint8_t { Conv, Linear, Normalization, Activation, Elementwise, Pooling,
-                                  Reduction, Shape, Data };
+enum class OpCategory : uint8_t {
+    Conv,
+    Linear,
+    Normalization,
+    Activation,
+    Elementwise,
+    Pooling,
+    Reduction,
+    Shape,
+    Data
+};
 
 std::string_view opName(OpKind op);
 std::optional<OpKind> opFromName(std::string_view name);

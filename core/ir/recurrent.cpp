@@ -69,14 +69,25 @@ Expected<RecurrentSpec> recurrentSpec(const Node& n, int64_t rHidden) {
     RecurrentSpec s;
     s.op = n.op;
     switch (n.op) {
-    case OpKind::LSTM: s.gates = 4; s.activationsPerDirection = 3; break;
-    case OpKind::GRU: s.gates = 3; s.activationsPerDirection = 2; break;
-    case OpKind::RNN: s.gates = 1; s.activationsPerDirection = 1; break;
+    case OpKind::LSTM:
+        s.gates = 4;
+        s.activationsPerDirection = 3;
+        break;
+    case OpKind::GRU:
+        s.gates = 3;
+        s.activationsPerDirection = 2;
+        break;
+    case OpKind::RNN:
+        s.gates = 1;
+        s.activationsPerDirection = 1;
+        break;
     default: return invalid(n, "is not a recurrent op");
     }
     const std::string direction = n.attrString("direction", "forward");
-    if (direction == "bidirectional") s.directions = 2;
-    else if (direction == "reverse") s.reverse = true;
+    if (direction == "bidirectional")
+        s.directions = 2;
+    else if (direction == "reverse")
+        s.reverse = true;
     else if (direction != "forward")
         return invalid(n, "direction '" + direction + "' is not one of forward, reverse, bidirectional");
     s.hidden = n.attrInt("hidden_size", rHidden);
@@ -97,9 +108,12 @@ Expected<RecurrentSpec> recurrentSpec(const Node& n, int64_t rHidden) {
     std::vector<std::string> names;
     if (n.has("activations")) {
         const Attribute& a = n.attrs.at("activations");
-        if (auto list = std::get_if<std::vector<std::string>>(&a)) names = *list;
-        else if (auto one = std::get_if<std::string>(&a)) names = {*one};
-        else return invalid(n, "activations is not a list of strings");
+        if (auto list = std::get_if<std::vector<std::string>>(&a))
+            names = *list;
+        else if (auto one = std::get_if<std::string>(&a))
+            names = {*one};
+        else
+            return invalid(n, "activations is not a list of strings");
     }
     const size_t per = static_cast<size_t>(s.activationsPerDirection);
     if (names.empty()) {
@@ -127,7 +141,8 @@ Expected<RecurrentSpec> recurrentSpec(const Node& n, int64_t rHidden) {
             std::string known;
             for (const ActInfo& a : kActs) known += (known.empty() ? "" : ", ") + std::string(a.name);
             return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": activation '" + name +
-                                                         "' is not one of the ONNX recurrent activations (" + known + ")");
+                                                         "' is not one of the ONNX recurrent activations (" + known +
+                                                         ")");
         }
         RecurrentActivation act;
         act.kind = info->kind;

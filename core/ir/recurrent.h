@@ -13,7 +13,17 @@ namespace embark::ir {
 
 // ONNX's list of recurrent activation functions.
 enum class RecurrentAct : uint8_t {
-    Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus,
+    Relu,
+    Tanh,
+    Sigmoid,
+    Affine,
+    LeakyRelu,
+    ThresholdedRelu,
+    ScaledTanh,
+    HardSigmoid,
+    Elu,
+    Softsign,
+    Softplus,
 };
 
 struct RecurrentActivation {
@@ -31,15 +41,15 @@ struct RecurrentActivation {
 // GRU z, r, h.
 struct RecurrentSpec {
     OpKind op = OpKind::RNN;
-    int gates = 1;              // 1 (RNN), 3 (GRU), 4 (LSTM)
-    int directions = 1;         // 2 when bidirectional
-    bool reverse = false;       // direction "reverse" (a single direction running backwards)
+    int gates = 1;        // 1 (RNN), 3 (GRU), 4 (LSTM)
+    int directions = 1;   // 2 when bidirectional
+    bool reverse = false; // direction "reverse" (a single direction running backwards)
     int64_t hidden = 0;
-    int64_t layout = 0;         // 1: batch first
+    int64_t layout = 0; // 1: batch first
     bool hasClip = false;
-    float clip = 0.f;           // pre-activation values are clamped to [-clip, clip]
-    bool linearBeforeReset = false; // GRU
-    bool inputForget = false;       // LSTM: forget gate = 1 - input gate
+    float clip = 0.f;                // pre-activation values are clamped to [-clip, clip]
+    bool linearBeforeReset = false;  // GRU
+    bool inputForget = false;        // LSTM: forget gate = 1 - input gate
     int activationsPerDirection = 1; // f (RNN); f, g (GRU); f, g, h (LSTM)
     // activationsPerDirection entries per direction, forward direction first.
     std::vector<RecurrentActivation> activations;

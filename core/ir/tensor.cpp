@@ -135,9 +135,12 @@ bool Tensor::identical(const Tensor& other) const {
 float halfToFloat(uint16_t h) {
     const uint32_t sign = (h >> 15) & 1u, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
     float v;
-    if (exp == 0) v = std::ldexp(static_cast<float>(mant), -24);
-    else if (exp == 31) v = mant ? NAN : INFINITY;
-    else v = std::ldexp(static_cast<float>(mant | 0x400u), static_cast<int>(exp) - 25);
+    if (exp == 0)
+        v = std::ldexp(static_cast<float>(mant), -24);
+    else if (exp == 31)
+        v = mant ? NAN : INFINITY;
+    else
+        v = std::ldexp(static_cast<float>(mant | 0x400u), static_cast<int>(exp) - 25);
     return sign ? -v : v;
 }
 

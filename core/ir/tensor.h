@@ -33,8 +33,14 @@ public:
 
     const void* data() const { return m_storage ? m_storage->data() : nullptr; }
     void* mutableData(); // detaches shared storage
-    template <typename T> const T* as() const { return static_cast<const T*>(data()); }
-    template <typename T> T* mutableAs() { return static_cast<T*>(mutableData()); }
+    template <typename T>
+    const T* as() const {
+        return static_cast<const T*>(data());
+    }
+    template <typename T>
+    T* mutableAs() {
+        return static_cast<T*>(mutableData());
+    }
 
     // Same data, new shape with the same element count.
     Tensor reshaped(Shape shape) const;

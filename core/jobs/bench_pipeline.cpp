@@ -31,7 +31,7 @@ Expected<BenchResult> runBenchmark(const BenchOptions& options) {
     state.options = options;
     const RecipeRun run = runRecipe(benchRecipe(), state, {options.stepStarted, options.progress, options.log});
     const StepOutcome* store = run.outcome(QStringLiteral("store"));
-    if (store->state == StepState::Failed) return *store->error; // the run store refused the record
+    if (store->state == StepState::Failed) return *store->error;      // the run store refused the record
     if (store->state != StepState::Succeeded) return *run.firstError; // failed before the board ran
     BenchResult result = std::move(state.result);
     result.exportDir = state.exported->dir;

@@ -34,7 +34,7 @@ struct BenchOptions {
     QString runtime = QStringLiteral("export");
     QStringList epOptions;
     std::map<std::string, std::string> opOverrides, nodeOverrides;
-    QString compiler;         // "clang", "gcc" or empty (the board's default)
+    QString compiler; // "clang", "gcc" or empty (the board's default)
     // The rest of the target (resolve_target.h): the architecture (empty: the board's), the
     // pass recipe, concatenation in place and the cap on run_export --threads.
     QString arch;
@@ -44,17 +44,17 @@ struct BenchOptions {
     int iterations = 10;
     int warmup = 2;
     int threads = 1;
-    QString affinity;         // "0,1": run under taskset on the board
-    bool layers = false;      // per-layer timings
+    QString affinity;            // "0,1": run under taskset on the board
+    bool layers = false;         // per-layer timings
     bool accuracyLayers = false; // per-layer dumps compared with the reference
     // The float model a quantized model was made from (float_reference.h): the dumps are also
     // compared with it, layer by layer (needs accuracyLayers), stored as extra "float_reference".
     std::shared_ptr<const ir::Graph> floatReference;
     QString floatReferencePath;
-    double snrDropDb = 10;    // the float reference's first-drop threshold
-    QString workDir;          // exports and downloads; empty = a cache folder
+    double snrDropDb = 10; // the float reference's first-drop threshold
+    QString workDir;       // exports and downloads; empty = a cache folder
     deploy::SshOptions ssh;
-    QString storePath;        // empty = RunStore::defaultPath(); "-" = do not store
+    QString storePath; // empty = RunStore::defaultPath(); "-" = do not store
     int runTimeoutSeconds = 900;
     const std::atomic_bool* cancel = nullptr;
     std::function<void(const QString& line)> log;
@@ -66,13 +66,13 @@ struct BenchOptions {
 
 struct LayerAccuracy {
     bench::Accuracy accuracy;
-    std::string node;      // export node
-    std::string value;     // the reference value it was compared with
+    std::string node;  // export node
+    std::string value; // the reference value it was compared with
 };
 
 struct BenchResult {
-    store::RunRecord record;     // status Ok or Failed, with message
-    bench::RunOutput output;     // parsed run_export lines
+    store::RunRecord record; // status Ok or Failed, with message
+    bench::RunOutput output; // parsed run_export lines
     std::vector<bench::LayerSample> medianLayers;
     std::vector<LayerAccuracy> layerAccuracy;
     int firstDivergentLayer = -1; // index into layerAccuracy where the error jumps, or -1

@@ -38,12 +38,14 @@ std::string sizeText(int w, int h) { return std::to_string(w) + "x" + std::to_st
 // The value of channel c of a per-channel option (one value: every channel).
 double perChannel(const std::vector<double>& v, int c) { return v.size() == 1 ? v[0] : v[static_cast<size_t>(c)]; }
 
-Expected<passes::CalibrationSample> loadImage(const ir::Value& input, const CalibrationSource& source, const ImageOptions& options) {
+Expected<passes::CalibrationSample> loadImage(const ir::Value& input, const CalibrationSource& source,
+                                              const ImageOptions& options) {
     auto geometry = imageGeometry(input, options.layout);
     if (!geometry) return geometry.error();
     const ImageDecoder& decode = installedImageDecoder();
     if (!decode)
-        return makeError(ErrorKind::Unsupported, "calibration image '" + str(source.path) + "': this program reads no images");
+        return makeError(ErrorKind::Unsupported,
+                         "calibration image '" + str(source.path) + "': this program reads no images");
     const std::string path = str(source.path);
     auto image = decode(imageRequest(path, options, *geometry));
     if (!image) return image.error();
@@ -99,10 +101,11 @@ Expected<std::vector<CalibrationSource>> listCalibrationSources(const QStringLis
             for (const QString& f : files) out.push_back({isImageFile(f) ? Kind::Image : Kind::TensorFile, f});
         }
         if (out.size() == before)
-            return makeError(ErrorKind::InvalidInput, "--calib '" + str(spec) +
-                                                          "' holds no input_K.pb files, no test_data_set_N folders, no tensor "
-                                                          "files (.pb, .npy) and no images (.png, .jpg, .jpeg): the calibration "
-                                                          "set would be empty");
+            return makeError(ErrorKind::InvalidInput,
+                             "--calib '" + str(spec) +
+                                 "' holds no input_K.pb files, no test_data_set_N folders, no tensor "
+                                 "files (.pb, .npy) and no images (.png, .jpg, .jpeg): the calibration "
+                                 "set would be empty");
     }
     return out;
 }
@@ -113,17 +116,19 @@ Expected<ImageGeometry> imageGeometry(const ir::Value& input, ImageLayout layout
     if (input.dtype != ir::DType::Float32)
         return makeError(ErrorKind::InvalidInput, what + " is not float32: images calibrate float32 inputs only");
     if (s.rank() != 4 || s[0] != 1)
-        return makeError(ErrorKind::InvalidInput, what + " is not an image batch of one (" + layoutName(layout) +
-                                                      " with N = 1); fix it with --shape, or calibrate with tensor files");
+        return makeError(ErrorKind::InvalidInput,
+                         what + " is not an image batch of one (" + layoutName(layout) +
+                             " with N = 1); fix it with --shape, or calibrate with tensor files");
     ImageGeometry g;
     const bool nchw = layout == ImageLayout::NCHW;
     g.channels = static_cast<int>(nchw ? s[1] : s[3]);
     g.height = static_cast<int>(nchw ? s[2] : s[1]);
     g.width = static_cast<int>(nchw ? s[3] : s[2]);
     if (g.channels != 1 && g.channels != 3)
-        return makeError(ErrorKind::InvalidInput, what + " read as " + layoutName(layout) + " has " + std::to_string(g.channels) +
-                                                      " channels; images give 1 (grayscale) or 3 (RGB)" +
-                                                      (nchw ? ": is it NHWC (--layout NHWC)?" : ": is it NCHW (--layout NCHW)?"));
+        return makeError(ErrorKind::InvalidInput,
+                         what + " read as " + layoutName(layout) + " has " + std::to_string(g.channels) +
+                             " channels; images give 1 (grayscale) or 3 (RGB)" +
+                             (nchw ? ": is it NHWC (--layout NHWC)?" : ": is it NCHW (--layout NCHW)?"));
     return g;
 }
 
@@ -148,19 +153,23 @@ Expected<ir::Tensor> imageTensor(const DecodedImage& image, const std::string& p
         if (image.width != image.sourceWidth || image.height != image.sourceHeight)
             size += ", " + sizeText(image.width, image.height) + " after --resize";
         return makeError(ErrorKind::InvalidInput,
-                         "calibration image '" + path + "' " + size + " (width x height), but model input '" + input.name +
-                             "' [" + input.shape.str() + "] (" + layoutName(options.layout) + ") takes " + sizeText(g.width, g.height) +
-                             ": give --resize " + sizeText(g.width, g.height) + " (stretch) or --resize N with N >= " +
-                             std::to_string(std::max(g.width, g.height)) + " (short side, then centre crop)");
+                         "calibration image '" + path + "' " + size + " (width x height), but model input '" +
+                             input.name + "' [" + input.shape.str() + "] (" + layoutName(options.layout) + ") takes " +
+                             sizeText(g.width, g.height) + ": give --resize " + sizeText(g.width, g.height) +
+                             " (stretch) or --resize N with N >= " + std::to_string(std::max(g.width, g.height)) +
+                             " (short side, then centre crop)");
     }
     if (image.rgb.size() != static_cast<size_t>(image.width) * static_cast<size_t>(image.height) * 3)
-        return makeError(ErrorKind::InvalidInput, "calibration image '" + path + "': the decoder returned a wrong pixel count");
+        return makeError(ErrorKind::InvalidInput,
+                         "calibration image '" + path + "': the decoder returned a wrong pixel count");
     if (options.mean.size() != 1 && options.mean.size() != static_cast<size_t>(g.channels))
-        return makeError(ErrorKind::Usage, "--mean has " + std::to_string(options.mean.size()) + " values; model input '" + input.name +
-                                               "' has " + channelsHint(g.channels));
+        return makeError(ErrorKind::Usage, "--mean has " + std::to_string(options.mean.size()) +
+                                               " values; model input '" + input.name + "' has " +
+                                               channelsHint(g.channels));
     if (options.std.size() != 1 && options.std.size() != static_cast<size_t>(g.channels))
-        return makeError(ErrorKind::Usage, "--std has " + std::to_string(options.std.size()) + " values; model input '" + input.name +
-                                               "' has " + channelsHint(g.channels));
+        return makeError(ErrorKind::Usage, "--std has " + std::to_string(options.std.size()) +
+                                               " values; model input '" + input.name + "' has " +
+                                               channelsHint(g.channels));
     const size_t pixels = static_cast<size_t>(g.width) * static_cast<size_t>(g.height);
     const size_t channels = static_cast<size_t>(g.channels);
     std::vector<float> values(pixels * channels);
@@ -182,8 +191,9 @@ Expected<passes::CalibrationSample> loadCalibrationSample(const ir::Graph& graph
     sample.label = quoted(source.path);
     const std::vector<const ir::Value*> inputs = dataInputs(graph);
     if (source.kind != CalibrationSource::Kind::TestSet && inputs.size() != 1)
-        return makeError(ErrorKind::InvalidInput, "--calib '" + str(source.path) + "' is one tensor, but the model has " +
-                                                      std::to_string(inputs.size()) + " inputs: give test_data_set_N folders");
+        return makeError(ErrorKind::InvalidInput,
+                         "--calib '" + str(source.path) + "' is one tensor, but the model has " +
+                             std::to_string(inputs.size()) + " inputs: give test_data_set_N folders");
     if (source.kind == CalibrationSource::Kind::Image) return loadImage(*inputs[0], source, image);
     if (source.kind == CalibrationSource::Kind::TensorFile) {
         auto t = onnx::readTensorFile(str(source.path), inputs[0]->dtype, inputs[0]->shape);
@@ -203,31 +213,37 @@ Expected<passes::CalibrationSample> loadCalibrationSample(const ir::Graph& graph
 
 Expected<passes::CalibrationSet> calibrationSet(const ir::Graph& graph, std::vector<CalibrationSource> sources,
                                                 const ImageOptions& image) {
-    const bool images = std::any_of(sources.begin(), sources.end(),
-                                    [](const CalibrationSource& s) { return s.kind == CalibrationSource::Kind::Image; });
+    const bool images = std::any_of(sources.begin(), sources.end(), [](const CalibrationSource& s) {
+        return s.kind == CalibrationSource::Kind::Image;
+    });
     const std::vector<const ir::Value*> inputs = dataInputs(graph);
     if (images) {
         if (!installedImageDecoder())
-            return makeError(ErrorKind::Unsupported, "this program reads no images: calibrate with test_data_set_N folders or tensor files");
+            return makeError(ErrorKind::Unsupported,
+                             "this program reads no images: calibrate with test_data_set_N folders or tensor files");
         if (inputs.size() != 1)
             return makeError(ErrorKind::InvalidInput, "images calibrate a model of one input; this one has " +
-                                                          std::to_string(inputs.size()) + ": give test_data_set_N folders");
+                                                          std::to_string(inputs.size()) +
+                                                          ": give test_data_set_N folders");
         auto g = imageGeometry(*inputs[0], image.layout);
         if (!g) return g.error();
         if (image.shortSide > 0 && image.shortSide < std::max(g->width, g->height))
-            return makeError(ErrorKind::Usage, "--resize " + std::to_string(image.shortSide) + " is smaller than model input '" +
-                                                   inputs[0]->name + "' (" + sizeText(g->width, g->height) +
+            return makeError(ErrorKind::Usage, "--resize " + std::to_string(image.shortSide) +
+                                                   " is smaller than model input '" + inputs[0]->name + "' (" +
+                                                   sizeText(g->width, g->height) +
                                                    "): the short side must be at least " +
                                                    std::to_string(std::max(g->width, g->height)) + " to crop it");
         for (const auto* v : {&image.mean, &image.std})
             if (v->size() != 1 && v->size() != static_cast<size_t>(g->channels))
                 return makeError(ErrorKind::Usage, std::string(v == &image.mean ? "--mean" : "--std") + " has " +
-                                                       std::to_string(v->size()) + " values; model input '" + inputs[0]->name +
-                                                       "' has " + channelsHint(g->channels));
+                                                       std::to_string(v->size()) + " values; model input '" +
+                                                       inputs[0]->name + "' has " + channelsHint(g->channels));
     }
     passes::CalibrationSet set;
     set.size = sources.size();
-    set.load = [&graph, sources = std::move(sources), image](size_t i) { return loadCalibrationSample(graph, sources[i], image); };
+    set.load = [&graph, sources = std::move(sources), image](size_t i) {
+        return loadCalibrationSample(graph, sources[i], image);
+    };
     return set;
 }
 

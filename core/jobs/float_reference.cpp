@@ -11,24 +11,28 @@ Status checkFloatReference(const ir::Graph& fp, const ir::Graph& model, const st
                                                           "' is not an input of the model benchmarked: give the float "
                                                           "model the quantized one was made from (the same inputs)");
         if (o->shape != v->shape)
-            return makeError(ErrorKind::InvalidInput, "float reference '" + floatPath + "': its input '" + v->name + "' is " +
-                                                          v->shape.str() + " but " + o->shape.str() +
-                                                          " in the model benchmarked: the two models must take the same inputs");
+            return makeError(ErrorKind::InvalidInput,
+                             "float reference '" + floatPath + "': its input '" + v->name + "' is " + v->shape.str() +
+                                 " but " + o->shape.str() +
+                                 " in the model benchmarked: the two models must take the same inputs");
     }
     for (const ir::Value* v : model.inputs())
         if (!v->isConstant() && !fp.findValue(v->name))
-            return makeError(ErrorKind::InvalidInput, "float reference '" + floatPath + "' has no input '" + v->name +
-                                                          "', which the model benchmarked takes: the two models must take "
-                                                          "the same inputs");
+            return makeError(ErrorKind::InvalidInput,
+                             "float reference '" + floatPath + "' has no input '" + v->name +
+                                 "', which the model benchmarked takes: the two models must take "
+                                 "the same inputs");
     for (const ir::Node* n : fp.nodes())
         for (const ir::Value* out : n->outputs())
             if (out && out->dtype == ir::DType::Float32)
                 if (const ir::Value* mine = model.findValue(out->name); mine && mine->dtype == ir::DType::Float32)
                     return {};
-    return makeError(ErrorKind::InvalidInput, "float reference '" + floatPath + "': no layer of it has a float32 "
-                                                  "counterpart of the same name in the model benchmarked, so no layer "
-                                                  "can be compared: give the float model the quantized one was made from "
-                                                  "(embark-cli quantize keeps its names)");
+    return makeError(ErrorKind::InvalidInput,
+                     "float reference '" + floatPath +
+                         "': no layer of it has a float32 "
+                         "counterpart of the same name in the model benchmarked, so no layer "
+                         "can be compared: give the float model the quantized one was made from "
+                         "(embark-cli quantize keeps its names)");
 }
 
 namespace {

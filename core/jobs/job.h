@@ -19,13 +19,13 @@ namespace embark::jobs {
 enum class JobKind { Export, Build, Deploy, Benchmark, Quantize };
 enum class JobState { Queued, Running, Succeeded, Failed, Cancelled };
 
-const char* jobKindName(JobKind kind);   // "export", "build", ...
+const char* jobKindName(JobKind kind);    // "export", "build", ...
 const char* jobStateName(JobState state); // "queued", "running", ...
 inline bool isFinished(JobState s) { return s != JobState::Queued && s != JobState::Running; }
 
 struct JobProgress {
-    QString step;  // "build", "run", ... (what the job does now)
-    int done = 0;  // of `total`: the step's own progress; total 0 = unknown
+    QString step; // "build", "run", ... (what the job does now)
+    int done = 0; // of `total`: the step's own progress; total 0 = unknown
     int total = 0;
     int stepIndex = -1; // the step's place in its recipe (0-based), -1 = a one-step job
     int stepCount = 0;
@@ -65,12 +65,12 @@ public:
 
     JobState state() const { return m_state.load(); }
     JobProgress progress() const;
-    QStringList log() const;             // every line so far
+    QStringList log() const;              // every line so far
     QStringList logFrom(int first) const; // lines [first, end)
     int logLineCount() const;
-    QString message() const;             // the result's summary or the error
-    std::any result() const;             // set by the work function on success
-    qint64 elapsedMs() const;            // running time (frozen once finished); 0 while queued
+    QString message() const;  // the result's summary or the error
+    std::any result() const;  // set by the work function on success
+    qint64 elapsedMs() const; // running time (frozen once finished); 0 while queued
 
     // Asks the job to stop. A queued job never starts; a running one sees the flag (a build
     // kills its process tree) and ends Cancelled.

@@ -17,13 +17,14 @@ public:
 
     void log(const QString& line) override {
         m_job->appendLog(line);
-        QMetaObject::invokeMethod(m_queue, [q = m_queue, id = m_job->id(), line] { emit q->logLine(id, line); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_queue, [q = m_queue, id = m_job->id(), line] { emit q->logLine(id, line); }, Qt::QueuedConnection);
     }
     void progress(const QString& step, int done, int total) override {
         m_job->setProgress({step, done, total, m_stepIndex, m_stepCount});
         QMetaObject::invokeMethod(
-            m_queue, [q = m_queue, id = m_job->id(), step, done, total] { emit q->progressChanged(id, step, done, total); },
+            m_queue,
+            [q = m_queue, id = m_job->id(), step, done, total] { emit q->progressChanged(id, step, done, total); },
             Qt::QueuedConnection);
     }
     void stepStarted(const QString& step, int index, int count) override {
@@ -109,7 +110,8 @@ bool JobQueue::waitForIdle(int timeoutMs) {
     while (!isIdle() && !deadline.hasExpired()) {
         QEventLoop loop;
         connect(this, &JobQueue::idle, &loop, &QEventLoop::quit);
-        QTimer::singleShot(std::min<qint64>(100, std::max<qint64>(1, deadline.remainingTime())), &loop, &QEventLoop::quit);
+        QTimer::singleShot(std::min<qint64>(100, std::max<qint64>(1, deadline.remainingTime())), &loop,
+                           &QEventLoop::quit);
         loop.exec();
     }
     return isIdle();
@@ -142,8 +144,8 @@ void JobQueue::run(const std::shared_ptr<Job>& job) {
             state = JobState::Failed;
             message = QStringLiteral("internal error: %1").arg(QString::fromLocal8Bit(e.what()));
         }
-        QMetaObject::invokeMethod(this, [this, id = job->id(), state, message] { onWorkDone(id, state, message); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, id = job->id(), state, message] { onWorkDone(id, state, message); }, Qt::QueuedConnection);
     });
 }
 

@@ -48,8 +48,9 @@ Status setBuildResult(const build::BuildResult& built, JobContext& ctx) {
 } // namespace
 
 std::shared_ptr<Job> makeExportJob(ExportRequest r, QString title) {
-    if (title.isEmpty()) title = QStringLiteral("Export %1 for %2 (%3)").arg(baseName(r.modelPath), r.boardId,
-                                                                     QString::fromStdString(r.library));
+    if (title.isEmpty())
+        title = QStringLiteral("Export %1 for %2 (%3)")
+                    .arg(baseName(r.modelPath), r.boardId, QString::fromStdString(r.library));
     const JobKind kind = r.build ? JobKind::Build : JobKind::Export;
     return std::make_shared<Job>(title, kind, [r = std::move(r)](JobContext& ctx) -> Status {
         PipelineState state;
@@ -96,14 +97,16 @@ std::shared_ptr<Job> makeDeployJob(DeployRequest r, QString title) {
         state.binary = r.binary;
         if (!r.exportFirst) state.exportDir = r.exportDir;
         EMBARK_TRY(runInJob(deployRunRecipe(!r.exportDir.isEmpty(), r.exportFirst.has_value()), state, ctx));
-        ctx.setResult(QString::fromUtf8(state.runStdout), QStringLiteral("ran once on %1").arg(state.transport->describe()));
+        ctx.setResult(QString::fromUtf8(state.runStdout),
+                      QStringLiteral("ran once on %1").arg(state.transport->describe()));
         return {};
     });
 }
 
 std::shared_ptr<Job> makeBenchmarkJob(BenchOptions o, QString title) {
-    if (title.isEmpty()) title = QStringLiteral("Benchmark %1 on %2 (%3)").arg(baseName(o.modelPath), o.boardId,
-                                                                       QString::fromStdString(o.library));
+    if (title.isEmpty())
+        title = QStringLiteral("Benchmark %1 on %2 (%3)")
+                    .arg(baseName(o.modelPath), o.boardId, QString::fromStdString(o.library));
     return std::make_shared<Job>(title, JobKind::Benchmark, [options = std::move(o)](JobContext& ctx) -> Status {
         BenchOptions o = options;
         o.log = [&](const QString& line) { ctx.log(line); };

@@ -39,14 +39,14 @@ struct ExportRequest {
 
 struct BuildRequest {
     QString exportDir;
-    QString boardId;    // its architecture is checked against the binary; empty = export.json's
-    int parallel = 0;   // compiler processes; 0 = all cores
+    QString boardId;  // its architecture is checked against the binary; empty = export.json's
+    int parallel = 0; // compiler processes; 0 = all cores
 };
 
 struct DeployRequest {
     std::optional<ExportRequest> exportFirst; // set: export (into its outDir) and build first
-    QString exportDir;  // set: build it first (incremental; nothing to do when up to date)
-    QString binary;     // a built run_export (its lib/ folder goes along when present)
+    QString exportDir;                        // set: build it first (incremental; nothing to do when up to date)
+    QString binary;                           // a built run_export (its lib/ folder goes along when present)
     QString boardId;
     deploy::SshOptions ssh;
     int timeoutSeconds = 300;

@@ -84,8 +84,9 @@ Expected<QStringList> externalDataFiles(const QString& modelPath) {
     QStringList out;
     for (const QString& f : files) {
         if (f.startsWith('/') || f.split('/').contains(".."))
-            return makeError(ErrorKind::InvalidInput, QStringLiteral("'%1' points at external data '%2' outside its folder")
-                                                          .arg(modelPath, f).toStdString());
+            return makeError(
+                ErrorKind::InvalidInput,
+                QStringLiteral("'%1' points at external data '%2' outside its folder").arg(modelPath, f).toStdString());
         out << f;
     }
     return out;
@@ -127,8 +128,9 @@ Status runLocal(const QString& program, const QStringList& args, const QString& 
         if (c.cancelled() || timer.elapsed() > qint64(timeoutSeconds) * 1000) {
             p.kill();
             p.waitForFinished(5000);
-            return c.cancelled() ? cancelled("during npm install")
-                                 : external(QStringLiteral("%1 did not finish in %2 s").arg(program).arg(timeoutSeconds));
+            return c.cancelled()
+                       ? cancelled("during npm install")
+                       : external(QStringLiteral("%1 did not finish in %2 s").arg(program).arg(timeoutSeconds));
         }
     }
     const QByteArray rest = p.readAll();
@@ -162,7 +164,6 @@ bool versionSatisfies(const QString& installed, const QString& wanted) {
 
 } // namespace
 
-
 QString ortRunnerScript() { return exporter::defaultRuntimeDir() + "/ort/ort_run.js"; }
 
 Status ortResolveStep(PipelineState& s, StepContext& c) {
@@ -172,11 +173,12 @@ Status ortResolveStep(PipelineState& s, StepContext& c) {
         QStringList with;
         for (const targets::Board& b : targets::loadBoards().boards)
             if (b.onnxruntime) with << b.id;
-        return makeError(ErrorKind::Usage,
-                         QStringLiteral("board '%1' has no ONNX Runtime (%2): boards with one: %3; or add an "
-                                        "\"onnxruntime\" object to the board file (docs/onnxruntime.md)")
-                             .arg(board->id, board->sourceFile, with.isEmpty() ? QStringLiteral("none") : with.join(", "))
-                             .toStdString());
+        return makeError(
+            ErrorKind::Usage,
+            QStringLiteral("board '%1' has no ONNX Runtime (%2): boards with one: %3; or add an "
+                           "\"onnxruntime\" object to the board file (docs/onnxruntime.md)")
+                .arg(board->id, board->sourceFile, with.isEmpty() ? QStringLiteral("none") : with.join(", "))
+                .toStdString());
     }
     auto ort = std::make_shared<OrtRunState>();
     ort->runtime = *board->onnxruntime;
@@ -208,9 +210,10 @@ Status ortToolsStep(PipelineState& s, StepContext& c) {
         return external("ONNX Runtime on the host needs Node.js and npm (node and npm are not on PATH): run "
                         "scripts/install-deps.sh or install them (apt install nodejs npm)");
     if (!QFileInfo::exists(ortRunnerScript()))
-        return external(QStringLiteral("Embark's ONNX Runtime runner is missing: %1 (set EMBARK_RUNTIME_DIR to Embark's "
-                                       "runtime folder)")
-                            .arg(ortRunnerScript()));
+        return external(
+            QStringLiteral("Embark's ONNX Runtime runner is missing: %1 (set EMBARK_RUNTIME_DIR to Embark's "
+                           "runtime folder)")
+                .arg(ortRunnerScript()));
     o.nodeDir = targets::ortNodeInstallDir(o.runtime);
     const QString wanted = targets::npmPackageVersion(o.runtime.node);
     QString have = installedVersion(o.nodeDir);
@@ -228,8 +231,8 @@ Status ortToolsStep(PipelineState& s, StepContext& c) {
                                {"ONNXRUNTIME_NODE_INSTALL=skip"}, c, 900);
     if (!st) {
         QDir(partial).removeRecursively();
-        return external(QStringLiteral("cannot install %1 with npm into %2: %3").arg(o.runtime.node, o.nodeDir,
-                                                                                     QString::fromStdString(st.error().message)));
+        return external(QStringLiteral("cannot install %1 with npm into %2: %3")
+                            .arg(o.runtime.node, o.nodeDir, QString::fromStdString(st.error().message)));
     }
     have = installedVersion(partial);
     if (have.isEmpty() || !versionSatisfies(have, wanted)) {
@@ -288,9 +291,10 @@ Status ortDeployStep(PipelineState& s, StepContext& c) {
         auto dirCheck = execOnBoard(s, c, {"test", "-d", o.runtime.root});
         if (!dirCheck) return dirCheck.error();
         if (!dirCheck->succeeded())
-            return external(QStringLiteral("board '%1': the ONNX Runtime folder %2 (\"onnxruntime\".\"root\" in %3) does "
-                                           "not exist on the board: %4")
-                                .arg(s.board->id, o.runtime.root, s.board->sourceFile, targets::spacemitOrtHelp()));
+            return external(
+                QStringLiteral("board '%1': the ONNX Runtime folder %2 (\"onnxruntime\".\"root\" in %3) does "
+                               "not exist on the board: %4")
+                    .arg(s.board->id, o.runtime.root, s.board->sourceFile, targets::spacemitOrtHelp()));
         auto toolCheck = execOnBoard(s, c, {"test", "-x", perfTest});
         if (!toolCheck) return toolCheck.error();
         if (!toolCheck->succeeded())

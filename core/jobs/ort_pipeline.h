@@ -29,19 +29,19 @@ namespace embark::jobs {
 struct OrtRunState {
     targets::OrtRuntime runtime;
     targets::EpOptions epOptions;
-    QString dir;      // local work folder (model/, results/)
-    QString nodeDir;  // host: where onnxruntime-node is installed
+    QString dir;     // local work folder (model/, results/)
+    QString nodeDir; // host: where onnxruntime-node is installed
     std::vector<std::string> outputNames;
     std::vector<ir::Tensor> referenceOutputs;
     std::map<std::string, ir::Tensor> referenceValues; // every value, for .npy dumps
-    QString version;  // "onnxruntime-node 1.30.0", "SpacemiT-ORT (<root>)"
+    QString version;                                   // "onnxruntime-node 1.30.0", "SpacemiT-ORT (<root>)"
     bench::PerfTestStats perf;
     bench::TestRunnerResult testRunner;
-    QString testRunnerProblem; // why there is no verdict (no summary printed)
-    QByteArray runnerOutput; // ort_run.js JSON lines
-    QStringList remoteFiles; // files the run left in the board's run folder
-    QString profileFile;     // downloaded ORT profile
-    QString epProfileFile;   // downloaded SpacemiT EP profile
+    QString testRunnerProblem;            // why there is no verdict (no summary printed)
+    QByteArray runnerOutput;              // ort_run.js JSON lines
+    QStringList remoteFiles;              // files the run left in the board's run folder
+    QString profileFile;                  // downloaded ORT profile
+    QString epProfileFile;                // downloaded SpacemiT EP profile
     QStringList subgraphFiles, dumpFiles; // downloaded
     std::vector<bench::OrtLayer> layers;
     std::vector<bench::OrtLayer> epLayers; // from the EP's own profile

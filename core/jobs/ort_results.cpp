@@ -67,13 +67,17 @@ Status compareNodeOutputs(PipelineState& s) {
     for (size_t k = 0; k < o.outputNames.size(); ++k) {
         const std::string& name = o.outputNames[k];
         auto it = lines.find(name);
-        if (it == lines.end()) return external(QStringLiteral("ort_run.js wrote no file for output '%1'").arg(QString::fromStdString(name)));
+        if (it == lines.end())
+            return external(
+                QStringLiteral("ort_run.js wrote no file for output '%1'").arg(QString::fromStdString(name)));
         const QString dst = o.dir + "/results/output_" + QString::number(k) + ".bin";
         EMBARK_TRY(s.transport->download(it->second.value("file").toString(), dst));
         const ir::Tensor& ref = o.referenceOutputs[k];
         bool ok = false;
         const ir::Tensor got = readRaw(dst, dtypeFromRunner(it->second.value("dtype").toString()), ref.shape(), &ok);
-        if (!ok) return external(QStringLiteral("output '%1' from ONNX Runtime has the wrong size").arg(QString::fromStdString(name)));
+        if (!ok)
+            return external(
+                QStringLiteral("output '%1' from ONNX Runtime has the wrong size").arg(QString::fromStdString(name)));
         s.result.record.outputAccuracy.push_back(
             entry(bench::compare(got.castTo(ir::DType::Float32), ref.castTo(ir::DType::Float32), name)));
     }
@@ -98,8 +102,9 @@ void compareDumps(PipelineState& s, StepContext& c) {
                 c.log(QStringLiteral("skipping %1: %2").arg(file->second, QString::fromStdString(got.error().message)));
                 continue;
             }
-            LayerAccuracy la{bench::compare(got->castTo(ir::DType::Float32), ref->second.castTo(ir::DType::Float32), n->name),
-                             n->name, v->name};
+            LayerAccuracy la{
+                bench::compare(got->castTo(ir::DType::Float32), ref->second.castTo(ir::DType::Float32), n->name),
+                n->name, v->name};
             result.layerAccuracy.push_back(la);
             result.record.layerAccuracy.push_back(entry(la.accuracy));
             for (size_t k = 0; k < o.outputNames.size(); ++k)
@@ -113,10 +118,13 @@ void compareDumps(PipelineState& s, StepContext& c) {
     if (result.firstDivergentLayer >= 0)
         result.record.extra["first_divergent_layer"] =
             QString::fromStdString(result.layerAccuracy[static_cast<size_t>(result.firstDivergentLayer)].node);
-    c.log(QStringLiteral("tensor dumps: %1 downloaded, %2 compared with the reference").arg(o.dumpFiles.size()).arg(result.layerAccuracy.size()));
+    c.log(QStringLiteral("tensor dumps: %1 downloaded, %2 compared with the reference")
+              .arg(o.dumpFiles.size())
+              .arg(result.layerAccuracy.size()));
 }
 
-Status readProfile(PipelineState& s, StepContext& c, const QString& file, int skipRuns, std::vector<bench::OrtLayer>* out) {
+Status readProfile(PipelineState& s, StepContext& c, const QString& file, int skipRuns,
+                   std::vector<bench::OrtLayer>* out) {
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly)) return external("cannot read the profile " + file);
     auto profile = bench::parseOrtProfile(f.readAll());
@@ -138,8 +146,10 @@ Status readProfile(PipelineState& s, StepContext& c, const QString& file, int sk
 Status ortCompareStep(PipelineState& s, StepContext& c) {
     OrtRunState& o = *s.ort;
     BenchResult& result = s.result;
-    if (o.runtime.isNode()) EMBARK_TRY(compareNodeOutputs(s));
-    else if (!o.dumpFiles.isEmpty()) compareDumps(s, c);
+    if (o.runtime.isNode())
+        EMBARK_TRY(compareNodeOutputs(s));
+    else if (!o.dumpFiles.isEmpty())
+        compareDumps(s, c);
     if (!o.epProfileFile.isEmpty()) {
         // The EP's own profile: its events mapped the same way, kept beside ORT's.
         if (Status st = readProfile(s, c, o.epProfileFile, 0, &o.epLayers); !st)
@@ -166,9 +176,12 @@ QJsonArray layersJson(const std::vector<bench::OrtLayer>& layers) {
     for (const bench::OrtLayer& l : layers) {
         QJsonArray nodes;
         for (const std::string& n : l.nodes) nodes.append(QString::fromStdString(n));
-        a.append(QJsonObject{{"ort", QString::fromStdString(l.ortName)}, {"op", QString::fromStdString(l.op)},
-                             {"provider", QString::fromStdString(l.provider)}, {"median_ns", l.medianNs},
-                             {"nodes", nodes}, {"mapped_by", QString::fromStdString(l.how)}});
+        a.append(QJsonObject{{"ort", QString::fromStdString(l.ortName)},
+                             {"op", QString::fromStdString(l.op)},
+                             {"provider", QString::fromStdString(l.provider)},
+                             {"median_ns", l.medianNs},
+                             {"nodes", nodes},
+                             {"mapped_by", QString::fromStdString(l.how)}});
     }
     return a;
 }
@@ -208,9 +221,14 @@ QJsonObject samplesJson(std::vector<int64_t> v) {
         const size_t hi = std::min(lo + 1, v.size() - 1);
         return static_cast<double>(v[lo]) + (h - static_cast<double>(lo)) * static_cast<double>(v[hi] - v[lo]);
     };
-    return QJsonObject{{"average_ns", sum / static_cast<double>(v.size())}, {"min_ns", double(v.front())},
-                       {"max_ns", double(v.back())}, {"p50_ns", at(0.5)}, {"p90_ns", at(0.9)},
-                       {"p95_ns", at(0.95)}, {"p99_ns", at(0.99)}, {"p999_ns", at(0.999)}};
+    return QJsonObject{{"average_ns", sum / static_cast<double>(v.size())},
+                       {"min_ns", double(v.front())},
+                       {"max_ns", double(v.back())},
+                       {"p50_ns", at(0.5)},
+                       {"p90_ns", at(0.9)},
+                       {"p95_ns", at(0.95)},
+                       {"p99_ns", at(0.99)},
+                       {"p999_ns", at(0.999)}};
 }
 
 } // namespace
@@ -256,8 +274,10 @@ Status ortStoreStep(PipelineState& s, StepContext& c) {
                             {"affinity", opt.affinity}};
     for (auto it = extra.begin(); it != extra.end(); ++it) rec.extra[it.key()] = it.value();
     if (!o.runtime.isNode() && o.testRunner.parsed)
-        rec.extra["test_runner"] = QJsonObject{{"passed", o.testRunner.passed()}, {"total", o.testRunner.total},
-                                               {"succeeded", o.testRunner.succeeded}, {"failed", o.testRunner.failed},
+        rec.extra["test_runner"] = QJsonObject{{"passed", o.testRunner.passed()},
+                                               {"total", o.testRunner.total},
+                                               {"succeeded", o.testRunner.succeeded},
+                                               {"failed", o.testRunner.failed},
                                                {"not_implemented", o.testRunner.notImplemented}};
     else if (!o.testRunnerProblem.isEmpty())
         rec.extra["test_runner"] = QJsonObject{{"passed", QJsonValue()}, {"message", o.testRunnerProblem}};
@@ -268,9 +288,10 @@ Status ortStoreStep(PipelineState& s, StepContext& c) {
         onBoard = onBoard || step.name == QLatin1String("deploy");
         if (onBoard && step.state != StepState::Succeeded) {
             rec.status = step.state == StepState::Cancelled ? store::RunStatus::Cancelled : store::RunStatus::Failed;
-            rec.message = step.state == StepState::Cancelled ? "cancelled during " + step.name.toStdString() : step.message;
-            c.log(QStringLiteral("run %1: %2").arg(QString::fromLatin1(store::runStatusName(rec.status)),
-                                                  QString::fromStdString(rec.message)));
+            rec.message =
+                step.state == StepState::Cancelled ? "cancelled during " + step.name.toStdString() : step.message;
+            c.log(QStringLiteral("run %1: %2")
+                      .arg(QString::fromLatin1(store::runStatusName(rec.status)), QString::fromStdString(rec.message)));
             break;
         }
     }

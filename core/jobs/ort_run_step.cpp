@@ -19,9 +19,20 @@ using detail::external;
 Status runNode(PipelineState& s, StepContext& c) {
     OrtRunState& o = *s.ort;
     const BenchOptions& opt = s.options;
-    QStringList argv{"node", "ort_run.js", "model", "--threads", QString::number(opt.threads), "--warmup",
-                     QString::number(opt.warmup), "--iterations", QString::number(opt.iterations), "--out", "out"};
-    if (opt.layers) argv << "--profile" << "ort_profile";
+    QStringList argv{"node",
+                     "ort_run.js",
+                     "model",
+                     "--threads",
+                     QString::number(opt.threads),
+                     "--warmup",
+                     QString::number(opt.warmup),
+                     "--iterations",
+                     QString::number(opt.iterations),
+                     "--out",
+                     "out"};
+    if (opt.layers)
+        argv << "--profile"
+             << "ort_profile";
     if (!opt.affinity.isEmpty()) argv = QStringList{"taskset", "-c", opt.affinity} + argv;
     auto exec = execOnBoard(s, c, argv, {"NODE_PATH=" + o.nodeDir + "/node_modules"});
     if (!exec) return exec.error();
@@ -29,10 +40,12 @@ Status runNode(PipelineState& s, StepContext& c) {
     s.runStdout = exec->stdoutData;
     const bench::RunOutput parsed = bench::parseRunOutput(exec->stdoutData); // latency lines
     if (!parsed.error.empty())
-        return external(QStringLiteral("ONNX Runtime on board '%1': %2").arg(s.board->id, QString::fromStdString(parsed.error)));
+        return external(
+            QStringLiteral("ONNX Runtime on board '%1': %2").arg(s.board->id, QString::fromStdString(parsed.error)));
     EMBARK_TRY(deploy::requireSuccess(*exec, s.board->id, "ort_run.js"));
     if (parsed.latencyNs.empty())
-        return external("ort_run.js printed no timings (output: " + QString::fromUtf8(exec->stdoutData.left(300)) + ")");
+        return external("ort_run.js printed no timings (output: " + QString::fromUtf8(exec->stdoutData.left(300)) +
+                        ")");
     store::RunRecord& rec = s.result.record;
     rec.latencyNs = parsed.latencyNs;
     rec.latency = store::summarizeLatency(rec.latencyNs);
@@ -83,15 +96,17 @@ Status runSpacemit(PipelineState& s, StepContext& c) {
     o.perf = bench::parsePerfTestOutput(exec->stdoutData + "\n" + exec->stderrData);
     if (!exec->succeeded() || !o.perf.complete()) {
         // The runtime's own message (an EP that rejects the model says why) comes first.
-        const QString why = !o.perf.error.empty() ? QString::fromStdString(o.perf.error)
-                                                  : QString::fromUtf8((exec->stderrData + exec->stdoutData).right(600)).trimmed();
+        const QString why = !o.perf.error.empty()
+                                ? QString::fromStdString(o.perf.error)
+                                : QString::fromUtf8((exec->stderrData + exec->stdoutData).right(600)).trimmed();
         if (!exec->succeeded()) {
             const Status st = deploy::requireSuccess(*exec, s.board->id, "onnxruntime_perf_test");
             return external(QStringLiteral("onnxruntime_perf_test failed on board '%1': %2 (%3)")
                                 .arg(s.board->id, why, QString::fromStdString(st.error().message)));
         }
-        return external(QStringLiteral("onnxruntime_perf_test printed no statistics on board '%1' (was -s honoured?): %2")
-                            .arg(s.board->id, why));
+        return external(
+            QStringLiteral("onnxruntime_perf_test printed no statistics on board '%1' (was -s honoured?): %2")
+                .arg(s.board->id, why));
     }
     store::RunRecord& rec = s.result.record;
     const bench::PerfTestStats& p = o.perf;
@@ -110,33 +125,41 @@ Status runSpacemit(PipelineState& s, StepContext& c) {
     if (!runner && c.cancelled()) return runner.error();
     if (runner) o.testRunner = bench::parseTestRunnerOutput(runner->stdoutData + "\n" + runner->stderrData);
     if (!runner) {
-        o.testRunnerProblem = QStringLiteral("onnx_test_runner did not run: %1").arg(QString::fromStdString(runner.error().message));
+        o.testRunnerProblem =
+            QStringLiteral("onnx_test_runner did not run: %1").arg(QString::fromStdString(runner.error().message));
         c.log(o.testRunnerProblem);
     } else if (!o.testRunner.parsed) {
         // No summary (a missing or crashing onnx_test_runner): the latency still stands; the
         // verdict is recorded as unknown with the tool's own words.
         const Status st = deploy::requireSuccess(*runner, s.board->id, "onnx_test_runner");
-        o.testRunnerProblem = st ? QStringLiteral("onnx_test_runner printed no summary: %1")
-                                       .arg(QString::fromUtf8((runner->stderrData + runner->stdoutData).right(300)).trimmed())
-                                 : QString::fromStdString(st.error().message);
+        o.testRunnerProblem =
+            st ? QStringLiteral("onnx_test_runner printed no summary: %1")
+                     .arg(QString::fromUtf8((runner->stderrData + runner->stdoutData).right(300)).trimmed())
+               : QString::fromStdString(st.error().message);
         c.log(o.testRunnerProblem);
     } else {
-        c.log(QStringLiteral("onnx_test_runner: %1").arg(o.testRunner.passed() ? QStringLiteral("passed") : QStringLiteral("FAILED")));
+        c.log(QStringLiteral("onnx_test_runner: %1")
+                  .arg(o.testRunner.passed() ? QStringLiteral("passed") : QStringLiteral("FAILED")));
     }
 
     // What the run left: ORT's profile, the EP's profile, subgraphs, tensor dumps.
     auto files = listRunFolder(s, c);
     if (!files) return files.error();
     o.remoteFiles = *files;
-    const QString epProfile = o.epOptions.count("SPACEMIT_EP_DEBUG_PROFILE") ? o.epOptions.at("SPACEMIT_EP_DEBUG_PROFILE") : QString();
-    const bool subgraphs = o.epOptions.count("SPACEMIT_EP_DUMP_SUBGRAPHS") && o.epOptions.at("SPACEMIT_EP_DUMP_SUBGRAPHS") == "1";
-    const bool dumps = o.epOptions.count("SPACEMIT_EP_DUMP_TENSORS") && o.epOptions.at("SPACEMIT_EP_DUMP_TENSORS") == "1";
+    const QString epProfile =
+        o.epOptions.count("SPACEMIT_EP_DEBUG_PROFILE") ? o.epOptions.at("SPACEMIT_EP_DEBUG_PROFILE") : QString();
+    const bool subgraphs =
+        o.epOptions.count("SPACEMIT_EP_DUMP_SUBGRAPHS") && o.epOptions.at("SPACEMIT_EP_DUMP_SUBGRAPHS") == "1";
+    const bool dumps =
+        o.epOptions.count("SPACEMIT_EP_DUMP_TENSORS") && o.epOptions.at("SPACEMIT_EP_DUMP_TENSORS") == "1";
     for (const QString& f : o.remoteFiles) {
         const QString base = QFileInfo(f).fileName();
         const QString local = o.dir + "/results/" + f;
-        if (q.profilePrefix.size() && base.startsWith(q.profilePrefix) && base.endsWith(".json") && o.profileFile.isEmpty()) {
+        if (q.profilePrefix.size() && base.startsWith(q.profilePrefix) && base.endsWith(".json") &&
+            o.profileFile.isEmpty()) {
             o.profileFile = local;
-        } else if (!epProfile.isEmpty() && (f == epProfile || base.startsWith(QFileInfo(epProfile).completeBaseName())) &&
+        } else if (!epProfile.isEmpty() &&
+                   (f == epProfile || base.startsWith(QFileInfo(epProfile).completeBaseName())) &&
                    base.endsWith(".json") && o.epProfileFile.isEmpty()) {
             o.epProfileFile = local;
         } else if (subgraphs && base.endsWith(".onnx")) {

@@ -58,7 +58,8 @@ RecipeRun runRecipe(const Recipe& recipe, PipelineState& state, const RecipeObse
         StepOutcome& out = run.steps[i];
         if (cancel && cancel->load() && !step.always) {
             out.state = StepState::Cancelled;
-            if (!run.firstError) run.firstError = makeError(ErrorKind::External, "cancelled before " + step.name.toStdString());
+            if (!run.firstError)
+                run.firstError = makeError(ErrorKind::External, "cancelled before " + step.name.toStdString());
             continue;
         }
         if (std::string why = unmetNeed(step, run); !why.empty()) {
@@ -88,8 +89,8 @@ RecipeRun runRecipe(const Recipe& recipe, PipelineState& state, const RecipeObse
         out.state = wasCancelled ? StepState::Cancelled : StepState::Failed;
         out.error = status.error();
         out.message = status.error().message;
-        log(QStringLiteral("%1 %2: %3").arg(step.name, QString::fromLatin1(stepStateName(out.state)),
-                                            QString::fromStdString(out.message)));
+        log(QStringLiteral("%1 %2: %3")
+                .arg(step.name, QString::fromLatin1(stepStateName(out.state)), QString::fromStdString(out.message)));
         if (!run.firstError) run.firstError = status.error();
     }
     return run;
@@ -120,9 +121,7 @@ Recipe exportRecipe() {
     };
 }
 
-Recipe buildRecipe() {
-    return {{"build", {}, buildStep}};
-}
+Recipe buildRecipe() { return {{"build", {}, buildStep}}; }
 
 Recipe exportBuildRecipe() {
     Recipe r = exportRecipe();

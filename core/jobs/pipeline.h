@@ -38,11 +38,11 @@ struct PipelineState {
     BenchOptions options;
 
     // What the request adds for the recipes that do not start from a model.
-    QString exportDir;       // export: where to write (empty = a new run folder); build: the folder
+    QString exportDir; // export: where to write (empty = a new run folder); build: the folder
     bool replaceExport = false;
-    QString binary;          // deploy-and-run of a binary that was built elsewhere
-    int buildJobs = 0;       // compiler processes; 0 = all cores
-    QString buildDir;        // build: where to build; empty = <export folder>/build
+    QString binary;    // deploy-and-run of a binary that was built elsewhere
+    int buildJobs = 0; // compiler processes; 0 = all cores
+    QString buildDir;  // build: where to build; empty = <export folder>/build
 
     // resolve: the target (resolve_target.h), and its board and toolchain for the steps after
     std::optional<exporter::DeploymentTarget> target;
@@ -130,7 +130,7 @@ Status checkToolsStep(PipelineState& s, StepContext& c); // the board's compiler
 Status importStep(PipelineState& s, StepContext& c);
 Status planStep(PipelineState& s, StepContext& c);
 Status exportStep(PipelineState& s, StepContext& c);
-Status checkFitsStep(PipelineState& s, StepContext& c);  // the board holds arena and weights
+Status checkFitsStep(PipelineState& s, StepContext& c); // the board holds arena and weights
 Status buildStep(PipelineState& s, StepContext& c);
 Status deployStep(PipelineState& s, StepContext& c);
 Status runStep(PipelineState& s, StepContext& c);
@@ -144,9 +144,9 @@ Expected<QString> makeRunFolder(const BenchOptions& options, const QString& base
 // The recipes.
 // resolve → tools → import → plan → export → fits → build → deploy → run → compare → store
 Recipe benchRecipe();
-Recipe exportRecipe();       // resolve → import → plan → export
-Recipe buildRecipe();        // build (the state's exportDir; the board when options.boardId is set)
-Recipe exportBuildRecipe();  // resolve → import → plan → export → build
+Recipe exportRecipe();      // resolve → import → plan → export
+Recipe buildRecipe();       // build (the state's exportDir; the board when options.boardId is set)
+Recipe exportBuildRecipe(); // resolve → import → plan → export → build
 // resolve → [import → plan → export →] [build →] deploy → run
 Recipe deployRunRecipe(bool buildFirst, bool exportFirst = false);
 

@@ -46,7 +46,8 @@ QString safeName(const QString& s) {
 }
 
 QString modelLabel(const PipelineState& s) {
-    return safeName(s.options.modelPath.isEmpty() ? QStringLiteral("deploy") : QFileInfo(s.options.modelPath).completeBaseName());
+    return safeName(s.options.modelPath.isEmpty() ? QStringLiteral("deploy")
+                                                  : QFileInfo(s.options.modelPath).completeBaseName());
 }
 
 // A new folder `work/<base>-<UTC time>-<pid>-<counter>-<random>` for one run. mkdir (not
@@ -104,9 +105,11 @@ Status importStep(PipelineState& s, StepContext& c) {
     }
     // A float reference that cannot be compared fails here, before anything is built.
     if (s.options.floatReference && !s.options.accuracyLayers)
-        return makeError(ErrorKind::Usage, "a float reference is compared with the layer dumps: set accuracyLayers too");
+        return makeError(ErrorKind::Usage,
+                         "a float reference is compared with the layer dumps: set accuracyLayers too");
     if (s.options.floatReference)
-        EMBARK_TRY(checkFloatReference(*s.options.floatReference, *s.graph, s.options.floatReferencePath.toStdString()));
+        EMBARK_TRY(
+            checkFloatReference(*s.options.floatReference, *s.graph, s.options.floatReferencePath.toStdString()));
     return {};
 }
 
@@ -129,15 +132,16 @@ Status planStep(PipelineState& s, StepContext& c) {
 }
 
 Expected<QString> makeRunFolder(const BenchOptions& o, const QString& base) {
-    const QString work = o.workDir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/bench"
-                                             : o.workDir;
+    const QString work =
+        o.workDir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + "/bench" : o.workDir;
     return makeRunFolder(work, base);
 }
 
 Status exportStep(PipelineState& s, StepContext& c) {
     exporter::ExportOptions eo = s.exportOptions;
     if (s.exportDir.isEmpty()) {
-        auto folder = makeRunFolder(s.options, modelLabel(s) + "-" + s.board->id + "-" + QString::fromStdString(s.options.library));
+        auto folder = makeRunFolder(s.options, modelLabel(s) + "-" + s.board->id + "-" +
+                                                   QString::fromStdString(s.options.library));
         if (!folder) return folder.error();
         eo.outDir = *folder;
         eo.force = true; // the folder is this run's own, made empty just above
@@ -211,12 +215,15 @@ Status deployStep(PipelineState& s, StepContext& c) {
 Status runStep(PipelineState& s, StepContext& c) {
     const BenchOptions& o = s.options;
     deploy::ExecRequest req;
-    QStringList args{"--warmup", QString::number(o.warmup), "--iterations", QString::number(o.iterations), "--threads",
-                     QString::number(o.threads), "--out", "out"};
+    QStringList args{"--warmup",  QString::number(o.warmup),  "--iterations", QString::number(o.iterations),
+                     "--threads", QString::number(o.threads), "--out",        "out"};
     if (o.layers) args << "--layers";
-    if (o.accuracyLayers) args << "--dump" << "dumps";
+    if (o.accuracyLayers)
+        args << "--dump"
+             << "dumps";
     if (!o.affinity.isEmpty()) {
-        req.argv = QStringList{"taskset", "-c", o.affinity} + s.board->runner.execPrefix + QStringList{"./run_export"} + args;
+        req.argv =
+            QStringList{"taskset", "-c", o.affinity} + s.board->runner.execPrefix + QStringList{"./run_export"} + args;
         req.usePrefix = false;
     } else {
         req.argv = QStringList{"./run_export"} + args;
@@ -262,17 +269,24 @@ Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, co
         EMBARK_TRY(s.transport->download(QString::fromStdString(line->file), dst));
         bool ok = false;
         // Compared as float32, whatever the output's type.
-        const ir::Tensor got = readRawTensor(dst, ref.outputs[k].dtype(), ref.outputs[k].shape(), &ok).castTo(ir::DType::Float32);
+        const ir::Tensor got =
+            readRawTensor(dst, ref.outputs[k].dtype(), ref.outputs[k].shape(), &ok).castTo(ir::DType::Float32);
         if (!ok) return makeError(ErrorKind::External, "output '" + name + "' from the board has the wrong size");
-        s.result.record.outputAccuracy.push_back(entry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
+        s.result.record.outputAccuracy.push_back(
+            entry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
         if (qdq && k < qdq->outputs.size()) {
             const bench::Accuracy q = bench::compare(got, qdq->outputs[k].castTo(ir::DType::Float32), name);
-            quantError.append(QJsonObject{{"output", QString::fromStdString(name)}, {"max_abs", q.maxAbs},
-                                          {"max_rel", q.maxRel}, {"cosine", q.cosine}, {"snr_db", q.snrDb}});
+            quantError.append(QJsonObject{{"output", QString::fromStdString(name)},
+                                          {"max_abs", q.maxAbs},
+                                          {"max_rel", q.maxRel},
+                                          {"cosine", q.cosine},
+                                          {"snr_db", q.snrDb}});
             c.log(QStringLiteral("quantization error of '%1' against the QDQ model's float reference: max_rel %2, "
                                  "cosine %3, SNR %4 dB (reported, not checked: the export is checked against "
                                  "the int8 arithmetic it implements)")
-                      .arg(QString::fromStdString(name)).arg(q.maxRel, 0, 'g', 3).arg(q.cosine, 0, 'f', 6)
+                      .arg(QString::fromStdString(name))
+                      .arg(q.maxRel, 0, 'g', 3)
+                      .arg(q.cosine, 0, 'f', 6)
                       .arg(q.snrDb, 0, 'f', 1));
         }
     }
@@ -331,9 +345,10 @@ Status compareWithFloat(PipelineState& s, const std::map<std::string, ir::Tensor
     auto r = reference::run(fp, inputs, ro);
     if (!r) return r.error();
     std::map<std::string, ir::Tensor> fpValues = std::move(r->values);
-    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) fpValues[r->outputNames[k]] = r->outputs[k];
-    const bench::LayerDiff diff = diffBoardAgainstFloat(fp, fpValues, *s.graph, s.plan ? s.plan->referenceGraph(*s.graph) : *s.graph,
-                                                            boardValues, s.options.snrDropDb);
+    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k)
+        fpValues[r->outputNames[k]] = r->outputs[k];
+    const bench::LayerDiff diff = diffBoardAgainstFloat(
+        fp, fpValues, *s.graph, s.plan ? s.plan->referenceGraph(*s.graph) : *s.graph, boardValues, s.options.snrDropDb);
     if (diff.layers.empty())
         return makeError(ErrorKind::InvalidInput, "float reference '" + s.options.floatReferencePath.toStdString() +
                                                       "': none of the board's " + std::to_string(boardValues.size()) +
@@ -342,10 +357,12 @@ Status compareWithFloat(PipelineState& s, const std::map<std::string, ir::Tensor
     o["model"] = QFileInfo(s.options.floatReferencePath).absoluteFilePath();
     s.result.record.extra["float_reference"] = o;
     c.log(QStringLiteral("per-layer error against the float model %1: %2 layers compared%3")
-              .arg(s.options.floatReferencePath).arg(diff.layers.size())
-              .arg(diff.firstDrop >= 0 ? QStringLiteral(", first SNR drop at '%1'")
-                                             .arg(QString::fromStdString(diff.layers[static_cast<size_t>(diff.firstDrop)].value))
-                                       : QString()));
+              .arg(s.options.floatReferencePath)
+              .arg(diff.layers.size())
+              .arg(diff.firstDrop >= 0
+                       ? QStringLiteral(", first SNR drop at '%1'")
+                             .arg(QString::fromStdString(diff.layers[static_cast<size_t>(diff.firstDrop)].value))
+                       : QString()));
     return {};
 }
 
@@ -402,11 +419,16 @@ void fillFingerprint(PipelineState& s) {
     rec.fingerprint.embarkVersion = EMBARK_VERSION;
     QJsonArray libs;
     for (const auto& l : s.exported->libraries) libs.append(QString::fromStdString(l));
-    const QJsonObject extra{{"export_dir", s.exported->dir}, {"binary_bytes", s.built->binaryBytes},
-                            {"elf", s.built->elfMachine}, {"arena_bytes", static_cast<qint64>(s.exported->arenaBytes)},
-                            {"weights_bytes", static_cast<qint64>(s.exported->weightsBytes)}, {"libraries", libs},
-                            {"partitions", s.exported->partitions}, {"iterations", o.iterations},
-                            {"warmup", o.warmup}, {"affinity", o.affinity}};
+    const QJsonObject extra{{"export_dir", s.exported->dir},
+                            {"binary_bytes", s.built->binaryBytes},
+                            {"elf", s.built->elfMachine},
+                            {"arena_bytes", static_cast<qint64>(s.exported->arenaBytes)},
+                            {"weights_bytes", static_cast<qint64>(s.exported->weightsBytes)},
+                            {"libraries", libs},
+                            {"partitions", s.exported->partitions},
+                            {"iterations", o.iterations},
+                            {"warmup", o.warmup},
+                            {"affinity", o.affinity}};
     for (auto it = extra.begin(); it != extra.end(); ++it) rec.extra[it.key()] = it.value();
     // The plan the export ran, node by node: two runs' plans are diffed from the store (#19).
     if (s.plan) rec.extra["plan"] = store::planToJson(storedPlan(*s.plan));
@@ -423,9 +445,10 @@ Status storeStep(PipelineState& s, StepContext& c) {
         if (step.name == QLatin1String("store")) break;
         if (afterBuild && step.state != StepState::Succeeded) {
             rec.status = step.state == StepState::Cancelled ? store::RunStatus::Cancelled : store::RunStatus::Failed;
-            rec.message = step.state == StepState::Cancelled ? "cancelled during " + step.name.toStdString() : step.message;
-            c.log(QStringLiteral("run %1: %2").arg(QString::fromLatin1(store::runStatusName(rec.status)),
-                                                  QString::fromStdString(rec.message)));
+            rec.message =
+                step.state == StepState::Cancelled ? "cancelled during " + step.name.toStdString() : step.message;
+            c.log(QStringLiteral("run %1: %2")
+                      .arg(QString::fromLatin1(store::runStatusName(rec.status)), QString::fromStdString(rec.message)));
             break;
         }
         afterBuild = afterBuild || step.name == QLatin1String("build");

@@ -56,7 +56,8 @@ std::vector<NodeError> nodeErrors(const ir::Graph& written, const bench::LayerDi
         const ir::Value* v = n->output(0);
         if (v->uses().size() == 1 && !v->isGraphOutput()) {
             const ir::Node* u = v->uses().front().node;
-            if ((u->op == ir::OpKind::Relu || u->op == ir::OpKind::Clip) && u->input(0) == v && u->output(0)) v = u->output(0);
+            if ((u->op == ir::OpKind::Relu || u->op == ir::OpKind::Clip) && u->input(0) == v && u->output(0))
+                v = u->output(0);
         }
         auto it = byValue.find(v->name);
         if (it == byValue.end()) it = byValue.find(n->output(0)->name);
@@ -77,7 +78,8 @@ QStringList quantizedNodeNames(const ir::Graph& quantized) {
     for (const ir::Node* n : quantized.nodes()) {
         if (n->op != ir::OpKind::Conv && n->op != ir::OpKind::Gemm && n->op != ir::OpKind::MatMul) continue;
         const ir::Value* w = n->input(1);
-        if (w && w->producer() && w->producer()->op == ir::OpKind::DequantizeLinear) names << QString::fromStdString(n->name);
+        if (w && w->producer() && w->producer()->op == ir::OpKind::DequantizeLinear)
+            names << QString::fromStdString(n->name);
     }
     return names;
 }
@@ -91,7 +93,8 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         passes::QuantizeExclusions exclude;
         for (const QString& op : r.excludeOps) {
             const auto kind = onnx::opFromOnnx(str(op));
-            if (!kind) return makeError(ErrorKind::Usage, "'" + str(op) + "' (kept in float) is not an ONNX op Embark knows");
+            if (!kind)
+                return makeError(ErrorKind::Usage, "'" + str(op) + "' (kept in float) is not an ONNX op Embark knows");
             exclude.ops.insert(*kind);
         }
         for (const QString& name : r.excludeNodes) exclude.nodes.insert(str(name));

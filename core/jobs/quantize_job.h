@@ -21,8 +21,8 @@
 namespace embark::jobs {
 
 struct QuantizeRequest {
-    QString modelPath;                                 // the float .onnx
-    std::map<std::string, ir::Shape> shapeOverrides;   // as the model was opened
+    QString modelPath;                               // the float .onnx
+    std::map<std::string, ir::Shape> shapeOverrides; // as the model was opened
     // Each: a test_data_set_N folder (input_K.pb), a folder of test_data_set_* folders, a
     // folder of .npy/.pb files or PNG/JPEG images (one sample each), or one such file
     // (listCalibrationSources, as `embark-cli quantize --calib`).
@@ -51,9 +51,9 @@ struct NodeError {
 struct QuantizeResult {
     QuantizeRequest request;
     passes::QuantizeReport report;
-    bench::LayerDiff diff;     // the written model against the float model, first sample
-    QString diffSample;        // that sample's label
-    QStringList quantizedNodes; // float-model nodes whose weights are int8 in the written model
+    bench::LayerDiff diff;        // the written model against the float model, first sample
+    QString diffSample;           // that sample's label
+    QStringList quantizedNodes;   // float-model nodes whose weights are int8 in the written model
     std::vector<NodeError> nodes; // the written model's int8 or quantizable nodes (nodeErrors)
 };
 

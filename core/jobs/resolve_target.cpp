@@ -16,7 +16,8 @@ Expected<targets::Board> boardFor(const TargetRequest& r, const targets::BoardCa
         if (!board) return board.error();
         if (!r.arch.isEmpty() && r.arch != board->arch)
             return makeError(ErrorKind::Usage, QStringLiteral("--arch %1 does not match board '%2' (%3)")
-                                                   .arg(r.arch, board->id, board->arch).toStdString());
+                                                   .arg(r.arch, board->id, board->arch)
+                                                   .toStdString());
         return board;
     }
     // An architecture alone: this computer when it is one, else a simulated board of it.
@@ -27,9 +28,10 @@ Expected<targets::Board> boardFor(const TargetRequest& r, const targets::BoardCa
     QStringList ids;
     for (const targets::Board& b : boards.boards)
         if (b.arch == r.arch) ids << b.id;
-    return makeError(ErrorKind::Usage, "--arch " + r.arch.toStdString() + ": no simulated board of that architecture" +
-                                           (ids.isEmpty() ? std::string(" and no other board either")
-                                                          : "; name one with --board (" + ids.join(", ").toStdString() + ")"));
+    return makeError(ErrorKind::Usage,
+                     "--arch " + r.arch.toStdString() + ": no simulated board of that architecture" +
+                         (ids.isEmpty() ? std::string(" and no other board either")
+                                        : "; name one with --board (" + ids.join(", ").toStdString() + ")"));
 }
 
 } // namespace
@@ -46,8 +48,10 @@ Expected<exporter::DeploymentTarget> resolveTarget(const TargetRequest& r, const
     t.recipe = r.recipe;
     t.concatInPlace = r.concatInPlace;
     t.threadsMax = r.threadsMax;
-    if (r.compiler == QLatin1String("gcc")) t.compiler = targets::CompilerPreference::Gcc;
-    else if (r.compiler == QLatin1String("clang")) t.compiler = targets::CompilerPreference::Clang;
+    if (r.compiler == QLatin1String("gcc"))
+        t.compiler = targets::CompilerPreference::Gcc;
+    else if (r.compiler == QLatin1String("clang"))
+        t.compiler = targets::CompilerPreference::Clang;
     else if (!r.compiler.isEmpty())
         return makeError(ErrorKind::Usage, "--compiler '" + r.compiler.toStdString() + "': use clang or gcc");
     auto toolchain = targets::toolchainFor(*board, t.compiler);

@@ -21,8 +21,8 @@ namespace embark::jobs {
 inline constexpr const char* kDefaultBoard = "host";
 
 struct TargetRequest {
-    QString board;    // board id; empty: from `arch`, else kDefaultBoard
-    QString arch;     // empty: the board's; with a board it must be the board's
+    QString board; // board id; empty: from `arch`, else kDefaultBoard
+    QString arch;  // empty: the board's; with a board it must be the board's
     std::string library = "portable";
     std::map<std::string, std::string> opOverrides, nodeOverrides;
     QString compiler; // "clang", "gcc" or empty (the board's default)

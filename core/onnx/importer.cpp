@@ -83,7 +83,7 @@ private:
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
     std::unordered_set<const ir::Value*> m_unknownShape;
     std::vector<std::pair<std::string, std::vector<std::string>>> m_declared; // value -> declared dims
-    std::vector<pb::ValueInfoProto> m_declaredInfo;                            // the same, as written
+    std::vector<pb::ValueInfoProto> m_declaredInfo;                           // the same, as written
 
     // The values visible in one graph (the model's or a body's); a body's scope falls back to
     // the enclosing one, and a name found there becomes an outer-scope value of the body.
@@ -94,9 +94,7 @@ private:
         std::vector<std::string> captured; // outer names this graph reads, in first-use order
     };
 
-    Error fail(ErrorKind kind, const std::string& message) const {
-        return makeError(kind, m_display + ": " + message);
-    }
+    Error fail(ErrorKind kind, const std::string& message) const { return makeError(kind, m_display + ": " + message); }
 
     Status parse(const std::string& bytes) {
         if (bytes.empty()) return fail(ErrorKind::InvalidInput, "the file is empty; expected an ONNX model");
@@ -122,7 +120,9 @@ private:
             if (!vi.type().has_tensor_type() || !vi.type().tensor_type().has_shape()) return;
             std::vector<std::string> dims;
             for (const auto& d : vi.type().tensor_type().shape().dim())
-                dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : d.has_dim_param() ? d.dim_param() : "?");
+                dims.push_back(d.has_dim_value()   ? std::to_string(d.dim_value())
+                               : d.has_dim_param() ? d.dim_param()
+                                                   : "?");
             m_declared.push_back({vi.name(), dims});
             m_declaredInfo.push_back(vi);
         };
@@ -136,9 +136,9 @@ private:
     void checkDeclaredShapes() {
         std::string warnings;
         for (const auto& [name, dims] : m_declared) {
-            auto it = m_values.find(name);
-            if (it == m_values.end() || it->second->isConstant()) continue;
-            const ir::Shape& shape = it->second->shape;
+            const ir::Value* value = m_graph.findValue(name);
+            if (!value || value->isConstant()) continue;
+            const ir::Shape& shape = value->shape;
             bool differs = shape.rank() != dims.size();
             std::string declared;
             for (size_t i = 0; i < dims.size(); ++i) {
@@ -149,8 +149,9 @@ private:
             if (!differs) continue;
             std::string computed;
             for (size_t i = 0; i < shape.rank(); ++i) computed += (i ? "x" : "") + std::to_string(shape[i]);
-            warnings += "value '" + name + "' is declared " + (declared.empty() ? "a scalar" : declared) + " but its op computes " +
-                        (computed.empty() ? "a scalar" : computed) + "; Embark uses " + (computed.empty() ? "a scalar" : computed) + "\n";
+            warnings += "value '" + name + "' is declared " + (declared.empty() ? "a scalar" : declared) +
+                        " but its op computes " + (computed.empty() ? "a scalar" : computed) + "; Embark uses " +
+                        (computed.empty() ? "a scalar" : computed) + "\n";
         }
         if (!warnings.empty()) m_graph.metadata["shape_warnings"] = warnings;
     }
@@ -216,11 +217,12 @@ private:
         ir::Shape shape;
         bool known = false;
         auto it = m_types.find(name);
-        if (it != m_types.end() && (it->second->has_sequence_type() || it->second->has_optional_type() ||
-                                    it->second->has_map_type()))
+        if (it != m_types.end() &&
+            (it->second->has_sequence_type() || it->second->has_optional_type() || it->second->has_map_type()))
             return fail(ErrorKind::Unsupported, "value '" + name + "' is " +
-                                                    (it->second->has_sequence_type() ? "a sequence"
-                                                     : it->second->has_optional_type() ? "an optional" : "a map") +
+                                                    (it->second->has_sequence_type()   ? "a sequence"
+                                                     : it->second->has_optional_type() ? "an optional"
+                                                                                       : "a map") +
                                                     ", which Embark does not support (only tensors)");
         if (it != m_types.end() && it->second->has_tensor_type()) {
             const auto& tt = it->second->tensor_type();
@@ -290,8 +292,8 @@ private:
         std::vector<std::string> names;
         std::unordered_set<std::string> taken;
         for (int i = 0; i < g.node_size(); ++i) {
-            const std::string base = g.node(i).name().empty() ? g.node(i).op_type() + "_" + std::to_string(i)
-                                                               : g.node(i).name();
+            const std::string base =
+                g.node(i).name().empty() ? g.node(i).op_type() + "_" + std::to_string(i) : g.node(i).name();
             std::string name = base;
             for (int k = 2; taken.count(name); ++k) name = base + "_" + std::to_string(k);
             taken.insert(name);
@@ -341,11 +343,15 @@ private:
             node.op = op;
             node.name = name;
             for (const auto& input : n.input()) {
-                if (input.empty()) { node.inputs.push_back(nullptr); continue; }
+                if (input.empty()) {
+                    node.inputs.push_back(nullptr);
+                    continue;
+                }
                 ir::Value* v = lookup(scope, input);
                 if (!v)
-                    return fail(ErrorKind::InvalidInput, "node '" + name + "'" + in + " reads '" + input +
-                                                             "', which no graph input, initializer or earlier node defines");
+                    return fail(ErrorKind::InvalidInput,
+                                "node '" + name + "'" + in + " reads '" + input +
+                                    "', which no graph input, initializer or earlier node defines");
                 node.inputs.push_back(v);
             }
             for (const auto& out : n.output()) {
@@ -390,7 +396,8 @@ private:
         for (const auto& out : g.output()) {
             ir::Value* v = lookup(scope, out.name());
             if (!v)
-                return fail(ErrorKind::InvalidInput, "graph output '" + out.name() + "'" + in + " is produced by no node");
+                return fail(ErrorKind::InvalidInput,
+                            "graph output '" + out.name() + "'" + in + " is produced by no node");
             graph.addOutput(v);
         }
         return {};
@@ -403,8 +410,8 @@ private:
         const auto need = [&](const char* attr) -> Status {
             for (const ir::Subgraph& b : bodies)
                 if (b.attr == attr) return {};
-            return fail(ErrorKind::InvalidInput, "node '" + node.name + "'" + in + " (" + node.onnxType +
-                                                     ") has no '" + attr + "' graph attribute");
+            return fail(ErrorKind::InvalidInput, "node '" + node.name + "'" + in + " (" + node.onnxType + ") has no '" +
+                                                     attr + "' graph attribute");
         };
         if (node.op == ir::OpKind::If) {
             EMBARK_TRY(need("then_branch"));
@@ -466,11 +473,15 @@ private:
                                                          ", whose element count is negative or overflows");
         if (Status s = checkQuantizationParams(m_graph); !s) return fail(s.error().kind, s.error().message);
         auto& md = m_graph.metadata;
-        md["producer"] = m_model.producer_name() + (m_model.producer_version().empty() ? "" : " " + m_model.producer_version());
+        md["producer"] =
+            m_model.producer_name() + (m_model.producer_version().empty() ? "" : " " + m_model.producer_version());
         md["ir_version"] = std::to_string(m_model.ir_version());
         md["opset"] = std::to_string(m_checks.opset());
-        md["sha256"] = QCryptographicHash::hash(QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())),
-                                                QCryptographicHash::Sha256).toHex().toStdString();
+        md["sha256"] =
+            QCryptographicHash::hash(QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())),
+                                     QCryptographicHash::Sha256)
+                .toHex()
+                .toStdString();
         if (!md.count("model_name")) md["model_name"] = m_graph.name;
         return {};
     }
@@ -490,13 +501,12 @@ Expected<ir::Graph> importModelFromBytes(const std::string& bytes, const std::st
 
 Expected<ir::Graph> importModel(const std::string& path, const ImportOptions& options) {
     const QFileInfo info(QString::fromStdString(path));
-    if (!info.exists())
-        return makeError(ErrorKind::InvalidInput, path + ": no such file; check the model path");
-    if (info.isDir())
-        return makeError(ErrorKind::InvalidInput, path + " is a directory, not an ONNX model file");
+    if (!info.exists()) return makeError(ErrorKind::InvalidInput, path + ": no such file; check the model path");
+    if (info.isDir()) return makeError(ErrorKind::InvalidInput, path + " is a directory, not an ONNX model file");
     QFile file(info.filePath());
     if (!file.open(QIODevice::ReadOnly))
-        return makeError(ErrorKind::InvalidInput, path + ": cannot read the file (" + file.errorString().toStdString() + ")");
+        return makeError(ErrorKind::InvalidInput,
+                         path + ": cannot read the file (" + file.errorString().toStdString() + ")");
     const QByteArray data = file.readAll();
     auto graph = importModelFromBytes(data.toStdString(), info.absolutePath().toStdString(), path, options);
     if (graph) {

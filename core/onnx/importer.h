@@ -29,8 +29,7 @@ Expected<ir::Graph> importModel(const std::string& path, const ImportOptions& op
 // Same, from bytes in memory; `baseDir` resolves external data, `displayName` names the
 // model in messages.
 Expected<ir::Graph> importModelFromBytes(const std::string& bytes, const std::string& baseDir,
-                                         const std::string& displayName,
-                                         const ImportOptions& options = {});
+                                         const std::string& displayName, const ImportOptions& options = {});
 
 // The ONNX op types the importer accepts (after normalisation), sorted.
 std::vector<std::string> supportedOnnxOps();

@@ -21,8 +21,7 @@ constexpr int kMaxOpset = 17;
 // "?x3x224x224" for messages about a declared shape with unknown dims.
 std::string declaredShape(const pb::TensorShapeProto& shape) {
     std::vector<std::string> dims;
-    for (const auto& d : shape.dim())
-        dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
+    for (const auto& d : shape.dim()) dims.push_back(d.has_dim_value() ? std::to_string(d.dim_value()) : "?");
     return dims.empty() ? "scalar" : join(dims, "x");
 }
 } // namespace
@@ -58,21 +57,21 @@ Status ModelChecks::checkOpsets() {
         for (const auto& imp : m_model.opset_import()) domains.push_back("'" + imp.domain() + "'");
         return fail(ErrorKind::Unsupported, "the model imports no default ONNX opset (only " +
                                                 (domains.empty() ? std::string("nothing") : join(domains, ", ")) +
-                                                "); Embark supports the default ONNX domain, opsets " + std::to_string(kMinOpset) + " to " +
-                                                std::to_string(kMaxOpset));
+                                                "); Embark supports the default ONNX domain, opsets " +
+                                                std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset));
     }
     // Older opsets import when every op of the model kept its semantics since opset 1.
-    static const std::unordered_set<std::string> kSameSinceOpset1{"Not", "Softplus", "Softsign", "GlobalAveragePool",
-                                                                  "GlobalMaxPool", "Identity", "Transpose", "Shape",
-                                                                  "Size", "Flatten"};
+    static const std::unordered_set<std::string> kSameSinceOpset1{
+        "Not",   "Softplus", "Softsign", "GlobalAveragePool", "GlobalMaxPool", "Identity", "Transpose",
+        "Shape", "Size",     "Flatten"};
     bool sameSinceOpset1 = m_opset >= 1 && m_opset < kMinOpset;
     for (const auto& n : m_model.graph().node())
         sameSinceOpset1 = sameSinceOpset1 && isDefaultDomain(n.domain()) && kSameSinceOpset1.count(n.op_type());
     if ((m_opset < kMinOpset && !sameSinceOpset1) || m_opset > kMaxOpset)
-        return fail(ErrorKind::Unsupported,
-                    "the model uses opset " + std::to_string(m_opset) + "; Embark imports opsets " +
-                        std::to_string(kMinOpset) + " to " + std::to_string(kMaxOpset) +
-                        ": convert it (onnx.version_converter.convert_version(model, 13))");
+        return fail(ErrorKind::Unsupported, "the model uses opset " + std::to_string(m_opset) +
+                                                "; Embark imports opsets " + std::to_string(kMinOpset) + " to " +
+                                                std::to_string(kMaxOpset) +
+                                                ": convert it (onnx.version_converter.convert_version(model, 13))");
     return {};
 }
 
@@ -99,13 +98,11 @@ Status ModelChecks::checkOps() const {
     for (int i = 0; i < nodes.size(); ++i) {
         const auto& n = nodes[i];
         if (opOf(n)) continue;
-        const std::string where = isDefaultDomain(n.domain())
-                                      ? "(opset " + std::to_string(m_opset) + ")"
-                                      : "from domain '" + n.domain() + "'";
-        return fail(ErrorKind::Unsupported, "node '" + m_nodeNames[static_cast<size_t>(i)] + "' uses op '" +
-                                                n.op_type() + "' " + where +
-                                                ", which Embark does not support; supported ops: " +
-                                                join(supportedOnnxOps(), ", "));
+        const std::string where = isDefaultDomain(n.domain()) ? "(opset " + std::to_string(m_opset) + ")"
+                                                              : "from domain '" + n.domain() + "'";
+        return fail(ErrorKind::Unsupported,
+                    "node '" + m_nodeNames[static_cast<size_t>(i)] + "' uses op '" + n.op_type() + "' " + where +
+                        ", which Embark does not support; supported ops: " + join(supportedOnnxOps(), ", "));
     }
     return {};
 }
@@ -113,7 +110,8 @@ Status ModelChecks::checkOps() const {
 namespace {
 bool isQuantizationOp(const pb::NodeProto& n) {
     static const std::unordered_set<std::string> ops{"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
-                                                     "QLinearConv", "QLinearMatMul", "ConvInteger", "MatMulInteger"};
+                                                     "QLinearConv",    "QLinearMatMul",    "ConvInteger",
+                                                     "MatMulInteger"};
     return isDefaultDomain(n.domain()) && ops.count(n.op_type());
 }
 } // namespace
@@ -169,13 +167,16 @@ Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& o
         if (!initializers.count(in.name())) inputNames.push_back(in.name());
     for (const auto& [name, shape] : overrides)
         if (std::find(inputNames.begin(), inputNames.end(), name) == inputNames.end())
-            return fail(ErrorKind::Usage, "--shape names '" + name + "', which is not an input of the model; its inputs are: " +
-                                              join(inputNames, ", "));
+            return fail(ErrorKind::Usage,
+                        "--shape names '" + name +
+                            "', which is not an input of the model; its inputs are: " + join(inputNames, ", "));
     bool overridden = false;
     for (auto& in : *graph->mutable_input()) {
         if (initializers.count(in.name())) continue;
         if (!in.type().has_tensor_type())
-            return fail(ErrorKind::Unsupported, "input '" + in.name() + "' is not a tensor (sequence, map or optional inputs are not supported)");
+            return fail(ErrorKind::Unsupported,
+                        "input '" + in.name() +
+                            "' is not a tensor (sequence, map or optional inputs are not supported)");
         auto* tensorType = in.mutable_type()->mutable_tensor_type();
         if (!dtypeFromOnnx(tensorType->elem_type()))
             return fail(ErrorKind::Unsupported, "input '" + in.name() + "' has element type " +
@@ -184,12 +185,18 @@ Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& o
         auto over = overrides.find(in.name());
         if (over != overrides.end()) {
             // A shape of another rank is a wrong --shape value, not a model Embark lacks support for.
-            if (tensorType->has_shape() && tensorType->shape().dim_size() != static_cast<int>(over->second.dims().size()))
-                return fail(ErrorKind::Usage, "--shape " + in.name() + "=" + join([&] {
-                                                  std::vector<std::string> d;
-                                                  for (int64_t x : over->second.dims()) d.push_back(std::to_string(x));
-                                                  return d;
-                                              }(), "x") + " has rank " + std::to_string(over->second.dims().size()) +
+            if (tensorType->has_shape() &&
+                tensorType->shape().dim_size() != static_cast<int>(over->second.dims().size()))
+                return fail(ErrorKind::Usage, "--shape " + in.name() + "=" +
+                                                  join(
+                                                      [&] {
+                                                          std::vector<std::string> d;
+                                                          for (int64_t x : over->second.dims())
+                                                              d.push_back(std::to_string(x));
+                                                          return d;
+                                                      }(),
+                                                      "x") +
+                                                  " has rank " + std::to_string(over->second.dims().size()) +
                                                   ", but input '" + in.name() + "' has rank " +
                                                   std::to_string(tensorType->shape().dim_size()) + " (declared " +
                                                   declaredShape(tensorType->shape()) + "): give " +
@@ -216,7 +223,8 @@ Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& o
             if (!d.has_dim_value())
                 return fail(ErrorKind::InvalidInput,
                             "input '" + in.name() + "' has " +
-                                (d.has_dim_param() ? "symbolic dimension '" + d.dim_param() + "'" : std::string("an unknown dimension")) +
+                                (d.has_dim_param() ? "symbolic dimension '" + d.dim_param() + "'"
+                                                   : std::string("an unknown dimension")) +
                                 " (shape " + declaredShape(shape) + "): pass --shape " + in.name() + "=" +
                                 join(suggestion, "x"));
     }
@@ -257,10 +265,11 @@ Status ModelChecks::checkStructure() {
             if (out.empty()) continue;
             auto [it, inserted] = producer.emplace(out, m_nodeNames[static_cast<size_t>(i)]);
             if (!inserted)
-                return fail(ErrorKind::InvalidInput, "value '" + out + "' is defined twice (by node '" +
-                                                         m_nodeNames[static_cast<size_t>(i)] + "' and " +
-                                                         (it->second.empty() ? "as a graph input or initializer" : "node '" + it->second + "'") +
-                                                         "): ONNX values must have one producer");
+                return fail(ErrorKind::InvalidInput,
+                            "value '" + out + "' is defined twice (by node '" + m_nodeNames[static_cast<size_t>(i)] +
+                                "' and " +
+                                (it->second.empty() ? "as a graph input or initializer" : "node '" + it->second + "'") +
+                                "): ONNX values must have one producer");
         }
     for (int i = 0; i < g.node_size(); ++i)
         for (const auto& in : g.node(i).input())

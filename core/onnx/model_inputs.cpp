@@ -51,7 +51,8 @@ Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path) {
     return inputs;
 }
 
-std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath, const std::vector<DeclaredInput>& inputs) {
+std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath,
+                                                const std::vector<DeclaredInput>& inputs) {
     std::map<std::string, ir::Shape> out;
     const QDir set(QFileInfo(QString::fromStdString(modelPath)).absolutePath() + QStringLiteral("/test_data_set_0"));
     if (!set.exists()) return out;
@@ -87,7 +88,8 @@ std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath, co
 
 std::string shapeOption(const DeclaredInput& input) {
     std::string dims;
-    for (size_t i = 0; i < input.dims.size(); ++i) dims += (i ? "x" : "") + (input.dims[i].isFree() ? std::string("1") : std::to_string(input.dims[i].value));
+    for (size_t i = 0; i < input.dims.size(); ++i)
+        dims += (i ? "x" : "") + (input.dims[i].isFree() ? std::string("1") : std::to_string(input.dims[i].value));
     return "--shape " + input.name + "=" + (input.hasShape ? dims : std::string("DIMS"));
 }
 
@@ -97,11 +99,16 @@ std::string freeDimsText(const DeclaredInput& input) {
     int unnamed = 0;
     for (const DeclaredDim& d : input.dims) {
         if (!d.isFree()) continue;
-        if (d.param.empty()) ++unnamed;
-        else names.push_back("'" + d.param + "'");
+        if (d.param.empty())
+            ++unnamed;
+        else
+            names.push_back("'" + d.param + "'");
     }
-    if (unnamed) names.push_back(unnamed == 1 ? "an unnamed dimension" : std::to_string(unnamed) + " unnamed dimensions");
-    std::string text = names.size() > 1 || (unnamed == 0 && names.size() == 1) ? (names.size() > 1 ? "symbolic dimensions " : "symbolic dimension ") : "";
+    if (unnamed)
+        names.push_back(unnamed == 1 ? "an unnamed dimension" : std::to_string(unnamed) + " unnamed dimensions");
+    std::string text = names.size() > 1 || (unnamed == 0 && names.size() == 1)
+                           ? (names.size() > 1 ? "symbolic dimensions " : "symbolic dimension ")
+                           : "";
     for (size_t i = 0; i < names.size(); ++i) text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
     return text;
 }

@@ -21,8 +21,7 @@ constexpr std::array kOpRows{
 #include "ir/ops.inc"
 #undef EMBARK_OP
     // legacy names, normalised by the importer
-    OpRow{"Upsample", OpKind::Resize},
-    OpRow{"Scatter", OpKind::ScatterElements}, // opset 9-10
+    OpRow{"Upsample", OpKind::Resize}, OpRow{"Scatter", OpKind::ScatterElements}, // opset 9-10
 };
 constexpr size_t kLegacyRows = 2;
 static_assert(kOpRows.size() == static_cast<size_t>(OpKind::Count_) + kLegacyRows,
@@ -34,12 +33,12 @@ struct DTypeRow {
 };
 using P = ::onnx::TensorProto;
 constexpr std::array kDTypeRows{
-    DTypeRow{P::FLOAT, ir::DType::Float32}, DTypeRow{P::DOUBLE, ir::DType::Float64},
+    DTypeRow{P::FLOAT, ir::DType::Float32},   DTypeRow{P::DOUBLE, ir::DType::Float64},
     DTypeRow{P::FLOAT16, ir::DType::Float16}, DTypeRow{P::INT8, ir::DType::Int8},
-    DTypeRow{P::INT16, ir::DType::Int16}, DTypeRow{P::INT32, ir::DType::Int32},
-    DTypeRow{P::INT64, ir::DType::Int64}, DTypeRow{P::UINT8, ir::DType::UInt8},
-    DTypeRow{P::UINT16, ir::DType::UInt16}, DTypeRow{P::UINT32, ir::DType::UInt32},
-    DTypeRow{P::UINT64, ir::DType::UInt64}, DTypeRow{P::BOOL, ir::DType::Bool},
+    DTypeRow{P::INT16, ir::DType::Int16},     DTypeRow{P::INT32, ir::DType::Int32},
+    DTypeRow{P::INT64, ir::DType::Int64},     DTypeRow{P::UINT8, ir::DType::UInt8},
+    DTypeRow{P::UINT16, ir::DType::UInt16},   DTypeRow{P::UINT32, ir::DType::UInt32},
+    DTypeRow{P::UINT64, ir::DType::UInt64},   DTypeRow{P::BOOL, ir::DType::Bool},
 };
 } // namespace
 
@@ -76,8 +75,8 @@ int onnxDType(ir::DType dtype) {
 
 std::string onnxDTypeName(int onnxType) {
     // Types newer than the ONNX library Embark is built with (1.12), by their ONNX numbers.
-    static constexpr std::array<std::string_view, 6> kNewer{"float8e4m3fn", "float8e4m3fnuz", "float8e5m2",
-                                                            "float8e5m2fnuz", "uint4", "int4"};
+    static constexpr std::array<std::string_view, 6> kNewer{"float8e4m3fn",   "float8e4m3fnuz", "float8e5m2",
+                                                            "float8e5m2fnuz", "uint4",          "int4"};
     if (onnxType >= 17 && onnxType <= 22) return std::string(kNewer[static_cast<size_t>(onnxType - 17)]);
     if (!P::DataType_IsValid(onnxType)) return "type #" + std::to_string(onnxType);
     std::string name = P::DataType_Name(static_cast<P::DataType>(onnxType));

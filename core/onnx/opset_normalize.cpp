@@ -55,8 +55,7 @@ ir::Value* constant(ir::Graph& g, const PendingNode& node, const std::string& wh
     return g.addConstant(g.uniqueName(node.name + "_" + what), std::move(t));
 }
 
-ir::Value* intsConstant(ir::Graph& g, const PendingNode& node, const std::string& what,
-                        const std::vector<int64_t>& v) {
+ir::Value* intsConstant(ir::Graph& g, const PendingNode& node, const std::string& what, const std::vector<int64_t>& v) {
     return constant(g, node, what, ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(v.size())}, v));
 }
 
@@ -72,8 +71,7 @@ void intsAttrToInput(ir::Graph& g, PendingNode& node, const std::string& attr, s
 }
 
 ir::Node* emit(ir::Graph& g, OpKind op, const std::string& name, const std::vector<ir::Value*>& ins,
-               const std::vector<ir::Value*>& outs, ir::Attributes attrs,
-               const std::vector<std::string>& provenance) {
+               const std::vector<ir::Value*>& outs, ir::Attributes attrs, const std::vector<std::string>& provenance) {
     ir::Node* n = g.addNode(op, name, ins, outs);
     n->attrs = std::move(attrs);
     if (!provenance.empty()) n->provenance = provenance;
@@ -82,8 +80,7 @@ ir::Node* emit(ir::Graph& g, OpKind op, const std::string& name, const std::vect
 
 // Softmax before opset 13 coerces its input to 2-D at `axis` and normalises over the whole
 // second dimension; opset 13 normalises over `axis` alone.
-Status addLegacySoftmax(ir::Graph& g, PendingNode node,
-                        const std::function<bool(const ir::Value*)>& shapeKnown) {
+Status addLegacySoftmax(ir::Graph& g, PendingNode node, const std::function<bool(const ir::Value*)>& shapeKnown) {
     ir::Value* x = node.inputs.empty() ? nullptr : node.inputs[0];
     ir::Value* y = node.outputs.empty() ? nullptr : node.outputs[0];
     if (!x || !y) return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' has no input or output");
@@ -94,9 +91,8 @@ Status addLegacySoftmax(ir::Graph& g, PendingNode node,
         const int64_t rank = static_cast<int64_t>(s.rank());
         const int64_t axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
         if (axis < 0 || axis > rank)
-            return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' has axis " +
-                                                          std::to_string(axisAttr) + " outside its input's rank " +
-                                                          std::to_string(rank));
+            return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' has axis " + std::to_string(axisAttr) +
+                                                          " outside its input's rank " + std::to_string(rank));
         if (axis == rank - 1 || (rank > 0 && axis == rank)) {
             // Same result under both semantics when the softmax covers only the last axis.
             node.attrs["axis"] = int64_t{rank - 1};
@@ -119,8 +115,8 @@ Status addLegacySoftmax(ir::Graph& g, PendingNode node,
     ir::Value* flat = g.addValue(g.uniqueName(node.name + "_2d"), x->dtype, {});
     ir::Value* soft = g.addValue(g.uniqueName(node.name + "_2d_out"), x->dtype, {});
     ir::Value* shape = g.addValue(g.uniqueName(node.name + "_shape"), ir::DType::Int64, {});
-    emit(g, OpKind::Flatten, g.uniqueName(node.name + "_to_2d"), {x}, {flat},
-         {{"axis", ir::Attribute(axisAttr)}}, node.provenance);
+    emit(g, OpKind::Flatten, g.uniqueName(node.name + "_to_2d"), {x}, {flat}, {{"axis", ir::Attribute(axisAttr)}},
+         node.provenance);
     node.attrs["axis"] = int64_t{1};
     emit(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
     emit(g, OpKind::Shape, g.uniqueName(node.name + "_input_shape"), {x}, {shape}, {}, node.provenance);
@@ -136,15 +132,18 @@ Status legacyBroadcast(ir::Graph& g, PendingNode& node, const std::function<bool
     ir::Value* a = node.inputs[0];
     ir::Value* b = node.inputs[1];
     if (!a || !b || !shapeKnown(a) || !shapeKnown(b))
-        return makeError(ErrorKind::Unsupported, "node '" + node.name + "' broadcasts its second input from an axis (opset 6) "
-                                                 "but the input shapes are unknown: convert the model to opset 7 or newer");
+        return makeError(ErrorKind::Unsupported,
+                         "node '" + node.name +
+                             "' broadcasts its second input from an axis (opset 6) "
+                             "but the input shapes are unknown: convert the model to opset 7 or newer");
     const int64_t rankA = static_cast<int64_t>(a->shape.rank()), rankB = static_cast<int64_t>(b->shape.rank());
     int64_t axis = asInt(*axisAttr, 0);
     if (axis < 0) axis += rankA;
     const int64_t trailing = rankA - axis - rankB;
     if (axis < 0 || trailing < 0)
-        return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' broadcasts a " + b->shape.str() + " input from axis " +
-                                                      std::to_string(asInt(*axisAttr, 0)) + " of a " + a->shape.str() + " input");
+        return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' broadcasts a " + b->shape.str() +
+                                                      " input from axis " + std::to_string(asInt(*axisAttr, 0)) +
+                                                      " of a " + a->shape.str() + " input");
     if (trailing == 0) return {};
     std::vector<int64_t> dims = b->shape.dims(), axes;
     for (int64_t t = 0; t < trailing; ++t) {
@@ -156,8 +155,8 @@ Status legacyBroadcast(ir::Graph& g, PendingNode& node, const std::function<bool
         return {};
     }
     ir::Value* b2 = g.addValue(g.uniqueName(node.name + "_broadcast"), b->dtype, ir::Shape(dims));
-    emit(g, OpKind::Unsqueeze, g.uniqueName(node.name + "_broadcast"), {b, intsConstant(g, node, "broadcast_axes", axes)}, {b2}, {},
-         node.provenance);
+    emit(g, OpKind::Unsqueeze, g.uniqueName(node.name + "_broadcast"),
+         {b, intsConstant(g, node, "broadcast_axes", axes)}, {b2}, {}, node.provenance);
     node.inputs[1] = b2;
     return {};
 }
@@ -181,13 +180,18 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
                 setInputAt(node, 2, scalarLike(g, node, "value", asFloat(*value, 0.f)));
         }
         break;
-    case OpKind::Squeeze: case OpKind::Unsqueeze: case OpKind::Split:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+    case OpKind::Split:
         if (opset < 13) intsAttrToInput(g, node, node.op == OpKind::Split ? "split" : "axes", 1);
         break;
     case OpKind::ReduceSum:
         if (opset < 13) intsAttrToInput(g, node, "axes", 1);
         break;
-    case OpKind::ReduceMean: case OpKind::ReduceMax: case OpKind::ReduceMin: case OpKind::ReduceProd:
+    case OpKind::ReduceMean:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd:
         // axes became an input only in opset 18, past the range Embark imports.
         intsAttrToInput(g, node, "axes", 1);
         break;
@@ -211,8 +215,9 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         auto spatial = takeAttr(node.attrs, "spatial");
         if (spatial && asInts(*spatial) == std::vector<int64_t>{0})
             return makeError(ErrorKind::Unsupported,
-                             "node '" + node.name + "' uses BatchNormalization with spatial=0 (per-activation "
-                             "statistics, opset 7-8), which Embark does not support: re-export with spatial=1");
+                             "node '" + node.name +
+                                 "' uses BatchNormalization with spatial=0 (per-activation "
+                                 "statistics, opset 7-8), which Embark does not support: re-export with spatial=1");
         break;
     }
     case OpKind::Resize:
@@ -221,8 +226,8 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
             ir::Value* scales = node.inputs.size() > 1 ? node.inputs[1] : nullptr;
             if (auto s = takeAttr(node.attrs, "scales")) {
                 const auto f = asFloats(*s);
-                scales = constant(g, node, "scales",
-                                  ir::Tensor::fromFloats(ir::Shape{static_cast<int64_t>(f.size())}, f));
+                scales =
+                    constant(g, node, "scales", ir::Tensor::fromFloats(ir::Shape{static_cast<int64_t>(f.size())}, f));
             }
             node.inputs.resize(1);
             setInputAt(node, 2, scales);
@@ -233,10 +238,13 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
             if (mode == "nearest") node.attrs["nearest_mode"] = std::string("floor");
         }
         break;
-    case OpKind::Softmax: case OpKind::LogSoftmax:
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
         if (opset < 13) return addLegacySoftmax(g, std::move(node), shapeKnown);
         break;
-    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: {
+    case OpKind::LSTM:
+    case OpKind::GRU:
+    case OpKind::RNN: {
         // Opsets 7-13 have no layout (sequence first); 14 added it. The attributes are checked
         // here so that a bad one is reported at import, naming the node.
         if (opset < 14) takeAttr(node.attrs, "layout");
@@ -247,8 +255,17 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         return {};
     }
     // opset 6 (issue 31)
-    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Pow: case OpKind::And:
-    case OpKind::Or: case OpKind::Xor: case OpKind::Equal: case OpKind::Greater: case OpKind::Less:
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Pow:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+    case OpKind::Equal:
+    case OpKind::Greater:
+    case OpKind::Less:
         if (opset < 7) EMBARK_TRY(legacyBroadcast(g, node, shapeKnown));
         break;
     case OpKind::Gemm:
@@ -258,8 +275,8 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         // Opset 6: a 1-D slope of C values applies per channel (axis 1), not along the last axis.
         ir::Value* x = node.inputs.empty() ? nullptr : node.inputs[0];
         ir::Value* slope = node.inputs.size() > 1 ? node.inputs[1] : nullptr;
-        if (opset < 7 && x && slope && shapeKnown(x) && slope->isConstant() && slope->shape.rank() == 1 && x->shape.rank() > 2 &&
-            slope->shape[0] == x->shape[1] && slope->shape[0] != 1) {
+        if (opset < 7 && x && slope && shapeKnown(x) && slope->isConstant() && slope->shape.rank() == 1 &&
+            x->shape.rank() > 2 && slope->shape[0] == x->shape[1] && slope->shape[0] != 1) {
             std::vector<int64_t> dims(x->shape.rank() - 1, 1);
             dims[0] = slope->shape[0];
             node.inputs[1] = constant(g, node, "slope", slope->constant.reshaped(ir::Shape(dims)));
@@ -275,12 +292,14 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         if (opset < 16 && !node.attrs.count("coordinate_transformation_mode"))
             node.attrs["coordinate_transformation_mode"] = std::string("output_half_pixel");
         break;
-    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceLogSum: case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp:
     case OpKind::ReduceSumSquare:
         intsAttrToInput(g, node, "axes", 1); // an input from opset 18
         break;
-    default:
-        break;
+    default: break;
     }
     emit(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
     return {};

@@ -49,18 +49,15 @@ ir::Tensor fromTypedField(const Field& field, ir::DType dtype, const ir::Shape& 
 }
 
 // True when `path` (already canonical) lies inside `dir` (canonical).
-bool isInside(const QString& path, const QString& dir) {
-    return path.startsWith(dir.endsWith('/') ? dir : dir + '/');
-}
+bool isInside(const QString& path, const QString& dir) { return path.startsWith(dir.endsWith('/') ? dir : dir + '/'); }
 } // namespace
 
 Expected<ir::Tensor> tensorFromProto(const TensorProto& proto, const std::string& what) {
     const auto dtype = dtypeFromOnnx(proto.data_type());
     if (!dtype)
-        return makeError(ErrorKind::Unsupported,
-                         what + " has element type " + onnxDTypeName(proto.data_type()) +
-                             ", which Embark does not support (use float32, float16, float64, "
-                             "integer or bool tensors)");
+        return makeError(ErrorKind::Unsupported, what + " has element type " + onnxDTypeName(proto.data_type()) +
+                                                     ", which Embark does not support (use float32, float16, float64, "
+                                                     "integer or bool tensors)");
     std::vector<int64_t> dims(proto.dims().begin(), proto.dims().end());
     ir::Shape shape(dims);
     const auto numel = shape.checkedNumel();
@@ -75,9 +72,9 @@ Expected<ir::Tensor> tensorFromProto(const TensorProto& proto, const std::string
     if (proto.has_raw_data()) {
         const std::string& raw = proto.raw_data();
         if (static_cast<uint64_t>(*numel) > raw.size() / elem || raw.size() != static_cast<size_t>(*numel) * elem)
-            return makeError(ErrorKind::InvalidInput,
-                             what + " declares shape " + shape.str() + " (" + sizeText(*numel, *dtype) +
-                                 ") but holds " + std::to_string(raw.size()) + " bytes: the file is broken");
+            return makeError(ErrorKind::InvalidInput, what + " declares shape " + shape.str() + " (" +
+                                                          sizeText(*numel, *dtype) + ") but holds " +
+                                                          std::to_string(raw.size()) + " bytes: the file is broken");
         return ir::Tensor::fromBytes(*dtype, shape, raw.data(), raw.size());
     }
 
@@ -86,18 +83,20 @@ Expected<ir::Tensor> tensorFromProto(const TensorProto& proto, const std::string
     case ir::DType::Float32: stored = proto.float_data_size(); break;
     case ir::DType::Float64: stored = proto.double_data_size(); break;
     case ir::DType::Int64: stored = proto.int64_data_size(); break;
-    case ir::DType::UInt32: case ir::DType::UInt64: stored = proto.uint64_data_size(); break;
+    case ir::DType::UInt32:
+    case ir::DType::UInt64: stored = proto.uint64_data_size(); break;
     default: stored = proto.int32_data_size(); break;
     }
     if (stored != *numel)
-        return makeError(ErrorKind::InvalidInput,
-                         what + " declares shape " + shape.str() + " (" + std::to_string(*numel) +
-                             " elements) but holds " + std::to_string(stored) + ": the file is broken");
+        return makeError(ErrorKind::InvalidInput, what + " declares shape " + shape.str() + " (" +
+                                                      std::to_string(*numel) + " elements) but holds " +
+                                                      std::to_string(stored) + ": the file is broken");
     switch (*dtype) {
     case ir::DType::Float32: return fromTypedField(proto.float_data(), *dtype, shape);
     case ir::DType::Float64: return fromTypedField(proto.double_data(), *dtype, shape);
     case ir::DType::Int64: return fromTypedField(proto.int64_data(), *dtype, shape);
-    case ir::DType::UInt32: case ir::DType::UInt64: return fromTypedField(proto.uint64_data(), *dtype, shape);
+    case ir::DType::UInt32:
+    case ir::DType::UInt64: return fromTypedField(proto.uint64_data(), *dtype, shape);
     default: return fromTypedField(proto.int32_data(), *dtype, shape);
     }
 }
@@ -117,9 +116,12 @@ Status inlineExternalData(TensorProto* proto, const std::string& baseDir, const 
     int64_t offset = 0, length = -1;
     for (const auto& entry : proto->external_data()) {
         bool ok = true;
-        if (entry.key() == "location") location = entry.value();
-        else if (entry.key() == "offset") offset = QString::fromStdString(entry.value()).toLongLong(&ok);
-        else if (entry.key() == "length") length = QString::fromStdString(entry.value()).toLongLong(&ok);
+        if (entry.key() == "location")
+            location = entry.value();
+        else if (entry.key() == "offset")
+            offset = QString::fromStdString(entry.value()).toLongLong(&ok);
+        else if (entry.key() == "length")
+            length = QString::fromStdString(entry.value()).toLongLong(&ok);
         if (!ok || offset < 0)
             return makeError(ErrorKind::InvalidInput,
                              what + " has an invalid external-data " + entry.key() + " '" + entry.value() + "'");
@@ -140,24 +142,24 @@ Status inlineExternalData(TensorProto* proto, const std::string& baseDir, const 
     const QString dir = QFileInfo(QString::fromStdString(baseDir)).canonicalFilePath();
     const QFileInfo info(QDir(dir).filePath(cleaned));
     if (!info.exists())
-        return makeError(ErrorKind::InvalidInput,
-                         what + " needs external file '" + location + "', which does not exist in " +
-                             dir.toStdString() + ": copy it next to the model");
+        return makeError(ErrorKind::InvalidInput, what + " needs external file '" + location +
+                                                      "', which does not exist in " + dir.toStdString() +
+                                                      ": copy it next to the model");
     const QString real = info.canonicalFilePath();
     if (!isInside(real, dir))
-        return makeError(ErrorKind::InvalidInput,
-                         what + " points at external file '" + location + "', a link leading to " +
-                             real.toStdString() + " outside the model's folder: copy the data file instead");
+        return makeError(ErrorKind::InvalidInput, what + " points at external file '" + location +
+                                                      "', a link leading to " + real.toStdString() +
+                                                      " outside the model's folder: copy the data file instead");
     QFile file(real);
     if (!info.isFile() || !file.open(QIODevice::ReadOnly))
         return makeError(ErrorKind::InvalidInput, what + ": cannot read external file '" + location + "'");
     const int64_t available = file.size() - offset;
     if (length < 0) length = available;
     if (available < length || !file.seek(offset))
-        return makeError(ErrorKind::InvalidInput,
-                         what + " needs " + std::to_string(length) + " bytes at offset " +
-                             std::to_string(offset) + " of '" + location + "', which holds only " +
-                             std::to_string(file.size()) + " bytes: the data file is truncated");
+        return makeError(ErrorKind::InvalidInput, what + " needs " + std::to_string(length) + " bytes at offset " +
+                                                      std::to_string(offset) + " of '" + location +
+                                                      "', which holds only " + std::to_string(file.size()) +
+                                                      " bytes: the data file is truncated");
     std::string bytes(static_cast<size_t>(length), '\0');
     if (file.read(bytes.data(), length) != length)
         return makeError(ErrorKind::InvalidInput, what + ": short read from external file '" + location + "'");

@@ -21,10 +21,8 @@ void tensorToProto(const ir::Tensor& tensor, const std::string& name, ::onnx::Te
 // Replaces a tensor's EXTERNAL location/offset/length by the bytes it points to, read from
 // a file inside `baseDir`. Refuses absolute paths, `..` escapes and symlinks leaving the
 // folder. `displayName` names the model in messages.
-Status inlineExternalData(::onnx::TensorProto* proto, const std::string& baseDir,
-                          const std::string& displayName);
+Status inlineExternalData(::onnx::TensorProto* proto, const std::string& baseDir, const std::string& displayName);
 // Every initializer and Constant-node tensor of the model.
-Status inlineExternalData(::onnx::ModelProto* model, const std::string& baseDir,
-                          const std::string& displayName);
+Status inlineExternalData(::onnx::ModelProto* model, const std::string& baseDir, const std::string& displayName);
 
 } // namespace embark::onnx

@@ -24,9 +24,14 @@ std::vector<ParamSlot> slotsOf(const ir::Node& n) {
         return {{"x", n.input(0), 1, 2, -1}, {"w", n.input(3), 4, 5, 0}, {"y", n.output(0), 6, 7, -1}};
     case OpKind::QLinearMatMul: {
         // a per row, b per column, y per row
-        const auto rowAxis = [](const ir::Value* v) { return v && v->shape.rank() >= 2 ? int64_t(v->shape.rank()) - 2 : int64_t(0); };
-        const auto colAxis = [](const ir::Value* v) { return v && v->shape.rank() >= 2 ? int64_t(v->shape.rank()) - 1 : int64_t(0); };
-        return {{"a", n.input(0), 1, 2, rowAxis(n.input(0))}, {"b", n.input(3), 4, 5, colAxis(n.input(3))},
+        const auto rowAxis = [](const ir::Value* v) {
+            return v && v->shape.rank() >= 2 ? int64_t(v->shape.rank()) - 2 : int64_t(0);
+        };
+        const auto colAxis = [](const ir::Value* v) {
+            return v && v->shape.rank() >= 2 ? int64_t(v->shape.rank()) - 1 : int64_t(0);
+        };
+        return {{"a", n.input(0), 1, 2, rowAxis(n.input(0))},
+                {"b", n.input(3), 4, 5, colAxis(n.input(3))},
                 {"y", n.output(0), 6, 7, rowAxis(n.output(0))}};
     }
     default: return {};
@@ -34,8 +39,7 @@ std::vector<ParamSlot> slotsOf(const ir::Node& n) {
 }
 
 Error invalid(const ir::Node& n, const std::string& what) {
-    return makeError(ErrorKind::InvalidInput,
-                     "node '" + n.name + "' (" + std::string(ir::opName(n.op)) + "): " + what);
+    return makeError(ErrorKind::InvalidInput, "node '" + n.name + "' (" + std::string(ir::opName(n.op)) + "): " + what);
 }
 
 Status checkSlot(const ir::Node& n, const ParamSlot& s) {
@@ -68,8 +72,9 @@ Status checkSlot(const ir::Node& n, const ParamSlot& s) {
     }
     const ir::Value* zp = n.input(s.zeroPoint);
     if (zp && zp->shape.numel() != t.numel())
-        return invalid(n, std::string(s.what) + "_zero_point has " + std::to_string(zp->shape.numel()) + " values but " +
-                              name + " has " + std::to_string(t.numel()) + ": they must have the same shape");
+        return invalid(n, std::string(s.what) + "_zero_point has " + std::to_string(zp->shape.numel()) +
+                              " values but " + name + " has " + std::to_string(t.numel()) +
+                              ": they must have the same shape");
     return {};
 }
 

@@ -40,10 +40,9 @@ struct NpyType {
     ir::DType dtype;
 };
 constexpr NpyType kNpyTypes[] = {
-    {"f4", ir::DType::Float32}, {"f8", ir::DType::Float64}, {"f2", ir::DType::Float16},
-    {"i1", ir::DType::Int8},    {"i2", ir::DType::Int16},   {"i4", ir::DType::Int32},
-    {"i8", ir::DType::Int64},   {"u1", ir::DType::UInt8},   {"u2", ir::DType::UInt16},
-    {"u4", ir::DType::UInt32},  {"u8", ir::DType::UInt64},  {"b1", ir::DType::Bool},
+    {"f4", ir::DType::Float32}, {"f8", ir::DType::Float64}, {"f2", ir::DType::Float16}, {"i1", ir::DType::Int8},
+    {"i2", ir::DType::Int16},   {"i4", ir::DType::Int32},   {"i8", ir::DType::Int64},   {"u1", ir::DType::UInt8},
+    {"u2", ir::DType::UInt16},  {"u4", ir::DType::UInt32},  {"u8", ir::DType::UInt64},  {"b1", ir::DType::Bool},
 };
 
 Error npyError(const std::string& path, const std::string& what) {
@@ -63,7 +62,8 @@ Expected<NamedTensor> readTensorProto(const std::string& path) {
     if (!bytes) return bytes.error();
     ::onnx::TensorProto proto;
     if (bytes->isEmpty() || !proto.ParseFromArray(bytes->constData(), static_cast<int>(bytes->size())))
-        return makeError(ErrorKind::InvalidInput, path + ": not an ONNX TensorProto file (empty, truncated or another format)");
+        return makeError(ErrorKind::InvalidInput,
+                         path + ": not an ONNX TensorProto file (empty, truncated or another format)");
     if (proto.dims_size() == 0 && !proto.has_raw_data() && proto.float_data_size() == 0 &&
         proto.int32_data_size() == 0 && proto.int64_data_size() == 0 && proto.double_data_size() == 0 &&
         proto.uint64_data_size() == 0 && proto.data_type() == 0)
@@ -148,10 +148,13 @@ Status writeNpy(const std::string& path, const ir::Tensor& tensor) {
     const char order = ir::dtypeSize(tensor.dtype()) == 1 ? '|' : '<';
     std::string shape = "(";
     for (int64_t d : tensor.shape().dims()) shape += std::to_string(d) + ", ";
-    if (tensor.shape().rank() > 1) shape.resize(shape.size() - 2);
-    else if (tensor.shape().rank() == 1) shape.resize(shape.size() - 1);
+    if (tensor.shape().rank() > 1)
+        shape.resize(shape.size() - 2);
+    else if (tensor.shape().rank() == 1)
+        shape.resize(shape.size() - 1);
     shape += ")";
-    std::string header = "{'descr': '" + std::string(1, order) + code + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    std::string header =
+        "{'descr': '" + std::string(1, order) + code + "', 'fortran_order': False, 'shape': " + shape + ", }";
     // Pad with spaces so the data starts on a 64-byte boundary, newline last (NumPy's layout).
     const size_t unpadded = 10 + header.size() + 1;
     header.append((64 - unpadded % 64) % 64, ' ');
@@ -221,7 +224,8 @@ Expected<TestDataSet> readTestDataSet(const std::string& dir) {
         }
     }
     if (set.inputs.empty() && set.outputs.empty())
-        return makeError(ErrorKind::InvalidInput, dir + ": no input_K.pb or output_K.pb files (not a test_data_set_N folder)");
+        return makeError(ErrorKind::InvalidInput,
+                         dir + ": no input_K.pb or output_K.pb files (not a test_data_set_N folder)");
     return set;
 }
 

@@ -29,9 +29,18 @@ void setAttribute(const std::string& name, const ir::Attribute& a, pb::Attribute
     out->set_name(name);
     struct Visitor {
         pb::AttributeProto* out;
-        void operator()(int64_t v) const { out->set_type(pb::AttributeProto::INT); out->set_i(v); }
-        void operator()(float v) const { out->set_type(pb::AttributeProto::FLOAT); out->set_f(v); }
-        void operator()(const std::string& v) const { out->set_type(pb::AttributeProto::STRING); out->set_s(v); }
+        void operator()(int64_t v) const {
+            out->set_type(pb::AttributeProto::INT);
+            out->set_i(v);
+        }
+        void operator()(float v) const {
+            out->set_type(pb::AttributeProto::FLOAT);
+            out->set_f(v);
+        }
+        void operator()(const std::string& v) const {
+            out->set_type(pb::AttributeProto::STRING);
+            out->set_s(v);
+        }
         void operator()(const std::vector<int64_t>& v) const {
             out->set_type(pb::AttributeProto::INTS);
             for (int64_t x : v) out->add_ints(x);
@@ -98,8 +107,7 @@ void writeGraph(const ir::Graph& graph, pb::GraphProto* g, bool* usesEmbarkDomai
         }
         for (size_t i = 0; i < n->explicitInputCount(); ++i) node.add_input(n->input(i) ? n->input(i)->name : "");
         // Trailing absent inputs are dropped; absent ones in the middle stay as "".
-        while (node.input_size() && node.input(node.input_size() - 1).empty())
-            node.mutable_input()->RemoveLast();
+        while (node.input_size() && node.input(node.input_size() - 1).empty()) node.mutable_input()->RemoveLast();
         for (const ir::Value* out : n->outputs()) node.add_output(out ? out->name : "");
         for (const auto& [name, value] : n->attrs) setAttribute(name, value, node.add_attribute());
         writeBodies(*n, g, &node, usesEmbarkDomain);

@@ -41,7 +41,8 @@ double klDivergence(const std::vector<double>& hist, int n, int levels) {
     for (int b = 0; b < n; ++b) {
         const double pb = p[static_cast<size_t>(b)] / sp;
         if (pb <= 0) continue;
-        const double qb = std::max(q[static_cast<size_t>(b)] / sq, 1e-12); // the folded outliers may land in an empty bin
+        const double qb =
+            std::max(q[static_cast<size_t>(b)] / sq, 1e-12); // the folded outliers may land in an empty bin
         kl += pb * std::log(pb / qb);
     }
     return kl;
@@ -105,7 +106,8 @@ std::pair<float, float> RangeCollector::range(size_t value, const CalibrationOpt
             below += s.signedHist[static_cast<size_t>(first)];
         for (double above = 0; last > first && above + s.signedHist[static_cast<size_t>(last)] <= cut; --last)
             above += s.signedHist[static_cast<size_t>(last)];
-        return {std::min(0.f, s.lo + width * static_cast<float>(first)), std::max(0.f, s.lo + width * static_cast<float>(last + 1))};
+        return {std::min(0.f, s.lo + width * static_cast<float>(first)),
+                std::max(0.f, s.lo + width * static_cast<float>(last + 1))};
     }
     // Entropy: the threshold with the smallest divergence, in steps of 8 bins from 128.
     constexpr int kLevels = 128;

@@ -50,8 +50,8 @@ public:
                     // An op the reference lacks stays in the graph (and fails later, clearly);
                     // anything else is a model the pass cannot fold correctly.
                     if (r.error().kind == ErrorKind::Unsupported) continue;
-                    return makeError(r.error().kind, "pass constant_folding: cannot evaluate " +
-                                                         n->describe() + ": " + r.error().message);
+                    return makeError(r.error().kind, "pass constant_folding: cannot evaluate " + n->describe() + ": " +
+                                                         r.error().message);
                 }
                 results = std::move(*r);
             }
@@ -70,8 +70,7 @@ private:
         return true;
     }
 
-    static void fold(ir::Graph& g, ir::Node* n, const std::vector<ir::Tensor>& results,
-                     PassContext& ctx) {
+    static void fold(ir::Graph& g, ir::Node* n, const std::vector<ir::Tensor>& results, PassContext& ctx) {
         ir::Node* heir = nullptr;
         for (ir::Value* v : n->outputs())
             if (!heir && v && !v->uses().empty()) heir = v->uses().front().node;
@@ -85,8 +84,10 @@ private:
             outs[i]->dtype = results[i].dtype();
             outs[i]->shape = results[i].shape();
         }
-        if (heir) prependProvenance(heir, provenance);
-        else recordFolded(g, provenance);
+        if (heir)
+            prependProvenance(heir, provenance);
+        else
+            recordFolded(g, provenance);
         ctx.note("folded " + what + " into a constant" +
                  (heir ? " (provenance kept by " + heir->describe() + ")" : std::string()));
     }

@@ -1,6 +1,6 @@
 // Fuses Relu, Clip (ReLU6 and other constant bounds), LeakyRelu, HardSwish, Sigmoid, Tanh,
-// Swish (SiLU) and Gelu (the erf form) into the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when the
-// kernel library declares that pattern and the intermediate has no other use (ir/fused.h).
+// Swish (SiLU) and Gelu (the erf form) into the Conv, ConvTranspose, Gemm, MatMul or Add producing their input, when
+// the kernel library declares that pattern and the intermediate has no other use (ir/fused.h).
 #include "graph_rewrite.h"
 #include "pass.h"
 
@@ -24,7 +24,8 @@ public:
             ir::Node* reshape = nullptr;
             if (p && isReshape(p->op) && p->outputs().size() == 1) {
                 ir::Node* q = exclusiveProducer(p, 0);
-                if (q && q->outputs().size() == 1 && !ir::fusedActivation(*q) && ctx.lib().declaresFusion(q->op, act->op)) {
+                if (q && q->outputs().size() == 1 && !ir::fusedActivation(*q) &&
+                    ctx.lib().declaresFusion(q->op, act->op)) {
                     reshape = p;
                     p = q;
                 }

@@ -21,12 +21,11 @@ public:
         for (ir::Node* bn : g.nodes()) {
             if (bn->op != ir::OpKind::BatchNormalization) continue;
             if (bn->outputs().size() > 1 && anyUsed(bn)) continue; // training outputs
-            if (bn->attrInt("training_mode", 0) != 0) continue;     // normalises by batch statistics
-            if (ir::fusedActivation(*bn)) continue; // BN + activation kept as one (fuse_activation)
+            if (bn->attrInt("training_mode", 0) != 0) continue;    // normalises by batch statistics
+            if (ir::fusedActivation(*bn)) continue;                // BN + activation kept as one (fuse_activation)
             ir::Node* p = exclusiveProducer(bn, 0);
             if (!p || ir::fusedActivation(*p)) continue;
-            if (p->op != ir::OpKind::Conv && p->op != ir::OpKind::ConvTranspose && p->op != ir::OpKind::Gemm)
-                continue;
+            if (p->op != ir::OpKind::Conv && p->op != ir::OpKind::ConvTranspose && p->op != ir::OpKind::Gemm) continue;
             const ir::Tensor* w = constantInput(p, 1);
             const ir::Tensor* b = constantInput(p, 2);
             if (!w || w->dtype() != ir::DType::Float32 || (p->input(2) && !b)) continue;
@@ -40,7 +39,8 @@ public:
             if (b && b->numel() != static_cast<int64_t>(channels)) continue;
             std::vector<float> bias(channels);
             for (size_t c = 0; c < channels; ++c)
-                bias[c] = static_cast<float>(shift[c] + scale[c] * (b ? biasScale * b->at(static_cast<int64_t>(c)) : 0.0));
+                bias[c] =
+                    static_cast<float>(shift[c] + scale[c] * (b ? biasScale * b->at(static_cast<int64_t>(c)) : 0.0));
             ir::Value* wv = g.addConstant(g.uniqueName(p->input(1)->name + "_bn"), std::move(*weights));
             ir::Value* bv = g.addConstant(g.uniqueName(p->name + "_bias_bn"),
                                           ir::Tensor::fromFloats(ir::Shape{static_cast<int64_t>(channels)}, bias));
@@ -91,7 +91,8 @@ private:
         if (p.op == ir::OpKind::Conv) {
             if (d.empty() || d[0] != channels) return std::nullopt;
             const int64_t inner = n / channels;
-            for (int64_t i = 0; i < n; ++i) data[i] = static_cast<float>(data[i] * scale[static_cast<size_t>(i / inner)]);
+            for (int64_t i = 0; i < n; ++i)
+                data[i] = static_cast<float>(data[i] * scale[static_cast<size_t>(i / inner)]);
         } else if (p.op == ir::OpKind::ConvTranspose) {
             // [Cin, Cout/group, k...]; output channel = group index * Cout/group + j.
             const int64_t group = p.attrInt("group", 1);

@@ -61,7 +61,8 @@ public:
                 if (std::vector<ir::Node*> chain = match(erf); !chain.empty()) chains.push_back(std::move(chain));
         for (const std::vector<ir::Node*>& chain : chains) {
             ir::Value* x = chain.front()->input(0);
-            if (!isScalar(chain.front()->input(1), chain.front()->op == ir::OpKind::Div ? std::sqrt(2.0) : std::sqrt(0.5)))
+            if (!isScalar(chain.front()->input(1),
+                          chain.front()->op == ir::OpKind::Div ? std::sqrt(2.0) : std::sqrt(0.5)))
                 x = chain.front()->input(1);
             ir::Node* last = chain.back();
             ir::Value* out = last->output(0);
@@ -91,8 +92,10 @@ private:
         ir::Node* scale = exclusiveProducer(erf, 0);
         if (!scale || !plainFloat(scale)) return {};
         ir::Value* x = nullptr;
-        if (scale->op == ir::OpKind::Div && isScalar(scale->input(1), std::sqrt(2.0))) x = scale->input(0);
-        else if (scale->op == ir::OpKind::Mul) x = otherThanScalar(scale, std::sqrt(0.5));
+        if (scale->op == ir::OpKind::Div && isScalar(scale->input(1), std::sqrt(2.0)))
+            x = scale->input(0);
+        else if (scale->op == ir::OpKind::Mul)
+            x = otherThanScalar(scale, std::sqrt(0.5));
         if (!x || x->isConstant() || x->shape != erf->output(0)->shape) return {};
         ir::Node* add = soleConsumer(erf->output(0));
         if (!add || add->op != ir::OpKind::Add || !plainFloat(add) || otherThanScalar(add, 1.0) != erf->output(0))
@@ -103,7 +106,8 @@ private:
         if (!other) return {};
         if (other == x) { // Mul(x, .) -> Mul(0.5)
             ir::Node* m2 = soleConsumer(m1->output(0));
-            if (!m2 || m2->op != ir::OpKind::Mul || !plainFloat(m2) || otherThanScalar(m2, 0.5) != m1->output(0)) return {};
+            if (!m2 || m2->op != ir::OpKind::Mul || !plainFloat(m2) || otherThanScalar(m2, 0.5) != m1->output(0))
+                return {};
             return {scale, erf, add, m1, m2};
         }
         if (isScalar(other, 0.5)) { // Mul(0.5) -> Mul(x, .)

@@ -20,8 +20,7 @@ public:
             if (pad->op != ir::OpKind::Pad || pad->attrString("mode", "constant") != "constant") continue;
             ir::Node* c = soleConsumer(pad->output(0));
             if (!c || c->input(0) != pad->output(0)) continue;
-            if (c->op != ir::OpKind::Conv && c->op != ir::OpKind::MaxPool && c->op != ir::OpKind::AveragePool)
-                continue;
+            if (c->op != ir::OpKind::Conv && c->op != ir::OpKind::MaxPool && c->op != ir::OpKind::AveragePool) continue;
             if (c->attrString("auto_pad", "NOTSET") != "NOTSET") continue;
             const ir::Value* in = pad->input(0);
             const ir::Tensor* pads = constantInput(pad, 1);
@@ -57,8 +56,10 @@ private:
     // nullopt for negative pads (cropping) or a malformed spec.
     static std::optional<std::vector<int64_t>> fullPads(const ir::Node& pad, const ir::Tensor& pads, size_t rank) {
         std::vector<int64_t> axes;
-        if (const ir::Tensor* a = constantInput(&pad, 3)) axes = a->toInt64Vector();
-        else for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+        if (const ir::Tensor* a = constantInput(&pad, 3))
+            axes = a->toInt64Vector();
+        else
+            for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
         const std::vector<int64_t> p = pads.toInt64Vector();
         if (p.size() != 2 * axes.size()) return std::nullopt;
         std::vector<int64_t> full(2 * rank, 0);
@@ -80,7 +81,8 @@ private:
             if (value != 0.0) return false;
             if (c.attrInt("count_include_pad", 0) != 0) return true;
             // Without count_include_pad, only a pool that had no padding of its own can switch.
-            for (int64_t p : c.attrInts("pads")) if (p != 0) return false;
+            for (int64_t p : c.attrInts("pads"))
+                if (p != 0) return false;
             return true;
         }
         default: return false;

@@ -92,14 +92,18 @@ private:
     bool tryFuse(ir::Graph& g, PassContext& ctx, ir::Node* n) {
         switch (n->op) {
         case OpKind::Conv: return fuseConv(g, ctx, n);
-        case OpKind::Gemm: case OpKind::MatMul: return fuseGemm(g, ctx, n);
+        case OpKind::Gemm:
+        case OpKind::MatMul: return fuseGemm(g, ctx, n);
         case OpKind::Add: return fuseAdd(g, ctx, n);
-        case OpKind::AveragePool: case OpKind::GlobalAveragePool: return fuseAveragePool(g, ctx, n);
-        case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze: case OpKind::Unsqueeze:
-        case OpKind::Transpose:
-            return fusePassThrough(g, ctx, n) || quantizeBefore(g, ctx, n);
-        case OpKind::MaxPool: case OpKind::Concat:
-            return fusePassThrough(g, ctx, n);
+        case OpKind::AveragePool:
+        case OpKind::GlobalAveragePool: return fuseAveragePool(g, ctx, n);
+        case OpKind::Reshape:
+        case OpKind::Flatten:
+        case OpKind::Squeeze:
+        case OpKind::Unsqueeze:
+        case OpKind::Transpose: return fusePassThrough(g, ctx, n) || quantizeBefore(g, ctx, n);
+        case OpKind::MaxPool:
+        case OpKind::Concat: return fusePassThrough(g, ctx, n);
         default: break;
         }
         const auto cat = ir::opCategory(n->op);
@@ -111,7 +115,8 @@ private:
     // last) by a new node of `op` named like the op, reading `inputs` and writing the
     // QuantizeLinear's output; absorbs the DequantizeLinear nodes in `dqs` left unused.
     ir::Node* replace(ir::Graph& g, PassContext& ctx, OpKind op, const std::vector<ir::Node*>& removed,
-                      const std::vector<ir::Value*>& inputs, const std::vector<ir::Node*>& dqs, ir::Value* out = nullptr) {
+                      const std::vector<ir::Value*>& inputs, const std::vector<ir::Node*>& dqs,
+                      ir::Value* out = nullptr) {
         ir::Node* head = removed.front();
         ir::Node* q = removed.back();
         if (!out) out = q->output(0);
@@ -217,7 +222,8 @@ private:
         return true;
     }
 
-    static void setQuant(ir::Node* f, const QParams& x, const std::vector<float>& wScales, const QParams& y, int64_t channels) {
+    static void setQuant(ir::Node* f, const QParams& x, const std::vector<float>& wScales, const QParams& y,
+                         int64_t channels) {
         f->attrs["x_scale"] = x.scale;
         f->attrs["x_zero_point"] = x.zeroPoint;
         f->attrs["w_scale"] = wScales;
@@ -229,7 +235,8 @@ private:
     bool fuseGemm(ir::Graph& g, PassContext& ctx, ir::Node* n) {
         if (ir::fusedActivation(*n)) return false;
         const bool isGemm = n->op == OpKind::Gemm;
-        if (isGemm && (n->attrInt("transA", 0) != 0 || n->attrFloat("alpha", 1.f) != 1.f || n->attrFloat("beta", 1.f) != 1.f))
+        if (isGemm &&
+            (n->attrInt("transA", 0) != 0 || n->attrFloat("alpha", 1.f) != 1.f || n->attrFloat("beta", 1.f) != 1.f))
             return false;
         ir::Node* dqx = activationDq(n->input(0));
         if (!dqx || n->input(0)->shape.rank() < 1 || (isGemm && n->input(0)->shape.rank() != 2)) return false;
@@ -325,8 +332,9 @@ private:
     // Data movement and max pooling on the int8 data, requantized through a table when the
     // parameters change.
     bool fusePassThrough(ir::Graph& g, PassContext& ctx, ir::Node* n) {
-        if (n->op == OpKind::MaxPool && (n->input(0)->shape.rank() != 4 || (n->outputs().size() > 1 && n->output(1) &&
-                                                                            (!n->output(1)->uses().empty() || n->output(1)->isGraphOutput()))))
+        if (n->op == OpKind::MaxPool &&
+            (n->input(0)->shape.rank() != 4 || (n->outputs().size() > 1 && n->output(1) &&
+                                                (!n->output(1)->uses().empty() || n->output(1)->isGraphOutput()))))
             return false;
         std::vector<size_t> data{0};
         if (n->op == OpKind::Concat) {
@@ -347,7 +355,8 @@ private:
         // Tables first: nothing is changed if one cannot be computed.
         std::vector<std::optional<std::vector<int64_t>>> tables;
         for (ir::Node* dq : dqs) {
-            if (*scalarParams(*dq) == y) tables.emplace_back(std::vector<int64_t>{});
+            if (*scalarParams(*dq) == y)
+                tables.emplace_back(std::vector<int64_t>{});
             else {
                 auto t = lookupTable(*dq, nullptr, *q);
                 if (!t) return false;
@@ -360,7 +369,9 @@ private:
             for (size_t k = 0; k < dqs.size(); ++k) {
                 inputs[data[k]] = dqs[k]->input(0);
                 if (!tables[k]->empty())
-                    inputs[data[k]] = insertLookup(g, n, dqs[k]->input(0), nullptr, *tables[k], n->name + "_requantize", y)->output(0);
+                    inputs[data[k]] =
+                        insertLookup(g, n, dqs[k]->input(0), nullptr, *tables[k], n->name + "_requantize", y)
+                            ->output(0);
             }
             replace(g, ctx, n->op, {n, q0}, inputs, dqs);
             return true;

@@ -99,8 +99,10 @@ std::pair<int64_t, int64_t> outputRange(const ir::Node* act, const ir::Node& q, 
     int64_t lo = -128, hi = 127;
     if (!act) return {lo, hi};
     if (act->op == OpKind::Relu) return {std::max<int64_t>(lo, y.zeroPoint), hi};
-    if (const ir::Tensor* mn = constantInput(act, 1)) lo = std::max(lo, quantizeScalar(q, static_cast<float>(mn->at(0))));
-    if (const ir::Tensor* mx = constantInput(act, 2)) hi = std::min(hi, quantizeScalar(q, static_cast<float>(mx->at(0))));
+    if (const ir::Tensor* mn = constantInput(act, 1))
+        lo = std::max(lo, quantizeScalar(q, static_cast<float>(mn->at(0))));
+    if (const ir::Tensor* mx = constantInput(act, 2))
+        hi = std::min(hi, quantizeScalar(q, static_cast<float>(mx->at(0))));
     return {lo, std::max(lo, hi)};
 }
 
@@ -119,14 +121,16 @@ std::optional<Weights> constantWeights(const ir::Value* v, int64_t axis) {
     Weights w{p, *q, s->toFloatVector()};
     if (w.scales.size() > 1) {
         const int64_t a = q->shape().normAxis(p->attrInt("axis", 1));
-        if (a != axis || static_cast<int64_t>(w.scales.size()) != q->shape()[static_cast<size_t>(axis)]) return std::nullopt;
+        if (a != axis || static_cast<int64_t>(w.scales.size()) != q->shape()[static_cast<size_t>(axis)])
+            return std::nullopt;
     }
     for (float sc : w.scales)
         if (!(sc > 0) || !std::isfinite(sc)) return std::nullopt;
     return w;
 }
 
-std::optional<Bias> quantizedBias(const ir::Value* v, float xScale, const std::vector<float>& wScales, int64_t channels) {
+std::optional<Bias> quantizedBias(const ir::Value* v, float xScale, const std::vector<float>& wScales,
+                                  int64_t channels) {
     Bias b;
     b.values.assign(static_cast<size_t>(channels), 0);
     if (!v) return b;
@@ -140,7 +144,8 @@ std::optional<Bias> quantizedBias(const ir::Value* v, float xScale, const std::v
         if (!p || p->op != OpKind::DequantizeLinear) return std::nullopt;
         const ir::Tensor* q = constantInput(p, 0);
         const ir::Tensor* s = constantInput(p, 1);
-        if (!q || q->dtype() != DType::Int32 || q->numel() != channels || !s || (s->numel() != 1 && s->numel() != channels))
+        if (!q || q->dtype() != DType::Int32 || q->numel() != channels || !s ||
+            (s->numel() != 1 && s->numel() != channels))
             return std::nullopt;
         if (p->input(2) && (!constantInput(p, 2) || constantInput(p, 2)->numel() != s->numel())) return std::nullopt;
         b.dq = p;

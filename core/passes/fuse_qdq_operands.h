@@ -41,8 +41,8 @@ std::pair<int64_t, int64_t> outputRange(const ir::Node* act, const ir::Node& q, 
 // index of `axis`.
 struct Weights {
     ir::Node* dq = nullptr;
-    ir::Tensor q;               // int8
-    std::vector<float> scales;  // 1 or one per index of axis
+    ir::Tensor q;              // int8
+    std::vector<float> scales; // 1 or one per index of axis
 };
 std::optional<Weights> constantWeights(const ir::Value* v, int64_t axis);
 
@@ -53,7 +53,8 @@ struct Bias {
     ir::Node* dq = nullptr; // absorbed DequantizeLinear, if any
     std::vector<int32_t> values;
 };
-std::optional<Bias> quantizedBias(const ir::Value* v, float xScale, const std::vector<float>& wScales, int64_t channels);
+std::optional<Bias> quantizedBias(const ir::Value* v, float xScale, const std::vector<float>& wScales,
+                                  int64_t channels);
 
 ir::Tensor int32Tensor(const std::vector<int32_t>& v);
 

@@ -14,7 +14,8 @@ namespace {
 // HardSigmoid(x) = max(0, min(1, alpha * x + beta)) is HardSwish's gate for alpha 1/6, beta 1/2
 // (the same float constants; ONNX's defaults are 0.2 and 0.5).
 bool isHardSwishGate(const ir::Node& n) {
-    return static_cast<float>(n.attrFloat("alpha", 0.2f)) == 1.f / 6.f && static_cast<float>(n.attrFloat("beta", 0.5f)) == 0.5f;
+    return static_cast<float>(n.attrFloat("alpha", 0.2f)) == 1.f / 6.f &&
+           static_cast<float>(n.attrFloat("beta", 0.5f)) == 0.5f;
 }
 
 class FuseSwish final : public Pass {
@@ -31,11 +32,13 @@ public:
                 ir::Node* sigmoid = exclusiveProducer(mul, i);
                 if (!sigmoid || sigmoid->outputs().size() != 1) continue;
                 const bool hard = sigmoid->op == ir::OpKind::HardSigmoid;
-                if (hard ? !hardSwish || !isHardSwishGate(*sigmoid) : sigmoid->op != ir::OpKind::Sigmoid || !swish) continue;
+                if (hard ? !hardSwish || !isHardSwishGate(*sigmoid) : sigmoid->op != ir::OpKind::Sigmoid || !swish)
+                    continue;
                 const ir::Value* x = sigmoid->input(0);
                 if (!x || x != mul->input(1 - i) || x->isConstant()) continue;
                 if (mul->output(0)->dtype != ir::DType::Float32 || x->shape != mul->output(0)->shape) continue;
-                ctx.note("fused " + sigmoid->describe() + " and " + mul->describe() + (hard ? " into one HardSwish" : " into one Swish"));
+                ctx.note("fused " + sigmoid->describe() + " and " + mul->describe() +
+                         (hard ? " into one HardSwish" : " into one Swish"));
                 sigmoid->op = hard ? ir::OpKind::HardSwish : ir::OpKind::Swish;
                 sigmoid->attrs.clear();
                 absorbConsumer(g, sigmoid, mul);

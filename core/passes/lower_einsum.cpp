@@ -71,8 +71,10 @@ private:
         return out;
     }
 
-    static ir::Value* ints(ir::Graph& g, const ir::Node& from, const std::string& suffix, const std::vector<int64_t>& v) {
-        return g.addConstant(g.uniqueName(from.name + suffix), ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(v.size())}, v));
+    static ir::Value* ints(ir::Graph& g, const ir::Node& from, const std::string& suffix,
+                           const std::vector<int64_t>& v) {
+        return g.addConstant(g.uniqueName(from.name + suffix),
+                             ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(v.size())}, v));
     }
 
     static ir::Shape shapeOf(const std::vector<int>& labels, const ir::EinsumEquation& eq) {
@@ -82,13 +84,14 @@ private:
     }
 
     // x (labels `have`) reordered to `want` (same set); no node when already in order.
-    static ir::Value* permute(ir::Graph& g, ir::Node* pos, const ir::Node& from, ir::Value* x, const std::vector<int>& have,
-                              const std::vector<int>& want, const ir::EinsumEquation& eq, const std::string& suffix,
-                              ir::Value* out = nullptr) {
+    static ir::Value* permute(ir::Graph& g, ir::Node* pos, const ir::Node& from, ir::Value* x,
+                              const std::vector<int>& have, const std::vector<int>& want, const ir::EinsumEquation& eq,
+                              const std::string& suffix, ir::Value* out = nullptr) {
         if (have == want && !out) return x;
         std::vector<int64_t> perm;
         for (int l : want) perm.push_back(std::find(have.begin(), have.end(), l) - have.begin());
-        ir::Value* y = add(g, pos, from, have == want ? OpKind::Identity : OpKind::Transpose, suffix, {x}, shapeOf(want, eq), out);
+        ir::Value* y =
+            add(g, pos, from, have == want ? OpKind::Identity : OpKind::Transpose, suffix, {x}, shapeOf(want, eq), out);
         if (have != want) y->producer()->attrs["perm"] = perm;
         return y;
     }
@@ -105,11 +108,14 @@ private:
         std::vector<int64_t> axes;
         std::vector<int> rest;
         for (size_t d = 0; d < labels.size(); ++d) {
-            if (has(keep, labels[d])) rest.push_back(labels[d]);
-            else axes.push_back(static_cast<int64_t>(d));
+            if (has(keep, labels[d]))
+                rest.push_back(labels[d]);
+            else
+                axes.push_back(static_cast<int64_t>(d));
         }
         if (axes.empty()) return x;
-        ir::Value* y = add(g, pos, from, OpKind::ReduceSum, suffix, {x, ints(g, from, suffix + "_axes", axes)}, shapeOf(rest, eq));
+        ir::Value* y =
+            add(g, pos, from, OpKind::ReduceSum, suffix, {x, ints(g, from, suffix + "_axes", axes)}, shapeOf(rest, eq));
         y->producer()->attrs["keepdims"] = int64_t{0};
         labels = rest;
         return y;
@@ -139,7 +145,8 @@ private:
         ir::Value* b = sumOwn(g, next, from, ins[1], lb, keepB, eq, "_sum_b");
         std::vector<int> batch, m, k, nn;
         for (int l : la) (has(lb, l) ? (has(eq.output, l) ? batch : k) : m).push_back(l);
-        for (int l : lb) if (!has(la, l)) nn.push_back(l);
+        for (int l : lb)
+            if (!has(la, l)) nn.push_back(l);
         const auto count = [&](const std::vector<int>& ls) {
             int64_t c = 1;
             for (int l : ls) c *= eq.sizes[static_cast<size_t>(l)];

@@ -33,17 +33,17 @@ public:
     virtual Expected<int> run(ir::Graph& graph, PassContext& ctx) = 0;
 };
 
-std::unique_ptr<Pass> makeRemoveIdentity();   // Identity and inference Dropout
-std::unique_ptr<Pass> makeConstantFolding();  // nodes computable from constants (reference kernels)
-std::unique_ptr<Pass> makeRemoveFlatten();    // no-op Flatten in front of Gemm
-std::unique_ptr<Pass> makeFuseBatchNorm();    // BatchNormalization into Conv/ConvTranspose/Gemm
-std::unique_ptr<Pass> makeFusePad();          // Pad into Conv/MaxPool/AveragePool pads
-std::unique_ptr<Pass> makeFuseActivation();   // Relu/Clip/... into Conv/Gemm/MatMul/Add
-std::unique_ptr<Pass> makeFuseSwish();        // x * Sigmoid(x) -> Swish (SiLU), x * HardSigmoid(x) -> HardSwish
-std::unique_ptr<Pass> makeFuseGelu();         // 0.5 * x * (1 + erf(x / sqrt 2)) -> Gelu
-std::unique_ptr<Pass> makeMatMulAddToGemm();  // MatMul(2-D, constant B) + Add -> Gemm
-std::unique_ptr<Pass> makeFuseQdq();          // DequantizeLinear -> op -> QuantizeLinear -> int8 ops
-std::unique_ptr<Pass> makeLowerEinsum();      // Einsum -> ReduceSum/Transpose/Reshape/MatMul where it can
+std::unique_ptr<Pass> makeRemoveIdentity();  // Identity and inference Dropout
+std::unique_ptr<Pass> makeConstantFolding(); // nodes computable from constants (reference kernels)
+std::unique_ptr<Pass> makeRemoveFlatten();   // no-op Flatten in front of Gemm
+std::unique_ptr<Pass> makeFuseBatchNorm();   // BatchNormalization into Conv/ConvTranspose/Gemm
+std::unique_ptr<Pass> makeFusePad();         // Pad into Conv/MaxPool/AveragePool pads
+std::unique_ptr<Pass> makeFuseActivation();  // Relu/Clip/... into Conv/Gemm/MatMul/Add
+std::unique_ptr<Pass> makeFuseSwish();       // x * Sigmoid(x) -> Swish (SiLU), x * HardSigmoid(x) -> HardSwish
+std::unique_ptr<Pass> makeFuseGelu();        // 0.5 * x * (1 + erf(x / sqrt 2)) -> Gelu
+std::unique_ptr<Pass> makeMatMulAddToGemm(); // MatMul(2-D, constant B) + Add -> Gemm
+std::unique_ptr<Pass> makeFuseQdq();         // DequantizeLinear -> op -> QuantizeLinear -> int8 ops
+std::unique_ptr<Pass> makeLowerEinsum();     // Einsum -> ReduceSum/Transpose/Reshape/MatMul where it can
 
 // Every pass by name ("remove_identity", ...), for recipes and tests; null if unknown.
 std::unique_ptr<Pass> makePass(const std::string& name);

@@ -18,10 +18,14 @@ struct PassFactory {
     std::unique_ptr<Pass> (*make)();
 };
 constexpr PassFactory kPasses[] = {
-    {"remove_identity", makeRemoveIdentity},   {"constant_folding", makeConstantFolding},
-    {"remove_flatten", makeRemoveFlatten},     {"matmul_add_to_gemm", makeMatMulAddToGemm},
-    {"fuse_batchnorm", makeFuseBatchNorm},     {"fuse_pad", makeFusePad},
-    {"fuse_activation", makeFuseActivation},   {"fuse_swish", makeFuseSwish},
+    {"remove_identity", makeRemoveIdentity},
+    {"constant_folding", makeConstantFolding},
+    {"remove_flatten", makeRemoveFlatten},
+    {"matmul_add_to_gemm", makeMatMulAddToGemm},
+    {"fuse_batchnorm", makeFuseBatchNorm},
+    {"fuse_pad", makeFusePad},
+    {"fuse_activation", makeFuseActivation},
+    {"fuse_swish", makeFuseSwish},
     {"fuse_gelu", makeFuseGelu},
     {"fuse_qdq", makeFuseQdq},
     {"lower_einsum", makeLowerEinsum},
@@ -44,11 +48,13 @@ const std::vector<Recipe>& recipes() {
     static const std::vector<Recipe> list{
         // fuse_qdq runs before constant folding, which would turn the int8 weights behind
         // their DequantizeLinear into float32.
-        {"default", "clean up, simplify, then fuse for the kernel library",
+        {"default",
+         "clean up, simplify, then fuse for the kernel library",
          {{"cleanup", {"remove_identity", "fuse_qdq", "constant_folding"}},
           {"simplify", {"remove_flatten", "lower_einsum", "matmul_add_to_gemm"}},
           {"fuse", {"fuse_batchnorm", "fuse_pad", "fuse_swish", "fuse_gelu", "fuse_activation"}}}},
-        {"cleanup", "remove Identity/Dropout and fold constants only",
+        {"cleanup",
+         "remove Identity/Dropout and fold constants only",
          {{"cleanup", {"remove_identity", "constant_folding"}}}},
         {"none", "the imported graph as is", {}},
     };
@@ -61,8 +67,7 @@ const Recipe* findRecipe(const std::string& name) {
     return nullptr;
 }
 
-Expected<PassRun> PassManager::run(const ir::Graph& graph, const std::string& recipe,
-                                   const PassOptions& options) {
+Expected<PassRun> PassManager::run(const ir::Graph& graph, const std::string& recipe, const PassOptions& options) {
     const Recipe* r = findRecipe(recipe);
     if (!r) {
         std::string known;
@@ -72,8 +77,7 @@ Expected<PassRun> PassManager::run(const ir::Graph& graph, const std::string& re
     return run(graph, *r, options);
 }
 
-Expected<PassRun> PassManager::run(const ir::Graph& graph, const Recipe& recipe,
-                                   const PassOptions& options) {
+Expected<PassRun> PassManager::run(const ir::Graph& graph, const Recipe& recipe, const PassOptions& options) {
     PassRun result;
     result.graph = graph.clone();
     if (options.keepSnapshots) result.stages.push_back({"imported", graph.clone(), {}, 0});
@@ -81,7 +85,8 @@ Expected<PassRun> PassManager::run(const ir::Graph& graph, const Recipe& recipe,
         std::vector<std::unique_ptr<Pass>> passes;
         for (const std::string& name : stage.passes) {
             auto p = makePass(name);
-            if (!p) return makeError(ErrorKind::Usage, "recipe '" + recipe.name + "' names unknown pass '" + name + "'");
+            if (!p)
+                return makeError(ErrorKind::Usage, "recipe '" + recipe.name + "' names unknown pass '" + name + "'");
             passes.push_back(std::move(p));
         }
         PassContext ctx;
@@ -89,10 +94,10 @@ Expected<PassRun> PassManager::run(const ir::Graph& graph, const Recipe& recipe,
         int stageRewrites = 0;
         for (int sweep = 0;; ++sweep) {
             if (sweep == options.maxSweeps)
-                return makeError(ErrorKind::Unsupported, "stage '" + stage.name + "' of recipe '" + recipe.name +
-                                                              "' did not settle after " +
-                                                              std::to_string(sweep) + " sweeps (last: " +
-                                                              (ctx.log.empty() ? "" : ctx.log.back()) + ")");
+                return makeError(ErrorKind::Unsupported,
+                                 "stage '" + stage.name + "' of recipe '" + recipe.name + "' did not settle after " +
+                                     std::to_string(sweep) +
+                                     " sweeps (last: " + (ctx.log.empty() ? "" : ctx.log.back()) + ")");
             int sweepRewrites = 0;
             for (auto& p : passes) {
                 auto n = p->run(result.graph, ctx);
@@ -113,8 +118,7 @@ Expected<PassRun> PassManager::run(const ir::Graph& graph, const Recipe& recipe,
 
 std::vector<std::string> unaccountedNodes(const ir::Graph& original, const ir::Graph& rewritten) {
     std::set<std::string> seen;
-    for (const ir::Node* n : rewritten.nodes())
-        seen.insert(n->provenance.begin(), n->provenance.end());
+    for (const ir::Node* n : rewritten.nodes()) seen.insert(n->provenance.begin(), n->provenance.end());
     for (const std::string& name : foldedNodes(rewritten)) seen.insert(name);
     std::vector<std::string> missing;
     for (const ir::Node* n : original.nodes())

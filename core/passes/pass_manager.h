@@ -27,15 +27,15 @@ const std::vector<Recipe>& recipes();
 const Recipe* findRecipe(const std::string& name);
 
 struct StageSnapshot {
-    std::string name;              // "imported" for the input graph, then each stage's name
-    ir::Graph graph;               // the graph after this stage (cheap: tensors share storage)
-    std::vector<std::string> log;  // one line per rewrite made in this stage
+    std::string name;             // "imported" for the input graph, then each stage's name
+    ir::Graph graph;              // the graph after this stage (cheap: tensors share storage)
+    std::vector<std::string> log; // one line per rewrite made in this stage
     int rewrites = 0;
 };
 
 struct PassRun {
-    ir::Graph graph;                     // the final graph
-    std::vector<StageSnapshot> stages;   // "imported" first
+    ir::Graph graph;                   // the final graph
+    std::vector<StageSnapshot> stages; // "imported" first
     int rewrites = 0;
 };
 
@@ -49,10 +49,8 @@ class PassManager {
 public:
     // Runs recipe `name` on a clone of `graph`. Errors: unknown recipe (Usage), a pass that
     // cannot handle a node (its message names pass and node), a stage that never settles.
-    static Expected<PassRun> run(const ir::Graph& graph, const std::string& recipe,
-                                 const PassOptions& options = {});
-    static Expected<PassRun> run(const ir::Graph& graph, const Recipe& recipe,
-                                 const PassOptions& options = {});
+    static Expected<PassRun> run(const ir::Graph& graph, const std::string& recipe, const PassOptions& options = {});
+    static Expected<PassRun> run(const ir::Graph& graph, const Recipe& recipe, const PassOptions& options = {});
 };
 
 // Every original node name (from the input graph) is in some node's provenance or in the

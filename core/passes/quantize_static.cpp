@@ -24,8 +24,8 @@ struct Range {
 int64_t weightAxis(const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* w = n.input(1);
-    if (!x || !w || x->isConstant() || x->dtype != DType::Float32 || !w->isConstant() ||
-        w->dtype != DType::Float32 || !n.output(0) || n.output(0)->dtype != DType::Float32)
+    if (!x || !w || x->isConstant() || x->dtype != DType::Float32 || !w->isConstant() || w->dtype != DType::Float32 ||
+        !n.output(0) || n.output(0)->dtype != DType::Float32)
         return -1;
     switch (n.op) {
     case OpKind::Conv: return w->shape.rank() >= 3 ? 0 : -1;
@@ -85,7 +85,8 @@ Status forEachActivation(const ir::Graph& graph, const CalibrationSet& samples,
         options.captureAll = true;
         Expected<reference::RunResult> r = reference::run(graph, sample.inputs, options);
         if (!r)
-            return makeError(r.error().kind == ErrorKind::Unsupported ? ErrorKind::Unsupported : ErrorKind::InvalidInput,
+            return makeError(r.error().kind == ErrorKind::Unsupported ? ErrorKind::Unsupported
+                                                                      : ErrorKind::InvalidInput,
                              "calibration sample " + sample.label + ": " + r.error().message);
         for (size_t k = 0; k < activations.size(); ++k) {
             auto it = r->values.find(activations[k]->name);
@@ -111,8 +112,8 @@ float insertActivationQdq(ir::Graph& g, ir::Value* value, const Range& r) {
     if (!(scale > 0)) scale = 1.f; // a constant-zero activation: any scale represents it
     const double zp = std::clamp(std::nearbyint(-128.0 - static_cast<double>(r.lo) / scale), -128.0, 127.0);
     ir::Value* s = g.addConstant(g.uniqueName(value->name + "_scale"), ir::Tensor::scalarFloat(scale));
-    ir::Value* z = g.addConstant(g.uniqueName(value->name + "_zero_point"),
-                                 int8Tensor(ir::Shape{}, {static_cast<int8_t>(zp)}));
+    ir::Value* z =
+        g.addConstant(g.uniqueName(value->name + "_zero_point"), int8Tensor(ir::Shape{}, {static_cast<int8_t>(zp)}));
     const std::vector<ir::Use> uses = value->uses();
     ir::Value* q = g.addValue(g.uniqueName(value->name + "_quantized"), DType::Int8, value->shape);
     ir::Value* dq = g.addValue(g.uniqueName(value->name + "_dequantized"), DType::Float32, value->shape);
@@ -139,11 +140,12 @@ std::vector<float> quantizeWeights(ir::Graph& g, ir::Node* n, int64_t axis) {
     std::vector<int8_t> q(v.size());
     for (int64_t i = 0; i < t.numel(); ++i) {
         const float s = scales[static_cast<size_t>(channelOf(t.shape(), axis, i))];
-        q[static_cast<size_t>(i)] =
-            static_cast<int8_t>(std::clamp(std::nearbyint(static_cast<double>(v[static_cast<size_t>(i)] / s)), -127.0, 127.0));
+        q[static_cast<size_t>(i)] = static_cast<int8_t>(
+            std::clamp(std::nearbyint(static_cast<double>(v[static_cast<size_t>(i)] / s)), -127.0, 127.0));
     }
     ir::Value* wq = g.addConstant(g.uniqueName(w->name + "_quantized"), int8Tensor(t.shape(), q));
-    ir::Value* ws = g.addConstant(g.uniqueName(w->name + "_scale"), ir::Tensor::fromFloats(ir::Shape{channels}, scales));
+    ir::Value* ws =
+        g.addConstant(g.uniqueName(w->name + "_scale"), ir::Tensor::fromFloats(ir::Shape{channels}, scales));
     ir::Value* wdq = g.addValue(g.uniqueName(w->name + "_dequantized"), DType::Float32, t.shape());
     ir::Node* dq = g.addNode(OpKind::DequantizeLinear, g.uniqueName(w->name + "_DequantizeLinear"), {wq, ws}, {wdq});
     dq->attrs["axis"] = axis;
@@ -162,7 +164,8 @@ void quantizeBias(ir::Graph& g, ir::Node* n, float xScale, const std::vector<flo
     std::vector<int32_t> q(v.size());
     for (size_t c = 0; c < v.size(); ++c) {
         scales[c] = xScale * wScales[c];
-        q[c] = static_cast<int32_t>(std::clamp(std::nearbyint(static_cast<double>(v[c] / scales[c])), -2147483647.0, 2147483647.0));
+        q[c] = static_cast<int32_t>(
+            std::clamp(std::nearbyint(static_cast<double>(v[c] / scales[c])), -2147483647.0, 2147483647.0));
     }
     const ir::Shape shape = b->shape;
     ir::Value* bq = g.addConstant(g.uniqueName(b->name + "_quantized"),
@@ -206,7 +209,9 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const CalibrationSet& 
                                         const QuantizeExclusions& exclude, const CalibrationOptions& calibration,
                                         const CalibrationProgress& progress) {
     if (samples.size == 0)
-        return makeError(ErrorKind::Usage, "the calibration set is empty: give at least one --calib test_data_set_N folder, tensor file or image");
+        return makeError(
+            ErrorKind::Usage,
+            "the calibration set is empty: give at least one --calib test_data_set_N folder, tensor file or image");
     for (const std::string& name : exclude.nodes)
         if (!graph.findNode(name))
             return makeError(ErrorKind::Usage, "--exclude-node '" + name + "': the model has no node of that name");
@@ -235,21 +240,24 @@ Expected<QuantizeReport> quantizeStatic(ir::Graph& graph, const CalibrationSet& 
     RangeCollector collector(activations.size());
     const int runs = static_cast<int>(samples.size) * (calibration.method == CalibrationMethod::MinMax ? 1 : 2);
     Progress counter{progress, 0, runs};
-    EMBARK_TRY(forEachActivation(graph, samples, activations, counter, [&](size_t k, const ir::Tensor& t, const std::string& label) -> Status {
-        const float* p = t.as<float>();
-        for (int64_t i = 0; i < t.numel(); ++i)
-            if (std::isnan(p[i]))
-                return makeError(ErrorKind::InvalidInput, "calibration sample " + label + ": value '" + activations[k]->name +
-                                                              "' holds NaN at element " + std::to_string(i) +
-                                                              "; calibration data must be finite");
-        collector.observe(k, p, t.numel());
-        return {};
-    }));
-    if (calibration.method != CalibrationMethod::MinMax)
-        EMBARK_TRY(forEachActivation(graph, samples, activations, counter, [&](size_t k, const ir::Tensor& t, const std::string&) -> Status {
-            collector.observeHistogram(k, t.as<float>(), t.numel());
+    EMBARK_TRY(forEachActivation(
+        graph, samples, activations, counter, [&](size_t k, const ir::Tensor& t, const std::string& label) -> Status {
+            const float* p = t.as<float>();
+            for (int64_t i = 0; i < t.numel(); ++i)
+                if (std::isnan(p[i]))
+                    return makeError(ErrorKind::InvalidInput, "calibration sample " + label + ": value '" +
+                                                                  activations[k]->name + "' holds NaN at element " +
+                                                                  std::to_string(i) +
+                                                                  "; calibration data must be finite");
+            collector.observe(k, p, t.numel());
             return {};
         }));
+    if (calibration.method != CalibrationMethod::MinMax)
+        EMBARK_TRY(forEachActivation(graph, samples, activations, counter,
+                                     [&](size_t k, const ir::Tensor& t, const std::string&) -> Status {
+                                         collector.observeHistogram(k, t.as<float>(), t.numel());
+                                         return {};
+                                     }));
     if (progress && !progress(runs, runs))
         return makeError(ErrorKind::External, "cancelled after calibrating, before quantizing");
     report.samples = static_cast<int>(samples.size);

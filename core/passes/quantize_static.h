@@ -42,10 +42,10 @@ struct QuantizeExclusions {
 };
 
 struct QuantizeReport {
-    int quantizedNodes = 0;   // Conv/Gemm/MatMul whose weights became int8
-    int activations = 0;      // activation values given a Q/DQ pair
+    int quantizedNodes = 0; // Conv/Gemm/MatMul whose weights became int8
+    int activations = 0;    // activation values given a Q/DQ pair
     int samples = 0;
-    int excluded = 0;         // quantizable nodes kept in float by `exclude`
+    int excluded = 0; // quantizable nodes kept in float by `exclude`
 };
 
 // Rewrites `graph` in place. Each activation (the data input and the output of

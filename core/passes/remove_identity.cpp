@@ -16,8 +16,7 @@ public:
             if (n->op != ir::OpKind::Identity && n->op != ir::OpKind::Dropout) continue;
             // Dropout's optional mask output must be unused; training_mode must be off.
             if (n->op == ir::OpKind::Dropout) {
-                if (n->output(1) && (!n->output(1)->uses().empty() || n->output(1)->isGraphOutput()))
-                    continue;
+                if (n->output(1) && (!n->output(1)->uses().empty() || n->output(1)->isGraphOutput())) continue;
                 const ir::Tensor* training = constantInput(n, 2);
                 if (n->input(2) && (!training || training->intAt(0) != 0)) continue;
             }

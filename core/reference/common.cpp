@@ -6,13 +6,13 @@
 namespace embark::reference::detail {
 
 Error unsupported(const ir::Node& node, const std::string& what) {
-    return makeError(ErrorKind::Unsupported, "node '" + node.name + "' (" +
-                                                 std::string(ir::opName(node.op)) + "): " + what);
+    return makeError(ErrorKind::Unsupported,
+                     "node '" + node.name + "' (" + std::string(ir::opName(node.op)) + "): " + what);
 }
 
 Error invalid(const ir::Node& node, const std::string& what) {
-    return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' (" +
-                                                  std::string(ir::opName(node.op)) + "): " + what);
+    return makeError(ErrorKind::InvalidInput,
+                     "node '" + node.name + "' (" + std::string(ir::opName(node.op)) + "): " + what);
 }
 
 const ir::Tensor* optionalInput(const Tensors& inputs, size_t i) {
@@ -28,8 +28,7 @@ Expected<const ir::Tensor*> requiredInput(const ir::Node& node, const Tensors& i
 Expected<int64_t> normalizedAxis(const ir::Node& node, int64_t axis, int64_t rank) {
     const int64_t a = axis < 0 ? axis + rank : axis;
     if (a < 0 || a >= rank)
-        return invalid(node, "axis " + std::to_string(axis) + " is out of range for rank " +
-                                 std::to_string(rank));
+        return invalid(node, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
     return a;
 }
 
@@ -50,7 +49,10 @@ Expected<ir::Shape> broadcastShapes(const ir::Node& node, const std::vector<ir::
             int64_t& o = out[offset + i];
             const int64_t d = s[i];
             if (d == o || d == 1) continue;
-            if (o == 1) { o = d; continue; }
+            if (o == 1) {
+                o = d;
+                continue;
+            }
             std::string list;
             for (const ir::Shape& t : shapes) list += (list.empty() ? "" : ", ") + t.str();
             return invalid(node, "shapes " + list + " cannot be broadcast together");
@@ -66,8 +68,7 @@ std::vector<int64_t> broadcastIndex(const ir::Shape& in, const ir::Shape& out) {
     // Stride of each output axis in the input (0 where the input is broadcast).
     std::vector<int64_t> inStrides = stridesOf(in);
     std::vector<int64_t> stride(rank, 0);
-    for (size_t i = 0; i < in.rank(); ++i)
-        stride[offset + i] = in[i] == 1 ? 0 : inStrides[i];
+    for (size_t i = 0; i < in.rank(); ++i) stride[offset + i] = in[i] == 1 ? 0 : inStrides[i];
     const int64_t n = out.numel();
     std::vector<int64_t> index(static_cast<size_t>(n));
     if (n == 0) return index;
@@ -102,7 +103,8 @@ std::vector<double> toDoubles(const ir::Tensor& t) {
 }
 
 namespace {
-template <typename T> void storeInts(ir::Tensor& t, const std::vector<double>& values) {
+template <typename T>
+void storeInts(ir::Tensor& t, const std::vector<double>& values) {
     T* p = t.mutableAs<T>();
     for (size_t i = 0; i < values.size(); ++i) {
         const double d = values[i];
@@ -137,8 +139,7 @@ ir::Tensor fromDoubles(ir::DType dtype, ir::Shape shape, const std::vector<doubl
     case ir::DType::UInt32: storeInts<uint32_t>(t, values); break;
     case ir::DType::UInt64: {
         uint64_t* p = t.mutableAs<uint64_t>();
-        for (size_t i = 0; i < values.size(); ++i)
-            p[i] = values[i] > 0 ? static_cast<uint64_t>(values[i]) : 0;
+        for (size_t i = 0; i < values.size(); ++i) p[i] = values[i] > 0 ? static_cast<uint64_t>(values[i]) : 0;
         break;
     }
     case ir::DType::Bool: {
@@ -221,8 +222,8 @@ Expected<SpatialGeometry> spatialGeometry(const ir::Node& node, const std::vecto
     g.dilations = node.attrInts("dilations", std::vector<int64_t>(n, 1));
     std::vector<int64_t> pads = node.attrInts("pads", std::vector<int64_t>(2 * n, 0));
     if (g.kernel.size() != n || g.strides.size() != n || g.dilations.size() != n || pads.size() != 2 * n)
-        return invalid(node, "kernel_shape, strides, dilations and pads must match the " +
-                                 std::to_string(n) + " spatial dimensions");
+        return invalid(node, "kernel_shape, strides, dilations and pads must match the " + std::to_string(n) +
+                                 " spatial dimensions");
     const std::string autoPad = node.attrString("auto_pad", "NOTSET");
     g.padBegin.assign(pads.begin(), pads.begin() + static_cast<std::ptrdiff_t>(n));
     g.padEnd.assign(pads.begin() + static_cast<std::ptrdiff_t>(n), pads.end());

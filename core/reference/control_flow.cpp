@@ -59,8 +59,8 @@ ir::Tensor sliceAt(const ir::Tensor& t, int64_t axis, int64_t index) {
     const auto* src = static_cast<const uint8_t*>(t.data());
     auto* dst = static_cast<uint8_t*>(out.mutableData());
     for (int64_t o = 0; o < outer; ++o)
-        std::memcpy(dst + static_cast<size_t>(o * inner) * es, src + static_cast<size_t>((o * len + index) * inner) * es,
-                    static_cast<size_t>(inner) * es);
+        std::memcpy(dst + static_cast<size_t>(o * inner) * es,
+                    src + static_cast<size_t>((o * len + index) * inner) * es, static_cast<size_t>(inner) * es);
     return out;
 }
 
@@ -81,7 +81,8 @@ Expected<ir::Tensor> stack(const ir::Node& node, const std::vector<ir::Tensor>& 
     for (size_t i = 0; i < parts.size(); ++i) {
         if (parts[i].dtype() != parts[0].dtype() || parts[i].shape() != parts[0].shape())
             return invalid(node, what + " is " + parts[i].shape().str() + " at iteration " + std::to_string(i) +
-                                     " but " + parts[0].shape().str() + " at iteration 0; every iteration must "
+                                     " but " + parts[0].shape().str() +
+                                     " at iteration 0; every iteration must "
                                      "give the same shape");
         if (step) std::memcpy(dst + i * step, parts[i].data(), step);
     }
@@ -133,8 +134,8 @@ Expected<Tensors> runLoop(const ir::Node& node, const Tensors& own, const Tensor
     if (!body) return invalid(node, "it has no 'body'");
     if (body->outputs().size() != 1 + n + k)
         return invalid(node, "its body gives " + std::to_string(body->outputs().size()) + " outputs; expected " +
-                                 std::to_string(1 + n + k) + " (condition, " + std::to_string(n) +
-                                 " loop-carried, " + std::to_string(k) + " scan outputs)");
+                                 std::to_string(1 + n + k) + " (condition, " + std::to_string(n) + " loop-carried, " +
+                                 std::to_string(k) + " scan outputs)");
     std::vector<std::vector<ir::Tensor>> scans(k);
     for (int64_t i = 0; i < maxTrip && cond; ++i) {
         Tensors in{ir::Tensor::scalarInt64(i), boolScalar(cond)};
@@ -247,8 +248,8 @@ Expected<Tensors> runScan(const ir::Node& node, const Tensors& own, const Tensor
         if (length < 0 || length > fullLength)
             return invalid(node, "sequence_lens[" + std::to_string(b) + "] is " + std::to_string(length) +
                                      ", outside 0.." + std::to_string(fullLength));
-        auto out = scanOnce(node, rowStates, rowInputs, std::vector<int64_t>(axes.size(), 0), dirs, length,
-                            fullLength, {}, {}, outer, capture);
+        auto out = scanOnce(node, rowStates, rowInputs, std::vector<int64_t>(axes.size(), 0), dirs, length, fullLength,
+                            {}, {}, outer, capture);
         if (!out) return out;
         rows.push_back(std::move(*out));
     }

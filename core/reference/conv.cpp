@@ -105,23 +105,23 @@ Expected<ConvOperands> readOperands(const ir::Node& node, const Tensors& inputs,
     o.group = node.attrInt("group", 1);
     const int64_t channels = xs[1];
     if (o.group <= 0 || channels % o.group != 0)
-        return invalid(node, "group " + std::to_string(o.group) + " does not divide the " +
-                                 std::to_string(channels) + " input channels");
+        return invalid(node, "group " + std::to_string(o.group) + " does not divide the " + std::to_string(channels) +
+                                 " input channels");
     const int64_t wChannels = transposed ? ws[0] : ws[1] * o.group;
     if (wChannels != channels)
         return invalid(node, "W " + ws.str() + " does not match the " + std::to_string(channels) +
                                  " input channels of X " + xs.str());
     if (!transposed && ws[0] % o.group != 0)
-        return invalid(node, "group " + std::to_string(o.group) + " does not divide the output channels of W " + ws.str());
+        return invalid(node,
+                       "group " + std::to_string(o.group) + " does not divide the output channels of W " + ws.str());
     const int64_t outChannels = transposed ? ws[1] * o.group : ws[0];
     if (o.b && o.b->numel() != outChannels)
-        return invalid(node, "B has " + std::to_string(o.b->numel()) + " values for " +
-                                 std::to_string(outChannels) + " output channels");
+        return invalid(node, "B has " + std::to_string(o.b->numel()) + " values for " + std::to_string(outChannels) +
+                                 " output channels");
     o.spatialIn.assign(xs.dims().begin() + 2, xs.dims().end());
     o.kernel.assign(ws.dims().begin() + 2, ws.dims().end());
     const std::vector<int64_t> declared = node.attrInts("kernel_shape");
-    if (!declared.empty() && declared != o.kernel)
-        return invalid(node, "kernel_shape does not match W " + ws.str());
+    if (!declared.empty() && declared != o.kernel) return invalid(node, "kernel_shape does not match W " + ws.str());
     return o;
 }
 
@@ -158,8 +158,8 @@ Expected<ConvAccumulation> convAccumulate(const ir::Node& node, const Tensors& i
     r.acc.assign(static_cast<size_t>(r.shape.numel()), 0.0);
     const float* x = o.x->as<float>();
     const float* w = o.w->as<float>();
-    const bool pointwise = kSize == 1 && g.s[0] == 1 && g.s[1] == 1 && g.s[2] == 1 && g.pb[0] == 0 &&
-                           g.pb[1] == 0 && g.pb[2] == 0 && outPlane == inPlane;
+    const bool pointwise = kSize == 1 && g.s[0] == 1 && g.s[1] == 1 && g.s[2] == 1 && g.pb[0] == 0 && g.pb[1] == 0 &&
+                           g.pb[2] == 0 && outPlane == inPlane;
     std::vector<float> cols;
     if (!pointwise && !(cg == 1 && mg == 1)) cols.resize(static_cast<size_t>(K * outPlane));
     for (int64_t n = 0; n < batches; ++n)
@@ -204,8 +204,8 @@ Expected<Tensors> convTransposeKernel(const ir::Node& node, const Tensors& input
     const std::vector<int64_t> outPadding = node.attrInts("output_padding", std::vector<int64_t>(nsp, 0));
     const std::vector<int64_t> outputShape = node.attrInts("output_shape");
     const std::string autoPad = node.attrString("auto_pad", "NOTSET");
-    if (sg.strides.size() != nsp || sg.dilations.size() != nsp || pads.size() != 2 * nsp ||
-        outPadding.size() != nsp || (!outputShape.empty() && outputShape.size() != nsp))
+    if (sg.strides.size() != nsp || sg.dilations.size() != nsp || pads.size() != 2 * nsp || outPadding.size() != nsp ||
+        (!outputShape.empty() && outputShape.size() != nsp))
         return invalid(node, "strides, dilations, pads, output_padding and output_shape must match the " +
                                  std::to_string(nsp) + " spatial dimensions");
     if (autoPad != "NOTSET" && autoPad != "SAME_UPPER" && autoPad != "SAME_LOWER" && autoPad != "VALID")
@@ -218,8 +218,10 @@ Expected<Tensors> convTransposeKernel(const ir::Node& node, const Tensors& input
         if (s <= 0 || sg.dilations[i] <= 0) return invalid(node, "strides and dilations must be positive");
         const int64_t full = s * (o.spatialIn[i] - 1) + outPadding[i] + window;
         int64_t target = -1;
-        if (!outputShape.empty()) target = outputShape[i];
-        else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") target = o.spatialIn[i] * s;
+        if (!outputShape.empty())
+            target = outputShape[i];
+        else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+            target = o.spatialIn[i] * s;
         if (target >= 0) {
             const int64_t total = std::max<int64_t>(0, full - target);
             const bool upper = autoPad == "SAME_UPPER";

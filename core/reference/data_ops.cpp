@@ -55,8 +55,7 @@ Expected<Tensors> rangeValue(const ir::Node& node, const Tensors& inputs) {
     for (size_t i = 0; i < 3; ++i) {
         EMBARK_TRY(requiredInput(node, inputs, i));
         if (inputs[i].numel() != 1)
-            return invalid(node, "input " + std::to_string(i) + " must be a scalar, got " +
-                                     inputs[i].shape().str());
+            return invalid(node, "input " + std::to_string(i) + " must be a scalar, got " + inputs[i].shape().str());
     }
     const DType dtype = inputs[0].dtype();
     const double start = inputs[0].at(0), limit = inputs[1].at(0), delta = inputs[2].at(0);
@@ -93,8 +92,7 @@ Expected<Tensors> dataKernel(const ir::Node& node, const Tensors& inputs) {
         ir::Tensor out(fill.dtype(), shape);
         const size_t size = ir::dtypeSize(fill.dtype());
         auto* dst = static_cast<char*>(out.mutableData());
-        for (int64_t i = 0; i < *count; ++i)
-            std::memcpy(dst + static_cast<size_t>(i) * size, fill.data(), size);
+        for (int64_t i = 0; i < *count; ++i) std::memcpy(dst + static_cast<size_t>(i) * size, fill.data(), size);
         return Tensors{out};
     }
     case OpKind::Range: return rangeValue(node, inputs);
@@ -108,7 +106,8 @@ Expected<Tensors> dataKernel(const ir::Node& node, const Tensors& inputs) {
         if (!x) return x.error();
         // Training mode drops at random, except with ratio 0 (then it is the identity).
         const ir::Tensor* ratio = optionalInput(inputs, 1);
-        if (const ir::Tensor* training = optionalInput(inputs, 2); training && training->at(0) != 0 && !(ratio && ratio->at(0) == 0))
+        if (const ir::Tensor* training = optionalInput(inputs, 2);
+            training && training->at(0) != 0 && !(ratio && ratio->at(0) == 0))
             return unsupported(node, "training mode is not supported (the reference runs inference)");
         ir::Tensor mask(DType::Bool, (*x)->shape());
         if (mask.numel() > 0) std::memset(mask.mutableData(), 1, mask.byteSize());

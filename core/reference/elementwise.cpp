@@ -15,7 +15,8 @@ using ir::OpKind;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-template <typename F> void mapInPlace(std::vector<double>& v, F f) {
+template <typename F>
+void mapInPlace(std::vector<double>& v, F f) {
     for (double& x : v) x = f(x);
 }
 
@@ -44,18 +45,24 @@ std::vector<int64_t> broadcastInts(const ir::Tensor& t, const ir::Shape& out) {
 
 bool isComparison(OpKind op) {
     switch (op) {
-    case OpKind::Equal: case OpKind::Less: case OpKind::Greater: case OpKind::LessOrEqual:
-    case OpKind::GreaterOrEqual: case OpKind::And: case OpKind::Or: case OpKind::Xor:
-        return true;
-    default:
-        return false;
+    case OpKind::Equal:
+    case OpKind::Less:
+    case OpKind::Greater:
+    case OpKind::LessOrEqual:
+    case OpKind::GreaterOrEqual:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor: return true;
+    default: return false;
     }
 }
 
 // One binary step in double. `fmodAttr` is Mod's fmod attribute.
 double binaryDouble(OpKind op, double a, double b, bool fmodAttr) {
     switch (op) {
-    case OpKind::Add: case OpKind::Sum: case OpKind::Mean: return a + b;
+    case OpKind::Add:
+    case OpKind::Sum:
+    case OpKind::Mean: return a + b;
     case OpKind::Sub: return a - b;
     case OpKind::Mul: return a * b;
     case OpKind::Div: return a / b;
@@ -82,7 +89,9 @@ double binaryDouble(OpKind op, double a, double b, bool fmodAttr) {
 // The same in int64; division or modulo by zero gives 0 rather than a crash.
 int64_t binaryInt(OpKind op, int64_t a, int64_t b, bool fmodAttr) {
     switch (op) {
-    case OpKind::Add: case OpKind::Sum: case OpKind::Mean: return a + b;
+    case OpKind::Add:
+    case OpKind::Sum:
+    case OpKind::Mean: return a + b;
     case OpKind::Sub: return a - b;
     case OpKind::Mul: return a * b;
     case OpKind::Div: return b == 0 ? 0 : a / b;
@@ -178,16 +187,16 @@ Expected<Tensors> binaryKernel(const ir::Node& node, const Tensors& inputs) {
     std::vector<const ir::Tensor*> operands;
     for (size_t i = 0; i < inputs.size(); ++i)
         if (const ir::Tensor* t = optionalInput(inputs, i)) operands.push_back(t);
-    const bool variadic = node.op == OpKind::Sum || node.op == OpKind::Mean ||
-                          node.op == OpKind::Min || node.op == OpKind::Max;
+    const bool variadic =
+        node.op == OpKind::Sum || node.op == OpKind::Mean || node.op == OpKind::Min || node.op == OpKind::Max;
     if (operands.empty() || (!variadic && operands.size() != 2))
-        return invalid(node, "expects " + std::string(variadic ? "at least one input" : "two inputs") +
-                                 ", got " + std::to_string(operands.size()));
+        return invalid(node, "expects " + std::string(variadic ? "at least one input" : "two inputs") + ", got " +
+                                 std::to_string(operands.size()));
     const DType dtype = operands[0]->dtype();
     for (const ir::Tensor* t : operands)
         if (t->dtype() != dtype && node.op != OpKind::Pow)
-            return invalid(node, "inputs have different dtypes (" + std::string(ir::dtypeName(dtype)) +
-                                     " and " + std::string(ir::dtypeName(t->dtype())) + ")");
+            return invalid(node, "inputs have different dtypes (" + std::string(ir::dtypeName(dtype)) + " and " +
+                                     std::string(ir::dtypeName(t->dtype())) + ")");
     std::vector<ir::Shape> shapes;
     for (const ir::Tensor* t : operands) shapes.push_back(t->shape());
     Expected<ir::Shape> outShape = broadcastShapes(node, shapes);
@@ -231,8 +240,8 @@ Expected<Tensors> whereKernel(const ir::Node& node, const Tensors& inputs) {
     for (size_t i = 0; i < 3; ++i) EMBARK_TRY(requiredInput(node, inputs, i));
     const ir::Tensor &c = inputs[0], &x = inputs[1], &y = inputs[2];
     if (x.dtype() != y.dtype())
-        return invalid(node, "X and Y have different dtypes (" + std::string(ir::dtypeName(x.dtype())) +
-                                 " and " + std::string(ir::dtypeName(y.dtype())) + ")");
+        return invalid(node, "X and Y have different dtypes (" + std::string(ir::dtypeName(x.dtype())) + " and " +
+                                 std::string(ir::dtypeName(y.dtype())) + ")");
     Expected<ir::Shape> outShape = broadcastShapes(node, {c.shape(), x.shape(), y.shape()});
     if (!outShape) return outShape.error();
     ir::Tensor out(x.dtype(), *outShape);

@@ -43,8 +43,7 @@ void packB(const float* B, int64_t ldb, int64_t N, int64_t n0, int64_t k0, int64
 }
 
 // C block (rows x cols valid) += Apanel * Bpanel over kc.
-void microKernel(int64_t kc, const double* a, const double* b, double* C, int64_t ldc, int64_t rows,
-                 int64_t cols) {
+void microKernel(int64_t kc, const double* a, const double* b, double* C, int64_t ldc, int64_t rows, int64_t cols) {
     double acc[kMr][kNr] = {};
     for (int64_t k = 0; k < kc; ++k) {
         const double* ak = a + k * kMr;
@@ -60,8 +59,8 @@ void microKernel(int64_t kc, const double* a, const double* b, double* C, int64_
 
 } // namespace
 
-void gemmAccumulate(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B,
-                    int64_t ldb, double* C, int64_t ldc) {
+void gemmAccumulate(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, const float* B, int64_t ldb,
+                    double* C, int64_t ldc) {
     if (M <= 0 || N <= 0 || K <= 0) return;
     const int64_t mPanels = (M + kMr - 1) / kMr;
     std::vector<double> aPacked(static_cast<size_t>(mPanels * kMr * std::min(K, kKc)));
@@ -74,8 +73,7 @@ void gemmAccumulate(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda
             const int64_t cols = std::min(kNr, N - n0);
             for (int64_t p = 0; p < mPanels; ++p) {
                 const int64_t rows = std::min(kMr, M - p * kMr);
-                microKernel(kc, aPacked.data() + p * kMr * kc, bPanel.data(), C + p * kMr * ldc + n0, ldc,
-                            rows, cols);
+                microKernel(kc, aPacked.data() + p * kMr * kc, bPanel.data(), C + p * kMr * ldc + n0, ldc, rows, cols);
             }
         }
     }

@@ -17,14 +17,16 @@ using ir::OpKind;
 using ir::Shape;
 
 // Calls f(T{}) with T the C++ type of a numeric dtype (float16 travels as float).
-template <typename F> auto withType(DType t, F&& f) {
+template <typename F>
+auto withType(DType t, F&& f) {
     switch (t) {
     case DType::Float64: return f(double{});
     case DType::Int8: return f(int8_t{});
     case DType::Int16: return f(int16_t{});
     case DType::Int32: return f(int32_t{});
     case DType::Int64: return f(int64_t{});
-    case DType::UInt8: case DType::Bool: return f(uint8_t{});
+    case DType::UInt8:
+    case DType::Bool: return f(uint8_t{});
     case DType::UInt16: return f(uint16_t{});
     case DType::UInt32: return f(uint32_t{});
     case DType::UInt64: return f(uint64_t{});
@@ -87,7 +89,8 @@ Expected<Tensors> scatterND(const ir::Node& node, const ir::Tensor& data, const 
     const Shape& is = indices.shape();
     if (is.rank() == 0) return invalid(node, "indices must have rank >= 1");
     const size_t k = static_cast<size_t>(is[is.rank() - 1]);
-    if (k > ds.rank()) return invalid(node, "indices' last dim " + std::to_string(k) + " exceeds the rank of data " + ds.str());
+    if (k > ds.rank())
+        return invalid(node, "indices' last dim " + std::to_string(k) + " exceeds the rank of data " + ds.str());
     std::vector<int64_t> want(is.dims().begin(), is.dims().end() - 1);
     for (size_t d = k; d < ds.rank(); ++d) want.push_back(ds[d]);
     if (updates.shape() != Shape(want))
@@ -148,7 +151,8 @@ Expected<Tensors> scatterElements(const ir::Node& node, const ir::Tensor& data, 
     Expected<int64_t> axis = normalizedAxis(node, node.attrInt("axis", 0), static_cast<int64_t>(data.shape().rank()));
     if (!axis) return axis.error();
     if (updates.shape() != indices.shape())
-        return invalid(node, "updates " + updates.shape().str() + " must have the shape of indices " + indices.shape().str());
+        return invalid(node,
+                       "updates " + updates.shape().str() + " must have the shape of indices " + indices.shape().str());
     Expected<std::vector<int64_t>> pos = elementPositions(node, data.shape(), indices, *axis);
     if (!pos) return pos.error();
     return scatterFlat(node, data, updates, *pos, 1);
@@ -169,16 +173,21 @@ Expected<Tensors> gatherND(const ir::Node& node, const ir::Tensor& data, const i
     if (is.rank() == 0) return invalid(node, "indices must have rank >= 1");
     const size_t k = static_cast<size_t>(is[is.rank() - 1]);
     if (b < 0 || static_cast<size_t>(b) >= is.rank() || b + k > ds.rank())
-        return invalid(node, "batch_dims " + std::to_string(b) + " and indices " + is.str() + " do not fit data " + ds.str());
+        return invalid(node,
+                       "batch_dims " + std::to_string(b) + " and indices " + is.str() + " do not fit data " + ds.str());
     const size_t bd = static_cast<size_t>(b);
     int64_t batch = 1;
     for (size_t d = 0; d < bd; ++d) {
-        if (ds[d] != is[d]) return invalid(node, "the batch dims of data " + ds.str() + " and indices " + is.str() + " differ");
+        if (ds[d] != is[d])
+            return invalid(node, "the batch dims of data " + ds.str() + " and indices " + is.str() + " differ");
         batch *= ds[d];
     }
     std::vector<int64_t> outDims(is.dims().begin(), is.dims().end() - 1);
     int64_t inner = 1, perBatch = 1;
-    for (size_t d = bd + k; d < ds.rank(); ++d) { inner *= ds[d]; outDims.push_back(ds[d]); }
+    for (size_t d = bd + k; d < ds.rank(); ++d) {
+        inner *= ds[d];
+        outDims.push_back(ds[d]);
+    }
     for (size_t d = bd; d < ds.rank(); ++d) perBatch *= ds[d];
     const std::vector<int64_t> strides = stridesOf(ds);
     const std::vector<int64_t> idx = indices.toInt64Vector();
@@ -206,7 +215,8 @@ Expected<Tensors> topK(const ir::Node& node, const ir::Tensor& x, const ir::Tens
     const int64_t k = kT.intAt(0);
     const size_t a = static_cast<size_t>(*axis);
     const int64_t len = x.shape()[a];
-    if (k < 0 || k > len) return invalid(node, "K = " + std::to_string(k) + " is outside [0, " + std::to_string(len) + "]");
+    if (k < 0 || k > len)
+        return invalid(node, "K = " + std::to_string(k) + " is outside [0, " + std::to_string(len) + "]");
     const bool largest = node.attrInt("largest", 1) != 0;
     int64_t outer = 1, inner = 1;
     for (size_t d = 0; d < x.shape().rank(); ++d) {
@@ -345,7 +355,9 @@ Expected<Tensors> bitShift(const ir::Node& node, const ir::Tensor& x, const ir::
             const U v = static_cast<U>(a[ix.empty() ? i : ix[static_cast<size_t>(i)]]);
             const U sh = static_cast<U>(b[iy.empty() ? i : iy[static_cast<size_t>(i)]]);
             // Shifting by the width or more is undefined in C++; ONNX gives 0.
-            const U r = sh >= static_cast<U>(bits) ? U(0) : dir == "LEFT" ? static_cast<U>(v << sh) : static_cast<U>(v >> sh);
+            const U r = sh >= static_cast<U>(bits) ? U(0)
+                        : dir == "LEFT"            ? static_cast<U>(v << sh)
+                                                   : static_cast<U>(v >> sh);
             o[i] = static_cast<T>(r);
         }
         return 0;
@@ -353,7 +365,9 @@ Expected<Tensors> bitShift(const ir::Node& node, const ir::Tensor& x, const ir::
     return Tensors{out};
 }
 
-struct Box { double y1, x1, y2, x2; };
+struct Box {
+    double y1, x1, y2, x2;
+};
 
 double iou(const Box& a, const Box& b) {
     const double areaA = (a.y2 - a.y1) * (a.x2 - a.x1), areaB = (b.y2 - b.y1) * (b.x2 - b.x1);
@@ -371,7 +385,8 @@ Expected<Tensors> nonMaxSuppression(const ir::Node& node, const Tensors& inputs)
     const Shape& bs = (*boxesT)->shape();
     const Shape& ss = (*scoresT)->shape();
     if (bs.rank() != 3 || bs[2] != 4 || ss.rank() != 3 || ss[0] != bs[0] || ss[2] != bs[1])
-        return invalid(node, "boxes " + bs.str() + " must be [batch, boxes, 4] and scores " + ss.str() + " [batch, classes, boxes]");
+        return invalid(node, "boxes " + bs.str() + " must be [batch, boxes, 4] and scores " + ss.str() +
+                                 " [batch, classes, boxes]");
     const ir::Tensor* maxT = optionalInput(inputs, 2);
     const ir::Tensor* iouT = optionalInput(inputs, 3);
     const ir::Tensor* scoreT = optionalInput(inputs, 4);
@@ -386,8 +401,10 @@ Expected<Tensors> nonMaxSuppression(const ir::Node& node, const Tensors& inputs)
         for (int64_t i = 0; i < n; ++i) {
             const double* p = &b[static_cast<size_t>((bi * n + i) * 4)];
             Box& box = boxes[static_cast<size_t>(i)];
-            if (centered) box = {p[1] - p[3] / 2, p[0] - p[2] / 2, p[1] + p[3] / 2, p[0] + p[2] / 2};
-            else box = {std::min(p[0], p[2]), std::min(p[1], p[3]), std::max(p[0], p[2]), std::max(p[1], p[3])};
+            if (centered)
+                box = {p[1] - p[3] / 2, p[0] - p[2] / 2, p[1] + p[3] / 2, p[0] + p[2] / 2};
+            else
+                box = {std::min(p[0], p[2]), std::min(p[1], p[3]), std::max(p[0], p[2]), std::max(p[1], p[3])};
         }
         for (int64_t c = 0; c < classes; ++c) {
             const double* sc = &s[static_cast<size_t>((bi * classes + c) * n)];
@@ -399,7 +416,8 @@ Expected<Tensors> nonMaxSuppression(const ir::Node& node, const Tensors& inputs)
             for (int64_t i : order) {
                 if (static_cast<int64_t>(kept.size()) >= maxPerClass) break;
                 bool keep = true;
-                for (int64_t j : kept) keep = keep && !(iou(boxes[static_cast<size_t>(i)], boxes[static_cast<size_t>(j)]) > iouThreshold);
+                for (int64_t j : kept)
+                    keep = keep && !(iou(boxes[static_cast<size_t>(i)], boxes[static_cast<size_t>(j)]) > iouThreshold);
                 if (!keep) continue;
                 kept.push_back(i);
                 selected.insert(selected.end(), {bi, c, i});
@@ -424,7 +442,8 @@ Expected<Tensors> unique(const ir::Node& node, const ir::Tensor& x) {
     const bool sorted = node.attrInt("sorted", 1) != 0;
     const ir::Tensor t = hasAxis ? x : x.reshaped(Shape{x.numel()});
     const int64_t rank = static_cast<int64_t>(t.shape().rank());
-    Expected<int64_t> axis = hasAxis ? normalizedAxis(node, node.attrInt("axis", 0), rank) : Expected<int64_t>(int64_t{0});
+    Expected<int64_t> axis =
+        hasAxis ? normalizedAxis(node, node.attrInt("axis", 0), rank) : Expected<int64_t>(int64_t{0});
     if (!axis) return axis.error();
     const size_t a = static_cast<size_t>(*axis);
     int64_t outer = 1, inner = 1;
@@ -436,15 +455,19 @@ Expected<Tensors> unique(const ir::Node& node, const ir::Tensor& x) {
     const std::vector<double> v = toDoubles(t);
     std::vector<std::vector<double>> keys(static_cast<size_t>(dim));
     for (int64_t j = 0; j < dim; ++j)
-        for (int64_t p : slicePositions(outer, dim, inner, {j})) keys[static_cast<size_t>(j)].push_back(v[static_cast<size_t>(p)]);
+        for (int64_t p : slicePositions(outer, dim, inner, {j}))
+            keys[static_cast<size_t>(j)].push_back(v[static_cast<size_t>(p)]);
     std::vector<int64_t> firsts; // first occurrence of each distinct slice, in order of appearance
     std::vector<int64_t> inverse(static_cast<size_t>(dim));
     for (int64_t j = 0; j < dim; ++j) {
-        auto it = std::find_if(firsts.begin(), firsts.end(), [&](int64_t f) { return keys[static_cast<size_t>(f)] == keys[static_cast<size_t>(j)]; });
+        auto it = std::find_if(firsts.begin(), firsts.end(),
+                               [&](int64_t f) { return keys[static_cast<size_t>(f)] == keys[static_cast<size_t>(j)]; });
         if (it == firsts.end()) firsts.push_back(j);
     }
     if (sorted)
-        std::stable_sort(firsts.begin(), firsts.end(), [&](int64_t p, int64_t q) { return keys[static_cast<size_t>(p)] < keys[static_cast<size_t>(q)]; });
+        std::stable_sort(firsts.begin(), firsts.end(), [&](int64_t p, int64_t q) {
+            return keys[static_cast<size_t>(p)] < keys[static_cast<size_t>(q)];
+        });
     std::vector<int64_t> counts(firsts.size(), 0);
     for (int64_t j = 0; j < dim; ++j)
         for (size_t u = 0; u < firsts.size(); ++u)
@@ -456,20 +479,23 @@ Expected<Tensors> unique(const ir::Node& node, const ir::Tensor& x) {
     Shape yShape = t.shape();
     yShape[a] = static_cast<int64_t>(firsts.size());
     const int64_t n = static_cast<int64_t>(firsts.size());
-    return Tensors{gatherByIndex(t, yShape, slicePositions(outer, dim, inner, firsts)), ir::Tensor::fromInt64s(Shape{n}, firsts),
-                   ir::Tensor::fromInt64s(Shape{dim}, inverse), ir::Tensor::fromInt64s(Shape{n}, counts)};
+    return Tensors{gatherByIndex(t, yShape, slicePositions(outer, dim, inner, firsts)),
+                   ir::Tensor::fromInt64s(Shape{n}, firsts), ir::Tensor::fromInt64s(Shape{dim}, inverse),
+                   ir::Tensor::fromInt64s(Shape{n}, counts)};
 }
 
 Expected<Tensors> compress(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& condition) {
     const bool hasAxis = node.has("axis");
     const ir::Tensor t = hasAxis ? x : x.reshaped(Shape{x.numel()});
-    Expected<int64_t> axis = hasAxis ? normalizedAxis(node, node.attrInt("axis", 0), static_cast<int64_t>(t.shape().rank()))
-                                     : Expected<int64_t>(int64_t{0});
+    Expected<int64_t> axis = hasAxis
+                                 ? normalizedAxis(node, node.attrInt("axis", 0), static_cast<int64_t>(t.shape().rank()))
+                                 : Expected<int64_t>(int64_t{0});
     if (!axis) return axis.error();
     const size_t a = static_cast<size_t>(*axis);
     const int64_t dim = t.shape()[a];
     if (condition.numel() > dim)
-        return invalid(node, "condition has " + std::to_string(condition.numel()) + " values for an axis of " + std::to_string(dim));
+        return invalid(node, "condition has " + std::to_string(condition.numel()) + " values for an axis of " +
+                                 std::to_string(dim));
     std::vector<int64_t> picks;
     for (int64_t j = 0; j < condition.numel(); ++j)
         if (condition.at(j) != 0) picks.push_back(j);
@@ -493,7 +519,8 @@ Expected<Tensors> nonZero(const ir::Tensor& x) {
     std::vector<int64_t> out(static_cast<size_t>(std::max<int64_t>(rank, 1) * n));
     for (int64_t k = 0; k < n; ++k)
         for (int64_t d = 0; d < rank; ++d)
-            out[static_cast<size_t>(d * n + k)] = hits[static_cast<size_t>(k)] / strides[static_cast<size_t>(d)] % s[static_cast<size_t>(d)];
+            out[static_cast<size_t>(d * n + k)] =
+                hits[static_cast<size_t>(k)] / strides[static_cast<size_t>(d)] % s[static_cast<size_t>(d)];
     return Tensors{ir::Tensor::fromInt64s(Shape{rank, n}, out)};
 }
 
@@ -506,7 +533,8 @@ Expected<Tensors> reverseSequence(const ir::Node& node, const ir::Tensor& x, con
     if (!timeAxis) return timeAxis.error();
     const size_t b = static_cast<size_t>(*batchAxis), ta = static_cast<size_t>(*timeAxis);
     const std::vector<int64_t> lens = lensT.toInt64Vector();
-    if (static_cast<int64_t>(lens.size()) != x.shape()[b]) return invalid(node, "sequence_lens must hold one length per batch");
+    if (static_cast<int64_t>(lens.size()) != x.shape()[b])
+        return invalid(node, "sequence_lens must hold one length per batch");
     const std::vector<int64_t> strides = stridesOf(x.shape());
     std::vector<int64_t> index(static_cast<size_t>(x.numel()));
     for (int64_t i = 0; i < x.numel(); ++i) {
@@ -517,20 +545,24 @@ Expected<Tensors> reverseSequence(const ir::Node& node, const ir::Tensor& x, con
     return Tensors{gatherByIndex(x, x.shape(), index)};
 }
 
-Expected<Tensors> maxUnpool(const ir::Node& node, const Tensors& inputs, const ir::Tensor& x, const ir::Tensor& indices) {
+Expected<Tensors> maxUnpool(const ir::Node& node, const Tensors& inputs, const ir::Tensor& x,
+                            const ir::Tensor& indices) {
     const Shape& xs = x.shape();
     if (xs.rank() < 3 || indices.shape() != xs) return invalid(node, "X must be [N, C, spatial...] and I of its shape");
     // Indices count in the shape MaxPool's input had (inferred from the attributes); an
     // output_shape larger than that keeps each element at the same coordinates.
     std::vector<int64_t> inferred = {xs[0], xs[1]};
     const size_t n = xs.rank() - 2;
-    const std::vector<int64_t> k = node.attrInts("kernel_shape"), st = node.attrInts("strides", std::vector<int64_t>(n, 1));
+    const std::vector<int64_t> k = node.attrInts("kernel_shape"),
+                               st = node.attrInts("strides", std::vector<int64_t>(n, 1));
     const std::vector<int64_t> pads = node.attrInts("pads", std::vector<int64_t>(2 * n, 0));
-    if (k.size() != n || st.size() != n || pads.size() != 2 * n) return invalid(node, "kernel_shape, strides and pads must match the spatial dims");
+    if (k.size() != n || st.size() != n || pads.size() != 2 * n)
+        return invalid(node, "kernel_shape, strides and pads must match the spatial dims");
     for (size_t i = 0; i < n; ++i) inferred.push_back((xs[i + 2] - 1) * st[i] + k[i] - pads[i] - pads[i + n]);
     std::vector<int64_t> dims = inferred;
     if (const ir::Tensor* shapeT = optionalInput(inputs, 2)) dims = shapeT->toInt64Vector();
-    if (dims.size() != inferred.size()) return invalid(node, "output_shape must have rank " + std::to_string(inferred.size()));
+    if (dims.size() != inferred.size())
+        return invalid(node, "output_shape must have rank " + std::to_string(inferred.size()));
     ir::Tensor out(x.dtype(), Shape(dims));
     const std::vector<int64_t> from = stridesOf(Shape(inferred)), to = stridesOf(out.shape());
     const size_t size = ir::dtypeSize(x.dtype());
@@ -543,8 +575,10 @@ Expected<Tensors> maxUnpool(const ir::Node& node, const Tensors& inputs, const i
             inside = c < dims[d];
             pos += c * to[d];
         }
-        if (!inside) return invalid(node, "index " + std::to_string(idx[i]) + " is outside the output " + out.shape().str());
-        std::memcpy(static_cast<char*>(out.mutableData()) + static_cast<size_t>(pos) * size, static_cast<const char*>(x.data()) + i * size, size);
+        if (!inside)
+            return invalid(node, "index " + std::to_string(idx[i]) + " is outside the output " + out.shape().str());
+        std::memcpy(static_cast<char*>(out.mutableData()) + static_cast<size_t>(pos) * size,
+                    static_cast<const char*>(x.data()) + i * size, size);
     }
     return Tensors{out};
 }
@@ -559,9 +593,10 @@ Expected<Tensors> indexingKernel(const ir::Node& node, const Tensors& inputs) {
         return node.op == OpKind::Unique ? unique(node, **x) : nonZero(**x);
     }
     std::vector<const ir::Tensor*> in;
-    const size_t required = node.op == OpKind::ScatterND || node.op == OpKind::ScatterElements || node.op == OpKind::OneHot ? 3
-                            : node.op == OpKind::Trilu                                                                   ? 1
-                                                                                                                        : 2;
+    const size_t required =
+        node.op == OpKind::ScatterND || node.op == OpKind::ScatterElements || node.op == OpKind::OneHot ? 3
+        : node.op == OpKind::Trilu                                                                      ? 1
+                                                                                                        : 2;
     for (size_t i = 0; i < required; ++i) {
         Expected<const ir::Tensor*> t = requiredInput(node, inputs, i);
         if (!t) return t.error();

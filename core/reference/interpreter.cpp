@@ -35,71 +35,162 @@ KernelEntry entryFor(OpKind op) {
     case OpKind::ConvTranspose: return {convTransposeKernel, F};
     case OpKind::Gemm: return {gemmKernel, F};
     case OpKind::MatMul: return {matmulKernel, F};
-    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: return {recurrentKernel, F};
-    case OpKind::BatchNormalization: case OpKind::InstanceNormalization: case OpKind::LRN:
-    case OpKind::LayerNormalization:
-        return {normalizationKernel, F};
-    case OpKind::Relu: case OpKind::LeakyRelu: case OpKind::Sigmoid: case OpKind::Tanh:
-    case OpKind::HardSigmoid: case OpKind::HardSwish: case OpKind::Elu: case OpKind::Selu:
-    case OpKind::Softplus: case OpKind::Softsign: case OpKind::Gelu: case OpKind::Mish:
+    case OpKind::LSTM:
+    case OpKind::GRU:
+    case OpKind::RNN: return {recurrentKernel, F};
+    case OpKind::BatchNormalization:
+    case OpKind::InstanceNormalization:
+    case OpKind::LRN:
+    case OpKind::LayerNormalization: return {normalizationKernel, F};
+    case OpKind::Relu:
+    case OpKind::LeakyRelu:
+    case OpKind::Sigmoid:
+    case OpKind::Tanh:
+    case OpKind::HardSigmoid:
+    case OpKind::HardSwish:
+    case OpKind::Elu:
+    case OpKind::Selu:
+    case OpKind::Softplus:
+    case OpKind::Softsign:
+    case OpKind::Gelu:
+    case OpKind::Mish:
     case OpKind::Swish:
-    case OpKind::Sqrt: case OpKind::Exp: case OpKind::Log: case OpKind::Neg: case OpKind::Abs:
-    case OpKind::Reciprocal: case OpKind::Floor: case OpKind::Ceil: case OpKind::Round:
-    case OpKind::Sign: case OpKind::Erf: case OpKind::Sin: case OpKind::Cos: case OpKind::Not:
-        return {unaryKernel, G};
+    case OpKind::Sqrt:
+    case OpKind::Exp:
+    case OpKind::Log:
+    case OpKind::Neg:
+    case OpKind::Abs:
+    case OpKind::Reciprocal:
+    case OpKind::Floor:
+    case OpKind::Ceil:
+    case OpKind::Round:
+    case OpKind::Sign:
+    case OpKind::Erf:
+    case OpKind::Sin:
+    case OpKind::Cos:
+    case OpKind::Not: return {unaryKernel, G};
     case OpKind::PRelu: return {preluKernel, G};
     case OpKind::Clip: return {clipKernel, G};
-    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Pow:
-    case OpKind::Min: case OpKind::Max: case OpKind::Sum: case OpKind::Mean: case OpKind::Mod:
-    case OpKind::Equal: case OpKind::Less: case OpKind::Greater: case OpKind::LessOrEqual:
-    case OpKind::GreaterOrEqual: case OpKind::And: case OpKind::Or: case OpKind::Xor:
-        return {binaryKernel, G};
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Pow:
+    case OpKind::Min:
+    case OpKind::Max:
+    case OpKind::Sum:
+    case OpKind::Mean:
+    case OpKind::Mod:
+    case OpKind::Equal:
+    case OpKind::Less:
+    case OpKind::Greater:
+    case OpKind::LessOrEqual:
+    case OpKind::GreaterOrEqual:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor: return {binaryKernel, G};
     case OpKind::Where: return {whereKernel, G};
-    case OpKind::MaxPool: case OpKind::AveragePool: return {poolKernel, F};
-    case OpKind::GlobalAveragePool: case OpKind::GlobalMaxPool: return {globalPoolKernel, F};
-    case OpKind::Softmax: case OpKind::LogSoftmax: return {softmaxKernel, F};
-    case OpKind::ReduceMean: case OpKind::ReduceSum: case OpKind::ReduceMax: case OpKind::ReduceMin:
-    case OpKind::ReduceProd:
-        return {reduceKernel, G};
-    case OpKind::ArgMax: case OpKind::ArgMin: return {argKernel, G};
-    case OpKind::Flatten: case OpKind::Reshape: case OpKind::Transpose: case OpKind::Concat:
-    case OpKind::Shape: case OpKind::Size: case OpKind::Expand: case OpKind::Tile:
-    case OpKind::DepthToSpace: case OpKind::SpaceToDepth:
-        return {shapeOpKernel, G};
-    case OpKind::Split: case OpKind::Slice: case OpKind::Squeeze: case OpKind::Unsqueeze:
-    case OpKind::Gather:
-        return {sliceLikeKernel, G};
+    case OpKind::MaxPool:
+    case OpKind::AveragePool: return {poolKernel, F};
+    case OpKind::GlobalAveragePool:
+    case OpKind::GlobalMaxPool: return {globalPoolKernel, F};
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax: return {softmaxKernel, F};
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd: return {reduceKernel, G};
+    case OpKind::ArgMax:
+    case OpKind::ArgMin: return {argKernel, G};
+    case OpKind::Flatten:
+    case OpKind::Reshape:
+    case OpKind::Transpose:
+    case OpKind::Concat:
+    case OpKind::Shape:
+    case OpKind::Size:
+    case OpKind::Expand:
+    case OpKind::Tile:
+    case OpKind::DepthToSpace:
+    case OpKind::SpaceToDepth: return {shapeOpKernel, G};
+    case OpKind::Split:
+    case OpKind::Slice:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+    case OpKind::Gather: return {sliceLikeKernel, G};
     case OpKind::Pad: return {padKernel, G};
     case OpKind::Resize: return {resizeKernel, F};
-    case OpKind::Constant: case OpKind::ConstantOfShape: case OpKind::Range: case OpKind::Identity:
-    case OpKind::Dropout: case OpKind::Cast:
-        return {dataKernel, G};
-    case OpKind::QuantizeLinear: case OpKind::DequantizeLinear: case OpKind::DynamicQuantizeLinear:
-        return {quantizeKernel, G};
-    case OpKind::QLinearConv: case OpKind::QLinearMatMul: case OpKind::ConvInteger: case OpKind::MatMulInteger:
-        return {integerLinearKernel, G};
-    case OpKind::QConv: case OpKind::QGemm: case OpKind::QAdd: case OpKind::QAveragePool: case OpKind::QLookup:
-        return {fusedQuantizedKernel, G};
-    case OpKind::If: case OpKind::Loop: case OpKind::Scan: return {controlFlowKernel, G};
+    case OpKind::Constant:
+    case OpKind::ConstantOfShape:
+    case OpKind::Range:
+    case OpKind::Identity:
+    case OpKind::Dropout:
+    case OpKind::Cast: return {dataKernel, G};
+    case OpKind::QuantizeLinear:
+    case OpKind::DequantizeLinear:
+    case OpKind::DynamicQuantizeLinear: return {quantizeKernel, G};
+    case OpKind::QLinearConv:
+    case OpKind::QLinearMatMul:
+    case OpKind::ConvInteger:
+    case OpKind::MatMulInteger: return {integerLinearKernel, G};
+    case OpKind::QConv:
+    case OpKind::QGemm:
+    case OpKind::QAdd:
+    case OpKind::QAveragePool:
+    case OpKind::QLookup: return {fusedQuantizedKernel, G};
+    case OpKind::If:
+    case OpKind::Loop:
+    case OpKind::Scan: return {controlFlowKernel, G};
     // indexing, scatter, selection, einsum and signal ops (issue 31)
-    case OpKind::ScatterND: case OpKind::ScatterElements: case OpKind::GatherElements: case OpKind::GatherND:
-    case OpKind::TopK: case OpKind::CumSum: case OpKind::OneHot: case OpKind::Trilu: case OpKind::BitShift:
-    case OpKind::NonMaxSuppression:
-        return {indexingKernel, G};
+    case OpKind::ScatterND:
+    case OpKind::ScatterElements:
+    case OpKind::GatherElements:
+    case OpKind::GatherND:
+    case OpKind::TopK:
+    case OpKind::CumSum:
+    case OpKind::OneHot:
+    case OpKind::Trilu:
+    case OpKind::BitShift:
+    case OpKind::NonMaxSuppression: return {indexingKernel, G};
     case OpKind::Einsum: return {einsumKernel, G};
-    case OpKind::GridSample: case OpKind::RoiAlign: case OpKind::DFT: case OpKind::STFT: return {signalKernel, F};
-    case OpKind::NegativeLogLikelihoodLoss: case OpKind::SoftmaxCrossEntropyLoss: return {lossKernel, G};
-    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceLogSum: case OpKind::ReduceLogSumExp:
-    case OpKind::ReduceSumSquare:
-        return {reduceKernel, G};
-    case OpKind::Hardmax: case OpKind::CastLike: case OpKind::EyeLike: case OpKind::Tan: case OpKind::Asin:
-    case OpKind::Acos: case OpKind::Atan: case OpKind::Sinh: case OpKind::Cosh: case OpKind::Asinh: case OpKind::Acosh:
-    case OpKind::Atanh: case OpKind::IsNaN: case OpKind::IsInf: case OpKind::ThresholdedRelu: case OpKind::Shrink:
-    case OpKind::Celu: case OpKind::Det: case OpKind::MeanVarianceNormalization: case OpKind::HannWindow:
-    case OpKind::HammingWindow: case OpKind::BlackmanWindow:
-        return {mathKernel, G};
-    case OpKind::Unique: case OpKind::Compress: case OpKind::NonZero: case OpKind::ReverseSequence: case OpKind::MaxUnpool:
-        return {indexingKernel, G};
+    case OpKind::GridSample:
+    case OpKind::RoiAlign:
+    case OpKind::DFT:
+    case OpKind::STFT: return {signalKernel, F};
+    case OpKind::NegativeLogLikelihoodLoss:
+    case OpKind::SoftmaxCrossEntropyLoss: return {lossKernel, G};
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceSumSquare: return {reduceKernel, G};
+    case OpKind::Hardmax:
+    case OpKind::CastLike:
+    case OpKind::EyeLike:
+    case OpKind::Tan:
+    case OpKind::Asin:
+    case OpKind::Acos:
+    case OpKind::Atan:
+    case OpKind::Sinh:
+    case OpKind::Cosh:
+    case OpKind::Asinh:
+    case OpKind::Acosh:
+    case OpKind::Atanh:
+    case OpKind::IsNaN:
+    case OpKind::IsInf:
+    case OpKind::ThresholdedRelu:
+    case OpKind::Shrink:
+    case OpKind::Celu:
+    case OpKind::Det:
+    case OpKind::MeanVarianceNormalization:
+    case OpKind::HannWindow:
+    case OpKind::HammingWindow:
+    case OpKind::BlackmanWindow: return {mathKernel, G};
+    case OpKind::Unique:
+    case OpKind::Compress:
+    case OpKind::NonZero:
+    case OpKind::ReverseSequence:
+    case OpKind::MaxUnpool: return {indexingKernel, G};
     case OpKind::Count_: break;
     }
     return {};
@@ -112,17 +203,16 @@ bool isFloat(DType t) { return t == DType::Float32 || t == DType::Float64 || t =
 Expected<Tensors> runFloatMath(const ir::Node& node, Kernel kernel, const Tensors& inputs) {
     const DType dataType = inputs.empty() || inputs[0].isNull() ? DType::Float32 : inputs[0].dtype();
     // Max pooling only compares and copies, so small integers go through float32 exactly.
-    const bool exactInFloat = node.op == OpKind::MaxPool &&
-                              (dataType == DType::Int8 || dataType == DType::UInt8 ||
-                               dataType == DType::Int16 || dataType == DType::UInt16);
+    const bool exactInFloat = node.op == OpKind::MaxPool && (dataType == DType::Int8 || dataType == DType::UInt8 ||
+                                                             dataType == DType::Int16 || dataType == DType::UInt16);
     if (!isFloat(dataType) && !exactInFloat)
         return detail::unsupported(node, "dtype " + std::string(ir::dtypeName(dataType)) +
                                              " is not supported by the reference interpreter");
     if (dataType == DType::Float32) return kernel(node, inputs);
     Tensors converted = inputs;
     for (ir::Tensor& t : converted)
-        if (!t.isNull() && (t.dtype() == DType::Float64 || t.dtype() == DType::Float16 ||
-                            (exactInFloat && t.dtype() == dataType)))
+        if (!t.isNull() &&
+            (t.dtype() == DType::Float64 || t.dtype() == DType::Float16 || (exactInFloat && t.dtype() == dataType)))
             t = t.castTo(DType::Float32);
     Expected<Tensors> out = kernel(node, converted);
     if (!out) return out;
@@ -156,21 +246,17 @@ std::vector<OpKind> supportedOps() {
 
 Expected<std::vector<ir::Tensor>> evalNode(const ir::Node& node, const std::vector<ir::Tensor>& inputs) {
     const KernelEntry entry = entryFor(node.op);
-    if (!entry.kernel)
-        return detail::unsupported(node, "the reference interpreter has no kernel for this op");
+    if (!entry.kernel) return detail::unsupported(node, "the reference interpreter has no kernel for this op");
     if (ir::fusedActivation(node) == std::nullopt && node.has(ir::kActivation))
-        return detail::unsupported(node, "unknown fused activation '" +
-                                             node.attrString(ir::kActivation, "") + "'");
+        return detail::unsupported(node, "unknown fused activation '" + node.attrString(ir::kActivation, "") + "'");
     try {
-        Expected<Tensors> out = entry.policy == DTypePolicy::FloatMath
-                                    ? runFloatMath(node, entry.kernel, inputs)
-                                    : entry.kernel(node, inputs);
+        Expected<Tensors> out = entry.policy == DTypePolicy::FloatMath ? runFloatMath(node, entry.kernel, inputs)
+                                                                       : entry.kernel(node, inputs);
         if (!out) return out;
         if (!out->empty()) applyFusedActivation(node, out->front());
         return out;
     } catch (const std::bad_alloc&) {
-        return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' (" +
-                                                      std::string(ir::opName(node.op)) +
+        return makeError(ErrorKind::InvalidInput, "node '" + node.name + "' (" + std::string(ir::opName(node.op)) +
                                                       "): out of memory computing its output; "
                                                       "check the model's shapes");
     }
@@ -191,19 +277,25 @@ Expected<Tensors> runGraph(const ir::Graph& graph, Environment env, const Captur
         Tensors ins;
         ins.reserve(node.inputs().size());
         for (const ir::Value* v : node.inputs()) {
-            if (!v) { ins.emplace_back(); continue; }
+            if (!v) {
+                ins.emplace_back();
+                continue;
+            }
             auto it = env.find(v);
-            if (it != env.end()) ins.push_back(it->second);
-            else if (v->isConstant()) ins.push_back(v->constant);
+            if (it != env.end())
+                ins.push_back(it->second);
+            else if (v->isConstant())
+                ins.push_back(v->constant);
             else
                 return detail::invalid(node, "its input '" + v->name +
                                                  "' is not computed before it (no producer, or "
                                                  "the graph is not in topological order)");
         }
         // Control flow runs its bodies with the capture, so their values are kept too.
-        Expected<Tensors> outs = !node.subgraphs.empty() && capture
-                                     ? runControlFlow(node, ins, Capture{capture->values, capture->prefix + node.name + "/"})
-                                     : evalNode(node, ins);
+        Expected<Tensors> outs =
+            !node.subgraphs.empty() && capture
+                ? runControlFlow(node, ins, Capture{capture->values, capture->prefix + node.name + "/"})
+                : evalNode(node, ins);
         if (!outs) return outs.error();
         for (size_t k = 0; k < node.outputs().size(); ++k) {
             const ir::Value* v = node.outputs()[k];
@@ -224,11 +316,13 @@ Expected<Tensors> runGraph(const ir::Graph& graph, Environment env, const Captur
     Tensors outputs;
     for (const ir::Value* v : graph.outputs()) {
         auto it = env.find(v);
-        if (it != env.end()) outputs.push_back(it->second);
-        else if (v->isConstant()) outputs.push_back(v->constant);
+        if (it != env.end())
+            outputs.push_back(it->second);
+        else if (v->isConstant())
+            outputs.push_back(v->constant);
         else
-            return makeError(ErrorKind::InvalidInput, "output '" + v->name + "' of graph '" +
-                                                          graph.name + "' is never computed");
+            return makeError(ErrorKind::InvalidInput,
+                             "output '" + v->name + "' of graph '" + graph.name + "' is never computed");
     }
     return outputs;
 }
@@ -243,15 +337,14 @@ Expected<RunResult> run(const ir::Graph& graph, const std::map<std::string, ir::
     for (const auto& [name, tensor] : inputs) {
         const ir::Value* v = graph.findValue(name);
         if (!v || !v->isGraphInput())
-            return makeError(ErrorKind::InvalidInput, "'" + name + "' is not an input of model '" +
-                                                          graph.name + "'; its inputs are: " + inputList);
+            return makeError(ErrorKind::InvalidInput, "'" + name + "' is not an input of model '" + graph.name +
+                                                          "'; its inputs are: " + inputList);
     }
     for (const ir::Value* v : graph.inputs()) {
         auto it = inputs.find(v->name);
         if (it == inputs.end()) {
             if (v->isConstant()) continue; // an initializer listed as input keeps its value
-            return makeError(ErrorKind::InvalidInput, "input '" + v->name + "' (" +
-                                                          describeTensor(v->dtype, v->shape) +
+            return makeError(ErrorKind::InvalidInput, "input '" + v->name + "' (" + describeTensor(v->dtype, v->shape) +
                                                           ") is missing; give it a value");
         }
         const ir::Tensor& t = it->second;
@@ -278,7 +371,8 @@ Expected<std::map<std::string, ir::Tensor>> runAllValues(const ir::Graph& graph,
     auto r = run(graph, inputs, ro);
     if (!r) return r.error();
     std::map<std::string, ir::Tensor> values = std::move(r->values);
-    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k) values[r->outputNames[k]] = r->outputs[k];
+    for (size_t k = 0; k < r->outputs.size() && k < r->outputNames.size(); ++k)
+        values[r->outputNames[k]] = r->outputs[k];
     return values;
 }
 
@@ -287,8 +381,7 @@ Status propagateShapes(ir::Graph& graph) {
     for (const ir::Value* v : graph.inputs()) {
         if (v->isConstant()) continue;
         if (!v->shape.checkedNumel())
-            return makeError(ErrorKind::InvalidInput, "input '" + v->name + "' has an invalid shape " +
-                                                          v->shape.str());
+            return makeError(ErrorKind::InvalidInput, "input '" + v->name + "' has an invalid shape " + v->shape.str());
         zeros[v->name] = ir::Tensor(v->dtype, v->shape);
     }
     RunOptions options;

@@ -70,39 +70,40 @@ struct MatMulAccumulation {
     std::vector<double> acc;
 };
 // numpy matmul of float32 A and B (batched, broadcast, 1-D operands).
-Expected<MatMulAccumulation> matmulAccumulate(const ir::Node& node, const ir::Tensor& a, const ir::Tensor& b); // linear.cpp
+Expected<MatMulAccumulation> matmulAccumulate(const ir::Node& node, const ir::Tensor& a,
+                                              const ir::Tensor& b); // linear.cpp
 
 // --- kernel families (one per file). Each switches on node.op where it serves several ops.
-Expected<Tensors> convKernel(const ir::Node&, const Tensors&);          // conv.cpp
-Expected<Tensors> convTransposeKernel(const ir::Node&, const Tensors&); // conv.cpp
-Expected<Tensors> gemmKernel(const ir::Node&, const Tensors&);          // linear.cpp
-Expected<Tensors> matmulKernel(const ir::Node&, const Tensors&);        // linear.cpp
-Expected<Tensors> normalizationKernel(const ir::Node&, const Tensors&); // normalization.cpp
-Expected<Tensors> unaryKernel(const ir::Node&, const Tensors&);         // elementwise.cpp
-Expected<Tensors> binaryKernel(const ir::Node&, const Tensors&);        // elementwise.cpp
-Expected<Tensors> whereKernel(const ir::Node&, const Tensors&);         // elementwise.cpp
-Expected<Tensors> preluKernel(const ir::Node&, const Tensors&);         // elementwise.cpp
-Expected<Tensors> clipKernel(const ir::Node&, const Tensors&);          // elementwise.cpp
-Expected<Tensors> poolKernel(const ir::Node&, const Tensors&);          // pooling.cpp
-Expected<Tensors> globalPoolKernel(const ir::Node&, const Tensors&);    // pooling.cpp
-Expected<Tensors> softmaxKernel(const ir::Node&, const Tensors&);       // reduce.cpp
-Expected<Tensors> reduceKernel(const ir::Node&, const Tensors&);        // reduce.cpp
-Expected<Tensors> argKernel(const ir::Node&, const Tensors&);           // reduce.cpp
-Expected<Tensors> shapeOpKernel(const ir::Node&, const Tensors&);       // shape_ops.cpp
-Expected<Tensors> sliceLikeKernel(const ir::Node&, const Tensors&);     // slice_ops.cpp
-Expected<Tensors> padKernel(const ir::Node&, const Tensors&);           // pad.cpp
-Expected<Tensors> resizeKernel(const ir::Node&, const Tensors&);        // resize.cpp
-Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);          // data_ops.cpp
-Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);      // quantize.cpp
-Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&); // quantized_linear.cpp
+Expected<Tensors> convKernel(const ir::Node&, const Tensors&);           // conv.cpp
+Expected<Tensors> convTransposeKernel(const ir::Node&, const Tensors&);  // conv.cpp
+Expected<Tensors> gemmKernel(const ir::Node&, const Tensors&);           // linear.cpp
+Expected<Tensors> matmulKernel(const ir::Node&, const Tensors&);         // linear.cpp
+Expected<Tensors> normalizationKernel(const ir::Node&, const Tensors&);  // normalization.cpp
+Expected<Tensors> unaryKernel(const ir::Node&, const Tensors&);          // elementwise.cpp
+Expected<Tensors> binaryKernel(const ir::Node&, const Tensors&);         // elementwise.cpp
+Expected<Tensors> whereKernel(const ir::Node&, const Tensors&);          // elementwise.cpp
+Expected<Tensors> preluKernel(const ir::Node&, const Tensors&);          // elementwise.cpp
+Expected<Tensors> clipKernel(const ir::Node&, const Tensors&);           // elementwise.cpp
+Expected<Tensors> poolKernel(const ir::Node&, const Tensors&);           // pooling.cpp
+Expected<Tensors> globalPoolKernel(const ir::Node&, const Tensors&);     // pooling.cpp
+Expected<Tensors> softmaxKernel(const ir::Node&, const Tensors&);        // reduce.cpp
+Expected<Tensors> reduceKernel(const ir::Node&, const Tensors&);         // reduce.cpp
+Expected<Tensors> argKernel(const ir::Node&, const Tensors&);            // reduce.cpp
+Expected<Tensors> shapeOpKernel(const ir::Node&, const Tensors&);        // shape_ops.cpp
+Expected<Tensors> sliceLikeKernel(const ir::Node&, const Tensors&);      // slice_ops.cpp
+Expected<Tensors> padKernel(const ir::Node&, const Tensors&);            // pad.cpp
+Expected<Tensors> resizeKernel(const ir::Node&, const Tensors&);         // resize.cpp
+Expected<Tensors> dataKernel(const ir::Node&, const Tensors&);           // data_ops.cpp
+Expected<Tensors> quantizeKernel(const ir::Node&, const Tensors&);       // quantize.cpp
+Expected<Tensors> integerLinearKernel(const ir::Node&, const Tensors&);  // quantized_linear.cpp
 Expected<Tensors> fusedQuantizedKernel(const ir::Node&, const Tensors&); // quantized_fused.cpp
-Expected<Tensors> controlFlowKernel(const ir::Node&, const Tensors&);   // control_flow.cpp
-Expected<Tensors> recurrentKernel(const ir::Node&, const Tensors&);     // recurrent.cpp
-Expected<Tensors> indexingKernel(const ir::Node&, const Tensors&);      // index_ops.cpp
-Expected<Tensors> einsumKernel(const ir::Node&, const Tensors&);        // einsum.cpp
-Expected<Tensors> signalKernel(const ir::Node&, const Tensors&);        // signal_ops.cpp
-Expected<Tensors> lossKernel(const ir::Node&, const Tensors&);          // loss_ops.cpp
-Expected<Tensors> mathKernel(const ir::Node&, const Tensors&);          // math_ops.cpp
+Expected<Tensors> controlFlowKernel(const ir::Node&, const Tensors&);    // control_flow.cpp
+Expected<Tensors> recurrentKernel(const ir::Node&, const Tensors&);      // recurrent.cpp
+Expected<Tensors> indexingKernel(const ir::Node&, const Tensors&);       // index_ops.cpp
+Expected<Tensors> einsumKernel(const ir::Node&, const Tensors&);         // einsum.cpp
+Expected<Tensors> signalKernel(const ir::Node&, const Tensors&);         // signal_ops.cpp
+Expected<Tensors> lossKernel(const ir::Node&, const Tensors&);           // loss_ops.cpp
+Expected<Tensors> mathKernel(const ir::Node&, const Tensors&);           // math_ops.cpp
 
 // --- graphs (interpreter.cpp) and the bodies of control flow (control_flow.cpp)
 using Environment = std::unordered_map<const ir::Value*, ir::Tensor>;

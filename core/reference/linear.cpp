@@ -25,22 +25,21 @@ Expected<Tensors> gemmKernel(const ir::Node& node, const Tensors& inputs) {
     const int64_t M = transA ? a.shape()[1] : a.shape()[0], K = transA ? a.shape()[0] : a.shape()[1];
     const int64_t kb = transB ? b.shape()[1] : b.shape()[0], N = transB ? b.shape()[0] : b.shape()[1];
     if (K != kb)
-        return invalid(node, "A " + a.shape().str() + (transA ? " (transposed)" : "") + " and B " +
-                                 b.shape().str() + (transB ? " (transposed)" : "") + " have different inner sizes");
+        return invalid(node, "A " + a.shape().str() + (transA ? " (transposed)" : "") + " and B " + b.shape().str() +
+                                 (transB ? " (transposed)" : "") + " have different inner sizes");
     const double alpha = node.attrFloat("alpha", 1.f), beta = node.attrFloat("beta", 1.f);
     std::vector<float> at, bt;
     if (transA) at = transposed2d(a.as<float>(), a.shape()[0], a.shape()[1]);
     if (transB) bt = transposed2d(b.as<float>(), b.shape()[0], b.shape()[1]);
     std::vector<double> acc(static_cast<size_t>(M * N), 0.0);
-    gemmAccumulate(M, N, K, transA ? at.data() : a.as<float>(), K, transB ? bt.data() : b.as<float>(), N,
-                   acc.data(), N);
+    gemmAccumulate(M, N, K, transA ? at.data() : a.as<float>(), K, transB ? bt.data() : b.as<float>(), N, acc.data(),
+                   N);
     const ir::Shape outShape{M, N};
     std::vector<int64_t> cIndex;
     if (c) {
         Expected<ir::Shape> bs = broadcastShapes(node, {c->shape(), outShape});
         if (!bs) return bs.error();
-        if (*bs != outShape)
-            return invalid(node, "C " + c->shape().str() + " does not broadcast to " + outShape.str());
+        if (*bs != outShape) return invalid(node, "C " + c->shape().str() + " does not broadcast to " + outShape.str());
         cIndex = broadcastIndex(c->shape(), outShape);
     }
     ir::Tensor out(ir::DType::Float32, outShape);
@@ -75,8 +74,8 @@ Expected<MatMulAccumulation> matmulAccumulate(const ir::Node& node, const ir::Te
     for (int64_t i = 0; i < batches; ++i) {
         const int64_t ai = aIndex.empty() ? i : aIndex[static_cast<size_t>(i)];
         const int64_t bi = bIndex.empty() ? i : bIndex[static_cast<size_t>(i)];
-        gemmAccumulate(M, N, K, a.as<float>() + ai * M * K, K, b.as<float>() + bi * K * N, N,
-                       acc.data() + i * M * N, N);
+        gemmAccumulate(M, N, K, a.as<float>() + ai * M * K, K, b.as<float>() + bi * K * N, N, acc.data() + i * M * N,
+                       N);
     }
     std::vector<int64_t> outDims = batch->dims();
     if (!aVector) outDims.push_back(M);

@@ -11,13 +11,14 @@ using ir::OpKind;
 using ir::Shape;
 
 // Loss of log-probabilities `logp` ([N, C, d...], as doubles) against `target` ([N, d...]).
-Expected<ir::Tensor> nll(const ir::Node& node, const std::vector<double>& logp, const Shape& shape, const ir::Tensor& target,
-                         const ir::Tensor* weight, ir::DType dtype) {
+Expected<ir::Tensor> nll(const ir::Node& node, const std::vector<double>& logp, const Shape& shape,
+                         const ir::Tensor& target, const ir::Tensor* weight, ir::DType dtype) {
     if (shape.rank() < 2) return invalid(node, "input must be [N, C, d...], not " + shape.str());
     std::vector<int64_t> tdims = shape.dims();
     tdims.erase(tdims.begin() + 1);
     if (target.shape() != Shape(tdims))
-        return invalid(node, "target " + target.shape().str() + " must be " + Shape(tdims).str() + " for input " + shape.str());
+        return invalid(node, "target " + target.shape().str() + " must be " + Shape(tdims).str() + " for input " +
+                                 shape.str());
     const int64_t N = shape[0], C = shape[1], D = Shape(tdims).numel() / std::max<int64_t>(N, 1);
     const std::string reduction = node.attrString("reduction", "mean");
     if (reduction != "none" && reduction != "sum" && reduction != "mean")
@@ -26,14 +27,17 @@ Expected<ir::Tensor> nll(const ir::Node& node, const std::vector<double>& logp, 
     const int64_t ignore = node.attrInt("ignore_index", 0);
     const std::vector<int64_t> t = target.toInt64Vector();
     const std::vector<double> w = weight ? toDoubles(*weight) : std::vector<double>();
-    if (weight && static_cast<int64_t>(w.size()) != C) return invalid(node, "weight must hold C = " + std::to_string(C) + " values");
+    if (weight && static_cast<int64_t>(w.size()) != C)
+        return invalid(node, "weight must hold C = " + std::to_string(C) + " values");
     std::vector<double> loss(t.size(), 0.0);
     double sum = 0, weights = 0;
     for (int64_t n = 0; n < N; ++n)
         for (int64_t d = 0; d < D; ++d) {
             const int64_t c = t[static_cast<size_t>(n * D + d)];
             if (hasIgnore && c == ignore) continue;
-            if (c < 0 || c >= C) return invalid(node, "target class " + std::to_string(c) + " is outside [0, " + std::to_string(C) + ")");
+            if (c < 0 || c >= C)
+                return invalid(node,
+                               "target class " + std::to_string(c) + " is outside [0, " + std::to_string(C) + ")");
             const double wc = weight ? w[static_cast<size_t>(c)] : 1.0;
             const double l = -logp[static_cast<size_t>((n * C + c) * D + d)] * wc;
             loss[static_cast<size_t>(n * D + d)] = l;

@@ -14,7 +14,8 @@ using ir::DType;
 using ir::OpKind;
 using ir::Shape;
 
-template <typename F> ir::Tensor mapped(const ir::Tensor& x, DType outType, F f) {
+template <typename F>
+ir::Tensor mapped(const ir::Tensor& x, DType outType, F f) {
     std::vector<double> v = toDoubles(x);
     for (double& a : v) a = f(a);
     return fromDoubles(outType, x.shape(), v);
@@ -36,7 +37,9 @@ Expected<Tensors> hardmax(const ir::Node& node, const ir::Tensor& x) {
         for (int64_t i = 0; i < inner; ++i) {
             int64_t best = 0; // the first maximum wins
             for (int64_t k = 1; k < dim; ++k)
-                if (v[static_cast<size_t>((o * dim + k) * inner + i)] > v[static_cast<size_t>((o * dim + best) * inner + i)]) best = k;
+                if (v[static_cast<size_t>((o * dim + k) * inner + i)] >
+                    v[static_cast<size_t>((o * dim + best) * inner + i)])
+                    best = k;
             if (dim) out[static_cast<size_t>((o * dim + best) * inner + i)] = 1.0;
         }
     return Tensors{fromDoubles(x.dtype(), x.shape(), out)};
@@ -47,11 +50,13 @@ Expected<Tensors> eyeLike(const ir::Node& node, const ir::Tensor& x) {
     DType dtype = x.dtype();
     if (node.has("dtype")) {
         // ONNX TensorProto numbers, as Cast's `to`.
-        static constexpr DType kByOnnx[] = {DType::Undefined, DType::Float32, DType::UInt8, DType::Int8, DType::UInt16,
-                                            DType::Int16, DType::Int32, DType::Int64, DType::Undefined, DType::Bool,
-                                            DType::Float16, DType::Float64, DType::UInt32, DType::UInt64};
+        static constexpr DType kByOnnx[] = {DType::Undefined, DType::Float32, DType::UInt8,   DType::Int8,
+                                            DType::UInt16,    DType::Int16,   DType::Int32,   DType::Int64,
+                                            DType::Undefined, DType::Bool,    DType::Float16, DType::Float64,
+                                            DType::UInt32,    DType::UInt64};
         const int64_t t = node.attrInt("dtype", 1);
-        if (t <= 0 || t >= 14 || kByOnnx[t] == DType::Undefined) return unsupported(node, "dtype " + std::to_string(t) + " is not supported");
+        if (t <= 0 || t >= 14 || kByOnnx[t] == DType::Undefined)
+            return unsupported(node, "dtype " + std::to_string(t) + " is not supported");
         dtype = kByOnnx[t];
     }
     const int64_t rows = x.shape()[0], cols = x.shape()[1], k = node.attrInt("k", 0);
@@ -62,16 +67,17 @@ Expected<Tensors> eyeLike(const ir::Node& node, const ir::Tensor& x) {
 }
 
 std::optional<DType> onnxDType(int64_t t) {
-    static constexpr DType kByOnnx[] = {DType::Undefined, DType::Float32, DType::UInt8, DType::Int8, DType::UInt16,
-                                        DType::Int16, DType::Int32, DType::Int64, DType::Undefined, DType::Bool,
-                                        DType::Float16, DType::Float64, DType::UInt32, DType::UInt64};
+    static constexpr DType kByOnnx[] = {
+        DType::Undefined, DType::Float32,   DType::UInt8, DType::Int8,    DType::UInt16,  DType::Int16,  DType::Int32,
+        DType::Int64,     DType::Undefined, DType::Bool,  DType::Float16, DType::Float64, DType::UInt32, DType::UInt64};
     if (t <= 0 || t >= 14 || kByOnnx[t] == DType::Undefined) return std::nullopt;
     return kByOnnx[t];
 }
 
 Expected<Tensors> det(const ir::Node& node, const ir::Tensor& x) {
     const Shape& s = x.shape();
-    if (s.rank() < 2 || s[s.rank() - 1] != s[s.rank() - 2]) return invalid(node, "input must be [..., M, M], not " + s.str());
+    if (s.rank() < 2 || s[s.rank() - 1] != s[s.rank() - 2])
+        return invalid(node, "input must be [..., M, M], not " + s.str());
     const int64_t m = s[s.rank() - 1], batch = m ? x.numel() / (m * m) : 0;
     const std::vector<double> v = toDoubles(x);
     std::vector<double> out(static_cast<size_t>(batch));
@@ -82,16 +88,21 @@ Expected<Tensors> det(const ir::Node& node, const ir::Tensor& x) {
             int64_t p = c;
             for (int64_t r = c + 1; r < m; ++r)
                 if (std::fabs(a[static_cast<size_t>(r * m + c)]) > std::fabs(a[static_cast<size_t>(p * m + c)])) p = r;
-            if (a[static_cast<size_t>(p * m + c)] == 0) { d = 0; break; }
+            if (a[static_cast<size_t>(p * m + c)] == 0) {
+                d = 0;
+                break;
+            }
             if (p != c) {
-                for (int64_t k = 0; k < m; ++k) std::swap(a[static_cast<size_t>(p * m + k)], a[static_cast<size_t>(c * m + k)]);
+                for (int64_t k = 0; k < m; ++k)
+                    std::swap(a[static_cast<size_t>(p * m + k)], a[static_cast<size_t>(c * m + k)]);
                 d = -d;
             }
             const double pivot = a[static_cast<size_t>(c * m + c)];
             d *= pivot;
             for (int64_t r = c + 1; r < m; ++r) {
                 const double f = a[static_cast<size_t>(r * m + c)] / pivot;
-                for (int64_t k = c; k < m; ++k) a[static_cast<size_t>(r * m + k)] -= f * a[static_cast<size_t>(c * m + k)];
+                for (int64_t k = c; k < m; ++k)
+                    a[static_cast<size_t>(r * m + k)] -= f * a[static_cast<size_t>(c * m + k)];
             }
         }
         out[static_cast<size_t>(b)] = d;
@@ -115,7 +126,8 @@ Expected<Tensors> meanVarianceNormalization(const ir::Node& node, const ir::Tens
     for (int64_t d = rank - 1, scale = 1; d >= 0; --d) {
         if (reduced[static_cast<size_t>(d)]) continue;
         for (int64_t i = 0; i < x.numel(); ++i)
-            slot[static_cast<size_t>(i)] += i / strides[static_cast<size_t>(d)] % x.shape()[static_cast<size_t>(d)] * scale;
+            slot[static_cast<size_t>(i)] +=
+                i / strides[static_cast<size_t>(d)] % x.shape()[static_cast<size_t>(d)] * scale;
         scale *= x.shape()[static_cast<size_t>(d)];
         slots = scale;
     }
@@ -127,7 +139,8 @@ Expected<Tensors> meanVarianceNormalization(const ir::Node& node, const ir::Tens
         sq[static_cast<size_t>(slot[i])] += v[i] * v[i];
     }
     for (size_t i = 0; i < v.size(); ++i) {
-        const double mean = sum[static_cast<size_t>(slot[i])] / count, var = sq[static_cast<size_t>(slot[i])] / count - mean * mean;
+        const double mean = sum[static_cast<size_t>(slot[i])] / count,
+                     var = sq[static_cast<size_t>(slot[i])] / count - mean * mean;
         out[i] = (v[i] - mean) / (std::sqrt(std::max(var, 0.0)) + 1e-9);
     }
     return Tensors{fromDoubles(x.dtype(), x.shape(), out)};
@@ -138,16 +151,21 @@ Expected<Tensors> window(const ir::Node& node, const ir::Tensor& sizeT) {
     const int64_t size = sizeT.intAt(0);
     if (size < 0) return invalid(node, "size must not be negative");
     const std::optional<DType> dtype = onnxDType(node.attrInt("output_datatype", 1));
-    if (!dtype) return unsupported(node, "output_datatype " + std::to_string(node.attrInt("output_datatype", 1)) + " is not supported");
+    if (!dtype)
+        return unsupported(node, "output_datatype " + std::to_string(node.attrInt("output_datatype", 1)) +
+                                     " is not supported");
     const double N = static_cast<double>(node.attrInt("periodic", 1) != 0 ? size : size - 1);
     std::vector<double> w(static_cast<size_t>(size));
     for (int64_t n = 0; n < size; ++n) {
         const double c = std::cos(2 * std::numbers::pi * static_cast<double>(n) / N);
         const double c2 = std::cos(4 * std::numbers::pi * static_cast<double>(n) / N);
         double& v = w[static_cast<size_t>(n)];
-        if (node.op == OpKind::HannWindow) v = 0.5 - 0.5 * c;
-        else if (node.op == OpKind::HammingWindow) v = 25.0 / 46.0 - 21.0 / 46.0 * c;
-        else v = 0.42 - 0.5 * c + 0.08 * c2;
+        if (node.op == OpKind::HannWindow)
+            v = 0.5 - 0.5 * c;
+        else if (node.op == OpKind::HammingWindow)
+            v = 25.0 / 46.0 - 21.0 / 46.0 * c;
+        else
+            v = 0.42 - 0.5 * c + 0.08 * c2;
     }
     return Tensors{fromDoubles(*dtype, Shape{size}, w)};
 }
@@ -172,7 +190,8 @@ Expected<Tensors> mathKernel(const ir::Node& node, const Tensors& inputs) {
     case OpKind::IsNaN: return Tensors{mapped(x, DType::Bool, [](double a) { return std::isnan(a) ? 1.0 : 0.0; })};
     case OpKind::IsInf: {
         const bool pos = node.attrInt("detect_positive", 1) != 0, neg = node.attrInt("detect_negative", 1) != 0;
-        return Tensors{mapped(x, DType::Bool, [=](double a) { return std::isinf(a) && ((a > 0 && pos) || (a < 0 && neg)) ? 1.0 : 0.0; })};
+        return Tensors{mapped(
+            x, DType::Bool, [=](double a) { return std::isinf(a) && ((a > 0 && pos) || (a < 0 && neg)) ? 1.0 : 0.0; })};
     }
     case OpKind::ThresholdedRelu: {
         const double alpha = node.attrFloat("alpha", 1.0f);
@@ -184,7 +203,8 @@ Expected<Tensors> mathKernel(const ir::Node& node, const Tensors& inputs) {
     }
     case OpKind::Celu: {
         const double alpha = node.attrFloat("alpha", 1.0f);
-        return Tensors{mapped(x, t, [=](double a) { return std::max(0.0, a) + std::min(0.0, alpha * (std::exp(a / alpha) - 1)); })};
+        return Tensors{mapped(
+            x, t, [=](double a) { return std::max(0.0, a) + std::min(0.0, alpha * (std::exp(a / alpha) - 1)); })};
     }
     case OpKind::Hardmax: return hardmax(node, x);
     case OpKind::CastLike: {
@@ -195,7 +215,9 @@ Expected<Tensors> mathKernel(const ir::Node& node, const Tensors& inputs) {
     case OpKind::EyeLike: return eyeLike(node, x);
     case OpKind::Det: return det(node, x);
     case OpKind::MeanVarianceNormalization: return meanVarianceNormalization(node, x);
-    case OpKind::HannWindow: case OpKind::HammingWindow: case OpKind::BlackmanWindow: return window(node, x);
+    case OpKind::HannWindow:
+    case OpKind::HammingWindow:
+    case OpKind::BlackmanWindow: return window(node, x);
     default: return unsupported(node, "not a maths op");
     }
 }

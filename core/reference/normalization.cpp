@@ -46,8 +46,10 @@ Expected<Tensors> batchNorm(const ir::Node& node, const Tensors& inputs) {
         const double momentum = node.attrFloat("momentum", 0.9f);
         std::vector<float> runMean(static_cast<size_t>(c)), runVar(static_cast<size_t>(c));
         for (int64_t ch = 0; ch < c; ++ch) {
-            runMean[static_cast<size_t>(ch)] = static_cast<float>(inputs[3].at(ch) * momentum + mean[static_cast<size_t>(ch)] * (1 - momentum));
-            runVar[static_cast<size_t>(ch)] = static_cast<float>(inputs[4].at(ch) * momentum + var[static_cast<size_t>(ch)] * (1 - momentum));
+            runMean[static_cast<size_t>(ch)] =
+                static_cast<float>(inputs[3].at(ch) * momentum + mean[static_cast<size_t>(ch)] * (1 - momentum));
+            runVar[static_cast<size_t>(ch)] =
+                static_cast<float>(inputs[4].at(ch) * momentum + var[static_cast<size_t>(ch)] * (1 - momentum));
         }
         outs.push_back(ir::Tensor::fromFloats(ir::Shape{c}, runMean));
         outs.push_back(ir::Tensor::fromFloats(ir::Shape{c}, runVar));
@@ -133,12 +135,14 @@ Expected<Tensors> layerNorm(const ir::Node& node, const Tensors& inputs) {
     }
     const ir::Shape innerShape(std::vector<int64_t>(x.shape().dims().begin() + *axis, x.shape().dims().end()));
     Expected<ir::Shape> sb = broadcastShapes(node, {inputs[1].shape(), innerShape});
-    if (!sb || *sb != innerShape) return invalid(node, "Scale " + inputs[1].shape().str() + " does not broadcast to " + innerShape.str());
+    if (!sb || *sb != innerShape)
+        return invalid(node, "Scale " + inputs[1].shape().str() + " does not broadcast to " + innerShape.str());
     const std::vector<int64_t> scaleIndex = broadcastIndex(inputs[1].shape(), innerShape);
     std::vector<int64_t> biasIndex;
     if (bias) {
         Expected<ir::Shape> bb = broadcastShapes(node, {bias->shape(), innerShape});
-        if (!bb || *bb != innerShape) return invalid(node, "B " + bias->shape().str() + " does not broadcast to " + innerShape.str());
+        if (!bb || *bb != innerShape)
+            return invalid(node, "B " + bias->shape().str() + " does not broadcast to " + innerShape.str());
         biasIndex = broadcastIndex(bias->shape(), innerShape);
     }
     const double eps = node.attrFloat("epsilon", 1e-5f);

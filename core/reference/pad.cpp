@@ -22,8 +22,8 @@ Expected<Tensors> padKernel(const ir::Node& node, const Tensors& inputs) {
         for (int64_t a = 0; a < rank; ++a) axes.push_back(a);
     }
     if (given.size() != 2 * axes.size())
-        return invalid(node, "pads has " + std::to_string(given.size()) + " values for " +
-                                 std::to_string(axes.size()) + " axes (needs twice as many)");
+        return invalid(node, "pads has " + std::to_string(given.size()) + " values for " + std::to_string(axes.size()) +
+                                 " axes (needs twice as many)");
     std::vector<int64_t> before(static_cast<size_t>(rank), 0), after(static_cast<size_t>(rank), 0);
     for (size_t i = 0; i < axes.size(); ++i) {
         before[static_cast<size_t>(axes[i])] = given[i];
@@ -53,9 +53,14 @@ Expected<Tensors> padKernel(const ir::Node& node, const Tensors& inputs) {
             const int64_t dim = x.shape()[d];
             int64_t c = counter[d] - before[d];
             if (c < 0 || c >= dim) {
-                if (mode == "constant") { pos = -1; break; }
-                if (mode == "edge") c = c < 0 ? 0 : dim - 1;
-                else if (mode == "wrap") c = ((c % dim) + dim) % dim;
+                if (mode == "constant") {
+                    pos = -1;
+                    break;
+                }
+                if (mode == "edge")
+                    c = c < 0 ? 0 : dim - 1;
+                else if (mode == "wrap")
+                    c = ((c % dim) + dim) % dim;
                 else {
                     const int64_t period = 2 * (dim - 1);
                     c = ((c % period) + period) % period;

@@ -41,7 +41,8 @@ Expected<Tensors> poolKernel(const ir::Node& node, const Tensors& inputs) {
     const size_t rank = x.shape().rank();
     if (rank < 3 || rank > 5) return unsupported(node, "X " + x.shape().str() + " must have 1 to 3 spatial dims");
     const std::vector<int64_t> kernel = node.attrInts("kernel_shape");
-    if (kernel.size() != rank - 2) return invalid(node, "kernel_shape must have " + std::to_string(rank - 2) + " values");
+    if (kernel.size() != rank - 2)
+        return invalid(node, "kernel_shape must have " + std::to_string(rank - 2) + " values");
     const std::vector<int64_t> spatial(x.shape().dims().begin() + 2, x.shape().dims().end());
     Expected<SpatialGeometry> geom = spatialGeometry(node, spatial, kernel, node.attrInt("ceil_mode", 0) != 0);
     if (!geom) return geom.error();

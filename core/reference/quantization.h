@@ -18,9 +18,9 @@ namespace embark::reference::detail {
 struct QuantParams {
     std::vector<float> scale;
     std::vector<int64_t> zeroPoint;
-    int64_t axis = -1;  // -1: per tensor
-    int64_t inner = 1;  // elements after `axis` in the data (per axis only)
-    int64_t count = 1;  // size of `axis`
+    int64_t axis = -1; // -1: per tensor
+    int64_t inner = 1; // elements after `axis` in the data (per axis only)
+    int64_t count = 1; // size of `axis`
 
     bool perTensor() const { return axis < 0; }
     // The parameter index of flat element i of the data.
@@ -37,7 +37,8 @@ Expected<QuantParams> readQuantParams(const ir::Node& node, const std::string& w
 // The quantized integer types Embark's reference computes with.
 bool isQuantizedType(ir::DType t); // int8, uint8, int16, uint16, int32
 // Unsupported error naming the node, `what` and the dtype, unless `t` is one of `allowed`.
-Status requireType(const ir::Node& node, const std::string& what, ir::DType t, std::initializer_list<ir::DType> allowed);
+Status requireType(const ir::Node& node, const std::string& what, ir::DType t,
+                   std::initializer_list<ir::DType> allowed);
 
 // Clamps to the range of integer dtype `t` (NaN becomes 0).
 double saturate(double v, ir::DType t);

@@ -155,8 +155,9 @@ Expected<QuantParams> readQuantParams(const ir::Node& node, const std::string& w
             return invalid(node, zpName + " has " + std::to_string(zeroPoint->numel()) + " values but " + scaleName +
                                      " has " + std::to_string(n) + ": they must have the same shape");
         if (!isQuantizedType(zeroPoint->dtype()))
-            return unsupported(node, zpName + " has dtype " + typeName(zeroPoint->dtype()) +
-                                         ", which Embark's reference does not quantize to (int8, uint8, int16, uint16, int32)");
+            return unsupported(
+                node, zpName + " has dtype " + typeName(zeroPoint->dtype()) +
+                          ", which Embark's reference does not quantize to (int8, uint8, int16, uint16, int32)");
         for (int64_t i = 0; i < n; ++i) q.zeroPoint.push_back(zeroPoint->intAt(i));
     } else {
         q.zeroPoint.assign(static_cast<size_t>(n), 0);

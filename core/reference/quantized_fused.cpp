@@ -174,7 +174,8 @@ Expected<Tensors> qaveragePool(const ir::Node& node, const Tensors& inputs) {
     if (global) {
         g = SpatialGeometry{{H, W}, {1, 1}, {1, 1}, {0, 0}, {0, 0}, {1, 1}};
     } else {
-        Expected<SpatialGeometry> e = spatialGeometry(node, {H, W}, node.attrInts("kernel_shape"), node.attrInt("ceil_mode", 0) != 0);
+        Expected<SpatialGeometry> e =
+            spatialGeometry(node, {H, W}, node.attrInts("kernel_shape"), node.attrInt("ceil_mode", 0) != 0);
         if (!e) return e.error();
         g = *e;
     }
@@ -193,7 +194,8 @@ Expected<Tensors> qaveragePool(const ir::Node& node, const Tensors& inputs) {
                     for (int64_t kx = 0; kx < g.kernel[1]; ++kx) {
                         const int64_t iy = oy * g.strides[0] - g.padBegin[0] + ky;
                         const int64_t ix = ox * g.strides[1] - g.padBegin[1] + kx;
-                        padded += iy >= -g.padBegin[0] && iy < H + g.padEnd[0] && ix >= -g.padBegin[1] && ix < W + g.padEnd[1];
+                        padded += iy >= -g.padBegin[0] && iy < H + g.padEnd[0] && ix >= -g.padBegin[1] &&
+                                  ix < W + g.padEnd[1];
                         if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
                         ++valid;
                         acc += x.as<int8_t>()[(p * H + iy) * W + ix] - xz;
@@ -212,7 +214,8 @@ Expected<Tensors> qlookup(const ir::Node& node, const Tensors& inputs) {
     const ir::Tensor& x = inputs[0];
     ir::Tensor y(DType::Int8, x.shape());
     int8_t* out = y.mutableAs<int8_t>();
-    for (int64_t i = 0; i < x.numel(); ++i) out[i] = static_cast<int8_t>(table[static_cast<size_t>(x.as<int8_t>()[i] + 128)]);
+    for (int64_t i = 0; i < x.numel(); ++i)
+        out[i] = static_cast<int8_t>(table[static_cast<size_t>(x.as<int8_t>()[i] + 128)]);
     return Tensors{y};
 }
 

@@ -81,9 +81,11 @@ Expected<Tensors> convInteger(const ir::Node& node, const Tensors& inputs) {
 Expected<Tensors> matmulInteger(const ir::Node& node, const Tensors& inputs) {
     for (size_t i = 0; i < 2; ++i) EMBARK_TRY(requiredInput(node, inputs, i));
     const ir::Tensor &a = inputs[0], &b = inputs[1];
-    auto aZp = integerZeroPoint(node, "a_zero_point", optionalInput(inputs, 2), a.dtype(), rowsOf(a), "one per row of a");
+    auto aZp =
+        integerZeroPoint(node, "a_zero_point", optionalInput(inputs, 2), a.dtype(), rowsOf(a), "one per row of a");
     if (!aZp) return aZp.error();
-    auto bZp = integerZeroPoint(node, "b_zero_point", optionalInput(inputs, 3), b.dtype(), colsOf(b), "one per column of b");
+    auto bZp =
+        integerZeroPoint(node, "b_zero_point", optionalInput(inputs, 3), b.dtype(), colsOf(b), "one per column of b");
     if (!bZp) return bZp.error();
     Expected<MatMulAccumulation> r = centredMatMul(node, a, *aZp, b, *bZp);
     if (!r) return r.error();
@@ -92,7 +94,8 @@ Expected<Tensors> matmulInteger(const ir::Node& node, const Tensors& inputs) {
 
 // round(acc * factor) + zero point, saturated to the type of y's zero point.
 ir::Tensor requantize(const ir::Shape& shape, const std::vector<double>& acc, DType outType,
-                      const std::function<double(int64_t)>& factorOf, const std::function<int64_t(int64_t)>& zeroPointOf) {
+                      const std::function<double(int64_t)>& factorOf,
+                      const std::function<int64_t(int64_t)>& zeroPointOf) {
     std::vector<double> values(acc.size());
     for (size_t i = 0; i < acc.size(); ++i) {
         const int64_t k = static_cast<int64_t>(i);

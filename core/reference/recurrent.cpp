@@ -21,7 +21,8 @@ Expected<std::vector<double>> operand(const ir::Node& node, const Tensors& input
     const ir::Tensor* t = optionalInput(inputs, i);
     if (!t) return std::vector<double>();
     if (t->shape().dims() != dims)
-        return invalid(node, std::string(name) + " has shape " + t->shape().str() + ", expected " + ir::Shape(dims).str());
+        return invalid(node,
+                       std::string(name) + " has shape " + t->shape().str() + ", expected " + ir::Shape(dims).str());
     return toDoubles(*t);
 }
 
@@ -42,7 +43,8 @@ Expected<Tensors> recurrentKernel(const ir::Node& node, const Tensors& inputs) {
     d.batch = s.layout ? xt.shape()[0] : xt.shape()[1];
     d.input = xt.shape()[2];
     const int64_t H = s.hidden, G = s.gates, D = s.directions;
-    const std::vector<int64_t> stateDims = s.layout ? std::vector<int64_t>{d.batch, D, H} : std::vector<int64_t>{D, d.batch, H};
+    const std::vector<int64_t> stateDims =
+        s.layout ? std::vector<int64_t>{d.batch, D, H} : std::vector<int64_t>{D, d.batch, H};
     auto w = operand(node, inputs, 1, "W", {D, G * H, d.input});
     auto r = operand(node, inputs, 2, "R", {D, G * H, H});
     auto b = operand(node, inputs, 3, "B", {D, 2 * G * H});
@@ -57,7 +59,8 @@ Expected<Tensors> recurrentKernel(const ir::Node& node, const Tensors& inputs) {
     std::vector<int64_t> lens(static_cast<size_t>(d.batch), d.seq);
     if (const ir::Tensor* sl = optionalInput(inputs, 4)) {
         if (sl->shape().dims() != std::vector<int64_t>{d.batch})
-            return invalid(node, "sequence_lens has shape " + sl->shape().str() + ", expected [" + std::to_string(d.batch) + "]");
+            return invalid(node, "sequence_lens has shape " + sl->shape().str() + ", expected [" +
+                                     std::to_string(d.batch) + "]");
         for (int64_t i = 0; i < d.batch; ++i) {
             const double v = sl->at(i);
             if (!(v >= 0 && v <= static_cast<double>(d.seq)))
@@ -82,7 +85,9 @@ Expected<Tensors> recurrentKernel(const ir::Node& node, const Tensors& inputs) {
     std::vector<double> yh(static_cast<size_t>(D * d.batch * H), 0.0), yc(yh.size(), 0.0);
     std::vector<double> gate(static_cast<size_t>(G * H)), hPrev(static_cast<size_t>(H)), cPrev(static_cast<size_t>(H));
     std::vector<double> hNew(static_cast<size_t>(H)), cNew(static_cast<size_t>(H)), reset(static_cast<size_t>(H));
-    auto clipped = [&](double v) { return s.hasClip ? std::clamp(v, -static_cast<double>(s.clip), static_cast<double>(s.clip)) : v; };
+    auto clipped = [&](double v) {
+        return s.hasClip ? std::clamp(v, -static_cast<double>(s.clip), static_cast<double>(s.clip)) : v;
+    };
 
     for (int64_t dir = 0; dir < D; ++dir) {
         const bool backwards = dir == 1 || s.reverse;
@@ -92,8 +97,10 @@ Expected<Tensors> recurrentKernel(const ir::Node& node, const Tensors& inputs) {
         const double* Rb = Wb ? Wb + G * H : nullptr;
         const double* P = p->empty() ? nullptr : p->data() + dir * 3 * H;
         const ir::RecurrentActivation& f = s.activation(static_cast<int>(dir), 0);
-        const ir::RecurrentActivation& g = s.activation(static_cast<int>(dir), std::min(1, s.activationsPerDirection - 1));
-        const ir::RecurrentActivation& h = s.activation(static_cast<int>(dir), std::min(2, s.activationsPerDirection - 1));
+        const ir::RecurrentActivation& g =
+            s.activation(static_cast<int>(dir), std::min(1, s.activationsPerDirection - 1));
+        const ir::RecurrentActivation& h =
+            s.activation(static_cast<int>(dir), std::min(2, s.activationsPerDirection - 1));
         for (int64_t n = 0; n < d.batch; ++n) {
             for (int64_t j = 0; j < H; ++j) {
                 hPrev[static_cast<size_t>(j)] = h0->empty() ? 0.0 : (*h0)[stateAt(dir, n, j)];

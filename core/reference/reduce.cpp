@@ -43,8 +43,10 @@ std::vector<int64_t> reductionIndex(const ir::Shape& in, const std::vector<bool>
 ir::Shape reducedShape(const ir::Shape& in, const std::vector<bool>& reduced, bool keepDims) {
     std::vector<int64_t> dims;
     for (size_t d = 0; d < in.rank(); ++d) {
-        if (!reduced[d]) dims.push_back(in[d]);
-        else if (keepDims) dims.push_back(1);
+        if (!reduced[d])
+            dims.push_back(in[d]);
+        else if (keepDims)
+            dims.push_back(1);
     }
     return ir::Shape(dims);
 }
@@ -105,18 +107,25 @@ Expected<Tensors> reduceKernel(const ir::Node& node, const Tensors& inputs) {
     // ReduceL1, L2, SumSquare, LogSum and LogSumExp: a sum of transformed values (issue 31).
     std::vector<double> shift;
     switch (node.op) {
-    case OpKind::ReduceL1: for (double& a : v) a = std::fabs(a); break;
-    case OpKind::ReduceL2: case OpKind::ReduceSumSquare: for (double& a : v) a *= a; break;
+    case OpKind::ReduceL1:
+        for (double& a : v) a = std::fabs(a);
+        break;
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+        for (double& a : v) a *= a;
+        break;
     case OpKind::ReduceLogSumExp:
         shift.assign(static_cast<size_t>(outShape.numel()), -inf);
-        for (size_t i = 0; i < v.size(); ++i) shift[static_cast<size_t>(index[i])] = std::max(shift[static_cast<size_t>(index[i])], v[i]);
+        for (size_t i = 0; i < v.size(); ++i)
+            shift[static_cast<size_t>(index[i])] = std::max(shift[static_cast<size_t>(index[i])], v[i]);
         for (double& m : shift) m = std::isfinite(m) ? m : 0.0;
         for (size_t i = 0; i < v.size(); ++i) v[i] = std::exp(v[i] - shift[static_cast<size_t>(index[i])]);
         break;
     default: break;
     }
-    const bool sumOfTransformed = node.op == OpKind::ReduceL1 || node.op == OpKind::ReduceL2 || node.op == OpKind::ReduceSumSquare ||
-                                  node.op == OpKind::ReduceLogSum || node.op == OpKind::ReduceLogSumExp;
+    const bool sumOfTransformed = node.op == OpKind::ReduceL1 || node.op == OpKind::ReduceL2 ||
+                                  node.op == OpKind::ReduceSumSquare || node.op == OpKind::ReduceLogSum ||
+                                  node.op == OpKind::ReduceLogSumExp;
     double init = 0;
     if (node.op == OpKind::ReduceProd) init = 1;
     if (node.op == OpKind::ReduceMax) init = -inf;
@@ -125,11 +134,13 @@ Expected<Tensors> reduceKernel(const ir::Node& node, const Tensors& inputs) {
     for (size_t i = 0; i < v.size(); ++i) {
         double& a = acc[static_cast<size_t>(index[i])];
         switch (node.op) {
-        case OpKind::ReduceMean: case OpKind::ReduceSum: a += v[i]; break;
-        case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceSumSquare: case OpKind::ReduceLogSum:
-        case OpKind::ReduceLogSumExp:
-            a += v[i];
-            break;
+        case OpKind::ReduceMean:
+        case OpKind::ReduceSum: a += v[i]; break;
+        case OpKind::ReduceL1:
+        case OpKind::ReduceL2:
+        case OpKind::ReduceSumSquare:
+        case OpKind::ReduceLogSum:
+        case OpKind::ReduceLogSumExp: a += v[i]; break;
         case OpKind::ReduceProd: a *= v[i]; break;
         case OpKind::ReduceMax: a = (v[i] != v[i] || v[i] > a) ? v[i] : a; break;
         case OpKind::ReduceMin: a = (v[i] != v[i] || v[i] < a) ? v[i] : a; break;

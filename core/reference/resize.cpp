@@ -43,11 +43,16 @@ Expected<AxisTaps> axisTaps(const ir::Node& node, const Settings& s, int64_t in,
     for (int64_t o = 0; o < out; ++o) {
         const double x = static_cast<double>(o);
         double src;
-        if (s.transform == "half_pixel") src = (x + 0.5) / scale - 0.5;
-        else if (s.transform == "pytorch_half_pixel") src = out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
-        else if (s.transform == "align_corners") src = resized == 1 ? 0.0 : x * static_cast<double>(in - 1) / (resized - 1);
-        else if (s.transform == "asymmetric") src = x / scale;
-        else if (s.transform == "tf_half_pixel_for_nn") src = (x + 0.5) / scale;
+        if (s.transform == "half_pixel")
+            src = (x + 0.5) / scale - 0.5;
+        else if (s.transform == "pytorch_half_pixel")
+            src = out > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
+        else if (s.transform == "align_corners")
+            src = resized == 1 ? 0.0 : x * static_cast<double>(in - 1) / (resized - 1);
+        else if (s.transform == "asymmetric")
+            src = x / scale;
+        else if (s.transform == "tf_half_pixel_for_nn")
+            src = (x + 0.5) / scale;
         else if (s.transform == "tf_crop_and_resize") {
             src = resized > 1 ? roiStart * static_cast<double>(in - 1) +
                                     x * (roiEnd - roiStart) * static_cast<double>(in - 1) / (resized - 1)
@@ -62,11 +67,16 @@ Expected<AxisTaps> axisTaps(const ir::Node& node, const Settings& s, int64_t in,
             double f = std::floor(src);
             const double frac = src - f;
             int64_t i;
-            if (s.nearestMode == "round_prefer_floor") i = static_cast<int64_t>(frac <= 0.5 ? f : f + 1);
-            else if (s.nearestMode == "round_prefer_ceil") i = static_cast<int64_t>(frac < 0.5 ? f : f + 1);
-            else if (s.nearestMode == "floor") i = static_cast<int64_t>(f);
-            else if (s.nearestMode == "ceil") i = static_cast<int64_t>(std::ceil(src));
-            else return unsupported(node, "nearest_mode '" + s.nearestMode + "' is not supported");
+            if (s.nearestMode == "round_prefer_floor")
+                i = static_cast<int64_t>(frac <= 0.5 ? f : f + 1);
+            else if (s.nearestMode == "round_prefer_ceil")
+                i = static_cast<int64_t>(frac < 0.5 ? f : f + 1);
+            else if (s.nearestMode == "floor")
+                i = static_cast<int64_t>(f);
+            else if (s.nearestMode == "ceil")
+                i = static_cast<int64_t>(std::ceil(src));
+            else
+                return unsupported(node, "nearest_mode '" + s.nearestMode + "' is not supported");
             taps.push_back({clampIndex(i), 1.0});
         } else if (s.mode == "linear") {
             const double c = std::fmin(std::fmax(src, 0.0), static_cast<double>(in - 1));
@@ -182,7 +192,10 @@ Expected<Tensors> resizeKernel(const ir::Node& node, const Tensors& inputs) {
                     --d;
                     if (++pick[d] < taps[d].taps[static_cast<size_t>(counter[d])].size()) break;
                     pick[d] = 0;
-                    if (d == 0) { d = rank + 1; break; }
+                    if (d == 0) {
+                        d = rank + 1;
+                        break;
+                    }
                 }
                 if (d == rank + 1 || rank == 0) break;
             }

@@ -31,9 +31,8 @@ Expected<Tensors> reshape(const ir::Node& node, const ir::Tensor& x, const ir::T
     for (size_t i = 0; i < dims.size(); ++i) {
         if (dims[i] == 0 && !allowZero) {
             if (i >= x.shape().rank())
-                return invalid(node, "shape " + Shape(shapeT.toInt64Vector()).str() +
-                                         " copies dimension " + std::to_string(i) + " that " +
-                                         x.shape().str() + " lacks");
+                return invalid(node, "shape " + Shape(shapeT.toInt64Vector()).str() + " copies dimension " +
+                                         std::to_string(i) + " that " + x.shape().str() + " lacks");
             dims[i] = x.shape()[i];
         }
         if (dims[i] == -1) {
@@ -87,8 +86,7 @@ Expected<Tensors> concat(const ir::Node& node, const Tensors& inputs) {
     out[a] = 0;
     for (const ir::Tensor* t : parts) {
         bool compatible = t->dtype() == parts[0]->dtype() && t->shape().rank() == first.rank();
-        for (size_t d = 0; compatible && d < first.rank(); ++d)
-            compatible = d == a || t->shape()[d] == first[d];
+        for (size_t d = 0; compatible && d < first.rank(); ++d) compatible = d == a || t->shape()[d] == first[d];
         if (!compatible)
             return invalid(node, "inputs " + first.str() + " and " + t->shape().str() +
                                      " cannot be concatenated on axis " + std::to_string(a));
@@ -108,7 +106,9 @@ Expected<Tensors> concat(const ir::Node& node, const Tensors& inputs) {
         const size_t chunk = static_cast<size_t>(t->shape()[a] * inner) * size;
         const auto* src = static_cast<const char*>(t->data());
         for (int64_t o = 0; o < outer; ++o)
-            if (chunk) std::memcpy(dst + static_cast<size_t>(o) * rowBytes + offset, src + static_cast<size_t>(o) * chunk, chunk);
+            if (chunk)
+                std::memcpy(dst + static_cast<size_t>(o) * rowBytes + offset, src + static_cast<size_t>(o) * chunk,
+                            chunk);
         offset += chunk;
     }
     return Tensors{result};
@@ -135,8 +135,8 @@ Expected<Tensors> tile(const ir::Node& node, const ir::Tensor& x, const ir::Tens
     const std::vector<int64_t> repeats = repeatsT.toInt64Vector();
     const size_t rank = x.shape().rank();
     if (repeats.size() != rank)
-        return invalid(node, "repeats has " + std::to_string(repeats.size()) + " values for rank " +
-                                 std::to_string(rank));
+        return invalid(node,
+                       "repeats has " + std::to_string(repeats.size()) + " values for rank " + std::to_string(rank));
     std::vector<int64_t> dims(rank);
     for (size_t i = 0; i < rank; ++i) {
         if (repeats[i] < 0) return invalid(node, "repeats must not be negative");
@@ -165,16 +165,21 @@ Expected<Tensors> depthSpace(const ir::Node& node, const ir::Tensor& x) {
     if (b <= 0) return invalid(node, "blocksize must be positive");
     const int64_t n = x.shape()[0], c = x.shape()[1], h = x.shape()[2], w = x.shape()[3];
     if (node.op == OpKind::DepthToSpace) {
-        if (c % (b * b) != 0) return invalid(node, "channels " + std::to_string(c) + " are not divisible by blocksize²");
+        if (c % (b * b) != 0)
+            return invalid(node, "channels " + std::to_string(c) + " are not divisible by blocksize²");
         const int64_t oc = c / (b * b);
         const std::string mode = node.attrString("mode", "DCR");
         ir::Tensor t;
-        if (mode == "DCR") t = transposeView(x, Shape{n, b, b, oc, h, w}, {0, 3, 4, 1, 5, 2});
-        else if (mode == "CRD") t = transposeView(x, Shape{n, oc, b, b, h, w}, {0, 1, 4, 2, 5, 3});
-        else return unsupported(node, "mode '" + mode + "' is not supported (use DCR or CRD)");
+        if (mode == "DCR")
+            t = transposeView(x, Shape{n, b, b, oc, h, w}, {0, 3, 4, 1, 5, 2});
+        else if (mode == "CRD")
+            t = transposeView(x, Shape{n, oc, b, b, h, w}, {0, 1, 4, 2, 5, 3});
+        else
+            return unsupported(node, "mode '" + mode + "' is not supported (use DCR or CRD)");
         return Tensors{withShape(t, Shape{n, oc, h * b, w * b})};
     }
-    if (h % b != 0 || w % b != 0) return invalid(node, "spatial size " + x.shape().str() + " is not divisible by blocksize");
+    if (h % b != 0 || w % b != 0)
+        return invalid(node, "spatial size " + x.shape().str() + " is not divisible by blocksize");
     ir::Tensor t = transposeView(x, Shape{n, c, h / b, b, w / b, b}, {0, 3, 5, 1, 2, 4});
     return Tensors{withShape(t, Shape{n, c * b * b, h / b, w / b})};
 }
@@ -190,7 +195,8 @@ Expected<Tensors> shapeOpKernel(const ir::Node& node, const Tensors& inputs) {
     case OpKind::Transpose: return transpose(node, **x);
     case OpKind::Shape: return shapeOf(node, **x);
     case OpKind::Size: return Tensors{ir::Tensor::scalarInt64((*x)->numel())};
-    case OpKind::DepthToSpace: case OpKind::SpaceToDepth: return depthSpace(node, **x);
+    case OpKind::DepthToSpace:
+    case OpKind::SpaceToDepth: return depthSpace(node, **x);
     default: break;
     }
     Expected<const ir::Tensor*> second = requiredInput(node, inputs, 1);

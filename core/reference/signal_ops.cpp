@@ -60,7 +60,9 @@ Expected<Tensors> gridSample(const ir::Node& node, const ir::Tensor& x, const ir
     const std::vector<double> in = toDoubles(x), g = toDoubles(grid);
     const double xMin = align ? 0 : -0.5, xMax = align ? W - 1.0 : W - 0.5;
     const double yMin = align ? 0 : -0.5, yMax = align ? H - 1.0 : H - 0.5;
-    const auto denorm = [&](double v, int64_t len) { return align ? (v + 1) / 2 * (len - 1) : ((v + 1) * len - 1) / 2; };
+    const auto denorm = [&](double v, int64_t len) {
+        return align ? (v + 1) / 2 * (len - 1) : ((v + 1) * len - 1) / 2;
+    };
     std::vector<double> out(static_cast<size_t>(N * C * Ho * Wo));
     for (int64_t n = 0; n < N; ++n)
         for (int64_t c = 0; c < C; ++c) {
@@ -97,12 +99,14 @@ Expected<Tensors> gridSample(const ir::Node& node, const ir::Tensor& x, const ir
                     if (mode == "nearest") {
                         v = pixel(static_cast<int64_t>(sy), static_cast<int64_t>(sx));
                     } else if (mode == "bilinear") {
-                        const int64_t x1 = static_cast<int64_t>(std::floor(sx)), y1 = static_cast<int64_t>(std::floor(sy));
+                        const int64_t x1 = static_cast<int64_t>(std::floor(sx)),
+                                      y1 = static_cast<int64_t>(std::floor(sy));
                         const double dx1 = sx - x1, dx2 = x1 + 1 - sx, dy1 = sy - y1, dy2 = y1 + 1 - sy;
                         v = dy2 * (dx2 * pixel(y1, x1) + dx1 * pixel(y1, x1 + 1)) +
                             dy1 * (dx2 * pixel(y1 + 1, x1) + dx1 * pixel(y1 + 1, x1 + 1));
                     } else {
-                        const int64_t x0 = static_cast<int64_t>(std::floor(sx)) - 1, y0 = static_cast<int64_t>(std::floor(sy)) - 1;
+                        const int64_t x0 = static_cast<int64_t>(std::floor(sx)) - 1,
+                                      y0 = static_cast<int64_t>(std::floor(sy)) - 1;
                         double cx[4], cy[4], rows[4];
                         cubicCoeffs(sx - x0 - 1, cx);
                         cubicCoeffs(sy - y0 - 1, cy);
@@ -120,11 +124,12 @@ Expected<Tensors> gridSample(const ir::Node& node, const ir::Tensor& x, const ir
 
 // --- RoiAlign
 
-Expected<Tensors> roiAlign(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& roisT, const ir::Tensor& batchT) {
+Expected<Tensors> roiAlign(const ir::Node& node, const ir::Tensor& x, const ir::Tensor& roisT,
+                           const ir::Tensor& batchT) {
     const Shape& xs = x.shape();
     if (xs.rank() != 4 || roisT.shape().rank() != 2 || roisT.shape()[1] != 4 || batchT.numel() != roisT.shape()[0])
-        return invalid(node, "RoiAlign takes X [N, C, H, W], rois [R, 4] and batch_indices [R]; got " + xs.str() + ", " +
-                                 roisT.shape().str() + " and " + batchT.shape().str());
+        return invalid(node, "RoiAlign takes X [N, C, H, W], rois [R, 4] and batch_indices [R]; got " + xs.str() +
+                                 ", " + roisT.shape().str() + " and " + batchT.shape().str());
     const std::string mode = node.attrString("mode", "avg");
     if (mode != "avg" && mode != "max") return unsupported(node, "mode '" + mode + "' is not supported (avg, max)");
     const std::string ctm = node.attrString("coordinate_transformation_mode", "half_pixel");
@@ -140,11 +145,15 @@ Expected<Tensors> roiAlign(const ir::Node& node, const ir::Tensor& x, const ir::
     const double offset = ctm == "half_pixel" ? 0.5 : 0.0;
     for (int64_t r = 0; r < R; ++r) {
         const int64_t b = batch[static_cast<size_t>(r)];
-        if (b < 0 || b >= N) return invalid(node, "batch index " + std::to_string(b) + " is outside [0, " + std::to_string(N) + ")");
+        if (b < 0 || b >= N)
+            return invalid(node, "batch index " + std::to_string(b) + " is outside [0, " + std::to_string(N) + ")");
         const double* roi = &rois[static_cast<size_t>(r * 4)];
         const double x0 = roi[0] * scale - offset, y0 = roi[1] * scale - offset;
         double rw = roi[2] * scale - offset - x0, rh = roi[3] * scale - offset - y0;
-        if (ctm != "half_pixel") { rw = std::max(rw, 1.0); rh = std::max(rh, 1.0); }
+        if (ctm != "half_pixel") {
+            rw = std::max(rw, 1.0);
+            rh = std::max(rh, 1.0);
+        }
         const double binH = rh / static_cast<double>(ph), binW = rw / static_cast<double>(pw);
         const int64_t gridH = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(rh / static_cast<double>(ph)));
         const int64_t gridW = ratio > 0 ? ratio : static_cast<int64_t>(std::ceil(rw / static_cast<double>(pw)));
@@ -164,8 +173,16 @@ Expected<Tensors> roiAlign(const ir::Node& node, const ir::Tensor& x, const ir::
                             if (!(y < -1.0 || y > H || xx < -1.0 || xx > W)) {
                                 double yy = std::max(y, 0.0), xc = std::max(xx, 0.0);
                                 int64_t yl = static_cast<int64_t>(yy), xl = static_cast<int64_t>(xc), yh, xh;
-                                if (yl >= H - 1) { yh = yl = H - 1; yy = static_cast<double>(yl); } else yh = yl + 1;
-                                if (xl >= W - 1) { xh = xl = W - 1; xc = static_cast<double>(xl); } else xh = xl + 1;
+                                if (yl >= H - 1) {
+                                    yh = yl = H - 1;
+                                    yy = static_cast<double>(yl);
+                                } else
+                                    yh = yl + 1;
+                                if (xl >= W - 1) {
+                                    xh = xl = W - 1;
+                                    xc = static_cast<double>(xl);
+                                } else
+                                    xh = xl + 1;
                                 const double ly = yy - yl, lx = xc - xl, hy = 1 - ly, hx = 1 - lx;
                                 w[0] = hy * hx, w[1] = hy * lx, w[2] = ly * hx, w[3] = ly * lx;
                                 pos[0] = yl * W + xl, pos[1] = yl * W + xh, pos[2] = yh * W + xl, pos[3] = yh * W + xh;
@@ -201,7 +218,10 @@ void dft(const double* re, const double* im, int64_t len, int64_t stride, int64_
             sr += xr * c - xi * s;
             si += xr * s + xi * c;
         }
-        if (inverse) { sr /= static_cast<double>(L); si /= static_cast<double>(L); }
+        if (inverse) {
+            sr /= static_cast<double>(L);
+            si /= static_cast<double>(L);
+        }
         outRe[k * outStride] = sr;
         outIm[k * outStride] = si;
     }
@@ -255,8 +275,10 @@ Expected<Tensors> stftKernel(const ir::Node& node, const Tensors& inputs) {
     const int64_t frame = lengthT ? lengthT->intAt(0) : window ? window->numel() : 0;
     if (frame <= 0) return invalid(node, "needs frame_length or a window to know the frame length");
     if (window && window->numel() != frame)
-        return invalid(node, "the window has " + std::to_string(window->numel()) + " values, frame_length is " + std::to_string(frame));
-    if (step <= 0 || frame > xs[1]) return invalid(node, "frame_step must be positive and the frame no longer than the signal");
+        return invalid(node, "the window has " + std::to_string(window->numel()) + " values, frame_length is " +
+                                 std::to_string(frame));
+    if (step <= 0 || frame > xs[1])
+        return invalid(node, "frame_step must be positive and the frame no longer than the signal");
     const bool onesided = node.attrInt("onesided", 1) != 0;
     const int64_t B = xs[0], len = xs[1], cin = xs[2];
     const int64_t frames = (len - frame) / step + 1, bins = onesided ? frame / 2 + 1 : frame;

@@ -44,7 +44,8 @@ Expected<Tensors> split(const ir::Node& node, const ir::Tensor& x, const ir::Ten
         if (parts <= 0) return invalid(node, "needs at least one output");
         // Opset 18: chunks of ceil(dim / parts), the last one smaller.
         const int64_t chunk = (dim + parts - 1) / parts;
-        for (int64_t i = 0, left = dim; i < parts; ++i, left -= chunk) sizes.push_back(std::max<int64_t>(0, std::min(chunk, left)));
+        for (int64_t i = 0, left = dim; i < parts; ++i, left -= chunk)
+            sizes.push_back(std::max<int64_t>(0, std::min(chunk, left)));
     }
     int64_t total = 0;
     for (int64_t s : sizes) {
@@ -52,8 +53,8 @@ Expected<Tensors> split(const ir::Node& node, const ir::Tensor& x, const ir::Ten
         total += s;
     }
     if (total != dim)
-        return invalid(node, "split sizes add up to " + std::to_string(total) + " but axis " +
-                                 std::to_string(*axis) + " of " + x.shape().str() + " has " + std::to_string(dim));
+        return invalid(node, "split sizes add up to " + std::to_string(total) + " but axis " + std::to_string(*axis) +
+                                 " of " + x.shape().str() + " has " + std::to_string(dim));
     Tensors outs;
     int64_t begin = 0;
     for (int64_t s : sizes) {
@@ -69,10 +70,14 @@ Expected<Tensors> slice(const ir::Node& node, const Tensors& inputs) {
     const int64_t rank = static_cast<int64_t>(x.shape().rank());
     const std::vector<int64_t> starts = inputs[1].toInt64Vector(), ends = inputs[2].toInt64Vector();
     std::vector<int64_t> axes, steps;
-    if (const ir::Tensor* t = optionalInput(inputs, 3)) axes = t->toInt64Vector();
-    else for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-    if (const ir::Tensor* t = optionalInput(inputs, 4)) steps = t->toInt64Vector();
-    else steps.assign(starts.size(), 1);
+    if (const ir::Tensor* t = optionalInput(inputs, 3))
+        axes = t->toInt64Vector();
+    else
+        for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+    if (const ir::Tensor* t = optionalInput(inputs, 4))
+        steps = t->toInt64Vector();
+    else
+        steps.assign(starts.size(), 1);
     if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
         return invalid(node, "starts, ends, axes and steps must have the same length");
 
@@ -148,8 +153,7 @@ Expected<Tensors> unsqueeze(const ir::Node& node, const ir::Tensor& x, const ir:
     }
     std::vector<int64_t> dims;
     size_t next = 0;
-    for (int64_t d = 0; d < outRank; ++d)
-        dims.push_back(inserted[static_cast<size_t>(d)] ? 1 : x.shape()[next++]);
+    for (int64_t d = 0; d < outRank; ++d) dims.push_back(inserted[static_cast<size_t>(d)] ? 1 : x.shape()[next++]);
     return Tensors{withShape(x, Shape(dims))};
 }
 
@@ -162,15 +166,21 @@ Expected<Tensors> gather(const ir::Node& node, const ir::Tensor& x, const ir::Te
     std::vector<int64_t> indices = indicesT.toInt64Vector();
     for (int64_t& i : indices) {
         if (i < -dim || i >= dim)
-            return invalid(node, "index " + std::to_string(i) + " is out of range for axis " +
-                                     std::to_string(a) + " of size " + std::to_string(dim));
+            return invalid(node, "index " + std::to_string(i) + " is out of range for axis " + std::to_string(a) +
+                                     " of size " + std::to_string(dim));
         if (i < 0) i += dim;
     }
     int64_t outer = 1, inner = 1;
     std::vector<int64_t> dims;
-    for (size_t d = 0; d < a; ++d) { outer *= x.shape()[d]; dims.push_back(x.shape()[d]); }
+    for (size_t d = 0; d < a; ++d) {
+        outer *= x.shape()[d];
+        dims.push_back(x.shape()[d]);
+    }
     for (int64_t d : indicesT.shape().dims()) dims.push_back(d);
-    for (size_t d = a + 1; d < x.shape().rank(); ++d) { inner *= x.shape()[d]; dims.push_back(x.shape()[d]); }
+    for (size_t d = a + 1; d < x.shape().rank(); ++d) {
+        inner *= x.shape()[d];
+        dims.push_back(x.shape()[d]);
+    }
     std::vector<int64_t> index;
     index.reserve(static_cast<size_t>(outer * inner) * indices.size());
     for (int64_t o = 0; o < outer; ++o)

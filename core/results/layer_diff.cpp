@@ -22,10 +22,10 @@ const ir::Value* afterQdq(const ir::Value* v) {
 QJsonValue number(double x) { return std::isfinite(x) ? QJsonValue(x) : QJsonValue(); } // JSON has no inf/NaN
 
 QJsonObject layerJson(const LayerError& e) {
-    return QJsonObject{{"value", QString::fromStdString(e.value)},     {"node", QString::fromStdString(e.node)},
-                       {"op", QString::fromStdString(e.op)},           {"compared", QString::fromStdString(e.compared)},
-                       {"snr_db", number(e.accuracy.snrDb)},           {"cosine", number(e.accuracy.cosine)},
-                       {"max_abs", number(e.accuracy.maxAbs)},         {"max_rel", number(e.accuracy.maxRel)},
+    return QJsonObject{{"value", QString::fromStdString(e.value)}, {"node", QString::fromStdString(e.node)},
+                       {"op", QString::fromStdString(e.op)},       {"compared", QString::fromStdString(e.compared)},
+                       {"snr_db", number(e.accuracy.snrDb)},       {"cosine", number(e.accuracy.cosine)},
+                       {"max_abs", number(e.accuracy.maxAbs)},     {"max_rel", number(e.accuracy.maxRel)},
                        {"snr_drop_db", number(e.snrDropDb)}};
 }
 
@@ -58,7 +58,8 @@ LayerDiff diffLayers(const ir::Graph& fp, const std::map<std::string, ir::Tensor
             e.node = n->name;
             e.op = std::string(ir::opName(n->op));
             e.compared = seen->name;
-            e.accuracy = compare(got->second.castTo(ir::DType::Float32), ref->second.castTo(ir::DType::Float32), out->name);
+            e.accuracy =
+                compare(got->second.castTo(ir::DType::Float32), ref->second.castTo(ir::DType::Float32), out->name);
             if (inherited != std::numeric_limits<double>::infinity()) e.snrDropDb = inherited - e.accuracy.snrDb;
             if (diff.firstDrop < 0 && e.snrDropDb > snrDropDb) diff.firstDrop = static_cast<int>(diff.layers.size());
             snrOf[out->name] = e.accuracy.snrDb;
@@ -71,9 +72,8 @@ LayerDiff diffLayers(const ir::Graph& fp, const std::map<std::string, ir::Tensor
 std::vector<size_t> worstFirst(const LayerDiff& diff) {
     std::vector<size_t> order(diff.layers.size());
     std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        return diff.layers[a].accuracy.snrDb < diff.layers[b].accuracy.snrDb;
-    });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return diff.layers[a].accuracy.snrDb < diff.layers[b].accuracy.snrDb; });
     return order;
 }
 
@@ -86,8 +86,9 @@ QJsonObject layerDiffToJson(const LayerDiff& diff, int top, double snrDropDb) {
     return QJsonObject{{"snr_drop_db", snrDropDb},
                        {"layers", layers},
                        {"worst", worst},
-                       {"first_drop", diff.firstDrop >= 0 ? QJsonValue(layerJson(diff.layers[static_cast<size_t>(diff.firstDrop)]))
-                                                          : QJsonValue()}};
+                       {"first_drop", diff.firstDrop >= 0
+                                          ? QJsonValue(layerJson(diff.layers[static_cast<size_t>(diff.firstDrop)]))
+                                          : QJsonValue()}};
 }
 
 LayerDiff layerDiffFromJson(const QJsonObject& json) {

@@ -16,12 +16,12 @@
 namespace embark::bench {
 
 struct LayerError {
-    std::string value;     // the float model's value name
-    std::string node;      // its producer in the float model
-    std::string op;        // the producer's op type
-    std::string compared;  // the other model's value compared (after its QuantizeLinear -> DequantizeLinear, if any)
+    std::string value;    // the float model's value name
+    std::string node;     // its producer in the float model
+    std::string op;       // the producer's op type
+    std::string compared; // the other model's value compared (after its QuantizeLinear -> DequantizeLinear, if any)
     Accuracy accuracy;
-    double snrDropDb = 0;  // how far SNR fell from the worst compared value feeding this node (0 at the first layers)
+    double snrDropDb = 0; // how far SNR fell from the worst compared value feeding this node (0 at the first layers)
 };
 
 struct LayerDiff {

@@ -35,9 +35,12 @@ Accuracy compare(const ir::Tensor& got, const ir::Tensor& ref, const std::string
     if (nanSeen) a.maxAbs = std::numeric_limits<double>::quiet_NaN();
     a.maxRel = a.maxAbs / std::fmax(a.maxRef, 1e-30);
     a.rmse = n ? std::sqrt(sumSq / static_cast<double>(n)) : 0.0;
-    if (gotSq == 0 && refSq == 0) a.cosine = 1.0;
-    else if (gotSq == 0 || refSq == 0) a.cosine = 0.0;
-    else a.cosine = dot / (std::sqrt(gotSq) * std::sqrt(refSq));
+    if (gotSq == 0 && refSq == 0)
+        a.cosine = 1.0;
+    else if (gotSq == 0 || refSq == 0)
+        a.cosine = 0.0;
+    else
+        a.cosine = dot / (std::sqrt(gotSq) * std::sqrt(refSq));
     a.snrDb = sumSq == 0 ? 300.0 : (refSq == 0 ? -300.0 : 10.0 * std::log10(refSq / sumSq));
     return a;
 }

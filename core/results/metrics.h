@@ -11,12 +11,12 @@ namespace embark::bench {
 
 struct Accuracy {
     std::string name;
-    double maxAbs = 0;  // max |got - ref|
-    double maxRel = 0;  // maxAbs / max |ref|
+    double maxAbs = 0; // max |got - ref|
+    double maxRel = 0; // maxAbs / max |ref|
     double rmse = 0;
-    double cosine = 1;  // 1 when both are all zero
-    double snrDb = 0;   // 10 log10(sum ref^2 / sum diff^2); +inf-capped at 300 when identical
-    double maxRef = 0;  // max |ref|
+    double cosine = 1; // 1 when both are all zero
+    double snrDb = 0;  // 10 log10(sum ref^2 / sum diff^2); +inf-capped at 300 when identical
+    double maxRef = 0; // max |ref|
     bool shapeMatches = true;
 };
 

@@ -14,18 +14,18 @@
 
 namespace embark::bench {
 
-bool PerfTestStats::complete() const {
-    return averageMs && minS && maxS && p50S && p90S && p95S && p99S;
-}
+bool PerfTestStats::complete() const { return averageMs && minS && maxS && p50S && p90S && p95S && p99S; }
 
 PerfTestStats parsePerfTestOutput(const QByteArray& text) {
     PerfTestStats s;
-    static const QRegularExpression line(QStringLiteral("^\\s*([A-Za-z][A-Za-z0-9 ]*?)\\s*:\\s*([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"));
+    static const QRegularExpression line(
+        QStringLiteral("^\\s*([A-Za-z][A-Za-z0-9 ]*?)\\s*:\\s*([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)"));
     for (const QByteArray& raw : text.split('\n')) {
         const QString l = QString::fromUtf8(raw).trimmed();
         if (l.isEmpty()) continue;
-        if (s.error.empty() && (l.contains(QLatin1String("[E:onnxruntime")) || l.startsWith(QLatin1String("Error")) ||
-                                l.contains(QLatin1String("failed to initialize")) || l.startsWith(QLatin1String("Failed"))))
+        if (s.error.empty() &&
+            (l.contains(QLatin1String("[E:onnxruntime")) || l.startsWith(QLatin1String("Error")) ||
+             l.contains(QLatin1String("failed to initialize")) || l.startsWith(QLatin1String("Failed"))))
             s.error = l.toStdString();
         const QRegularExpressionMatch m = line.match(l);
         if (!m.hasMatch()) continue;
@@ -34,30 +34,48 @@ PerfTestStats parsePerfTestOutput(const QByteArray& text) {
         const double v = m.captured(2).toDouble(&ok);
         if (!ok || !std::isfinite(v)) continue;
         const auto i64 = [v] { return static_cast<int64_t>(std::clamp(v, -9.2e18, 9.2e18)); };
-        if (key == "session creation time cost") s.sessionCreationS = v;
-        else if (key == "first inference time cost") s.firstInferenceMs = v;
-        else if (key == "total inference time cost") s.totalInferenceS = v;
-        else if (key == "total inference requests") s.requests = i64();
-        else if (key == "average inference time cost") s.averageMs = v;
-        else if (key == "total inference run time") s.totalRunS = v;
-        else if (key == "number of inferences per second") s.inferencesPerSecond = v;
-        else if (key == "avg cpu usage") s.avgCpuPercent = v;
-        else if (key == "peak working set size") s.peakWorkingSetBytes = i64();
-        else if (key == "runs") s.runs = i64();
-        else if (key == "min latency") s.minS = v;
-        else if (key == "max latency") s.maxS = v;
-        else if (key == "p50 latency") s.p50S = v;
-        else if (key == "p90 latency") s.p90S = v;
-        else if (key == "p95 latency") s.p95S = v;
-        else if (key == "p99 latency") s.p99S = v;
-        else if (key == "p999 latency") s.p999S = v;
+        if (key == "session creation time cost")
+            s.sessionCreationS = v;
+        else if (key == "first inference time cost")
+            s.firstInferenceMs = v;
+        else if (key == "total inference time cost")
+            s.totalInferenceS = v;
+        else if (key == "total inference requests")
+            s.requests = i64();
+        else if (key == "average inference time cost")
+            s.averageMs = v;
+        else if (key == "total inference run time")
+            s.totalRunS = v;
+        else if (key == "number of inferences per second")
+            s.inferencesPerSecond = v;
+        else if (key == "avg cpu usage")
+            s.avgCpuPercent = v;
+        else if (key == "peak working set size")
+            s.peakWorkingSetBytes = i64();
+        else if (key == "runs")
+            s.runs = i64();
+        else if (key == "min latency")
+            s.minS = v;
+        else if (key == "max latency")
+            s.maxS = v;
+        else if (key == "p50 latency")
+            s.p50S = v;
+        else if (key == "p90 latency")
+            s.p90S = v;
+        else if (key == "p95 latency")
+            s.p95S = v;
+        else if (key == "p99 latency")
+            s.p99S = v;
+        else if (key == "p999 latency")
+            s.p999S = v;
     }
     return s;
 }
 
 TestRunnerResult parseTestRunnerOutput(const QByteArray& text) {
     TestRunnerResult r;
-    static const QRegularExpression count(QStringLiteral("^\\s*(Models|Total test cases|Succeeded|Not implemented|Failed)\\s*:\\s*([0-9]+)\\s*$"));
+    static const QRegularExpression count(
+        QStringLiteral("^\\s*(Models|Total test cases|Succeeded|Not implemented|Failed)\\s*:\\s*([0-9]+)\\s*$"));
     bool inResult = false, inFailedCases = false;
     for (const QByteArray& raw : text.split('\n')) {
         const QString l = QString::fromUtf8(raw);
@@ -86,11 +104,16 @@ TestRunnerResult parseTestRunnerOutput(const QByteArray& text) {
         if (!m.hasMatch()) continue;
         const int n = m.captured(2).toInt();
         const QString k = m.captured(1);
-        if (k == "Models") r.models = n;
-        else if (k == "Total test cases") r.total = n;
-        else if (k == "Succeeded") r.succeeded = n;
-        else if (k == "Not implemented") r.notImplemented = n;
-        else if (k == "Failed") r.failed = n;
+        if (k == "Models")
+            r.models = n;
+        else if (k == "Total test cases")
+            r.total = n;
+        else if (k == "Succeeded")
+            r.succeeded = n;
+        else if (k == "Not implemented")
+            r.notImplemented = n;
+        else if (k == "Failed")
+            r.failed = n;
     }
     return r;
 }
@@ -102,12 +125,18 @@ Expected<OrtProfile> parseOrtProfile(const QByteArray& json) {
         return makeError(ErrorKind::External, "the profile is not JSON (offset " + std::to_string(err.offset) + ": " +
                                                   err.errorString().toStdString() + ")");
     QJsonArray events;
-    if (doc.isArray()) events = doc.array();
-    else if (doc.isObject() && doc.object().value("traceEvents").isArray()) events = doc.object().value("traceEvents").toArray();
-    else return makeError(ErrorKind::External, "the profile is neither a JSON array of events nor {\"traceEvents\": [...]}");
+    if (doc.isArray())
+        events = doc.array();
+    else if (doc.isObject() && doc.object().value("traceEvents").isArray())
+        events = doc.object().value("traceEvents").toArray();
+    else
+        return makeError(ErrorKind::External,
+                         "the profile is neither a JSON array of events nor {\"traceEvents\": [...]}");
 
     OrtProfile p;
-    struct Run { double ts, end; };
+    struct Run {
+        double ts, end;
+    };
     std::vector<Run> runs;
     for (const QJsonValue& v : events) {
         const QJsonObject e = v.toObject();
@@ -152,7 +181,7 @@ std::vector<OrtLayer> ortLayers(const OrtProfile& profile, int skipRuns) {
     std::vector<OrtLayer> layers;
     std::unordered_map<std::string, size_t> index;
     std::vector<std::map<int, double>> perRun; // layer -> run -> summed µs
-    int loose = 0; // events outside any run: each is its own sample
+    int loose = 0;                             // events outside any run: each is its own sample
     for (const ProfileEvent& ev : profile.nodes) {
         if (ev.run >= 0 && ev.run < skip) continue;
         auto [it, added] = index.emplace(ev.name, layers.size());
@@ -187,7 +216,8 @@ std::string lower(std::string s) {
 bool sameOp(const std::string& ortOp, const ir::Node* n) {
     if (ortOp.empty()) return false;
     const std::string a = lower(ortOp), b = lower(std::string(ir::opName(n->op)));
-    return !b.empty() && (a == b || a.find(b) != std::string::npos || (b.find(a) != std::string::npos && a.size() >= 3));
+    return !b.empty() &&
+           (a == b || a.find(b) != std::string::npos || (b.find(a) != std::string::npos && a.size() >= 3));
 }
 
 // A value computed from the model's input: not an initializer, nor the output of a node whose
@@ -234,7 +264,8 @@ void mapToGraph(std::vector<OrtLayer>& layers, const ir::Graph& graph) {
         for (const std::string& o : nodes[i]->provenance) byOriginal.emplace(o, nodes[i]);
     }
     auto finish = [&](OrtLayer& l, std::vector<const ir::Node*> found, const char* how) {
-        std::sort(found.begin(), found.end(), [&](const ir::Node* a, const ir::Node* b) { return order[a] < order[b]; });
+        std::sort(found.begin(), found.end(),
+                  [&](const ir::Node* a, const ir::Node* b) { return order[a] < order[b]; });
         found.erase(std::unique(found.begin(), found.end()), found.end());
         l.nodes.clear();
         for (const ir::Node* n : found) l.nodes.push_back(n->name);
@@ -254,8 +285,10 @@ void mapToGraph(std::vector<OrtLayer>& layers, const ir::Graph& graph) {
         bool done = false;
         for (const std::string& base : baseNames(l.ortName)) {
             const ir::Node* hit = nullptr;
-            if (auto it = byName.find(base); it != byName.end()) hit = it->second;
-            else if (auto jt = byOriginal.find(base); jt != byOriginal.end()) hit = jt->second;
+            if (auto it = byName.find(base); it != byName.end())
+                hit = it->second;
+            else if (auto jt = byOriginal.find(base); jt != byOriginal.end())
+                hit = jt->second;
             if (hit && base != l.ortName) {
                 finish(l, {hit}, "provenance");
                 done = true;
@@ -273,7 +306,10 @@ void mapToGraph(std::vector<OrtLayer>& layers, const ir::Graph& graph) {
                 const ir::Node* prev = nullptr;
                 for (const ir::Value* in : n->inputs())
                     if (computed(in)) {
-                        if (prev) { prev = nullptr; break; } // more than one computed input: not a fused chain
+                        if (prev) {
+                            prev = nullptr;
+                            break;
+                        } // more than one computed input: not a fused chain
                         prev = in->producer();
                         if (in->uses().size() != 1) prev = nullptr;
                     }

@@ -48,12 +48,12 @@ struct ProfileEvent {
     std::string op;       // args.op_name when given
     std::string provider; // args.provider when given ("CPUExecutionProvider", "SpaceMITExecutionProvider")
     double tsUs = 0, durUs = 0;
-    int run = -1;         // index of the model_run it falls in, -1 when the profile has none
+    int run = -1; // index of the model_run it falls in, -1 when the profile has none
 };
 
 struct OrtProfile {
-    std::vector<ProfileEvent> nodes;  // in the profile's order
-    std::vector<double> runDurUs;     // each model_run event's duration
+    std::vector<ProfileEvent> nodes; // in the profile's order
+    std::vector<double> runDurUs;    // each model_run event's duration
     std::vector<std::string> warnings;
 };
 // Accepts ORT's form (a JSON array of events) and the {"traceEvents": [...]} form. Node events
@@ -63,10 +63,10 @@ Expected<OrtProfile> parseOrtProfile(const QByteArray& json);
 
 struct OrtLayer {
     std::string ortName, op, provider;
-    double medianNs = 0; // per run (events of one node within a run summed)
-    int runs = 0;        // runs the median is over
+    double medianNs = 0;            // per run (events of one node within a run summed)
+    int runs = 0;                   // runs the median is over
     std::vector<std::string> nodes; // graph nodes it stands for, in graph order; empty = ORT's own (e.g. ReorderOutput)
-    std::string how;     // "name", "provenance", "value", "fused", "" (unmapped)
+    std::string how;                // "name", "provenance", "value", "fused", "" (unmapped)
 };
 // Per ORT node in first-seen order; the first `skipRuns` runs (warm-up) are left out when the
 // profile has more runs than that.

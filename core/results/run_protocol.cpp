@@ -41,8 +41,8 @@ RunOutput parseRunOutput(const QByteArray& jsonLines) {
         const QJsonDocument doc = QJsonDocument::fromJson(line, &err);
         if (err.error != QJsonParseError::NoError || !doc.isObject()) {
             if (r.warnings.size() < 100)
-                r.warnings.push_back("line " + std::to_string(lineNo) + ": not a JSON object: " +
-                                     line.left(80).toStdString());
+                r.warnings.push_back("line " + std::to_string(lineNo) +
+                                     ": not a JSON object: " + line.left(80).toStdString());
             continue;
         }
         const QJsonObject o = doc.object();
@@ -67,7 +67,8 @@ RunOutput parseRunOutput(const QByteArray& jsonLines) {
             for (const QJsonValue& h : o.value("head").toArray()) out.head.push_back(h.toDouble());
             r.outputs.push_back(std::move(out));
         } else if (type == "dump") {
-            r.dumps.push_back({o.value("layer").toInt(), s(o, "node"), s(o, "lib"), s(o, "file"), ints(o.value("shape"))});
+            r.dumps.push_back(
+                {o.value("layer").toInt(), s(o, "node"), s(o, "lib"), s(o, "file"), ints(o.value("shape"))});
         } else if (type == "check") {
             r.checks.push_back({s(o, "output"), o.value("max_abs").toDouble(), o.value("max_rel").toDouble(),
                                 o.value("tolerance").toDouble(), o.value("ok").toBool()});

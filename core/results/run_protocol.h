@@ -52,8 +52,8 @@ struct RunOutput {
     std::vector<OutputLine> outputs;
     std::vector<DumpLine> dumps;
     std::vector<CheckLine> checks;
-    std::string error;                  // an {"type":"error"} line's message
-    std::vector<std::string> warnings;  // malformed or unknown lines (line number + why)
+    std::string error;                 // an {"type":"error"} line's message
+    std::vector<std::string> warnings; // malformed or unknown lines (line number + why)
 
     // Median ns per layer index over the iterations, in schedule order.
     std::vector<LayerSample> medianLayers() const;

@@ -6,9 +6,7 @@ namespace embark::store {
 
 namespace {
 
-LatencyStats statsOf(const RunRecord& r) {
-    return r.latency.empty() ? summarizeLatency(r.latencyNs) : r.latency;
-}
+LatencyStats statsOf(const RunRecord& r) { return r.latency.empty() ? summarizeLatency(r.latencyNs) : r.latency; }
 
 } // namespace
 

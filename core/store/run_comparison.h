@@ -23,9 +23,9 @@ struct RunComparison {
     int64_t idB = 0;
     LatencyStats a;
     LatencyStats b;
-    double medianDeltaNs = 0; // B - A
-    double medianRatio = 0;   // B / A, 0 when A has no samples
-    bool significant = false; // the medians' 95% intervals do not overlap
+    double medianDeltaNs = 0;       // B - A
+    double medianRatio = 0;         // B / A, 0 when A has no samples
+    bool significant = false;       // the medians' 95% intervals do not overlap
     std::vector<LayerDelta> layers; // A's order, then layers only B has
 };
 

@@ -21,8 +21,8 @@ Expected<std::vector<std::string>> stringsFrom(const QJsonObject& o, const char*
     const QJsonValue v = o.value(QLatin1String(key));
     if (v.isUndefined()) return out;
     if (!v.isArray())
-        return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + ": '" + key +
-                                                      "' is not a list of names");
+        return makeError(ErrorKind::InvalidInput,
+                         "the run's plan entry " + std::to_string(entry) + ": '" + key + "' is not a list of names");
     for (const QJsonValue& s : v.toArray()) {
         if (!s.isString())
             return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + ": '" + key +
@@ -56,7 +56,8 @@ std::set<size_t> linked(const PlanNode& n, const Index& other) {
 }
 
 // Each node of `mine` against `theirs`.
-std::vector<PlanNodeChange> changesOf(const std::vector<PlanNode>& mine, const std::vector<PlanNode>& theirs, bool isA) {
+std::vector<PlanNodeChange> changesOf(const std::vector<PlanNode>& mine, const std::vector<PlanNode>& theirs,
+                                      bool isA) {
     const Index theirIndex = indexOf(theirs), myIndex = indexOf(mine);
     std::vector<PlanNodeChange> out;
     for (const PlanNode& n : mine) {
@@ -76,10 +77,10 @@ std::vector<PlanNodeChange> changesOf(const std::vector<PlanNode>& mine, const s
                 (isA ? c.layoutA : c.layoutB) = n.layout;
                 (isA ? c.layoutB : c.layoutA) = m.layout;
             }
-            c.change = fused                                                 ? PlanChange::Fused
-                       : n.library != m.library || n.layout != m.layout     ? PlanChange::Reassigned
-                       : n.op != m.op                                        ? PlanChange::Rewritten
-                                                                             : PlanChange::Unchanged;
+            c.change = fused                                            ? PlanChange::Fused
+                       : n.library != m.library || n.layout != m.layout ? PlanChange::Reassigned
+                       : n.op != m.op                                   ? PlanChange::Rewritten
+                                                                        : PlanChange::Unchanged;
         }
         out.push_back(std::move(c));
     }
@@ -98,9 +99,13 @@ QJsonArray planToJson(const std::vector<PlanNode>& plan) {
             shapes.append(dims);
         }
         // The node shape of plan --json and export.json: name, op, lib, provenance.
-        QJsonObject o{{"name", QString::fromStdString(n.name)}, {"op", QString::fromStdString(n.op)},
-                      {"lib", QString::fromStdString(n.library)}, {"layout", QString::fromStdString(n.layout)},
-                      {"inputs", strings(n.inputs)}, {"outputs", strings(n.outputs)}, {"shapes", shapes}};
+        QJsonObject o{{"name", QString::fromStdString(n.name)},
+                      {"op", QString::fromStdString(n.op)},
+                      {"lib", QString::fromStdString(n.library)},
+                      {"layout", QString::fromStdString(n.layout)},
+                      {"inputs", strings(n.inputs)},
+                      {"outputs", strings(n.outputs)},
+                      {"shapes", shapes}};
         if (!n.origins.empty()) o["provenance"] = strings(n.origins);
         a.append(o);
     }
@@ -112,17 +117,20 @@ Expected<std::vector<PlanNode>> planFromJson(const QJsonArray& plan) {
     for (qsizetype i = 0; i < plan.size(); ++i) {
         const size_t entry = size_t(i);
         if (!plan[i].isObject())
-            return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + " is not an object");
+            return makeError(ErrorKind::InvalidInput,
+                             "the run's plan entry " + std::to_string(entry) + " is not an object");
         const QJsonObject o = plan[i].toObject();
         PlanNode n;
         // Runs stored before the names were unified say "node" and "from".
         n.name = o.value(o.contains("name") ? "name" : "node").toString().toStdString();
         n.op = o.value("op").toString().toStdString();
         if (n.name.empty() || n.op.empty())
-            return makeError(ErrorKind::InvalidInput, "the run's plan entry " + std::to_string(entry) + " has no 'name' or 'op'");
+            return makeError(ErrorKind::InvalidInput,
+                             "the run's plan entry " + std::to_string(entry) + " has no 'name' or 'op'");
         n.library = o.value("lib").toString().toStdString();
         n.layout = o.value("layout").toString().toStdString();
-        for (auto [key, field] : {std::pair{"inputs", &n.inputs}, std::pair{"outputs", &n.outputs}, std::pair{o.contains("provenance") ? "provenance" : "from", &n.origins}}) {
+        for (auto [key, field] : {std::pair{"inputs", &n.inputs}, std::pair{"outputs", &n.outputs},
+                                  std::pair{o.contains("provenance") ? "provenance" : "from", &n.origins}}) {
             auto v = stringsFrom(o, key, entry);
             if (!v) return v.error();
             *field = std::move(*v);
@@ -140,7 +148,8 @@ Expected<std::vector<PlanNode>> planFromJson(const QJsonArray& plan) {
 Expected<std::vector<PlanNode>> runPlan(const RunRecord& run) {
     const QJsonValue v = run.extra.value("plan");
     if (v.isUndefined() || v.isNull()) return std::vector<PlanNode>{};
-    if (!v.isArray()) return makeError(ErrorKind::InvalidInput, "run " + std::to_string(run.id) + ": its stored plan is not a list");
+    if (!v.isArray())
+        return makeError(ErrorKind::InvalidInput, "run " + std::to_string(run.id) + ": its stored plan is not a list");
     auto plan = planFromJson(v.toArray());
     if (!plan) return makeError(plan.error().kind, "run " + std::to_string(run.id) + ": " + plan.error().message);
     return plan;
@@ -182,7 +191,8 @@ Expected<std::unique_ptr<ir::Graph>> planGraph(const std::vector<PlanNode>& plan
         read.insert(n.inputs.begin(), n.inputs.end());
         for (const std::string& o : n.outputs)
             if (!written.insert(o).second)
-                return makeError(ErrorKind::InvalidInput, "the run's plan writes value '" + o + "' twice (node '" + n.name + "')");
+                return makeError(ErrorKind::InvalidInput,
+                                 "the run's plan writes value '" + o + "' twice (node '" + n.name + "')");
     }
     std::map<std::string, ir::Value*> values;
     auto value = [&](const std::string& name, const std::vector<int64_t>* dims) {
@@ -195,13 +205,16 @@ Expected<std::unique_ptr<ir::Graph>> planGraph(const std::vector<PlanNode>& plan
     };
     for (const PlanNode& n : plan) {
         const auto op = ir::opFromName(n.op);
-        if (!op) return makeError(ErrorKind::InvalidInput, "the run's plan names an unknown op '" + n.op + "' (node '" + n.name + "')");
+        if (!op)
+            return makeError(ErrorKind::InvalidInput,
+                             "the run's plan names an unknown op '" + n.op + "' (node '" + n.name + "')");
         std::vector<ir::Value*> in, out;
         for (const std::string& i : n.inputs) in.push_back(value(i, nullptr));
         for (size_t k = 0; k < n.outputs.size(); ++k) {
             // Created here, by its writer, with its shape (a reader met first has none).
             auto it = values.find(n.outputs[k]);
-            ir::Value* v = it != values.end() ? it->second : value(n.outputs[k], k < n.shapes.size() ? &n.shapes[k] : nullptr);
+            ir::Value* v =
+                it != values.end() ? it->second : value(n.outputs[k], k < n.shapes.size() ? &n.shapes[k] : nullptr);
             if (k < n.shapes.size()) v->shape = ir::Shape(n.shapes[k]);
             out.push_back(v);
         }

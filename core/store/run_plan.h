@@ -20,13 +20,13 @@ namespace embark::store {
 
 struct PlanNode {
     std::string name;
-    std::string op;      // Embark's op name ("Conv", "Transpose")
-    std::string library; // kernel library that runs it
-    std::string layout;  // "NCHW" or "NHWC": the layout of its 4-D activations
-    std::vector<std::string> inputs;  // values it reads (weights and other constants left out)
-    std::vector<std::string> outputs; // values it writes
+    std::string op;                           // Embark's op name ("Conv", "Transpose")
+    std::string library;                      // kernel library that runs it
+    std::string layout;                       // "NCHW" or "NHWC": the layout of its 4-D activations
+    std::vector<std::string> inputs;          // values it reads (weights and other constants left out)
+    std::vector<std::string> outputs;         // values it writes
     std::vector<std::vector<int64_t>> shapes; // of the outputs (physical: NHWC when NHWC)
-    std::vector<std::string> origins; // original ONNX nodes (provenance); empty: none recorded
+    std::vector<std::string> origins;         // original ONNX nodes (provenance); empty: none recorded
 };
 
 QJsonArray planToJson(const std::vector<PlanNode>& plan);
@@ -42,17 +42,17 @@ const char* planChangeName(PlanChange change); // "added", "removed", "fused dif
 struct PlanNodeChange {
     std::string node;
     PlanChange change = PlanChange::Unchanged;
-    std::vector<std::string> counterparts; // the other plan's nodes standing for the same ONNX nodes
+    std::vector<std::string> counterparts;            // the other plan's nodes standing for the same ONNX nodes
     std::string libraryA, libraryB, layoutA, layoutB; // of a node matched one to one
 };
 
 struct PlanDiff {
     std::vector<PlanNodeChange> a, b; // every node of each plan, in plan order
-    int added = 0;      // nodes of B standing for no node of A
-    int removed = 0;    // nodes of A standing for no node of B
-    int fusedA = 0, fusedB = 0; // nodes fused differently (a block on one side, several nodes on the other)
-    int reassigned = 0; // nodes matched one to one with another library or layout
-    int rewritten = 0;  // matched one to one, same library and layout, another op
+    int added = 0;                    // nodes of B standing for no node of A
+    int removed = 0;                  // nodes of A standing for no node of B
+    int fusedA = 0, fusedB = 0;       // nodes fused differently (a block on one side, several nodes on the other)
+    int reassigned = 0;               // nodes matched one to one with another library or layout
+    int rewritten = 0;                // matched one to one, same library and layout, another op
     bool identical() const { return added + removed + fusedA + fusedB + reassigned + rewritten == 0; }
 };
 

@@ -23,12 +23,12 @@ struct RunFingerprint {
     std::string compiler;      // e.g. "clang-19 19.1.7"
     std::string compilerFlags;
     int threads = 1;
-    QDateTime date;            // when the run started; stored in UTC with milliseconds
+    QDateTime date; // when the run started; stored in UTC with milliseconds
     std::string embarkVersion;
 };
 
 enum class RunStatus { Ok, Failed, Cancelled };
-const char* runStatusName(RunStatus status); // "ok", "failed", "cancelled"
+const char* runStatusName(RunStatus status);      // "ok", "failed", "cancelled"
 RunStatus runStatusFromName(const QString& name); // unknown names read as Failed
 
 struct LayerTiming {
@@ -50,9 +50,9 @@ struct RunRecord {
     int64_t id = 0; // assigned by RunStore::addRun
     RunFingerprint fingerprint;
     RunStatus status = RunStatus::Ok;
-    std::string message; // why it failed (compiler error, exit status and stderr, ...)
-    std::vector<int64_t> latencyNs; // one sample per timed iteration, in run order
-    LatencyStats latency;           // filled from latencyNs by addRun when left empty
+    std::string message;             // why it failed (compiler error, exit status and stderr, ...)
+    std::vector<int64_t> latencyNs;  // one sample per timed iteration, in run order
+    LatencyStats latency;            // filled from latencyNs by addRun when left empty
     std::vector<LayerTiming> layers; // in schedule order
     std::vector<AccuracyEntry> outputAccuracy;
     std::vector<AccuracyEntry> layerAccuracy;

@@ -48,7 +48,8 @@ QString row(const QStringList& cells, bool header = false, bool alignNumbers = t
     const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
     QString out = QStringLiteral("<tr>");
     for (const QString& c : cells) {
-        const bool number = alignNumbers && !header && !c.isEmpty() && (c.at(0).isDigit() || c.startsWith('-') || c.startsWith('+'));
+        const bool number =
+            alignNumbers && !header && !c.isEmpty() && (c.at(0).isDigit() || c.startsWith('-') || c.startsWith('+'));
         out += QStringLiteral("<%1%2>%3</%1>").arg(tag, number ? QStringLiteral(" align=\"right\"") : QString(), c);
     }
     return out + QStringLiteral("</tr>\n");
@@ -80,7 +81,8 @@ struct RunColumns {
         for (const RunRecord* run : runs) head << QStringLiteral("run #%1").arg(run->id);
         if (runs.size() > 1) html += row(head, true);
     }
-    template <typename Value> void line(const QString& label, Value value) {
+    template <typename Value>
+    void line(const QString& label, Value value) {
         QStringList cells{QStringLiteral("<b>%1</b>").arg(label)};
         for (const RunRecord* run : runs) cells << value(*run);
         html += row(cells, false, alignNumbers);
@@ -92,15 +94,18 @@ QString detailsTable(const std::vector<const RunRecord*>& runs) {
     RunColumns t(runs, false); // dates and versions read left-aligned
     auto line = [&](const QString& label, auto value) { t.line(label, value); };
     line(QStringLiteral("Model"), [](const RunRecord& r) { return esc(r.fingerprint.modelPath); });
-    line(QStringLiteral("Model sha256"), [](const RunRecord& r) { return esc(r.fingerprint.modelSha256.substr(0, 16)); });
+    line(QStringLiteral("Model sha256"),
+         [](const RunRecord& r) { return esc(r.fingerprint.modelSha256.substr(0, 16)); });
     line(QStringLiteral("Board"), [](const RunRecord& r) { return esc(r.fingerprint.boardId); });
     line(QStringLiteral("Kernel library"), [](const RunRecord& r) { return esc(r.fingerprint.kernelLibrary); });
     line(QStringLiteral("Threads"), [](const RunRecord& r) { return QString::number(r.fingerprint.threads); });
     line(QStringLiteral("Compiler"), [](const RunRecord& r) {
-        return esc(r.fingerprint.compiler) + QStringLiteral(" <code>") + esc(r.fingerprint.compilerFlags) + QStringLiteral("</code>");
+        return esc(r.fingerprint.compiler) + QStringLiteral(" <code>") + esc(r.fingerprint.compilerFlags) +
+               QStringLiteral("</code>");
     });
-    line(QStringLiteral("Date (UTC)"),
-         [](const RunRecord& r) { return esc(r.fingerprint.date.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss"))); });
+    line(QStringLiteral("Date (UTC)"), [](const RunRecord& r) {
+        return esc(r.fingerprint.date.toUTC().toString(QStringLiteral("yyyy-MM-dd hh:mm:ss")));
+    });
     line(QStringLiteral("Embark"), [](const RunRecord& r) { return esc(r.fingerprint.embarkVersion); });
     line(QStringLiteral("Status"), [](const RunRecord& r) {
         QString s = QString::fromLatin1(runStatusName(r.status));
@@ -175,7 +180,8 @@ QString planTable(const std::vector<const RunRecord*>& runs) {
 QString layerTable(const RunRecord& r, int top) {
     std::vector<const LayerTiming*> order;
     for (const LayerTiming& l : r.layers) order.push_back(&l);
-    std::stable_sort(order.begin(), order.end(), [](const LayerTiming* a, const LayerTiming* b) { return a->ns > b->ns; });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const LayerTiming* a, const LayerTiming* b) { return a->ns > b->ns; });
     const double total = totalLayerNs(r);
     QString h = tableStart() + row({QStringLiteral("#"), QStringLiteral("Layer"), QStringLiteral("Library"),
                                     QStringLiteral("Time (ms)"), QStringLiteral("Share")},
@@ -186,7 +192,10 @@ QString layerTable(const RunRecord& r, int top) {
                   total > 0 ? QString::number(100.0 * order[i]->ns / total, 'f', 1) + QLatin1Char('%') : QString()});
     h += QStringLiteral("</table>\n");
     if (int(order.size()) > n)
-        h += QStringLiteral("<p>The %1 slowest of %2 layers (%3 ms in all).</p>\n").arg(n).arg(order.size()).arg(ms(total));
+        h += QStringLiteral("<p>The %1 slowest of %2 layers (%3 ms in all).</p>\n")
+                 .arg(n)
+                 .arg(order.size())
+                 .arg(ms(total));
     return h;
 }
 
@@ -196,7 +205,8 @@ QString deltaTable(const RunComparison& c, int top) {
     auto weight = [](const LayerDelta* d) {
         return d->nsA && d->nsB ? std::abs(d->deltaNs) : std::max(d->nsA.value_or(0), d->nsB.value_or(0));
     };
-    std::stable_sort(order.begin(), order.end(), [&](const LayerDelta* a, const LayerDelta* b) { return weight(a) > weight(b); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](const LayerDelta* a, const LayerDelta* b) { return weight(a) > weight(b); });
     QString h = tableStart() + row({QStringLiteral("Layer"), QStringLiteral("#%1 (ms)").arg(c.idA),
                                     QStringLiteral("#%1 (ms)").arg(c.idB), QStringLiteral("Change (ms)"),
                                     QStringLiteral("Ratio"), QStringLiteral("Libraries")},
@@ -205,7 +215,8 @@ QString deltaTable(const RunComparison& c, int top) {
     for (int i = 0; i < n; ++i) {
         const LayerDelta& d = *order[i];
         QString libs = esc(d.libA.empty() ? d.libB : d.libA);
-        if (!d.libA.empty() && !d.libB.empty() && d.libA != d.libB) libs = esc(d.libA) + QStringLiteral(" &rarr; ") + esc(d.libB);
+        if (!d.libA.empty() && !d.libB.empty() && d.libA != d.libB)
+            libs = esc(d.libA) + QStringLiteral(" &rarr; ") + esc(d.libB);
         h += row({esc(d.node), d.nsA ? ms(*d.nsA) : QStringLiteral("-"), d.nsB ? ms(*d.nsB) : QStringLiteral("-"),
                   d.nsA && d.nsB ? (d.deltaNs >= 0 ? QStringLiteral("+") : QString()) + ms(d.deltaNs) : QString(),
                   d.ratio > 0 ? QString::number(d.ratio, 'f', 2) : QString(), libs});
@@ -221,11 +232,12 @@ QString accuracyTable(const std::vector<AccuracyEntry>& entries, const QString& 
     for (const AccuracyEntry& e : entries) order.push_back(&e);
     if (worstFirst)
         std::stable_sort(order.begin(), order.end(), [](const AccuracyEntry* a, const AccuracyEntry* b) {
-            const double x = std::isfinite(a->maxRel) ? a->maxRel : 1e300, y = std::isfinite(b->maxRel) ? b->maxRel : 1e300;
+            const double x = std::isfinite(a->maxRel) ? a->maxRel : 1e300,
+                         y = std::isfinite(b->maxRel) ? b->maxRel : 1e300;
             return x > y;
         });
-    QString h = tableStart() + row({nameHeader, QStringLiteral("max_abs"), QStringLiteral("max_rel"), QStringLiteral("rmse"),
-                                    QStringLiteral("cosine"), QStringLiteral("SNR (dB)")},
+    QString h = tableStart() + row({nameHeader, QStringLiteral("max_abs"), QStringLiteral("max_rel"),
+                                    QStringLiteral("rmse"), QStringLiteral("cosine"), QStringLiteral("SNR (dB)")},
                                    true);
     const int n = std::min<int>(top, int(order.size()));
     for (int i = 0; i < n; ++i) {
@@ -244,11 +256,13 @@ QString accuracyTable(const std::vector<AccuracyEntry>& entries, const QString& 
 QString svgLayerBars(const RunRecord& r, int top) {
     std::vector<const LayerTiming*> order;
     for (const LayerTiming& l : r.layers) order.push_back(&l);
-    std::stable_sort(order.begin(), order.end(), [](const LayerTiming* a, const LayerTiming* b) { return a->ns > b->ns; });
+    std::stable_sort(order.begin(), order.end(),
+                     [](const LayerTiming* a, const LayerTiming* b) { return a->ns > b->ns; });
     const int n = std::min<int>(top, int(order.size()));
     if (n == 0) return {};
     const double maxNs = std::max(order[0]->ns, 1.0);
-    const int labelW = 300, barW = 380, rowH = 18, legendH = 22, width = labelW + barW + 90, height = n * rowH + 10 + legendH;
+    const int labelW = 300, barW = 380, rowH = 18, legendH = 22, width = labelW + barW + 90,
+              height = n * rowH + 10 + legendH;
     QString s = QStringLiteral("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%1\" height=\"%2\" "
                                "font-family=\"sans-serif\" font-size=\"11\">\n")
                     .arg(width)
@@ -256,7 +270,8 @@ QString svgLayerBars(const RunRecord& r, int top) {
     // The libraries' colours, above the bars.
     int x = labelW;
     for (const LibraryShare& share : libraryShares(r)) {
-        s += QStringLiteral("<rect x=\"%1\" y=\"4\" width=\"12\" height=\"12\" fill=\"%2\"/><text x=\"%3\" y=\"14\">%4</text>\n")
+        s += QStringLiteral(
+                 "<rect x=\"%1\" y=\"4\" width=\"12\" height=\"12\" fill=\"%2\"/><text x=\"%3\" y=\"14\">%4</text>\n")
                  .arg(x)
                  .arg(libraryColour(share.library))
                  .arg(x + 16)
@@ -272,7 +287,8 @@ QString svgLayerBars(const RunRecord& r, int top) {
                  .arg(labelW - 6)
                  .arg(y + 12)
                  .arg(esc(elideMiddle(QString::fromStdString(l.node), 44)));
-        s += QStringLiteral("<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\"><title>%6 (%7): %8 ms</title></rect>")
+        s += QStringLiteral(
+                 "<rect x=\"%1\" y=\"%2\" width=\"%3\" height=\"%4\" fill=\"%5\"><title>%6 (%7): %8 ms</title></rect>")
                  .arg(labelW)
                  .arg(y + 2)
                  .arg(w, 0, 'f', 1)
@@ -304,7 +320,12 @@ QString svgLatency(const std::vector<const RunRecord*>& runs) {
         const int y = 10 + plotH - int(plotH * t / 4);
         s += QStringLiteral("<line x1=\"%1\" y1=\"%2\" x2=\"%3\" y2=\"%2\" stroke=\"#ddd\"/>"
                             "<text x=\"%4\" y=\"%5\" text-anchor=\"end\">%6</text>\n")
-                 .arg(left).arg(y).arg(left + plotW).arg(left - 4).arg(y + 4).arg(ms(v));
+                 .arg(left)
+                 .arg(y)
+                 .arg(left + plotW)
+                 .arg(left - 4)
+                 .arg(y + 4)
+                 .arg(ms(v));
     }
     s += QStringLiteral("<text x=\"%1\" y=\"%2\" text-anchor=\"middle\">iteration (latency in ms)</text>\n")
              .arg(left + plotW / 2)
@@ -359,8 +380,9 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
     if (against) comparison = compareRecords(*against, run);
     const int top = std::max(1, options.topLayers);
 
-    const QString title = against ? QStringLiteral("Embark report: %1 against %2").arg(runTitle(run), runTitle(*against))
-                                  : QStringLiteral("Embark report: %1").arg(runTitle(run));
+    const QString title = against
+                              ? QStringLiteral("Embark report: %1 against %2").arg(runTitle(run), runTitle(*against))
+                              : QStringLiteral("Embark report: %1").arg(runTitle(run));
     QString h;
     h += QStringLiteral("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">\n<title>%1</title>\n").arg(title);
     h += QStringLiteral("<style>body{font-family:sans-serif;margin:24px;max-width:1100px}"
@@ -389,7 +411,8 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
         if (options.images.empty()) {
             const QString bars = svgLayerBars(run, std::min(top, 25));
             if (!bars.isEmpty())
-                charts += QStringLiteral("<h3>Slowest layers of run #%1 (colour: kernel library)</h3>\n").arg(run.id) + bars;
+                charts +=
+                    QStringLiteral("<h3>Slowest layers of run #%1 (colour: kernel library)</h3>\n").arg(run.id) + bars;
             const QString latency = svgLatency(runs);
             if (!latency.isEmpty()) charts += QStringLiteral("<h3>Latency of each iteration</h3>\n") + latency;
         }
@@ -401,7 +424,8 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
     }
     for (const RunRecord* r : runs)
         if (!r->layers.empty())
-            h += QStringLiteral("<h2>Per-layer time: the slowest layers of run #%1</h2>\n").arg(r->id) + layerTable(*r, top);
+            h += QStringLiteral("<h2>Per-layer time: the slowest layers of run #%1</h2>\n").arg(r->id) +
+                 layerTable(*r, top);
 
     for (const RunRecord* r : runs) {
         if (r->outputAccuracy.empty() && r->layerAccuracy.empty()) continue;
@@ -421,10 +445,12 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
 Status writeReport(const QString& path, const QString& html) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
-        return makeError(ErrorKind::External, QStringLiteral("cannot write the report %1: %2").arg(path, file.errorString()).toStdString());
+        return makeError(ErrorKind::External,
+                         QStringLiteral("cannot write the report %1: %2").arg(path, file.errorString()).toStdString());
     file.write(html.toUtf8());
     if (!file.commit())
-        return makeError(ErrorKind::External, QStringLiteral("cannot write the report %1: %2").arg(path, file.errorString()).toStdString());
+        return makeError(ErrorKind::External,
+                         QStringLiteral("cannot write the report %1: %2").arg(path, file.errorString()).toStdString());
     return {};
 }
 

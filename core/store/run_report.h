@@ -17,8 +17,8 @@
 namespace embark::store {
 
 struct ReportImage {
-    QString title; // a heading above the image; empty = none (a title drawn in the image)
-    QString src; // an <img> source: "data:image/png;base64,..." or a QTextDocument resource name
+    QString title;             // a heading above the image; empty = none (a title drawn in the image)
+    QString src;               // an <img> source: "data:image/png;base64,..." or a QTextDocument resource name
     int width = 0, height = 0; // in CSS pixels; 0 = the image's own
 };
 

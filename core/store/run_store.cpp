@@ -57,8 +57,7 @@ constexpr const char* kRunColumns =
 LatencyStats statsFromRow(const QSqlQuery& q, int first) {
     LatencyStats s;
     s.count = q.value(first).toLongLong();
-    double* fields[] = {&s.minNs, &s.maxNs, &s.medianNs, &s.meanNs, &s.p90Ns, &s.stdevNs,
-                        &s.ci95LowNs, &s.ci95HighNs};
+    double* fields[] = {&s.minNs, &s.maxNs, &s.medianNs, &s.meanNs, &s.p90Ns, &s.stdevNs, &s.ci95LowNs, &s.ci95HighNs};
     for (int i = 0; i < 8; ++i) *fields[i] = q.value(first + 1 + i).toDouble();
     return s;
 }
@@ -66,9 +65,7 @@ LatencyStats statsFromRow(const QSqlQuery& q, int first) {
 // Rolls back unless committed, so every early return leaves the database untouched.
 class WriteTransaction {
 public:
-    WriteTransaction(QSqlDatabase& db, const QString& path) : m_db(db) {
-        m_status = exec(db, "BEGIN IMMEDIATE", path);
-    }
+    WriteTransaction(QSqlDatabase& db, const QString& path) : m_db(db) { m_status = exec(db, "BEGIN IMMEDIATE", path); }
     ~WriteTransaction() {
         if (m_status.ok() && !m_committed) QSqlQuery(m_db).exec("ROLLBACK");
     }
@@ -95,8 +92,7 @@ QString RunStore::defaultPath() {
     return QDir(dir).filePath("runs.sqlite");
 }
 
-RunStore::RunStore(QString path, QString connection)
-    : m_path(std::move(path)), m_connection(std::move(connection)) {}
+RunStore::RunStore(QString path, QString connection) : m_path(std::move(path)), m_connection(std::move(connection)) {}
 
 RunStore::~RunStore() {
     {
@@ -109,10 +105,10 @@ RunStore::~RunStore() {
 Expected<std::unique_ptr<RunStore>> RunStore::open(const QString& path) {
     const QFileInfo info(path);
     if (!QDir().mkpath(info.absolutePath()))
-        return makeError(ErrorKind::External,
-                         QStringLiteral("run store: cannot create the folder '%1': check its "
-                                        "permissions or set EMBARK_DATA_DIR")
-                             .arg(info.absolutePath()).toStdString());
+        return makeError(ErrorKind::External, QStringLiteral("run store: cannot create the folder '%1': check its "
+                                                             "permissions or set EMBARK_DATA_DIR")
+                                                  .arg(info.absolutePath())
+                                                  .toStdString());
     const QString name = QStringLiteral("embark-store-%1").arg(g_connectionCounter++);
     std::unique_ptr<RunStore> store(new RunStore(info.absoluteFilePath(), name));
     QSqlDatabase db = QSqlDatabase::addDatabase("QSQLITE", name);
@@ -126,7 +122,8 @@ Expected<std::unique_ptr<RunStore>> RunStore::open(const QString& path) {
         return makeError(ErrorKind::InvalidInput,
                          QStringLiteral("run store '%1' is not an SQLite database (%2): move it "
                                         "away or set EMBARK_DATA_DIR to another folder")
-                             .arg(store->m_path, q.lastError().text()).toStdString());
+                             .arg(store->m_path, q.lastError().text())
+                             .toStdString());
     q.finish(); // an unfinished statement would keep the migration's COMMIT from completing
     EMBARK_TRY(exec(db, "PRAGMA synchronous = FULL", store->m_path));
     EMBARK_TRY(exec(db, "PRAGMA foreign_keys = ON", store->m_path));
@@ -152,12 +149,28 @@ Expected<int64_t> RunStore::addRun(const RunRecord& record) {
               " compiler, compiler_flags, threads, embark_version, status, message, sample_count,"
               " min_ns, max_ns, median_ns, mean_ns, p90_ns, stdev_ns, ci95_low_ns, ci95_high_ns,"
               " extra_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    const QVariant values[] = {
-        isoUtc(date), text(f.modelPath), text(f.modelSha256), text(f.exportHash), text(f.boardId),
-        text(f.kernelLibrary), text(f.compiler), text(f.compilerFlags), f.threads,
-        text(f.embarkVersion), statusName(record.status), text(record.message), qint64(s.count),
-        s.minNs, s.maxNs, s.medianNs, s.meanNs, s.p90Ns, s.stdevNs, s.ci95LowNs, s.ci95HighNs,
-        QString::fromUtf8(QJsonDocument(record.extra).toJson(QJsonDocument::Compact))};
+    const QVariant values[] = {isoUtc(date),
+                               text(f.modelPath),
+                               text(f.modelSha256),
+                               text(f.exportHash),
+                               text(f.boardId),
+                               text(f.kernelLibrary),
+                               text(f.compiler),
+                               text(f.compilerFlags),
+                               f.threads,
+                               text(f.embarkVersion),
+                               statusName(record.status),
+                               text(record.message),
+                               qint64(s.count),
+                               s.minNs,
+                               s.maxNs,
+                               s.medianNs,
+                               s.meanNs,
+                               s.p90Ns,
+                               s.stdevNs,
+                               s.ci95LowNs,
+                               s.ci95HighNs,
+                               QString::fromUtf8(QJsonDocument(record.extra).toJson(QJsonDocument::Compact))};
     for (int i = 0; i < static_cast<int>(std::size(values)); ++i) q.bindValue(i, values[i]);
     if (!q.exec()) return sqlError(m_path, "adding a run", q.lastError().text());
     const qint64 id = q.lastInsertId().toLongLong();
@@ -181,12 +194,13 @@ Expected<int64_t> RunStore::addRun(const RunRecord& record) {
     QSqlQuery acc(db);
     acc.prepare("INSERT INTO accuracy (run_id, scope, position, name, max_abs, max_rel, rmse, cosine,"
                 " snr_db) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    for (const auto& [scope, entries] : {std::pair{"output", &record.outputAccuracy},
-                                         std::pair{"layer", &record.layerAccuracy}}) {
+    for (const auto& [scope, entries] :
+         {std::pair{"output", &record.outputAccuracy}, std::pair{"layer", &record.layerAccuracy}}) {
         for (size_t i = 0; i < entries->size(); ++i) {
             const AccuracyEntry& a = (*entries)[i];
-            const QVariant row[] = {id, scope, qint64(i), text(a.name), real(a.maxAbs),
-                                    real(a.maxRel), real(a.rmse), real(a.cosine), real(a.snrDb)};
+            const QVariant row[] = {id,           scope,          qint64(i),
+                                    text(a.name), real(a.maxAbs), real(a.maxRel),
+                                    real(a.rmse), real(a.cosine), real(a.snrDb)};
             for (int k = 0; k < 9; ++k) acc.bindValue(k, row[k]);
             if (!acc.exec()) return sqlError(m_path, "adding accuracy", acc.lastError().text());
         }
@@ -261,7 +275,9 @@ Expected<RunRecord> RunStore::getRun(int64_t id) {
     if (!q.next())
         return makeError(ErrorKind::Usage, QStringLiteral("run store '%1' has no run %2: see "
                                                           "'embark-cli runs list'")
-                                               .arg(m_path).arg(id).toStdString());
+                                               .arg(m_path)
+                                               .arg(id)
+                                               .toStdString());
     RunRecord r;
     r.id = id;
     RunFingerprint& f = r.fingerprint;
@@ -296,7 +312,7 @@ Expected<RunRecord> RunStore::getRun(int64_t id) {
     rows.bindValue(0, qint64(id));
     if (!rows.exec()) return sqlError(m_path, "reading accuracy", rows.lastError().text());
     while (rows.next()) {
-        AccuracyEntry a{str(rows.value(1)), realOf(rows.value(2)), realOf(rows.value(3)),
+        AccuracyEntry a{str(rows.value(1)),    realOf(rows.value(2)), realOf(rows.value(3)),
                         realOf(rows.value(4)), realOf(rows.value(5)), realOf(rows.value(6))};
         (rows.value(0).toString() == "output" ? r.outputAccuracy : r.layerAccuracy).push_back(std::move(a));
     }
@@ -312,8 +328,8 @@ Status RunStore::deleteRun(int64_t id) {
     q.bindValue(0, qint64(id));
     if (!q.exec()) return sqlError(m_path, "deleting a run", q.lastError().text());
     if (q.numRowsAffected() == 0)
-        return makeError(ErrorKind::Usage, QStringLiteral("run store '%1' has no run %2 to delete")
-                                               .arg(m_path).arg(id).toStdString());
+        return makeError(ErrorKind::Usage,
+                         QStringLiteral("run store '%1' has no run %2 to delete").arg(m_path).arg(id).toStdString());
     return tx.commit(m_path);
 }
 

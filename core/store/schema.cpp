@@ -50,9 +50,9 @@ Status toV1(QSqlDatabase& db, const QString& path) {
 // v2: latency statistics and extra JSON on the run row (so listing needs no samples), indexes
 // for the history filters; statistics of existing runs are computed from their samples.
 Status toV2(QSqlDatabase& db, const QString& path) {
-    const char* columns[] = {"sample_count INTEGER", "min_ns REAL", "max_ns REAL", "median_ns REAL",
-                             "mean_ns REAL", "p90_ns REAL", "stdev_ns REAL", "ci95_low_ns REAL",
-                             "ci95_high_ns REAL"};
+    const char* columns[] = {"sample_count INTEGER", "min_ns REAL",      "max_ns REAL",
+                             "median_ns REAL",       "mean_ns REAL",     "p90_ns REAL",
+                             "stdev_ns REAL",        "ci95_low_ns REAL", "ci95_high_ns REAL"};
     for (const char* column : columns)
         EMBARK_TRY(exec(db, QStringLiteral("ALTER TABLE runs ADD COLUMN %1 NOT NULL DEFAULT 0").arg(column), path));
     EMBARK_TRY(exec(db, "ALTER TABLE runs ADD COLUMN extra_json TEXT NOT NULL DEFAULT '{}'", path));
@@ -70,8 +70,8 @@ Status toV2(QSqlDatabase& db, const QString& path) {
                   " p90_ns = ?, stdev_ns = ?, ci95_low_ns = ?, ci95_high_ns = ? WHERE id = ?");
     for (auto& [id, ns] : samples) {
         const LatencyStats s = summarizeLatency(ns);
-        const QVariant values[] = {qint64(s.count), s.minNs, s.maxNs, s.medianNs, s.meanNs,
-                                   s.p90Ns, s.stdevNs, s.ci95LowNs, s.ci95HighNs, id};
+        const QVariant values[] = {qint64(s.count), s.minNs,   s.maxNs,     s.medianNs,   s.meanNs,
+                                   s.p90Ns,         s.stdevNs, s.ci95LowNs, s.ci95HighNs, id};
         for (int i = 0; i < 10; ++i) write.bindValue(i, values[i]);
         if (!write.exec()) return sqlError(path, "migrating statistics", write.lastError().text());
     }
@@ -101,20 +101,24 @@ Status migrate(QSqlDatabase& db, const QString& path) {
         auto version = userVersion(db, path);
         Status status = version ? Status{} : Status{version.error()};
         if (status && *version > kSchemaVersion)
-            status = makeError(ErrorKind::External,
-                               QStringLiteral("run store '%1' has schema version %2, newer than this "
-                                              "Embark's %3: upgrade Embark or set EMBARK_DATA_DIR to "
-                                              "another folder")
-                                   .arg(path).arg(*version).arg(kSchemaVersion).toStdString());
+            status =
+                makeError(ErrorKind::External, QStringLiteral("run store '%1' has schema version %2, newer than this "
+                                                              "Embark's %3: upgrade Embark or set EMBARK_DATA_DIR to "
+                                                              "another folder")
+                                                   .arg(path)
+                                                   .arg(*version)
+                                                   .arg(kSchemaVersion)
+                                                   .toStdString());
         if (status && *version < 0)
-            status = makeError(ErrorKind::InvalidInput,
-                               QStringLiteral("run store '%1' has an invalid schema version %2: "
-                                              "it is not an Embark run store")
-                                   .arg(path).arg(*version).toStdString());
+            status =
+                makeError(ErrorKind::InvalidInput, QStringLiteral("run store '%1' has an invalid schema version %2: "
+                                                                  "it is not an Embark run store")
+                                                       .arg(path)
+                                                       .arg(*version)
+                                                       .toStdString());
         if (status && *version == kSchemaVersion) return exec(db, "COMMIT", path);
         if (status) status = kSteps[*version](db, path);
-        if (status)
-            status = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(*version + 1), path);
+        if (status) status = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(*version + 1), path);
         if (status) status = exec(db, "COMMIT", path);
         if (!status) {
             QSqlQuery(db).exec("ROLLBACK");

@@ -21,8 +21,7 @@ namespace embark::targets {
 namespace {
 
 Error fieldError(const QString& file, const QString& field, const QString& what) {
-    return makeError(ErrorKind::InvalidInput,
-                     QStringLiteral("%1: field '%2' %3").arg(file, field, what).toStdString());
+    return makeError(ErrorKind::InvalidInput, QStringLiteral("%1: field '%2' %3").arg(file, field, what).toStdString());
 }
 
 // Reads typed fields out of one JSON object, naming "runner.host"-style paths in errors.
@@ -43,8 +42,7 @@ public:
         return v.toString();
     }
 
-    Expected<qint64> integer(const QString& key, bool required, qint64 min, qint64 max,
-                             qint64 fallback = 0) const {
+    Expected<qint64> integer(const QString& key, bool required, qint64 min, qint64 max, qint64 fallback = 0) const {
         const QJsonValue v = m_obj.value(key);
         if (v.isUndefined() || v.isNull()) {
             if (required) return fieldError(m_file, path(key), "is missing (an integer)");
@@ -54,10 +52,8 @@ public:
         // JSON numbers are doubles: 2^53 keeps every byte count of a real board exact. The
         // range is checked before any cast: casting a double outside qint64 (1e300, NaN) is
         // undefined behaviour (found by tests/fuzz/fuzz_board_file).
-        if (!v.isDouble() || !(d >= double(min) && d <= double(max)) || std::fabs(d) >= 0x1p62 ||
-            d != std::trunc(d))
-            return fieldError(m_file, path(key),
-                              QStringLiteral("must be an integer from %1 to %2").arg(min).arg(max));
+        if (!v.isDouble() || !(d >= double(min) && d <= double(max)) || std::fabs(d) >= 0x1p62 || d != std::trunc(d))
+            return fieldError(m_file, path(key), QStringLiteral("must be an integer from %1 to %2").arg(min).arg(max));
         return static_cast<qint64>(d);
     }
 
@@ -111,9 +107,12 @@ Expected<BoardRunner> parseRunner(const QJsonObject& root, const QString& file) 
     BoardRunner runner;
     auto kind = r.string("kind", true);
     EMBARK_TRY(kind);
-    if (*kind == "ssh") runner.kind = BoardRunner::Kind::Ssh;
-    else if (*kind == "local") runner.kind = BoardRunner::Kind::Local;
-    else return fieldError(file, "runner.kind", "must be one of ssh, local (not '" + *kind + "')");
+    if (*kind == "ssh")
+        runner.kind = BoardRunner::Kind::Ssh;
+    else if (*kind == "local")
+        runner.kind = BoardRunner::Kind::Local;
+    else
+        return fieldError(file, "runner.kind", "must be one of ssh, local (not '" + *kind + "')");
 
     auto host = r.string("host", runner.kind == BoardRunner::Kind::Ssh);
     auto user = r.string("user", false);
@@ -152,10 +151,11 @@ Expected<Board> parseBoard(const QByteArray& json, const QString& fileName) {
     QJsonParseError perr{};
     const QJsonDocument doc = QJsonDocument::fromJson(json, &perr);
     if (perr.error != QJsonParseError::NoError)
-        return makeError(ErrorKind::InvalidInput,
-                         QStringLiteral("%1: not valid JSON at offset %2: %3")
-                             .arg(fileName).arg(perr.offset).arg(perr.errorString())
-                             .toStdString());
+        return makeError(ErrorKind::InvalidInput, QStringLiteral("%1: not valid JSON at offset %2: %3")
+                                                      .arg(fileName)
+                                                      .arg(perr.offset)
+                                                      .arg(perr.errorString())
+                                                      .toStdString());
     if (!doc.isObject())
         return makeError(ErrorKind::InvalidInput,
                          (fileName + ": must hold one JSON object describing a board").toStdString());
@@ -184,8 +184,7 @@ Expected<Board> parseBoard(const QByteArray& json, const QString& fileName) {
     const bool native = *arch == "native";
     if (!native && !knownArchitectures().contains(*arch))
         return fieldError(fileName, "arch",
-                          "must be one of " + knownArchitectures().join(", ") +
-                              " or native (not '" + *arch + "')");
+                          "must be one of " + knownArchitectures().join(", ") + " or native (not '" + *arch + "')");
     // A native board may leave cores and memory to detection (0 or absent).
     auto cores = r.integer("cores", !native, native ? 0 : 1, 4096);
     auto memory = r.integer("memory_bytes", !native, native ? 0 : 1, qint64(1) << 50);
@@ -198,7 +197,8 @@ Expected<Board> parseBoard(const QByteArray& json, const QString& fileName) {
     auto runner = parseRunner(root, fileName);
     EMBARK_TRY(runner);
     if (const QJsonValue ort = root.value("onnxruntime"); !ort.isUndefined() && !ort.isNull()) {
-        if (!ort.isObject()) return fieldError(fileName, "onnxruntime", "must be an object with \"root\" or \"node\" and \"ep\"");
+        if (!ort.isObject())
+            return fieldError(fileName, "onnxruntime", "must be an object with \"root\" or \"node\" and \"ep\"");
         auto runtime = parseOrtRuntime(ort.toObject(), fileName);
         EMBARK_TRY(runtime);
         b.onnxruntime = *runtime;
@@ -250,15 +250,15 @@ QJsonObject Board::toJson() const {
     if (!runner.execPrefix.isEmpty()) r["exec_prefix"] = QJsonArray::fromStringList(runner.execPrefix);
     if (!runner.key.isEmpty()) r["key"] = runner.key;
     QJsonObject board{{"id", id},
-                       {"name", name},
-                       {"arch", arch},
-                       {"isa", isa},
-                       {"cflags", QJsonArray::fromStringList(cflags)},
-                       {"cores", cores},
-                       {"memory_bytes", memoryBytes},
-                       {"vlen_bits", vlenBits},
-                       {"xnnpack", xnnpack},
-                       {"runner", r}};
+                      {"name", name},
+                      {"arch", arch},
+                      {"isa", isa},
+                      {"cflags", QJsonArray::fromStringList(cflags)},
+                      {"cores", cores},
+                      {"memory_bytes", memoryBytes},
+                      {"vlen_bits", vlenBits},
+                      {"xnnpack", xnnpack},
+                      {"runner", r}};
     if (onnxruntime) board["onnxruntime"] = onnxruntime->toJson();
     return board;
 }
@@ -277,13 +277,12 @@ QString formatBytes(qint64 bytes) {
 Status Board::fits(qint64 arenaBytes, qint64 weightBytes) const {
     const qint64 need = arenaBytes + weightBytes;
     if (need <= memoryBytes) return {};
-    return makeError(ErrorKind::External,
-                     QStringLiteral("board '%1' has %2 of memory but the model needs %3 "
-                                    "(activation arena %4 + weights %5): pick a bigger board or a "
-                                    "smaller model/input shape")
-                         .arg(id, formatBytes(memoryBytes), formatBytes(need),
-                              formatBytes(arenaBytes), formatBytes(weightBytes))
-                         .toStdString());
+    return makeError(ErrorKind::External, QStringLiteral("board '%1' has %2 of memory but the model needs %3 "
+                                                         "(activation arena %4 + weights %5): pick a bigger board or a "
+                                                         "smaller model/input shape")
+                                              .arg(id, formatBytes(memoryBytes), formatBytes(need),
+                                                   formatBytes(arenaBytes), formatBytes(weightBytes))
+                                              .toStdString());
 }
 
 Status boardFits(const Board& board, qint64 arenaBytes, qint64 weightBytes) {
@@ -296,14 +295,16 @@ Status saveBoardFile(const Board& board, const QString& dir) {
     if (!idPattern.match(board.id).hasMatch())
         return makeError(ErrorKind::Usage, QStringLiteral("cannot save board '%1' in %2: a board id must be letters, "
                                                           "digits, '.', '_' or '-', starting with a letter or digit")
-                                               .arg(board.id, dir).toStdString());
+                                               .arg(board.id, dir)
+                                               .toStdString());
     if (!QDir().mkpath(dir))
         return makeError(ErrorKind::External, ("cannot create the boards folder " + dir).toStdString());
     const QString path = QDir(dir).filePath(board.id + ".json");
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
-        return makeError(ErrorKind::External,
-                         QStringLiteral("%1: cannot write the board file: %2").arg(path, f.errorString()).toStdString());
+        return makeError(
+            ErrorKind::External,
+            QStringLiteral("%1: cannot write the board file: %2").arg(path, f.errorString()).toStdString());
     const QByteArray data = QJsonDocument(board.toJson()).toJson(QJsonDocument::Indented);
     // flush() first: Qt 6.4's commit() ignores an error of the final buffered write (disk
     // full) and would replace the old file with a truncated one.
@@ -320,9 +321,7 @@ QString builtInBoardsDir() {
 
 QString userBoardsDir() {
     const QString env = qEnvironmentVariable("EMBARK_CONFIG_DIR");
-    const QString base = env.isEmpty()
-                             ? QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
-                             : env;
+    const QString base = env.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation) : env;
     return base + "/boards";
 }
 
@@ -349,10 +348,11 @@ BoardCatalog loadBoards(const QString& builtInDir, const QString& userDir) {
             auto it = byId.find(board->id);
             if (it != byId.end()) {
                 if (builtIn || it->second.builtIn == builtIn) {
-                    catalog.problems.push_back(makeError(
-                        ErrorKind::InvalidInput,
-                        QStringLiteral("%1: board id '%2' is already defined by %3: rename one of them")
-                            .arg(path, board->id, it->second.sourceFile).toStdString()));
+                    catalog.problems.push_back(
+                        makeError(ErrorKind::InvalidInput,
+                                  QStringLiteral("%1: board id '%2' is already defined by %3: rename one of them")
+                                      .arg(path, board->id, it->second.sourceFile)
+                                      .toStdString()));
                     continue;
                 }
                 catalog.notes << QStringLiteral("user board '%1' (%2) overrides the built-in (%3)")
@@ -373,10 +373,9 @@ Expected<Board> findBoard(const BoardCatalog& catalog, const QString& id) {
     if (const Board* b = catalog.find(id)) return *b;
     QStringList ids;
     for (const Board& b : catalog.boards) ids << b.id;
-    QString message = QStringLiteral("unknown board '%1' (known: %2; 'embark-cli boards' lists them)")
-                          .arg(id, ids.join(", "));
-    for (const Error& e : catalog.problems)
-        message += "; note: " + QString::fromStdString(e.message);
+    QString message =
+        QStringLiteral("unknown board '%1' (known: %2; 'embark-cli boards' lists them)").arg(id, ids.join(", "));
+    for (const Error& e : catalog.problems) message += "; note: " + QString::fromStdString(e.message);
     return makeError(ErrorKind::Usage, message.toStdString());
 }
 

@@ -45,13 +45,14 @@ bool isFloat32OrInt8(const ir::Node& n, const KernelLibrary& lib) {
 bool input4D(const ir::Node& n, const KernelLibrary&) { return n.input(0) && n.input(0)->shape.rank() == 4; }
 bool constantWeights(const ir::Node& n, const KernelLibrary&) { return n.input(1) && n.input(1)->isConstant(); }
 bool gemmPlain(const ir::Node& n, const KernelLibrary&) {
-    return n.attrInt("transA", 0) == 0 && n.attrFloat("alpha", 1.f) == 1.f &&
-           n.attrFloat("beta", 1.f) == 1.f && n.input(0) && n.input(0)->shape.rank() == 2;
+    return n.attrInt("transA", 0) == 0 && n.attrFloat("alpha", 1.f) == 1.f && n.attrFloat("beta", 1.f) == 1.f &&
+           n.input(0) && n.input(0)->shape.rank() == 2;
 }
 bool explicitPads(const ir::Node& n, const KernelLibrary&) {
     const std::string autoPad = n.attrString("auto_pad", "NOTSET");
     if (autoPad != "NOTSET") return false;
-    for (int64_t d : n.attrInts("dilations")) if (d != 1 && n.op != OpKind::Conv) return false;
+    for (int64_t d : n.attrInts("dilations"))
+        if (d != 1 && n.op != OpKind::Conv) return false;
     return true;
 }
 bool noCeilMode(const ir::Node& n, const KernelLibrary&) { return n.attrInt("ceil_mode", 0) == 0; }
@@ -163,12 +164,18 @@ constexpr ConstraintInfo kConstraints[] = {
     {C::BroadcastRank4, "inputs of at most 4 dimensions", broadcastRank4},
     {C::DeconvNaturalOutput, "ConvTranspose without output_shape, with output_padding < stride", deconvNaturalOutput},
     {C::QuantPerTensor, "per-tensor quantization (scalar scale and zero point, int8 or uint8)", quantPerTensor},
-    {C::Qs8Contract, "int8 activations (not uint8) and symmetric int8 weights (per-channel or per-tensor scales, zero "
-                     "weight zero point): XNNPACK's qs8-qc8w operators", qs8Contract},
-    {C::Qs8ScaleRange, "requantization scales XNNPACK accepts (x_scale * w_scale / y_scale < 256; an add's input/output "
-                       "scale ratios in [2^-10, 2^8))", qs8ScaleRange},
+    {C::Qs8Contract,
+     "int8 activations (not uint8) and symmetric int8 weights (per-channel or per-tensor scales, zero "
+     "weight zero point): XNNPACK's qs8-qc8w operators",
+     qs8Contract},
+    {C::Qs8ScaleRange,
+     "requantization scales XNNPACK accepts (x_scale * w_scale / y_scale < 256; an add's input/output "
+     "scale ratios in [2^-10, 2^8))",
+     qs8ScaleRange},
     {C::Float32OrInt8, "float32 or int8 tensors only", isFloat32OrInt8},
-    {C::AveragePadsExcluded, "count_include_pad=1 with padding (the library averages over the taps inside the input only)", averagePadsExcluded},
+    {C::AveragePadsExcluded,
+     "count_include_pad=1 with padding (the library averages over the taps inside the input only)",
+     averagePadsExcluded},
 };
 
 const ConstraintInfo& info(Constraint c) {

@@ -21,24 +21,24 @@ std::string_view dataFormatName(DataFormat f);
 // A named check on a node, implemented once in kernel_library.cpp; libraries list which
 // checks each op needs, so support is data rather than code.
 enum class Constraint : uint8_t {
-    Float32,          // every non-constant input and output is float32
-    Conv2D,           // 4-D input (2-D spatial), any group count (depthwise, grouped)
-    ConstantWeights,  // input 1 (weights / B) is a constant
-    GemmPlain,        // Gemm with transA = 0, alpha = beta = 1, 2-D A
-    ExplicitPads,     // auto_pad absent or NOTSET, dilations 1 for pooling
-    NoCeilMode,       // pooling with ceil_mode = 0
-    Input4D,          // input 0 is 4-D
-    LastAxis,         // axis attribute names the last dimension (Softmax)
+    Float32,                 // every non-constant input and output is float32
+    Conv2D,                  // 4-D input (2-D spatial), any group count (depthwise, grouped)
+    ConstantWeights,         // input 1 (weights / B) is a constant
+    GemmPlain,               // Gemm with transA = 0, alpha = beta = 1, 2-D A
+    ExplicitPads,            // auto_pad absent or NOTSET, dilations 1 for pooling
+    NoCeilMode,              // pooling with ceil_mode = 0
+    Input4D,                 // input 0 is 4-D
+    LastAxis,                // axis attribute names the last dimension (Softmax)
     FusedActivationDeclared, // a fused activation is one the library declares for this op
     ConstantClipBounds,      // Clip min/max are absent or constants
-    BroadcastRank4,   // binary op inputs have at most 4 dims
-    AveragePadsExcluded, // AveragePool: count_include_pad = 0, or no padding
-    DeconvNaturalOutput, // ConvTranspose: no output_shape, output_padding < stride, pads >= 0
-    QuantPerTensor,   // QuantizeLinear/DequantizeLinear: constant scalar scale and zero point, int8/uint8
-    Qs8Contract,      // fused int8 op (QConv/QGemm/QAdd): int8 activations, symmetric int8 weights
-                      // with per-channel or per-tensor scales (XNNPACK's qs8-qc8w)
-    Qs8ScaleRange,    // requantization scales XNNPACK accepts (see kernel_library.cpp)
-    Float32OrInt8,    // run-time tensors all float32 or all int8 (max pooling: no requantization)
+    BroadcastRank4,          // binary op inputs have at most 4 dims
+    AveragePadsExcluded,     // AveragePool: count_include_pad = 0, or no padding
+    DeconvNaturalOutput,     // ConvTranspose: no output_shape, output_padding < stride, pads >= 0
+    QuantPerTensor,          // QuantizeLinear/DequantizeLinear: constant scalar scale and zero point, int8/uint8
+    Qs8Contract,             // fused int8 op (QConv/QGemm/QAdd): int8 activations, symmetric int8 weights
+                             // with per-channel or per-tensor scales (XNNPACK's qs8-qc8w)
+    Qs8ScaleRange,           // requantization scales XNNPACK accepts (see kernel_library.cpp)
+    Float32OrInt8,           // run-time tensors all float32 or all int8 (max pooling: no requantization)
 };
 std::string_view constraintText(Constraint c);
 
@@ -55,12 +55,12 @@ struct FusionPattern {
 };
 
 struct KernelLibrary {
-    std::string id;          // "portable", "xnnpack"
+    std::string id; // "portable", "xnnpack"
     std::string description;
     std::vector<OpSupport> ops;
     std::vector<FusionPattern> fusions;
     DataFormat preferredFormat = DataFormat::NCHW;
-    std::vector<std::string> architectures;       // available out of the box
+    std::vector<std::string> architectures;         // available out of the box
     std::vector<std::string> prebuiltArchitectures; // available only with a prebuilt tree
 
     const OpSupport* find(ir::OpKind op) const;

@@ -30,8 +30,10 @@ QString OrtRuntime::describe() const {
 
 QJsonObject OrtRuntime::toJson() const {
     QJsonObject o{{"ep", ep}};
-    if (isNode()) o["node"] = node;
-    else o["root"] = root;
+    if (isNode())
+        o["node"] = node;
+    else
+        o["root"] = root;
     return o;
 }
 
@@ -128,7 +130,8 @@ Expected<QString> normalise(const EpOptionSpec& spec, const QString& key, const 
     }
     case T::CpuList: {
         static const QRegularExpression list(QStringLiteral("^[0-9]+(,[0-9]+)*$"));
-        if (!list.match(v).hasMatch()) return optionError(key, raw, "takes CPU numbers separated by commas, e.g. 0,1,2,3");
+        if (!list.match(v).hasMatch())
+            return optionError(key, raw, "takes CPU numbers separated by commas, e.g. 0,1,2,3");
         const QStringList cpus = v.split(',');
         if (QSet<QString>(cpus.begin(), cpus.end()).size() != cpus.size())
             return optionError(key, raw, "names a CPU twice");
@@ -136,7 +139,8 @@ Expected<QString> normalise(const EpOptionSpec& spec, const QString& key, const 
     }
     case T::OpTypes: {
         static const QRegularExpression list(QStringLiteral("^[A-Za-z][A-Za-z0-9_]*(,[A-Za-z][A-Za-z0-9_]*)*$"));
-        if (!list.match(v).hasMatch()) return optionError(key, raw, "takes ONNX op types separated by commas, e.g. Softmax,Gemm");
+        if (!list.match(v).hasMatch())
+            return optionError(key, raw, "takes ONNX op types separated by commas, e.g. Softmax,Gemm");
         return v;
     }
     case T::NodeNames:
@@ -161,18 +165,22 @@ Expected<EpOptions> parseEpOptions(const QStringList& keyValues, int threads) {
         const qsizetype eq = kv.indexOf('=');
         if (eq <= 0)
             return makeError(ErrorKind::Usage,
-                             QStringLiteral("--ep-option '%1' is not KEY=VALUE (e.g. SPACEMIT_EP_DUMP_SUBGRAPHS=1)").arg(kv).toStdString());
+                             QStringLiteral("--ep-option '%1' is not KEY=VALUE (e.g. SPACEMIT_EP_DUMP_SUBGRAPHS=1)")
+                                 .arg(kv)
+                                 .toStdString());
         const QString key = kv.left(eq).trimmed();
         const EpOptionSpec* spec = findEpOption(key);
         if (!spec) {
             QStringList keys;
             for (const EpOptionSpec& s : spacemitEpOptions()) keys << QLatin1String(s.key);
-            return makeError(ErrorKind::Usage, QStringLiteral("unknown SpacemiT EP option '%1' (known: %2)")
-                                                   .arg(key, keys.join(", ")).toStdString());
+            return makeError(
+                ErrorKind::Usage,
+                QStringLiteral("unknown SpacemiT EP option '%1' (known: %2)").arg(key, keys.join(", ")).toStdString());
         }
         const QString full = QLatin1String(spec->key);
         if (out.count(full))
-            return makeError(ErrorKind::Usage, QStringLiteral("SpacemiT EP option %1 is given twice").arg(full).toStdString());
+            return makeError(ErrorKind::Usage,
+                             QStringLiteral("SpacemiT EP option %1 is given twice").arg(full).toStdString());
         auto value = normalise(*spec, full, kv.mid(eq + 1));
         if (!value) return value.error();
         out[full] = *value;
@@ -183,11 +191,15 @@ Expected<EpOptions> parseEpOptions(const QStringList& keyValues, int threads) {
     if (auto it = out.find(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_AFFINITY")); it != out.end()) {
         const qsizetype cpus = it->second.split(',').size();
         if (cpus != n)
-            return makeError(ErrorKind::Usage,
-                             QStringLiteral("SpacemiT EP option SPACEMIT_EP_INTRA_THREAD_AFFINITY='%1' names %2 CPU(s) but "
-                                            "the EP runs %3 thread(s) (SPACEMIT_EP_INTRA_THREAD_NUM or --threads): give "
-                                            "one CPU per thread")
-                                 .arg(it->second).arg(cpus).arg(n).toStdString());
+            return makeError(
+                ErrorKind::Usage,
+                QStringLiteral("SpacemiT EP option SPACEMIT_EP_INTRA_THREAD_AFFINITY='%1' names %2 CPU(s) but "
+                               "the EP runs %3 thread(s) (SPACEMIT_EP_INTRA_THREAD_NUM or --threads): give "
+                               "one CPU per thread")
+                    .arg(it->second)
+                    .arg(cpus)
+                    .arg(n)
+                    .toStdString());
     }
     return out;
 }
@@ -224,9 +236,7 @@ QString optionText(const QJsonValue& v) {
 }
 } // namespace
 
-QString StoredRuntime::describe() const {
-    return ep.isEmpty() ? runtime : runtime + ", ep " + ep;
-}
+QString StoredRuntime::describe() const { return ep.isEmpty() ? runtime : runtime + ", ep " + ep; }
 
 QJsonObject StoredRuntime::toJson() const {
     QJsonObject o{{"runtime", runtime}, {"ep_options", epOptions}};
@@ -257,8 +267,19 @@ QString testRunnerPath(const OrtRuntime& r) { return r.root + "/bin/onnx_test_ru
 QString libraryPath(const OrtRuntime& r) { return r.root + "/lib"; }
 
 QStringList perfTestArgv(const OrtRuntime& r, const PerfTestRequest& q) {
-    QStringList argv{perfTestPath(r), "-e", r.ep, "-r", QString::number(q.iterations), "-x", QString::number(q.threads),
-                     "-c", QString::number(q.concurrent), "-S", "1", "-I", "-s"};
+    QStringList argv{perfTestPath(r),
+                     "-e",
+                     r.ep,
+                     "-r",
+                     QString::number(q.iterations),
+                     "-x",
+                     QString::number(q.threads),
+                     "-c",
+                     QString::number(q.concurrent),
+                     "-S",
+                     "1",
+                     "-I",
+                     "-s"};
     if (!q.profilePrefix.isEmpty()) argv << "-p" << q.profilePrefix;
     argv << q.model;
     return argv;

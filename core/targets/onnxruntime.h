@@ -19,8 +19,8 @@ namespace embark::targets {
 
 // A board file's "onnxruntime" object: exactly one of root and node.
 struct OrtRuntime {
-    QString root; // a folder on the board with bin/onnxruntime_perf_test and lib/ (SpacemiT-ORT)
-    QString node; // an npm package spec run by Node.js on this computer ("onnxruntime-node@1.30")
+    QString root;                       // a folder on the board with bin/onnxruntime_perf_test and lib/ (SpacemiT-ORT)
+    QString node;                       // an npm package spec run by Node.js on this computer ("onnxruntime-node@1.30")
     QString ep = QStringLiteral("cpu"); // "spacemit" or "cpu"
 
     bool isNode() const { return !node.isEmpty(); }
@@ -40,7 +40,7 @@ Expected<OrtRuntime> parseOrtRuntime(const QJsonObject& object, const QString& f
 // variables of onnxruntime_perf_test and onnx_test_runner.
 struct EpOptionSpec {
     enum class Type { Count, Bool, CpuList, OpTypes, NodeNames, Level, FileName };
-    const char* key;  // SPACEMIT_EP_INTRA_THREAD_NUM
+    const char* key; // SPACEMIT_EP_INTRA_THREAD_NUM
     Type type;
     int min = 0, max = 0; // Count and Level
     const char* help;
@@ -89,11 +89,11 @@ RuntimeComparison compareRuntimes(const QJsonObject& extraA, const QJsonObject& 
 
 // --- Command lines (argv: data, never parsed by a shell) on a board with `runtime.root`.
 struct PerfTestRequest {
-    QString model;          // path on the board
-    int iterations = 10;    // -r
-    int threads = 1;        // -x
-    int concurrent = 1;     // -c
-    QString profilePrefix;  // -p (ORT appends _<date>.json); empty = no profile
+    QString model;         // path on the board
+    int iterations = 10;   // -r
+    int threads = 1;       // -x
+    int concurrent = 1;    // -c
+    QString profilePrefix; // -p (ORT appends _<date>.json); empty = no profile
 };
 QString perfTestPath(const OrtRuntime& runtime);   // <root>/bin/onnxruntime_perf_test
 QString testRunnerPath(const OrtRuntime& runtime); // <root>/bin/onnx_test_runner

@@ -9,9 +9,7 @@
 namespace embark::targets {
 namespace {
 
-Error unsupported(const QString& message) {
-    return makeError(ErrorKind::Unsupported, message.toStdString());
-}
+Error unsupported(const QString& message) { return makeError(ErrorKind::Unsupported, message.toStdString()); }
 
 Toolchain cross(const Board& board, const QString& id, const QString& compiler, const QString& cxx,
                 std::vector<Toolchain::Requirement> requirements) {
@@ -83,10 +81,9 @@ Expected<Toolchain> toolchainFor(const Board& board, CompilerPreference preferen
         if (wantGcc)
             return cross(board, "riscv64-gcc", "gcc", "riscv64-linux-gnu-g++",
                          {{"riscv64-linux-gnu-g++", "g++-riscv64-linux-gnu"}});
-        return cross(board, "riscv64-clang", "clang", "clang++-19",
-                     {{"clang++-19", "clang-19"},
-                      {"ld.lld-19", "lld-19"},
-                      {"riscv64-linux-gnu-g++", "g++-riscv64-linux-gnu"}});
+        return cross(
+            board, "riscv64-clang", "clang", "clang++-19",
+            {{"clang++-19", "clang-19"}, {"ld.lld-19", "lld-19"}, {"riscv64-linux-gnu-g++", "g++-riscv64-linux-gnu"}});
     }
     if (board.arch == "aarch64") {
         if (wantClang)
@@ -108,17 +105,18 @@ Expected<Toolchain> toolchainFor(const Board& board, CompilerPreference preferen
 
 Status checkAvailable(const Toolchain& toolchain) {
     if (toolchain.isCross() && !QFileInfo::exists(toolchain.file))
-        return makeError(ErrorKind::External,
-                         QStringLiteral("toolchain file %1 is missing: reinstall Embark or set "
-                                        "EMBARK_SOURCE_DIR to its source tree")
-                             .arg(toolchain.file).toStdString());
+        return makeError(ErrorKind::External, QStringLiteral("toolchain file %1 is missing: reinstall Embark or set "
+                                                             "EMBARK_SOURCE_DIR to its source tree")
+                                                  .arg(toolchain.file)
+                                                  .toStdString());
     for (const Toolchain::Requirement& r : toolchain.requirements) {
         if (!QStandardPaths::findExecutable(r.program).isEmpty()) continue;
         return makeError(ErrorKind::External,
                          QStringLiteral("%1 not found on PATH (needed by the %2 toolchain): install "
                                         "the Debian package %3 (sudo apt-get install %3, or "
                                         "scripts/install-deps.sh)")
-                             .arg(r.program, toolchain.id, r.package).toStdString());
+                             .arg(r.program, toolchain.id, r.package)
+                             .toStdString());
     }
     return {};
 }
@@ -127,15 +125,13 @@ Status checkRunnerAvailable(const Board& board) {
     // An SSH runner's prefix runs on the board, not here.
     if (board.runner.kind != BoardRunner::Kind::Local || board.runner.execPrefix.isEmpty()) return {};
     const QString program = board.runner.execPrefix.first();
-    if (!QStandardPaths::findExecutable(program).isEmpty() || QFileInfo(program).isExecutable())
-        return {};
+    if (!QStandardPaths::findExecutable(program).isEmpty() || QFileInfo(program).isExecutable()) return {};
     const QString package = debianPackageFor(program);
-    return makeError(ErrorKind::External,
-                     QStringLiteral("board '%1' runs programs through %2, which is not installed%3")
-                         .arg(board.id, program,
-                              package.isEmpty() ? QString()
-                                                : ": install the Debian package " + package)
-                         .toStdString());
+    return makeError(
+        ErrorKind::External,
+        QStringLiteral("board '%1' runs programs through %2, which is not installed%3")
+            .arg(board.id, program, package.isEmpty() ? QString() : ": install the Debian package " + package)
+            .toStdString());
 }
 
 } // namespace embark::targets

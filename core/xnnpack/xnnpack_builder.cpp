@@ -41,8 +41,7 @@ QStringList xnnpackConfigureFlags(const QString& arch) {
     const QString triple = arch + "-linux-gnu";
     f << "-DCMAKE_SYSTEM_NAME=Linux"
       << "-DCMAKE_SYSTEM_PROCESSOR=" + arch;
-    for (const char* lang : {"C", "CXX", "ASM"})
-        f << QStringLiteral("-DCMAKE_%1_COMPILER_TARGET=%2").arg(lang, triple);
+    for (const char* lang : {"C", "CXX", "ASM"}) f << QStringLiteral("-DCMAKE_%1_COMPILER_TARGET=%2").arg(lang, triple);
     f << "-DCMAKE_AR=/usr/bin/" + triple + "-ar"
       << "-DCMAKE_RANLIB=/usr/bin/" + triple + "-ranlib";
     if (arch == "riscv64")
@@ -57,8 +56,7 @@ namespace {
 
 QString compilerVersion() {
     auto v = runText("clang-19", {"--version"}, QDir::tempPath());
-    return v ? "clang-19 (" + v->section('\n', 0, 0) + ")"
-             : QStringLiteral("clang-19 (version unknown)");
+    return v ? "clang-19 (" + v->section('\n', 0, 0) + ")" : QStringLiteral("clang-19 (version unknown)");
 }
 
 // The first file named `name` under any of `roots`.
@@ -78,15 +76,14 @@ Status stageTree(const QString& staging, const QString& buildDir, const Sources&
     for (const char* h : {"xnnpack.h", "pthreadpool.h", "cpuinfo.h", "fxdiv.h"}) {
         const QString from = findFile(headerRoots, h);
         if (from.isEmpty() || !QFile::copy(from, staging + "/include/" + h))
-            return makeError(ErrorKind::External, std::string("cannot copy ") + h + " into '" +
-                                                      staging.toStdString() + "'");
+            return makeError(ErrorKind::External,
+                             std::string("cannot copy ") + h + " into '" + staging.toStdString() + "'");
     }
-    for (const char* lib :
-         {"libXNNPACK.a", "libxnnpack-microkernels-prod.a", "libpthreadpool.a", "libcpuinfo.a"}) {
+    for (const char* lib : {"libXNNPACK.a", "libxnnpack-microkernels-prod.a", "libpthreadpool.a", "libcpuinfo.a"}) {
         const QString from = findFile({buildDir}, lib);
         if (from.isEmpty() || !QFile::copy(from, staging + "/lib/" + lib))
-            return makeError(ErrorKind::External, std::string("the build produced no ") + lib +
-                                                      " under '" + buildDir.toStdString() + "'");
+            return makeError(ErrorKind::External,
+                             std::string("the build produced no ") + lib + " under '" + buildDir.toStdString() + "'");
     }
     return {};
 }
@@ -114,37 +111,40 @@ Error toolFailure(const char* stage, const QString& arch, BuildLog& log) {
     return makeError(ErrorKind::External, msg);
 }
 
-Expected<int> runLogged(const QStringList& args, const QString& dir, BuildLog& log,
-                        const XnnpackBuildOptions& o) {
+Expected<int> runLogged(const QStringList& args, const QString& dir, BuildLog& log, const XnnpackBuildOptions& o) {
     log("$ cmake " + args.join(' '));
     return build::runProcess("cmake", args, dir, std::ref(log), o.cancel, o.timeoutMs);
 }
 
-Status configureAndBuild(const Sources& s, const QString& buildDir, const QStringList& flags,
-                         BuildLog& log, const XnnpackBuildOptions& o) {
+Status configureAndBuild(const Sources& s, const QString& buildDir, const QStringList& flags, BuildLog& log,
+                         const XnnpackBuildOptions& o) {
     QStringList configure{"-S", s.xnnpack, "-B", buildDir};
     configure << flags;
     const char* vars[3] = {"CPUINFO_SOURCE_DIR", "PTHREADPOOL_SOURCE_DIR", "FXDIV_SOURCE_DIR"};
     for (int i = 0; i < 3; ++i)
         if (!s.dep[i].isEmpty()) configure << QStringLiteral("-D%1=%2").arg(vars[i], s.dep[i]);
     auto rc = runLogged(configure, s.xnnpack, log, o);
-    if (!rc)
-        return makeError(rc.error().kind,
-                         rc.error().message + " (log: " + log.path().toStdString() + ")");
+    if (!rc) return makeError(rc.error().kind, rc.error().message + " (log: " + log.path().toStdString() + ")");
     if (*rc != 0) return toolFailure("the configure", o.arch, log);
     const int jobs = o.jobs > 0 ? o.jobs : QThread::idealThreadCount();
-    QStringList build{"--build", buildDir, "--parallel", QString::number(jobs), "--target", "XNNPACK",
-                      "xnnpack-microkernels-prod", "pthreadpool", "cpuinfo"};
+    QStringList build{"--build",
+                      buildDir,
+                      "--parallel",
+                      QString::number(jobs),
+                      "--target",
+                      "XNNPACK",
+                      "xnnpack-microkernels-prod",
+                      "pthreadpool",
+                      "cpuinfo"};
     // XNNPACK compiles through ccache when it is installed (its CMakeLists sets the launcher).
     // CCACHE_BASEDIR at the work folder takes its random name off the paths ccache hashes, so a
     // rebuild (--force, another cache root, the tests) reuses the last build's compiler output.
     if (!QStandardPaths::findExecutable("ccache").isEmpty())
         build = QStringList{"-E", "env", "CCACHE_BASEDIR=" + QFileInfo(buildDir).absolutePath(),
-                            "CCACHE_NOHASHDIR=true", "cmake"} + build;
+                            "CCACHE_NOHASHDIR=true", "cmake"} +
+                build;
     rc = runLogged(build, s.xnnpack, log, o);
-    if (!rc)
-        return makeError(rc.error().kind,
-                         rc.error().message + " (log: " + log.path().toStdString() + ")");
+    if (!rc) return makeError(rc.error().kind, rc.error().message + " (log: " + log.path().toStdString() + ")");
     if (*rc != 0) return toolFailure("the build", o.arch, log);
     return {};
 }
@@ -158,8 +158,7 @@ Status commitEntry(const QString& staging, const QString& entry) {
             return makeError(ErrorKind::External, "cannot replace '" + entry.toStdString() + "'");
     }
     if (!QDir().rename(staging, entry))
-        return makeError(ErrorKind::External,
-                         "cannot move the build into '" + entry.toStdString() + "'");
+        return makeError(ErrorKind::External, "cannot move the build into '" + entry.toStdString() + "'");
     QDir(old).removeRecursively();
     return {};
 }
@@ -174,19 +173,16 @@ QString xnnpackCacheEntryName(const QString& arch, const QString& commit) {
 
 Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& o) {
     if (o.arch != "x86_64" && o.arch != "aarch64" && o.arch != "riscv64")
-        return makeError(ErrorKind::Usage, "unknown architecture '" + o.arch.toStdString() +
-                                               "' (known: x86_64, aarch64, riscv64)");
+        return makeError(ErrorKind::Usage,
+                         "unknown architecture '" + o.arch.toStdString() + "' (known: x86_64, aarch64, riscv64)");
     if (o.sourceDir.isEmpty() == o.tarballsDir.isEmpty())
         return makeError(ErrorKind::Usage,
-                         (o.sourceDir.isEmpty()
-                              ? std::string("no XNNPACK sources given. ")
-                              : std::string("give either --source or --tarballs, not both. ")) +
+                         (o.sourceDir.isEmpty() ? std::string("no XNNPACK sources given. ")
+                                                : std::string("give either --source or --tarballs, not both. ")) +
                              sourcesHelp().toStdString());
-    const QString cacheRoot =
-        o.cacheRoot.isEmpty() ? xnnpackCacheRoot() : QFileInfo(o.cacheRoot).absoluteFilePath();
+    const QString cacheRoot = o.cacheRoot.isEmpty() ? xnnpackCacheRoot() : QFileInfo(o.cacheRoot).absoluteFilePath();
     if (!QDir().mkpath(cacheRoot))
-        return makeError(ErrorKind::External,
-                         "cannot create the XNNPACK cache '" + cacheRoot.toStdString() + "'");
+        return makeError(ErrorKind::External, "cannot create the XNNPACK cache '" + cacheRoot.toStdString() + "'");
     const QStringList flags = xnnpackConfigureFlags(o.arch);
     const QString compiler = compilerVersion();
     // An entry that already exists answers at once: its name needs only the commit, which the
@@ -205,43 +201,39 @@ Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& o) {
                 return result;
             }
     }
-    QTemporaryDir work((o.workRoot.isEmpty() ? QDir::tempPath() : o.workRoot) + "/embark-xnnpack-" +
-                       o.arch + "-XXXXXX");
+    QTemporaryDir work((o.workRoot.isEmpty() ? QDir::tempPath() : o.workRoot) + "/embark-xnnpack-" + o.arch +
+                       "-XXXXXX");
     if (!work.isValid())
-        return makeError(ErrorKind::External, "cannot create a temporary work folder: " +
-                                                  work.errorString().toStdString());
+        return makeError(ErrorKind::External,
+                         "cannot create a temporary work folder: " + work.errorString().toStdString());
     QElapsedTimer timer;
     timer.start();
-    BuildLog log(cacheRoot + "/logs/" + o.arch + "-" +
-                     QDateTime::currentDateTimeUtc().toString("yyyyMMdd-hhmmss") + ".log",
-                 o);
+    BuildLog log(
+        cacheRoot + "/logs/" + o.arch + "-" + QDateTime::currentDateTimeUtc().toString("yyyyMMdd-hhmmss") + ".log", o);
     XnnpackBuildResult result;
     result.logPath = log.path();
 
-    auto sources = o.tarballsDir.isEmpty() ? sourcesFromCheckout(o, work.path(), log)
-                                           : sourcesFromTarballs(o, work.path(), log);
+    auto sources =
+        o.tarballsDir.isEmpty() ? sourcesFromCheckout(o, work.path(), log) : sourcesFromTarballs(o, work.path(), log);
     if (!sources) return sources.error();
     Sources& s = *sources;
     if (sameCommit(s.xnnpackCommit, kPinnedXnnpackCommit)) s.xnnpackCommit = kPinnedXnnpackCommit;
     auto pins = readPinnedCommits(s.xnnpack);
     if (!pins) return pins.error();
     EMBARK_TRY(checkPins(s, *pins, result.warnings));
-    for (const QString& w : result.warnings)
-        log("warning: " + w);
+    for (const QString& w : result.warnings) log("warning: " + w);
 
     const QString entry = cacheRoot + "/" + xnnpackCacheEntryName(o.arch, s.xnnpackCommit);
     result.dir = entry;
     if (!o.force && inspectXnnpackTree(entry, o.arch)) {
         result.alreadyBuilt = true;
-        if (auto t = inspectXnnpackTree(entry, o.arch); t && t->manifest)
-            result.manifest = *t->manifest;
+        if (auto t = inspectXnnpackTree(entry, o.arch); t && t->manifest) result.manifest = *t->manifest;
         log("already built: " + entry + " (use --force to rebuild)");
         return result;
     }
 
     EMBARK_TRY(configureAndBuild(s, work.path() + "/build", flags, log, o));
-    RemoveOnExit staging{cacheRoot + "/.tmp-" + QFileInfo(entry).fileName() + "-" +
-                         QFileInfo(work.path()).fileName()};
+    RemoveOnExit staging{cacheRoot + "/.tmp-" + QFileInfo(entry).fileName() + "-" + QFileInfo(work.path()).fileName()};
     EMBARK_TRY(stageTree(staging.dir, work.path() + "/build", s));
     XnnpackManifest& m = result.manifest;
     m.arch = o.arch;
@@ -257,15 +249,12 @@ Expected<XnnpackBuildResult> buildXnnpack(const XnnpackBuildOptions& o) {
     m.source = s.description;
     EMBARK_TRY(writeManifest(staging.dir, m));
     auto tree = inspectXnnpackTree(staging.dir, o.arch);
-    if (!tree)
-        return makeError(ErrorKind::External,
-                         "the fresh build is not a usable tree: " + tree.error().message);
+    if (!tree) return makeError(ErrorKind::External, "the fresh build is not a usable tree: " + tree.error().message);
     if (o.arch == "riscv64" && !tree->hasRvv)
-        return makeError(
-            ErrorKind::External,
-            "the riscv64 build has no RVV micro-kernels (was -DXNNPACK_ENABLE_RISCV_VECTOR=ON "
-            "ignored?); log: " +
-                log.path().toStdString());
+        return makeError(ErrorKind::External,
+                         "the riscv64 build has no RVV micro-kernels (was -DXNNPACK_ENABLE_RISCV_VECTOR=ON "
+                         "ignored?); log: " +
+                             log.path().toStdString());
     if (o.cancel && o.cancel->load()) return makeError(ErrorKind::External, "cancelled");
     EMBARK_TRY(commitEntry(staging.dir, entry));
     staging.dir.clear();

@@ -28,13 +28,11 @@ public:
             m_file.write(line.toUtf8() + '\n');
             m_file.flush();
         }
-        static const QRegularExpression progress(
-            QStringLiteral("^\\[\\s*(\\d+)\\s*/\\s*(\\d+)\\]"));
+        static const QRegularExpression progress(QStringLiteral("^\\[\\s*(\\d+)\\s*/\\s*(\\d+)\\]"));
         if (auto m = progress.match(line); m.hasMatch() && m_o.progress)
             m_o.progress(m.captured(1).toInt(), m.captured(2).toInt());
-        if (line.contains(": error:") || line.contains("CMake Error") ||
-            line.contains("fatal error") || line.startsWith("tar:") || line.startsWith("gzip:") ||
-            line.startsWith("ninja: error"))
+        if (line.contains(": error:") || line.contains("CMake Error") || line.contains("fatal error") ||
+            line.startsWith("tar:") || line.startsWith("gzip:") || line.startsWith("ninja: error"))
             m_lastError = line.trimmed();
         if (m_o.log) m_o.log(line);
     }
@@ -64,10 +62,8 @@ Expected<QString> runText(const QString& program, const QStringList& args, const
 // the checkout's HEAD); empty when it cannot be told that way.
 QString xnnpackCommitOfSources(const XnnpackBuildOptions& o);
 
-Expected<Sources> sourcesFromTarballs(const XnnpackBuildOptions& o, const QString& work,
-                                      BuildLog& log);
-Expected<Sources> sourcesFromCheckout(const XnnpackBuildOptions& o, const QString& work,
-                                      BuildLog& log);
+Expected<Sources> sourcesFromTarballs(const XnnpackBuildOptions& o, const QString& work, BuildLog& log);
+Expected<Sources> sourcesFromCheckout(const XnnpackBuildOptions& o, const QString& work, BuildLog& log);
 
 // The known trap: XNNPACK builds and links against other dependency commits silently, then
 // crashes at start-up. Refuse them; warn when a folder's commit cannot be told.

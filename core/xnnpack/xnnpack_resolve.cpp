@@ -21,10 +21,8 @@ QString xnnpackCacheRoot() {
 
 std::vector<CacheEntry> cacheEntries(const QString& cacheRoot) {
     std::vector<CacheEntry> out;
-    static const QRegularExpression entryName(
-        QStringLiteral("^(x86_64|aarch64|riscv64)-[0-9a-f]{7,40}-[0-9a-f]+$"));
-    for (const QString& name :
-         QDir(cacheRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+    static const QRegularExpression entryName(QStringLiteral("^(x86_64|aarch64|riscv64)-[0-9a-f]{7,40}-[0-9a-f]+$"));
+    for (const QString& name : QDir(cacheRoot).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const auto m = entryName.match(name);
         if (!m.hasMatch()) continue; // .tmp-* staging folders, logs/
         CacheEntry e;
@@ -43,14 +41,10 @@ std::vector<CacheEntry> cacheEntries(const QString& cacheRoot) {
 
 QString XnnpackResolution::kindId() const {
     switch (kind) {
-    case XnnpackKind::UserTree:
-        return "user";
-    case XnnpackKind::EmbarkBuilt:
-        return "embark-built";
-    case XnnpackKind::Debian:
-        return "debian";
-    case XnnpackKind::None:
-        break;
+    case XnnpackKind::UserTree: return "user";
+    case XnnpackKind::EmbarkBuilt: return "embark-built";
+    case XnnpackKind::Debian: return "debian";
+    case XnnpackKind::None: break;
     }
     return "none";
 }
@@ -61,20 +55,16 @@ QString XnnpackResolution::describe() const {
         return QStringLiteral("XNNPACK_ROOT tree %1 (%2 API%3)")
             .arg(path, api, commit.isEmpty() ? QString() : ", commit " + commit.left(12));
     case XnnpackKind::EmbarkBuilt:
-        return QStringLiteral("Embark-built upstream XNNPACK %1 (%2 API) from %3")
-            .arg(commit.left(12), api, path);
-    case XnnpackKind::Debian:
-        return QStringLiteral("Debian's XNNPACK 2022 snapshot (%1 API) from %2").arg(api, path);
-    case XnnpackKind::None:
-        break;
+        return QStringLiteral("Embark-built upstream XNNPACK %1 (%2 API) from %3").arg(commit.left(12), api, path);
+    case XnnpackKind::Debian: return QStringLiteral("Debian's XNNPACK 2022 snapshot (%1 API) from %2").arg(api, path);
+    case XnnpackKind::None: break;
     }
     return QStringLiteral("none: %1; run '%2'").arg(reason, fix);
 }
 
 QJsonObject XnnpackResolution::toJson() const {
-    QJsonObject o{{"kind", kindId()}, {"arch", arch},
-                  {"path", path},     {"api", api},
-                  {"commit", commit}, {"warnings", QJsonArray::fromStringList(warnings)}};
+    QJsonObject o{{"kind", kindId()}, {"arch", arch},     {"path", path},
+                  {"api", api},       {"commit", commit}, {"warnings", QJsonArray::fromStringList(warnings)}};
     if (!found()) {
         o["reason"] = reason;
         o["fix"] = fix;
@@ -107,8 +97,7 @@ XnnpackResolution fromTree(XnnpackKind kind, const QString& arch, const XnnpackT
 }
 
 QStringList arm64Sysroots() {
-    QStringList roots{qEnvironmentVariable("EMBARK_XNNPACK_SYSROOT"),
-                      QStringLiteral("/opt/embark/sysroot-arm64")};
+    QStringList roots{qEnvironmentVariable("EMBARK_XNNPACK_SYSROOT"), QStringLiteral("/opt/embark/sysroot-arm64")};
     QString base = qEnvironmentVariable("XDG_CACHE_HOME");
     if (base.isEmpty()) base = QDir::homePath() + "/.cache";
     roots << base + "/embark/sysroot-arm64";
@@ -121,8 +110,7 @@ std::optional<XnnpackResolution> debianTree(const QString& arch, bool boardHasRv
     QStringList prefixes;
     if (arch == hostArch()) prefixes << "/usr";
     if (arch == "aarch64")
-        for (const QString& root : arm64Sysroots())
-            prefixes << root + "/usr";
+        for (const QString& root : arm64Sysroots()) prefixes << root + "/usr";
     for (const QString& p : prefixes) {
         auto t = inspectXnnpackTree(p, arch, boardHasRvv);
         if (t) return fromTree(XnnpackKind::Debian, arch, *t);
@@ -156,9 +144,8 @@ XnnpackResolution resolveXnnpack(const QString& arch, bool boardHasRvv) {
     r.arch = arch;
     r.fix = fix;
     if (arch == "riscv64")
-        r.reason =
-            "Debian packages no XNNPACK for riscv64, XNNPACK_ROOT is not set and the cache (" +
-            xnnpackCacheRoot() + ") has no riscv64 build";
+        r.reason = "Debian packages no XNNPACK for riscv64, XNNPACK_ROOT is not set and the cache (" +
+                   xnnpackCacheRoot() + ") has no riscv64 build";
     else if (arch == "aarch64")
         r.reason = "no XNNPACK_ROOT, no aarch64 build in the cache (" + xnnpackCacheRoot() +
                    ") and no arm64 sysroot (scripts/xnnpack-sysroot.sh)";
@@ -168,9 +155,7 @@ XnnpackResolution resolveXnnpack(const QString& arch, bool boardHasRvv) {
     return r;
 }
 
-bool haveXnnpackFor(const QString& arch) {
-    return resolveXnnpack(arch).found();
-}
+bool haveXnnpackFor(const QString& arch) { return resolveXnnpack(arch).found(); }
 
 XnnpackResolution resolveXnnpackFor(const targets::Board& board) {
     return resolveXnnpack(board.arch, isaHasRvv(board.isa));

@@ -32,8 +32,7 @@ XnnpackManifest XnnpackManifest::fromJson(const QJsonObject& o) {
     m.pthreadpoolCommit = o.value("pthreadpool_commit").toString();
     m.fxdivCommit = o.value("fxdiv_commit").toString();
     m.compiler = o.value("compiler").toString();
-    for (const QJsonValue& v : o.value("flags").toArray())
-        m.flags << v.toString();
+    for (const QJsonValue& v : o.value("flags").toArray()) m.flags << v.toString();
     m.rvv = o.value("rvv").toBool();
     m.buildDate = o.value("build_date").toString();
     m.buildSeconds = o.value("build_seconds").toDouble();
@@ -45,18 +44,12 @@ namespace {
 
 QString machineName(uint16_t m) {
     switch (m) {
-    case 62:
-        return "x86_64";
-    case 183:
-        return "aarch64";
-    case 243:
-        return "riscv64";
-    case 40:
-        return "arm";
-    case 3:
-        return "x86";
-    default:
-        return QStringLiteral("machine %1").arg(m);
+    case 62: return "x86_64";
+    case 183: return "aarch64";
+    case 243: return "riscv64";
+    case 40: return "arm";
+    case 3: return "x86";
+    default: return QStringLiteral("machine %1").arg(m);
     }
 }
 
@@ -64,8 +57,7 @@ QString elfHeaderMachine(const QByteArray& h) {
     if (h.size() < 20 || !h.startsWith("\x7f"
                                        "ELF"))
         return {};
-    return machineName(
-        static_cast<uint16_t>(static_cast<uint8_t>(h[18]) | (static_cast<uint8_t>(h[19]) << 8)));
+    return machineName(static_cast<uint16_t>(static_cast<uint8_t>(h[18]) | (static_cast<uint8_t>(h[19]) << 8)));
 }
 
 // A member's name from its 16-byte field: "name/" (GNU), "/123" (offset into the "//" table).
@@ -99,8 +91,7 @@ QString archiveElfMachine(const QString& path, QStringList* members, QByteArray*
     while (pos + 60 <= f.size()) {
         f.seek(pos);
         const QByteArray header = f.read(60);
-        if (header.size() < 60 || header.mid(58, 2) != "`\n")
-            break; // corrupt: stop where it breaks
+        if (header.size() < 60 || header.mid(58, 2) != "`\n") break; // corrupt: stop where it breaks
         bool ok = false;
         const qint64 size = header.mid(48, 10).trimmed().toLongLong(&ok);
         if (!ok || size < 0) break;
@@ -136,13 +127,10 @@ QString findLibrary(const QString& libDir, const QString& name) {
     return {};
 }
 
-QString nameOf(const QString& path) {
-    return QFileInfo(path).fileName();
-}
+QString nameOf(const QString& path) { return QFileInfo(path).fileName(); }
 
 Error treeError(const QString& dir, const QString& problem) {
-    return makeError(ErrorKind::InvalidInput,
-                     "XNNPACK tree '" + dir.toStdString() + "': " + problem.toStdString());
+    return makeError(ErrorKind::InvalidInput, "XNNPACK tree '" + dir.toStdString() + "': " + problem.toStdString());
 }
 
 QString findLibDir(const QString& dir, const QString& arch) {
@@ -157,8 +145,7 @@ std::optional<XnnpackManifest> readManifest(const QString& dir, QStringList& war
     QJsonParseError pe;
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
     if (!doc.isObject()) {
-        warnings << QStringLiteral("%1 is not valid JSON (%2): ignored")
-                        .arg(f.fileName(), pe.errorString());
+        warnings << QStringLiteral("%1 is not valid JSON (%2): ignored").arg(f.fileName(), pe.errorString());
         return std::nullopt;
     }
     return XnnpackManifest::fromJson(doc.object());
@@ -166,8 +153,7 @@ std::optional<XnnpackManifest> readManifest(const QString& dir, QStringList& war
 
 } // namespace
 
-Expected<XnnpackTree> inspectXnnpackTree(const QString& dirIn, const QString& arch,
-                                         bool boardHasRvv) {
+Expected<XnnpackTree> inspectXnnpackTree(const QString& dirIn, const QString& arch, bool boardHasRvv) {
     XnnpackTree t;
     t.dir = QFileInfo(dirIn).absoluteFilePath();
     const QString& dir = t.dir;
@@ -180,8 +166,8 @@ Expected<XnnpackTree> inspectXnnpackTree(const QString& dirIn, const QString& ar
         return treeError(dir, "no include/xnnpack.h: it must hold XNNPACK's headers" + rebuild);
     t.libDir = findLibDir(dir, arch);
     if (t.libDir.isEmpty())
-        return treeError(dir, "no libXNNPACK.a or libXNNPACK.so in lib/, lib64/ or lib/" + arch +
-                                  "-linux-gnu/" + rebuild);
+        return treeError(dir,
+                         "no libXNNPACK.a or libXNNPACK.so in lib/, lib64/ or lib/" + arch + "-linux-gnu/" + rebuild);
     const QString xnn = findLibrary(t.libDir, "XNNPACK");
     t.isStatic = xnn.endsWith(".a");
     t.libraries << xnn;
@@ -191,20 +177,18 @@ Expected<XnnpackTree> inspectXnnpackTree(const QString& dirIn, const QString& ar
         QString mk = findLibrary(t.libDir, "xnnpack-microkernels-prod");
         if (mk.isEmpty()) mk = findLibrary(t.libDir, "microkernels-prod");
         if (mk.isEmpty())
-            return treeError(dir, "static libXNNPACK.a without libxnnpack-microkernels-prod.a in " +
-                                      t.libDir + " (copy it from XNNPACK's build folder)" +
-                                      rebuild);
+            return treeError(dir, "static libXNNPACK.a without libxnnpack-microkernels-prod.a in " + t.libDir +
+                                      " (copy it from XNNPACK's build folder)" + rebuild);
         t.libraries << mk;
         if (QString k = findLibrary(t.libDir, "kleidiai"); !k.isEmpty()) t.libraries << k;
     }
     for (const char* dep : {"pthreadpool", "cpuinfo"}) {
         const QString p = findLibrary(t.libDir, dep);
         if (p.isEmpty())
-            return treeError(
-                dir, QStringLiteral("no lib%1.a or lib%1.so in %2: XNNPACK needs it (copy it from "
-                                    "XNNPACK's build folder)")
-                             .arg(dep, t.libDir) +
-                         rebuild);
+            return treeError(dir, QStringLiteral("no lib%1.a or lib%1.so in %2: XNNPACK needs it (copy it from "
+                                                 "XNNPACK's build folder)")
+                                          .arg(dep, t.libDir) +
+                                      rebuild);
         t.libraries << p;
     }
     QByteArray kernelSymbols;
@@ -212,17 +196,14 @@ Expected<XnnpackTree> inspectXnnpackTree(const QString& dirIn, const QString& ar
     for (const QString& lib : t.libraries) {
         const bool kernels = lib.contains("microkernels-prod");
         const QString real = QFileInfo(lib).canonicalFilePath();
-        const QString m = archiveElfMachine(real, kernels ? &kernelMembers : nullptr,
-                                            kernels ? &kernelSymbols : nullptr);
+        const QString m =
+            archiveElfMachine(real, kernels ? &kernelMembers : nullptr, kernels ? &kernelSymbols : nullptr);
         if (m.isEmpty())
             return treeError(dir,
-                             nameOf(lib) +
-                                 " is neither an ELF shared object nor an archive of ELF objects" +
-                                 rebuild);
+                             nameOf(lib) + " is neither an ELF shared object nor an archive of ELF objects" + rebuild);
         if (m != arch)
-            return treeError(dir, nameOf(lib) + " is built for " + m + " (ELF machine), not " +
-                                      arch + ": point XNNPACK_ROOT at a tree built for " + arch +
-                                      rebuild);
+            return treeError(dir, nameOf(lib) + " is built for " + m + " (ELF machine), not " + arch +
+                                      ": point XNNPACK_ROOT at a tree built for " + arch + rebuild);
     }
     t.arch = arch;
     QFile header(t.includeDir + "/xnnpack.h");
@@ -230,12 +211,10 @@ Expected<XnnpackTree> inspectXnnpackTree(const QString& dirIn, const QString& ar
     t.api = header.readAll().contains("xnn_reshape_convolution2d_nhwc_f32") ? "upstream" : "legacy";
     t.manifest = readManifest(dir, t.warnings);
     if (t.manifest && !t.manifest->arch.isEmpty() && t.manifest->arch != arch)
-        return treeError(dir, QStringLiteral("its %1 says arch %2, not %3")
-                                  .arg(kManifestName, t.manifest->arch, arch));
+        return treeError(dir, QStringLiteral("its %1 says arch %2, not %3").arg(kManifestName, t.manifest->arch, arch));
     if (arch == "riscv64") {
-        t.hasRvv = kernelSymbols.contains("__rvv") ||
-                   std::any_of(kernelMembers.begin(), kernelMembers.end(),
-                               [](const QString& n) { return n.contains("rvv"); });
+        t.hasRvv = kernelSymbols.contains("__rvv") || std::any_of(kernelMembers.begin(), kernelMembers.end(),
+                                                                  [](const QString& n) { return n.contains("rvv"); });
         if (t.manifest) t.hasRvv = t.hasRvv || t.manifest->rvv;
         if (!t.hasRvv && boardHasRvv)
             t.warnings << QStringLiteral("XNNPACK tree '%1' has no RVV micro-kernels: exports will "

@@ -48,12 +48,10 @@ struct XnnpackTree {
 // Checks `dir` as an XNNPACK tree for `arch` ("x86_64", "aarch64", "riscv64"). InvalidInput
 // when a header or library is missing or a library is built for another machine, naming the
 // path and what to do. `boardHasRvv`: a riscv64 tree without RVV kernels is then a warning.
-Expected<XnnpackTree> inspectXnnpackTree(const QString& dir, const QString& arch,
-                                         bool boardHasRvv = true);
+Expected<XnnpackTree> inspectXnnpackTree(const QString& dir, const QString& arch, bool boardHasRvv = true);
 
 // The ELF machine ("x86_64", "riscv64", ...) of the first ELF member of a static archive, or
 // of a plain ELF file; empty when neither. `members` receives the archive's member names.
-QString archiveElfMachine(const QString& path, QStringList* members = nullptr,
-                          QByteArray* symbols = nullptr);
+QString archiveElfMachine(const QString& path, QStringList* members = nullptr, QByteArray* symbols = nullptr);
 
 } // namespace embark::xnnpack

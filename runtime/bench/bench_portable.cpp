@@ -136,9 +136,8 @@ Result run_layer(const Layer& layer, int threads, ep::ThreadPool* pool, pthreadp
     xnn_operator_t xop = nullptr;
     const uint32_t flags = depthwise ? XNN_FLAG_DEPTHWISE_CONVOLUTION : 0;
     xnn_status st = xnn_create_convolution2d_nhwc_f32(
-        s.pad_top, s.pad_right, s.pad_bottom, s.pad_left, s.kernel_h, s.kernel_w, s.stride_h,
-        s.stride_w, s.dilation_h, s.dilation_w, s.groups, cin_g, cout_g, s.in_c, s.out_c,
-        wx.data(), b.data(), lo, hi, flags, &xop);
+        s.pad_top, s.pad_right, s.pad_bottom, s.pad_left, s.kernel_h, s.kernel_w, s.stride_h, s.stride_w, s.dilation_h,
+        s.dilation_w, s.groups, cin_g, cout_g, s.in_c, s.out_c, wx.data(), b.data(), lo, hi, flags, &xop);
     if (st != xnn_status_success) {
         std::fprintf(stderr, "%s: xnn_create_convolution2d_nhwc_f32 failed (%d)\n", layer.name, st);
         std::exit(5);
@@ -195,9 +194,8 @@ int main(int argc, char** argv) {
         return 5;
     }
     std::printf("portable tile: %d pixels x %d channels\n", ep::kTilePixels, ep::kTileChannels);
-    std::printf("%-28s %8s | %9s %9s %6s | %9s %9s %6s | %6s %6s | %s\n", "layer", "MFLOP",
-                "port 1T", "xnn 1T", "ratio", "port 2T", "xnn 2T", "ratio", "p2/p1", "x2/x1",
-                "max|diff|");
+    std::printf("%-28s %8s | %9s %9s %6s | %9s %9s %6s | %6s %6s | %s\n", "layer", "MFLOP", "port 1T", "xnn 1T",
+                "ratio", "port 2T", "xnn 2T", "ratio", "p2/p1", "x2/x1", "max|diff|");
     ep::ThreadPool pool2(2);
     pthreadpool_t xpool2 = pthreadpool_create(2);
     double total[4] = {0, 0, 0, 0};
@@ -209,18 +207,17 @@ int main(int argc, char** argv) {
         total[0] += one.portable_s, total[1] += one.xnnpack_s;
         total[2] += two.portable_s, total[3] += two.xnnpack_s;
         // ratio > 1 means the portable kernel is faster.
-        std::printf("%-28s %8.1f | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %6.2f %6.2f | %.1e\n",
-                    layer.name, f * 1e-6, f / one.portable_s * 1e-9, f / one.xnnpack_s * 1e-9,
-                    one.xnnpack_s / one.portable_s, f / two.portable_s * 1e-9,
-                    f / two.xnnpack_s * 1e-9, two.xnnpack_s / two.portable_s,
+        std::printf("%-28s %8.1f | %9.1f %9.1f %6.2f | %9.1f %9.1f %6.2f | %6.2f %6.2f | %.1e\n", layer.name, f * 1e-6,
+                    f / one.portable_s * 1e-9, f / one.xnnpack_s * 1e-9, one.xnnpack_s / one.portable_s,
+                    f / two.portable_s * 1e-9, f / two.xnnpack_s * 1e-9, two.xnnpack_s / two.portable_s,
                     one.portable_s / two.portable_s, one.xnnpack_s / two.xnnpack_s,
                     std::max(one.max_diff, two.max_diff));
     }
     std::printf("GFLOP/s columns; ratio = xnnpack time / portable time (> 1: portable faster)\n");
     std::printf("sum of layer times: portable 1T %.3f ms, xnnpack 1T %.3f ms (ratio %.2f); "
                 "portable 2T %.3f ms, xnnpack 2T %.3f ms (ratio %.2f); portable 2T speed-up %.2fx\n",
-                total[0] * 1e3, total[1] * 1e3, total[1] / total[0], total[2] * 1e3,
-                total[3] * 1e3, total[3] / total[2], total[0] / total[2]);
+                total[0] * 1e3, total[1] * 1e3, total[1] / total[0], total[2] * 1e3, total[3] * 1e3,
+                total[3] / total[2], total[0] / total[2]);
     pthreadpool_destroy(xpool2);
     return 0;
 }

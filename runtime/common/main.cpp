@@ -57,9 +57,15 @@ std::string jsonString(const char* s) {
     std::string out = "\"";
     for (; *s; ++s) {
         const unsigned char c = static_cast<unsigned char>(*s);
-        if (c == '"' || c == '\\') { out += '\\'; out += static_cast<char>(c); }
-        else if (c < 0x20) { char buf[8]; std::snprintf(buf, sizeof buf, "\\u%04x", c); out += buf; }
-        else out += static_cast<char>(c);
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += static_cast<char>(c);
+        } else if (c < 0x20) {
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", c);
+            out += buf;
+        } else
+            out += static_cast<char>(c);
     }
     return out + "\"";
 }
@@ -114,7 +120,9 @@ const char* dtypeName(int dtype) {
 
 size_t dtypeBytes(int dtype) {
     switch (dtype) {
-    case embark_model::kUInt8: case embark_model::kInt8: case embark_model::kBool: return 1;
+    case embark_model::kUInt8:
+    case embark_model::kInt8:
+    case embark_model::kBool: return 1;
     case embark_model::kFloat16: return 2;
     case embark_model::kInt64: return 8;
     }
@@ -148,7 +156,8 @@ float halfToFloat(uint16_t h) {
 // Element i of a tensor of `dtype` as a double (for the head of an output and --check).
 double elementAt(const void* data, int dtype, int64_t i) {
     switch (dtype) {
-    case embark_model::kUInt8: case embark_model::kBool: return static_cast<const uint8_t*>(data)[i];
+    case embark_model::kUInt8:
+    case embark_model::kBool: return static_cast<const uint8_t*>(data)[i];
     case embark_model::kInt8: return static_cast<const int8_t*>(data)[i];
     case embark_model::kInt32: return static_cast<const int32_t*>(data)[i];
     case embark_model::kInt64: return static_cast<double>(static_cast<const int64_t*>(data)[i]);
@@ -165,7 +174,10 @@ struct ProtoReader {
     uint64_t varint() {
         uint64_t v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
-            if (p >= end) { ok = false; return 0; }
+            if (p >= end) {
+                ok = false;
+                return 0;
+            }
             const unsigned char b = *p++;
             v |= static_cast<uint64_t>(b & 0x7f) << shift;
             if (!(b & 0x80)) return v;
@@ -175,7 +187,10 @@ struct ProtoReader {
     }
     bool bytes(const unsigned char** data, size_t* size) {
         const uint64_t n = varint();
-        if (!ok || n > static_cast<uint64_t>(end - p)) { ok = false; return false; }
+        if (!ok || n > static_cast<uint64_t>(end - p)) {
+            ok = false;
+            return false;
+        }
         *data = p;
         *size = static_cast<size_t>(n);
         p += n;
@@ -186,9 +201,15 @@ struct ProtoReader {
         size_t n;
         switch (wire) {
         case 0: varint(); return ok;
-        case 1: if (end - p < 8) return ok = false; p += 8; return true;
+        case 1:
+            if (end - p < 8) return ok = false;
+            p += 8;
+            return true;
         case 2: return bytes(&d, &n);
-        case 5: if (end - p < 4) return ok = false; p += 4; return true;
+        case 5:
+            if (end - p < 4) return ok = false;
+            p += 4;
+            return true;
         }
         return ok = false;
     }
@@ -197,7 +218,8 @@ struct ProtoReader {
 // Decodes a TensorProto into the element type's little-endian bytes; false with `error` set.
 bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, int* dtype, std::vector<int64_t>* dims,
                        std::string* error) {
-    ProtoReader r{reinterpret_cast<const unsigned char*>(file.data()), reinterpret_cast<const unsigned char*>(file.data()) + file.size()};
+    ProtoReader r{reinterpret_cast<const unsigned char*>(file.data()),
+                  reinterpret_cast<const unsigned char*>(file.data()) + file.size()};
     std::vector<uint64_t> ints; // int32_data / int64_data, in order
     std::vector<char> floats, raw;
     bool haveRaw = false;
@@ -206,36 +228,60 @@ bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, in
         const uint64_t key = r.varint();
         const int field = static_cast<int>(key >> 3), wire = static_cast<int>(key & 7);
         if (!r.ok) break;
-        if (field == 1 && wire == 0) dims->push_back(static_cast<int64_t>(r.varint()));
-        else if (field == 2 && wire == 0) *dtype = static_cast<int>(r.varint());
+        if (field == 1 && wire == 0)
+            dims->push_back(static_cast<int64_t>(r.varint()));
+        else if (field == 2 && wire == 0)
+            *dtype = static_cast<int>(r.varint());
         else if (field == 9 && wire == 2) {
-            const unsigned char* d; size_t n;
-            if (r.bytes(&d, &n)) { raw.assign(d, d + n); haveRaw = true; }
+            const unsigned char* d;
+            size_t n;
+            if (r.bytes(&d, &n)) {
+                raw.assign(d, d + n);
+                haveRaw = true;
+            }
         } else if ((field == 1 || field == 5 || field == 7) && wire == 2) { // packed varints
-            const unsigned char* d; size_t n;
+            const unsigned char* d;
+            size_t n;
             if (!r.bytes(&d, &n)) break;
             ProtoReader inner{d, d + n};
             while (inner.ok && inner.p < inner.end) {
                 const uint64_t v = inner.varint();
-                if (field == 1) dims->push_back(static_cast<int64_t>(v)); else ints.push_back(v);
+                if (field == 1)
+                    dims->push_back(static_cast<int64_t>(v));
+                else
+                    ints.push_back(v);
             }
             r.ok = inner.ok;
-        } else if ((field == 5 || field == 7) && wire == 0) ints.push_back(r.varint());
+        } else if ((field == 5 || field == 7) && wire == 0)
+            ints.push_back(r.varint());
         else if (field == 4 && wire == 2) {
-            const unsigned char* d; size_t n;
+            const unsigned char* d;
+            size_t n;
             if (r.bytes(&d, &n)) floats.insert(floats.end(), d, d + n);
         } else if (field == 4 && wire == 5) {
-            if (r.end - r.p < 4) { r.ok = false; break; }
+            if (r.end - r.p < 4) {
+                r.ok = false;
+                break;
+            }
             floats.insert(floats.end(), r.p, r.p + 4);
             r.p += 4;
         } else if (field == 14 && wire == 0) {
-            if (r.varint() == 1) { *error = "its data is stored externally; pass a .npy or .bin instead"; return false; }
-        } else r.skip(wire);
+            if (r.varint() == 1) {
+                *error = "its data is stored externally; pass a .npy or .bin instead";
+                return false;
+            }
+        } else
+            r.skip(wire);
     }
-    if (!r.ok) { *error = "it is not a valid TensorProto"; return false; }
+    if (!r.ok) {
+        *error = "it is not a valid TensorProto";
+        return false;
+    }
     const size_t bytes = dtypeBytes(*dtype);
-    if (haveRaw) out = raw;
-    else if (*dtype == embark_model::kFloat32) out = floats;
+    if (haveRaw)
+        out = raw;
+    else if (*dtype == embark_model::kFloat32)
+        out = floats;
     else {
         out.assign(ints.size() * bytes, 0);
         for (size_t i = 0; i < ints.size(); ++i) {
@@ -250,7 +296,10 @@ bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, in
 // or raw little-endian .bin; checks the type and the size.
 bool readInput(const std::string& path, const embark_model::TensorInfo& info, std::vector<char>& out) {
     FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) { std::fprintf(stderr, "run_export: cannot open input '%s': %s\n", path.c_str(), std::strerror(errno)); return false; }
+    if (!f) {
+        std::fprintf(stderr, "run_export: cannot open input '%s': %s\n", path.c_str(), std::strerror(errno));
+        return false;
+    }
     std::vector<char> bytes;
     char buf[65536];
     size_t n;
@@ -258,19 +307,27 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
     std::fclose(f);
     const size_t expected = static_cast<size_t>(info.numel) * dtypeBytes(info.dtype);
     const auto wrongType = [&](const std::string& given) {
-        std::fprintf(stderr, "run_export: input '%s' holds %s but input '%s' (shape %s) is %s\n", path.c_str(), given.c_str(), info.name,
-                     shapeJson(info).c_str(), dtypeName(info.dtype));
+        std::fprintf(stderr, "run_export: input '%s' holds %s but input '%s' (shape %s) is %s\n", path.c_str(),
+                     given.c_str(), info.name, shapeJson(info).c_str(), dtypeName(info.dtype));
         return false;
     };
     const bool isPb = path.size() > 3 && path.compare(path.size() - 3, 3, ".pb") == 0;
     if (bytes.size() >= 10 && std::memcmp(bytes.data(), "\x93NUMPY", 6) == 0) {
         const int major = static_cast<unsigned char>(bytes[6]);
         size_t headerLen = 0, pre = 0;
-        if (major == 1) { headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8); pre = 10; }
-        else if (bytes.size() >= 12) { headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8) |
-                                                   (static_cast<size_t>(static_cast<unsigned char>(bytes[10])) << 16) |
-                                                   (static_cast<size_t>(static_cast<unsigned char>(bytes[11])) << 24); pre = 12; }
-        if (pre == 0 || pre + headerLen > bytes.size()) { std::fprintf(stderr, "run_export: '%s' has a broken .npy header\n", path.c_str()); return false; }
+        if (major == 1) {
+            headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+            pre = 10;
+        } else if (bytes.size() >= 12) {
+            headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8) |
+                        (static_cast<size_t>(static_cast<unsigned char>(bytes[10])) << 16) |
+                        (static_cast<size_t>(static_cast<unsigned char>(bytes[11])) << 24);
+            pre = 12;
+        }
+        if (pre == 0 || pre + headerLen > bytes.size()) {
+            std::fprintf(stderr, "run_export: '%s' has a broken .npy header\n", path.c_str());
+            return false;
+        }
         const std::string header(bytes.data() + pre, headerLen);
         if (header.find("'fortran_order': True") != std::string::npos) {
             std::fprintf(stderr, "run_export: '%s' must be in C order (fortran_order False)\n", path.c_str());
@@ -279,7 +336,10 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
         const size_t d = header.find("'descr':");
         const size_t q1 = d == std::string::npos ? d : header.find('\'', d + 8);
         const size_t q2 = q1 == std::string::npos ? q1 : header.find('\'', q1 + 1);
-        if (q2 == std::string::npos) { std::fprintf(stderr, "run_export: '%s' has no dtype in its .npy header\n", path.c_str()); return false; }
+        if (q2 == std::string::npos) {
+            std::fprintf(stderr, "run_export: '%s' has no dtype in its .npy header\n", path.c_str());
+            return false;
+        }
         std::string descr = header.substr(q1 + 1, q2 - q1 - 1);
         if (descr.size() == 3 && descr[0] == '=') descr[0] = '<';
         if ((descr == "<u1" || descr == "<i1" || descr == "<b1")) descr[0] = '|';
@@ -294,7 +354,8 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
             std::fprintf(stderr, "run_export: '%s': %s\n", path.c_str(), error.c_str());
             return false;
         }
-        if (dtype != info.dtype) return wrongType(std::string(dtypeName(dtype)) + " (TensorProto data_type " + std::to_string(dtype) + ")");
+        if (dtype != info.dtype)
+            return wrongType(std::string(dtypeName(dtype)) + " (TensorProto data_type " + std::to_string(dtype) + ")");
         bytes.swap(data);
     }
     if (bytes.size() != expected) {
@@ -311,7 +372,10 @@ bool writeFile(const std::string& path, const void* data, size_t size) {
     FILE* f = std::fopen(tmp.c_str(), "wb");
     if (!f) return false;
     const bool ok = std::fwrite(data, 1, size, f) == size && std::fclose(f) == 0;
-    if (!ok) { std::remove(tmp.c_str()); return false; }
+    if (!ok) {
+        std::remove(tmp.c_str());
+        return false;
+    }
     return std::rename(tmp.c_str(), path.c_str()) == 0;
 }
 
@@ -324,7 +388,10 @@ void dumpLayer(int layer, const float* data, void* user) {
     auto* state = static_cast<DumpState*>(user);
     const embark_model::LayerInfo& l = embark_model::kLayers[layer];
     const std::string file = state->dir + "/" + std::to_string(layer) + "_" + safeName(l.name) + ".bin";
-    if (!writeFile(file, data, static_cast<size_t>(l.output.numel) * sizeof(float))) { state->failed = true; return; }
+    if (!writeFile(file, data, static_cast<size_t>(l.output.numel) * sizeof(float))) {
+        state->failed = true;
+        return;
+    }
     std::printf("{\"type\":\"dump\",\"layer\":%d,\"node\":%s,\"lib\":%s,\"shape\":%s,\"file\":%s}\n", layer,
                 jsonString(l.name).c_str(), jsonString(l.lib).c_str(), shapeJson(l.output).c_str(),
                 jsonString(file.c_str()).c_str());
@@ -337,24 +404,51 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&](const char* what) -> const char* {
-            if (i + 1 >= argc) { usage((std::string(what) + " needs a value").c_str()); std::exit(2); }
+            if (i + 1 >= argc) {
+                usage((std::string(what) + " needs a value").c_str());
+                std::exit(2);
+            }
             return argv[++i];
         };
-        if (a == "--input") o.inputs.push_back(next("--input"));
-        else if (a == "--warmup") { if (!parseInt(next("--warmup"), &o.warmup, 0)) { usage("--warmup must be >= 0"); return 2; } }
-        else if (a == "--iterations") { if (!parseInt(next("--iterations"), &o.iterations, 1)) { usage("--iterations must be >= 1"); return 2; } }
-        else if (a == "--threads") { if (!parseInt(next("--threads"), &o.threads, 1)) { usage("--threads must be >= 1"); return 2; } }
-        else if (a == "--layers") o.layers = true;
-        else if (a == "--dump") o.dumpDir = next("--dump");
-        else if (a == "--out") o.outDir = next("--out");
+        if (a == "--input")
+            o.inputs.push_back(next("--input"));
+        else if (a == "--warmup") {
+            if (!parseInt(next("--warmup"), &o.warmup, 0)) {
+                usage("--warmup must be >= 0");
+                return 2;
+            }
+        } else if (a == "--iterations") {
+            if (!parseInt(next("--iterations"), &o.iterations, 1)) {
+                usage("--iterations must be >= 1");
+                return 2;
+            }
+        } else if (a == "--threads") {
+            if (!parseInt(next("--threads"), &o.threads, 1)) {
+                usage("--threads must be >= 1");
+                return 2;
+            }
+        } else if (a == "--layers")
+            o.layers = true;
+        else if (a == "--dump")
+            o.dumpDir = next("--dump");
+        else if (a == "--out")
+            o.outDir = next("--out");
         else if (a == "--check") {
             const char* v = next("--check");
             char* end = nullptr;
             o.tolerance = std::strtod(v, &end);
-            if (!*v || *end || !(o.tolerance >= 0)) { usage("--check needs a non-negative tolerance"); return 2; }
+            if (!*v || *end || !(o.tolerance >= 0)) {
+                usage("--check needs a non-negative tolerance");
+                return 2;
+            }
             o.check = true;
-        } else if (a == "--help" || a == "-h") { usage("runs the exported model"); return 0; }
-        else { usage(("unknown option '" + a + "'").c_str()); return 2; }
+        } else if (a == "--help" || a == "-h") {
+            usage("runs the exported model");
+            return 0;
+        } else {
+            usage(("unknown option '" + a + "'").c_str());
+            return 2;
+        }
     }
     using namespace embark_model;
     if (o.check && !o.inputs.empty()) {
@@ -362,25 +456,32 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (!o.inputs.empty() && static_cast<int>(o.inputs.size()) != kNumInputs) {
-        usage(("the model has " + std::to_string(kNumInputs) + " input(s) but " + std::to_string(o.inputs.size()) + " --input given").c_str());
+        usage(("the model has " + std::to_string(kNumInputs) + " input(s) but " + std::to_string(o.inputs.size()) +
+               " --input given")
+                  .c_str());
         return 2;
     }
 
     std::vector<std::vector<char>> inputData(static_cast<size_t>(kNumInputs));
     std::vector<const void*> inputs(static_cast<size_t>(kNumInputs));
     for (int k = 0; k < kNumInputs; ++k) {
-        if (o.inputs.empty()) { inputs[static_cast<size_t>(k)] = sampleInput(k); continue; }
+        if (o.inputs.empty()) {
+            inputs[static_cast<size_t>(k)] = sampleInput(k);
+            continue;
+        }
         if (!readInput(o.inputs[static_cast<size_t>(k)], kInputs[k], inputData[static_cast<size_t>(k)])) return 4;
         inputs[static_cast<size_t>(k)] = inputData[static_cast<size_t>(k)].data();
     }
     std::vector<std::vector<char>> outputData(static_cast<size_t>(kNumOutputs));
     std::vector<void*> outputs(static_cast<size_t>(kNumOutputs));
     for (int k = 0; k < kNumOutputs; ++k) {
-        outputData[static_cast<size_t>(k)].assign(static_cast<size_t>(kOutputs[k].numel) * dtypeBytes(kOutputs[k].dtype), 0);
+        outputData[static_cast<size_t>(k)].assign(
+            static_cast<size_t>(kOutputs[k].numel) * dtypeBytes(kOutputs[k].dtype), 0);
         outputs[static_cast<size_t>(k)] = outputData[static_cast<size_t>(k)].data();
     }
 
-    std::printf("{\"type\":\"meta\",\"model\":%s,\"arch\":%s,\"libs\":[", jsonString(kModelName).c_str(), jsonString(kArch).c_str());
+    std::printf("{\"type\":\"meta\",\"model\":%s,\"arch\":%s,\"libs\":[", jsonString(kModelName).c_str(),
+                jsonString(kArch).c_str());
     {
         std::string libs = kLibs;
         size_t start = 0;
@@ -388,7 +489,10 @@ int main(int argc, char** argv) {
         while (start <= libs.size()) {
             size_t end = libs.find(',', start);
             if (end == std::string::npos) end = libs.size();
-            if (end > start) { std::printf("%s%s", first ? "" : ",", jsonString(libs.substr(start, end - start).c_str()).c_str()); first = false; }
+            if (end > start) {
+                std::printf("%s%s", first ? "" : ",", jsonString(libs.substr(start, end - start).c_str()).c_str());
+                first = false;
+            }
             start = end + 1;
         }
     }
@@ -410,28 +514,39 @@ int main(int argc, char** argv) {
 
     // A kernel that meets bad data (a Gather index out of range) throws: exit 5 with its message.
     try {
-    for (int w = 0; w < o.warmup; ++w) forward(inputs.data(), outputs.data());
-    std::vector<uint64_t> layerNs(static_cast<size_t>(kNumLayers > 0 ? kNumLayers : 1));
-    for (int it = 0; it < o.iterations; ++it) {
-        const auto t0 = Clock::now();
-        if (o.layers) forwardProfiled(inputs.data(), outputs.data(), layerNs.data());
-        else forward(inputs.data(), outputs.data());
-        const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
-        std::printf("{\"type\":\"latency\",\"iteration\":%d,\"ns\":%lld}\n", it, static_cast<long long>(ns));
-        if (o.layers)
-            for (int l = 0; l < kNumLayers; ++l)
-                std::printf("{\"type\":\"layer\",\"iteration\":%d,\"index\":%d,\"node\":%s,\"lib\":%s,\"ns\":%llu}\n", it, l,
-                            jsonString(kLayers[l].name).c_str(), jsonString(kLayers[l].lib).c_str(),
-                            static_cast<unsigned long long>(layerNs[static_cast<size_t>(l)]));
-        std::fflush(stdout);
-    }
+        for (int w = 0; w < o.warmup; ++w) forward(inputs.data(), outputs.data());
+        std::vector<uint64_t> layerNs(static_cast<size_t>(kNumLayers > 0 ? kNumLayers : 1));
+        for (int it = 0; it < o.iterations; ++it) {
+            const auto t0 = Clock::now();
+            if (o.layers)
+                forwardProfiled(inputs.data(), outputs.data(), layerNs.data());
+            else
+                forward(inputs.data(), outputs.data());
+            const auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - t0).count();
+            std::printf("{\"type\":\"latency\",\"iteration\":%d,\"ns\":%lld}\n", it, static_cast<long long>(ns));
+            if (o.layers)
+                for (int l = 0; l < kNumLayers; ++l)
+                    std::printf(
+                        "{\"type\":\"layer\",\"iteration\":%d,\"index\":%d,\"node\":%s,\"lib\":%s,\"ns\":%llu}\n", it,
+                        l, jsonString(kLayers[l].name).c_str(), jsonString(kLayers[l].lib).c_str(),
+                        static_cast<unsigned long long>(layerNs[static_cast<size_t>(l)]));
+            std::fflush(stdout);
+        }
 
-    if (!o.dumpDir.empty()) {
-        if (!makeDir(o.dumpDir)) { std::fprintf(stderr, "run_export: cannot create dump folder '%s'\n", o.dumpDir.c_str()); shutdown(); return 5; }
-        DumpState state{o.dumpDir};
-        forwardDump(inputs.data(), outputs.data(), dumpLayer, &state);
-        if (state.failed) { std::fprintf(stderr, "run_export: writing dumps into '%s' failed\n", o.dumpDir.c_str()); shutdown(); return 5; }
-    }
+        if (!o.dumpDir.empty()) {
+            if (!makeDir(o.dumpDir)) {
+                std::fprintf(stderr, "run_export: cannot create dump folder '%s'\n", o.dumpDir.c_str());
+                shutdown();
+                return 5;
+            }
+            DumpState state{o.dumpDir};
+            forwardDump(inputs.data(), outputs.data(), dumpLayer, &state);
+            if (state.failed) {
+                std::fprintf(stderr, "run_export: writing dumps into '%s' failed\n", o.dumpDir.c_str());
+                shutdown();
+                return 5;
+            }
+        }
     } catch (const std::exception& e) {
         std::printf("{\"type\":\"error\",\"stage\":\"run\",\"message\":%s}\n", jsonString(e.what()).c_str());
         std::fprintf(stderr, "run_export: running the model failed: %s\n", e.what());
@@ -445,9 +560,11 @@ int main(int argc, char** argv) {
         const TensorInfo& info = kOutputs[k];
         const void* data = outputs[static_cast<size_t>(k)];
         std::string file = o.outDir + "/" + safeName(info.name) + ".bin";
-        if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(info.numel) * dtypeBytes(info.dtype))) file.clear();
+        if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(info.numel) * dtypeBytes(info.dtype)))
+            file.clear();
         std::string head = "[";
-        for (int64_t i = 0; i < std::min<int64_t>(info.numel, 10); ++i) head += (i ? "," : "") + jsonNumber(elementAt(data, info.dtype, i));
+        for (int64_t i = 0; i < std::min<int64_t>(info.numel, 10); ++i)
+            head += (i ? "," : "") + jsonNumber(elementAt(data, info.dtype, i));
         head += "]";
         std::printf("{\"type\":\"output\",\"name\":%s,\"shape\":%s,\"dtype\":\"%s\",\"file\":%s,\"head\":%s}\n",
                     jsonString(info.name).c_str(), shapeJson(info).c_str(), dtypeName(info.dtype),
@@ -468,8 +585,8 @@ int main(int argc, char** argv) {
             allOk = allOk && ok;
             std::printf("{\"type\":\"check\",\"output\":%s,\"max_abs\":%s,\"max_rel\":%s,\"tolerance\":%s,\"ok\":%s}\n",
                         jsonString(info.name).c_str(), nan ? "null" : jsonNumber(maxAbs).c_str(),
-                        nan ? "null" : jsonNumber(maxAbs / std::max(maxRef, 1e-30)).c_str(), jsonNumber(o.tolerance).c_str(),
-                        ok ? "true" : "false");
+                        nan ? "null" : jsonNumber(maxAbs / std::max(maxRef, 1e-30)).c_str(),
+                        jsonNumber(o.tolerance).c_str(), ok ? "true" : "false");
         }
     }
     std::fflush(stdout);

@@ -168,13 +168,14 @@ void concat(const float* const* inputs, const Shape* shapes, int count, int axis
     for (int k = 0; k < count; ++k) {
         const int64_t chunk = shapes[k].d[axis] * inner;
         for (int64_t o = 0; o < outer; ++o)
-            std::memcpy(out + o * outAxis * inner + offset, inputs[k] + o * chunk, static_cast<size_t>(chunk) * sizeof(float));
+            std::memcpy(out + o * outAxis * inner + offset, inputs[k] + o * chunk,
+                        static_cast<size_t>(chunk) * sizeof(float));
         offset += chunk;
     }
 }
 
-void slice(const float* in, const Shape& inShape, const int64_t* starts, const int64_t* steps,
-           const Shape& outShape, float* out) {
+void slice(const float* in, const Shape& inShape, const int64_t* starts, const int64_t* steps, const Shape& outShape,
+           float* out) {
     int64_t inStrides[kMaxRank], stepStrides[kMaxRank];
     stridesOf(inShape, inStrides);
     int64_t base = 0;
@@ -185,8 +186,8 @@ void slice(const float* in, const Shape& inShape, const int64_t* starts, const i
     copyStrided(in, outShape, stepStrides, base, out);
 }
 
-void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices,
-            int64_t indexCount, float* out) {
+void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices, int64_t indexCount,
+            float* out) {
     int64_t outer = 1, inner = 1;
     for (int i = 0; i < axis; ++i) outer *= dataShape.d[i];
     for (int i = axis + 1; i < dataShape.rank; ++i) inner *= dataShape.d[i];
@@ -223,8 +224,8 @@ bool padSource(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i) {
 }
 } // namespace
 
-void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value,
-         const Shape& outShape, float* out) {
+void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value, const Shape& outShape,
+         float* out) {
     int64_t inStrides[kMaxRank];
     stridesOf(inShape, inStrides);
     const int r = inShape.rank;
@@ -375,8 +376,8 @@ std::vector<int> resizeOrder(const Shape& inShape, const ResizeAxis* axes, const
 }
 } // namespace
 
-void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape,
-            float* out, float* scratch) {
+void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape, float* out,
+            float* scratch) {
     // Axis by axis: each pass resizes one axis, ping-ponging between scratch and out; the
     // last pass lands in out.
     const std::vector<int> order = resizeOrder(inShape, axes, outShape);
@@ -446,8 +447,8 @@ bool reductionBlocks(const Shape& s, const bool* reduceAxes, int64_t& outer, int
 // Rows of `inner` values added (combined) into double accumulators in input order: the same
 // sums as the element walk below, a vector loop per row.
 template <typename Combine>
-void reduceRows(const float* in, int64_t outer, int64_t count, int64_t inner, double init, Combine combine,
-                ReduceOp op, float* out) {
+void reduceRows(const float* in, int64_t outer, int64_t count, int64_t inner, double init, Combine combine, ReduceOp op,
+                float* out) {
     std::vector<double> acc(static_cast<size_t>(inner));
     for (int64_t o = 0; o < outer; ++o) {
         std::fill(acc.begin(), acc.end(), init);
@@ -470,16 +471,20 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         reductionBlocks(inShape, reduceAxes, outer, blockCount, inner)) {
         switch (op) {
         case ReduceOp::Max:
-            reduceRows(in, outer, blockCount, inner, -INFINITY, [](double a, double x) { return std::max(a, x); }, op, out);
+            reduceRows(
+                in, outer, blockCount, inner, -INFINITY, [](double a, double x) { return std::max(a, x); }, op, out);
             return;
         case ReduceOp::Min:
-            reduceRows(in, outer, blockCount, inner, INFINITY, [](double a, double x) { return std::min(a, x); }, op, out);
+            reduceRows(
+                in, outer, blockCount, inner, INFINITY, [](double a, double x) { return std::min(a, x); }, op, out);
             return;
         case ReduceOp::Prod:
-            reduceRows(in, outer, blockCount, inner, 1.0, [](double a, double x) { return a * x; }, op, out);
+            reduceRows(
+                in, outer, blockCount, inner, 1.0, [](double a, double x) { return a * x; }, op, out);
             return;
         default:
-            reduceRows(in, outer, blockCount, inner, 0.0, [](double a, double x) { return a + x; }, op, out);
+            reduceRows(
+                in, outer, blockCount, inner, 0.0, [](double a, double x) { return a + x; }, op, out);
             return;
         }
     }
@@ -492,7 +497,10 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         }
     const int64_t outCount = outShape.count();
     std::vector<double> acc(static_cast<size_t>(outCount));
-    const double init = op == ReduceOp::Max ? -INFINITY : op == ReduceOp::Min ? INFINITY : op == ReduceOp::Prod ? 1.0 : 0.0;
+    const double init = op == ReduceOp::Max    ? -INFINITY
+                        : op == ReduceOp::Min  ? INFINITY
+                        : op == ReduceOp::Prod ? 1.0
+                                               : 0.0;
     std::fill(acc.begin(), acc.end(), init);
     std::vector<double> maxForLse;
     int64_t outStrides[kMaxRank];
@@ -509,11 +517,13 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         double& a = acc[static_cast<size_t>(o)];
         const double x = in[i];
         switch (op) {
-        case ReduceOp::Sum: case ReduceOp::Mean: a += x; break;
+        case ReduceOp::Sum:
+        case ReduceOp::Mean: a += x; break;
         case ReduceOp::Max: a = std::max(a, x); break;
         case ReduceOp::Min: a = std::min(a, x); break;
         case ReduceOp::Prod: a *= x; break;
-        case ReduceOp::SumSquare: case ReduceOp::L2: a += x * x; break;
+        case ReduceOp::SumSquare:
+        case ReduceOp::L2: a += x * x; break;
         case ReduceOp::L1: a += std::fabs(x); break;
         case ReduceOp::LogSumExp: a += std::exp(x - maxForLse[static_cast<size_t>(o)]); break;
         case ReduceOp::LogSum: a += x; break;
@@ -521,10 +531,14 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
     });
     for (int64_t o = 0; o < outCount; ++o) {
         double v = acc[static_cast<size_t>(o)];
-        if (op == ReduceOp::Mean) v /= static_cast<double>(count);
-        else if (op == ReduceOp::L2) v = std::sqrt(v);
-        else if (op == ReduceOp::LogSumExp) v = std::log(v) + maxForLse[static_cast<size_t>(o)];
-        else if (op == ReduceOp::LogSum) v = std::log(v);
+        if (op == ReduceOp::Mean)
+            v /= static_cast<double>(count);
+        else if (op == ReduceOp::L2)
+            v = std::sqrt(v);
+        else if (op == ReduceOp::LogSumExp)
+            v = std::log(v) + maxForLse[static_cast<size_t>(o)];
+        else if (op == ReduceOp::LogSum)
+            v = std::log(v);
         out[o] = static_cast<float>(v);
     }
 }
@@ -538,8 +552,15 @@ struct MatmulDims {
 MatmulDims matmulDims(const Shape& aShape, const Shape& bShape) {
     MatmulDims d;
     d.as = aShape, d.bs = bShape;
-    if (d.as.rank == 1) { d.as.rank = 2; d.as.d[1] = d.as.d[0]; d.as.d[0] = 1; }
-    if (d.bs.rank == 1) { d.bs.rank = 2; d.bs.d[1] = 1; }
+    if (d.as.rank == 1) {
+        d.as.rank = 2;
+        d.as.d[1] = d.as.d[0];
+        d.as.d[0] = 1;
+    }
+    if (d.bs.rank == 1) {
+        d.bs.rank = 2;
+        d.bs.d[1] = 1;
+    }
     d.M = d.as.d[d.as.rank - 2], d.K = d.as.d[d.as.rank - 1], d.N = d.bs.d[d.bs.rank - 1];
     d.batch.rank = std::max(d.as.rank, d.bs.rank) - 2;
     for (int i = 0; i < d.batch.rank; ++i) {
@@ -607,8 +628,8 @@ void channelAffine(const float* x, const Shape& shape, int axis, const float* sc
         }
 }
 
-void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast,
-                  const float* scale, const float* bias, float epsilon, float* y) {
+void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, const float* scale,
+                  const float* bias, float epsilon, float* y) {
     for (int64_t b = 0; b < n; ++b)
         for (int64_t ch = 0; ch < c; ++ch) {
             const int64_t base = channelsLast ? b * spatial * c + ch : (b * c + ch) * spatial;
@@ -627,8 +648,8 @@ void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool ch
         }
 }
 
-void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias,
-               float epsilon, float* y) {
+void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias, float epsilon,
+               float* y) {
     for (int64_t o = 0; o < outer; ++o) {
         const float* xi = x + o * inner;
         float* yi = y + o * inner;
@@ -643,8 +664,8 @@ void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale,
     }
 }
 
-void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, int size, float alpha,
-         float beta, float bias, float* y) {
+void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, int size, float alpha, float beta,
+         float bias, float* y) {
     const int64_t lo = (size - 1) / 2, hi = size / 2; // ONNX: floor((size-1)/2) before, ceil after
     for (int64_t b = 0; b < n; ++b)
         for (int64_t ch = 0; ch < c; ++ch)
@@ -716,10 +737,10 @@ void binary(Binary op, const float* a, const Shape& aShape, const float* b, cons
     });
 }
 
-
 namespace {
 // Visits every output position of a ConvNd as (flat spatial index, coordinates).
-template <typename Fn> void forEachOutput(const ConvNd& p, Fn fn) {
+template <typename Fn>
+void forEachOutput(const ConvNd& p, Fn fn) {
     int64_t pos[3] = {0, 0, 0};
     int64_t total = 1;
     for (int i = 0; i < p.spatial; ++i) total *= p.out[i];
@@ -750,10 +771,16 @@ void convNd(const ConvNd& p, const float* x, const float* w, const float* bias, 
                 for (int64_t t = 0; t < taps; ++t) {
                     int64_t rem = t, k[3] = {0, 0, 0}, off = 0;
                     bool inside = true;
-                    for (int a = p.spatial - 1; a >= 0; --a) { k[a] = rem % p.kernel[a]; rem /= p.kernel[a]; }
+                    for (int a = p.spatial - 1; a >= 0; --a) {
+                        k[a] = rem % p.kernel[a];
+                        rem /= p.kernel[a];
+                    }
                     for (int a = 0; a < p.spatial; ++a) {
                         const int64_t i = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
-                        if (i < 0 || i >= p.in[a]) { inside = false; break; }
+                        if (i < 0 || i >= p.in[a]) {
+                            inside = false;
+                            break;
+                        }
                         off = off * p.in[a] + i;
                     }
                     if (!inside) continue;
@@ -778,15 +805,24 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
             const int64_t g = ic / cinG;
             for (int64_t i = 0; i < inSp; ++i) {
                 int64_t pos[3] = {0, 0, 0}, rem = i;
-                for (int a = p.spatial - 1; a >= 0; --a) { pos[a] = rem % p.in[a]; rem /= p.in[a]; }
+                for (int a = p.spatial - 1; a >= 0; --a) {
+                    pos[a] = rem % p.in[a];
+                    rem /= p.in[a];
+                }
                 const float xv = x[(n * p.inC + ic) * inSp + i];
                 for (int64_t t = 0; t < taps; ++t) {
                     int64_t k[3] = {0, 0, 0}, r = t, off = 0;
                     bool inside = true;
-                    for (int a = p.spatial - 1; a >= 0; --a) { k[a] = r % p.kernel[a]; r /= p.kernel[a]; }
+                    for (int a = p.spatial - 1; a >= 0; --a) {
+                        k[a] = r % p.kernel[a];
+                        r /= p.kernel[a];
+                    }
                     for (int a = 0; a < p.spatial; ++a) {
                         const int64_t q = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
-                        if (q < 0 || q >= p.out[a]) { inside = false; break; }
+                        if (q < 0 || q >= p.out[a]) {
+                            inside = false;
+                            break;
+                        }
                         off = off * p.out[a] + q;
                     }
                     if (!inside) continue;
@@ -807,12 +843,17 @@ void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, f
             for (int64_t t = 0; t < taps; ++t) {
                 int64_t k[3] = {0, 0, 0}, r = t, off = 0;
                 bool inside = true, inPadded = true;
-                for (int a = p.spatial - 1; a >= 0; --a) { k[a] = r % p.kernel[a]; r /= p.kernel[a]; }
+                for (int a = p.spatial - 1; a >= 0; --a) {
+                    k[a] = r % p.kernel[a];
+                    r /= p.kernel[a];
+                }
                 for (int a = 0; a < p.spatial; ++a) {
                     const int64_t i = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
                     if (i < -p.pads[a] || i >= p.in[a] + p.pads[p.spatial + a]) inPadded = false;
-                    if (i < 0 || i >= p.in[a]) inside = false;
-                    else off = off * p.in[a] + i;
+                    if (i < 0 || i >= p.in[a])
+                        inside = false;
+                    else
+                        off = off * p.in[a] + i;
                 }
                 if (countIncludePad ? inPadded : inside) ++counted;
                 if (!inside) continue;

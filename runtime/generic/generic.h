@@ -30,17 +30,17 @@ void transpose(const float* in, const Shape& inShape, const int* perm, float* ou
 void concat(const float* const* inputs, const Shape* shapes, int count, int axis, float* out);
 
 // Strided copy: out[i...] = in[start + i * step ...] per axis; outShape gives the count per axis.
-void slice(const float* in, const Shape& inShape, const int64_t* starts, const int64_t* steps,
-           const Shape& outShape, float* out);
+void slice(const float* in, const Shape& inShape, const int64_t* starts, const int64_t* steps, const Shape& outShape,
+           float* out);
 
 // out = data gathered along `axis` by indices (already normalised to [0, dim)).
-void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices,
-            int64_t indexCount, float* out);
+void gather(const float* data, const Shape& dataShape, int axis, const int64_t* indices, int64_t indexCount,
+            float* out);
 
 enum class PadMode { Constant, Reflect, Edge, Wrap };
 // pads: begin[rank] then end[rank] (may be negative = crop).
-void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value,
-         const Shape& outShape, float* out);
+void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value, const Shape& outShape,
+         float* out);
 
 // Broadcasts `in` to outShape (numpy rules, right-aligned) — Expand.
 void broadcastTo(const float* in, const Shape& inShape, const Shape& outShape, float* out);
@@ -52,13 +52,13 @@ void tile(const float* in, const Shape& inShape, const Shape& outShape, float* o
 // uses one tap of weight 1; linear two; cubic four. Separable, applied axis by axis.
 struct ResizeAxis {
     int taps = 1;
-    std::vector<int64_t> index;  // [outDim * taps]
-    std::vector<float> weight;   // [outDim * taps]
+    std::vector<int64_t> index; // [outDim * taps]
+    std::vector<float> weight;  // [outDim * taps]
 };
 // Axes with an empty index list are left as they are. `scratch` holds
 // resizeScratchFloats(in, out) floats.
-void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape,
-            float* out, float* scratch);
+void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape, float* out,
+            float* scratch);
 int64_t resizeScratchFloats(const Shape& inShape, const Shape& outShape);
 
 // Softmax / LogSoftmax over the middle dim of [outer][axisLen][inner].
@@ -72,37 +72,58 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
 // b [.., K, N] -> out [.., M, N]. Output rows [rowBegin, rowEnd) of the batch x M rows only
 // (rowEnd < 0: all), so callers can split one product across threads; matmulRows counts them
 // and matmulMacs gives the multiply-adds of the whole product.
-void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
-            int64_t rowBegin = 0, int64_t rowEnd = -1);
+void matmul(const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out, int64_t rowBegin = 0,
+            int64_t rowEnd = -1);
 int64_t matmulRows(const Shape& aShape, const Shape& bShape);
 int64_t matmulMacs(const Shape& aShape, const Shape& bShape);
 
 // y = x * scale[c] + shift[c] with c the dim at `axis` (BatchNormalization at inference,
 // after the emitter computed scale/shift).
-void channelAffine(const float* x, const Shape& shape, int axis, const float* scale,
-                   const float* shift, float* y);
+void channelAffine(const float* x, const Shape& shape, int axis, const float* scale, const float* shift, float* y);
 
 // InstanceNormalization on [N][C][spatial...] (NCHW) or with channels last.
-void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast,
-                  const float* scale, const float* bias, float epsilon, float* y);
+void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, const float* scale,
+                  const float* bias, float epsilon, float* y);
 // LayerNormalization over the trailing `inner` elements of each of `outer` rows.
-void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias,
-               float epsilon, float* y);
+void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias, float epsilon,
+               float* y);
 // LRN across channels of NCHW (or channels-last) data.
-void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, int size,
-         float alpha, float beta, float bias, float* y);
+void lrn(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, int size, float alpha, float beta,
+         float bias, float* y);
 
 enum class Unary {
-    Log, Floor, Ceil, Round, Sign, Reciprocal, Sin, Cos, Softplus, Softsign, Selu, Mish,
+    Log,
+    Floor,
+    Ceil,
+    Round,
+    Sign,
+    Reciprocal,
+    Sin,
+    Cos,
+    Softplus,
+    Softsign,
+    Selu,
+    Mish,
     Identity,
     // issue 31; ThresholdedRelu and Celu take alpha, Shrink alpha = lambd and gamma = bias
-    Tan, Asin, Acos, Atan, Sinh, Cosh, Asinh, Acosh, Atanh, ThresholdedRelu, Shrink, Celu,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Asinh,
+    Acosh,
+    Atanh,
+    ThresholdedRelu,
+    Shrink,
+    Celu,
 };
 void unary(Unary op, const float* x, float* y, int64_t count, float alpha = 0, float gamma = 0);
 
 enum class Binary { PRelu, Mod, FMod };
-void binary(Binary op, const float* a, const Shape& aShape, const float* b, const Shape& bShape,
-            float* out, const Shape& outShape);
+void binary(Binary op, const float* a, const Shape& aShape, const float* b, const Shape& bShape, float* out,
+            const Shape& outShape);
 
 void copy(const float* in, float* out, int64_t count);
 

@@ -30,7 +30,8 @@ void scatterFlat(const float* data, int64_t dataCount, const float* updates, con
         }
 }
 
-void weightedLoss(const float* logp, const int64_t* pos, const float* weight, int64_t count, int reduction, float* out) {
+void weightedLoss(const float* logp, const int64_t* pos, const float* weight, int64_t count, int reduction,
+                  float* out) {
     double sum = 0, weights = 0;
     for (int64_t i = 0; i < count; ++i) {
         const double l = pos[i] < 0 ? 0.0 : -static_cast<double>(logp[pos[i]]) * weight[i];
@@ -51,16 +52,21 @@ void det(const float* in, int64_t batch, int64_t m, float* out) {
             int64_t p = c;
             for (int64_t r = c + 1; r < m; ++r)
                 if (std::fabs(a[static_cast<size_t>(r * m + c)]) > std::fabs(a[static_cast<size_t>(p * m + c)])) p = r;
-            if (a[static_cast<size_t>(p * m + c)] == 0) { d = 0; break; }
+            if (a[static_cast<size_t>(p * m + c)] == 0) {
+                d = 0;
+                break;
+            }
             if (p != c) {
-                for (int64_t k = 0; k < m; ++k) std::swap(a[static_cast<size_t>(p * m + k)], a[static_cast<size_t>(c * m + k)]);
+                for (int64_t k = 0; k < m; ++k)
+                    std::swap(a[static_cast<size_t>(p * m + k)], a[static_cast<size_t>(c * m + k)]);
                 d = -d;
             }
             const double pivot = a[static_cast<size_t>(c * m + c)];
             d *= pivot;
             for (int64_t r = c + 1; r < m; ++r) {
                 const double f = a[static_cast<size_t>(r * m + c)] / pivot;
-                for (int64_t k = c; k < m; ++k) a[static_cast<size_t>(r * m + k)] -= f * a[static_cast<size_t>(c * m + k)];
+                for (int64_t k = c; k < m; ++k)
+                    a[static_cast<size_t>(r * m + k)] -= f * a[static_cast<size_t>(c * m + k)];
             }
         }
         out[b] = static_cast<float>(d);
@@ -75,7 +81,8 @@ void meanVarianceNorm(const float* in, int64_t count, const int64_t* slot, int64
     }
     const double n = static_cast<double>(count) / static_cast<double>(slots > 0 ? slots : 1);
     for (int64_t i = 0; i < count; ++i) {
-        const double mean = sum[static_cast<size_t>(slot[i])] / n, var = sq[static_cast<size_t>(slot[i])] / n - mean * mean;
+        const double mean = sum[static_cast<size_t>(slot[i])] / n,
+                     var = sq[static_cast<size_t>(slot[i])] / n - mean * mean;
         out[i] = static_cast<float>((in[i] - mean) / (std::sqrt(std::max(var, 0.0)) + 1e-9));
     }
 }
@@ -184,7 +191,10 @@ void dftLine(const float* x, int64_t len, int64_t stride, bool complexIn, int64_
             sr += xr * c - xi * s;
             si += xr * s + xi * c;
         }
-        if (inverse) { sr /= static_cast<double>(L); si /= static_cast<double>(L); }
+        if (inverse) {
+            sr /= static_cast<double>(L);
+            si /= static_cast<double>(L);
+        }
         y[k * outStride] = static_cast<float>(sr);
         y[k * outStride + 1] = static_cast<float>(si);
     }
@@ -197,7 +207,8 @@ void gridSample(const GridSampleParams& p, const float* x, const float* grid, fl
     const double xMin = p.alignCorners ? 0 : -0.5, xMax = p.alignCorners ? W - 1.0 : W - 0.5;
     const double yMin = p.alignCorners ? 0 : -0.5, yMax = p.alignCorners ? H - 1.0 : H - 0.5;
     const auto denorm = [&](double v, int64_t len) {
-        return p.alignCorners ? (v + 1) / 2 * static_cast<double>(len - 1) : ((v + 1) * static_cast<double>(len) - 1) / 2;
+        return p.alignCorners ? (v + 1) / 2 * static_cast<double>(len - 1)
+                              : ((v + 1) * static_cast<double>(len) - 1) / 2;
     };
     for (int64_t n = 0; n < p.n; ++n)
         for (int64_t c = 0; c < p.c; ++c) {
@@ -234,13 +245,15 @@ void gridSample(const GridSampleParams& p, const float* x, const float* grid, fl
                     if (p.mode == 1) {
                         v = pixel(static_cast<int64_t>(sy), static_cast<int64_t>(sx));
                     } else if (p.mode == 0) {
-                        const int64_t x1 = static_cast<int64_t>(std::floor(sx)), y1 = static_cast<int64_t>(std::floor(sy));
+                        const int64_t x1 = static_cast<int64_t>(std::floor(sx)),
+                                      y1 = static_cast<int64_t>(std::floor(sy));
                         const double dx1 = sx - static_cast<double>(x1), dx2 = static_cast<double>(x1 + 1) - sx;
                         const double dy1 = sy - static_cast<double>(y1), dy2 = static_cast<double>(y1 + 1) - sy;
                         v = dy2 * (dx2 * pixel(y1, x1) + dx1 * pixel(y1, x1 + 1)) +
                             dy1 * (dx2 * pixel(y1 + 1, x1) + dx1 * pixel(y1 + 1, x1 + 1));
                     } else {
-                        const int64_t x0 = static_cast<int64_t>(std::floor(sx)) - 1, y0 = static_cast<int64_t>(std::floor(sy)) - 1;
+                        const int64_t x0 = static_cast<int64_t>(std::floor(sx)) - 1,
+                                      y0 = static_cast<int64_t>(std::floor(sy)) - 1;
                         double cx[4], cy[4];
                         cubicCoeffs(sx - static_cast<double>(x0) - 1, cx);
                         cubicCoeffs(sy - static_cast<double>(y0) - 1, cy);
@@ -261,12 +274,19 @@ void roiAlign(const RoiAlignParams& p, const float* x, const float* rois, const 
     for (int64_t r = 0; r < p.rois; ++r) {
         const int64_t b = std::min<int64_t>(std::max<int64_t>(batchIndices[r], 0), p.n - 1);
         const float* roi = rois + r * 4;
-        const double x0 = roi[0] * static_cast<double>(p.spatialScale) - offset, y0 = roi[1] * static_cast<double>(p.spatialScale) - offset;
-        double rw = roi[2] * static_cast<double>(p.spatialScale) - offset - x0, rh = roi[3] * static_cast<double>(p.spatialScale) - offset - y0;
-        if (!p.halfPixel) { rw = std::max(rw, 1.0); rh = std::max(rh, 1.0); }
+        const double x0 = roi[0] * static_cast<double>(p.spatialScale) - offset,
+                     y0 = roi[1] * static_cast<double>(p.spatialScale) - offset;
+        double rw = roi[2] * static_cast<double>(p.spatialScale) - offset - x0,
+               rh = roi[3] * static_cast<double>(p.spatialScale) - offset - y0;
+        if (!p.halfPixel) {
+            rw = std::max(rw, 1.0);
+            rh = std::max(rh, 1.0);
+        }
         const double binH = rh / static_cast<double>(p.outH), binW = rw / static_cast<double>(p.outW);
-        const int64_t gridH = p.samplingRatio > 0 ? p.samplingRatio : static_cast<int64_t>(std::ceil(rh / static_cast<double>(p.outH)));
-        const int64_t gridW = p.samplingRatio > 0 ? p.samplingRatio : static_cast<int64_t>(std::ceil(rw / static_cast<double>(p.outW)));
+        const int64_t gridH =
+            p.samplingRatio > 0 ? p.samplingRatio : static_cast<int64_t>(std::ceil(rh / static_cast<double>(p.outH)));
+        const int64_t gridW =
+            p.samplingRatio > 0 ? p.samplingRatio : static_cast<int64_t>(std::ceil(rw / static_cast<double>(p.outW)));
         const double count = static_cast<double>(std::max<int64_t>(gridH * gridW, 1));
         for (int64_t c = 0; c < p.c; ++c) {
             const float* img = x + (b * p.c + c) * H * W;
@@ -275,17 +295,29 @@ void roiAlign(const RoiAlignParams& p, const float* x, const float* rois, const 
                     double acc = 0;
                     bool first = true;
                     for (int64_t iy = 0; iy < gridH; ++iy) {
-                        const double yy0 = y0 + static_cast<double>(oy) * binH + (static_cast<double>(iy) + 0.5) * binH / static_cast<double>(gridH);
+                        const double yy0 = y0 + static_cast<double>(oy) * binH +
+                                           (static_cast<double>(iy) + 0.5) * binH / static_cast<double>(gridH);
                         for (int64_t ix = 0; ix < gridW; ++ix) {
-                            const double xx0 = x0 + static_cast<double>(ox) * binW + (static_cast<double>(ix) + 0.5) * binW / static_cast<double>(gridW);
+                            const double xx0 = x0 + static_cast<double>(ox) * binW +
+                                               (static_cast<double>(ix) + 0.5) * binW / static_cast<double>(gridW);
                             double w[4] = {0, 0, 0, 0};
                             int64_t pos[4] = {0, 0, 0, 0};
-                            if (!(yy0 < -1.0 || yy0 > static_cast<double>(H) || xx0 < -1.0 || xx0 > static_cast<double>(W))) {
+                            if (!(yy0 < -1.0 || yy0 > static_cast<double>(H) || xx0 < -1.0 ||
+                                  xx0 > static_cast<double>(W))) {
                                 double yy = std::max(yy0, 0.0), xc = std::max(xx0, 0.0);
                                 int64_t yl = static_cast<int64_t>(yy), xl = static_cast<int64_t>(xc), yh, xh;
-                                if (yl >= H - 1) { yh = yl = H - 1; yy = static_cast<double>(yl); } else yh = yl + 1;
-                                if (xl >= W - 1) { xh = xl = W - 1; xc = static_cast<double>(xl); } else xh = xl + 1;
-                                const double ly = yy - static_cast<double>(yl), lx = xc - static_cast<double>(xl), hy = 1 - ly, hx = 1 - lx;
+                                if (yl >= H - 1) {
+                                    yh = yl = H - 1;
+                                    yy = static_cast<double>(yl);
+                                } else
+                                    yh = yl + 1;
+                                if (xl >= W - 1) {
+                                    xh = xl = W - 1;
+                                    xc = static_cast<double>(xl);
+                                } else
+                                    xh = xl + 1;
+                                const double ly = yy - static_cast<double>(yl), lx = xc - static_cast<double>(xl),
+                                             hy = 1 - ly, hx = 1 - lx;
                                 w[0] = hy * hx, w[1] = hy * lx, w[2] = ly * hx, w[3] = ly * lx;
                                 pos[0] = yl * W + xl, pos[1] = yl * W + xh, pos[2] = yh * W + xl, pos[3] = yh * W + xh;
                             }

@@ -66,10 +66,14 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
         const RnnActivation& g = p.act[dir][1];
         const RnnActivation& h = p.act[dir][2];
         for (int64_t n = 0; n < N; ++n) {
-            if (h0) std::memcpy(hPrev, h0 + stateAt(dir, n), sizeof(float) * static_cast<size_t>(H));
-            else std::fill(hPrev, hPrev + H, 0.f);
-            if (c0) std::memcpy(cPrev, c0 + stateAt(dir, n), sizeof(float) * static_cast<size_t>(H));
-            else std::fill(cPrev, cPrev + H, 0.f);
+            if (h0)
+                std::memcpy(hPrev, h0 + stateAt(dir, n), sizeof(float) * static_cast<size_t>(H));
+            else
+                std::fill(hPrev, hPrev + H, 0.f);
+            if (c0)
+                std::memcpy(cPrev, c0 + stateAt(dir, n), sizeof(float) * static_cast<size_t>(H));
+            else
+                std::fill(cPrev, cPrev + H, 0.f);
             const int64_t len = seqLens ? std::min(S, std::max<int64_t>(0, seqLens[n])) : S;
             for (int64_t step = 0; step < len; ++step) {
                 const int64_t t = backwards ? len - 1 - step : step;
@@ -90,7 +94,8 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
                     for (int64_t j = 0; j < H; ++j) {
                         const float* Rh = R + (2 * H + j) * H;
                         const float rb = Rb ? Rb[2 * H + j] : 0.f;
-                        const float rec = p.linearBeforeReset ? reset[j] * (dot(Rh, hPrev, H) + rb) : dot(Rh, cNew, H) + rb;
+                        const float rec =
+                            p.linearBeforeReset ? reset[j] * (dot(Rh, hPrev, H) + rb) : dot(Rh, cNew, H) + rb;
                         const float z = activate(f, clipped(gate[j]));
                         const float cand = activate(g, clipped(gate[2 * H + j] + rec));
                         hNew[j] = (1.f - z) * cand + z * hPrev[j];

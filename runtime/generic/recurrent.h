@@ -8,7 +8,19 @@
 namespace embark::generic {
 
 enum class RnnKind { Rnn, Gru, Lstm };
-enum class RnnAct { Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh, HardSigmoid, Elu, Softsign, Softplus };
+enum class RnnAct {
+    Relu,
+    Tanh,
+    Sigmoid,
+    Affine,
+    LeakyRelu,
+    ThresholdedRelu,
+    ScaledTanh,
+    HardSigmoid,
+    Elu,
+    Softsign,
+    Softplus
+};
 
 struct RnnActivation {
     RnnAct kind = RnnAct::Tanh;
@@ -18,9 +30,9 @@ struct RnnActivation {
 struct RnnShape {
     RnnKind kind = RnnKind::Rnn;
     int64_t seq = 1, batch = 1, input = 1, hidden = 1;
-    int directions = 1;       // 2: bidirectional (direction 1 runs backwards)
-    bool reverse = false;     // one direction, backwards
-    bool batchFirst = false;  // layout 1
+    int directions = 1;      // 2: bidirectional (direction 1 runs backwards)
+    bool reverse = false;    // one direction, backwards
+    bool batchFirst = false; // layout 1
     bool hasClip = false;
     float clip = 0.f;
     bool linearBeforeReset = false; // GRU

@@ -12,9 +12,12 @@ namespace embark::generic {
 
 size_t elemSize(ElemType t) {
     switch (t) {
-    case ElemType::UInt8: case ElemType::Int8: case ElemType::Bool: return 1;
+    case ElemType::UInt8:
+    case ElemType::Int8:
+    case ElemType::Bool: return 1;
     case ElemType::Float16: return 2;
-    case ElemType::Float32: case ElemType::Int32: return 4;
+    case ElemType::Float32:
+    case ElemType::Int32: return 4;
     case ElemType::Int64: return 8;
     }
     return 4;
@@ -25,15 +28,21 @@ float halfToFloat(uint16_t h) {
     const uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
     uint32_t bits;
     if (exp == 0) {
-        if (mant == 0) bits = sign;
+        if (mant == 0)
+            bits = sign;
         else { // subnormal: normalise
             int e = -1;
             uint32_t m = mant;
-            do { m <<= 1; ++e; } while (!(m & 0x400u));
+            do {
+                m <<= 1;
+                ++e;
+            } while (!(m & 0x400u));
             bits = sign | (static_cast<uint32_t>(127 - 15 - e) << 23) | ((m & 0x3ffu) << 13);
         }
-    } else if (exp == 0x1f) bits = sign | 0x7f800000u | (mant << 13);
-    else bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
+    } else if (exp == 0x1f)
+        bits = sign | 0x7f800000u | (mant << 13);
+    else
+        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
     float f;
     std::memcpy(&f, &bits, 4);
     return f;
@@ -46,7 +55,7 @@ uint16_t floatToHalf(float f) {
     const uint32_t absx = x & 0x7fffffffu;
     if (absx >= 0x7f800000u) return static_cast<uint16_t>(sign | 0x7c00u | (absx > 0x7f800000u ? 0x200u : 0u));
     if (absx >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u); // rounds to >= 65520: infinity
-    if (absx < 0x38800000u) { // below the smallest normal half: a subnormal, rounded to even
+    if (absx < 0x38800000u) {                      // below the smallest normal half: a subnormal, rounded to even
         const float a = std::fabs(f) * 16777216.f; // / 2^-24
         return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(a)));
     }
@@ -72,8 +81,10 @@ double elementAsDouble(const void* data, ElemType t, int64_t i) {
 
 namespace {
 
-template <typename T> T fromDouble(double v) {
-    if constexpr (std::is_floating_point_v<T>) return static_cast<T>(v);
+template <typename T>
+T fromDouble(double v) {
+    if constexpr (std::is_floating_point_v<T>)
+        return static_cast<T>(v);
     else {
         if (std::isnan(v)) return T(0);
         const double t = std::trunc(v);
@@ -84,7 +95,8 @@ template <typename T> T fromDouble(double v) {
     }
 }
 
-template <typename T> void castTo(const void* in, ElemType from, T* out, int64_t count) {
+template <typename T>
+void castTo(const void* in, ElemType from, T* out, int64_t count) {
     for (int64_t i = 0; i < count; ++i) out[i] = fromDouble<T>(elementAsDouble(in, from, i));
 }
 
@@ -99,21 +111,27 @@ int32_t quantAt(const void* data, ElemType t, int64_t i) {
 } // namespace
 
 void cast(const void* in, ElemType from, void* out, ElemType to, int64_t count) {
-    if (from == to) { std::memmove(out, in, static_cast<size_t>(count) * elemSize(to)); return; }
+    if (from == to) {
+        std::memmove(out, in, static_cast<size_t>(count) * elemSize(to));
+        return;
+    }
     switch (to) {
     case ElemType::Float32:
         if (from == ElemType::Int64) { // exact conversion (a double may round first)
             const auto* s = static_cast<const int64_t*>(in);
             for (int64_t i = 0; i < count; ++i) static_cast<float*>(out)[i] = static_cast<float>(s[i]);
-        } else castTo(in, from, static_cast<float*>(out), count);
+        } else
+            castTo(in, from, static_cast<float*>(out), count);
         return;
     case ElemType::UInt8: castTo(in, from, static_cast<uint8_t*>(out), count); return;
     case ElemType::Int8: castTo(in, from, static_cast<int8_t*>(out), count); return;
     case ElemType::Int32: castTo(in, from, static_cast<int32_t*>(out), count); return;
     case ElemType::Int64:
         if (from == ElemType::Int32 || from == ElemType::UInt8 || from == ElemType::Int8 || from == ElemType::Bool) {
-            for (int64_t i = 0; i < count; ++i) static_cast<int64_t*>(out)[i] = static_cast<int64_t>(elementAsDouble(in, from, i));
-        } else castTo(in, from, static_cast<int64_t*>(out), count);
+            for (int64_t i = 0; i < count; ++i)
+                static_cast<int64_t*>(out)[i] = static_cast<int64_t>(elementAsDouble(in, from, i));
+        } else
+            castTo(in, from, static_cast<int64_t*>(out), count);
         return;
     case ElemType::Bool:
         for (int64_t i = 0; i < count; ++i) static_cast<uint8_t*>(out)[i] = elementAsDouble(in, from, i) != 0 ? 1 : 0;
@@ -135,8 +153,8 @@ void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int ax
     for (int64_t k = 0; k < indexCount; ++k) {
         const int64_t i = indexAt(indices, indexType, k);
         if (i < -dim || i >= dim)
-            throw std::out_of_range(std::string(what) + ": index " + std::to_string(i) + " outside [" + std::to_string(-dim) + ", " +
-                                    std::to_string(dim) + ")");
+            throw std::out_of_range(std::string(what) + ": index " + std::to_string(i) + " outside [" +
+                                    std::to_string(-dim) + ", " + std::to_string(dim) + ")");
     }
     auto* o = static_cast<unsigned char*>(out);
     const auto* d = static_cast<const unsigned char*>(data);
@@ -144,13 +162,17 @@ void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int ax
         for (int64_t k = 0; k < indexCount; ++k) {
             int64_t i = indexAt(indices, indexType, k);
             if (i < 0) i += dim;
-            std::memcpy(o + static_cast<size_t>(b * indexCount + k) * row, d + static_cast<size_t>(b * dim + i) * row, row);
+            std::memcpy(o + static_cast<size_t>(b * indexCount + k) * row, d + static_cast<size_t>(b * dim + i) * row,
+                        row);
         }
 }
 
 void dynamicQuantizeLinear(const float* x, int64_t count, uint8_t* y, float* scale, uint8_t* zeroPoint) {
     float lo = 0.f, hi = 0.f;
-    for (int64_t i = 0; i < count; ++i) { lo = std::min(lo, x[i]); hi = std::max(hi, x[i]); }
+    for (int64_t i = 0; i < count; ++i) {
+        lo = std::min(lo, x[i]);
+        hi = std::max(hi, x[i]);
+    }
     const float s = (hi - lo) / 255.f;
     *scale = s;
     if (s == 0.f) { // all zeros: x / scale is undefined; every value is the zero point 0
@@ -160,11 +182,13 @@ void dynamicQuantizeLinear(const float* x, int64_t count, uint8_t* y, float* sca
     }
     const float zp = std::nearbyint(std::clamp(0.f - lo / s, 0.f, 255.f));
     *zeroPoint = static_cast<uint8_t>(zp);
-    for (int64_t i = 0; i < count; ++i) y[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(x[i] / s) + zp, 0.f, 255.f));
+    for (int64_t i = 0; i < count; ++i)
+        y[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(x[i] / s) + zp, 0.f, 255.f));
 }
 
-void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const void* b, ElemType bType, const Shape& bShape,
-                   const void* aZero, int64_t aZeroCount, const void* bZero, int64_t bZeroCount, int32_t* out) {
+void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const void* b, ElemType bType,
+                   const Shape& bShape, const void* aZero, int64_t aZeroCount, const void* bZero, int64_t bZeroCount,
+                   int32_t* out) {
     // 1-D operands are promoted as numpy does: a [K] -> [1, K], b [K] -> [K, 1].
     const bool aVec = aShape.rank == 1, bVec = bShape.rank == 1;
     const int64_t M = aVec ? 1 : aShape.d[aShape.rank - 2], K = aShape.d[aShape.rank - 1];
@@ -207,7 +231,11 @@ void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const voi
 void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, ElemType wType, const void* xZero,
                  const void* wZero, int64_t wZeroCount, int32_t* y) {
     int64_t inSp = 1, outSp = 1, taps = 1;
-    for (int a = 0; a < p.spatial; ++a) { inSp *= p.in[a]; outSp *= p.out[a]; taps *= p.kernel[a]; }
+    for (int a = 0; a < p.spatial; ++a) {
+        inSp *= p.in[a];
+        outSp *= p.out[a];
+        taps *= p.kernel[a];
+    }
     const int64_t cinG = p.inC / p.groups, coutG = p.outC / p.groups;
     const int32_t zx = xZero ? quantAt(xZero, xType, 0) : 0;
     for (int64_t n = 0; n < p.batch; ++n)
@@ -216,15 +244,24 @@ void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, 
             const int32_t zw = wZero ? quantAt(wZero, wType, wZeroCount > 1 ? oc : 0) : 0;
             for (int64_t o = 0; o < outSp; ++o) {
                 int64_t pos[3] = {0, 0, 0}, rem = o;
-                for (int a = p.spatial - 1; a >= 0; --a) { pos[a] = rem % p.out[a]; rem /= p.out[a]; }
+                for (int a = p.spatial - 1; a >= 0; --a) {
+                    pos[a] = rem % p.out[a];
+                    rem /= p.out[a];
+                }
                 int32_t acc = 0;
                 for (int64_t t = 0; t < taps; ++t) {
                     int64_t k[3] = {0, 0, 0}, r = t, off = 0;
                     bool inside = true;
-                    for (int a = p.spatial - 1; a >= 0; --a) { k[a] = r % p.kernel[a]; r /= p.kernel[a]; }
+                    for (int a = p.spatial - 1; a >= 0; --a) {
+                        k[a] = r % p.kernel[a];
+                        r /= p.kernel[a];
+                    }
                     for (int a = 0; a < p.spatial; ++a) {
                         const int64_t i = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
-                        if (i < 0 || i >= p.in[a]) { inside = false; break; }
+                        if (i < 0 || i >= p.in[a]) {
+                            inside = false;
+                            break;
+                        }
                         off = off * p.in[a] + i;
                     }
                     if (!inside) continue; // a padded element equals the zero point: contributes 0

@@ -35,8 +35,9 @@ void dynamicQuantizeLinear(const float* x, int64_t count, uint8_t* y, float* sca
 // MatMulInteger with numpy broadcasting over the leading dims: int32 sums of
 // (a - aZero) * (b - bZero). a and b are uint8 or int8; aZero is one value or one per row of
 // a (M), bZero one value or one per column of b (N); null means 0.
-void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const void* b, ElemType bType, const Shape& bShape,
-                   const void* aZero, int64_t aZeroCount, const void* bZero, int64_t bZeroCount, int32_t* out);
+void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const void* b, ElemType bType,
+                   const Shape& bShape, const void* aZero, int64_t aZeroCount, const void* bZero, int64_t bZeroCount,
+                   int32_t* out);
 
 // ConvInteger in the model's layout [N][C][spatial...]: int32 sums of (x - xZero) * (w - wZero);
 // xZero is one value, wZero one value or one per output channel; null means 0. Padding reads

@@ -14,37 +14,46 @@ void channel_affine(const float* x, int64_t outer, int64_t channels, int64_t inn
     if (inner == 1 && ((x_stride > 0 && x_stride != channels) || (y_stride > 0 && y_stride != channels))) {
         // Pixels of a wider tensor (a concatenation's channel range): the same pass, pixel by pixel.
         const int64_t xs = x_stride > 0 ? x_stride : channels, ys = y_stride > 0 ? y_stride : channels;
-        parallel_for(total >= (1 << 12) ? pool : nullptr, outer, [&](int64_t begin, int64_t end) {
-            for (int64_t o = begin; o < end; ++o) {
-                const float* __restrict xi = x + o * xs;
-                float* __restrict yi = y + o * ys;
-                for (int64_t c = 0; c < channels; ++c) yi[c] = xi[c] * scale[c] + shift[c];
-                apply_activation(act, yi, static_cast<size_t>(channels));
-            }
-        }, kFineParts);
+        parallel_for(
+            total >= (1 << 12) ? pool : nullptr, outer,
+            [&](int64_t begin, int64_t end) {
+                for (int64_t o = begin; o < end; ++o) {
+                    const float* __restrict xi = x + o * xs;
+                    float* __restrict yi = y + o * ys;
+                    for (int64_t c = 0; c < channels; ++c) yi[c] = xi[c] * scale[c] + shift[c];
+                    apply_activation(act, yi, static_cast<size_t>(channels));
+                }
+            },
+            kFineParts);
         return;
     }
     if (inner == 1) {
         // Channels last: each pixel's channels are one vector loop; a part is a run of pixels.
-        parallel_for(total >= (1 << 12) ? pool : nullptr, outer, [&](int64_t begin, int64_t end) {
-            for (int64_t o = begin; o < end; ++o) {
-                const float* __restrict xi = x + o * channels;
-                float* __restrict yi = y + o * channels;
-                for (int64_t c = 0; c < channels; ++c) yi[c] = xi[c] * scale[c] + shift[c];
-            }
-            apply_activation(act, y + begin * channels, static_cast<size_t>((end - begin) * channels));
-        }, kFineParts);
+        parallel_for(
+            total >= (1 << 12) ? pool : nullptr, outer,
+            [&](int64_t begin, int64_t end) {
+                for (int64_t o = begin; o < end; ++o) {
+                    const float* __restrict xi = x + o * channels;
+                    float* __restrict yi = y + o * channels;
+                    for (int64_t c = 0; c < channels; ++c) yi[c] = xi[c] * scale[c] + shift[c];
+                }
+                apply_activation(act, y + begin * channels, static_cast<size_t>((end - begin) * channels));
+            },
+            kFineParts);
         return;
     }
-    parallel_for(total >= (1 << 12) ? pool : nullptr, outer * channels, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-            const float s = scale[r % channels], t = shift[r % channels];
-            const float* __restrict xi = x + r * inner;
-            float* __restrict yi = y + r * inner;
-            for (int64_t i = 0; i < inner; ++i) yi[i] = xi[i] * s + t;
-        }
-        apply_activation(act, y + begin * inner, static_cast<size_t>((end - begin) * inner));
-    }, kFineParts);
+    parallel_for(
+        total >= (1 << 12) ? pool : nullptr, outer * channels,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r) {
+                const float s = scale[r % channels], t = shift[r % channels];
+                const float* __restrict xi = x + r * inner;
+                float* __restrict yi = y + r * inner;
+                for (int64_t i = 0; i < inner; ++i) yi[i] = xi[i] * s + t;
+            }
+            apply_activation(act, y + begin * inner, static_cast<size_t>((end - begin) * inner));
+        },
+        kFineParts);
 }
 
 } // namespace embark::portable

@@ -95,7 +95,8 @@ void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Co
     const Conv2DShape& d = depthwise.shape;
     const int in_h = d.in_h, in_w = d.in_w, channels = d.in_c;
     const int out_h = depthwise.out_h, out_w = depthwise.out_w, out_c = project.shape.out_c;
-    const int in_c = expand ? expand->shape.in_c : channels, kernel_h = d.kernel_h, kernel_w = d.kernel_w, taps = kernel_h * kernel_w;
+    const int in_c = expand ? expand->shape.in_c : channels, kernel_h = d.kernel_h, kernel_w = d.kernel_w,
+              taps = kernel_h * kernel_w;
     const size_t ring_row = expand ? rounded(static_cast<size_t>(in_w) * channels) : 0;
     const size_t need = scratch_floats(expand, depthwise);
     const uint64_t call = g_calls.fetch_add(1, std::memory_order_relaxed) + 1;
@@ -106,83 +107,92 @@ void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Co
     // Per output column and kernel column: the input pixel's offset in a row, or -1 in the padding.
     std::vector<int64_t> columns(expand ? static_cast<size_t>(out_w) * kernel_w : 0);
     for (size_t i = 0; i < columns.size(); ++i) {
-        const int ix = static_cast<int>(i / kernel_w) * d.stride_w - d.pad_left + static_cast<int>(i % kernel_w) * d.dilation_w;
+        const int ix =
+            static_cast<int>(i / kernel_w) * d.stride_w - d.pad_left + static_cast<int>(i % kernel_w) * d.dilation_w;
         columns[i] = ix >= 0 && ix < in_w ? int64_t(ix) * channels : -1;
     }
 
-    parallel_for(pool, static_cast<int64_t>(d.batch) * out_h, [&](int64_t begin, int64_t end) {
-        thread_local RowRing ring;
-        if (ring.buffer.size() < need) {
-            ring.buffer = AlignedBuffer(need);
-            ring.call = 0;
-        }
-        if (ring.call != call) {
-            ring.call = call;
-            std::fill(std::begin(ring.rows), std::end(ring.rows), -1);
-        }
-        float* slots = ring.buffer.data();
-        float* filtered = slots + kernel_h * ring_row;
-        for (int64_t r = begin; r < end; ++r) {
-            const int64_t image = r / out_h;
-            const int oy = static_cast<int>(r % out_h);
-            // Expand the input rows this output row reads that the ring does not hold yet.
-            const float* row_of[kMaxKernelRows];
-            for (int ky = 0; ky < kernel_h; ++ky) {
-                const int iy = oy * d.stride_h - d.pad_top + ky;
-                row_of[ky] = nullptr;
-                if (iy < 0 || iy >= in_h) continue;
-                const int64_t key = image * in_h + iy;
-                if (!expand) {
-                    row_of[ky] = input + key * in_w * in_c;
-                    continue;
-                }
-                const int slot = static_cast<int>(key % kernel_h); // kernel_h consecutive rows: distinct slots
-                float* dst = slots + slot * ring_row;
-                if (ring.rows[slot] != key) {
-                    detail::pointwise_rows(*expand, input + key * in_w * in_c, in_w, dst, false);
-                    ring.rows[slot] = key;
-                }
-                row_of[ky] = dst;
+    parallel_for(
+        pool, static_cast<int64_t>(d.batch) * out_h,
+        [&](int64_t begin, int64_t end) {
+            thread_local RowRing ring;
+            if (ring.buffer.size() < need) {
+                ring.buffer = AlignedBuffer(need);
+                ring.call = 0;
             }
-            // Filter: the depthwise kernel through pointers into the ring or the input (or the
-            // zero row).
-            const float* const* ind;
-            if (!expand) {
-                ind = in_place + r * out_w * taps;
-            } else if (std::all_of(row_of, row_of + kernel_h, [](const float* p) { return p != nullptr; })) {
-                const std::array<int64_t, 8> key{reinterpret_cast<intptr_t>(slots), reinterpret_cast<intptr_t>(zero),
-                                                 channels, out_w, in_w, d.stride_w, d.pad_left,
-                                                 int64_t(kernel_h) << 32 | int64_t(kernel_w) << 16 | d.dilation_w};
-                if (ring.tables_key != key) {
-                    ring.tables.resize(static_cast<size_t>(kernel_h) * out_w * taps);
-                    for (int first = 0; first < kernel_h; ++first) {
-                        const float* rows[kMaxKernelRows];
-                        for (int ky = 0; ky < kernel_h; ++ky) rows[ky] = slots + (first + ky) % kernel_h * ring_row;
-                        fill_indirection(ring.tables.data() + static_cast<size_t>(first) * out_w * taps, rows, columns.data(),
-                                         out_w, kernel_h, kernel_w, zero);
+            if (ring.call != call) {
+                ring.call = call;
+                std::fill(std::begin(ring.rows), std::end(ring.rows), -1);
+            }
+            float* slots = ring.buffer.data();
+            float* filtered = slots + kernel_h * ring_row;
+            for (int64_t r = begin; r < end; ++r) {
+                const int64_t image = r / out_h;
+                const int oy = static_cast<int>(r % out_h);
+                // Expand the input rows this output row reads that the ring does not hold yet.
+                const float* row_of[kMaxKernelRows];
+                for (int ky = 0; ky < kernel_h; ++ky) {
+                    const int iy = oy * d.stride_h - d.pad_top + ky;
+                    row_of[ky] = nullptr;
+                    if (iy < 0 || iy >= in_h) continue;
+                    const int64_t key = image * in_h + iy;
+                    if (!expand) {
+                        row_of[ky] = input + key * in_w * in_c;
+                        continue;
                     }
-                    ring.tables_key = key;
+                    const int slot = static_cast<int>(key % kernel_h); // kernel_h consecutive rows: distinct slots
+                    float* dst = slots + slot * ring_row;
+                    if (ring.rows[slot] != key) {
+                        detail::pointwise_rows(*expand, input + key * in_w * in_c, in_w, dst, false);
+                        ring.rows[slot] = key;
+                    }
+                    row_of[ky] = dst;
                 }
-                const int first = static_cast<int>((image * in_h + oy * d.stride_h - d.pad_top) % kernel_h);
-                ind = ring.tables.data() + static_cast<size_t>(first) * out_w * taps;
-            } else {
-                ring.indirection.resize(static_cast<size_t>(out_w) * taps);
-                fill_indirection(ring.indirection.data(), row_of, columns.data(), out_w, kernel_h, kernel_w, zero);
-                ind = ring.indirection.data();
+                // Filter: the depthwise kernel through pointers into the ring or the input (or the
+                // zero row).
+                const float* const* ind;
+                if (!expand) {
+                    ind = in_place + r * out_w * taps;
+                } else if (std::all_of(row_of, row_of + kernel_h, [](const float* p) { return p != nullptr; })) {
+                    const std::array<int64_t, 8> key{reinterpret_cast<intptr_t>(slots),
+                                                     reinterpret_cast<intptr_t>(zero),
+                                                     channels,
+                                                     out_w,
+                                                     in_w,
+                                                     d.stride_w,
+                                                     d.pad_left,
+                                                     int64_t(kernel_h) << 32 | int64_t(kernel_w) << 16 | d.dilation_w};
+                    if (ring.tables_key != key) {
+                        ring.tables.resize(static_cast<size_t>(kernel_h) * out_w * taps);
+                        for (int first = 0; first < kernel_h; ++first) {
+                            const float* rows[kMaxKernelRows];
+                            for (int ky = 0; ky < kernel_h; ++ky) rows[ky] = slots + (first + ky) % kernel_h * ring_row;
+                            fill_indirection(ring.tables.data() + static_cast<size_t>(first) * out_w * taps, rows,
+                                             columns.data(), out_w, kernel_h, kernel_w, zero);
+                        }
+                        ring.tables_key = key;
+                    }
+                    const int first = static_cast<int>((image * in_h + oy * d.stride_h - d.pad_top) % kernel_h);
+                    ind = ring.tables.data() + static_cast<size_t>(first) * out_w * taps;
+                } else {
+                    ring.indirection.resize(static_cast<size_t>(out_w) * taps);
+                    fill_indirection(ring.indirection.data(), row_of, columns.data(), out_w, kernel_h, kernel_w, zero);
+                    ind = ring.indirection.data();
+                }
+                detail::depthwise_run_pixels(depthwise, ind, 0, out_w, filtered, false);
+                // Project into the output row, then add the residual row.
+                float* out = output + r * out_w * out_c;
+                detail::pointwise_rows(project, filtered, out_w, out, prefetch);
+                if (residual) {
+                    const float* res = residual + r * out_w * out_c;
+                    const size_t count = static_cast<size_t>(out_w) * out_c;
+                    EMBARK_STREAM_LOOP
+                    for (size_t i = 0; i < count; ++i) out[i] += res[i];
+                    apply_activation(residual_act, out, count);
+                }
             }
-            detail::depthwise_run_pixels(depthwise, ind, 0, out_w, filtered, false);
-            // Project into the output row, then add the residual row.
-            float* out = output + r * out_w * out_c;
-            detail::pointwise_rows(project, filtered, out_w, out, prefetch);
-            if (residual) {
-                const float* res = residual + r * out_w * out_c;
-                const size_t count = static_cast<size_t>(out_w) * out_c;
-                EMBARK_STREAM_LOOP
-                for (size_t i = 0; i < count; ++i) out[i] += res[i];
-                apply_activation(residual_act, out, count);
-            }
-        }
-    }, kFineParts);
+        },
+        kFineParts);
 }
 
 } // namespace embark::portable

@@ -34,16 +34,12 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
 namespace {
 
 void check_shape(const Conv2DShape& s, int out_h, int out_w) {
-    auto fail = [](const std::string& what) {
-        throw std::invalid_argument("embark portable conv2d: " + what);
-    };
+    auto fail = [](const std::string& what) { throw std::invalid_argument("embark portable conv2d: " + what); };
     if (s.batch < 1 || s.in_h < 1 || s.in_w < 1 || s.in_c < 1 || s.out_c < 1)
         fail("batch, input size and channel counts must be positive");
-    if (s.kernel_h < 1 || s.kernel_w < 1 || s.stride_h < 1 || s.stride_w < 1 ||
-        s.dilation_h < 1 || s.dilation_w < 1)
+    if (s.kernel_h < 1 || s.kernel_w < 1 || s.stride_h < 1 || s.stride_w < 1 || s.dilation_h < 1 || s.dilation_w < 1)
         fail("kernel, strides and dilations must be positive");
-    if (s.pad_top < 0 || s.pad_left < 0 || s.pad_bottom < 0 || s.pad_right < 0)
-        fail("pads must not be negative");
+    if (s.pad_top < 0 || s.pad_left < 0 || s.pad_bottom < 0 || s.pad_right < 0) fail("pads must not be negative");
     if (s.groups < 1 || s.in_c % s.groups != 0 || s.out_c % s.groups != 0)
         fail("in_c " + std::to_string(s.in_c) + " and out_c " + std::to_string(s.out_c) +
              " must be multiples of groups " + std::to_string(s.groups));
@@ -132,10 +128,13 @@ void pad_rows(const Conv2D& op, const float* input, ThreadPool* pool) {
     const size_t padded_row = static_cast<size_t>(s.pad_left + s.in_w + s.pad_right) * s.in_c;
     const size_t left = static_cast<size_t>(s.pad_left) * s.in_c;
     float* padded = op.padded.data();
-    parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r)
-            std::memcpy(padded + r * padded_row + left, input + r * row, row * sizeof(float));
-    }, kFineParts);
+    parallel_for(
+        pool, static_cast<int64_t>(s.batch) * s.in_h,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r)
+                std::memcpy(padded + r * padded_row + left, input + r * row, row * sizeof(float));
+        },
+        kFineParts);
 }
 
 // ConvTranspose as a gather: output (oy, ox) receives input (iy, ix) through tap (ky, kx)
@@ -190,12 +189,16 @@ void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_
     if (threads <= 1) {
         range(0, tiles);
     } else if (tiles >= 4 * threads || tiles >= group_panels) {
-        pool->parallel_for(tiles, range, detail::streamed_weight_parts(weight_bytes, kCachedWeightsBytes, tiles, 32, threads));
+        pool->parallel_for(tiles, range,
+                           detail::streamed_weight_parts(weight_bytes, kCachedWeightsBytes, tiles, 32, threads));
     } else {
-        pool->parallel_for(group_panels, [&](int64_t begin, int64_t end) {
-            for (int64_t gp = begin; gp < end; ++gp)
-                for (int64_t t = 0; t < tiles; ++t) tile(static_cast<int>(gp), t);
-        }, kFineParts);
+        pool->parallel_for(
+            group_panels,
+            [&](int64_t begin, int64_t end) {
+                for (int64_t gp = begin; gp < end; ++gp)
+                    for (int64_t t = 0; t < tiles; ++t) tile(static_cast<int>(gp), t);
+            },
+            kFineParts);
     }
 }
 
@@ -224,24 +227,27 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
     const bool prefetch = pool && pool->threads() > 1;
     const int ldc = op.out_pixel_stride();
     auto tile_of = [&](int64_t tile) { return static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR)); };
-    run_tiles(pool, tiles, s.groups * panels, op.packed.size() * sizeof(float), [&](int gp, int64_t tile) {
-        if (prefetch && gp == 0) prefetch_output_tile(output, tile, tiles, pixels, ldc);
-        const int g = gp / panels, p = gp % panels;
-        float* c = output + tile * MR * ldc + g * cout_g + p * NR;
-        detail::gemm_tile_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
-                                  static_cast<size_t>(g) * cin_g, packed + gp * panel_size,
-                                  packed + op.bias_offset + static_cast<size_t>(gp) * NR, c,
-                                  ldc, std::min(NR, cout_g - p * NR), op.act);
-    }, [&](int64_t tile) {
-        if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, ldc);
-        for (int g = 0; g < s.groups; ++g) {
-            const size_t gp = static_cast<size_t>(g) * panels;
-            detail::gemm_tile_panels_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
-                                             static_cast<size_t>(g) * cin_g, packed + gp * panel_size, panel_size,
-                                             packed + op.bias_offset + gp * NR,
-                                             output + tile * MR * ldc + g * cout_g, ldc, cout_g, op.act);
-        }
-    });
+    run_tiles(
+        pool, tiles, s.groups * panels, op.packed.size() * sizeof(float),
+        [&](int gp, int64_t tile) {
+            if (prefetch && gp == 0) prefetch_output_tile(output, tile, tiles, pixels, ldc);
+            const int g = gp / panels, p = gp % panels;
+            float* c = output + tile * MR * ldc + g * cout_g + p * NR;
+            detail::gemm_tile_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
+                                      static_cast<size_t>(g) * cin_g, packed + gp * panel_size,
+                                      packed + op.bias_offset + static_cast<size_t>(gp) * NR, c, ldc,
+                                      std::min(NR, cout_g - p * NR), op.act);
+        },
+        [&](int64_t tile) {
+            if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, ldc);
+            for (int g = 0; g < s.groups; ++g) {
+                const size_t gp = static_cast<size_t>(g) * panels;
+                detail::gemm_tile_panels_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
+                                                 static_cast<size_t>(g) * cin_g, packed + gp * panel_size, panel_size,
+                                                 packed + op.bias_offset + gp * NR,
+                                                 output + tile * MR * ldc + g * cout_g, ldc, cout_g, op.act);
+            }
+        });
 }
 
 // The MR row pointers of a GEMM tile from its first row: rows past m_valid repeat the last one
@@ -269,23 +275,26 @@ inline void gemm_rows_tile_all(int64_t rows, int k, int n, const float* x, const
     const float* a[MR];
     const int m_valid = static_cast<int>(std::min<int64_t>(MR, rows - tile * MR));
     tile_rows(a, x + tile * MR * k, k, m_valid);
-    detail::gemm_tile_panels_any<NR>(m_valid, 1, k, a, MR, 0, packed, static_cast<size_t>(k) * NR,
-                                     packed + bias_offset, y + tile * MR * ldy, ldy, n, act);
+    detail::gemm_tile_panels_any<NR>(m_valid, 1, k, a, MR, 0, packed, static_cast<size_t>(k) * NR, packed + bias_offset,
+                                     y + tile * MR * ldy, ldy, n, act);
 }
 
-void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,
-              float* y, int ldy, const Activation& act, ThreadPool* pool) {
+void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset, float* y, int ldy,
+              const Activation& act, ThreadPool* pool) {
     const int panels = ceil_div(n, NR);
     const int64_t tiles = (rows + MR - 1) / MR;
     const size_t panel_size = static_cast<size_t>(k) * NR;
     const bool prefetch = pool && pool->threads() > 1;
-    run_tiles(pool, tiles, panels, static_cast<size_t>(panels) * panel_size * sizeof(float), [&](int p, int64_t tile) {
-        if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, ldy);
-        gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, ldy, act, p, tile);
-    }, [&](int64_t tile) {
-        if (prefetch) prefetch_output_tile(y, tile, tiles, rows, ldy);
-        gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, ldy, act, tile);
-    });
+    run_tiles(
+        pool, tiles, panels, static_cast<size_t>(panels) * panel_size * sizeof(float),
+        [&](int p, int64_t tile) {
+            if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, ldy);
+            gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, ldy, act, p, tile);
+        },
+        [&](int64_t tile) {
+            if (prefetch) prefetch_output_tile(y, tile, tiles, rows, ldy);
+            gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, ldy, act, tile);
+        });
 }
 
 // ConvTranspose's Blocks path copies each input pixel's block when the blocks tile the output:
@@ -306,31 +315,37 @@ void col2im_add(const Conv2D& op, const float* rows, float* output, ThreadPool* 
     const int64_t row = static_cast<int64_t>(taps) * s.out_c;
     const int64_t stride = op.out_pixel_stride();
     const float* bias = op.zero_bias.data();
-    parallel_for(pool, static_cast<int64_t>(s.batch) * op.out_h, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-            const int64_t n = r / op.out_h, oy = r % op.out_h;
-            float* out_row = output + r * op.out_w * stride;
-            for (int ox = 0; ox < op.out_w; ++ox) std::memcpy(out_row + ox * stride, bias, sizeof(float) * s.out_c);
-            for (int ky = 0; ky < s.kernel_h; ++ky) {
-                const int64_t ny = oy + s.pad_top - static_cast<int64_t>(ky) * s.dilation_h;
-                if (ny < 0 || ny % s.stride_h) continue;
-                const int64_t iy = ny / s.stride_h;
-                if (iy >= s.in_h) continue;
-                for (int ix = 0; ix < s.in_w; ++ix) {
-                    const float* src = rows + ((n * s.in_h + iy) * s.in_w + ix) * row + static_cast<int64_t>(ky) * s.kernel_w * s.out_c;
-                    for (int kx = 0; kx < s.kernel_w; ++kx) {
-                        const int64_t ox = static_cast<int64_t>(ix) * s.stride_w + static_cast<int64_t>(kx) * s.dilation_w - s.pad_left;
-                        if (ox < 0 || ox >= op.out_w) continue;
-                        float* __restrict d = out_row + ox * stride;
-                        const float* __restrict v = src + kx * s.out_c;
-                        for (int c = 0; c < s.out_c; ++c) d[c] += v[c];
+    parallel_for(
+        pool, static_cast<int64_t>(s.batch) * op.out_h,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r) {
+                const int64_t n = r / op.out_h, oy = r % op.out_h;
+                float* out_row = output + r * op.out_w * stride;
+                for (int ox = 0; ox < op.out_w; ++ox) std::memcpy(out_row + ox * stride, bias, sizeof(float) * s.out_c);
+                for (int ky = 0; ky < s.kernel_h; ++ky) {
+                    const int64_t ny = oy + s.pad_top - static_cast<int64_t>(ky) * s.dilation_h;
+                    if (ny < 0 || ny % s.stride_h) continue;
+                    const int64_t iy = ny / s.stride_h;
+                    if (iy >= s.in_h) continue;
+                    for (int ix = 0; ix < s.in_w; ++ix) {
+                        const float* src = rows + ((n * s.in_h + iy) * s.in_w + ix) * row +
+                                           static_cast<int64_t>(ky) * s.kernel_w * s.out_c;
+                        for (int kx = 0; kx < s.kernel_w; ++kx) {
+                            const int64_t ox = static_cast<int64_t>(ix) * s.stride_w +
+                                               static_cast<int64_t>(kx) * s.dilation_w - s.pad_left;
+                            if (ox < 0 || ox >= op.out_w) continue;
+                            float* __restrict d = out_row + ox * stride;
+                            const float* __restrict v = src + kx * s.out_c;
+                            for (int c = 0; c < s.out_c; ++c) d[c] += v[c];
+                        }
                     }
                 }
+                if (op.act.kind != Act::None)
+                    for (int ox = 0; ox < op.out_w; ++ox)
+                        apply_activation(op.act, out_row + ox * stride, static_cast<size_t>(s.out_c));
             }
-            if (op.act.kind != Act::None)
-                for (int ox = 0; ox < op.out_w; ++ox) apply_activation(op.act, out_row + ox * stride, static_cast<size_t>(s.out_c));
-        }
-    }, kFineParts);
+        },
+        kFineParts);
 }
 
 } // namespace
@@ -356,11 +371,9 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
         detail::pack_winograd(op, weights, bias);
         return op;
     }
-    const bool pointwise = taps == 1 && shape.stride_h == 1 && shape.stride_w == 1 &&
-                           shape.pad_top == 0 && shape.pad_left == 0 && shape.pad_bottom == 0 &&
-                           shape.pad_right == 0 && shape.groups == 1;
-    const bool rows = shape.groups == 1 && shape.kernel_w > 1 && shape.dilation_w == 1 &&
-                      shape.in_c < kRowsMaxChannels;
+    const bool pointwise = taps == 1 && shape.stride_h == 1 && shape.stride_w == 1 && shape.pad_top == 0 &&
+                           shape.pad_left == 0 && shape.pad_bottom == 0 && shape.pad_right == 0 && shape.groups == 1;
+    const bool rows = shape.groups == 1 && shape.kernel_w > 1 && shape.dilation_w == 1 && shape.in_c < kRowsMaxChannels;
     op.path = pointwise ? ConvPath::Pointwise : rows ? ConvPath::Rows : ConvPath::Indirect;
     if (rows) {
         // The Rows path's panels [kernel_h][kernel_w][in_c][NR] are the Indirect layout.
@@ -375,8 +388,8 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
     return op;
 }
 
-Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w, const float* weights,
-                             const float* bias, Activation act) {
+Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w, const float* weights, const float* bias,
+                             Activation act) {
     Conv2D op;
     op.shape = shape;
     op.act = act;
@@ -393,7 +406,8 @@ Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w, con
         const bool overlap = !blocks_tile_output(shape, out_h, out_w);
         std::vector<float> block_bias(static_cast<size_t>(taps) * shape.out_c, 0.f);
         for (int t = 0; t < taps && !overlap; ++t)
-            for (int co = 0; co < shape.out_c && bias; ++co) block_bias[static_cast<size_t>(t) * shape.out_c + co] = bias[co];
+            for (int co = 0; co < shape.out_c && bias; ++co)
+                block_bias[static_cast<size_t>(t) * shape.out_c + co] = bias[co];
         if (overlap) {
             op.zero_bias = AlignedBuffer(static_cast<size_t>(shape.out_c));
             for (int co = 0; co < shape.out_c && bias; ++co) op.zero_bias.data()[co] = bias[co];
@@ -415,15 +429,11 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
     const Conv2DShape& s = op.shape;
     switch (op.path) {
     case ConvPath::Pointwise:
-        run_gemm(static_cast<int64_t>(s.batch) * s.in_h * s.in_w, s.in_c, s.out_c, input,
-                 op.packed.data(), op.bias_offset, output, op.out_pixel_stride(), op.act, pool);
+        run_gemm(static_cast<int64_t>(s.batch) * s.in_h * s.in_w, s.in_c, s.out_c, input, op.packed.data(),
+                 op.bias_offset, output, op.out_pixel_stride(), op.act, pool);
         return;
-    case ConvPath::Depthwise:
-        detail::run_depthwise(op, input, output, pool);
-        return;
-    case ConvPath::Winograd:
-        detail::run_winograd(op, input, output, pool);
-        return;
+    case ConvPath::Depthwise: detail::run_depthwise(op, input, output, pool); return;
+    case ConvPath::Winograd: detail::run_winograd(op, input, output, pool); return;
     case ConvPath::Rows: {
         const float* rows_base = input;
         if (!rows_in_place(s)) {
@@ -443,7 +453,8 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
         const int64_t pixels = static_cast<int64_t>(s.batch) * s.in_h * s.in_w;
         const int taps = s.kernel_h * s.kernel_w;
         const int64_t row = static_cast<int64_t>(taps) * s.out_c;
-        if (op.padded.size() < static_cast<size_t>(pixels * row)) op.padded = AlignedBuffer(static_cast<size_t>(pixels * row));
+        if (op.padded.size() < static_cast<size_t>(pixels * row))
+            op.padded = AlignedBuffer(static_cast<size_t>(pixels * row));
         float* rows = op.padded.data();
         const int64_t stride = op.out_pixel_stride();
         if (!blocks_tile_output(s, op.out_h, op.out_w)) {
@@ -452,32 +463,39 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
             col2im_add(op, rows, output, pool);
             return;
         }
-        run_gemm(pixels, s.in_c, static_cast<int>(row), input, op.packed.data(), op.bias_offset, rows, static_cast<int>(row), op.act, pool);
-        parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
-            for (int64_t r = begin; r < end; ++r) {
-                const int64_t n = r / s.in_h, iy = r % s.in_h;
-                for (int ky = 0; ky < s.kernel_h; ++ky) {
-                    float* out_row = output + ((n * op.out_h + iy * s.kernel_h + ky) * op.out_w) * stride;
-                    for (int ix = 0; ix < s.in_w; ++ix) {
-                        const float* src = rows + (r * s.in_w + ix) * row + static_cast<int64_t>(ky) * s.kernel_w * s.out_c;
-                        float* dst = out_row + static_cast<int64_t>(ix) * s.kernel_w * stride;
-                        if (stride == s.out_c) {
-                            std::memcpy(dst, src, sizeof(float) * s.kernel_w * s.out_c);
-                        } else {
-                            for (int kx = 0; kx < s.kernel_w; ++kx)
-                                std::memcpy(dst + kx * stride, src + kx * s.out_c, sizeof(float) * s.out_c);
+        run_gemm(pixels, s.in_c, static_cast<int>(row), input, op.packed.data(), op.bias_offset, rows,
+                 static_cast<int>(row), op.act, pool);
+        parallel_for(
+            pool, static_cast<int64_t>(s.batch) * s.in_h,
+            [&](int64_t begin, int64_t end) {
+                for (int64_t r = begin; r < end; ++r) {
+                    const int64_t n = r / s.in_h, iy = r % s.in_h;
+                    for (int ky = 0; ky < s.kernel_h; ++ky) {
+                        float* out_row = output + ((n * op.out_h + iy * s.kernel_h + ky) * op.out_w) * stride;
+                        for (int ix = 0; ix < s.in_w; ++ix) {
+                            const float* src =
+                                rows + (r * s.in_w + ix) * row + static_cast<int64_t>(ky) * s.kernel_w * s.out_c;
+                            float* dst = out_row + static_cast<int64_t>(ix) * s.kernel_w * stride;
+                            if (stride == s.out_c) {
+                                std::memcpy(dst, src, sizeof(float) * s.kernel_w * s.out_c);
+                            } else {
+                                for (int kx = 0; kx < s.kernel_w; ++kx)
+                                    std::memcpy(dst + kx * stride, src + kx * s.out_c, sizeof(float) * s.out_c);
+                            }
                         }
                     }
                 }
-            }
-        }, kFineParts);
+            },
+            kFineParts);
         return;
     }
     case ConvPath::Indirect:
     case ConvPath::Transposed:
         if (op.indirection_input != input || op.indirection.empty()) {
-            if (op.path == ConvPath::Indirect) build_conv_indirection(op, input);
-            else build_transposed_indirection(op, input);
+            if (op.path == ConvPath::Indirect)
+                build_conv_indirection(op, input);
+            else
+                build_transposed_indirection(op, input);
             op.indirection_input = input;
         }
         run_indirect(op, s.kernel_h * s.kernel_w, s.in_c / s.groups, output, pool);
@@ -495,15 +513,18 @@ void conv2d_nchw(const Conv2D& op, const float* input, float* output, ThreadPool
     float* rows = op.padded.data();
     const int64_t plane = static_cast<int64_t>(s.in_h) * s.in_w;
     // Row r of image n: channel c of pixel x comes from input[n][c][y][x]; the margins stay zero.
-    parallel_for(pool, static_cast<int64_t>(s.batch) * s.in_h, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-            const int64_t n = r / s.in_h, y = r % s.in_h;
-            const float* src = input + n * s.in_c * plane + y * s.in_w;
-            float* __restrict dst = rows + (r * width + s.pad_left) * s.in_c;
-            for (int x = 0; x < s.in_w; ++x)
-                for (int c = 0; c < s.in_c; ++c) dst[x * s.in_c + c] = src[c * plane + x];
-        }
-    }, kFineParts);
+    parallel_for(
+        pool, static_cast<int64_t>(s.batch) * s.in_h,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r) {
+                const int64_t n = r / s.in_h, y = r % s.in_h;
+                const float* src = input + n * s.in_c * plane + y * s.in_w;
+                float* __restrict dst = rows + (r * width + s.pad_left) * s.in_c;
+                for (int x = 0; x < s.in_w; ++x)
+                    for (int c = 0; c < s.in_c; ++c) dst[x * s.in_c + c] = src[c * plane + x];
+            }
+        },
+        kFineParts);
     if (op.indirection_input != rows || op.indirection.empty()) {
         build_rows_indirection(op, rows);
         op.indirection_input = rows;
@@ -512,8 +533,8 @@ void conv2d_nchw(const Conv2D& op, const float* input, float* output, ThreadPool
 }
 
 size_t channels_first_scratch_floats(const Conv2DShape& s, int out_h, int out_w) {
-    return static_cast<size_t>(s.batch) * (static_cast<size_t>(s.in_h) * s.in_w * s.in_c +
-                                           static_cast<size_t>(out_h) * out_w * s.out_c);
+    return static_cast<size_t>(s.batch) *
+           (static_cast<size_t>(s.in_h) * s.in_w * s.in_c + static_cast<size_t>(out_h) * out_w * s.out_c);
 }
 
 void conv2d_channels_first(const Conv2D& op, const float* input, float* output, float* scratch, ThreadPool* pool) {
@@ -585,7 +606,8 @@ void conv3d(const Conv3D& op, const float* input, float* output, ThreadPool* poo
                     }
                     for (int ci = 0; ci < cin_g; ++ci)
                         std::memcpy(dst + ci * in_plane,
-                                    input + ((static_cast<int64_t>(n) * op.in_c + g * cin_g + ci) * op.in_d + id) * in_plane,
+                                    input + ((static_cast<int64_t>(n) * op.in_c + g * cin_g + ci) * op.in_d + id) *
+                                                in_plane,
                                     sizeof(float) * in_plane);
                 }
             conv2d_channels_first(op.plane, stacked, depth_out, conv_scratch, pool);
@@ -595,11 +617,11 @@ void conv3d(const Conv3D& op, const float* input, float* output, ThreadPool* poo
         }
 }
 
-FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights,
-                                    const float* bias, Activation act) {
+FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights, const float* bias,
+                                    Activation act) {
     if (k < 1 || n < 1)
-        throw std::invalid_argument("embark portable fully_connected: k " + std::to_string(k) +
-                                    " and n " + std::to_string(n) + " must be positive");
+        throw std::invalid_argument("embark portable fully_connected: k " + std::to_string(k) + " and n " +
+                                    std::to_string(n) + " must be positive");
     FullyConnected op;
     op.k = k;
     op.n = n;
@@ -612,8 +634,7 @@ FullyConnected pack_fully_connected(int k, int n, const float* weights, bool tra
         float* panel = out + static_cast<size_t>(j / NR) * k * NR + j % NR;
         for (int i = 0; i < k; ++i)
             panel[static_cast<size_t>(i) * NR] =
-                transposed_weights ? weights[static_cast<size_t>(j) * k + i]
-                                   : weights[static_cast<size_t>(i) * n + j];
+                transposed_weights ? weights[static_cast<size_t>(j) * k + i] : weights[static_cast<size_t>(i) * n + j];
         out[op.bias_offset + j] = bias ? bias[j] : 0.f;
     }
     return op;

@@ -83,8 +83,8 @@ template <typename Fn>
 // the tap count is only known at run time (`taps`).
 template <int TAPS, int WIDTH>
 EMBARK_VECTORIZE_ALWAYS inline void depthwise_block(int taps, const float* const* rows, const float* __restrict w,
-                            const float* __restrict bias, int channels, int c0, float* out,
-                            const Activation& act) {
+                                                    const float* __restrict bias, int channels, int c0, float* out,
+                                                    const Activation& act) {
     float acc[1][WIDTH];
     EMBARK_CHANNEL_LOOP(WIDTH)
     for (int c = 0; c < WIDTH; ++c) acc[0][c] = bias[c0 + c];
@@ -104,8 +104,8 @@ EMBARK_VECTORIZE_ALWAYS inline void depthwise_block(int taps, const float* const
 }
 
 // Channel remainder (< CB channels): the same sums with a run-time width.
-inline void depthwise_tail(int taps, const float* const* rows, const float* w, const float* bias,
-                           int channels, int c0, float* out, const Activation& act) {
+inline void depthwise_tail(int taps, const float* const* rows, const float* w, const float* bias, int channels, int c0,
+                           float* out, const Activation& act) {
     float acc[CB];
     const int width = channels - c0;
     for (int c = 0; c < width; ++c) acc[c] = bias[c0 + c];
@@ -146,9 +146,8 @@ constexpr int64_t kPrefetchedPixelsAhead = 8;
 // then takes ceil(channels / VL) vector iterations, like XNNPACK's vsetvl loop.
 constexpr int kDepthwiseTapsPerPass = 9;
 #  define EMBARK_DEPTHWISE_TUNE __attribute__((target("tune=xiangshan-nanhu")))
-#  define EMBARK_DEPTHWISE_LOOP(width)                                                              \
-      EMBARK_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) \
-                        unroll(disable))
+#  define EMBARK_DEPTHWISE_LOOP(width)                                                                                 \
+    EMBARK_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) unroll(disable))
 // Floats per vector instruction at LMUL 8, 4, 2, 1 at the board's VLEN. The loops are fixed
 // width (vectorize_width(32) at VLEN 128, not scalable): a build for VLEN 128 run on a VLEN-256
 // core (an export built without the board's EMBARK_VLEN_BITS) then does the same vectors, each
@@ -182,14 +181,14 @@ template <bool kLast, Act kAct>
 // are written in the loop itself (a macro, not a helper function): vectorize(assume_safety)
 // covers only the accesses spelled inside the loop, and a helper's loads cost a run-time
 // overlap check of out against every tap's input row, per pixel.
-#  define EMBARK_DEPTHWISE_CHANNELS(width)                                             \
-      EMBARK_DEPTHWISE_LOOP(width)                                                     \
-      for (int c = c0; c < c1; ++c) {                                                  \
-          float acc = start[c];                                                        \
-          EMBARK_PRAGMA(clang loop unroll(full))                                       \
-          for (int t = 0; t < G; ++t) acc += x[t][c] * wt[t][c];                       \
-          out[c] = depthwise_finish<kLast, kAct>(acc, lo, hi);                         \
-      }
+#  define EMBARK_DEPTHWISE_CHANNELS(width)                                                                             \
+    EMBARK_DEPTHWISE_LOOP(width)                                                                                       \
+    for (int c = c0; c < c1; ++c) {                                                                                    \
+      float acc = start[c];                                                                                            \
+      EMBARK_PRAGMA(clang loop unroll(full))                                                                           \
+      for (int t = 0; t < G; ++t) acc += x[t][c] * wt[t][c];                                                           \
+      out[c] = depthwise_finish<kLast, kAct>(acc, lo, hi);                                                             \
+    }
 
 // Channels [c0, c1) of one pass in vectors of LMUL kLmul (8, 4, 2 or 1; 0: scalar).
 template <int kLmul, int G, bool kLast, Act kAct>
@@ -241,8 +240,8 @@ template <int T0, int G, bool kLast, Act kAct, int kLmul = 8>
 
 template <int TAPS, Act kAct, int T0 = 0>
 [[gnu::always_inline]] inline void depthwise_pixel_row(const float* const* rows, const float* __restrict w,
-                                                       const float* __restrict bias, int channels, float* __restrict out,
-                                                       float lo, float hi) {
+                                                       const float* __restrict bias, int channels,
+                                                       float* __restrict out, float lo, float hi) {
     constexpr int G = TAPS - T0 < kDepthwiseTapsPerPass ? TAPS - T0 : kDepthwiseTapsPerPass;
     const float* x[G];
     const float* wt[G];
@@ -270,16 +269,16 @@ template <int TAPS, Act kAct>
     for (int64_t p = begin; p < end; ++p) {
         float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
+                               static_cast<size_t>(channels) * sizeof(float));
         depthwise_pixel_row<TAPS, kAct>(indirection + p * TAPS, w, bias, channels, out, lo, hi);
-        if (kAct == Act::None && op.act.kind != Act::None)
-            apply_activation(op.act, out, static_cast<size_t>(channels));
+        if (kAct == Act::None && op.act.kind != Act::None) apply_activation(op.act, out, static_cast<size_t>(channels));
     }
 }
 
 template <int TAPS>
-void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
-                          float* output, bool prefetch) {
+void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
+                          bool prefetch) {
     with_register_activation(op.act.kind, [&](auto act) {
         depthwise_pixels_rvv<TAPS, decltype(act)::value>(op, indirection, begin, end, output, prefetch);
     });
@@ -331,29 +330,30 @@ template <int TAPS, Act kAct>
         const float* const* rows = indirection + p * taps;
         float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
+                               static_cast<size_t>(channels) * sizeof(float));
         // The taps' rows in locals (registers) for the block loop: GCC then steps one pointer per
         // tap and loads with immediate offsets (ldp), not register + register (no pair form).
         constexpr int kRowSlots = TAPS > 0 ? TAPS : 1;
         const float* x_rows[kRowSlots];
         if constexpr (TAPS > 0)
-#pragma GCC unroll 25
+#  pragma GCC unroll 25
             for (int t = 0; t < TAPS; ++t) x_rows[t] = rows[t];
         const float* wb = packed;
         for (int b = 0; b < whole_blocks; ++b, wb += block_floats) {
             const int c0 = b * kDepthwiseVecBlock;
             vec4f acc[kDepthwiseVecVectors];
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
             for (int j = 0; j < kDepthwiseVecVectors; ++j) acc[j] = vec_load(wb + j * kVecLanes);
-#pragma GCC unroll 25
+#  pragma GCC unroll 25
             for (int t = 0; t < taps; ++t) {
                 const float* x = (TAPS > 0 ? x_rows[TAPS > 0 ? t : 0] : rows[t]) + c0;
                 const float* wt = wb + (t + 1) * kDepthwiseVecBlock;
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
                 for (int j = 0; j < kDepthwiseVecVectors; ++j)
                     acc[j] += vec_load(x + j * kVecLanes) * vec_load(wt + j * kVecLanes);
             }
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
             for (int j = 0; j < kDepthwiseVecVectors; ++j)
                 vec_store(out + c0 + j * kVecLanes, depthwise_vec_act<kAct>(acc[j], lo, hi));
         }
@@ -377,8 +377,7 @@ template <int TAPS, Act kAct>
             }
             out[c] = acc;
         }
-        if (kAct == Act::None && op.act.kind != Act::None)
-            apply_activation(op.act, out, static_cast<size_t>(channels));
+        if (kAct == Act::None && op.act.kind != Act::None) apply_activation(op.act, out, static_cast<size_t>(channels));
     }
 }
 
@@ -408,14 +407,14 @@ template <int TAPS, int V, Act kAct>
                                                           const float* __restrict bias, int channels, int c0,
                                                           float* out, float lo, float hi) {
     Narrow acc[V];
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
     for (int j = 0; j < V; ++j) vload_into(acc[j], bias + c0 + j * kNarrowChannels);
     const int tap_count = TAPS > 0 ? TAPS : taps;
-#pragma GCC unroll 25
+#  pragma GCC unroll 25
     for (int t = 0; t < tap_count; ++t) {
         const float* x = rows[t] + c0;
         const float* wt = w + static_cast<size_t>(t) * channels + c0;
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
         for (int j = 0; j < V; ++j) {
             Narrow xv, wv;
             vload_into(xv, x + j * kNarrowChannels);
@@ -424,7 +423,7 @@ template <int TAPS, int V, Act kAct>
         }
     }
     const Narrow l = Narrow{} + lo, h = Narrow{} + hi;
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
     for (int j = 0; j < V; ++j) {
         activate_vector<Narrow, kAct>(acc[j], l, h);
         vstore(out + c0 + j * kNarrowChannels, acc[j]);
@@ -444,10 +443,10 @@ template <int V, Act kAct>
                                                bool prefetch) {
     constexpr int kTaps = 9;
     Narrow wr[kTaps][V], br[V];
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
     for (int j = 0; j < V; ++j) {
         br[j] = vload<Narrow>(bias + c0 + j * kNarrowChannels);
-#pragma GCC unroll 9
+#  pragma GCC unroll 9
         for (int t = 0; t < kTaps; ++t)
             wr[t][j] = vload<Narrow>(w + static_cast<size_t>(t) * channels + c0 + j * kNarrowChannels);
     }
@@ -456,17 +455,18 @@ template <int V, Act kAct>
         const float* const* rows = indirection + p * kTaps;
         float* out = output + p * out_stride + c0;
         if (prefetch && c0 == 0 && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
+                               static_cast<size_t>(channels) * sizeof(float));
         Narrow acc[V];
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
         for (int j = 0; j < V; ++j) acc[j] = br[j];
-#pragma GCC unroll 9
+#  pragma GCC unroll 9
         for (int t = 0; t < kTaps; ++t) {
             const float* x = rows[t] + c0;
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
             for (int j = 0; j < V; ++j) acc[j] += vload<Narrow>(x + j * kNarrowChannels) * wr[t][j];
         }
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
         for (int j = 0; j < V; ++j) {
             activate_vector<Narrow, kAct>(acc[j], l, h);
             vstore(out + j * kNarrowChannels, acc[j]);
@@ -477,8 +477,8 @@ template <int V, Act kAct>
 // Output pixels [begin, end) with the activation kAct in registers (Act::None: any other
 // activation, applied once over each stored pixel).
 template <int TAPS, Act kAct>
-[[gnu::noinline]] void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
-                                            float* output, bool prefetch) {
+[[gnu::noinline]] void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin,
+                                            int64_t end, float* output, bool prefetch) {
     const int channels = op.shape.in_c;
     const int64_t out_stride = op.out_pixel_stride();
     const int taps = TAPS > 0 ? TAPS : op.shape.kernel_h * op.shape.kernel_w;
@@ -513,7 +513,8 @@ template <int TAPS, Act kAct>
         const float* const* rows = indirection + p * taps;
         float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
+                               static_cast<size_t>(channels) * sizeof(float));
         if (channels < N) { // element by element, its activation included
             depthwise_tail(taps, rows, w, bias, channels, 0, out, op.act);
             continue;
@@ -575,14 +576,14 @@ EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const
         const float* const* rows = indirection + p * taps;
         float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride, static_cast<size_t>(channels) * sizeof(float));
+            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
+                               static_cast<size_t>(channels) * sizeof(float));
         for (int b = 0; b < full_blocks; ++b)
             depthwise_block<TAPS, CB>(taps, rows, w, bias, channels, b * CB, out, op.act);
         int c0 = full_blocks * CB;
         // 16-channel blocks before the scalar tail keep small channel counts (24, 40, 48...)
         // on the vector path.
-        for (; c0 + 16 <= channels; c0 += 16)
-            depthwise_block<TAPS, 16>(taps, rows, w, bias, channels, c0, out, op.act);
+        for (; c0 + 16 <= channels; c0 += 16) depthwise_block<TAPS, 16>(taps, rows, w, bias, channels, c0, out, op.act);
         if (c0 < channels) depthwise_tail(taps, rows, w, bias, channels, c0, out, op.act);
     }
 }
@@ -630,17 +631,23 @@ void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPo
     depthwise_indirection(op, input);
     const int64_t pixels = static_cast<int64_t>(op.shape.batch) * op.out_h * op.out_w;
     const bool prefetch = pool && pool->threads() > 1;
-    parallel_for(pool, pixels, [&](int64_t begin, int64_t end) {
-        depthwise_run_pixels(op, op.indirection.data(), begin, end, output, prefetch);
-    }, kFineParts);
+    parallel_for(
+        pool, pixels,
+        [&](int64_t begin, int64_t end) {
+            depthwise_run_pixels(op, op.indirection.data(), begin, end, output, prefetch);
+        },
+        kFineParts);
 }
 
-void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
-                          float* output, bool prefetch) {
+void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
+                          bool prefetch) {
     const int taps = op.shape.kernel_h * op.shape.kernel_w;
-    if (taps == 9) depthwise_pixels<9>(op, indirection, begin, end, output, prefetch);
-    else if (taps == 25) depthwise_pixels<25>(op, indirection, begin, end, output, prefetch);
-    else depthwise_pixels<0>(op, indirection, begin, end, output, prefetch);
+    if (taps == 9)
+        depthwise_pixels<9>(op, indirection, begin, end, output, prefetch);
+    else if (taps == 25)
+        depthwise_pixels<25>(op, indirection, begin, end, output, prefetch);
+    else
+        depthwise_pixels<0>(op, indirection, begin, end, output, prefetch);
 }
 
 } // namespace embark::portable::detail

@@ -30,13 +30,20 @@ namespace {
 
 template <BinaryOp OP>
 inline float op_value(float a, float b) {
-    if constexpr (OP == BinaryOp::Add) return a + b;
-    else if constexpr (OP == BinaryOp::Sub) return a - b;
-    else if constexpr (OP == BinaryOp::Mul) return a * b;
-    else if constexpr (OP == BinaryOp::Div) return a / b;
-    else if constexpr (OP == BinaryOp::Min) return a < b ? a : b;
-    else if constexpr (OP == BinaryOp::Max) return a > b ? a : b;
-    else return std::pow(a, b);
+    if constexpr (OP == BinaryOp::Add)
+        return a + b;
+    else if constexpr (OP == BinaryOp::Sub)
+        return a - b;
+    else if constexpr (OP == BinaryOp::Mul)
+        return a * b;
+    else if constexpr (OP == BinaryOp::Div)
+        return a / b;
+    else if constexpr (OP == BinaryOp::Min)
+        return a < b ? a : b;
+    else if constexpr (OP == BinaryOp::Max)
+        return a > b ? a : b;
+    else
+        return std::pow(a, b);
 }
 
 // The activations applied inside an element-wise loop (one pass over the output); the others
@@ -133,8 +140,8 @@ BroadcastPlan plan_broadcast(const Dims& a, const Dims& b) {
 }
 
 template <BinaryOp OP, Act KA>
-void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float* out,
-                const Activation& act, ThreadPool* pool) {
+void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float* out, const Activation& act,
+                ThreadPool* pool) {
     const int inner = plan.rank - 1;
     const int64_t row = plan.size[inner];
     int64_t rows = 1;
@@ -151,24 +158,27 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
                               ? 1
                               : std::max<int64_t>(1, std::min<int64_t>(kFineParts * threads, row / 1024));
     const int64_t piece = ((row + split - 1) / split + 15) & ~int64_t(15); // whole cache lines
-    parallel_for(use_pool, rows * split, [&](int64_t begin, int64_t end) {
-        for (int64_t index = begin; index < end; ++index) {
-            const int64_t r = index / split, c0 = index % split * piece, c1 = std::min(row, c0 + piece);
-            if (c0 >= c1) continue;
-            int64_t rest = r, a_off = 0, b_off = 0;
-            for (int i = inner - 1; i >= 0; --i) {
-                const int64_t at = rest % plan.size[i];
-                rest /= plan.size[i];
-                a_off += at * plan.a_stride[i];
-                b_off += at * plan.b_stride[i];
+    parallel_for(
+        use_pool, rows * split,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t index = begin; index < end; ++index) {
+                const int64_t r = index / split, c0 = index % split * piece, c1 = std::min(row, c0 + piece);
+                if (c0 >= c1) continue;
+                int64_t rest = r, a_off = 0, b_off = 0;
+                for (int i = inner - 1; i >= 0; --i) {
+                    const int64_t at = rest % plan.size[i];
+                    rest /= plan.size[i];
+                    a_off += at * plan.a_stride[i];
+                    b_off += at * plan.b_stride[i];
+                }
+                const bool a_full = plan.a_stride[inner] != 0, b_full = plan.b_stride[inner] != 0;
+                float* o = out + r * row + c0;
+                binary_row<OP, KA>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o,
+                                   c1 - c0, act.min, act.max);
+                if (KA == Act::None) apply_activation(act, o, static_cast<size_t>(c1 - c0));
             }
-            const bool a_full = plan.a_stride[inner] != 0, b_full = plan.b_stride[inner] != 0;
-            float* o = out + r * row + c0;
-            binary_row<OP, KA>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o, c1 - c0,
-                               act.min, act.max);
-            if (KA == Act::None) apply_activation(act, o, static_cast<size_t>(c1 - c0));
-        }
-    }, kFineParts);
+        },
+        kFineParts);
 }
 
 // The activation picks the loop: ReLU and clamp inside it, the others after it.
@@ -184,8 +194,8 @@ void run_binary_act(const BroadcastPlan& plan, const float* a, const float* b, f
 
 } // namespace
 
-void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, const Dims& b_dims,
-            float* out, Activation act, ThreadPool* pool) {
+void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, const Dims& b_dims, float* out,
+            Activation act, ThreadPool* pool) {
     const BroadcastPlan plan = plan_broadcast(a_dims, b_dims);
     for (int i = 0; i < plan.rank; ++i)
         if (plan.size[i] == 0) return;
@@ -272,8 +282,8 @@ namespace {
 // One block of out[c][r] = in[r][c]; R > 0 fixes the row count at compile time, so an image's
 // few channels (NCHW -> NHWC with 3 rows) unroll into straight stores.
 template <int R>
-void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int64_t r0, int64_t r1,
-                     int64_t c0, int64_t c1, float* __restrict out) {
+void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int64_t r0, int64_t r1, int64_t c0,
+                     int64_t c1, float* __restrict out) {
     if constexpr (R > 0) {
         for (int64_t c = c0; c < c1; ++c)
             for (int r = 0; r < R; ++r) out[c * R + r] = in[r * cols + c];
@@ -284,8 +294,7 @@ void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int
 }
 } // namespace
 
-void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t cols, float* out,
-                        ThreadPool* pool) {
+void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t cols, float* out, ThreadPool* pool) {
     if (batch <= 0 || rows <= 0 || cols <= 0) return;
     constexpr int64_t kBlock = 32; // 32x32 floats: 4 KB in, 4 KB out, well inside L1
     const int64_t row_blocks = (rows + kBlock - 1) / kBlock, col_blocks = (cols + kBlock - 1) / kBlock;
@@ -321,13 +330,16 @@ void copy_rows(const float* src, int64_t rows, int64_t len, int64_t src_stride, 
     // Rows of at least 4 KB each, or whole rows when they are longer.
     const int64_t piece = rows == 1 ? std::min<int64_t>(len, std::max<int64_t>(1024, len / (4 * kFineParts))) : len;
     const int64_t pieces_per_row = (len + piece - 1) / piece;
-    parallel_for(rows * len >= (1 << 14) ? pool : nullptr, rows * pieces_per_row, [&](int64_t begin, int64_t end) {
-        for (int64_t i = begin; i < end; ++i) {
-            const int64_t r = i / pieces_per_row, from = i % pieces_per_row * piece;
-            std::memcpy(dst + r * dst_stride + from, src + r * src_stride + from,
-                        static_cast<size_t>(std::min(piece, len - from)) * sizeof(float));
-        }
-    }, kFineParts);
+    parallel_for(
+        rows * len >= (1 << 14) ? pool : nullptr, rows * pieces_per_row,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t i = begin; i < end; ++i) {
+                const int64_t r = i / pieces_per_row, from = i % pieces_per_row * piece;
+                std::memcpy(dst + r * dst_stride + from, src + r * src_stride + from,
+                            static_cast<size_t>(std::min(piece, len - from)) * sizeof(float));
+            }
+        },
+        kFineParts);
 }
 
 } // namespace embark::portable

@@ -20,9 +20,9 @@ namespace embark::portable::detail {
 // (RVV: one LMUL-4 group at VLEN 128, as XNNPACK's 7x4v kernel). GCC vectorizes the plain
 // loops as they are.
 #if defined(__clang__)
-#  define EMBARK_PRAGMA(x) _Pragma(#x)
-#  define EMBARK_CHANNEL_LOOP(width) \
-      EMBARK_PRAGMA(clang loop unroll(disable) vectorize(enable) vectorize_width(width) interleave(disable))
+#  define EMBARK_PRAGMA(x) _Pragma(#  x)
+#  define EMBARK_CHANNEL_LOOP(width)                                                                                   \
+    EMBARK_PRAGMA(clang loop unroll(disable) vectorize(enable) vectorize_width(width) interleave(disable))
 #else
 #  define EMBARK_CHANNEL_LOOP(width)
 #endif
@@ -77,35 +77,31 @@ template <int MR, int NR>
     case Act::Swish:
     case Act::Gelu: return;
     case Act::Relu:
-        for (int m = 0; m < MR; ++m)
-            EMBARK_CHANNEL_LOOP(NR)
-            for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] > 0.f ? acc[m][n] : 0.f;
+        for (int m = 0; m < MR; ++m) EMBARK_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] > 0.f ? acc[m][n] : 0.f;
         return;
     case Act::Clamp: {
         const float lo = act.min, hi = act.max;
-        for (int m = 0; m < MR; ++m)
-            EMBARK_CHANNEL_LOOP(NR)
-            for (int n = 0; n < NR; ++n) {
-                const float v = acc[m][n] < lo ? lo : acc[m][n];
-                acc[m][n] = v > hi ? hi : v;
-            }
+        for (int m = 0; m < MR; ++m) EMBARK_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) {
+            const float v = acc[m][n] < lo ? lo : acc[m][n];
+            acc[m][n] = v > hi ? hi : v;
+        }
         return;
     }
     case Act::LeakyRelu: {
         const float alpha = act.alpha;
-        for (int m = 0; m < MR; ++m)
-            EMBARK_CHANNEL_LOOP(NR)
-            for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] >= 0.f ? acc[m][n] : acc[m][n] * alpha;
+        for (int m = 0; m < MR; ++m) EMBARK_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) acc[m][n] = acc[m][n] >= 0.f ? acc[m][n] : acc[m][n] * alpha;
         return;
     }
     case Act::HardSwish:
-        for (int m = 0; m < MR; ++m)
-            EMBARK_CHANNEL_LOOP(NR)
-            for (int n = 0; n < NR; ++n) {
-                float gate = acc[m][n] * (1.f / 6.f) + 0.5f;
-                gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
-                acc[m][n] *= gate;
-            }
+        for (int m = 0; m < MR; ++m) EMBARK_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) {
+            float gate = acc[m][n] * (1.f / 6.f) + 0.5f;
+            gate = gate < 0.f ? 0.f : (gate > 1.f ? 1.f : gate);
+            acc[m][n] *= gate;
+        }
         return;
     }
 }
@@ -126,13 +122,12 @@ template <int MR, int NR>
 // different loop to unroll vectorizes across pixels with gathers (far slower).
 template <int MR, int NR, bool kPrefetch = false>
 EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
-                      const float* __restrict w, const float* __restrict bias, float* c,
-                      size_t c_stride, int n_valid, const Activation& act, const char* prefetch = nullptr,
-                      int prefetch_lines = 0) {
+                                              const float* __restrict w, const float* __restrict bias, float* c,
+                                              size_t c_stride, int n_valid, const Activation& act,
+                                              const char* prefetch = nullptr, int prefetch_lines = 0) {
     float acc[MR][NR];
-    for (int m = 0; m < MR; ++m)
-        EMBARK_CHANNEL_LOOP(NR)
-        for (int n = 0; n < NR; ++n) acc[m][n] = bias[n];
+    for (int m = 0; m < MR; ++m) EMBARK_CHANNEL_LOOP(NR)
+    for (int n = 0; n < NR; ++n) acc[m][n] = bias[n];
 
     for (int t = 0; t < taps; ++t) {
         const float* a[MR];
@@ -177,10 +172,9 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
         // A remainder panel: copy the tile out whole first, so the run-time bound never
         // indexes the accumulators.
         float tile[MR][NR];
-#pragma GCC unroll 8
-        for (int m = 0; m < MR; ++m)
-            EMBARK_CHANNEL_LOOP(NR)
-            for (int n = 0; n < NR; ++n) tile[m][n] = acc[m][n];
+#  pragma GCC unroll 8
+        for (int m = 0; m < MR; ++m) EMBARK_CHANNEL_LOOP(NR)
+        for (int n = 0; n < NR; ++n) tile[m][n] = acc[m][n];
         for (int m = 0; m < MR; ++m)
             for (int n = 0; n < n_valid; ++n) c[m * c_stride + n] = tile[m][n];
 #endif
@@ -255,7 +249,7 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
     Narrow acc[MR];
     Narrow b;
     vload_into(b, bias);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) acc[m] = b;
     for (int t = 0; t < taps; ++t) {
         const float* a[MR];
@@ -268,19 +262,19 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
                         EMBARK_PREFETCH(prefetch + static_cast<size_t>(line) * 64, 0);
             Narrow wk;
             vload_into(wk, wt + static_cast<size_t>(k) * NR);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) acc[m] += a[m][k] * wk;
         }
     }
     const Narrow zero = {};
     switch (act.kind) {
     case Act::Relu:
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m] = acc[m] > zero ? acc[m] : zero;
         break;
     case Act::Clamp: {
         const Narrow lo = zero + act.min, hi = zero + act.max;
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) {
             acc[m] = acc[m] < lo ? lo : acc[m];
             acc[m] = acc[m] > hi ? hi : acc[m];
@@ -288,11 +282,11 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
         break;
     }
     case Act::LeakyRelu:
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m] = acc[m] >= zero ? acc[m] : acc[m] * act.alpha;
         break;
     case Act::HardSwish:
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) {
             Narrow gate = acc[m] * (1.f / 6.f) + 0.5f;
             gate = gate < zero ? zero : gate;
@@ -302,7 +296,7 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
         break;
     default: break; // None, and the activations applied after the store
     }
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) store_first(c + m * c_stride, acc[m], n_valid);
     if (act_after_store(act.kind))
         for (int m = 0; m < MR; ++m) apply_activation(act, c + m * c_stride, static_cast<size_t>(n_valid));
@@ -313,13 +307,12 @@ inline void gemm_tile_narrow(int taps, int kc, const float* const* rows, int row
 // way out, over `panels` consecutive panels in one call. GCC 12 compiles the loop form
 // (gemm_tile) with the tile on the stack between its phases: the bias is copied there and
 // reloaded, and the activation and the stores go through it again, which costs most on 1x1
-// layers with 16-32 input channels, where a k loop is short (measured in bench/README.md). A tile row is V16 vectors of 16 floats (one zmm
-// with AVX-512, two ymm with AVX2) then V8 vectors of 8 (one ymm): a panel of NR = 32 is 2 + 0,
-// NR = 24 (AVX2) 1 + 1, and a last panel of 24 channels on AVX-512 (MobileNet-V2's and
-// EfficientNet's 24-channel projections) 1 + 1 instead of 32 channels' FMAs, which on a core
-// that splits zmm FMAs into two ymm halves (AMD Zen 4) is 3/4 of the time. Only the first
-// n_last channels of the last vector are stored (n_last = its width but in a remainder panel).
-// Same fused multiply-adds in the same order as gemm_tile: bit-identical.
+// layers with 16-32 input channels, where a k loop is short (measured in bench/README.md). A tile row is V16 vectors of
+// 16 floats (one zmm with AVX-512, two ymm with AVX2) then V8 vectors of 8 (one ymm): a panel of NR = 32 is 2 + 0, NR =
+// 24 (AVX2) 1 + 1, and a last panel of 24 channels on AVX-512 (MobileNet-V2's and EfficientNet's 24-channel
+// projections) 1 + 1 instead of 32 channels' FMAs, which on a core that splits zmm FMAs into two ymm halves (AMD Zen 4)
+// is 3/4 of the time. Only the first n_last channels of the last vector are stored (n_last = its width but in a
+// remainder panel). Same fused multiply-adds in the same order as gemm_tile: bit-identical.
 //
 // The multiply-adds are explicit FMA instructions: GCC's tuning for AMD cores
 // (avoid_fma256_chains) turns `acc += x * w` into a multiply and an add wherever the sum is
@@ -364,59 +357,61 @@ template <int MR, int NR, int A, int B, Act kAct>
         V16 az[MR][kA];
         V8 ay[MR][kB];
         if constexpr (A > 0)
-#pragma GCC unroll 8
-        for (int j = 0; j < A; ++j) {
-            const V16 b = vload<V16>(bias + 16 * j);
-#pragma GCC unroll 8
-            for (int m = 0; m < MR; ++m) az[m][j] = b;
-        }
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
+            for (int j = 0; j < A; ++j) {
+                const V16 b = vload<V16>(bias + 16 * j);
+#  pragma GCC unroll 8
+                for (int m = 0; m < MR; ++m) az[m][j] = b;
+            }
+#  pragma GCC unroll 8
         for (int j = 0; j < B; ++j) {
             const V8 b = vload<V8>(bias + 16 * A + 8 * j);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) ay[m][j] = b;
         }
         for (int t = 0; t < taps; ++t) {
             const float* a[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) a[m] = rows[t * row_stride + m] + offset;
             const float* __restrict wk = w + static_cast<size_t>(t) * kc * NR;
             // The weight vectors are loaded inside the FMA expressions: loaded once into an
             // array, GCC 12 kept the second one on the stack and read it back for every FMA.
             for (int k = 0; k < kc; ++k, wk += NR) {
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
                 for (int m = 0; m < MR; ++m) {
                     const float x = a[m][k];
                     if constexpr (A > 0)
-#pragma GCC unroll 8
-                        for (int j = 0; j < A; ++j)
-                            az[m][j] = fma_x86(az[m][j], x, vload<V16>(wk + 16 * j));
-#pragma GCC unroll 8
-                    for (int j = 0; j < B; ++j)
-                        ay[m][j] = fma_x86(ay[m][j], x, vload<V8>(wk + 16 * A + 8 * j));
+#  pragma GCC unroll 8
+                        for (int j = 0; j < A; ++j) az[m][j] = fma_x86(az[m][j], x, vload<V16>(wk + 16 * j));
+#  pragma GCC unroll 8
+                    for (int j = 0; j < B; ++j) ay[m][j] = fma_x86(ay[m][j], x, vload<V8>(wk + 16 * A + 8 * j));
                 }
             }
         }
         const bool last = p + 1 == panels;
         const V16 lz = V16{} + lo_value, hz = V16{} + hi_value;
         const V8 ly = V8{} + lo_value, hy = V8{} + hi_value;
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) {
             float* out = c + m * c_stride;
             if constexpr (A > 0)
-#pragma GCC unroll 8
-            for (int j = 0; j < A; ++j) {
-                V16 v = az[m][j];
-                activate_vector<V16, kAct>(v, lz, hz);
-                if (B == 0 && j == A - 1 && last) store_first(out + 16 * j, v, n_last);
-                else vstore(out + 16 * j, v);
-            }
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
+                for (int j = 0; j < A; ++j) {
+                    V16 v = az[m][j];
+                    activate_vector<V16, kAct>(v, lz, hz);
+                    if (B == 0 && j == A - 1 && last)
+                        store_first(out + 16 * j, v, n_last);
+                    else
+                        vstore(out + 16 * j, v);
+                }
+#  pragma GCC unroll 8
             for (int j = 0; j < B; ++j) {
                 V8 v = ay[m][j];
                 activate_vector<V8, kAct>(v, ly, hy);
-                if (j == B - 1 && last) store_first(out + 16 * A + 8 * j, v, n_last);
-                else vstore(out + 16 * A + 8 * j, v);
+                if (j == B - 1 && last)
+                    store_first(out + 16 * A + 8 * j, v, n_last);
+                else
+                    vstore(out + 16 * A + 8 * j, v);
             }
         }
     }
@@ -426,9 +421,9 @@ template <int MR, int NR, int A, int B, Act kAct>
 // last panel's last vector holding n_last of them, and an activation it applies in registers;
 // false (nothing done) for the others.
 template <int NR, int A, int B>
-inline bool gemm_panels_x86_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
-                                size_t offset, const float* w, size_t panel_stride, const float* bias, float* c,
-                                size_t c_stride, int panels, int n_last, const Activation& act) {
+inline bool gemm_panels_x86_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride, size_t offset,
+                                const float* w, size_t panel_stride, const float* bias, float* c, size_t c_stride,
+                                int panels, int n_last, const Activation& act) {
     if constexpr (A < 0 || B < 0 || A + B < 1 || 16 * A + 8 * B > NR) {
         return false;
     } else {
@@ -440,21 +435,21 @@ inline bool gemm_panels_x86_any(int m_valid, int taps, int kc, const float* cons
         }
         const float lo = act.kind == Act::Clamp ? act.min : 0.f, hi = act.kind == Act::Clamp ? act.max : 0.f;
         switch (m_valid) {
-#  define EMBARK_PANELS_CASE(M)                                                                         \
-    case M:                                                                                             \
-        if constexpr (M <= kTilePixels) {                                                               \
-            if (act.kind == Act::None)                                                                  \
-                gemm_panels_x86<M, NR, A, B, Act::None>(taps, kc, rows, row_stride, offset, w, panel_stride, bias, \
-                                                        c, c_stride, panels, n_last, lo, hi);           \
-            else if (act.kind == Act::Relu)                                                             \
-                gemm_panels_x86<M, NR, A, B, Act::Relu>(taps, kc, rows, row_stride, offset, w, panel_stride, bias, \
-                                                        c, c_stride, panels, n_last, lo, hi);           \
-            else                                                                                        \
-                gemm_panels_x86<M, NR, A, B, Act::Clamp>(taps, kc, rows, row_stride, offset, w, panel_stride, \
-                                                         bias, c, c_stride, panels, n_last, lo, hi);    \
-            return true;                                                                                \
-        }                                                                                               \
-        return false;
+#  define EMBARK_PANELS_CASE(M)                                                                                        \
+  case M:                                                                                                              \
+    if constexpr (M <= kTilePixels) {                                                                                  \
+      if (act.kind == Act::None)                                                                                       \
+        gemm_panels_x86<M, NR, A, B, Act::None>(taps, kc, rows, row_stride, offset, w, panel_stride, bias, c,          \
+                                                c_stride, panels, n_last, lo, hi);                                     \
+      else if (act.kind == Act::Relu)                                                                                  \
+        gemm_panels_x86<M, NR, A, B, Act::Relu>(taps, kc, rows, row_stride, offset, w, panel_stride, bias, c,          \
+                                                c_stride, panels, n_last, lo, hi);                                     \
+      else                                                                                                             \
+        gemm_panels_x86<M, NR, A, B, Act::Clamp>(taps, kc, rows, row_stride, offset, w, panel_stride, bias, c,         \
+                                                 c_stride, panels, n_last, lo, hi);                                    \
+      return true;                                                                                                     \
+    }                                                                                                                  \
+    return false;
             EMBARK_PANELS_CASE(1)
             EMBARK_PANELS_CASE(2)
             EMBARK_PANELS_CASE(3)
@@ -475,14 +470,15 @@ template <int NR>
 inline bool gemm_whole_panels_x86(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
                                   size_t offset, const float* w, size_t panel_stride, const float* bias, float* c,
                                   size_t c_stride, int panels, const Activation& act) {
-    if constexpr (NR % 8 != 0) return false;
+    if constexpr (NR % 8 != 0)
+        return false;
     else if constexpr (kX86Wide)
         return gemm_panels_x86_any<NR, NR / 16, (NR % 16) / 8>(m_valid, taps, kc, rows, row_stride, offset, w,
                                                                panel_stride, bias, c, c_stride, panels,
                                                                NR % 16 ? 8 : 16, act);
     else
-        return gemm_panels_x86_any<NR, 0, NR / 8>(m_valid, taps, kc, rows, row_stride, offset, w, panel_stride, bias,
-                                                  c, c_stride, panels, 8, act);
+        return gemm_panels_x86_any<NR, 0, NR / 8>(m_valid, taps, kc, rows, row_stride, offset, w, panel_stride, bias, c,
+                                                  c_stride, panels, 8, act);
 }
 
 // A remainder panel of n_valid < NR channels (NR a multiple of 8) with vectors of 8 where the
@@ -490,9 +486,9 @@ inline bool gemm_whole_panels_x86(int m_valid, int taps, int kc, const float* co
 // 17-24 (one V16 and one V8) when the panel is 32 wide; false for the others (the narrow tile
 // or the loop form takes them).
 template <int NR>
-inline bool gemm_tail_panel_x86(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
-                                size_t offset, const float* w, const float* bias, float* c, size_t c_stride,
-                                int n_valid, const Activation& act) {
+inline bool gemm_tail_panel_x86(int m_valid, int taps, int kc, const float* const* rows, int row_stride, size_t offset,
+                                const float* w, const float* bias, float* c, size_t c_stride, int n_valid,
+                                const Activation& act) {
     if constexpr (NR % 8 != 0) {
         return false;
     } else {
@@ -513,19 +509,19 @@ inline constexpr int kNarrowChannels = 0;
 #endif
 
 // Dispatches a tile of `m_valid` (1..MR) pixels to the instantiation of that exact size, so
-// remainder tiles do no wasted work; a last panel of few channels to the narrow tile; on aarch64 to the vector-extension tile (gemm_vec.h).
+// remainder tiles do no wasted work; a last panel of few channels to the narrow tile; on aarch64 to the
+// vector-extension tile (gemm_vec.h).
 #if EMBARK_VECTOR_TILE
-#  define EMBARK_VECTOR_TILE_CALL(M)                                                                  \
-      gemm_tile_vec_any<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, \
-                                      prefetch, prefetch_lines)
+#  define EMBARK_VECTOR_TILE_CALL(M)                                                                                   \
+    gemm_tile_vec_any<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act,        \
+                                        prefetch, prefetch_lines)
 #else
 #  define EMBARK_VECTOR_TILE_CALL(M) (void)0
 #endif
 template <int NR, bool kPrefetch = false>
-inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
-                          size_t offset, const float* w, const float* bias, float* c,
-                          size_t c_stride, int n_valid, const Activation& act, const char* prefetch = nullptr,
-                          int prefetch_lines = 0) {
+inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride, size_t offset,
+                          const float* w, const float* bias, float* c, size_t c_stride, int n_valid,
+                          const Activation& act, const char* prefetch = nullptr, int prefetch_lines = 0) {
 #if EMBARK_NARROW_TILE
     if constexpr (!kPrefetch) {
         if (n_valid == NR ? gemm_whole_panels_x86<NR>(m_valid, taps, kc, rows, row_stride, offset, w, 0, bias, c,
@@ -537,12 +533,12 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
     if constexpr (NR > kNarrowChannels) {
         if (n_valid <= kNarrowChannels) {
             switch (m_valid) {
-#  define EMBARK_NARROW_CASE(M)                                                                       \
-    case M:                                                                                           \
-        if constexpr (M <= kTilePixels)                                                               \
-            gemm_tile_narrow<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, \
-                                               prefetch, prefetch_lines);                             \
-        return;
+#  define EMBARK_NARROW_CASE(M)                                                                                        \
+  case M:                                                                                                              \
+    if constexpr (M <= kTilePixels)                                                                                    \
+      gemm_tile_narrow<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act,       \
+                                         prefetch, prefetch_lines);                                                    \
+    return;
                 EMBARK_NARROW_CASE(1)
                 EMBARK_NARROW_CASE(2)
                 EMBARK_NARROW_CASE(3)
@@ -558,14 +554,14 @@ inline void gemm_tile_any(int m_valid, int taps, int kc, const float* const* row
     }
 #endif
     switch (m_valid) {
-#define EMBARK_TILE_CASE(M)                                                                     \
-    case M:                                                                                     \
-        if constexpr (M <= kTilePixels && EMBARK_VECTOR_TILE && NR % 4 == 0)                        \
-            EMBARK_VECTOR_TILE_CALL(M);                                                             \
-        else if constexpr (M <= kTilePixels)                                                    \
-            gemm_tile<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, prefetch, \
-                                        prefetch_lines);                                                     \
-        return;
+#define EMBARK_TILE_CASE(M)                                                                                            \
+  case M:                                                                                                              \
+    if constexpr (M <= kTilePixels && EMBARK_VECTOR_TILE && NR % 4 == 0)                                               \
+      EMBARK_VECTOR_TILE_CALL(M);                                                                                      \
+    else if constexpr (M <= kTilePixels)                                                                               \
+      gemm_tile<M, NR, kPrefetch>(taps, kc, rows, row_stride, offset, w, bias, c, c_stride, n_valid, act, prefetch,    \
+                                  prefetch_lines);                                                                     \
+    return;
         EMBARK_TILE_CASE(1)
         EMBARK_TILE_CASE(2)
         EMBARK_TILE_CASE(3)
@@ -584,9 +580,9 @@ inline int ceil_div(int a, int b) { return (a + b - 1) / b; }
 // gemm_tile_any over all ceil(n / NR) panels of one tile: n output channels from c, panel p's
 // weights at w + p * panel_stride and bias at bias + p * NR.
 template <int NR>
-inline void gemm_tile_panels_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride,
-                                 size_t offset, const float* w, size_t panel_stride, const float* bias, float* c,
-                                 size_t c_stride, int n, const Activation& act) {
+inline void gemm_tile_panels_any(int m_valid, int taps, int kc, const float* const* rows, int row_stride, size_t offset,
+                                 const float* w, size_t panel_stride, const float* bias, float* c, size_t c_stride,
+                                 int n, const Activation& act) {
     if (act_after_store(act.kind)) {
         // The exp-based activations once over the tile's stored rows (one call for all its
         // pixels when they are contiguous), not once per panel and pixel: a call per 32
@@ -629,9 +625,9 @@ inline void gemm_tile_panels_any(int m_valid, int taps, int kc, const float* con
 #endif
 #if EMBARK_NARROW_TILE
     // Whole panels of any tile in one call (gemm_panels_x86).
-    if (const int whole = n / NR; whole >= 1 &&
-        gemm_whole_panels_x86<NR>(m_valid, taps, kc, rows, row_stride, offset, w, panel_stride, bias, c, c_stride,
-                                  whole, act))
+    if (const int whole = n / NR;
+        whole >= 1 && gemm_whole_panels_x86<NR>(m_valid, taps, kc, rows, row_stride, offset, w, panel_stride, bias, c,
+                                                c_stride, whole, act))
         p = whole;
 #endif
     const int panels = ceil_div(n, NR);
@@ -655,8 +651,8 @@ inline int streamed_weight_parts(size_t weight_bytes, size_t cached_bytes, int64
 // input pixels (conv.cpp). depthwise_run_pixels: output pixels [begin, end) of a Depthwise-path
 // op through an indirection of `taps` input pointers per pixel (depthwise.cpp).
 void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bool prefetch);
-void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end,
-                          float* output, bool prefetch);
+void depthwise_run_pixels(const Conv2D& op, const float* const* indirection, int64_t begin, int64_t end, float* output,
+                          bool prefetch);
 // The Depthwise-path op's [pixel][tap] indirection for `input`, built on first use (not
 // thread-safe: call it before a parallel region).
 const float* const* depthwise_indirection(const Conv2D& op, const float* input);

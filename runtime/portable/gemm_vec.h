@@ -38,15 +38,15 @@ inline constexpr int kVecLanes = 4;
 // input vectors that needs more than 32 registers, so GCC spilled accumulators on every step
 // (6 x 16: 164 instructions per 4 k steps instead of 116 without it). Kernels with few live
 // vectors (depthwise) keep the pass: it is what pairs their loads into ldp.
-#if defined(__GNUC__) && !defined(__clang__)
-#  define EMBARK_VECTOR_MATH_ATTRS __attribute__((optimize("finite-math-only", "no-signed-zeros")))
-#  define EMBARK_VECTOR_TILE_ATTRS                                                                   \
-      __attribute__((optimize("no-schedule-insns", "no-tree-loop-distribute-patterns", "finite-math-only", \
-                              "no-signed-zeros")))
-#else
-#  define EMBARK_VECTOR_MATH_ATTRS
-#  define EMBARK_VECTOR_TILE_ATTRS
-#endif
+#  if defined(__GNUC__) && !defined(__clang__)
+#    define EMBARK_VECTOR_MATH_ATTRS __attribute__((optimize("finite-math-only", "no-signed-zeros")))
+#    define EMBARK_VECTOR_TILE_ATTRS                                                                                   \
+      __attribute__((                                                                                                  \
+          optimize("no-schedule-insns", "no-tree-loop-distribute-patterns", "finite-math-only", "no-signed-zeros")))
+#  else
+#    define EMBARK_VECTOR_MATH_ATTRS
+#    define EMBARK_VECTOR_TILE_ATTRS
+#  endif
 
 [[gnu::always_inline]] inline vec4f vec_load(const float* p) {
     vec4f v;
@@ -58,13 +58,13 @@ inline constexpr int kVecLanes = 4;
 // Lane L of v in every lane; an FMA with it becomes fmla by element.
 template <int L>
 [[gnu::always_inline]] inline vec4f vec_lane(vec4f v) {
-#if defined(__clang__)
+#  if defined(__clang__)
     return __builtin_shufflevector(v, v, L, L, L, L);
-#else
+#  else
     return __builtin_shuffle(v, vec4i{L, L, L, L});
-#endif
+#  endif
 }
-#if defined(__clang__)
+#  if defined(__clang__)
 // Lane-wise select without the vector ?: (whose C++ support differs between compilers).
 [[gnu::always_inline]] inline vec4f vec_select(vec4i mask, vec4f a, vec4f b) {
     vec4i ai, bi;
@@ -77,12 +77,12 @@ template <int L>
 }
 [[gnu::always_inline]] inline vec4f vec_max(vec4f a, vec4f b) { return vec_select(a > b, a, b); }
 [[gnu::always_inline]] inline vec4f vec_min(vec4f a, vec4f b) { return vec_select(a < b, a, b); }
-#else
+#  else
 // GCC's vector ?:; fmaxnm / fminnm under EMBARK_VECTOR_TILE_ATTRS.
 [[gnu::always_inline]] inline vec4f vec_select(vec4i mask, vec4f a, vec4f b) { return mask ? a : b; }
 [[gnu::always_inline]] EMBARK_VECTOR_MATH_ATTRS inline vec4f vec_max(vec4f a, vec4f b) { return a > b ? a : b; }
 [[gnu::always_inline]] EMBARK_VECTOR_MATH_ATTRS inline vec4f vec_min(vec4f a, vec4f b) { return a < b ? a : b; }
-#endif
+#  endif
 
 // Stores the tile's first NA vectors of each row as f(vector), n_valid <= NA * 4 channels. A
 // remainder goes through a buffer that is copied out only once every accumulator is stored:
@@ -90,18 +90,18 @@ template <int L>
 // whole tile on the stack on every path.
 template <int MR, int NV, int NA, typename F>
 [[gnu::always_inline]] EMBARK_VECTOR_TILE_ATTRS inline void vec_store_tile(const vec4f (&acc)[MR][NV], float* c,
-                                                                        size_t c_stride, int n_valid, F f) {
+                                                                           size_t c_stride, int n_valid, F f) {
     if (n_valid == NA * kVecLanes) {
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int j = 0; j < NA; ++j) vec_store(c + m * c_stride + j * kVecLanes, f(acc[m][j]));
         return;
     }
     float tile[MR][NA * kVecLanes];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int j = 0; j < NA; ++j) vec_store(tile[m] + j * kVecLanes, f(acc[m][j]));
     for (int m = 0; m < MR; ++m)
         for (int n = 0; n < n_valid; ++n) c[m * c_stride + n] = tile[m][n];
@@ -111,9 +111,8 @@ template <int MR, int NV, int NA, typename F>
 // straight from the accumulators (a shared store after a switch that rewrote them made GCC
 // keep the whole tile on the stack). Sigmoid, Tanh and Swish run on the stored rows.
 template <int MR, int NV, int NA>
-[[gnu::always_inline]] EMBARK_VECTOR_TILE_ATTRS inline void vec_finish_tile(const vec4f (&acc)[MR][NV], float* c,
-                                                                         size_t c_stride, int n_valid,
-                                                                         const Activation& act) {
+[[gnu::always_inline]] EMBARK_VECTOR_TILE_ATTRS inline void
+vec_finish_tile(const vec4f (&acc)[MR][NV], float* c, size_t c_stride, int n_valid, const Activation& act) {
     switch (act.kind) {
     case Act::None: vec_store_tile<MR, NV, NA>(acc, c, c_stride, n_valid, [](vec4f v) { return v; }); return;
     case Act::Relu: {
@@ -123,7 +122,8 @@ template <int MR, int NV, int NA>
     }
     case Act::Clamp: {
         const vec4f lo = vec_splat(act.min), hi = vec_splat(act.max);
-        vec_store_tile<MR, NV, NA>(acc, c, c_stride, n_valid, [lo, hi](vec4f v) { return vec_min(vec_max(v, lo), hi); });
+        vec_store_tile<MR, NV, NA>(acc, c, c_stride, n_valid,
+                                   [lo, hi](vec4f v) { return vec_min(vec_max(v, lo), hi); });
         return;
     }
     case Act::LeakyRelu: {
@@ -151,11 +151,11 @@ template <int MR, int NV, int NA>
 // loaded next to their FMAs, so few registers hold weights at a time).
 template <int L, int MR, int NV, int NA>
 [[gnu::always_inline]] inline void vec_k_step(vec4f (&acc)[MR][NV], const vec4f (&x)[MR], const float* __restrict wk) {
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int j = 0; j < NA; j += 2) {
         const vec4f w0 = vec_load(wk + j * kVecLanes);
         const vec4f w1 = j + 1 < NA ? vec_load(wk + (j + 1) * kVecLanes) : w0;
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) {
             const vec4f xl = vec_lane<L>(x[m]);
             acc[m][j] += w0 * xl;
@@ -170,7 +170,7 @@ template <int MR, int NV, int NA, int NR>
 [[gnu::always_inline]] inline void vec_k_block4(vec4f (&acc)[MR][NV], const float* const (&a)[MR], int k,
                                                 const float* __restrict wk) {
     vec4f x[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) x[m] = vec_load(a[m] + k);
     vec_k_step<0, MR, NV, NA>(acc, x, wk);
     vec_k_step<1, MR, NV, NA>(acc, x, wk + NR);
@@ -184,22 +184,21 @@ template <int MR, int NV, int NA, int NR>
 template <int MR, int NR, bool kPrefetch, int NA = NR / 4>
 EMBARK_VECTOR_TILE_ATTRS inline void gemm_tile_vec(int taps, int kc, const float* const* rows, int row_stride,
                                                    size_t offset, const float* __restrict w,
-                                                   const float* __restrict bias, float* c, size_t c_stride,
-                                                   int n_valid, const Activation& act, const char* prefetch,
-                                                   int prefetch_lines) {
+                                                   const float* __restrict bias, float* c, size_t c_stride, int n_valid,
+                                                   const Activation& act, const char* prefetch, int prefetch_lines) {
     constexpr int NV = NR / kVecLanes;
     static_assert(NR % kVecLanes == 0, "NR must be a multiple of 4");
     static_assert(NA >= 1 && NA <= NV, "NA must be 1..NR / 4");
     vec4f acc[MR][NV];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int j = 0; j < NA; ++j) {
         const vec4f b = vec_load(bias + j * kVecLanes);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) acc[m][j] = b;
     }
     for (int t = 0; t < taps; ++t) {
         const float* a[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) a[m] = rows[t * row_stride + m] + offset;
         const float* __restrict wk = w + static_cast<size_t>(t) * kc * NR;
         int k = 0;
@@ -217,7 +216,7 @@ EMBARK_VECTOR_TILE_ATTRS inline void gemm_tile_vec(int taps, int kc, const float
                     for (int line = k; line < prefetch_lines; line += kc)
                         __builtin_prefetch(prefetch + static_cast<size_t>(line) * 64, 0, 2);
             vec4f x[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) x[m] = vec_splat(a[m][k]);
             vec_k_step<0, MR, NV, NA>(acc, x, wk);
         }
@@ -228,9 +227,9 @@ EMBARK_VECTOR_TILE_ATTRS inline void gemm_tile_vec(int taps, int kc, const float
 // gemm_tile_vec over the vectors that hold the n_valid channels: all of the panel, or its first
 // half when the channels fit there.
 template <int MR, int NR, bool kPrefetch>
-inline void gemm_tile_vec_any(int taps, int kc, const float* const* rows, int row_stride, size_t offset,
-                              const float* w, const float* bias, float* c, size_t c_stride, int n_valid,
-                              const Activation& act, const char* prefetch, int prefetch_lines) {
+inline void gemm_tile_vec_any(int taps, int kc, const float* const* rows, int row_stride, size_t offset, const float* w,
+                              const float* bias, float* c, size_t c_stride, int n_valid, const Activation& act,
+                              const char* prefetch, int prefetch_lines) {
     constexpr int NV = NR / kVecLanes;
     if constexpr (NV >= 2 && NV % 2 == 0) {
         if (n_valid <= NR / 2) {
@@ -251,22 +250,20 @@ inline void gemm_tile_vec_any(int taps, int kc, const float* const* rows, int ro
 // remainder stores and taps inside a panel loop make GCC 12 spill accumulators in the k loop
 // (140 instead of 116 instructions per 4 k steps of 6 x 16); this one runs ~126.
 template <int MR, int NR, Act kAct>
-[[gnu::noinline]] EMBARK_VECTOR_TILE_ATTRS void gemm_panels_vec(int kc, const float* const* rows,
-                                                                const float* __restrict w, size_t panel_stride,
-                                                                const float* __restrict bias, float* c,
-                                                                size_t c_stride, int panels, float lo_value,
-                                                                float hi_value) {
+[[gnu::noinline]] EMBARK_VECTOR_TILE_ATTRS void
+gemm_panels_vec(int kc, const float* const* rows, const float* __restrict w, size_t panel_stride,
+                const float* __restrict bias, float* c, size_t c_stride, int panels, float lo_value, float hi_value) {
     constexpr int NV = NR / kVecLanes;
     static_assert(NR % (2 * kVecLanes) == 0, "NR must be a multiple of 8");
     const float* a[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) a[m] = rows[m];
     for (int p = 0; p < panels; ++p, w += panel_stride, bias += NR, c += NR) {
         vec4f acc[MR][NV];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int j = 0; j < NV; ++j) {
             const vec4f b = vec_load(bias + j * kVecLanes);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) acc[m][j] = b;
         }
         const float* __restrict wk = w;
@@ -276,14 +273,14 @@ template <int MR, int NR, Act kAct>
         }
         for (; k < kc; ++k, wk += NR) {
             vec4f x[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int m = 0; m < MR; ++m) x[m] = vec_splat(a[m][k]);
             vec_k_step<0, MR, NV, NV>(acc, x, wk);
         }
         const vec4f lo = vec_splat(lo_value), hi = vec_splat(hi_value);
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int j = 0; j < NV; ++j) {
                 vec4f v = acc[m][j];
                 if constexpr (kAct == Act::Relu || kAct == Act::Clamp) v = vec_max(v, lo);

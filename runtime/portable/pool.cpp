@@ -11,8 +11,7 @@ namespace {
 
 // First and one-past-last tap index k (0..kernel) whose input coordinate o*stride - pad +
 // k*dilation lies in [lo, hi).
-void tap_range(int o, int stride, int pad, int dilation, int kernel, int lo, int hi, int& first,
-               int& last) {
+void tap_range(int o, int stride, int pad, int dilation, int kernel, int lo, int hi, int& first, int& last) {
     const int start = o * stride - pad;
     first = 0;
     while (first < kernel && start + first * dilation < lo) ++first;
@@ -23,12 +22,15 @@ void tap_range(int o, int stride, int pad, int dilation, int kernel, int lo, int
 template <typename PixelFn>
 void for_each_output_row(const Pool2DShape& s, ThreadPool* pool, PixelFn pixel) {
     const int64_t rows = static_cast<int64_t>(s.batch) * s.out_h;
-    parallel_for(pool, rows, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) {
-            const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
-            for (int ox = 0; ox < s.out_w; ++ox) pixel(n, oy, ox);
-        }
-    }, kFineParts);
+    parallel_for(
+        pool, rows,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r) {
+                const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
+                for (int ox = 0; ox < s.out_w; ++ox) pixel(n, oy, ox);
+            }
+        },
+        kFineParts);
 }
 
 #if EMBARK_VECTOR_TILE
@@ -45,12 +47,12 @@ EMBARK_VECTOR_MATH_ATTRS void max_taps_vec(float* __restrict out, const float* c
     int c = 0;
     for (; c + 16 <= channels; c += 16) {
         vec4f acc[4];
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
         for (int j = 0; j < 4; ++j) acc[j] = vec_load(taps[0] + c + j * kVecLanes);
         for (int t = 1; t < count; ++t)
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
             for (int j = 0; j < 4; ++j) acc[j] = vec_max(vec_load(taps[t] + c + j * kVecLanes), acc[j]);
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
         for (int j = 0; j < 4; ++j) vec_store(out + c + j * kVecLanes, acc[j]);
     }
     for (; c + kVecLanes <= channels; c += kVecLanes) {
@@ -72,9 +74,9 @@ void sum_pixels_vec(float* __restrict out, const float* in, int pixels, int chan
     for (; c + 16 <= channels; c += 16) {
         vec4f acc[4] = {vec_splat(0.f), vec_splat(0.f), vec_splat(0.f), vec_splat(0.f)};
         for (int p = 0; p < pixels; ++p)
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
             for (int j = 0; j < 4; ++j) acc[j] += vec_load(in + static_cast<size_t>(p) * channels + c + j * kVecLanes);
-#pragma GCC unroll 4
+#  pragma GCC unroll 4
         for (int j = 0; j < 4; ++j) vec_store(out + c + j * kVecLanes, acc[j]);
     }
     for (; c < channels; ++c) {
@@ -90,7 +92,8 @@ void sum_pixels_vec(float* __restrict out, const float* in, int pixels, int chan
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
-        float* __restrict out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
+        float* __restrict out =
+            output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
         int ky0, ky1, kx0, kx1;
         tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
         tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);
@@ -114,19 +117,18 @@ void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadP
             const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
             for (int kx = kx0; kx < kx1; ++kx) {
                 const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
-                const float* __restrict in =
-                    input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * channels;
+                const float* __restrict in = input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * channels;
                 for (int c = 0; c < channels; ++c) out[c] = in[c] > out[c] ? in[c] : out[c];
             }
         }
     });
 }
 
-void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input, float* output,
-                    ThreadPool* pool) {
+void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
-        float* __restrict out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
+        float* __restrict out =
+            output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
         int ky0, ky1, kx0, kx1;
         tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
         tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);
@@ -134,10 +136,9 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
         if (count_include_pad) {
             // Taps inside the padded input count, those past it (added by ceil_mode) do not.
             int py0, py1, px0, px1;
-            tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, -s.pad_top,
-                      s.in_h + s.pad_bottom, py0, py1);
-            tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, -s.pad_left,
-                      s.in_w + s.pad_right, px0, px1);
+            tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, -s.pad_top, s.in_h + s.pad_bottom, py0, py1);
+            tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, -s.pad_left, s.in_w + s.pad_right, px0,
+                      px1);
             count = (py1 - py0) * (px1 - px0);
         }
         for (int c = 0; c < channels; ++c) out[c] = 0.f;
@@ -145,8 +146,7 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
             const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
             for (int kx = kx0; kx < kx1; ++kx) {
                 const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
-                const float* __restrict in =
-                    input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * channels;
+                const float* __restrict in = input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * channels;
                 for (int c = 0; c < channels; ++c) out[c] += in[c];
             }
         }

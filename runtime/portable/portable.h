@@ -114,8 +114,7 @@ public:
 
     static constexpr int kMaxParts = 128;
     int threads() const { return static_cast<int>(workers_.size()) + 1; }
-    void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn,
-                      int parts_per_thread = 1);
+    void parallel_for(int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn, int parts_per_thread = 1);
 
 private:
     void worker_loop(int index);
@@ -165,8 +164,7 @@ private:
 constexpr int kFineParts = 16;
 
 // Runs fn over [0, n) on `pool` when it has several threads and n > 1, else inline.
-void parallel_for(ThreadPool* pool, int64_t n,
-                  const std::function<void(int64_t begin, int64_t end)>& fn,
+void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t begin, int64_t end)>& fn,
                   int parts_per_thread = 1);
 
 // ----- 2-D convolution ---------------------------------------------------------------------
@@ -240,14 +238,13 @@ struct Conv2D {
 // (bias may be nullptr = zeros) and chooses the kernel path. 3x3 stride-1 layers take the
 // Winograd path unless the runtime is compiled with -DEMBARK_WINOGRAD=0 (its packed weights
 // are 16/9 the size of the direct kernel's with F(2x2), 4x with F(4x4); see winograd.cpp).
-Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias,
-                   Activation act = {});
+Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias, Activation act = {});
 
 // ConvTranspose: ONNX weights [in_c][out_c/groups][kernel_h][kernel_w]; out_h/out_w are the
 // ONNX output size (they depend on output_padding/output_shape, which the emitter resolves).
 // Pads, strides and dilations have the ONNX ConvTranspose meaning.
-Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w,
-                             const float* weights, const float* bias, Activation act = {});
+Conv2D pack_conv_transpose2d(const Conv2DShape& shape, int out_h, int out_w, const float* weights, const float* bias,
+                             Activation act = {});
 
 // input: [batch][in_h][in_w][in_c]; output: [batch][out_h][out_w][out_c].
 void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* pool = nullptr);
@@ -272,7 +269,7 @@ size_t channels_first_scratch_floats(const Conv2DShape& shape, int out_h, int ou
 // (per group: [kd][channel]) and convolved by `plane` (conv2d_channels_first), whose weights are
 // the 3-D ones [out_c][in_c/groups][kd][kh][kw] reordered to [out_c][kd * in_c/groups][kh][kw].
 struct Conv3D {
-    Conv2D plane;   // shape: batch 1, in_c = kernel_d * in_c, the H and W geometry, groups
+    Conv2D plane; // shape: batch 1, in_c = kernel_d * in_c, the H and W geometry, groups
     int batch = 1, in_c = 1, out_c = 1, groups = 1;
     int in_d = 1, out_d = 1, kernel_d = 1, stride_d = 1, dilation_d = 1, pad_front = 0;
     mutable AlignedBuffer scratch; // the stacked planes, conv2d_channels_first's scratch, one output depth
@@ -300,9 +297,9 @@ bool bottleneck_fusable(const Conv2D* expand, const Conv2D& depthwise, const Con
 // output = project(depthwise(expand(input))) (expand may be nullptr), or with `residual` (the
 // output's shape) residual_act(project(...) + residual). `output` must not overlap `input` or
 // `residual`.
-void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Conv2D& project,
-                         const float* input, float* output, const float* residual = nullptr,
-                         Activation residual_act = {}, ThreadPool* pool = nullptr);
+void inverted_bottleneck(const Conv2D* expand, const Conv2D& depthwise, const Conv2D& project, const float* input,
+                         float* output, const float* residual = nullptr, Activation residual_act = {},
+                         ThreadPool* pool = nullptr);
 
 // ----- Fully connected / GEMM ----------------------------------------------------------------
 // y[m][n] = act(sum_k x[m][k] * W(n, k) + bias[n]) for x [rows][k] row-major.
@@ -316,11 +313,10 @@ struct FullyConnected {
     size_t bias_offset = 0;
 };
 
-FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights,
-                                    const float* bias, Activation act = {});
+FullyConnected pack_fully_connected(int k, int n, const float* weights, bool transposed_weights, const float* bias,
+                                    Activation act = {});
 
-void fully_connected(const FullyConnected& op, int rows, const float* x, float* y,
-                     ThreadPool* pool = nullptr);
+void fully_connected(const FullyConnected& op, int rows, const float* x, float* y, ThreadPool* pool = nullptr);
 
 // y[m][n] = a[m][k] x b[k][n] with b computed at run time (attention's Q.K^T and A.V per head):
 // b is packed into NR-wide panels (a buffer of the calling thread's), then the product runs
@@ -345,8 +341,8 @@ struct Pool2DShape {
 };
 
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool = nullptr);
-void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input,
-                    float* output, ThreadPool* pool = nullptr);
+void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input, float* output,
+                    ThreadPool* pool = nullptr);
 // input [batch][pixels][channels] -> output [batch][channels] (pixels = H * W).
 void global_average_pool(int batch, int pixels, int channels, const float* input, float* output);
 void global_max_pool(int batch, int pixels, int channels, const float* input, float* output);
@@ -366,12 +362,26 @@ struct Dims {
 
 enum class BinaryOp { Add, Sub, Mul, Div, Min, Max, Pow };
 
-void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, const Dims& b_dims,
-            float* out, Activation act = {}, ThreadPool* pool = nullptr);
+void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, const Dims& b_dims, float* out,
+            Activation act = {}, ThreadPool* pool = nullptr);
 
 enum class UnaryOp {
-    Relu, Clip, LeakyRelu, Sigmoid, Tanh, HardSwish, HardSigmoid, Elu, Gelu, Erf,
-    Exp, Neg, Abs, Sqrt, Swish, GeluTanh,
+    Relu,
+    Clip,
+    LeakyRelu,
+    Sigmoid,
+    Tanh,
+    HardSwish,
+    HardSigmoid,
+    Elu,
+    Gelu,
+    Erf,
+    Exp,
+    Neg,
+    Abs,
+    Sqrt,
+    Swish,
+    GeluTanh,
 };
 
 // Parameters in ONNX meaning: Clip min/max; LeakyRelu alpha; HardSigmoid alpha/beta
@@ -391,8 +401,8 @@ void unary(UnaryOp op, const float* x, float* y, size_t count, UnaryParams param
 // With inner == 1, x_stride / y_stride (0 = channels) are the floats between pixels of x and y:
 // a channel range of a concatenation read or written in place.
 void channel_affine(const float* x, int64_t outer, int64_t channels, int64_t inner, const float* scale,
-                    const float* shift, float* y, Activation act = {}, ThreadPool* pool = nullptr,
-                    int64_t x_stride = 0, int64_t y_stride = 0);
+                    const float* shift, float* y, Activation act = {}, ThreadPool* pool = nullptr, int64_t x_stride = 0,
+                    int64_t y_stride = 0);
 
 // Softmax over the last axis of [rows][n] (y may equal x), with vmath.h's exp: within 4 ulp
 // of a double-precision softmax plus the float rounding of the row's sum.

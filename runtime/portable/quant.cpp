@@ -3,9 +3,9 @@
 // vectorize (streams for the element-wise ops). The arithmetic matches
 // core/reference/quantized_fused.cpp exactly; see quant.h.
 #if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
+#  pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#  pragma GCC optimize("fp-contract=off")
 #endif
 
 #include "quant_add_neon.h" // aarch64: qadd 16 elements at a time (EMBARK_QADD_NEON)
@@ -33,7 +33,8 @@ void quantize_any(const float* x, T* y, size_t count, float scale, int zp, int q
     for (size_t i = 0; i < count; ++i) {
         const float v = x[i] / scale;
         // NaN saturates to 0 (as the reference), not to the zero point.
-        const int32_t q = v != v ? 0 : static_cast<int32_t>(static_cast<uint32_t>(requant_float(v, lo, hi, offset)) & 0xFF);
+        const int32_t q =
+            v != v ? 0 : static_cast<int32_t>(static_cast<uint32_t>(requant_float(v, lo, hi, offset)) & 0xFF);
         y[i] = static_cast<T>(q);
     }
 }
@@ -131,9 +132,9 @@ void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_an
         for (int c = 0; c < C; ++c) {
             int8_t m = x0[c];
 #if defined(__clang__)
-#pragma clang loop unroll(full)
+#  pragma clang loop unroll(full)
 #elif defined(__GNUC__)
-#pragma GCC unroll 32
+#  pragma GCC unroll 32
 #endif
             for (int t = 1; t < TAPS; ++t) {
                 const int8_t v = xt[t][c];
@@ -164,7 +165,8 @@ void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, Th
         std::vector<int64_t> offset(static_cast<size_t>(taps)); // of each tap from the window's corner
         for (int t = 0; t < taps; ++t)
             offset[static_cast<size_t>(t)] = (static_cast<int64_t>(t / s.kernel_w) * s.dilation_h * s.in_w +
-                                              static_cast<int64_t>(t % s.kernel_w) * s.dilation_w) * C;
+                                              static_cast<int64_t>(t % s.kernel_w) * s.dilation_w) *
+                                             C;
         const int span_h = (s.kernel_h - 1) * s.dilation_h, span_w = (s.kernel_w - 1) * s.dilation_w;
         for (int64_t r = begin; r < end; ++r) {
             const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
@@ -173,7 +175,8 @@ void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, Th
                 const int ix0 = ox * s.stride_w - s.pad_left;
                 if (iy0 >= 0 && iy0 + span_h < s.in_h && ix0 >= 0 && ix0 + span_w < s.in_w) { // the window inside
                     const int8_t* corner = input + ((static_cast<int64_t>(n) * s.in_h + iy0) * s.in_w + ix0) * C;
-                    for (int t = 0; t < taps; ++t) tap[static_cast<size_t>(t)] = corner + offset[static_cast<size_t>(t)];
+                    for (int t = 0; t < taps; ++t)
+                        tap[static_cast<size_t>(t)] = corner + offset[static_cast<size_t>(t)];
                 } else {
                     for (int t = 0; t < taps; ++t) {
                         const int iy = iy0 + t / s.kernel_w * s.dilation_h, ix = ix0 + t % s.kernel_w * s.dilation_w;
@@ -183,9 +186,12 @@ void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, Th
                     }
                 }
                 int8_t* out = output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * C;
-                if (taps == 9) max_taps<9>(tap.data(), out, C);
-                else if (taps == 4) max_taps<4>(tap.data(), out, C);
-                else max_taps<0>(tap.data(), out, C, taps);
+                if (taps == 9)
+                    max_taps<9>(tap.data(), out, C);
+                else if (taps == 4)
+                    max_taps<4>(tap.data(), out, C);
+                else
+                    max_taps<0>(tap.data(), out, C, taps);
             }
         }
     });
@@ -193,7 +199,8 @@ void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, Th
 
 void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_point, float multiplier,
                        Requantization out, const int8_t* input, int8_t* output, ThreadPool* pool) {
-    const float lo = static_cast<float>(out.out_min - out.zero_point), hi = static_cast<float>(out.out_max - out.zero_point);
+    const float lo = static_cast<float>(out.out_min - out.zero_point),
+                hi = static_cast<float>(out.out_max - out.zero_point);
     const int64_t rows = static_cast<int64_t>(s.batch) * s.out_h;
     run_parts(pool, rows, [&](int64_t begin, int64_t end) {
         const int C = s.channels; // local: the int8 stores may alias anything outside
@@ -208,7 +215,8 @@ void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_
                     const int iy = oy * s.stride_h - s.pad_top + ky;
                     for (int kx = 0; kx < s.kernel_w; ++kx) {
                         const int ix = ox * s.stride_w - s.pad_left + kx;
-                        padded += iy >= -s.pad_top && iy < s.in_h + s.pad_bottom && ix >= -s.pad_left && ix < s.in_w + s.pad_right;
+                        padded += iy >= -s.pad_top && iy < s.in_h + s.pad_bottom && ix >= -s.pad_left &&
+                                  ix < s.in_w + s.pad_right;
                         if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
                         ++valid;
                         const int8_t* px = input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * C;
@@ -245,7 +253,8 @@ void transpose_bytes(const void* in, const int64_t* dims, int rank, const int* p
     auto* dst = static_cast<unsigned char*>(out);
     // NCHW <-> NHWC (a quantized model's input and output layout conversions): per batch a
     // [a][b] -> [b][a] transpose, a few instructions per byte instead of the generic walk's ~30.
-    if (rank == 4 && perm[0] == 0 && ((perm[1] == 2 && perm[2] == 3 && perm[3] == 1) || (perm[1] == 3 && perm[2] == 1 && perm[3] == 2))) {
+    if (rank == 4 && perm[0] == 0 &&
+        ((perm[1] == 2 && perm[2] == 3 && perm[3] == 1) || (perm[1] == 3 && perm[2] == 1 && perm[3] == 2))) {
         const bool to_last = perm[1] == 2; // NCHW -> NHWC: a = C, b = H * W
         const int64_t a = to_last ? dims[1] : dims[1] * dims[2], b = to_last ? dims[2] * dims[3] : dims[3];
         for (int64_t n = 0; n < dims[0]; ++n) {

@@ -61,17 +61,17 @@ struct QConv2D {
     int pad_top = 0, pad_left = 0, groups = 1;
     int x_zero_point = 0;
     bool depthwise = false;
-    bool direct = false; // 1x1 inside the input: rows read in place
+    bool direct = false;   // 1x1 inside the input: rows read in place
     bool winograd = false; // RVV: integer F(2x2, 3x3) (quant_winograd_rvv.h)
-    int kp = 0;          // a group's patch length (taps * C/groups, padded for the kernel)
-    int panels = 0;      // panels of output channels per group
+    int kp = 0;            // a group's patch length (taps * C/groups, padded for the kernel)
+    int panels = 0;        // panels of output channels per group
     Requantization out;
     // Packed weights (depthwise: [kH*kW][M] int16, x86: [(kH*kW+1)/2][M][2]; otherwise per group and
     // panel, see quant_conv.cpp and quant_x86.h)
     void* weights = nullptr;
-    int32_t* bias = nullptr;      // bias - x_zero_point * sum of weights, per packed channel
-    float* multipliers = nullptr; // per packed channel
-    int8_t* zero = nullptr;       // in_c bytes of x_zero_point (the padding)
+    int32_t* bias = nullptr;                      // bias - x_zero_point * sum of weights, per packed channel
+    float* multipliers = nullptr;                 // per packed channel
+    int8_t* zero = nullptr;                       // in_c bytes of x_zero_point (the padding)
     mutable const int8_t** indirection = nullptr; // [pixel][tap] (depthwise; x86 VNNI taps path); built on first use
     mutable const int8_t* indirection_input = nullptr;
     void* storage = nullptr; // owns the arrays above
@@ -83,8 +83,8 @@ struct QConv2D {
     ~QConv2D();
 };
 // out_h/out_w are the ONNX output size; pads right/bottom follow from it.
-QConv2D pack_qconv2d(const Conv2DShape& shape, int out_h, int out_w, const int8_t* weights_onnx,
-                     const int32_t* bias, const float* multipliers, int x_zero_point, Requantization out);
+QConv2D pack_qconv2d(const Conv2DShape& shape, int out_h, int out_w, const int8_t* weights_onnx, const int32_t* bias,
+                     const float* multipliers, int x_zero_point, Requantization out);
 void qconv2d(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool = nullptr);
 
 // ----- Fully connected: x [rows][K] int8, weights [N][K] int8 -------------------------------

@@ -35,10 +35,14 @@ inline size_t qadd_blocks(const int8_t* a, const int8_t* b, int8_t* y, size_t i,
         const int8x16_t va = vld1q_s8(a + i), vb = vld1q_s8(b + i);
         const int16x8_t da0 = vsubl_s8(vget_low_s8(va), vza), da1 = vsubl_s8(vget_high_s8(va), vza);
         const int16x8_t db0 = vsubl_s8(vget_low_s8(vb), vzb), db1 = vsubl_s8(vget_high_s8(vb), vzb);
-        const float32x4_t v0 = vdivq_f32(vaddq_f32(scaled(vget_low_s16(da0), vsa), scaled(vget_low_s16(db0), vsb)), vsy);
-        const float32x4_t v1 = vdivq_f32(vaddq_f32(scaled(vget_high_s16(da0), vsa), scaled(vget_high_s16(db0), vsb)), vsy);
-        const float32x4_t v2 = vdivq_f32(vaddq_f32(scaled(vget_low_s16(da1), vsa), scaled(vget_low_s16(db1), vsb)), vsy);
-        const float32x4_t v3 = vdivq_f32(vaddq_f32(scaled(vget_high_s16(da1), vsa), scaled(vget_high_s16(db1), vsb)), vsy);
+        const float32x4_t v0 =
+            vdivq_f32(vaddq_f32(scaled(vget_low_s16(da0), vsa), scaled(vget_low_s16(db0), vsb)), vsy);
+        const float32x4_t v1 =
+            vdivq_f32(vaddq_f32(scaled(vget_high_s16(da0), vsa), scaled(vget_high_s16(db0), vsb)), vsy);
+        const float32x4_t v2 =
+            vdivq_f32(vaddq_f32(scaled(vget_low_s16(da1), vsa), scaled(vget_low_s16(db1), vsb)), vsy);
+        const float32x4_t v3 =
+            vdivq_f32(vaddq_f32(scaled(vget_high_s16(da1), vsa), scaled(vget_high_s16(db1), vsb)), vsy);
         const int16x8_t h01 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(vcvtnq_s32_f32(v0)), vcvtnq_s32_f32(v1)), zp);
         const int16x8_t h23 = vqaddq_s16(vqmovn_high_s32(vqmovn_s32(vcvtnq_s32_f32(v2)), vcvtnq_s32_f32(v3)), zp);
         vst1q_s8(y + i, vminq_s8(vmaxq_s8(vqmovn_high_s16(vqmovn_s16(h01), h23), lo), hi));

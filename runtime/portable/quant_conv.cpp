@@ -2,9 +2,9 @@
 // convolutions on a GEMM register tile (depthwise: quant_depthwise.cpp). The arithmetic
 // matches core/reference/quantized_fused.cpp exactly; see quant.h.
 #if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
+#  pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#  pragma GCC optimize("fp-contract=off")
 #endif
 
 #include "quant_x86.h" // EMBARK_QGEMM_X86: x86-64 AVX2 / AVX-512 VNNI int8 tiles (intrinsics)
@@ -87,7 +87,8 @@ struct PixelAt {
     int64_t n = 0;
     int oy = 0, ox = 0;
     PixelAt(const QConv2D& op, int64_t p)
-        : n(p / (static_cast<int64_t>(op.out_h) * op.out_w)), oy(static_cast<int>(p / op.out_w % op.out_h)),
+        : n(p / (static_cast<int64_t>(op.out_h) * op.out_w)),
+          oy(static_cast<int>(p / op.out_w % op.out_h)),
           ox(static_cast<int>(p % op.out_w)) {}
     void next(const QConv2D& op) {
         if (++ox < op.out_w) return;
@@ -102,8 +103,16 @@ struct PixelAt {
 // and its size dispatch cost more than the copy): 8, 4, 2 and 1 bytes at a time, in bounds.
 inline void copy_small(int8_t* dst, const int8_t* src, size_t len) {
     for (; len >= 8; len -= 8, dst += 8, src += 8) std::memcpy(dst, src, 8);
-    if (len & 4) { std::memcpy(dst, src, 4); dst += 4; src += 4; }
-    if (len & 2) { std::memcpy(dst, src, 2); dst += 2; src += 2; }
+    if (len & 4) {
+        std::memcpy(dst, src, 4);
+        dst += 4;
+        src += 4;
+    }
+    if (len & 2) {
+        std::memcpy(dst, src, 2);
+        dst += 2;
+        src += 2;
+    }
     if (len & 1) *dst = *src;
 }
 
@@ -118,8 +127,8 @@ void build_patch(const QConv2D& op, const int8_t* input, const PixelAt& at, int8
     for (int ky = 0; ky < op.kernel_h; ++ky) {
         const int iy = oy * op.stride_h - op.pad_top + ky * op.dilation_h;
         if (whole_rows && iy >= 0 && iy < op.in_h) {
-            copy_small(dst + static_cast<size_t>(ky) * op.kernel_w * cg, input + ((n * op.in_h + iy) * op.in_w + ix0) * op.in_c,
-                       static_cast<size_t>(op.kernel_w) * cg);
+            copy_small(dst + static_cast<size_t>(ky) * op.kernel_w * cg,
+                       input + ((n * op.in_h + iy) * op.in_w + ix0) * op.in_c, static_cast<size_t>(op.kernel_w) * cg);
             continue;
         }
         for (int kx = 0; kx < op.kernel_w; ++kx) {
@@ -135,7 +144,8 @@ void build_patch(const QConv2D& op, const int8_t* input, const PixelAt& at, int8
 }
 
 const int8_t* direct_row(const QConv2D& op, const int8_t* input, const PixelAt& at) {
-    return input + ((at.n * op.in_h + static_cast<int64_t>(at.oy) * op.stride_h) * op.in_w + static_cast<int64_t>(at.ox) * op.stride_w) *
+    return input + ((at.n * op.in_h + static_cast<int64_t>(at.oy) * op.stride_h) * op.in_w +
+                    static_cast<int64_t>(at.ox) * op.stride_w) *
                        op.in_c;
 }
 
@@ -149,29 +159,29 @@ template <int MR, int NR>
                                   size_t c_stride, int m_valid, int n_valid, QRq rq) {
     kp &= ~(kQKAlign - 1); // a no-op that tells the vectorizer there is no remainder loop
     int32_t s[MR][NR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 16
+#  pragma GCC unroll 16
         for (int n = 0; n < NR; ++n) s[m][n] = 0;
     const int8_t* __restrict a[MR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m) a[m] = rows[m];
     const int8_t* __restrict wn[NR];
-#pragma GCC unroll 16
+#  pragma GCC unroll 16
     for (int n = 0; n < NR; ++n) wn[n] = w + static_cast<size_t>(n) * kp;
     for (int k = 0; k < kp; ++k) {
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
         for (int m = 0; m < MR; ++m) {
             const int32_t x = a[m][k];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
             for (int n = 0; n < NR; ++n) s[m][n] += x * static_cast<int32_t>(wn[n][k]);
         }
     }
     // Requantized with constant indices (the sums stay in registers), then stored.
     int8_t tile[MR][NR];
-#pragma GCC unroll 8
+#  pragma GCC unroll 8
     for (int m = 0; m < MR; ++m)
-#pragma GCC unroll 16
+#  pragma GCC unroll 16
         for (int n = 0; n < NR; ++n) tile[m][n] = requant_one(s[m][n] + bias[n], mult[n], rq.lo, rq.hi, rq.offset);
     if (n_valid == NR) {
         for (int m = 0; m < m_valid; ++m) std::memcpy(c + m * c_stride, tile[m], NR);
@@ -179,11 +189,11 @@ template <int MR, int NR>
         for (int m = 0; m < m_valid; ++m) std::memcpy(c + m * c_stride, tile[m], static_cast<size_t>(n_valid));
     }
 }
-#if EMBARK_QGEMM_X86
+#  if EMBARK_QGEMM_X86
 using QWeight = x86q::Weight;
-#else
+#  else
 using QWeight = int8_t;
-#endif
+#  endif
 
 // A tile of m_valid pixels on the instantiation of that size (the last tile of a layer, and
 // the single row of a fully connected layer, do no wasted work).
@@ -193,10 +203,12 @@ inline void qgemm_tile_any(int kp, const int8_t* const* rows, const QWeight* w, 
     switch (m_valid) {
     case 1: qgemm_tile<1, NR>(kp, rows, w, bias, mult, c, c_stride, 1, n_valid, rq); return;
     case 2:
-        if constexpr (kQMR >= 2) qgemm_tile<kQMR >= 2 ? 2 : 1, NR>(kp, rows, w, bias, mult, c, c_stride, 2, n_valid, rq);
+        if constexpr (kQMR >= 2)
+            qgemm_tile<kQMR >= 2 ? 2 : 1, NR>(kp, rows, w, bias, mult, c, c_stride, 2, n_valid, rq);
         return;
     case 3:
-        if constexpr (kQMR >= 3) qgemm_tile<kQMR >= 3 ? 3 : 1, NR>(kp, rows, w, bias, mult, c, c_stride, 3, n_valid, rq);
+        if constexpr (kQMR >= 3)
+            qgemm_tile<kQMR >= 3 ? 3 : 1, NR>(kp, rows, w, bias, mult, c, c_stride, 3, n_valid, rq);
         return;
     default: qgemm_tile<kQMR, NR>(kp, rows, w, bias, mult, c, c_stride, m_valid, n_valid, rq); return;
     }
@@ -222,9 +234,10 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     if (op.direct && op.stride_h == 1 && op.stride_w == 1 && op.groups == 1) { // rows in place, one call per part
         run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
             const int64_t p0 = begin * MR, p1 = std::min(pixels, end * MR);
-            const neondot::Out o{output + p0 * M, static_cast<size_t>(M), 0, M, op.out.zero_point, op.out.out_min, op.out.out_max};
-            neondot::qgemm_rows(kp, input + p0 * op.in_c, static_cast<size_t>(op.in_c), p1 - p0, (pixels - p0) * op.in_c, w,
-                                op.bias, op.multipliers, o);
+            const neondot::Out o{output + p0 * M, static_cast<size_t>(M), 0, M, op.out.zero_point,
+                                 op.out.out_min,  op.out.out_max};
+            neondot::qgemm_rows(kp, input + p0 * op.in_c, static_cast<size_t>(op.in_c), p1 - p0,
+                                (pixels - p0) * op.in_c, w, op.bias, op.multipliers, o);
         });
         return;
     }
@@ -232,7 +245,8 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
 #if EMBARK_QGEMM_RVV
     if (op.winograd) { // tiles of 2x2 output pixels
         const int64_t wtiles = static_cast<int64_t>(op.batch) * ((op.out_h + 1) / 2) * ((op.out_w + 1) / 2);
-        run_parts(pool, wtiles, [&](int64_t begin, int64_t end) { rvv::winograd_tiles(op, input, output, begin, end); });
+        run_parts(pool, wtiles,
+                  [&](int64_t begin, int64_t end) { rvv::winograd_tiles(op, input, output, begin, end); });
         return;
     }
     // Kernel rows read in place (rows_layout, packed so at pack time, rows not padded).
@@ -325,14 +339,14 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
                 x86q::panels(m_valid, kp, panels, mg, x86_rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
                              out + g * mg, static_cast<size_t>(M), rq);
 #else
-#if defined(EMBARK_QGEMM_NEONDOT)
+#  if defined(EMBARK_QGEMM_NEONDOT)
                 const neondot::Out o{out + g * mg, static_cast<size_t>(M), m_valid, mg, op.out.zero_point, op.out.out_min,
                                      op.out.out_max};
                 const size_t at = static_cast<size_t>(g) * panels;
                 if (m_valid == 1) neondot::qgemm_panels<1>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR, o);
                 else neondot::qgemm_panels<MR>(kp, rows, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR, o);
                 continue;
-#endif
+#  endif
                 for (int panel = 0; panel < panels; ++panel) {
                     const size_t at = static_cast<size_t>(g) * panels + panel;
                     const int n_valid = std::min(NR, mg - panel * NR);
@@ -367,16 +381,15 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     op.groups = s.groups, op.x_zero_point = x_zero_point, op.out = out;
     const int cg = s.in_c / s.groups, mg = s.out_c / s.groups, taps = s.kernel_h * s.kernel_w, M = s.out_c;
     op.depthwise = cg == 1 && mg == 1;
-    auto weight = [&](int o, int c, int t) -> int32_t {
-        return w[(static_cast<size_t>(o) * cg + c) * taps + t];
-    };
+    auto weight = [&](int o, int c, int t) -> int32_t { return w[(static_cast<size_t>(o) * cg + c) * taps + t]; };
     // The zero point folded into the bias: padded taps read x_zero_point, so every tap adds
     // x * w and the sum minus x_zero_point * sum(w) is the reference's sum of (x - zp) * w.
     auto folded_bias = [&](int o) -> int32_t {
         int64_t sum = 0;
         for (int c = 0; c < cg; ++c)
             for (int t = 0; t < taps; ++t) sum += weight(o, c, t);
-        return static_cast<int32_t>(static_cast<int64_t>(bias ? bias[o] : 0) - static_cast<int64_t>(x_zero_point) * sum);
+        return static_cast<int32_t>(static_cast<int64_t>(bias ? bias[o] : 0) -
+                                    static_cast<int64_t>(x_zero_point) * sum);
     };
     const int64_t pixels = static_cast<int64_t>(s.batch) * out_h * out_w;
     const bool by_rows = kRowsLayout && rows_layout(s.groups, s.dilation_w); // for the GEMM tile
@@ -404,7 +417,8 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         }
 #endif
     }
-    const size_t bytes = weight_bytes + channels * (sizeof(int32_t) + sizeof(float)) + static_cast<size_t>(s.in_c) + 4 * 64;
+    const size_t bytes =
+        weight_bytes + channels * (sizeof(int32_t) + sizeof(float)) + static_cast<size_t>(s.in_c) + 4 * 64;
     op.storage = std::calloc(1, bytes);
     if (!op.storage) throw std::bad_alloc();
     auto* cursor = static_cast<unsigned char*>(op.storage);
@@ -420,12 +434,13 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
             for (int t = 0; t < taps; ++t) pw[x86q::dw_weight_index(t, o, M)] = static_cast<int16_t>(weight(o, 0, t));
 #else
             for (int t = 0; t < taps; ++t) {
-#if defined(EMBARK_QDW_NEONDOT)
+#  if defined(EMBARK_QDW_NEONDOT)
                 if (M >= neondot::kDwMinChannels) { // int8, quant_depthwise_neon.h's layout
-                    static_cast<int8_t*>(op.weights)[neondot::dw_weight_index(o, t, taps, M)] = static_cast<int8_t>(weight(o, 0, t));
+                    static_cast<int8_t*>(op.weights)[neondot::dw_weight_index(o, t, taps, M)] =
+                        static_cast<int8_t>(weight(o, 0, t));
                     continue;
                 }
-#endif
+#  endif
                 pw[static_cast<size_t>(t) * M + o] = static_cast<int16_t>(weight(o, 0, t));
             }
 #endif
@@ -489,8 +504,10 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
 }
 
 void qconv2d(const QConv2D& op, const int8_t* input, int8_t* output, ThreadPool* pool) {
-    if (op.depthwise) qconv2d_depthwise(op, input, output, pool);
-    else qconv2d_gemm(op, input, output, pool);
+    if (op.depthwise)
+        qconv2d_depthwise(op, input, output, pool);
+    else
+        qconv2d_gemm(op, input, output, pool);
 }
 
 } // namespace embark::portable

@@ -2,13 +2,13 @@
 // [pixel][tap] indirection, all taps and the requantization in one channel loop. The
 // arithmetic matches core/reference/quantized_fused.cpp exactly; see quant.h.
 #if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
+#  pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#  pragma GCC optimize("fp-contract=off")
 #endif
 
 #include "quant_kernels.h"
-#include "quant_x86.h" // EMBARK_QGEMM_X86: x86-64 AVX2 depthwise (intrinsics)
+#include "quant_x86.h"            // EMBARK_QGEMM_X86: x86-64 AVX2 depthwise (intrinsics)
 #include "quant_depthwise_neon.h" // aarch64 + dotprod, 16 channels or more (EMBARK_QDW_NEONDOT)
 
 #include <cstdlib>
@@ -31,8 +31,8 @@ constexpr int kQdwLanes = 4;
 #  define EMBARK_QDW_TUNE
 #endif
 #if EMBARK_QDW_RVV
-#  define EMBARK_QDW_LOOP(width) \
-      EMBARK_Q_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) unroll(disable))
+#  define EMBARK_QDW_LOOP(width)                                                                                       \
+    EMBARK_Q_PRAGMA(clang loop vectorize(assume_safety) vectorize_width(width) interleave_count(1) unroll(disable))
 #  define EMBARK_QDW_TAPS EMBARK_Q_PRAGMA(clang loop unroll(full))
 #elif defined(__clang__) // which has no ivdep; assume_safety says the same
 #  define EMBARK_QDW_LOOP(width) _Pragma("clang loop vectorize(assume_safety)")
@@ -46,14 +46,14 @@ constexpr int kQdwLanes = 4;
 #endif
 
 // Channels [c0, c1) of one pixel: all taps, then the requantization, in one vector loop.
-#define EMBARK_QDW_CHANNELS(width)                                                                 \
-    EMBARK_QDW_LOOP(width)                                                                         \
-    for (int c = c0; c < c1; ++c) {                                                                \
-        int32_t acc = bias[c];                                                                     \
-        EMBARK_QDW_TAPS                                                                            \
-        for (int t = 0; t < TAPS; ++t) acc += static_cast<int32_t>(x[t][c]) * static_cast<int32_t>(wt[t][c]); \
-        out[c] = requant_one(acc, mult[c], rq.lo, rq.hi, rq.offset);                               \
-    }
+#define EMBARK_QDW_CHANNELS(width)                                                                                     \
+  EMBARK_QDW_LOOP(width)                                                                                               \
+  for (int c = c0; c < c1; ++c) {                                                                                      \
+    int32_t acc = bias[c];                                                                                             \
+    EMBARK_QDW_TAPS                                                                                                    \
+    for (int t = 0; t < TAPS; ++t) acc += static_cast<int32_t>(x[t][c]) * static_cast<int32_t>(wt[t][c]);              \
+    out[c] = requant_one(acc, mult[c], rq.lo, rq.hi, rq.offset);                                                       \
+  }
 
 template <int TAPS, int kLmul>
 [[gnu::always_inline]] inline void qdw_channels(const int8_t* const* x, const int16_t* const* wt,
@@ -90,8 +90,10 @@ template <int TAPS, int kLmul = 8>
 #if EMBARK_QDW_RVV
     constexpr int vl = kLmul * kQdwLanes;
     if (channels < vl) {
-        if constexpr (kLmul > 1) qdw_pixel<TAPS, kLmul / 2>(x, wt, bias, mult, out, channels, rq);
-        else qdw_channels<TAPS, 0>(x, wt, bias, mult, out, 0, channels, rq);
+        if constexpr (kLmul > 1)
+            qdw_pixel<TAPS, kLmul / 2>(x, wt, bias, mult, out, channels, rq);
+        else
+            qdw_channels<TAPS, 0>(x, wt, bias, mult, out, 0, channels, rq);
         return;
     }
     const int main = channels - channels % vl;
@@ -147,7 +149,8 @@ template <int TAPS>
     int64_t p = begin;
     for (; p + 2 <= end; p += 2) // two pixels at a time (shared weight loads)
         neondot::dw_pixels<TAPS, 2>(op.indirection + p * taps, op.indirection + (p + 1) * taps, taps, w, op.bias,
-                                    op.multipliers, output + p * channels, output + (p + 1) * channels, channels, zp, lo, hi);
+                                    op.multipliers, output + p * channels, output + (p + 1) * channels, channels, zp,
+                                    lo, hi);
     if (p < end)
         neondot::dw_pixels<TAPS, 1>(op.indirection + p * taps, nullptr, taps, w, op.bias, op.multipliers,
                                     output + p * channels, nullptr, channels, zp, lo, hi);
@@ -180,9 +183,12 @@ void qconv2d_depthwise(const QConv2D& op, const int8_t* input, int8_t* output, T
 #if defined(EMBARK_QDW_NEONDOT)
     if (op.out_c >= neondot::kDwMinChannels) {
         run_parts(pool, pixels, [&](int64_t begin, int64_t end) {
-            if (taps == 9) qdw_neon_pixels<9>(op, begin, end, output);
-            else if (taps == 25) qdw_neon_pixels<25>(op, begin, end, output);
-            else qdw_neon_pixels<0>(op, begin, end, output);
+            if (taps == 9)
+                qdw_neon_pixels<9>(op, begin, end, output);
+            else if (taps == 25)
+                qdw_neon_pixels<25>(op, begin, end, output);
+            else
+                qdw_neon_pixels<0>(op, begin, end, output);
         });
         return;
     }
@@ -192,9 +198,12 @@ void qconv2d_depthwise(const QConv2D& op, const int8_t* input, int8_t* output, T
         x86q::depthwise(op, begin, end, output);
         return;
 #endif
-        if (taps == 9) qdw_pixels<9>(op, begin, end, output);
-        else if (taps == 25) qdw_pixels<25>(op, begin, end, output);
-        else qdw_pixels_any(op, begin, end, output);
+        if (taps == 9)
+            qdw_pixels<9>(op, begin, end, output);
+        else if (taps == 25)
+            qdw_pixels<25>(op, begin, end, output);
+        else
+            qdw_pixels_any(op, begin, end, output);
     });
 }
 } // namespace embark::portable::quant_detail

@@ -32,29 +32,29 @@ inline size_t dw_weight_index(int c, int t, int taps, int M) {
 // 4 taps (from tap t0 of the tap rows x) of 16 channels at c into the sums a0..a3: the inputs
 // interleaved to [channel][4 taps] by two rounds of zips, one sdot per 4 channels with the
 // weights w0..w3.
-#  define EMBARK_QDW_GROUP(x, t0, c, a0, a1, a2, a3, w0, w1, w2, w3)                                          \
-      do {                                                                                                   \
-          const int8x16_t x0_ = vld1q_s8((x)[(t0)] + (c)), x1_ = vld1q_s8((x)[(t0) + 1] + (c));              \
-          const int8x16_t x2_ = vld1q_s8((x)[(t0) + 2] + (c)), x3_ = vld1q_s8((x)[(t0) + 3] + (c));          \
-          const int16x8_t p01lo_ = vreinterpretq_s16_s8(vzip1q_s8(x0_, x1_));                                \
-          const int16x8_t p01hi_ = vreinterpretq_s16_s8(vzip2q_s8(x0_, x1_));                                \
-          const int16x8_t p23lo_ = vreinterpretq_s16_s8(vzip1q_s8(x2_, x3_));                                \
-          const int16x8_t p23hi_ = vreinterpretq_s16_s8(vzip2q_s8(x2_, x3_));                                \
-          a0 = vdotq_s32(a0, vreinterpretq_s8_s16(vzip1q_s16(p01lo_, p23lo_)), w0);                          \
-          a1 = vdotq_s32(a1, vreinterpretq_s8_s16(vzip2q_s16(p01lo_, p23lo_)), w1);                          \
-          a2 = vdotq_s32(a2, vreinterpretq_s8_s16(vzip1q_s16(p01hi_, p23hi_)), w2);                          \
-          a3 = vdotq_s32(a3, vreinterpretq_s8_s16(vzip2q_s16(p01hi_, p23hi_)), w3);                          \
-      } while (0)
+#  define EMBARK_QDW_GROUP(x, t0, c, a0, a1, a2, a3, w0, w1, w2, w3)                                                   \
+    do {                                                                                                               \
+      const int8x16_t x0_ = vld1q_s8((x)[(t0)] + (c)), x1_ = vld1q_s8((x)[(t0) + 1] + (c));                            \
+      const int8x16_t x2_ = vld1q_s8((x)[(t0) + 2] + (c)), x3_ = vld1q_s8((x)[(t0) + 3] + (c));                        \
+      const int16x8_t p01lo_ = vreinterpretq_s16_s8(vzip1q_s8(x0_, x1_));                                              \
+      const int16x8_t p01hi_ = vreinterpretq_s16_s8(vzip2q_s8(x0_, x1_));                                              \
+      const int16x8_t p23lo_ = vreinterpretq_s16_s8(vzip1q_s8(x2_, x3_));                                              \
+      const int16x8_t p23hi_ = vreinterpretq_s16_s8(vzip2q_s8(x2_, x3_));                                              \
+      a0 = vdotq_s32(a0, vreinterpretq_s8_s16(vzip1q_s16(p01lo_, p23lo_)), w0);                                        \
+      a1 = vdotq_s32(a1, vreinterpretq_s8_s16(vzip2q_s16(p01lo_, p23lo_)), w1);                                        \
+      a2 = vdotq_s32(a2, vreinterpretq_s8_s16(vzip1q_s16(p01hi_, p23hi_)), w2);                                        \
+      a3 = vdotq_s32(a3, vreinterpretq_s8_s16(vzip2q_s16(p01hi_, p23hi_)), w3);                                        \
+    } while (0)
 // One tap t of 16 channels at c: widening multiply (exact in int16), widening adds.
-#  define EMBARK_QDW_TAP(x, t, c, a0, a1, a2, a3, wv)                                                         \
-      do {                                                                                                   \
-          const int8x16_t xv_ = vld1q_s8((x)[(t)] + (c));                                                    \
-          const int16x8_t plo_ = vmull_s8(vget_low_s8(xv_), vget_low_s8(wv)), phi_ = vmull_high_s8(xv_, wv); \
-          a0 = vaddw_s16(a0, vget_low_s16(plo_));                                                            \
-          a1 = vaddw_high_s16(a1, plo_);                                                                     \
-          a2 = vaddw_s16(a2, vget_low_s16(phi_));                                                            \
-          a3 = vaddw_high_s16(a3, phi_);                                                                     \
-      } while (0)
+#  define EMBARK_QDW_TAP(x, t, c, a0, a1, a2, a3, wv)                                                                  \
+    do {                                                                                                               \
+      const int8x16_t xv_ = vld1q_s8((x)[(t)] + (c));                                                                  \
+      const int16x8_t plo_ = vmull_s8(vget_low_s8(xv_), vget_low_s8(wv)), phi_ = vmull_high_s8(xv_, wv);               \
+      a0 = vaddw_s16(a0, vget_low_s16(plo_));                                                                          \
+      a1 = vaddw_high_s16(a1, plo_);                                                                                   \
+      a2 = vaddw_s16(a2, vget_low_s16(phi_));                                                                          \
+      a3 = vaddw_high_s16(a3, phi_);                                                                                   \
+    } while (0)
 
 // PX (1 or 2) pixels: out[c] (and out2[c]) for all `channels` (>= 16); x[t] (and x2[t]) the
 // input row of tap t at the pixel, w packed as above; two pixels share the loads of weights,

@@ -44,21 +44,21 @@ constexpr size_t weight_index(int n, int k) {
 // One group of 4 k: 64 bytes of weights at w, lane L of each pixel's input vector x0..x3, into
 // the accumulators a<pixel><channel quad> of the MR pixels (named variables: an array of them
 // made GCC keep the tile on the stack between the loops), one weight vector at a time.
-#  define EMBARK_QNEON_CHANNELS(j, L, w, x0, x1, x2, x3)                                   \
-      do {                                                                                \
-          const int8x16_t w_ = vld1q_s8(w);                                               \
-          a0##j = vdotq_laneq_s32(a0##j, w_, x0, L);                                      \
-          if constexpr (MR > 1) a1##j = vdotq_laneq_s32(a1##j, w_, x1, L);                \
-          if constexpr (MR > 2) a2##j = vdotq_laneq_s32(a2##j, w_, x2, L);                \
-          if constexpr (MR > 3) a3##j = vdotq_laneq_s32(a3##j, w_, x3, L);                \
-      } while (0)
-#  define EMBARK_QNEON_DOT4(L, w, x0, x1, x2, x3)                                          \
-      do {                                                                                \
-          EMBARK_QNEON_CHANNELS(0, L, (w), x0, x1, x2, x3);                               \
-          EMBARK_QNEON_CHANNELS(1, L, (w) + 16, x0, x1, x2, x3);                          \
-          EMBARK_QNEON_CHANNELS(2, L, (w) + 32, x0, x1, x2, x3);                          \
-          EMBARK_QNEON_CHANNELS(3, L, (w) + 48, x0, x1, x2, x3);                          \
-      } while (0)
+#  define EMBARK_QNEON_CHANNELS(j, L, w, x0, x1, x2, x3)                                                               \
+    do {                                                                                                               \
+      const int8x16_t w_ = vld1q_s8(w);                                                                                \
+      a0##j = vdotq_laneq_s32(a0##j, w_, x0, L);                                                                       \
+      if constexpr (MR > 1) a1##j = vdotq_laneq_s32(a1##j, w_, x1, L);                                                 \
+      if constexpr (MR > 2) a2##j = vdotq_laneq_s32(a2##j, w_, x2, L);                                                 \
+      if constexpr (MR > 3) a3##j = vdotq_laneq_s32(a3##j, w_, x3, L);                                                 \
+    } while (0)
+#  define EMBARK_QNEON_DOT4(L, w, x0, x1, x2, x3)                                                                      \
+    do {                                                                                                               \
+      EMBARK_QNEON_CHANNELS(0, L, (w), x0, x1, x2, x3);                                                                \
+      EMBARK_QNEON_CHANNELS(1, L, (w) + 16, x0, x1, x2, x3);                                                           \
+      EMBARK_QNEON_CHANNELS(2, L, (w) + 32, x0, x1, x2, x3);                                                           \
+      EMBARK_QNEON_CHANNELS(3, L, (w) + 48, x0, x1, x2, x3);                                                           \
+    } while (0)
 
 [[gnu::always_inline]] inline int8x16_t load4(const int8_t* p) {
     int32_t v;
@@ -81,10 +81,10 @@ constexpr size_t weight_index(int n, int k) {
 }
 
 struct Out {
-    int8_t* c;       // the tile's first output byte
-    size_t stride;   // bytes between pixels
-    int m_valid;     // pixels to store (rows past it repeat a valid one)
-    int channels;    // output channels of the group (the last panel may be partial)
+    int8_t* c;     // the tile's first output byte
+    size_t stride; // bytes between pixels
+    int m_valid;   // pixels to store (rows past it repeat a valid one)
+    int channels;  // output channels of the group (the last panel may be partial)
     int zero_point, out_min, out_max;
 };
 
@@ -97,12 +97,13 @@ struct Out {
 // (up to the next multiple of 16; weights are zero there), so the last 4, 8 or 12 k take one
 // load per pixel instead of one per 4 k.
 template <int MR, bool kOver>
-[[gnu::always_inline]] inline void tile(int segments, int seg_len, const int8_t* const* rows, const int8_t* __restrict w,
-                                        const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
-                                        size_t stride, int m_valid, int channels, int zero_point, int out_min,
-                                        int out_max) {
+[[gnu::always_inline]] inline void tile(int segments, int seg_len, const int8_t* const* rows,
+                                        const int8_t* __restrict w, const int32_t* __restrict bias,
+                                        const float* __restrict mult, int8_t* c, size_t stride, int m_valid,
+                                        int channels, int zero_point, int out_min, int out_max) {
     for (int n0 = 0; n0 < channels; n0 += kNR, bias += kNR, mult += kNR, c += kNR) {
-        const int32x4_t b0 = vld1q_s32(bias), b1 = vld1q_s32(bias + 4), b2 = vld1q_s32(bias + 8), b3 = vld1q_s32(bias + 12);
+        const int32x4_t b0 = vld1q_s32(bias), b1 = vld1q_s32(bias + 4), b2 = vld1q_s32(bias + 8),
+                        b3 = vld1q_s32(bias + 12);
         int32x4_t a00 = b0, a01 = b1, a02 = b2, a03 = b3, a10 = b0, a11 = b1, a12 = b2, a13 = b3;
         int32x4_t a20 = b0, a21 = b1, a22 = b2, a23 = b3, a30 = b0, a31 = b1, a32 = b2, a33 = b3;
         for (int sg = 0; sg < segments; ++sg) {
@@ -113,7 +114,8 @@ template <int MR, bool kOver>
             int k = seg_len;
             for (; k >= 16; k -= 16) {
                 const int8x16_t x0 = vld1q_s8(r0);
-                const int8x16_t x1 = MR > 1 ? vld1q_s8(r1) : x0, x2 = MR > 2 ? vld1q_s8(r2) : x0, x3 = MR > 3 ? vld1q_s8(r3) : x0;
+                const int8x16_t x1 = MR > 1 ? vld1q_s8(r1) : x0, x2 = MR > 2 ? vld1q_s8(r2) : x0,
+                                x3 = MR > 3 ? vld1q_s8(r3) : x0;
                 r0 += 16, r1 += 16, r2 += 16, r3 += 16;
                 EMBARK_QNEON_DOT4(0, w, x0, x1, x2, x3);
                 EMBARK_QNEON_DOT4(1, w + 64, x0, x1, x2, x3);
@@ -134,7 +136,8 @@ template <int MR, bool kOver>
             } else {
                 for (; k > 0; k -= 4) {
                     const int8x16_t x0 = load4(r0);
-                    const int8x16_t x1 = MR > 1 ? load4(r1) : x0, x2 = MR > 2 ? load4(r2) : x0, x3 = MR > 3 ? load4(r3) : x0;
+                    const int8x16_t x1 = MR > 1 ? load4(r1) : x0, x2 = MR > 2 ? load4(r2) : x0,
+                                    x3 = MR > 3 ? load4(r3) : x0;
                     EMBARK_QNEON_DOT4(0, w, x0, x1, x2, x3);
                     r0 += 4, r1 += 4, r2 += 4, r3 += 4;
                     w += 64;
@@ -144,7 +147,8 @@ template <int MR, bool kOver>
         // The requantization constants made here, not kept in registers through the k loop.
         const int16x8_t zp = vdupq_n_s16(static_cast<int16_t>(zero_point));
         const int8x16_t lo = vdupq_n_s8(static_cast<int8_t>(out_min)), hi = vdupq_n_s8(static_cast<int8_t>(out_max));
-        const float32x4_t m0 = vld1q_f32(mult), m1 = vld1q_f32(mult + 4), m2 = vld1q_f32(mult + 8), m3 = vld1q_f32(mult + 12);
+        const float32x4_t m0 = vld1q_f32(mult), m1 = vld1q_f32(mult + 4), m2 = vld1q_f32(mult + 8),
+                          m3 = vld1q_f32(mult + 12);
         int8x16_t y[4];
         y[0] = requantize16(a00, a01, a02, a03, m0, m1, m2, m3, zp, lo, hi);
         if constexpr (MR > 1) y[1] = requantize16(a10, a11, a12, a13, m0, m1, m2, m3, zp, lo, hi);
@@ -168,7 +172,8 @@ template <int MR, bool kOver>
 template <int MR>
 [[gnu::noinline]] void qgemm_panels(int kp, const int8_t* const* rows, const int8_t* w, const int32_t* bias,
                                     const float* mult, const Out& o) {
-    tile<MR, false>(1, kp, rows, w, bias, mult, o.c, o.stride, o.m_valid, o.channels, o.zero_point, o.out_min, o.out_max);
+    tile<MR, false>(1, kp, rows, w, bias, mult, o.c, o.stride, o.m_valid, o.channels, o.zero_point, o.out_min,
+                    o.out_max);
 }
 
 // `pixels` pixels whose rows follow each other every x_stride bytes from x (a 1x1 convolution
@@ -186,14 +191,17 @@ template <int MR>
         const int8_t* rows[4] = {x, x + x_stride, x + 2 * x_stride, x + 3 * x_stride};
         if (m_valid == kMR) {
             if (3 * static_cast<int64_t>(x_stride) + over <= x_end)
-                tile<kMR, true>(1, kp, rows, w, bias, mult, c, stride, kMR, channels, o.zero_point, o.out_min, o.out_max);
+                tile<kMR, true>(1, kp, rows, w, bias, mult, c, stride, kMR, channels, o.zero_point, o.out_min,
+                                o.out_max);
             else
-                tile<kMR, false>(1, kp, rows, w, bias, mult, c, stride, kMR, channels, o.zero_point, o.out_min, o.out_max);
+                tile<kMR, false>(1, kp, rows, w, bias, mult, c, stride, kMR, channels, o.zero_point, o.out_min,
+                                 o.out_max);
         } else if (m_valid == 1) {
             tile<1, false>(1, kp, rows, w, bias, mult, c, stride, 1, channels, o.zero_point, o.out_min, o.out_max);
         } else {
             rows[3] = rows[2] = x + std::min(2, m_valid - 1) * x_stride;
-            tile<kMR, false>(1, kp, rows, w, bias, mult, c, stride, m_valid, channels, o.zero_point, o.out_min, o.out_max);
+            tile<kMR, false>(1, kp, rows, w, bias, mult, c, stride, m_valid, channels, o.zero_point, o.out_min,
+                             o.out_max);
         }
     }
 }
@@ -206,7 +214,7 @@ template <int MR>
 [[gnu::noinline]] inline void qconv_rows(const QConv2D& op, const int8_t* input, int8_t* output, int64_t p_begin,
                                          int64_t p_end) {
     const int kh = op.kernel_h, M = op.out_c, len = op.kp / kh;
-    const int len16 = (len + 15) / 16 * 16; // bytes of every row the tile may read
+    const int len16 = (len + 15) / 16 * 16;                       // bytes of every row the tile may read
     std::vector<const int8_t*> rows(static_cast<size_t>(4) * kh); // pixel m's row ky at ky * 4 + m
     const auto* w = static_cast<const int8_t*>(op.weights);
     KernelRowsWalker walker(op, input, p_begin, len16, kMR);

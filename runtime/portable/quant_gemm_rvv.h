@@ -22,7 +22,7 @@
 // keep the low bits, as the C++ cast to int8_t).
 #pragma once
 
-#if defined(__clang__) && defined(__riscv_vector) && defined(__riscv_v_intrinsic) && __riscv_v_intrinsic >= 12000 && \
+#if defined(__clang__) && defined(__riscv_vector) && defined(__riscv_v_intrinsic) && __riscv_v_intrinsic >= 12000 &&   \
     defined(__riscv_v_min_vlen)
 #  define EMBARK_QGEMM_RVV 1
 #  include <riscv_vector.h>
@@ -48,20 +48,20 @@ constexpr int kMR = 6;
 // intrinsics' names spell the LMUL.
 template <int L>
 struct Lanes;
-#  define EMBARK_QRVV_LANES(L, m16, m32, rows)                                                            \
-      template <>                                                                                        \
-      struct Lanes<L> {                                                                                  \
-          using I32 = vint32##m32##_t;                                                                   \
-          using I16 = vint16##m16##_t;                                                                   \
-          using F32 = vfloat32##m32##_t;                                                                 \
-          static constexpr int kMR = rows;                                                               \
-          static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16##m16(p, vl); }    \
-          static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32##m32(p, vl); }       \
-          static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32##m32(p, vl); }       \
-          static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32##m32##_i32##m32(f); }               \
-          static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32##m32(0, vl); }                         \
-          static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32##m32(p, a, vl); }   \
-      };
+#  define EMBARK_QRVV_LANES(L, m16, m32, rows)                                                                         \
+    template <>                                                                                                        \
+    struct Lanes<L> {                                                                                                  \
+      using I32 = vint32##m32##_t;                                                                                     \
+      using I16 = vint16##m16##_t;                                                                                     \
+      using F32 = vfloat32##m32##_t;                                                                                   \
+      static constexpr int kMR = rows;                                                                                 \
+      static I16 weights(const int16_t* p, size_t vl) { return __riscv_vle16_v_i16##m16(p, vl); }                      \
+      static I32 sums(const int32_t* p, size_t vl) { return __riscv_vle32_v_i32##m32(p, vl); }                         \
+      static F32 floats(const float* p, size_t vl) { return __riscv_vle32_v_f32##m32(p, vl); }                         \
+      static I32 bits(F32 f) { return __riscv_vreinterpret_v_f32##m32##_i32##m32(f); }                                 \
+      static I32 zero(size_t vl) { return __riscv_vmv_v_x_i32##m32(0, vl); }                                           \
+      static void store_sums(int32_t* p, I32 a, size_t vl) { __riscv_vse32_v_i32##m32(p, a, vl); }                     \
+    };
 EMBARK_QRVV_LANES(8, m4, m8, 3)
 EMBARK_QRVV_LANES(4, m2, m4, 6)
 EMBARK_QRVV_LANES(2, m1, m2, 6)
@@ -83,9 +83,9 @@ using Patch = Rows<int8_t>;
 // and vl channels of one panel (w: [kp][kNR] int16), into int8 c; kSums: the int32 sums
 // sum_k x_m[k] * w[k][n] themselves (no bias), into int32 c.
 template <int L, int MR, typename X, bool kSums = false>
-[[gnu::always_inline]] inline void tile(const Rows<X>& x, int m0, const int16_t* __restrict w, const int32_t* __restrict bias,
-                                        const float* __restrict mult, void* c, size_t c_stride, int m_valid, size_t vl,
-                                        QRq rq) {
+[[gnu::always_inline]] inline void tile(const Rows<X>& x, int m0, const int16_t* __restrict w,
+                                        const int32_t* __restrict bias, const float* __restrict mult, void* c,
+                                        size_t c_stride, int m_valid, size_t vl, QRq rq) {
     using V = Lanes<L>;
     const typename V::I32 b = kSums ? V::zero(vl) : V::sums(bias, vl);
     typename V::I32 a0 = b, a1 = b, a2 = b, a3 = b, a4 = b, a5 = b;
@@ -119,16 +119,21 @@ template <int L, int MR, typename X, bool kSums = false>
             typename V::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), V::floats(mult, vl), vl);
             f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
             const typename V::I32 q = __riscv_vadd(V::bits(f), offset, vl);
-            __riscv_vse8(static_cast<int8_t*>(c) + static_cast<size_t>(m) * c_stride, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl),
-                         vl);
+            __riscv_vse8(static_cast<int8_t*>(c) + static_cast<size_t>(m) * c_stride,
+                         __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
         }
     };
     store(a0, 0);
-    if constexpr (MR > 1) if (m_valid > 1) store(a1, 1);
-    if constexpr (MR > 2) if (m_valid > 2) store(a2, 2);
-    if constexpr (MR > 3) if (m_valid > 3) store(a3, 3);
-    if constexpr (MR > 4) if (m_valid > 4) store(a4, 4);
-    if constexpr (MR > 5) if (m_valid > 5) store(a5, 5);
+    if constexpr (MR > 1)
+        if (m_valid > 1) store(a1, 1);
+    if constexpr (MR > 2)
+        if (m_valid > 2) store(a2, 2);
+    if constexpr (MR > 3)
+        if (m_valid > 3) store(a3, 3);
+    if constexpr (MR > 4)
+        if (m_valid > 4) store(a4, 4);
+    if constexpr (MR > 5)
+        if (m_valid > 5) store(a5, 5);
 }
 
 // The m_valid (<= kMR) pixels of x on every panel of a group of `channels` output channels
@@ -155,11 +160,14 @@ template <int L, typename X, bool kSums>
 // The LMUL of a layer whose groups have `channels` output channels: the smallest whose
 // registers hold min(channels, kNR) int32 at the build's VLEN.
 template <typename X, bool kSums = false>
-inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, const int32_t* bias, const float* mult, void* c,
-                   size_t c_stride, int channels, QRq rq) {
-    if (channels > kNR / 2) panels_lmul<8, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
-    else if (channels > kNR / 4) panels_lmul<4, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
-    else panels_lmul<2, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, const int32_t* bias, const float* mult,
+                   void* c, size_t c_stride, int channels, QRq rq) {
+    if (channels > kNR / 2)
+        panels_lmul<8, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    else if (channels > kNR / 4)
+        panels_lmul<4, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
+    else
+        panels_lmul<2, X, kSums>(x, m_valid, kp, w, bias, mult, c, c_stride, channels, rq);
 }
 
 } // namespace embark::portable::quant_detail::rvv

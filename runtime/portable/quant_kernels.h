@@ -19,9 +19,9 @@
 // scalars, and on RVV unrolls the k loop by 4 (immediate load offsets). GCC takes the loops as
 // they are.
 #if defined(__clang__)
-#  define EMBARK_Q_PRAGMA(x) _Pragma(#x)
-#  define EMBARK_Q_CHANNEL_LOOP(width) \
-      EMBARK_Q_PRAGMA(clang loop unroll(disable) vectorize(enable) vectorize_width(width) interleave(disable))
+#  define EMBARK_Q_PRAGMA(x) _Pragma(#  x)
+#  define EMBARK_Q_CHANNEL_LOOP(width)                                                                                 \
+    EMBARK_Q_PRAGMA(clang loop unroll(disable) vectorize(enable) vectorize_width(width) interleave(disable))
 #else
 #  define EMBARK_Q_CHANNEL_LOOP(width)
 #endif
@@ -77,8 +77,10 @@ inline QRq requant_params(const Requantization& r) {
 }
 
 inline void run_parts(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn) {
-    if (pool && pool->threads() > 1 && n > 1) pool->parallel_for(n, fn);
-    else fn(0, n);
+    if (pool && pool->threads() > 1 && n > 1)
+        pool->parallel_for(n, fn);
+    else
+        fn(0, n);
 }
 
 // The rows layout of the int8 convolutions other than a 1x1 (the register tiles of aarch64
@@ -96,8 +98,8 @@ constexpr int row_k(int t, int c, int kernel_w, int cg, int row_len) {
 
 // The rows that cross a border (or could be read past the input's end): kernel_rows' slow path.
 [[gnu::noinline]] inline void kernel_rows_built(const QConv2D& op, const int8_t* input, int64_t n, int oy, int ox,
-                                                int read_len, int8_t* scratch, const int8_t* zero_row, const int8_t** rows,
-                                                size_t rows_stride) {
+                                                int read_len, int8_t* scratch, const int8_t* zero_row,
+                                                const int8_t** rows, size_t rows_stride) {
     const int kw = op.kernel_w, C = op.in_c;
     const size_t kwc = static_cast<size_t>(kw) * C;
     const int64_t in_bytes = static_cast<int64_t>(op.batch) * op.in_h * op.in_w * C;
@@ -133,8 +135,8 @@ constexpr int row_k(int t, int c, int kernel_w, int cg, int row_len) {
 // rows of read_len bytes: the input's bytes, zero points outside the image); rows above or
 // below the image are `zero_row` (read_len zero points). Returns whether all rows are in place.
 [[gnu::always_inline]] inline bool kernel_rows(const QConv2D& op, const int8_t* input, int64_t n, int oy, int ox,
-                                               int read_len, int8_t* scratch, const int8_t* zero_row, const int8_t** rows,
-                                               size_t rows_stride) {
+                                               int read_len, int8_t* scratch, const int8_t* zero_row,
+                                               const int8_t** rows, size_t rows_stride) {
     const int kh = op.kernel_h, C = op.in_c;
     const int64_t row_step = static_cast<int64_t>(op.dilation_h) * op.in_w * C; // between kernel rows
     const int ix0 = ox * op.stride_w - op.pad_left, iy0 = oy * op.stride_h - op.pad_top;
@@ -156,9 +158,12 @@ class KernelRowsWalker {
 public:
     // Rows are read for read_len bytes; tiles have at most max_pixels pixels.
     KernelRowsWalker(const QConv2D& op, const int8_t* input, int64_t first_pixel, int read_len, int max_pixels)
-        : op_(op), input_(input), read_len_(read_len),
+        : op_(op),
+          input_(input),
+          read_len_(read_len),
           scratch_(static_cast<size_t>(1 + max_pixels * op.kernel_h) * read_len, static_cast<int8_t>(op.x_zero_point)),
-          last_(static_cast<size_t>(op.kernel_h)), step_(static_cast<int64_t>(op.stride_w) * op.in_c),
+          last_(static_cast<size_t>(op.kernel_h)),
+          step_(static_cast<int64_t>(op.stride_w) * op.in_c),
           row_step_(static_cast<int64_t>(op.dilation_h) * op.in_w * op.in_c),
           in_bytes_(static_cast<int64_t>(op.batch) * op.in_h * op.in_w * op.in_c),
           last_in_place_((op.in_w - op.kernel_w + op.pad_left) / op.stride_w) {
@@ -174,11 +179,13 @@ public:
         const int kh = op_.kernel_h;
         for (int m = 0; m < m_valid; ++m) {
             const int8_t** r = rows + static_cast<size_t>(m) * m_stride;
-            if (in_place_ && ox_ > 0 && ox_ <= last_in_place_ && last_[0] + step_ - input_ + (kh - 1) * row_step_ + read_len_ <= in_bytes_) {
+            if (in_place_ && ox_ > 0 && ox_ <= last_in_place_ &&
+                last_[0] + step_ - input_ + (kh - 1) * row_step_ + read_len_ <= in_bytes_) {
                 for (int ky = 0; ky < kh; ++ky) r[static_cast<size_t>(ky) * ky_stride] = last_[ky] += step_;
             } else {
-                in_place_ = kernel_rows(op_, input_, n_, oy_, ox_, read_len_, scratch_.data() + static_cast<size_t>(1 + m * kh) * read_len_,
-                                        scratch_.data(), r, ky_stride);
+                in_place_ = kernel_rows(op_, input_, n_, oy_, ox_, read_len_,
+                                        scratch_.data() + static_cast<size_t>(1 + m * kh) * read_len_, scratch_.data(),
+                                        r, ky_stride);
                 if (in_place_)
                     for (int ky = 0; ky < kh; ++ky) last_[ky] = r[static_cast<size_t>(ky) * ky_stride];
             }
@@ -197,7 +204,7 @@ private:
     const QConv2D& op_;
     const int8_t* input_;
     int read_len_;
-    std::vector<int8_t> scratch_; // a row of zero points, then kernel_h built rows per pixel of a tile
+    std::vector<int8_t> scratch_;     // a row of zero points, then kernel_h built rows per pixel of a tile
     std::vector<const int8_t*> last_; // the previous pixel's rows, when in place
     int64_t step_, row_step_, in_bytes_;
     int last_in_place_; // the largest ox whose kernel rows are inside the image horizontally

@@ -35,7 +35,8 @@ constexpr int kWinogradMaxChannels = 3640; // 4 * 9 * C * 2^14 < 2^31
 // of its tile) and at most kWinogradMaxChannels input channels.
 inline bool winograd_applies(const Conv2DShape& s, int out_h, int out_w) {
     return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
-           s.dilation_w == 1 && s.groups == 1 && s.in_c > 1 && s.in_c <= kWinogradMaxChannels && out_h >= 2 && out_w >= 2;
+           s.dilation_w == 1 && s.groups == 1 && s.in_c > 1 && s.in_c <= kWinogradMaxChannels && out_h >= 2 &&
+           out_w >= 2;
 }
 
 // U' (16 values, position xi = 4 * i + j) of one 3x3 filter g (g[3 * ky + kx]).
@@ -97,8 +98,8 @@ inline int winograd_block_tiles(int C, int M) {
 // (valid: the pixels inside the output, rows (valid_y) and columns (valid_x)). Per output row
 // py, (A^T M)[py] streams over M's columns into the row's two sums, so that few vectors are
 // live (no spills at LMUL 4).
-[[gnu::always_inline]] inline void winograd_output(const int32_t* m, int M, const int32_t* bias, const float* mult, QRq rq,
-                                                   int8_t* out, size_t row, int valid_y, int valid_x) {
+[[gnu::always_inline]] inline void winograd_output(const int32_t* m, int M, const int32_t* bias, const float* mult,
+                                                   QRq rq, int8_t* out, size_t row, int valid_y, int valid_x) {
     const float lo = rq.lo, hi = rq.hi;
     const int32_t offset = rq.offset;
     const size_t row4 = static_cast<size_t>(4) * M; // between rows of M
@@ -109,7 +110,8 @@ inline int winograd_block_tiles(int C, int M) {
             vfloat32m4_t f = __riscv_vfmul(__riscv_vfcvt_f(acc, vl), __riscv_vle32_v_f32m4(mult + o0, vl), vl);
             f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
             const vint32m4_t q = __riscv_vadd(__riscv_vreinterpret_v_f32m4_i32m4(f), offset, vl);
-            __riscv_vse8(out + (static_cast<size_t>(py) * row + px) * M + o0, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+            __riscv_vse8(out + (static_cast<size_t>(py) * row + px) * M + o0,
+                         __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
         };
         for (int py = 0; py < valid_y; ++py) {
             // Row 0 of A^T M: M0 + M1 + M2; row 1: M1 - M2 - M3 (rows of M, per column).
@@ -118,7 +120,8 @@ inline int winograd_block_tiles(int C, int M) {
                 const int32_t* c = r + static_cast<size_t>(col) * M;
                 const vint32m4_t a = __riscv_vle32_v_i32m4(c, vl), b = __riscv_vle32_v_i32m4(c + row4, vl),
                                  d = __riscv_vle32_v_i32m4(c + 2 * row4, vl);
-                return py == 0 ? __riscv_vadd(__riscv_vadd(a, b, vl), d, vl) : __riscv_vsub(__riscv_vsub(a, b, vl), d, vl);
+                return py == 0 ? __riscv_vadd(__riscv_vadd(a, b, vl), d, vl)
+                               : __riscv_vsub(__riscv_vsub(a, b, vl), d, vl);
             };
             // Y[py][0] = s0 + s1 + s2, Y[py][1] = s1 - s2 - s3.
             const vint32m4_t s1 = s(1), s2 = s(2);
@@ -174,7 +177,8 @@ inline void winograd_tiles(const QConv2D& op, const int8_t* input, int8_t* outpu
             const int ty = static_cast<int>(tile / tiles_x % tiles_y), tx = static_cast<int>(tile % tiles_x);
             int8_t* out = output + ((n * op.out_h + 2 * ty) * op.out_w + 2 * tx) * M;
             winograd_output(mbuf.data() + static_cast<size_t>(t) * 16 * M, M, op.bias, op.multipliers, rq, out,
-                            static_cast<size_t>(op.out_w), std::min(2, op.out_h - 2 * ty), std::min(2, op.out_w - 2 * tx));
+                            static_cast<size_t>(op.out_w), std::min(2, op.out_h - 2 * ty),
+                            std::min(2, op.out_w - 2 * tx));
         }
     }
 }

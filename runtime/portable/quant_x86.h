@@ -66,7 +66,8 @@ inline Weight pack_weight(int32_t w) { return static_cast<Weight>(w); }
 // Index of weight (k, n) in a panel of kNR channels: [k / G][n][k % G], G = kGroupK (the k of
 // one multiply-add lane: 2 int16 for AVX2, 4 bytes for VNNI).
 inline size_t weight_index(int k, int n) {
-    return (static_cast<size_t>(k / kGroupK) * kNR + static_cast<size_t>(n)) * kGroupK + static_cast<size_t>(k % kGroupK);
+    return (static_cast<size_t>(k / kGroupK) * kNR + static_cast<size_t>(n)) * kGroupK +
+           static_cast<size_t>(k % kGroupK);
 }
 
 #  if EMBARK_QGEMM_X86_VNNI
@@ -98,7 +99,7 @@ static_assert(kMR == 8, "corrections8 sums the 8 pixels of a tile");
 struct TileRows {
 #  if EMBARK_QGEMM_X86_VNNI
     const int8_t* x[kMR];
-    int32_t correction[kMR]; // -128 * sum of the row's kp bytes
+    int32_t correction[kMR];    // -128 * sum of the row's kp bytes
     int taps = 1, channels = 0; // as TapRows: one "tap" of kp bytes per pixel (tile_taps)
     explicit TileRows(int) {}
     // The row sums with vpdpbusd against ones, 64 bytes at a time, the tail through a masked
@@ -162,7 +163,9 @@ struct RqVec {
     __m256 lo, hi, magic;
     __m256i offset;
     explicit RqVec(const QRq& rq)
-        : lo(_mm256_set1_ps(rq.lo)), hi(_mm256_set1_ps(rq.hi)), magic(_mm256_set1_ps(12582912.f)),
+        : lo(_mm256_set1_ps(rq.lo)),
+          hi(_mm256_set1_ps(rq.hi)),
+          magic(_mm256_set1_ps(12582912.f)),
           offset(_mm256_set1_epi32(rq.offset)) {}
 };
 [[gnu::always_inline]] inline __m256i requant8(__m256i acc, __m256 m, const RqVec& r) {
@@ -257,7 +260,8 @@ struct TapRows {
             for (int t = 0; t < taps; ++t) {
                 const int8_t* row = x[static_cast<size_t>(m) * taps + t];
                 int k = 0;
-                for (; k + 64 <= summed; k += 64) acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_loadu_si512(row + k));
+                for (; k + 64 <= summed; k += 64)
+                    acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_loadu_si512(row + k));
                 if (tail) acc[m] = _mm512_dpbusd_epi32(acc[m], ones, _mm512_maskz_loadu_epi8(tail_mask, row + k));
             }
         }
@@ -280,13 +284,16 @@ template <int MR, int P, typename Rows>
                                              size_t c_stride, int n_last, QRq rq) {
     static_assert(MR >= 1 && MR <= 8 && (P == 1 || P == 2), "at most 8 pixels, 1 or 2 panels");
     const __m512i b0 = _mm512_loadu_si512(bias), b1 = P == 2 ? _mm512_loadu_si512(bias + kNR) : b0;
-#    define EMBARK_TAPS_ACC(i)                                                                          \
-        const __m512i s##i = _mm512_set1_epi32(MR > i ? in.correction[MR > i ? i : 0] : 0);            \
-        __m512i a##i = _mm512_add_epi32(b0, s##i), c##i = _mm512_add_epi32(b1, s##i);
-    EMBARK_TAPS_ACC(0) EMBARK_TAPS_ACC(1) EMBARK_TAPS_ACC(2) EMBARK_TAPS_ACC(3)
-    EMBARK_TAPS_ACC(4) EMBARK_TAPS_ACC(5) EMBARK_TAPS_ACC(6) EMBARK_TAPS_ACC(7)
+// clang-format off
+#    define EMBARK_TAPS_ACC(i)                                                                                         \
+      const __m512i s##i = _mm512_set1_epi32(MR > i ? in.correction[MR > i ? i : 0] : 0);                              \
+      __m512i a##i = _mm512_add_epi32(b0, s##i), c##i = _mm512_add_epi32(b1, s##i);
+    EMBARK_TAPS_ACC(0)
+    EMBARK_TAPS_ACC(1) EMBARK_TAPS_ACC(2) EMBARK_TAPS_ACC(3) EMBARK_TAPS_ACC(4) EMBARK_TAPS_ACC(5) EMBARK_TAPS_ACC(6)
+        EMBARK_TAPS_ACC(7)
 #    undef EMBARK_TAPS_ACC
-    const int channels = in.channels, taps = in.taps;
+            const int channels = in.channels,
+                      taps = in.taps;
     const int8_t* const* px = in.x;
     const Weight* wt = w;
     // Pixel m's row t at px[m * taps + t]; rows past MR repeat row 0 (never used).
@@ -294,25 +301,27 @@ template <int MR, int P, typename Rows>
         const int8_t *x0 = px[0], *x1 = px[(MR > 1 ? 1 : 0) * taps], *x2 = px[(MR > 2 ? 2 : 0) * taps];
         const int8_t *x3 = px[(MR > 3 ? 3 : 0) * taps], *x4 = px[(MR > 4 ? 4 : 0) * taps];
         const int8_t *x5 = px[(MR > 5 ? 5 : 0) * taps], *x6 = px[(MR > 6 ? 6 : 0) * taps];
-        const int8_t *x7 = px[(MR > 7 ? 7 : 0) * taps];
+        const int8_t* x7 = px[(MR > 7 ? 7 : 0) * taps];
         for (int k = 0; k < channels; k += 4) {
             const __m512i w0 = _mm512_loadu_si512(wt + static_cast<size_t>(k) * kNR);
             const __m512i w1 = P == 2 ? _mm512_loadu_si512(wt + w_panel + static_cast<size_t>(k) * kNR) : w0;
-#    define EMBARK_TAPS_STEP(i)                                                                         \
-            if constexpr (MR > i) {                                                                     \
-                if constexpr (P == 1) {                                                                 \
-                    dpbusd_bcast(a##i, w0, x##i + k);                                                   \
-                } else {                                                                                \
-                    int32_t quad;                                                                       \
-                    std::memcpy(&quad, x##i + k, sizeof quad);                                          \
-                    const __m512i q = _mm512_set1_epi32(quad);                                          \
-                    dpbusd_reg(a##i, w0, q);                                                            \
-                    dpbusd_reg(c##i, w1, q);                                                            \
-                }                                                                                       \
-            }
-            EMBARK_TAPS_STEP(0) EMBARK_TAPS_STEP(1) EMBARK_TAPS_STEP(2) EMBARK_TAPS_STEP(3)
-            EMBARK_TAPS_STEP(4) EMBARK_TAPS_STEP(5) EMBARK_TAPS_STEP(6) EMBARK_TAPS_STEP(7)
+#    define EMBARK_TAPS_STEP(i)                                                                                        \
+      if constexpr (MR > i) {                                                                                          \
+        if constexpr (P == 1) {                                                                                        \
+          dpbusd_bcast(a##i, w0, x##i + k);                                                                            \
+        } else {                                                                                                       \
+          int32_t quad;                                                                                                \
+          std::memcpy(&quad, x##i + k, sizeof quad);                                                                   \
+          const __m512i q = _mm512_set1_epi32(quad);                                                                   \
+          dpbusd_reg(a##i, w0, q);                                                                                     \
+          dpbusd_reg(c##i, w1, q);                                                                                     \
+        }                                                                                                              \
+      }
+            EMBARK_TAPS_STEP(0)
+            EMBARK_TAPS_STEP(1) EMBARK_TAPS_STEP(2) EMBARK_TAPS_STEP(3) EMBARK_TAPS_STEP(4) EMBARK_TAPS_STEP(5)
+                EMBARK_TAPS_STEP(6) EMBARK_TAPS_STEP(7)
 #    undef EMBARK_TAPS_STEP
+            // clang-format on
         }
     }
     {
@@ -332,8 +341,8 @@ template <int MR, int P, typename Rows>
 }
 
 template <int MR, typename Rows>
-[[gnu::noinline]] void panels_taps_mr(int kp, int panels, int mg, const Rows& in, const Weight* w,
-                                      const int32_t* bias, const float* mult, int8_t* c, size_t c_stride, QRq rq) {
+[[gnu::noinline]] void panels_taps_mr(int kp, int panels, int mg, const Rows& in, const Weight* w, const int32_t* bias,
+                                      const float* mult, int8_t* c, size_t c_stride, QRq rq) {
     const size_t w_panel = static_cast<size_t>(kNR) * kp;
     int panel = 0;
     for (; panel + 1 < panels; panel += 2) {
@@ -363,8 +372,9 @@ inline void panels_taps(int m_valid, int kp, int panels, int mg, const Rows& in,
 #  else
 // HALF: the panel's first 8 channels only (a channel tail of at most 8: 24 = 16 + 8).
 template <int MR, bool HALF>
-[[gnu::always_inline]] inline void tile(int kp, const TileRows& in, const Weight* __restrict w, const int32_t* __restrict bias,
-                            const float* __restrict mult, int8_t* c, size_t c_stride, int n_valid, QRq rq) {
+[[gnu::always_inline]] inline void tile(int kp, const TileRows& in, const Weight* __restrict w,
+                                        const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
+                                        size_t c_stride, int n_valid, QRq rq) {
     __m256i acc0[MR], acc1[MR];
     const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias));
     const __m256i b1 = HALF ? b0 : _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + 8));
@@ -423,8 +433,10 @@ template <int MR>
     for (int panel = 0; panel < panels; ++panel) {
         const int n_valid = std::min(kNR, mg - panel * kNR);
         const size_t at = static_cast<size_t>(panel) * kNR;
-        if (n_valid <= 8) tile<MR, true>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
-        else tile<MR, false>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
+        if (n_valid <= 8)
+            tile<MR, true>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
+        else
+            tile<MR, false>(kp, in, w + panel * w_panel, bias + at, mult + at, c + at, c_stride, n_valid, rq);
     }
 }
 template <int MR = 1>
@@ -450,15 +462,13 @@ inline void panels(int m_valid, int kp, int panels, int mg, const TileRows& in, 
 inline size_t dw_weight_index(int t, int c, int channels) {
     return (static_cast<size_t>(t / 2) * channels + static_cast<size_t>(c)) * 2 + static_cast<size_t>(t % 2);
 }
-inline size_t dw_weight_count(int taps, int channels) {
-    return static_cast<size_t>((taps + 1) / 2) * channels * 2;
-}
+inline size_t dw_weight_count(int taps, int channels) { return static_cast<size_t>((taps + 1) / 2) * channels * 2; }
 
 // TAPS > 0: that many taps (unrolled); 0: `taps` at run time.
 template <int TAPS>
-[[gnu::always_inline]] inline void dw_channels16(const int8_t* const* x, int taps, const int16_t* __restrict w, int channels,
-                                                 const int32_t* __restrict bias, const float* __restrict mult,
-                                                 int8_t* out, int c, const RqVec& r) {
+[[gnu::always_inline]] inline void dw_channels16(const int8_t* const* x, int taps, const int16_t* __restrict w,
+                                                 int channels, const int32_t* __restrict bias,
+                                                 const float* __restrict mult, int8_t* out, int c, const RqVec& r) {
     const int n = TAPS > 0 ? TAPS : taps;
     __m256i acc0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + c));
     __m256i acc1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bias + c + 8));
@@ -472,7 +482,8 @@ template <int TAPS>
         const __m256i hi = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, b));
         const int16_t* wp = wc + static_cast<size_t>(t / 2) * pair_stride;
         acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp))));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 16))));
+        acc1 = _mm256_add_epi32(acc1,
+                                _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 16))));
     }
     if (n % 2) { // the last tap, its partner weight 0
         const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(x[n - 1] + c));
@@ -480,9 +491,11 @@ template <int TAPS>
         const __m256i hi = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(a, a));
         const int16_t* wp = wc + static_cast<size_t>(n / 2) * pair_stride;
         acc0 = _mm256_add_epi32(acc0, _mm256_madd_epi16(lo, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp))));
-        acc1 = _mm256_add_epi32(acc1, _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 16))));
+        acc1 = _mm256_add_epi32(acc1,
+                                _mm256_madd_epi16(hi, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(wp + 16))));
     }
-    store16(out + c, requant8(acc0, _mm256_loadu_ps(mult + c), r), requant8(acc1, _mm256_loadu_ps(mult + c + 8), r), kNR);
+    store16(out + c, requant8(acc0, _mm256_loadu_ps(mult + c), r), requant8(acc1, _mm256_loadu_ps(mult + c + 8), r),
+            kNR);
 }
 
 #  if EMBARK_QGEMM_X86_VNNI
@@ -492,9 +505,9 @@ template <int TAPS>
 // straight from the [tap pair][channel][2] layout: 64 multiply-adds per 14 instructions
 // against 20 with 16 channels at a time.
 template <int TAPS>
-[[gnu::always_inline]] inline void dw_channels32(const int8_t* const* x, int taps, const int16_t* __restrict w, int channels,
-                                                 const int32_t* __restrict bias, const float* __restrict mult,
-                                                 int8_t* out, int c, QRq rq) {
+[[gnu::always_inline]] inline void dw_channels32(const int8_t* const* x, int taps, const int16_t* __restrict w,
+                                                 int channels, const int32_t* __restrict bias,
+                                                 const float* __restrict mult, int8_t* out, int c, QRq rq) {
     const int n = TAPS > 0 ? TAPS : taps;
     __m512i acc0 = _mm512_loadu_si512(bias + c), acc1 = _mm512_loadu_si512(bias + c + 16);
     const size_t pair_stride = static_cast<size_t>(channels) * 2;
@@ -545,7 +558,8 @@ template <int TAPS>
         if (channels < 16) {
             for (int c = 0; c < channels; ++c) {
                 int32_t acc = bias[c];
-                for (int t = 0; t < taps; ++t) acc += static_cast<int32_t>(x[t][c]) * w[dw_weight_index(t, c, channels)];
+                for (int t = 0; t < taps; ++t)
+                    acc += static_cast<int32_t>(x[t][c]) * w[dw_weight_index(t, c, channels)];
                 out[c] = requant_one(acc, mult[c], rq.lo, rq.hi, rq.offset);
             }
             continue;

@@ -194,10 +194,11 @@ void ThreadPool::parallel_for(int64_t n, const std::function<void(int64_t, int64
     }
 }
 
-void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn,
-                  int parts_per_thread) {
-    if (pool && pool->threads() > 1 && n > 1) pool->parallel_for(n, fn, parts_per_thread);
-    else if (n > 0) fn(0, n);
+void parallel_for(ThreadPool* pool, int64_t n, const std::function<void(int64_t, int64_t)>& fn, int parts_per_thread) {
+    if (pool && pool->threads() > 1 && n > 1)
+        pool->parallel_for(n, fn, parts_per_thread);
+    else if (n > 0)
+        fn(0, n);
 }
 
 namespace detail {

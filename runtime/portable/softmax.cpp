@@ -34,9 +34,12 @@ void softmax_row(const float* __restrict x, int64_t n, float* __restrict y) {
 } // namespace
 
 void softmax(const float* x, int64_t rows, int64_t n, float* y, ThreadPool* pool) {
-    parallel_for(rows * n >= (1 << 12) ? pool : nullptr, rows, [&](int64_t begin, int64_t end) {
-        for (int64_t r = begin; r < end; ++r) softmax_row(x + r * n, n, y + r * n);
-    }, kFineParts);
+    parallel_for(
+        rows * n >= (1 << 12) ? pool : nullptr, rows,
+        [&](int64_t begin, int64_t end) {
+            for (int64_t r = begin; r < end; ++r) softmax_row(x + r * n, n, y + r * n);
+        },
+        kFineParts);
 }
 
 } // namespace embark::portable

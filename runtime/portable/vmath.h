@@ -59,8 +59,8 @@ inline float expm1_reduced(float r) {
 // (n << 23 as a two's-complement integer).
 inline float reduce(float t, int32_t* n) {
     constexpr float kLog2e = 1.44269504088896341f;
-    constexpr float kMagic = 12582912.f; // 0x1.8p23: adding it rounds to an integer in the low bits
-    constexpr float kLn2Hi = 0.693145751953125f;   // 0x1.62E400p-1, 9 trailing zero bits
+    constexpr float kMagic = 12582912.f;             // 0x1.8p23: adding it rounds to an integer in the low bits
+    constexpr float kLn2Hi = 0.693145751953125f;     // 0x1.62E400p-1, 9 trailing zero bits
     constexpr float kLn2Lo = 1.428606765330187e-06f; // 0x1.7F7D1Cp-20
     const float biased = t * kLog2e + kMagic;
     *n = static_cast<int32_t>(float_to_bits(biased) - float_to_bits(kMagic));

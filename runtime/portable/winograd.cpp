@@ -121,9 +121,7 @@ struct Transforms<4> {
 // Floats between two positions' rows in V or M: a block's rows plus one cache line, so the
 // (M+2)^2 streams that the transforms read or write at once never sit a multiple of 4 KiB
 // apart (they would all fall into the same L1 set and evict each other).
-size_t position_stride(int count, int row) {
-    return (static_cast<size_t>(count) * row + 15) / 16 * 16 + 16;
-}
+size_t position_stride(int count, int row) { return (static_cast<size_t>(count) * row + 15) / 16 * 16 + 16; }
 
 struct Geometry {
     int m = 2;          // output tile side
@@ -132,7 +130,7 @@ struct Geometry {
     int tiles_h = 0, tiles_w = 0, panels = 0;
     int padded_cout = 0; // panels * NR: M's row length, so every panel stores a full tile
     int64_t tiles = 0;
-    int block = 0;       // tiles per block
+    int block = 0; // tiles per block
 };
 
 Geometry geometry(const Conv2D& op) {
@@ -153,8 +151,8 @@ Geometry geometry(const Conv2D& op) {
 
 // V[xi][b][c] for tile `tile` of the layer (b = its index in the block), all input channels.
 template <int M>
-void transform_input(const Conv2D& op, const Geometry& g, const float* input, int64_t tile, int b,
-                     size_t xi_stride, float* v) {
+void transform_input(const Conv2D& op, const Geometry& g, const float* input, int64_t tile, int b, size_t xi_stride,
+                     float* v) {
     constexpr int A = Transforms<M>::kAlpha;
     const Conv2DShape& s = op.shape;
     const int cin = s.in_c;
@@ -196,8 +194,8 @@ void transform_input(const Conv2D& op, const Geometry& g, const float* input, in
 // Y = A^T M A + bias for one tile, then the activation, for channels [c_begin, c_end); output
 // pixels beyond the layer's edge are not written.
 template <int M>
-void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64_t tile, int b,
-                      size_t xi_stride, const float* bias, float* output, int c_begin, int c_end) {
+void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64_t tile, int b, size_t xi_stride,
+                      const float* bias, float* output, int c_begin, int c_end) {
     constexpr int A = Transforms<M>::kAlpha;
     const int64_t cout = op.out_pixel_stride();
     const int64_t per_image = static_cast<int64_t>(g.tiles_h) * g.tiles_w;
@@ -206,21 +204,19 @@ void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64
     const float* in = m + static_cast<size_t>(b) * g.padded_cout;
     float* y[M][M];
     EMBARK_UNROLL
-    for (int i = 0; i < M; ++i)
-        EMBARK_UNROLL
-        for (int j = 0; j < M; ++j) {
-            const bool inside = oy + i < op.out_h && ox + j < op.out_w;
-            y[i][j] = inside ? output + ((static_cast<int64_t>(n) * op.out_h + oy + i) * op.out_w + ox + j) * cout
-                             : nullptr;
-        }
+    for (int i = 0; i < M; ++i) EMBARK_UNROLL
+    for (int j = 0; j < M; ++j) {
+        const bool inside = oy + i < op.out_h && ox + j < op.out_w;
+        y[i][j] =
+            inside ? output + ((static_cast<int64_t>(n) * op.out_h + oy + i) * op.out_w + ox + j) * cout : nullptr;
+    }
     float edge[M * M][NR * 4]; // pixels past the edge (sizes not a multiple of M) land here
     for (int c0 = c_begin; c0 < c_end; c0 += NR * 4) {
         const int width = std::min(NR * 4, c_end - c0);
         float* dst[M][M];
         EMBARK_UNROLL
-        for (int i = 0; i < M; ++i)
-            EMBARK_UNROLL
-            for (int j = 0; j < M; ++j) dst[i][j] = y[i][j] ? y[i][j] + c0 : edge[M * i + j];
+        for (int i = 0; i < M; ++i) EMBARK_UNROLL
+        for (int j = 0; j < M; ++j) dst[i][j] = y[i][j] ? y[i][j] + c0 : edge[M * i + j];
         EMBARK_INDEPENDENT_ITERATIONS
         for (int c = 0; c < width; ++c) {
             // Columns first: r = A^T M (r[j][k] is row k of column j); then rows: Y = r A.
@@ -252,8 +248,8 @@ void transform_output(const Conv2D& op, const Geometry& g, const float* m, int64
 
 // Tiles [first, first + count) for output-channel panels [p_begin, p_end).
 template <int M>
-void run_block(const Conv2D& op, const Geometry& g, const float* input, float* output,
-               int64_t first, int count, int p_begin, int p_end, float* scratch) {
+void run_block(const Conv2D& op, const Geometry& g, const float* input, float* output, int64_t first, int count,
+               int p_begin, int p_end, float* scratch) {
     const int cin = op.shape.in_c;
     const size_t v_stride = position_stride(count, cin), m_stride = position_stride(count, g.padded_cout);
     float* v = scratch;
@@ -264,8 +260,8 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
     const float* zero_bias = op.zero_bias.data();
     const size_t panel_size = static_cast<size_t>(cin) * NR;
     const int panel_lines = static_cast<int>(panel_size * sizeof(float) / 64);
-    const bool prefetch = op.packed.size() * sizeof(float) > kCachedWeightsBytes &&
-                          panel_size * sizeof(float) <= kPrefetchedPanelBytes;
+    const bool prefetch =
+        op.packed.size() * sizeof(float) > kCachedWeightsBytes && panel_size * sizeof(float) <= kPrefetchedPanelBytes;
     const Activation none;
     for (int xi = 0; xi < g.positions; ++xi) {
         const float* vx = v + static_cast<size_t>(xi) * v_stride;
@@ -278,15 +274,14 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
             // ones take where the weights do not stay cached (ResNet-18's 28x28x128: 2.4 MB).
             const float* next = nullptr;
             if (prefetch)
-                next = p + 1 < p_end           ? w + panel_size
+                next = p + 1 < p_end          ? w + panel_size
                        : xi + 1 < g.positions ? packed + (static_cast<size_t>(xi + 1) * g.panels + p_begin) * panel_size
-                                               : nullptr;
+                                              : nullptr;
             const int share = ceil_div(panel_lines, ceil_div(count, MR));
             for (int b = 0, tile = 0; b < count; b += MR, ++tile) {
                 const int m_valid = std::min(MR, count - b);
                 const float* rows[MR];
-                for (int r = 0; r < MR; ++r)
-                    rows[r] = vx + static_cast<size_t>(b + std::min(r, m_valid - 1)) * cin;
+                for (int r = 0; r < MR; ++r) rows[r] = vx + static_cast<size_t>(b + std::min(r, m_valid - 1)) * cin;
                 float* c = mx + static_cast<size_t>(b) * g.padded_cout + p * NR;
                 const int first_line = std::min(panel_lines, tile * share);
                 if (next)
@@ -300,14 +295,15 @@ void run_block(const Conv2D& op, const Geometry& g, const float* input, float* o
     }
     const float* bias = packed + op.bias_offset;
     const int c_begin = p_begin * NR, c_end = std::min(op.shape.out_c, p_end * NR);
-    for (int b = 0; b < count; ++b)
-        transform_output<M>(op, g, m, first + b, b, m_stride, bias, output, c_begin, c_end);
+    for (int b = 0; b < count; ++b) transform_output<M>(op, g, m, first + b, b, m_stride, bias, output, c_begin, c_end);
 }
 
-void run_block_any(const Conv2D& op, const Geometry& g, const float* input, float* output,
-                   int64_t first, int count, int p_begin, int p_end, float* scratch) {
-    if (g.m == 4) run_block<4>(op, g, input, output, first, count, p_begin, p_end, scratch);
-    else run_block<2>(op, g, input, output, first, count, p_begin, p_end, scratch);
+void run_block_any(const Conv2D& op, const Geometry& g, const float* input, float* output, int64_t first, int count,
+                   int p_begin, int p_end, float* scratch) {
+    if (g.m == 4)
+        run_block<4>(op, g, input, output, first, count, p_begin, p_end, scratch);
+    else
+        run_block<2>(op, g, input, output, first, count, p_begin, p_end, scratch);
 }
 
 template <int M>
@@ -332,8 +328,8 @@ void pack_filters(Conv2D& op, const float* weights, const float* bias) {
             for (int i = 0; i < A; ++i)
                 for (int j = 0; j < A; ++j) {
                     const double u = gf[i][0] * G[j][0] + gf[i][1] * G[j][1] + gf[i][2] * G[j][2];
-                    out[(static_cast<size_t>(A * i + j) * panels + p) * panel_size + static_cast<size_t>(ci) * NR + lane] =
-                        static_cast<float>(u);
+                    out[(static_cast<size_t>(A * i + j) * panels + p) * panel_size + static_cast<size_t>(ci) * NR +
+                        lane] = static_cast<float>(u);
                 }
         }
     }
@@ -342,21 +338,23 @@ void pack_filters(Conv2D& op, const float* weights, const float* bias) {
 } // namespace
 
 bool winograd_applies(const Conv2DShape& s) {
-    return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 &&
-           s.dilation_h == 1 && s.dilation_w == 1 && s.groups == 1 && s.in_c >= 8 &&
-           s.out_c >= 8 && static_cast<int64_t>(s.batch) * s.out_h() * s.out_w() >= 64;
+    return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
+           s.dilation_w == 1 && s.groups == 1 && s.in_c >= 8 && s.out_c >= 8 &&
+           static_cast<int64_t>(s.batch) * s.out_h() * s.out_w() >= 64;
 }
 
 void pack_winograd(Conv2D& op, const float* weights, const float* bias) {
     op.winograd_tile = EMBARK_WINOGRAD_MAX_TILE >= 4 && op.out_h >= kTile4MinSide && op.out_w >= kTile4MinSide ? 4 : 2;
-    if (op.winograd_tile == 4) pack_filters<4>(op, weights, bias);
-    else pack_filters<2>(op, weights, bias);
+    if (op.winograd_tile == 4)
+        pack_filters<4>(op, weights, bias);
+    else
+        pack_filters<2>(op, weights, bias);
 }
 
 void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
     const Geometry g = geometry(op);
-    const size_t scratch_floats =
-        static_cast<size_t>(g.positions) * (position_stride(g.block, op.shape.in_c) + position_stride(g.block, g.padded_cout));
+    const size_t scratch_floats = static_cast<size_t>(g.positions) *
+                                  (position_stride(g.block, op.shape.in_c) + position_stride(g.block, g.padded_cout));
     const int threads = pool ? pool->threads() : 1;
     if (threads > 1 && g.tiles <= g.block && g.panels >= 2 * threads && (g.m == 2 || g.tiles < 2 * MR * threads)) {
         // The whole layer is one block (small images, many channels: ResNet's 14x14x256):
@@ -368,8 +366,9 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
         parallel_for(pool, threads, [&](int64_t begin, int64_t end) {
             float* scratch = thread_scratch(scratch_floats);
             for (int64_t part = begin; part < end; ++part)
-                run_block_any(op, g, input, output, 0, static_cast<int>(g.tiles), static_cast<int>(g.panels * part / threads),
-                          static_cast<int>(g.panels * (part + 1) / threads), scratch);
+                run_block_any(op, g, input, output, 0, static_cast<int>(g.tiles),
+                              static_cast<int>(g.panels * part / threads),
+                              static_cast<int>(g.panels * (part + 1) / threads), scratch);
         });
         return;
     }
@@ -379,13 +378,16 @@ void run_winograd(const Conv2D& op, const float* input, float* output, ThreadPoo
     const int64_t groups = (g.tiles + MR - 1) / MR;
     const int parts = streamed_weight_parts(op.packed.size() * sizeof(float), kCachedWeightsBytes, groups, 8, threads);
     const int64_t unit = parts > 1 ? MR : 1; // one part per thread: near-equal tile counts
-    parallel_for(threads > 1 ? pool : nullptr, parts > 1 ? groups : g.tiles, [&](int64_t begin, int64_t end) {
-        float* scratch = thread_scratch(scratch_floats);
-        const int64_t last = std::min(g.tiles, end * unit);
-        for (int64_t t = begin * unit; t < last; t += g.block)
-            run_block_any(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0, g.panels,
-                          scratch);
-    }, parts);
+    parallel_for(
+        threads > 1 ? pool : nullptr, parts > 1 ? groups : g.tiles,
+        [&](int64_t begin, int64_t end) {
+            float* scratch = thread_scratch(scratch_floats);
+            const int64_t last = std::min(g.tiles, end * unit);
+            for (int64_t t = begin * unit; t < last; t += g.block)
+                run_block_any(op, g, input, output, t, static_cast<int>(std::min<int64_t>(g.block, last - t)), 0,
+                              g.panels, scratch);
+        },
+        parts);
 }
 
 } // namespace embark::portable::detail

@@ -178,7 +178,8 @@ void check_conv3d(const char* name, int batch, int in_c, int out_c, int groups, 
                                         const int iz = oz * stride - pad + tz, iy = oy * stride - pad + ty,
                                                   ix = ox * stride - pad + tx;
                                         if (iz < 0 || iz >= d || iy < 0 || iy >= h || ix < 0 || ix >= w_) continue;
-                                        sum += double(x[(((size_t(n) * in_c + g * cin_g + ci) * d + iz) * h + iy) * w_ + ix]) *
+                                        sum += double(x[(((size_t(n) * in_c + g * cin_g + ci) * d + iz) * h + iy) * w_ +
+                                                        ix]) *
                                                w[(((size_t(co) * cin_g + ci) * kd + tz) * k + ty) * k + tx];
                                     }
                         want[(((size_t(n) * out_c + co) * od_n + oz) * oh + oy) * ow + ox] = sum;
@@ -268,7 +269,8 @@ int main() {
         // Conv2DShape{batch, in_h, in_w, in_c, out_c, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr, groups}
         check_conv("conv 3x3 64->64", {1, 10, 9, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, ep::Act::Relu, pool);
         check_conv("conv 7x7/2 3->37", {1, 17, 15, 3, 37, 7, 7, 2, 2, 1, 1, 3, 3, 2, 3, 1}, ep::Act::None, pool);
-        check_conv("conv 3x3 dilation 2 batch 2", {2, 8, 8, 5, 20, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, ep::Act::Clamp, pool);
+        check_conv("conv 3x3 dilation 2 batch 2", {2, 8, 8, 5, 20, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, ep::Act::Clamp,
+                   pool);
         check_conv("grouped 3x3 4 groups", {1, 6, 6, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, ep::Act::None, pool);
         check_conv("pointwise 24->144", {1, 6, 7, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Clamp, pool);
         check_conv("depthwise 3x3/2 96", {1, 9, 9, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, ep::Act::Relu, pool);
@@ -281,13 +283,15 @@ int main() {
             std::snprintf(name, sizeof name, "depthwise 3x3 %d clamp", c);
             check_conv(name, {1, 6, 5, c, c, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, c}, ep::Act::Clamp, pool);
         }
-        check_conv("depthwise 5x5 144 relu", {1, 6, 6, 144, 144, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 144}, ep::Act::Relu, pool);
-        check_conv("pointwise 19->37 (k remainder)", {1, 5, 3, 19, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Relu, pool);
+        check_conv("depthwise 5x5 144 relu", {1, 6, 6, 144, 144, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 144}, ep::Act::Relu,
+                   pool);
+        check_conv("pointwise 19->37 (k remainder)", {1, 5, 3, 19, 37, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Relu,
+                   pool);
         // aarch64 (gemm_vec.h, depthwise.cpp): a run-time tap count with a channel tail of a
         // 4-vector and a scalar (21 = 16 + 4 + 1); whole panels of whole tiles in one call with
         // no activation and a k remainder (13), plus a half panel (56 = 3 x 16 + 8).
-        check_conv("depthwise 3x5 dilation 2x1 21", {1, 9, 11, 21, 21, 3, 5, 1, 2, 2, 1, 2, 2, 2, 2, 21}, ep::Act::Clamp,
-                   pool);
+        check_conv("depthwise 3x5 dilation 2x1 21", {1, 9, 11, 21, 21, 3, 5, 1, 2, 2, 1, 2, 2, 2, 2, 21},
+                   ep::Act::Clamp, pool);
         check_conv("pointwise 13->56", {1, 6, 5, 13, 56, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::None, pool);
         // 1-D, channels first: one input channel with a long strided kernel (Rows path, read in
         // place), 3 taps over 64 channels, depthwise 9 taps, dilation, groups, batch 2, transposed.
@@ -301,9 +305,12 @@ int main() {
         check_conv1d("convtranspose1d 16->8 k2/2 (blocks)", 1, 16, 37, 8, 2, 2, 1, 0, 0, 1, true, pool);
         // ConvTranspose: kernel == stride without pads (the Blocks path: 2x2/2, 3x2/3x2, batch 2,
         // an out_c that is no multiple of a panel) and with overlapping taps (the gather).
-        check_conv_transpose("convtranspose 2x2/2 24->19", {1, 7, 9, 24, 19, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1}, 14, 18, pool);
-        check_conv_transpose("convtranspose 3x2/3x2 batch 2", {2, 5, 4, 8, 40, 3, 2, 3, 2, 1, 1, 0, 0, 0, 0, 1}, 15, 8, pool);
-        check_conv_transpose("convtranspose 4x4/2 pad 1 16->8", {1, 6, 7, 16, 8, 4, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1}, 12, 14, pool);
+        check_conv_transpose("convtranspose 2x2/2 24->19", {1, 7, 9, 24, 19, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1}, 14, 18,
+                             pool);
+        check_conv_transpose("convtranspose 3x2/3x2 batch 2", {2, 5, 4, 8, 40, 3, 2, 3, 2, 1, 1, 0, 0, 0, 0, 1}, 15, 8,
+                             pool);
+        check_conv_transpose("convtranspose 4x4/2 pad 1 16->8", {1, 6, 7, 16, 8, 4, 4, 2, 2, 1, 1, 1, 1, 1, 1, 1}, 12,
+                             14, pool);
         check_conv3d("conv3d 3x3x3 8->12 pad 1", 1, 8, 12, 1, 5, 6, 7, 3, 3, 1, 1, pool);
         check_conv3d("conv3d 2x3x3/2 groups 2 batch 2", 2, 4, 6, 2, 6, 7, 7, 2, 3, 2, 0, pool);
         check_fc("fc 512->100", 1, 512, 100, pool);

@@ -53,9 +53,8 @@ int compare(const std::string& what, const ep::Activation& act, const std::vecto
             const std::vector<float>& want) {
     int bad = 0;
     for (size_t i = 0; i < want.size(); ++i) {
-        const bool ok = exact_kind(act.kind)
-                            ? got[i] == want[i]
-                            : std::fabs(got[i] - want[i]) <= 1e-5f * std::max(1.f, std::fabs(want[i]));
+        const bool ok = exact_kind(act.kind) ? got[i] == want[i]
+                                             : std::fabs(got[i] - want[i]) <= 1e-5f * std::max(1.f, std::fabs(want[i]));
         if (!ok && bad++ == 0)
             std::printf("FAIL %s: output %zu is %a, expected %a\n", what.c_str(), i, static_cast<double>(got[i]),
                         static_cast<double>(want[i]));
@@ -87,8 +86,9 @@ int check_conv(const ep::Conv2DShape& s, const ep::Activation& act, ep::ThreadPo
                             if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue; // a zero tap adds +0
                             const int first = co / (s.out_c / s.groups) * cg;
                             for (int ci = 0; ci < cg; ++ci)
-                                r = std::fma(x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + first + ci],
-                                             w[((static_cast<size_t>(co) * cg + ci) * s.kernel_h + ky) * s.kernel_w + kx], r);
+                                r = std::fma(
+                                    x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + first + ci],
+                                    w[((static_cast<size_t>(co) * cg + ci) * s.kernel_h + ky) * s.kernel_w + kx], r);
                         }
                     want[((static_cast<size_t>(n) * oh + oy) * ow + ox) * s.out_c + co] = activate(act, r);
                 }
@@ -108,7 +108,8 @@ int check_fc(int rows, int k, int n, const ep::Activation& act, ep::ThreadPool* 
     for (int m = 0; m < rows; ++m)
         for (int j = 0; j < n; ++j) {
             float r = b[j];
-            for (int i = 0; i < k; ++i) r = std::fma(x[static_cast<size_t>(m) * k + i], w[static_cast<size_t>(j) * k + i], r);
+            for (int i = 0; i < k; ++i)
+                r = std::fma(x[static_cast<size_t>(m) * k + i], w[static_cast<size_t>(j) * k + i], r);
             want[static_cast<size_t>(m) * n + j] = activate(act, r);
         }
     char what[120];

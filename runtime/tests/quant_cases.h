@@ -9,9 +9,9 @@
 // The reference loops round each product and sum separately, as the reference interpreter
 // does (GCC contracts a * b + c into a fused multiply-add on aarch64 by default).
 #if defined(__clang__)
-#pragma STDC FP_CONTRACT OFF
+#  pragma STDC FP_CONTRACT OFF
 #elif defined(__GNUC__)
-#pragma GCC optimize("fp-contract=off")
+#  pragma GCC optimize("fp-contract=off")
 #endif
 
 #include "portable.h"
@@ -35,9 +35,9 @@ inline int8_t ref_requantize(float v, const ep::Requantization& r) {
 }
 
 // NHWC input, ONNX weights [M][C/g][kh][kw].
-inline std::vector<int8_t> ref_qconv(const ep::Conv2DShape& s, const std::vector<int8_t>& x, const std::vector<int8_t>& w,
-                                     const std::vector<int32_t>& bias, const std::vector<float>& m, int xz,
-                                     const ep::Requantization& r) {
+inline std::vector<int8_t> ref_qconv(const ep::Conv2DShape& s, const std::vector<int8_t>& x,
+                                     const std::vector<int8_t>& w, const std::vector<int32_t>& bias,
+                                     const std::vector<float>& m, int xz, const ep::Requantization& r) {
     const int oh = s.out_h(), ow = s.out_w(), cg = s.in_c / s.groups, mg = s.out_c / s.groups;
     std::vector<int8_t> y(static_cast<size_t>(s.batch) * oh * ow * s.out_c);
     for (int n = 0; n < s.batch; ++n)
@@ -53,7 +53,9 @@ inline std::vector<int8_t> ref_qconv(const ep::Conv2DShape& s, const std::vector
                             for (int kx = 0; kx < s.kernel_w; ++kx) {
                                 const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
                                 if (ix < 0 || ix >= s.in_w) continue;
-                                const int32_t xv = x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cg + c] - xz;
+                                const int32_t xv =
+                                    x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.in_c + g * cg + c] -
+                                    xz;
                                 acc += xv * w[((static_cast<size_t>(o) * cg + c) * s.kernel_h + ky) * s.kernel_w + kx];
                             }
                         }
@@ -128,7 +130,8 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
         const int cg = s.in_c / s.groups, oh = s.out_h(), ow = s.out_w();
         const unsigned seed = 1000u + static_cast<unsigned>(index++) * 17u;
         const auto x = random_ints<int8_t>(static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.in_c, seed, -128, 127);
-        const auto w = random_ints<int8_t>(static_cast<size_t>(s.out_c) * cg * s.kernel_h * s.kernel_w, seed + 1, -128, 127);
+        const auto w =
+            random_ints<int8_t>(static_cast<size_t>(s.out_c) * cg * s.kernel_h * s.kernel_w, seed + 1, -128, 127);
         const auto bias = random_ints<int32_t>(static_cast<size_t>(s.out_c), seed + 2, -20000, 20000);
         std::mt19937 rng(seed + 3);
         // Multipliers that put the sums' spread over about the int8 range, so both clamps and
@@ -142,7 +145,8 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
                 for (bool withBias : {true, false}) {
                     const std::vector<int32_t> b = withBias ? bias : std::vector<int32_t>();
                     const auto want = ref_qconv(s, x, w, b, m, xz, r);
-                    ep::QConv2D op = ep::pack_qconv2d(s, oh, ow, w.data(), withBias ? b.data() : nullptr, m.data(), xz, r);
+                    ep::QConv2D op =
+                        ep::pack_qconv2d(s, oh, ow, w.data(), withBias ? b.data() : nullptr, m.data(), xz, r);
                     std::vector<int8_t> got(want.size(), 99);
                     ep::qconv2d(op, x.data(), got.data(), pool);
                     ep::qconv2d(op, x.data(), got.data(), pool); // the cached indirection again
@@ -151,9 +155,10 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
                         if (got[i] != want[i] && bad++ == 0) first = i;
                     if (bad) {
                         ++failures;
-                        std::printf("qconv %s xz %d range [%d, %d] zp %d bias %d: %zu of %zu bytes differ (first at %zu: %d, want %d)\n",
-                                    cc.name, xz, r.out_min, r.out_max, r.zero_point, withBias ? 1 : 0, bad, want.size(), first,
-                                    got[first], want[first]);
+                        std::printf("qconv %s xz %d range [%d, %d] zp %d bias %d: %zu of %zu bytes differ (first at "
+                                    "%zu: %d, want %d)\n",
+                                    cc.name, xz, r.out_min, r.out_max, r.zero_point, withBias ? 1 : 0, bad, want.size(),
+                                    first, got[first], want[first]);
                     }
                 }
             }
@@ -172,7 +177,7 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
         std::vector<int8_t> want(count);
         // Scalar: qemu 7.2 aborts on the masked vector rounding Clang makes of nearbyint on RVV.
 #if defined(__clang__)
-#pragma clang loop vectorize(disable)
+#  pragma clang loop vectorize(disable)
 #endif
         for (size_t i = 0; i < count; ++i) {
             const float fa = static_cast<float>(a[i] - p.a_zero_point) * p.a_scale;
@@ -209,7 +214,8 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
                                          900u + static_cast<unsigned>(pool_index++), -128, 127);
             if (pool_index == 1)
                 for (size_t i = 0; i < x.size(); i += 3) x[i] = -128;
-            std::vector<int8_t> want(static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.channels), got(want.size(), 99);
+            std::vector<int8_t> want(static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.channels),
+                got(want.size(), 99);
             for (int n = 0; n < s.batch; ++n)
                 for (int oy = 0; oy < s.out_h; ++oy)
                     for (int ox = 0; ox < s.out_w; ++ox)
@@ -220,9 +226,12 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
                                     const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
                                     const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
                                     if (iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w)
-                                        m = std::max<int>(m, x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.channels + c]);
+                                        m = std::max<int>(
+                                            m,
+                                            x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.channels + c]);
                                 }
-                            want[((static_cast<size_t>(n) * s.out_h + oy) * s.out_w + ox) * s.channels + c] = static_cast<int8_t>(m);
+                            want[((static_cast<size_t>(n) * s.out_h + oy) * s.out_w + ox) * s.channels + c] =
+                                static_cast<int8_t>(m);
                         }
             ep::max_pool2d_s8(s, x.data(), got.data(), pool);
             if (got != want) {
@@ -247,14 +256,16 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
             ep::quantize_s8(x.data(), s8.data(), x.size(), scale, zp);
             ep::quantize_u8(x.data(), u8.data(), x.size(), scale, zp + 28);
 #if defined(__clang__)
-#pragma clang loop vectorize(disable)
+#  pragma clang loop vectorize(disable)
 #endif
             for (size_t i = 0; i < x.size(); ++i) {
                 const float v = x[i] / scale;
                 want8[i] = v != v ? 0 : ref_requantize(v, ep::Requantization{zp, -128, 127});
                 const int zu = zp + 28;
                 const float lo = static_cast<float>(0 - zu), hi = static_cast<float>(255 - zu);
-                wantu[i] = v != v ? 0 : static_cast<uint8_t>(static_cast<int64_t>(std::nearbyint(std::min(std::max(v, lo), hi))) + zu);
+                wantu[i] = v != v ? 0
+                                  : static_cast<uint8_t>(
+                                        static_cast<int64_t>(std::nearbyint(std::min(std::max(v, lo), hi))) + zu);
             }
             if (s8 != want8 || u8 != wantu) {
                 ++failures;
@@ -279,7 +290,8 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
                     for (idx[2] = 0; idx[2] < dims[2]; ++idx[2])
                         for (idx[3] = 0; idx[3] < dims[3]; ++idx[3]) {
                             const int64_t from = ((idx[0] * dims[1] + idx[1]) * dims[2] + idx[2]) * dims[3] + idx[3];
-                            const int64_t to = ((idx[perm[0]] * od[1] + idx[perm[1]]) * od[2] + idx[perm[2]]) * od[3] + idx[perm[3]];
+                            const int64_t to =
+                                ((idx[perm[0]] * od[1] + idx[perm[1]]) * od[2] + idx[perm[2]]) * od[3] + idx[perm[3]];
                             want[static_cast<size_t>(to)] = x[static_cast<size_t>(from)];
                         }
             if (got != want) {

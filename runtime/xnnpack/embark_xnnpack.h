@@ -117,9 +117,9 @@ public:
 protected:
     Layer(const Context& context, std::string name, const char* kind);
     [[noreturn]] void fail(const std::string& problem) const;
-    void failIf(const std::string& problem) const; // fail(problem) unless it is empty
+    void failIf(const std::string& problem) const;     // fail(problem) unless it is empty
     void check(int xnnStatus, const char* call) const; // throws unless xnn_status_success
-    void runOperator(); // runs m_op (set up before)
+    void runOperator();                                // runs m_op (set up before)
     // True (and remembers them) when the pointers differ from the last bound ones.
     bool rebind(const void* a, const void* b, const void* out);
     void allocateWorkspace(size_t bytes);
@@ -163,9 +163,8 @@ enum class FilterLayout {
 class Convolution2d : public detail::Layer {
 public:
     // bias: outputChannels floats, or nullptr for none.
-    Convolution2d(const Context& context, std::string name, const Conv2dParams& params,
-                  const float* filter, const float* bias,
-                  FilterLayout layout = FilterLayout::OIHW, OutputRange range = {});
+    Convolution2d(const Context& context, std::string name, const Conv2dParams& params, const float* filter,
+                  const float* bias, FilterLayout layout = FilterLayout::OIHW, OutputRange range = {});
     size_t outputHeight() const { return m_outputHeight; }
     size_t outputWidth() const { return m_outputWidth; }
     // input [N][H][W][Cin] -> output [N][outH][outW][Cout]
@@ -186,9 +185,8 @@ public:
     // filter: XNNPACK's layout [groups][Cout/groups][kh][kw][Cin/groups] (= [Cout][kh][kw]
     // [Cin/groups], groups being contiguous output blocks); the exporter repacks ONNX's
     // [Cin][Cout/groups][kh][kw] at export time. bias: outputChannels floats or nullptr.
-    Deconvolution2d(const Context& context, std::string name, const Conv2dParams& params,
-                    uint32_t adjustmentHeight, uint32_t adjustmentWidth, const float* filter,
-                    const float* bias, OutputRange range = {});
+    Deconvolution2d(const Context& context, std::string name, const Conv2dParams& params, uint32_t adjustmentHeight,
+                    uint32_t adjustmentWidth, const float* filter, const float* bias, OutputRange range = {});
     size_t outputHeight() const { return m_outputHeight; }
     size_t outputWidth() const { return m_outputWidth; }
     // input [N][H][W][Cin] -> output [N][outH][outW][Cout]
@@ -209,9 +207,9 @@ enum class WeightLayout {
 class FullyConnected : public detail::Layer {
 public:
     // input [rows][inputChannels] -> output [rows][outputChannels]; bias may be nullptr.
-    FullyConnected(const Context& context, std::string name, size_t rows, size_t inputChannels,
-                   size_t outputChannels, const float* weights, const float* bias,
-                   WeightLayout layout = WeightLayout::OutIn, OutputRange range = {});
+    FullyConnected(const Context& context, std::string name, size_t rows, size_t inputChannels, size_t outputChannels,
+                   const float* weights, const float* bias, WeightLayout layout = WeightLayout::OutIn,
+                   OutputRange range = {});
     void forward(const float* input, float* output);
 
 private:
@@ -230,8 +228,7 @@ struct Pool2dParams {
 
 class MaxPool2d : public detail::Layer {
 public:
-    MaxPool2d(const Context& context, std::string name, const Pool2dParams& params,
-              OutputRange range = {});
+    MaxPool2d(const Context& context, std::string name, const Pool2dParams& params, OutputRange range = {});
     size_t outputHeight() const { return m_outputHeight; }
     size_t outputWidth() const { return m_outputWidth; }
     void forward(const float* input, float* output);
@@ -244,8 +241,7 @@ private:
 // Padding is excluded from the divisor (ONNX count_include_pad=0).
 class AveragePool2d : public detail::Layer {
 public:
-    AveragePool2d(const Context& context, std::string name, const Pool2dParams& params,
-                  OutputRange range = {});
+    AveragePool2d(const Context& context, std::string name, const Pool2dParams& params, OutputRange range = {});
     size_t outputHeight() const { return m_outputHeight; }
     size_t outputWidth() const { return m_outputWidth; }
     void forward(const float* input, float* output);
@@ -258,8 +254,8 @@ private:
 // [N][H][W][C] -> [N][C] (= [N][1][1][C]).
 class GlobalAveragePool : public detail::Layer {
 public:
-    GlobalAveragePool(const Context& context, std::string name, size_t batch, size_t height,
-                      size_t width, size_t channels, OutputRange range = {});
+    GlobalAveragePool(const Context& context, std::string name, size_t batch, size_t height, size_t width,
+                      size_t channels, OutputRange range = {});
     void forward(const float* input, float* output);
 
 private:
@@ -285,12 +281,12 @@ private:
 };
 
 enum class UnaryOp {
-    Clamp,      // params.min, params.max (Relu: 0, +inf; Relu6: 0, 6)
+    Clamp, // params.min, params.max (Relu: 0, +inf; Relu6: 0, 6)
     Sigmoid,
-    HardSwish,  // x * relu6(x + 3) / 6
-    LeakyRelu,  // params.alpha = negative slope
-    Elu,        // params.alpha
-    Tanh,       // legacy API: plain loop
+    HardSwish, // x * relu6(x + 3) / 6
+    LeakyRelu, // params.alpha = negative slope
+    Elu,       // params.alpha
+    Tanh,      // legacy API: plain loop
     Abs,
     Negate,
     Square,
@@ -306,8 +302,7 @@ struct UnaryParams {
 // Applies op to `count` contiguous floats; in-place (output == input) is allowed.
 class Unary : public detail::Layer {
 public:
-    Unary(const Context& context, std::string name, UnaryOp op, size_t count,
-          UnaryParams params = {});
+    Unary(const Context& context, std::string name, UnaryOp op, size_t count, UnaryParams params = {});
     void forward(const float* input, float* output);
 
 private:
@@ -356,9 +351,8 @@ struct QuantOutput {
 // input [N][H][W][Cin] int8 -> output [N][outH][outW][Cout] int8.
 class QConvolution2d : public detail::Layer {
 public:
-    QConvolution2d(const Context& context, std::string name, const Conv2dParams& params,
-                   QuantParams input, const int8_t* filter, const float* kernelScales,
-                   const int32_t* bias, QuantOutput output);
+    QConvolution2d(const Context& context, std::string name, const Conv2dParams& params, QuantParams input,
+                   const int8_t* filter, const float* kernelScales, const int32_t* bias, QuantOutput output);
     size_t outputHeight() const { return m_outputHeight; }
     size_t outputWidth() const { return m_outputWidth; }
     void forward(const int8_t* input, int8_t* output);
@@ -371,9 +365,9 @@ private:
 // weights [outputChannels][inputChannels] int8; input [rows][inputChannels] int8.
 class QFullyConnected : public detail::Layer {
 public:
-    QFullyConnected(const Context& context, std::string name, size_t rows, size_t inputChannels,
-                    size_t outputChannels, QuantParams input, const int8_t* weights,
-                    const float* kernelScales, const int32_t* bias, QuantOutput output);
+    QFullyConnected(const Context& context, std::string name, size_t rows, size_t inputChannels, size_t outputChannels,
+                    QuantParams input, const int8_t* weights, const float* kernelScales, const int32_t* bias,
+                    QuantOutput output);
     void forward(const int8_t* input, int8_t* output);
 
 private:
@@ -384,8 +378,7 @@ private:
 // XNNPACK asserts (upstream) or refuses (legacy) sa / sy and sb / sy outside [2^-10, 2^8).
 class QAdd : public detail::Layer {
 public:
-    QAdd(const Context& context, std::string name, size_t count, QuantParams a, QuantParams b,
-         QuantOutput output);
+    QAdd(const Context& context, std::string name, size_t count, QuantParams a, QuantParams b, QuantOutput output);
     void forward(const int8_t* a, const int8_t* b, int8_t* output);
 
 private:
@@ -412,8 +405,7 @@ private:
 // NCHW -> NHWC is perm {0, 2, 3, 1}; NHWC -> NCHW is {0, 3, 1, 2}.
 class Transpose : public detail::Layer {
 public:
-    Transpose(const Context& context, std::string name, std::vector<size_t> inputShape,
-              std::vector<size_t> perm);
+    Transpose(const Context& context, std::string name, std::vector<size_t> inputShape, std::vector<size_t> perm);
     const std::vector<size_t>& outputShape() const { return m_outputShape; }
     void forward(const float* input, float* output);
 

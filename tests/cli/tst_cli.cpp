@@ -23,10 +23,13 @@ using Result = CliResult;
 Result cli(const QStringList& args) { return runCli(args); }
 
 QString digits() { return sourceDir() + "/resources/models/digits_cnn.onnx"; }
-QString digitsSet(int k) { return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k); }
+QString digitsSet(int k) {
+    return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k);
+}
 
 // digits_cnn.onnx edited by `edit` and saved as `path`.
-template <typename Edit> bool writeEditedDigits(const QString& path, Edit edit) {
+template <typename Edit>
+bool writeEditedDigits(const QString& path, Edit edit) {
     onnx::ModelProto model;
     std::ifstream in(digits().toStdString(), std::ios::binary);
     if (!model.ParseFromIstream(&in)) return false;
@@ -46,7 +49,8 @@ private slots:
     void helpListsCommandsAndExitStatuses() {
         const Result r = cli({"--help"});
         QCOMPARE(r.code, 0);
-        for (const char* word : {"inspect", "run", "plan", "export", "build", "exec", "bench", "boards", "runs", "Exit status"})
+        for (const char* word :
+             {"inspect", "run", "plan", "export", "build", "exec", "bench", "boards", "runs", "Exit status"})
             QVERIFY2(r.out.contains(word), word);
     }
 
@@ -61,7 +65,8 @@ private slots:
         QTest::newRow("bad tolerance") << QStringList{"run", digits(), "--expect", digitsSet(0), "--tolerance", "-1"};
         QTest::newRow("bad seed") << QStringList{"run", digits(), "--seed", "-3"};
         // Expected outputs belong to particular inputs: never compared with random ones.
-        QTest::newRow("expect without inputs") << QStringList{"run", digits(), "--expect", digitsSet(0) + "/output_0.pb"};
+        QTest::newRow("expect without inputs")
+            << QStringList{"run", digits(), "--expect", digitsSet(0) + "/output_0.pb"};
     }
     void usageErrors() {
         QFETCH(QStringList, args);
@@ -87,7 +92,8 @@ private slots:
             const Result r = cli({"run", digits(), "--expect", digitsSet(k), "--json"});
             QCOMPARE(r.code, 0);
             const QJsonObject o = QJsonDocument::fromJson(r.out).object();
-            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(),
+                     k);
             const QJsonObject c = o["accuracy"].toObject()["outputs"].toArray().first().toObject();
             for (const char* f : {"max_abs", "max_rel", "rmse", "cosine", "snr_db"}) QVERIFY2(c.contains(f), f);
             QVERIFY(c["ok"].toBool());
@@ -97,7 +103,8 @@ private slots:
     void runWithoutInputsUsesSeededRandomInputs() {
         const Result r = cli({"run", digits(), "--json"});
         QCOMPARE(r.code, 0);
-        QVERIFY2(r.err.contains("random") && r.err.contains("'image' (float32 1x1x16x16)") && r.err.contains("--seed 0"),
+        QVERIFY2(r.err.contains("random") && r.err.contains("'image' (float32 1x1x16x16)") &&
+                     r.err.contains("--seed 0"),
                  r.err.constData());
         const QJsonObject random = QJsonDocument::fromJson(r.out).object()["random_inputs"].toObject();
         QCOMPARE(random["seed"].toInt(), 0);
@@ -119,12 +126,19 @@ private slots:
         QTemporaryDir dir;
         const QString model = dir.filePath("free_batch.onnx");
         QVERIFY(writeEditedDigits(model, [](onnx::ModelProto& m) {
-            m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_param("N");
+            m.mutable_graph()
+                ->mutable_input(0)
+                ->mutable_type()
+                ->mutable_tensor_type()
+                ->mutable_shape()
+                ->mutable_dim(0)
+                ->set_dim_param("N");
         }));
         // No test data beside it: a usage error (2) naming the --shape to pass.
         const Result r = cli({"run", model});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("symbolic dimension 'N'") && r.err.contains("--shape image=1x1x16x16"), r.err.constData());
+        QVERIFY2(r.err.contains("symbolic dimension 'N'") && r.err.contains("--shape image=1x1x16x16"),
+                 r.err.constData());
         const Result fixed = cli({"run", model, "--shape", "image=2x1x16x16", "--json"});
         QCOMPARE(fixed.code, 0);
         QVERIFY(fixed.err.contains("'image' (float32 2x1x16x16)"));
@@ -143,7 +157,10 @@ private slots:
         const QString model = dir.filePath("no_outputs.onnx");
         QVERIFY(writeEditedDigits(model, [](onnx::ModelProto& m) { m.mutable_graph()->clear_output(); }));
         QStringList args{command, model};
-        if (command == "export") args << "--lib" << "portable" << "-o" << dir.filePath("export");
+        if (command == "export")
+            args << "--lib"
+                 << "portable"
+                 << "-o" << dir.filePath("export");
         const Result r = cli(args);
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("no_outputs.onnx") &&
@@ -180,8 +197,10 @@ private slots:
     // run folder (they were named by the millisecond, and clashing ones failed with exit 2).
     void concurrentBenchmarksGetTheirOwnFolders() {
         QTemporaryDir work;
-        const QStringList args{"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "1",
-                               "--warmup", "0", "--work-dir", work.path(), "--db", work.filePath("runs.db"), "--json"};
+        const QStringList args{
+            "bench", digits(),   "--board", "host",       "--lib",     "portable", "--iterations",
+            "1",     "--warmup", "0",       "--work-dir", work.path(), "--db",     work.filePath("runs.db"),
+            "--json"};
         std::vector<std::unique_ptr<QProcess>> runs;
         for (int i = 0; i < 6; ++i) {
             runs.push_back(std::make_unique<QProcess>());
@@ -202,7 +221,8 @@ private slots:
     }
 
     void outsideToleranceExitsOne() {
-        const Result r = cli({"run", digits(), "--input", digitsSet(1) + "/input_0.pb", "--expect", digitsSet(2) + "/output_0.pb"});
+        const Result r =
+            cli({"run", digits(), "--input", digitsSet(1) + "/input_0.pb", "--expect", digitsSet(2) + "/output_0.pb"});
         QCOMPARE(r.code, 1);
         QVERIFY(r.out.contains("OUTSIDE TOLERANCE"));
     }

@@ -35,7 +35,9 @@ using namespace embark::test;
 namespace {
 
 QString digits() { return sourceDir() + "/resources/models/digits_cnn.onnx"; }
-QString digitsSet(int k) { return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k); }
+QString digitsSet(int k) {
+    return sourceDir() + QStringLiteral("/resources/models/digits_cnn/test_data_set_%1").arg(k);
+}
 
 QJsonObject jsonObject(const QByteArray& text) { return QJsonDocument::fromJson(text).object(); }
 
@@ -115,10 +117,14 @@ private slots:
     void initTestCase() {
         QVERIFY(m_tmp.isValid());
         qputenv("EMBARK_CONFIG_DIR", configDir().toUtf8());
-        QVERIFY(writeBoard(configDir(), QJsonObject{{"id", "unreachable-k230"}, {"name", "a K230 nothing answers for"},
-                                                    {"arch", "riscv64"}, {"cores", 1}, {"memory_bytes", 502083584},
-                                                    {"runner", QJsonObject{{"kind", "ssh"}, {"host", "127.0.0.1"},
-                                                                           {"port", closedPort()}}}}));
+        QVERIFY(writeBoard(
+            configDir(),
+            QJsonObject{{"id", "unreachable-k230"},
+                        {"name", "a K230 nothing answers for"},
+                        {"arch", "riscv64"},
+                        {"cores", 1},
+                        {"memory_bytes", 502083584},
+                        {"runner", QJsonObject{{"kind", "ssh"}, {"host", "127.0.0.1"}, {"port", closedPort()}}}}));
     }
 
     // --- 1 and 3: exec runs a cross-built export on the board export.json names ----------
@@ -126,8 +132,8 @@ private slots:
         if (QStandardPaths::findExecutable("qemu-riscv64-static").isEmpty())
             QSKIP("qemu-riscv64-static is not installed (Debian package qemu-user-static)");
         const QString dir = m_tmp.filePath("digits-sim-k230");
-        const CliResult exported = runCli({"export", digits(), "--board", "sim-k230", "--lib", "portable", "--threads-max", "1",
-                                           "-o", dir});
+        const CliResult exported =
+            runCli({"export", digits(), "--board", "sim-k230", "--lib", "portable", "--threads-max", "1", "-o", dir});
         QVERIFY2(exported.code == 0, exported.err.constData());
         const QJsonObject manifest = [&] {
             QFile f(dir + "/export.json");
@@ -173,7 +179,7 @@ private slots:
         QCOMPARE(r.code, 5);
         QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("127.0.0.1"), r.err.constData());
         QVERIFY2(r.out.isEmpty(), r.out.constData());
-        QVERIFY2(!r.err.contains("export"), r.err.constData());           // no step ran
+        QVERIFY2(!r.err.contains("export"), r.err.constData()); // no step ran
         QVERIFY(QDir(work.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty());
 
         if (m_simExport.isEmpty()) QSKIP("no sim-k230 export (see execRunsACrossBuiltExportOnItsSimulatedBoard)");
@@ -184,10 +190,11 @@ private slots:
 
     // --- 2: per-layer accuracy against npm's ONNX Runtime is refused with the reason ------
     void ortAccuracyLayersOnTheHostIsRefused() {
-        const CliResult r = runCli({"bench", digits(), "--board", "host", "--runtime", "onnxruntime", "--accuracy-layers",
-                                    "--db", "-"});
+        const CliResult r = runCli(
+            {"bench", digits(), "--board", "host", "--runtime", "onnxruntime", "--accuracy-layers", "--db", "-"});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("SPACEMIT_EP_DUMP_TENSORS"), r.err.constData());
+        QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("SPACEMIT_EP_DUMP_TENSORS"),
+                 r.err.constData());
     }
 
     // --- 7: usage errors in the one error form --------------------------------------------
@@ -220,7 +227,8 @@ private slots:
         QTest::newRow("runs list --limit 0") << QStringList{"runs", "list", "--limit", "0"};
         QTest::newRow("bench --iterations 0") << QStringList{"bench", digits(), "--iterations", "0", "--db", "-"};
         QTest::newRow("compare --top x") << QStringList{"compare", digits(), digits(), "--top", "x"};
-        QTest::newRow("xnnpack build --jobs -1") << QStringList{"xnnpack", "build", "--arch", "riscv64", "--jobs", "-1"};
+        QTest::newRow("xnnpack build --jobs -1")
+            << QStringList{"xnnpack", "build", "--arch", "riscv64", "--jobs", "-1"};
     }
     void numbersAreValidated() {
         QFETCH(QStringList, args);
@@ -229,8 +237,8 @@ private slots:
         QVERIFY2(r.err.startsWith("embark-cli: error: --") && r.err.contains(".."), r.err.constData());
     }
     void percentileNeedsItsMethod() {
-        const CliResult r = runCli({"quantize", digits(), "-o", m_tmp.filePath("q.onnx"), "--calib", digitsSet(0),
-                                    "--percentile", "50"});
+        const CliResult r = runCli(
+            {"quantize", digits(), "-o", m_tmp.filePath("q.onnx"), "--calib", digitsSet(0), "--percentile", "50"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--method percentile"), r.err.constData());
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("q.onnx")));
@@ -238,20 +246,31 @@ private slots:
 
     // --- 8: a folder where a file is expected; test-set folders accepted everywhere -------
     void foldersAndMissingFiles() {
-        const CliResult missing = runCli({"run", digits(), "--expect", sourceDir() + "/resources/models/digits_cnn/test_data_set_99"});
+        const CliResult missing =
+            runCli({"run", digits(), "--expect", sourceDir() + "/resources/models/digits_cnn/test_data_set_99"});
         QCOMPARE(missing.code, 4);
-        QVERIFY2(missing.err.startsWith("embark-cli: error: ") && missing.err.contains("does not exist"), missing.err.constData());
+        QVERIFY2(missing.err.startsWith("embark-cli: error: ") && missing.err.contains("does not exist"),
+                 missing.err.constData());
 
         // --input takes a test_data_set_N folder, as compare --input and quantize --calib do.
         const CliResult set = runCli({"run", digits(), "--input", digitsSet(3), "--json"});
         QVERIFY2(set.code == 0, set.err.constData());
-        QCOMPARE(jsonObject(set.out)["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), 3);
+        QCOMPARE(jsonObject(set.out)["outputs"]
+                     .toArray()
+                     .first()
+                     .toObject()["top5"]
+                     .toArray()
+                     .first()
+                     .toObject()["index"]
+                     .toInt(),
+                 3);
 
         // A folder among several values, or named NAME=FOLDER, is not a tensor file.
         const CliResult folder = runCli({"run", digits(), "--input", "image=" + m_tmp.path()});
         QCOMPARE(folder.code, 4);
         QVERIFY2(folder.err.contains("is a folder"), folder.err.constData());
-        const CliResult bench = runCli({"bench", digits(), "--board", "host", "--input", m_tmp.filePath("none.pb"), "--db", "-"});
+        const CliResult bench =
+            runCli({"bench", digits(), "--board", "host", "--input", m_tmp.filePath("none.pb"), "--db", "-"});
         QCOMPARE(bench.code, 4);
         QVERIFY2(bench.err.contains("does not exist"), bench.err.constData());
     }
@@ -259,11 +278,13 @@ private slots:
     // --- 10: reading commands never create a store ----------------------------------------
     void readingCommandsNeverCreateAStore() {
         const QString db = m_tmp.filePath("no/such/dir/runs.sqlite");
-        for (const QStringList& args : {QStringList{"runs", "list", "--db", db}, QStringList{"runs", "show", "1", "--db", db},
-                                        QStringList{"runs", "compare", "1", "2", "--db", db}}) {
+        for (const QStringList& args :
+             {QStringList{"runs", "list", "--db", db}, QStringList{"runs", "show", "1", "--db", db},
+              QStringList{"runs", "compare", "1", "2", "--db", db}}) {
             const CliResult r = runCli(args);
             QCOMPARE(r.code, 4);
-            QVERIFY2(r.err.startsWith("embark-cli: error: --db") && r.err.contains("does not exist"), r.err.constData());
+            QVERIFY2(r.err.startsWith("embark-cli: error: --db") && r.err.contains("does not exist"),
+                     r.err.constData());
         }
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("no")));
     }
@@ -304,12 +325,14 @@ private slots:
         QCOMPARE(lines[1].indexOf("/models"), lines[2].indexOf("/models"));
 
         const CliResult show = runCli({"runs", "show", "1", "--db", db});
-        QVERIFY2(show.out.contains("Conv_a") && show.out.contains("Conv_b") && show.out.contains("emulation"), show.out.constData());
+        QVERIFY2(show.out.contains("Conv_a") && show.out.contains("Conv_b") && show.out.contains("emulation"),
+                 show.out.constData());
 
         const CliResult compare = runCli({"runs", "compare", "1", "2", "--db", db});
         QCOMPARE(compare.code, 0);
         QVERIFY2(compare.out.contains("Conv_a") && compare.out.contains("Conv_b"), compare.out.constData());
-        QVERIFY2(compare.out.contains("emulated") && !compare.out.contains("a real difference"), compare.out.constData());
+        QVERIFY2(compare.out.contains("emulated") && !compare.out.contains("a real difference"),
+                 compare.out.constData());
         const CliResult json = runCli({"runs", "compare", "1", "2", "--db", db, "--json"});
         QVERIFY(jsonObject(json.out)["emulated"].toBool());
     }
@@ -321,14 +344,18 @@ private slots:
         QTemporaryDir work;
         const QString db = work.filePath("runs.sqlite");
         const QString saved = work.filePath("saved.json");
-        const CliResult bench = runCli({"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "2",
-                                        "--warmup", "0", "--layers", "--work-dir", work.path(), "--db", db, "--json",
-                                        "--save-json", saved});
+        const CliResult bench =
+            runCli({"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "2", "--warmup", "0",
+                    "--layers", "--work-dir", work.path(), "--db", db, "--json", "--save-json", saved});
         QVERIFY2(bench.code == 0, bench.err.constData());
         const QJsonObject run = jsonObject(bench.out);
         const QString id = QString::number(run["run_id"].toInteger());
 
-        struct Case { const char* schema; QStringList args; const char* member; };
+        struct Case {
+            const char* schema;
+            QStringList args;
+            const char* member;
+        };
         const QList<Case> cases{
             {"inspect", {"inspect", digits(), "--json"}, nullptr},
             {"run", {"run", digits(), "--expect", digitsSet(0), "--json"}, nullptr},
@@ -336,7 +363,9 @@ private slots:
             {"plan", {"plan", digits(), "--json"}, nullptr},
             {"plan node", {"plan", digits(), "--json"}, "nodes"},
             {"compare", {"compare", digits(), digits(), "--json"}, nullptr},
-            {"quantize", {"quantize", digits(), "-o", work.filePath("q.onnx"), "--calib", digitsSet(0), "--json"}, nullptr},
+            {"quantize",
+             {"quantize", digits(), "-o", work.filePath("q.onnx"), "--calib", digitsSet(0), "--json"},
+             nullptr},
             {"boards", {"boards", "--json"}, "[]"},
             {"run record", {"runs", "show", id, "--db", db, "--json"}, nullptr},
             {"run layer", {"runs", "show", id, "--db", db, "--json"}, "layers"},
@@ -351,19 +380,23 @@ private slots:
             QVERIFY2(r.code == 0, (c.args.join(' ') + ": " + r.err).toUtf8().constData());
             const QJsonDocument doc = QJsonDocument::fromJson(r.out);
             QList<QJsonObject> objects;
-            if (!c.member) objects << doc.object();
+            if (!c.member)
+                objects << doc.object();
             else if (QByteArray(c.member) == "[]")
                 for (const QJsonValue& v : doc.array()) objects << v.toObject();
             else {
                 QJsonValue v = doc.object();
                 for (const QString& part : QString(c.member).split('.')) v = v.toObject().value(part);
-                if (v.isArray()) for (const QJsonValue& e : v.toArray()) objects << withSchemaOf(e.toObject());
-                else objects << withSchemaOf(v.toObject());
+                if (v.isArray())
+                    for (const QJsonValue& e : v.toArray()) objects << withSchemaOf(e.toObject());
+                else
+                    objects << withSchemaOf(v.toObject());
             }
             QVERIFY2(!objects.isEmpty(), c.schema);
             for (const QJsonObject& o : objects) {
                 const QString problem = checkAgainst(o, schema[c.schema]);
-                QVERIFY2(problem.isEmpty(), qPrintable(QString("%1 (%2): %3").arg(c.schema, c.args.join(' '), problem)));
+                QVERIFY2(problem.isEmpty(),
+                         qPrintable(QString("%1 (%2): %3").arg(c.schema, c.args.join(' '), problem)));
             }
         }
         // The same run reads the same from bench --json, --save-json and runs show --json.
@@ -372,15 +405,17 @@ private slots:
         QCOMPARE(jsonObject(f.readAll()), run);
         QCOMPARE(jsonObject(runCli({"runs", "show", id, "--db", db, "--json"}).out), run);
         // run --json has its comparison where bench has it.
-        QVERIFY(jsonObject(runCli({"run", digits(), "--expect", digitsSet(0), "--json"}).out)["accuracy"].toObject()["outputs"].isArray());
+        QVERIFY(jsonObject(runCli({"run", digits(), "--expect", digitsSet(0), "--json"}).out)["accuracy"]
+                    .toObject()["outputs"]
+                    .isArray());
     }
 
     // --- 4: one set of percentiles for an ONNX Runtime run --------------------------------
     void ortPercentilesAgree() {
         if (QDir(QDir::homePath() + "/.cache/embark").entryList({"onnxruntime-node*"}, QDir::Dirs).isEmpty())
             QSKIP("npm's onnxruntime-node is not in ~/.cache/embark (bench --runtime onnxruntime installs it)");
-        const CliResult r = runCli({"bench", digits(), "--board", "host", "--runtime", "onnxruntime", "--iterations", "10",
-                                    "--warmup", "1", "--db", "-", "--work-dir", m_tmp.filePath("ort"), "--json"});
+        const CliResult r = runCli({"bench", digits(), "--board", "host", "--runtime", "onnxruntime", "--iterations",
+                                    "10", "--warmup", "1", "--db", "-", "--work-dir", m_tmp.filePath("ort"), "--json"});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject o = jsonObject(r.out);
         const QJsonObject latency = o["latency"].toObject();
@@ -409,12 +444,16 @@ private slots:
             QVERIFY2(!r.err.contains(QByteArray(internal) + ","), r.err.constData());
     }
     void smallFiguresReadInKiB() {
-        QVERIFY(writeBoard(configDir(), QJsonObject{{"id", "tiny"}, {"name", "a board with 20,000 bytes"}, {"arch", "native"},
-                                                    {"cores", 1}, {"memory_bytes", 20000},
+        QVERIFY(writeBoard(configDir(), QJsonObject{{"id", "tiny"},
+                                                    {"name", "a board with 20,000 bytes"},
+                                                    {"arch", "native"},
+                                                    {"cores", 1},
+                                                    {"memory_bytes", 20000},
                                                     {"runner", QJsonObject{{"kind", "local"}}}}));
         QTemporaryDir work;
         const CliResult r = runCli({"bench", digits(), "--board", "tiny", "--work-dir", work.path(), "--db", "-"});
-        QVERIFY2(r.code != 0 && r.err.contains("19.5 KiB (20,000 bytes)") && !r.err.contains("0.0 MiB"), r.err.constData());
+        QVERIFY2(r.code != 0 && r.err.contains("19.5 KiB (20,000 bytes)") && !r.err.contains("0.0 MiB"),
+                 r.err.constData());
         QVERIFY2(r.err.contains("embark-cli: error: "), r.err.constData());
     }
 
@@ -426,8 +465,9 @@ private slots:
         QVERIFY(QFile::copy(digitsSet(4) + "/input_0.pb", set.filePath("input_0.pb")));
         QVERIFY(QFile::copy(digitsSet(7) + "/output_0.pb", set.filePath("output_0.pb")));
         QTemporaryDir work;
-        const CliResult r = runCli({"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "1",
-                                    "--warmup", "0", "--work-dir", work.path(), "--db", "-", "--expect", set.path(), "--json"});
+        const CliResult r =
+            runCli({"bench", digits(), "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup", "0",
+                    "--work-dir", work.path(), "--db", "-", "--expect", set.path(), "--json"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("tolerance"), r.err.constData());
         const QJsonObject o = jsonObject(r.out);
@@ -455,7 +495,8 @@ private slots:
         QVERIFY(QFile::copy(digits(), dir.filePath("model.onnx")));
         for (int k : {0, 1}) {
             QDir().mkpath(dir.filePath(QStringLiteral("test_data_set_%1").arg(k)));
-            QVERIFY(QFile::copy(digitsSet(k) + "/input_0.pb", dir.filePath(QStringLiteral("test_data_set_%1/input_0.pb").arg(k))));
+            QVERIFY(QFile::copy(digitsSet(k) + "/input_0.pb",
+                                dir.filePath(QStringLiteral("test_data_set_%1/input_0.pb").arg(k))));
             QVERIFY(QFile::copy(digitsSet(k == 0 ? 0 : 5) + "/output_0.pb",
                                 dir.filePath(QStringLiteral("test_data_set_%1/output_0.pb").arg(k))));
         }
@@ -471,7 +512,8 @@ private slots:
     void xnnpackBuildOfAnExistingEntryAnswersAtOnce() {
         EMBARK_REQUIRE_SHARED_XNNPACK("riscv64", tree);
         QTemporaryDir cache, tarballs;
-        QVERIFY(QFile::link(tree, cache.filePath(xnnpack::xnnpackCacheEntryName("riscv64", xnnpack::kPinnedXnnpackCommit))));
+        QVERIFY(QFile::link(tree,
+                            cache.filePath(xnnpack::xnnpackCacheEntryName("riscv64", xnnpack::kPinnedXnnpackCommit))));
         // Empty files named as the four tarballs: unpacking them would fail, so an answer
         // means nothing was unpacked.
         for (const char* name : {"XNNPACK-fb000666d5c2.tar.gz", "cpuinfo-f9a0324.tar.gz", "pthreadpool-0e6ca13.tar.gz",

@@ -36,8 +36,8 @@ std::map<QString, QByteArray> folderBytes(const QString& dir) {
 }
 
 // The export as `embark-cli export MODEL --board B --lib L` assembled it before the target.
-Expected<exporter::ExportResult> exportFieldByField(const QString& model, const QString& boardId, const std::string& lib,
-                                                    const QString& outDir) {
+Expected<exporter::ExportResult> exportFieldByField(const QString& model, const QString& boardId,
+                                                    const std::string& lib, const QString& outDir) {
     auto board = targets::findBoard(boardId);
     if (!board) return board.error();
     exporter::ExportOptions o;
@@ -102,8 +102,7 @@ private slots:
         for (const auto& [name, bytes] : expected) names << name;
         for (const auto& [name, bytes] : got) gotNames << name;
         QCOMPARE(gotNames, names);
-        for (const auto& [name, bytes] : expected)
-            QVERIFY2(got.at(name) == bytes, qPrintable(name + " differs"));
+        for (const auto& [name, bytes] : expected) QVERIFY2(got.at(name) == bytes, qPrintable(name + " differs"));
         QDir(out).removeRecursively();
     }
 };

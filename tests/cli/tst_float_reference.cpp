@@ -61,7 +61,8 @@ private slots:
         m_digits = sourceDir() + "/resources/models/digits_cnn.onnx";
         m_set0 = sourceDir() + "/resources/models/digits_cnn/test_data_set_0";
         m_quant = m_dir.filePath("digits_int8.onnx");
-        const CliResult q = runCli({"quantize", m_digits, "-o", m_quant, "--calib", sourceDir() + "/resources/models/digits_cnn"});
+        const CliResult q =
+            runCli({"quantize", m_digits, "-o", m_quant, "--calib", sourceDir() + "/resources/models/digits_cnn"});
         QVERIFY2(q.code == 0, q.err.constData());
     }
 
@@ -79,13 +80,33 @@ private slots:
     void boardAgainstFloatPerLayer() {
         QFETCH(QString, board);
         if (!boardAvailable(board))
-            QSKIP(qPrintable(board + " needs its compiler (clang-19 or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh"));
+            QSKIP(qPrintable(
+                board +
+                " needs its compiler (clang-19 or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh"));
         const CliResult host = runCli({"compare", m_digits, m_quant, "--input", m_set0, "--top", "100", "--json"});
         QVERIFY2(host.code == 0, host.err.constData());
         const QString db = m_dir.filePath(board + ".db");
-        const CliResult r = runCli({"bench", m_quant, "--board", board, "--lib", "portable", "--iterations", "1", "--warmup", "0",
-                                    "--float-reference", m_digits, "--snr-drop", "5", "--input", m_set0 + "/input_0.pb",
-                                    "--json", "--db", db, "--work-dir", m_dir.filePath("work")});
+        const CliResult r = runCli({"bench",
+                                    m_quant,
+                                    "--board",
+                                    board,
+                                    "--lib",
+                                    "portable",
+                                    "--iterations",
+                                    "1",
+                                    "--warmup",
+                                    "0",
+                                    "--float-reference",
+                                    m_digits,
+                                    "--snr-drop",
+                                    "5",
+                                    "--input",
+                                    m_set0 + "/input_0.pb",
+                                    "--json",
+                                    "--db",
+                                    db,
+                                    "--work-dir",
+                                    m_dir.filePath("work")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject bench = jsonOf(r);
         const QJsonObject fr = bench["accuracy"].toObject()["float_reference"].toObject();
@@ -100,15 +121,19 @@ private slots:
             if (h["op"].toString() == "Conv") continue;
             QVERIFY2(boardRows.count(value), qPrintable("no board row for " + value));
             const QJsonObject b = boardRows.at(value);
-            if (h["compared"].toString() != value + "_dequantized" || b["compared"].toString() != value + "_quantized") continue;
+            if (h["compared"].toString() != value + "_dequantized" || b["compared"].toString() != value + "_quantized")
+                continue;
             ++same;
             QVERIFY2(std::abs(b["snr_db"].toDouble() - h["snr_db"].toDouble()) <= 0.5,
-                     qPrintable(QStringLiteral("%1: board %2 dB, host %3 dB").arg(value).arg(b["snr_db"].toDouble()).arg(h["snr_db"].toDouble())));
+                     qPrintable(QStringLiteral("%1: board %2 dB, host %3 dB")
+                                    .arg(value)
+                                    .arg(b["snr_db"].toDouble())
+                                    .arg(h["snr_db"].toDouble())));
             QVERIFY(std::abs(b["cosine"].toDouble() - h["cosine"].toDouble()) <= 1e-4);
             QVERIFY(b["max_abs"].toDouble() > 0);
         }
         QVERIFY2(same >= 5, qPrintable(QString::number(same))); // 3 Relu, 2 MaxPool, Flatten
-        QCOMPARE(int(boardRows.size()), 8);                      // those, GlobalAveragePool and logits
+        QCOMPARE(int(boardRows.size()), 8);                     // those, GlobalAveragePool and logits
         for (const auto& [value, row] : boardRows)
             QVERIFY2(row["cosine"].toDouble() > 0.99 && row["snr_db"].toDouble() > 25, qPrintable(value));
 
@@ -116,10 +141,12 @@ private slots:
         const QJsonArray worst = fr["worst"].toArray();
         QCOMPARE(worst.size(), int(boardRows.size()));
         for (int i = 1; i < worst.size(); ++i)
-            QVERIFY(boardRows.at(worst[i - 1].toString())["snr_db"].toDouble() <= boardRows.at(worst[i].toString())["snr_db"].toDouble());
+            QVERIFY(boardRows.at(worst[i - 1].toString())["snr_db"].toDouble() <=
+                    boardRows.at(worst[i].toString())["snr_db"].toDouble());
         QString expectedDrop;
         for (const QJsonValue v : fr["layers"].toArray())
-            if (expectedDrop.isEmpty() && v.toObject()["snr_drop_db"].toDouble() > 5) expectedDrop = v.toObject()["value"].toString();
+            if (expectedDrop.isEmpty() && v.toObject()["snr_drop_db"].toDouble() > 5)
+                expectedDrop = v.toObject()["value"].toString();
         QVERIFY(!expectedDrop.isEmpty()); // features.6's Relu: ~8 dB below features.3's MaxPool
         QCOMPARE(fr["first_drop"].toObject()["value"].toString(), expectedDrop);
 
@@ -141,7 +168,9 @@ private slots:
         const QString db = m_dir.filePath("errors.db");
         auto bench = [&](const QString& fp, const QStringList& more = {}) {
             return runCli(QStringList{"bench", m_quant, "--board", "host", "--iterations", "1", "--warmup", "0",
-                                      "--float-reference", fp, "--db", db, "--work-dir", m_dir.filePath("work-errors")} + more);
+                                      "--float-reference", fp, "--db", db, "--work-dir",
+                                      m_dir.filePath("work-errors")} +
+                          more);
         };
         const CliResult otherShape = bench(unrelatedModel(m_dir, "small.onnx", {1, 1, 8, 8}));
         QCOMPARE(otherShape.code, 4);
@@ -155,11 +184,13 @@ private slots:
         QVERIFY(renamed.save(m_dir.filePath("renamed.onnx")));
         const CliResult otherInput = bench(m_dir.filePath("renamed.onnx"));
         QCOMPARE(otherInput.code, 4);
-        QVERIFY2(otherInput.err.contains("'pixels' is not an input of the model benchmarked"), otherInput.err.constData());
+        QVERIFY2(otherInput.err.contains("'pixels' is not an input of the model benchmarked"),
+                 otherInput.err.constData());
 
         const CliResult unmatched = bench(unrelatedModel(m_dir, "unrelated.onnx", {1, 1, 16, 16}));
         QCOMPARE(unmatched.code, 4);
-        QVERIFY2(unmatched.err.contains("no layer of it has a float32 counterpart") && unmatched.err.contains("quantize keeps"),
+        QVERIFY2(unmatched.err.contains("no layer of it has a float32 counterpart") &&
+                     unmatched.err.contains("quantize keeps"),
                  unmatched.err.constData());
 
         const CliResult missing = bench(m_dir.filePath("no-such.onnx"));
@@ -167,7 +198,8 @@ private slots:
         QVERIFY2(missing.err.contains("no-such.onnx"), missing.err.constData());
 
         QCOMPARE(bench(m_digits, {"--snr-drop", "-1"}).code, 2);
-        QCOMPARE(runCli({"bench", m_quant, "--board", "host", "--snr-drop", "3", "--db", db}).code, 2); // without --float-reference
+        QCOMPARE(runCli({"bench", m_quant, "--board", "host", "--snr-drop", "3", "--db", db}).code,
+                 2); // without --float-reference
         QCOMPARE(bench(m_digits, {"--runtime", "onnxruntime"}).code, 2);
 
         // Nothing reached the board: no run stored.

@@ -36,7 +36,8 @@ std::map<QString, Section> docSections() {
         if (!line.startsWith("    embark-cli " + current)) continue;
         QString synopsis = line;
         // Continuation lines are indented deeper than the synopsis' own four spaces.
-        while (i + 1 < lines.size() && lines[i + 1].startsWith("     ") && !lines[i + 1].trimmed().startsWith("embark-cli"))
+        while (i + 1 < lines.size() && lines[i + 1].startsWith("     ") &&
+               !lines[i + 1].trimmed().startsWith("embark-cli"))
             synopsis += " " + lines[++i];
         out[current].synopses << normalized(synopsis).mid(QStringLiteral("embark-cli ").size());
     }
@@ -84,7 +85,8 @@ QSet<QString> requiredOptions(const QString& synopsis, const std::map<QString, Q
 std::map<QString, QString> helpOptions(const QString& help) {
     std::map<QString, QString> out;
     // "  -o, --output <DIR>  ...", "  --db, --store <FILE>  ..." (the first long name counts)
-    static const QRegularExpression head("^\\s+(?:-\\w, )?--([a-z][a-z0-9-]*)(?:, --[a-z0-9-]+)*(?: <[^>]*>)?\\s{2,}(.*)$");
+    static const QRegularExpression head(
+        "^\\s+(?:-\\w, )?--([a-z][a-z0-9-]*)(?:, --[a-z0-9-]+)*(?: <[^>]*>)?\\s{2,}(.*)$");
     QString last;
     for (const QString& line : help.split('\n')) {
         const auto m = head.match(line);
@@ -107,16 +109,20 @@ QStringList commandNames() {
     QStringList names;
     bool inCommands = false;
     for (const QString& line : QString::fromUtf8(r.out).split('\n')) {
-        if (line.startsWith("Commands:")) inCommands = true;
-        else if (inCommands && line.trimmed().isEmpty()) break;
-        else if (inCommands) names << line.trimmed().section(' ', 0, 0);
+        if (line.startsWith("Commands:"))
+            inCommands = true;
+        else if (inCommands && line.trimmed().isEmpty())
+            break;
+        else if (inCommands)
+            names << line.trimmed().section(' ', 0, 0);
     }
     return names;
 }
 
 QString usageLine(const QByteArray& help) {
     const QString first = QString::fromUtf8(help).section('\n', 0, 0);
-    return first.startsWith("Usage: embark-cli ") ? normalized(first.mid(QStringLiteral("Usage: embark-cli ").size())) : QString();
+    return first.startsWith("Usage: embark-cli ") ? normalized(first.mid(QStringLiteral("Usage: embark-cli ").size()))
+                                                  : QString();
 }
 
 } // namespace
@@ -152,7 +158,8 @@ private slots:
             const QSet<QString> required = requiredOptions(synopses.first(), shorts);
             for (const auto& [name, description] : options)
                 if (description.contains("(default") || description.contains("; default"))
-                    QVERIFY2(!required.contains(name), qPrintable(command + " --" + name + " has a default but the synopsis requires it"));
+                    QVERIFY2(!required.contains(name),
+                             qPrintable(command + " --" + name + " has a default but the synopsis requires it"));
             return;
         }
         // Subcommands: each documented form names only options its help knows, and together
@@ -183,7 +190,8 @@ private slots:
         const auto sections = docSections();
         const auto section = sections.find("Target options");
         QVERIFY2(section != sections.end(), "docs/cli.md has a '## Target options' section");
-        static const QRegularExpression row("^\\| `--([a-z-]+)[^`]*` \\| ([^|]+) \\|", QRegularExpression::MultilineOption);
+        static const QRegularExpression row("^\\| `--([a-z-]+)[^`]*` \\| ([^|]+) \\|",
+                                            QRegularExpression::MultilineOption);
         std::map<QString, QString> defaults;
         for (auto it = row.globalMatch(section->second.text); it.hasNext();) {
             const auto m = it.next();
@@ -199,7 +207,8 @@ private slots:
                 QVERIFY2(o != options.end(), qPrintable(QString(command) + " takes no --" + name));
                 if (value == "none") continue;
                 QVERIFY2(o->second.contains("default " + value) || o->second.contains("default: " + value),
-                         qPrintable(QString(command) + " --" + name + ": docs say the default is '" + value + "', --help: " + o->second));
+                         qPrintable(QString(command) + " --" + name + ": docs say the default is '" + value +
+                                    "', --help: " + o->second));
             }
         }
     }

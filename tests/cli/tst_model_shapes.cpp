@@ -28,8 +28,10 @@ void setShape(pb::ValueInfoProto* vi, const std::string& name, const std::vector
     tt->set_elem_type(elem);
     auto* shape = tt->mutable_shape();
     for (size_t i = 0; i < dims.size(); ++i) {
-        if (dims[i] >= 0) shape->add_dim()->set_dim_value(dims[i]);
-        else shape->add_dim()->set_dim_param(params.at(i));
+        if (dims[i] >= 0)
+            shape->add_dim()->set_dim_value(dims[i]);
+        else
+            shape->add_dim()->set_dim_param(params.at(i));
     }
 }
 
@@ -63,7 +65,9 @@ QJsonArray dims(std::initializer_list<int> d) {
     for (int x : d) a.append(x);
     return a;
 }
-QByteArray describe(const test::CliResult& r) { return "exit " + QByteArray::number(r.code) + "\nstdout: " + r.out.right(1500) + "\nstderr: " + r.err.right(1500); }
+QByteArray describe(const test::CliResult& r) {
+    return "exit " + QByteArray::number(r.code) + "\nstdout: " + r.out.right(1500) + "\nstderr: " + r.err.right(1500);
+}
 
 } // namespace
 
@@ -79,7 +83,8 @@ private slots:
         const QByteArray warning = "value 'pooled' is declared 1x4x28x28 but its op computes 1x4x27x27";
 
         test::CliResult inspect = test::runCli({"inspect", model, "--json"});
-        QVERIFY2(inspect.code == 0 && inspect.err.contains(warning) && inspect.err.contains("value 'y'"), describe(inspect));
+        QVERIFY2(inspect.code == 0 && inspect.err.contains(warning) && inspect.err.contains("value 'y'"),
+                 describe(inspect));
         QCOMPARE(json(inspect.out)["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 4, 27, 27}));
 
         test::CliResult plan = test::runCli({"plan", model, "--json"});
@@ -142,7 +147,8 @@ private slots:
         QVERIFY(symbolicModel().save(model));
         for (const QString& shape : {QStringLiteral("1x3x16"), QStringLiteral("2x3x40")}) {
             const QString out = m_tmp.path() + "/several_" + shape;
-            test::CliResult r = test::runCli({"export", model, "--lib", "portable", "--shape", "audio=" + shape, "-o", out});
+            test::CliResult r =
+                test::runCli({"export", model, "--lib", "portable", "--shape", "audio=" + shape, "-o", out});
             QVERIFY2(r.code == 0, describe(r));
             QFile manifest(out + "/export.json");
             QVERIFY(manifest.open(QIODevice::ReadOnly));

@@ -43,7 +43,8 @@ QByteArray readAll(const QString& path) {
 
 // The digits test set k's image ([1,1,16,16] in [0,1]) as 8-bit gray levels.
 std::vector<uint8_t> digitPixels(int k) {
-    auto t = embark::onnx::readTensorProto((digitsSets() + QStringLiteral("/test_data_set_%1/input_0.pb").arg(k)).toStdString());
+    auto t = embark::onnx::readTensorProto(
+        (digitsSets() + QStringLiteral("/test_data_set_%1/input_0.pb").arg(k)).toStdString());
     std::vector<uint8_t> px;
     if (!t) return px;
     const float* v = t->tensor.as<float>();
@@ -54,7 +55,8 @@ std::vector<uint8_t> digitPixels(int k) {
 
 // The digits test set k's input tensor itself.
 ir::Tensor digitTensor(int k) {
-    auto t = embark::onnx::readTensorProto((digitsSets() + QStringLiteral("/test_data_set_%1/input_0.pb").arg(k)).toStdString());
+    auto t = embark::onnx::readTensorProto(
+        (digitsSets() + QStringLiteral("/test_data_set_%1/input_0.pb").arg(k)).toStdString());
     return t ? t->tensor : ir::Tensor();
 }
 
@@ -70,7 +72,8 @@ QImage rgbImage(int w, int h, int seed) {
     QImage img(w, h, QImage::Format_RGB888);
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x)
-            img.setPixelColor(x, y, QColor((x * 37 + seed * 11) % 256, (y * 53 + seed * 7) % 256, ((x + y) * 29 + seed) % 256));
+            img.setPixelColor(
+                x, y, QColor((x * 37 + seed * 11) % 256, (y * 53 + seed * 7) % 256, ((x + y) * 29 + seed) % 256));
     return img;
 }
 
@@ -124,7 +127,7 @@ private slots:
         QVERIFY(geo);
         t = jobs::imageTensor(img, "a.png", o, *nhwc, *geo);
         QVERIFY(t);
-        QCOMPARE(t->as<float>()[1], 0.f);                          // pixel 0, G
+        QCOMPARE(t->as<float>()[1], 0.f);                             // pixel 0, G
         QCOMPARE(t->as<float>()[3], float((10 / 255.0 - 0.5) / 0.5)); // pixel 1, R
 
         ir::Value* gray = g.addValue("z", ir::DType::Float32, ir::Shape{1, 1, 1, 2});
@@ -143,11 +146,14 @@ private slots:
         t = jobs::imageTensor(img, "a.png", jobs::ImageOptions{}, *big, *geo);
         QVERIFY(!t);
         const QString m = QString::fromStdString(t.error().message);
-        QVERIFY2(m.contains("'a.png'") && m.contains("2x1") && m.contains("1x3x4x4") && m.contains("--resize"), qPrintable(m));
+        QVERIFY2(m.contains("'a.png'") && m.contains("2x1") && m.contains("1x3x4x4") && m.contains("--resize"),
+                 qPrintable(m));
         // Inputs that take no image.
-        QVERIFY(!jobs::imageGeometry(*g.addValue("v", ir::DType::Float32, ir::Shape{1, 5, 4, 4}), jobs::ImageLayout::NCHW));
+        QVERIFY(
+            !jobs::imageGeometry(*g.addValue("v", ir::DType::Float32, ir::Shape{1, 5, 4, 4}), jobs::ImageLayout::NCHW));
         QVERIFY(!jobs::imageGeometry(*g.addValue("w", ir::DType::Float32, ir::Shape{4, 4}), jobs::ImageLayout::NCHW));
-        QVERIFY(!jobs::imageGeometry(*g.addValue("u", ir::DType::UInt8, ir::Shape{1, 3, 4, 4}), jobs::ImageLayout::NCHW));
+        QVERIFY(
+            !jobs::imageGeometry(*g.addValue("u", ir::DType::UInt8, ir::Shape{1, 3, 4, 4}), jobs::ImageLayout::NCHW));
     }
 
     // The digits model from PNGs of its 10 test sets: the same bytes as from .npy files of the
@@ -159,14 +165,16 @@ private slots:
         for (int k = 0; k < 10; ++k) {
             const std::vector<uint8_t> px = digitPixels(k);
             QCOMPARE(px.size(), size_t(256));
-            QVERIFY(grayImage(px, 16, 16).save(dir.filePath(QString(k < 5 ? "png/digit_%1.png" : "png/more/digit_%1.png").arg(k))));
+            QVERIFY(grayImage(px, 16, 16)
+                        .save(dir.filePath(QString(k < 5 ? "png/digit_%1.png" : "png/more/digit_%1.png").arg(k))));
             std::vector<float> v;
             for (uint8_t p : px) v.push_back(static_cast<float>(p / 255.0));
             QVERIFY(embark::onnx::writeNpy(dir.filePath(QStringLiteral("npy/digit_%1.npy").arg(k)).toStdString(),
-                                   ir::Tensor::fromFloats(ir::Shape{1, 1, 16, 16}, v)));
+                                           ir::Tensor::fromFloats(ir::Shape{1, 1, 16, 16}, v)));
         }
         const QString fromPng = dir.filePath("png.onnx"), fromNpy = dir.filePath("npy.onnx");
-        const CliResult r = runCli({"quantize", digitsModel(), "-o", fromPng, "--calib", dir.filePath("png"), "--json"});
+        const CliResult r =
+            runCli({"quantize", digitsModel(), "-o", fromPng, "--calib", dir.filePath("png"), "--json"});
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object()["samples"].toInt(), 10);
         QVERIFY2(r.err.contains("calibrating on 10 sample(s), minmax"), r.err.constData());
@@ -178,16 +186,21 @@ private slots:
         QVERIFY2(inspect.code == 0, inspect.err.constData());
         QVERIFY(QJsonDocument::fromJson(inspect.out).object()["ops"].toObject()["QuantizeLinear"].toInt() > 0);
         for (int k = 0; k < 10; ++k) {
-            const CliResult run = runCli({"run", fromPng, "--expect", digitsSets() + QStringLiteral("/test_data_set_%1").arg(k), "--json"});
+            const CliResult run = runCli(
+                {"run", fromPng, "--expect", digitsSets() + QStringLiteral("/test_data_set_%1").arg(k), "--json"});
             QVERIFY2(run.code == 0 || run.code == 1, run.err.constData());
             const QJsonObject o = QJsonDocument::fromJson(run.out).object();
-            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(),
+                     k);
         }
 
         // Deterministic: the same images and options, the same bytes (entropy: two passes).
         const QString a = dir.filePath("a.onnx"), b = dir.filePath("b.onnx");
         for (const QString& out : {a, b})
-            QCOMPARE(runCli({"quantize", digitsModel(), "-o", out, "--calib", dir.filePath("png"), "--method", "entropy"}).code, 0);
+            QCOMPARE(
+                runCli({"quantize", digitsModel(), "-o", out, "--calib", dir.filePath("png"), "--method", "entropy"})
+                    .code,
+                0);
         QVERIFY(readAll(a) == readAll(b));
     }
 
@@ -201,11 +214,13 @@ private slots:
         const QString out = dir.filePath("q.onnx");
         const CliResult noResize = runCli({"quantize", digitsModel(), "-o", out, "--calib", big});
         QCOMPARE(noResize.code, 4);
-        QVERIFY2(noResize.err.contains("big.png") && noResize.err.contains("32x32") && noResize.err.contains("1x1x16x16"),
+        QVERIFY2(noResize.err.contains("big.png") && noResize.err.contains("32x32") &&
+                     noResize.err.contains("1x1x16x16"),
                  noResize.err.constData());
         QVERIFY(!QFileInfo::exists(out));
         for (const QString& resize : {QStringLiteral("16x16"), QStringLiteral("16"), QStringLiteral("20")}) {
-            const CliResult r = runCli({"quantize", digitsModel(), "-o", out, "--calib", big, "--calib", wide, "--resize", resize});
+            const CliResult r =
+                runCli({"quantize", digitsModel(), "-o", out, "--calib", big, "--calib", wide, "--resize", resize});
             QVERIFY2(r.code == 0, qPrintable(resize + ": " + r.err));
             QVERIFY(QFile::remove(out));
         }
@@ -230,31 +245,37 @@ private slots:
                 for (int x = 0; x < 8; ++x) {
                     const QColor c = img.pixelColor(x, y);
                     const int rgb[3] = {c.red(), c.green(), c.blue()};
-                    for (int ch = 0; ch < 3; ++ch) v.push_back(static_cast<float>((rgb[ch] / 255.0 - mean[ch]) / stdv[ch]));
+                    for (int ch = 0; ch < 3; ++ch)
+                        v.push_back(static_cast<float>((rgb[ch] / 255.0 - mean[ch]) / stdv[ch]));
                 }
             QVERIFY(embark::onnx::writeNpy(dir.filePath(QStringLiteral("npy/%1.npy").arg(k)).toStdString(),
-                                   ir::Tensor::fromFloats(ir::Shape{1, 8, 8, 3}, v)));
+                                           ir::Tensor::fromFloats(ir::Shape{1, 8, 8, 3}, v)));
         }
         QVERIFY(rgbImage(8, 8, 9).save(dir.filePath("img/photo.jpg"), "JPEG", 85));
         const QString nchw = dir.filePath("nchw.onnx"), nhwc = dir.filePath("nhwc.onnx");
         QVERIFY(convModel().save(nchw) && nhwcConvModel().save(nhwc));
         const QStringList norm{"--mean", "0.485,0.456,0.406", "--std", "0.229,0.224,0.225"};
-        CliResult r = runCli(QStringList{"quantize", nchw, "-o", dir.filePath("a.onnx"), "--calib", dir.filePath("img"), "--json"} + norm);
+        CliResult r = runCli(
+            QStringList{"quantize", nchw, "-o", dir.filePath("a.onnx"), "--calib", dir.filePath("img"), "--json"} +
+            norm);
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(QJsonDocument::fromJson(r.out).object()["samples"].toInt(), 4);
         QCOMPARE(runCli({"run", dir.filePath("a.onnx")}).code, 0);
 
         const QString fromPng = dir.filePath("nhwc_png.onnx"), fromNpy = dir.filePath("nhwc_npy.onnx");
         r = runCli(QStringList{"quantize", nhwc, "-o", fromPng, "--calib", dir.filePath("img/0.png"), "--calib",
-                               dir.filePath("img/1.png"), "--calib", dir.filePath("img/2.png"), "--layout", "NHWC"} + norm);
+                               dir.filePath("img/1.png"), "--calib", dir.filePath("img/2.png"), "--layout", "NHWC"} +
+                   norm);
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(runCli({"quantize", nhwc, "-o", fromNpy, "--calib", dir.filePath("npy")}).code, 0);
         QVERIFY(readAll(fromPng) == readAll(fromNpy));
 
-        r = runCli(QStringList{"quantize", nchw, "-o", dir.filePath("b.onnx"), "--calib", dir.filePath("img"), "--layout", "NHWC"});
+        r = runCli(QStringList{"quantize", nchw, "-o", dir.filePath("b.onnx"), "--calib", dir.filePath("img"),
+                               "--layout", "NHWC"});
         QCOMPARE(r.code, 4);
         QVERIFY2(r.err.contains("'x'") && r.err.contains("--layout NCHW"), r.err.constData());
-        r = runCli({"quantize", nchw, "-o", dir.filePath("b.onnx"), "--calib", dir.filePath("img"), "--mean", "0.5,0.5"});
+        r = runCli(
+            {"quantize", nchw, "-o", dir.filePath("b.onnx"), "--calib", dir.filePath("img"), "--mean", "0.5,0.5"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--mean"), r.err.constData());
         QVERIFY(!QFileInfo::exists(dir.filePath("b.onnx")));
@@ -293,7 +314,8 @@ private slots:
         } else if (kind == "corrupt") {
             QVERIFY(good.save(calib + "/a_good.png"));
             QFile f(calib + "/broken.png");
-            QVERIFY(f.open(QIODevice::WriteOnly) && f.write(QByteArray("\x89PNG\r\n\x1a\n", 8) + QByteArray(64, 'x')) > 0);
+            QVERIFY(f.open(QIODevice::WriteOnly) &&
+                    f.write(QByteArray("\x89PNG\r\n\x1a\n", 8) + QByteArray(64, 'x')) > 0);
         } else if (kind == "truncated") {
             QByteArray jpeg;
             QBuffer buffer(&jpeg);
@@ -303,16 +325,24 @@ private slots:
         } else if (kind == "nan") {
             std::vector<float> v(256, 0.5f);
             v[17] = NAN;
-            QVERIFY(embark::onnx::writeNpy((calib + "/x.npy").toStdString(), ir::Tensor::fromFloats(ir::Shape{1, 1, 16, 16}, v)));
+            QVERIFY(embark::onnx::writeNpy((calib + "/x.npy").toStdString(),
+                                           ir::Tensor::fromFloats(ir::Shape{1, 1, 16, 16}, v)));
         } else {
             QVERIFY(good.save(calib + "/a.png"));
             if (kind == "options") {
                 calib = digitsSets() + "/test_data_set_0";
-                extra << "--mean" << "0.5";
+                extra << "--mean"
+                      << "0.5";
             }
-            if (kind == "resize") extra << "--resize" << "16x";
-            if (kind == "std") extra << "--std" << "0";
-            if (kind == "layout") extra << "--layout" << "HWC";
+            if (kind == "resize")
+                extra << "--resize"
+                      << "16x";
+            if (kind == "std")
+                extra << "--std"
+                      << "0";
+            if (kind == "layout")
+                extra << "--layout"
+                      << "HWC";
         }
         const QString out = dir.filePath("out.onnx");
         QFile old(out);
@@ -336,7 +366,10 @@ private slots:
         auto set = jobs::calibrationSet(*graph, *sources, jobs::ImageOptions{});
         QVERIFY(set);
         int loads = 0;
-        passes::CalibrationSet counted{set->size, [&](size_t i) { ++loads; return set->load(i); }};
+        passes::CalibrationSet counted{set->size, [&](size_t i) {
+                                           ++loads;
+                                           return set->load(i);
+                                       }};
         std::vector<std::pair<int, int>> calls;
         passes::CalibrationOptions entropy;
         entropy.method = passes::CalibrationMethod::Entropy;
@@ -355,7 +388,8 @@ private slots:
         auto cancelled = passes::quantizeStatic(h, counted, {}, {}, [](int done, int) { return done < 3; });
         QVERIFY(!cancelled);
         QCOMPARE(cancelled.error().kind, ErrorKind::External);
-        QVERIFY2(QString::fromStdString(cancelled.error().message).contains("cancelled"), cancelled.error().message.c_str());
+        QVERIFY2(QString::fromStdString(cancelled.error().message).contains("cancelled"),
+                 cancelled.error().message.c_str());
         QCOMPARE(loads, 3);
         for (const ir::Node* n : h.nodes()) QVERIFY(n->op != ir::OpKind::QuantizeLinear);
     }

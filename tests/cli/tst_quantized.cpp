@@ -65,13 +65,13 @@ private slots:
     // identical to ONNX's (integers compare with ==; run compares integer outputs exactly).
     void onnxQuantizationTests_data() {
         QTest::addColumn<QString>("test");
-        for (const char* t : {"test_basic_convinteger", "test_convinteger_with_padding", "test_convinteger_without_padding",
-                              "test_dequantizelinear", "test_dequantizelinear_axis", "test_dynamicquantizelinear",
-                              "test_dynamicquantizelinear_expanded", "test_dynamicquantizelinear_max_adjusted",
-                              "test_dynamicquantizelinear_max_adjusted_expanded", "test_dynamicquantizelinear_min_adjusted",
-                              "test_dynamicquantizelinear_min_adjusted_expanded", "test_matmulinteger", "test_qlinearconv",
-                              "test_qlinearmatmul_2D", "test_qlinearmatmul_3D", "test_quantizelinear",
-                              "test_quantizelinear_axis"})
+        for (const char* t :
+             {"test_basic_convinteger", "test_convinteger_with_padding", "test_convinteger_without_padding",
+              "test_dequantizelinear", "test_dequantizelinear_axis", "test_dynamicquantizelinear",
+              "test_dynamicquantizelinear_expanded", "test_dynamicquantizelinear_max_adjusted",
+              "test_dynamicquantizelinear_max_adjusted_expanded", "test_dynamicquantizelinear_min_adjusted",
+              "test_dynamicquantizelinear_min_adjusted_expanded", "test_matmulinteger", "test_qlinearconv",
+              "test_qlinearmatmul_2D", "test_qlinearmatmul_3D", "test_quantizelinear", "test_quantizelinear_axis"})
             QTest::newRow(t) << QString(t);
     }
     void onnxQuantizationTests() {
@@ -104,7 +104,8 @@ private slots:
         const QString model = save(tmp, m, "mmi.onnx");
         const Result r = cli({"run", model, "--expect", dir + "/test_data_set_0", "--json"});
         QCOMPARE(r.code, 1);
-        const QJsonObject c = QJsonDocument::fromJson(r.out).object()["accuracy"].toObject()["outputs"].toArray().first().toObject();
+        const QJsonObject c =
+            QJsonDocument::fromJson(r.out).object()["accuracy"].toObject()["outputs"].toArray().first().toObject();
         QVERIFY(!c["ok"].toBool());
         QVERIFY(c["exact"].toBool());
     }
@@ -115,11 +116,26 @@ private slots:
         QTest::addColumn<QString>("node");
         QTest::addColumn<QString>("op");
         QTest::addColumn<QString>("what");
-        QTest::newRow("int4 zero point") << "int4" << "q4" << "QuantizeLinear" << "int4";
-        QTest::newRow("uint4 zero point") << "uint4" << "q4" << "QuantizeLinear" << "uint4";
-        QTest::newRow("float8 input") << "float8" << "dq8" << "DequantizeLinear" << "float8e4m3fn";
-        QTest::newRow("float8 output_dtype") << "output_dtype" << "q8" << "QuantizeLinear" << "float8e5m2";
-        QTest::newRow("blocked") << "blocked" << "qb" << "DequantizeLinear" << "block_size 2";
+        QTest::newRow("int4 zero point") << "int4"
+                                         << "q4"
+                                         << "QuantizeLinear"
+                                         << "int4";
+        QTest::newRow("uint4 zero point") << "uint4"
+                                          << "q4"
+                                          << "QuantizeLinear"
+                                          << "uint4";
+        QTest::newRow("float8 input") << "float8"
+                                      << "dq8"
+                                      << "DequantizeLinear"
+                                      << "float8e4m3fn";
+        QTest::newRow("float8 output_dtype") << "output_dtype"
+                                             << "q8"
+                                             << "QuantizeLinear"
+                                             << "float8e5m2";
+        QTest::newRow("blocked") << "blocked"
+                                 << "qb"
+                                 << "DequantizeLinear"
+                                 << "block_size 2";
     }
     void unsupportedQuantizationIsRefused() {
         QFETCH(QString, kind);
@@ -168,9 +184,12 @@ private slots:
     void badQuantizationParametersAreRefused_data() {
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("message");
-        QTest::newRow("zero scale") << "zero" << "scales must be positive";
-        QTest::newRow("negative scale") << "negative" << "scales must be positive";
-        QTest::newRow("per-axis length") << "axis" << "one value per index of the axis";
+        QTest::newRow("zero scale") << "zero"
+                                    << "scales must be positive";
+        QTest::newRow("negative scale") << "negative"
+                                        << "scales must be positive";
+        QTest::newRow("per-axis length") << "axis"
+                                         << "one value per index of the axis";
     }
     void badQuantizationParametersAreRefused() {
         QFETCH(QString, kind);
@@ -188,7 +207,8 @@ private slots:
         for (const char* command : {"inspect", "run"}) { // refused at import, by every command
             const Result r = cli({command, model});
             QCOMPARE(r.code, 4);
-            QVERIFY2(r.err.contains("node 'quant' (QuantizeLinear)") && r.err.contains(message.toUtf8()), r.err.constData());
+            QVERIFY2(r.err.contains("node 'quant' (QuantizeLinear)") && r.err.contains(message.toUtf8()),
+                     r.err.constData());
         }
     }
 
@@ -246,7 +266,8 @@ private slots:
         for (const QString& file : {pbFile.fileName(), npy.fileName()}) {
             const Result r = cli({"run", dqModel, "--input", "xq=" + file, "--json"});
             QVERIFY2(r.code == 0, r.err.constData());
-            const QJsonArray head = QJsonDocument::fromJson(r.out).object()["outputs"].toArray().first().toObject()["head"].toArray();
+            const QJsonArray head =
+                QJsonDocument::fromJson(r.out).object()["outputs"].toArray().first().toObject()["head"].toArray();
             QCOMPARE(head, (QJsonArray{-62.5, 0.0, 1.5, 65.0}));
         }
     }
@@ -319,7 +340,8 @@ private slots:
 
         const QJsonObject ops = QJsonDocument::fromJson(cli({"inspect", out, "--json"}).out).object()["ops"].toObject();
         QCOMPARE(ops["QuantizeLinear"].toInt(), summary["quantized_activations"].toInt());
-        QCOMPARE(ops["DequantizeLinear"].toInt(), summary["quantized_activations"].toInt() + 4 + 4); // + weights, biases
+        QCOMPARE(ops["DequantizeLinear"].toInt(),
+                 summary["quantized_activations"].toInt() + 4 + 4); // + weights, biases
         QCOMPARE(ops["Conv"].toInt(), 3);
 
         for (int k = 0; k < 10; ++k) {
@@ -327,9 +349,11 @@ private slots:
             const Result run = cli({"run", out, "--expect", set, "--json"});
             QVERIFY2(run.code == 0 || run.code == 1, run.err.constData()); // 1: outside the float tolerance
             const QJsonObject o = QJsonDocument::fromJson(run.out).object();
-            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+            QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(),
+                     k);
             const QJsonObject c = o["accuracy"].toObject()["outputs"].toArray().first().toObject();
-            QVERIFY2(c["cosine"].toDouble() > 0.999 && c["snr_db"].toDouble() > 25, qPrintable(QString::number(c["snr_db"].toDouble())));
+            QVERIFY2(c["cosine"].toDouble() > 0.999 && c["snr_db"].toDouble() > 25,
+                     qPrintable(QString::number(c["snr_db"].toDouble())));
         }
 
         const QString again = dir.filePath("again.onnx");
@@ -347,8 +371,9 @@ private slots:
         const QString digits = sourceDir() + "/resources/models/digits_cnn.onnx";
         const QString out = dir.filePath("digits_int8.onnx");
         QCOMPARE(cli({"quantize", digits, "-o", out, "--calib", sourceDir() + "/resources/models/digits_cnn"}).code, 0);
-        const Result r = cli({"bench", out, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup", "0",
-                              "--accuracy-layers", "--json", "--db", dir.filePath("runs.db"), "--work-dir", dir.filePath("work")});
+        const Result r =
+            cli({"bench", out, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup", "0",
+                 "--accuracy-layers", "--json", "--db", dir.filePath("runs.db"), "--work-dir", dir.filePath("work")});
         QVERIFY2(r.code == 0, r.err.constData());
         const QJsonObject acc = QJsonDocument::fromJson(r.out).object()["accuracy"].toObject();
         QVERIFY(!acc["outputs"].toArray().isEmpty() && !acc["layers"].toArray().isEmpty());
@@ -364,11 +389,12 @@ private slots:
         const QJsonArray q = acc["quantization_error"].toArray();
         QCOMPARE(q.size(), 1);
         const QJsonObject e = q.first().toObject();
-        QVERIFY2(e["max_abs"].toDouble() > 0 && e["cosine"].toDouble() > 0.99, qPrintable(QString::number(e["cosine"].toDouble())));
+        QVERIFY2(e["max_abs"].toDouble() > 0 && e["cosine"].toDouble() > 0.99,
+                 qPrintable(QString::number(e["cosine"].toDouble())));
 
         // A float model has no quantization error to report.
-        const Result f = cli({"bench", digits, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup", "0",
-                              "--json", "--db", "-", "--work-dir", dir.filePath("work")});
+        const Result f = cli({"bench", digits, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup",
+                              "0", "--json", "--db", "-", "--work-dir", dir.filePath("work")});
         QVERIFY2(f.code == 0, f.err.constData());
         QVERIFY(!QJsonDocument::fromJson(f.out).object()["accuracy"].toObject().contains("quantization_error"));
     }
@@ -410,7 +436,8 @@ private slots:
                 }
         QVERIFY(o["first_drop"].isNull()); // no 10 dB fall on digits
         const Result flagged = cli({"compare", digits, out, "--input", set0, "--snr-drop", "0", "--top", "3"});
-        QVERIFY2(flagged.code == 0 && flagged.out.contains("First layer whose SNR fell by more than 0 dB"), flagged.out.constData());
+        QVERIFY2(flagged.code == 0 && flagged.out.contains("First layer whose SNR fell by more than 0 dB"),
+                 flagged.out.constData());
 
         // A model with other inputs, a bad option, an unrelated model.
         QCOMPARE(cli({"compare", digits, out, "--snr-drop", "-1"}).code, 2);
@@ -439,7 +466,8 @@ private slots:
         QCOMPARE(cli({"quantize", digits, "-o", minmax, "--calib", sets}).code, 0);
         const auto base = scales(minmax);
         QVERIFY(!base.empty());
-        for (const QStringList& extra : {QStringList{"--method", "percentile", "--percentile", "99.9"}, QStringList{"--method", "entropy"}}) {
+        for (const QStringList& extra :
+             {QStringList{"--method", "percentile", "--percentile", "99.9"}, QStringList{"--method", "entropy"}}) {
             const QString out = dir.filePath(extra[1] + ".onnx");
             const Result r = cli(QStringList{"quantize", digits, "-o", out, "--calib", sets, "--json"} + extra);
             QVERIFY2(r.code == 0, r.err.constData());
@@ -453,13 +481,18 @@ private slots:
             }
             QVERIFY2(narrower, qPrintable(extra[1])); // something was clipped
             for (int k = 0; k < 10; ++k) {
-                const Result run = cli({"run", out, "--expect", sets + QStringLiteral("/test_data_set_%1").arg(k), "--json"});
+                const Result run =
+                    cli({"run", out, "--expect", sets + QStringLiteral("/test_data_set_%1").arg(k), "--json"});
                 const QJsonObject o = QJsonDocument::fromJson(run.out).object();
-                QCOMPARE(o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
+                QCOMPARE(
+                    o["outputs"].toArray().first().toObject()["top5"].toArray().first().toObject()["index"].toInt(), k);
             }
         }
         QCOMPARE(cli({"quantize", digits, "-o", dir.filePath("x.onnx"), "--calib", sets, "--method", "kl"}).code, 2);
-        QCOMPARE(cli({"quantize", digits, "-o", dir.filePath("x.onnx"), "--calib", sets, "--method", "percentile", "--percentile", "0"}).code, 2);
+        QCOMPARE(cli({"quantize", digits, "-o", dir.filePath("x.onnx"), "--calib", sets, "--method", "percentile",
+                      "--percentile", "0"})
+                     .code,
+                 2);
         QVERIFY(!QFileInfo::exists(dir.filePath("x.onnx")));
     }
 
@@ -502,7 +535,8 @@ private slots:
         if (kind == "misfit" || kind == "nan") {
             std::vector<float> v(kind == "nan" ? 256 : 64, 0.5f);
             if (kind == "nan") v[17] = NAN;
-            const ir::Tensor t = ir::Tensor::fromFloats(kind == "nan" ? ir::Shape{1, 1, 16, 16} : ir::Shape{1, 1, 8, 8}, v);
+            const ir::Tensor t =
+                ir::Tensor::fromFloats(kind == "nan" ? ir::Shape{1, 1, 16, 16} : ir::Shape{1, 1, 8, 8}, v);
             pb::TensorProto proto;
             ProtoModel::toProto(t, "image", &proto);
             QFile f(calib + "/input_0.pb");

@@ -44,7 +44,8 @@ private slots:
         QVERIFY2(r.code == 0, r.err.constData());
         QCOMPARE(json(r)["arch"].toString(), QStringLiteral("riscv64"));
         QCOMPARE(json(r)["board"].toString(), QStringLiteral("sim-k1"));
-        const CliResult mismatch = runCli({"plan", models() + "/digits_cnn.onnx", "--board", "sim-k230", "--arch", "aarch64"});
+        const CliResult mismatch =
+            runCli({"plan", models() + "/digits_cnn.onnx", "--board", "sim-k230", "--arch", "aarch64"});
         QCOMPARE(mismatch.code, 2);
         QVERIFY2(mismatch.err.contains("--arch aarch64 does not match board 'sim-k230'"), mismatch.err.constData());
     }
@@ -60,8 +61,8 @@ private slots:
         QVERIFY(target["nodes_per_library"].toObject()["portable"].toInt() > 0);
         QVERIFY(target["arena_bytes"].toInt() > 0);
         // Without a target option there is no plan.
-        const CliResult plain = runCli({"quantize", models() + "/digits_cnn.onnx", "-o", m_tmp.filePath("q2.onnx"), "--calib",
-                                        models() + "/digits_cnn/test_data_set_0", "--json"});
+        const CliResult plain = runCli({"quantize", models() + "/digits_cnn.onnx", "-o", m_tmp.filePath("q2.onnx"),
+                                        "--calib", models() + "/digits_cnn/test_data_set_0", "--json"});
         QVERIFY2(plain.code == 0, plain.err.constData());
         QVERIFY(json(plain)["target"].isNull());
     }
@@ -71,9 +72,11 @@ private slots:
         const QString m = models() + "/digits_cnn.onnx";
         QTest::newRow("export") << QStringList{"export", m, "-o", m_tmp.filePath("never"), "--board", "nope"};
         QTest::newRow("plan") << QStringList{"plan", m, "--board", "nope"};
-        QTest::newRow("bench") << QStringList{"bench", m, "--board", "nope", "--db", "-", "--work-dir", m_tmp.filePath("work")};
-        QTest::newRow("quantize") << QStringList{"quantize", m, "-o", m_tmp.filePath("never.onnx"), "--calib",
-                                                 models() + "/digits_cnn/test_data_set_0", "--board", "nope"};
+        QTest::newRow("bench") << QStringList{"bench", m,   "--board",    "nope",
+                                              "--db",  "-", "--work-dir", m_tmp.filePath("work")};
+        QTest::newRow("quantize") << QStringList{
+            "quantize", m,     "-o", m_tmp.filePath("never.onnx"), "--calib", models() + "/digits_cnn/test_data_set_0",
+            "--board",  "nope"};
         QTest::newRow("compiler") << QStringList{"plan", m, "--compiler", "icc"};
     }
 

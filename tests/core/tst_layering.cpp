@@ -63,9 +63,9 @@ private slots:
         QVERIFY2(m.order.size() >= 10, "could not read EMBARK_MODULES from core/CMakeLists.txt");
         const std::set<QString> known(m.order.begin(), m.order.end());
         static const QRegularExpression include("^\\s*#\\s*include\\s*([<\"])([^>\"]+)[>\"]");
-        static const QRegularExpression gui(
-            "^(QtGui|QtWidgets|QtPrintSupport|QtSvg|QtCharts)/"
-            "|^Q(Widget|Painter|Color|Image|Pixmap|Font|Icon|GuiApplication|Application|Brush|Pen|Action|Window|Screen)\\b");
+        static const QRegularExpression gui("^(QtGui|QtWidgets|QtPrintSupport|QtSvg|QtCharts)/"
+                                            "|^Q(Widget|Painter|Color|Image|Pixmap|Font|Icon|GuiApplication|"
+                                            "Application|Brush|Pen|Action|Window|Screen)\\b");
         QStringList problems;
         int files = 0;
         for (const QString& module : m.order) {
@@ -90,10 +90,12 @@ private slots:
                     const QString first = target.section('/', 0, 0);
                     if (!target.contains('/')) continue; // a file of the same folder
                     if (first == "ui" || first == "app") {
-                        problems << where + "includes \"" + target + "\" from " + first + "/ (core never depends on it)";
+                        problems << where + "includes \"" + target + "\" from " + first +
+                                        "/ (core never depends on it)";
                     } else if (known.count(first) && first != module && !allowed.count(first)) {
-                        problems << where + "includes \"" + target + "\" but core/CMakeLists.txt does not give module '" +
-                                        module + "' a dependency on '" + first + "'";
+                        problems << where + "includes \"" + target +
+                                        "\" but core/CMakeLists.txt does not give module '" + module +
+                                        "' a dependency on '" + first + "'";
                     }
                 }
             }
@@ -137,8 +139,10 @@ private slots:
             if (it == m.direct.end()) continue;
             for (const QString& d : it->second) {
                 const int at = static_cast<int>(m.order.indexOf(d));
-                if (at < 0) problems << m.order[i] + " depends on unknown module " + d;
-                else if (at >= i) problems << m.order[i] + " depends on " + d + ", which comes after it";
+                if (at < 0)
+                    problems << m.order[i] + " depends on unknown module " + d;
+                else if (at >= i)
+                    problems << m.order[i] + " depends on " + d + ", which comes after it";
             }
             if (closure(m, m.order[i]).count(m.order[i])) problems << m.order[i] + " is in a dependency cycle";
         }

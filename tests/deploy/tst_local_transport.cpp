@@ -23,9 +23,7 @@ targets::Board builtIn(const QString& id) {
     return b.ok() ? *b : targets::Board{};
 }
 
-bool processAlive(const QString& pattern) {
-    return QProcess::execute("pgrep", {"-f", pattern}) == 0;
-}
+bool processAlive(const QString& pattern) { return QProcess::execute("pgrep", {"-f", pattern}) == 0; }
 
 QByteArray readAll(const QString& path) {
     QFile f(path);
@@ -113,8 +111,12 @@ private slots:
         ExecRequest req;
         req.argv = {"sh", "-c", "sleep " + marker + " & echo started; sleep " + marker + "; echo never"};
         req.cancel = &stop;
-        if (cancel) req.onStdout = [&](const QByteArray& chunk) { if (chunk.contains("started")) stop = true; };
-        else req.timeout = std::chrono::milliseconds(1500);
+        if (cancel)
+            req.onStdout = [&](const QByteArray& chunk) {
+                if (chunk.contains("started")) stop = true;
+            };
+        else
+            req.timeout = std::chrono::milliseconds(1500);
         auto r = transport.exec(req);
         QVERIFY(r.ok());
         QCOMPARE(r->outcome, cancel ? ExecResult::Outcome::Cancelled : ExecResult::Outcome::TimedOut);

@@ -179,8 +179,12 @@ private slots:
         req.usePrefix = false;
         req.argv = {"sh", "-c", "sleep " + marker + " & echo started; sleep " + marker + "; echo never"};
         req.cancel = &stop;
-        if (cancel) req.onStdout = [&](const QByteArray& c) { if (c.contains("started")) stop = true; };
-        else req.timeout = std::chrono::milliseconds(1500);
+        if (cancel)
+            req.onStdout = [&](const QByteArray& c) {
+                if (c.contains("started")) stop = true;
+            };
+        else
+            req.timeout = std::chrono::milliseconds(1500);
         auto r = transport.exec(req);
         QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
         QCOMPARE(r->outcome, cancel ? ExecResult::Outcome::Cancelled : ExecResult::Outcome::TimedOut);
@@ -231,7 +235,8 @@ private slots:
         auto dir = transport.makeRunDir("resnet18");
         QVERIFY2(dir.ok(), dir.ok() ? "" : dir.error().message.c_str());
         QVERIFY(dir->startsWith("/tmp/embark-resnet18-"));
-        QCOMPARE(QFileInfo(*dir).permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup), QFileDevice::Permissions());
+        QCOMPARE(QFileInfo(*dir).permissions() & (QFileDevice::ReadOther | QFileDevice::ReadGroup),
+                 QFileDevice::Permissions());
         const Status up = transport.upload(m_probe, "bin/run_export");
         QVERIFY2(up.ok(), qPrintable(messageOf(up)));
         QVERIFY(QFileInfo(*dir + "/bin/run_export").isExecutable());
@@ -282,7 +287,8 @@ private slots:
         auto dir = transport.makeRunDir("failed");
         QVERIFY(dir.ok());
         // Cancelled after the first MiB: the board got part of the bytes and an end of file.
-        const Status cancelled = transport.upload(big, "weights.bin", [](qint64 done, qint64) { return done < (1 << 20); });
+        const Status cancelled =
+            transport.upload(big, "weights.bin", [](qint64 done, qint64) { return done < (1 << 20); });
         QVERIFY2(messageOf(cancelled).contains("cancelled"), qPrintable(messageOf(cancelled)));
         QVERIFY2(QDir(*dir).entryList(QDir::Files | QDir::Hidden).isEmpty(),
                  qPrintable(QDir(*dir).entryList(QDir::Files | QDir::Hidden).join(", ")));
@@ -313,7 +319,8 @@ private slots:
             left = QDir(*small).entryList(QDir::Files | QDir::Hidden);
         }
         QProcess::execute("umount", {mountPoint.path()});
-        QVERIFY2(messageOf(full).contains("no space left on device while uploading") && messageOf(full).contains("test-board"),
+        QVERIFY2(messageOf(full).contains("no space left on device while uploading") &&
+                     messageOf(full).contains("test-board"),
                  qPrintable(messageOf(full)));
         QVERIFY2(left.isEmpty(), qPrintable(left.join(", ")));
     }
@@ -329,7 +336,10 @@ private slots:
         }
         QString asked;
         SshOptions declined = options();
-        declined.confirmHostKey = [&](const HostKeyInfo& info) { asked = info.fingerprint; return false; };
+        declined.confirmHostKey = [&](const HostKeyInfo& info) {
+            asked = info.fingerprint;
+            return false;
+        };
         QVERIFY(!SshTransport(board(), declined).connect().ok());
         QCOMPARE(asked, m_sshd.hostFingerprint());
         QVERIFY(readAll(m_sshd.knownHosts()).isEmpty());
@@ -345,7 +355,10 @@ private slots:
         QVERIFY(m_sshd.writeKnownHostsWithOtherKey());
         SshOptions o = options();
         bool asked = false;
-        o.confirmHostKey = [&](const HostKeyInfo&) { asked = true; return true; };
+        o.confirmHostKey = [&](const HostKeyInfo&) {
+            asked = true;
+            return true;
+        };
         const Status s = SshTransport(board(), o).connect();
         QVERIFY(!s.ok());
         QVERIFY(!asked);

@@ -23,7 +23,10 @@ inline ir::Graph dynamicQuantizedModel() {
         std::vector<float> w(static_cast<size_t>(shape.numel()));
         for (float& v : w) v = normal(rng) * stddev;
         float lo = 0, hi = 0;
-        for (float v : w) { lo = std::min(lo, v); hi = std::max(hi, v); }
+        for (float v : w) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
         float scale = 0, zero = 0;
         std::vector<float> q(w.size());
         if (isSigned) {
@@ -48,16 +51,20 @@ inline ir::Graph dynamicQuantizedModel() {
     auto conv = [&](ir::Value* x, int64_t cin, int64_t cout, const std::string& name, bool isSigned) {
         auto [wq, ws, wz] = qweight(name, ir::Shape{cout, cin, 3, 3}, 0.3f, isSigned);
         auto q = b.opN(OpKind::DynamicQuantizeLinear, {x}, 3, {}, name + "_dql");
-        ir::Value* acc = b.op(OpKind::ConvInteger, {q[0], wq, q[2], wz},
-                              {{"strides", std::vector<int64_t>{2, 2}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, name);
-        ir::Value* y = b.op(OpKind::Add, {dequantize(acc, q[1], ws, name), b.weights(name + "_b", {1, cout, 1, 1}, 0.1f)}, {}, name + "_bias");
+        ir::Value* acc =
+            b.op(OpKind::ConvInteger, {q[0], wq, q[2], wz},
+                 {{"strides", std::vector<int64_t>{2, 2}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, name);
+        ir::Value* y =
+            b.op(OpKind::Add, {dequantize(acc, q[1], ws, name), b.weights(name + "_b", {1, cout, 1, 1}, 0.1f)}, {},
+                 name + "_bias");
         return b.op(OpKind::Relu, {y}, {}, name + "_relu");
     };
     auto matmul = [&](ir::Value* x, int64_t k, int64_t n, const std::string& name) {
         auto [wq, ws, wz] = qweight(name, ir::Shape{k, n}, 0.2f, true);
         auto q = b.opN(OpKind::DynamicQuantizeLinear, {x}, 3, {}, name + "_dql");
         ir::Value* acc = b.op(OpKind::MatMulInteger, {q[0], wq, q[2], wz}, {}, name);
-        return b.op(OpKind::Add, {dequantize(acc, q[1], ws, name), b.weights(name + "_b", {n}, 0.1f)}, {}, name + "_bias");
+        return b.op(OpKind::Add, {dequantize(acc, q[1], ws, name), b.weights(name + "_b", {n}, 0.1f)}, {},
+                    name + "_bias");
     };
     ir::Value* x = b.input("input", {1, 3, 32, 32});
     x = conv(x, 3, 8, "conv1", false);

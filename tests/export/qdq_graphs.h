@@ -64,7 +64,8 @@ inline ir::Value* biasDq(GraphBuilder& b, const std::string& name, float xScale,
         q[static_cast<size_t>(c)] = static_cast<int32_t>((c * 977) % 4001 - 2000);
         s[static_cast<size_t>(c)] = xScale * wScales[static_cast<size_t>(c)];
     }
-    ir::Value* bq = b.constant(name + "_quantized", ir::Tensor::fromBytes(ir::DType::Int32, ir::Shape{n}, q.data(), q.size() * 4));
+    ir::Value* bq =
+        b.constant(name + "_quantized", ir::Tensor::fromBytes(ir::DType::Int32, ir::Shape{n}, q.data(), q.size() * 4));
     ir::Value* bs = b.constant(name + "_scale", ir::Tensor::fromFloats(ir::Shape{n}, s));
     return b.op(ir::OpKind::DequantizeLinear, {bq, bs}, {{"axis", int64_t{0}}}, name + "_DequantizeLinear");
 }
@@ -75,12 +76,16 @@ inline ir::Graph convGraph(int64_t group, int64_t inC, int64_t outC, int64_t str
     std::vector<float> ws;
     ir::Value* w = weightsDq(b, "w", ir::Shape{outC, inC / group, 3, 3}, 0, &ws);
     ir::Value* bias = biasDq(b, "b", 0.02f, ws);
-    ir::Attributes a{{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"group", group},
-                     {"strides", std::vector<int64_t>{stride, stride}}, {"kernel_shape", std::vector<int64_t>{3, 3}}};
+    ir::Attributes a{{"pads", std::vector<int64_t>{1, 1, 1, 1}},
+                     {"group", group},
+                     {"strides", std::vector<int64_t>{stride, stride}},
+                     {"kernel_shape", std::vector<int64_t>{3, 3}}};
     ir::Value* y = b.op(ir::OpKind::Conv, {x, w, bias}, a, "conv");
     if (act == ir::OpKind::Relu) y = b.op(ir::OpKind::Relu, {y}, {}, "relu");
     if (act == ir::OpKind::Clip)
-        y = b.op(ir::OpKind::Clip, {y, b.constant("lo", ir::Tensor::scalarFloat(0.f)), b.constant("hi", ir::Tensor::scalarFloat(0.5f))}, {}, "clip");
+        y = b.op(ir::OpKind::Clip,
+                 {y, b.constant("lo", ir::Tensor::scalarFloat(0.f)), b.constant("hi", ir::Tensor::scalarFloat(0.5f))},
+                 {}, "clip");
     b.output(qdq(b, y, 0.01f, act == ir::OpKind::Identity ? 2 : -128, "y"));
     return b.build();
 }
@@ -115,10 +120,14 @@ inline ir::Graph poolGraph(ir::OpKind op) {
     ir::Value* x = qdq(b, b.input("x", ir::Shape{1, 5, 7, 7}), 0.01f, -20, "x");
     ir::Value* y;
     if (op == ir::OpKind::MaxPool)
-        y = b.op(op, {x}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"strides", std::vector<int64_t>{2, 2}},
-                           {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "pool");
+        y = b.op(op, {x},
+                 {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                  {"strides", std::vector<int64_t>{2, 2}},
+                  {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                 "pool");
     else if (op == ir::OpKind::AveragePool)
-        y = b.op(op, {x}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "pool");
+        y = b.op(op, {x}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                 "pool");
     else
         y = b.op(ir::OpKind::Flatten, {b.op(op, {x}, {}, "pool")}, {}, "flatten");
     b.output(qdq(b, y, 0.007f, 4, "y")); // another scale: requantized

@@ -34,8 +34,8 @@ inline Expected<ir::Graph> quantizedModel(const QString& floatModel, const QStri
 
 // The quantized model written as DIR/FILE_NAME from FLOAT_MODEL calibrated on CALIB, with the
 // input of SAMPLE (an input_0.pb).
-inline Expected<QuantizedSource> quantizedSource(const std::string& name, const QString& floatModel, const QString& calib,
-                                                 const QString& sample, const QString& out) {
+inline Expected<QuantizedSource> quantizedSource(const std::string& name, const QString& floatModel,
+                                                 const QString& calib, const QString& sample, const QString& out) {
     auto g = quantizedModel(floatModel, calib, out);
     if (!g) return g.error();
     auto in = onnx::readTensorProto(sample.toStdString());

@@ -29,7 +29,8 @@ inline ir::Graph textEncoder(int64_t seq = 8, bool extraIo = false, int64_t voca
         return b.op(OpKind::Add, {y, b.weights(name + ".bias", {out}, 0.1f)}, {}, name + "/Add");
     };
     auto heads4 = [&](ir::Value* x, const std::string& name, std::vector<int64_t> perm) {
-        ir::Value* r = b.op(OpKind::Reshape, {x, b.ints(name + "_shape", {1, seq, heads, d / heads})}, {}, name + "/Reshape");
+        ir::Value* r =
+            b.op(OpKind::Reshape, {x, b.ints(name + "_shape", {1, seq, heads, d / heads})}, {}, name + "/Reshape");
         return b.op(OpKind::Transpose, {r}, {{"perm", perm}}, name + "/Transpose");
     };
     ir::Value* q = heads4(linear(h, d, d, "q_proj"), "q", {0, 2, 1, 3});

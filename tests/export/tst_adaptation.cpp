@@ -24,7 +24,8 @@ ir::Graph smallNet() {
                    {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv");
     y = b.op(OpKind::Relu, {y}, {}, "relu");
     y = b.op(OpKind::Add, {y, b.weights("shift", {4, 1, 1})}, {}, "add");
-    y = b.op(OpKind::MaxPool, {y}, {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "pool");
+    y = b.op(OpKind::MaxPool, {y},
+             {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "pool");
     y = b.op(OpKind::Softmax, {y}, {{"axis", int64_t{1}}}, "softmax");
     b.output(y);
     return b.build();
@@ -81,9 +82,12 @@ private slots:
         for (bool padded : {true, false}) {
             test::GraphBuilder b;
             auto* x = b.input("x", {1, 4, 6, 6});
-            const std::vector<int64_t> pads = padded ? std::vector<int64_t>{1, 1, 1, 1} : std::vector<int64_t>{0, 0, 0, 0};
-            auto* y = b.op(OpKind::AveragePool, {x},
-                           {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pads}, {"count_include_pad", int64_t{1}}}, "avg");
+            const std::vector<int64_t> pads =
+                padded ? std::vector<int64_t>{1, 1, 1, 1} : std::vector<int64_t>{0, 0, 0, 0};
+            auto* y =
+                b.op(OpKind::AveragePool, {x},
+                     {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pads}, {"count_include_pad", int64_t{1}}},
+                     "avg");
             b.output(y);
             exporter::AdaptationOptions o;
             o.library = "xnnpack";
@@ -109,13 +113,34 @@ private slots:
         QTest::addColumn<QString>("nodeOverride");
         QTest::addColumn<int>("kind");
         QTest::addColumn<QString>("mentions");
-        QTest::newRow("unknown library") << "fastlib" << "x86_64" << "" << "" << 2 << "fastlib";
-        QTest::newRow("unknown arch") << "portable" << "mips" << "" << "" << 2 << "mips";
-        QTest::newRow("xnnpack on riscv64") << "xnnpack" << "riscv64" << "" << "" << 3 << "XNNPACK_ROOT";
-        QTest::newRow("unknown op") << "portable" << "x86_64" << "Convolution=xnnpack" << "" << 2 << "Convolution";
-        QTest::newRow("override library") << "portable" << "x86_64" << "Conv=nope" << "" << 2 << "nope";
-        QTest::newRow("unknown node") << "portable" << "x86_64" << "" << "conv9=xnnpack" << 2 << "conv9";
-        QTest::newRow("override unavailable") << "portable" << "riscv64" << "Conv=xnnpack" << "" << 3 << "riscv64";
+        QTest::newRow("unknown library") << "fastlib"
+                                         << "x86_64"
+                                         << ""
+                                         << "" << 2 << "fastlib";
+        QTest::newRow("unknown arch") << "portable"
+                                      << "mips"
+                                      << ""
+                                      << "" << 2 << "mips";
+        QTest::newRow("xnnpack on riscv64") << "xnnpack"
+                                            << "riscv64"
+                                            << ""
+                                            << "" << 3 << "XNNPACK_ROOT";
+        QTest::newRow("unknown op") << "portable"
+                                    << "x86_64"
+                                    << "Convolution=xnnpack"
+                                    << "" << 2 << "Convolution";
+        QTest::newRow("override library") << "portable"
+                                          << "x86_64"
+                                          << "Conv=nope"
+                                          << "" << 2 << "nope";
+        QTest::newRow("unknown node") << "portable"
+                                      << "x86_64"
+                                      << ""
+                                      << "conv9=xnnpack" << 2 << "conv9";
+        QTest::newRow("override unavailable") << "portable"
+                                              << "riscv64"
+                                              << "Conv=xnnpack"
+                                              << "" << 3 << "riscv64";
     }
     void badOptions() {
         QFETCH(QString, lib);
@@ -127,8 +152,10 @@ private slots:
         exporter::AdaptationOptions o;
         o.library = lib.toStdString();
         o.arch = arch.toStdString();
-        if (!opOverride.isEmpty()) o.opOverrides[opOverride.section('=', 0, 0).toStdString()] = opOverride.section('=', 1).toStdString();
-        if (!nodeOverride.isEmpty()) o.nodeOverrides[nodeOverride.section('=', 0, 0).toStdString()] = nodeOverride.section('=', 1).toStdString();
+        if (!opOverride.isEmpty())
+            o.opOverrides[opOverride.section('=', 0, 0).toStdString()] = opOverride.section('=', 1).toStdString();
+        if (!nodeOverride.isEmpty())
+            o.nodeOverrides[nodeOverride.section('=', 0, 0).toStdString()] = nodeOverride.section('=', 1).toStdString();
         auto a = exporter::adapt(smallNet(), o);
         QVERIFY(!a.ok());
         QCOMPARE(a.error().exitCode(), kind);

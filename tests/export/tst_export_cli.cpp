@@ -43,7 +43,10 @@ struct CliRun {
             if (j["type"].toString() == type) return j;
         return {};
     }
-    QByteArray describe() const { return ("exit " + QString::number(code) + "\nstdout: " + out.right(1500) + "\nstderr: " + err.right(1500)).toUtf8(); }
+    QByteArray describe() const {
+        return ("exit " + QString::number(code) + "\nstdout: " + out.right(1500) + "\nstderr: " + err.right(1500))
+            .toUtf8();
+    }
 };
 
 CliRun cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
@@ -90,7 +93,8 @@ class TestExportCli : public QObject {
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         for (const char* threads : {"1", "2"}) {
-            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
+            CliRun run =
+                cli({"exec", out, "--", "--check", "1e-5", "--warmup", "0", "--iterations", "1", "--threads", threads});
             QVERIFY2(run.code == 0 && run.count("check") == outputs, run.describe());
         }
     }
@@ -117,7 +121,8 @@ private slots:
         QVERIFY(QFileInfo::exists(m_export + "/build/run_export"));
 
         const QString dump = m_tmp.path() + "/dump";
-        CliRun x = cli({"exec", m_export, "--", "--check", "1e-4", "--layers", "--dump", dump, "--warmup", "1", "--iterations", "2"});
+        CliRun x = cli({"exec", m_export, "--", "--check", "1e-4", "--layers", "--dump", dump, "--warmup", "1",
+                        "--iterations", "2"});
         QVERIFY2(x.code == 0, x.describe());
         const QJsonObject meta = x.first("meta");
         QCOMPARE(meta["model"].toString(), QString("digits_cnn"));
@@ -181,12 +186,14 @@ private slots:
         if (geteuid() != 0) {
             parent = ro.path() + "/ro";
             QVERIFY(QDir().mkpath(parent));
-            QVERIFY(QFile::setPermissions(parent, QFileDevice::ReadOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                                      QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther));
+            QVERIFY(QFile::setPermissions(parent, QFileDevice::ReadOwner | QFileDevice::ExeOwner |
+                                                      QFileDevice::ReadGroup | QFileDevice::ExeGroup |
+                                                      QFileDevice::ReadOther | QFileDevice::ExeOther));
         }
         const QString out = parent + "/embark_export";
         CliRun e = cli({"export", m_model, "-o", out});
-        if (geteuid() != 0) QFile::setPermissions(parent, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        if (geteuid() != 0)
+            QFile::setPermissions(parent, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QVERIFY2(e.code == 5, e.describe());
         QVERIFY2(e.err.contains(parent), e.describe());
         QVERIFY(!QFileInfo::exists(out));
@@ -206,7 +213,8 @@ private slots:
         QString text;
         exportPortable(b, "input_in_place", out, text);
         if (QTest::currentTestFailed()) return;
-        QVERIFY2(text.contains("inputs[0]") && !text.contains(QRegularExpression("memcpy\\([^;]*inputs\\[0\\]")), qPrintable(text));
+        QVERIFY2(text.contains("inputs[0]") && !text.contains(QRegularExpression("memcpy\\([^;]*inputs\\[0\\]")),
+                 qPrintable(text));
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         CliRun x3 = cli({"exec", out, "--", "--check", "1e-6", "--warmup", "0", "--iterations", "3"});
@@ -222,19 +230,29 @@ private slots:
         test::GraphBuilder b("bottlenecks");
         auto* x = b.input("x", {1, 8, 11, 10});
         auto clip6 = [&](ir::Value* v, const std::string& name) {
-            return b.op(ir::OpKind::Clip, {v, b.floats(name + "_min", {0.f}), b.floats(name + "_max", {6.f})}, {}, name);
+            return b.op(ir::OpKind::Clip, {v, b.floats(name + "_min", {0.f}), b.floats(name + "_max", {6.f})}, {},
+                        name);
         };
-        auto block = [&](ir::Value* in, int64_t cin, int64_t wide, int64_t cout, int64_t stride, const std::string& name) {
-            auto* e = wide == cin ? in // no expansion
-                                  : clip6(b.op(ir::OpKind::Conv, {in, b.weights(name + "_we", {wide, cin, 1, 1}),
-                                                                  b.weights(name + "_be", {wide})}, {}, name + "_expand"),
-                                          name + "_clip1");
-            auto* d = clip6(b.op(ir::OpKind::Conv, {e, b.weights(name + "_wd", {wide, 1, 3, 3}), b.weights(name + "_bd", {wide})},
-                                 {{"group", wide}, {"pads", std::vector<int64_t>{1, 1, 1, 1}},
-                                  {"strides", std::vector<int64_t>{stride, stride}}}, name + "_dw"), name + "_clip2");
+        auto block = [&](ir::Value* in, int64_t cin, int64_t wide, int64_t cout, int64_t stride,
+                         const std::string& name) {
+            auto* e =
+                wide == cin
+                    ? in // no expansion
+                    : clip6(b.op(ir::OpKind::Conv,
+                                 {in, b.weights(name + "_we", {wide, cin, 1, 1}), b.weights(name + "_be", {wide})}, {},
+                                 name + "_expand"),
+                            name + "_clip1");
+            auto* d = clip6(b.op(ir::OpKind::Conv,
+                                 {e, b.weights(name + "_wd", {wide, 1, 3, 3}), b.weights(name + "_bd", {wide})},
+                                 {{"group", wide},
+                                  {"pads", std::vector<int64_t>{1, 1, 1, 1}},
+                                  {"strides", std::vector<int64_t>{stride, stride}}},
+                                 name + "_dw"),
+                            name + "_clip2");
             return b.op(ir::OpKind::Conv, {d, b.weights(name + "_wp", {cout, wide, 1, 1})}, {}, name + "_project");
         };
-        auto* y1 = b.op(ir::OpKind::Relu, {b.op(ir::OpKind::Add, {block(x, 8, 48, 8, 1, "b1"), x}, {}, "b1_add")}, {}, "b1_relu");
+        auto* y1 = b.op(ir::OpKind::Relu, {b.op(ir::OpKind::Add, {block(x, 8, 48, 8, 1, "b1"), x}, {}, "b1_add")}, {},
+                        "b1_relu");
         b.output(block(block(y1, 8, 40, 12, 2, "b2"), 12, 12, 6, 1, "pair"));
         // A second input, an image read by a 3x3 convolution: it transposes the NCHW input itself.
         auto* image = b.input("image", {1, 3, 9, 12});
@@ -250,7 +268,8 @@ private slots:
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         for (const char* threads : {"1", "2", "3"}) {
-            CliRun run = cli({"exec", out, "--", "--check", "1e-5", "--threads", threads, "--warmup", "1", "--iterations", "3"});
+            CliRun run =
+                cli({"exec", out, "--", "--check", "1e-5", "--threads", threads, "--warmup", "1", "--iterations", "3"});
             QVERIFY2(run.code == 0 && run.count("check") == 2, run.describe());
         }
         // 9 layers of blocks: b1's three convolutions and its Add (the ReLU fused into it), b2's
@@ -280,9 +299,10 @@ private slots:
         t = b.op(ir::OpKind::LayerNormalization, {t, b.weights("ln_g", {8}), b.weights("ln_b", {8})},
                  {{"axis", int64_t{-1}}}, "ln");
         auto* h = b.op(ir::OpKind::MatMul, {t, b.weights("fc1_w", {8, 32})}, {}, "fc1");
-        auto* e = b.op(ir::OpKind::Erf, {b.op(ir::OpKind::Div, {h, b.floats("sqrt2", {1.41421354f})}, {}, "gelu_div")}, {},
-                       "gelu_erf");
-        auto* g = b.op(ir::OpKind::Mul, {h, b.op(ir::OpKind::Add, {e, b.floats("one", {1.f})}, {}, "gelu_add")}, {}, "gelu_mul");
+        auto* e = b.op(ir::OpKind::Erf, {b.op(ir::OpKind::Div, {h, b.floats("sqrt2", {1.41421354f})}, {}, "gelu_div")},
+                       {}, "gelu_erf");
+        auto* g = b.op(ir::OpKind::Mul, {h, b.op(ir::OpKind::Add, {e, b.floats("one", {1.f})}, {}, "gelu_add")}, {},
+                       "gelu_mul");
         g = b.op(ir::OpKind::Mul, {g, b.floats("half", {0.5f})}, {}, "gelu_half");
         auto* m = b.op(ir::OpKind::MatMul, {g, b.weights("fc2_w", {32, 8})}, {}, "fc2");
         auto* back = b.op(ir::OpKind::Transpose, {m}, {{"perm", std::vector<int64_t>{0, 3, 1, 2}}}, "to_nchw_again");
@@ -298,7 +318,8 @@ private slots:
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         for (const char* threads : {"1", "2"}) {
-            CliRun run = cli({"exec", out, "--", "--check", "1e-4", "--threads", threads, "--warmup", "0", "--iterations", "2"});
+            CliRun run =
+                cli({"exec", out, "--", "--check", "1e-4", "--threads", threads, "--warmup", "0", "--iterations", "2"});
             QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
         }
     }
@@ -315,7 +336,8 @@ private slots:
         g = b.op(ir::OpKind::Reshape, {g, b.ints("merge_shape", {1, 8, 6, 5})}, {}, "shuffle_merge");
         const auto halves = b.opN(ir::OpKind::Split, {g, b.ints("sizes", {4, 4})}, 2, {{"axis", int64_t{1}}}, "split");
         auto* right = b.op(ir::OpKind::Conv, {halves[1], b.weights("w2", {4, 4, 1, 1})}, {}, "conv2");
-        auto* left = b.op(ir::OpKind::Slice, {g, b.ints("starts", {1}), b.ints("ends", {3}), b.ints("axes", {1})}, {}, "slice");
+        auto* left =
+            b.op(ir::OpKind::Slice, {g, b.ints("starts", {1}), b.ints("ends", {3}), b.ints("axes", {1})}, {}, "slice");
         b.output(b.op(ir::OpKind::Concat, {halves[0], right, left}, {{"axis", int64_t{1}}}, "concat"));
         const QString out = m_tmp.path() + "/shuffle_unit_export";
         QString text;
@@ -341,8 +363,8 @@ private slots:
         b.output(b.op(ir::OpKind::ReduceSum, {c, b.ints("sum_axes", {-2, -1})}, {}, "global_sum"));
         b.output(b.op(ir::OpKind::ReduceMax, {c}, {{"axes", std::vector<int64_t>{1}}, {"keepdims", int64_t{0}}},
                       "channel_max"));
-        b.output(b.op(ir::OpKind::ReduceMax, {c}, {{"axes", std::vector<int64_t>{2}}, {"keepdims", int64_t{0}}},
-                      "row_max"));
+        b.output(
+            b.op(ir::OpKind::ReduceMax, {c}, {{"axes", std::vector<int64_t>{2}}, {"keepdims", int64_t{0}}}, "row_max"));
         const QString out = m_tmp.path() + "/reductions_export";
         QString text;
         exportPortable(b, "reductions", out, text);
@@ -364,8 +386,9 @@ private slots:
         auto* x = b.input("x", {2, 3, 9, 5});
         auto* y = b.input("y", {3, 5, 7});
         b.output(b.op(ir::OpKind::MatMul, {x, y}, {}, "product"));
-        b.output(b.op(ir::OpKind::MatMul, {b.op(ir::OpKind::Relu, {x}, {}, "relu"),
-                                           b.op(ir::OpKind::Sigmoid, {y}, {}, "sigmoid")}, {}, "product2"));
+        b.output(b.op(ir::OpKind::MatMul,
+                      {b.op(ir::OpKind::Relu, {x}, {}, "relu"), b.op(ir::OpKind::Sigmoid, {y}, {}, "sigmoid")}, {},
+                      "product2"));
         const QString out = m_tmp.path() + "/runtime_matmul_export";
         QString text;
         exportPortable(b, "runtime_matmul", out, text);
@@ -393,31 +416,35 @@ private slots:
     // Concatenation in place: an inception block's branches (convolutions, a depthwise one and
     // a max pool) write their channels straight into the Concat's output, and a dense block's
     // growing Concats are views of its final buffer, read by BatchNormalization + Relu. An input
-    // that another layer also reads is still copied. The export matches the reference on 1 and 2 threads, and its layer dumps (strided slices
-    // gathered) match a copying export's.
+    // that another layer also reads is still copied. The export matches the reference on 1 and 2 threads, and its layer
+    // dumps (strided slices gathered) match a copying export's.
     void concatenationsWrittenInPlace() {
         test::GraphBuilder b("concat_in_place");
         using ir::OpKind;
         const std::vector<int64_t> pad1{1, 1, 1, 1};
         auto conv = [&](ir::Value* in, int64_t cin, int64_t cout, int64_t k, const char* name, int64_t group = 1) {
-            auto* c = b.op(OpKind::Conv, {in, b.weights(std::string(name) + "_w", {cout, cin / group, k, k}), b.weights(std::string(name) + "_b", {cout})},
+            auto* c = b.op(OpKind::Conv,
+                           {in, b.weights(std::string(name) + "_w", {cout, cin / group, k, k}),
+                            b.weights(std::string(name) + "_b", {cout})},
                            {{"pads", k == 3 ? pad1 : std::vector<int64_t>{0, 0, 0, 0}}, {"group", group}}, name);
             return b.op(OpKind::Relu, {c}, {}, (std::string(name) + "_relu").c_str());
         };
         auto bnRelu = [&](ir::Value* in, int64_t c, const char* name) {
             std::vector<float> var(static_cast<size_t>(c));
             for (size_t i = 0; i < var.size(); ++i) var[i] = 0.5f + 0.01f * static_cast<float>(i);
-            auto* bn = b.op(OpKind::BatchNormalization, {in, b.weights(std::string(name) + "_g", {c}), b.weights(std::string(name) + "_beta", {c}),
-                                                         b.weights(std::string(name) + "_mean", {c}), b.floats(std::string(name) + "_var", var)},
+            auto* bn = b.op(OpKind::BatchNormalization,
+                            {in, b.weights(std::string(name) + "_g", {c}), b.weights(std::string(name) + "_beta", {c}),
+                             b.weights(std::string(name) + "_mean", {c}), b.floats(std::string(name) + "_var", var)},
                             {}, name);
             return b.op(OpKind::Relu, {bn}, {}, (std::string(name) + "_relu").c_str());
         };
         auto* x = b.input("x", {1, 8, 9, 9});
         auto* stem = conv(x, 8, 16, 3, "stem");
-        auto* inception = b.op(OpKind::Concat, {conv(stem, 16, 8, 1, "branch1"), conv(stem, 16, 12, 3, "branch2"),
-                                                conv(stem, 16, 16, 3, "branch3_dw", 16),
-                                                b.op(OpKind::MaxPool, {stem}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pad1}}, "branch4")},
-                               {{"axis", int64_t{1}}}, "inception");
+        auto* inception = b.op(
+            OpKind::Concat,
+            {conv(stem, 16, 8, 1, "branch1"), conv(stem, 16, 12, 3, "branch2"), conv(stem, 16, 16, 3, "branch3_dw", 16),
+             b.op(OpKind::MaxPool, {stem}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pad1}}, "branch4")},
+            {{"axis", int64_t{1}}}, "inception");
         auto* grow1 = conv(bnRelu(inception, 52, "norm1"), 52, 4, 3, "grow1");
         auto* dense1 = b.op(OpKind::Concat, {inception, grow1}, {{"axis", int64_t{1}}}, "dense1");
         auto* grow2 = conv(bnRelu(dense1, 56, "norm2"), 56, 4, 3, "grow2");
@@ -425,7 +452,9 @@ private slots:
         b.output(conv(block, 60, 10, 1, "head"));
         auto* side = conv(stem, 16, 6, 1, "side");
         b.output(b.op(OpKind::Sigmoid, {side}, {}, "side_sigmoid"));
-        b.output(b.op(OpKind::Concat, {side, b.op(OpKind::AveragePool, {stem}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pad1}}, "avg")},
+        b.output(b.op(OpKind::Concat,
+                      {side, b.op(OpKind::AveragePool, {stem},
+                                  {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", pad1}}, "avg")},
                       {{"axis", int64_t{1}}}, "side_concat"));
         const QString out = m_tmp.path() + "/concat_in_place_export";
         QString text;
@@ -450,7 +479,8 @@ private slots:
         const QString copyingText = QString::fromUtf8(copyingCode.readAll());
         QVERIFY(!copyingText.contains("written in place") && !copyingText.contains("out_stride"));
         QCOMPARE(copyingText.count("embark::portable::copy_rows("), 4 + 2 + 3 + 2);
-        for (const QStringList& args : {QStringList{"export", model, "-o", m_tmp.path() + "/never"}, QStringList{"plan", model}}) {
+        for (const QStringList& args :
+             {QStringList{"export", model, "-o", m_tmp.path() + "/never"}, QStringList{"plan", model}}) {
             CliRun bad = cli(args + QStringList{"--concat-in-place", "sometimes"});
             QVERIFY2(bad.code == 2 && bad.err.contains("--concat-in-place"), bad.describe());
         }
@@ -464,7 +494,8 @@ private slots:
         const QString dumps = m_tmp.path() + "/concat_dumps", reference = m_tmp.path() + "/concat_reference";
         CliRun dump = cli({"exec", out, "--", "--dump", dumps, "--warmup", "0", "--iterations", "1", "--threads", "2"});
         QVERIFY2(dump.code == 0 && dump.count("dump") > 10, dump.describe());
-        CliRun ref = cli({"run", m_tmp.path() + "/concat_in_place.onnx", "--input", "x=" + out + "/data/input_0.bin", "--dump", reference});
+        CliRun ref = cli({"run", m_tmp.path() + "/concat_in_place.onnx", "--input", "x=" + out + "/data/input_0.bin",
+                          "--dump", reference});
         QVERIFY2(ref.code == 0, ref.describe());
         const QStringList files = QDir(dumps).entryList({"*.bin"});
         for (const char* layer : {"inception", "dense1", "block", "branch3_dw", "branch4", "grow2"}) {
@@ -507,14 +538,16 @@ private slots:
         QFile code(out + "/src/model.cpp");
         QVERIFY(code.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(code.readAll());
-        QVERIFY2(text.contains("embark::generic::gatherBy(") && text.contains("embark::generic::cast("), qPrintable(text.left(3000)));
+        QVERIFY2(text.contains("embark::generic::gatherBy(") && text.contains("embark::generic::cast("),
+                 qPrintable(text.left(3000)));
         CliRun bld = cli({"build", out, "--jobs", "2"});
         QVERIFY2(bld.code == 0, bld.describe());
         CliRun check = cli({"exec", out, "--", "--check", "1e-4", "--warmup", "0"});
         QVERIFY2(check.code == 0 && check.count("check") == 4, check.describe());
 
         const ir::Tensor ids = ir::Tensor::fromInt64s(ir::Shape{1, 8}, {3, 49, 0, 7, 7, 12, 1, 48});
-        const ir::Tensor mask = ir::Tensor::fromFloats(ir::Shape{1, 8}, {1, 1, 1, 1, 1, 1, 0, 0}).castTo(ir::DType::Bool);
+        const ir::Tensor mask =
+            ir::Tensor::fromFloats(ir::Shape{1, 8}, {1, 1, 1, 1, 1, 1, 0, 0}).castTo(ir::DType::Bool);
         auto ref = reference::run(g, {{"input_ids", ids}, {"attention_mask", mask}});
         QVERIFY2(ref, ref ? "" : ref.error().message.c_str());
         const std::string dir = m_tmp.path().toStdString();
@@ -523,8 +556,8 @@ private slots:
         QVERIFY(onnx::writeTensorProto(dir + "/mask.pb", mask, "attention_mask"));
         for (const char* idsFile : {"/ids.npy", "/ids.bin"}) {
             const QString outDir = m_tmp.path() + "/text_out" + QString(idsFile).section('.', 1);
-            CliRun run = cli({"exec", out, "--", "--input", m_tmp.path() + idsFile, "--input", m_tmp.path() + "/mask.pb", "--out", outDir,
-                              "--warmup", "0"});
+            CliRun run = cli({"exec", out, "--", "--input", m_tmp.path() + idsFile, "--input",
+                              m_tmp.path() + "/mask.pb", "--out", outDir, "--warmup", "0"});
             QVERIFY2(run.code == 0 && run.count("output") == 4, run.describe());
             size_t k = 0;
             for (const QJsonObject& line : run.lines) {
@@ -533,23 +566,30 @@ private slots:
                 QCOMPARE(line["dtype"].toString(), QString::fromUtf8(ir::dtypeName(want.dtype()).data()));
                 auto got = onnx::readRaw(line["file"].toString().toStdString(), want.dtype(), want.shape());
                 QVERIFY2(got, got ? "" : got.error().message.c_str());
-                const double diff = test::relativeMaxDiff(got->castTo(ir::DType::Float32), want.castTo(ir::DType::Float32));
+                const double diff =
+                    test::relativeMaxDiff(got->castTo(ir::DType::Float32), want.castTo(ir::DType::Float32));
                 // Integer outputs are exact; float16 rounds the float32 logits.
-                QVERIFY2(diff <= (want.dtype() == ir::DType::Float32 ? 1e-5 : want.dtype() == ir::DType::Float16 ? 1e-3 : 0.0),
+                QVERIFY2(diff <= (want.dtype() == ir::DType::Float32   ? 1e-5
+                                  : want.dtype() == ir::DType::Float16 ? 1e-3
+                                                                       : 0.0),
                          qPrintable(line["name"].toString() + ": " + QString::number(diff)));
             }
         }
 
         QVERIFY(onnx::writeNpy(dir + "/ids_float.npy", ids.castTo(ir::DType::Float32)));
-        CliRun wrong = cli({"exec", out, "--", "--input", m_tmp.path() + "/ids_float.npy", "--input", m_tmp.path() + "/mask.pb"});
+        CliRun wrong =
+            cli({"exec", out, "--", "--input", m_tmp.path() + "/ids_float.npy", "--input", m_tmp.path() + "/mask.pb"});
         // exec passes run_export's standard error through with its output.
         const QString wrongText = wrong.out + wrong.err;
         QVERIFY2(wrong.code == 4 && wrongText.contains("'<f4'") && wrongText.contains("int64"), wrong.describe());
 
-        QVERIFY(onnx::writeNpy(dir + "/ids_bad.npy", ir::Tensor::fromInt64s(ir::Shape{1, 8}, {3, 50, 0, 7, 7, 12, 1, 48})));
-        CliRun bad = cli({"exec", out, "--", "--input", m_tmp.path() + "/ids_bad.npy", "--input", m_tmp.path() + "/mask.pb"});
+        QVERIFY(
+            onnx::writeNpy(dir + "/ids_bad.npy", ir::Tensor::fromInt64s(ir::Shape{1, 8}, {3, 50, 0, 7, 7, 12, 1, 48})));
+        CliRun bad =
+            cli({"exec", out, "--", "--input", m_tmp.path() + "/ids_bad.npy", "--input", m_tmp.path() + "/mask.pb"});
         const QString badText = bad.out + bad.err;
-        QVERIFY2(bad.code == 5 && badText.contains("node 'embed' (Gather)") && badText.contains("index 50"), bad.describe());
+        QVERIFY2(bad.code == 5 && badText.contains("node 'embed' (Gather)") && badText.contains("index 50"),
+                 bad.describe());
     }
 
     // A model quantized as ONNX Runtime's quantize_dynamic writes it (DynamicQuantizeLinear,
@@ -578,7 +618,8 @@ private slots:
         QVERIFY2(run.code == 0 && run.count("check") == 1, run.describe());
 
         // Layer by layer: each dump (as float32) against the reference's value, exactly.
-        auto sample = onnx::readRaw((out + "/data/input_0.bin").toStdString(), ir::DType::Float32, ir::Shape{1, 3, 32, 32});
+        auto sample =
+            onnx::readRaw((out + "/data/input_0.bin").toStdString(), ir::DType::Float32, ir::Shape{1, 3, 32, 32});
         QVERIFY(sample);
         auto values = reference::runAllValues(g, {{"input", *sample}});
         QVERIFY2(values, values ? "" : values.error().message.c_str());

@@ -45,13 +45,15 @@ struct Tally {
 std::string reasonOf(const std::string& message) {
     static const QRegularExpression op("op '([^']+)'");
     static const QRegularExpression quoted("'[^']*'");
-    static const QRegularExpression node("\\b([A-Z][A-Za-z]+) '");  // Node::describe(): "Relu 'name'"
+    static const QRegularExpression node("\\b([A-Z][A-Za-z]+) '"); // Node::describe(): "Relu 'name'"
     static const QRegularExpression file("\\S*\\.onnx: ");
     QString m = QString::fromStdString(message);
     m.remove(file);
     QString opName;
-    if (auto match = node.match(m); match.hasMatch()) opName = match.captured(1) + ": ";
-    else if (auto match2 = op.match(m); match2.hasMatch()) opName = match2.captured(1) + ": ";
+    if (auto match = node.match(m); match.hasMatch())
+        opName = match.captured(1) + ": ";
+    else if (auto match2 = op.match(m); match2.hasMatch())
+        opName = match2.captured(1) + ": ";
     m.replace(quoted, "'…'");
     return (opName + m).left(120).toStdString();
 }
@@ -69,13 +71,13 @@ bool runProtocolIo(const ir::Graph& g, std::string* why) {
             *why = "input of dtype " + std::string(ir::dtypeName(v->dtype));
             return false;
         }
+}
+for (const ir::Value* v : g.outputs())
+    if (!runProtocolType(v->dtype)) {
+        *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
+        return false;
     }
-    for (const ir::Value* v : g.outputs())
-        if (!runProtocolType(v->dtype)) {
-            *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
-            return false;
-        }
-    return true;
+return true;
 }
 
 // Empty when within the strict ONNX tolerance; sets *relaxed when only within 1e-4 of max.
@@ -87,7 +89,8 @@ std::string compareWithOnnx(const ir::Tensor& got, const ir::Tensor& want, bool*
         const double a = got.at(i), b = want.at(i);
         if ((std::isnan(a) && std::isnan(b)) || a == b) continue;
         const double d = std::fabs(a - b);
-        if (!std::isfinite(d)) return "element " + std::to_string(i) + " is " + std::to_string(a) + ", ONNX expects " + std::to_string(b);
+        if (!std::isfinite(d))
+            return "element " + std::to_string(i) + " is " + std::to_string(a) + ", ONNX expects " + std::to_string(b);
         if (d > kAtol + kRtol * std::fabs(b) && d > maxDiff) worst = i;
         maxDiff = std::max(maxDiff, d);
         if (std::isfinite(b)) maxRef = std::max(maxRef, std::fabs(b));
@@ -98,16 +101,23 @@ std::string compareWithOnnx(const ir::Tensor& got, const ir::Tensor& want, bool*
         return {};
     }
     return "element " + std::to_string(worst) + " is " + std::to_string(got.at(worst)) + ", ONNX expects " +
-           std::to_string(want.at(worst)) + " (max |diff| " + std::to_string(maxDiff) + ", max |ref| " + std::to_string(maxRef) + ")";
+           std::to_string(want.at(worst)) + " (max |diff| " + std::to_string(maxDiff) + ", max |ref| " +
+           std::to_string(maxRef) + ")";
 }
 
 // Loads one backend test; empty `*skip` and a Case when the importer and the reference accept it.
 bool loadCase(const QString& dir, const std::string& id, Case* c, std::string* skip) {
     auto graph = onnx::importModel((dir + "/model.onnx").toStdString());
-    if (!graph) { *skip = "import: " + graph.error().message; return false; }
+    if (!graph) {
+        *skip = "import: " + graph.error().message;
+        return false;
+    }
     if (!runProtocolIo(*graph, skip)) return false;
     auto data = onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
-    if (!data) { *skip = "test data: " + data.error().message; return false; }
+    if (!data) {
+        *skip = "test data: " + data.error().message;
+        return false;
+    }
     std::vector<const ir::Value*> graphInputs;
     for (const ir::Value* v : graph->inputs())
         if (!v->isConstant()) graphInputs.push_back(v);
@@ -115,15 +125,25 @@ bool loadCase(const QString& dir, const std::string& id, Case* c, std::string* s
     for (size_t i = 0; i < data->inputs.size(); ++i) {
         const onnx::NamedTensor& t = data->inputs[i];
         const ir::Value* byName = t.name.empty() ? nullptr : graph->findValue(t.name);
-        const ir::Value* v = byName && byName->isGraphInput() ? byName : i < graphInputs.size() ? graphInputs[i] : nullptr;
-        if (!v) { *skip = "test data: an input matches no model input"; return false; }
+        const ir::Value* v = byName && byName->isGraphInput() ? byName
+                             : i < graphInputs.size()         ? graphInputs[i]
+                                                              : nullptr;
+        if (!v) {
+            *skip = "test data: an input matches no model input";
+            return false;
+        }
         c->inputs[v->name] = t.tensor;
     }
     auto ref = reference::run(*graph, c->inputs);
-    if (!ref) { *skip = "reference: " + ref.error().message; return false; }
+    if (!ref) {
+        *skip = "reference: " + ref.error().message;
+        return false;
+    }
     for (size_t k = 0; k < data->outputs.size() && k < ref->outputs.size(); ++k) {
         bool relaxed = false;
-        if (!compareWithOnnx(ref->outputs[k].castTo(ir::DType::Float32), data->outputs[k].tensor.castTo(ir::DType::Float32), &relaxed).empty()) {
+        if (!compareWithOnnx(ref->outputs[k].castTo(ir::DType::Float32),
+                             data->outputs[k].tensor.castTo(ir::DType::Float32), &relaxed)
+                 .empty()) {
             *skip = "the reference disagrees with ONNX (see tst_reference_conformance)";
             return false;
         }
@@ -153,8 +173,10 @@ ir::Graph freezeParameters(const Case& c, std::map<std::string, ir::Tensor>* sam
 void printTally(const char* lib, const Tally& t) {
     std::printf("[%s] skip reasons:\n", lib);
     for (const auto& [reason, count] : t.skipReasons) std::printf("  %4d  %s\n", count, reason.c_str());
-    std::printf("[%s] %d passed (%d with parameter inputs frozen to constants, %d only within %.0e of max |ref| vs ONNX), "
-                "%d failed, %d skipped\n", lib, t.passed, t.frozen, t.relaxed, kRelativeToMax, t.failed, t.skipped);
+    std::printf(
+        "[%s] %d passed (%d with parameter inputs frozen to constants, %d only within %.0e of max |ref| vs ONNX), "
+        "%d failed, %d skipped\n",
+        lib, t.passed, t.frozen, t.relaxed, kRelativeToMax, t.failed, t.skipped);
     std::fflush(stdout);
 }
 
@@ -170,7 +192,8 @@ class TestExportConformance : public QObject {
 private slots:
     void initTestCase() {
         const QString root = test::onnxTestDataDir();
-        if (root.isEmpty()) QSKIP("/usr/share/libonnx-testdata/data is absent: install the Debian package libonnx-testdata");
+        if (root.isEmpty())
+            QSKIP("/usr/share/libonnx-testdata/data is absent: install the Debian package libonnx-testdata");
         const QString only = qEnvironmentVariable("EMBARK_CONFORMANCE_FILTER"); // a regex on suite/name, for debugging
         for (const QString suite : {"node", "simple", "pytorch-operator"}) {
             const QDir suiteDir(root + "/" + suite);
@@ -181,11 +204,16 @@ private slots:
                 if (!only.isEmpty() && !QRegularExpression(only).match(QString::fromStdString(id)).hasMatch()) continue;
                 Case c;
                 std::string skip;
-                if (loadCase(dir, id, &c, &skip)) m_cases.push_back(std::move(c));
-                else { ++m_loadSkipped; ++m_loadSkips[reasonOf(skip)]; }
+                if (loadCase(dir, id, &c, &skip))
+                    m_cases.push_back(std::move(c));
+                else {
+                    ++m_loadSkipped;
+                    ++m_loadSkips[reasonOf(skip)];
+                }
             }
         }
-        std::printf("%zu backend tests accepted by the importer and the reference (run-protocol I/O types), %d not:\n", m_cases.size(), m_loadSkipped);
+        std::printf("%zu backend tests accepted by the importer and the reference (run-protocol I/O types), %d not:\n",
+                    m_cases.size(), m_loadSkipped);
         for (const auto& [reason, count] : m_loadSkips) std::printf("  %4d  %s\n", count, reason.c_str());
         QVERIFY(!m_cases.empty());
     }
@@ -198,11 +226,16 @@ private slots:
         QTest::addColumn<QString>("library");
         QTest::addColumn<QString>("boardId");
         QTest::addColumn<bool>("upstream");
-        QTest::newRow("portable") << "portable" << "host" << false;
-        QTest::newRow("xnnpack") << "xnnpack" << "host" << false;
-        QTest::newRow("xnnpack upstream x86_64") << "xnnpack" << "host" << true;
-        QTest::newRow("xnnpack upstream sim-k230") << "xnnpack" << "sim-k230" << true;
-        QTest::newRow("xnnpack upstream sim-k1") << "xnnpack" << "sim-k1" << true;
+        QTest::newRow("portable") << "portable"
+                                  << "host" << false;
+        QTest::newRow("xnnpack") << "xnnpack"
+                                 << "host" << false;
+        QTest::newRow("xnnpack upstream x86_64") << "xnnpack"
+                                                 << "host" << true;
+        QTest::newRow("xnnpack upstream sim-k230") << "xnnpack"
+                                                   << "sim-k230" << true;
+        QTest::newRow("xnnpack upstream sim-k1") << "xnnpack"
+                                                 << "sim-k1" << true;
     }
 
     void exportBuildRun() {
@@ -248,14 +281,18 @@ private slots:
             }
             if (!r) {
                 ++tally.failed;
-                std::printf("FAIL [%s] %s: export: %s\n", qPrintable(variant + " on " + boardId), c.id.c_str(), r.error().message.c_str());
+                std::printf("FAIL [%s] %s: export: %s\n", qPrintable(variant + " on " + boardId), c.id.c_str(),
+                            r.error().message.c_str());
                 continue;
             }
             entries.push_back({id, r->dir});
             exported.push_back(&c);
         }
         ho.workDir = work + "/harness";
-        ho.log = [](const QString& line) { std::printf("%s\n", qPrintable(line)); std::fflush(stdout); };
+        ho.log = [](const QString& line) {
+            std::printf("%s\n", qPrintable(line));
+            std::fflush(stdout);
+        };
         auto results = test::runExportHarness(entries, ho);
         QVERIFY2(results, results ? "" : results.error().message.c_str());
         for (size_t i = 0; i < results->size(); ++i) {
@@ -263,8 +300,10 @@ private slots:
             const Case& c = *exported[i];
             std::string why;
             bool relaxed = false;
-            if (r.status != test::HarnessStatus::Ok) why = std::string(test::harnessStatusName(r.status)) + ": " + r.message;
-            else if (r.outputs.size() < c.expected.size()) why = std::to_string(r.outputs.size()) + " outputs";
+            if (r.status != test::HarnessStatus::Ok)
+                why = std::string(test::harnessStatusName(r.status)) + ": " + r.message;
+            else if (r.outputs.size() < c.expected.size())
+                why = std::to_string(r.outputs.size()) + " outputs";
             for (size_t k = 0; why.empty() && k < c.expected.size(); ++k) {
                 const test::HarnessOutput& out = r.outputs[k];
                 if (!out.finite || !(out.maxAbs <= kRelativeToMax * out.maxRef + kAtol))
@@ -279,7 +318,8 @@ private slots:
                 continue;
             }
             ++tally.failed;
-            std::printf("FAIL [%s] %s: %s (%s)\n", qPrintable(variant + " on " + boardId), r.id.c_str(), why.c_str(), qPrintable(entries[i].exportDir));
+            std::printf("FAIL [%s] %s: %s (%s)\n", qPrintable(variant + " on " + boardId), r.id.c_str(), why.c_str(),
+                        qPrintable(entries[i].exportDir));
         }
         printTally(qPrintable(variant + " on " + boardId), tally);
         QVERIFY2(tally.failed == 0, "supported backend tests fail through the export (see the FAIL lines above)");

@@ -88,7 +88,10 @@ private slots:
         QFETCH(QString, fragment);
         QString dir = copyExport(kind);
         if (kind == "format") {
-            rewriteManifest(dir, [](QJsonObject& j) { j["format"] = "embark-export/0"; j["embark_version"] = "0.0.9"; });
+            rewriteManifest(dir, [](QJsonObject& j) {
+                j["format"] = "embark-export/0";
+                j["embark_version"] = "0.0.9";
+            });
         } else if (kind == "garbage") {
             QFile f(dir + "/export.json");
             QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));

@@ -26,14 +26,17 @@ struct Model {
     QString name, path;
     ir::Graph graph;
     std::map<std::string, ir::Tensor> inputs;
-    reference::RunResult reference; // captureAll
+    reference::RunResult reference;                // captureAll
     std::map<std::string, std::string> nodeOutput; // original node name -> its first output
 };
 
 // The reference value a layer stands for: its own output value when the original graph has
 // it, else the first output of the last original node in its provenance.
 const ir::Tensor* referenceFor(const Model& m, const test::HarnessLayer& l, std::string* name) {
-    if (auto it = m.reference.values.find(l.value); it != m.reference.values.end()) { *name = l.value; return &it->second; }
+    if (auto it = m.reference.values.find(l.value); it != m.reference.values.end()) {
+        *name = l.value;
+        return &it->second;
+    }
     if (l.provenance.empty()) return nullptr;
     auto out = m.nodeOutput.find(l.provenance.back());
     if (out == m.nodeOutput.end()) return nullptr;
@@ -54,17 +57,19 @@ private slots:
     void initTestCase() {
         EMBARK_REQUIRE_SHARED_MODELS();
         const QString dir = test::sharedModelsDir();
-        const std::vector<std::pair<QString, QString>> files = {
-            {"resnet18", dir + "/resnet18.onnx"},           {"mobilenet_v2", dir + "/mobilenet_v2.onnx"},
-            {"squeezenet1_1", dir + "/squeezenet1_1.onnx"}, {"lenet5", dir + "/lenet5.onnx"},
-            {"digits", dir + "/digits/digits_cnn.onnx"}};
+        const std::vector<std::pair<QString, QString>> files = {{"resnet18", dir + "/resnet18.onnx"},
+                                                                {"mobilenet_v2", dir + "/mobilenet_v2.onnx"},
+                                                                {"squeezenet1_1", dir + "/squeezenet1_1.onnx"},
+                                                                {"lenet5", dir + "/lenet5.onnx"},
+                                                                {"digits", dir + "/digits/digits_cnn.onnx"}};
         for (const auto& [name, path] : files) {
             Model m;
             m.name = name;
             m.path = path;
             auto g = onnx::importModel(path.toStdString());
             QVERIFY2(g, g ? "" : g.error().message.c_str());
-            const QString sample = QFileInfo(path).absolutePath() + "/" + (name == "digits" ? "" : name + "/") + "test_data_set_0/input_0.pb";
+            const QString sample = QFileInfo(path).absolutePath() + "/" + (name == "digits" ? "" : name + "/") +
+                                   "test_data_set_0/input_0.pb";
             auto in = onnx::readTensorProto(sample.toStdString());
             QVERIFY2(in, in ? "" : in.error().message.c_str());
             m.inputs[g->inputs().front()->name] = in->tensor;
@@ -103,8 +108,10 @@ private slots:
         exporter::ExportOptions base = target->exportOptions;
         test::HarnessOptions ho = target->harness;
         // XNNPACK alone on the upstream rows; both libraries on the host row.
-        const std::vector<const char*> libs = upstream ? std::vector<const char*>{"xnnpack"} : std::vector<const char*>{"portable", "xnnpack"};
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_models") + (upstream ? "-upstream-" + arch : QString());
+        const std::vector<const char*> libs =
+            upstream ? std::vector<const char*>{"xnnpack"} : std::vector<const char*>{"portable", "xnnpack"};
+        const QString work =
+            QStringLiteral(EMBARK_BINARY_DIR "/tests/export_models") + (upstream ? "-upstream-" + arch : QString());
         std::vector<test::HarnessEntry> entries;
         std::vector<const Model*> owners;
         // Under qemu, ResNet-18 and MobileNet-V2 with every layer dumped take minutes each: they
@@ -119,7 +126,9 @@ private slots:
                 o.sampleInputs = m.inputs;
                 auto r = exporter::exportModel(m.graph, o);
                 QVERIFY2(r, r ? "" : (m.name.toStdString() + " (" + lib + "): " + r.error().message).c_str());
-                entries.push_back({m.name.toStdString() + "/" + lib + (upstream ? " upstream on " + boardId.toStdString() : ""), r->dir});
+                entries.push_back(
+                    {m.name.toStdString() + "/" + lib + (upstream ? " upstream on " + boardId.toStdString() : ""),
+                     r->dir});
                 owners.push_back(&m);
             }
         }
@@ -142,12 +151,13 @@ private slots:
                 continue;
             }
             for (size_t k = 0; k < r.outputs.size() && k < m.reference.outputs.size(); ++k) {
-                const bench::Accuracy a = bench::compare(r.outputs[k].data, m.reference.outputs[k].castTo(ir::DType::Float32));
-                std::printf("%-22s output %-8s max|diff| %.3g  rel %.3g  cosine %.9f\n", r.id.c_str(), r.outputs[k].name.c_str(),
-                            a.maxAbs, a.maxRel, a.cosine);
+                const bench::Accuracy a =
+                    bench::compare(r.outputs[k].data, m.reference.outputs[k].castTo(ir::DType::Float32));
+                std::printf("%-22s output %-8s max|diff| %.3g  rel %.3g  cosine %.9f\n", r.id.c_str(),
+                            r.outputs[k].name.c_str(), a.maxAbs, a.maxRel, a.cosine);
                 if (!a.shapeMatches || !bench::withinTolerance(a, kRelativeTolerance) || !(a.cosine >= kMinCosine))
-                    fail(r.id + " output '" + r.outputs[k].name + "': max rel " + std::to_string(a.maxRel) + ", cosine " +
-                         std::to_string(a.cosine));
+                    fail(r.id + " output '" + r.outputs[k].name + "': max rel " + std::to_string(a.maxRel) +
+                         ", cosine " + std::to_string(a.cosine));
             }
             // Per layer through provenance.
             double worstRel = -1;
@@ -156,17 +166,25 @@ private slots:
             for (const test::HarnessLayer& l : r.layers) {
                 std::string refName;
                 const ir::Tensor* ref = referenceFor(m, l, &refName);
-                if (!ref || ref->numel() != l.data.numel()) { ++unmatched; continue; }
+                if (!ref || ref->numel() != l.data.numel()) {
+                    ++unmatched;
+                    continue;
+                }
                 const ir::Tensor want = ref->castTo(ir::DType::Float32).reshaped(l.data.shape());
                 const bench::Accuracy a = bench::compare(l.data, want);
                 ++compared;
-                if (a.maxRel > worstRel) { worstRel = a.maxRel; worstLayer = l.node + " (" + l.lib + ", vs '" + refName + "')"; }
+                if (a.maxRel > worstRel) {
+                    worstRel = a.maxRel;
+                    worstLayer = l.node + " (" + l.lib + ", vs '" + refName + "')";
+                }
                 if (!bench::withinTolerance(a, kRelativeTolerance))
-                    fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + " (" + l.lib + ") vs reference '" + refName +
-                         "': max |diff| " + std::to_string(a.maxAbs) + ", max |ref| " + std::to_string(a.maxRef));
+                    fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + " (" + l.lib + ") vs reference '" +
+                         refName + "': max |diff| " + std::to_string(a.maxAbs) + ", max |ref| " +
+                         std::to_string(a.maxRef));
             }
-            std::printf("%-22s %d layers compared, %d without a reference value (layout conversions), worst %.3g at %s\n",
-                        r.id.c_str(), compared, unmatched, worstRel, worstLayer.c_str());
+            std::printf(
+                "%-22s %d layers compared, %d without a reference value (layout conversions), worst %.3g at %s\n",
+                r.id.c_str(), compared, unmatched, worstRel, worstLayer.c_str());
             if (compared == 0) fail(r.id + ": no layer could be compared with the reference");
         }
         std::fflush(stdout);

@@ -40,10 +40,10 @@ namespace {
 
 struct Model {
     std::string name;
-    ir::Graph graph;                             // the QDQ model
-    ir::Graph fused;                             // after the default recipe
+    ir::Graph graph; // the QDQ model
+    ir::Graph fused; // after the default recipe
     std::map<std::string, ir::Tensor> inputs;
-    reference::RunResult fusedRef;               // captureAll
+    reference::RunResult fusedRef; // captureAll
     reference::RunResult qdqRef;
 };
 
@@ -127,7 +127,8 @@ private slots:
         QCOMPARE(qconv, 3);
         // With --lib xnnpack the QConv nodes run as XNNPACK's qs8 convolutions (the XNNPACK
         // exports are tst_export_quantized_xnnpack's).
-        const test::CliResult x = test::runCli({"plan", m_tmp.filePath("digits_int8.onnx"), "--lib", "xnnpack", "--json"});
+        const test::CliResult x =
+            test::runCli({"plan", m_tmp.filePath("digits_int8.onnx"), "--lib", "xnnpack", "--json"});
         QVERIFY2(x.code == 0, x.err.constData());
         int onXnnpack = 0;
         for (const QJsonValue& v : QJsonDocument::fromJson(x.out).object()["nodes"].toArray()) {
@@ -156,7 +157,8 @@ private slots:
         };
         int sets = 0, agree = 0;
         for (int k = 0; k < 100; ++k) {
-            const QString file = test::sourceDir() + QString("/resources/models/digits_cnn/test_data_set_%1/input_0.pb").arg(k);
+            const QString file =
+                test::sourceDir() + QString("/resources/models/digits_cnn/test_data_set_%1/input_0.pb").arg(k);
             if (!QFileInfo::exists(file)) break;
             auto in = onnx::readTensorProto(file.toStdString());
             QVERIFY2(in, in ? "" : in.error().message.c_str());
@@ -189,8 +191,9 @@ private slots:
                 ++int8Values;
                 const size_t bytes = static_cast<size_t>(v->shape.numel());
                 QVERIFY2(b->bytes >= bytes && (b->values.size() > 1 || b->bytes < bytes + plan.alignment),
-                         (m.name + ": " + v->name + " has " + std::to_string(b->bytes) + " bytes for " + std::to_string(bytes) +
-                          " int8 values").c_str());
+                         (m.name + ": " + v->name + " has " + std::to_string(b->bytes) + " bytes for " +
+                          std::to_string(bytes) + " int8 values")
+                             .c_str());
             }
             QVERIFY2(int8Values > 0, m.name.c_str());
         }
@@ -256,11 +259,13 @@ private slots:
                 want = want.reshaped(l.data.shape());
                 const bench::Accuracy a = bench::compare(l.data, want);
                 // A layer is exact when it is int8, or float computed from int8 by DequantizeLinear.
-                const ir::Node* producer = m.fused.findValue(l.value) ? m.fused.findValue(l.value)->producer() : nullptr;
+                const ir::Node* producer =
+                    m.fused.findValue(l.value) ? m.fused.findValue(l.value)->producer() : nullptr;
                 const bool exact = isInt || (producer && producer->op == ir::OpKind::DequantizeLinear);
                 (exact ? intLayers : floatLayers) += 1;
                 if (exact ? a.maxAbs != 0 : !bench::withinTolerance(a, 1e-5))
-                    fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + ": max |diff| " + std::to_string(a.maxAbs) +
+                    fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + ": max |diff| " +
+                         std::to_string(a.maxAbs) +
                          (exact ? " (must be 0: int8 arithmetic is defined identically)" : ""));
             }
             for (size_t k = 0; k < r.outputs.size(); ++k) {
@@ -272,12 +277,15 @@ private slots:
                     fail(r.id + " output " + r.outputs[k].name + ": max |diff| " + std::to_string(a.maxAbs));
                 // The export embeds the fused graph's reference as its expected output.
                 if (!(r.outputs[k].maxAbs <= 1e-5 * r.outputs[k].maxRef))
-                    fail(r.id + " output " + r.outputs[k].name + " vs the export's embedded expected output: max |diff| " +
+                    fail(r.id + " output " + r.outputs[k].name +
+                         " vs the export's embedded expected output: max |diff| " +
                          std::to_string(r.outputs[k].maxAbs));
-                const bench::Accuracy q = bench::compare(r.outputs[k].data, m.qdqRef.outputs[k].castTo(ir::DType::Float32));
-                std::printf("%-28s %d int8 layers ==, %d float layers; output vs fused reference max|diff| %.3g, vs QDQ "
-                            "reference max|diff| %.3g (rel %.3g, cosine %.6f)\n",
-                            r.id.c_str(), intLayers, floatLayers, a.maxAbs, q.maxAbs, q.maxRel, q.cosine);
+                const bench::Accuracy q =
+                    bench::compare(r.outputs[k].data, m.qdqRef.outputs[k].castTo(ir::DType::Float32));
+                std::printf(
+                    "%-28s %d int8 layers ==, %d float layers; output vs fused reference max|diff| %.3g, vs QDQ "
+                    "reference max|diff| %.3g (rel %.3g, cosine %.6f)\n",
+                    r.id.c_str(), intLayers, floatLayers, a.maxAbs, q.maxAbs, q.maxRel, q.cosine);
             }
             if (intLayers == 0) fail(r.id + ": no int8 layer compared");
         }

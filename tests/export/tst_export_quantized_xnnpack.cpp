@@ -107,7 +107,8 @@ private slots:
     // The plan puts the int8 convolutions, Gemm, Add and max pooling on XNNPACK and the other
     // int8 nodes on portable, each with its reason.
     void planAssignsTheQs8OpsToXnnpack() {
-        const test::CliResult r = test::runCli({"plan", m_tmp.filePath("digits_int8.onnx"), "--lib", "xnnpack", "--json"});
+        const test::CliResult r =
+            test::runCli({"plan", m_tmp.filePath("digits_int8.onnx"), "--lib", "xnnpack", "--json"});
         QVERIFY2(r.code == 0, r.err.constData());
         int onXnnpack = 0, fallbacks = 0;
         for (const QJsonValue& v : QJsonDocument::fromJson(r.out).object()["nodes"].toArray()) {
@@ -119,7 +120,8 @@ private slots:
                 ++onXnnpack;
             } else if (op == "QAveragePool" || op == "QLookup" || op == "QuantizeLinear") {
                 QCOMPARE(n["lib"].toString(), QString("portable"));
-                QVERIFY2(n["reason"].toString().contains("xnnpack has no " + op + " kernel"), qPrintable(n["reason"].toString()));
+                QVERIFY2(n["reason"].toString().contains("xnnpack has no " + op + " kernel"),
+                         qPrintable(n["reason"].toString()));
                 ++fallbacks;
             }
         }
@@ -145,7 +147,8 @@ private slots:
         ir::Graph g = convWith([&](ir::Graph& f, ir::Node* n) {
             if (which == 0) {
                 const ir::Tensor& w = n->input(1)->constant;
-                ir::Tensor u = ir::Tensor::fromBytes(ir::DType::UInt8, w.shape(), w.data(), static_cast<size_t>(w.numel()));
+                ir::Tensor u =
+                    ir::Tensor::fromBytes(ir::DType::UInt8, w.shape(), w.data(), static_cast<size_t>(w.numel()));
                 f.setInput(n, 1, f.addConstant(f.uniqueName("w_uint8"), u));
             } else if (which == 1) {
                 n->input(0)->dtype = ir::DType::UInt8;
@@ -198,12 +201,15 @@ private slots:
         ir::Value* x = qdq(b.input("x", ir::Shape{1, 3, 8, 8}), 0.02f, 128, "x");
         std::vector<uint8_t> wq(4 * 3 * 9);
         for (size_t i = 0; i < wq.size(); ++i) wq[i] = static_cast<uint8_t>((i * 37 + 5) % 256);
-        ir::Value* w = b.op(ir::OpKind::DequantizeLinear,
-                            {b.constant("w_quantized", ir::Tensor::fromBytes(ir::DType::UInt8, ir::Shape{4, 3, 3, 3}, wq.data(), wq.size())),
-                             b.constant("w_scale", ir::Tensor::scalarFloat(0.003f)), b.constant("w_zero_point", u8(120))},
-                            {}, "w_DequantizeLinear");
-        ir::Value* y = b.op(ir::OpKind::Conv, {x, w},
-                            {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
+        ir::Value* w =
+            b.op(ir::OpKind::DequantizeLinear,
+                 {b.constant("w_quantized",
+                             ir::Tensor::fromBytes(ir::DType::UInt8, ir::Shape{4, 3, 3, 3}, wq.data(), wq.size())),
+                  b.constant("w_scale", ir::Tensor::scalarFloat(0.003f)), b.constant("w_zero_point", u8(120))},
+                 {}, "w_DequantizeLinear");
+        ir::Value* y =
+            b.op(ir::OpKind::Conv, {x, w},
+                 {{"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
         b.output(qdq(y, 0.05f, 128, "y"));
         ir::Graph g = b.build();
         exporter::PlanOptions po;
@@ -214,12 +220,13 @@ private slots:
         int quantizeOnPortable = 0;
         for (const ir::Node* n : (*dp)->adaptation.graph.nodes()) {
             const exporter::NodeAssignment& as = (*dp)->adaptation.nodes.at(n->name);
-            std::printf("  %-28s %-16s %-9s %s\n", n->name.c_str(), std::string(ir::opName(n->op)).c_str(), as.library.c_str(),
-                        as.reason.c_str());
+            std::printf("  %-28s %-16s %-9s %s\n", n->name.c_str(), std::string(ir::opName(n->op)).c_str(),
+                        as.library.c_str(), as.reason.c_str());
             QVERIFY2(!ir::isFusedQuantized(n->op), n->describe().c_str());
             if (n->op == ir::OpKind::QuantizeLinear) {
                 QCOMPARE(as.library, std::string("portable"));
-                QVERIFY2(as.reason.find("xnnpack has no QuantizeLinear kernel") != std::string::npos, as.reason.c_str());
+                QVERIFY2(as.reason.find("xnnpack has no QuantizeLinear kernel") != std::string::npos,
+                         as.reason.c_str());
                 ++quantizeOnPortable;
             }
         }
@@ -292,18 +299,33 @@ private slots:
                 std::vector<ir::Tensor> ins;
                 bool have = true;
                 for (const ir::Value* v : node->inputs()) {
-                    if (!v) { ins.emplace_back(); continue; }
-                    if (v->isConstant()) { ins.push_back(v->constant); continue; }
-                    if (auto gi = m.inputs.find(v->name); gi != m.inputs.end()) { ins.push_back(gi->second); continue; }
+                    if (!v) {
+                        ins.emplace_back();
+                        continue;
+                    }
+                    if (v->isConstant()) {
+                        ins.push_back(v->constant);
+                        continue;
+                    }
+                    if (auto gi = m.inputs.find(v->name); gi != m.inputs.end()) {
+                        ins.push_back(gi->second);
+                        continue;
+                    }
                     auto d = dumps.find(v->name);
-                    if (d == dumps.end() || d->second->data.numel() != v->shape.numel()) { have = false; break; }
+                    if (d == dumps.end() || d->second->data.numel() != v->shape.numel()) {
+                        have = false;
+                        break;
+                    }
                     float scale = 1.f;
                     int zp = 0;
                     if (v->dtype == ir::DType::Int8 && exporter::quantParamsOf(v, &scale, &zp))
                         ins.push_back(requantized(d->second->data, scale, zp, v->shape));
                     else if (v->dtype == ir::DType::Float32)
                         ins.push_back(d->second->data.reshaped(v->shape));
-                    else { have = false; break; }
+                    else {
+                        have = false;
+                        break;
+                    }
                 }
                 if (!have) continue;
                 auto ref = reference::evalNode(*node, ins);
@@ -317,26 +339,32 @@ private slots:
                     QVERIFY(exporter::quantParamsOf(out, &scale, &zp));
                     const ir::Tensor got = requantized(l.data, scale, zp, out->shape);
                     int64_t worst = 0;
-                    for (int64_t k = 0; k < want.numel(); ++k) worst = std::max(worst, std::abs(got.intAt(k) - want.intAt(k)));
+                    for (int64_t k = 0; k < want.numel(); ++k)
+                        worst = std::max(worst, std::abs(got.intAt(k) - want.intAt(k)));
                     if (l.lib == "xnnpack") ++xnnInt8Layers;
                     (worst == 0 ? equal : oneQuantum) += 1;
                     if (worst > 1)
-                        fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + " (" + l.lib + "): " + std::to_string(worst) +
+                        fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + " (" + l.lib +
+                             "): " + std::to_string(worst) +
                              " quanta from the reference on the export's own inputs (at most 1)");
                 } else {
                     ++floatLayers;
-                    const bench::Accuracy a = bench::compare(l.data, want.castTo(ir::DType::Float32).reshaped(l.data.shape()));
+                    const bench::Accuracy a =
+                        bench::compare(l.data, want.castTo(ir::DType::Float32).reshaped(l.data.shape()));
                     if (!bench::withinTolerance(a, 1e-5))
-                        fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + ": max |diff| " + std::to_string(a.maxAbs));
+                        fail(r.id + " layer " + std::to_string(l.index) + " " + l.node + ": max |diff| " +
+                             std::to_string(a.maxAbs));
                 }
             }
             for (const test::HarnessOutput& o : r.outputs)
-                std::printf("%-40s %2d layers on xnnpack; int8 layers: %d equal, %d within one quantum; %d float layers; output "
+                std::printf("%-40s %2d layers on xnnpack; int8 layers: %d equal, %d within one quantum; %d float "
+                            "layers; output "
                             "vs the fused graph's reference max|diff| %.3g (max|ref| %.3g)\n",
                             r.id.c_str(), onXnnpack, equal, oneQuantum, floatLayers, o.maxAbs, o.maxRef);
         }
         std::fflush(stdout);
-        QVERIFY2(failures == 0, "int8 XNNPACK exports differ from the reference by more than one quantum (see FAIL lines)");
+        QVERIFY2(failures == 0,
+                 "int8 XNNPACK exports differ from the reference by more than one quantum (see FAIL lines)");
         QVERIFY2(xnnInt8Layers > 0, "no int8 layer ran on XNNPACK");
     }
 };

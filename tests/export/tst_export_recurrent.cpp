@@ -63,14 +63,15 @@ private slots:
             for (size_t k = 0; k < r.outputs.size(); ++k) {
                 const test::HarnessOutput& out = r.outputs[k];
                 // Against the reference (embedded in the export as its expected output).
-                QVERIFY2(out.finite && out.maxAbs <= kTol * (1 + out.maxRef),
-                         (r.id + " " + out.name + ": max |diff| vs the reference " + std::to_string(out.maxAbs)).c_str());
+                QVERIFY2(
+                    out.finite && out.maxAbs <= kTol * (1 + out.maxRef),
+                    (r.id + " " + out.name + ": max |diff| vs the reference " + std::to_string(out.maxAbs)).c_str());
                 const ir::Tensor& want = expected[i][k];
                 QCOMPARE(out.data.shape(), want.shape());
                 for (int64_t e = 0; e < want.numel(); ++e)
                     QVERIFY2(std::fabs(out.data.at(e) - want.at(e)) <= kTol * (1 + std::fabs(want.at(e))),
-                             (r.id + " " + out.name + " element " + std::to_string(e) + ": " + std::to_string(out.data.at(e)) +
-                              ", ONNX Runtime gives " + std::to_string(want.at(e)))
+                             (r.id + " " + out.name + " element " + std::to_string(e) + ": " +
+                              std::to_string(out.data.at(e)) + ", ONNX Runtime gives " + std::to_string(want.at(e)))
                                  .c_str());
             }
         }

@@ -36,7 +36,10 @@ ir::Graph randomGraph(unsigned seed, int nodes) {
         ir::Value* a = pick();
         ir::Value* out = nullptr;
         switch (rng() % 4) {
-        case 0: out = g.addValue(name, a->dtype, a->shape); g.addNode(OpKind::Relu, name, {a}, {out}); break;
+        case 0:
+            out = g.addValue(name, a->dtype, a->shape);
+            g.addNode(OpKind::Relu, name, {a}, {out});
+            break;
         case 1: {
             ir::Value* b = pick();
             if (b->shape != a->shape) b = a;
@@ -94,7 +97,8 @@ ir::Graph randomConcatGraph(unsigned seed, int nodes) {
             std::vector<ir::Value*> ins{a};
             const int64_t axis = rng() % 3 == 0 ? 0 : 1;
             for (ir::Value* v : pool)
-                if (ins.size() < 2 + rng() % 2 && v != a && v->shape[static_cast<size_t>(1 - axis)] == a->shape[static_cast<size_t>(1 - axis)] &&
+                if (ins.size() < 2 + rng() % 2 && v != a &&
+                    v->shape[static_cast<size_t>(1 - axis)] == a->shape[static_cast<size_t>(1 - axis)] &&
                     rng() % 3 == 0)
                     ins.push_back(v);
             if (ins.size() == 1) ins.push_back(a); // the same value twice
@@ -156,11 +160,15 @@ std::string runOnArena(const ir::Graph& g, const exporter::MemoryPlan& plan) {
         const ir::Value* y = n->output(0);
         std::vector<float>& out = truth[y];
         const std::vector<float>& a = truth[n->input(0)];
-        if (n->op == OpKind::Relu) for (float v : a) out.push_back(std::max(v, 0.f));
-        else if (n->op == OpKind::Add) for (size_t i = 0; i < a.size(); ++i) out.push_back(a[i] + truth[n->input(1)][i]);
-        else if (n->op == OpKind::Reshape) out = a;
+        if (n->op == OpKind::Relu)
+            for (float v : a) out.push_back(std::max(v, 0.f));
+        else if (n->op == OpKind::Add)
+            for (size_t i = 0; i < a.size(); ++i) out.push_back(a[i] + truth[n->input(1)][i]);
+        else if (n->op == OpKind::Reshape)
+            out = a;
         else if (n->op != OpKind::Concat) // any other layer: some function of its first input
-            for (int64_t i = 0; i < y->shape.numel(); ++i) out.push_back(a[static_cast<size_t>(i) % a.size()] * 0.5f + 1.f);
+            for (int64_t i = 0; i < y->shape.numel(); ++i)
+                out.push_back(a[static_cast<size_t>(i) % a.size()] * 0.5f + 1.f);
         if (n->op == OpKind::Reshape && base(y) == base(n->input(0))) continue; // aliased: no bytes move
         if (n->op != OpKind::Concat) {
             store(y);
@@ -213,10 +221,11 @@ private slots:
     void chainAliasesAndReuses() {
         test::GraphBuilder b;
         auto* x = b.input("x", {1, 4, 8, 8});
-        auto* y = b.op(OpKind::Conv, {x, b.weights("w", {4, 4, 1, 1})}, {{"kernel_shape", std::vector<int64_t>{1, 1}}}, "conv");
-        auto* r = b.op(OpKind::Relu, {y}, {}, "relu");           // in place into y
-        auto* f = b.op(OpKind::Flatten, {r}, {}, "flatten");     // aliases
-        auto* s = b.op(OpKind::Sigmoid, {f}, {}, "sig");         // in place again
+        auto* y = b.op(OpKind::Conv, {x, b.weights("w", {4, 4, 1, 1})}, {{"kernel_shape", std::vector<int64_t>{1, 1}}},
+                       "conv");
+        auto* r = b.op(OpKind::Relu, {y}, {}, "relu");       // in place into y
+        auto* f = b.op(OpKind::Flatten, {r}, {}, "flatten"); // aliases
+        auto* s = b.op(OpKind::Sigmoid, {f}, {}, "sig");     // in place again
         b.output(s);
         ir::Graph g = b.build();
         auto plan = exporter::planMemory(g);
@@ -225,7 +234,7 @@ private slots:
         QCOMPARE(plan->bufferOfValue.at("conv_out"), plan->bufferOfValue.at("relu_out"));
         QCOMPARE(plan->bufferOfValue.at("relu_out"), plan->bufferOfValue.at("flatten_out"));
         QCOMPARE(plan->bufferOfValue.at("flatten_out"), plan->bufferOfValue.at("sig_out"));
-        QCOMPARE(plan->arenaBytes, size_t{2 * 1024});      // x and conv output
+        QCOMPARE(plan->arenaBytes, size_t{2 * 1024}); // x and conv output
         QCOMPARE(plan->lowerBoundBytes, plan->arenaBytes);
         const std::string steps = plan->asciiSteps();
         QCOMPARE(static_cast<int>(std::count(steps.begin(), steps.end(), '\n')), 4);
@@ -256,13 +265,15 @@ private slots:
             ir::Graph g = b.build();
             auto plain = exporter::planMemory(g);
             QVERIFY(plain.ok());
-            QCOMPARE(plain->bufferOfValue.at("add_out"), plain->bufferOfValue.at("head_out")); // in place over its first input
+            QCOMPARE(plain->bufferOfValue.at("add_out"),
+                     plain->bufferOfValue.at("head_out")); // in place over its first input
             exporter::MemoryPlanOptions o;
             o.apart = {{"head_out", "add_out"}};
             auto plan = exporter::planMemory(g, o);
             QVERIFY(plan.ok());
             QVERIFY(exporter::checkMemoryPlan(*plan).ok());
-            QCOMPARE(plan->bufferOfValue.at("add_out"), plan->bufferOfValue.at("project_out")); // in place over the other
+            QCOMPARE(plan->bufferOfValue.at("add_out"),
+                     plan->bufferOfValue.at("project_out")); // in place over the other
             QVERIFY(!overlap(plan->bufferFor("head_out"), plan->bufferFor("add_out")));
             QCOMPARE(plan->arenaBytes, plain->arenaBytes);
         }
@@ -332,7 +343,10 @@ private slots:
             ir::Graph g = randomConcatGraph(seed, 4 + static_cast<int>(seed % 40));
             exporter::MemoryPlanOptions o;
             o.concat = everyKernelTakesSlices();
-            if (seed % 3 == 0) o.concat.readsStrided = [](const ir::Node& n) { return n.op == OpKind::Concat && n.attrInt("axis", 0) == 1; };
+            if (seed % 3 == 0)
+                o.concat.readsStrided = [](const ir::Node& n) {
+                    return n.op == OpKind::Concat && n.attrInt("axis", 0) == 1;
+                };
             auto plan = exporter::planMemory(g, o);
             QVERIFY2(plan.ok(), plan.ok() ? "" : plan.error().message.c_str());
             const Status s = exporter::checkMemoryPlan(*plan);
@@ -341,7 +355,8 @@ private slots:
             if (!run.empty()) {
                 std::string nodes;
                 for (const ir::Node* n : g.nodes()) {
-                    nodes += n->name + " " + std::string(ir::opName(n->op)) + " axis " + std::to_string(n->attrInt("axis", -1)) + ":";
+                    nodes += n->name + " " + std::string(ir::opName(n->op)) + " axis " +
+                             std::to_string(n->attrInt("axis", -1)) + ":";
                     for (const ir::Value* in : n->inputs()) nodes += " " + in->name + in->shape.str();
                     nodes += " -> " + n->output(0)->shape.str() + "\n";
                 }
@@ -455,17 +470,19 @@ private slots:
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("library");
         QTest::addColumn<qint64>("bound"); // 0: only arena == lower bound
-        QTest::newRow("resnet18 portable") << "resnet18" << "portable" << qint64(4014080);
-        QTest::newRow("squeezenet1_1 portable") << "squeezenet1_1" << "portable" << qint64(3928576);
-        QTest::newRow("googlenet portable") << "googlenet" << "portable" << qint64(0);
+        QTest::newRow("resnet18 portable") << "resnet18"
+                                           << "portable" << qint64(4014080);
+        QTest::newRow("squeezenet1_1 portable") << "squeezenet1_1"
+                                                << "portable" << qint64(3928576);
+        QTest::newRow("googlenet portable") << "googlenet"
+                                            << "portable" << qint64(0);
     }
     void deploymentPlanAtLowerBound() {
         EMBARK_REQUIRE_SHARED_MODELS();
         QFETCH(QString, model);
         QFETCH(QString, library);
         QFETCH(qint64, bound);
-        if (test::sharedModel(model).isEmpty())
-            QSKIP(qPrintable("../shared/models/" + model + ".onnx is absent"));
+        if (test::sharedModel(model).isEmpty()) QSKIP(qPrintable("../shared/models/" + model + ".onnx is absent"));
         auto g = onnx::importModel(test::sharedModel(model).toStdString());
         QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
         exporter::PlanOptions o;

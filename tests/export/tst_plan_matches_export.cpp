@@ -90,9 +90,10 @@ private slots:
         const QJsonArray pb = pm["buffers"].toArray(), eb = em["buffers"].toArray();
         QCOMPARE(pb.size(), eb.size());
         for (qsizetype i = 0; i < pb.size(); ++i)
-            QVERIFY2(pb[i] == eb[i], qPrintable("buffer " + QString::number(i) + ": plan " +
-                                                QJsonDocument(pb[i].toObject()).toJson(QJsonDocument::Compact) + " vs export " +
-                                                QJsonDocument(eb[i].toObject()).toJson(QJsonDocument::Compact)));
+            QVERIFY2(pb[i] == eb[i],
+                     qPrintable("buffer " + QString::number(i) + ": plan " +
+                                QJsonDocument(pb[i].toObject()).toJson(QJsonDocument::Compact) + " vs export " +
+                                QJsonDocument(eb[i].toObject()).toJson(QJsonDocument::Compact)));
         QCOMPARE(pm, em); // the rest of the plan too (schedule, lower bound, alignment)
         QCOMPARE(p["fused_blocks"].toArray(), e["fused_blocks"].toArray());
         QCOMPARE(p["libraries"].toArray(), e["libraries"].toArray());

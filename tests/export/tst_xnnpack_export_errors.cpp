@@ -19,7 +19,10 @@ struct Run {
     int code = -1;
     bool crashed = false;
     QString out, err;
-    QByteArray describe() const { return ("exit " + QString::number(code) + "\nstdout: " + out.right(1500) + "\nstderr: " + err.right(1500)).toUtf8(); }
+    QByteArray describe() const {
+        return ("exit " + QString::number(code) + "\nstdout: " + out.right(1500) + "\nstderr: " + err.right(1500))
+            .toUtf8();
+    }
 };
 
 Run cli(const QStringList& args, const QProcessEnvironment& env) {

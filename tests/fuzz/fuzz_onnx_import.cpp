@@ -28,7 +28,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     embark::onnx::ImportOptions options;
     options.runChecker = true;
     auto graph = embark::onnx::importModelFromBytes(bytes, modelDir(), "fuzz.onnx", options);
-    if (!graph)
-        (void)graph.error().message; // an Error value is the expected outcome for garbage
+    if (!graph) (void)graph.error().message; // an Error value is the expected outcome for garbage
     return 0;
 }

@@ -92,8 +92,7 @@ private slots:
             // layers respect the topological order: a producer sits above every consumer
             QVERIFY(r.nodes[edge.from].layer < r.nodes[edge.to].layer);
             QVERIFY(route.points.size() >= 2);
-            for (size_t i = 1; i < route.points.size(); ++i)
-                QVERIFY(route.points[i].y > route.points[i - 1].y);
+            for (size_t i = 1; i < route.points.size(); ++i) QVERIFY(route.points[i].y > route.points[i - 1].y);
             QCOMPARE(route.points.front().x, r.nodes[edge.from].x);
             QCOMPARE(route.points.back().x, r.nodes[edge.to].x);
         }
@@ -105,8 +104,9 @@ private slots:
         // 0 1 over 2 3 with 0->3 and 1->2: untangled by ordering the lower layer.
         QTest::newRow("two crossed pairs") << fromEdges(4, {{0, 3}, {1, 2}}) << 0LL;
         QTest::newRow("K(2,2)") << fromEdges(4, {{0, 2}, {0, 3}, {1, 2}, {1, 3}}) << 1LL;
-        QTest::newRow("K(3,3)") << fromEdges(6, {{0, 3}, {0, 4}, {0, 5}, {1, 3}, {1, 4}, {1, 5},
-                                                 {2, 3}, {2, 4}, {2, 5}}) << 9LL;
+        QTest::newRow("K(3,3)") << fromEdges(6,
+                                             {{0, 3}, {0, 4}, {0, 5}, {1, 3}, {1, 4}, {1, 5}, {2, 3}, {2, 4}, {2, 5}})
+                                << 9LL;
         QTest::newRow("scrambled ladder") << scrambledLadder(8, 6) << 0LL;
         QTest::newRow("tree") << fromEdges(7, {{0, 6}, {0, 5}, {6, 4}, {6, 3}, {5, 2}, {5, 1}}) << 0LL;
         QTest::newRow("resnet50") << resNet50Like() << 0LL;
@@ -186,7 +186,10 @@ private slots:
         QCOMPARE(r.crossings, 0LL);
         QCOMPARE(r.layerCount, 5); // x, conv, relu, pool|side, outputs
         int withMeasure = 0;
-        buildLayoutInput(b.graph(), [&](const IrLayoutItem&) { ++withMeasure; return NodeSize{10, 10}; });
+        buildLayoutInput(b.graph(), [&](const IrLayoutItem&) {
+            ++withMeasure;
+            return NodeSize{10, 10};
+        });
         QCOMPARE(withMeasure, 7);
     }
 };

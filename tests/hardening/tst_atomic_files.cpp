@@ -1,7 +1,7 @@
 // Crash-safe files: user boards and exports are replaced atomically (the studio's settings
 // file: tests/ui/tst_settings_file). A write that fails half-way (RLIMIT_FSIZE makes write(2)
-// fail with EFBIG, as a full disk would, for root too) leaves the previous file or folder exactly as it was and no temporary behind,
-// and a process SIGKILLed at random points while saving a board never leaves a torn file.
+// fail with EFBIG, as a full disk would, for root too) leaves the previous file or folder exactly as it was and no
+// temporary behind, and a process SIGKILLed at random points while saving a board never leaves a torn file.
 #include "export/exporter.h"
 #include "onnx/importer.h"
 #include "support/file_size_limit.h"
@@ -35,7 +35,8 @@ QByteArray readAll(const QString& path) {
 QByteArray hashTree(const QString& dir) {
     QCryptographicHash h(QCryptographicHash::Sha256);
     QStringList files;
-    for (QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) files << it.next();
+    for (QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();)
+        files << it.next();
     files.sort();
     for (const QString& f : files) {
         h.addData(QDir(dir).relativeFilePath(f).toUtf8());

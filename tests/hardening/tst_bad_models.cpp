@@ -68,18 +68,15 @@ void BadModels::corpusIsComplete() {
     const QStringList files = QDir(badDir()).entryList({"*.onnx"}, QDir::Files, QDir::Name);
     QVERIFY2(files.size() >= 15, qPrintable(badDir() + " holds too few models: run make_bad_models.py"));
     QStringList withRows;
-    for (const Row& r : corpusRows())
-        withRows << r.file;
-    for (const QString& f : files)
-        QVERIFY2(withRows.contains(f), qPrintable(f + " has no row in tst_bad_models.cpp"));
+    for (const Row& r : corpusRows()) withRows << r.file;
+    for (const QString& f : files) QVERIFY2(withRows.contains(f), qPrintable(f + " has no row in tst_bad_models.cpp"));
 }
 
 void BadModels::importer_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("kind");
     QTest::addColumn<QString>("mentions");
-    for (const Row& r : corpusRows())
-        QTest::newRow(r.file) << QString(r.file) << r.kind << QString(r.mentions);
+    for (const Row& r : corpusRows()) QTest::newRow(r.file) << QString(r.file) << r.kind << QString(r.mentions);
     // Inputs the fuzzers once crashed on: any clean error (or a model that imports) is fine.
     const QString regressions = test::sourceDir() + "/tests/fuzz/regressions/onnx_import";
     for (const QString& f : QDir(regressions).entryList(QDir::Files, QDir::Name))
@@ -96,7 +93,8 @@ void BadModels::importer() {
         return;
     QVERIFY2(!graph, qPrintable(file + " imported, but it is broken"));
     const QString message = QString::fromStdString(graph.error().message);
-    QVERIFY2(int(graph.error().kind) == kind, qPrintable(QString("kind %1: %2").arg(int(graph.error().kind)).arg(message)));
+    QVERIFY2(int(graph.error().kind) == kind,
+             qPrintable(QString("kind %1: %2").arg(int(graph.error().kind)).arg(message)));
     QVERIFY2(message.contains(QFileInfo(path).fileName()), qPrintable("does not name the file: " + message));
     QVERIFY2(message.contains(mentions), qPrintable("does not mention " + mentions + ": " + message));
     QVERIFY2(!message.contains('\n'), qPrintable("a multi-line message: " + message));

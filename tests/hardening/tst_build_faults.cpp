@@ -56,9 +56,7 @@ QString processesUsing(const QString& dir) {
     return QString::fromLocal8Bit(p.readAllStandardOutput()).trimmed();
 }
 
-bool copyTree(const QString& from, const QString& to) {
-    return QProcess::execute("cp", {"-a", from, to}) == 0;
-}
+bool copyTree(const QString& from, const QString& to) { return QProcess::execute("cp", {"-a", from, to}) == 0; }
 
 QString messageOf(const Error& e) { return QString::fromStdString(e.message); }
 
@@ -103,7 +101,8 @@ private slots:
             QFile f(dir + "/build/CMakeCache.txt");
             if (!f.open(QIODevice::ReadOnly)) return QStringLiteral("(no CMakeCache.txt)");
             for (const QByteArray& line : f.readAll().split('\n'))
-                if (line.startsWith("CMAKE_CXX_COMPILER_LAUNCHER:")) return QString::fromUtf8(line.mid(line.indexOf('=') + 1));
+                if (line.startsWith("CMAKE_CXX_COMPILER_LAUNCHER:"))
+                    return QString::fromUtf8(line.mid(line.indexOf('=') + 1));
             return QStringLiteral("(not set)");
         };
         qunsetenv("EMBARK_CCACHE");
@@ -187,7 +186,9 @@ private slots:
         auto full = build::buildExport(options(dir));
         QVERIFY2(full, full ? "" : full.error().message.c_str());
         const qint64 fullMs = clock.elapsed();
-        const int trials = qEnvironmentVariableIsSet("EMBARK_CANCEL_TRIALS") ? qEnvironmentVariableIntValue("EMBARK_CANCEL_TRIALS") : 8;
+        const int trials = qEnvironmentVariableIsSet("EMBARK_CANCEL_TRIALS")
+                               ? qEnvironmentVariableIntValue("EMBARK_CANCEL_TRIALS")
+                               : 8;
         const quint32 seed = QRandomGenerator::global()->generate();
         QRandomGenerator rng(seed);
         qInfo("full build %lld ms; %d cancel trials, seed %u", fullMs, trials, seed);
@@ -203,7 +204,8 @@ private slots:
             auto r = build::buildExport(options(dir, &cancel));
             canceller.join();
             const QString left = processesUsing(dir);
-            QVERIFY2(left.isEmpty(), qPrintable(QStringLiteral("trial %1 (%2 ms) left: %3").arg(t).arg(delayMs).arg(left)));
+            QVERIFY2(left.isEmpty(),
+                     qPrintable(QStringLiteral("trial %1 (%2 ms) left: %3").arg(t).arg(delayMs).arg(left)));
             QVERIFY2(hashTree(dir) == before, qPrintable(QStringLiteral("trial %1 changed the export").arg(t)));
             if (r) {
                 ++finished; // the build won the race: a complete, valid binary
@@ -213,7 +215,8 @@ private slots:
                 QVERIFY2(messageOf(r.error()).startsWith("cancelled"), qPrintable(messageOf(r.error())));
             }
         }
-        qInfo("cancel trials: %d cancelled, %d finished first, %d with nothing left behind", cancelled, finished, trials);
+        qInfo("cancel trials: %d cancelled, %d finished first, %d with nothing left behind", cancelled, finished,
+              trials);
         QVERIFY(cancelled > 0 || trials == 0);
     }
 };

@@ -22,7 +22,8 @@ QString fuzzDir() { return test::sourceDir() + "/tests/fuzz"; }
 void addRows(const QString& target, const QStringList& folders) {
     for (const QString& folder : folders)
         for (const QFileInfo& f : QDir(folder).entryInfoList(QDir::Files, QDir::Name))
-            QTest::newRow(qPrintable(target + "/" + QDir(fuzzDir()).relativeFilePath(f.filePath()))) << target << f.filePath();
+            QTest::newRow(qPrintable(target + "/" + QDir(fuzzDir()).relativeFilePath(f.filePath())))
+                << target << f.filePath();
 }
 
 QByteArray readAll(const QString& path) {
@@ -56,8 +57,7 @@ private slots:
         } else if (target == "board_file") {
             auto board = targets::parseBoard(bytes, QFileInfo(file).fileName());
             // The regressions are broken boards: each must be refused, naming its file.
-            if (file.contains("/regressions/"))
-                QVERIFY2(!board, qPrintable(file + " parsed as a board"));
+            if (file.contains("/regressions/")) QVERIFY2(!board, qPrintable(file + " parsed as a board"));
             if (!board)
                 QVERIFY2(QString::fromStdString(board.error().message).contains(QFileInfo(file).fileName()),
                          board.error().message.c_str());

@@ -29,7 +29,8 @@ struct CliRun {
     QString out, err;
     QByteArray describe() const {
         return ("exit " + QString::number(code) + (normalExit ? "" : " (crashed)") + "\nstdout: " + out.right(1500) +
-                "\nstderr: " + err.right(2500)).toUtf8();
+                "\nstderr: " + err.right(2500))
+            .toUtf8();
     }
 };
 
@@ -55,8 +56,7 @@ CliRun cli(const QStringList& args, const QString& workDir) {
 QStringList filesUnder(const QString& root) {
     QStringList files;
     QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
-    while (it.hasNext())
-        files << QDir(root).relativeFilePath(it.next());
+    while (it.hasNext()) files << QDir(root).relativeFilePath(it.next());
     files.sort();
     return files;
 }
@@ -72,7 +72,8 @@ QStringList hostileStrings(const QString& marker) {
         "../../x",
         "with spaces  and\ttab",
         "line\nbreak; touch " + marker,
-        "*/ #error injected\n// ?""?/",
+        "*/ #error injected\n// ?"
+        "?/",
         "\\\" $HOME ${PATH} !! ~ & | > < *",
         "",
     };
@@ -91,8 +92,7 @@ private slots:
     void shellQuoteRoundTrip_data() {
         QTest::addColumn<QString>("text");
         const QStringList strings = hostileStrings(m_tmp.path() + "/pwned_quote");
-        for (int i = 0; i < strings.size(); ++i)
-            QTest::newRow(qPrintable(QString::number(i))) << strings[i];
+        for (int i = 0; i < strings.size(); ++i) QTest::newRow(qPrintable(QString::number(i))) << strings[i];
         QTest::newRow("unicode") << QString::fromUtf8("naïve ✓ 'ü'");
     }
 
@@ -142,8 +142,9 @@ private slots:
         const CliRun bld = cli({"build", exportDir, "--jobs", "2"}, cwd);
         QVERIFY2(bld.code == 0, bld.describe()); // the generated C++ compiles with the names in it
         const QString dumps = root + "/dumps";
-        const CliRun x1 = cli({"exec", exportDir, "--", "--check", "1e-4", "--layers", "--dump", dumps,
-                               "--out", root + "/outputs", "--iterations", "1"}, cwd);
+        const CliRun x1 = cli({"exec", exportDir, "--", "--check", "1e-4", "--layers", "--dump", dumps, "--out",
+                               root + "/outputs", "--iterations", "1"},
+                              cwd);
         QVERIFY2(x1.code == 0, x1.describe());
 
         QVERIFY2(!QFileInfo::exists(marker), "an injected command ran");
@@ -165,7 +166,8 @@ private slots:
         for (const QString& line : x1.out.split('\n', Qt::SkipEmptyParts)) {
             QJsonParseError error;
             const QJsonDocument doc = QJsonDocument::fromJson(line.toUtf8(), &error);
-            QVERIFY2(error.error == QJsonParseError::NoError && doc.isObject(), qPrintable("not one JSON object: " + line));
+            QVERIFY2(error.error == QJsonParseError::NoError && doc.isObject(),
+                     qPrintable("not one JSON object: " + line));
             sawHostileNode |= doc.object().value("node").toString() == names[8];
         }
         QVERIFY2(sawHostileNode, qPrintable(x1.out.left(2000)));
@@ -177,7 +179,8 @@ private slots:
         const QString root = m_tmp.path() + "/dotdot";
         QVERIFY(QDir().mkpath(root + "/cwd"));
         const QString model = test::sourceDir() + "/resources/models/digits_cnn.onnx";
-        const CliRun e = cli({"export", model, "--lib", "portable", "-o", root + "/detour/a/../../target/out"}, root + "/cwd");
+        const CliRun e =
+            cli({"export", model, "--lib", "portable", "-o", root + "/detour/a/../../target/out"}, root + "/cwd");
         QVERIFY2(e.normalExit, e.describe());
         if (e.code == 0) {
             QVERIFY2(QFileInfo::exists(root + "/target/out/export.json"), qPrintable(filesUnder(root).join('\n')));

@@ -146,7 +146,8 @@ private slots:
         QVERIFY(!r.ok());
         const QString message = QString::fromStdString(r.error().message);
         QVERIFY2(message.contains("board 'netns-board'") && message.contains("lost while running sh") &&
-                     message.contains("no answer from the board") && message.contains("stopped when Embark connects again"),
+                     message.contains("no answer from the board") &&
+                     message.contains("stopped when Embark connects again"),
                  qPrintable(message));
         QVERIFY2(ms < 60000, qPrintable(QString::number(ms)));
         qInfo("a run with packets dropped failed after %lld ms: %s", ms, qPrintable(message));
@@ -163,11 +164,20 @@ private slots:
     void benchRunThatCannotConnectIsStoredAsFailed() {
         QVERIFY(QDir().mkpath(m_tmp.path() + "/config/boards"));
         qputenv("EMBARK_CONFIG_DIR", (m_tmp.path() + "/config").toUtf8());
-        const QJsonObject runner{{"kind", "ssh"},        {"host", "127.0.0.1"},        {"port", m_sshd.port()},
-                                 {"user", m_sshd.user()}, {"key", m_sshd.clientKey()}};
-        const QJsonObject b{{"id", "netns-board"}, {"name", "this machine behind a dead link"}, {"arch", hostArch()},
-                            {"isa", hostArch()},     {"cflags", QJsonArray{}}, {"cores", 1}, {"memory_bytes", qint64(8) << 30},
-                            {"xnnpack", false},    {"runner", runner}};
+        const QJsonObject runner{{"kind", "ssh"},
+                                 {"host", "127.0.0.1"},
+                                 {"port", m_sshd.port()},
+                                 {"user", m_sshd.user()},
+                                 {"key", m_sshd.clientKey()}};
+        const QJsonObject b{{"id", "netns-board"},
+                            {"name", "this machine behind a dead link"},
+                            {"arch", hostArch()},
+                            {"isa", hostArch()},
+                            {"cflags", QJsonArray{}},
+                            {"cores", 1},
+                            {"memory_bytes", qint64(8) << 30},
+                            {"xnnpack", false},
+                            {"runner", runner}};
         QFile f(m_tmp.path() + "/config/boards/netns-board.json");
         QVERIFY(f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(b).toJson()) > 0);
         f.close();

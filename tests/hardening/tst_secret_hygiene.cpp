@@ -40,7 +40,8 @@ QByteArray randomPassword() {
 QStringList filesContaining(const QString& root, const QByteArray& secret) {
     const QByteArray utf16(reinterpret_cast<const char*>(QString::fromLatin1(secret).utf16()), secret.size() * 2);
     QStringList hits;
-    for (QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories); it.hasNext();) {
+    for (QDirIterator it(root, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+         it.hasNext();) {
         QFile f(it.next());
         if (!f.open(QIODevice::ReadOnly)) continue;
         const QByteArray data = f.readAll();
@@ -103,9 +104,15 @@ private slots:
         QString error;
         QVERIFY2(m_sshd.start(&error), qPrintable(error));
         const QJsonObject runner{{"kind", "ssh"}, {"host", "127.0.0.1"}, {"port", m_sshd.port()}, {"user", m_user}};
-        const QJsonObject board{{"id", "pw-board"}, {"name", "password login"}, {"arch", hostArch()},
-                                {"isa", hostArch()},  {"cflags", QJsonArray{}},   {"cores", 1},
-                                {"memory_bytes", qint64(8) << 30}, {"xnnpack", false},        {"runner", runner}};
+        const QJsonObject board{{"id", "pw-board"},
+                                {"name", "password login"},
+                                {"arch", hostArch()},
+                                {"isa", hostArch()},
+                                {"cflags", QJsonArray{}},
+                                {"cores", 1},
+                                {"memory_bytes", qint64(8) << 30},
+                                {"xnnpack", false},
+                                {"runner", runner}};
         QFile f(m_tmp.path() + "/config/boards/pw-board.json");
         QVERIFY(f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(board).toJson()) > 0);
     }
@@ -147,7 +154,8 @@ private slots:
         const Status s = deploy::SshTransport(b, options(wrong, &asked)).connect();
         QVERIFY(!s.ok());
         const QString message = QString::fromStdString(s.error().message);
-        QVERIFY2(message.contains("authentication as '" + m_user + "'") && message.contains("a password"), qPrintable(message));
+        QVERIFY2(message.contains("authentication as '" + m_user + "'") && message.contains("a password"),
+                 qPrintable(message));
         QVERIFY(!message.toUtf8().contains(wrong));
         QVERIFY(filesContaining(m_tmp.path(), wrong).isEmpty());
     }

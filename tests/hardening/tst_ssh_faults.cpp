@@ -74,7 +74,7 @@ class TestSshFaults : public QObject {
         QString error;
         if (!m_sshd->start(&error)) QSKIP(qPrintable("no sshd fixture: " + error));
         QVERIFY(m_sshd->writeKnownHosts(true));
-        const QJsonObject runner{{"kind", "ssh"},         {"host", "127.0.0.1"},       {"port", m_sshd->port()},
+        const QJsonObject runner{{"kind", "ssh"},          {"host", "127.0.0.1"},        {"port", m_sshd->port()},
                                  {"user", m_sshd->user()}, {"key", m_sshd->clientKey()}, {"workdir", workdir}};
         QVERIFY(test::writeHostBoard(m_tmp.path() + "/config/boards", "ssh-host", "this machine over SSH", runner));
     }
@@ -182,7 +182,8 @@ private slots:
         startBoard(mountPoint.path());
         QStringList log;
         auto r = jobs::runBenchmark(options(m_bigModel, &log));
-        const QStringList left = QDir(mountPoint.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+        const QStringList left =
+            QDir(mountPoint.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
         QProcess::execute("umount", {mountPoint.path()});
         checkFailedRun(r, {"board 'ssh-host'", "no space left on device while uploading", "runner.workdir"});
         QVERIFY2(left.isEmpty(), qPrintable(left.join(", "))); // partial file and run folder removed
@@ -207,14 +208,15 @@ private slots:
             log.append(line);
             if (sent || !line.contains("\"type\":\"latency\"")) return;
             // The transport records the remote pid in the run folder: kill exactly that one.
-            if (const qint64 pid = test::remoteExecPid(boardWork()); pid > 0 && ::kill(static_cast<pid_t>(pid), signal) == 0)
+            if (const qint64 pid = test::remoteExecPid(boardWork());
+                pid > 0 && ::kill(static_cast<pid_t>(pid), signal) == 0)
                 sent = true;
         };
         auto r = jobs::runBenchmark(o);
         QVERIFY(sent);
         checkFailedRun(r, {"board 'ssh-host'", "run_export", "with signal " + name});
         QVERIFY(!runExportAlive());
-        QVERIFY(m_sshd->isRunning()); // the board itself is fine
+        QVERIFY(m_sshd->isRunning());                             // the board itself is fine
         QVERIFY(filesNamed(boardWork(), "run_export").isEmpty()); // the run folder was removed
     }
 

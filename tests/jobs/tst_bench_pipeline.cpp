@@ -34,9 +34,7 @@ const bool kLongWatchdog = [] {
 
 QString bundledDigits() { return test::sourceDir() + "/resources/models/digits_cnn.onnx"; }
 
-QString modelPath(const QString& name) {
-    return name == "digits" ? bundledDigits() : test::sharedModel(name);
-}
+QString modelPath(const QString& name) { return name == "digits" ? bundledDigits() : test::sharedModel(name); }
 
 bool writeJson(const QString& path, const QJsonObject& o) {
     QFile f(path);
@@ -50,10 +48,14 @@ const QStringList kRiscvPrefix{"qemu-riscv64-static", "-cpu", "rv64,v=true,vlen=
 const QStringList kAarch64Prefix{"qemu-aarch64-static", "-cpu", "cortex-a76", "-L", "/usr/aarch64-linux-gnu"};
 
 QJsonObject boardJson(const QString& id, bool riscv, qint64 memory, const QJsonObject& runner) {
-    QJsonObject b{{"id", id},           {"name", "test board " + id}, {"arch", riscv ? "riscv64" : "aarch64"},
+    QJsonObject b{{"id", id},
+                  {"name", "test board " + id},
+                  {"arch", riscv ? "riscv64" : "aarch64"},
                   {"isa", riscv ? "rv64gcv" : "armv8.2-a"},
                   {"cflags", riscv ? strings({"-march=rv64gcv", "-mabi=lp64d"}) : strings({"-mcpu=cortex-a76"})},
-                  {"cores", 1},         {"memory_bytes", memory},      {"runner", runner}};
+                  {"cores", 1},
+                  {"memory_bytes", memory},
+                  {"runner", runner}};
     if (riscv) b["vlen_bits"] = 128;
     b["xnnpack"] = true;
     return b;
@@ -110,7 +112,8 @@ class TestBenchPipeline : public QObject {
         QVERIFY(!outputs.empty());
         for (const auto& a : outputs) {
             QVERIFY2(a.maxRel <= 1e-4, qPrintable(QStringLiteral("%1: max_rel %2").arg(a.name.c_str()).arg(a.maxRel)));
-            QVERIFY2(a.cosine >= 0.99999, qPrintable(QStringLiteral("%1: cosine %2").arg(a.name.c_str()).arg(a.cosine)));
+            QVERIFY2(a.cosine >= 0.99999,
+                     qPrintable(QStringLiteral("%1: cosine %2").arg(a.name.c_str()).arg(a.cosine)));
         }
     }
 
@@ -122,13 +125,15 @@ private slots:
         m_haveSshd = m_sshd.start(&m_sshdError) && m_sshd.writeKnownHosts(true);
         const QString boards = m_tmp.path() + "/config/boards/";
         auto sshRunner = [&](const QStringList& prefix) {
-            return QJsonObject{{"kind", "ssh"}, {"host", "127.0.0.1"}, {"port", m_sshd.port()}, {"user", m_sshd.user()},
-                               {"key", m_sshd.clientKey()}, {"exec_prefix", strings(prefix)}};
+            return QJsonObject{{"kind", "ssh"},         {"host", "127.0.0.1"},       {"port", m_sshd.port()},
+                               {"user", m_sshd.user()}, {"key", m_sshd.clientKey()}, {"exec_prefix", strings(prefix)}};
         };
         QVERIFY(writeJson(boards + "ssh-k230.json", boardJson("ssh-k230", true, 502083584, sshRunner(kRiscvPrefix))));
-        QVERIFY(writeJson(boards + "ssh-rpi5.json", boardJson("ssh-rpi5", false, 4294967296, sshRunner(kAarch64Prefix))));
-        QVERIFY(writeJson(boards + "tiny-k230.json",
-                          boardJson("tiny-k230", true, 1000, {{"kind", "local"}, {"exec_prefix", strings(kRiscvPrefix)}})));
+        QVERIFY(
+            writeJson(boards + "ssh-rpi5.json", boardJson("ssh-rpi5", false, 4294967296, sshRunner(kAarch64Prefix))));
+        QVERIFY(
+            writeJson(boards + "tiny-k230.json",
+                      boardJson("tiny-k230", true, 1000, {{"kind", "local"}, {"exec_prefix", strings(kRiscvPrefix)}})));
         // A "board" whose runner segfaults after a word on stderr: a binary that crashes there.
         const QString crasher = m_tmp.path() + "/segfaulting-runner.sh";
         QFile script(crasher);
@@ -136,8 +141,9 @@ private slots:
         script.write("#!/bin/sh\necho 'board says: about to crash' >&2\nkill -SEGV $$\n");
         script.close();
         QVERIFY(script.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
-        QVERIFY(writeJson(boards + "crashing-k230.json",
-                          boardJson("crashing-k230", true, 502083584, {{"kind", "local"}, {"exec_prefix", strings({crasher})}})));
+        QVERIFY(writeJson(
+            boards + "crashing-k230.json",
+            boardJson("crashing-k230", true, 502083584, {{"kind", "local"}, {"exec_prefix", strings({crasher})}})));
     }
 
     // "upstream": XNNPACK_ROOT points at ../shared/xnnpack/prebuilt/<arch> for the row (skipped
@@ -153,13 +159,27 @@ private slots:
         // to a riscv64 board with upstream XNNPACK is the ssh-k230 row (the same export as a
         // sim-k230 row would build), Debian's XNNPACK on aarch64 the ssh-rpi5 row
         // (tst_jobs_pipeline covers the recipes, cancel and deploy-and-run).
-        QTest::newRow("digits sim-rpi5 portable") << "digits" << "sim-rpi5" << "portable" << false;
-        QTest::newRow("digits ssh-rpi5 xnnpack") << "digits" << "ssh-rpi5" << "xnnpack" << false;
-        QTest::newRow("lenet5 sim-k230 portable") << "lenet5" << "sim-k230" << "portable" << false;
-        QTest::newRow("squeezenet1_1 sim-k230 portable") << "squeezenet1_1" << "sim-k230" << "portable" << false;
-        QTest::newRow("lenet5 sim-k1 xnnpack upstream") << "lenet5" << "sim-k1" << "xnnpack" << true;
-        QTest::newRow("digits ssh-k230 xnnpack upstream") << "digits" << "ssh-k230" << "xnnpack" << true;
-        QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack upstream") << "squeezenet1_1" << "sim-rpi5" << "xnnpack" << true;
+        QTest::newRow("digits sim-rpi5 portable") << "digits"
+                                                  << "sim-rpi5"
+                                                  << "portable" << false;
+        QTest::newRow("digits ssh-rpi5 xnnpack") << "digits"
+                                                 << "ssh-rpi5"
+                                                 << "xnnpack" << false;
+        QTest::newRow("lenet5 sim-k230 portable") << "lenet5"
+                                                  << "sim-k230"
+                                                  << "portable" << false;
+        QTest::newRow("squeezenet1_1 sim-k230 portable") << "squeezenet1_1"
+                                                         << "sim-k230"
+                                                         << "portable" << false;
+        QTest::newRow("lenet5 sim-k1 xnnpack upstream") << "lenet5"
+                                                        << "sim-k1"
+                                                        << "xnnpack" << true;
+        QTest::newRow("digits ssh-k230 xnnpack upstream") << "digits"
+                                                          << "ssh-k230"
+                                                          << "xnnpack" << true;
+        QTest::newRow("squeezenet1_1 sim-rpi5 xnnpack upstream") << "squeezenet1_1"
+                                                                 << "sim-rpi5"
+                                                                 << "xnnpack" << true;
     }
     void benchmark() {
         QFETCH(QString, model);
@@ -170,8 +190,10 @@ private slots:
         if (board.startsWith("ssh") && !m_haveSshd) QSKIP(qPrintable("no sshd fixture: " + m_sshdError));
         const QByteArray savedRoot = qgetenv("XNNPACK_ROOT");
         auto restoreRoot = qScopeGuard([&] {
-            if (savedRoot.isEmpty()) qunsetenv("XNNPACK_ROOT");
-            else qputenv("XNNPACK_ROOT", savedRoot);
+            if (savedRoot.isEmpty())
+                qunsetenv("XNNPACK_ROOT");
+            else
+                qputenv("XNNPACK_ROOT", savedRoot);
         });
         if (upstream) {
             const QString arch = board.endsWith("rpi5") ? "aarch64" : "riscv64";
@@ -190,8 +212,7 @@ private slots:
         checkOutputs(rec.outputAccuracy);
         // Per-layer accuracy (dumps compared through provenance) and per-layer timings.
         QVERIFY(!r->layerAccuracy.empty());
-        for (const auto& la : r->layerAccuracy)
-            QVERIFY2(la.accuracy.cosine >= 0.9999, la.node.c_str());
+        for (const auto& la : r->layerAccuracy) QVERIFY2(la.accuracy.cosine >= 0.9999, la.node.c_str());
         QCOMPARE(r->firstDivergentLayer, -1);
         QVERIFY(!r->medianLayers.empty());
         QCOMPARE(r->output.layers.size(), r->medianLayers.size() * size_t(o.iterations));
@@ -234,8 +255,8 @@ private slots:
         QVERIFY2(messageOf(r.error()).contains("no-such-board"), r.error().message.c_str());
         // The CLI says the same with a usage/invalid-input status, not a crash.
         QProcess cli;
-        cli.start(test::cliPath(), {"bench", bundledDigits(), "--board", "no-such-board", "--store", "-",
-                                    "--work-dir", workDir()});
+        cli.start(test::cliPath(),
+                  {"bench", bundledDigits(), "--board", "no-such-board", "--store", "-", "--work-dir", workDir()});
         QVERIFY(cli.waitForFinished(120000));
         QVERIFY(cli.exitStatus() == QProcess::NormalExit);
         QVERIFY2(cli.exitCode() >= 2 && cli.exitCode() <= 4, qPrintable(QString::number(cli.exitCode())));
@@ -282,10 +303,18 @@ private slots:
         const QString out = m_tmp.path() + "/cli";
         QVERIFY(QDir().mkpath(out));
         QProcess cli;
-        cli.start(test::cliPath(),
-                  {"bench", bundledDigits(), "--board", "sim-k230", "--lib", "portable", "--iterations", "3", "--warmup",
-                   "0", "--layers", "--accuracy-layers", "--store", storePath(), "--work-dir", workDir(), "--trace",
-                   out + "/trace.json", "--csv", out + "/layers.csv", "--test-data", out + "/data", "--json"});
+        cli.start(test::cliPath(), {"bench",        bundledDigits(),
+                                    "--board",      "sim-k230",
+                                    "--lib",        "portable",
+                                    "--iterations", "3",
+                                    "--warmup",     "0",
+                                    "--layers",     "--accuracy-layers",
+                                    "--store",      storePath(),
+                                    "--work-dir",   workDir(),
+                                    "--trace",      out + "/trace.json",
+                                    "--csv",        out + "/layers.csv",
+                                    "--test-data",  out + "/data",
+                                    "--json"});
         QVERIFY(cli.waitForFinished(1200000));
         const QByteArray err = cli.readAllStandardError();
         QVERIFY2(cli.exitStatus() == QProcess::NormalExit && cli.exitCode() == 0, err.constData());
@@ -308,7 +337,8 @@ private slots:
             for (const QJsonValue& v : list) {
                 const QJsonObject a = v.toObject();
                 QVERIFY(!a.value("name").toString().isEmpty());
-                for (const char* key : {"max_abs", "max_rel", "cosine", "snr_db"}) QVERIFY2(a.value(key).isDouble(), key);
+                for (const char* key : {"max_abs", "max_rel", "cosine", "snr_db"})
+                    QVERIFY2(a.value(key).isDouble(), key);
             }
         for (const QJsonValue& v : outputs) {
             QVERIFY(v.toObject().value("max_rel").toDouble() <= 1e-4);

@@ -17,8 +17,8 @@ using namespace embark;
 namespace {
 
 // A job that logs `lines` lines, one every `stepMs`, and stops early when cancelled.
-std::shared_ptr<jobs::Job> countingJob(const QString& title, int lines, int stepMs, std::vector<QString>* order = nullptr,
-                                       std::mutex* orderMutex = nullptr) {
+std::shared_ptr<jobs::Job> countingJob(const QString& title, int lines, int stepMs,
+                                       std::vector<QString>* order = nullptr, std::mutex* orderMutex = nullptr) {
     return std::make_shared<jobs::Job>(title, jobs::JobKind::Build, [=](jobs::JobContext& ctx) -> Status {
         if (order) {
             std::lock_guard lock(*orderMutex);
@@ -85,14 +85,15 @@ private slots:
         std::condition_variable changed;
         int concurrent = 0, maxConcurrent = 0;
         for (int i = 0; i < 4; ++i)
-            queue.enqueue(std::make_shared<jobs::Job>(QString::number(i), jobs::JobKind::Build, [&](jobs::JobContext&) -> Status {
-                std::unique_lock lock(m);
-                maxConcurrent = std::max(maxConcurrent, ++concurrent);
-                changed.notify_all();
-                changed.wait_for(lock, std::chrono::seconds(60), [&] { return maxConcurrent >= 2; });
-                --concurrent;
-                return {};
-            }));
+            queue.enqueue(
+                std::make_shared<jobs::Job>(QString::number(i), jobs::JobKind::Build, [&](jobs::JobContext&) -> Status {
+                    std::unique_lock lock(m);
+                    maxConcurrent = std::max(maxConcurrent, ++concurrent);
+                    changed.notify_all();
+                    changed.wait_for(lock, std::chrono::seconds(60), [&] { return maxConcurrent >= 2; });
+                    --concurrent;
+                    return {};
+                }));
         QVERIFY(queue.waitForIdle(120000));
         QCOMPARE(maxConcurrent, 2);
     }

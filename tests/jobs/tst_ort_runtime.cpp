@@ -54,66 +54,65 @@ QString digitsPath() { return test::sourceDir() + "/resources/models/digits_cnn.
 
 // onnxruntime_perf_test -s as ORT prints it (performance_runner.cc: Run() then DumpToFile's
 // statistics).
-const char* kPerfTestOutput =
-    "Setting intra_op_num_threads to 2\n"
-    "Session creation time cost: 0.0456301 s\n"
-    "First inference time cost: 14 ms\n"
-    "Total inference time cost: 1.23456 s\n"
-    "Total inference requests: 100\n"
-    "Average inference time cost: 12.3456 ms\n"
-    "Total inference run time: 1.24013 s\n"
-    "Number of inferences per second: 80.6367 \n"
-    "Avg CPU usage: 97 %\n"
-    "Peak working set size: 41639936 bytes\n"
-    "Avg CPU usage:97\n"
-    "Peak working set size:41639936\n"
-    "Runs:100\n"
-    "Min Latency: 0.0114212 s\n"
-    "Max Latency: 0.0155398 s\n"
-    "P50 Latency: 0.0121003 s\n"
-    "P90 Latency: 0.0130017 s\n"
-    "P95 Latency: 0.0135125 s\n"
-    "P99 Latency: 0.0150333 s\n"
-    "P999 Latency: 0.0155398 s\n";
+const char* kPerfTestOutput = "Setting intra_op_num_threads to 2\n"
+                              "Session creation time cost: 0.0456301 s\n"
+                              "First inference time cost: 14 ms\n"
+                              "Total inference time cost: 1.23456 s\n"
+                              "Total inference requests: 100\n"
+                              "Average inference time cost: 12.3456 ms\n"
+                              "Total inference run time: 1.24013 s\n"
+                              "Number of inferences per second: 80.6367 \n"
+                              "Avg CPU usage: 97 %\n"
+                              "Peak working set size: 41639936 bytes\n"
+                              "Avg CPU usage:97\n"
+                              "Peak working set size:41639936\n"
+                              "Runs:100\n"
+                              "Min Latency: 0.0114212 s\n"
+                              "Max Latency: 0.0155398 s\n"
+                              "P50 Latency: 0.0121003 s\n"
+                              "P90 Latency: 0.0130017 s\n"
+                              "P95 Latency: 0.0135125 s\n"
+                              "P99 Latency: 0.0150333 s\n"
+                              "P999 Latency: 0.0155398 s\n";
 
 // onnx_test_runner's summary (TestResultStat::ToString).
-const char* kTestRunnerPassed =
-    "result: \n"
-    "\tModels: 1\n"
-    "\tTotal test cases: 1\n"
-    "\t\tSucceeded: 1\n"
-    "\t\tNot implemented: 0\n"
-    "\t\tFailed: 0\n"
-    "\tStats by Operator type:\n"
-    "\t\tNot implemented(0): \n"
-    "\t\tFailed:\n"
-    "Failed Test Cases:\n";
+const char* kTestRunnerPassed = "result: \n"
+                                "\tModels: 1\n"
+                                "\tTotal test cases: 1\n"
+                                "\t\tSucceeded: 1\n"
+                                "\t\tNot implemented: 0\n"
+                                "\t\tFailed: 0\n"
+                                "\tStats by Operator type:\n"
+                                "\t\tNot implemented(0): \n"
+                                "\t\tFailed:\n"
+                                "Failed Test Cases:\n";
 
-const char* kTestRunnerFailed =
-    "result: \n"
-    "\tModels: 1\n"
-    "\tTotal test cases: 2\n"
-    "\t\tSucceeded: 1\n"
-    "\t\tNot implemented: 0\n"
-    "\t\tFailed: 1\n"
-    "\tStats by Operator type:\n"
-    "\t\tNot implemented(0): \n"
-    "\t\tFailed:\n"
-    "\t\t\tConv\n"
-    "Failed Test Cases:model of onnx domain\n";
+const char* kTestRunnerFailed = "result: \n"
+                                "\tModels: 1\n"
+                                "\tTotal test cases: 2\n"
+                                "\t\tSucceeded: 1\n"
+                                "\t\tNot implemented: 0\n"
+                                "\t\tFailed: 1\n"
+                                "\tStats by Operator type:\n"
+                                "\t\tNot implemented(0): \n"
+                                "\t\tFailed:\n"
+                                "\t\t\tConv\n"
+                                "Failed Test Cases:model of onnx domain\n";
 
 // An ORT 1.30 profile of digits_cnn (graph optimisation "all": NCHWc convolutions named after
 // the Relu output they write, ReorderOutput nodes of ORT's own), two runs: the first a warm-up.
 QByteArray profileEvent(const char* cat, const char* name, double ts, double dur, const char* op = nullptr,
-                 const char* provider = "CPUExecutionProvider") {
-    QByteArray e = QByteArray("{\"cat\":\"") + cat + "\",\"pid\":28600,\"tid\":28600,\"dur\":" + QByteArray::number(dur) +
+                        const char* provider = "CPUExecutionProvider") {
+    QByteArray e = QByteArray("{\"cat\":\"") + cat +
+                   "\",\"pid\":28600,\"tid\":28600,\"dur\":" + QByteArray::number(dur) +
                    ",\"ts\":" + QByteArray::number(ts) + ",\"ph\":\"X\",\"name\":\"" + name + "\",\"args\":{";
     if (op) e += QByteArray("\"op_name\":\"") + op + "\",\"provider\":\"" + provider + "\",\"node_index\":\"3\"";
     return e + "}}";
 }
 
 QByteArray digitsProfile() {
-    QList<QByteArray> events{profileEvent("Session", "model_loading_uri", 5, 796), profileEvent("Session", "session_initialization", 849, 22135)};
+    QList<QByteArray> events{profileEvent("Session", "model_loading_uri", 5, 796),
+                             profileEvent("Session", "session_initialization", 849, 22135)};
     const struct {
         const char* name;
         const char* op;
@@ -138,7 +137,8 @@ QByteArray digitsProfile() {
             // Warm-up run 1000 µs per node; the timed run 10, 20, ... µs.
             const double dur = run == 0 ? 1000 : 10.0 * ++k;
             events << profileEvent("Node", n.name, ts + 1, dur, n.op);
-            events << profileEvent("Node", QByteArray(n.name).replace("_kernel_time", "_fence_after").constData(), ts + 1 + dur, 0);
+            events << profileEvent("Node", QByteArray(n.name).replace("_kernel_time", "_fence_after").constData(),
+                                   ts + 1 + dur, 0);
             ts += dur + 2;
         }
         events << profileEvent("Session", "SequentialExecutor::Execute", start, ts - start);
@@ -215,10 +215,16 @@ class TestOrtRuntime : public QObject {
 
     // A SpacemiT-ORT board reached over the SSH fixture, its runs in `workdir`.
     bool writeSshOrtBoard(const QString& id, const QString& root, const QString& workdir) {
-        const QJsonObject runner{{"kind", "ssh"}, {"host", "127.0.0.1"}, {"port", m_sshd.port()}, {"user", m_sshd.user()},
-                                 {"key", m_sshd.clientKey()}, {"workdir", workdir}};
-        const QJsonObject b{{"id", id}, {"name", "K1 stand-in " + id}, {"arch", "riscv64"}, {"isa", "rv64gcv"},
-                            {"cores", 8}, {"memory_bytes", qint64(4) << 30}, {"vlen_bits", 256}, {"runner", runner},
+        const QJsonObject runner{{"kind", "ssh"},         {"host", "127.0.0.1"},       {"port", m_sshd.port()},
+                                 {"user", m_sshd.user()}, {"key", m_sshd.clientKey()}, {"workdir", workdir}};
+        const QJsonObject b{{"id", id},
+                            {"name", "K1 stand-in " + id},
+                            {"arch", "riscv64"},
+                            {"isa", "rv64gcv"},
+                            {"cores", 8},
+                            {"memory_bytes", qint64(4) << 30},
+                            {"vlen_bits", 256},
+                            {"runner", runner},
                             {"onnxruntime", QJsonObject{{"root", root}, {"ep", "spacemit"}}}};
         return QDir().mkpath(workdir) && writeJson(boardsDir() + "/" + id + ".json", b);
     }
@@ -263,7 +269,8 @@ private slots:
             "SpaceMIT EP: Resize mode cubic is not supported\n");
         QVERIFY(QString::fromStdString(failed.error).contains("Resize mode cubic"));
         // Noise never breaks it.
-        QVERIFY(!bench::parsePerfTestOutput(QByteArray("\x00\xff garbage: x\n: 3\nP50 Latency: nan s\n", 32)).complete());
+        QVERIFY(
+            !bench::parsePerfTestOutput(QByteArray("\x00\xff garbage: x\n: 3\nP50 Latency: nan s\n", 32)).complete());
     }
 
     void testRunnerSummary() {
@@ -312,7 +319,8 @@ private slots:
         QCOMPARE(conv.how, std::string("fused"));
         QCOMPARE(conv.nodes, (std::vector<std::string>{"/features/features.0/Conv", "/features/features.2/Relu"}));
         QCOMPARE(find("/features/features.3/MaxPool").nodes, std::vector<std::string>{"/features/features.3/MaxPool"});
-        QCOMPARE(find("/features/features.7/MaxPool_output_0_nchwc").nodes, std::vector<std::string>{"/features/features.7/MaxPool"});
+        QCOMPARE(find("/features/features.7/MaxPool_output_0_nchwc").nodes,
+                 std::vector<std::string>{"/features/features.7/MaxPool"});
         QCOMPARE(find("/fc/Gemm").how, std::string("name"));
         QVERIFY(find("ReorderOutput_token_8").nodes.empty()); // ORT's own layout change
         int mapped = 0;
@@ -346,7 +354,8 @@ private slots:
         g.addNode(ir::OpKind::Constant, "mean_const", {}, {mean});
         ir::Value* bnOut = g.addValue("bn_out", ir::DType::Float32, ir::Shape{1, 2, 4, 4});
         g.addNode(ir::OpKind::BatchNormalization, "bn",
-                  {convOut, constant("scale", ir::Shape{2}), constant("bias", ir::Shape{2}), mean, constant("var", ir::Shape{2})},
+                  {convOut, constant("scale", ir::Shape{2}), constant("bias", ir::Shape{2}), mean,
+                   constant("var", ir::Shape{2})},
                   {bnOut});
         ir::Value* y = g.addValue("y", ir::DType::Float32, ir::Shape{1, 2, 4, 4});
         g.addNode(ir::OpKind::Clip, "clip", {bnOut, constant("lo", ir::Shape{}), constant("hi", ir::Shape{})}, {y});
@@ -386,7 +395,8 @@ private slots:
         QCOMPARE(targets::epEnvironment(*o),
                  (QStringList{"SPACEMIT_EP_DENSE_ACCURACY_LEVEL=2", "SPACEMIT_EP_DISABLE_OP_TYPE_FILTER=Softmax,Gemm",
                               "SPACEMIT_EP_DUMP_SUBGRAPHS=1", "SPACEMIT_EP_INTRA_THREAD_NUM=4"}));
-        QVERIFY(targets::parseEpOptions({"SPACEMIT_EP_INTRA_THREAD_NUM=2", "SPACEMIT_EP_INTRA_THREAD_AFFINITY=4,5"}, 8));
+        QVERIFY(
+            targets::parseEpOptions({"SPACEMIT_EP_INTRA_THREAD_NUM=2", "SPACEMIT_EP_INTRA_THREAD_AFFINITY=4,5"}, 8));
         QCOMPARE(targets::spacemitEpOptions().size(), size_t(11));
 
         struct Bad {
@@ -396,7 +406,9 @@ private slots:
         };
         const Bad bad[] = {
             {{"SPACEMIT_EP_INTRA_THREAD_AFFINITY=0,1,2"}, 4, "names 3 CPU(s) but the EP runs 4 thread(s)"},
-            {{"SPACEMIT_EP_INTRA_THREAD_NUM=2", "SPACEMIT_EP_INTRA_THREAD_AFFINITY=0"}, 1, "names 1 CPU(s) but the EP runs 2"},
+            {{"SPACEMIT_EP_INTRA_THREAD_NUM=2", "SPACEMIT_EP_INTRA_THREAD_AFFINITY=0"},
+             1,
+             "names 1 CPU(s) but the EP runs 2"},
             {{"SPACEMIT_EP_INTRA_THREAD_AFFINITY=0,0"}, 2, "names a CPU twice"},
             {{"SPACEMIT_EP_INTRA_THREAD_AFFINITY=a,b"}, 2, "CPU numbers separated by commas"},
             {{"SPACEMIT_EP_INTRA_THREAD_NUM=0"}, 1, "integer from 1 to 256"},
@@ -406,7 +418,9 @@ private slots:
             {{"SPACEMIT_EP_DEBUG_PROFILE=../x.json"}, 1, "file name in the run folder"},
             {{"SPACEMIT_EP_DISABLE_OP_TYPE_FILTER=Conv;Relu"}, 1, "ONNX op types separated by commas"},
             {{"SPACEMIT_EP_DISABLE_OP_NAME_FILTER=a,,b"}, 1, "none empty"},
-            {{"SPACEMIT_EP_TURBO=1"}, 1, "unknown SpacemiT EP option 'SPACEMIT_EP_TURBO' (known: SPACEMIT_EP_INTRA_THREAD_NUM"},
+            {{"SPACEMIT_EP_TURBO=1"},
+             1,
+             "unknown SpacemiT EP option 'SPACEMIT_EP_TURBO' (known: SPACEMIT_EP_INTRA_THREAD_NUM"},
             {{"SPACEMIT_EP_DUMP_TENSORS"}, 1, "is not KEY=VALUE"},
             {{"DUMP_TENSORS=1", "SPACEMIT_EP_DUMP_TENSORS=0"}, 1, "given twice"},
         };
@@ -416,7 +430,8 @@ private slots:
             QVERIFY2(msg(r.error()).contains(b.says), qPrintable(msg(r.error())));
             QCOMPARE(r.error().kind, ErrorKind::Usage);
         }
-        QCOMPARE(targets::epOptionDifferences(QJsonObject{{"A", "1"}, {"B", "2"}}, QJsonObject{{"A", "1"}, {"B", "3"}, {"C", "1"}}),
+        QCOMPARE(targets::epOptionDifferences(QJsonObject{{"A", "1"}, {"B", "2"}},
+                                              QJsonObject{{"A", "1"}, {"B", "3"}, {"C", "1"}}),
                  (QStringList{"B", "C"}));
     }
 
@@ -430,8 +445,8 @@ private slots:
         q.threads = 4;
         q.concurrent = 1;
         QCOMPARE(targets::perfTestArgv(r, q),
-                 (QStringList{"/opt/spacemit-ort/bin/onnxruntime_perf_test", "-e", "spacemit", "-r", "50", "-x", "4", "-c",
-                              "1", "-S", "1", "-I", "-s", "model/model.onnx"}));
+                 (QStringList{"/opt/spacemit-ort/bin/onnxruntime_perf_test", "-e", "spacemit", "-r", "50", "-x", "4",
+                              "-c", "1", "-S", "1", "-I", "-s", "model/model.onnx"}));
         q.profilePrefix = "ort_profile";
         QCOMPARE(targets::perfTestArgv(r, q).mid(13), (QStringList{"-p", "ort_profile", "model/model.onnx"}));
         QCOMPARE(targets::testRunnerArgv(r, "model"),
@@ -454,7 +469,8 @@ private slots:
         auto host = targets::findBoard("host");
         QVERIFY(host && host->onnxruntime && host->onnxruntime->isNode());
         QCOMPARE(targets::npmPackageVersion(host->onnxruntime->node), QString("1.30"));
-        QCOMPARE(QJsonValue(host->toJson().value("onnxruntime")).toObject().value("node").toString(), host->onnxruntime->node);
+        QCOMPARE(QJsonValue(host->toJson().value("onnxruntime")).toObject().value("node").toString(),
+                 host->onnxruntime->node);
         auto sim = targets::findBoard("sim-k230");
         QVERIFY(sim && !sim->onnxruntime);
 
@@ -468,7 +484,8 @@ private slots:
             {"{\"root\":\"/opt/ort\",\"node\":\"onnxruntime-node\"}", "exactly one of \"root\""},
             {"{\"ep\":\"spacemit\"}", "exactly one of \"root\""},
             {"{\"root\":\"opt/ort\"}", "field 'onnxruntime.root' must be an absolute path"},
-            {"{\"root\":\"/opt/ort\",\"ep\":\"cuda\"}", "field 'onnxruntime.ep' must be one of spacemit, cpu (not 'cuda')"},
+            {"{\"root\":\"/opt/ort\",\"ep\":\"cuda\"}",
+             "field 'onnxruntime.ep' must be one of spacemit, cpu (not 'cuda')"},
             {"{\"root\":5}", "field 'onnxruntime.root' must be a string"},
             {"{\"node\":\"onnxruntime-node@1.30\"}", "runs on this computer only"},
             {"[1]", "field 'onnxruntime' must be an object"},
@@ -502,7 +519,8 @@ private slots:
         const test::CliResult cli = test::runCli({"bench", digitsPath(), "--board", "host", "--runtime", "tvm"});
         QCOMPARE(cli.code, 2);
         QVERIFY(cli.err.contains("--runtime 'tvm'"));
-        const test::CliResult lib = test::runCli({"bench", digitsPath(), "--runtime", "export", "--ep-option", "DUMP_TENSORS=1"});
+        const test::CliResult lib =
+            test::runCli({"bench", digitsPath(), "--runtime", "export", "--ep-option", "DUMP_TENSORS=1"});
         QCOMPARE(lib.code, 2);
         QVERIFY(lib.err.contains("--ep-option applies to --runtime onnxruntime only"));
     }
@@ -529,12 +547,14 @@ private slots:
         // Latency: one sample per timed iteration, and ORT's figures beside them.
         QCOMPARE(rec.latencyNs.size(), size_t(8));
         QCOMPARE(rec.latency.count, int64_t(8));
-        QVERIFY(rec.latency.minNs > 0 && rec.latency.minNs <= rec.latency.medianNs && rec.latency.medianNs <= rec.latency.maxNs);
+        QVERIFY(rec.latency.minNs > 0 && rec.latency.minNs <= rec.latency.medianNs &&
+                rec.latency.medianNs <= rec.latency.maxNs);
         const QJsonObject l = rec.extra.value("ort_latency").toObject();
         for (const char* k : {"average_ns", "min_ns", "max_ns", "p50_ns", "p90_ns", "p95_ns", "p99_ns"})
             QVERIFY2(l.value(k).toDouble() > 0, k);
         QCOMPARE(l.value("min_ns").toDouble(), rec.latency.minNs);
-        QVERIFY(l.value("p50_ns").toDouble() <= l.value("p95_ns").toDouble() && l.value("p95_ns").toDouble() <= l.value("max_ns").toDouble());
+        QVERIFY(l.value("p50_ns").toDouble() <= l.value("p95_ns").toDouble() &&
+                l.value("p95_ns").toDouble() <= l.value("max_ns").toDouble());
         // The profile: ORT's nodes, at least 7 of them on the graph's nodes.
         const QJsonArray layers = rec.extra.value("ort_layers").toArray();
         QVERIFY(layers.size() >= 8);
@@ -544,7 +564,8 @@ private slots:
             for (const QJsonValue& n : v.toObject().value("nodes").toArray()) graphNodes << n.toString();
         for (const QJsonValue& v : layers) mapped += v.toObject().value("nodes").toArray().isEmpty() ? 0 : 1;
         QVERIFY2(mapped >= 7, qPrintable(QString::number(mapped)));
-        for (const char* n : {"/features/features.0/Conv", "/features/features.4/Conv", "/features/features.8/Conv", "/fc/Gemm"})
+        for (const char* n :
+             {"/features/features.0/Conv", "/features/features.4/Conv", "/features/features.8/Conv", "/fc/Gemm"})
             QVERIFY2(graphNodes.contains(n), n);
         QCOMPARE(rec.layers.size(), size_t(layers.size()));
         QCOMPARE(r->medianLayers.size(), rec.layers.size());
@@ -609,8 +630,8 @@ private slots:
         QVERIFY2(c, c ? "" : c.error().message.c_str());
         QVERIFY(c->medianRatio > 0);
         QVERIFY(!c->layers.empty());
-        const test::CliResult cli = test::runCli({"runs", "compare", QString::number(r->record.id),
-                                                  QString::number(ort->front().id), "--db", storePath()});
+        const test::CliResult cli = test::runCli(
+            {"runs", "compare", QString::number(r->record.id), QString::number(ort->front().id), "--db", storePath()});
         QVERIFY2(cli.code == 0, cli.err.constData());
         qInfo("export portable median %.3f ms, ONNX Runtime median %.3f ms (ratio ORT/export %.2f; not a benchmark)",
               c->a.medianNs / 1e6, c->b.medianNs / 1e6, c->medianRatio);
@@ -631,8 +652,8 @@ private slots:
                  qPrintable(m));
         QVERIFY(folderEmpty(work));
         // The CLI says the same and exits 5.
-        const test::CliResult cli = test::runCli({"bench", digitsPath(), "--board", "k1-missing", "--runtime", "onnxruntime",
-                                                  "--db", "-", "--work-dir", m_tmp.path() + "/work"});
+        const test::CliResult cli = test::runCli({"bench", digitsPath(), "--board", "k1-missing", "--runtime",
+                                                  "onnxruntime", "--db", "-", "--work-dir", m_tmp.path() + "/work"});
         QCOMPARE(cli.code, 5);
         QVERIFY2(cli.out.contains("FAILED") && cli.out.contains(root.toUtf8()), cli.out.constData());
 
@@ -644,7 +665,8 @@ private slots:
         QVERIFY(r);
         QCOMPARE(r->record.status, store::RunStatus::Failed);
         const QString m2 = QString::fromStdString(r->record.message);
-        QVERIFY2(m2.contains(empty + "/bin/onnxruntime_perf_test is missing") && m2.contains("apt install spacemit-onnxruntime"),
+        QVERIFY2(m2.contains(empty + "/bin/onnxruntime_perf_test is missing") &&
+                     m2.contains("apt install spacemit-onnxruntime"),
                  qPrintable(m2));
         QVERIFY(folderEmpty(work));
     }
@@ -676,21 +698,34 @@ private slots:
                           npyBytes(firstRef.shape().dims(), a)));
         QVERIFY(writeFile(assets + "/logits.npy", npyBytes(ref->outputs[0].shape().dims(), b)));
 
-        const QByteArray record = "printf '%s\\n' \"$0\" \"$@\" > " + rec.toUtf8() + "/$(basename $0).args\n"
-                                  "env | grep -E '^(SPACEMIT_EP_|LD_LIBRARY_PATH)' | sort > " + rec.toUtf8() + "/$(basename $0).env\n"
-                                  "pwd > " + rec.toUtf8() + "/$(basename $0).pwd\n";
+        const QByteArray record = "printf '%s\\n' \"$0\" \"$@\" > " + rec.toUtf8() +
+                                  "/$(basename $0).args\n"
+                                  "env | grep -E '^(SPACEMIT_EP_|LD_LIBRARY_PATH)' | sort > " +
+                                  rec.toUtf8() +
+                                  "/$(basename $0).env\n"
+                                  "pwd > " +
+                                  rec.toUtf8() + "/$(basename $0).pwd\n";
         QByteArray perf = "#!/bin/sh\n" + record +
                           "prefix=''\nwhile [ $# -gt 0 ]; do [ \"$1\" = -p ] && prefix=$2; shift; done\n"
                           "[ -f model/model.onnx ] || { echo 'model/model.onnx missing' >&2; exit 1; }\n"
-                          "[ -n \"$prefix\" ] && cp " + assets.toUtf8() + "/profile.json \"${prefix}_2026-12-02_05-00-00.json\"\n"
-                          "[ -n \"$SPACEMIT_EP_DEBUG_PROFILE\" ] && cp " + assets.toUtf8() + "/ep_profile.json \"$SPACEMIT_EP_DEBUG_PROFILE\"\n"
+                          "[ -n \"$prefix\" ] && cp " +
+                          assets.toUtf8() +
+                          "/profile.json \"${prefix}_2026-12-02_05-00-00.json\"\n"
+                          "[ -n \"$SPACEMIT_EP_DEBUG_PROFILE\" ] && cp " +
+                          assets.toUtf8() +
+                          "/ep_profile.json \"$SPACEMIT_EP_DEBUG_PROFILE\"\n"
                           "[ \"$SPACEMIT_EP_DUMP_SUBGRAPHS\" = 1 ] && cp model/model.onnx spacemit_subgraph_0.onnx && "
                           "cp model/model.onnx spacemit_subgraph_1.onnx\n"
-                          "cat <<'EOF'\n" + QByteArray(kPerfTestOutput) + "EOF\n";
-        QByteArray runner = "#!/bin/sh\n" + record +
-                            "[ -f model/test_data_set_0/input_0.pb ] && [ -f model/test_data_set_0/output_0.pb ] || exit 1\n"
-                            "[ \"$SPACEMIT_EP_DUMP_TENSORS\" = 1 ] && mkdir -p dumps && cp " + assets.toUtf8() + "/*.npy dumps/\n"
-                            "cat <<'EOF'\n" + QByteArray(kTestRunnerPassed) + "EOF\n";
+                          "cat <<'EOF'\n" +
+                          QByteArray(kPerfTestOutput) + "EOF\n";
+        QByteArray runner =
+            "#!/bin/sh\n" + record +
+            "[ -f model/test_data_set_0/input_0.pb ] && [ -f model/test_data_set_0/output_0.pb ] || exit 1\n"
+            "[ \"$SPACEMIT_EP_DUMP_TENSORS\" = 1 ] && mkdir -p dumps && cp " +
+            assets.toUtf8() +
+            "/*.npy dumps/\n"
+            "cat <<'EOF'\n" +
+            QByteArray(kTestRunnerPassed) + "EOF\n";
         QVERIFY(writeFile(root + "/bin/onnxruntime_perf_test", perf, true));
         QVERIFY(writeFile(root + "/bin/onnx_test_runner", runner, true));
         QVERIFY(writeSshOrtBoard("k1-standin", root, work));
@@ -700,7 +735,8 @@ private slots:
         o.threads = 2;
         o.layers = true;
         o.accuracyLayers = true; // SPACEMIT_EP_DUMP_TENSORS=1
-        o.epOptions = {"SPACEMIT_EP_INTRA_THREAD_AFFINITY=0,1", "DUMP_SUBGRAPHS=1", "SPACEMIT_EP_DEBUG_PROFILE=ep_profile.json"};
+        o.epOptions = {"SPACEMIT_EP_INTRA_THREAD_AFFINITY=0,1", "DUMP_SUBGRAPHS=1",
+                       "SPACEMIT_EP_DEBUG_PROFILE=ep_profile.json"};
         auto r = jobs::runBenchmark(o);
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         const store::RunRecord& run = r->record;
@@ -709,14 +745,16 @@ private slots:
         // The exact command lines and environment, run in the board's run folder.
         auto lines = [&](const QString& file) {
             QFile f(rec + "/" + file);
-            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts) : QStringList{};
+            return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()).split('\n', Qt::SkipEmptyParts)
+                                               : QStringList{};
         };
         QCOMPARE(lines("onnxruntime_perf_test.args"),
-                 (QStringList{root + "/bin/onnxruntime_perf_test", "-e", "spacemit", "-r", "100", "-x", "2", "-c", "1", "-S", "1",
-                              "-I", "-s", "-p", "ort_profile", "model/model.onnx"}));
-        QCOMPARE(lines("onnx_test_runner.args"), (QStringList{root + "/bin/onnx_test_runner", "-e", "spacemit", "model"}));
-        const QStringList env{"LD_LIBRARY_PATH=" + root + "/lib", "SPACEMIT_EP_DEBUG_PROFILE=ep_profile.json",
-                              "SPACEMIT_EP_DUMP_SUBGRAPHS=1", "SPACEMIT_EP_DUMP_TENSORS=1",
+                 (QStringList{root + "/bin/onnxruntime_perf_test", "-e", "spacemit", "-r", "100", "-x", "2", "-c", "1",
+                              "-S", "1", "-I", "-s", "-p", "ort_profile", "model/model.onnx"}));
+        QCOMPARE(lines("onnx_test_runner.args"),
+                 (QStringList{root + "/bin/onnx_test_runner", "-e", "spacemit", "model"}));
+        const QStringList env{"LD_LIBRARY_PATH=" + root + "/lib",      "SPACEMIT_EP_DEBUG_PROFILE=ep_profile.json",
+                              "SPACEMIT_EP_DUMP_SUBGRAPHS=1",          "SPACEMIT_EP_DUMP_TENSORS=1",
                               "SPACEMIT_EP_INTRA_THREAD_AFFINITY=0,1", "SPACEMIT_EP_INTRA_THREAD_NUM=2"};
         QCOMPARE(lines("onnxruntime_perf_test.env"), env);
         QCOMPARE(lines("onnx_test_runner.env"), env);
@@ -733,14 +771,16 @@ private slots:
         QCOMPARE(l.value("p999_ns").toDouble(), 0.0155398e9);
         QCOMPARE(l.value("peak_working_set_bytes").toInteger(), qint64(41639936));
         QVERIFY(run.extra.value("test_runner").toObject().value("passed").toBool());
-        QCOMPARE(run.extra.value("ep_options").toObject().value("SPACEMIT_EP_INTRA_THREAD_AFFINITY").toString(), QString("0,1"));
+        QCOMPARE(run.extra.value("ep_options").toObject().value("SPACEMIT_EP_INTRA_THREAD_AFFINITY").toString(),
+                 QString("0,1"));
         QCOMPARE(run.fingerprint.compilerFlags, std::string("ep=spacemit"));
         // Profile (perf_test's warm-up run left out), EP profile and subgraphs downloaded.
         QCOMPARE(run.layers.size(), size_t(10));
         QCOMPARE(run.layers.front().node, std::string("/features/features.0/Conv"));
         QCOMPARE(run.layers.front().ns, 10000.0);
         QCOMPARE(run.extra.value("subgraph_count").toInt(), 2);
-        QCOMPARE(run.extra.value("subgraph_nodes").toInt(), int(2 * g.nodes().size())); // each stand-in subgraph is the model
+        QCOMPARE(run.extra.value("subgraph_nodes").toInt(),
+                 int(2 * g.nodes().size()));                         // each stand-in subgraph is the model
         QCOMPARE(run.extra.value("ep_layers").toArray().size(), 10); // the EP's profile, mapped as ORT's
         QVERIFY(QFileInfo::exists(run.extra.value("ep_profile").toString()));
         // The .npy dumps against the reference: the first layer agrees, the output diverges.
@@ -761,7 +801,8 @@ private slots:
         const QString killed = m_tmp.path() + "/killed-ort", slow = m_tmp.path() + "/slow-ort";
         const QString work = m_tmp.path() + "/board-midrun", started = m_tmp.path() + "/slow-started";
         QVERIFY(QDir().mkpath(killed + "/lib") && QDir().mkpath(slow + "/lib"));
-        QVERIFY(writeFile(killed + "/bin/onnxruntime_perf_test", "#!/bin/sh\necho 'Session creation time cost: 0.04 s'\nkill -9 $$\n", true));
+        QVERIFY(writeFile(killed + "/bin/onnxruntime_perf_test",
+                          "#!/bin/sh\necho 'Session creation time cost: 0.04 s'\nkill -9 $$\n", true));
         QVERIFY(writeFile(slow + "/bin/onnxruntime_perf_test",
                           "#!/bin/sh\ntouch " + started.toUtf8() + "\nsleep 67\necho 'never printed'\n", true));
         QVERIFY(writeSshOrtBoard("k1-killed", killed, work));
@@ -778,7 +819,8 @@ private slots:
         jobs::BenchOptions o = options("k1-slow");
         o.cancel = &cancel;
         std::thread canceller([&] {
-            for (int i = 0; i < 600 && !QFileInfo::exists(started); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            for (int i = 0; i < 600 && !QFileInfo::exists(started); ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
             cancel = true;
         });
         r = jobs::runBenchmark(o);
@@ -799,23 +841,26 @@ private slots:
         const QString root = m_tmp.path() + "/rejecting-ort";
         const QString work = m_tmp.path() + "/board-rejecting";
         QVERIFY(QDir().mkpath(root + "/lib"));
-        QVERIFY(writeFile(root + "/bin/onnxruntime_perf_test",
-                          "#!/bin/sh\necho '2026-12-02 05:00:00.000 onnxruntime_perf_test[E:onnxruntime:, "
-                          "inference_session.cc:2105 Initialize] SpaceMIT EP: op Resize (mode cubic) is not supported' >&2\n"
-                          "exit 1\n",
-                          true));
+        QVERIFY(writeFile(
+            root + "/bin/onnxruntime_perf_test",
+            "#!/bin/sh\necho '2026-12-02 05:00:00.000 onnxruntime_perf_test[E:onnxruntime:, "
+            "inference_session.cc:2105 Initialize] SpaceMIT EP: op Resize (mode cubic) is not supported' >&2\n"
+            "exit 1\n",
+            true));
         QVERIFY(writeSshOrtBoard("k1-rejecting", root, work));
         auto r = jobs::runBenchmark(options("k1-rejecting"));
         QVERIFY(r);
         QCOMPARE(r->record.status, store::RunStatus::Failed);
-        QVERIFY2(QString::fromStdString(r->record.message).contains("SpaceMIT EP: op Resize (mode cubic) is not supported"),
-                 r->record.message.c_str());
+        QVERIFY2(
+            QString::fromStdString(r->record.message).contains("SpaceMIT EP: op Resize (mode cubic) is not supported"),
+            r->record.message.c_str());
         QVERIFY(folderEmpty(work));
 
         // A release without onnx_test_runner: the latency stands, the verdict is unknown and says why.
         const QString noRunner = m_tmp.path() + "/no-test-runner-ort";
         QVERIFY(QDir().mkpath(noRunner + "/lib"));
-        QVERIFY(writeFile(noRunner + "/bin/onnxruntime_perf_test", "#!/bin/sh\ncat <<'EOF'\n" + QByteArray(kPerfTestOutput) + "EOF\n", true));
+        QVERIFY(writeFile(noRunner + "/bin/onnxruntime_perf_test",
+                          "#!/bin/sh\ncat <<'EOF'\n" + QByteArray(kPerfTestOutput) + "EOF\n", true));
         QVERIFY(writeSshOrtBoard("k1-no-runner", noRunner, work));
         r = jobs::runBenchmark(options("k1-no-runner"));
         QVERIFY2(r, r ? "" : r.error().message.c_str());

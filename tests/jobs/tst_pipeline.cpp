@@ -46,8 +46,10 @@ Status finallyStep(PipelineState&, StepContext& c) {
     g_ran << QStringLiteral("finally");
     // It sees how the others ended.
     for (const StepOutcome& o : c.run->steps)
-        if (o.name == QLatin1String("store")) break;
-        else g_ran << o.name + ":" + stepStateName(o.state);
+        if (o.name == QLatin1String("store"))
+            break;
+        else
+            g_ran << o.name + ":" + stepStateName(o.state);
     return {};
 }
 
@@ -70,8 +72,11 @@ private slots:
     void failedStepSkipsWhatNeedsIt() {
         g_ran.clear();
         PipelineState state;
-        const Recipe recipe{{"a", {}, okStep}, {"b", {"a"}, failStep}, {"c", {"b"}, okStep},
-                            {"d", {"a"}, okStep}, {"store", {"a"}, finallyStep, true}};
+        const Recipe recipe{{"a", {}, okStep},
+                            {"b", {"a"}, failStep},
+                            {"c", {"b"}, okStep},
+                            {"d", {"a"}, okStep},
+                            {"store", {"a"}, finallyStep, true}};
         QStringList started;
         RecipeObserver observer;
         observer.stepStarted = [&](const QString& step, int index, int count) {
@@ -84,7 +89,8 @@ private slots:
         QVERIFY(QString::fromStdString(run.outcome("c")->message).contains("'b' failed (bad model 'm.onnx')"));
         QCOMPARE(run.outcome("d")->state, StepState::Succeeded);
         QVERIFY(run.firstError && run.firstError->kind == ErrorKind::InvalidInput);
-        QCOMPARE(g_ran, QStringList({"ok", "fail", "ok", "finally", "a:succeeded", "b:failed", "c:skipped", "d:succeeded"}));
+        QCOMPARE(g_ran,
+                 QStringList({"ok", "fail", "ok", "finally", "a:succeeded", "b:failed", "c:skipped", "d:succeeded"}));
     }
 
     void cancelStopsTheRestButNotAlwaysSteps() {
@@ -92,8 +98,11 @@ private slots:
         std::atomic_bool cancel{false};
         PipelineState state;
         state.options.cancel = &cancel;
-        const Recipe recipe{{"a", {}, okStep}, {"run", {"a"}, cancelStep}, {"compare", {"run"}, okStep},
-                            {"other", {"a"}, okStep}, {"store", {"a"}, finallyStep, true}};
+        const Recipe recipe{{"a", {}, okStep},
+                            {"run", {"a"}, cancelStep},
+                            {"compare", {"run"}, okStep},
+                            {"other", {"a"}, okStep},
+                            {"store", {"a"}, finallyStep, true}};
         const RecipeRun run = runRecipe(recipe, state, {});
         QCOMPARE(run.outcome("run")->state, StepState::Cancelled);
         QCOMPARE(run.outcome("compare")->state, StepState::Cancelled);
@@ -149,7 +158,8 @@ private slots:
         const RecipeRun run = runRecipe(buildRecipe(), state, {});
         QVERIFY(run.firstError);
         QCOMPARE(run.firstError->kind, ErrorKind::InvalidInput);
-        QVERIFY2(QString::fromStdString(run.firstError->message).contains("embark-export/99"), run.firstError->message.c_str());
+        QVERIFY2(QString::fromStdString(run.firstError->message).contains("embark-export/99"),
+                 run.firstError->message.c_str());
     }
 
     void failedExportQueuesNoBuild() {
@@ -166,7 +176,8 @@ private slots:
     }
 
     void deployJobBuildsWhenNeeded() {
-        if (!haveSimK230()) QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
+        if (!haveSimK230())
+            QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
         // Export only; then "deploy and run once" with the export folder builds it first.
         PipelineState exportState;
         exportState.options.modelPath = digits();
@@ -193,7 +204,8 @@ private slots:
     }
 
     void benchCancelledOnTheBoardIsStoredAsCancelled() {
-        if (!haveSimK230()) QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
+        if (!haveSimK230())
+            QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
         std::atomic_bool cancel{false};
         BenchOptions o;
         o.modelPath = digits();
@@ -224,7 +236,8 @@ private slots:
     }
 
     void ctrlCCancelsTheCliBenchmark() {
-        if (!haveSimK230()) QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
+        if (!haveSimK230())
+            QSKIP("sim-k230 needs clang-19 (or riscv64 g++) and qemu-riscv64-static: run scripts/install-deps.sh");
         const QString db = m_tmp.path() + "/cli-runs.db";
         const QString work = m_tmp.path() + "/cli-work";
         QProcess cli;
@@ -232,9 +245,8 @@ private slots:
                                     "100000", "--warmup", "0", "--db", db, "--work-dir", work});
         QVERIFY(cli.waitForStarted());
         QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT((err += cli.readAllStandardError()).contains("] run\n") ||
-                                     cli.state() == QProcess::NotRunning,
-                                 1500000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += cli.readAllStandardError()).contains("] run\n") || cli.state() == QProcess::NotRunning, 1500000);
         QVERIFY2(cli.state() == QProcess::Running, err.constData());
         QTest::qWait(1500); // run_export is running on the board
         ::kill(static_cast<pid_t>(cli.processId()), SIGINT);

@@ -52,7 +52,10 @@ private slots:
             const std::string target = jobs::keepInFloatTarget(*g, n->name);
             switch (n->op) {
             case ir::OpKind::Conv:
-            case ir::OpKind::Gemm: QCOMPARE(target, n->name); ++convs; break;
+            case ir::OpKind::Gemm:
+                QCOMPARE(target, n->name);
+                ++convs;
+                break;
             case ir::OpKind::Relu: // the convolution whose activation it carries
                 QVERIFY(!target.empty());
                 QCOMPARE(g->findNode(target)->op, ir::OpKind::Conv);
@@ -84,7 +87,8 @@ private slots:
             QCOMPARE(n.error.value.find("Relu") != std::string::npos, n.op == "Conv");
         }
         const QStringList log = job->log();
-        QVERIFY2(log.join('\n').contains(QLatin1String("calibrating on 10 sample(s), method minmax")), qPrintable(log.join('\n')));
+        QVERIFY2(log.join('\n').contains(QLatin1String("calibrating on 10 sample(s), method minmax")),
+                 qPrintable(log.join('\n')));
         QCOMPARE(job->progress().stepCount, 4);
     }
 
@@ -156,17 +160,21 @@ private slots:
         QVERIFY(activations > 30);
         double lowest = 1e9;
         for (const jobs::NodeError& n : result->nodes) lowest = std::min(lowest, n.error.accuracy.snrDb);
-        qInfo("MobileNet-V2, 1 sample: %d int8 layers, lowest SNR %.1f dB, job %lld ms", result->report.quantizedNodes, lowest,
-              timer.elapsed());
+        qInfo("MobileNet-V2, 1 sample: %d int8 layers, lowest SNR %.1f dB, job %lld ms", result->report.quantizedNodes,
+              lowest, timer.elapsed());
     }
 
     void badRequestsFailNamingTheProblem_data() {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("no calibration") << "none" << "";
-        QTest::newRow("missing folder") << "missing" << "does not exist";
-        QTest::newRow("unknown op") << "op" << "'Convolution'";
-        QTest::newRow("unknown node") << "node" << "'nope'";
+        QTest::newRow("no calibration") << "none"
+                                        << "";
+        QTest::newRow("missing folder") << "missing"
+                                        << "does not exist";
+        QTest::newRow("unknown op") << "op"
+                                    << "'Convolution'";
+        QTest::newRow("unknown node") << "node"
+                                      << "'nope'";
     }
     void badRequestsFailNamingTheProblem() {
         QFETCH(QString, what);

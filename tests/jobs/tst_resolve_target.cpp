@@ -37,13 +37,27 @@ private slots:
         QTest::addColumn<QString>("board");
         QTest::addColumn<QString>("arch");
         QTest::addColumn<QString>("expected"); // board id, or the start of the error
-        QTest::newRow("board") << "sim-k230" << "" << "sim-k230";
-        QTest::newRow("board and its arch") << "sim-k230" << "riscv64" << "sim-k230";
-        QTest::newRow("arch alone: a simulated board") << "" << "riscv64" << "sim-k1";
-        QTest::newRow("arch alone: aarch64") << "" << "aarch64" << "sim-rpi5";
-        QTest::newRow("arch of another board") << "sim-k230" << "aarch64" << "error: --arch aarch64 does not match board 'sim-k230'";
-        QTest::newRow("unknown arch") << "" << "mips" << "error: --arch 'mips'";
-        QTest::newRow("unknown board") << "nope" << "" << "error: ";
+        QTest::newRow("board") << "sim-k230"
+                               << ""
+                               << "sim-k230";
+        QTest::newRow("board and its arch") << "sim-k230"
+                                            << "riscv64"
+                                            << "sim-k230";
+        QTest::newRow("arch alone: a simulated board") << ""
+                                                       << "riscv64"
+                                                       << "sim-k1";
+        QTest::newRow("arch alone: aarch64") << ""
+                                             << "aarch64"
+                                             << "sim-rpi5";
+        QTest::newRow("arch of another board") << "sim-k230"
+                                               << "aarch64"
+                                               << "error: --arch aarch64 does not match board 'sim-k230'";
+        QTest::newRow("unknown arch") << ""
+                                      << "mips"
+                                      << "error: --arch 'mips'";
+        QTest::newRow("unknown board") << "nope"
+                                       << ""
+                                       << "error: ";
     }
 
     void boardsAndArchitectures() {

@@ -16,7 +16,8 @@ class TestStoredPlan : public QObject {
 
 private slots:
     void portableAgainstXnnpack() {
-        auto model = onnx::importModel((test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).toStdString());
+        auto model =
+            onnx::importModel((test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).toStdString());
         QVERIFY2(model, model ? "" : model.error().message.c_str());
         std::vector<store::PlanNode> plans[2];
         const char* libs[2] = {"portable", "xnnpack"};
@@ -29,7 +30,8 @@ private slots:
             plans[i] = jobs::storedPlan(**dp);
             QCOMPARE(plans[i].size(), (*dp)->adaptation.graph.nodeCount());
             for (const store::PlanNode& n : plans[i]) {
-                QVERIFY2(!n.library.empty() && (n.layout == "NCHW" || n.layout == "NHWC" || n.layout == "any"), n.name.c_str());
+                QVERIFY2(!n.library.empty() && (n.layout == "NCHW" || n.layout == "NHWC" || n.layout == "any"),
+                         n.name.c_str());
                 QCOMPARE(n.shapes.size(), n.outputs.size());
             }
             auto back = store::planFromJson(store::planToJson(plans[i]));

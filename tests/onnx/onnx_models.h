@@ -89,9 +89,12 @@ private:
         if (!withShape) return;
         auto* shape = tt->mutable_shape();
         for (int64_t d : dims) {
-            if (d == -2) shape->add_dim();
-            else if (d == -1) shape->add_dim()->set_dim_param("batch");
-            else shape->add_dim()->set_dim_value(d);
+            if (d == -2)
+                shape->add_dim();
+            else if (d == -1)
+                shape->add_dim()->set_dim_param("batch");
+            else
+                shape->add_dim()->set_dim_value(d);
         }
     }
 };

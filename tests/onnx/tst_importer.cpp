@@ -98,8 +98,13 @@ class TstImporter : public QObject {
         if (kase == "negative_dim") {
             ProtoModel p;
             p.input("x", {1, -3});
-            p.m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()
-                ->mutable_dim(1)->set_dim_value(-3);
+            p.m.mutable_graph()
+                ->mutable_input(0)
+                ->mutable_type()
+                ->mutable_tensor_type()
+                ->mutable_shape()
+                ->mutable_dim(1)
+                ->set_dim_value(-3);
             p.node("Relu", {"x"}, {"y"}, "relu");
             p.output("y", 2);
             p.save(file);
@@ -122,8 +127,13 @@ class TstImporter : public QObject {
         }
         if (kase == "symbolic_dim") {
             ProtoModel p = convModel();
-            p.m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()
-                ->mutable_dim(0)->set_dim_param("batch");
+            p.m.mutable_graph()
+                ->mutable_input(0)
+                ->mutable_type()
+                ->mutable_tensor_type()
+                ->mutable_shape()
+                ->mutable_dim(0)
+                ->set_dim_param("batch");
             p.save(file);
         }
         if (kase == "opset_too_old") convModel(5).save(file);
@@ -197,8 +207,13 @@ private slots:
 
     void shapeOverrideResolvesSymbolicDims() {
         ProtoModel p = convModel();
-        p.m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()
-            ->mutable_dim(0)->set_dim_param("batch");
+        p.m.mutable_graph()
+            ->mutable_input(0)
+            ->mutable_type()
+            ->mutable_tensor_type()
+            ->mutable_shape()
+            ->mutable_dim(0)
+            ->set_dim_param("batch");
         embark::onnx::ImportOptions options;
         options.shapeOverrides["x"] = ir::Shape{2, 3, 8, 8};
         auto g = embark::onnx::importModelFromBytes(p.bytes(), "", "sym.onnx", options);
@@ -224,7 +239,8 @@ private slots:
                 vi->set_name(vi == &p.m.graph().value_info(0) ? "pooled" : "y");
                 auto* tt = vi->mutable_type()->mutable_tensor_type();
                 tt->set_elem_type(pb::TensorProto::FLOAT);
-                for (int64_t d : {int64_t{1}, int64_t{4}, declared, declared}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+                for (int64_t d : {int64_t{1}, int64_t{4}, declared, declared})
+                    tt->mutable_shape()->add_dim()->set_dim_value(d);
             }
             auto g = embark::onnx::importModelFromBytes(p.bytes(), "", "ceil_pool.onnx");
             QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
@@ -236,9 +252,10 @@ private slots:
                 continue;
             }
             QVERIFY(w != g->metadata.end());
-            QCOMPARE(QString::fromStdString(w->second),
-                     QString("value 'pooled' is declared 1x4x28x28 but its op computes 1x4x27x27; Embark uses 1x4x27x27\n"
-                             "value 'y' is declared 1x4x28x28 but its op computes 1x4x27x27; Embark uses 1x4x27x27\n"));
+            QCOMPARE(
+                QString::fromStdString(w->second),
+                QString("value 'pooled' is declared 1x4x28x28 but its op computes 1x4x27x27; Embark uses 1x4x27x27\n"
+                        "value 'y' is declared 1x4x28x28 but its op computes 1x4x27x27; Embark uses 1x4x27x27\n"));
         }
     }
 
@@ -256,8 +273,10 @@ private slots:
         QCOMPARE(embark::onnx::freeDimsText(inputs[0]), std::string("symbolic dimensions 'batch' and 'sequence'"));
         QCOMPARE(embark::onnx::freeDimsText(inputs[1]), std::string("symbolic dimension 'samples'"));
         const std::string set = (dir + "/test_data_set_0/").toStdString();
-        QVERIFY(embark::onnx::writeTensorProto(set + "input_0.pb", ir::Tensor::fromInt64s(ir::Shape{2, 7}, std::vector<int64_t>(14, 1)), "ids"));
-        QVERIFY(embark::onnx::writeTensorProto(set + "input_1.pb", ir::Tensor(ir::DType::Float32, ir::Shape{3, 160}), "audio"));
+        QVERIFY(embark::onnx::writeTensorProto(
+            set + "input_0.pb", ir::Tensor::fromInt64s(ir::Shape{2, 7}, std::vector<int64_t>(14, 1)), "ids"));
+        QVERIFY(embark::onnx::writeTensorProto(set + "input_1.pb", ir::Tensor(ir::DType::Float32, ir::Shape{3, 160}),
+                                               "audio"));
         auto shapes = embark::onnx::testDataShapes((dir + "/model.onnx").toStdString(), inputs);
         QCOMPARE(shapes.size(), size_t(1)); // audio's 3x160 contradicts its fixed first dim
         QCOMPARE(shapes.at("ids"), (ir::Shape{2, 7}));
@@ -287,23 +306,27 @@ private slots:
         QTest::newRow("text file") << "text_file" << bad << QStringList{"model.onnx", "ONNX"};
         QTest::newRow("cycle") << "cycle" << bad << QStringList{"model.onnx", "cycle", "_loop"};
         QTest::newRow("unsupported op") << "unsupported_op" << ErrorKind::Unsupported
-                                        << QStringList{"FooBar", "weird_node", "opset 13", "supported ops:", "Conv", "Softmax"};
+                                        << QStringList{"FooBar",         "weird_node", "opset 13",
+                                                       "supported ops:", "Conv",       "Softmax"};
         QTest::newRow("foreign domain") << "foreign_domain" << ErrorKind::Unsupported
                                         << QStringList{"FusedGelu", "com.microsoft", "ms_gelu"};
-        QTest::newRow("missing initializer") << "missing_initializer" << bad
-                                             << QStringList{"conv_a", "conv_w", "missing initializer"};
+        QTest::newRow("missing initializer")
+            << "missing_initializer" << bad << QStringList{"conv_a", "conv_w", "missing initializer"};
         QTest::newRow("dim overflow") << "overflow" << bad << QStringList{"'x'", "overflow"};
         QTest::newRow("negative dim") << "negative_dim" << bad << QStringList{"'x'", "negative", "-3"};
         QTest::newRow("external ..") << "external_dotdot" << bad << QStringList{"'w'", "../outside.bin", "outside"};
-        QTest::newRow("external absolute") << "external_absolute" << bad << QStringList{"'w'", "/etc/hostname", "outside"};
+        QTest::newRow("external absolute")
+            << "external_absolute" << bad << QStringList{"'w'", "/etc/hostname", "outside"};
         QTest::newRow("external symlink") << "external_symlink" << bad << QStringList{"'w'", "weights.bin", "outside"};
-        QTest::newRow("external missing") << "external_missing" << bad << QStringList{"'w'", "weights.bin", "does not exist"};
+        QTest::newRow("external missing")
+            << "external_missing" << bad << QStringList{"'w'", "weights.bin", "does not exist"};
         QTest::newRow("external short") << "external_short" << bad << QStringList{"'w'", "weights.bin", "truncated"};
-        QTest::newRow("unknown --shape input") << "unknown_shape_input" << ErrorKind::Usage
-                                               << QStringList{"nosuch", "inputs are: x"};
+        QTest::newRow("unknown --shape input")
+            << "unknown_shape_input" << ErrorKind::Usage << QStringList{"nosuch", "inputs are: x"};
         QTest::newRow("symbolic dim") << "symbolic_dim" << bad
                                       << QStringList{"input 'x'", "'batch'", "?x3x8x8", "--shape x=1x3x8x8"};
-        QTest::newRow("opset too old") << "opset_too_old" << ErrorKind::Unsupported << QStringList{"opset 5", "6 to 17"};
+        QTest::newRow("opset too old") << "opset_too_old" << ErrorKind::Unsupported
+                                       << QStringList{"opset 5", "6 to 17"};
         QTest::newRow("opset too new") << "opset_too_new" << ErrorKind::Unsupported << QStringList{"opset 18"};
         QTest::newRow("string dtype") << "string_input" << ErrorKind::Unsupported << QStringList{"'names'", "string"};
     }

@@ -75,7 +75,10 @@ private slots:
         QTest::addColumn<int>("constInputs"); // inputs of the old form's node that became constants
 
         QTest::newRow("Clip-6 vs Clip-11") << ModelMaker([] {
-            return unary(7, "Clip", {2, 5}, [](ProtoModel&, pb::NodeProto* n) { attrFloat(n, "min", -0.25f); attrFloat(n, "max", 0.5f); });
+            return unary(7, "Clip", {2, 5}, [](ProtoModel&, pb::NodeProto* n) {
+                attrFloat(n, "min", -0.25f);
+                attrFloat(n, "max", 0.5f);
+            });
         }) << ModelMaker([] {
             return unary(13, "Clip", {2, 5}, [](ProtoModel& p, pb::NodeProto* n) {
                 floatInput(p, n, 1, "lo", {-0.25f}, true);
@@ -85,49 +88,90 @@ private slots:
         QTest::newRow("Clip-6 max only") << ModelMaker([] {
             return unary(9, "Clip", {2, 5}, [](ProtoModel&, pb::NodeProto* n) { attrFloat(n, "max", 0.5f); });
         }) << ModelMaker([] {
-            return unary(12, "Clip", {2, 5}, [](ProtoModel& p, pb::NodeProto* n) { floatInput(p, n, 2, "hi", {0.5f}, true); });
+            return unary(12, "Clip", {2, 5},
+                         [](ProtoModel& p, pb::NodeProto* n) { floatInput(p, n, 2, "hi", {0.5f}, true); });
         }) << int(ir::OpKind::Clip) << 1;
         QTest::newRow("Squeeze-11 vs 13") << ModelMaker([] {
-            return unary(11, "Squeeze", {1, 4, 1, 3}, [](ProtoModel&, pb::NodeProto* n) { attrInts(n, "axes", {0, 2}); }, 1, 2);
+            return unary(
+                11, "Squeeze", {1, 4, 1, 3},
+                [](ProtoModel&, pb::NodeProto* n) {
+                    attrInts(n, "axes", {0, 2});
+                },
+                1, 2);
         }) << ModelMaker([] {
-            return unary(13, "Squeeze", {1, 4, 1, 3}, [](ProtoModel& p, pb::NodeProto* n) { intsInput(p, n, 1, "axes", {0, 2}); }, 1, 2);
+            return unary(
+                13, "Squeeze", {1, 4, 1, 3},
+                [](ProtoModel& p, pb::NodeProto* n) {
+                    intsInput(p, n, 1, "axes", {0, 2});
+                },
+                1, 2);
         }) << int(ir::OpKind::Squeeze) << 1;
         QTest::newRow("Unsqueeze-11 vs 13") << ModelMaker([] {
-            return unary(11, "Unsqueeze", {4, 3}, [](ProtoModel&, pb::NodeProto* n) { attrInts(n, "axes", {0, 3}); }, 1, 4);
+            return unary(
+                11, "Unsqueeze", {4, 3},
+                [](ProtoModel&, pb::NodeProto* n) {
+                    attrInts(n, "axes", {0, 3});
+                },
+                1, 4);
         }) << ModelMaker([] {
-            return unary(13, "Unsqueeze", {4, 3}, [](ProtoModel& p, pb::NodeProto* n) { intsInput(p, n, 1, "axes", {0, 3}); }, 1, 4);
+            return unary(
+                13, "Unsqueeze", {4, 3},
+                [](ProtoModel& p, pb::NodeProto* n) {
+                    intsInput(p, n, 1, "axes", {0, 3});
+                },
+                1, 4);
         }) << int(ir::OpKind::Unsqueeze) << 1;
         QTest::newRow("ReduceSum-11 vs 13") << ModelMaker([] {
             return unary(11, "ReduceSum", {2, 3, 4}, [](ProtoModel&, pb::NodeProto* n) { attrInts(n, "axes", {1}); });
         }) << ModelMaker([] {
-            return unary(13, "ReduceSum", {2, 3, 4}, [](ProtoModel& p, pb::NodeProto* n) { intsInput(p, n, 1, "axes", {1}); });
+            return unary(13, "ReduceSum", {2, 3, 4},
+                         [](ProtoModel& p, pb::NodeProto* n) { intsInput(p, n, 1, "axes", {1}); });
         }) << int(ir::OpKind::ReduceSum) << 1;
         QTest::newRow("Split-11 vs 13") << ModelMaker([] {
-            return unary(11, "Split", {2, 6}, [](ProtoModel&, pb::NodeProto* n) { attrInt(n, "axis", 1); attrInts(n, "split", {2, 4}); }, 2);
+            return unary(
+                11, "Split", {2, 6},
+                [](ProtoModel&, pb::NodeProto* n) {
+                    attrInt(n, "axis", 1);
+                    attrInts(n, "split", {2, 4});
+                },
+                2);
         }) << ModelMaker([] {
-            return unary(13, "Split", {2, 6}, [](ProtoModel& p, pb::NodeProto* n) { attrInt(n, "axis", 1); intsInput(p, n, 1, "split", {2, 4}); }, 2);
+            return unary(
+                13, "Split", {2, 6},
+                [](ProtoModel& p, pb::NodeProto* n) {
+                    attrInt(n, "axis", 1);
+                    intsInput(p, n, 1, "split", {2, 4});
+                },
+                2);
         }) << int(ir::OpKind::Split) << 1;
         QTest::newRow("Slice-1 vs 10") << ModelMaker([] {
             return unary(9, "Slice", {4, 6}, [](ProtoModel&, pb::NodeProto* n) {
-                attrInts(n, "starts", {1, 0}); attrInts(n, "ends", {3, 5}); attrInts(n, "axes", {0, 1});
+                attrInts(n, "starts", {1, 0});
+                attrInts(n, "ends", {3, 5});
+                attrInts(n, "axes", {0, 1});
             });
         }) << ModelMaker([] {
             return unary(13, "Slice", {4, 6}, [](ProtoModel& p, pb::NodeProto* n) {
-                intsInput(p, n, 1, "starts", {1, 0}); intsInput(p, n, 2, "ends", {3, 5}); intsInput(p, n, 3, "axes", {0, 1});
+                intsInput(p, n, 1, "starts", {1, 0});
+                intsInput(p, n, 2, "ends", {3, 5});
+                intsInput(p, n, 3, "axes", {0, 1});
             });
         }) << int(ir::OpKind::Slice) << 3;
         QTest::newRow("Pad-2 vs 11") << ModelMaker([] {
             return unary(7, "Pad", {1, 2, 3}, [](ProtoModel&, pb::NodeProto* n) {
-                attrInts(n, "pads", {0, 1, 2, 0, 0, 1}); attrFloat(n, "value", 1.5f);
+                attrInts(n, "pads", {0, 1, 2, 0, 0, 1});
+                attrFloat(n, "value", 1.5f);
             });
         }) << ModelMaker([] {
             return unary(13, "Pad", {1, 2, 3}, [](ProtoModel& p, pb::NodeProto* n) {
-                intsInput(p, n, 1, "pads", {0, 1, 2, 0, 0, 1}); floatInput(p, n, 2, "value", {1.5f}, true);
+                intsInput(p, n, 1, "pads", {0, 1, 2, 0, 0, 1});
+                floatInput(p, n, 2, "value", {1.5f}, true);
             });
         }) << int(ir::OpKind::Pad) << 2;
         QTest::newRow("Upsample-7 vs Resize-13") << ModelMaker([] {
             return unary(7, "Upsample", {1, 1, 2, 3}, [](ProtoModel&, pb::NodeProto* n) {
-                attrString(n, "mode", "nearest"); attrFloats(n, "scales", {1.f, 1.f, 2.f, 2.f});
+                attrString(n, "mode", "nearest");
+                attrFloats(n, "scales", {1.f, 1.f, 2.f, 2.f});
             });
         }) << ModelMaker([] {
             return unary(13, "Resize", {1, 1, 2, 3}, [](ProtoModel& p, pb::NodeProto* n) {
@@ -152,7 +196,8 @@ private slots:
         QTest::newRow("Dropout-10 vs 13") << ModelMaker([] {
             return unary(10, "Dropout", {2, 3}, [](ProtoModel&, pb::NodeProto* n) { attrFloat(n, "ratio", 0.3f); });
         }) << ModelMaker([] {
-            return unary(13, "Dropout", {2, 3}, [](ProtoModel& p, pb::NodeProto* n) { floatInput(p, n, 1, "ratio", {0.3f}, true); });
+            return unary(13, "Dropout", {2, 3},
+                         [](ProtoModel& p, pb::NodeProto* n) { floatInput(p, n, 1, "ratio", {0.3f}, true); });
         }) << int(ir::OpKind::Dropout) << 1;
     }
 
@@ -230,7 +275,8 @@ private slots:
             for (int64_t j : group) sum += std::exp(x.at(j));
             expected[static_cast<size_t>(i)] = logSoftmax ? x.at(i) - std::log(sum) : std::exp(x.at(i)) / sum;
         }
-        for (int64_t i = 0; i < 24; ++i) QVERIFY2(std::abs(y.at(i) - expected[static_cast<size_t>(i)]) < 1e-5, qPrintable(QString::number(i)));
+        for (int64_t i = 0; i < 24; ++i)
+            QVERIFY2(std::abs(y.at(i) - expected[static_cast<size_t>(i)]) < 1e-5, qPrintable(QString::number(i)));
     }
 
     void batchNormSpatialZeroIsUnsupported() {

@@ -56,7 +56,8 @@ QString graphDifference(const ir::Graph& a, const ir::Graph& b) {
                 return "constant " + QString::fromStdString(u->name) + " differs";
         }
     }
-    if (a.inputs().size() != b.inputs().size() || a.outputs().size() != b.outputs().size()) return "graph inputs/outputs differ";
+    if (a.inputs().size() != b.inputs().size() || a.outputs().size() != b.outputs().size())
+        return "graph inputs/outputs differ";
     return {};
 }
 
@@ -100,8 +101,9 @@ private slots:
     void fusedActivationGoesThroughEmbarkDomain() {
         GraphBuilder b("fused");
         ir::Value* x = b.input("x", ir::Shape{1, 2, 5, 5});
-        ir::Value* y = b.op(ir::OpKind::Conv, {x, b.weights("w", ir::Shape{3, 2, 3, 3}), b.weights("bias", ir::Shape{3})},
-                            {{"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
+        ir::Value* y =
+            b.op(ir::OpKind::Conv, {x, b.weights("w", ir::Shape{3, 2, 3, 3}), b.weights("bias", ir::Shape{3})},
+                 {{"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
         b.output(y);
         ir::Graph g = b.build();
         ir::Node* conv = g.findNode("conv");

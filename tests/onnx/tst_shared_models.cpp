@@ -23,11 +23,21 @@ private slots:
         QTest::addColumn<QString>("input");
         QTest::addColumn<QString>("inputShape");
         QTest::addColumn<QString>("outputShape");
-        QTest::newRow("resnet18") << "resnet18" << 101 << "input" << "1x3x224x224" << "1x1000";
-        QTest::newRow("mobilenet_v2") << "mobilenet_v2" << 300 << "input" << "1x3x224x224" << "1x1000";
-        QTest::newRow("squeezenet1_1") << "squeezenet1_1" << 84 << "input" << "1x3x224x224" << "1x1000";
-        QTest::newRow("lenet5") << "lenet5" << 12 << "input" << "1x1x28x28" << "1x10";
-        QTest::newRow("digits") << "digits" << 11 << "" << "" << "";
+        QTest::newRow("resnet18") << "resnet18" << 101 << "input"
+                                  << "1x3x224x224"
+                                  << "1x1000";
+        QTest::newRow("mobilenet_v2") << "mobilenet_v2" << 300 << "input"
+                                      << "1x3x224x224"
+                                      << "1x1000";
+        QTest::newRow("squeezenet1_1") << "squeezenet1_1" << 84 << "input"
+                                       << "1x3x224x224"
+                                       << "1x1000";
+        QTest::newRow("lenet5") << "lenet5" << 12 << "input"
+                                << "1x1x28x28"
+                                << "1x10";
+        QTest::newRow("digits") << "digits" << 11 << ""
+                                << ""
+                                << "";
     }
 
     void imports() {
@@ -42,7 +52,8 @@ private slots:
         // Every ONNX node is either an IR node or a folded-in Constant value.
         QVERIFY(g->nodeCount() <= static_cast<size_t>(onnxNodes));
         QVERIFY(g->nodeCount() > 0);
-        qInfo("%s: %zu IR nodes (%d in the file), %zu values", qPrintable(model), g->nodeCount(), onnxNodes, g->valueCount());
+        qInfo("%s: %zu IR nodes (%d in the file), %zu values", qPrintable(model), g->nodeCount(), onnxNodes,
+              g->valueCount());
         QCOMPARE(g->inputs().size(), size_t(1));
         QCOMPARE(g->outputs().size(), size_t(1));
         if (!input.isEmpty()) {
@@ -86,7 +97,8 @@ private slots:
         const QString file = sharedModel(model);
         auto g = embark::onnx::importModel(file.toStdString());
         QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
-        const QString dir = QFileInfo(file).absolutePath() + (model == "digits" ? "" : "/" + model) + "/test_data_set_0";
+        const QString dir =
+            QFileInfo(file).absolutePath() + (model == "digits" ? "" : "/" + model) + "/test_data_set_0";
         auto set = embark::onnx::readTestDataSet(dir.toStdString());
         QVERIFY2(set.ok(), set.ok() ? "" : set.error().message.c_str());
         std::map<std::string, ir::Tensor> inputs{{g->inputs()[0]->name, set->inputs[0].tensor}};

@@ -123,7 +123,8 @@ private slots:
     void readsNpyVersion2() {
         const std::vector<float> v{1.f, 2.f, 3.f, 4.f, 5.f, 6.f};
         const QByteArray data(reinterpret_cast<const char*>(v.data()), 24);
-        QVERIFY(writeBytes(m_dir.filePath("v2.npy"), npyFile(2, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", data)));
+        QVERIFY(writeBytes(m_dir.filePath("v2.npy"),
+                           npyFile(2, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", data)));
         auto t = embark::onnx::readNpy(path("v2.npy"));
         QVERIFY2(t.ok(), t.ok() ? "" : t.error().message.c_str());
         QCOMPARE(t->shape(), (ir::Shape{2, 3}));
@@ -139,14 +140,16 @@ private slots:
                                      << npyFile(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }", data)
                                      << QStringList{"fortran.npy", "Fortran"};
         QTest::newRow("npy big-endian") << "big.npy"
-                                        << npyFile(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }", data)
+                                        << npyFile(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2, 3), }",
+                                                   data)
                                         << QStringList{"big.npy", "big-endian"};
         QTest::newRow("npy short data") << "short.npy"
-                                        << npyFile(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }", data)
+                                        << npyFile(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 4), }",
+                                                   data)
                                         << QStringList{"short.npy", "32 bytes", "24"};
-        QTest::newRow("npy object dtype") << "object.npy"
-                                          << npyFile(1, "{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", data)
-                                          << QStringList{"object.npy", "dtype"};
+        QTest::newRow("npy object dtype")
+            << "object.npy" << npyFile(1, "{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", data)
+            << QStringList{"object.npy", "dtype"};
         QTest::newRow("npy not npy") << "text.npy" << QByteArray("just text") << QStringList{"text.npy", "NUMPY"};
         QTest::newRow("pb empty") << "empty.pb" << QByteArray() << QStringList{"empty.pb", "TensorProto"};
         QTest::newRow("pb garbage") << "garbage.pb" << QByteArray("\xff\xff\xff\xff\xff\xff garbage", 14)

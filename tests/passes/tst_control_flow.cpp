@@ -48,8 +48,9 @@ QString checkDataSet(const ir::Graph& graph, const QString& set) {
     if (result->outputs.size() != data->outputs.size()) return "output count differs";
     for (size_t k = 0; k < data->outputs.size(); ++k) {
         if (result->outputs[k].shape() != data->outputs[k].tensor.shape())
-            return QString::fromStdString("output " + result->outputNames[k] + " is " + result->outputs[k].shape().str() +
-                                          ", expected " + data->outputs[k].tensor.shape().str());
+            return QString::fromStdString("output " + result->outputNames[k] + " is " +
+                                          result->outputs[k].shape().str() + ", expected " +
+                                          data->outputs[k].tensor.shape().str());
         const double d = test::relativeMaxDiff(result->outputs[k], data->outputs[k].tensor);
         if (d > 1e-5) return QString("output %1 differs by %2").arg(k).arg(d);
     }
@@ -137,9 +138,12 @@ private slots:
     void referenceMatchesExpected_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<QString>("set");
-        QTest::newRow("if 16 kHz (then)") << "if_sample_rate" << "test_data_set_0";
-        QTest::newRow("if 8 kHz (else)") << "if_sample_rate" << "test_data_set_1";
-        QTest::newRow("loop with nested if") << "loop_recurrence" << "test_data_set_0";
+        QTest::newRow("if 16 kHz (then)") << "if_sample_rate"
+                                          << "test_data_set_0";
+        QTest::newRow("if 8 kHz (else)") << "if_sample_rate"
+                                         << "test_data_set_1";
+        QTest::newRow("loop with nested if") << "loop_recurrence"
+                                             << "test_data_set_0";
     }
     void referenceMatchesExpected() {
         QFETCH(QString, model);
@@ -151,7 +155,8 @@ private slots:
 
     void referenceCapturesBodyValues() {
         const ir::Graph g = importOrFail("loop_recurrence");
-        auto data = onnx::readTestDataSet((test::testDataDir() + "/control_flow/loop_recurrence/test_data_set_0").toStdString());
+        auto data = onnx::readTestDataSet(
+            (test::testDataDir() + "/control_flow/loop_recurrence/test_data_set_0").toStdString());
         QVERIFY(data.ok());
         auto values = reference::runAllValues(g, onnx::pairTestSetInputs(g, data->inputs));
         QVERIFY2(values.ok(), values.ok() ? "" : values.error().message.c_str());

@@ -58,19 +58,25 @@ private slots:
             const auto inputs = test::randomInputs(g, seed);
             auto before = reference::run(g, inputs);
             auto after = reference::run(f, inputs);
-            QVERIFY2(before && after, before ? (after ? "" : after.error().message.c_str()) : before.error().message.c_str());
+            QVERIFY2(before && after,
+                     before ? (after ? "" : after.error().message.c_str()) : before.error().message.c_str());
             const ir::Tensor& a = before->outputs.front();
             const ir::Tensor& b = after->outputs.front();
             QCOMPARE(b.shape(), a.shape());
             int differ = 0;
             for (int64_t i = 0; i < a.numel(); ++i) {
                 const double quanta = std::fabs(a.at(i) - b.at(i)) / yScale;
-                if (c.exact) QVERIFY2(a.at(i) == b.at(i), qPrintable(QString("element %1: %2 vs %3").arg(i).arg(a.at(i)).arg(b.at(i))));
-                else QVERIFY2(quanta < 1.0 + 1e-3, qPrintable(QString("element %1 is %2 quanta off").arg(i).arg(quanta)));
+                if (c.exact)
+                    QVERIFY2(a.at(i) == b.at(i),
+                             qPrintable(QString("element %1: %2 vs %3").arg(i).arg(a.at(i)).arg(b.at(i))));
+                else
+                    QVERIFY2(quanta < 1.0 + 1e-3,
+                             qPrintable(QString("element %1 is %2 quanta off").arg(i).arg(quanta)));
                 differ += a.at(i) != b.at(i);
             }
-            if (differ) qInfo("%s seed %u: %d of %lld values one quantum off", c.name.c_str(), seed, differ,
-                              static_cast<long long>(a.numel()));
+            if (differ)
+                qInfo("%s seed %u: %d of %lld values one quantum off", c.name.c_str(), seed, differ,
+                      static_cast<long long>(a.numel()));
         }
     }
 
@@ -81,7 +87,8 @@ private slots:
         ir::Node* dq = g.findNode("w_DequantizeLinear");
         QVERIFY(dq);
         std::vector<int8_t> zp(4, 1);
-        ir::Value* z = g.addConstant("w_zp", ir::Tensor::fromBytes(ir::DType::Int8, ir::Shape{4}, zp.data(), zp.size()));
+        ir::Value* z =
+            g.addConstant("w_zp", ir::Tensor::fromBytes(ir::DType::Int8, ir::Shape{4}, zp.data(), zp.size()));
         g.appendInput(dq, z);
         auto run = passes::PassManager::run(g, "default", {&exporter::portableLibrary()});
         QVERIFY2(run, run ? "" : run.error().message.c_str());

@@ -25,7 +25,8 @@ private slots:
         using S = std::vector<Shape>;
         QTest::newRow("matmul") << "ij,jk->ik" << S{{3, 4}, {4, 5}} << true << 1;
         QTest::newRow("batched attention scores") << "bhqd,bhkd->bhqk" << S{{2, 3, 4, 5}, {2, 3, 6, 5}} << true << 1;
-        QTest::newRow("attention values, output reordered") << "bhqk,bkhd->bqhd" << S{{2, 3, 4, 6}, {2, 6, 3, 5}} << true << 1;
+        QTest::newRow("attention values, output reordered")
+            << "bhqk,bkhd->bqhd" << S{{2, 3, 4, 6}, {2, 6, 3, 5}} << true << 1;
         QTest::newRow("outer product") << "i,j->ij" << S{{3}, {4}} << true << 1;
         QTest::newRow("inner product") << "i,i" << S{{7}, {7}} << true << 1;
         QTest::newRow("own labels summed first") << "abc,cd->ad" << S{{2, 3, 4}, {4, 5}} << true << 1;

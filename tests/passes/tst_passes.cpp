@@ -20,8 +20,7 @@ using Build = std::function<ir::Graph()>;
 using Counts = std::map<OpKind, int>;
 
 ir::Attributes conv3x3(int64_t group = 1) {
-    return {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}},
-            {"group", group}};
+    return {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}, {"group", group}};
 }
 
 ir::Value* batchNorm(GraphBuilder& b, ir::Value* x, int64_t c, const std::string& name) {
@@ -48,8 +47,9 @@ ir::Graph depthwiseBnClip() {
     auto* x = b.input("x", {1, 4, 6, 6});
     auto* y = b.op(OpKind::Conv, {x, b.weights("w", {4, 1, 3, 3})}, conv3x3(4), "dw");
     y = batchNorm(b, y, 4, "bn");
-    y = b.op(OpKind::Clip, {y, b.constant("lo", ir::Tensor::scalarFloat(0)), b.constant("hi", ir::Tensor::scalarFloat(6))},
-             {}, "relu6");
+    y = b.op(OpKind::Clip,
+             {y, b.constant("lo", ir::Tensor::scalarFloat(0)), b.constant("hi", ir::Tensor::scalarFloat(6))}, {},
+             "relu6");
     b.output(y);
     return b.build();
 }
@@ -103,9 +103,12 @@ ir::Graph padConvPool() {
     GraphBuilder b;
     auto* x = b.input("x", {1, 2, 6, 6});
     auto* p = b.op(OpKind::Pad, {x, b.ints("pads", {0, 0, 1, 2, 0, 0, 1, 0})}, {}, "pad1");
-    auto* y = b.op(OpKind::Conv, {p, b.weights("w", {3, 2, 3, 3})}, {{"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
-    auto* p2 = b.op(OpKind::Pad, {y, b.ints("pads2", {0, 1, 1, 0, 1, 1}), b.constant("ninf", ir::Tensor::scalarFloat(-INFINITY)),
-                                  b.ints("axes2", {0, 2, 3})}, {}, "pad2");
+    auto* y =
+        b.op(OpKind::Conv, {p, b.weights("w", {3, 2, 3, 3})}, {{"kernel_shape", std::vector<int64_t>{3, 3}}}, "conv");
+    auto* p2 = b.op(OpKind::Pad,
+                    {y, b.ints("pads2", {0, 1, 1, 0, 1, 1}), b.constant("ninf", ir::Tensor::scalarFloat(-INFINITY)),
+                     b.ints("axes2", {0, 2, 3})},
+                    {}, "pad2");
     y = b.op(OpKind::MaxPool, {p2}, {{"kernel_shape", std::vector<int64_t>{2, 2}}}, "maxpool");
     auto* p3 = b.op(OpKind::Pad, {y, b.ints("pads3", {0, 0, 1, 1, 0, 0, 1, 1})}, {}, "pad3");
     y = b.op(OpKind::AveragePool, {p3}, {{"kernel_shape", std::vector<int64_t>{3, 3}}}, "avgpool");
@@ -119,7 +122,8 @@ ir::Graph padNotFusable() {
     auto* p = b.op(OpKind::Pad, {x, b.ints("pads", {0, 0, 1, 1, 0, 0, 1, 1})}, {}, "pad_zero");
     auto* y = b.op(OpKind::MaxPool, {p}, {{"kernel_shape", std::vector<int64_t>{2, 2}}}, "maxpool");
     auto* p2 = b.op(OpKind::Pad, {y, b.ints("pads2", {0, 1, 0, 0, 0, 0, 0, 0})}, {}, "pad_channel");
-    b.output(b.op(OpKind::Conv, {p2, b.weights("w", {2, 3, 1, 1})}, {{"kernel_shape", std::vector<int64_t>{1, 1}}}, "conv"));
+    b.output(
+        b.op(OpKind::Conv, {p2, b.weights("w", {2, 3, 1, 1})}, {{"kernel_shape", std::vector<int64_t>{1, 1}}}, "conv"));
     return b.build();
 }
 
@@ -186,12 +190,13 @@ ir::Graph hardSwishForms() {
 ir::Graph swishStandaloneAndShared() {
     GraphBuilder b;
     auto* x = b.input("x", {1, 4, 8, 8});
-    auto* p = b.op(OpKind::MaxPool, {x}, {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}},
-                   "pool");
+    auto* p = b.op(OpKind::MaxPool, {x},
+                   {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "pool");
     auto* y = b.op(OpKind::Mul, {p, b.op(OpKind::Sigmoid, {p}, {}, "sig1")}, {}, "silu1");
     auto* s2 = b.op(OpKind::Sigmoid, {y}, {}, "sig2");
     auto* y2 = b.op(OpKind::Mul, {y, s2}, {}, "mul2");
-    auto* t = b.op(OpKind::Conv, {b.op(OpKind::Add, {y2, s2}, {}, "add"), b.weights("w", {4, 4, 3, 3})}, conv3x3(), "conv");
+    auto* t =
+        b.op(OpKind::Conv, {b.op(OpKind::Add, {y2, s2}, {}, "add"), b.weights("w", {4, 4, 3, 3})}, conv3x3(), "conv");
     b.output(b.op(OpKind::Tanh, {t}, {}, "tanh"));
     return b.build();
 }
@@ -234,7 +239,8 @@ ir::Graph geluForms() {
     auto* one = b.floats("one", {1.f});
     // x * 0.5 * (1 + erf(x * (1 / sqrt 2)))
     auto* h = b.op(OpKind::Mul, {x, half}, {}, "a_half");
-    auto* e = b.op(OpKind::Erf, {b.op(OpKind::Mul, {b.floats("rsqrt2", {0.707106769f}), x}, {}, "a_scale")}, {}, "a_erf");
+    auto* e =
+        b.op(OpKind::Erf, {b.op(OpKind::Mul, {b.floats("rsqrt2", {0.707106769f}), x}, {}, "a_scale")}, {}, "a_erf");
     auto* y = b.op(OpKind::Mul, {h, b.op(OpKind::Add, {one, e}, {}, "a_add")}, {}, "a_mul");
     // 0.5 * (1 + erf(y / sqrt 2)) * y
     e = b.op(OpKind::Erf, {b.op(OpKind::Div, {y, b.floats("sqrt2", {1.41421354f})}, {}, "b_div")}, {}, "b_erf");
@@ -252,8 +258,8 @@ ir::Graph geluForms() {
 ir::Graph preActivationBnRelu() {
     GraphBuilder b;
     auto* x = b.input("x", {1, 2, 6, 6});
-    auto* p = b.op(OpKind::MaxPool, {x}, {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
-                   "pool");
+    auto* p = b.op(OpKind::MaxPool, {x},
+                   {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "pool");
     auto* c = b.op(OpKind::Concat, {x, p}, {{"axis", int64_t{1}}}, "concat");
     auto* y = b.op(OpKind::Relu, {batchNorm(b, c, 4, "bn")}, {}, "relu");
     b.output(b.op(OpKind::Conv, {y, b.weights("w", {3, 4, 3, 3})}, conv3x3(), "conv"));
@@ -270,48 +276,67 @@ private slots:
         QTest::addColumn<Counts>("counts");
         QTest::addColumn<int>("fusedActivations");
         QTest::newRow("conv+bn+relu") << Build(convBnRelu)
-                                      << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Relu, 0}} << 1;
-        QTest::newRow("depthwise+bn+relu6") << Build(depthwiseBnClip)
-                                            << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Clip, 0}} << 1;
-        QTest::newRow("convtranspose+bn") << Build(convTransposeBn)
-                                          << Counts{{OpKind::ConvTranspose, 1}, {OpKind::BatchNormalization, 0}} << 0;
+                                      << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Relu, 0}}
+                                      << 1;
+        QTest::newRow("depthwise+bn+relu6")
+            << Build(depthwiseBnClip) << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Clip, 0}}
+            << 1;
+        QTest::newRow("convtranspose+bn")
+            << Build(convTransposeBn) << Counts{{OpKind::ConvTranspose, 1}, {OpKind::BatchNormalization, 0}} << 0;
         QTest::newRow("gemm+bn+sigmoid") << Build(gemmBnSigmoid)
-                                         << Counts{{OpKind::Gemm, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Sigmoid, 0}} << 1;
-        QTest::newRow("identity+dropout") << Build(identityDropout)
-                                          << Counts{{OpKind::Identity, 0}, {OpKind::Dropout, 0}, {OpKind::Relu, 1}} << 0;
+                                         << Counts{{OpKind::Gemm, 1},
+                                                   {OpKind::BatchNormalization, 0},
+                                                   {OpKind::Sigmoid, 0}}
+                                         << 1;
+        QTest::newRow("identity+dropout")
+            << Build(identityDropout) << Counts{{OpKind::Identity, 0}, {OpKind::Dropout, 0}, {OpKind::Relu, 1}} << 0;
         QTest::newRow("shape chain") << Build(shapeChain)
-                                     << Counts{{OpKind::Shape, 0}, {OpKind::Gather, 0}, {OpKind::Concat, 0},
-                                               {OpKind::Reshape, 1}, {OpKind::Add, 1}} << 0;
-        QTest::newRow("pad into conv/pools") << Build(padConvPool)
-                                             << Counts{{OpKind::Pad, 0}, {OpKind::Conv, 1}, {OpKind::MaxPool, 1},
-                                                       {OpKind::AveragePool, 1}} << 0;
+                                     << Counts{{OpKind::Shape, 0},
+                                               {OpKind::Gather, 0},
+                                               {OpKind::Concat, 0},
+                                               {OpKind::Reshape, 1},
+                                               {OpKind::Add, 1}}
+                                     << 0;
+        QTest::newRow("pad into conv/pools")
+            << Build(padConvPool)
+            << Counts{{OpKind::Pad, 0}, {OpKind::Conv, 1}, {OpKind::MaxPool, 1}, {OpKind::AveragePool, 1}} << 0;
         QTest::newRow("pad kept") << Build(padNotFusable) << Counts{{OpKind::Pad, 2}} << 0;
-        QTest::newRow("matmul+add, activations") << Build(matmulAddActivations)
-                                                 << Counts{{OpKind::Gemm, 1}, {OpKind::MatMul, 1}, {OpKind::Add, 1},
-                                                           {OpKind::LeakyRelu, 0}, {OpKind::HardSwish, 0}, {OpKind::Relu, 0}} << 3;
-        QTest::newRow("shared intermediate") << Build(sharedIntermediate)
-                                             << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 1}} << 0;
+        QTest::newRow("matmul+add, activations")
+            << Build(matmulAddActivations) << Counts{{OpKind::Gemm, 1},      {OpKind::MatMul, 1},    {OpKind::Add, 1},
+                                                     {OpKind::LeakyRelu, 0}, {OpKind::HardSwish, 0}, {OpKind::Relu, 0}}
+            << 3;
+        QTest::newRow("shared intermediate")
+            << Build(sharedIntermediate) << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 1}} << 0;
         QTest::newRow("conv+bn+silu") << Build(convBnSwish)
-                                      << Counts{{OpKind::Conv, 1}, {OpKind::BatchNormalization, 0}, {OpKind::Sigmoid, 0},
-                                                {OpKind::Mul, 0}, {OpKind::Swish, 0}} << 1;
-        QTest::newRow("hard-swish as HardSigmoid * x") << Build(hardSwishForms)
-                                      << Counts{{OpKind::HardSwish, 0}, {OpKind::HardSigmoid, 2}, {OpKind::Mul, 2},
-                                                {OpKind::Conv, 2}} << 1;
-        QTest::newRow("silu standalone, shared sigmoid, tanh") << Build(swishStandaloneAndShared)
-                                      << Counts{{OpKind::Swish, 1}, {OpKind::Sigmoid, 1}, {OpKind::Mul, 1},
-                                                {OpKind::Tanh, 0}, {OpKind::Conv, 1}} << 1;
-        QTest::newRow("matmul+gelu (erf form)") << Build(matmulGelu)
-                                      << Counts{{OpKind::MatMul, 1}, {OpKind::Gelu, 0}, {OpKind::Erf, 0}, {OpKind::Div, 0},
-                                                {OpKind::Add, 0}, {OpKind::Mul, 0}} << 1;
-        QTest::newRow("token MLP: gemms over rows, gelu through a reshape") << Build(tokenMlp)
-                                      << Counts{{OpKind::Gemm, 2}, {OpKind::MatMul, 0}, {OpKind::Add, 0}, {OpKind::Reshape, 4},
-                                                {OpKind::Gelu, 0}, {OpKind::Erf, 0}, {OpKind::Mul, 0}} << 1;
-        QTest::newRow("gelu forms and a look-alike") << Build(geluForms)
-                                      << Counts{{OpKind::Gelu, 2}, {OpKind::Erf, 1}, {OpKind::Div, 1}, {OpKind::Add, 1},
-                                                {OpKind::Mul, 2}} << 0;
-        QTest::newRow("pre-activation bn+relu") << Build(preActivationBnRelu)
-                                      << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 0}, {OpKind::Conv, 1}} << 1;
-        QTest::newRow("flatten before gemm") << Build(flattenGemm) << Counts{{OpKind::Flatten, 0}, {OpKind::Gemm, 1}} << 0;
+                                      << Counts{{OpKind::Conv, 1},
+                                                {OpKind::BatchNormalization, 0},
+                                                {OpKind::Sigmoid, 0},
+                                                {OpKind::Mul, 0},
+                                                {OpKind::Swish, 0}}
+                                      << 1;
+        QTest::newRow("hard-swish as HardSigmoid * x")
+            << Build(hardSwishForms)
+            << Counts{{OpKind::HardSwish, 0}, {OpKind::HardSigmoid, 2}, {OpKind::Mul, 2}, {OpKind::Conv, 2}} << 1;
+        QTest::newRow("silu standalone, shared sigmoid, tanh")
+            << Build(swishStandaloneAndShared)
+            << Counts{{OpKind::Swish, 1}, {OpKind::Sigmoid, 1}, {OpKind::Mul, 1}, {OpKind::Tanh, 0}, {OpKind::Conv, 1}}
+            << 1;
+        QTest::newRow("matmul+gelu (erf form)")
+            << Build(matmulGelu) << Counts{{OpKind::MatMul, 1}, {OpKind::Gelu, 0}, {OpKind::Erf, 0},
+                                           {OpKind::Div, 0},    {OpKind::Add, 0},  {OpKind::Mul, 0}}
+            << 1;
+        QTest::newRow("token MLP: gemms over rows, gelu through a reshape")
+            << Build(tokenMlp) << Counts{{OpKind::Gemm, 2}, {OpKind::MatMul, 0}, {OpKind::Add, 0}, {OpKind::Reshape, 4},
+                                         {OpKind::Gelu, 0}, {OpKind::Erf, 0},    {OpKind::Mul, 0}}
+            << 1;
+        QTest::newRow("gelu forms and a look-alike")
+            << Build(geluForms)
+            << Counts{{OpKind::Gelu, 2}, {OpKind::Erf, 1}, {OpKind::Div, 1}, {OpKind::Add, 1}, {OpKind::Mul, 2}} << 0;
+        QTest::newRow("pre-activation bn+relu")
+            << Build(preActivationBnRelu)
+            << Counts{{OpKind::BatchNormalization, 1}, {OpKind::Relu, 0}, {OpKind::Conv, 1}} << 1;
+        QTest::newRow("flatten before gemm")
+            << Build(flattenGemm) << Counts{{OpKind::Flatten, 0}, {OpKind::Gemm, 1}} << 0;
     }
     void defaultRecipe() {
         QFETCH(Build, build);
@@ -322,8 +347,7 @@ private slots:
         QVERIFY2(run.ok(), run.ok() ? "" : run.error().message.c_str());
         const ir::Graph& after = run->graph;
         QVERIFY(after.validate().ok());
-        for (auto [op, n] : counts)
-            QCOMPARE(test::countOps(after, op), n);
+        for (auto [op, n] : counts) QCOMPARE(test::countOps(after, op), n);
         int fused = 0;
         for (const ir::Node* n : after.nodes()) fused += ir::fusedActivation(*n).has_value();
         QCOMPARE(fused, fusedActivations);
@@ -345,7 +369,8 @@ private slots:
         // One log line per rewrite, in the stage that made it.
         bool logged = false;
         for (const auto& s : run->stages)
-            for (const auto& line : s.log) logged = logged || line == "fused BatchNormalization 'bn1' into Conv 'conv1'";
+            for (const auto& line : s.log)
+                logged = logged || line == "fused BatchNormalization 'bn1' into Conv 'conv1'";
         QVERIFY(logged);
         QCOMPARE(run->stages.front().name, std::string("imported"));
         QCOMPARE(run->stages.back().name, std::string("fuse"));
@@ -359,7 +384,7 @@ private slots:
         QVERIFY(run.ok());
         QCOMPARE(test::countOps(run->graph, OpKind::LeakyRelu), 1); // XNNPACK cannot fuse it
         QCOMPARE(test::countOps(run->graph, OpKind::HardSwish), 1);
-        QCOMPARE(test::countOps(run->graph, OpKind::Relu), 0);      // into the Add: a clamp
+        QCOMPARE(test::countOps(run->graph, OpKind::Relu), 0); // into the Add: a clamp
         // XNNPACK has no Swish: x * Sigmoid(x) stays two XNNPACK operators.
         auto silu = passes::PassManager::run(convBnSwish(), "default", o);
         QVERIFY(silu.ok());

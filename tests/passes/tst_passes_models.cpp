@@ -46,8 +46,8 @@ private slots:
         QVERIFY2(missing.empty(), missing.empty() ? "" : ("unaccounted: " + missing.front()).c_str());
         const QString diff = test::compareOutputs(*g, fused);
         QVERIFY2(diff.isEmpty(), qPrintable(diff));
-        qInfo("%s: %zu nodes imported, %zu after the recipe (%d rewrites)", qPrintable(model),
-              g->nodeCount(), fused.nodeCount(), run->rewrites);
+        qInfo("%s: %zu nodes imported, %zu after the recipe (%d rewrites)", qPrintable(model), g->nodeCount(),
+              fused.nodeCount(), run->rewrites);
     }
 };
 

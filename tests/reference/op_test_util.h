@@ -63,7 +63,7 @@ Q_DECLARE_METATYPE(std::vector<double>)
 Q_DECLARE_METATYPE(std::vector<embark::ir::Tensor>)
 
 // Evaluates and fails the test on an error, yielding the output tensors.
-#define EVAL_OK(result)                                                                            \
-    do {                                                                                           \
-        if (!(result).ok()) QFAIL((result).error().message.c_str());                               \
-    } while (0)
+#define EVAL_OK(result)                                                                                                \
+  do {                                                                                                                 \
+    if (!(result).ok()) QFAIL((result).error().message.c_str());                                                       \
+  } while (0)

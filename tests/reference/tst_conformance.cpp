@@ -56,8 +56,7 @@ std::string skipReason(const std::string& message) {
     m.remove(dataSet);
     if (auto match = op.match(m); match.hasMatch()) return "unsupported op " + match.captured(1).toStdString();
     QString reason = m;
-    if (auto match = node.match(m); match.hasMatch())
-        reason = match.captured(1) + ": " + m.mid(match.capturedEnd());
+    if (auto match = node.match(m); match.hasMatch()) reason = match.captured(1) + ": " + m.mid(match.capturedEnd());
     reason.replace(quoted, "'…'");
     return reason.left(110).toStdString();
 }
@@ -94,8 +93,8 @@ Outcome runTestCase(const QString& dir, std::string* detail) {
             const onnx::NamedTensor& t = data->inputs[i];
             const ir::Value* byName = t.name.empty() ? nullptr : graph->findValue(t.name);
             const ir::Value* v = byName && byName->isGraphInput() ? byName
-                                 : i < graphInputs.size()           ? graphInputs[i]
-                                                                    : nullptr;
+                                 : i < graphInputs.size()         ? graphInputs[i]
+                                                                  : nullptr;
             if (!v) {
                 *detail = set.toStdString() + ": input_" + std::to_string(i) + " matches no model input";
                 return Outcome::Failed;

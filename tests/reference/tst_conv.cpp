@@ -10,7 +10,6 @@ using ir::Attributes;
 using ir::OpKind;
 using ir::Shape;
 
-
 namespace {
 std::vector<float> iota(int n, float start = 0) {
     std::vector<float> v(static_cast<size_t>(n));
@@ -31,13 +30,13 @@ private slots:
         QTest::newRow("valid") << Attributes{} << Shape{1, 1, 3, 3}
                                << std::vector<double>{54, 63, 72, 99, 108, 117, 144, 153, 162};
         QTest::newRow("pad1") << Attributes{{"pads", V{1, 1, 1, 1}}} << Shape{1, 1, 5, 5}
-                              << std::vector<double>{12, 21, 27, 33, 24, 33, 54, 63, 72, 51, 63, 99, 108,
+                              << std::vector<double>{12,  21, 27, 33,  24,  33,  54,  63, 72,  51,  63,  99, 108,
                                                      117, 81, 93, 144, 153, 162, 111, 72, 111, 117, 123, 84};
         QTest::newRow("stride2 pad1") << Attributes{{"pads", V{1, 1, 1, 1}}, {"strides", V{2, 2}}} << Shape{1, 1, 3, 3}
                                       << std::vector<double>{12, 27, 24, 63, 108, 81, 72, 117, 84};
-        QTest::newRow("same_upper stride2") << Attributes{{"auto_pad", std::string("SAME_UPPER")}, {"strides", V{2, 2}}}
-                                            << Shape{1, 1, 3, 3}
-                                            << std::vector<double>{12, 27, 24, 63, 108, 81, 72, 117, 84};
+        QTest::newRow("same_upper stride2")
+            << Attributes{{"auto_pad", std::string("SAME_UPPER")}, {"strides", V{2, 2}}} << Shape{1, 1, 3, 3}
+            << std::vector<double>{12, 27, 24, 63, 108, 81, 72, 117, 84};
         QTest::newRow("asymmetric pads") << Attributes{{"pads", V{1, 0, 0, 0}}} << Shape{1, 1, 4, 3}
                                          << std::vector<double>{21, 27, 33, 54, 63, 72, 99, 108, 117, 144, 153, 162};
     }
@@ -57,7 +56,7 @@ private slots:
         EVAL_OK(upper);
         EVAL_OK(lower);
         QCOMPARE(upper->at(0).shape(), (Shape{1, 1, 4, 4}));
-        QCOMPARE(upper->at(0).at(0), 10.0);  // 0+1+4+5, the padding is at the end
+        QCOMPARE(upper->at(0).at(0), 10.0); // 0+1+4+5, the padding is at the end
         QCOMPARE(upper->at(0).at(15), 15.0);
         QCOMPARE(lower->at(0).at(0), 0.0);   // the padding is at the start
         QCOMPARE(lower->at(0).at(15), 50.0); // 10+11+14+15
@@ -117,7 +116,8 @@ private slots:
     }
 
     void convRejectsMismatchedChannels() {
-        auto r = evalOp(OpKind::Conv, {F({1, 3, 4, 4}, std::vector<float>(48)), F({1, 2, 3, 3}, std::vector<float>(18))});
+        auto r =
+            evalOp(OpKind::Conv, {F({1, 3, 4, 4}, std::vector<float>(48)), F({1, 2, 3, 3}, std::vector<float>(18))});
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ErrorKind::InvalidInput);
         QVERIFY(r.error().message.find("node 'node' (Conv)") != std::string::npos);
@@ -128,24 +128,25 @@ private slots:
         QTest::addColumn<Shape>("shape");
         QTest::addColumn<std::vector<double>>("expected");
         QTest::newRow("plain") << Attributes{} << Shape{1, 1, 5, 5}
-                               << std::vector<double>{0, 1, 3, 3, 2, 3, 8, 15, 12, 7, 9, 21, 36,
-                                                      27, 15, 9, 20, 33, 24, 13, 6, 13, 21, 15, 8};
+                               << std::vector<double>{0,  1,  3, 3,  2,  3,  8,  15, 12, 7,  9,  21, 36,
+                                                      27, 15, 9, 20, 33, 24, 13, 6,  13, 21, 15, 8};
         QTest::newRow("pads") << Attributes{{"pads", std::vector<int64_t>{1, 1, 1, 1}}} << Shape{1, 1, 3, 3}
                               << std::vector<double>{8, 15, 12, 21, 36, 27, 20, 33, 24};
         QTest::newRow("output_shape") << Attributes{{"output_shape", std::vector<int64_t>{3, 3}}} << Shape{1, 1, 3, 3}
                                       << std::vector<double>{8, 15, 12, 21, 36, 27, 20, 33, 24};
         QTest::newRow("stride2 output_padding")
-            << Attributes{{"strides", std::vector<int64_t>{2, 2}}, {"output_padding", std::vector<int64_t>{1, 1}},
+            << Attributes{{"strides", std::vector<int64_t>{2, 2}},
+                          {"output_padding", std::vector<int64_t>{1, 1}},
                           {"pads", std::vector<int64_t>{1, 1, 1, 1}}}
-            << Shape{1, 1, 6, 6}
-            << std::vector<double>{0, 1, 1, 3, 2, 2, 3, 8, 5, 12, 7, 7, 3, 7, 4, 9, 5, 5,
-                                   9, 20, 11, 24, 13, 13, 6, 13, 7, 15, 8, 8, 6, 13, 7, 15, 8, 8};
+            << Shape{1, 1, 6, 6} << std::vector<double>{0, 1,  1,  3,  2,  2,  3, 8,  5, 12, 7, 7, 3, 7,  4, 9,  5, 5,
+                                                        9, 20, 11, 24, 13, 13, 6, 13, 7, 15, 8, 8, 6, 13, 7, 15, 8, 8};
     }
     void convTranspose() {
         QFETCH(Attributes, attrs);
         QFETCH(Shape, shape);
         QFETCH(std::vector<double>, expected);
-        auto r = evalOp(OpKind::ConvTranspose, {F({1, 1, 3, 3}, iota(9)), F({1, 1, 3, 3}, std::vector<float>(9, 1.f))}, attrs);
+        auto r = evalOp(OpKind::ConvTranspose, {F({1, 1, 3, 3}, iota(9)), F({1, 1, 3, 3}, std::vector<float>(9, 1.f))},
+                        attrs);
         EVAL_OK(r);
         QVERIFY(closeTo(r->at(0), shape, expected));
     }
@@ -179,8 +180,8 @@ private slots:
                                        << std::vector<double>{14, 32};
         QTest::newRow("vector.matrix") << F({2}, {1, 1}) << F({2, 3}, {1, 2, 3, 4, 5, 6}) << Shape{3}
                                        << std::vector<double>{5, 7, 9};
-        QTest::newRow("batched broadcast") << F({2, 1, 2}, {1, 2, 3, 4}) << F({2, 1}, {1, 1}) << Shape{2, 1, 1}
-                                           << std::vector<double>{3, 7};
+        QTest::newRow("batched broadcast")
+            << F({2, 1, 2}, {1, 2, 3, 4}) << F({2, 1}, {1, 1}) << Shape{2, 1, 1} << std::vector<double>{3, 7};
     }
     void matmul() {
         QFETCH(ir::Tensor, a);

@@ -11,7 +11,6 @@ using ir::DType;
 using ir::OpKind;
 using ir::Shape;
 
-
 class TestElementwise : public QObject {
     Q_OBJECT
 
@@ -28,7 +27,8 @@ private slots:
         QTest::newRow("HardSigmoid") << OpKind::HardSigmoid << Attributes{}
                                      << std::vector<double>{0.1, 0.4, 0.5, 0.6, 0.9};
         QTest::newRow("HardSwish") << OpKind::HardSwish << Attributes{}
-                                   << std::vector<double>{-2 * (1.0 / 6), -0.5 * (2.5 / 6), 0, 0.5 * (3.5 / 6), 2 * (5.0 / 6)};
+                                   << std::vector<double>{-2 * (1.0 / 6), -0.5 * (2.5 / 6), 0, 0.5 * (3.5 / 6),
+                                                          2 * (5.0 / 6)};
         QTest::newRow("Elu") << OpKind::Elu << Attributes{{"alpha", 2.f}}
                              << std::vector<double>{2 * (std::exp(-2.0) - 1), 2 * (std::exp(-0.5) - 1), 0, 0.5, 2};
         QTest::newRow("Sigmoid") << OpKind::Sigmoid << Attributes{}
@@ -77,10 +77,10 @@ private slots:
                              << std::vector<double>{2, 5, 3};
         QTest::newRow("Less → bool") << OpKind::Less << F({3}, {1, 5, 3}) << F({1}, {3}) << Shape{3}
                                      << std::vector<double>{1, 0, 0};
-        QTest::newRow("int64 Div truncates") << OpKind::Div << I1({7, -7, 9}) << I1({2, 2, 0}) << Shape{3}
-                                             << std::vector<double>{3, -3, 0};
-        QTest::newRow("int64 Mod follows divisor") << OpKind::Mod << I1({7, -7, 7}) << I1({3, 3, -3}) << Shape{3}
-                                                   << std::vector<double>{1, 2, -2};
+        QTest::newRow("int64 Div truncates")
+            << OpKind::Div << I1({7, -7, 9}) << I1({2, 2, 0}) << Shape{3} << std::vector<double>{3, -3, 0};
+        QTest::newRow("int64 Mod follows divisor")
+            << OpKind::Mod << I1({7, -7, 7}) << I1({3, 3, -3}) << Shape{3} << std::vector<double>{1, 2, -2};
         QTest::newRow("int64 Mul exact") << OpKind::Mul << I1({int64_t{1} << 40}) << I1({3}) << Shape{1}
                                          << std::vector<double>{static_cast<double>((int64_t{1} << 40) * 3)};
     }

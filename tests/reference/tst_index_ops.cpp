@@ -30,72 +30,81 @@ private slots:
         QTest::addColumn<std::vector<double>>("expected");
         using T = std::vector<ir::Tensor>;
         using D = std::vector<double>;
-        QTest::newRow("ScatterElements max") << OpKind::ScatterElements
-            << T{F({1, 4}, {1, 5, 3, 0}), I({1, 3}, {1, 1, 3}), F({1, 3}, {7, 2, -1})}
+        QTest::newRow("ScatterElements max")
+            << OpKind::ScatterElements << T{F({1, 4}, {1, 5, 3, 0}), I({1, 3}, {1, 1, 3}), F({1, 3}, {7, 2, -1})}
             << Attributes{{"axis", int64_t{1}}, {"reduction", std::string("max")}} << Shape{1, 4} << D{1, 7, 3, 0};
-        QTest::newRow("ScatterElements min negative index") << OpKind::ScatterElements
-            << T{F({1, 4}, {1, 5, 3, 0}), I({1, 2}, {-1, -1}), F({1, 2}, {-4, -2})}
+        QTest::newRow("ScatterElements min negative index")
+            << OpKind::ScatterElements << T{F({1, 4}, {1, 5, 3, 0}), I({1, 2}, {-1, -1}), F({1, 2}, {-4, -2})}
             << Attributes{{"axis", int64_t{1}}, {"reduction", std::string("min")}} << Shape{1, 4} << D{1, 5, 3, -4};
-        QTest::newRow("ScatterND add duplicates") << OpKind::ScatterND
-            << T{F({4}, {1, 2, 3, 4}), I({3, 1}, {1, 1, -1}), F({3}, {10, 20, 30})}
+        QTest::newRow("ScatterND add duplicates")
+            << OpKind::ScatterND << T{F({4}, {1, 2, 3, 4}), I({3, 1}, {1, 1, -1}), F({3}, {10, 20, 30})}
             << Attributes{{"reduction", std::string("add")}} << Shape{4} << D{1, 32, 3, 34};
-        QTest::newRow("ScatterND rows") << OpKind::ScatterND
-            << T{iotaF({3, 2}), I({1, 1}, {2}), F({1, 2}, {-1, -2})} << Attributes{} << Shape{3, 2} << D{0, 1, 2, 3, -1, -2};
-        QTest::newRow("GatherElements axis 0") << OpKind::GatherElements
-            << T{iotaF({2, 3}), I({2, 3}, {1, 0, 1, 0, -1, 0})} << Attributes{} << Shape{2, 3} << D{3, 1, 5, 0, 4, 2};
-        QTest::newRow("GatherND batch_dims 1") << OpKind::GatherND
-            << T{iotaF({2, 2, 2}), I({2, 1}, {1, 0})} << Attributes{{"batch_dims", int64_t{1}}} << Shape{2, 2} << D{2, 3, 4, 5};
-        QTest::newRow("GatherND scalar picks") << OpKind::GatherND
-            << T{iotaF({2, 2}), I({2, 2}, {0, 1, 1, 0})} << Attributes{} << Shape{2} << D{1, 2};
-        QTest::newRow("TopK ties keep the lower index") << OpKind::TopK
-            << T{F({5}, {1, 3, 3, 2, 3}), I1({2})} << Attributes{} << Shape{2} << D{3, 3};
-        QTest::newRow("TopK smallest axis 0") << OpKind::TopK
-            << T{F({3, 2}, {5, 1, 2, 4, 9, 0}), I1({2})} << Attributes{{"axis", int64_t{0}}, {"largest", int64_t{0}}}
-            << Shape{2, 2} << D{2, 0, 5, 1};
-        QTest::newRow("CumSum exclusive reverse") << OpKind::CumSum
-            << T{F({4}, {1, 2, 3, 4}), I({}, {0})} << Attributes{{"exclusive", int64_t{1}}, {"reverse", int64_t{1}}}
-            << Shape{4} << D{9, 7, 4, 0};
-        QTest::newRow("OneHot axis 0 out of range") << OpKind::OneHot
-            << T{I1({0, 5, -1}), F({}, {3}), F({2}, {0, 9})} << Attributes{{"axis", int64_t{0}}} << Shape{3, 3}
-            << D{9, 0, 0, 0, 0, 0, 0, 0, 9};
-        QTest::newRow("Trilu lower k -1") << OpKind::Trilu
-            << T{iotaF({3, 3}), I({}, {-1})} << Attributes{{"upper", int64_t{0}}} << Shape{3, 3} << D{0, 0, 0, 3, 0, 0, 6, 7, 0};
-        QTest::newRow("Einsum matmul") << OpKind::Einsum
-            << T{iotaF({2, 3}), iotaF({3, 2})} << Attributes{{"equation", std::string("ij,jk->ik")}} << Shape{2, 2}
-            << D{10, 13, 28, 40};
-        QTest::newRow("Einsum implicit transpose") << OpKind::Einsum
-            << T{iotaF({2, 3})} << Attributes{{"equation", std::string("ji")}} << Shape{3, 2} << D{0, 3, 1, 4, 2, 5};
-        QTest::newRow("Einsum diagonal with ellipsis") << OpKind::Einsum
-            << T{iotaF({2, 2, 2})} << Attributes{{"equation", std::string("...ii->...i")}} << Shape{2, 2} << D{0, 3, 4, 7};
-        QTest::newRow("Einsum three operands") << OpKind::Einsum
-            << T{F({2}, {1, 2}), F({2}, {3, 4}), F({2}, {5, 6})} << Attributes{{"equation", std::string("i,i,i->")}} << Shape{}
-            << D{1 * 3 * 5 + 2 * 4 * 6};
-        QTest::newRow("Hardmax first maximum") << OpKind::Hardmax
-            << T{F({2, 3}, {1, 3, 3, -1, -2, -3})} << Attributes{} << Shape{2, 3} << D{0, 1, 0, 1, 0, 0};
-        QTest::newRow("ReduceLogSumExp") << OpKind::ReduceLogSumExp
-            << T{F({2}, {20, 20}), I1({0})} << Attributes{{"keepdims", int64_t{0}}} << Shape{} << D{20 + std::log(2.0)};
-        QTest::newRow("NLL mean ignore_index weights") << OpKind::NegativeLogLikelihoodLoss
-            << T{F({2, 3}, {-1, -2, -3, -4, -5, -6}), I1({2, 0}), F({3}, {1, 1, 4})} << Attributes{{"ignore_index", int64_t{0}}}
-            << Shape{} << D{3};
-        QTest::newRow("DFT inverse of a DFT") << OpKind::DFT
-            << T{F({1, 4, 2}, {4, 0, 0, -2, 0, 0, 0, 2})} << Attributes{{"inverse", int64_t{1}}} << Shape{1, 4, 2}
-            << D{1, 0, 2, 0, 1, 0, 0, 0};
-        QTest::newRow("GridSample border nearest") << OpKind::GridSample
-            << T{iotaF({1, 1, 2, 2}), F({1, 1, 2, 2}, {-3, -3, 0.9f, 0.9f})}
-            << Attributes{{"mode", std::string("nearest")}, {"padding_mode", std::string("border")}} << Shape{1, 1, 1, 2} << D{0, 3};
+        QTest::newRow("ScatterND rows") << OpKind::ScatterND << T{iotaF({3, 2}), I({1, 1}, {2}), F({1, 2}, {-1, -2})}
+                                        << Attributes{} << Shape{3, 2} << D{0, 1, 2, 3, -1, -2};
+        QTest::newRow("GatherElements axis 0")
+            << OpKind::GatherElements << T{iotaF({2, 3}), I({2, 3}, {1, 0, 1, 0, -1, 0})} << Attributes{} << Shape{2, 3}
+            << D{3, 1, 5, 0, 4, 2};
+        QTest::newRow("GatherND batch_dims 1")
+            << OpKind::GatherND << T{iotaF({2, 2, 2}), I({2, 1}, {1, 0})} << Attributes{{"batch_dims", int64_t{1}}}
+            << Shape{2, 2} << D{2, 3, 4, 5};
+        QTest::newRow("GatherND scalar picks")
+            << OpKind::GatherND << T{iotaF({2, 2}), I({2, 2}, {0, 1, 1, 0})} << Attributes{} << Shape{2} << D{1, 2};
+        QTest::newRow("TopK ties keep the lower index")
+            << OpKind::TopK << T{F({5}, {1, 3, 3, 2, 3}), I1({2})} << Attributes{} << Shape{2} << D{3, 3};
+        QTest::newRow("TopK smallest axis 0")
+            << OpKind::TopK << T{F({3, 2}, {5, 1, 2, 4, 9, 0}), I1({2})}
+            << Attributes{{"axis", int64_t{0}}, {"largest", int64_t{0}}} << Shape{2, 2} << D{2, 0, 5, 1};
+        QTest::newRow("CumSum exclusive reverse")
+            << OpKind::CumSum << T{F({4}, {1, 2, 3, 4}), I({}, {0})}
+            << Attributes{{"exclusive", int64_t{1}}, {"reverse", int64_t{1}}} << Shape{4} << D{9, 7, 4, 0};
+        QTest::newRow("OneHot axis 0 out of range")
+            << OpKind::OneHot << T{I1({0, 5, -1}), F({}, {3}), F({2}, {0, 9})} << Attributes{{"axis", int64_t{0}}}
+            << Shape{3, 3} << D{9, 0, 0, 0, 0, 0, 0, 0, 9};
+        QTest::newRow("Trilu lower k -1")
+            << OpKind::Trilu << T{iotaF({3, 3}), I({}, {-1})} << Attributes{{"upper", int64_t{0}}} << Shape{3, 3}
+            << D{0, 0, 0, 3, 0, 0, 6, 7, 0};
+        QTest::newRow("Einsum matmul") << OpKind::Einsum << T{iotaF({2, 3}), iotaF({3, 2})}
+                                       << Attributes{{"equation", std::string("ij,jk->ik")}} << Shape{2, 2}
+                                       << D{10, 13, 28, 40};
+        QTest::newRow("Einsum implicit transpose")
+            << OpKind::Einsum << T{iotaF({2, 3})} << Attributes{{"equation", std::string("ji")}} << Shape{3, 2}
+            << D{0, 3, 1, 4, 2, 5};
+        QTest::newRow("Einsum diagonal with ellipsis")
+            << OpKind::Einsum << T{iotaF({2, 2, 2})} << Attributes{{"equation", std::string("...ii->...i")}}
+            << Shape{2, 2} << D{0, 3, 4, 7};
+        QTest::newRow("Einsum three operands")
+            << OpKind::Einsum << T{F({2}, {1, 2}), F({2}, {3, 4}), F({2}, {5, 6})}
+            << Attributes{{"equation", std::string("i,i,i->")}} << Shape{} << D{1 * 3 * 5 + 2 * 4 * 6};
+        QTest::newRow("Hardmax first maximum") << OpKind::Hardmax << T{F({2, 3}, {1, 3, 3, -1, -2, -3})} << Attributes{}
+                                               << Shape{2, 3} << D{0, 1, 0, 1, 0, 0};
+        QTest::newRow("ReduceLogSumExp") << OpKind::ReduceLogSumExp << T{F({2}, {20, 20}), I1({0})}
+                                         << Attributes{{"keepdims", int64_t{0}}} << Shape{} << D{20 + std::log(2.0)};
+        QTest::newRow("NLL mean ignore_index weights")
+            << OpKind::NegativeLogLikelihoodLoss
+            << T{F({2, 3}, {-1, -2, -3, -4, -5, -6}), I1({2, 0}), F({3}, {1, 1, 4})}
+            << Attributes{{"ignore_index", int64_t{0}}} << Shape{} << D{3};
+        QTest::newRow("DFT inverse of a DFT")
+            << OpKind::DFT << T{F({1, 4, 2}, {4, 0, 0, -2, 0, 0, 0, 2})} << Attributes{{"inverse", int64_t{1}}}
+            << Shape{1, 4, 2} << D{1, 0, 2, 0, 1, 0, 0, 0};
+        QTest::newRow("GridSample border nearest")
+            << OpKind::GridSample << T{iotaF({1, 1, 2, 2}), F({1, 1, 2, 2}, {-3, -3, 0.9f, 0.9f})}
+            << Attributes{{"mode", std::string("nearest")}, {"padding_mode", std::string("border")}}
+            << Shape{1, 1, 1, 2} << D{0, 3};
         QTest::newRow("Compress axis 1") << OpKind::Compress
-            << T{iotaF({2, 3}), ir::Tensor::fromInt64s(Shape{2}, {0, 1}).castTo(DType::Bool)} << Attributes{{"axis", int64_t{1}}}
-            << Shape{2, 1} << D{1, 4};
-        QTest::newRow("ReverseSequence batch 0") << OpKind::ReverseSequence
-            << T{iotaF({2, 3}), I1({3, 1})} << Attributes{{"batch_axis", int64_t{0}}, {"time_axis", int64_t{1}}} << Shape{2, 3}
-            << D{2, 1, 0, 3, 4, 5};
-        QTest::newRow("MaxUnpool") << OpKind::MaxUnpool
-            << T{F({1, 1, 1, 2}, {5, 7}), I({1, 1, 1, 2}, {1, 2})} << Attributes{{"kernel_shape", std::vector<int64_t>{2, 2}},
-                                                                                   {"strides", std::vector<int64_t>{2, 2}}}
-            << Shape{1, 1, 2, 4} << D{0, 5, 7, 0, 0, 0, 0, 0};
-        QTest::newRow("Det with a row swap") << OpKind::Det
-            << T{F({2, 2, 2}, {0, 1, 1, 0, 2, 0, 0, 3})} << Attributes{} << Shape{2} << D{-1, 6};
-        QTest::newRow("Hann periodic") << OpKind::HannWindow << T{I({}, {4})} << Attributes{} << Shape{4} << D{0, 0.5, 1, 0.5};
+                                         << T{iotaF({2, 3}),
+                                              ir::Tensor::fromInt64s(Shape{2}, {0, 1}).castTo(DType::Bool)}
+                                         << Attributes{{"axis", int64_t{1}}} << Shape{2, 1} << D{1, 4};
+        QTest::newRow("ReverseSequence batch 0")
+            << OpKind::ReverseSequence << T{iotaF({2, 3}), I1({3, 1})}
+            << Attributes{{"batch_axis", int64_t{0}}, {"time_axis", int64_t{1}}} << Shape{2, 3} << D{2, 1, 0, 3, 4, 5};
+        QTest::newRow("MaxUnpool") << OpKind::MaxUnpool << T{F({1, 1, 1, 2}, {5, 7}), I({1, 1, 1, 2}, {1, 2})}
+                                   << Attributes{{"kernel_shape", std::vector<int64_t>{2, 2}},
+                                                 {"strides", std::vector<int64_t>{2, 2}}}
+                                   << Shape{1, 1, 2, 4} << D{0, 5, 7, 0, 0, 0, 0, 0};
+        QTest::newRow("Det with a row swap")
+            << OpKind::Det << T{F({2, 2, 2}, {0, 1, 1, 0, 2, 0, 0, 3})} << Attributes{} << Shape{2} << D{-1, 6};
+        QTest::newRow("Hann periodic") << OpKind::HannWindow << T{I({}, {4})} << Attributes{} << Shape{4}
+                                       << D{0, 0.5, 1, 0.5};
     }
 
     void uniqueUnsorted() {
@@ -148,11 +157,14 @@ private slots:
         auto outOfRange = evalOp(OpKind::GatherElements, {iotaF({2, 2}), I({2, 2}, {0, 2, 0, 0})});
         QVERIFY(!outOfRange.ok());
         QCOMPARE(outOfRange.error().kind, ErrorKind::InvalidInput);
-        QVERIFY2(outOfRange.error().message.find("node 'node' (GatherElements)") != std::string::npos, outOfRange.error().message.c_str());
+        QVERIFY2(outOfRange.error().message.find("node 'node' (GatherElements)") != std::string::npos,
+                 outOfRange.error().message.c_str());
         auto badEquation = evalOp(OpKind::Einsum, {iotaF({2, 3})}, {{"equation", std::string("ijk->i")}});
         QVERIFY(!badEquation.ok());
-        QVERIFY2(badEquation.error().message.find("does not match its shape") != std::string::npos, badEquation.error().message.c_str());
-        auto badReduction = evalOp(OpKind::ScatterND, {iotaF({2}), I({1, 1}, {0}), F({1}, {1})}, {{"reduction", std::string("avg")}});
+        QVERIFY2(badEquation.error().message.find("does not match its shape") != std::string::npos,
+                 badEquation.error().message.c_str());
+        auto badReduction =
+            evalOp(OpKind::ScatterND, {iotaF({2}), I({1, 1}, {0}), F({1}, {1})}, {{"reduction", std::string("avg")}});
         QVERIFY(!badReduction.ok());
         QCOMPARE(badReduction.error().kind, ErrorKind::Unsupported);
     }

@@ -25,13 +25,13 @@ private slots:
         QTest::addColumn<Attributes>("attrs");
         QTest::addColumn<Shape>("shape");
         QTest::addColumn<std::vector<double>>("expected");
-        QTest::newRow("2x2 stride 2") << Attributes{{"kernel_shape", V{2, 2}}, {"strides", V{2, 2}}} << Shape{1, 1, 2, 2}
-                                      << std::vector<double>{5, 7, 13, 15};
+        QTest::newRow("2x2 stride 2") << Attributes{{"kernel_shape", V{2, 2}}, {"strides", V{2, 2}}}
+                                      << Shape{1, 1, 2, 2} << std::vector<double>{5, 7, 13, 15};
         QTest::newRow("3x3 stride 2 floor") << Attributes{{"kernel_shape", V{3, 3}}, {"strides", V{2, 2}}}
                                             << Shape{1, 1, 1, 1} << std::vector<double>{10};
         QTest::newRow("3x3 stride 2 ceil_mode")
-            << Attributes{{"kernel_shape", V{3, 3}}, {"strides", V{2, 2}}, {"ceil_mode", int64_t{1}}} << Shape{1, 1, 2, 2}
-            << std::vector<double>{10, 11, 14, 15};
+            << Attributes{{"kernel_shape", V{3, 3}}, {"strides", V{2, 2}}, {"ceil_mode", int64_t{1}}}
+            << Shape{1, 1, 2, 2} << std::vector<double>{10, 11, 14, 15};
         QTest::newRow("dilations") << Attributes{{"kernel_shape", V{2, 2}}, {"dilations", V{2, 2}}} << Shape{1, 1, 2, 2}
                                    << std::vector<double>{10, 11, 14, 15};
         QTest::newRow("pads") << Attributes{{"kernel_shape", V{2, 2}}, {"strides", V{2, 2}}, {"pads", V{1, 1, 1, 1}}}
@@ -70,8 +70,8 @@ private slots:
         QTest::addColumn<int64_t>("includePad");
         QTest::addColumn<std::vector<double>>("expected");
         QTest::newRow("exclude pad") << int64_t{0} << std::vector<double>(9, 1.0);
-        QTest::newRow("include pad") << int64_t{1}
-                                     << std::vector<double>{4 / 9., 6 / 9., 4 / 9., 6 / 9., 1, 6 / 9., 4 / 9., 6 / 9., 4 / 9.};
+        QTest::newRow("include pad") << int64_t{1} << std::vector<double>{4 / 9., 6 / 9., 4 / 9., 6 / 9., 1,
+                                                                          6 / 9., 4 / 9., 6 / 9., 4 / 9.};
     }
     void averagePool() {
         QFETCH(int64_t, includePad);

@@ -13,7 +13,8 @@ using ir::DType;
 using ir::OpKind;
 
 namespace {
-template <typename T> ir::Tensor ints(DType dtype, ir::Shape shape, const std::vector<T>& v) {
+template <typename T>
+ir::Tensor ints(DType dtype, ir::Shape shape, const std::vector<T>& v) {
     return ir::Tensor::fromBytes(dtype, std::move(shape), v.data(), v.size() * sizeof(T));
 }
 ir::Tensor i8(ir::Shape s, const std::vector<int8_t>& v) { return ints(DType::Int8, std::move(s), v); }
@@ -33,22 +34,22 @@ private slots:
         QTest::addColumn<int>("dtype");
         QTest::addColumn<std::vector<double>>("expected");
         const ir::Tensor x = F({6}, {0.5f, 1.5f, 2.5f, -0.5f, 300.f, -10.f});
-        QTest::newRow("uint8 half to even, saturated") << x << F({}, {1.f}) << u8({}, {0}) << 1
-                                                        << int(DType::UInt8) << std::vector<double>{0, 2, 2, 0, 255, 0};
+        QTest::newRow("uint8 half to even, saturated")
+            << x << F({}, {1.f}) << u8({}, {0}) << 1 << int(DType::UInt8) << std::vector<double>{0, 2, 2, 0, 255, 0};
         QTest::newRow("uint8 zero point 128") << x << F({}, {1.f}) << u8({}, {128}) << 1 << int(DType::UInt8)
                                               << std::vector<double>{128, 130, 130, 128, 255, 118};
-        QTest::newRow("int8 saturated both ways") << F({4}, {-129.5f, 127.5f, -2.5f, 3.5f}) << F({}, {1.f})
-                                                  << i8({}, {0}) << 1 << int(DType::Int8)
-                                                  << std::vector<double>{-128, 127, -2, 4};
-        QTest::newRow("no zero point is uint8") << F({3}, {-1.f, 1.f, 1000.f}) << F({}, {0.5f}) << ir::Tensor()
-                                                << 1 << int(DType::UInt8) << std::vector<double>{0, 2, 255};
+        QTest::newRow("int8 saturated both ways")
+            << F({4}, {-129.5f, 127.5f, -2.5f, 3.5f}) << F({}, {1.f}) << i8({}, {0}) << 1 << int(DType::Int8)
+            << std::vector<double>{-128, 127, -2, 4};
+        QTest::newRow("no zero point is uint8") << F({3}, {-1.f, 1.f, 1000.f}) << F({}, {0.5f}) << ir::Tensor() << 1
+                                                << int(DType::UInt8) << std::vector<double>{0, 2, 255};
         // Per axis 1 of [2,3]: scales 1, 2, 4 and zero points 0, 1, -1.
         QTest::newRow("int8 per axis") << F({2, 3}, {1.f, 3.f, 10.f, -1.f, -5.f, 1000.f}) << F({3}, {1.f, 2.f, 4.f})
                                        << i8({3}, {0, 1, -1}) << 1 << int(DType::Int8)
                                        << std::vector<double>{1, 3, 1, -1, -1, 127};
-        QTest::newRow("per axis, negative axis") << F({2, 2}, {2.f, 2.f, 2.f, 2.f}) << F({2}, {1.f, 4.f})
-                                                 << u8({2}, {0, 10}) << -1 << int(DType::UInt8)
-                                                 << std::vector<double>{2, 10, 2, 10};
+        QTest::newRow("per axis, negative axis")
+            << F({2, 2}, {2.f, 2.f, 2.f, 2.f}) << F({2}, {1.f, 4.f}) << u8({2}, {0, 10}) << -1 << int(DType::UInt8)
+            << std::vector<double>{2, 10, 2, 10};
     }
     void quantizeLinear() {
         QFETCH(ir::Tensor, x);
@@ -67,8 +68,9 @@ private slots:
 
     void dequantizeLinearPerAxis() {
         // axis 0 of [2,2]: (x - zp[row]) * scale[row]
-        auto r = evalOp(OpKind::DequantizeLinear, {u8({2, 2}, {0, 255, 10, 20}), F({2}, {0.5f, 2.f}), u8({2}, {128, 10})},
-                        {{"axis", int64_t(0)}});
+        auto r =
+            evalOp(OpKind::DequantizeLinear, {u8({2, 2}, {0, 255, 10, 20}), F({2}, {0.5f, 2.f}), u8({2}, {128, 10})},
+                   {{"axis", int64_t(0)}});
         EVAL_OK(r);
         QCOMPARE((*r)[0].dtype(), DType::Float32);
         QCOMPARE((*r)[0].toFloatVector(), (std::vector<float>{-64.f, 63.5f, 0.f, 20.f}));
@@ -89,12 +91,14 @@ private slots:
     // 255 * 255 * 4099 = 266537475 is odd and above 2^24: float32 cannot hold it, int32 can.
     void matmulIntegerSumsExactly() {
         const int64_t k = 4099;
-        auto r = evalOp(OpKind::MatMulInteger, {u8({1, k}, std::vector<uint8_t>(k, 255)), u8({k, 1}, std::vector<uint8_t>(k, 255))});
+        auto r = evalOp(OpKind::MatMulInteger,
+                        {u8({1, k}, std::vector<uint8_t>(k, 255)), u8({k, 1}, std::vector<uint8_t>(k, 255))});
         EVAL_OK(r);
         QCOMPARE((*r)[0].dtype(), DType::Int32);
         QCOMPARE(values((*r)[0]), (std::vector<int64_t>{266537475}));
         // Per-row a and per-column b zero points.
-        auto z = evalOp(OpKind::MatMulInteger, {u8({2, 2}, {1, 2, 3, 4}), u8({2, 2}, {5, 6, 7, 8}), u8({2}, {1, 3}), u8({2}, {5, 6})});
+        auto z = evalOp(OpKind::MatMulInteger,
+                        {u8({2, 2}, {1, 2, 3, 4}), u8({2, 2}, {5, 6, 7, 8}), u8({2}, {1, 3}), u8({2}, {5, 6})});
         EVAL_OK(z);
         // A - [1;3] = [[0,1],[0,1]], B - [5,6] = [[0,0],[2,2]]
         QCOMPARE(values((*z)[0]), (std::vector<int64_t>{2, 2, 2, 2}));
@@ -107,7 +111,8 @@ private slots:
         for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(int(i * 53 % 256) - 128);
         const std::vector<int8_t> wZp{0, 5, -7};
         const ir::Attributes attrs{{"pads", std::vector<int64_t>{1, 1, 1, 1}}};
-        auto r = evalOp(OpKind::ConvInteger, {i8({1, 2, 4, 4}, x), i8({3, 2, 3, 3}, w), i8({}, {3}), i8({3}, wZp)}, attrs);
+        auto r =
+            evalOp(OpKind::ConvInteger, {i8({1, 2, 4, 4}, x), i8({3, 2, 3, 3}, w), i8({}, {3}), i8({3}, wZp)}, attrs);
         EVAL_OK(r);
         QCOMPARE((*r)[0].dtype(), DType::Int32);
         std::vector<float> xf(x.size()), wf(w.size());
@@ -145,7 +150,8 @@ private slots:
         auto r = evalOp(OpKind::QuantizeLinear, {F({2, 2}, {1.f, 2.f, 3.f, 4.f}), scale, zeroPoint});
         QVERIFY(!r);
         QCOMPARE(r.error().kind, ErrorKind::InvalidInput);
-        QVERIFY2(r.error().message.find("node 'node' (QuantizeLinear)") != std::string::npos, r.error().message.c_str());
+        QVERIFY2(r.error().message.find("node 'node' (QuantizeLinear)") != std::string::npos,
+                 r.error().message.c_str());
     }
 
     void unsupportedTypesAreNamed() {

@@ -43,7 +43,10 @@ std::string oneNodeModel(const std::string& op, int gates, const std::vector<::o
         t->set_name(name);
         t->set_data_type(::onnx::TensorProto::FLOAT);
         int64_t n = 1;
-        for (int64_t d : dims) { t->add_dims(d); n *= d; }
+        for (int64_t d : dims) {
+            t->add_dims(d);
+            n *= d;
+        }
         for (int64_t i = 0; i < n; ++i) t->add_float_data(0.1f);
     };
     tensor("W", {1, gates * 2, 3});
@@ -153,9 +156,10 @@ private slots:
         QTest::newRow("activation count")
             << QByteArray::fromStdString(oneNodeModel("LSTM", 4, {stringsAttr("activations", {"Sigmoid", "Tanh"})}))
             << int(ErrorKind::InvalidInput) << "has 2 activations; LSTM takes 3 per direction";
-        QTest::newRow("direction")
-            << QByteArray::fromStdString(oneNodeModel("RNN", 1, {stringAttr("direction", "sideways")}))
-            << int(ErrorKind::InvalidInput) << "direction 'sideways' is not one of forward, reverse, bidirectional";
+        QTest::newRow("direction") << QByteArray::fromStdString(
+                                          oneNodeModel("RNN", 1, {stringAttr("direction", "sideways")}))
+                                   << int(ErrorKind::InvalidInput)
+                                   << "direction 'sideways' is not one of forward, reverse, bidirectional";
     }
 
     void refusals() {

@@ -19,19 +19,20 @@ private slots:
         QTest::addColumn<Shape>("shape");
         QTest::addColumn<std::vector<double>>("expected");
         // input 2x3: {1, 2, 3, 4, 5, 6}
-        QTest::newRow("mean axis 1 drop") << OpKind::ReduceMean << std::vector<ir::Tensor>{I1({1})}
-                                          << Attributes{{"keepdims", int64_t{0}}} << Shape{2} << std::vector<double>{2, 5};
+        QTest::newRow("mean axis 1 drop")
+            << OpKind::ReduceMean << std::vector<ir::Tensor>{I1({1})} << Attributes{{"keepdims", int64_t{0}}}
+            << Shape{2} << std::vector<double>{2, 5};
         QTest::newRow("sum all keep") << OpKind::ReduceSum << std::vector<ir::Tensor>{} << Attributes{} << Shape{1, 1}
                                       << std::vector<double>{21};
         QTest::newRow("sum noop") << OpKind::ReduceSum << std::vector<ir::Tensor>{}
                                   << Attributes{{"noop_with_empty_axes", int64_t{1}}} << Shape{2, 3}
                                   << std::vector<double>{1, 2, 3, 4, 5, 6};
-        QTest::newRow("max axis 0") << OpKind::ReduceMax << std::vector<ir::Tensor>{I1({0})} << Attributes{} << Shape{1, 3}
-                                    << std::vector<double>{4, 5, 6};
-        QTest::newRow("min axis -1") << OpKind::ReduceMin << std::vector<ir::Tensor>{I1({-1})} << Attributes{} << Shape{2, 1}
-                                     << std::vector<double>{1, 4};
-        QTest::newRow("prod axis 1") << OpKind::ReduceProd << std::vector<ir::Tensor>{I1({1})} << Attributes{} << Shape{2, 1}
-                                     << std::vector<double>{6, 120};
+        QTest::newRow("max axis 0") << OpKind::ReduceMax << std::vector<ir::Tensor>{I1({0})} << Attributes{}
+                                    << Shape{1, 3} << std::vector<double>{4, 5, 6};
+        QTest::newRow("min axis -1") << OpKind::ReduceMin << std::vector<ir::Tensor>{I1({-1})} << Attributes{}
+                                     << Shape{2, 1} << std::vector<double>{1, 4};
+        QTest::newRow("prod axis 1") << OpKind::ReduceProd << std::vector<ir::Tensor>{I1({1})} << Attributes{}
+                                     << Shape{2, 1} << std::vector<double>{6, 120};
     }
     void reduce() {
         QFETCH(OpKind, op);
@@ -98,8 +99,9 @@ private slots:
                            {{"epsilon", 0.f}});
         EVAL_OK(inst);
         QVERIFY(closeTo(inst->at(0), Shape{1, 1, 3}, {-s, 0, s}));
-        auto layer = evalOp(OpKind::LayerNormalization, {F({2, 3}, {1, 2, 3, 2, 4, 6}), F({3}, {1, 1, 2}), F({3}, {0, 0, 1})},
-                            {{"epsilon", 0.f}}, 3);
+        auto layer =
+            evalOp(OpKind::LayerNormalization, {F({2, 3}, {1, 2, 3, 2, 4, 6}), F({3}, {1, 1, 2}), F({3}, {0, 0, 1})},
+                   {{"epsilon", 0.f}}, 3);
         EVAL_OK(layer);
         QVERIFY(closeTo(layer->at(0), Shape{2, 3}, {-s, 0, 2 * s + 1, -s, 0, 2 * s + 1}));
         QVERIFY(closeTo(layer->at(1), Shape{2, 1}, {2, 4}));

@@ -49,7 +49,8 @@ private slots:
         QTest::addColumn<std::vector<ir::Tensor>>("params");
         QTest::addColumn<Shape>("shape");
         QTest::addColumn<std::vector<double>>("expected");
-        QTest::newRow("negative step") << iotaF({10}) << std::vector<ir::Tensor>{I1({-1}), I1({-100}), ir::Tensor(), I1({-3})}
+        QTest::newRow("negative step") << iotaF({10})
+                                       << std::vector<ir::Tensor>{I1({-1}), I1({-100}), ir::Tensor(), I1({-3})}
                                        << Shape{4} << std::vector<double>{9, 6, 3, 0};
         QTest::newRow("clamped end") << iotaF({10}) << std::vector<ir::Tensor>{I1({7}), I1({1000})} << Shape{3}
                                      << std::vector<double>{7, 8, 9};
@@ -184,12 +185,14 @@ private slots:
         QTest::addColumn<Attributes>("attrs");
         QTest::addColumn<std::vector<double>>("expected");
         QTest::newRow("nearest asymmetric floor")
-            << Attributes{{"coordinate_transformation_mode", std::string("asymmetric")}, {"nearest_mode", std::string("floor")}}
+            << Attributes{{"coordinate_transformation_mode", std::string("asymmetric")},
+                          {"nearest_mode", std::string("floor")}}
             << std::vector<double>{1, 1, 2, 2};
-        QTest::newRow("linear half_pixel") << Attributes{{"mode", std::string("linear")}}
-                                           << std::vector<double>{1, 1.25, 1.75, 2};
+        QTest::newRow("linear half_pixel")
+            << Attributes{{"mode", std::string("linear")}} << std::vector<double>{1, 1.25, 1.75, 2};
         QTest::newRow("linear align_corners")
-            << Attributes{{"mode", std::string("linear")}, {"coordinate_transformation_mode", std::string("align_corners")}}
+            << Attributes{{"mode", std::string("linear")},
+                          {"coordinate_transformation_mode", std::string("align_corners")}}
             << std::vector<double>{1, 4 / 3., 5 / 3., 2};
         QTest::newRow("nearest half_pixel round_prefer_ceil")
             << Attributes{{"nearest_mode", std::string("round_prefer_ceil")}} << std::vector<double>{1, 1, 2, 2};

@@ -91,8 +91,8 @@ private slots:
         if (model.isEmpty() || !labelsFile.open(QIODevice::ReadOnly)) QSKIP("digits test split is absent");
         const QByteArray labels = labelsFile.readAll();
         const int64_t count = labels.size();
-        auto images = onnx::readRaw((dir + "/test_images.bin").toStdString(), ir::DType::Float32,
-                                    ir::Shape{count, 1, 16, 16});
+        auto images =
+            onnx::readRaw((dir + "/test_images.bin").toStdString(), ir::DType::Float32, ir::Shape{count, 1, 16, 16});
         QVERIFY2(images.ok(), images.ok() ? "" : images.error().message.c_str());
         const ir::Graph g = importOrFail(model);
         const std::string input = g.inputs().front()->name;

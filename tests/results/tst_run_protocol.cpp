@@ -67,7 +67,7 @@ private slots:
         QCOMPARE(medians[0].lib, std::string("portable"));
         QCOMPARE(medians[0].ns, int64_t(200)); // of 300, 100, 200
         QCOMPARE(medians[1].node, std::string("fc"));
-        QCOMPARE(medians[1].ns, int64_t(60));  // of 50, 70, 60
+        QCOMPARE(medians[1].ns, int64_t(60)); // of 50, 70, 60
     }
 
     void medianLayersEvenCountAndScheduleOrder() {
@@ -90,7 +90,8 @@ private slots:
         QTest::addColumn<QByteArray>("junk");
         QTest::newRow("shell banner") << QByteArray("Welcome to K230 Linux\n");
         QTest::newRow("qemu warning") << QByteArray("qemu-riscv64-static: warning: ignoring unknown CPU option\n");
-        QTest::newRow("truncated object") << QByteArray(R"({"type":"latency","iteration":3,"ns":12)" "\n");
+        QTest::newRow("truncated object") << QByteArray(R"({"type":"latency","iteration":3,"ns":12)"
+                                                        "\n");
         QTest::newRow("JSON array") << QByteArray("[1,2,3]\n");
         QTest::newRow("bare number") << QByteArray("42\n");
         QTest::newRow("binary garbage") << QByteArray("\x01\x02\xff\xfe{\n", 6);
@@ -107,7 +108,8 @@ private slots:
         QCOMPARE(r.latencyNs, (std::vector<int64_t>{400, 200, 300}));
         QCOMPARE(r.layers.size(), size_t(6));
         QCOMPARE(r.outputs.size(), size_t(1));
-        if (junk.trimmed().isEmpty()) QVERIFY(r.warnings.empty());
+        if (junk.trimmed().isEmpty())
+            QVERIFY(r.warnings.empty());
         else {
             QCOMPARE(r.warnings.size(), size_t(3));
             QVERIFY2(r.warnings[0].rfind("line 1:", 0) == 0, r.warnings[0].c_str());
@@ -147,8 +149,8 @@ private slots:
     }
 
     void errorLine() {
-        const bench::RunOutput r =
-            bench::parseRunOutput(R"({"type":"error","message":"cannot open weights.bin"})" "\n");
+        const bench::RunOutput r = bench::parseRunOutput(R"({"type":"error","message":"cannot open weights.bin"})"
+                                                         "\n");
         QCOMPARE(r.error, std::string("cannot open weights.bin"));
         QVERIFY(r.latencyNs.empty());
     }
@@ -178,7 +180,9 @@ private slots:
     }
 
     void missingFieldsDefault() {
-        const bench::RunOutput r = bench::parseRunOutput(R"({"type":"meta"})" "\n" R"({"type":"output","name":"y"})");
+        const bench::RunOutput r = bench::parseRunOutput(R"({"type":"meta"})"
+                                                         "\n"
+                                                         R"({"type":"output","name":"y"})");
         QVERIFY(r.haveMeta);
         QCOMPARE(r.meta.threads, 1);
         QCOMPARE(r.meta.iterations, 0);

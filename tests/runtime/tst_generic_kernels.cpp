@@ -70,7 +70,8 @@ private slots:
         QTest::newRow("general 5-D") << QVector<qint64>{2, 3, 4, 5, 6} << QVector<int>{4, 2, 0, 3, 1};
         QTest::newRow("merged pairs (0,1)(2,3) swapped") << QVector<qint64>{3, 4, 5, 6} << QVector<int>{2, 3, 0, 1};
         QTest::newRow("reversed 3-D") << QVector<qint64>{4, 5, 6} << QVector<int>{2, 1, 0};
-        QTest::newRow("outer axes swapped, inner rows copied whole") << QVector<qint64>{2, 3, 4, 16} << QVector<int>{1, 0, 2, 3};
+        QTest::newRow("outer axes swapped, inner rows copied whole")
+            << QVector<qint64>{2, 3, 4, 16} << QVector<int>{1, 0, 2, 3};
     }
     void transpose() {
         QFETCH(QVector<qint64>, dims);
@@ -91,8 +92,9 @@ private slots:
         QTest::addColumn<QVector<qint64>>("starts");
         QTest::addColumn<QVector<qint64>>("steps");
         QTest::addColumn<QVector<qint64>>("outDims");
-        QTest::newRow("NHWC channel half (ShuffleNet split)") << QVector<qint64>{1, 5, 6, 116} << QVector<qint64>{0, 0, 0, 58}
-                                                              << QVector<qint64>{1, 1, 1, 1} << QVector<qint64>{1, 5, 6, 58};
+        QTest::newRow("NHWC channel half (ShuffleNet split)")
+            << QVector<qint64>{1, 5, 6, 116} << QVector<qint64>{0, 0, 0, 58} << QVector<qint64>{1, 1, 1, 1}
+            << QVector<qint64>{1, 5, 6, 58};
         QTest::newRow("rows of whole inner axes") << QVector<qint64>{2, 7, 3, 9} << QVector<qint64>{1, 2, 0, 0}
                                                   << QVector<qint64>{1, 1, 1, 1} << QVector<qint64>{1, 4, 3, 9};
         QTest::newRow("everything (one run)") << QVector<qint64>{3, 4, 5} << QVector<qint64>{0, 0, 0}
@@ -137,15 +139,19 @@ private slots:
         QTest::addColumn<QVector<int>>("mask");
         QTest::addColumn<int>("op");
         using R = eg::ReduceOp;
-        QTest::newRow("mean over H, W of NHWC") << QVector<qint64>{2, 7, 5, 33} << QVector<int>{0, 1, 1, 0} << int(R::Mean);
-        QTest::newRow("mean over H, W of NCHW") << QVector<qint64>{2, 33, 7, 5} << QVector<int>{0, 0, 1, 1} << int(R::Mean);
-        QTest::newRow("max over channels of NHWC") << QVector<qint64>{1, 4, 6, 19} << QVector<int>{0, 0, 0, 1} << int(R::Max);
+        QTest::newRow("mean over H, W of NHWC")
+            << QVector<qint64>{2, 7, 5, 33} << QVector<int>{0, 1, 1, 0} << int(R::Mean);
+        QTest::newRow("mean over H, W of NCHW")
+            << QVector<qint64>{2, 33, 7, 5} << QVector<int>{0, 0, 1, 1} << int(R::Mean);
+        QTest::newRow("max over channels of NHWC")
+            << QVector<qint64>{1, 4, 6, 19} << QVector<int>{0, 0, 0, 1} << int(R::Max);
         QTest::newRow("min over the first axes") << QVector<qint64>{3, 5, 8} << QVector<int>{1, 1, 0} << int(R::Min);
         QTest::newRow("sum of everything") << QVector<qint64>{4, 9, 3} << QVector<int>{1, 1, 1} << int(R::Sum);
         QTest::newRow("prod of a middle axis") << QVector<qint64>{3, 4, 5} << QVector<int>{0, 1, 0} << int(R::Prod);
-        QTest::newRow("size-1 axis inside the block") << QVector<qint64>{2, 6, 1, 5, 4} << QVector<int>{0, 1, 0, 1, 0}
-                                                      << int(R::Sum);
-        QTest::newRow("two blocks (element walk)") << QVector<qint64>{4, 3, 5, 2} << QVector<int>{1, 0, 1, 0} << int(R::Mean);
+        QTest::newRow("size-1 axis inside the block")
+            << QVector<qint64>{2, 6, 1, 5, 4} << QVector<int>{0, 1, 0, 1, 0} << int(R::Sum);
+        QTest::newRow("two blocks (element walk)")
+            << QVector<qint64>{4, 3, 5, 2} << QVector<int>{1, 0, 1, 0} << int(R::Mean);
         QTest::newRow("L2 (element walk)") << QVector<qint64>{3, 6, 4} << QVector<int>{0, 1, 1} << int(R::L2);
     }
     void reduce() {
@@ -161,10 +167,12 @@ private slots:
             axes[i] = mask[i] != 0;
         }
         std::vector<float> in(size_t(s.count()));
-        for (size_t i = 0; i < in.size(); ++i) in[i] = float(int(i * 7919 % 97) - 48) * (r == eg::ReduceOp::Prod ? 0.03125f : 0.37f);
-        std::vector<double> acc(size_t(os.count()), r == eg::ReduceOp::Max ? -INFINITY
-                                                  : r == eg::ReduceOp::Min ? INFINITY
-                                                  : r == eg::ReduceOp::Prod ? 1.0 : 0.0);
+        for (size_t i = 0; i < in.size(); ++i)
+            in[i] = float(int(i * 7919 % 97) - 48) * (r == eg::ReduceOp::Prod ? 0.03125f : 0.37f);
+        std::vector<double> acc(size_t(os.count()), r == eg::ReduceOp::Max    ? -INFINITY
+                                                    : r == eg::ReduceOp::Min  ? INFINITY
+                                                    : r == eg::ReduceOp::Prod ? 1.0
+                                                                              : 0.0);
         const std::vector<int64_t> ost = stridesOf(os);
         int64_t count = 1;
         for (int a = 0; a < s.rank; ++a) count *= mask[a] ? s.d[a] : 1;
@@ -183,7 +191,9 @@ private slots:
         });
         std::vector<float> want(acc.size()), out(acc.size() + 1, -1.f);
         for (size_t o = 0; o < acc.size(); ++o)
-            want[o] = float(r == eg::ReduceOp::Mean ? acc[o] / double(count) : r == eg::ReduceOp::L2 ? std::sqrt(acc[o]) : acc[o]);
+            want[o] = float(r == eg::ReduceOp::Mean ? acc[o] / double(count)
+                            : r == eg::ReduceOp::L2 ? std::sqrt(acc[o])
+                                                    : acc[o]);
         want.push_back(-1.f);
         eg::reduce(r, in.data(), s, axes, out.data());
         QVERIFY(out == want);

@@ -20,7 +20,10 @@ namespace {
 // ONNX DynamicQuantizeLinear as its spec states it, in float32 with rint (half to even).
 void plainDynamicQuantize(const std::vector<float>& x, std::vector<uint8_t>& y, float& scale, uint8_t& zp) {
     float lo = 0, hi = 0;
-    for (float v : x) { lo = std::min(lo, v); hi = std::max(hi, v); }
+    for (float v : x) {
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+    }
     scale = (hi - lo) / 255.f;
     const float z = std::rint(std::min(255.f, std::max(0.f, 0.f - lo / scale)));
     zp = static_cast<uint8_t>(z);
@@ -42,9 +45,10 @@ private slots:
         QTest::addColumn<std::vector<int>>("y");
         QTest::newRow("basic") << std::vector<float>{0, 2, -3, -2.5f, 1.34f, 0.5f} << 0.0196078438f << 153
                                << std::vector<int>{153, 255, 0, 26, 221, 179};
-        QTest::newRow("max adjusted") << std::vector<float>{-1.0f, -2.1f, -1.3f, -2.5f, -3.34f, -4.0f} << 0.0156862754f << 255
-                                      << std::vector<int>{191, 121, 172, 96, 42, 0};
-        QTest::newRow("min adjusted") << std::vector<float>{1, 2.1f, 1.3f, 2.5f, 3.34f, 4.0f, 1.5f, 2.6f, 3.9f, 4.0f, 3.0f, 2.345f}
+        QTest::newRow("max adjusted") << std::vector<float>{-1.0f, -2.1f, -1.3f, -2.5f, -3.34f, -4.0f} << 0.0156862754f
+                                      << 255 << std::vector<int>{191, 121, 172, 96, 42, 0};
+        QTest::newRow("min adjusted") << std::vector<float>{1,    2.1f, 1.3f, 2.5f, 3.34f, 4.0f,
+                                                            1.5f, 2.6f, 3.9f, 4.0f, 3.0f,  2.345f}
                                       << 0.0156862754f << 0
                                       << std::vector<int>{64, 134, 83, 159, 213, 255, 96, 166, 249, 255, 191, 149};
     }
@@ -106,22 +110,25 @@ private slots:
         std::vector<int8_t> b(size_t(K * N));
         for (auto& v : a) v = uint8_t(rng() % 256);
         for (auto& v : b) v = int8_t(int(rng() % 256) - 128);
-        a[0] = 255; b[0] = -128;
+        a[0] = 255;
+        b[0] = -128;
         const uint8_t az[] = {3, 200, 17};
         const int8_t bz[] = {-5, 0, 7, 100, -128};
         std::vector<int32_t> out(size_t(B * M * N));
-        eg::matmulInteger(a.data(), ElemType::UInt8, eg::Shape{3, {B, M, K}}, b.data(), ElemType::Int8, eg::Shape{2, {K, N}}, az, 3, bz, 5,
-                          out.data());
+        eg::matmulInteger(a.data(), ElemType::UInt8, eg::Shape{3, {B, M, K}}, b.data(), ElemType::Int8,
+                          eg::Shape{2, {K, N}}, az, 3, bz, 5, out.data());
         for (int64_t bt = 0; bt < B; ++bt)
             for (int64_t m = 0; m < M; ++m)
                 for (int64_t n = 0; n < N; ++n) {
                     int64_t acc = 0;
-                    for (int64_t k = 0; k < K; ++k) acc += (int64_t(a[size_t((bt * M + m) * K + k)]) - az[m]) * (int64_t(b[size_t(k * N + n)]) - bz[n]);
+                    for (int64_t k = 0; k < K; ++k)
+                        acc += (int64_t(a[size_t((bt * M + m) * K + k)]) - az[m]) *
+                               (int64_t(b[size_t(k * N + n)]) - bz[n]);
                     QCOMPARE(int64_t(out[size_t((bt * M + m) * N + n)]), acc);
                 }
         // Scalar zero points and none.
-        eg::matmulInteger(a.data(), ElemType::UInt8, eg::Shape{2, {M, K}}, b.data(), ElemType::Int8, eg::Shape{2, {K, N}}, az, 1, nullptr, 0,
-                          out.data());
+        eg::matmulInteger(a.data(), ElemType::UInt8, eg::Shape{2, {M, K}}, b.data(), ElemType::Int8,
+                          eg::Shape{2, {K, N}}, az, 1, nullptr, 0, out.data());
         int64_t acc = 0;
         for (int64_t k = 0; k < K; ++k) acc += (int64_t(a[size_t(k)]) - az[0]) * int64_t(b[size_t(k * N)]);
         QCOMPARE(int64_t(out[0]), acc);

@@ -43,12 +43,12 @@ double relativeError(const std::vector<float>& got, const std::vector<double>& w
     return maxDiff / maxRef;
 }
 
-#define CHECK_CLOSE(got, want)                                                                     \
-    do {                                                                                          \
-        QCOMPARE((got).size(), (want).size());                                                     \
-        const double err_ = relativeError(got, want);                                             \
-        QVERIFY2(err_ <= kTolerance, qPrintable(QString("relative error %1").arg(err_)));         \
-    } while (0)
+#define CHECK_CLOSE(got, want)                                                                                         \
+  do {                                                                                                                 \
+    QCOMPARE((got).size(), (want).size());                                                                             \
+    const double err_ = relativeError(got, want);                                                                      \
+    QVERIFY2(err_ <= kTolerance, qPrintable(QString("relative error %1").arg(err_)));                                  \
+  } while (0)
 
 // The activation in double precision, with the parameters the tests use for each kind.
 ep::Activation activationOf(ep::Act kind) {
@@ -75,9 +75,8 @@ double activate(const ep::Activation& a, double x) {
 
 size_t inputSize(const ep::Conv2DShape& s) { return size_t(s.batch) * s.in_h * s.in_w * s.in_c; }
 
-std::vector<double> naiveConv(const ep::Conv2DShape& s, const std::vector<float>& x,
-                              const std::vector<float>& w, const std::vector<float>& b,
-                              const ep::Activation& act) {
+std::vector<double> naiveConv(const ep::Conv2DShape& s, const std::vector<float>& x, const std::vector<float>& w,
+                              const std::vector<float>& b, const ep::Activation& act) {
     const int oh = s.out_h(), ow = s.out_w();
     const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
     std::vector<double> y(size_t(s.batch) * oh * ow * s.out_c);
@@ -101,9 +100,9 @@ std::vector<double> naiveConv(const ep::Conv2DShape& s, const std::vector<float>
     return y;
 }
 
-std::vector<double> naiveConvTranspose(const ep::Conv2DShape& s, int oh, int ow,
-                                       const std::vector<float>& x, const std::vector<float>& w,
-                                       const std::vector<float>& b, const ep::Activation& act) {
+std::vector<double> naiveConvTranspose(const ep::Conv2DShape& s, int oh, int ow, const std::vector<float>& x,
+                                       const std::vector<float>& w, const std::vector<float>& b,
+                                       const ep::Activation& act) {
     const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
     std::vector<double> y(size_t(s.batch) * oh * ow * s.out_c, 0.0);
     for (int n = 0; n < s.batch; ++n)
@@ -128,27 +127,37 @@ std::vector<double> naiveConvTranspose(const ep::Conv2DShape& s, int oh, int ow,
 
 // Adds a conv row: Conv2DShape fields in order, then the activation and the expected path.
 void convRow(const char* name, ep::Conv2DShape s, ep::Act act, ep::ConvPath path) {
-    QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.in_c << s.out_c << s.kernel_h
-                        << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h << s.dilation_w
-                        << s.pad_top << s.pad_left << s.pad_bottom << s.pad_right << s.groups << act
-                        << path;
+    QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.in_c << s.out_c << s.kernel_h << s.kernel_w << s.stride_h
+                        << s.stride_w << s.dilation_h << s.dilation_w << s.pad_top << s.pad_left << s.pad_bottom
+                        << s.pad_right << s.groups << act << path;
 }
 
 ep::Conv2DShape fetchConvShape() {
     ep::Conv2DShape s;
-    QFETCH(int, batch); QFETCH(int, in_h); QFETCH(int, in_w); QFETCH(int, in_c);
-    QFETCH(int, out_c); QFETCH(int, kernel_h); QFETCH(int, kernel_w); QFETCH(int, stride_h);
-    QFETCH(int, stride_w); QFETCH(int, dilation_h); QFETCH(int, dilation_w); QFETCH(int, pad_top);
-    QFETCH(int, pad_left); QFETCH(int, pad_bottom); QFETCH(int, pad_right); QFETCH(int, groups);
-    s = {batch, in_h, in_w, in_c, out_c, kernel_h, kernel_w, stride_h, stride_w, dilation_h,
-         dilation_w, pad_top, pad_left, pad_bottom, pad_right, groups};
+    QFETCH(int, batch);
+    QFETCH(int, in_h);
+    QFETCH(int, in_w);
+    QFETCH(int, in_c);
+    QFETCH(int, out_c);
+    QFETCH(int, kernel_h);
+    QFETCH(int, kernel_w);
+    QFETCH(int, stride_h);
+    QFETCH(int, stride_w);
+    QFETCH(int, dilation_h);
+    QFETCH(int, dilation_w);
+    QFETCH(int, pad_top);
+    QFETCH(int, pad_left);
+    QFETCH(int, pad_bottom);
+    QFETCH(int, pad_right);
+    QFETCH(int, groups);
+    s = {batch,    in_h,       in_w,       in_c,    out_c,    kernel_h,   kernel_w,  stride_h,
+         stride_w, dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right, groups};
     return s;
 }
 
 void convColumns() {
-    for (const char* c : {"batch", "in_h", "in_w", "in_c", "out_c", "kernel_h", "kernel_w",
-                          "stride_h", "stride_w", "dilation_h", "dilation_w", "pad_top",
-                          "pad_left", "pad_bottom", "pad_right", "groups"})
+    for (const char* c : {"batch", "in_h", "in_w", "in_c", "out_c", "kernel_h", "kernel_w", "stride_h", "stride_w",
+                          "dilation_h", "dilation_w", "pad_top", "pad_left", "pad_bottom", "pad_right", "groups"})
         QTest::addColumn<int>(c);
     QTest::addColumn<ep::Act>("act");
     QTest::addColumn<ep::ConvPath>("path");
@@ -169,11 +178,18 @@ void checkStridedOutput(int channels, Write write, const std::vector<float>& den
                 for (int c = 0; c < stride; ++c) {
                     const float got = wide[3 + r * size_t(stride) + size_t(c)];
                     if (c < channels && !(got == dense[r * size_t(channels) + size_t(c)])) {
-                        QFAIL(qPrintable(QString("stride %1: row %2 channel %3: %4, not %5").arg(stride).arg(r).arg(c)
-                                             .arg(got).arg(dense[r * size_t(channels) + size_t(c)])));
+                        QFAIL(qPrintable(QString("stride %1: row %2 channel %3: %4, not %5")
+                                             .arg(stride)
+                                             .arg(r)
+                                             .arg(c)
+                                             .arg(got)
+                                             .arg(dense[r * size_t(channels) + size_t(c)])));
                     }
                     if (c >= channels && got != -777.f)
-                        QFAIL(qPrintable(QString("stride %1: row %2 float %3 past the channels was written").arg(stride).arg(r).arg(c)));
+                        QFAIL(qPrintable(QString("stride %1: row %2 float %3 past the channels was written")
+                                             .arg(stride)
+                                             .arg(r)
+                                             .arg(c)));
                 }
             QVERIFY(wide[0] == -777.f && wide[1] == -777.f && wide[2] == -777.f);
         }
@@ -220,48 +236,73 @@ private slots:
         using P = ep::ConvPath;
         // batch in_h in_w in_c out_c kh kw sh sw dh dw pt pl pb pr groups
         convRow("3x3 64->64 pad 1", {1, 12, 11, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
-        convRow("winograd odd sizes 9->37 no pads", {1, 11, 12, 9, 37, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Winograd);
-        convRow("winograd asym pads 16->40", {1, 10, 9, 16, 40, 3, 3, 1, 1, 1, 1, 0, 2, 1, 0, 1}, A::LeakyRelu, P::Winograd);
+        convRow("winograd odd sizes 9->37 no pads", {1, 11, 12, 9, 37, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None,
+                P::Winograd);
+        convRow("winograd asym pads 16->40", {1, 10, 9, 16, 40, 3, 3, 1, 1, 1, 1, 0, 2, 1, 0, 1}, A::LeakyRelu,
+                P::Winograd);
         convRow("winograd batch 3 24->8", {3, 5, 5, 24, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Sigmoid, P::Winograd);
         convRow("winograd 8x8 output", {1, 10, 10, 8, 70, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Winograd);
-        convRow("3x3 7x7 output stays direct", {1, 7, 7, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
-        convRow("winograd many tiles 32->33", {1, 40, 37, 32, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
-        convRow("winograd F4 odd sizes 16->20", {1, 18, 17, 16, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::LeakyRelu, P::Winograd);
-        convRow("winograd F4 batch 2 no pads 8->40", {2, 19, 22, 8, 40, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu, P::Winograd);
-        convRow("winograd F4 one block, channels split 64->150", {1, 16, 16, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Winograd);
-        convRow("winograd one block, channels split 64->150", {1, 14, 14, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
+        convRow("3x3 7x7 output stays direct", {1, 7, 7, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None,
+                P::Indirect);
+        convRow("winograd many tiles 32->33", {1, 40, 37, 32, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None,
+                P::Winograd);
+        convRow("winograd F4 odd sizes 16->20", {1, 18, 17, 16, 20, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::LeakyRelu,
+                P::Winograd);
+        convRow("winograd F4 batch 2 no pads 8->40", {2, 19, 22, 8, 40, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu,
+                P::Winograd);
+        convRow("winograd F4 one block, channels split 64->150", {1, 16, 16, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                A::None, P::Winograd);
+        convRow("winograd one block, channels split 64->150", {1, 14, 14, 64, 150, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                A::Relu, P::Winograd);
         // Weights streamed from memory with 16 KB panels: the next panel is prefetched while
         // one runs (25 tiles, 3 panels, the last one partial).
-        convRow("winograd F4 streamed weights 128->70", {1, 17, 19, 128, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
-        convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Winograd);
-        convRow("3x3 too few channels for winograd: rows", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Rows);
+        convRow("winograd F4 streamed weights 128->70", {1, 17, 19, 128, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu,
+                P::Winograd);
+        convRow("winograd wide 256->96 (blocked)", {1, 20, 21, 256, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Relu,
+                P::Winograd);
+        convRow("3x3 too few channels for winograd: rows", {1, 6, 6, 4, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None,
+                P::Rows);
         convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Rows);
         convRow("3x3 dilation 2 5->40", {1, 10, 9, 5, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, A::None, P::Indirect);
-        convRow("3x2 stride 2x1 dilation 1x2", {1, 8, 9, 6, 20, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, 1}, A::LeakyRelu, P::Indirect);
+        convRow("3x2 stride 2x1 dilation 1x2", {1, 8, 9, 6, 20, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, 1}, A::LeakyRelu,
+                P::Indirect);
         convRow("cin 1 3x3 -> 8", {1, 6, 6, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Rows);
         convRow("7x7 s2 p3 3->64", {1, 23, 23, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}, A::Relu, P::Rows);
-        convRow("rows batch 2 5x3 s2x3 dilation_h 2 asym pads 6->40", {2, 13, 14, 6, 40, 5, 3, 2, 3, 2, 1, 3, 0, 1, 2, 1}, A::LeakyRelu, P::Rows);
-        convRow("rows in place (no side pads) batch 3 15->33", {3, 7, 9, 15, 33, 2, 4, 1, 2, 1, 1, 1, 0, 2, 0, 1}, A::Clamp, P::Rows);
+        convRow("rows batch 2 5x3 s2x3 dilation_h 2 asym pads 6->40",
+                {2, 13, 14, 6, 40, 5, 3, 2, 3, 2, 1, 3, 0, 1, 2, 1}, A::LeakyRelu, P::Rows);
+        convRow("rows in place (no side pads) batch 3 15->33", {3, 7, 9, 15, 33, 2, 4, 1, 2, 1, 1, 1, 0, 2, 0, 1},
+                A::Clamp, P::Rows);
         convRow("rows 1xN kernel 2->7", {1, 4, 11, 2, 7, 1, 5, 1, 1, 1, 1, 0, 2, 0, 2, 1}, A::None, P::Rows);
         // Weights past 512 KB (few parts per thread), with remainder tiles and panels, groups.
-        convRow("large weights 3x3 s2 128->150, 33 tiles", {1, 29, 30, 128, 150, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
-        convRow("large weights grouped 2: 3x3 s2 384->192", {1, 9, 9, 384, 192, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}, A::HardSwish, P::Indirect);
-        convRow("large weights pointwise 1024->200 sigmoid", {1, 4, 5, 1024, 200, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);
+        convRow("large weights 3x3 s2 128->150, 33 tiles", {1, 29, 30, 128, 150, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1},
+                A::Relu, P::Indirect);
+        convRow("large weights grouped 2: 3x3 s2 384->192", {1, 9, 9, 384, 192, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2},
+                A::HardSwish, P::Indirect);
+        convRow("large weights pointwise 1024->200 sigmoid", {1, 4, 5, 1024, 200, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1},
+                A::Sigmoid, P::Pointwise);
         convRow("16 channels stay indirect", {1, 9, 9, 16, 20, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Indirect);
         convRow("kernel covers input", {1, 5, 5, 4, 9, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Rows);
         convRow("batch 2 3x3 16->33", {2, 7, 6, 16, 33, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::Clamp, P::Winograd);
         convRow("pointwise 17->33", {1, 5, 7, 17, 33, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Pointwise);
-        convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
+        convRow("pointwise batch 2 32->96", {2, 4, 5, 32, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish,
+                P::Pointwise);
         // A last panel of at most 16 channels runs the narrow tile on x86 (gemm_ukernel.h):
         // exactly 16 (whole stores), 144 = 128 + 16, and 12 left of 44 with a remainder tile.
-        convRow("pointwise 32->16 clamp (narrow tile)", {1, 8, 7, 32, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Clamp, P::Pointwise);
-        convRow("pointwise 24->144 hard-swish", {1, 5, 6, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish, P::Pointwise);
-        convRow("pointwise 9->44 relu, remainder tile", {1, 3, 5, 9, 44, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu, P::Pointwise);
-        convRow("3x3 s2 3->16 (stem, narrow tile)", {1, 15, 13, 3, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::HardSwish, P::Rows);
+        convRow("pointwise 32->16 clamp (narrow tile)", {1, 8, 7, 32, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Clamp,
+                P::Pointwise);
+        convRow("pointwise 24->144 hard-swish", {1, 5, 6, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::HardSwish,
+                P::Pointwise);
+        convRow("pointwise 9->44 relu, remainder tile", {1, 3, 5, 9, 44, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Relu,
+                P::Pointwise);
+        convRow("3x3 s2 3->16 (stem, narrow tile)", {1, 15, 13, 3, 16, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::HardSwish,
+                P::Rows);
         convRow("pointwise cin 3 -> 1", {1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, A::Sigmoid, P::Pointwise);
-        convRow("3x3 s2 160->40 (a tap larger than L1)", {1, 9, 9, 160, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::Relu, P::Indirect);
-        convRow("3x3 s2 grouped 2 300->64 (grouped, large taps)", {1, 8, 8, 300, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}, A::None, P::Indirect);
-        convRow("5x5 s2 48->70 (remainder panel)", {2, 11, 10, 48, 70, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, 1}, A::HardSwish, P::Indirect);
+        convRow("3x3 s2 160->40 (a tap larger than L1)", {1, 9, 9, 160, 40, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::Relu,
+                P::Indirect);
+        convRow("3x3 s2 grouped 2 300->64 (grouped, large taps)", {1, 8, 8, 300, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2},
+                A::None, P::Indirect);
+        convRow("5x5 s2 48->70 (remainder panel)", {2, 11, 10, 48, 70, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, 1}, A::HardSwish,
+                P::Indirect);
         convRow("1x1 stride 2 64->128", {1, 9, 9, 64, 128, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, 1}, A::None, P::Indirect);
         convRow("1x1 with pads", {1, 4, 4, 8, 8, 1, 1, 1, 1, 1, 1, 1, 0, 0, 1, 1}, A::None, P::Indirect);
         convRow("grouped 4: 8->12", {1, 6, 7, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None, P::Indirect);
@@ -270,11 +311,16 @@ private slots:
         convRow("depthwise 3x3 24", {1, 9, 8, 24, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 24}, A::Clamp, P::Depthwise);
         convRow("depthwise 3x3 s2 96", {1, 11, 11, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, A::Relu, P::Depthwise);
         convRow("depthwise 5x5 19 pads 2", {1, 8, 9, 19, 19, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 19}, A::None, P::Depthwise);
-        convRow("depthwise 5x5 s2 asym 144", {1, 10, 10, 144, 144, 5, 5, 2, 2, 1, 1, 1, 2, 2, 1, 144}, A::HardSwish, P::Depthwise);
-        convRow("depthwise 3x3 dilation 2 70", {1, 9, 9, 70, 70, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 70}, A::None, P::Depthwise);
-        convRow("depthwise 2x3 generic taps 5", {1, 6, 7, 5, 5, 2, 3, 1, 1, 1, 1, 0, 1, 1, 1, 5}, A::LeakyRelu, P::Depthwise);
-        convRow("depthwise batch 2 3x3 32", {2, 6, 5, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32}, A::Sigmoid, P::Depthwise);
-        convRow("depthwise multiplier 2 (grouped)", {1, 6, 6, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None, P::Indirect);
+        convRow("depthwise 5x5 s2 asym 144", {1, 10, 10, 144, 144, 5, 5, 2, 2, 1, 1, 1, 2, 2, 1, 144}, A::HardSwish,
+                P::Depthwise);
+        convRow("depthwise 3x3 dilation 2 70", {1, 9, 9, 70, 70, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 70}, A::None,
+                P::Depthwise);
+        convRow("depthwise 2x3 generic taps 5", {1, 6, 7, 5, 5, 2, 3, 1, 1, 1, 1, 0, 1, 1, 1, 5}, A::LeakyRelu,
+                P::Depthwise);
+        convRow("depthwise batch 2 3x3 32", {2, 6, 5, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32}, A::Sigmoid,
+                P::Depthwise);
+        convRow("depthwise multiplier 2 (grouped)", {1, 6, 6, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None,
+                P::Indirect);
     }
 
     void conv2d() {
@@ -300,11 +346,14 @@ private slots:
 
         // Written as a channel range of a wider tensor (a concatenation in place): the same
         // values, pixels out_stride floats apart, nothing outside the range touched.
-        checkStridedOutput(s.out_c, [&](float* out, int stride, ep::ThreadPool* p) {
-            op.out_stride = stride;
-            ep::conv2d(op, x.data(), out, p);
-            op.out_stride = 0;
-        }, y, &pool);
+        checkStridedOutput(
+            s.out_c,
+            [&](float* out, int stride, ep::ThreadPool* p) {
+                op.out_stride = stride;
+                ep::conv2d(op, x.data(), out, p);
+                op.out_stride = 0;
+            },
+            y, &pool);
 
         // The Rows path also reads the input in NCHW, transposing as it copies: the same values.
         QCOMPARE(ep::conv2d_reads_nchw(op), path == ep::ConvPath::Rows);
@@ -324,11 +373,14 @@ private slots:
             std::vector<float> y4(y.size(), NAN); // back to NHWC after the NCHW call
             ep::conv2d(op, x.data(), y4.data());
             QVERIFY(y4 == y);
-            checkStridedOutput(s.out_c, [&](float* out, int stride, ep::ThreadPool* p) {
-                op.out_stride = stride;
-                ep::conv2d_nchw(op, nchw.data(), out, p);
-                op.out_stride = 0;
-            }, y, &pool);
+            checkStridedOutput(
+                s.out_c,
+                [&](float* out, int stride, ep::ThreadPool* p) {
+                    op.out_stride = stride;
+                    ep::conv2d_nchw(op, nchw.data(), out, p);
+                    op.out_stride = 0;
+                },
+                y, &pool);
         }
     }
 
@@ -336,7 +388,7 @@ private slots:
     // Add) compute, on 1 to 3 threads, whatever rows each thread takes.
     void invertedBottleneck_data() {
         QTest::addColumn<int>("batch");
-        QTest::addColumn<int>("size");     // in_h; in_w = size + 3
+        QTest::addColumn<int>("size"); // in_h; in_w = size + 3
         QTest::addColumn<int>("in_c");
         QTest::addColumn<int>("expanded"); // 0: no expansion (a depthwise-separable pair)
         QTest::addColumn<int>("out_c");
@@ -370,18 +422,21 @@ private slots:
         const auto wd = randomVector(size_t(expanded) * kernel * kernel, 13), bd = randomVector(expanded, 14);
         const auto wp = randomVector(size_t(out_c) * expanded, 15), bp = randomVector(out_c, 16);
         const ep::Activation relu6{ep::Act::Clamp, 0.f, 6.f, 0.f};
-        const ep::Conv2D e = ep::pack_conv2d({batch, h, w, in_c, expanded, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, we.data(), be.data(), relu6);
+        const ep::Conv2D e = ep::pack_conv2d({batch, h, w, in_c, expanded, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, we.data(),
+                                             be.data(), relu6);
         // Without a residual, asymmetric pads (one less at the bottom): the last rows read less padding.
         const int padBottom = residual ? pad : pad - 1;
-        const ep::Conv2D d = ep::pack_conv2d({batch, h, w, expanded, expanded, kernel, kernel, stride, stride, 1, 1, pad, pad,
-                                              padBottom, pad, expanded}, wd.data(), bd.data(), relu6);
-        const ep::Conv2D p = ep::pack_conv2d({batch, d.out_h, d.out_w, expanded, out_c, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1},
-                                             wp.data(), bp.data());
+        const ep::Conv2D d = ep::pack_conv2d(
+            {batch, h, w, expanded, expanded, kernel, kernel, stride, stride, 1, 1, pad, pad, padBottom, pad, expanded},
+            wd.data(), bd.data(), relu6);
+        const ep::Conv2D p = ep::pack_conv2d(
+            {batch, d.out_h, d.out_w, expanded, out_c, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wp.data(), bp.data());
         const ep::Conv2D* expansion = expands ? &e : nullptr;
         QVERIFY(ep::bottleneck_fusable(expansion, d, p));
         const auto x = randomVector(size_t(batch) * h * w * in_c, 17);
         const size_t outCount = size_t(batch) * d.out_h * d.out_w * out_c;
-        std::vector<float> ex(size_t(batch) * h * w * expanded), f(size_t(batch) * d.out_h * d.out_w * expanded), want(outCount);
+        std::vector<float> ex(size_t(batch) * h * w * expanded), f(size_t(batch) * d.out_h * d.out_w * expanded),
+            want(outCount);
         ep::conv2d(e, x.data(), ex.data());
         ep::conv2d(d, expands ? ex.data() : x.data(), f.data());
         ep::conv2d(p, f.data(), want.data());
@@ -410,9 +465,11 @@ private slots:
         const ep::Conv2D d = ep::pack_conv2d({1, 8, 8, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 16}, wts.data(), nullptr);
         const ep::Conv2D p = ep::pack_conv2d({1, 8, 8, 16, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr);
         QVERIFY(ep::bottleneck_fusable(&e, d, p));
-        QVERIFY(ep::bottleneck_fusable(nullptr, d, ep::pack_conv2d({1, 8, 8, 16, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr)));
+        QVERIFY(ep::bottleneck_fusable(
+            nullptr, d, ep::pack_conv2d({1, 8, 8, 16, 8, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr)));
         // Dilated rows are not consecutive: the ring of kernel_h rows cannot hold them.
-        const ep::Conv2D dilated = ep::pack_conv2d({1, 8, 8, 16, 16, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 16}, wts.data(), nullptr);
+        const ep::Conv2D dilated =
+            ep::pack_conv2d({1, 8, 8, 16, 16, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 16}, wts.data(), nullptr);
         QVERIFY(!ep::bottleneck_fusable(&e, dilated, p));
         // Not a chain: the expansion's width is not the depthwise layer's.
         const ep::Conv2D wide = ep::pack_conv2d({1, 8, 8, 8, 24, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, wts.data(), nullptr);
@@ -429,10 +486,9 @@ private slots:
         using A = ep::Act;
         using P = ep::ConvPath;
         auto row = [](const char* name, ep::Conv2DShape s, A act, int output_padding) {
-            QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.in_c << s.out_c << s.kernel_h
-                                << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h << s.dilation_w
-                                << s.pad_top << s.pad_left << s.pad_bottom << s.pad_right << s.groups
-                                << act << P::Transposed << output_padding;
+            QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.in_c << s.out_c << s.kernel_h << s.kernel_w
+                                << s.stride_h << s.stride_w << s.dilation_h << s.dilation_w << s.pad_top << s.pad_left
+                                << s.pad_bottom << s.pad_right << s.groups << act << P::Transposed << output_padding;
         };
         row("3x3 s2 p1 op1 8->5", {1, 5, 4, 8, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}, A::None, 1);
         row("2x2 s2 16->40", {1, 4, 4, 16, 40, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0, 1}, A::Relu, 0);
@@ -444,8 +500,10 @@ private slots:
         const ep::Conv2DShape s = fetchConvShape();
         QFETCH(ep::Act, act);
         QFETCH(int, output_padding);
-        const int oh = (s.in_h - 1) * s.stride_h - s.pad_top - s.pad_bottom + s.dilation_h * (s.kernel_h - 1) + 1 + output_padding;
-        const int ow = (s.in_w - 1) * s.stride_w - s.pad_left - s.pad_right + s.dilation_w * (s.kernel_w - 1) + 1 + output_padding;
+        const int oh =
+            (s.in_h - 1) * s.stride_h - s.pad_top - s.pad_bottom + s.dilation_h * (s.kernel_h - 1) + 1 + output_padding;
+        const int ow =
+            (s.in_w - 1) * s.stride_w - s.pad_left - s.pad_right + s.dilation_w * (s.kernel_w - 1) + 1 + output_padding;
         const auto x = randomVector(inputSize(s), 4);
         const auto w = randomVector(size_t(s.in_c) * (s.out_c / s.groups) * s.kernel_h * s.kernel_w, 5);
         const auto b = randomVector(s.out_c, 6);
@@ -455,11 +513,14 @@ private slots:
         ep::conv2d(op, x.data(), y.data());
         CHECK_CLOSE(y, naiveConvTranspose(s, oh, ow, x, w, b, activation));
         ep::ThreadPool pool(2);
-        checkStridedOutput(s.out_c, [&](float* out, int stride, ep::ThreadPool* p) {
-            op.out_stride = stride;
-            ep::conv2d(op, x.data(), out, p);
-            op.out_stride = 0;
-        }, y, &pool);
+        checkStridedOutput(
+            s.out_c,
+            [&](float* out, int stride, ep::ThreadPool* p) {
+                op.out_stride = stride;
+                ep::conv2d(op, x.data(), out, p);
+                op.out_stride = 0;
+            },
+            y, &pool);
     }
 
     void badShapesAreRefused() {
@@ -488,7 +549,11 @@ private slots:
     }
 
     void fullyConnected() {
-        QFETCH(int, rows); QFETCH(int, k); QFETCH(int, n); QFETCH(bool, transposed); QFETCH(ep::Act, act);
+        QFETCH(int, rows);
+        QFETCH(int, k);
+        QFETCH(int, n);
+        QFETCH(bool, transposed);
+        QFETCH(ep::Act, act);
         const auto x = randomVector(size_t(rows) * k, 7);
         const auto w = randomVector(size_t(n) * k, 8);
         const auto b = randomVector(n, 9);
@@ -523,7 +588,9 @@ private slots:
         QTest::newRow("one column 13x7 x 7x1") << 13 << 7 << 1;
     }
     void matmulRuntime() {
-        QFETCH(int, m); QFETCH(int, k); QFETCH(int, n);
+        QFETCH(int, m);
+        QFETCH(int, k);
+        QFETCH(int, n);
         const auto a = randomVector(size_t(m) * k, 11);
         const auto b = randomVector(size_t(k) * n, 12);
         std::vector<double> want(size_t(m) * n);
@@ -546,15 +613,14 @@ private slots:
     }
 
     void pool2d_data() {
-        for (const char* c : {"batch", "in_h", "in_w", "channels", "out_h", "out_w", "kernel_h",
-                              "kernel_w", "stride_h", "stride_w", "dilation_h", "dilation_w",
-                              "pad_top", "pad_left", "pad_bottom", "pad_right"})
+        for (const char* c : {"batch", "in_h", "in_w", "channels", "out_h", "out_w", "kernel_h", "kernel_w", "stride_h",
+                              "stride_w", "dilation_h", "dilation_w", "pad_top", "pad_left", "pad_bottom", "pad_right"})
             QTest::addColumn<int>(c);
         QTest::addColumn<int>("kind"); // 0 max, 1 average excluding pads, 2 average including pads
         auto row = [](const char* name, ep::Pool2DShape s, int kind) {
-            QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.channels << s.out_h << s.out_w
-                                << s.kernel_h << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h
-                                << s.dilation_w << s.pad_top << s.pad_left << s.pad_bottom << s.pad_right << kind;
+            QTest::newRow(name) << s.batch << s.in_h << s.in_w << s.channels << s.out_h << s.out_w << s.kernel_h
+                                << s.kernel_w << s.stride_h << s.stride_w << s.dilation_h << s.dilation_w << s.pad_top
+                                << s.pad_left << s.pad_bottom << s.pad_right << kind;
         };
         // batch in_h in_w C out_h out_w kh kw sh sw dh dw pt pl pb pr
         row("max 3x3 s2 p1 (resnet)", {1, 12, 12, 64, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, 0);
@@ -568,13 +634,25 @@ private slots:
 
     void pool2d() {
         ep::Pool2DShape s;
-        QFETCH(int, batch); QFETCH(int, in_h); QFETCH(int, in_w); QFETCH(int, channels);
-        QFETCH(int, out_h); QFETCH(int, out_w); QFETCH(int, kernel_h); QFETCH(int, kernel_w);
-        QFETCH(int, stride_h); QFETCH(int, stride_w); QFETCH(int, dilation_h); QFETCH(int, dilation_w);
-        QFETCH(int, pad_top); QFETCH(int, pad_left); QFETCH(int, pad_bottom); QFETCH(int, pad_right);
+        QFETCH(int, batch);
+        QFETCH(int, in_h);
+        QFETCH(int, in_w);
+        QFETCH(int, channels);
+        QFETCH(int, out_h);
+        QFETCH(int, out_w);
+        QFETCH(int, kernel_h);
+        QFETCH(int, kernel_w);
+        QFETCH(int, stride_h);
+        QFETCH(int, stride_w);
+        QFETCH(int, dilation_h);
+        QFETCH(int, dilation_w);
+        QFETCH(int, pad_top);
+        QFETCH(int, pad_left);
+        QFETCH(int, pad_bottom);
+        QFETCH(int, pad_right);
         QFETCH(int, kind);
-        s = {batch, in_h, in_w, channels, out_h, out_w, kernel_h, kernel_w, stride_h, stride_w,
-             dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right};
+        s = {batch,    in_h,     in_w,       channels,   out_h,   out_w,    kernel_h,   kernel_w,
+             stride_h, stride_w, dilation_h, dilation_w, pad_top, pad_left, pad_bottom, pad_right};
         const auto x = randomVector(size_t(batch) * in_h * in_w * channels, 10);
         std::vector<double> want(size_t(batch) * out_h * out_w * channels);
         for (int n = 0; n < batch; ++n)
@@ -587,7 +665,8 @@ private slots:
                             for (int kx = 0; kx < kernel_w; ++kx) {
                                 const int iy = oy * stride_h - pad_top + ky * dilation_h;
                                 const int ix = ox * stride_w - pad_left + kx * dilation_w;
-                                if (iy >= -pad_top && iy < in_h + pad_bottom && ix >= -pad_left && ix < in_w + pad_right)
+                                if (iy >= -pad_top && iy < in_h + pad_bottom && ix >= -pad_left &&
+                                    ix < in_w + pad_right)
                                     ++padded;
                                 if (iy < 0 || iy >= in_h || ix < 0 || ix >= in_w) continue;
                                 const double v = x[((size_t(n) * in_h + iy) * in_w + ix) * channels + c];
@@ -600,15 +679,22 @@ private slots:
                     }
         std::vector<float> y(want.size(), NAN);
         ep::ThreadPool pool(2);
-        if (kind == 0) ep::max_pool2d(s, x.data(), y.data(), &pool);
-        else ep::average_pool2d(s, kind == 2, x.data(), y.data(), &pool);
+        if (kind == 0)
+            ep::max_pool2d(s, x.data(), y.data(), &pool);
+        else
+            ep::average_pool2d(s, kind == 2, x.data(), y.data(), &pool);
         CHECK_CLOSE(y, want);
-        checkStridedOutput(channels, [&](float* out, int stride, ep::ThreadPool* p) {
-            ep::Pool2DShape wide = s;
-            wide.out_stride = stride;
-            if (kind == 0) ep::max_pool2d(wide, x.data(), out, p);
-            else ep::average_pool2d(wide, kind == 2, x.data(), out, p);
-        }, y, &pool);
+        checkStridedOutput(
+            channels,
+            [&](float* out, int stride, ep::ThreadPool* p) {
+                ep::Pool2DShape wide = s;
+                wide.out_stride = stride;
+                if (kind == 0)
+                    ep::max_pool2d(wide, x.data(), out, p);
+                else
+                    ep::average_pool2d(wide, kind == 2, x.data(), out, p);
+            },
+            y, &pool);
     }
 
     // BatchNormalization's channel_affine reads and writes pixels of a wider tensor (a slice of
@@ -629,17 +715,25 @@ private slots:
                 for (int p = 0; p < pixels; ++p)
                     std::copy(x.begin() + p * channels, x.begin() + (p + 1) * channels, xin.begin() + p * xs);
             }
-            checkStridedOutput(channels, [&](float* out, int stride, ep::ThreadPool* p) {
-                ep::channel_affine(xin.data(), pixels, channels, 1, scale.data(), shift.data(), out, relu, p, xs, stride);
-            }, dense, &pool);
+            checkStridedOutput(
+                channels,
+                [&](float* out, int stride, ep::ThreadPool* p) {
+                    ep::channel_affine(xin.data(), pixels, channels, 1, scale.data(), shift.data(), out, relu, p, xs,
+                                       stride);
+                },
+                dense, &pool);
             std::vector<float> y(dense.size(), NAN);
-            ep::channel_affine(xin.data(), pixels, channels, 1, scale.data(), shift.data(), y.data(), relu, &pool, xs, 0);
+            ep::channel_affine(xin.data(), pixels, channels, 1, scale.data(), shift.data(), y.data(), relu, &pool, xs,
+                               0);
             QVERIFY(y == dense);
         }
         // copy_rows: strided to strided, and a contiguous block large enough to split.
-        checkStridedOutput(channels, [&](float* out, int stride, ep::ThreadPool* p) {
-            ep::copy_rows(x.data(), pixels, channels, channels, out, stride, p);
-        }, x, &pool);
+        checkStridedOutput(
+            channels,
+            [&](float* out, int stride, ep::ThreadPool* p) {
+                ep::copy_rows(x.data(), pixels, channels, channels, out, stride, p);
+            },
+            x, &pool);
         const auto big = randomVector(40000, 24);
         for (ep::ThreadPool* p : {static_cast<ep::ThreadPool*>(nullptr), &pool}) {
             std::vector<float> copy(big.size(), NAN);
@@ -754,10 +848,19 @@ private slots:
     void unary_data() {
         QTest::addColumn<ep::UnaryOp>("op");
         using U = ep::UnaryOp;
-        for (auto [name, op] : {std::pair{"relu", U::Relu}, {"clip", U::Clip}, {"leaky", U::LeakyRelu},
-                                {"sigmoid", U::Sigmoid}, {"tanh", U::Tanh}, {"hardswish", U::HardSwish},
-                                {"hardsigmoid", U::HardSigmoid}, {"elu", U::Elu}, {"gelu", U::Gelu},
-                                {"erf", U::Erf}, {"exp", U::Exp}, {"neg", U::Neg}, {"abs", U::Abs},
+        for (auto [name, op] : {std::pair{"relu", U::Relu},
+                                {"clip", U::Clip},
+                                {"leaky", U::LeakyRelu},
+                                {"sigmoid", U::Sigmoid},
+                                {"tanh", U::Tanh},
+                                {"hardswish", U::HardSwish},
+                                {"hardsigmoid", U::HardSigmoid},
+                                {"elu", U::Elu},
+                                {"gelu", U::Gelu},
+                                {"erf", U::Erf},
+                                {"exp", U::Exp},
+                                {"neg", U::Neg},
+                                {"abs", U::Abs},
                                 {"sqrt", U::Sqrt}})
             QTest::newRow(name) << op;
     }
@@ -778,7 +881,9 @@ private slots:
             case ep::UnaryOp::Sigmoid: want[i] = 1 / (1 + std::exp(-v)); break;
             case ep::UnaryOp::Tanh: want[i] = std::tanh(v); break;
             case ep::UnaryOp::HardSwish: want[i] = v * std::min(1.0, std::max(0.0, v / 6 + 0.5)); break;
-            case ep::UnaryOp::HardSigmoid: want[i] = std::min(1.0, std::max(0.0, double(p.alpha) * v + double(p.beta))); break;
+            case ep::UnaryOp::HardSigmoid:
+                want[i] = std::min(1.0, std::max(0.0, double(p.alpha) * v + double(p.beta)));
+                break;
             case ep::UnaryOp::Elu: want[i] = v >= 0 ? v : double(p.alpha) * std::expm1(v); break;
             case ep::UnaryOp::Gelu: want[i] = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); break;
             case ep::UnaryOp::Erf: want[i] = std::erf(v); break;
@@ -799,8 +904,7 @@ private slots:
         QTest::addColumn<int>("batch");
         QTest::addColumn<int>("rows");
         QTest::addColumn<int>("cols");
-        for (int rows : {1, 2, 3, 4, 5, 33, 64})
-            QTest::addRow("1x%dx77", rows) << 1 << rows << 77;
+        for (int rows : {1, 2, 3, 4, 5, 33, 64}) QTest::addRow("1x%dx77", rows) << 1 << rows << 77;
         QTest::newRow("batch 3 x 7 x 40") << 3 << 7 << 40;
         QTest::newRow("image 3 x 224*224 (pool)") << 1 << 3 << 224 * 224;
         QTest::newRow("batch 2 x 300 x 97 (pool)") << 2 << 300 << 97;
@@ -830,8 +934,7 @@ private slots:
         QTest::addColumn<int>("n");
         // 130: more threads than a job has parts (ThreadPool::kMaxParts), so some runs are empty
         for (int threads : {1, 2, 3, 130})
-            for (int n : {0, 1, 2, 5, 1000})
-                QTest::addRow("%d threads, n=%d", threads, n) << threads << n;
+            for (int n : {0, 1, 2, 5, 1000}) QTest::addRow("%d threads, n=%d", threads, n) << threads << n;
     }
 
     void threadPoolCoversEveryIndexOnce() {
@@ -856,11 +959,14 @@ private slots:
         const std::thread::id caller = std::this_thread::get_id();
         for (int job = 0; job < 300; ++job) {
             std::atomic<int> sum{0};
-            pool.parallel_for(64, [&](int64_t begin, int64_t end) {
-                if (std::this_thread::get_id() != caller)
-                    std::this_thread::sleep_for(std::chrono::microseconds(job % 3 == 0 ? 2000 : job % 200));
-                for (int64_t i = begin; i < end; ++i) sum += int(i);
-            }, 4);
+            pool.parallel_for(
+                64,
+                [&](int64_t begin, int64_t end) {
+                    if (std::this_thread::get_id() != caller)
+                        std::this_thread::sleep_for(std::chrono::microseconds(job % 3 == 0 ? 2000 : job % 200));
+                    for (int64_t i = begin; i < end; ++i) sum += int(i);
+                },
+                4);
             QCOMPARE(sum.load(), 64 * 63 / 2);
         }
     }
@@ -875,14 +981,17 @@ private slots:
                 std::vector<std::atomic<int>> hits(n);
                 std::atomic<int> calls{0}, caller_calls{0};
                 const std::thread::id caller = std::this_thread::get_id();
-                pool.parallel_for(n, [&](int64_t begin, int64_t end) {
-                    ++calls;
-                    if (std::this_thread::get_id() == caller) {
-                        ++caller_calls;
-                        std::this_thread::sleep_for(std::chrono::milliseconds(20)); // a slow core
-                    }
-                    for (int64_t i = begin; i < end; ++i) hits[size_t(i)]++;
-                }, ppt);
+                pool.parallel_for(
+                    n,
+                    [&](int64_t begin, int64_t end) {
+                        ++calls;
+                        if (std::this_thread::get_id() == caller) {
+                            ++caller_calls;
+                            std::this_thread::sleep_for(std::chrono::milliseconds(20)); // a slow core
+                        }
+                        for (int64_t i = begin; i < end; ++i) hits[size_t(i)]++;
+                    },
+                    ppt);
                 for (int64_t i = 0; i < n; ++i) QCOMPARE(hits[size_t(i)].load(), 1);
                 const int parts = std::min<int>(threads * ppt, ep::ThreadPool::kMaxParts);
                 QCOMPARE(calls.load(), parts);

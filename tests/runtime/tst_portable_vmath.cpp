@@ -58,9 +58,9 @@ Sweep sweep(const std::function<void(const float*, float*, size_t)>& op, const s
         for (size_t i = 0; i < x.size(); ++i) {
             const double want = ref(x[i]);
             if (std::isnan(want) || std::isinf(want) || std::isnan(y[i]) || std::isinf(y[i])) {
-                const bool same = (std::isnan(want) && std::isnan(y[i])) || static_cast<double>(y[i]) == want ||
-                                  (std::isinf(want) && std::fabs(want) > FLT_MAX && std::isinf(y[i]) &&
-                                   (want > 0) == (y[i] > 0));
+                const bool same =
+                    (std::isnan(want) && std::isnan(y[i])) || static_cast<double>(y[i]) == want ||
+                    (std::isinf(want) && std::fabs(want) > FLT_MAX && std::isinf(y[i]) && (want > 0) == (y[i] > 0));
                 // A reference past FLT_MAX is +-inf in float.
                 const bool overflow = std::isinf(y[i]) && !std::isinf(want) && std::fabs(want) > FLT_MAX;
                 if (!same && !overflow) {
@@ -81,9 +81,11 @@ Sweep sweep(const std::function<void(const float*, float*, size_t)>& op, const s
         x.push_back(fromBits(static_cast<uint32_t>(b)));
         if (x.size() == kChunk) check();
     }
-    for (float special : {INFINITY, -INFINITY, NAN, -NAN, 0.f, -0.f, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX,
-                          fromBits(1), fromBits(0x80000001u), 88.72f, 88.73f, -87.3f, -103.9f, -104.f, 1e-3f, -1e-3f,
-                          9.f, -9.f, 3.9f, 4.f, -4.f, 0.5f, -0.5f})
+    for (float special : {INFINITY, -INFINITY, NAN,     -NAN,     0.f,         -0.f,
+                          FLT_MIN,  -FLT_MIN,  FLT_MAX, -FLT_MAX, fromBits(1), fromBits(0x80000001u),
+                          88.72f,   88.73f,    -87.3f,  -103.9f,  -104.f,      1e-3f,
+                          -1e-3f,   9.f,       -9.f,    3.9f,     4.f,         -4.f,
+                          0.5f,     -0.5f})
         x.push_back(special);
     check();
     return s;
@@ -137,8 +139,10 @@ private slots:
         }
         const Sweep s = sweep([&](const float* x, float* y, size_t n) { ep::unary(op, x, y, n, params); }, ref, floor);
         qInfo("max error %.2f ulp at x = %.9g", s.maxUlp, static_cast<double>(s.worstX));
-        QVERIFY2(s.wrongSpecial == 0, qPrintable(QString::number(s.wrongSpecial) + " wrong inf/NaN results, first: " + s.firstWrong));
-        QVERIFY2(s.maxUlp <= maxUlp, qPrintable(QString("%1 ulp at x = %2").arg(s.maxUlp).arg(double(s.worstX), 0, 'g', 9)));
+        QVERIFY2(s.wrongSpecial == 0,
+                 qPrintable(QString::number(s.wrongSpecial) + " wrong inf/NaN results, first: " + s.firstWrong));
+        QVERIFY2(s.maxUlp <= maxUlp,
+                 qPrintable(QString("%1 ulp at x = %2").arg(s.maxUlp).arg(double(s.worstX), 0, 'g', 9)));
     }
 
     // Softmax over rows of several lengths (remainders of the 16 partial sums), large and
@@ -187,7 +191,8 @@ private slots:
                 for (size_t i = 0; i < x.size(); ++i) {
                     const size_t c = last ? i % size_t(channels) : i / size_t(inner) % size_t(channels);
                     const double want = std::max(0.0, double(x[i]) * scale[c] + shift[c]);
-                    QVERIFY2(std::fabs(y[i] - want) <= 1e-6 * (1 + std::fabs(want)), qPrintable(QString("element %1").arg(i)));
+                    QVERIFY2(std::fabs(y[i] - want) <= 1e-6 * (1 + std::fabs(want)),
+                             qPrintable(QString("element %1").arg(i)));
                 }
             }
     }
@@ -206,18 +211,23 @@ private slots:
         QFETCH(ep::Act, act);
         QFETCH(double, maxUlp);
         QFETCH(double, floor);
-        std::function<double(double)> ref = act == ep::Act::Sigmoid ? std::function<double(double)>(sigmoidRef)
-                                            : act == ep::Act::Tanh ? std::function<double(double)>([](double x) { return std::tanh(x); })
-                                                                   : std::function<double(double)>([](double x) { return x * sigmoidRef(x); });
+        std::function<double(double)> ref =
+            act == ep::Act::Sigmoid ? std::function<double(double)>(sigmoidRef)
+            : act == ep::Act::Tanh  ? std::function<double(double)>([](double x) { return std::tanh(x); })
+                                    : std::function<double(double)>([](double x) { return x * sigmoidRef(x); });
         ep::Activation a;
         a.kind = act;
-        const Sweep s = sweep([&](const float* x, float* y, size_t n) {
-            std::memcpy(y, x, n * sizeof(float));
-            ep::apply_activation(a, y, n);
-        }, ref, floor);
+        const Sweep s = sweep(
+            [&](const float* x, float* y, size_t n) {
+                std::memcpy(y, x, n * sizeof(float));
+                ep::apply_activation(a, y, n);
+            },
+            ref, floor);
         qInfo("max error %.2f ulp at x = %.9g", s.maxUlp, static_cast<double>(s.worstX));
-        QVERIFY2(s.wrongSpecial == 0, qPrintable(QString::number(s.wrongSpecial) + " wrong inf/NaN results, first: " + s.firstWrong));
-        QVERIFY2(s.maxUlp <= maxUlp, qPrintable(QString("%1 ulp at x = %2").arg(s.maxUlp).arg(double(s.worstX), 0, 'g', 9)));
+        QVERIFY2(s.wrongSpecial == 0,
+                 qPrintable(QString::number(s.wrongSpecial) + " wrong inf/NaN results, first: " + s.firstWrong));
+        QVERIFY2(s.maxUlp <= maxUlp,
+                 qPrintable(QString("%1 ulp at x = %2").arg(s.maxUlp).arg(double(s.worstX), 0, 'g', 9)));
     }
 };
 

@@ -9,15 +9,17 @@
 class TestXnnpackWrappers : public QObject {
     Q_OBJECT
 private slots:
-    void skipped() { QSKIP("XNNPACK is not installed: apt-get install libxnnpack-dev libpthreadpool-dev libcpuinfo-dev"); }
+    void skipped() {
+        QSKIP("XNNPACK is not installed: apt-get install libxnnpack-dev libpthreadpool-dev libcpuinfo-dev");
+    }
 };
 #else
 
-#include <algorithm>
-#include <cmath>
-#include <functional>
-#include <random>
-#include <vector>
+#  include <algorithm>
+#  include <cmath>
+#  include <functional>
+#  include <random>
+#  include <vector>
 
 using namespace embark_xnn;
 
@@ -26,24 +28,18 @@ namespace {
 constexpr double kTolerance = 1e-5;
 
 // Buffers keep XNNPACK's read-past-the-end slack.
-std::vector<float> buffer(size_t n)
-{
-    return std::vector<float>(n + kExtraBytes / sizeof(float), 0.0f);
-}
+std::vector<float> buffer(size_t n) { return std::vector<float>(n + kExtraBytes / sizeof(float), 0.0f); }
 
-std::vector<float> randomBuffer(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f)
-{
+std::vector<float> randomBuffer(size_t n, unsigned seed, float lo = -1.0f, float hi = 1.0f) {
     std::mt19937 rng(seed);
     std::uniform_real_distribution<float> dist(lo, hi);
     std::vector<float> v = buffer(n);
-    for (size_t i = 0; i < n; ++i)
-        v[i] = dist(rng);
+    for (size_t i = 0; i < n; ++i) v[i] = dist(rng);
     return v;
 }
 
 // max |got - want| / max |want| over n values.
-double relativeError(const float* got, const std::vector<double>& want)
-{
+double relativeError(const float* got, const std::vector<double>& want) {
     double maxDiff = 0, maxRef = 1e-30;
     for (size_t i = 0; i < want.size(); ++i) {
         maxDiff = std::max(maxDiff, std::abs(double(got[i]) - want[i]));
@@ -52,21 +48,17 @@ double relativeError(const float* got, const std::vector<double>& want)
     return maxDiff / maxRef;
 }
 
-double clampTo(double v, const OutputRange& r)
-{
-    return std::min<double>(std::max<double>(v, r.min), r.max);
-}
+double clampTo(double v, const OutputRange& r) { return std::min<double>(std::max<double>(v, r.min), r.max); }
 
-#define CHECK_CLOSE(got, want)                                                                  \
-    do {                                                                                       \
-        const double err_ = relativeError(got, want);                                          \
-        QVERIFY2(err_ <= kTolerance, qPrintable(QString("relative error %1").arg(err_)));      \
+#  define CHECK_CLOSE(got, want)                                                                                       \
+    do {                                                                                                               \
+      const double err_ = relativeError(got, want);                                                                    \
+      QVERIFY2(err_ <= kTolerance, qPrintable(QString("relative error %1").arg(err_)));                                \
     } while (0)
 
 std::vector<double> naiveConv(const std::vector<float>& in, const std::vector<float>& wOIHW,
-                              const std::vector<float>& bias, const Conv2dParams& p, size_t oh,
-                              size_t ow, OutputRange range)
-{
+                              const std::vector<float>& bias, const Conv2dParams& p, size_t oh, size_t ow,
+                              OutputRange range) {
     const size_t cinG = p.inputChannels / p.groups, coutG = p.outputChannels / p.groups;
     std::vector<double> out(p.batch * oh * ow * p.outputChannels);
     for (size_t n = 0; n < p.batch; ++n)
@@ -77,21 +69,14 @@ std::vector<double> naiveConv(const std::vector<float>& in, const std::vector<fl
                     double acc = bias.empty() ? 0.0 : bias[o];
                     for (size_t ky = 0; ky < p.kernelHeight; ++ky)
                         for (size_t kx = 0; kx < p.kernelWidth; ++kx) {
-                            const long iy = long(y * p.strideHeight + ky * p.dilationHeight)
-                                            - long(p.padTop);
-                            const long ix = long(x * p.strideWidth + kx * p.dilationWidth)
-                                            - long(p.padLeft);
-                            if (iy < 0 || ix < 0 || iy >= long(p.inputHeight)
-                                || ix >= long(p.inputWidth))
-                                continue;
+                            const long iy = long(y * p.strideHeight + ky * p.dilationHeight) - long(p.padTop);
+                            const long ix = long(x * p.strideWidth + kx * p.dilationWidth) - long(p.padLeft);
+                            if (iy < 0 || ix < 0 || iy >= long(p.inputHeight) || ix >= long(p.inputWidth)) continue;
                             for (size_t i = 0; i < cinG; ++i) {
                                 const size_t c = g * cinG + i;
-                                acc += double(in[((n * p.inputHeight + iy) * p.inputWidth + ix)
-                                                     * p.inputChannels
-                                                 + c])
-                                       * wOIHW[((o * cinG + i) * p.kernelHeight + ky)
-                                                   * p.kernelWidth
-                                               + kx];
+                                acc +=
+                                    double(in[((n * p.inputHeight + iy) * p.inputWidth + ix) * p.inputChannels + c]) *
+                                    wOIHW[((o * cinG + i) * p.kernelHeight + ky) * p.kernelWidth + kx];
                             }
                         }
                     out[((n * oh + y) * ow + x) * p.outputChannels + o] = clampTo(acc, range);
@@ -102,9 +87,8 @@ std::vector<double> naiveConv(const std::vector<float>& in, const std::vector<fl
 // Transposed convolution by scatter: input pixel (iy, ix) adds w * x to output pixel
 // (iy * stride + ky * dilation - padTop, ...); weights in XNNPACK's [Cout][kh][kw][Cin/g].
 std::vector<double> naiveDeconv(const std::vector<float>& in, const std::vector<float>& wOHWI,
-                                const std::vector<float>& bias, const Conv2dParams& p, size_t oh,
-                                size_t ow, OutputRange range)
-{
+                                const std::vector<float>& bias, const Conv2dParams& p, size_t oh, size_t ow,
+                                OutputRange range) {
     const size_t cinG = p.inputChannels / p.groups, coutG = p.outputChannels / p.groups;
     std::vector<double> out(p.batch * oh * ow * p.outputChannels, 0.0);
     for (size_t n = 0; n < p.batch; ++n)
@@ -114,15 +98,14 @@ std::vector<double> naiveDeconv(const std::vector<float>& in, const std::vector<
                     for (size_t kx = 0; kx < p.kernelWidth; ++kx) {
                         const long y = long(iy * p.strideHeight + ky * p.dilationHeight) - long(p.padTop);
                         const long x = long(ix * p.strideWidth + kx * p.dilationWidth) - long(p.padLeft);
-                        if (y < 0 || x < 0 || y >= long(oh) || x >= long(ow))
-                            continue;
+                        if (y < 0 || x < 0 || y >= long(oh) || x >= long(ow)) continue;
                         for (size_t o = 0; o < p.outputChannels; ++o) {
                             const size_t g = o / coutG;
                             double acc = 0;
                             for (size_t i = 0; i < cinG; ++i)
-                                acc += double(in[((n * p.inputHeight + iy) * p.inputWidth + ix) * p.inputChannels
-                                                 + g * cinG + i])
-                                       * wOHWI[((o * p.kernelHeight + ky) * p.kernelWidth + kx) * cinG + i];
+                                acc += double(in[((n * p.inputHeight + iy) * p.inputWidth + ix) * p.inputChannels +
+                                                 g * cinG + i]) *
+                                       wOHWI[((o * p.kernelHeight + ky) * p.kernelWidth + kx) * cinG + i];
                             out[((n * oh + size_t(y)) * ow + size_t(x)) * p.outputChannels + o] += acc;
                         }
                     }
@@ -131,9 +114,7 @@ std::vector<double> naiveDeconv(const std::vector<float>& in, const std::vector<
     return out;
 }
 
-std::vector<double> naivePool(const std::vector<float>& in, const Pool2dParams& p, size_t oh,
-                              size_t ow, bool max)
-{
+std::vector<double> naivePool(const std::vector<float>& in, const Pool2dParams& p, size_t oh, size_t ow, bool max) {
     std::vector<double> out(p.batch * oh * ow * p.channels);
     for (size_t n = 0; n < p.batch; ++n)
         for (size_t y = 0; y < oh; ++y)
@@ -143,16 +124,10 @@ std::vector<double> naivePool(const std::vector<float>& in, const Pool2dParams& 
                     int count = 0;
                     for (size_t ky = 0; ky < p.kernelHeight; ++ky)
                         for (size_t kx = 0; kx < p.kernelWidth; ++kx) {
-                            const long iy = long(y * p.strideHeight + ky * p.dilationHeight)
-                                            - long(p.padTop);
-                            const long ix = long(x * p.strideWidth + kx * p.dilationWidth)
-                                            - long(p.padLeft);
-                            if (iy < 0 || ix < 0 || iy >= long(p.inputHeight)
-                                || ix >= long(p.inputWidth))
-                                continue;
-                            const double v = in[((n * p.inputHeight + iy) * p.inputWidth + ix)
-                                                    * p.channels
-                                                + c];
+                            const long iy = long(y * p.strideHeight + ky * p.dilationHeight) - long(p.padTop);
+                            const long ix = long(x * p.strideWidth + kx * p.dilationWidth) - long(p.padLeft);
+                            if (iy < 0 || ix < 0 || iy >= long(p.inputHeight) || ix >= long(p.inputWidth)) continue;
+                            const double v = in[((n * p.inputHeight + iy) * p.inputWidth + ix) * p.channels + c];
                             acc = max ? std::max(acc, v) : acc + v;
                             ++count;
                         }
@@ -162,9 +137,7 @@ std::vector<double> naivePool(const std::vector<float>& in, const Pool2dParams& 
 }
 
 // Index of `outIndex` (row-major in outShape) inside a broadcast input of shape `in`.
-size_t broadcastIndex(size_t outIndex, const std::vector<size_t>& outShape,
-                      const std::vector<size_t>& in)
-{
+size_t broadcastIndex(size_t outIndex, const std::vector<size_t>& outShape, const std::vector<size_t>& in) {
     size_t index = 0, stride = 1;
     for (size_t d = outShape.size(); d-- > 0;) {
         const size_t coord = outIndex % outShape[d];
@@ -179,11 +152,9 @@ size_t broadcastIndex(size_t outIndex, const std::vector<size_t>& outShape,
     return index;
 }
 
-size_t product(const std::vector<size_t>& s)
-{
+size_t product(const std::vector<size_t>& s) {
     size_t n = 1;
-    for (size_t d : s)
-        n *= d;
+    for (size_t d : s) n *= d;
     return n;
 }
 
@@ -221,10 +192,8 @@ private slots:
     void pointersRebindBetweenCalls();
 };
 
-static Conv2dParams conv(size_t n, size_t h, size_t w, size_t cin, size_t cout, uint32_t k,
-                         uint32_t stride, uint32_t dil, uint32_t pt, uint32_t pl, uint32_t pb,
-                         uint32_t pr, uint32_t groups)
-{
+static Conv2dParams conv(size_t n, size_t h, size_t w, size_t cin, size_t cout, uint32_t k, uint32_t stride,
+                         uint32_t dil, uint32_t pt, uint32_t pl, uint32_t pb, uint32_t pr, uint32_t groups) {
     Conv2dParams p;
     p.batch = n;
     p.inputHeight = h;
@@ -242,33 +211,26 @@ static Conv2dParams conv(size_t n, size_t h, size_t w, size_t cin, size_t cout, 
     return p;
 }
 
-void TestXnnpackWrappers::convolution_data()
-{
+void TestXnnpackWrappers::convolution_data() {
     QTest::addColumn<Conv2dParams>("params");
     QTest::addColumn<bool>("ohwi");
     QTest::addColumn<OutputRange>("range");
     QTest::addColumn<int>("threads");
     const OutputRange none, relu = OutputRange::relu(), clip = OutputRange::clip(-0.5f, 0.5f);
     QTest::newRow("3x3 pad1") << conv(1, 9, 11, 5, 7, 3, 1, 1, 1, 1, 1, 1, 1) << false << none << 1;
-    QTest::newRow("3x3 pad1 relu 2 threads")
-        << conv(2, 12, 12, 16, 32, 3, 1, 1, 1, 1, 1, 1, 1) << false << relu << 2;
-    QTest::newRow("stride2 asymmetric pads")
-        << conv(1, 10, 9, 3, 8, 3, 2, 1, 0, 1, 1, 0, 1) << false << none << 1;
+    QTest::newRow("3x3 pad1 relu 2 threads") << conv(2, 12, 12, 16, 32, 3, 1, 1, 1, 1, 1, 1, 1) << false << relu << 2;
+    QTest::newRow("stride2 asymmetric pads") << conv(1, 10, 9, 3, 8, 3, 2, 1, 0, 1, 1, 0, 1) << false << none << 1;
     QTest::newRow("dilation2") << conv(1, 12, 12, 4, 6, 3, 1, 2, 2, 2, 2, 2, 1) << false << clip << 1;
     QTest::newRow("1x1") << conv(2, 5, 5, 24, 40, 1, 1, 1, 0, 0, 0, 0, 1) << false << none << 1;
-    QTest::newRow("7x7 stride2 OHWI")
-        << conv(1, 20, 20, 3, 16, 7, 2, 1, 3, 3, 3, 3, 1) << true << relu << 1;
+    QTest::newRow("7x7 stride2 OHWI") << conv(1, 20, 20, 3, 16, 7, 2, 1, 3, 3, 3, 3, 1) << true << relu << 1;
     QTest::newRow("grouped 2") << conv(1, 8, 8, 8, 12, 3, 1, 1, 1, 1, 1, 1, 2) << false << none << 1;
     QTest::newRow("grouped 4 OHWI") << conv(1, 7, 7, 16, 8, 3, 2, 1, 1, 1, 1, 1, 4) << true << none << 1;
     QTest::newRow("depthwise 3x3") << conv(1, 10, 10, 32, 32, 3, 1, 1, 1, 1, 1, 1, 32) << false << relu << 1;
-    QTest::newRow("depthwise stride2 pads")
-        << conv(2, 11, 11, 8, 8, 3, 2, 1, 0, 0, 1, 1, 8) << false << clip << 2;
-    QTest::newRow("depthwise multiplier 2")
-        << conv(1, 6, 6, 4, 8, 5, 1, 1, 2, 2, 2, 2, 4) << false << none << 1;
+    QTest::newRow("depthwise stride2 pads") << conv(2, 11, 11, 8, 8, 3, 2, 1, 0, 0, 1, 1, 8) << false << clip << 2;
+    QTest::newRow("depthwise multiplier 2") << conv(1, 6, 6, 4, 8, 5, 1, 1, 2, 2, 2, 2, 4) << false << none << 1;
 }
 
-void TestXnnpackWrappers::convolution()
-{
+void TestXnnpackWrappers::convolution() {
     QFETCH(Conv2dParams, params);
     QFETCH(bool, ohwi);
     QFETCH(OutputRange, range);
@@ -276,8 +238,7 @@ void TestXnnpackWrappers::convolution()
     Context context(threads);
     const size_t cinG = params.inputChannels / params.groups;
     const size_t taps = size_t(params.kernelHeight) * params.kernelWidth;
-    const auto input = randomBuffer(params.batch * params.inputHeight * params.inputWidth
-                                        * params.inputChannels, 1);
+    const auto input = randomBuffer(params.batch * params.inputHeight * params.inputWidth * params.inputChannels, 1);
     auto weights = randomBuffer(params.outputChannels * cinG * taps, 2);
     weights.resize(params.outputChannels * cinG * taps);
     auto bias = randomBuffer(params.outputChannels, 3);
@@ -287,8 +248,7 @@ void TestXnnpackWrappers::convolution()
     if (ohwi) {
         for (size_t o = 0; o < params.outputChannels; ++o)
             for (size_t i = 0; i < cinG; ++i)
-                for (size_t t = 0; t < taps; ++t)
-                    given[(o * taps + t) * cinG + i] = weights[(o * cinG + i) * taps + t];
+                for (size_t t = 0; t < taps; ++t) given[(o * taps + t) * cinG + i] = weights[(o * cinG + i) * taps + t];
     }
     Convolution2d layer(context, "conv", params, given.data(), bias.data(),
                         ohwi ? FilterLayout::OHWI : FilterLayout::OIHW, range);
@@ -298,8 +258,7 @@ void TestXnnpackWrappers::convolution()
     CHECK_CLOSE(output.data(), naiveConv(input, weights, bias, params, oh, ow, range));
 }
 
-void TestXnnpackWrappers::deconvolution_data()
-{
+void TestXnnpackWrappers::deconvolution_data() {
     QTest::addColumn<Conv2dParams>("params");
     QTest::addColumn<int>("adjustment");
     QTest::addColumn<OutputRange>("range");
@@ -308,16 +267,13 @@ void TestXnnpackWrappers::deconvolution_data()
     QTest::newRow("3x3 stride1") << conv(1, 5, 6, 4, 3, 3, 1, 1, 0, 0, 0, 0, 1) << 0 << none << 1;
     QTest::newRow("2x2 stride2 upsample relu 2 threads")
         << conv(2, 7, 7, 8, 16, 2, 2, 1, 0, 0, 0, 0, 1) << 0 << relu << 2;
-    QTest::newRow("3x3 stride2 pads output_padding 1")
-        << conv(1, 6, 5, 6, 4, 3, 2, 1, 1, 1, 1, 1, 1) << 1 << none << 1;
-    QTest::newRow("4x4 stride2 asymmetric pads")
-        << conv(1, 4, 4, 3, 5, 4, 2, 1, 1, 2, 0, 1, 1) << 0 << none << 1;
+    QTest::newRow("3x3 stride2 pads output_padding 1") << conv(1, 6, 5, 6, 4, 3, 2, 1, 1, 1, 1, 1, 1) << 1 << none << 1;
+    QTest::newRow("4x4 stride2 asymmetric pads") << conv(1, 4, 4, 3, 5, 4, 2, 1, 1, 2, 0, 1, 1) << 0 << none << 1;
     QTest::newRow("dilation2") << conv(1, 5, 5, 2, 3, 3, 1, 2, 0, 0, 0, 0, 1) << 0 << none << 1;
     QTest::newRow("grouped 2") << conv(1, 5, 5, 8, 6, 3, 2, 1, 1, 1, 1, 1, 2) << 1 << relu << 1;
 }
 
-void TestXnnpackWrappers::deconvolution()
-{
+void TestXnnpackWrappers::deconvolution() {
     QFETCH(Conv2dParams, params);
     QFETCH(int, adjustment);
     QFETCH(OutputRange, range);
@@ -325,25 +281,22 @@ void TestXnnpackWrappers::deconvolution()
     Context context(threads);
     const size_t cinG = params.inputChannels / params.groups;
     const size_t taps = size_t(params.kernelHeight) * params.kernelWidth;
-    const auto input = randomBuffer(params.batch * params.inputHeight * params.inputWidth
-                                        * params.inputChannels, 11);
+    const auto input = randomBuffer(params.batch * params.inputHeight * params.inputWidth * params.inputChannels, 11);
     auto weights = randomBuffer(params.outputChannels * taps * cinG, 12);
     weights.resize(params.outputChannels * taps * cinG);
     auto bias = randomBuffer(params.outputChannels, 13);
     bias.resize(params.outputChannels);
-    Deconvolution2d layer(context, "deconv", params, uint32_t(adjustment), uint32_t(adjustment),
-                          weights.data(), bias.data(), range);
+    Deconvolution2d layer(context, "deconv", params, uint32_t(adjustment), uint32_t(adjustment), weights.data(),
+                          bias.data(), range);
     const size_t oh = layer.outputHeight(), ow = layer.outputWidth();
-    QCOMPARE(oh, params.strideHeight * (params.inputHeight - 1) + adjustment
-                     + params.dilationHeight * (params.kernelHeight - 1) + 1 - params.padTop
-                     - params.padBottom);
+    QCOMPARE(oh, params.strideHeight * (params.inputHeight - 1) + adjustment +
+                     params.dilationHeight * (params.kernelHeight - 1) + 1 - params.padTop - params.padBottom);
     auto output = buffer(params.batch * oh * ow * params.outputChannels);
     layer.forward(input.data(), output.data());
     CHECK_CLOSE(output.data(), naiveDeconv(input, weights, bias, params, oh, ow, range));
 }
 
-void TestXnnpackWrappers::fullyConnected_data()
-{
+void TestXnnpackWrappers::fullyConnected_data() {
     QTest::addColumn<int>("rows");
     QTest::addColumn<int>("in");
     QTest::addColumn<int>("out");
@@ -354,8 +307,7 @@ void TestXnnpackWrappers::fullyConnected_data()
     QTest::newRow("no bias") << 4 << 32 << 33 << false << false;
 }
 
-void TestXnnpackWrappers::fullyConnected()
-{
+void TestXnnpackWrappers::fullyConnected() {
     QFETCH(int, rows);
     QFETCH(int, in);
     QFETCH(int, out);
@@ -366,8 +318,7 @@ void TestXnnpackWrappers::fullyConnected()
     const auto weights = randomBuffer(size_t(in) * out, 5);
     const auto bias = randomBuffer(size_t(out), 6);
     const OutputRange range = OutputRange::relu();
-    FullyConnected layer(context, "fc", rows, in, out, weights.data(),
-                         withBias ? bias.data() : nullptr,
+    FullyConnected layer(context, "fc", rows, in, out, weights.data(), withBias ? bias.data() : nullptr,
                          inOut ? WeightLayout::InOut : WeightLayout::OutIn, range);
     auto output = buffer(size_t(rows) * out);
     layer.forward(input.data(), output.data());
@@ -376,19 +327,17 @@ void TestXnnpackWrappers::fullyConnected()
         for (int o = 0; o < out; ++o) {
             double acc = withBias ? bias[o] : 0.0;
             for (int i = 0; i < in; ++i)
-                acc += double(input[r * in + i])
-                       * (inOut ? weights[size_t(i) * out + o] : weights[size_t(o) * in + i]);
+                acc += double(input[r * in + i]) * (inOut ? weights[size_t(i) * out + o] : weights[size_t(o) * in + i]);
             want[size_t(r) * out + o] = clampTo(acc, range);
         }
     CHECK_CLOSE(output.data(), want);
 }
 
-void TestXnnpackWrappers::pooling_data()
-{
+void TestXnnpackWrappers::pooling_data() {
     QTest::addColumn<Pool2dParams>("params");
     QTest::addColumn<bool>("max");
-    auto pool = [](size_t h, size_t w, size_t c, uint32_t k, uint32_t s, uint32_t d,
-                   uint32_t pt, uint32_t pl, uint32_t pb, uint32_t pr) {
+    auto pool = [](size_t h, size_t w, size_t c, uint32_t k, uint32_t s, uint32_t d, uint32_t pt, uint32_t pl,
+                   uint32_t pb, uint32_t pr) {
         Pool2dParams p;
         p.batch = 2;
         p.inputHeight = h;
@@ -412,13 +361,11 @@ void TestXnnpackWrappers::pooling_data()
     QTest::newRow("avg asymmetric pads") << pool(5, 6, 3, 3, 2, 1, 0, 1, 2, 0) << false;
 }
 
-void TestXnnpackWrappers::pooling()
-{
+void TestXnnpackWrappers::pooling() {
     QFETCH(Pool2dParams, params);
     QFETCH(bool, max);
     Context context(1);
-    const auto input = randomBuffer(
-        params.batch * params.inputHeight * params.inputWidth * params.channels, 7);
+    const auto input = randomBuffer(params.batch * params.inputHeight * params.inputWidth * params.channels, 7);
     std::function<void(const float*, float*)> run;
     size_t oh = 0, ow = 0;
     std::unique_ptr<MaxPool2d> maxPool;
@@ -440,8 +387,7 @@ void TestXnnpackWrappers::pooling()
     CHECK_CLOSE(output.data(), naivePool(input, params, oh, ow, max));
 }
 
-void TestXnnpackWrappers::globalAveragePool()
-{
+void TestXnnpackWrappers::globalAveragePool() {
     Context context(2);
     const size_t n = 2, h = 7, w = 5, c = 24;
     const auto input = randomBuffer(n * h * w * c, 8);
@@ -453,15 +399,13 @@ void TestXnnpackWrappers::globalAveragePool()
     for (size_t b = 0; b < n; ++b)
         for (size_t ch = 0; ch < c; ++ch) {
             double sum = 0;
-            for (size_t px = 0; px < h * w; ++px)
-                sum += input[(b * h * w + px) * c + ch];
+            for (size_t px = 0; px < h * w; ++px) sum += input[(b * h * w + px) * c + ch];
             want[b * c + ch] = clampTo(sum / (h * w), range);
         }
     CHECK_CLOSE(output.data(), want);
 }
 
-void TestXnnpackWrappers::binary_data()
-{
+void TestXnnpackWrappers::binary_data() {
     using S = std::vector<size_t>;
     QTest::addColumn<BinaryOp>("op");
     QTest::addColumn<S>("a");
@@ -479,8 +423,7 @@ void TestXnnpackWrappers::binary_data()
     QTest::newRow("min") << BinaryOp::Minimum << S{6} << S{1} << none;
 }
 
-void TestXnnpackWrappers::binary()
-{
+void TestXnnpackWrappers::binary() {
     QFETCH(BinaryOp, op);
     QFETCH(std::vector<size_t>, a);
     QFETCH(std::vector<size_t>, b);
@@ -488,8 +431,7 @@ void TestXnnpackWrappers::binary()
     Context context(1);
     // Divisors kept away from zero so the relative error stays meaningful.
     const auto da = randomBuffer(product(a), 9);
-    const auto db = op == BinaryOp::Divide ? randomBuffer(product(b), 10, 0.5f, 2.0f)
-                                           : randomBuffer(product(b), 10);
+    const auto db = op == BinaryOp::Divide ? randomBuffer(product(b), 10, 0.5f, 2.0f) : randomBuffer(product(b), 10);
     Binary layer(context, "binary", op, a, b, range);
     const auto shape = layer.outputShape();
     auto output = buffer(product(shape));
@@ -511,8 +453,7 @@ void TestXnnpackWrappers::binary()
     CHECK_CLOSE(output.data(), want);
 }
 
-void TestXnnpackWrappers::unary_data()
-{
+void TestXnnpackWrappers::unary_data() {
     QTest::addColumn<UnaryOp>("op");
     QTest::addColumn<bool>("inPlace");
     QTest::newRow("clamp") << UnaryOp::Clamp << false;
@@ -528,15 +469,14 @@ void TestXnnpackWrappers::unary_data()
     QTest::newRow("sqrt") << UnaryOp::SquareRoot << false;
 }
 
-void TestXnnpackWrappers::unary()
-{
+void TestXnnpackWrappers::unary() {
     QFETCH(UnaryOp, op);
     QFETCH(bool, inPlace);
     Context context(2);
     const size_t count = 10007; // odd, and large enough to be split across threads
     const float scale = op == UnaryOp::HardSwish || op == UnaryOp::Sigmoid ? 6.0f : 2.0f;
-    auto input = op == UnaryOp::SquareRoot ? randomBuffer(count, 11, 0.0f, 4.0f)
-                                           : randomBuffer(count, 11, -scale, scale);
+    auto input =
+        op == UnaryOp::SquareRoot ? randomBuffer(count, 11, 0.0f, 4.0f) : randomBuffer(count, 11, -scale, scale);
     UnaryParams params;
     params.min = -0.25f;
     params.max = 0.75f;
@@ -564,8 +504,7 @@ void TestXnnpackWrappers::unary()
     CHECK_CLOSE(out, want);
 }
 
-void TestXnnpackWrappers::softmax()
-{
+void TestXnnpackWrappers::softmax() {
     Context context(1);
     const size_t rows = 6, channels = 1000;
     const auto input = randomBuffer(rows * channels, 12, -8.0f, 8.0f);
@@ -575,18 +514,14 @@ void TestXnnpackWrappers::softmax()
     std::vector<double> want(rows * channels);
     for (size_t r = 0; r < rows; ++r) {
         double maxv = -INFINITY, sum = 0;
-        for (size_t c = 0; c < channels; ++c)
-            maxv = std::max<double>(maxv, input[r * channels + c]);
-        for (size_t c = 0; c < channels; ++c)
-            sum += std::exp(input[r * channels + c] - maxv);
-        for (size_t c = 0; c < channels; ++c)
-            want[r * channels + c] = std::exp(input[r * channels + c] - maxv) / sum;
+        for (size_t c = 0; c < channels; ++c) maxv = std::max<double>(maxv, input[r * channels + c]);
+        for (size_t c = 0; c < channels; ++c) sum += std::exp(input[r * channels + c] - maxv);
+        for (size_t c = 0; c < channels; ++c) want[r * channels + c] = std::exp(input[r * channels + c] - maxv) / sum;
     }
     CHECK_CLOSE(output.data(), want);
 }
 
-void TestXnnpackWrappers::transpose()
-{
+void TestXnnpackWrappers::transpose() {
     Context context(1);
     const std::vector<size_t> shape{2, 3, 4, 5}, perm{0, 2, 3, 1}; // NCHW -> NHWC
     const auto input = randomBuffer(product(shape), 13);
@@ -603,14 +538,12 @@ void TestXnnpackWrappers::transpose()
     CHECK_CLOSE(output.data(), want);
 }
 
-void TestXnnpackWrappers::concat()
-{
+void TestXnnpackWrappers::concat() {
     Context context(2);
     const size_t rows = 2 * 5 * 5;
     const std::vector<size_t> channels{3, 8, 5};
     std::vector<std::vector<float>> inputs;
-    for (size_t i = 0; i < channels.size(); ++i)
-        inputs.push_back(randomBuffer(rows * channels[i], 20 + unsigned(i)));
+    for (size_t i = 0; i < channels.size(); ++i) inputs.push_back(randomBuffer(rows * channels[i], 20 + unsigned(i)));
     const float* pointers[] = {inputs[0].data(), inputs[1].data(), inputs[2].data()};
     Concat layer(context, "concat", rows, channels);
     auto output = buffer(rows * 16);
@@ -619,66 +552,59 @@ void TestXnnpackWrappers::concat()
     for (size_t r = 0; r < rows; ++r) {
         size_t offset = 0;
         for (size_t i = 0; i < channels.size(); ++i) {
-            for (size_t c = 0; c < channels[i]; ++c)
-                want[r * 16 + offset + c] = inputs[i][r * channels[i] + c];
+            for (size_t c = 0; c < channels[i]; ++c) want[r * 16 + offset + c] = inputs[i][r * channels[i] + c];
             offset += channels[i];
         }
     }
     CHECK_CLOSE(output.data(), want);
 }
 
-void TestXnnpackWrappers::errorsNameTheLayer()
-{
+void TestXnnpackWrappers::errorsNameTheLayer() {
     Context context(1);
     const std::vector<float> weights(64, 0.5f);
     // Caught by the wrapper's own checks.
     try {
-        Convolution2d(context, "conv_bad_groups", conv(1, 4, 4, 6, 4, 1, 1, 1, 0, 0, 0, 0, 4),
-                      weights.data(), nullptr);
+        Convolution2d(context, "conv_bad_groups", conv(1, 4, 4, 6, 4, 1, 1, 1, 0, 0, 0, 0, 4), weights.data(), nullptr);
         QFAIL("expected an error");
     } catch (const Error& e) {
         const QString message = e.what();
-        QVERIFY2(message.contains("conv_bad_groups") && message.contains("groups=4"),
-                 qPrintable(message));
+        QVERIFY2(message.contains("conv_bad_groups") && message.contains("groups=4"), qPrintable(message));
     }
     // Rejected by XNNPACK itself: the message names the call and the status.
     try {
-        FullyConnected(context, "fc_bad_range", 1, 4, 4, weights.data(), nullptr,
-                       WeightLayout::OutIn, OutputRange::clip(1.0f, -1.0f));
+        FullyConnected(context, "fc_bad_range", 1, 4, 4, weights.data(), nullptr, WeightLayout::OutIn,
+                       OutputRange::clip(1.0f, -1.0f));
         QFAIL("expected an error");
     } catch (const Error& e) {
         const QString message = e.what();
-        QVERIFY2(message.contains("fc_bad_range") && message.contains("xnn_create_fully_connected_nc_f32")
-                     && message.contains("xnn_status_invalid_parameter"),
+        QVERIFY2(message.contains("fc_bad_range") && message.contains("xnn_create_fully_connected_nc_f32") &&
+                     message.contains("xnn_status_invalid_parameter"),
                  qPrintable(message));
     }
     try {
         Binary(context, "add_bad_shapes", BinaryOp::Add, {2, 3}, {4}, {});
         QFAIL("expected an error");
-    } catch (const Error& e) {
-        QVERIFY2(QString(e.what()).contains("add_bad_shapes"), e.what());
-    }
+    } catch (const Error& e) { QVERIFY2(QString(e.what()).contains("add_bad_shapes"), e.what()); }
 }
 
 // The int8 wrappers check what XNNPACK would refuse (or assert on) before calling it, and name
 // the layer (their XNNPACK calls go through the same checked macros as the float ones).
-void TestXnnpackWrappers::int8ErrorsNameTheLayer()
-{
+void TestXnnpackWrappers::int8ErrorsNameTheLayer() {
     Context context(1);
     const std::vector<int8_t> weights(64, 1);
     const std::vector<float> scales(4, 1.0f);
     try {
         // x_scale * w_scale / y_scale = 1 * 1 / 0.001 >= 256: XNNPACK refuses it.
-        QConvolution2d(context, "qconv_scale", conv(1, 4, 4, 4, 4, 1, 1, 1, 0, 0, 0, 0, 1),
-                       {0, 1.0f}, weights.data(), scales.data(), nullptr, {0, 0.001f, -128, 127});
+        QConvolution2d(context, "qconv_scale", conv(1, 4, 4, 4, 4, 1, 1, 1, 0, 0, 0, 0, 1), {0, 1.0f}, weights.data(),
+                       scales.data(), nullptr, {0, 0.001f, -128, 127});
         QFAIL("expected an error");
     } catch (const Error& e) {
         const QString message = e.what();
         QVERIFY2(message.contains("qconv_scale") && message.contains("256 or more"), qPrintable(message));
     }
     try {
-        QFullyConnected(context, "qfc_zero_point", 1, 4, 4, {200, 1.0f}, weights.data(), scales.data(),
-                        nullptr, {0, 1.0f, -128, 127});
+        QFullyConnected(context, "qfc_zero_point", 1, 4, 4, {200, 1.0f}, weights.data(), scales.data(), nullptr,
+                        {0, 1.0f, -128, 127});
         QFAIL("expected an error");
     } catch (const Error& e) {
         const QString message = e.what();
@@ -693,8 +619,7 @@ void TestXnnpackWrappers::int8ErrorsNameTheLayer()
     }
 }
 
-void TestXnnpackWrappers::pointersRebindBetweenCalls()
-{
+void TestXnnpackWrappers::pointersRebindBetweenCalls() {
     // The same layer run on two different buffers must set itself up again.
     Context context(1);
     const Conv2dParams p = conv(1, 6, 6, 4, 4, 3, 1, 1, 1, 1, 1, 1, 1);

@@ -24,8 +24,7 @@ class TestCrashSafety : public QObject {
         if (got.fingerprint.date != want.fingerprint.date) return false;
         if (got.latencyNs != want.latencyNs || got.layers.size() != want.layers.size()) return false;
         for (size_t i = 0; i < want.layers.size(); ++i)
-            if (got.layers[i].node != want.layers[i].node || got.layers[i].ns != want.layers[i].ns)
-                return false;
+            if (got.layers[i].node != want.layers[i].node || got.layers[i].ns != want.layers[i].ns) return false;
         if (got.layerAccuracy.size() != want.layerAccuracy.size()) return false;
         if (got.outputAccuracy.size() != want.outputAccuracy.size()) return false;
         return got.latency.count == int64_t(want.latencyNs.size()) && got.extra == want.extra;
@@ -38,7 +37,7 @@ private slots:
                                : 20;
         QTemporaryDir dir;
         const QString db = dir.filePath("runs.sqlite");
-        std::mt19937 rng(20240501); // kill points vary per trial, the series is reproducible
+        std::mt19937 rng(20240501);      // kill points vary per trial, the series is reproducible
         std::map<qint64, int> committed; // id -> seq, as reported by the writers
         int seq = 0, killedMidRun = 0;
         for (int trial = 0; trial < trials; ++trial) {
@@ -79,8 +78,8 @@ private slots:
                 seq = std::max(seq, run->extra.value("seq").toInt() + 1);
             }
         }
-        qInfo("%d trials, %d writers killed while running, %zu committed runs checked", trials,
-              killedMidRun, committed.size());
+        qInfo("%d trials, %d writers killed while running, %zu committed runs checked", trials, killedMidRun,
+              committed.size());
         QVERIFY(killedMidRun >= trials / 2);
         QVERIFY(!committed.empty());
     }

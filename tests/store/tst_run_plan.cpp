@@ -78,7 +78,8 @@ private slots:
         r.extra["plan"] = QStringLiteral("conv1");
         auto e = runPlan(r);
         QVERIFY(!e);
-        QVERIFY2(QString::fromStdString(e.error().message).contains(QStringLiteral("run 9")), e.error().message.c_str());
+        QVERIFY2(QString::fromStdString(e.error().message).contains(QStringLiteral("run 9")),
+                 e.error().message.c_str());
         QJsonArray bad = planToJson(planA());
         QJsonObject entry = bad[2].toObject();
         entry.remove(QStringLiteral("op"));

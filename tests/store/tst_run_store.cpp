@@ -16,11 +16,18 @@ using namespace embark::store;
 
 namespace {
 
-RunRecord sampleRecord(const std::string& model, const std::string& board, const std::string& lib,
-                       int64_t base) {
+RunRecord sampleRecord(const std::string& model, const std::string& board, const std::string& lib, int64_t base) {
     RunRecord r;
-    r.fingerprint = {model, "sha-" + model, "exp123", board, lib, "clang-19", "-O3 -march=rv64gcv", 2,
-                     QDateTime(QDate(2024, 5, 1), QTime(10, 0), Qt::UTC), "0.1.0"};
+    r.fingerprint = {model,
+                     "sha-" + model,
+                     "exp123",
+                     board,
+                     lib,
+                     "clang-19",
+                     "-O3 -march=rv64gcv",
+                     2,
+                     QDateTime(QDate(2024, 5, 1), QTime(10, 0), Qt::UTC),
+                     "0.1.0"};
     for (int i = 0; i < 30; ++i) r.latencyNs.push_back(base + (i * 37) % 11);
     r.layers = {{"conv1", lib, double(base) / 4}, {"relu1", "portable", 12.5}, {"fc", lib, 99}};
     r.outputAccuracy = {{"logits", 1e-6, 2e-7, 3e-7, 0.999999, 120.5}};
@@ -30,8 +37,8 @@ RunRecord sampleRecord(const std::string& model, const std::string& board, const
 
 Q_DECL_UNUSED bool sameAccuracy(const AccuracyEntry& a, const AccuracyEntry& b) {
     auto same = [](double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; };
-    return a.name == b.name && same(a.maxAbs, b.maxAbs) && same(a.maxRel, b.maxRel) &&
-           same(a.rmse, b.rmse) && same(a.cosine, b.cosine) && same(a.snrDb, b.snrDb);
+    return a.name == b.name && same(a.maxAbs, b.maxAbs) && same(a.maxRel, b.maxRel) && same(a.rmse, b.rmse) &&
+           same(a.cosine, b.cosine) && same(a.snrDb, b.snrDb);
 }
 
 // Count rows with a connection of our own, to see what the store left behind.
@@ -113,14 +120,30 @@ private slots:
         QTest::addColumn<int>("fromDay"); // May 2024; 0 = unbounded
         QTest::addColumn<int>("toDay");
         QTest::addColumn<int>("expected");
-        QTest::newRow("all") << "" << "" << "" << 0 << 0 << 6;
-        QTest::newRow("model path substring") << "resnet" << "" << "" << 0 << 0 << 4;
-        QTest::newRow("model sha") << "sha-lenet.onnx" << "" << "" << 0 << 0 << 2;
-        QTest::newRow("board") << "" << "sim-k230" << "" << 0 << 0 << 3;
-        QTest::newRow("board and lib") << "" << "rpi5" << "xnnpack" << 0 << 0 << 2;
-        QTest::newRow("from day 3") << "" << "" << "" << 3 << 0 << 4;
-        QTest::newRow("days 2..3") << "" << "" << "" << 2 << 3 << 2;
-        QTest::newRow("nothing") << "vgg" << "" << "" << 0 << 0 << 0;
+        QTest::newRow("all") << ""
+                             << ""
+                             << "" << 0 << 0 << 6;
+        QTest::newRow("model path substring") << "resnet"
+                                              << ""
+                                              << "" << 0 << 0 << 4;
+        QTest::newRow("model sha") << "sha-lenet.onnx"
+                                   << ""
+                                   << "" << 0 << 0 << 2;
+        QTest::newRow("board") << ""
+                               << "sim-k230"
+                               << "" << 0 << 0 << 3;
+        QTest::newRow("board and lib") << ""
+                                       << "rpi5"
+                                       << "xnnpack" << 0 << 0 << 2;
+        QTest::newRow("from day 3") << ""
+                                    << ""
+                                    << "" << 3 << 0 << 4;
+        QTest::newRow("days 2..3") << ""
+                                   << ""
+                                   << "" << 2 << 3 << 2;
+        QTest::newRow("nothing") << "vgg"
+                                 << ""
+                                 << "" << 0 << 0 << 0;
     }
     void filters() {
         QFETCH(QString, model);
@@ -131,10 +154,16 @@ private slots:
         QFETCH(int, expected);
         auto store = RunStore::open(freshPath(QString("filters-%1").arg(QTest::currentDataTag())));
         QVERIFY(store.ok());
-        const struct { const char* model; const char* board; const char* lib; } runs[] = {
-            {"zoo/resnet18.onnx", "sim-k230", "portable"}, {"zoo/resnet18.onnx", "rpi5", "xnnpack"},
-            {"lenet.onnx", "sim-k230", "xnnpack"},        {"zoo/resnet50.onnx", "rpi5", "xnnpack"},
-            {"lenet.onnx", "host", "portable"},           {"zoo/resnet50.onnx", "sim-k230", "portable"}};
+        const struct {
+            const char* model;
+            const char* board;
+            const char* lib;
+        } runs[] = {{"zoo/resnet18.onnx", "sim-k230", "portable"},
+                    {"zoo/resnet18.onnx", "rpi5", "xnnpack"},
+                    {"lenet.onnx", "sim-k230", "xnnpack"},
+                    {"zoo/resnet50.onnx", "rpi5", "xnnpack"},
+                    {"lenet.onnx", "host", "portable"},
+                    {"zoo/resnet50.onnx", "sim-k230", "portable"}};
         int day = 1;
         for (const auto& r : runs) {
             RunRecord rec = sampleRecord(r.model, r.board, r.lib, 500);

@@ -33,8 +33,10 @@ Expected<HarnessTarget> harnessTarget(const QString& boardId, bool upstream) {
     if (!board->isHost()) {
         auto toolchain = targets::toolchainFor(*board);
         if (!toolchain) return toolchain.error();
-        if (Status ok = targets::checkAvailable(*toolchain); !ok) return makeError(ErrorKind::Unsupported, ok.error().message);
-        if (Status ok = targets::checkRunnerAvailable(*board); !ok) return makeError(ErrorKind::Unsupported, ok.error().message);
+        if (Status ok = targets::checkAvailable(*toolchain); !ok)
+            return makeError(ErrorKind::Unsupported, ok.error().message);
+        if (Status ok = targets::checkRunnerAvailable(*board); !ok)
+            return makeError(ErrorKind::Unsupported, ok.error().message);
         t.exportOptions.arch = t.arch.toStdString();
         t.exportOptions.targetFlags = board->cflags.join(' ').toStdString();
         t.exportOptions.toolchainFile = toolchain->file;
@@ -44,8 +46,9 @@ Expected<HarnessTarget> harnessTarget(const QString& boardId, bool upstream) {
     if (upstream) {
         const QString tree = sharedXnnpackTree(t.arch);
         if (tree.isEmpty())
-            return makeError(ErrorKind::Unsupported, "../shared/xnnpack/prebuilt/" + t.arch.toStdString() +
-                                                         " is absent: the upstream-XNNPACK rows run only where it exists");
+            return makeError(ErrorKind::Unsupported,
+                             "../shared/xnnpack/prebuilt/" + t.arch.toStdString() +
+                                 " is absent: the upstream-XNNPACK rows run only where it exists");
         t.exportOptions.havePrebuiltXnnpack = true;
         t.harness.cmakeArgs << "-DXNNPACK_ROOT=" + tree;
     }
@@ -95,18 +98,22 @@ Expected<PreparedModel> prepare(const QString& exportDir) {
     PreparedModel m;
     m.exportDir = QFileInfo(exportDir).absoluteFilePath();
     if (m.exportDir.contains('"') || m.exportDir.contains('\\'))
-        return makeError(ErrorKind::Usage, "export folder '" + m.exportDir.toStdString() + "' has a quote or backslash");
+        return makeError(ErrorKind::Usage,
+                         "export folder '" + m.exportDir.toStdString() + "' has a quote or backslash");
     m.modelCpp = readAll(m.exportDir + "/src/model.cpp").toStdString();
     m.blobs = readAll(m.exportDir + "/src/blobs.S.in").toStdString();
     if (m.modelCpp.empty() || m.blobs.empty())
-        return makeError(ErrorKind::InvalidInput, "'" + m.exportDir.toStdString() + "' is not an export folder (no src/model.cpp or src/blobs.S.in)");
+        return makeError(ErrorKind::InvalidInput, "'" + m.exportDir.toStdString() +
+                                                      "' is not an export folder (no src/model.cpp or src/blobs.S.in)");
     const std::string include = "#include \"model_api.h\"";
     const size_t at = m.modelCpp.find(include);
     if (at == std::string::npos)
-        return makeError(ErrorKind::InvalidInput, m.exportDir.toStdString() + "/src/model.cpp does not include model_api.h");
+        return makeError(ErrorKind::InvalidInput,
+                         m.exportDir.toStdString() + "/src/model.cpp does not include model_api.h");
     // model_api.h has #pragma once; the harness declares the API once per renamed namespace.
     m.modelCpp.replace(at, include.size(), "#include \"harness_model_api.inc\"");
-    for (size_t p = m.blobs.find("@EMBARK_EXPORT_DIR@"); p != std::string::npos; p = m.blobs.find("@EMBARK_EXPORT_DIR@", p))
+    for (size_t p = m.blobs.find("@EMBARK_EXPORT_DIR@"); p != std::string::npos;
+         p = m.blobs.find("@EMBARK_EXPORT_DIR@", p))
         m.blobs.replace(p, 19, m.exportDir.toStdString());
     m.symbols = {"embark_weights", "embark_weights_end"};
     static const QRegularExpression data("embark_(input|expected)_(\\d+)\\[\\]");
@@ -116,7 +123,8 @@ Expected<PreparedModel> prepare(const QString& exportDir) {
     // makes ninja reassemble when a re-export changed the data behind the same paths.
     QCryptographicHash hash(QCryptographicHash::Sha1);
     QStringList blobFiles{m.exportDir + "/src/weights.bin"};
-    for (const QString& f : QDir(m.exportDir + "/data").entryList({"*.bin"}, QDir::Files, QDir::Name)) blobFiles << m.exportDir + "/data/" + f;
+    for (const QString& f : QDir(m.exportDir + "/data").entryList({"*.bin"}, QDir::Files, QDir::Name))
+        blobFiles << m.exportDir + "/data/" + f;
     for (const QString& f : blobFiles) {
         QFile file(f);
         if (file.open(QIODevice::ReadOnly)) hash.addData(&file);
@@ -156,7 +164,8 @@ Status generate(const QString& dir, const std::vector<PreparedModel>& models, co
         for (int k : unit) {
             const PreparedModel& m = models[static_cast<size_t>(k)];
             EMBARK_TRY(writeIfChanged(dir + "/models/model_" + QString::number(k) + ".cpp", m.modelCpp));
-            cpp += defines(m, k, false) + "#include \"../models/model_" + std::to_string(k) + ".cpp\"\n" + defines(m, k, true);
+            cpp += defines(m, k, false) + "#include \"../models/model_" + std::to_string(k) + ".cpp\"\n" +
+                   defines(m, k, true);
             asmText += defines(m, k, false) + m.blobs + "\n" + defines(m, k, true);
         }
         const std::string name = unitName(unit);
@@ -173,7 +182,8 @@ Status generate(const QString& dir, const std::vector<PreparedModel>& models, co
             table += "    {" + K + ", nullptr},\n";
             continue;
         }
-        main += "#define embark_model embark_model_" + K + "\n#include \"models/harness_model_api.inc\"\n#undef embark_model\n";
+        main += "#define embark_model embark_model_" + K +
+                "\n#include \"models/harness_model_api.inc\"\n#undef embark_model\n";
         std::string spec = harness_code::specFunction();
         for (size_t p = spec.find("@K@"); p != std::string::npos; p = spec.find("@K@", p)) spec.replace(p, 3, K);
         specs += spec;
@@ -184,18 +194,21 @@ Status generate(const QString& dir, const std::vector<PreparedModel>& models, co
     EMBARK_TRY(writeIfChanged(dir + "/main.cpp", main));
 
     bool xnn = false;
-    for (size_t k = 0; k < models.size(); ++k) xnn = xnn || (models[k].usesXnnpack && !layout.excluded.count(static_cast<int>(k)));
+    for (size_t k = 0; k < models.size(); ++k)
+        xnn = xnn || (models[k].usesXnnpack && !layout.excluded.count(static_cast<int>(k)));
     std::string cm = "# Generated by Embark's export harness: many exports linked into one binary.\n"
                      "cmake_minimum_required(VERSION 3.16)\nproject(embark_export_harness LANGUAGES C CXX ASM)\n"
                      "set(CMAKE_CXX_STANDARD 17)\nset(CMAKE_CXX_STANDARD_REQUIRED ON)\nset(CMAKE_BUILD_TYPE Release)\n"
                      "set(CMAKE_CXX_FLAGS_RELEASE \"-O2 -DNDEBUG\")\nfind_package(Threads REQUIRED)\n";
-    cm += "file(GLOB _kernels CONFIGURE_DEPENDS \"" + kernelsDir.toStdString() + "/*.cpp\")\n"; // a kernel file added since the last run is built too
+    cm += "file(GLOB _kernels CONFIGURE_DEPENDS \"" + kernelsDir.toStdString() +
+          "/*.cpp\")\n"; // a kernel file added since the last run is built too
     cm += "add_library(harness_kernels STATIC ${_kernels})\ntarget_compile_options(harness_kernels PRIVATE -O3)\n";
     cm += "target_include_directories(harness_kernels PUBLIC \"" + kernelsDir.toStdString() + "\")\n";
     cm += "target_link_libraries(harness_kernels PUBLIC Threads::Threads)\n";
     cm += "add_executable(harness main.cpp\n" + sources + ")\n";
     cm += "file(GLOB _units \"${CMAKE_CURRENT_SOURCE_DIR}/units/*.cpp\")\n";
-    cm += "set_source_files_properties(${_units} PROPERTIES COMPILE_OPTIONS \"" + o.modelFlags.toStdString() + ";-w\")\n";
+    cm +=
+        "set_source_files_properties(${_units} PROPERTIES COMPILE_OPTIONS \"" + o.modelFlags.toStdString() + ";-w\")\n";
     cm += "target_link_libraries(harness PRIVATE harness_kernels)\n";
     if (xnn) cm += "include(\"" + xnnDir.toStdString() + "/xnnpack.cmake\")\nembark_link_xnnpack(harness)\n";
     return writeIfChanged(dir + "/CMakeLists.txt", cm);
@@ -213,8 +226,16 @@ ProcessOutput runTool(const QString& program, const QStringList& args, const QSt
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(program, args);
     ProcessOutput r;
-    if (!p.waitForStarted()) { r.started = false; r.text = p.errorString(); return r; }
-    if (!p.waitForFinished(timeoutMs)) { p.kill(); p.waitForFinished(); r.timedOut = true; }
+    if (!p.waitForStarted()) {
+        r.started = false;
+        r.text = p.errorString();
+        return r;
+    }
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.timedOut = true;
+    }
     r.text = QString::fromLocal8Bit(p.readAll());
     r.crashed = p.exitStatus() == QProcess::CrashExit;
     r.exitCode = p.exitCode();
@@ -226,8 +247,15 @@ std::map<QString, QString> failedEdges(const QString& log) {
     std::map<QString, QString> failed;
     QString current;
     for (const QString& line : log.split('\n')) {
-        if (line.startsWith("FAILED: ")) { current = line.mid(8).trimmed(); failed[current]; continue; }
-        if (line.startsWith('[') || line.startsWith("ninja: ")) { current.clear(); continue; }
+        if (line.startsWith("FAILED: ")) {
+            current = line.mid(8).trimmed();
+            failed[current];
+            continue;
+        }
+        if (line.startsWith('[') || line.startsWith("ninja: ")) {
+            current.clear();
+            continue;
+        }
         if (!current.isEmpty() && failed[current].size() < 4000) failed[current] += line + "\n";
     }
     return failed;
@@ -250,7 +278,8 @@ Status build(const QString& dir, const std::vector<PreparedModel>& models, Layou
             // Hundreds of exports compile the same kernels and models run after run: ccache
             // (when installed; scripts/test.sh sets CCACHE_BASEDIR) keeps them across runs.
             if (!QStandardPaths::findExecutable("ccache").isEmpty())
-                configure << "-DCMAKE_C_COMPILER_LAUNCHER=ccache" << "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache";
+                configure << "-DCMAKE_C_COMPILER_LAUNCHER=ccache"
+                          << "-DCMAKE_CXX_COMPILER_LAUNCHER=ccache";
             const ProcessOutput c = runTool("cmake", configure + o.cmakeArgs, dir, o.timeoutMs);
             if (c.exitCode != 0 || c.crashed || c.timedOut) {
                 QDir(dir + "/build").removeRecursively();
@@ -258,10 +287,15 @@ Status build(const QString& dir, const std::vector<PreparedModel>& models, Layou
                                                           "' failed:\n" + c.text.right(3000).toStdString());
             }
         }
-        if (o.log) o.log(QStringLiteral("harness: building %1 model(s) in %2 unit(s)").arg(models.size() - layout.excluded.size()).arg(layout.units.size()));
-        const ProcessOutput b = runTool("ninja", {"-C", dir + "/build", "-k", "0", "-j", QString::number(std::max(1, o.jobs))}, dir, o.timeoutMs);
+        if (o.log)
+            o.log(QStringLiteral("harness: building %1 model(s) in %2 unit(s)")
+                      .arg(models.size() - layout.excluded.size())
+                      .arg(layout.units.size()));
+        const ProcessOutput b = runTool(
+            "ninja", {"-C", dir + "/build", "-k", "0", "-j", QString::number(std::max(1, o.jobs))}, dir, o.timeoutMs);
         if (b.exitCode == 0 && !b.crashed && !b.timedOut) return {};
-        if (b.timedOut || !b.started) return makeError(ErrorKind::External, "building the export harness timed out or could not start ninja");
+        if (b.timedOut || !b.started)
+            return makeError(ErrorKind::External, "building the export harness timed out or could not start ninja");
         const auto failed = failedEdges(b.text);
         std::vector<std::vector<int>> units;
         bool progress = false;
@@ -269,7 +303,10 @@ Status build(const QString& dir, const std::vector<PreparedModel>& models, Layou
             auto it = std::find_if(failed.begin(), failed.end(), [&](const auto& f) {
                 return f.first.contains("units/" + QString::fromStdString(unitName(unit)) + ".");
             });
-            if (it == failed.end()) { units.push_back(unit); continue; }
+            if (it == failed.end()) {
+                units.push_back(unit);
+                continue;
+            }
             progress = true;
             if (unit.size() == 1) { // this model's code does not compile
                 layout.excluded.insert(unit.front());
@@ -286,7 +323,8 @@ Status build(const QString& dir, const std::vector<PreparedModel>& models, Layou
         }
         layout.units = units;
         if (!progress)
-            return makeError(ErrorKind::External, "building the export harness in '" + dir.toStdString() + "' failed outside the models:\n" +
+            return makeError(ErrorKind::External, "building the export harness in '" + dir.toStdString() +
+                                                      "' failed outside the models:\n" +
                                                       b.text.right(4000).toStdString());
         if (layout.units.empty()) return {};
     }
@@ -300,7 +338,8 @@ Expected<ir::Tensor> readFloats(const QString& file, const QJsonArray& shape) {
     const QByteArray bytes = readAll(file);
     if (static_cast<size_t>(bytes.size()) != static_cast<size_t>(s.numel()) * sizeof(float))
         return makeError(ErrorKind::External, "'" + file.toStdString() + "' holds " + std::to_string(bytes.size()) +
-                                                  " bytes, shape " + s.str() + " needs " + std::to_string(s.numel() * 4));
+                                                  " bytes, shape " + s.str() + " needs " +
+                                                  std::to_string(s.numel() * 4));
     return ir::Tensor::fromBytes(ir::DType::Float32, s, bytes.constData(), static_cast<size_t>(bytes.size()));
 }
 
@@ -321,10 +360,14 @@ Status run(const QString& dir, const HarnessOptions& o, std::vector<HarnessResul
             const QJsonObject j = QJsonDocument::fromJson(line.toUtf8()).object();
             const QString type = j["type"].toString();
             const int model = j["model"].toInt(-1);
-            if (type == "done") { done = true; continue; }
+            if (type == "done") {
+                done = true;
+                continue;
+            }
             if (model < 0 || model >= static_cast<int>(results.size())) continue;
             HarnessResult& r = results[static_cast<size_t>(model)];
-            if (type == "start") current = model;
+            if (type == "start")
+                current = model;
             else if (type == "result") {
                 current = -1;
                 r.status = j["ok"].toBool() ? HarnessStatus::Ok : HarnessStatus::InitFailed;
@@ -344,7 +387,8 @@ Status run(const QString& dir, const HarnessOptions& o, std::vector<HarnessResul
                 l.index = j["index"].toInt();
                 l.node = j["node"].toString().toStdString();
                 l.lib = j["lib"].toString().toStdString();
-                for (const QString& p : j["provenance"].toString().split(',', Qt::SkipEmptyParts)) l.provenance.push_back(p.toStdString());
+                for (const QString& p : j["provenance"].toString().split(',', Qt::SkipEmptyParts))
+                    l.provenance.push_back(p.toStdString());
                 l.value = j["value"].toString().toStdString();
                 auto data = readFloats(j["file"].toString(), j["shape"].toArray());
                 if (!data) return data.error();
@@ -354,12 +398,14 @@ Status run(const QString& dir, const HarnessOptions& o, std::vector<HarnessResul
         }
         if (done && !p.crashed && p.exitCode == 0) return {};
         if (current < 0)
-            return makeError(ErrorKind::External, "the harness stopped between models (exit " + std::to_string(p.exitCode) + "):\n" +
+            return makeError(ErrorKind::External, "the harness stopped between models (exit " +
+                                                      std::to_string(p.exitCode) + "):\n" +
                                                       p.text.right(2000).toStdString());
         HarnessResult& r = results[static_cast<size_t>(current)];
         r.status = HarnessStatus::Crashed;
         r.outputs.clear();
-        r.message = p.timedOut ? "timed out" : (p.crashed ? "crashed (signal)" : "exited with " + std::to_string(p.exitCode));
+        r.message =
+            p.timedOut ? "timed out" : (p.crashed ? "crashed (signal)" : "exited with " + std::to_string(p.exitCode));
         r.message += ": " + p.text.right(400).toStdString();
         from = current + 1;
     }
@@ -368,7 +414,8 @@ Status run(const QString& dir, const HarnessOptions& o, std::vector<HarnessResul
 
 } // namespace
 
-Expected<std::vector<HarnessResult>> runExportHarness(const std::vector<HarnessEntry>& entries, const HarnessOptions& o) {
+Expected<std::vector<HarnessResult>> runExportHarness(const std::vector<HarnessEntry>& entries,
+                                                      const HarnessOptions& o) {
     std::vector<HarnessResult> results(entries.size());
     if (entries.empty()) return results;
     const QString dir = QFileInfo(o.workDir).absoluteFilePath();

@@ -47,8 +47,8 @@ struct HarnessResult {
 };
 
 struct HarnessOptions {
-    QString workDir;            // the generated project, its build folder and the outputs
-    bool dumpLayers = false;    // run forwardDump and read every layer back
+    QString workDir;         // the generated project, its build folder and the outputs
+    bool dumpLayers = false; // run forwardDump and read every layer back
     int jobs = 2;
     int modelsPerUnit = 24;     // models per translation unit (headers are parsed once per unit)
     QString modelFlags = "-O1"; // model.cpp is straight-line calls; the kernels get -O3

@@ -39,8 +39,8 @@ ir::Value* GraphBuilder::op(ir::OpKind kind, const std::vector<ir::Value*>& inpu
     return opN(kind, inputs, 1, std::move(attrs), name).front();
 }
 
-std::vector<ir::Value*> GraphBuilder::opN(ir::OpKind kind, const std::vector<ir::Value*>& inputs,
-                                          size_t outputs, ir::Attributes attrs, const std::string& name) {
+std::vector<ir::Value*> GraphBuilder::opN(ir::OpKind kind, const std::vector<ir::Value*>& inputs, size_t outputs,
+                                          ir::Attributes attrs, const std::string& name) {
     const std::string nodeName =
         name.empty() ? std::string(ir::opName(kind)) + "_" + std::to_string(m_counter++) : name;
     std::vector<ir::Value*> outs;

@@ -24,10 +24,17 @@ inline QString hostArch() {
 
 // Writes <boardsDir>/<id>.json: this machine as a board (its arch, 1 core, 8 GiB) reached through
 // `runner` (an "ssh" runner object).
-inline bool writeHostBoard(const QString& boardsDir, const QString& id, const QString& name, const QJsonObject& runner) {
-    const QJsonObject board{{"id", id},         {"name", name},         {"arch", hostArch()},
-                            {"isa", hostArch()}, {"cflags", QJsonArray{}}, {"cores", 1},
-                            {"memory_bytes", qint64(8) << 30}, {"xnnpack", false}, {"runner", runner}};
+inline bool writeHostBoard(const QString& boardsDir, const QString& id, const QString& name,
+                           const QJsonObject& runner) {
+    const QJsonObject board{{"id", id},
+                            {"name", name},
+                            {"arch", hostArch()},
+                            {"isa", hostArch()},
+                            {"cflags", QJsonArray{}},
+                            {"cores", 1},
+                            {"memory_bytes", qint64(8) << 30},
+                            {"xnnpack", false},
+                            {"runner", runner}};
     QFile f(boardsDir + "/" + id + ".json");
     return f.open(QIODevice::WriteOnly) && f.write(QJsonDocument(board).toJson()) > 0;
 }
@@ -46,7 +53,8 @@ inline qint64 remoteExecPid(const QString& boardWork) {
         const QString path = it.next();
         if (!it.fileName().contains(".embark-exec-")) continue;
         QFile f(path);
-        if (const qint64 pid = f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0; pid > 0) return pid;
+        if (const qint64 pid = f.open(QIODevice::ReadOnly) ? f.readAll().trimmed().toLongLong() : 0; pid > 0)
+            return pid;
     }
     return 0;
 }

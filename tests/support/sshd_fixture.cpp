@@ -76,8 +76,9 @@ bool SshdFixture::keygen(const QString& path, QString* error) {
     QProcess p;
     p.start("ssh-keygen", {"-q", "-t", "ed25519", "-N", "", "-C", "embark-test", "-f", path});
     if (!p.waitForFinished(30000) || p.exitCode() != 0) {
-        if (error) *error = "ssh-keygen failed (install openssh-client): " + p.errorString() +
-                            QString::fromLocal8Bit(p.readAllStandardError());
+        if (error)
+            *error = "ssh-keygen failed (install openssh-client): " + p.errorString() +
+                     QString::fromLocal8Bit(p.readAllStandardError());
         return false;
     }
     return true;
@@ -102,21 +103,24 @@ bool SshdFixture::start(QString* error) {
     fp.waitForFinished(30000);
     m_fingerprint = QString::fromLatin1(fp.readAllStandardOutput()).section(' ', 1, 1);
 
-    const QByteArray config = QStringLiteral(
-        "ListenAddress 127.0.0.1\n"
-        "Port %1\n"
-        "HostKey %2/host_key\n"
-        "PidFile %2/sshd.pid\n"
-        "AuthorizedKeysFile %2/authorized_keys\n"
-        "StrictModes no\n"
-        "UsePAM no\n"
-        "PermitRootLogin yes\n"
-        "PubkeyAuthentication yes\n"
-        "PasswordAuthentication %3\n"
-        "KbdInteractiveAuthentication no\n"
-        "%4"
-        "LogLevel VERBOSE\n").arg(m_port).arg(dir(), m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no"),
-                                     m_sftp ? QStringLiteral("Subsystem sftp /usr/lib/openssh/sftp-server\n") : QString()).toUtf8();
+    const QByteArray config =
+        QStringLiteral("ListenAddress 127.0.0.1\n"
+                       "Port %1\n"
+                       "HostKey %2/host_key\n"
+                       "PidFile %2/sshd.pid\n"
+                       "AuthorizedKeysFile %2/authorized_keys\n"
+                       "StrictModes no\n"
+                       "UsePAM no\n"
+                       "PermitRootLogin yes\n"
+                       "PubkeyAuthentication yes\n"
+                       "PasswordAuthentication %3\n"
+                       "KbdInteractiveAuthentication no\n"
+                       "%4"
+                       "LogLevel VERBOSE\n")
+            .arg(m_port)
+            .arg(dir(), m_passwordAuth ? QStringLiteral("yes") : QStringLiteral("no"),
+                 m_sftp ? QStringLiteral("Subsystem sftp /usr/lib/openssh/sftp-server\n") : QString())
+            .toUtf8();
     writeFile(dir() + "/sshd_config", config);
     writeFile(sshConfig(), QStringLiteral("Host %1\n"
                                           "  HostName 127.0.0.1\n"
@@ -124,7 +128,10 @@ bool SshdFixture::start(QString* error) {
                                           "  User %3\n"
                                           "  IdentityFile %4\n"
                                           "  IdentitiesOnly yes\n")
-                               .arg(alias()).arg(m_port).arg(user(), clientKey()).toUtf8());
+                               .arg(alias())
+                               .arg(m_port)
+                               .arg(user(), clientKey())
+                               .toUtf8());
     writeKnownHosts(true);
 
     // Started with fork/exec rather than QProcess so that killHard() can SIGKILL it without a
@@ -234,8 +241,9 @@ int main(int argc, char** argv) {
     QProcess cc;
     cc.start("riscv64-linux-gnu-gcc", {"-static", "-O1", "-o", binary, source});
     if (!cc.waitForFinished(120000) || cc.exitStatus() != QProcess::NormalExit || cc.exitCode() != 0) {
-        if (error) *error = "riscv64-linux-gnu-gcc failed (install gcc-riscv64-linux-gnu): " + cc.errorString() +
-                            QString::fromLocal8Bit(cc.readAllStandardError());
+        if (error)
+            *error = "riscv64-linux-gnu-gcc failed (install gcc-riscv64-linux-gnu): " + cc.errorString() +
+                     QString::fromLocal8Bit(cc.readAllStandardError());
         return {};
     }
     return binary;

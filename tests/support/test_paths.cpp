@@ -28,8 +28,7 @@ QStringList sharedModelNames() {
     QStringList names;
     for (const QFileInfo& f : QDir(dir).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         const QString name = f.isDir() ? f.fileName() : f.completeBaseName();
-        if ((f.isDir() || f.suffix() == "onnx") && !names.contains(name) && !sharedModel(name).isEmpty())
-            names << name;
+        if ((f.isDir() || f.suffix() == "onnx") && !names.contains(name) && !sharedModel(name).isEmpty()) names << name;
     }
     return names;
 }

@@ -15,7 +15,7 @@ QString sharedModel(const QString& name); // "<dir>/<name>.onnx" or empty
 QStringList sharedModelNames();
 QString cliPath();
 QString sourceDir();
-QString testDataDir(); // tests/data
+QString testDataDir();     // tests/data
 QString onnxTestDataDir(); // /usr/share/libonnx-testdata/data or empty
 // ../shared/xnnpack/prebuilt/<arch> (upstream XNNPACK built with clang-19), or an empty string
 // when it is absent ($EMBARK_SHARED_XNNPACK overrides ../shared/xnnpack).
@@ -24,14 +24,14 @@ QString sharedXnnpackSources(); // ../shared/xnnpack/src (the four tarballs) or 
 
 } // namespace embark::test
 
-#define EMBARK_REQUIRE_SHARED_XNNPACK(arch, tree)                                                  \
-    const QString tree = embark::test::sharedXnnpackTree(arch);                                    \
-    if (tree.isEmpty())                                                                            \
-        QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + QString(arch)                             \
-                         + " is absent: the upstream-XNNPACK tier runs only where it exists"))
+#define EMBARK_REQUIRE_SHARED_XNNPACK(arch, tree)                                                                      \
+  const QString tree = embark::test::sharedXnnpackTree(arch);                                                          \
+  if (tree.isEmpty())                                                                                                  \
+  QSKIP(qPrintable("../shared/xnnpack/prebuilt/" + QString(arch) +                                                     \
+                   " is absent: the upstream-XNNPACK tier runs only where it exists"))
 
-#define EMBARK_REQUIRE_SHARED_MODELS()                                                              \
-    do {                                                                                           \
-        if (embark::test::sharedModelsDir().isEmpty())                                             \
-            QSKIP("../shared/models is absent: the shared-model tier runs only where it exists");  \
-    } while (0)
+#define EMBARK_REQUIRE_SHARED_MODELS()                                                                                 \
+  do {                                                                                                                 \
+    if (embark::test::sharedModelsDir().isEmpty())                                                                     \
+      QSKIP("../shared/models is absent: the shared-model tier runs only where it exists");                            \
+  } while (0)

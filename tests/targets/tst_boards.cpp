@@ -30,13 +30,20 @@ private slots:
         QTest::addColumn<int>("vlen");
         QTest::addColumn<bool>("ssh");
         QTest::addColumn<QString>("prefix0");
-        QTest::newRow("k230") << "k230" << "riscv64" << 1 << qint64(502083584) << 128 << true << "";
-        QTest::newRow("spacemit-k1") << "spacemit-k1" << "riscv64" << 8 << qint64(4294967296) << 256 << true << "";
-        QTest::newRow("rpi4") << "rpi4" << "aarch64" << 4 << qint64(4294967296) << 128 << true << "";
-        QTest::newRow("rpi5") << "rpi5" << "aarch64" << 4 << qint64(4294967296) << 128 << true << "";
-        QTest::newRow("sim-k230") << "sim-k230" << "riscv64" << 1 << qint64(502083584) << 128 << false << "qemu-riscv64-static";
-        QTest::newRow("sim-k1") << "sim-k1" << "riscv64" << 8 << qint64(4294967296) << 256 << false << "qemu-riscv64-static";
-        QTest::newRow("sim-rpi5") << "sim-rpi5" << "aarch64" << 4 << qint64(4294967296) << 128 << false << "qemu-aarch64-static";
+        QTest::newRow("k230") << "k230"
+                              << "riscv64" << 1 << qint64(502083584) << 128 << true << "";
+        QTest::newRow("spacemit-k1") << "spacemit-k1"
+                                     << "riscv64" << 8 << qint64(4294967296) << 256 << true << "";
+        QTest::newRow("rpi4") << "rpi4"
+                              << "aarch64" << 4 << qint64(4294967296) << 128 << true << "";
+        QTest::newRow("rpi5") << "rpi5"
+                              << "aarch64" << 4 << qint64(4294967296) << 128 << true << "";
+        QTest::newRow("sim-k230") << "sim-k230"
+                                  << "riscv64" << 1 << qint64(502083584) << 128 << false << "qemu-riscv64-static";
+        QTest::newRow("sim-k1") << "sim-k1"
+                                << "riscv64" << 8 << qint64(4294967296) << 256 << false << "qemu-riscv64-static";
+        QTest::newRow("sim-rpi5") << "sim-rpi5"
+                                  << "aarch64" << 4 << qint64(4294967296) << 128 << false << "qemu-aarch64-static";
     }
 
     void builtInsLoad() {
@@ -93,28 +100,47 @@ private slots:
         const QByteArray runner = R"("runner": {"kind": "local"})";
         QTest::newRow("not json") << QByteArray("{ \"id\": ") << "not valid JSON";
         QTest::newRow("array") << QByteArray("[]") << "must hold one JSON object";
-        QTest::newRow("missing id") << QByteArray(R"({"name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, )" + runner + "}")
-                                    << "field 'id' is missing";
-        QTest::newRow("missing arch") << QByteArray(R"({"id": "x", "name": "x", "cores": 1, "memory_bytes": 1, )" + runner + "}")
+        QTest::newRow("missing id")
+            << QByteArray(R"({"name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, )" + runner + "}")
+            << "field 'id' is missing";
+        QTest::newRow("missing arch") << QByteArray(R"({"id": "x", "name": "x", "cores": 1, "memory_bytes": 1, )" +
+                                                    runner + "}")
                                       << "field 'arch' is missing";
-        QTest::newRow("unknown arch") << QByteArray(R"({"id": "x", "name": "x", "arch": "mips", "cores": 1, "memory_bytes": 1, )" + runner + "}")
-                                      << "field 'arch' must be one of x86_64, aarch64, riscv64";
-        QTest::newRow("cores string") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": "8", "memory_bytes": 1, )" + runner + "}")
-                                      << "field 'cores' must be an integer";
-        QTest::newRow("memory fraction") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1.5, )" + runner + "}")
-                                         << "field 'memory_bytes' must be an integer";
-        QTest::newRow("cflags not strings") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "cflags": [1], )" + runner + "}")
-                                            << "field 'cflags' must be an array of strings";
-        QTest::newRow("no runner") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1})")
-                                   << "field 'runner' is missing";
-        QTest::newRow("bad runner kind") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "runner": {"kind": "telnet"}})")
-                                         << "field 'runner.kind' must be one of ssh, local";
-        QTest::newRow("ssh without host") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "runner": {"kind": "ssh"}})")
-                                          << "field 'runner.host' is missing";
-        QTest::newRow("port out of range") << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "runner": {"kind": "ssh", "host": "h", "port": 70000}})")
-                                           << "field 'runner.port' must be an integer from 0 to 65535";
-        QTest::newRow("hostile id") << QByteArray(R"({"id": "../x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, )" + runner + "}")
-                                    << "field 'id' must be letters";
+        QTest::newRow("unknown arch")
+            << QByteArray(R"({"id": "x", "name": "x", "arch": "mips", "cores": 1, "memory_bytes": 1, )" + runner + "}")
+            << "field 'arch' must be one of x86_64, aarch64, riscv64";
+        QTest::newRow("cores string")
+            << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": "8", "memory_bytes": 1, )" + runner +
+                          "}")
+            << "field 'cores' must be an integer";
+        QTest::newRow("memory fraction")
+            << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1.5, )" + runner +
+                          "}")
+            << "field 'memory_bytes' must be an integer";
+        QTest::newRow("cflags not strings")
+            << QByteArray(
+                   R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "cflags": [1], )" +
+                   runner + "}")
+            << "field 'cflags' must be an array of strings";
+        QTest::newRow("no runner")
+            << QByteArray(R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1})")
+            << "field 'runner' is missing";
+        QTest::newRow("bad runner kind")
+            << QByteArray(
+                   R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "runner": {"kind": "telnet"}})")
+            << "field 'runner.kind' must be one of ssh, local";
+        QTest::newRow("ssh without host")
+            << QByteArray(
+                   R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "runner": {"kind": "ssh"}})")
+            << "field 'runner.host' is missing";
+        QTest::newRow("port out of range")
+            << QByteArray(
+                   R"({"id": "x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, "runner": {"kind": "ssh", "host": "h", "port": 70000}})")
+            << "field 'runner.port' must be an integer from 0 to 65535";
+        QTest::newRow("hostile id")
+            << QByteArray(R"({"id": "../x", "name": "x", "arch": "riscv64", "cores": 1, "memory_bytes": 1, )" + runner +
+                          "}")
+            << "field 'id' must be letters";
     }
 
     void malformed() {
@@ -174,8 +200,9 @@ private slots:
         const Status s = boardFits(*k230, 400'000'000, 200'000'000);
         QVERIFY(!s.ok());
         const QString m = QString::fromStdString(s.error().message);
-        QVERIFY2(m.contains("502,083,584 bytes") && m.contains("600,000,000 bytes") &&
-                     m.contains("400,000,000") && m.contains("200,000,000"), qPrintable(m));
+        QVERIFY2(m.contains("502,083,584 bytes") && m.contains("600,000,000 bytes") && m.contains("400,000,000") &&
+                     m.contains("200,000,000"),
+                 qPrintable(m));
     }
 
     void toolchainChoice_data() {

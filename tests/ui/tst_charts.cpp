@@ -32,8 +32,10 @@ namespace {
 ui::RunCharts syntheticRun() {
     ui::RunCharts run;
     run.label = "synthetic";
-    run.layers = {{"conv1", "xnnpack", 1.5}, {"pool1", "portable", 0.2}, {"conv2", "xnnpack", 2.5}, {"fc", "portable", 0.4}};
-    run.accuracy = {{"conv1", 1.0, 120, 1e-7}, {"pool1", 0.99999, 100, 1e-6}, {"conv2", 0.95, 12, 0.2}, {"fc", 0.9, 9, 0.3}};
+    run.layers = {
+        {"conv1", "xnnpack", 1.5}, {"pool1", "portable", 0.2}, {"conv2", "xnnpack", 2.5}, {"fc", "portable", 0.4}};
+    run.accuracy = {
+        {"conv1", 1.0, 120, 1e-7}, {"pool1", 0.99999, 100, 1e-6}, {"conv2", 0.95, 12, 0.2}, {"fc", 0.9, 9, 0.3}};
     for (int i = 0; i < 50; ++i) run.latenciesMs.push_back(4.0 + (i % 10) * 0.1);
     return run;
 }
@@ -53,10 +55,14 @@ std::vector<ui::LayerTiming> bigRun() {
     layers.push_back({"/layer3/layer3.0/downsample/downsample.0/Conv", "xnnpack", 0.21});
     layers.push_back({"/layer4/layer4.0/downsample/downsample.0/Conv", "xnnpack", 0.22});
     for (int i = 0; i < 126; ++i)
-        layers.push_back({QStringLiteral("/features/denseblock%1/denselayer%2/Concat_output_0_to_nhwc").arg(i % 4 + 1).arg(i), "portable", 7.6 / 126});
+        layers.push_back(
+            {QStringLiteral("/features/denseblock%1/denselayer%2/Concat_output_0_to_nhwc").arg(i % 4 + 1).arg(i),
+             "portable", 7.6 / 126});
     double rest = 57.0 - 7.6 - 0.63;
     for (int i = 0; layers.size() < 439; ++i)
-        layers.push_back({QStringLiteral("/features/denseblock%1/denselayer%2/conv%3/Conv").arg(i % 4 + 1).arg(i / 2).arg(i % 2 + 1), "xnnpack", rest / 310});
+        layers.push_back(
+            {QStringLiteral("/features/denseblock%1/denselayer%2/conv%3/Conv").arg(i % 4 + 1).arg(i / 2).arg(i % 2 + 1),
+             "xnnpack", rest / 310});
     return layers;
 }
 
@@ -89,7 +95,7 @@ private slots:
         ui::LayerTimingChart* timing = panel.timing();
         QVERIFY(timing->hasData());
         QCOMPARE(barCount(timing->plot()), 4);
-        QCOMPARE(timing->plot()->plottableCount(), 2); // one series per library
+        QCOMPARE(timing->plot()->plottableCount(), 2);                    // one series per library
         QCOMPARE(timing->view(), ui::LayerTimingChart::View::GraphOrder); // a small model: graph order
         QCOMPARE(timing->drawnOrder(), (QStringList{"conv1", "pool1", "conv2", "fc"}));
         timing->setSorted(true);
@@ -137,11 +143,13 @@ private slots:
         ui::LayerTimingChart timing;
         timing.setLayers({{"conv1", "portable", 0.0004, QString()}, {"fc", "portable", 0.0033, QString()}});
         timing.setView(ui::LayerTimingChart::View::Slowest);
-        QVERIFY2(timing.plot()->xAxis->label().contains(QStringLiteral("\u00b5s")), qPrintable(timing.plot()->xAxis->label()));
+        QVERIFY2(timing.plot()->xAxis->label().contains(QStringLiteral("\u00b5s")),
+                 qPrintable(timing.plot()->xAxis->label()));
         QStringList labels;
         for (int i = 0; i < timing.plot()->itemCount(); ++i)
             if (auto* t = qobject_cast<QCPItemText*>(timing.plot()->item(i))) labels << t->text();
-        QVERIFY2(labels.contains(QStringLiteral(" 3.300 \u00b5s (89.2%)")) && labels.contains(QStringLiteral(" 0.400 \u00b5s (10.8%)")),
+        QVERIFY2(labels.contains(QStringLiteral(" 3.300 \u00b5s (89.2%)")) &&
+                     labels.contains(QStringLiteral(" 0.400 \u00b5s (10.8%)")),
                  qPrintable(labels.join('|')));
         ui::LatencyChart latency;
         latency.setSamples({0.0040, 0.0041, 0.0042, 0.0043, 0.0044, 0.0045, 0.0046, 0.0047, 0.0048, 0.0049});
@@ -159,7 +167,8 @@ private slots:
     void reportChartHoldsEveryRow() {
         ui::LayerTimingChart timing;
         std::vector<ui::LayerTiming> layers;
-        for (int i = 0; i < 40; ++i) layers.push_back({QStringLiteral("/block%1/conv/Conv").arg(i), "portable", 1.0 + i, QString()});
+        for (int i = 0; i < 40; ++i)
+            layers.push_back({QStringLiteral("/block%1/conv/Conv").arg(i), "portable", 1.0 + i, QString()});
         timing.setLayers(layers);
         timing.setView(ui::LayerTimingChart::View::Slowest);
         timing.setTopCount(25);
@@ -197,7 +206,9 @@ private slots:
         test::GraphBuilder b("chain");
         ir::Value* x = b.input("x", ir::Shape{1, 8, 16, 16});
         ir::Value* r = b.op(ir::OpKind::Relu, {x}, {}, "relu");
-        ir::Value* p = b.op(ir::OpKind::MaxPool, {r}, {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "pool");
+        ir::Value* p =
+            b.op(ir::OpKind::MaxPool, {r},
+                 {{"kernel_shape", std::vector<int64_t>{2, 2}}, {"strides", std::vector<int64_t>{2, 2}}}, "pool");
         ir::Value* s = b.op(ir::OpKind::Sigmoid, {p}, {}, "sig");
         b.output(s);
         const ir::Graph g = b.build();
@@ -254,7 +265,8 @@ private slots:
         const QString tip = chart.toolTipAt(barCentre(plot, 1, 0.21));
         QVERIFY2(tip.contains(QStringLiteral("/layer3/layer3.0/downsample/downsample.0/Conv")), qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("op: Conv")) && tip.contains(QStringLiteral("xnnpack")), qPrintable(tip));
-        QVERIFY2(tip.contains(QStringLiteral("210.0 \u00b5s")) && tip.contains(QStringLiteral("0.4%")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("210.0 \u00b5s")) && tip.contains(QStringLiteral("0.4%")),
+                 qPrintable(tip));
         // Clicking a row selects its node.
         QSignalSpy clicked(&chart, &ui::LayerTimingChart::nodeClicked);
         QTest::mouseClick(plot, Qt::LeftButton, {}, barCentre(plot, 2, 0.22).toPoint());
@@ -278,7 +290,8 @@ private slots:
         shot(&chart, QStringLiteral("timing-by-op"));
         QCOMPARE(chart.rowTickLabels().at(1), QStringLiteral("layout conversion ×126"));
         const QString tip = chart.rowToolTip(1);
-        QVERIFY2(tip.contains(QStringLiteral("126 layers")) && tip.contains(QStringLiteral("7.600 ms of 57.00 ms (13.3%)")),
+        QVERIFY2(tip.contains(QStringLiteral("126 layers")) &&
+                     tip.contains(QStringLiteral("7.600 ms of 57.00 ms (13.3%)")),
                  qPrintable(tip));
         QVERIFY2(tip.contains(QStringLiteral("portable")), qPrintable(tip));
         QSignalSpy clicked(&chart, &ui::LayerTimingChart::nodeClicked);
@@ -294,7 +307,8 @@ private slots:
     void emptyChartsSayHowToFillThem() {
         ui::ChartsPanel panel;
         showAt(&panel, 800, 300);
-        for (ui::ChartWidget* chart : std::initializer_list<ui::ChartWidget*>{panel.timing(), panel.accuracy(), panel.latency()}) {
+        for (ui::ChartWidget* chart :
+             std::initializer_list<ui::ChartWidget*>{panel.timing(), panel.accuracy(), panel.latency()}) {
             QVERIFY(chart->placeholderVisible() || !chart->isVisible());
             QVERIFY2(chart->placeholderText().contains(QStringLiteral("F5")), qPrintable(chart->placeholderText()));
         }
@@ -370,7 +384,8 @@ private slots:
     void accuracyShowsToleranceAndWorstLayer() {
         ui::LayerAccuracyChart chart;
         std::vector<ui::LayerAccuracy> layers;
-        for (int i = 0; i < 120; ++i) layers.push_back({QStringLiteral("/blocks/b%1/Conv").arg(i), 1.0, 120, std::pow(10.0, -12 + i / 10.0)});
+        for (int i = 0; i < 120; ++i)
+            layers.push_back({QStringLiteral("/blocks/b%1/Conv").arg(i), 1.0, 120, std::pow(10.0, -12 + i / 10.0)});
         layers[77].cosine = 0.98;
         chart.setLayers(layers);
         showAt(&chart, 800, 260);
@@ -396,7 +411,8 @@ private slots:
         // 120 names cannot sit side by side: layer numbers, and the tooltip names the layer.
         QVERIFY(plot->xAxis->label().contains(QStringLiteral("hover")));
         const QString tip = chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(77), plot->yAxis->coordToPixel(0.99)));
-        QVERIFY2(tip.contains(QStringLiteral("/blocks/b77/Conv")) && tip.contains(QStringLiteral("worst layer")), qPrintable(tip));
+        QVERIFY2(tip.contains(QStringLiteral("/blocks/b77/Conv")) && tip.contains(QStringLiteral("worst layer")),
+                 qPrintable(tip));
     }
 
     // Defect 8: the legend covered 40% of the plot, the arena line hid under the lower-bound
@@ -415,7 +431,8 @@ private slots:
         QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
         shot(&chart, QStringLiteral("memory"));
         for (int i = 0; i < plot->legend->itemCount(); ++i) // no entry clipped by the chart's width
-            if (QCPAbstractLegendItem* item = plot->legend->item(i)) QVERIFY(item->outerRect().right() <= plot->width());
+            if (QCPAbstractLegendItem* item = plot->legend->item(i))
+                QVERIFY(item->outerRect().right() <= plot->width());
         // The arena is drawn after (over) the bound, thicker, and says when it equals it.
         QCPGraph* bound = nullptr;
         QCPGraph* arena = nullptr;
@@ -428,7 +445,8 @@ private slots:
         QVERIFY(arena->pen().widthF() > bound->pen().widthF());
         QVERIFY2(arena->name().contains(QStringLiteral("optimal")), qPrintable(arena->name()));
         const QString tip = chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(1.5), plot->yAxis->coordToPixel(5.0)));
-        QVERIFY2(tip.contains(QStringLiteral("relu1_out")) && tip.contains(QStringLiteral("048 bytes")) && tip.contains(QStringLiteral("pool1")),
+        QVERIFY2(tip.contains(QStringLiteral("relu1_out")) && tip.contains(QStringLiteral("048 bytes")) &&
+                     tip.contains(QStringLiteral("pool1")),
                  qPrintable(tip));
         QVERIFY(chart.toolTipAt(QPointF(plot->xAxis->coordToPixel(2), plot->yAxis->coordToPixel(1.0))).isEmpty());
     }

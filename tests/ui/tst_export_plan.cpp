@@ -80,8 +80,9 @@ private slots:
         for (const ir::Node* n : shown->adaptation.graph.nodes()) {
             if (!n->output(0)) continue;
             const auto& a = shown->adaptation.nodes.at(n->name);
-            planned << QString::fromStdString(n->name + " " + a.library + " " + std::string(exporter::assignmentRuleName(a.rule)) +
-                                              " " + std::string(targets::dataFormatName(a.format)) + " " + a.reason);
+            planned << QString::fromStdString(n->name + " " + a.library + " " +
+                                              std::string(exporter::assignmentRuleName(a.rule)) + " " +
+                                              std::string(targets::dataFormatName(a.format)) + " " + a.reason);
         }
         QCOMPARE(written, planned);
         QVERIFY(written.join('\n').contains(conv + QStringLiteral(" portable node override")));

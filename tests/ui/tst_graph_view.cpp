@@ -67,14 +67,15 @@ std::shared_ptr<const ir::Graph> denseGraph(int chain) {
             ir::Value* in = features.size() == 1
                                 ? features.front()
                                 : b.op(ir::OpKind::Concat, features, {{"axis", int64_t(1)}}, "concat" + id);
-            ir::Value* h = b.op(ir::OpKind::Conv, {in, b.weights("w" + id, ir::Shape{2, channels, 1, 1})}, {},
-                                "conv" + id);
+            ir::Value* h =
+                b.op(ir::OpKind::Conv, {in, b.weights("w" + id, ir::Shape{2, channels, 1, 1})}, {}, "conv" + id);
             for (int k = 1; k < chain; ++k)
                 h = b.op(k % 2 ? ir::OpKind::Relu : ir::OpKind::Sigmoid, {h}, {}, "act" + id + "_" + std::to_string(k));
             features.push_back(h);
             channels += 2;
         }
-        ir::Value* all = b.op(ir::OpKind::Concat, features, {{"axis", int64_t(1)}}, "block_out" + std::to_string(layer));
+        ir::Value* all =
+            b.op(ir::OpKind::Concat, features, {{"axis", int64_t(1)}}, "block_out" + std::to_string(layer));
         x = b.op(ir::OpKind::Conv, {all, b.weights("t" + std::to_string(layer), ir::Shape{2, channels, 1, 1})}, {},
                  "transition" + std::to_string(layer));
     }
@@ -251,7 +252,11 @@ private slots:
             const QPointF after = view->mapToScene(at.toPoint());
             QVERIFY2(QLineF(before, after).length() * view->zoom() <= 2.5,
                      qPrintable(QStringLiteral("%1 notches: the point under the cursor moved from (%2, %3) to (%4, %5)")
-                                    .arg(notches).arg(before.x()).arg(before.y()).arg(after.x()).arg(after.y())));
+                                    .arg(notches)
+                                    .arg(before.x())
+                                    .arg(before.y())
+                                    .arg(after.x())
+                                    .arg(after.y())));
         }
     }
 
@@ -265,7 +270,8 @@ private slots:
         QVERIFY(ready.wait(30000));
         QLineEdit* find = panel.searchField();
         find->setText(QStringLiteral("transition"));
-        QVERIFY2(panel.matchLabel()->text().startsWith(QStringLiteral("4 match")), qPrintable(panel.matchLabel()->text()));
+        QVERIFY2(panel.matchLabel()->text().startsWith(QStringLiteral("4 match")),
+                 qPrintable(panel.matchLabel()->text()));
         QTest::keyClick(find, Qt::Key_Return);
         QCOMPARE(panel.matchLabel()->text(), QStringLiteral("1 of 4"));
         const QString first = panel.scene()->selectedNode();
@@ -391,7 +397,8 @@ private slots:
                                      ir::OpCategory::Activation, ir::OpCategory::Elementwise, ir::OpCategory::Pooling,
                                      ir::OpCategory::Reduction, ir::OpCategory::Shape, ir::OpCategory::Data}) {
                 const QColor a = ui::libraryColor(lib, palette), b = ui::categoryColor(c, palette);
-                const int distance = std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
+                const int distance =
+                    std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) + std::abs(a.blue() - b.blue());
                 QVERIFY2(distance > 60, qPrintable(lib + " looks like a category colour"));
             }
     }

@@ -130,7 +130,8 @@ private slots:
         for (QDockWidget* d : w.findChildren<QDockWidget*>()) d->show();
         QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
         const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
-        QVERIFY2(min.width() <= 1366 && min.height() <= 740, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
+        QVERIFY2(min.width() <= 1366 && min.height() <= 740,
+                 qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
         w.resize(1366, 740);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -138,7 +139,8 @@ private slots:
         w.chartsDock()->show();
         w.chartsDock()->raise();
         QApplication::processEvents();
-        QVERIFY2(w.height() <= 740 && w.width() <= 1366, qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
+        QVERIFY2(w.height() <= 740 && w.width() <= 1366,
+                 qPrintable(QStringLiteral("%1x%2").arg(w.width()).arg(w.height())));
         const QSize after = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
         QVERIFY2(after.height() <= 740, qPrintable(QString::number(after.height())));
         for (const char* name : {"propertiesDock", "targetDock", "chartsDock", "jobsDock", "historyDock"})
@@ -161,7 +163,9 @@ private slots:
             const int h = panel->view()->height();
             QVERIFY2(h >= w.height() * 45 / 100,
                      qPrintable(QStringLiteral("graph view %1 px of a %2 px window (central %3)")
-                                    .arg(h).arg(w.height()).arg(w.centralWidget()->height())));
+                                    .arg(h)
+                                    .arg(w.height())
+                                    .arg(w.centralWidget()->height())));
         }
         // The rewrites are below the graphs; clicked, they still highlight nodes in both panes.
         QDockWidget* rewrites = dockNamed(w, "rewritesDock");
@@ -170,7 +174,8 @@ private slots:
         QVERIFY(w.stages()->rewriteLog()->count() > 0);
         // Minimum size unchanged.
         const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
-        QVERIFY2(min.width() <= 1366 && min.height() <= 740, qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
+        QVERIFY2(min.width() <= 1366 && min.height() <= 740,
+                 qPrintable(QStringLiteral("%1x%2").arg(min.width()).arg(min.height())));
     }
 
     // Issue #33: at 1366x768 with every dock at once, Run history showed zero table rows,
@@ -192,7 +197,9 @@ private slots:
                 for (int i = 0; i < 3; ++i) QApplication::processEvents();
                 QTest::qWait(20);
             };
-            auto size = [](QWidget* widget) { return QStringLiteral("%1x%2").arg(widget->width()).arg(widget->height()); };
+            auto size = [](QWidget* widget) {
+                return QStringLiteral("%1x%2").arg(widget->width()).arg(widget->height());
+            };
             const QString shots = qEnvironmentVariable("EMBARK_TEST_SHOTS");
 
             w.workspaces()->setMode(M::Inspect);
@@ -200,13 +207,16 @@ private slots:
             if (!shots.isEmpty()) w.grab().save(shots + QStringLiteral("/workspace-inspect.png"));
             for (ui::GraphPanel* panel : {w.stages()->beforePanel(), w.stages()->afterPanel()})
                 QVERIFY2(panel->view()->height() >= 320, qPrintable(size(panel->view())));
-            QVERIFY2(w.propertiesDock()->isVisible() && w.propertiesDock()->width() >= 280, qPrintable(size(w.propertiesDock())));
+            QVERIFY2(w.propertiesDock()->isVisible() && w.propertiesDock()->width() >= 280,
+                     qPrintable(size(w.propertiesDock())));
             QVERIFY(w.targetDock()->isVisible());
             QVERIFY(!w.chartsDock()->isVisible() && !w.historyDock()->isVisible());
             auto* targetScroll = qobject_cast<QScrollArea*>(w.targetDock()->widget());
             QVERIFY(targetScroll);
             QVERIFY2(!targetScroll->horizontalScrollBar()->isVisible(),
-                     qPrintable(QStringLiteral("target %1, panel needs %2").arg(size(targetScroll)).arg(w.target()->minimumSizeHint().width())));
+                     qPrintable(QStringLiteral("target %1, panel needs %2")
+                                    .arg(size(targetScroll))
+                                    .arg(w.target()->minimumSizeHint().width())));
 
             w.workspaces()->setMode(M::Run);
             settle();
@@ -217,7 +227,8 @@ private slots:
             settle();
             QVERIFY2(w.charts()->timing()->plot()->width() >= 700, qPrintable(size(w.charts()->timing()->plot())));
             QVERIFY2(w.charts()->timing()->plot()->height() >= 150, qPrintable(size(w.charts()->timing()->plot())));
-            QVERIFY2(w.stages()->afterPanel()->view()->height() >= 200, qPrintable(size(w.stages()->afterPanel()->view())));
+            QVERIFY2(w.stages()->afterPanel()->view()->height() >= 200,
+                     qPrintable(size(w.stages()->afterPanel()->view())));
             QVERIFY(w.targetDock()->isVisible());
             QVERIFY2(!targetScroll->horizontalScrollBar()->isVisible(), qPrintable(size(targetScroll)));
 
@@ -267,7 +278,8 @@ private slots:
         QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
         ui::StagesView* stages = w.stages();
         ui::StudioSession* session = w.session();
-        QTRY_VERIFY(!stages->beforePanel()->scene()->isLayoutPending() && !stages->afterPanel()->scene()->isLayoutPending());
+        QTRY_VERIFY(!stages->beforePanel()->scene()->isLayoutPending() &&
+                    !stages->afterPanel()->scene()->isLayoutPending());
         using C = ui::StagesView::Colouring;
         QComboBox* box = stages->colouringBox();
         QCOMPARE(box->count(), 6); // default, time, error, memory, changes, ONNX Runtime partitions
@@ -283,8 +295,10 @@ private slots:
         QVERIFY(!items->item(box->findData(int(C::Time)))->isEnabled()); // no run yet
         stages->setColouring(C::Memory);
         QCOMPARE(after->legend().title, QStringLiteral("Colour: memory in use"));
-        for (const QString& label : {after->legend().entries.first().label, after->legend().entries.at(4).label}) // a data size
-            QVERIFY2(label.endsWith(QStringLiteral("bytes")) || label.endsWith(QStringLiteral("iB")), qPrintable(label));
+        for (const QString& label :
+             {after->legend().entries.first().label, after->legend().entries.at(4).label}) // a data size
+            QVERIFY2(label.endsWith(QStringLiteral("bytes")) || label.endsWith(QStringLiteral("iB")),
+                     qPrintable(label));
 
         // A run: its time and error by fused node.
         auto fused = session->stageGraph(session->lastStage());
@@ -336,9 +350,11 @@ private slots:
             if (tree->topLevelItem(i)->text(0) == QStringLiteral("Layer figures")) figures = tree->topLevelItem(i);
         QVERIFY(figures);
         QStringList rows;
-        for (int i = 0; i < figures->childCount(); ++i) rows << figures->child(i)->text(0) + QLatin1Char('=') + figures->child(i)->text(1);
+        for (int i = 0; i < figures->childCount(); ++i)
+            rows << figures->child(i)->text(0) + QLatin1Char('=') + figures->child(i)->text(1);
         QCOMPARE(figures->childCount(), 3);
-        QVERIFY2(rows.at(0).startsWith(QStringLiteral("time (ms)=")) && rows.at(0).contains(mostName), qPrintable(rows.join('|')));
+        QVERIFY2(rows.at(0).startsWith(QStringLiteral("time (ms)=")) && rows.at(0).contains(mostName),
+                 qPrintable(rows.join('|')));
         QVERIFY2(rows.at(1).startsWith(QStringLiteral("error (max_rel)=")), qPrintable(rows.join('|')));
         QVERIFY2(rows.at(2).startsWith(QStringLiteral("memory in use=")), qPrintable(rows.join('|')));
 
@@ -359,12 +375,15 @@ private slots:
         QApplication::processEvents(); // the first-start split
         QVERIFY2(w.propertiesDock()->height() > 300, qPrintable(QString::number(w.propertiesDock()->height())));
         const int column = w.propertiesDock()->height() + w.targetDock()->height();
-        w.resizeDocks({w.propertiesDock(), w.targetDock()}, {480, column - 480}, Qt::Vertical); // the splitter dragged down
+        w.resizeDocks({w.propertiesDock(), w.targetDock()}, {480, column - 480},
+                      Qt::Vertical); // the splitter dragged down
         QApplication::processEvents();
         QTRY_VERIFY2(w.propertiesDock()->height() >= 440,
-                 qPrintable(QStringLiteral("properties %1, target %2 (minimum %3), central %4")
-                                .arg(w.propertiesDock()->height()).arg(w.targetDock()->height())
-                                .arg(w.targetDock()->minimumSizeHint().height()).arg(w.centralWidget()->height())));
+                     qPrintable(QStringLiteral("properties %1, target %2 (minimum %3), central %4")
+                                    .arg(w.propertiesDock()->height())
+                                    .arg(w.targetDock()->height())
+                                    .arg(w.targetDock()->minimumSizeHint().height())
+                                    .arg(w.centralWidget()->height())));
         QVERIFY(w.targetDock()->isVisible());
     }
 
@@ -426,12 +445,15 @@ private slots:
             QStringLiteral("{\"type\":\"meta\",\"model\":\"digits\",\"arch\":\"riscv64\",\"libs\":[\"portable\"],"
                            "\"arena_bytes\":4096,\"layers\":3,\"threads\":1,\"warmup\":1,\"iterations\":2}"),
             QStringLiteral("{\"type\":\"latency\",\"iteration\":0,\"ns\":10947000}"),
-            QStringLiteral("{\"type\":\"layer\",\"iteration\":0,\"index\":1,\"node\":\"conv\",\"lib\":\"portable\",\"ns\":1000}"),
-            QStringLiteral("{\"type\":\"dump\",\"layer\":1,\"node\":\"conv\",\"lib\":\"portable\",\"shape\":[1,8],\"file\":\"d.bin\"}"),
-            QStringLiteral("{\"type\":\"check\",\"output\":\"y\",\"max_abs\":4.1e-06,\"max_rel\":2.9e-06,\"tolerance\":0.0001,\"ok\":true}"),
+            QStringLiteral(
+                "{\"type\":\"layer\",\"iteration\":0,\"index\":1,\"node\":\"conv\",\"lib\":\"portable\",\"ns\":1000}"),
+            QStringLiteral("{\"type\":\"dump\",\"layer\":1,\"node\":\"conv\",\"lib\":\"portable\",\"shape\":[1,8],"
+                           "\"file\":\"d.bin\"}"),
+            QStringLiteral("{\"type\":\"check\",\"output\":\"y\",\"max_abs\":4.1e-06,\"max_rel\":2.9e-06,\"tolerance\":"
+                           "0.0001,\"ok\":true}"),
         };
-        auto job = std::make_shared<jobs::Job>(QStringLiteral("Benchmark digits_cnn on sim-k230 (portable)"), jobs::JobKind::Benchmark,
-                                               [json](jobs::JobContext& ctx) -> Status {
+        auto job = std::make_shared<jobs::Job>(QStringLiteral("Benchmark digits_cnn on sim-k230 (portable)"),
+                                               jobs::JobKind::Benchmark, [json](jobs::JobContext& ctx) -> Status {
                                                    ctx.log(QStringLiteral("== run"));
                                                    for (const QString& line : json) ctx.log(line);
                                                    ctx.setResult({}, QStringLiteral("ok"));
@@ -445,14 +467,15 @@ private slots:
                  qPrintable(row->text(0)));
         QVERIFY(row->toolTip(0).contains(QStringLiteral("Benchmark digits_cnn on sim-k230 (portable)")));
         QCOMPARE(panel.list()->textElideMode(), Qt::ElideMiddle); // both ends of similar names stay visible
-        QVERIFY(!row->text(4).isEmpty()); // the start time
+        QVERIFY(!row->text(4).isEmpty());                         // the start time
         QTRY_COMPARE(panel.selectedJob(), job->id());
         const QString log = panel.logView()->toPlainText();
         QVERIFY2(!log.contains(QStringLiteral("{\"type\"")), qPrintable(log));
         QVERIFY2(log.contains(QStringLiteral("iteration 1: 10.947 ms")), qPrintable(log));
         QVERIFY2(log.contains(QStringLiteral("check of y")), qPrintable(log));
         QVERIFY(!log.contains(QStringLiteral("d.bin"))); // dumps and per-layer lines are the charts' business
-        QCOMPARE(ui::JobsPanel::displayLine(QStringLiteral("[3/40] Building CXX")), QStringLiteral("[3/40] Building CXX"));
+        QCOMPARE(ui::JobsPanel::displayLine(QStringLiteral("[3/40] Building CXX")),
+                 QStringLiteral("[3/40] Building CXX"));
     }
 
     // Defect 14: "...terminé : run 5: median 10.947 ms over 10 iterations".
@@ -465,11 +488,12 @@ private slots:
         jobs::BenchResult result;
         result.record.id = 5;
         for (int i = 0; i < 10; ++i) result.record.latencyNs.push_back(10947000);
-        auto job = std::make_shared<jobs::Job>(QStringLiteral("Benchmark digits_cnn"), jobs::JobKind::Benchmark,
-                                               [result](jobs::JobContext& ctx) -> Status {
-                                                   ctx.setResult(result, QStringLiteral("run 5: median 10.947 ms over 10 iterations"));
-                                                   return {};
-                                               });
+        auto job = std::make_shared<jobs::Job>(
+            QStringLiteral("Benchmark digits_cnn"), jobs::JobKind::Benchmark,
+            [result](jobs::JobContext& ctx) -> Status {
+                ctx.setResult(result, QStringLiteral("run 5: median 10.947 ms over 10 iterations"));
+                return {};
+            });
         w.jobs()->queue()->enqueue(job);
         QVERIFY(w.jobs()->queue()->waitForIdle(5000));
         auto* toast = w.findChild<QLabel*>(QStringLiteral("jobToast"));
@@ -477,7 +501,8 @@ private slots:
         QCoreApplication::removeTranslator(&fr);
         QVERIFY(toast);
         const QString text = toast->text();
-        QVERIFY2(text.contains(QStringLiteral("10,947")) && text.contains(QStringLiteral("5, ")), qPrintable(text)); // run 5, decimal comma
+        QVERIFY2(text.contains(QStringLiteral("10,947")) && text.contains(QStringLiteral("5, ")),
+                 qPrintable(text)); // run 5, decimal comma
         for (const char* english : {"median", "over", "iterations", "finished"})
             QVERIFY2(!text.contains(QLatin1String(english)), qPrintable(text));
     }
@@ -490,7 +515,8 @@ private slots:
         QVERIFY(ui::InputShapesDialog::needsShapes(path, &inputs));
         QCOMPARE(inputs.size(), size_t(1));
         QCOMPARE(inputs[0].dims[0].param, std::string("N"));
-        QVERIFY(!ui::InputShapesDialog::needsShapes(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")));
+        QVERIFY(!ui::InputShapesDialog::needsShapes(test::sourceDir() +
+                                                    QStringLiteral("/resources/models/digits_cnn.onnx")));
 
         ui::MainWindow w;
         QVERIFY(!w.openModel(path, /*quiet=*/true)); // quiet opens (scripts, tests) never ask
@@ -530,7 +556,8 @@ private slots:
         QVERIFY2(rows.contains(QStringLiteral("Open model=Ctrl+O")), qPrintable(rows.join('\n')));
         ui::UserGuideDialog guide;
         const QString text = guide.browser()->toPlainText();
-        QVERIFY2(text.contains(QStringLiteral("Open a model")) && text.contains(QStringLiteral("free dimensions")), qPrintable(text.left(300)));
+        QVERIFY2(text.contains(QStringLiteral("Open a model")) && text.contains(QStringLiteral("free dimensions")),
+                 qPrintable(text.left(300)));
         for (const char* topic : {"Export report", "fold", "changes between the stages", "memory in use", "Rewrites"})
             QVERIFY2(text.contains(QLatin1String(topic)), topic);
     }

@@ -52,8 +52,7 @@ QStringList quantizableNodes() {
     if (!g) return {};
     QStringList out;
     for (const ir::Node* n : g->nodes())
-        if (jobs::keepInFloatTarget(*g, n->name) == n->name)
-            out << QString::fromStdString(n->name);
+        if (jobs::keepInFloatTarget(*g, n->name) == n->name) out << QString::fromStdString(n->name);
     return out;
 }
 
@@ -105,7 +104,8 @@ private slots:
         dialog.accept();
         QVERIFY(dialog.isVisible()); // not accepted
         QVERIFY(dialog.errorLabel()->isVisible());
-        QVERIFY2(dialog.errorLabel()->text().contains(QLatin1String("calibration data")), qPrintable(dialog.errorLabel()->text()));
+        QVERIFY2(dialog.errorLabel()->text().contains(QLatin1String("calibration data")),
+                 qPrintable(dialog.errorLabel()->text()));
 
         dialog.calibrationList()->addItem(m_tmp.filePath("no_such_folder"));
         QVERIFY(dialog.validationError().contains(QLatin1String("does not exist")));
@@ -161,7 +161,8 @@ private slots:
         QVERIFY2(job->state() == jobs::JobState::Succeeded, qPrintable(job->message()));
         QVERIFY(QFileInfo::exists(m_tmp.filePath("digits.int8.onnx")));
         QVERIFY(q->openQuantizedAction()->isEnabled());
-        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("%1 layer(s) int8, 0 kept in float").arg(expected.size())),
+        QVERIFY2(w.statusBar()->currentMessage().contains(
+                     QStringLiteral("%1 layer(s) int8, 0 kept in float").arg(expected.size())),
                  qPrintable(w.statusBar()->currentMessage()));
 
         // One bar per quantized layer, in the float model's order, shown in the Charts dock.
@@ -251,7 +252,8 @@ private slots:
     // requantizing (its float output still differs a little from the float model's).
     void keptInFloatIsNeverTheLowestSnr() {
         ui::QuantErrorSeries before{QStringLiteral("minmax"), {}, 10};
-        before.layers = {{"conv1", "Conv", "a", true, false, 40, 1, 0}, {"conv2", "Conv", "b", true, true, 12, 1, 0},
+        before.layers = {{"conv1", "Conv", "a", true, false, 40, 1, 0},
+                         {"conv2", "Conv", "b", true, true, 12, 1, 0},
                          {"fc", "Gemm", "c", true, false, 30, 1, 0}};
         ui::QuantErrorSeries after = before;
         after.label = QStringLiteral("with 'conv2' in float");
@@ -296,7 +298,8 @@ private slots:
         // The digits test sets as 16x16 grayscale PNGs (pixels in [0,1] -> 0..255).
         QDir(m_tmp.path()).mkpath("png/sub");
         for (int k = 0; k < 10; ++k) {
-            auto set = onnx::readTestDataSet(QStringLiteral("%1/test_data_set_%2").arg(digitsSets()).arg(k).toStdString());
+            auto set =
+                onnx::readTestDataSet(QStringLiteral("%1/test_data_set_%2").arg(digitsSets()).arg(k).toStdString());
             QVERIFY(set);
             const ir::Tensor& t = set->inputs[0].tensor;
             QCOMPARE(t.numel(), int64_t(16 * 16));
@@ -325,7 +328,8 @@ private slots:
         QVERIFY(set);
         QDir(m_tmp.path()).mkdir("npy");
         for (int i = 0; i < 400; ++i)
-            QVERIFY(onnx::writeNpy(m_tmp.filePath(QStringLiteral("npy/s%1.npy").arg(i)).toStdString(), set->inputs[0].tensor));
+            QVERIFY(onnx::writeNpy(m_tmp.filePath(QStringLiteral("npy/s%1.npy").arg(i)).toStdString(),
+                                   set->inputs[0].tensor));
         ui::MainWindow w;
         QVERIFY(w.openModel(digitsModel(), true));
         ui::StudioQuantize* q = w.quantize();

@@ -108,7 +108,8 @@ private slots:
     // A fresh store with three runs before each test.
     void init() {
         const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(' ', '_');
-        m_path = m_dir.filePath(QStringLiteral("runs-%1-%2.sqlite").arg(QLatin1String(QTest::currentTestFunction()), tag));
+        m_path =
+            m_dir.filePath(QStringLiteral("runs-%1-%2.sqlite").arg(QLatin1String(QTest::currentTestFunction()), tag));
         QFile::remove(m_path);
         auto store = store::RunStore::open(m_path);
         QVERIFY2(store.ok(), store.ok() ? "" : store.error().message.c_str());
@@ -146,15 +147,33 @@ private slots:
         QTest::addColumn<QDate>("from");
         QTest::addColumn<QDate>("to");
         QTest::addColumn<int>("rows");
-        QTest::newRow("no filter") << "" << "" << "" << QDate() << QDate() << 3;
-        QTest::newRow("model") << "digits" << "" << "" << QDate() << QDate() << 2;
-        QTest::newRow("model nowhere") << "mobilenet" << "" << "" << QDate() << QDate() << 0;
-        QTest::newRow("board") << "" << "host" << "" << QDate() << QDate() << 1;
-        QTest::newRow("library") << "" << "" << "xnnpack" << QDate() << QDate() << 2;
-        QTest::newRow("model and library") << "digits" << "" << "xnnpack" << QDate() << QDate() << 1;
-        QTest::newRow("from") << "" << "" << "" << QDate(2024, 2, 1) << QDate() << 2;
-        QTest::newRow("to") << "" << "" << "" << QDate() << QDate(2024, 3, 5) << 2;
-        QTest::newRow("from and to") << "" << "" << "" << QDate(2024, 2, 1) << QDate(2024, 4, 30) << 1;
+        QTest::newRow("no filter") << ""
+                                   << ""
+                                   << "" << QDate() << QDate() << 3;
+        QTest::newRow("model") << "digits"
+                               << ""
+                               << "" << QDate() << QDate() << 2;
+        QTest::newRow("model nowhere") << "mobilenet"
+                                       << ""
+                                       << "" << QDate() << QDate() << 0;
+        QTest::newRow("board") << ""
+                               << "host"
+                               << "" << QDate() << QDate() << 1;
+        QTest::newRow("library") << ""
+                                 << ""
+                                 << "xnnpack" << QDate() << QDate() << 2;
+        QTest::newRow("model and library") << "digits"
+                                           << ""
+                                           << "xnnpack" << QDate() << QDate() << 1;
+        QTest::newRow("from") << ""
+                              << ""
+                              << "" << QDate(2024, 2, 1) << QDate() << 2;
+        QTest::newRow("to") << ""
+                            << ""
+                            << "" << QDate() << QDate(2024, 3, 5) << 2;
+        QTest::newRow("from and to") << ""
+                                     << ""
+                                     << "" << QDate(2024, 2, 1) << QDate(2024, 4, 30) << 1;
     }
     void filtersNarrowTheTable() {
         QFETCH(QString, model);
@@ -211,7 +230,8 @@ private slots:
         QCOMPARE(barsIn(chart->plot()), 2);
         const QString csv = chart->toCsv();
         QVERIFY2(csv.contains(QStringLiteral("#%1 digits_cnn").arg(m_portable)) &&
-                     csv.contains(QStringLiteral("#%1 digits_cnn").arg(m_xnnpack)), qPrintable(csv));
+                     csv.contains(QStringLiteral("#%1 digits_cnn").arg(m_xnnpack)),
+                 qPrintable(csv));
         chart->setMode(ui::RunComparisonChart::Mode::LayerDeltas);
         QCOMPARE(barsIn(chart->plot()), 3); // conv1, pool1, fc of the second run against the first
         // The store's comparison: 4 ms against 2.5 ms with 40 samples each is a real difference.
@@ -226,9 +246,10 @@ private slots:
         panel.setCharts(&charts);
         panel.selectRuns({m_portable, m_xnnpack}); // table order: newest (xnnpack) first
         panel.compareAction()->trigger();
-        const QString expected = QStringLiteral("#%1 against #%2 (baseline): median #%2 4.030 ms -> #%1 2.530 ms (x0.628)")
-                                     .arg(m_xnnpack)
-                                     .arg(m_portable);
+        const QString expected =
+            QStringLiteral("#%1 against #%2 (baseline): median #%2 4.030 ms -> #%1 2.530 ms (x0.628)")
+                .arg(m_xnnpack)
+                .arg(m_portable);
         QVERIFY2(panel.statusText().contains(expected), qPrintable(panel.statusText() + "\nexpected: " + expected));
         ui::RunComparisonChart* chart = charts.comparison();
         QVERIFY(chart->runs().front().label.startsWith(QStringLiteral("#%1 ").arg(m_portable))); // the baseline first
@@ -249,8 +270,10 @@ private slots:
         panel.setCharts(&charts);
         panel.selectRuns({m_portable, *id});
         panel.compareAction()->trigger();
-        QVERIFY2(panel.statusText().contains(QStringLiteral("different models (digits_cnn.onnx, resnet18.onnx)")), qPrintable(panel.statusText()));
-        QVERIFY2(charts.comparison()->warning().contains(QStringLiteral("different models")), qPrintable(charts.comparison()->warning()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("different models (digits_cnn.onnx, resnet18.onnx)")),
+                 qPrintable(panel.statusText()));
+        QVERIFY2(charts.comparison()->warning().contains(QStringLiteral("different models")),
+                 qPrintable(charts.comparison()->warning()));
     }
 
     // Issue 17: the comparison says what ran each run (an export, or ONNX Runtime and its
@@ -259,11 +282,14 @@ private slots:
         auto writer = store::RunStore::open(m_path);
         QVERIFY(writer.ok());
         store::RunRecord k1 = makeRun("/models/digits_cnn.onnx", "spacemit-k1", "onnxruntime", QDate(2024, 6, 1), 3.0);
-        k1.extra = QJsonObject{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
-                               {"ep_options", QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "1"}, {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}}};
+        k1.extra = QJsonObject{
+            {"runtime", "onnxruntime"},
+            {"ep", "spacemit"},
+            {"ep_options", QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "1"}, {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}}};
         store::RunRecord k1b = k1;
         k1b.fingerprint.date = k1b.fingerprint.date.addDays(1);
-        k1b.extra["ep_options"] = QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "4"}, {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}};
+        k1b.extra["ep_options"] =
+            QJsonObject{{"SPACEMIT_EP_INTRA_THREAD_NUM", "4"}, {"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}};
         auto a = (*writer)->addRun(k1);
         auto b = (*writer)->addRun(k1b);
         QVERIFY(a.ok() && b.ok());
@@ -273,14 +299,18 @@ private slots:
         panel.selectRuns({*a, *b});
         panel.compareAction()->trigger();
         QCOMPARE(panel.runtimeDifferences(),
-                 QStringList{QStringLiteral("EP options that differ, #%1 -> #%2: SPACEMIT_EP_INTRA_THREAD_NUM 1 -> 4").arg(*a).arg(*b)});
-        QVERIFY2(panel.statusText().contains(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_NUM 1 -> 4")), qPrintable(panel.statusText()));
+                 QStringList{QStringLiteral("EP options that differ, #%1 -> #%2: SPACEMIT_EP_INTRA_THREAD_NUM 1 -> 4")
+                                 .arg(*a)
+                                 .arg(*b)});
+        QVERIFY2(panel.statusText().contains(QStringLiteral("SPACEMIT_EP_INTRA_THREAD_NUM 1 -> 4")),
+                 qPrintable(panel.statusText()));
         // An export (the baseline) against ONNX Runtime: the runtimes, and the options only B set.
         panel.selectRuns({m_portable, *a});
         panel.compareAction()->trigger();
         const QStringList lines = panel.runtimeDifferences();
         QCOMPARE(lines.size(), 2);
-        QCOMPARE(lines[0], QStringLiteral("Runtime: #%1 Embark export, #%2 ONNX Runtime (ep spacemit)").arg(m_portable).arg(*a));
+        QCOMPARE(lines[0],
+                 QStringLiteral("Runtime: #%1 Embark export, #%2 ONNX Runtime (ep spacemit)").arg(m_portable).arg(*a));
         QVERIFY2(lines[1].contains(QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS (not set) -> 1")), qPrintable(lines[1]));
         // Two exports: nothing about runtimes.
         panel.selectRuns({m_portable, m_xnnpack});
@@ -323,11 +353,13 @@ private slots:
         for (const ir::Node* n : window.session()->stageGraph(0)->nodes()) names << QString::fromStdString(n->name);
         QVERIFY(names.size() >= 6);
         store::RunRecord k1 = makeRun(modelPath.toStdString(), "spacemit-k1", "onnxruntime", QDate(2024, 6, 1), 3.0);
-        k1.extra = QJsonObject{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
-                               {"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}},
-                               {"subgraphs", QJsonArray{QJsonObject{{"file", "/tmp/run/subgraph_0.onnx"},
-                                                                    {"nodes", QJsonArray::fromStringList(names.mid(0, 4))}}}},
-                               {"subgraph_count", 1}};
+        k1.extra =
+            QJsonObject{{"runtime", "onnxruntime"},
+                        {"ep", "spacemit"},
+                        {"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}},
+                        {"subgraphs", QJsonArray{QJsonObject{{"file", "/tmp/run/subgraph_0.onnx"},
+                                                             {"nodes", QJsonArray::fromStringList(names.mid(0, 4))}}}},
+                        {"subgraph_count", 1}};
         auto writer = store::RunStore::open(store::RunStore::defaultPath());
         QVERIFY(writer.ok());
         auto id = (*writer)->addRun(k1);
@@ -343,7 +375,8 @@ private slots:
                  qPrintable(title));
         QCOMPARE(window.stages()->beforePanel()->scene()->nodeClass(names[0]), 0);
         auto propertyValue = [&](const QString& key) {
-            const QList<QTreeWidgetItem*> found = window.properties()->tree()->findItems(key, Qt::MatchExactly | Qt::MatchRecursive);
+            const QList<QTreeWidgetItem*> found =
+                window.properties()->tree()->findItems(key, Qt::MatchExactly | Qt::MatchRecursive);
             return found.isEmpty() ? QString() : found.first()->text(1);
         };
         window.session()->select(0, names[1]);
@@ -364,18 +397,21 @@ private slots:
     // Issue 19: two runs' plans side by side from the history, with nodes re-assigned to
     // another library or layout, fused differently, added and removed marked in both.
     void diffPlansShowsTwoRunsSideBySide() {
-        auto node = [](const std::string& name, const std::string& op, const std::string& lib, const std::string& layout,
-                       std::vector<std::string> in, std::vector<std::string> out, std::vector<std::string> from) {
-            return store::PlanNode{name, op, lib, layout, std::move(in), std::move(out), {{1, 4, 8, 8}}, std::move(from)};
+        auto node = [](const std::string& name, const std::string& op, const std::string& lib,
+                       const std::string& layout, std::vector<std::string> in, std::vector<std::string> out,
+                       std::vector<std::string> from) {
+            return store::PlanNode{name,           op, lib, layout, std::move(in), std::move(out), {{1, 4, 8, 8}},
+                                   std::move(from)};
         };
         const std::vector<store::PlanNode> xnn{
             node("x_to_nhwc", "Transpose", "portable", "NCHW", {"x"}, {"xn"}, {}),
             node("conv1", "Conv", "xnnpack", "NHWC", {"xn"}, {"c1"}, {"conv1", "relu1"}),
             node("pool1", "MaxPool", "xnnpack", "NHWC", {"c1"}, {"p1"}, {"pool1"}),
             node("p1_to_nchw", "Transpose", "portable", "NCHW", {"p1"}, {"y"}, {})};
-        const std::vector<store::PlanNode> portable{node("conv1", "Conv", "portable", "NCHW", {"x"}, {"c1"}, {"conv1"}),
-                                                    node("relu1", "Relu", "portable", "NCHW", {"c1"}, {"r1"}, {"relu1"}),
-                                                    node("pool1", "MaxPool", "portable", "NCHW", {"r1"}, {"y"}, {"pool1"})};
+        const std::vector<store::PlanNode> portable{
+            node("conv1", "Conv", "portable", "NCHW", {"x"}, {"c1"}, {"conv1"}),
+            node("relu1", "Relu", "portable", "NCHW", {"c1"}, {"r1"}, {"relu1"}),
+            node("pool1", "MaxPool", "portable", "NCHW", {"r1"}, {"y"}, {"pool1"})};
         auto writer = store::RunStore::open(m_path);
         QVERIFY(writer.ok());
         store::RunRecord a = makeRun("/models/digits_cnn.onnx", "sim-k230", "portable", QDate(2024, 6, 1), 4.0);
@@ -401,13 +437,15 @@ private slots:
         QCOMPARE(dialog->panelB()->scene()->nodeClass(QStringLiteral("conv1")), int(C::Fused));
         QCOMPARE(dialog->panelB()->scene()->nodeClass(QStringLiteral("x_to_nhwc")), int(C::Added));
         QVERIFY(dialog->panelB()->legendLabel()->text().contains(QStringLiteral("re-assigned (library or layout)")));
-        QVERIFY2(dialog->summary().contains(QStringLiteral("1 re-assigned")) && dialog->summary().contains(QStringLiteral("2 added")),
+        QVERIFY2(dialog->summary().contains(QStringLiteral("1 re-assigned")) &&
+                     dialog->summary().contains(QStringLiteral("2 added")),
                  qPrintable(dialog->summary()));
         QCOMPARE(panel.statusText(), dialog->summary());
         // Selecting a node lights up its counterparts in the other plan and says what changed.
         dialog->selectNode(true, QStringLiteral("pool1"));
         QCOMPARE(dialog->panelB()->scene()->linkedNodes(), QStringList{QStringLiteral("pool1")});
-        QVERIFY2(dialog->details().contains(QStringLiteral("portable NCHW")) && dialog->details().contains(QStringLiteral("xnnpack NHWC")),
+        QVERIFY2(dialog->details().contains(QStringLiteral("portable NCHW")) &&
+                     dialog->details().contains(QStringLiteral("xnnpack NHWC")),
                  qPrintable(dialog->details()));
         dialog->selectNode(false, QStringLiteral("conv1"));
         QStringList linked = dialog->panelA()->scene()->linkedNodes();
@@ -417,7 +455,8 @@ private slots:
         // A run without a stored plan: no window, the status says why.
         panel.selectRuns({m_portable, *idA});
         QVERIFY(!panel.diffPlans());
-        QVERIFY2(panel.statusText().contains(QStringLiteral("Run #%1 has no stored plan").arg(m_portable)), qPrintable(panel.statusText()));
+        QVERIFY2(panel.statusText().contains(QStringLiteral("Run #%1 has no stored plan").arg(m_portable)),
+                 qPrintable(panel.statusText()));
         panel.selectRuns({m_portable});
         QVERIFY(!panel.diffPlansAction()->isEnabled());
     }
@@ -425,7 +464,8 @@ private slots:
     // Issue #33 defect 8: Diff plans drew the model's input as "image scalar" (a stored plan
     // names the values it reads, not their shapes); the run's model declares 1x1x16x16.
     void diffPlansShowsTheInputShapes() {
-        const std::string model = (test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).toStdString();
+        const std::string model =
+            (test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")).toStdString();
         const std::vector<store::PlanNode> plan{
             store::PlanNode{"conv1", "Conv", "portable", "NCHW", {"image"}, {"c1"}, {{1, 8, 16, 16}}, {"conv1"}}};
         auto writer = store::RunStore::open(m_path);
@@ -511,7 +551,8 @@ private slots:
         const QByteArray png = QByteArray::fromBase64(text.mid(at, text.indexOf(QLatin1Char('"'), at) - at).toLatin1());
         QImage image;
         QVERIFY(image.loadFromData(png, "PNG"));
-        QVERIFY2(image.width() >= 900 && image.height() >= 400, qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
+        QVERIFY2(image.width() >= 900 && image.height() >= 400,
+                 qPrintable(QStringLiteral("%1x%2").arg(image.width()).arg(image.height())));
         QVERIFY(panel.statusText().contains(QStringLiteral("report.html")));
 
         // Two runs: the newer against the older (the baseline), as PDF.
@@ -534,7 +575,8 @@ private slots:
 
         // EMBARK_REPORT_SAMPLES=DIR keeps the reports to look at.
         if (const QString keep = qEnvironmentVariable("EMBARK_REPORT_SAMPLES"); !keep.isEmpty())
-            for (const QString& f : {html, pdf, compareHtml}) QFile::copy(f, QDir(keep).filePath(QFileInfo(f).fileName()));
+            for (const QString& f : {html, pdf, compareHtml})
+                QFile::copy(f, QDir(keep).filePath(QFileInfo(f).fileName()));
         // A name that is neither .html nor .pdf writes nothing and says why; three runs: no report.
         QVERIFY(!panel.exportReport(m_dir.filePath(QStringLiteral("report.txt"))));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("report.txt"))));
@@ -567,17 +609,23 @@ private slots:
                 total += header->sectionSize(c);
                 const QString title = table->horizontalHeaderItem(c)->text();
                 QVERIFY2(header->sectionSize(c) >= fm.horizontalAdvance(title) + 8,
-                         qPrintable(QStringLiteral("%1: %2 px for %3 px").arg(title).arg(header->sectionSize(c)).arg(fm.horizontalAdvance(title))));
+                         qPrintable(QStringLiteral("%1: %2 px for %3 px")
+                                        .arg(title)
+                                        .arg(header->sectionSize(c))
+                                        .arg(fm.horizontalAdvance(title))));
                 for (int r = 0; r < table->rowCount(); ++r) {
                     if (c == 2) continue; // the model: elided in the middle, its tooltip has the path
                     const QString cell = table->item(r, c)->text();
-                    QVERIFY2(header->sectionSize(c) >= QFontMetrics(table->font()).horizontalAdvance(cell) + 6,
-                             qPrintable(QStringLiteral("%1 in %2: %3 px").arg(cell, title).arg(header->sectionSize(c))));
+                    QVERIFY2(
+                        header->sectionSize(c) >= QFontMetrics(table->font()).horizontalAdvance(cell) + 6,
+                        qPrintable(QStringLiteral("%1 in %2: %3 px").arg(cell, title).arg(header->sectionSize(c))));
                 }
             }
-            QVERIFY2(total <= table->viewport()->width(), qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
+            QVERIFY2(total <= table->viewport()->width(),
+                     qPrintable(QStringLiteral("%1 > %2").arg(total).arg(table->viewport()->width())));
             QVERIFY(!table->horizontalScrollBar()->isVisible());
-            QVERIFY2(header->sectionSize(2) >= 100, qPrintable(QString::number(header->sectionSize(2)))); // the model stays readable
+            QVERIFY2(header->sectionSize(2) >= 100,
+                     qPrintable(QString::number(header->sectionSize(2)))); // the model stays readable
             // Sorting by another column makes room for its arrow.
             table->sortByColumn(4, Qt::AscendingOrder);
             QVERIFY(header->sectionSize(4) >= fm.horizontalAdvance(table->horizontalHeaderItem(4)->text()) + 20);

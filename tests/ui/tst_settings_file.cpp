@@ -57,7 +57,8 @@ private slots:
             QCOMPARE(s.status(), QSettings::NoError);
         }
         const QByteArray text = readAll(file);
-        QVERIFY2(text.contains("\"bench/iterations\": 25") && text.contains("\"language\": \"zh_CN\""), text.constData());
+        QVERIFY2(text.contains("\"bench/iterations\": 25") && text.contains("\"language\": \"zh_CN\""),
+                 text.constData());
         QSettings s(file, ui::settingsFormat());
         QCOMPARE(s.status(), QSettings::NoError);
         QCOMPARE(s.value("recentFiles").toStringList(), (QStringList{"/models/a b.onnx", "/models/é.onnx"}));

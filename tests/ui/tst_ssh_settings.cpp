@@ -156,8 +156,10 @@ private slots:
         const auto r = testConnection(dialog);
         QVERIFY(!r.ok);
         // Names the board and the address and says what to check.
-        QVERIFY2(r.message.contains(QStringLiteral("fixture-board")) && r.message.contains(QStringLiteral("cannot connect")) &&
-                     r.message.contains(QStringLiteral("127.0.0.1:%1").arg(port)) && r.message.contains(QStringLiteral("reachable")),
+        QVERIFY2(r.message.contains(QStringLiteral("fixture-board")) &&
+                     r.message.contains(QStringLiteral("cannot connect")) &&
+                     r.message.contains(QStringLiteral("127.0.0.1:%1").arg(port)) &&
+                     r.message.contains(QStringLiteral("reachable")),
                  qPrintable(r.message));
         QVERIFY(dialog.resultText().contains(r.message));
     }
@@ -184,7 +186,9 @@ private slots:
         QVERIFY2(label->height() >= label->heightForWidth(label->width()),
                  qPrintable(QStringLiteral("%1 < %2").arg(label->height()).arg(label->heightForWidth(label->width()))));
         QVERIFY2(dialog.rect().contains(label->geometry()),
-                 qPrintable(QStringLiteral("label bottom %1, dialog height %2").arg(label->geometry().bottom()).arg(dialog.height())));
+                 qPrintable(QStringLiteral("label bottom %1, dialog height %2")
+                                .arg(label->geometry().bottom())
+                                .arg(dialog.height())));
     }
 
     void unknownHostKeyIsConfirmedWithItsFingerprint() {
@@ -258,12 +262,14 @@ private slots:
 
     void passwordLoginStoresNothing() {
         if (::geteuid() != 0) QSKIP("the password login needs root to create a throwaway user (runs in CI as root)");
-        if (!QFileInfo::exists(QStringLiteral("/usr/sbin/useradd")) || !QFileInfo::exists(QStringLiteral("/usr/sbin/chpasswd")))
+        if (!QFileInfo::exists(QStringLiteral("/usr/sbin/useradd")) ||
+            !QFileInfo::exists(QStringLiteral("/usr/sbin/chpasswd")))
             QSKIP("useradd/chpasswd are not installed (Debian package passwd)");
         const QString user = QStringLiteral("embarkpw%1").arg(QRandomGenerator::global()->bounded(100000, 999999));
-        const QString password = QStringLiteral("Pw-%1-%2").arg(QRandomGenerator::global()->generate64(), 0, 16).arg(user);
-        QVERIFY(run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-d"), m_tmp.path(), QStringLiteral("-s"),
-                                                QStringLiteral("/bin/sh"), user}));
+        const QString password =
+            QStringLiteral("Pw-%1-%2").arg(QRandomGenerator::global()->generate64(), 0, 16).arg(user);
+        QVERIFY(run(QStringLiteral("useradd"), {QStringLiteral("-M"), QStringLiteral("-d"), m_tmp.path(),
+                                                QStringLiteral("-s"), QStringLiteral("/bin/sh"), user}));
         auto removeUser = qScopeGuard([&] { run(QStringLiteral("userdel"), {QStringLiteral("-f"), user}); });
         QVERIFY(run(QStringLiteral("chpasswd"), {}, (user + QLatin1Char(':') + password + QLatin1Char('\n')).toUtf8()));
 
@@ -274,15 +280,17 @@ private slots:
                        QStringLiteral("Port %1").arg(port));
         config.replace(QStringLiteral("PasswordAuthentication no"), QStringLiteral("PasswordAuthentication yes"));
         config.replace(QStringLiteral("/sshd.pid"), QStringLiteral("/sshd-password.pid"));
-        QVERIFY(config.contains(QStringLiteral("Port %1").arg(port)) && config.contains(QStringLiteral("PasswordAuthentication yes")));
+        QVERIFY(config.contains(QStringLiteral("Port %1").arg(port)) &&
+                config.contains(QStringLiteral("PasswordAuthentication yes")));
         const QString configPath = m_sshd.dir() + QStringLiteral("/sshd_password_config");
         QFile configFile(configPath);
         QVERIFY(configFile.open(QIODevice::WriteOnly));
         configFile.write(config.toUtf8());
         configFile.close();
         QProcess sshd;
-        sshd.start(QStringLiteral("/usr/sbin/sshd"), {QStringLiteral("-D"), QStringLiteral("-f"), configPath, QStringLiteral("-E"),
-                                                      m_sshd.dir() + QStringLiteral("/sshd-password.log")});
+        sshd.start(QStringLiteral("/usr/sbin/sshd"),
+                   {QStringLiteral("-D"), QStringLiteral("-f"), configPath, QStringLiteral("-E"),
+                    m_sshd.dir() + QStringLiteral("/sshd-password.log")});
         auto stopSshd = qScopeGuard([&] {
             sshd.terminate();
             sshd.waitForFinished(10000);
@@ -317,8 +325,9 @@ private slots:
                 p->accept();
             });
             const auto r = testConnection(dialog);
-            QVERIFY2(r.ok, qPrintable(r.message + QStringLiteral("\nsshd log:\n") +
-                                      QString::fromLocal8Bit(readAll(m_sshd.dir() + QStringLiteral("/sshd-password.log")))));
+            QVERIFY2(r.ok,
+                     qPrintable(r.message + QStringLiteral("\nsshd log:\n") +
+                                QString::fromLocal8Bit(readAll(m_sshd.dir() + QStringLiteral("/sshd-password.log")))));
             QVERIFY2(prompt.contains(user + QStringLiteral("@127.0.0.1")), qPrintable(prompt));
             QVERIFY(hidden);
             QVERIFY(!dialog.resultText().contains(password));
@@ -329,12 +338,14 @@ private slots:
         for (const QString& dir : {m_tmp.filePath(QStringLiteral("settings")), targets::userBoardsDir()}) {
             for (QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories); it.hasNext();) {
                 const QString path = it.next();
-                QVERIFY2(!readAll(path).contains(password.toUtf8()), qPrintable(path + QStringLiteral(" holds the password")));
+                QVERIFY2(!readAll(path).contains(password.toUtf8()),
+                         qPrintable(path + QStringLiteral(" holds the password")));
                 checked << path;
             }
         }
         QVERIFY2(checked.size() >= 2, qPrintable(checked.join(QLatin1Char(' ')))); // the settings file and the board
-        for (const QString& m : std::as_const(g_messages)) QVERIFY2(!m.contains(password), "a log message holds the password");
+        for (const QString& m : std::as_const(g_messages))
+            QVERIFY2(!m.contains(password), "a log message holds the password");
     }
 };
 

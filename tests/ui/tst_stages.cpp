@@ -58,7 +58,8 @@ private slots:
         QStandardPaths::setTestModeEnabled(true);
         m_session = new ui::StudioSession;
         m_view = new ui::StagesView(m_session);
-        const Status opened = m_session->openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"));
+        const Status opened =
+            m_session->openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"));
         QVERIFY2(opened.ok(), opened.ok() ? "" : opened.error().message.c_str());
         waitForLayouts();
     }
@@ -135,7 +136,8 @@ private slots:
         QCOMPARE(m_session->selectedStage(), 0);
         QVERIFY(!linkedIn(m_view->afterPanel()->scene()).isEmpty());
         reports = 0;
-        const Status opened = m_session->openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"));
+        const Status opened =
+            m_session->openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"));
         QVERIFY(opened.ok());
         waitForLayouts();
         QVERIFY2(!dangling, "a selection change saw a node item that had been deleted");
@@ -154,7 +156,8 @@ private slots:
         ui::GraphScene* after = m_view->afterPanel()->scene();
         QCOMPARE(before->legend().title, QStringLiteral("Colour: op category"));
         QVERIFY(!after->legend().title.isEmpty());
-        if (!m_session->assignments().empty()) QCOMPARE(after->legend().title, QStringLiteral("Colour: kernel library"));
+        if (!m_session->assignments().empty())
+            QCOMPARE(after->legend().title, QStringLiteral("Colour: kernel library"));
         const ir::Node* fused = mostFused();
         const QString name = QString::fromStdString(fused->name);
         QStringList ops;
@@ -211,20 +214,24 @@ private slots:
             panel->view()->setZoom(2.0);
             panel->view()->centerOnScenePoint(panel->scene()->sceneRect().bottomRight());
         }
-        QVERIFY(!m_view->afterPanel()->view()->visibleSceneRect().contains(m_view->afterPanel()->scene()->nodesRect({name})));
+        QVERIFY(!m_view->afterPanel()->view()->visibleSceneRect().contains(
+            m_view->afterPanel()->scene()->nodesRect({name})));
         m_view->revealNode(name);
         QCOMPARE(m_session->selectedNode(), name);
         QCOMPARE(m_view->afterPanel()->scene()->selectedNode(), name);
-        QVERIFY(m_view->afterPanel()->view()->visibleSceneRect().contains(m_view->afterPanel()->scene()->nodesRect({name})));
+        QVERIFY(m_view->afterPanel()->view()->visibleSceneRect().contains(
+            m_view->afterPanel()->scene()->nodesRect({name})));
         const QStringList origins = linkedIn(m_view->beforePanel()->scene());
         QVERIFY(!origins.isEmpty());
-        QVERIFY(m_view->beforePanel()->view()->visibleSceneRect().intersects(m_view->beforePanel()->scene()->nodesRect(origins)));
+        QVERIFY(m_view->beforePanel()->view()->visibleSceneRect().intersects(
+            m_view->beforePanel()->scene()->nodesRect(origins)));
         // The same through the session alone (what a chart click does): the selected
         // pane scrolls too when the node is off screen.
         m_view->afterPanel()->view()->centerOnScenePoint(m_view->afterPanel()->scene()->sceneRect().bottomRight());
         m_session->select(m_session->lastStage(), {});
         m_session->select(m_session->lastStage(), name);
-        QVERIFY(m_view->afterPanel()->view()->visibleSceneRect().contains(m_view->afterPanel()->scene()->nodesRect({name})));
+        QVERIFY(m_view->afterPanel()->view()->visibleSceneRect().contains(
+            m_view->afterPanel()->scene()->nodesRect({name})));
     }
 
     // Per-layer figures: the fused stage's figures colour both panes; an original node gets the
@@ -234,7 +241,8 @@ private slots:
         const QString name = QString::fromStdString(fused->name);
         QHash<QString, double> figures;
         double v = 1;
-        for (const ir::Node* n : m_session->stageGraph(m_session->lastStage())->nodes()) figures.insert(QString::fromStdString(n->name), v++);
+        for (const ir::Node* n : m_session->stageGraph(m_session->lastStage())->nodes())
+            figures.insert(QString::fromStdString(n->name), v++);
         m_view->setNodeMetric(figures, QStringLiteral("time (ms)"));
         ui::GraphScene* before = m_view->beforePanel()->scene();
         ui::GraphScene* after = m_view->afterPanel()->scene();
@@ -317,11 +325,14 @@ private slots:
         QStringList names;
         for (const ir::Node* n : m_session->stageGraph(0)->nodes()) names << QString::fromStdString(n->name);
         QVERIFY(names.size() >= 8);
-        const QJsonObject extra{{"runtime", "onnxruntime"}, {"ep", "spacemit"},
-                                {"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}},
-                                {"subgraphs", QJsonArray{QJsonObject{{"file", "sub0.onnx"}, {"nodes", QJsonArray::fromStringList(names.mid(0, 3))}},
-                                                         QJsonObject{{"file", "sub1.onnx"}, {"nodes", QJsonArray::fromStringList(names.mid(3, 2))}}}},
-                                {"subgraph_count", 2}};
+        const QJsonObject extra{
+            {"runtime", "onnxruntime"},
+            {"ep", "spacemit"},
+            {"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}},
+            {"subgraphs",
+             QJsonArray{QJsonObject{{"file", "sub0.onnx"}, {"nodes", QJsonArray::fromStringList(names.mid(0, 3))}},
+                        QJsonObject{{"file", "sub1.onnx"}, {"nodes", QJsonArray::fromStringList(names.mid(3, 2))}}}},
+            {"subgraph_count", 2}};
         const ui::RunPartitions partitions = ui::partitionsFromExtra(extra);
         QVERIFY(partitions.valid);
         QCOMPARE(partitions.subgraphCount(), 2);
@@ -356,11 +367,17 @@ private slots:
             const QString name = QString::fromStdString(n->name);
             std::set<int> where;
             for (const std::string& o : n->provenance)
-                if (modelNodes.contains(QString::fromStdString(o))) where.insert(partitions.subgraphOf.value(QString::fromStdString(o), -1));
+                if (modelNodes.contains(QString::fromStdString(o)))
+                    where.insert(partitions.subgraphOf.value(QString::fromStdString(o), -1));
             if (n->provenance.empty() && modelNodes.contains(name)) where.insert(partitions.subgraphOf.value(name, -1));
-            const int expected = where.empty() ? int(ui::kNotInModel) : where.size() > 1 ? int(ui::kSplitPartitions) : *where.begin();
+            const int expected = where.empty()      ? int(ui::kNotInModel)
+                                 : where.size() > 1 ? int(ui::kSplitPartitions)
+                                                    : *where.begin();
             QCOMPARE(m_view->partitionOf(last, name), expected);
-            const int cls = expected >= 0 ? expected : expected == ui::kSplitPartitions ? 2 : expected == ui::kNotInModel ? 3 : 4;
+            const int cls = expected >= 0                      ? expected
+                            : expected == ui::kSplitPartitions ? 2
+                            : expected == ui::kNotInModel      ? 3
+                                                               : 4;
             QCOMPARE(m_view->afterPanel()->scene()->nodeClass(name), cls);
             ++checked;
         }
@@ -371,7 +388,9 @@ private slots:
         QVERIFY(!model->item(item)->isEnabled());
         QCOMPARE(before->legend().title, QStringLiteral("Colour: op category"));
         // A run without SPACEMIT_EP_DUMP_SUBGRAPHS (a host run) has no partitions.
-        QVERIFY(!ui::partitionsFromExtra(QJsonObject{{"runtime", "onnxruntime"}, {"ep", "cpu"}, {"subgraphs", QJsonArray{}}}).valid);
+        QVERIFY(!ui::partitionsFromExtra(
+                     QJsonObject{{"runtime", "onnxruntime"}, {"ep", "cpu"}, {"subgraphs", QJsonArray{}}})
+                     .valid);
         // One that asked for them and got none ran everything on the CPU provider.
         const ui::RunPartitions none = ui::partitionsFromExtra(
             QJsonObject{{"ep_options", QJsonObject{{"SPACEMIT_EP_DUMP_SUBGRAPHS", "1"}}}, {"subgraphs", QJsonArray{}}});
@@ -470,7 +489,8 @@ private slots:
         g.addOutput(c);
         auto folded = ui::foldGraph(g, {QStringLiteral("/m")});
         QVERIFY(!folded.ok());
-        QVERIFY2(QString::fromStdString(folded.error().message).contains(QStringLiteral("Cannot fold")), folded.error().message.c_str());
+        QVERIFY2(QString::fromStdString(folded.error().message).contains(QStringLiteral("Cannot fold")),
+                 folded.error().message.c_str());
         auto fine = ui::foldGraph(g, {QStringLiteral("/outside")}); // a single node: unchanged
         QVERIFY(fine.ok());
         QCOMPARE((*fine)->nodeCount(), size_t(3));

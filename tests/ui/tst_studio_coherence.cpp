@@ -126,8 +126,9 @@ private slots:
         QVERIFY(w.charts()->shownRun());
         QCOMPARE(w.charts()->shownRun()->runId, qint64(42));
         QVERIFY(w.runBanner()->isVisibleTo(&w));
-        QVERIFY2(w.runBanner()->text().contains(QStringLiteral("run #42 \u00b7 digits_cnn \u00b7 sim-k230 \u00b7 portable")),
-                 qPrintable(w.runBanner()->text()));
+        QVERIFY2(
+            w.runBanner()->text().contains(QStringLiteral("run #42 \u00b7 digits_cnn \u00b7 sim-k230 \u00b7 portable")),
+            qPrintable(w.runBanner()->text()));
         // Opening another model drops the run, its colours and the banner.
         QVERIFY(w.openModel(m_other, true));
         QVERIFY(w.charts()->shownRun() == nullptr);
@@ -150,8 +151,9 @@ private slots:
         QCOMPARE(w.session()->boardId(), QStringLiteral("host")); // the selector follows the run
         QCOMPARE(w.charts()->shownRun()->runId, qint64(7));
         QVERIFY(w.windowTitle().contains(QStringLiteral("other_model.onnx")));
-        QVERIFY2(w.runBanner()->text().contains(QStringLiteral("run #7 \u00b7 other_model \u00b7 host \u00b7 portable")),
-                 qPrintable(w.runBanner()->text()));
+        QVERIFY2(
+            w.runBanner()->text().contains(QStringLiteral("run #7 \u00b7 other_model \u00b7 host \u00b7 portable")),
+            qPrintable(w.runBanner()->text()));
         // The board change is an edit like any other: undo brings the previous board back.
         w.session()->undoStack()->undo();
         QCOMPARE(w.session()->boardId(), board);
@@ -291,9 +293,11 @@ private slots:
         QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("Folded module"));
         QTreeWidgetItem* general = tree->topLevelItem(0);
         QStringList rows;
-        for (int i = 0; i < general->childCount(); ++i) rows << general->child(i)->text(0) + QLatin1Char('=') + general->child(i)->text(1);
+        for (int i = 0; i < general->childCount(); ++i)
+            rows << general->child(i)->text(0) + QLatin1Char('=') + general->child(i)->text(1);
         QVERIFY2(rows.contains(QStringLiteral("Name=/features")), qPrintable(rows.join('|')));
-        QVERIFY2(rows.filter(QStringLiteral("Ops=")).value(0).contains(QStringLiteral("Conv")), qPrintable(rows.join('|')));
+        QVERIFY2(rows.filter(QStringLiteral("Ops=")).value(0).contains(QStringLiteral("Conv")),
+                 qPrintable(rows.join('|')));
     }
 
     // Expectation: a finished job's output folder opens from the Jobs dock.
@@ -301,12 +305,13 @@ private slots:
         jobs::JobQueue queue;
         ui::JobsPanel panel(&queue);
         QTemporaryDir out;
-        auto job = std::make_shared<jobs::Job>(QStringLiteral("Export"), jobs::JobKind::Export, [&out](jobs::JobContext& ctx) -> Status {
-            exporter::ExportResult r;
-            r.dir = out.path();
-            ctx.setResult(r, QStringLiteral("written"));
-            return {};
-        });
+        auto job = std::make_shared<jobs::Job>(QStringLiteral("Export"), jobs::JobKind::Export,
+                                               [&out](jobs::JobContext& ctx) -> Status {
+                                                   exporter::ExportResult r;
+                                                   r.dir = out.path();
+                                                   ctx.setResult(r, QStringLiteral("written"));
+                                                   return {};
+                                               });
         auto none = endless(QStringLiteral("build"));
         queue.enqueue(job);
         QVERIFY(queue.waitForIdle(10000));
@@ -324,23 +329,27 @@ private slots:
     // Expectation: after "Deploy and run once", the predicted class (top 5), not only
     // "written to out/logits.bin".
     void deployShowsThePrediction() {
-        const QString line = QStringLiteral(
-            "{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,10],\"file\":\"out/logits.bin\","
-            "\"head\":[0.1,-2,3.5,0.2,7.25,1,0,-1,2,0.5]}");
-        QCOMPARE(ui::JobsPanel::predictionText(line), QStringLiteral("predicted class 4 (score 7.25); top 5: 4, 2, 8, 5, 9"));
+        const QString line =
+            QStringLiteral("{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,10],\"file\":\"out/logits.bin\","
+                           "\"head\":[0.1,-2,3.5,0.2,7.25,1,0,-1,2,0.5]}");
+        QCOMPARE(ui::JobsPanel::predictionText(line),
+                 QStringLiteral("predicted class 4 (score 7.25); top 5: 4, 2, 8, 5, 9"));
         QVERIFY(ui::JobsPanel::displayLine(line).contains(QStringLiteral("predicted class 4")));
         // Only part of the values (an ImageNet model's first 10 of 1000): no guess.
-        const QString partial = QStringLiteral(
-            "{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,1000],\"file\":null,\"head\":[1,2,3,4,5,6,7,8,9,10]}");
+        const QString partial = QStringLiteral("{\"type\":\"output\",\"name\":\"logits\",\"shape\":[1,1000],\"file\":"
+                                               "null,\"head\":[1,2,3,4,5,6,7,8,9,10]}");
         QVERIFY(ui::JobsPanel::predictionText(partial).isEmpty());
         ui::MainWindow w;
-        auto deploy = std::make_shared<jobs::Job>(QStringLiteral("Deploy"), jobs::JobKind::Deploy, [line](jobs::JobContext& ctx) -> Status {
-            ctx.setResult(QStringLiteral("{\"type\":\"meta\"}\n") + line + QLatin1Char('\n'), QStringLiteral("ran once"));
-            return {};
-        });
+        auto deploy = std::make_shared<jobs::Job>(
+            QStringLiteral("Deploy"), jobs::JobKind::Deploy, [line](jobs::JobContext& ctx) -> Status {
+                ctx.setResult(QStringLiteral("{\"type\":\"meta\"}\n") + line + QLatin1Char('\n'),
+                              QStringLiteral("ran once"));
+                return {};
+            });
         w.jobs()->queue()->enqueue(deploy);
         QVERIFY(w.jobs()->queue()->waitForIdle(10000));
-        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("predicted class 4")), qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("predicted class 4")),
+                 qPrintable(w.statusBar()->currentMessage()));
     }
 
     // Expectation: a welcome page with the recent models and runs while no model is open.
@@ -353,7 +362,8 @@ private slots:
         QVERIFY(w.isWelcomeShown());
         QListWidget* models = w.welcome()->recentModels();
         QVERIFY(models->count() >= 1);
-        QVERIFY2(models->item(0)->text().startsWith(QStringLiteral("other_model.onnx")), qPrintable(models->item(0)->text()));
+        QVERIFY2(models->item(0)->text().startsWith(QStringLiteral("other_model.onnx")),
+                 qPrintable(models->item(0)->text()));
         QVERIFY(w.welcome()->sampleLink()->text().contains(QStringLiteral("digits_cnn.onnx")));
         QVERIFY(w.welcome()->recentRuns()->count() >= 1); // a run, or how to make one
         // A click on a recent model opens it, and the graphs replace the page.
@@ -399,7 +409,8 @@ private slots:
             for (const QKeySequence& k : a->shortcuts()) {
                 const QString key = k.toString();
                 const QString name = a->text().remove(QLatin1Char('&'));
-                if (seen.contains(key) && seen.value(key) != name) clashes << key + QStringLiteral(": ") + seen.value(key) + QStringLiteral(" / ") + name;
+                if (seen.contains(key) && seen.value(key) != name)
+                    clashes << key + QStringLiteral(": ") + seen.value(key) + QStringLiteral(" / ") + name;
                 seen.insert(key, name);
             }
         }

@@ -57,7 +57,7 @@ class TestStudioFaults : public QObject {
         m_sshd = std::make_unique<test::SshdFixture>();
         if (!m_sshd->start(error)) return false;
         if (!m_sshd->writeKnownHosts(true)) return *error = "cannot write known_hosts", false;
-        const QJsonObject runner{{"kind", "ssh"},         {"host", "127.0.0.1"},       {"port", m_sshd->port()},
+        const QJsonObject runner{{"kind", "ssh"},          {"host", "127.0.0.1"},        {"port", m_sshd->port()},
                                  {"user", m_sshd->user()}, {"key", m_sshd->clientKey()}, {"workdir", boardWork()}};
         if (!test::writeHostBoard(m_tmp.path() + "/config/boards", "ssh-host", "this machine over SSH", runner))
             return *error = "cannot write the board file", false;
@@ -98,7 +98,8 @@ class TestStudioFaults : public QObject {
     void checkFailedInTheStudio(const std::shared_ptr<jobs::Job>& job, const QStringList& words) {
         QVERIFY(job);
         QVERIFY2(job->state() == jobs::JobState::Failed, qPrintable(job->message()));
-        for (const QString& w : words) QVERIFY2(job->message().contains(w), qPrintable(w + " not in: " + job->message()));
+        for (const QString& w : words)
+            QVERIFY2(job->message().contains(w), qPrintable(w + " not in: " + job->message()));
         const QString status = m_window->statusBar()->currentMessage();
         QVERIFY2(status.contains("failed") && status.contains("ssh-host"), qPrintable(status));
         ++m_failedRuns;
@@ -110,7 +111,8 @@ class TestStudioFaults : public QObject {
         QCOMPARE(failedRows, m_failedRuns);
         QVERIFY(m_window->jobs()->benchmarkAction()->isEnabled());
         QVERIFY(m_window->jobs()->exportAction()->isEnabled());
-        QVERIFY2(m_lastWorstMs < 200, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(m_lastWorstMs)));
+        QVERIFY2(m_lastWorstMs < 200,
+                 qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(m_lastWorstMs)));
     }
 
 private slots:
@@ -192,7 +194,8 @@ private slots:
         QVERIFY(m_window->charts()->timing()->hasData());
         QCOMPARE(int(m_window->history()->shownRunIds().size()), m_failedRuns + 1);
         QVERIFY(!runExportAlive());
-        QVERIFY2(m_lastWorstMs < 200, qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(m_lastWorstMs)));
+        QVERIFY2(m_lastWorstMs < 200,
+                 qPrintable(QStringLiteral("the event loop stalled for %1 ms").arg(m_lastWorstMs)));
     }
 
     void cleanupTestCase() {

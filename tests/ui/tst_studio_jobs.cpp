@@ -145,9 +145,10 @@ private slots:
         ui::MainWindow window;
         ui::StudioJobs* studioJobs = window.jobs();
         studioJobs->queue()->enqueue(ticker("tiny job", 2, 1));
-        studioJobs->queue()->enqueue(std::make_shared<jobs::Job>("doomed job", jobs::JobKind::Deploy, [](jobs::JobContext&) -> Status {
-            return makeError(ErrorKind::External, "board 'k230' is unreachable: check the cable");
-        }));
+        studioJobs->queue()->enqueue(
+            std::make_shared<jobs::Job>("doomed job", jobs::JobKind::Deploy, [](jobs::JobContext&) -> Status {
+                return makeError(ErrorKind::External, "board 'k230' is unreachable: check the cable");
+            }));
         QVERIFY(studioJobs->queue()->waitForIdle(10000));
         QVERIFY(studioJobs->dock()->isVisibleTo(&window));
         const QString message = window.statusBar()->currentMessage();

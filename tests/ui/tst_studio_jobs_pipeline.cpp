@@ -45,7 +45,8 @@ QString digitsModel() { return test::sourceDir() + QStringLiteral("/resources/mo
 // Every file under `dir` with a hash of its contents.
 std::map<QString, QByteArray> snapshot(const QString& dir) {
     std::map<QString, QByteArray> files;
-    for (QDirIterator it(dir, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    for (QDirIterator it(dir, QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot | QDir::Hidden,
+                         QDirIterator::Subdirectories);
          it.hasNext();) {
         const QString path = it.next();
         QByteArray hash = "dir";
@@ -224,11 +225,14 @@ private slots:
         // No compiler (nor anything else of the build's process group) survives.
         const std::vector<Proc> left = descendants();
         QVERIFY2(left.empty(), qPrintable(QStringLiteral("%1 process(es) left, first: %2")
-                                              .arg(left.size()).arg(left.empty() ? QString() : left.front().comm)));
+                                              .arg(left.size())
+                                              .arg(left.empty() ? QString() : left.front().comm)));
         for (const Proc& c : compilers) {
             for (const Proc& p : processes()) {
-                QVERIFY2(p.pid != c.pid, qPrintable(QStringLiteral("compiler %1 (%2) still runs").arg(c.pid).arg(c.comm)));
-                QVERIFY2(p.pgid != c.pgid, qPrintable(QStringLiteral("%1 of the build's group still runs").arg(p.comm)));
+                QVERIFY2(p.pid != c.pid,
+                         qPrintable(QStringLiteral("compiler %1 (%2) still runs").arg(c.pid).arg(c.comm)));
+                QVERIFY2(p.pgid != c.pgid,
+                         qPrintable(QStringLiteral("%1 of the build's group still runs").arg(p.comm)));
             }
         }
         QCOMPARE(snapshot(dir), before);
@@ -263,7 +267,8 @@ private slots:
               probe.ticks(), span.elapsed(), build->logLineCount(), probe.worstWallMs(), probe.worstWallWaitMs(),
               probe.worstMs());
         QVERIFY(probe.ticks() > 100);
-        QVERIFY2(probe.worstMs() < 100, qPrintable(QStringLiteral("the UI event loop stalled for %1 ms").arg(probe.worstMs())));
+        QVERIFY2(probe.worstMs() < 100,
+                 qPrintable(QStringLiteral("the UI event loop stalled for %1 ms").arg(probe.worstMs())));
     }
 };
 

@@ -41,9 +41,15 @@ private slots:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("problem"); // a fragment of the message, empty = valid
-        QTest::newRow("valid copy") << "" << "" << "";
-        QTest::newRow("upper-case id") << "id" << "My Board" << "Id";
-        QTest::newRow("empty name") << "name" << "" << "name";
+        QTest::newRow("valid copy") << ""
+                                    << ""
+                                    << "";
+        QTest::newRow("upper-case id") << "id"
+                                       << "My Board"
+                                       << "Id";
+        QTest::newRow("empty name") << "name"
+                                    << ""
+                                    << "name";
     }
     void boardDialogValidates() {
         QFETCH(QString, field);
@@ -57,8 +63,10 @@ private slots:
             auto* edit = dialog.findChildren<QLineEdit*>().at(field == "id" ? 0 : 1);
             edit->setText(text);
         }
-        if (problem.isEmpty()) QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
-        else QVERIFY2(dialog.problem().contains(problem, Qt::CaseInsensitive), qPrintable(dialog.problem()));
+        if (problem.isEmpty())
+            QVERIFY2(dialog.problem().isEmpty(), qPrintable(dialog.problem()));
+        else
+            QVERIFY2(dialog.problem().contains(problem, Qt::CaseInsensitive), qPrintable(dialog.problem()));
     }
 
     void savedUserBoardAppearsInThePicker() {
@@ -122,7 +130,8 @@ private slots:
         {
             test::GraphBuilder b("conv_sigmoid");
             auto* x = b.input("x", {1, 3, 8, 8});
-            auto* y = b.op(ir::OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3})}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv");
+            auto* y = b.op(ir::OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3})},
+                           {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv");
             b.output(b.op(ir::OpKind::Sigmoid, {y}, {}, "sigmoid"));
             QVERIFY(onnx::writeModel(b.build(), path.toStdString()).ok());
         }
@@ -180,7 +189,8 @@ private slots:
         sync.setLibrary(QStringLiteral("xnnpack"));
         sync.setOpOverride(QStringLiteral("Relu"), QStringLiteral("portable"));
         QVERIFY(sync.openModel(model).ok());
-        QCOMPARE(exporter::memoryPlanJson(session.deploymentPlan()->memory), exporter::memoryPlanJson(sync.deploymentPlan()->memory));
+        QCOMPARE(exporter::memoryPlanJson(session.deploymentPlan()->memory),
+                 exporter::memoryPlanJson(sync.deploymentPlan()->memory));
         QCOMPARE(session.assignments().size(), sync.assignments().size());
         for (const auto& [node, a] : sync.assignments()) QCOMPARE(session.assignments().at(node).library, a.library);
     }
@@ -203,7 +213,8 @@ private slots:
         session.setNodeOverride(QString::fromStdString(conv->name), {});
         session.setOpOverride(QStringLiteral("Conv"), QStringLiteral("portable"));
         for (const ir::Node* n : fused->nodes())
-            if (n->op == ir::OpKind::Conv) QCOMPARE(session.assignments().at(n->name).library, QStringLiteral("portable"));
+            if (n->op == ir::OpKind::Conv)
+                QCOMPARE(session.assignments().at(n->name).library, QStringLiteral("portable"));
         QVERIFY(panel.memoryChart()->hasData());
         QCOMPARE(panel.memoryChart()->timeline().arenaBytes, qint64(session.memoryPlan()->arenaBytes));
     }
@@ -216,7 +227,8 @@ private slots:
         session.setBoard(QStringLiteral("sim-k230"));
         if (!xnnpack::haveXnnpackFor("riscv64")) { // riscv64 needs a tree (XNNPACK_ROOT or the cache)
             QVERIFY(session.assignments().empty());
-            QVERIFY2(session.assignmentError().contains(QStringLiteral("XNNPACK_ROOT")), qPrintable(session.assignmentError()));
+            QVERIFY2(session.assignmentError().contains(QStringLiteral("XNNPACK_ROOT")),
+                     qPrintable(session.assignmentError()));
         }
         session.setBoard(QStringLiteral("host"));
         QVERIFY2(session.assignmentError().isEmpty(), qPrintable(session.assignmentError()));

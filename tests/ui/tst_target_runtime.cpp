@@ -58,7 +58,8 @@ private slots:
 
     // One typed field per option of SpacemiT's guide; the result is what --ep-option takes.
     void epOptionsDialog() {
-        ui::EpOptionsDialog dialog({QStringLiteral("DUMP_SUBGRAPHS=1"), QStringLiteral("SPACEMIT_EP_DENSE_ACCURACY_LEVEL=2")}, 1);
+        ui::EpOptionsDialog dialog(
+            {QStringLiteral("DUMP_SUBGRAPHS=1"), QStringLiteral("SPACEMIT_EP_DENSE_ACCURACY_LEVEL=2")}, 1);
         QCOMPARE(dialog.options(), (QStringList{QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS=1"),
                                                 QStringLiteral("SPACEMIT_EP_DENSE_ACCURACY_LEVEL=2")}));
         QVERIFY(dialog.problem().isEmpty());
@@ -72,7 +73,8 @@ private slots:
         // An affinity naming fewer CPUs than the EP's threads is refused, naming both.
         threads->setValue(4);
         affinity->setText(QStringLiteral("0,1"));
-        QVERIFY2(dialog.problem().contains(QStringLiteral("names 2 CPU(s) but the EP runs 4 thread(s)")), qPrintable(dialog.problem()));
+        QVERIFY2(dialog.problem().contains(QStringLiteral("names 2 CPU(s) but the EP runs 4 thread(s)")),
+                 qPrintable(dialog.problem()));
         QVERIFY(!ok->isEnabled());
         affinity->setText(QStringLiteral("0,1,2,3"));
         QVERIFY(dialog.problem().isEmpty());

@@ -34,14 +34,17 @@ QList<Message> readTs(const QString& path, QString* error) {
         if (xml.isEndElement() && xml.name() == QLatin1String("message")) messages << current;
         if (!xml.isStartElement()) continue;
         const auto name = xml.name();
-        if (name == QLatin1String("name")) context = xml.readElementText();
+        if (name == QLatin1String("name"))
+            context = xml.readElementText();
         else if (name == QLatin1String("message"))
             current = Message{context, {}, {}, {}, {}, xml.attributes().value("numerus") == QLatin1String("yes")};
-        else if (name == QLatin1String("source")) current.source = xml.readElementText();
+        else if (name == QLatin1String("source"))
+            current.source = xml.readElementText();
         else if (name == QLatin1String("translation")) {
             current.type = xml.attributes().value("type").toString();
             if (!current.numerus) current.translation = xml.readElementText();
-        } else if (name == QLatin1String("numerusform")) current.forms << xml.readElementText();
+        } else if (name == QLatin1String("numerusform"))
+            current.forms << xml.readElementText();
     }
     if (xml.hasError()) *error = QStringLiteral("%1: %2 at line %3").arg(path, xml.errorString()).arg(xml.lineNumber());
     return messages;
@@ -76,7 +79,8 @@ private slots:
             if (m.type == QLatin1String("unfinished")) problems << where + " is unfinished";
             const QStringList texts = m.numerus ? m.forms : QStringList{m.translation};
             for (const QString& t : texts) {
-                if (t.trimmed().isEmpty()) problems << where + " has an empty translation";
+                if (t.trimmed().isEmpty())
+                    problems << where + " has an empty translation";
                 else if (m.type != QLatin1String("vanished") && m.type != QLatin1String("obsolete") &&
                          placeholders(t) != placeholders(m.source))
                     problems << where + " loses or adds a placeholder: \"" + t + "\"";

@@ -26,9 +26,7 @@ using namespace embark;
 
 namespace {
 
-QString digits() {
-    return test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx");
-}
+QString digits() { return test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"); }
 
 // Everything an edit can change, as one text so a failing comparison shows the difference:
 // the request, the assignments, the deployment plan (library per node, arena) and the views.
@@ -39,8 +37,7 @@ QString planState(const ui::StudioSession& s, const ui::TargetPanel& panel) {
         out << QString::fromStdString("node override " + node + " " + lib);
     for (const auto& [op, lib] : s.request().opOverrides)
         out << QString::fromStdString("op override " + op + " " + lib);
-    for (const auto& [node, a] : s.assignments())
-        out << QString::fromStdString("assigned " + node + " ") + a.library;
+    for (const auto& [node, a] : s.assignments()) out << QString::fromStdString("assigned " + node + " ") + a.library;
     out << "assignment error " + s.assignmentError();
     if (auto plan = s.deploymentPlan()) {
         out << QStringLiteral("arena %1").arg(plan->memory.arenaBytes);
@@ -50,12 +47,10 @@ QString planState(const ui::StudioSession& s, const ui::TargetPanel& panel) {
         out << "no plan";
     }
     out << QStringLiteral("fused nodes %1").arg(s.stageGraph(s.lastStage())->nodeCount());
-    out << "picker " + panel.boardPicker()->currentData().toString() + " " +
-               panel.libraryPicker()->currentText();
+    out << "picker " + panel.boardPicker()->currentData().toString() + " " + panel.libraryPicker()->currentText();
     out << QStringLiteral("override rows %1").arg(panel.overrides()->topLevelItemCount());
     out << QStringLiteral("chart arena %1")
-               .arg(panel.memoryChart()->hasData() ? panel.memoryChart()->timeline().arenaBytes
-                                                   : -1);
+               .arg(panel.memoryChart()->hasData() ? panel.memoryChart()->timeline().arenaBytes : -1);
     return out.join('\n');
 }
 
@@ -69,8 +64,7 @@ QString planLibraryOf(const ui::StudioSession& s, const QString& node) {
     auto plan = s.deploymentPlan();
     if (!plan) return {};
     auto it = plan->adaptation.nodes.find(node.toStdString());
-    return it == plan->adaptation.nodes.end() ? QString()
-                                              : QString::fromStdString(it->second.library);
+    return it == plan->adaptation.nodes.end() ? QString() : QString::fromStdString(it->second.library);
 }
 
 // Conv -> Sigmoid: the portable kernels fuse the Sigmoid, XNNPACK keeps it apart.
@@ -78,8 +72,8 @@ QString writeConvSigmoid(const QString& dir) {
     const QString path = dir + "/conv_sigmoid.onnx";
     test::GraphBuilder b("conv_sigmoid");
     auto* x = b.input("x", {1, 3, 8, 8});
-    auto* y = b.op(ir::OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3})},
-                   {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv");
+    auto* y =
+        b.op(ir::OpKind::Conv, {x, b.weights("w", {4, 3, 3, 3})}, {{"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv");
     b.output(b.op(ir::OpKind::Sigmoid, {y}, {}, "sigmoid"));
     return onnx::writeModel(b.build(), path.toStdString()).ok() ? path : QString();
 }
@@ -125,23 +119,19 @@ private slots:
         QCOMPARE(planLibraryOf(session, conv), QStringLiteral("xnnpack"));
         // The starting point of the removals is set without the stack: only the removal is undone.
         if (edit == "remove node") session.setNodeOverride(conv, QStringLiteral("portable"));
-        if (edit == "remove op")
-            session.setOpOverride(QStringLiteral("Conv"), QStringLiteral("portable"));
+        if (edit == "remove op") session.setOpOverride(QStringLiteral("Conv"), QStringLiteral("portable"));
         QCOMPARE(session.undoStack()->count(), 0);
         const QString before = planState(session, panel);
 
         if (edit == "board") {
-            panel.boardPicker()->setCurrentIndex(
-                panel.boardPicker()->findData(QStringLiteral("sim-rpi5")));
+            panel.boardPicker()->setCurrentIndex(panel.boardPicker()->findData(QStringLiteral("sim-rpi5")));
             QCOMPARE(session.boardId(), QStringLiteral("sim-rpi5"));
         } else if (edit == "library") {
             panel.libraryPicker()->setCurrentText(QStringLiteral("portable"));
         } else if (edit == "node") {
-            QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetNodeOverrideCommand>(
-                                               &session, conv, "portable")));
+            QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetNodeOverrideCommand>(&session, conv, "portable")));
         } else if (edit == "op") {
-            QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetOpOverrideCommand>(
-                                               &session, "Conv", "portable")));
+            QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetOpOverrideCommand>(&session, "Conv", "portable")));
         } else {
             QCOMPARE(panel.overrides()->topLevelItemCount(), 1);
             panel.overrides()->setCurrentItem(panel.overrides()->topLevelItem(0));
@@ -179,14 +169,11 @@ private slots:
         QStringList states{planState(session, panel)};
         panel.libraryPicker()->setCurrentText(QStringLiteral("xnnpack"));
         states << planState(session, panel);
-        QVERIFY(ui::pushEdit(
-            &session, std::make_unique<ui::SetNodeOverrideCommand>(&session, conv, "portable")));
+        QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetNodeOverrideCommand>(&session, conv, "portable")));
         states << planState(session, panel);
-        QVERIFY(ui::pushEdit(
-            &session, std::make_unique<ui::SetOpOverrideCommand>(&session, "MaxPool", "portable")));
+        QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetOpOverrideCommand>(&session, "MaxPool", "portable")));
         states << planState(session, panel);
-        panel.boardPicker()->setCurrentIndex(
-            panel.boardPicker()->findData(QStringLiteral("sim-k230")));
+        panel.boardPicker()->setCurrentIndex(panel.boardPicker()->findData(QStringLiteral("sim-k230")));
         states << planState(session, panel);
         QCOMPARE(session.undoStack()->count(), 4);
         QCOMPARE(session.undoStack()->undoText(), QStringLiteral("Set board to sim-k230"));
@@ -212,12 +199,10 @@ private slots:
         panel.libraryPicker()->setCurrentText(QStringLiteral("xnnpack"));
         session.undoStack()->undo();
         QCOMPARE(session.library(), QStringLiteral("portable"));
+        QVERIFY(!ui::pushEdit(&session, std::make_unique<ui::SetLibraryCommand>(&session, "portable")));
+        QVERIFY(!ui::pushEdit(&session, std::make_unique<ui::SetBoardCommand>(&session, "no-such-board")));
         QVERIFY(
-            !ui::pushEdit(&session, std::make_unique<ui::SetLibraryCommand>(&session, "portable")));
-        QVERIFY(!ui::pushEdit(&session,
-                              std::make_unique<ui::SetBoardCommand>(&session, "no-such-board")));
-        QVERIFY(!ui::pushEdit(&session, std::make_unique<ui::SetNodeOverrideCommand>(
-                                            &session, firstConv(session), "")));
+            !ui::pushEdit(&session, std::make_unique<ui::SetNodeOverrideCommand>(&session, firstConv(session), "")));
         QVERIFY(session.undoStack()->canRedo());
         QCOMPARE(session.undoStack()->redoText(), QStringLiteral("Set library to xnnpack"));
     }
@@ -235,8 +220,7 @@ private slots:
         QCOMPARE(session.stageGraph(session.lastStage())->nodeCount(), size_t(1));
         const qint64 arena = qint64(session.deploymentPlan()->memory.arenaBytes);
         QSignalSpy changed(&session, &ui::StudioSession::modelChanged);
-        QVERIFY(
-            ui::pushEdit(&session, std::make_unique<ui::SetLibraryCommand>(&session, "xnnpack")));
+        QVERIFY(ui::pushEdit(&session, std::make_unique<ui::SetLibraryCommand>(&session, "xnnpack")));
         QCOMPARE(changed.count(), 1);
         QCOMPARE(session.stageGraph(session.lastStage())->nodeCount(), size_t(2));
         const qint64 xnnpackArena = qint64(session.deploymentPlan()->memory.arenaBytes);
@@ -284,8 +268,8 @@ private slots:
         QCOMPARE(window.session()->library(), QStringLiteral("xnnpack"));
 
         const QString conv = firstConv(*window.session());
-        QVERIFY(ui::pushEdit(window.session(), std::make_unique<ui::SetNodeOverrideCommand>(
-                                                   window.session(), conv, "portable")));
+        QVERIFY(ui::pushEdit(window.session(),
+                             std::make_unique<ui::SetNodeOverrideCommand>(window.session(), conv, "portable")));
         QCOMPARE(undo->text(), QStringLiteral("Undo Run node %1 on portable").arg(conv));
         QCOMPARE(window.session()->undoStack()->count(), 2);
         QVERIFY(window.openModel(other, true));

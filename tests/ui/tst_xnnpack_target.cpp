@@ -61,12 +61,10 @@ private slots:
         QCOMPARE(asked.first().first().toString(), QString("riscv64"));
 
         const QString shared = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/src");
-        if (!QFileInfo::exists(shared + "/XNNPACK-fb000666.tar.gz"))
-            QSKIP("../shared/xnnpack/src is absent");
+        if (!QFileInfo::exists(shared + "/XNNPACK-fb000666.tar.gz")) QSKIP("../shared/xnnpack/src is absent");
         const QString wrong = m_tmp.path() + "/wrong";
         QVERIFY(QDir().mkpath(wrong));
-        for (const char* t :
-             {"XNNPACK-fb000666.tar.gz", "pthreadpool-0e6ca13.tar.gz", "FXdiv-b408327.tar.gz"})
+        for (const char* t : {"XNNPACK-fb000666.tar.gz", "pthreadpool-0e6ca13.tar.gz", "FXdiv-b408327.tar.gz"})
             QVERIFY(QFile::link(shared + "/" + t, wrong + "/" + t));
         QVERIFY(QFile::link(shared + "/cpuinfo-f9a0324.tar.gz", wrong + "/cpuinfo-d610881.tar.gz"));
         const int id = window.jobs()->buildXnnpack("riscv64", wrong);
@@ -84,8 +82,7 @@ private slots:
     // shows, and the session assigns XNNPACK again.
     void lineNamesTheCachedTree() {
         const QString prebuilt = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/prebuilt/riscv64");
-        if (!QFileInfo::exists(prebuilt + "/include/xnnpack.h"))
-            QSKIP("../shared/xnnpack/prebuilt is absent");
+        if (!QFileInfo::exists(prebuilt + "/include/xnnpack.h")) QSKIP("../shared/xnnpack/prebuilt is absent");
         ui::MainWindow window;
         ui::StudioSession* session = window.session();
         QVERIFY(window.openModel(test::sourceDir() + "/resources/models/digits_cnn.onnx", true));
@@ -106,9 +103,8 @@ private slots:
         session->setLibrary("portable"); // what StudioJobs does when a build job succeeds
         session->setLibrary("xnnpack");
         ui::TargetPanel* panel = window.target();
-        QVERIFY2(
-            panel->xnnpackLine()->text().contains("Embark-built upstream XNNPACK fb000666d5c2"),
-            qPrintable(panel->xnnpackLine()->text()));
+        QVERIFY2(panel->xnnpackLine()->text().contains("Embark-built upstream XNNPACK fb000666d5c2"),
+                 qPrintable(panel->xnnpackLine()->text()));
         QVERIFY(!panel->buildXnnpackButton()->isVisibleTo(panel));
         QVERIFY(!session->assignments().empty());
         session->setLibrary("portable");

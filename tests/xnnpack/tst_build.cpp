@@ -27,19 +27,16 @@ QString sharedSources() {
     return QFileInfo::exists(d + "/XNNPACK-fb000666.tar.gz") ? d : QString();
 }
 
-#define REQUIRE_SOURCES(var)                                                                       \
-    const QString var = sharedSources();                                                           \
-    if (var.isEmpty())                                                                             \
-    QSKIP("../shared/xnnpack/src is absent: the XNNPACK build tier runs only where it exists")
+#define REQUIRE_SOURCES(var)                                                                                           \
+  const QString var = sharedSources();                                                                                 \
+  if (var.isEmpty()) QSKIP("../shared/xnnpack/src is absent: the XNNPACK build tier runs only where it exists")
 
 // A tarball folder made of links to the shared tarballs, with `cpuinfoName` for cpuinfo.
 QString linkTarballs(const QString& src, const QString& dir, const QString& cpuinfoName) {
     QDir().mkpath(dir);
-    for (const char* t :
-         {"XNNPACK-fb000666.tar.gz", "pthreadpool-0e6ca13.tar.gz", "FXdiv-b408327.tar.gz"})
+    for (const char* t : {"XNNPACK-fb000666.tar.gz", "pthreadpool-0e6ca13.tar.gz", "FXdiv-b408327.tar.gz"})
         QFile::link(src + "/" + t, dir + "/" + t);
-    if (!cpuinfoName.isEmpty())
-        QFile::link(src + "/cpuinfo-f9a0324.tar.gz", dir + "/" + cpuinfoName);
+    if (!cpuinfoName.isEmpty()) QFile::link(src + "/cpuinfo-f9a0324.tar.gz", dir + "/" + cpuinfoName);
     return dir;
 }
 
@@ -70,8 +67,7 @@ struct CliRun {
     int code = -1;
     QString out, err;
     QByteArray describe() const {
-        return ("exit " + QString::number(code) + "\nstdout: " + out.right(2000) +
-                "\nstderr: " + err.right(2000))
+        return ("exit " + QString::number(code) + "\nstdout: " + out.right(2000) + "\nstderr: " + err.right(2000))
             .toUtf8();
     }
 };
@@ -118,15 +114,13 @@ private slots:
     void mismatchedDependencyIsRefused() {
         REQUIRE_SOURCES(src);
         const QString cache = m_tmp.path() + "/cache-mismatch";
-        auto o = options(
-            cache, linkTarballs(src, m_tmp.path() + "/wrong-cpuinfo", "cpuinfo-d610881.tar.gz"));
+        auto o = options(cache, linkTarballs(src, m_tmp.path() + "/wrong-cpuinfo", "cpuinfo-d610881.tar.gz"));
         auto r = xnnpack::buildXnnpack(o);
         QVERIFY(!r);
         QCOMPARE(int(r.error().kind), int(ErrorKind::InvalidInput));
         const QString msg = QString::fromStdString(r.error().message);
         QVERIFY2(msg.contains("cpuinfo source is commit d610881") &&
-                     msg.contains("f9a03241f8c3d4ed0c9728f5d70bff873d43d4e0") &&
-                     msg.contains("DownloadCpuinfo.cmake"),
+                     msg.contains("f9a03241f8c3d4ed0c9728f5d70bff873d43d4e0") && msg.contains("DownloadCpuinfo.cmake"),
                  qPrintable(msg));
         QVERIFY2(cacheFolders(cache).isEmpty(), qPrintable(cacheFolders(cache).join(',')));
     }
@@ -145,8 +139,7 @@ private slots:
         QVERIFY(!r);
         QCOMPARE(int(r.error().kind), int(ErrorKind::External));
         const QString msg = QString::fromStdString(r.error().message);
-        QVERIFY2(msg.contains("cpuinfo-f9a0324.tar.gz") &&
-                     msg.contains("Full log: " + cache + "/logs/"),
+        QVERIFY2(msg.contains("cpuinfo-f9a0324.tar.gz") && msg.contains("Full log: " + cache + "/logs/"),
                  qPrintable(msg));
         const QString log = msg.section("Full log: ", 1).trimmed();
         QVERIFY2(QFileInfo::exists(log), qPrintable(log));
@@ -169,12 +162,10 @@ private slots:
         };
         auto r = xnnpack::buildXnnpack(o);
         QVERIFY(!r);
-        QVERIFY2(QString::fromStdString(r.error().message).contains("cancelled"),
-                 r.error().message.c_str());
+        QVERIFY2(QString::fromStdString(r.error().message).contains("cancelled"), r.error().message.c_str());
         QVERIFY(progressLines >= 1);
         QVERIFY2(cacheFolders(cache).isEmpty(), qPrintable(cacheFolders(cache).join(',')));
-        QVERIFY2(QDir(work).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(),
-                 "the work folder was left behind");
+        QVERIFY2(QDir(work).entryList(QDir::Dirs | QDir::NoDotAndDotDot).isEmpty(), "the work folder was left behind");
         const QStringList left = processesMentioning(work);
         QVERIFY2(left.isEmpty(), qPrintable(left.join('\n')));
     }
@@ -194,8 +185,7 @@ private slots:
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         QVERIFY(!r->alreadyBuilt);
         QVERIFY(total > 0 && lastDone == total);
-        QVERIFY2(QFileInfo(r->dir).fileName().startsWith("riscv64-fb000666d5c2-"),
-                 qPrintable(r->dir));
+        QVERIFY2(QFileInfo(r->dir).fileName().startsWith("riscv64-fb000666d5c2-"), qPrintable(r->dir));
         QVERIFY(QFileInfo::exists(r->logPath));
         qInfo("riscv64 XNNPACK built in %.0f s", r->manifest.buildSeconds);
         auto tree = xnnpack::inspectXnnpackTree(r->dir, "riscv64");
@@ -211,15 +201,13 @@ private slots:
         QCOMPARE(m.fxdivCommit, QString("b408327ac2a15ec3e43352421954f5b1967701d1"));
         QVERIFY(m.rvv);
         QVERIFY2(m.compiler.startsWith("clang-19"), qPrintable(m.compiler));
-        QVERIFY(m.flags.contains("-march=rv64gcv") ||
-                m.flags.contains("-DCMAKE_C_FLAGS=-march=rv64gcv"));
+        QVERIFY(m.flags.contains("-march=rv64gcv") || m.flags.contains("-DCMAKE_C_FLAGS=-march=rv64gcv"));
         QVERIFY(m.flags.contains("-DXNNPACK_ENABLE_RISCV_VECTOR=ON"));
         QVERIFY(!m.buildDate.isEmpty());
         QCOMPARE(cacheFolders(cache), QStringList{QFileInfo(r->dir).fileName()});
 
         auto again = xnnpack::buildXnnpack(o);
-        QVERIFY2(again && again->alreadyBuilt && again->dir == r->dir,
-                 again ? "" : again.error().message.c_str());
+        QVERIFY2(again && again->alreadyBuilt && again->dir == r->dir, again ? "" : again.error().message.c_str());
 
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove("XNNPACK_ROOT");
@@ -227,19 +215,16 @@ private slots:
         const QString model = test::sourceDir() + "/resources/models/digits_cnn.onnx";
         CliRun plan = cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack", "--json"}, env);
         QVERIFY2(plan.code == 0, plan.describe());
-        const QJsonObject planXnn =
-            QJsonDocument::fromJson(plan.out.toUtf8()).object().value("xnnpack").toObject();
+        const QJsonObject planXnn = QJsonDocument::fromJson(plan.out.toUtf8()).object().value("xnnpack").toObject();
         QCOMPARE(planXnn.value("kind").toString(), QString("embark-built"));
         QCOMPARE(planXnn.value("path").toString(), r->dir);
 
         const QString out = m_tmp.path() + "/digits-k230";
-        CliRun e =
-            cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o", out}, env);
+        CliRun e = cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o", out}, env);
         QVERIFY2(e.code == 0, e.describe());
         QFile manifest(out + "/export.json");
         QVERIFY(manifest.open(QIODevice::ReadOnly));
-        const QJsonObject xnn =
-            QJsonDocument::fromJson(manifest.readAll()).object().value("xnnpack").toObject();
+        const QJsonObject xnn = QJsonDocument::fromJson(manifest.readAll()).object().value("xnnpack").toObject();
         QCOMPARE(xnn.value("kind").toString(), QString("embark-built"));
         QCOMPARE(xnn.value("path").toString(), r->dir);
         QCOMPARE(xnn.value("commit").toString(), QString(xnnpack::kPinnedXnnpackCommit));
@@ -248,10 +233,9 @@ private slots:
         QVERIFY2(b.code == 0 && b.out.contains("riscv64"), b.describe());
 
         // The bench pipeline resolves the same tree, runs on qemu and compares with the reference.
-        CliRun bench =
-            cli({"bench", model, "--board", "sim-k230", "--lib", "xnnpack", "--iterations", "2",
-                 "--json", "--db", "-", "--work-dir", m_tmp.path() + "/bench"},
-                env);
+        CliRun bench = cli({"bench", model, "--board", "sim-k230", "--lib", "xnnpack", "--iterations", "2", "--json",
+                            "--db", "-", "--work-dir", m_tmp.path() + "/bench"},
+                           env);
         QVERIFY2(bench.code == 0, bench.describe());
         const QJsonObject j = QJsonDocument::fromJson(bench.out.toUtf8()).object();
         QCOMPARE(j.value("status").toString(), QString("ok"));

@@ -25,22 +25,19 @@ QString sharedTree(const QString& arch) {
     return QFileInfo::exists(d + "/include/xnnpack.h") ? d : QString();
 }
 
-bool run(const QString& program, const QStringList& args, const QString& dir,
-         QString* output = nullptr) {
+bool run(const QString& program, const QStringList& args, const QString& dir, QString* output = nullptr) {
     QProcess p;
     p.setWorkingDirectory(dir);
     p.setProcessChannelMode(QProcess::MergedChannels);
     p.start(program, args);
-    const bool ok =
-        p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+    const bool ok = p.waitForFinished(120000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
     if (output) *output = QString::fromUtf8(p.readAll());
     return ok;
 }
 
 // Compiles one C function per member name with a real compiler for `arch` and archives them
 // with `ar`, so the archive's members carry that ELF machine (and the names XNNPACK gives).
-QString makeArchive(const QString& dir, const QString& arch, const QString& lib,
-                    const QStringList& members) {
+QString makeArchive(const QString& dir, const QString& arch, const QString& lib, const QStringList& members) {
     QDir().mkpath(dir + "/obj-" + lib);
     QStringList objects;
     for (const QString& m : members) {
@@ -91,12 +88,9 @@ QString makeTree(const QString& dir, const QString& arch, bool rvv, bool upstrea
     return {};
 }
 
-QString message(const Error& e) {
-    return QString::fromStdString(e.message);
-}
+QString message(const Error& e) { return QString::fromStdString(e.message); }
 
-void writeManifest(const QString& dir, const QString& arch, const QString& commit,
-                   const QString& date) {
+void writeManifest(const QString& dir, const QString& arch, const QString& commit, const QString& date) {
     xnnpack::XnnpackManifest m;
     m.arch = arch;
     m.xnnpackCommit = commit;
@@ -107,9 +101,7 @@ void writeManifest(const QString& dir, const QString& arch, const QString& commi
     f.write(QJsonDocument(m.toJson()).toJson());
 }
 
-bool copyTree(const QString& from, const QString& to) {
-    return run("cp", {"-r", from, to}, QDir::tempPath());
-}
+bool copyTree(const QString& from, const QString& to) { return run("cp", {"-r", from, to}, QDir::tempPath()); }
 
 } // namespace
 
@@ -141,8 +133,7 @@ private slots:
     void archiveMachineIsTheFirstElfMember() {
         QStringList members;
         QByteArray symbols;
-        QCOMPARE(xnnpack::archiveElfMachine(m_rvTree + "/lib/libxnnpack-microkernels-prod.a",
-                                            &members, &symbols),
+        QCOMPARE(xnnpack::archiveElfMachine(m_rvTree + "/lib/libxnnpack-microkernels-prod.a", &members, &symbols),
                  QString("riscv64"));
         QVERIFY2(members.contains("f32-vadd-rvv.c.o"), qPrintable(members.join(',')));
         QVERIFY(symbols.contains("__rvv"));
@@ -165,13 +156,10 @@ private slots:
         auto t = xnnpack::inspectXnnpackTree(m_x86Tree, "riscv64");
         QVERIFY(!t);
         QCOMPARE(int(t.error().kind), int(ErrorKind::InvalidInput));
-        QVERIFY2(message(t.error()).contains("built for x86_64 (ELF machine), not riscv64"),
+        QVERIFY2(message(t.error()).contains("built for x86_64 (ELF machine), not riscv64"), t.error().message.c_str());
+        QVERIFY2(message(t.error()).contains(m_x86Tree) && message(t.error()).contains("libXNNPACK.a"),
                  t.error().message.c_str());
-        QVERIFY2(message(t.error()).contains(m_x86Tree) &&
-                     message(t.error()).contains("libXNNPACK.a"),
-                 t.error().message.c_str());
-        QVERIFY2(message(t.error()).contains("embark-cli xnnpack build --arch riscv64"),
-                 t.error().message.c_str());
+        QVERIFY2(message(t.error()).contains("embark-cli xnnpack build --arch riscv64"), t.error().message.c_str());
     }
 
     void missingLibraryIsRefused_data() {
@@ -278,14 +266,12 @@ private slots:
         qputenv("XNNPACK_ROOT", QFile::encodeName(m_x86Tree)); // set but for another CPU
         auto wrong = xnnpack::resolveXnnpack("riscv64");
         QCOMPARE(wrong.kind, xnnpack::XnnpackKind::None);
-        QVERIFY2(wrong.reason.contains("XNNPACK_ROOT") && wrong.reason.contains("x86_64"),
-                 qPrintable(wrong.reason));
+        QVERIFY2(wrong.reason.contains("XNNPACK_ROOT") && wrong.reason.contains("x86_64"), qPrintable(wrong.reason));
         qunsetenv("XNNPACK_ROOT");
     }
 
     void cacheBeatsDebianOnTheHost() {
-        if (!QFileInfo::exists("/usr/include/xnnpack.h") ||
-            QSysInfo::currentCpuArchitecture() != "x86_64")
+        if (!QFileInfo::exists("/usr/include/xnnpack.h") || QSysInfo::currentCpuArchitecture() != "x86_64")
             QSKIP("needs an x86_64 host with Debian's libxnnpack-dev");
         const QString cache = m_tmp.path() + "/cache";
         QDir(cache).removeRecursively();
@@ -307,11 +293,10 @@ private slots:
         auto write = [&](const QString& name, const QString& sha) {
             QFile f(src + "/" + name);
             QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(
-                QStringLiteral("ExternalProject_Add(x\n  URL "
-                               "https://github.com/o/p/archive/%1.zip\n  URL_HASH SHA256=00\n)\n")
-                    .arg(sha)
-                    .toUtf8());
+            f.write(QStringLiteral("ExternalProject_Add(x\n  URL "
+                                   "https://github.com/o/p/archive/%1.zip\n  URL_HASH SHA256=00\n)\n")
+                        .arg(sha)
+                        .toUtf8());
         };
         write("DownloadCpuinfo.cmake", QString(40, 'a'));
         write("DownloadPThreadPool.cmake", QString(40, 'b'));
@@ -324,8 +309,7 @@ private slots:
         QFile::remove(src + "/DownloadFXdiv.cmake");
         auto missing = xnnpack::readPinnedCommits(m_tmp.path() + "/xnn-src");
         QVERIFY(!missing);
-        QVERIFY2(message(missing.error()).contains("DownloadFXdiv.cmake"),
-                 missing.error().message.c_str());
+        QVERIFY2(message(missing.error()).contains("DownloadFXdiv.cmake"), missing.error().message.c_str());
     }
 
     // embark-cli: no tree for riscv64 names the fix; a cache entry is what plan reports.
@@ -347,8 +331,7 @@ private slots:
         };
         const QString model = test::sourceDir() + "/resources/models/digits_cnn.onnx";
         QString out, err;
-        QCOMPARE(cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o",
-                      m_tmp.path() + "/no-tree"},
+        QCOMPARE(cli({"export", model, "--board", "sim-k230", "--lib", "xnnpack", "-o", m_tmp.path() + "/no-tree"},
                      &out, &err),
                  3);
         QVERIFY2(err.contains("embark-cli xnnpack build --arch riscv64"), qPrintable(err));
@@ -362,23 +345,19 @@ private slots:
             if (v.toObject().value("arch").toString() == "riscv64") {
                 sawRiscv = true;
                 QCOMPARE(v.toObject().value("kind").toString(), QString("none"));
-                QCOMPARE(v.toObject().value("fix").toString(),
-                         QString("embark-cli xnnpack build --arch riscv64"));
+                QCOMPARE(v.toObject().value("fix").toString(), QString("embark-cli xnnpack build --arch riscv64"));
             }
         QVERIFY(sawRiscv);
 
         const QString entry = cache + "/riscv64-fb000666d5c2-0123abcd";
         QVERIFY(copyTree(m_rvTree, entry));
         writeManifest(entry, "riscv64", xnnpack::kPinnedXnnpackCommit, "2026-12-01T10:00:00Z");
-        QCOMPARE(
-            cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack", "--json"}, &out, &err), 0);
-        const QJsonObject xnn =
-            QJsonDocument::fromJson(out.toUtf8()).object().value("xnnpack").toObject();
+        QCOMPARE(cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack", "--json"}, &out, &err), 0);
+        const QJsonObject xnn = QJsonDocument::fromJson(out.toUtf8()).object().value("xnnpack").toObject();
         QCOMPARE(xnn.value("kind").toString(), QString("embark-built"));
         QCOMPARE(xnn.value("path").toString(), entry);
         QCOMPARE(cli({"plan", model, "--arch", "riscv64", "--lib", "xnnpack"}, &out, &err), 0);
-        QVERIFY2(out.contains("XNNPACK   Embark-built upstream XNNPACK fb000666d5c2"),
-                 qPrintable(out));
+        QVERIFY2(out.contains("XNNPACK   Embark-built upstream XNNPACK fb000666d5c2"), qPrintable(out));
     }
 
     // xnnpack.cmake stops the configure, naming the library, when XNNPACK_ROOT is for another CPU.
@@ -393,17 +372,13 @@ private slots:
                     .toUtf8());
         f.close();
         QString out;
-        QVERIFY(!run("cmake",
-                     {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_rvTree},
-                     project, &out));
+        QVERIFY(!run("cmake", {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_rvTree}, project, &out));
         out = out.simplified(); // CMake wraps its messages
-        QVERIFY2(out.contains("libXNNPACK.a") &&
-                     out.contains("is built for riscv64, but this build targets x86_64"),
+        QVERIFY2(out.contains("libXNNPACK.a") && out.contains("is built for riscv64, but this build targets x86_64"),
                  qPrintable(out));
         QVERIFY(QDir(project + "/build").removeRecursively());
         QVERIFY(!run("cmake",
-                     {"-S", project, "-B", project + "/build",
-                      "-DXNNPACK_ROOT=" + m_tmp.path() + "/no-cpuinfo"},
+                     {"-S", project, "-B", project + "/build", "-DXNNPACK_ROOT=" + m_tmp.path() + "/no-cpuinfo"},
                      project, &out));
         QVERIFY2(out.simplified().contains("missing: libcpuinfo"), qPrintable(out));
     }

@@ -85,8 +85,7 @@ double percentile(std::vector<double> samples, double p) {
 
 int firstDivergentLayer(const std::vector<LayerAccuracy>& layers, double minCosine, double maxRel) {
     for (size_t i = 0; i < layers.size(); ++i)
-        if (layers[i].cosine < minCosine || layers[i].maxRel > maxRel || std::isnan(layers[i].cosine))
-            return int(i);
+        if (layers[i].cosine < minCosine || layers[i].maxRel > maxRel || std::isnan(layers[i].cosine)) return int(i);
     return -1;
 }
 

@@ -61,7 +61,9 @@ ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) {
         // The axis rect's height is known after a layout: fit the row window to it.
         if (m_rowsActive && !m_inRowUpdate) {
             const int fit = std::max(1, m_plot->axisRect()->height() / rowPixels());
-            if (fit != m_visibleRows) QMetaObject::invokeMethod(this, [this] { updateRowWindow(); }, Qt::QueuedConnection);
+            if (fit != m_visibleRows)
+                QMetaObject::invokeMethod(
+                    this, [this] { updateRowWindow(); }, Qt::QueuedConnection);
         }
     });
 }
@@ -143,9 +145,11 @@ bool ChartWidget::fitLegend() {
     if (m_legendColumns <= 0 || !legend->visible() || legend->itemCount() == 0) return false;
     int widest = 0;
     for (int i = 0; i < legend->itemCount(); ++i) // a grid: some cells are empty
-        if (QCPAbstractLegendItem* item = legend->item(i)) widest = std::max(widest, item->minimumOuterSizeHint().width());
+        if (QCPAbstractLegendItem* item = legend->item(i))
+            widest = std::max(widest, item->minimumOuterSizeHint().width());
     const int room = m_plot->width() - legend->margins().left() - legend->margins().right();
-    const int columns = std::clamp((room + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()), 1, m_legendColumns);
+    const int columns = std::clamp((room + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()), 1,
+                                   m_legendColumns);
     if (columns == legend->wrap()) return false;
     legend->setWrap(columns);
     return true;
@@ -176,9 +180,7 @@ bool ChartWidget::setCategoryLabels(QCPAxis* axis, const QStringList& labels) {
     return perLabel >= 6 * em;
 }
 
-int ChartWidget::rowPixels() const {
-    return QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 6;
-}
+int ChartWidget::rowPixels() const { return QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 6; }
 
 void ChartWidget::setRows(const QStringList& labels) {
     m_rowLabels = labels;
@@ -219,9 +221,7 @@ QStringList ChartWidget::rowTickLabels() const {
 
 int ChartWidget::firstVisibleRow() const { return m_rowScroll->value(); }
 
-void ChartWidget::scrollToRow(int row) {
-    m_rowScroll->setValue(std::clamp(row, 0, m_rowScroll->maximum()));
-}
+void ChartWidget::scrollToRow(int row) { m_rowScroll->setValue(std::clamp(row, 0, m_rowScroll->maximum())); }
 
 void ChartWidget::updateRowWindow() {
     if (!m_rowsActive) return;
@@ -253,8 +253,10 @@ bool ChartWidget::eventFilter(QObject* watched, QEvent* event) {
         case QEvent::ToolTip: {
             auto* help = static_cast<QHelpEvent*>(event);
             const QString tip = toolTipAt(help->pos());
-            if (tip.isEmpty()) QToolTip::hideText();
-            else QToolTip::showText(help->globalPos(), tip, m_plot);
+            if (tip.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(help->globalPos(), tip, m_plot);
             return true;
         }
         case QEvent::Wheel:
@@ -268,9 +270,12 @@ bool ChartWidget::eventFilter(QObject* watched, QEvent* event) {
             updatePlaceholder();
             // Re-elide the labels for the new width and fit the rows to the new height; other
             // charts choose names or layer numbers by the width: redraw when it changed.
-            if (m_rowsActive) QMetaObject::invokeMethod(this, [this] { setRows(m_rowLabels); }, Qt::QueuedConnection);
+            if (m_rowsActive)
+                QMetaObject::invokeMethod(
+                    this, [this] { setRows(m_rowLabels); }, Qt::QueuedConnection);
             else if (static_cast<QResizeEvent*>(event)->oldSize().width() != m_plot->width())
-                QMetaObject::invokeMethod(this, [this] { rebuild(); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this, [this] { rebuild(); }, Qt::QueuedConnection);
             break;
         default: break;
         }
@@ -323,7 +328,8 @@ bool ChartWidget::exportTo(const QString& path, QString* error) {
 
 void ChartWidget::exportWithDialog() {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export chart"), windowTitle().isEmpty() ? QStringLiteral("chart.png") : windowTitle() + QStringLiteral(".png"),
+        this, tr("Export chart"),
+        windowTitle().isEmpty() ? QStringLiteral("chart.png") : windowTitle() + QStringLiteral(".png"),
         tr("PNG image (*.png);;PDF document (*.pdf);;SVG image (*.svg);;CSV data (*.csv)"));
     if (path.isEmpty()) return;
     QString error;

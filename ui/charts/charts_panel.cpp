@@ -32,7 +32,8 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
 bool sameModelPath(const QString& a, const QString& b) {
     if (a.isEmpty() || b.isEmpty()) return false;
     return a == b || QFileInfo(a).absoluteFilePath() == QFileInfo(b).absoluteFilePath() ||
-           (QFileInfo(a).canonicalFilePath() == QFileInfo(b).canonicalFilePath() && !QFileInfo(a).canonicalFilePath().isEmpty());
+           (QFileInfo(a).canonicalFilePath() == QFileInfo(b).canonicalFilePath() &&
+            !QFileInfo(a).canonicalFilePath().isEmpty());
 }
 
 QString runBannerText(const RunCharts& run) {

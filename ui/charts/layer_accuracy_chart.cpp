@@ -114,7 +114,8 @@ void LayerAccuracyChart::rebuild() {
     auto* graph = plot()->addGraph();
     graph->setName(m_metric->currentText());
     graph->setPen(QPen(line, 2));
-    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, line, palette().color(QPalette::Base), m_layers.size() > 100 ? 3 : 6));
+    graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, line, palette().color(QPalette::Base),
+                                           m_layers.size() > 100 ? 3 : 6));
     QStringList labels;
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < m_layers.size(); ++i) {
@@ -127,7 +128,8 @@ void LayerAccuracyChart::rebuild() {
         }
     }
     const bool names = setCategoryLabels(plot()->xAxis, labels);
-    plot()->xAxis->setLabel(names || m_layers.empty() ? QString() : tr("layer (schedule order; hover a point for its name)"));
+    plot()->xAxis->setLabel(names || m_layers.empty() ? QString()
+                                                      : tr("layer (schedule order; hover a point for its name)"));
     const bool logScale = m == Metric::MaxRel;
     const double tol = tolerance();
     if (!m_layers.empty()) {
@@ -136,7 +138,8 @@ void LayerAccuracyChart::rebuild() {
     }
     plot()->yAxis->setScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     // Few enough ticks that their labels never touch: one per ~3 lines of text.
-    const int ticks = std::clamp(plot()->axisRect()->height() / (3 * QFontMetrics(plot()->yAxis->tickLabelFont()).height()), 2, 8);
+    const int ticks =
+        std::clamp(plot()->axisRect()->height() / (3 * QFontMetrics(plot()->yAxis->tickLabelFont()).height()), 2, 8);
     if (logScale) {
         QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
         ticker->setLogBase(10);
@@ -153,8 +156,10 @@ void LayerAccuracyChart::rebuild() {
         plot()->yAxis->setNumberPrecision(6);
     }
     plot()->yAxis->setLabel(m_metric->currentText());
-    if (m_layers.empty()) plot()->yAxis->setRange(0, 1);
-    else if (logScale) plot()->yAxis->setRange(lo / 3, hi * 3);
+    if (m_layers.empty())
+        plot()->yAxis->setRange(0, 1);
+    else if (logScale)
+        plot()->yAxis->setRange(lo / 3, hi * 3);
     else {
         const double pad = std::max((hi - lo) * 0.1, std::abs(hi) * 1e-4 + 1e-9);
         plot()->yAxis->setRange(lo - pad, hi + pad);
@@ -168,8 +173,9 @@ void LayerAccuracyChart::rebuild() {
 
     // The tolerance: points on the wrong side of this line disagree with the reference.
     auto* tolerance = plot()->addGraph();
-    tolerance->setName(m == Metric::Cosine ? tr("tolerance %1").arg(tol) : m == Metric::Snr ? tr("tolerance %1 dB").arg(tol)
-                                                                                           : tr("tolerance %1").arg(tol, 0, 'g', 2));
+    tolerance->setName(m == Metric::Cosine ? tr("tolerance %1").arg(tol)
+                       : m == Metric::Snr  ? tr("tolerance %1 dB").arg(tol)
+                                           : tr("tolerance %1").arg(tol, 0, 'g', 2));
     tolerance->setPen(QPen(QColor(230, 150, 30), 1.5, Qt::DashLine));
     tolerance->addData(-0.7, tol);
     tolerance->addData(double(m_layers.size()) - 0.3, tol);
@@ -194,7 +200,9 @@ void LayerAccuracyChart::rebuild() {
         label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         label->setColor(text);
         label->setBrush(palette().brush(QPalette::Base));
-        label->setText(tr("first divergent layer: %1 (layer %2)").arg(elideMiddle(m_layers[size_t(m_firstDivergent)].node, font(), 320)).arg(m_firstDivergent));
+        label->setText(tr("first divergent layer: %1 (layer %2)")
+                           .arg(elideMiddle(m_layers[size_t(m_firstDivergent)].node, font(), 320))
+                           .arg(m_firstDivergent));
     }
     plot()->replot();
 }
@@ -202,7 +210,11 @@ void LayerAccuracyChart::rebuild() {
 QString LayerAccuracyChart::toCsv() const {
     QString csv = QStringLiteral("node,cosine,snr_db,max_rel\n");
     for (const LayerAccuracy& l : m_layers)
-        csv += QStringLiteral("%1,%2,%3,%4\n").arg(l.node).arg(l.cosine, 0, 'g', 12).arg(l.snrDb, 0, 'g', 9).arg(l.maxRel, 0, 'g', 9);
+        csv += QStringLiteral("%1,%2,%3,%4\n")
+                   .arg(l.node)
+                   .arg(l.cosine, 0, 'g', 12)
+                   .arg(l.snrDb, 0, 'g', 9)
+                   .arg(l.maxRel, 0, 'g', 9);
     return csv;
 }
 

@@ -113,7 +113,9 @@ void LayerTimingChart::clickBar(int index) {
 
 QString LayerTimingChart::rowToolTip(int index) const {
     const double total = totalMs();
-    auto share = [total](double v) { return total > 0 ? QString::number(100.0 * v / total, 'f', 1) : QStringLiteral("0"); };
+    auto share = [total](double v) {
+        return total > 0 ? QString::number(100.0 * v / total, 'f', 1) : QStringLiteral("0");
+    };
     if (view() == View::ByOpType) {
         if (index < 0 || index >= int(m_ops.size())) return {};
         const OpTotal& t = m_ops[size_t(index)];
@@ -125,7 +127,8 @@ QString LayerTimingChart::rowToolTip(int index) const {
     if (index < 0 || index >= int(m_drawn.size())) return {};
     const LayerTiming& l = m_layers[size_t(m_drawn[size_t(index)])];
     return tr("<b>%1</b><br>op: %2<br>library: %3<br>time: %4 (%5% of %6)<br><i>click to select it in the graph</i>")
-        .arg(l.node.toHtmlEscaped(), layerOpType(l).toHtmlEscaped(), l.library.toHtmlEscaped(), ms(l.ms), share(l.ms), ms(total));
+        .arg(l.node.toHtmlEscaped(), layerOpType(l).toHtmlEscaped(), l.library.toHtmlEscaped(), ms(l.ms), share(l.ms),
+             ms(total));
 }
 
 QString LayerTimingChart::toolTipAt(const QPointF& pos) const { return rowToolTip(rowAt(pos)); }
@@ -146,7 +149,8 @@ void LayerTimingChart::rebuild() {
     } else {
         for (size_t i = 0; i < m_layers.size(); ++i) m_drawn.push_back(int(i));
         if (v == View::Slowest) {
-            std::stable_sort(m_drawn.begin(), m_drawn.end(), [this](int a, int b) { return m_layers[size_t(a)].ms > m_layers[size_t(b)].ms; });
+            std::stable_sort(m_drawn.begin(), m_drawn.end(),
+                             [this](int a, int b) { return m_layers[size_t(a)].ms > m_layers[size_t(b)].ms; });
             if (m_top->value() > 0 && int(m_drawn.size()) > m_top->value()) m_drawn.resize(size_t(m_top->value()));
         }
         for (int i : m_drawn) labels << m_layers[size_t(i)].node;
@@ -207,24 +211,29 @@ void LayerTimingChart::rebuild() {
             label->setClipToAxisRect(true);
             label->setColor(text);
             label->setText(QStringLiteral(" %1 (%2%)")
-                               .arg(formatTime(rowTotals[r] / unit.perMs, unit), QLocale().toString(100.0 * rowTotals[r] / unit.perMs / total, 'f', 1)));
+                               .arg(formatTime(rowTotals[r] / unit.perMs, unit),
+                                    QLocale().toString(100.0 * rowTotals[r] / unit.perMs / total, 'f', 1)));
         }
     }
     setRows(labels);
     // Room right of the longest bar for its label.
     plot()->xAxis->setRange(0, top > 0 ? top * (v == View::GraphOrder ? 1.05 : 1.3) : 1);
     plot()->legend->setVisible(!byLibrary.empty());
-    if (m_layers.empty()) m_summary->clear();
+    if (m_layers.empty())
+        m_summary->clear();
     else if (v == View::ByOpType)
-        m_summary->setText(tr("%1 over %n layer(s) in %2 op types", nullptr, int(m_layers.size())).arg(ms(total)).arg(m_ops.size()));
+        m_summary->setText(
+            tr("%1 over %n layer(s) in %2 op types", nullptr, int(m_layers.size())).arg(ms(total)).arg(m_ops.size()));
     else
-        m_summary->setText(tr("%1 over %n layer(s); hover for details, click to select", nullptr, int(m_layers.size())).arg(ms(total)));
+        m_summary->setText(tr("%1 over %n layer(s); hover for details, click to select", nullptr, int(m_layers.size()))
+                               .arg(ms(total)));
     plot()->replot();
 }
 
 QString LayerTimingChart::toCsv() const {
     QString csv = QStringLiteral("node,library,ms\n");
-    for (const LayerTiming& l : m_layers) csv += QStringLiteral("%1,%2,%3\n").arg(l.node, l.library).arg(l.ms, 0, 'g', 9);
+    for (const LayerTiming& l : m_layers)
+        csv += QStringLiteral("%1,%2,%3\n").arg(l.node, l.library).arg(l.ms, 0, 'g', 9);
     return csv;
 }
 

@@ -38,7 +38,8 @@ void MemoryChart::rebuild() {
         auto* box = new QCPItemRect(plot());
         box->topLeft->setCoords(b.firstStep - 0.45, (b.offset + b.bytes) / kKiB);
         box->bottomRight->setCoords(b.lastStep + 0.45, b.offset / kKiB);
-        const QColor fill = QColor::fromHsl((b.id * 47) % 360, 120, palette().color(QPalette::Base).lightness() < 128 ? 90 : 185);
+        const QColor fill =
+            QColor::fromHsl((b.id * 47) % 360, 120, palette().color(QPalette::Base).lightness() < 128 ? 90 : 185);
         box->setBrush(fill);
         box->setPen(QPen(fill.darker(150)));
         box->setSelectable(false);
@@ -64,12 +65,16 @@ void MemoryChart::rebuild() {
     // The bound first, the arena over it: a thick solid line that a thin dashed one on top
     // cannot hide; when they are equal the legend says the plan is optimal.
     const bool optimal = t.arenaBytes <= t.lowerBoundBytes;
-    level(t.lowerBoundBytes / kKiB, tr("lower bound %1 KiB").arg(kib(t.lowerBoundBytes)), QPen(QColor(40, 160, 90), 1.5, Qt::DashLine));
+    level(t.lowerBoundBytes / kKiB, tr("lower bound %1 KiB").arg(kib(t.lowerBoundBytes)),
+          QPen(QColor(40, 160, 90), 1.5, Qt::DashLine));
     level(t.arenaBytes / kKiB,
           optimal ? tr("arena %1 KiB (optimal)").arg(kib(t.arenaBytes))
                   : tr("arena %1 KiB (+%2%)")
                         .arg(kib(t.arenaBytes))
-                        .arg(t.lowerBoundBytes > 0 ? 100.0 * double(t.arenaBytes - t.lowerBoundBytes) / double(t.lowerBoundBytes) : 0.0, 0, 'f', 1),
+                        .arg(t.lowerBoundBytes > 0
+                                 ? 100.0 * double(t.arenaBytes - t.lowerBoundBytes) / double(t.lowerBoundBytes)
+                                 : 0.0,
+                             0, 'f', 1),
           QPen(QColor(220, 60, 60), 3, Qt::SolidLine));
     plot()->xAxis->setRange(-0.7, std::max<qsizetype>(t.schedule.size(), 1) - 0.3);
     plot()->yAxis->setRange(0, std::max<qint64>(t.arenaBytes, 1) / kKiB * 1.1);
@@ -82,7 +87,8 @@ int MemoryChart::bufferAt(const QPointF& pos) const {
     const double offset = plot()->yAxis->pixelToCoord(pos.y()) * kKiB;
     for (size_t i = 0; i < m_timeline.buffers.size(); ++i) {
         const MemoryBuffer& b = m_timeline.buffers[i];
-        if (step >= b.firstStep - 0.45 && step <= b.lastStep + 0.45 && offset >= double(b.offset) && offset <= double(b.offset + b.bytes))
+        if (step >= b.firstStep - 0.45 && step <= b.lastStep + 0.45 && offset >= double(b.offset) &&
+            offset <= double(b.offset + b.bytes))
             return int(i);
     }
     return -1;
@@ -111,7 +117,13 @@ QString MemoryChart::toolTipAt(const QPointF& pos) const { return bufferToolTip(
 QString MemoryChart::toCsv() const {
     QString csv = QStringLiteral("buffer,offset_bytes,bytes,first_step,last_step,values\n");
     for (const MemoryBuffer& b : m_timeline.buffers)
-        csv += QStringLiteral("%1,%2,%3,%4,%5,\"%6\"\n").arg(b.id).arg(b.offset).arg(b.bytes).arg(b.firstStep).arg(b.lastStep).arg(b.values);
+        csv += QStringLiteral("%1,%2,%3,%4,%5,\"%6\"\n")
+                   .arg(b.id)
+                   .arg(b.offset)
+                   .arg(b.bytes)
+                   .arg(b.firstStep)
+                   .arg(b.lastStep)
+                   .arg(b.values);
     return csv;
 }
 

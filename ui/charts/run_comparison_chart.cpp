@@ -59,8 +59,9 @@ void RunComparisonChart::setRuns(std::vector<RunSeries> runs) {
         if (!r.modelPath.isEmpty()) models.insert(QFileInfo(r.modelPath).fileName());
     if (models.size() > 1) {
         QStringList names(models.begin(), models.end());
-        m_warning->setText(tr("Warning: these runs are of different models (%1); per-layer deltas only match layers by name.")
-                               .arg(names.join(QStringLiteral(", "))));
+        m_warning->setText(
+            tr("Warning: these runs are of different models (%1); per-layer deltas only match layers by name.")
+                .arg(names.join(QStringLiteral(", "))));
         m_warning->setToolTip(m_warning->text());
         m_warning->show();
     } else {
@@ -75,7 +76,8 @@ QString RunComparisonChart::warning() const { return m_warning->text(); }
 
 double RunComparisonChart::speedUp(int run) const {
     if (run <= 0 || run >= int(m_runs.size())) return 0;
-    const double base = meanInterval(m_runs[0].latenciesMs).mean, mine = meanInterval(m_runs[size_t(run)].latenciesMs).mean;
+    const double base = meanInterval(m_runs[0].latenciesMs).mean,
+                 mine = meanInterval(m_runs[size_t(run)].latenciesMs).mean;
     return base > 0 && mine > 0 ? base / mine : 0;
 }
 
@@ -83,7 +85,8 @@ QString RunComparisonChart::speedUpText(int run) const {
     const double s = speedUp(run);
     if (s <= 0) return {};
     const QLocale locale;
-    return s >= 1 ? tr("%1\u00d7 faster").arg(locale.toString(s, 'f', 2)) : tr("%1\u00d7 slower").arg(locale.toString(1 / s, 'f', 2));
+    return s >= 1 ? tr("%1\u00d7 faster").arg(locale.toString(s, 'f', 2))
+                  : tr("%1\u00d7 slower").arg(locale.toString(1 / s, 'f', 2));
 }
 
 void RunComparisonChart::setMode(Mode mode) { m_mode->setCurrentIndex(int(mode)); }
@@ -93,8 +96,10 @@ void RunComparisonChart::rebuild() {
     plot()->clearItems();
     plot()->legend->setVisible(false);
     m_deltaRows.clear();
-    if (Mode(m_mode->currentIndex()) == Mode::Totals) drawTotals();
-    else drawLayerDeltas();
+    if (Mode(m_mode->currentIndex()) == Mode::Totals)
+        drawTotals();
+    else
+        drawLayerDeltas();
     plot()->replot();
 }
 
@@ -180,7 +185,8 @@ QString RunComparisonChart::toolTipAt(const QPointF& pos) const {
         const int i = int(std::lround(plot()->xAxis->pixelToCoord(pos.x())));
         if (i < 0 || i >= int(m_runs.size())) return {};
         const MeanInterval m = meanInterval(m_runs[size_t(i)].latenciesMs);
-        return tr("<b>%1</b>%2<br>mean %3 ms ± %4 ms (95% CI) over %n iteration(s)", nullptr, int(m_runs[size_t(i)].latenciesMs.size()))
+        return tr("<b>%1</b>%2<br>mean %3 ms ± %4 ms (95% CI) over %n iteration(s)", nullptr,
+                  int(m_runs[size_t(i)].latenciesMs.size()))
             .arg(m_runs[size_t(i)].label.toHtmlEscaped(), i == 0 ? tr(" (baseline)") : QString())
             .arg(m.mean, 0, 'f', 3)
             .arg(m.halfWidth, 0, 'f', 3);
@@ -198,7 +204,10 @@ QString RunComparisonChart::toolTipAt(const QPointF& pos) const {
             continue;
         }
         tip += tr("%1 ms (%2)").arg(l->ms, 0, 'f', 3).arg(l->library.toHtmlEscaped());
-        if (r > 0 && base) tip += tr(", %1%2 ms").arg(l->ms >= base->ms ? QStringLiteral("+") : QString()).arg(l->ms - base->ms, 0, 'f', 3);
+        if (r > 0 && base)
+            tip += tr(", %1%2 ms")
+                       .arg(l->ms >= base->ms ? QStringLiteral("+") : QString())
+                       .arg(l->ms - base->ms, 0, 'f', 3);
     }
     return tip;
 }
@@ -207,7 +216,11 @@ QString RunComparisonChart::toCsv() const {
     QString csv = QStringLiteral("run,iterations,mean_ms,ci95_half_width_ms\n");
     for (const RunSeries& r : m_runs) {
         const MeanInterval m = meanInterval(r.latenciesMs);
-        csv += QStringLiteral("%1,%2,%3,%4\n").arg(r.label).arg(r.latenciesMs.size()).arg(m.mean, 0, 'g', 9).arg(m.halfWidth, 0, 'g', 9);
+        csv += QStringLiteral("%1,%2,%3,%4\n")
+                   .arg(r.label)
+                   .arg(r.latenciesMs.size())
+                   .arg(m.mean, 0, 'g', 9)
+                   .arg(m.halfWidth, 0, 'g', 9);
     }
     return csv;
 }

@@ -55,7 +55,8 @@ QColor metricColor(double t, const QPalette& palette) {
 
 QColor noFigureColor(const QPalette& palette) {
     const QColor a = palette.color(QPalette::Base), b = palette.color(QPalette::Text);
-    return QColor((a.red() * 7 + b.red() * 2) / 9, (a.green() * 7 + b.green() * 2) / 9, (a.blue() * 7 + b.blue() * 2) / 9);
+    return QColor((a.red() * 7 + b.red() * 2) / 9, (a.green() * 7 + b.green() * 2) / 9,
+                  (a.blue() * 7 + b.blue() * 2) / 9);
 }
 
 QColor foldedColor(const QPalette& palette) {

@@ -10,7 +10,8 @@ namespace embark::ui {
 
 QStringList modulePrefixes(const QString& nodeName) {
     QStringList out;
-    for (qsizetype slash = nodeName.indexOf(QLatin1Char('/'), 1); slash > 0; slash = nodeName.indexOf(QLatin1Char('/'), slash + 1))
+    for (qsizetype slash = nodeName.indexOf(QLatin1Char('/'), 1); slash > 0;
+         slash = nodeName.indexOf(QLatin1Char('/'), slash + 1))
         out << nodeName.left(slash);
     return out;
 }
@@ -21,7 +22,8 @@ Expected<std::shared_ptr<const ir::Graph>> foldGraph(const ir::Graph& graph, con
     // Each node goes to the outermost listed prefix it is under.
     std::vector<std::string> sorted;
     for (const QString& p : prefixes) sorted.push_back(p.toStdString());
-    std::sort(sorted.begin(), sorted.end(), [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
+    std::sort(sorted.begin(), sorted.end(),
+              [](const std::string& a, const std::string& b) { return a.size() < b.size(); });
     std::unordered_map<const ir::Node*, std::string> groupOf;
     std::map<std::string, std::vector<const ir::Node*>> members;
     for (const ir::Node* n : graph.nodes())
@@ -68,7 +70,8 @@ Expected<std::shared_ptr<const ir::Graph>> foldGraph(const ir::Graph& graph, con
     auto map = [&](const ir::Value* v) -> ir::Value* {
         if (!v) return nullptr;
         if (auto it = mapped.find(v); it != mapped.end()) return it->second;
-        ir::Value* copy = v->isConstant() ? out->addConstant(v->name, v->constant) : out->addValue(v->name, v->dtype, v->shape);
+        ir::Value* copy =
+            v->isConstant() ? out->addConstant(v->name, v->constant) : out->addValue(v->name, v->dtype, v->shape);
         mapped[v] = copy;
         return copy;
     };

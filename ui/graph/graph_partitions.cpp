@@ -11,7 +11,8 @@ RunPartitions partitionsFromExtra(const QJsonObject& extra) {
     RunPartitions p;
     if (!extra.value(QStringLiteral("subgraphs")).isArray()) return p;
     const QJsonArray subgraphs = extra.value(QStringLiteral("subgraphs")).toArray();
-    const QJsonValue dump = extra.value(QStringLiteral("ep_options")).toObject().value(QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS"));
+    const QJsonValue dump =
+        extra.value(QStringLiteral("ep_options")).toObject().value(QStringLiteral("SPACEMIT_EP_DUMP_SUBGRAPHS"));
     const bool dumped = dump.toString() == QLatin1String("1") || dump.toInt() == 1 || dump.toBool();
     // A run that asked for the subgraphs and got none ran everything on the CPU provider.
     if (subgraphs.isEmpty() && !dumped) return p;
@@ -46,7 +47,8 @@ QString partitionLabel(const RunPartitions& partitions, int partition) {
     case kNotInModel: return QCoreApplication::translate("GraphPartitions", "not an ONNX node (added by Embark)");
     default: break;
     }
-    if (partitions.ep.isEmpty()) return QCoreApplication::translate("GraphPartitions", "EP subgraph %1").arg(partition + 1);
+    if (partitions.ep.isEmpty())
+        return QCoreApplication::translate("GraphPartitions", "EP subgraph %1").arg(partition + 1);
     return QCoreApplication::translate("GraphPartitions", "EP subgraph %1 (%2)").arg(partition + 1).arg(partitions.ep);
 }
 

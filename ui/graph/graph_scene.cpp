@@ -197,8 +197,8 @@ void GraphScene::onLayoutFinished() {
         auto* edge = addPath(path, edgePen);
         edge->setZValue(-1);
         const ir::Value* v = p->input.edgeValue[e];
-        edge->setToolTip(tr("%1\n%2 %3").arg(QString::fromStdString(v->name), shapeText(v),
-                                             toQString(ir::dtypeName(v->dtype))));
+        edge->setToolTip(
+            tr("%1\n%2 %3").arg(QString::fromStdString(v->name), shapeText(v), toQString(ir::dtypeName(v->dtype))));
         QPolygonF arrow;
         arrow << end << end + QPointF(-4, -8) << end + QPointF(4, -8);
         auto* head = addPolygon(arrow, edgePen, palette.color(QPalette::Text));
@@ -216,7 +216,7 @@ void GraphScene::onLayoutFinished() {
             name = QString::fromStdString(item.node->name);
         } else {
             kind = item.kind == graphdraw::IrLayoutItem::Kind::GraphInput ? NodeItem::Kind::GraphInput
-                                                                         : NodeItem::Kind::GraphOutput;
+                                                                          : NodeItem::Kind::GraphOutput;
             name = QString::fromStdString(item.value->name);
         }
         auto* node = new NodeItem(kind, name, p->titles[i], p->subtitles[i], QSizeF(size.width, size.height));
@@ -227,7 +227,8 @@ void GraphScene::onLayoutFinished() {
             if (!p->badges[i].isEmpty()) {
                 QStringList from;
                 for (const std::string& o : item.node->provenance) from << QString::fromStdString(o);
-                tip += QLatin1Char('\n') + tr("fused: absorbed %1").arg(m_absorbed.value(name).join(QStringLiteral(", ")));
+                tip +=
+                    QLatin1Char('\n') + tr("fused: absorbed %1").arg(m_absorbed.value(name).join(QStringLiteral(", ")));
                 tip += QLatin1Char('\n') + tr("from the original nodes %1").arg(from.join(QStringLiteral(", ")));
             }
             node->setToolTip(tip);
@@ -266,7 +267,8 @@ void GraphScene::setNodeMetric(const QHash<QString, double>& values, const QStri
     recolor();
 }
 
-void GraphScene::setNodeClasses(const QHash<QString, int>& classOf, const QList<NodeClass>& classes, const QString& title) {
+void GraphScene::setNodeClasses(const QHash<QString, int>& classOf, const QList<NodeClass>& classes,
+                                const QString& title) {
     m_classOf = classes.isEmpty() ? QHash<QString, int>() : classOf;
     m_classes = classOf.isEmpty() ? QList<NodeClass>() : classes;
     m_classTitle = title;
@@ -291,7 +293,8 @@ void GraphScene::recolor() {
         legend.title = m_classTitle;
         for (const NodeClass& c : std::as_const(m_classes)) legend.entries.append({c.color, c.label, 0});
         for (auto it = m_items.constBegin(); it != m_items.constEnd(); ++it) {
-            const int c = std::clamp(m_classOf.value(it.key(), int(m_classes.size()) - 1), 0, int(m_classes.size()) - 1);
+            const int c =
+                std::clamp(m_classOf.value(it.key(), int(m_classes.size()) - 1), 0, int(m_classes.size()) - 1);
             it.value()->setFill(m_classes.at(c).color);
             it.value()->setFigure({});
             ++legend.entries[c].count;

@@ -45,9 +45,7 @@ double GraphView::minZoom() const {
     return std::min(0.05, fit * 0.5);
 }
 
-void GraphView::setZoom(double zoom) {
-    setTransform(QTransform::fromScale(zoom, zoom));
-}
+void GraphView::setZoom(double zoom) { setTransform(QTransform::fromScale(zoom, zoom)); }
 
 QRectF GraphView::visibleSceneRect() const { return mapToScene(viewport()->rect()).boundingRect(); }
 
@@ -281,10 +279,14 @@ QStringList GraphPanel::step(int delta) {
 }
 
 void GraphPanel::updateMatchLabel() {
-    if (m_search->text().isEmpty()) m_matches->clear();
-    else if (m_found.isEmpty()) m_matches->setText(tr("no match"));
-    else if (m_foundIndex < 0) m_matches->setText(tr("%n match(es)", nullptr, int(m_found.size())));
-    else m_matches->setText(tr("%1 of %2").arg(m_foundIndex + 1).arg(m_found.size()));
+    if (m_search->text().isEmpty())
+        m_matches->clear();
+    else if (m_found.isEmpty())
+        m_matches->setText(tr("no match"));
+    else if (m_foundIndex < 0)
+        m_matches->setText(tr("%n match(es)", nullptr, int(m_found.size())));
+    else
+        m_matches->setText(tr("%1 of %2").arg(m_foundIndex + 1).arg(m_found.size()));
 }
 
 void GraphPanel::updateLegend() {

@@ -7,8 +7,7 @@
 namespace embark::ui {
 
 NodeItem::NodeItem(Kind kind, QString name, QString title, QString subtitle, QSizeF size)
-    : m_kind(kind), m_name(std::move(name)), m_title(std::move(title)),
-      m_subtitle(std::move(subtitle)), m_size(size) {
+    : m_kind(kind), m_name(std::move(name)), m_title(std::move(title)), m_subtitle(std::move(subtitle)), m_size(size) {
     setFlag(ItemIsSelectable);
     setData(NameRole, m_name);
     setAcceptHoverEvents(true);
@@ -83,7 +82,8 @@ void NodeItem::paint(QPainter* painter, const QStyleOptionGraphicsItem* option, 
         // Fused: the absorbed ops in italics, and a folded corner as a marker seen from afar.
         font.setItalic(true);
         painter->setFont(font);
-        const QRectF bottom(box.left() + 4, middle.top() + line * 0.9, box.width() - 8, box.bottom() - middle.top() - line * 0.9);
+        const QRectF bottom(box.left() + 4, middle.top() + line * 0.9, box.width() - 8,
+                            box.bottom() - middle.top() - line * 0.9);
         painter->drawText(bottom, Qt::AlignHCenter | Qt::AlignVCenter, m_badge);
         font.setItalic(false);
         QPolygonF corner;

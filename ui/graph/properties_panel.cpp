@@ -37,7 +37,10 @@ QString weightStats(const ir::Tensor& t) {
     const double mean = sum / double(n);
     const double stddev = std::sqrt(std::max(0.0, sq / double(n) - mean * mean));
     return PropertiesPanel::tr("min %1  max %2  mean %3  std %4")
-        .arg(lo, 0, 'g', 4).arg(hi, 0, 'g', 4).arg(mean, 0, 'g', 4).arg(stddev, 0, 'g', 4);
+        .arg(lo, 0, 'g', 4)
+        .arg(hi, 0, 'g', 4)
+        .arg(mean, 0, 'g', 4)
+        .arg(stddev, 0, 'g', 4);
 }
 
 } // namespace
@@ -61,8 +64,10 @@ PropertiesPanel::PropertiesPanel(StudioSession* session, QWidget* parent) : QWid
 }
 
 void PropertiesPanel::setNodeMetric(const QHash<QString, double>& values, const QString& label) {
-    if (values.isEmpty()) setNodeFigures({});
-    else setNodeFigures({Figure{label, values, false}});
+    if (values.isEmpty())
+        setNodeFigures({});
+    else
+        setNodeFigures({Figure{label, values, false}});
 }
 
 void PropertiesPanel::setNodeFigures(const QList<Figure>& figures) {
@@ -106,7 +111,8 @@ void PropertiesPanel::showModule(int stage, const QString& prefix, const QString
             macs += qlonglong(ir::nodeMacs(*n));
         }
     QStringList opText;
-    for (auto it = ops.cbegin(); it != ops.cend(); ++it) opText << QStringLiteral("%1 \u00d7%2").arg(it.key()).arg(it.value());
+    for (auto it = ops.cbegin(); it != ops.cend(); ++it)
+        opText << QStringLiteral("%1 \u00d7%2").arg(it.key()).arg(it.value());
     auto add = [](QTreeWidgetItem* parent, const QString& key, const QString& value) {
         auto* item = new QTreeWidgetItem(parent, {key, value});
         item->setToolTip(0, key);
@@ -189,15 +195,17 @@ void PropertiesPanel::fill(int stage, const QString& name) {
         // The figure is per node of the fused stage: an earlier stage's node shows the figure
         // of the fused node it became.
         QString holder;
-        if (stage == m_session->lastStage()) holder = name;
+        if (stage == m_session->lastStage())
+            holder = name;
         else if (const QStringList to = m_session->linkedNodes(stage, name, m_session->lastStage()); !to.isEmpty())
             holder = to.first();
         QTreeWidgetItem* run = section(tr("Layer figures"));
         for (const Figure& f : std::as_const(m_figures)) {
             if (f.values.contains(holder)) {
                 const double v = f.values.value(holder);
-                QTreeWidgetItem* item = add(run, f.label, f.bytes ? QLocale().formattedDataSize(qint64(std::llround(v)), 1)
-                                                                  : QLocale().toString(v, 'g', 4));
+                QTreeWidgetItem* item = add(run, f.label,
+                                            f.bytes ? QLocale().formattedDataSize(qint64(std::llround(v)), 1)
+                                                    : QLocale().toString(v, 'g', 4));
                 if (holder != name) item->setText(1, tr("%1  (of the fused node %2)").arg(item->text(1), holder));
             } else {
                 add(run, f.label, tr("(no figure for this node)"));
@@ -217,7 +225,8 @@ void PropertiesPanel::fill(int stage, const QString& name) {
             if (p == kSplitPartitions) // each original node's partition
                 for (const std::string& o : node->provenance)
                     if (const ir::Node* original = model->findNode(o))
-                        add(part, QString::fromStdString(o), partitionLabel(m_partitions, partitionOfNode(m_partitions, *original, modelNodes)));
+                        add(part, QString::fromStdString(o),
+                            partitionLabel(m_partitions, partitionOfNode(m_partitions, *original, modelNodes)));
             add(part, tr("Subgraphs in the run"), QString::number(m_partitions.subgraphCount()));
         }
 

@@ -50,7 +50,8 @@ void fillInputShapes(ir::Graph& graph, const store::RunRecord& run) {
 QString runTitle(const store::RunRecord& r) {
     return PlanDiffDialog::tr("Run #%1: %2 on %3 (%4)")
         .arg(r.id)
-        .arg(QFileInfo(q(r.fingerprint.modelPath)).fileName(), q(r.fingerprint.boardId), q(r.fingerprint.kernelLibrary));
+        .arg(QFileInfo(q(r.fingerprint.modelPath)).fileName(), q(r.fingerprint.boardId),
+             q(r.fingerprint.kernelLibrary));
 }
 
 } // namespace
@@ -108,7 +109,8 @@ PlanDiffDialog::~PlanDiffDialog() = default;
 QString PlanDiffDialog::summary() const {
     if (m_diff.identical())
         return tr("The plans of runs #%1 and #%2 are the same: every node runs with the same library and layout.")
-            .arg(m_ids[0]).arg(m_ids[1]);
+            .arg(m_ids[0])
+            .arg(m_ids[1]);
     return tr("Run #%2 against run #%1 (baseline): %3 re-assigned to another library or layout, %4 fused differently "
               "(%5 in #%1, %6 in #%2), %7 added, %8 removed, %9 rewritten.")
         .arg(m_ids[0])
@@ -130,16 +132,14 @@ void PlanDiffDialog::mark(int side) {
     auto tone = [dark](int hue) { return QColor::fromHsl(hue, 170, dark ? 90 : 185); };
     using C = store::PlanChange;
     // In PlanChange order; unchanged last (nodes without a class get it).
-    const QList<GraphScene::NodeClass> classes{{changeText(C::Added), tone(120)},
-                                               {changeText(C::Removed), tone(0)},
-                                               {changeText(C::Fused), tone(280)},
-                                               {changeText(C::Reassigned), tone(210)},
-                                               {changeText(C::Rewritten), tone(45)},
-                                               {changeText(C::Unchanged), noFigureColor(palette)}};
+    const QList<GraphScene::NodeClass> classes{
+        {changeText(C::Added), tone(120)},    {changeText(C::Removed), tone(0)},
+        {changeText(C::Fused), tone(280)},    {changeText(C::Reassigned), tone(210)},
+        {changeText(C::Rewritten), tone(45)}, {changeText(C::Unchanged), noFigureColor(palette)}};
     QHash<QString, int> classOf;
     for (const store::PlanNodeChange& c : side == 0 ? m_diff.a : m_diff.b) classOf.insert(q(c.node), int(c.change));
-    m_panels[side]->scene()->setNodeClasses(classOf, classes,
-                                            side == 0 ? tr("Changes to the baseline's nodes") : tr("Changes from the baseline"));
+    m_panels[side]->scene()->setNodeClasses(
+        classOf, classes, side == 0 ? tr("Changes to the baseline's nodes") : tr("Changes from the baseline"));
 }
 
 void PlanDiffDialog::selectNode(bool inA, const QString& node) {
@@ -164,8 +164,10 @@ void PlanDiffDialog::selectNode(bool inA, const QString& node) {
         QString text = tr("%1 (run #%2): %3").arg(node).arg(m_ids[side]).arg(changeText(change->change));
         if (change->change == store::PlanChange::Reassigned)
             text += tr("; run #%1: %2 %3, run #%4: %5 %6")
-                        .arg(m_ids[0]).arg(q(change->libraryA), q(change->layoutA))
-                        .arg(m_ids[1]).arg(q(change->libraryB), q(change->layoutB));
+                        .arg(m_ids[0])
+                        .arg(q(change->libraryA), q(change->layoutA))
+                        .arg(m_ids[1])
+                        .arg(q(change->libraryB), q(change->layoutB));
         if (!linked.isEmpty()) text += tr("; in run #%1: %2").arg(m_ids[other]).arg(linked.join(QStringLiteral(", ")));
         m_details->setText(text);
     }

@@ -34,7 +34,17 @@ namespace embark::ui {
 
 namespace {
 
-enum Column { IdColumn, DateColumn, ModelColumn, BoardColumn, LibraryColumn, ThreadsColumn, MedianColumn, StatusColumn, ColumnCount };
+enum Column {
+    IdColumn,
+    DateColumn,
+    ModelColumn,
+    BoardColumn,
+    LibraryColumn,
+    ThreadsColumn,
+    MedianColumn,
+    StatusColumn,
+    ColumnCount
+};
 constexpr int kIdRole = Qt::UserRole;
 constexpr int kSortRole = Qt::UserRole + 1;
 
@@ -55,7 +65,8 @@ QString milliseconds(double ns) { return QString::number(ns / 1e6, 'f', 3); }
 QString runtimeText(const targets::StoredRuntime& r) {
     if (r.runtime == QLatin1String("export")) return RunHistoryPanel::tr("Embark export");
     if (r.runtime == QLatin1String("onnxruntime"))
-        return r.ep.isEmpty() ? RunHistoryPanel::tr("ONNX Runtime") : RunHistoryPanel::tr("ONNX Runtime (ep %1)").arg(r.ep);
+        return r.ep.isEmpty() ? RunHistoryPanel::tr("ONNX Runtime")
+                              : RunHistoryPanel::tr("ONNX Runtime (ep %1)").arg(r.ep);
     return r.describe();
 }
 
@@ -76,8 +87,8 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_to->setCalendarPopup(true);
 
     m_table = new QTableWidget(0, ColumnCount, this);
-    m_table->setHorizontalHeaderLabels(
-        {tr("Run"), tr("Date"), tr("Model"), tr("Board"), tr("Library"), tr("Threads"), tr("Median (ms)"), tr("Status")});
+    m_table->setHorizontalHeaderLabels({tr("Run"), tr("Date"), tr("Model"), tr("Board"), tr("Library"), tr("Threads"),
+                                        tr("Median (ms)"), tr("Status")});
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -101,7 +112,8 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_openAction = new QAction(tr("&Open"), this);
     m_openAction->setToolTip(tr("Show the selected run's timings, accuracy and latency distribution"));
     m_compareAction = new QAction(tr("&Compare"), this);
-    m_compareAction->setToolTip(tr("Compare two or more selected runs: totals with confidence intervals and per-layer deltas"));
+    m_compareAction->setToolTip(
+        tr("Compare two or more selected runs: totals with confidence intervals and per-layer deltas"));
     m_deleteAction = new QAction(tr("&Delete..."), this);
     m_deleteAction->setShortcut(QKeySequence::Delete);
     m_deleteAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -109,10 +121,12 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_reportAction->setToolTip(tr("Write the selected run's report (or two runs' comparison) as one HTML or PDF file: "
                                   "board, latency, plan, slowest layers, accuracy and charts"));
     m_diffPlansAction = new QAction(tr("Diff &plans"), this);
-    m_diffPlansAction->setToolTip(tr("Show two selected runs' plans side by side: nodes added, removed, fused differently "
-                                     "or re-assigned to another kernel library or layout"));
+    m_diffPlansAction->setToolTip(
+        tr("Show two selected runs' plans side by side: nodes added, removed, fused differently "
+           "or re-assigned to another kernel library or layout"));
     auto* bar = new QToolBar(this);
-    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_diffPlansAction, m_reportAction, m_deleteAction}) {
+    for (QAction* a :
+         {m_refreshAction, m_openAction, m_compareAction, m_diffPlansAction, m_reportAction, m_deleteAction}) {
         bar->addAction(a);
         addAction(a);
         if (a != m_refreshAction) m_table->addAction(a);
@@ -145,7 +159,8 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &RunHistoryPanel::fitColumns);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &RunHistoryPanel::openSelected);
     connect(m_model, &QLineEdit::textChanged, this, &RunHistoryPanel::refresh);
-    for (QComboBox* c : {m_board, m_library}) connect(c, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::refresh);
+    for (QComboBox* c : {m_board, m_library})
+        connect(c, &QComboBox::currentIndexChanged, this, &RunHistoryPanel::refresh);
     for (QCheckBox* c : {m_useFrom, m_useTo}) connect(c, &QCheckBox::toggled, this, &RunHistoryPanel::refresh);
     for (QDateEdit* d : {m_from, m_to}) connect(d, &QDateEdit::dateChanged, this, &RunHistoryPanel::refresh);
     refresh();
@@ -219,7 +234,8 @@ void RunHistoryPanel::refresh() {
         auto* date = new SortItem(QLocale().toString(local, QLocale::ShortFormat), local);
         auto* model = new SortItem(QFileInfo(q(r.modelPath)).fileName(), q(r.modelPath));
         model->setToolTip(q(r.modelPath));
-        auto* median = new SortItem(r.latency.empty() ? QString() : milliseconds(r.latency.medianNs), r.latency.medianNs);
+        auto* median =
+            new SortItem(r.latency.empty() ? QString() : milliseconds(r.latency.medianNs), r.latency.medianNs);
         median->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         auto* status = new SortItem(statusName(r.status), int(r.status));
         if (!ok) status->setToolTip(q(r.message));
@@ -241,14 +257,16 @@ void RunHistoryPanel::refresh() {
 
 std::vector<int64_t> RunHistoryPanel::shownRunIds() const {
     std::vector<int64_t> ids;
-    for (int row = 0; row < m_table->rowCount(); ++row) ids.push_back(m_table->item(row, IdColumn)->data(kIdRole).toLongLong());
+    for (int row = 0; row < m_table->rowCount(); ++row)
+        ids.push_back(m_table->item(row, IdColumn)->data(kIdRole).toLongLong());
     return ids;
 }
 
 std::vector<int64_t> RunHistoryPanel::selectedRunIds() const {
     std::vector<int64_t> ids;
     for (int row = 0; row < m_table->rowCount(); ++row)
-        if (m_table->item(row, DateColumn)->isSelected()) ids.push_back(m_table->item(row, IdColumn)->data(kIdRole).toLongLong());
+        if (m_table->item(row, DateColumn)->isSelected())
+            ids.push_back(m_table->item(row, IdColumn)->data(kIdRole).toLongLong());
     return ids;
 }
 
@@ -308,7 +326,8 @@ std::vector<store::RunSummary> RunHistoryPanel::recentRuns(int count) {
     auto all = m_store->listRuns();
     if (!all.ok()) return {};
     std::vector<store::RunSummary> runs = std::move(*all);
-    std::sort(runs.begin(), runs.end(), [](const store::RunSummary& a, const store::RunSummary& b) { return a.id > b.id; });
+    std::sort(runs.begin(), runs.end(),
+              [](const store::RunSummary& a, const store::RunSummary& b) { return a.id > b.id; });
     if (int(runs.size()) > count) runs.resize(size_t(count));
     return runs;
 }
@@ -326,10 +345,13 @@ bool RunHistoryPanel::openRun(int64_t id) {
         return false;
     }
     const RunCharts charts = runChartsFromRecord(*run);
-    if (m_opener) m_opener(charts);
-    else if (m_charts) m_charts->showRun(charts);
-    setStatus(run->status == store::RunStatus::Ok ? tr("Showing %1").arg(charts.label)
-                                                  : tr("%1 %2: %3").arg(charts.label, statusName(run->status), q(run->message)));
+    if (m_opener)
+        m_opener(charts);
+    else if (m_charts)
+        m_charts->showRun(charts);
+    setStatus(run->status == store::RunStatus::Ok
+                  ? tr("Showing %1").arg(charts.label)
+                  : tr("%1 %2: %3").arg(charts.label, statusName(run->status), q(run->message)));
     emit chartsShown(false);
     return true;
 }
@@ -352,10 +374,12 @@ void RunHistoryPanel::compareSelected() {
             return;
         }
         extras.push_back(run->extra);
-        const std::string model = run->fingerprint.modelSha256.empty() ? run->fingerprint.modelPath : run->fingerprint.modelSha256;
+        const std::string model =
+            run->fingerprint.modelSha256.empty() ? run->fingerprint.modelPath : run->fingerprint.modelSha256;
         if (models.insert(model).second) modelNames << QFileInfo(q(run->fingerprint.modelPath)).fileName();
         RunCharts charts = runChartsFromRecord(*run);
-        series.push_back(RunSeries{charts.label, std::move(charts.latenciesMs), std::move(charts.layers), charts.modelPath});
+        series.push_back(
+            RunSeries{charts.label, std::move(charts.latenciesMs), std::move(charts.layers), charts.modelPath});
     }
     if (models.size() > 1)
         lines << tr("Warning: these runs are of different models (%1): their timings are not comparable.")
@@ -378,13 +402,20 @@ void RunHistoryPanel::compareSelected() {
     for (size_t i = 1; i < ids.size(); ++i) {
         const targets::RuntimeComparison rt = targets::compareRuntimes(extras.front(), extras[i]);
         if (rt.runtimeDiffers())
-            m_runtimeLines << tr("Runtime: #%1 %2, #%3 %4").arg(ids.front()).arg(runtimeText(rt.a)).arg(ids[i]).arg(runtimeText(rt.b));
+            m_runtimeLines << tr("Runtime: #%1 %2, #%3 %4")
+                                  .arg(ids.front())
+                                  .arg(runtimeText(rt.a))
+                                  .arg(ids[i])
+                                  .arg(runtimeText(rt.b));
         QStringList changes;
         for (const targets::EpOptionChange& o : rt.epOptions)
             changes << tr("%1 %2 -> %3")
                            .arg(o.key, o.a.isEmpty() ? tr("(not set)") : o.a, o.b.isEmpty() ? tr("(not set)") : o.b);
         if (!changes.isEmpty())
-            m_runtimeLines << tr("EP options that differ, #%1 -> #%2: %3").arg(ids.front()).arg(ids[i]).arg(changes.join(QStringLiteral("; ")));
+            m_runtimeLines << tr("EP options that differ, #%1 -> #%2: %3")
+                                  .arg(ids.front())
+                                  .arg(ids[i])
+                                  .arg(changes.join(QStringLiteral("; ")));
         else if (!rt.a.epOptions.isEmpty() && !rt.b.epOptions.isEmpty())
             m_runtimeLines << tr("EP options of #%1 and #%2: the same").arg(ids.front()).arg(ids[i]);
     }
@@ -455,8 +486,10 @@ PlanDiffDialog* RunHistoryPanel::diffPlans() {
             return nullptr;
         }
         if (plan->empty()) {
-            setStatus(tr("Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): "
-                         "benchmark the export again to diff its plan.").arg(id));
+            setStatus(
+                tr("Run #%1 has no stored plan (ONNX Runtime runs, and runs stored by an older Embark, have none): "
+                   "benchmark the export again to diff its plan.")
+                    .arg(id));
             return nullptr;
         }
         runs.push_back(std::move(*run));
@@ -472,10 +505,11 @@ PlanDiffDialog* RunHistoryPanel::diffPlans() {
 void RunHistoryPanel::deleteSelected() {
     const std::vector<int64_t> ids = selectedRunIds();
     if (ids.empty() || !ensureStore()) return;
-    const auto answer = QMessageBox::question(
-        this, tr("Delete runs"),
-        tr("Delete %n run(s) from %1? This cannot be undone.", nullptr, int(ids.size())).arg(QDir::toNativeSeparators(m_path)),
-        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    const auto answer =
+        QMessageBox::question(this, tr("Delete runs"),
+                              tr("Delete %n run(s) from %1? This cannot be undone.", nullptr, int(ids.size()))
+                                  .arg(QDir::toNativeSeparators(m_path)),
+                              QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
     if (answer != QMessageBox::Yes) return;
     for (int64_t id : ids) {
         if (const Status s = m_store->deleteRun(id); !s.ok()) {

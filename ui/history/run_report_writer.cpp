@@ -84,26 +84,30 @@ std::vector<ReportChart> renderReportCharts(const store::RunRecord& run, const s
         auto comparison = std::make_unique<RunComparisonChart>();
         comparison->setRuns({RunSeries{base.label, base.latenciesMs, base.layers, base.modelPath},
                              RunSeries{shown.label, shown.latenciesMs, shown.layers, shown.modelPath}});
-        charts.push_back({QStringLiteral("Run #%1 against run #%2").arg(run.id).arg(against->id), renderChartForReport(comparison.get())});
+        charts.push_back({QStringLiteral("Run #%1 against run #%2").arg(run.id).arg(against->id),
+                          renderChartForReport(comparison.get())});
     }
     if (!shown.layers.empty()) {
         auto timing = std::make_unique<LayerTimingChart>();
         timing->setLayers(shown.layers);
         timing->setView(LayerTimingChart::View::Slowest);
         timing->setTopCount(kTopLayers);
-        charts.push_back({QStringLiteral("The %1 slowest layers of run #%2").arg(kTopLayers).arg(run.id), renderChartForReport(timing.get())});
+        charts.push_back({QStringLiteral("The %1 slowest layers of run #%2").arg(kTopLayers).arg(run.id),
+                          renderChartForReport(timing.get())});
         timing->setView(LayerTimingChart::View::ByOpType);
         charts.push_back({QStringLiteral("Time by op type, run #%1").arg(run.id), renderChartForReport(timing.get())});
     }
     if (!shown.accuracy.empty()) {
         auto accuracy = std::make_unique<LayerAccuracyChart>();
         accuracy->setLayers(shown.accuracy, shown.firstDivergentNode);
-        charts.push_back({QStringLiteral("Per-layer accuracy of run #%1").arg(run.id), renderChartForReport(accuracy.get())});
+        charts.push_back(
+            {QStringLiteral("Per-layer accuracy of run #%1").arg(run.id), renderChartForReport(accuracy.get())});
     }
     if (!shown.latenciesMs.empty() && !against) {
         auto latency = std::make_unique<LatencyChart>();
         latency->setSamples(shown.latenciesMs);
-        charts.push_back({QStringLiteral("Latency distribution of run #%1").arg(run.id), renderChartForReport(latency.get())});
+        charts.push_back(
+            {QStringLiteral("Latency distribution of run #%1").arg(run.id), renderChartForReport(latency.get())});
     }
     return charts;
 }
@@ -112,7 +116,9 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
     const QString suffix = QFileInfo(path).suffix().toLower();
     const bool pdf = suffix == QLatin1String("pdf");
     if (!pdf && suffix != QLatin1String("html") && suffix != QLatin1String("htm"))
-        return QCoreApplication::translate("RunReport", "A report is written as HTML or PDF: name the file .html or .pdf (not '%1').").arg(QFileInfo(path).fileName());
+        return QCoreApplication::translate(
+                   "RunReport", "A report is written as HTML or PDF: name the file .html or .pdf (not '%1').")
+            .arg(QFileInfo(path).fileName());
     const std::vector<ReportChart> charts = renderReportCharts(run, against);
     store::ReportOptions options;
     options.topLayers = kTopLayers;
@@ -125,7 +131,8 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
             image.src = QStringLiteral("embark-chart-%1.png").arg(i);
             image.width = 640;
             image.title.clear();
-            document.addResource(QTextDocument::ImageResource, QUrl(image.src), titled(charts[i].title, charts[i].image));
+            document.addResource(QTextDocument::ImageResource, QUrl(image.src),
+                                 titled(charts[i].title, charts[i].image));
         } else {
             QByteArray png;
             QBuffer buffer(&png);
@@ -142,7 +149,8 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
         return written.ok() ? QString() : QString::fromStdString(written.error().message);
     }
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
+    if (!file.open(QIODevice::WriteOnly))
+        return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
     {
         QPdfWriter writer(&file);
         writer.setPageSize(QPageSize(QPageSize::A4));
@@ -153,7 +161,8 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
         document.setHtml(html);
         document.print(&writer);
     }
-    if (!file.commit()) return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
+    if (!file.commit())
+        return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
     return {};
 }
 

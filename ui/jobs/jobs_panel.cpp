@@ -82,7 +82,8 @@ QString JobsPanel::predictionText(const QString& outputLine) {
         return {};
     std::vector<int> order(size_t(head.size()));
     for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
-    std::stable_sort(order.begin(), order.end(), [&head](int a, int b) { return head.at(a).toDouble() > head.at(b).toDouble(); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&head](int a, int b) { return head.at(a).toDouble() > head.at(b).toDouble(); });
     QStringList top;
     for (size_t i = 0; i < std::min<size_t>(5, order.size()); ++i) top << QString::number(order[i]);
     const QLocale locale;
@@ -117,9 +118,10 @@ QString JobsPanel::displayLine(const QString& line) {
             .arg(o.value(QLatin1String("iterations")).toInt());
     }
     if (type == QLatin1String("output")) {
-        const QString written = tr("output %1 (%2) written to %3")
-                                    .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
-                                         o.value(QLatin1String("file")).toString());
+        const QString written =
+            tr("output %1 (%2) written to %3")
+                .arg(o.value(QLatin1String("name")).toString(), numberList(o.value(QLatin1String("shape")).toArray()),
+                     o.value(QLatin1String("file")).toString());
         const QString prediction = predictionText(line);
         return prediction.isEmpty() ? written : written + QStringLiteral("; ") + prediction;
     }
@@ -136,9 +138,7 @@ QString JobsPanel::displayLine(const QString& line) {
     return line;
 }
 
-namespace {
-
-} // namespace
+namespace {} // namespace
 
 JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), m_queue(queue) {
     m_list = new QTreeWidget(this);
@@ -209,7 +209,8 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     connect(m_clear, &QPushButton::clicked, m_queue, &jobs::JobQueue::clearFinished);
     connect(m_openFolder, &QPushButton::clicked, this, [this] {
         if (auto job = m_queue->job(selectedJob()))
-            if (const QString dir = outputFolder(*job); !dir.isEmpty()) QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
+            if (const QString dir = outputFolder(*job); !dir.isEmpty())
+                QDesktopServices::openUrl(QUrl::fromLocalFile(dir));
     });
     for (const auto& job : m_queue->jobs()) addJob(job->id());
     updateButtons();
@@ -357,9 +358,12 @@ void JobsPanel::updateButtons() {
 QString JobsPanel::outputFolder(const jobs::Job& job) {
     const std::any result = job.result();
     QString dir;
-    if (auto* r = std::any_cast<exporter::ExportResult>(&result)) dir = r->dir;
-    else if (auto* r = std::any_cast<build::BuildResult>(&result)) dir = QFileInfo(r->binary).absolutePath();
-    else if (auto* r = std::any_cast<jobs::BenchResult>(&result)) dir = r->exportDir;
+    if (auto* r = std::any_cast<exporter::ExportResult>(&result))
+        dir = r->dir;
+    else if (auto* r = std::any_cast<build::BuildResult>(&result))
+        dir = QFileInfo(r->binary).absolutePath();
+    else if (auto* r = std::any_cast<jobs::BenchResult>(&result))
+        dir = r->exportDir;
     return !dir.isEmpty() && QFileInfo(dir).isDir() ? dir : QString();
 }
 

@@ -37,7 +37,8 @@ RunCharts runChartsFromBench(const jobs::BenchResult& result) {
     // The export's manifest knows each layer's ONNX op (and which are layout conversions).
     if (auto folder = exporter::ExportFolder::open(result.exportDir); folder.ok()) {
         std::map<QString, QString> ops;
-        for (const exporter::ExportLayer& l : folder->schedule) ops[QString::fromStdString(l.name)] = QString::fromStdString(l.op);
+        for (const exporter::ExportLayer& l : folder->schedule)
+            ops[QString::fromStdString(l.name)] = QString::fromStdString(l.op);
         for (LayerTiming& l : run.layers)
             if (auto it = ops.find(l.node); it != ops.end()) l.op = it->second;
     }

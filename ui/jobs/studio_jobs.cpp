@@ -72,7 +72,8 @@ void StudioJobs::createActions(QMainWindow* window) {
                                &StudioJobs::exportWithDialog);
     m_export->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     m_export->setToolTip(tr("Write the standalone C++ export for the chosen board and kernel library"));
-    m_build = menu->addAction(style->standardIcon(QStyle::SP_BrowserReload), tr("&Build"), this, &StudioJobs::buildCurrent);
+    m_build =
+        menu->addAction(style->standardIcon(QStyle::SP_BrowserReload), tr("&Build"), this, &StudioJobs::buildCurrent);
     m_build->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     m_build->setToolTip(tr("Cross-compile the last export (exports the model first when needed)"));
     m_deploy = menu->addAction(style->standardIcon(QStyle::SP_ArrowUp), tr("&Deploy and run once"), this,
@@ -97,9 +98,9 @@ void StudioJobs::createActions(QMainWindow* window) {
 }
 
 QString StudioJobs::defaultExportDir() const {
-    const QString name = QStringLiteral("%1-%2-%3")
-                             .arg(QFileInfo(m_session->modelPath()).completeBaseName(), m_session->boardId(),
-                                  m_session->library());
+    const QString name =
+        QStringLiteral("%1-%2-%3")
+            .arg(QFileInfo(m_session->modelPath()).completeBaseName(), m_session->boardId(), m_session->library());
     return QStandardPaths::writableLocation(QStandardPaths::CacheLocation) + QStringLiteral("/exports/") + name;
 }
 
@@ -155,15 +156,16 @@ jobs::ExportRequest StudioJobs::exportRequest(const QString& dir, bool replace) 
 int StudioJobs::exportTo(const QString& dir, bool replace) {
     if (!m_session->hasModel()) return notify(tr("Open a model before exporting it."), true), -1;
     jobs::ExportRequest r = exportRequest(dir, replace);
-    const QString title = tr("Export %1 for %2 (%3)")
-                              .arg(QFileInfo(r.modelPath).completeBaseName(), r.boardId, m_session->library());
+    const QString title =
+        tr("Export %1 for %2 (%3)").arg(QFileInfo(r.modelPath).completeBaseName(), r.boardId, m_session->library());
     return m_queue->enqueue(jobs::makeExportJob(std::move(r), title));
 }
 
 void StudioJobs::buildXnnpackWithDialog(const QString& arch) {
     QSettings settings;
     const QString shared = QStringLiteral(EMBARK_SOURCE_DIR "/../shared/xnnpack/src");
-    const QString start = settings.value(QStringLiteral("xnnpackTarballs"), QDir(shared).exists() ? shared : QDir::homePath()).toString();
+    const QString start =
+        settings.value(QStringLiteral("xnnpackTarballs"), QDir(shared).exists() ? shared : QDir::homePath()).toString();
     const QString dir = QFileDialog::getExistingDirectory(
         m_window, tr("Folder with the XNNPACK, cpuinfo, pthreadpool and FXdiv tarballs"), start);
     if (dir.isEmpty()) return;
@@ -185,9 +187,9 @@ void StudioJobs::buildCurrent() {
         if (!m_session->hasModel()) return notify(tr("Open a model before building it."), true);
         jobs::ExportRequest r = exportRequest(defaultExportDir(), true);
         r.build = true;
-        m_queue->enqueue(jobs::makeExportJob(std::move(r), tr("Export and build %1 for %2")
-                                                                .arg(QFileInfo(m_session->modelPath()).completeBaseName(),
-                                                                     m_session->boardId())));
+        m_queue->enqueue(jobs::makeExportJob(
+            std::move(r), tr("Export and build %1 for %2")
+                              .arg(QFileInfo(m_session->modelPath()).completeBaseName(), m_session->boardId())));
         return;
     }
     buildExport(m_lastExport);
@@ -207,8 +209,10 @@ void StudioJobs::deployCurrent() {
         jobs::DeployRequest r;
         r.boardId = m_session->boardId();
         r.ssh = sshOptions(r.boardId);
-        if (!m_lastExport.isEmpty()) r.exportDir = m_lastExport;
-        else r.exportFirst = exportRequest(defaultExportDir(), true);
+        if (!m_lastExport.isEmpty())
+            r.exportDir = m_lastExport;
+        else
+            r.exportFirst = exportRequest(defaultExportDir(), true);
         m_queue->enqueue(jobs::makeDeployJob(std::move(r), tr("Build and deploy to %1").arg(r.boardId)));
         return;
     }
@@ -225,8 +229,8 @@ int StudioJobs::deployBinary(const QString& binary) {
 }
 
 QString StudioJobs::benchmarkKey(const jobs::BenchOptions& o) {
-    QStringList parts{QFileInfo(o.modelPath).absoluteFilePath(), o.boardId, QString::fromStdString(o.library), o.runtime,
-                      o.epOptions.join(QLatin1Char(','))};
+    QStringList parts{QFileInfo(o.modelPath).absoluteFilePath(), o.boardId, QString::fromStdString(o.library),
+                      o.runtime, o.epOptions.join(QLatin1Char(','))};
     for (const auto& [name, shape] : o.shapeOverrides) parts << QString::fromStdString(name + "=" + shape.str());
     for (const auto& [op, lib] : o.opOverrides) parts << QString::fromStdString("op:" + op + "=" + lib);
     for (const auto& [node, lib] : o.nodeOverrides) parts << QString::fromStdString("node:" + node + "=" + lib);
@@ -249,9 +253,10 @@ int StudioJobs::runBenchmark() {
     o.layers = true;
     o.accuracyLayers = true;
     o.ssh = sshOptions(o.boardId);
-    const QString title = tr("Benchmark %1 on %2 (%3)")
-                              .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId,
-                                   o.runtime == QLatin1String("onnxruntime") ? tr("ONNX Runtime") : m_session->library());
+    const QString title =
+        tr("Benchmark %1 on %2 (%3)")
+            .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId,
+                 o.runtime == QLatin1String("onnxruntime") ? tr("ONNX Runtime") : m_session->library());
     // F5 pressed again while the same benchmark is queued or running: show that one.
     const QString key = benchmarkKey(o);
     for (auto it = m_benchKeys.cbegin(); it != m_benchKeys.cend(); ++it) {
@@ -301,7 +306,8 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
                 m_charts->showRun(run);
                 reveal(chartsDock());
             } else if (state == jobs::JobState::Succeeded) {
-                notShown = tr("%1 is no longer open: its run is in Run history").arg(QFileInfo(run.modelPath).fileName());
+                notShown =
+                    tr("%1 is no longer open: its run is in Run history").arg(QFileInfo(run.modelPath).fileName());
             }
             emit benchmarkFinished(r->record.id); // a failed run is stored too: the history shows it
         }

@@ -30,7 +30,8 @@ void collect(QMenu* menu, const QString& where, QList<QStringList>* rows) {
         }
         QStringList keys;
         for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-        if (!keys.isEmpty() && !a->text().isEmpty()) rows->append({where, plain(a->text()), keys.join(QStringLiteral(", "))});
+        if (!keys.isEmpty() && !a->text().isEmpty())
+            rows->append({where, plain(a->text()), keys.join(QStringLiteral(", "))});
     }
 }
 
@@ -68,7 +69,8 @@ ShortcutsDialog::ShortcutsDialog(QMenuBar* menus, QWidget* parent) : QDialog(par
 QString UserGuideDialog::guideText() {
     // user_guide_fr.md, user_guide_zh_CN.md when they exist.
     const QLocale locale;
-    for (const QString& suffix : {QLatin1Char('_') + locale.name(), QLatin1Char('_') + locale.name().section(QLatin1Char('_'), 0, 0), QString()}) {
+    for (const QString& suffix : {QLatin1Char('_') + locale.name(),
+                                  QLatin1Char('_') + locale.name().section(QLatin1Char('_'), 0, 0), QString()}) {
         QFile f(QStringLiteral(":/help/user_guide%1.md").arg(suffix));
         if (f.open(QIODevice::ReadOnly)) return QString::fromUtf8(f.readAll());
     }

@@ -33,7 +33,9 @@ QString declared(const onnx::DeclaredInput& in) {
     if (!in.hasShape) return InputShapesDialog::tr("no shape declared");
     QStringList dims;
     for (const onnx::DeclaredDim& d : in.dims)
-        dims << (!d.isFree() ? QString::number(d.value) : d.param.empty() ? QStringLiteral("?") : QString::fromStdString(d.param));
+        dims << (!d.isFree()       ? QString::number(d.value)
+                 : d.param.empty() ? QStringLiteral("?")
+                                   : QString::fromStdString(d.param));
     return dims.isEmpty() ? InputShapesDialog::tr("scalar") : dims.join(QStringLiteral(" x "));
 }
 
@@ -65,7 +67,8 @@ InputShapesDialog::InputShapesDialog(const QString& modelPath, std::vector<onnx:
             row.whole = new QLineEdit(this);
             row.whole->setObjectName(QString::fromStdString(in.name));
             row.whole->setPlaceholderText(tr("e.g. 1x3x224x224"));
-            row.whole->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9x]*")), row.whole));
+            row.whole->setValidator(
+                new QRegularExpressionValidator(QRegularExpression(QStringLiteral("[0-9x]*")), row.whole));
             connect(row.whole, &QLineEdit::textChanged, this, &InputShapesDialog::validate);
             line->addWidget(row.whole, 1);
         } else {

@@ -63,7 +63,8 @@ QScrollArea* scrolled(QWidget* panel, QWidget* parent) {
     area->setWidget(panel);
     area->setWidgetResizable(true);
     area->setFrameShape(QFrame::NoFrame);
-    area->setObjectName(panel->objectName().isEmpty() ? QStringLiteral("scroll") : panel->objectName() + QStringLiteral("Scroll"));
+    area->setObjectName(panel->objectName().isEmpty() ? QStringLiteral("scroll")
+                                                      : panel->objectName() + QStringLiteral("Scroll"));
     return area;
 }
 
@@ -108,11 +109,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_session, &StudioSession::modelOpenFinished, this, &MainWindow::modelOpenFinished);
     connect(m_stages, &StagesView::nodeContextMenuRequested, this, &MainWindow::showNodeMenu);
     connect(m_stages, &StagesView::moduleSelected, m_properties, &PropertiesPanel::showModule);
-    connect(m_stages, &StagesView::foldFailed, this, [this](const QString& message) { statusBar()->showMessage(message); });
+    connect(m_stages, &StagesView::foldFailed, this,
+            [this](const QString& message) { statusBar()->showMessage(message); });
     // A chart's layer selects and centres its node in both panes.
     connect(m_charts, &ChartsPanel::nodeClicked, m_stages, &StagesView::revealNode);
     // Another model's runs leave the charts; the run shown colours the graph by layer time.
-    connect(m_session, &StudioSession::modelChanged, m_charts, [this] { m_charts->clearForModel(m_session->modelPath()); });
+    connect(m_session, &StudioSession::modelChanged, m_charts,
+            [this] { m_charts->clearForModel(m_session->modelPath()); });
     connect(m_charts, &ChartsPanel::runShown, this, [this](const RunCharts& run) {
         // A run of another model never colours this one's graph (its names and scale differ).
         const bool ofThisModel = run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath());
@@ -132,8 +135,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         const RunPartitions partitions = sameModel ? run.partitions : RunPartitions{};
         m_stages->setPartitions(partitions);
         m_properties->setPartitions(partitions);
-        if (partitions.valid) m_stages->setColouring(StagesView::Colouring::Partition);
-        else if (m_stages->colouring() == StagesView::Colouring::Default) m_stages->setColouring(StagesView::Colouring::Time);
+        if (partitions.valid)
+            m_stages->setColouring(StagesView::Colouring::Partition);
+        else if (m_stages->colouring() == StagesView::Colouring::Default)
+            m_stages->setColouring(StagesView::Colouring::Time);
         updateNodeFigures();
     });
     connect(m_banner, &RunBanner::backRequested, m_charts, &ChartsPanel::clear);
@@ -190,8 +195,10 @@ void MainWindow::createActions() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     QAction* fit = m_viewMenu->addAction(tr("&Fit graph"), QKeySequence(Qt::CTRL | Qt::Key_0), this,
                                          [this] { m_stages->activePanel()->view()->fitAll(); });
-    m_viewMenu->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { m_stages->activePanel()->view()->zoomBy(1.25); });
-    m_viewMenu->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this, [this] { m_stages->activePanel()->view()->zoomBy(0.8); });
+    m_viewMenu->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this,
+                          [this] { m_stages->activePanel()->view()->zoomBy(1.25); });
+    m_viewMenu->addAction(tr("Zoom &out"), QKeySequence::ZoomOut, this,
+                          [this] { m_stages->activePanel()->view()->zoomBy(0.8); });
     QAction* find = m_viewMenu->addAction(tr("&Find node..."), QKeySequence::Find, this,
                                           [this] { m_stages->activePanel()->focusSearch(); });
     QAction* sideBySide = m_viewMenu->addAction(tr("&Before and after side by side"));
@@ -217,7 +224,8 @@ void MainWindow::createActions() {
     }
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&User guide"), QKeySequence::HelpContents, this, &MainWindow::showUserGuide);
-    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this, &MainWindow::showShortcuts);
+    help->addAction(tr("&Keyboard shortcuts"), QKeySequence(Qt::CTRL | Qt::Key_Slash), this,
+                    &MainWindow::showShortcuts);
     help->addSeparator();
     help->addAction(tr("&About Embark"), this, [this] {
         QMessageBox::about(this, tr("About Embark"),
@@ -263,7 +271,8 @@ void MainWindow::createDocks() {
     // adds its height to the others' (the window fits a 1366x768 screen with all of them).
     m_chartsDock = dock(scrolled(m_charts, this), tr("Charts"), QStringLiteral("chartsDock"), Qt::BottomDockWidgetArea,
                         QKeySequence(Qt::ALT | Qt::Key_3));
-    m_jobs = new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock (tabbed with Charts), Run menu and toolbar
+    m_jobs =
+        new StudioJobs(this, m_session, m_charts, m_viewMenu); // Jobs dock (tabbed with Charts), Run menu and toolbar
     connect(m_target, &TargetPanel::buildXnnpackRequested, m_jobs, &StudioJobs::buildXnnpackWithDialog);
     // Deploy and benchmark jobs ask for host keys and passwords through the studio's dialogs.
     m_jobs->setSshOptionsProvider([this](const QString&) { return studioSshOptions(this); });
@@ -273,8 +282,8 @@ void MainWindow::createDocks() {
     connect(m_jobs, &StudioJobs::benchmarkFinished, m_history, [this](qint64 runId) {
         if (runId > 0) m_history->refresh();
     });
-    m_historyDock = dock(scrolled(m_history, this), tr("Run history"), QStringLiteral("historyDock"), Qt::BottomDockWidgetArea,
-                         QKeySequence(Qt::ALT | Qt::Key_4));
+    m_historyDock = dock(scrolled(m_history, this), tr("Run history"), QStringLiteral("historyDock"),
+                         Qt::BottomDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_4));
     // The rewrite list is a bottom tab too: below the graphs it left them ~190 px of a
     // 768-line screen.
     if (QWidget* rewrites = m_stages->takeRewritePanel()) {
@@ -282,8 +291,9 @@ void MainWindow::createDocks() {
                               QKeySequence(Qt::ALT | Qt::Key_6)); // Alt+5 is the Jobs dock
     }
     // Inspect / Run / Compare instead of every dock at once.
-    m_workspaces = new Workspaces(this, {m_propertiesDock, m_targetDock, m_chartsDock, m_jobs->dock(), m_historyDock, m_rewritesDock},
-                                  m_viewMenu);
+    m_workspaces = new Workspaces(
+        this, {m_propertiesDock, m_targetDock, m_chartsDock, m_jobs->dock(), m_historyDock, m_rewritesDock},
+        m_viewMenu);
     // A job queued shows the Run workspace's jobs, a finished run its charts.
     m_jobs->setDockRevealer([this](QDockWidget* dock) { m_workspaces->reveal(dock, Workspaces::Mode::Run); });
     connect(m_history, &RunHistoryPanel::chartsShown, this, [this](bool comparison) {
@@ -305,8 +315,10 @@ void MainWindow::showWelcome(bool on) {
             run.library = QString::fromStdString(r.kernelLibrary);
             run.date = r.date;
             QString text = runBannerText(run);
-            if (r.status != store::RunStatus::Ok) text += QStringLiteral(" \u00b7 ") + RunHistoryPanel::statusName(r.status);
-            else if (r.latency.medianNs > 0) text += QStringLiteral(" \u00b7 ") + formatTime(r.latency.medianNs / 1e6);
+            if (r.status != store::RunStatus::Ok)
+                text += QStringLiteral(" \u00b7 ") + RunHistoryPanel::statusName(r.status);
+            else if (r.latency.medianNs > 0)
+                text += QStringLiteral(" \u00b7 ") + formatTime(r.latency.medianNs / 1e6);
             runs.append({r.id, text});
         }
         m_welcome->setRecentRuns(runs);
@@ -427,8 +439,8 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList recent = recentFiles();
     for (int i = 0; i < recent.size(); ++i) {
-        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(recent.at(i)),
-                                             this, [this, path = recent.at(i)] { loadModel(path); });
+        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(recent.at(i)), this,
+                                             [this, path = recent.at(i)] { loadModel(path); });
         if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key(Qt::Key_1 + i)));
     }
     m_recentMenu->setEnabled(!recent.isEmpty());
@@ -443,7 +455,7 @@ void MainWindow::showNodeMenu(const QString& node, const QPoint& globalPos) {
     if (m_stages->foldedModules(m_stages->afterPanel()).contains(node) ||
         m_stages->foldedModules(m_stages->beforePanel()).contains(node))
         menu.addSection(tr("Module %1").arg(node));
-    m_stages->addFoldActions(&menu, node); // fold by module prefix, in the pane clicked
+    m_stages->addFoldActions(&menu, node);   // fold by module prefix, in the pane clicked
     m_quantize->addNodeActions(&menu, node); // keep in float, after a quantization
     if (!n) {
         if (!menu.isEmpty()) menu.exec(globalPos);
@@ -477,8 +489,9 @@ void MainWindow::showRun(const RunCharts& run) {
     if (run.modelPath.isEmpty() || sameModelPath(run.modelPath, m_session->modelPath())) return applyRun(run);
     if (!QFileInfo::exists(run.modelPath)) {
         // Its charts alone, said so by the banner; the graph keeps the open model's colours.
-        statusBar()->showMessage(tr("%1 is a run of %2, which no longer exists: its charts are shown, not on the graph.")
-                                     .arg(runBannerText(run), QDir::toNativeSeparators(run.modelPath)));
+        statusBar()->showMessage(
+            tr("%1 is a run of %2, which no longer exists: its charts are shown, not on the graph.")
+                .arg(runBannerText(run), QDir::toNativeSeparators(run.modelPath)));
         m_charts->showRun(run);
         return;
     }
@@ -519,7 +532,8 @@ bool MainWindow::confirmCloseWithJobs() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!confirmCloseWithJobs()) return event->ignore();
     QSettings settings;
-    settings.setValue(QStringLiteral("window/") + m_workspaces->screenKey() + QStringLiteral("/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/") + m_workspaces->screenKey() + QStringLiteral("/geometry"),
+                      saveGeometry());
     m_workspaces->save();
     settings.setValue(QStringLiteral("window/sideBySide"), m_stages->isSideBySide());
     settings.setValue(QStringLiteral("board"), m_session->boardId());

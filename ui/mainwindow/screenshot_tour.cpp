@@ -106,14 +106,17 @@ void foldedShot(MainWindow* window, const QString& dir) {
     auto* poll = new QTimer(window);
     poll->setInterval(100);
     QObject::connect(poll, &QTimer::timeout, window, [window, dir, poll, stages] {
-        if (stages->beforePanel()->scene()->isLayoutPending() || stages->afterPanel()->scene()->isLayoutPending()) return;
+        if (stages->beforePanel()->scene()->isLayoutPending() || stages->afterPanel()->scene()->isLayoutPending())
+            return;
         poll->stop();
         stages->beforePanel()->view()->fitAll();
         stages->afterPanel()->view()->fitAll();
         QTimer::singleShot(300, window, [window, dir] {
             save(window, QDir(dir).filePath(QStringLiteral("studio-folded.png")));
-            if (qEnvironmentVariableIntValue("EMBARK_SCREENSHOT_BENCHMARK") == 1) benchmarkShots(window, dir);
-            else QApplication::quit();
+            if (qEnvironmentVariableIntValue("EMBARK_SCREENSHOT_BENCHMARK") == 1)
+                benchmarkShots(window, dir);
+            else
+                QApplication::quit();
         });
     });
     poll->start();
@@ -127,7 +130,8 @@ void runScreenshotTour(MainWindow* window, const QString& dir) {
     poll->setInterval(100);
     QObject::connect(poll, &QTimer::timeout, window, [window, dir, poll] {
         StagesView* stages = window->stages();
-        if (stages->beforePanel()->scene()->isLayoutPending() || stages->afterPanel()->scene()->isLayoutPending()) return;
+        if (stages->beforePanel()->scene()->isLayoutPending() || stages->afterPanel()->scene()->isLayoutPending())
+            return;
         poll->stop();
         StudioSession* session = window->session();
         session->select(session->lastStage(), showcaseNode(*session));

@@ -35,9 +35,10 @@ WelcomePage::WelcomePage(const QString& sampleModel, QWidget* parent) : QWidget(
     title->setWordWrap(true);
     m_open = new QPushButton(tr("Open model..."), this);
     m_sample = new QLabel(this);
-    m_sample->setText(QStringLiteral("<a href=\"%1\">%2</a>")
-                          .arg(QUrl::fromLocalFile(sampleModel).toString(QUrl::FullyEncoded),
-                               tr("Open the sample model (%1)").arg(QFileInfo(sampleModel).fileName()).toHtmlEscaped()));
+    m_sample->setText(
+        QStringLiteral("<a href=\"%1\">%2</a>")
+            .arg(QUrl::fromLocalFile(sampleModel).toString(QUrl::FullyEncoded),
+                 tr("Open the sample model (%1)").arg(QFileInfo(sampleModel).fileName()).toHtmlEscaped()));
     m_sample->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
     m_sample->setVisible(QFileInfo::exists(sampleModel));
     m_models = new QListWidget(this);
@@ -65,17 +66,21 @@ WelcomePage::WelcomePage(const QString& sampleModel, QWidget* parent) : QWidget(
     layout->addLayout(grid, 1);
 
     connect(m_open, &QPushButton::clicked, this, &WelcomePage::openRequested);
-    connect(m_sample, &QLabel::linkActivated, this, [this](const QString& link) { emit modelRequested(QUrl(link).toLocalFile()); });
+    connect(m_sample, &QLabel::linkActivated, this,
+            [this](const QString& link) { emit modelRequested(QUrl(link).toLocalFile()); });
     connect(m_models, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { emit modelRequested(item->data(kPathRole).toString()); });
-    connect(m_runs, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { emit runRequested(item->data(kPathRole).toLongLong()); });
+    connect(m_runs, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { emit runRequested(item->data(kPathRole).toLongLong()); });
 }
 
 void WelcomePage::setRecentModels(const QStringList& paths) {
     m_models->clear();
     for (const QString& path : paths) {
-        auto* item = new QListWidgetItem(QStringLiteral("%1 \u2014 %2").arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(QFileInfo(path).absolutePath())),
-                                         m_models);
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1 \u2014 %2")
+                .arg(QFileInfo(path).fileName(), QDir::toNativeSeparators(QFileInfo(path).absolutePath())),
+            m_models);
         item->setData(kPathRole, path);
         item->setToolTip(QDir::toNativeSeparators(path));
         if (!QFileInfo::exists(path)) item->setFlags(item->flags() & ~Qt::ItemIsEnabled);

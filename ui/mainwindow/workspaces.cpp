@@ -38,8 +38,10 @@ Workspaces::Workspaces(QMainWindow* window, const Docks& docks, QMenu* viewMenu)
     m_bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_bar->setMovable(false);
     // First in the top row, like Qt Creator's mode bar is first at the left.
-    if (auto* first = window->findChild<QToolBar*>(QStringLiteral("mainToolBar"))) window->insertToolBar(first, m_bar);
-    else window->addToolBar(Qt::TopToolBarArea, m_bar);
+    if (auto* first = window->findChild<QToolBar*>(QStringLiteral("mainToolBar")))
+        window->insertToolBar(first, m_bar);
+    else
+        window->addToolBar(Qt::TopToolBarArea, m_bar);
     m_group = new QActionGroup(this);
     QMenu* menu = viewMenu->addMenu(tr("&Workspace"));
     const QString tips[kModeCount] = {
@@ -151,7 +153,8 @@ void Workspaces::size(Mode mode) {
     case Mode::Inspect:
         vertical(d.rewrites, std::max(110, h / 5));
         horizontal(d.properties, std::clamp(w * 27 / 100, 340, 460)); // the target's pickers need ~340 px
-        if (d.properties && d.target) m_window->resizeDocks({d.properties, d.target}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
+        if (d.properties && d.target)
+            m_window->resizeDocks({d.properties, d.target}, {h * 11 / 20, h * 9 / 20}, Qt::Vertical);
         break;
     case Mode::Run:
         vertical(d.charts, std::max(220, h * 2 / 5));

@@ -122,7 +122,8 @@ QString QuantErrorChart::rowToolTip(int row) const {
     }
     if (row == worstRow()) tip += tr("<br><b>lowest SNR</b>");
     if (const QuantLayerError* l = layerOf(m_series.size() - 1, row); l && l->firstDrop)
-        tip += tr("<br><b>SNR first falls steeply here</b> (more than %1 dB below its inputs')").arg(m_series.back().snrDropDb);
+        tip += tr("<br><b>SNR first falls steeply here</b> (more than %1 dB below its inputs')")
+                   .arg(m_series.back().snrDropDb);
     return tip + tr("<br><i>click to select it in the graph; right-click to keep it in float</i>");
 }
 
@@ -170,9 +171,10 @@ void QuantErrorChart::rebuild() {
         if (!last) continue;
         QString label = QStringLiteral(" %1 dB").arg(db(last->snrDb));
         if (n > 1 && first)
-            label = QStringLiteral(" %1 → %2 dB (%3%4)")
-                        .arg(db(first->snrDb), db(last->snrDb), last->snrDb >= first->snrDb ? QStringLiteral("+") : QString(),
-                             db(last->snrDb - first->snrDb));
+            label =
+                QStringLiteral(" %1 → %2 dB (%3%4)")
+                    .arg(db(first->snrDb), db(last->snrDb),
+                         last->snrDb >= first->snrDb ? QStringLiteral("+") : QString(), db(last->snrDb - first->snrDb));
         if (!last->quantized) label += tr(", float");
         if (last->firstDrop) label += tr(", SNR drop starts here");
         auto* item = new QCPItemText(plot());
@@ -185,7 +187,8 @@ void QuantErrorChart::rebuild() {
     setRows(m_rows);
     plot()->xAxis->setRange(0, top > 0 ? top * 1.45 : 1);
     plot()->legend->setVisible(n > 0);
-    if (n == 0 || worst < 0) m_summary->clear();
+    if (n == 0 || worst < 0)
+        m_summary->clear();
     else if (n == 1)
         m_summary->setText(tr("%n quantized layer(s); lowest SNR %1 dB at %2", nullptr, int(m_rows.size()))
                                .arg(db(layerOf(0, worst)->snrDb), m_rows.at(worst)));

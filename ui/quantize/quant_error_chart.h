@@ -27,7 +27,7 @@ struct QuantLayerError {
 };
 
 struct QuantErrorSeries {
-    QString label;                      // "minmax, 4 int8 layers", "with 'conv2' in float"
+    QString label;                       // "minmax, 4 int8 layers", "with 'conv2' in float"
     std::vector<QuantLayerError> layers; // float-model order
     double snrDropDb = 10;               // the fall in dB that flags firstDrop
 };

@@ -148,7 +148,8 @@ QuantizeDialog::QuantizeDialog(const QString& modelPath, std::shared_ptr<const i
 QString QuantizeDialog::defaultCalibration(const QString& modelPath) {
     const QFileInfo info(modelPath);
     const QDir dir(info.absoluteDir().filePath(info.completeBaseName()));
-    if (dir.exists() && !dir.entryList({QStringLiteral("test_data_set_*")}, QDir::Dirs).isEmpty()) return dir.absolutePath();
+    if (dir.exists() && !dir.entryList({QStringLiteral("test_data_set_*")}, QDir::Dirs).isEmpty())
+        return dir.absolutePath();
     return {};
 }
 
@@ -162,13 +163,15 @@ void QuantizeDialog::updateMethod() {
 }
 
 void QuantizeDialog::addFolder() {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Calibration folder"), QFileInfo(m_modelPath).absolutePath());
+    const QString dir =
+        QFileDialog::getExistingDirectory(this, tr("Calibration folder"), QFileInfo(m_modelPath).absolutePath());
     if (!dir.isEmpty()) m_calib->addItem(dir);
 }
 
 void QuantizeDialog::addFiles() {
-    const QStringList files = QFileDialog::getOpenFileNames(this, tr("Calibration tensors"), QFileInfo(m_modelPath).absolutePath(),
-                                                            tr("Tensors and images (*.npy *.pb *.png *.jpg *.jpeg)"));
+    const QStringList files =
+        QFileDialog::getOpenFileNames(this, tr("Calibration tensors"), QFileInfo(m_modelPath).absolutePath(),
+                                      tr("Tensors and images (*.npy *.pb *.png *.jpg *.jpeg)"));
     m_calib->addItems(files);
 }
 
@@ -200,7 +203,8 @@ QString QuantizeDialog::readImageOptions(jobs::ImageOptions* image) const {
 }
 
 void QuantizeDialog::browseOutput() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Quantized model"), m_output->text(), tr("ONNX models (*.onnx)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Quantized model"), m_output->text(), tr("ONNX models (*.onnx)"));
     if (!path.isEmpty()) m_output->setText(path);
 }
 
@@ -214,7 +218,7 @@ void QuantizeDialog::setRequest(const jobs::QuantizeRequest& r) {
     m_excludeNodes->setText(r.excludeNodes.join(QStringLiteral(", ")));
     if (!r.outPath.isEmpty()) m_output->setText(r.outPath);
     const jobs::ImageOptions& i = r.image;
-    m_resize->setText(i.shortSide > 0      ? QString::number(i.shortSide)
+    m_resize->setText(i.shortSide > 0     ? QString::number(i.shortSide)
                       : i.resizeWidth > 0 ? QStringLiteral("%1x%2").arg(i.resizeWidth).arg(i.resizeHeight)
                                           : QString());
     m_mean->setText(i.mean == std::vector<double>{0.0} ? QString() : numbers(i.mean));
@@ -245,15 +249,15 @@ QString QuantizeDialog::validationError() const {
     jobs::ImageOptions image;
     if (const QString error = readImageOptions(&image); !error.isEmpty()) return error;
     for (const QString& op : r.excludeOps)
-        if (!onnx::opFromOnnx(op.toStdString())) return tr("'%1' is not an ONNX op type Embark knows (e.g. Conv, Gemm).").arg(op);
+        if (!onnx::opFromOnnx(op.toStdString()))
+            return tr("'%1' is not an ONNX op type Embark knows (e.g. Conv, Gemm).").arg(op);
     if (m_graph)
         for (const QString& node : r.excludeNodes)
             if (!m_graph->findNode(node.toStdString())) return tr("The model has no node named '%1'.").arg(node);
     if (r.outPath.isEmpty()) return tr("Choose the output file of the quantized model.");
     if (QFileInfo(r.outPath).absoluteFilePath() == QFileInfo(m_modelPath).absoluteFilePath())
         return tr("The output would replace the float model: choose another file.");
-    if (!QFileInfo(r.outPath).absoluteDir().exists())
-        return tr("The folder of %1 does not exist.").arg(r.outPath);
+    if (!QFileInfo(r.outPath).absoluteDir().exists()) return tr("The folder of %1 does not exist.").arg(r.outPath);
     return {};
 }
 

@@ -77,7 +77,8 @@ StudioQuantize::StudioQuantize(QMainWindow* window, StudioSession* session, Stud
     window->menuBar()->insertMenu(before, menu);
     m_quantizeAction = menu->addAction(tr("&Quantize..."), this, &StudioQuantize::quantizeWithDialog);
     m_quantizeAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Q));
-    m_quantizeAction->setToolTip(tr("Quantize the open float model to int8 (QDQ) on calibration data, as a background job"));
+    m_quantizeAction->setToolTip(
+        tr("Quantize the open float model to int8 (QDQ) on calibration data, as a background job"));
     m_openAction = menu->addAction(tr("&Open quantized model"), this, &StudioQuantize::openQuantizedModel);
     m_openAction->setEnabled(false);
 
@@ -119,8 +120,9 @@ int StudioQuantize::quantize(jobs::QuantizeRequest request) {
         m_floatGraph = m_session->stageGraph(0);
     }
     const QString title = request.excludeNodes.isEmpty()
-                              ? tr("Quantize %1 (%2)").arg(QFileInfo(request.modelPath).completeBaseName(),
-                                                           QString::fromLatin1(passes::calibrationMethodName(request.options.method)))
+                              ? tr("Quantize %1 (%2)")
+                                    .arg(QFileInfo(request.modelPath).completeBaseName(),
+                                         QString::fromLatin1(passes::calibrationMethodName(request.options.method)))
                               : tr("Quantize %1 (%2, %n node(s) in float)", nullptr, int(request.excludeNodes.size()))
                                     .arg(QFileInfo(request.modelPath).completeBaseName(),
                                          QString::fromLatin1(passes::calibrationMethodName(request.options.method)));
@@ -145,11 +147,14 @@ int StudioQuantize::keepInFloat(const QString& node) {
     if (!m_lastRequest) return notify(tr("Quantize the model first (Model > Quantize...).")), -1;
     const QString target = keepInFloatTarget(node);
     if (target.isEmpty())
-        return notify(tr("'%1' is not a layer quantization makes int8 (Conv, Gemm or MatMul with constant weights).").arg(node)), -1;
+        return notify(tr("'%1' is not a layer quantization makes int8 (Conv, Gemm or MatMul with constant weights).")
+                          .arg(node)),
+               -1;
     jobs::QuantizeRequest request = *m_lastRequest;
     if (request.excludeNodes.contains(target)) return notify(tr("'%1' is already kept in float.").arg(target)), -1;
     request.excludeNodes << target;
-    const QString title = tr("Quantize %1 with '%2' in float").arg(QFileInfo(request.modelPath).completeBaseName(), target);
+    const QString title =
+        tr("Quantize %1 with '%2' in float").arg(QFileInfo(request.modelPath).completeBaseName(), target);
     const int id = m_jobs->queue()->enqueue(jobs::makeQuantizeJob(std::move(request), title));
     m_pending[id] = target;
     return id;
@@ -181,7 +186,8 @@ void StudioQuantize::onFinished(int id) {
     const int int8 = int(r->quantizedNodes.size());
     std::vector<QuantErrorSeries> series;
     if (!kept.isEmpty() && m_last) {
-        series.push_back(seriesOf(*m_last, tr("before (%n int8 layer(s))", nullptr, int(m_last->quantizedNodes.size()))));
+        series.push_back(
+            seriesOf(*m_last, tr("before (%n int8 layer(s))", nullptr, int(m_last->quantizedNodes.size()))));
         series.push_back(seriesOf(*r, tr("with '%1' in float (%n int8 layer(s))", nullptr, int8).arg(kept)));
     } else {
         series.push_back(seriesOf(*r, tr("%1, %n int8 layer(s)", nullptr, int8).arg(method)));
@@ -204,8 +210,10 @@ void StudioQuantize::showChart() {
 void StudioQuantize::openQuantizedModel() {
     if (!m_last) return notify(tr("Quantize the model first (Model > Quantize...)."));
     const QString path = m_last->request.outPath;
-    if (m_opener) m_opener(path);
-    else m_session->openModelInBackground(path);
+    if (m_opener)
+        m_opener(path);
+    else
+        m_session->openModelInBackground(path);
 }
 
 } // namespace embark::ui

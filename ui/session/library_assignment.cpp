@@ -9,8 +9,8 @@
 
 namespace embark::ui {
 
-Expected<std::unique_ptr<exporter::DeploymentPlan>> planForStudio(const ir::Graph& imported, const AssignmentRequest& request,
-                                                                  const targets::Board& board) {
+Expected<std::unique_ptr<exporter::DeploymentPlan>>
+planForStudio(const ir::Graph& imported, const AssignmentRequest& request, const targets::Board& board) {
     jobs::TargetRequest r;
     r.board = board.id;
     r.library = request.library;
@@ -29,7 +29,8 @@ LibraryAssignments assignmentsOf(const exporter::Adaptation& adaptation) {
     LibraryAssignments out;
     for (const auto& [name, assignment] : adaptation.nodes) {
         if (assignment.rule == exporter::AssignmentRule::Conversion) continue;
-        out[name] = NodeLibrary{QString::fromStdString(assignment.library), engineText(QString::fromStdString(assignment.reason))};
+        out[name] = NodeLibrary{QString::fromStdString(assignment.library),
+                                engineText(QString::fromStdString(assignment.reason))};
     }
     return out;
 }

@@ -33,8 +33,8 @@ using LibraryAssignments = std::map<std::string, NodeLibrary>; // by node name
 // exporter::buildDeploymentPlan call that `embark-cli export` and `plan` make, so the studio
 // shows what the board runs and its export job writes this very plan. The error names the
 // library, node or architecture at fault.
-Expected<std::unique_ptr<exporter::DeploymentPlan>> planForStudio(const ir::Graph& imported, const AssignmentRequest& request,
-                                                                  const targets::Board& board);
+Expected<std::unique_ptr<exporter::DeploymentPlan>>
+planForStudio(const ir::Graph& imported, const AssignmentRequest& request, const targets::Board& board);
 
 // The per-node view of an adaptation, for the graph colours and the properties panel. Layout
 // conversions inserted by adapt() are left out: they are not nodes of the fused graph.

@@ -24,15 +24,9 @@ SetBoardCommand::SetBoardCommand(StudioSession* session, const QString& board)
     setText(QCoreApplication::translate("SessionCommands", "Set board to %1").arg(board));
 }
 
-bool SetBoardCommand::changesSession() const {
-    return m_new != m_old && m_session->boards().find(m_new);
-}
-void SetBoardCommand::undo() {
-    m_session->setBoard(m_old);
-}
-void SetBoardCommand::redo() {
-    m_session->setBoard(m_new);
-}
+bool SetBoardCommand::changesSession() const { return m_new != m_old && m_session->boards().find(m_new); }
+void SetBoardCommand::undo() { m_session->setBoard(m_old); }
+void SetBoardCommand::redo() { m_session->setBoard(m_new); }
 
 SetLibraryCommand::SetLibraryCommand(StudioSession* session, const QString& library)
     : SessionCommand(session), m_old(session->library()), m_new(library) {
@@ -42,48 +36,28 @@ SetLibraryCommand::SetLibraryCommand(StudioSession* session, const QString& libr
 bool SetLibraryCommand::changesSession() const {
     return m_new != m_old && exporter::findKernelLibrary(m_new.toStdString()) != nullptr;
 }
-void SetLibraryCommand::undo() {
-    m_session->setLibrary(m_old);
-}
-void SetLibraryCommand::redo() {
-    m_session->setLibrary(m_new);
-}
+void SetLibraryCommand::undo() { m_session->setLibrary(m_old); }
+void SetLibraryCommand::redo() { m_session->setLibrary(m_new); }
 
-SetNodeOverrideCommand::SetNodeOverrideCommand(StudioSession* session, const QString& node,
-                                               const QString& library)
-    : SessionCommand(session), m_node(node),
-      m_old(overrideOf(session->request().nodeOverrides, node)), m_new(library) {
+SetNodeOverrideCommand::SetNodeOverrideCommand(StudioSession* session, const QString& node, const QString& library)
+    : SessionCommand(session), m_node(node), m_old(overrideOf(session->request().nodeOverrides, node)), m_new(library) {
     setText(library.isEmpty()
-                ? QCoreApplication::translate("SessionCommands", "Remove the override of node %1")
-                      .arg(node)
-                : QCoreApplication::translate("SessionCommands", "Run node %1 on %2")
-                      .arg(node, library));
+                ? QCoreApplication::translate("SessionCommands", "Remove the override of node %1").arg(node)
+                : QCoreApplication::translate("SessionCommands", "Run node %1 on %2").arg(node, library));
 }
 
-void SetNodeOverrideCommand::undo() {
-    m_session->setNodeOverride(m_node, m_old);
-}
-void SetNodeOverrideCommand::redo() {
-    m_session->setNodeOverride(m_node, m_new);
-}
+void SetNodeOverrideCommand::undo() { m_session->setNodeOverride(m_node, m_old); }
+void SetNodeOverrideCommand::redo() { m_session->setNodeOverride(m_node, m_new); }
 
-SetOpOverrideCommand::SetOpOverrideCommand(StudioSession* session, const QString& op,
-                                           const QString& library)
-    : SessionCommand(session), m_op(op), m_old(overrideOf(session->request().opOverrides, op)),
-      m_new(library) {
+SetOpOverrideCommand::SetOpOverrideCommand(StudioSession* session, const QString& op, const QString& library)
+    : SessionCommand(session), m_op(op), m_old(overrideOf(session->request().opOverrides, op)), m_new(library) {
     setText(library.isEmpty()
-                ? QCoreApplication::translate("SessionCommands", "Remove the override of every %1")
-                      .arg(op)
-                : QCoreApplication::translate("SessionCommands", "Run every %1 on %2")
-                      .arg(op, library));
+                ? QCoreApplication::translate("SessionCommands", "Remove the override of every %1").arg(op)
+                : QCoreApplication::translate("SessionCommands", "Run every %1 on %2").arg(op, library));
 }
 
-void SetOpOverrideCommand::undo() {
-    m_session->setOpOverride(m_op, m_old);
-}
-void SetOpOverrideCommand::redo() {
-    m_session->setOpOverride(m_op, m_new);
-}
+void SetOpOverrideCommand::undo() { m_session->setOpOverride(m_op, m_old); }
+void SetOpOverrideCommand::redo() { m_session->setOpOverride(m_op, m_new); }
 
 bool pushEdit(StudioSession* session, std::unique_ptr<SessionCommand> command) {
     if (!command->changesSession()) return false;

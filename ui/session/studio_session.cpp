@@ -11,9 +11,7 @@
 
 namespace embark::ui {
 
-StudioSession::StudioSession(QObject* parent) : QObject(parent), m_undoStack(new QUndoStack(this)) {
-    reloadBoards();
-}
+StudioSession::StudioSession(QObject* parent) : QObject(parent), m_undoStack(new QUndoStack(this)) { reloadBoards(); }
 
 namespace {
 
@@ -29,8 +27,8 @@ Expected<std::shared_ptr<passes::PassRun>> stagesWithoutPlan(const ir::Graph& im
 
 } // namespace
 
-StudioSession::Planned StudioSession::planModel(std::shared_ptr<const ir::Graph> imported, const AssignmentRequest& request,
-                                                const targets::Board& board) {
+StudioSession::Planned StudioSession::planModel(std::shared_ptr<const ir::Graph> imported,
+                                                const AssignmentRequest& request, const targets::Board& board) {
     Planned out;
     auto plan = planForStudio(*imported, request, board);
     if (plan.ok()) {
@@ -40,13 +38,15 @@ StudioSession::Planned StudioSession::planModel(std::shared_ptr<const ir::Graph>
     }
     out.planError = QString::fromStdString(plan.error().message);
     auto stages = stagesWithoutPlan(*imported, request.library);
-    if (stages.ok()) out.run = std::move(*stages);
-    else out.openError = QString::fromStdString(stages.error().message);
+    if (stages.ok())
+        out.run = std::move(*stages);
+    else
+        out.openError = QString::fromStdString(stages.error().message);
     return out;
 }
 
 StudioSession::Planned StudioSession::prepareModel(const QString& path, const std::map<std::string, ir::Shape>& shapes,
-                                                  const AssignmentRequest& request, const targets::Board& board) {
+                                                   const AssignmentRequest& request, const targets::Board& board) {
     onnx::ImportOptions import;
     import.shapeOverrides = shapes;
     auto graph = onnx::importModel(path.toStdString(), import);
@@ -113,7 +113,8 @@ bool StudioSession::adoptPlan(Planned planned, bool keepStagesIfSame) {
     if (keepStagesIfSame && m_run) {
         bool same = planned.run->stages.size() == m_run->stages.size();
         for (size_t i = 0; same && i < m_run->stages.size(); ++i)
-            same = planned.run->stages[i].log == m_run->stages[i].log && planned.run->stages[i].name == m_run->stages[i].name;
+            same = planned.run->stages[i].log == m_run->stages[i].log &&
+                   planned.run->stages[i].name == m_run->stages[i].name;
         if (same) return false;
     }
     // Views keep the graphs alive while a layout is computed, so they hold shared pointers
@@ -164,8 +165,7 @@ QStringList StudioSession::linkedNodes(int from, const QString& node, int to) co
 void StudioSession::reloadBoards() {
     m_boards = targets::loadBoards();
     if (!m_boards.find(m_boardId) && !m_boards.boards.empty())
-        m_boardId = m_boards.find(QStringLiteral("sim-k230")) ? QStringLiteral("sim-k230")
-                                                               : m_boards.boards.front().id;
+        m_boardId = m_boards.find(QStringLiteral("sim-k230")) ? QStringLiteral("sim-k230") : m_boards.boards.front().id;
 }
 
 void StudioSession::setBoard(const QString& id) {
@@ -199,14 +199,18 @@ void StudioSession::setEpOptions(const QStringList& options) {
 }
 
 void StudioSession::setNodeOverride(const QString& node, const QString& library) {
-    if (library.isEmpty()) m_request.nodeOverrides.erase(node.toStdString());
-    else m_request.nodeOverrides[node.toStdString()] = library.toStdString();
+    if (library.isEmpty())
+        m_request.nodeOverrides.erase(node.toStdString());
+    else
+        m_request.nodeOverrides[node.toStdString()] = library.toStdString();
     updateAssignments();
 }
 
 void StudioSession::setOpOverride(const QString& op, const QString& library) {
-    if (library.isEmpty()) m_request.opOverrides.erase(op.toStdString());
-    else m_request.opOverrides[op.toStdString()] = library.toStdString();
+    if (library.isEmpty())
+        m_request.opOverrides.erase(op.toStdString());
+    else
+        m_request.opOverrides[op.toStdString()] = library.toStdString();
     updateAssignments();
 }
 

@@ -140,8 +140,8 @@ private:
     QString m_planError;
     std::shared_ptr<exporter::DeploymentPlan> m_deployment;
     QUndoStack* m_undoStack;
-    int m_opening = 0;       // background opens in flight
-    int m_planning = 0;      // background plans in flight
+    int m_opening = 0;        // background opens in flight
+    int m_planning = 0;       // background plans in flight
     quint64 m_planSerial = 0; // the newest plan request; older results are dropped
     int m_asyncPlanNodes = 300;
     quint64 m_openSerial = 0; // the newest background open; older results are dropped

@@ -105,7 +105,8 @@ bool writeSettings(QIODevice& device, const QSettings::SettingsMap& map) {
 } // namespace
 
 QSettings::Format settingsFormat() {
-    static const QSettings::Format format = QSettings::registerFormat(QStringLiteral("json"), readSettings, writeSettings);
+    static const QSettings::Format format =
+        QSettings::registerFormat(QStringLiteral("json"), readSettings, writeSettings);
     return format;
 }
 

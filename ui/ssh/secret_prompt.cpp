@@ -15,7 +15,8 @@ SecretPrompt::SecretPrompt(const QString& prompt, QWidget* parent) : QDialog(par
     m_field->setEchoMode(QLineEdit::Password);
     m_field->setInputMethodHints(Qt::ImhHiddenText | Qt::ImhSensitiveData | Qt::ImhNoPredictiveText);
     auto* note = new QLabel(tr("Embark does not store it. To avoid this question, install your public key "
-                               "on the board (ssh-copy-id)."), this);
+                               "on the board (ssh-copy-id)."),
+                            this);
     note->setWordWrap(true);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);

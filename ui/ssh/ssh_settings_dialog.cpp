@@ -34,7 +34,8 @@ ConnectionTestResult runConnectionTest(const targets::Board& board, const deploy
     auto r = transport->exec(uname);
     if (!r.ok()) return {false, QString::fromStdString(r.error().message)};
     if (!r->succeeded())
-        return {false, QString::fromStdString(deploy::requireSuccess(*r, board.id, QStringLiteral("uname")).error().message)};
+        return {false,
+                QString::fromStdString(deploy::requireSuccess(*r, board.id, QStringLiteral("uname")).error().message)};
     return {true, QString::fromUtf8(r->stdoutData).trimmed()};
 }
 
@@ -70,7 +71,8 @@ SshSettingsDialog::SshSettingsDialog(const targets::Board& board, QWidget* paren
     auto* form = new QFormLayout(this);
     if (!ssh) {
         auto* note = new QLabel(tr("This board runs locally now. Saving makes it run over SSH (its exec prefix, "
-                                   "if any, is kept and runs on the remote machine)."), this);
+                                   "if any, is kept and runs on the remote machine)."),
+                                this);
         note->setWordWrap(true);
         form->addRow(note);
     }
@@ -91,7 +93,8 @@ SshSettingsDialog::SshSettingsDialog(const targets::Board& board, QWidget* paren
     connect(&m_watcher, &QFutureWatcher<ConnectionTestResult>::finished, this, &SshSettingsDialog::showResult);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &SshSettingsDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &SshSettingsDialog::reject);
-    for (QLineEdit* edit : {m_host, m_user, m_key}) connect(edit, &QLineEdit::textChanged, this, &SshSettingsDialog::validate);
+    for (QLineEdit* edit : {m_host, m_user, m_key})
+        connect(edit, &QLineEdit::textChanged, this, &SshSettingsDialog::validate);
     connect(m_port, &QSpinBox::valueChanged, this, &SshSettingsDialog::validate);
     validate();
 }
@@ -101,7 +104,8 @@ SshSettingsDialog::~SshSettingsDialog() { m_watcher.disconnect(); }
 
 Expected<targets::Board> SshSettingsDialog::board() const {
     if (m_host->text().trimmed().isEmpty())
-        return makeError(ErrorKind::Usage, tr("Host: enter a host name, an address or an ~/.ssh/config alias.").toStdString());
+        return makeError(ErrorKind::Usage,
+                         tr("Host: enter a host name, an address or an ~/.ssh/config alias.").toStdString());
     targets::Board b = m_original;
     b.runner.kind = targets::BoardRunner::Kind::Ssh;
     b.runner.host = m_host->text().trimmed();
@@ -145,7 +149,8 @@ void SshSettingsDialog::fitResult() {
     // A top-level window does not grow for a word-wrapped label's height by itself: the
     // advice at the end of an error ("try ssh -p 2222 ...") was cut off.
     layout()->activate();
-    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : layout()->totalSizeHint().height();
+    const int needed =
+        layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width()) : layout()->totalSizeHint().height();
     if (needed > height()) resize(width(), needed);
 }
 

@@ -21,7 +21,8 @@ R onGuiThread(F f) {
     if (!app || QCoreApplication::closingDown()) return R{}; // no one left to ask: refuse
     if (QThread::currentThread() == app->thread()) return f();
     R result{};
-    QMetaObject::invokeMethod(app, [&] { result = f(); }, Qt::BlockingQueuedConnection);
+    QMetaObject::invokeMethod(
+        app, [&] { result = f(); }, Qt::BlockingQueuedConnection);
     return result;
 }
 

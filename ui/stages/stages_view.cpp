@@ -58,12 +58,13 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     m_colouring->addItem(tr("Colour: memory in use"), int(Colouring::Memory));
     m_colouring->addItem(tr("Colour: changes between the stages"), int(Colouring::Diff));
     m_colouring->addItem(tr("Colour: ONNX Runtime partitions"), int(Colouring::Partition));
-    m_colouring->setToolTip(tr("What the node colours of both graphs show: the op category (the kernel library in the "
-                               "fused stage), the run shown's time or error per layer, or the bytes of the memory plan "
-                               "in use while each node runs (fused nodes carry their block's figure); or what the \"after\" stage "
-                               "changed: nodes added, removed, fused into a block or rewritten to another op; or, for an "
-                               "ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1, the EP subgraph each node ran in or the "
-                               "CPU provider it fell back to."));
+    m_colouring->setToolTip(
+        tr("What the node colours of both graphs show: the op category (the kernel library in the "
+           "fused stage), the run shown's time or error per layer, or the bytes of the memory plan "
+           "in use while each node runs (fused nodes carry their block's figure); or what the \"after\" stage "
+           "changed: nodes added, removed, fused into a block or rewritten to another op; or, for an "
+           "ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1, the EP subgraph each node ran in or the "
+           "CPU provider it fell back to."));
     m_colouring->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     updateColouringChoices();
     connect(m_colouring, &QComboBox::currentIndexChanged, this, [this] {
@@ -97,7 +98,7 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
     connect(session, &StudioSession::selectionChanged, this, &StagesView::applySelection);
     connect(session, &StudioSession::targetChanged, this, [this] {
         m_after->scene()->setAssignments(stageOf(m_after) == m_session->lastStage() ? m_session->assignments()
-                                                                                   : LibraryAssignments{});
+                                                                                    : LibraryAssignments{});
     });
     for (GraphPanel* panel : {m_before, m_after}) {
         QComboBox* combo = panel == m_before ? m_beforeStage : m_afterStage;
@@ -110,17 +111,19 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
             if (m_folded[panel == m_after].contains(node))
                 if (auto g = m_session->stageGraph(stageOf(panel)))
                     for (const ir::Node* n : g->nodes())
-                        if (shownName(panel, QString::fromStdString(n->name)) == node) members << QString::fromStdString(n->name);
+                        if (shownName(panel, QString::fromStdString(n->name)) == node)
+                            members << QString::fromStdString(n->name);
             if (!members.isEmpty()) name = members.first();
             m_session->select(stageOf(panel), name);
             if (!members.isEmpty()) emit moduleSelected(stageOf(panel), node, members);
         });
         connect(panel->scene(), &GraphScene::layoutReady, this,
                 [this] { applySelection(m_session->selectedStage(), m_session->selectedNode()); });
-        connect(panel->view(), &GraphView::nodeContextMenuRequested, this, [this, panel](const QString& node, const QPoint& pos) {
-            m_menuPanel = panel;
-            emit nodeContextMenuRequested(node, pos);
-        });
+        connect(panel->view(), &GraphView::nodeContextMenuRequested, this,
+                [this, panel](const QString& node, const QPoint& pos) {
+                    m_menuPanel = panel;
+                    emit nodeContextMenuRequested(node, pos);
+                });
     }
 }
 
@@ -172,8 +175,10 @@ void StagesView::showStage(GraphPanel* panel, int stage) {
     QStringList& folded = m_folded[panel == m_after];
     if (graph && !folded.isEmpty()) {
         auto shown = foldGraph(*graph, folded);
-        if (shown.ok()) graph = *shown;
-        else folded.clear(); // another stage's nodes do not fold the same way
+        if (shown.ok())
+            graph = *shown;
+        else
+            folded.clear(); // another stage's nodes do not fold the same way
     }
     panel->scene()->setGraph(graph, m_session->stageGraph(0));
     panel->scene()->setAssignments(stage == m_session->lastStage() ? m_session->assignments() : LibraryAssignments{});
@@ -219,7 +224,8 @@ void StagesView::revealNode(const QString& node) {
     // select() is silent when the node was already selected: centre anyway.
     for (GraphPanel* panel : {m_before, m_after}) {
         const int shown = stageOf(panel);
-        const QStringList names = shownNames(panel, shown == last ? QStringList{node} : m_session->linkedNodes(last, node, shown));
+        const QStringList names =
+            shownNames(panel, shown == last ? QStringList{node} : m_session->linkedNodes(last, node, shown));
         if (!names.isEmpty()) panel->view()->centerOnScenePoint(panel->scene()->nodesRect(names).center());
     }
 }

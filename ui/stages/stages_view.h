@@ -101,7 +101,6 @@ signals:
     void moduleSelected(int stage, const QString& prefix, const QStringList& nodes);
 
 public:
-
 signals:
     void nodeContextMenuRequested(const QString& node, const QPoint& globalPos);
 
@@ -131,7 +130,7 @@ private:
     GraphPanel* m_menuPanel = nullptr;
     QHash<QString, double> m_figures[6]; // by Colouring, by node name of the last stage
     RunPartitions m_partitions;
-    QString m_metricLabel;               // setNodeMetric's label for the Time kind
+    QString m_metricLabel; // setNodeMetric's label for the Time kind
     QString m_metricModel; // the model the run figures are for
 };
 

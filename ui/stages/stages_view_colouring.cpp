@@ -39,7 +39,9 @@ QString StagesView::figureLabel(Colouring kind) {
 
 StagesView::Colouring StagesView::colouring() const { return Colouring(m_colouring->currentData().toInt()); }
 
-void StagesView::setColouring(Colouring colouring) { m_colouring->setCurrentIndex(m_colouring->findData(int(colouring))); }
+void StagesView::setColouring(Colouring colouring) {
+    m_colouring->setCurrentIndex(m_colouring->findData(int(colouring)));
+}
 
 const QHash<QString, double>& StagesView::figures(Colouring kind) const { return m_figures[int(kind)]; }
 
@@ -79,8 +81,10 @@ void StagesView::foldValues(const GraphPanel* panel, QHash<QString, T>& values, 
         const QString box = shownName(panel, it.key());
         if (box == it.key()) continue;
         auto b = boxes.find(box);
-        if (b == boxes.end()) boxes.insert(box, it.value());
-        else *b = merge(*b, it.value());
+        if (b == boxes.end())
+            boxes.insert(box, it.value());
+        else
+            *b = merge(*b, it.value());
     }
     for (auto it = boxes.constBegin(); it != boxes.constEnd(); ++it) values.insert(it.key(), it.value());
 }
@@ -127,8 +131,10 @@ QHash<QString, StagesView::Change> StagesView::changes(const GraphPanel* panel) 
             if (c == Change::Unchanged && (to.size() > 1 || (*to.begin())->op != n->op)) c = Change::Rewritten;
         } else {
             // A block: it stands for several nodes of the "before" stage.
-            if (to.size() > 1) c = Change::Fused;
-            else if ((*to.begin())->op != n->op) c = Change::Rewritten;
+            if (to.size() > 1)
+                c = Change::Fused;
+            else if ((*to.begin())->op != n->op)
+                c = Change::Rewritten;
         }
         out.insert(name, c);
     }
@@ -145,11 +151,12 @@ void StagesView::updateColouringChoices() {
                          (kind == Colouring::Partition ? m_partitions.valid : !m_figures[int(kind)].isEmpty());
         if (QStandardItem* item = model ? model->item(i) : nullptr) {
             item->setEnabled(has);
-            item->setToolTip(has ? QString()
-                             : kind == Colouring::Memory ? tr("Needs a memory plan (choose a board and library)")
-                             : kind == Colouring::Partition
-                                 ? tr("Needs an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1: open it in Run history")
-                                                         : tr("Needs a run: benchmark the model, or open a run in Run history"));
+            item->setToolTip(
+                has                         ? QString()
+                : kind == Colouring::Memory ? tr("Needs a memory plan (choose a board and library)")
+                : kind == Colouring::Partition
+                    ? tr("Needs an ONNX Runtime run with SPACEMIT_EP_DUMP_SUBGRAPHS=1: open it in Run history")
+                    : tr("Needs a run: benchmark the model, or open a run in Run history"));
         }
     }
     if (colouring() == Colouring::Partition ? !m_partitions.valid
@@ -190,8 +197,9 @@ void StagesView::applyMetric(GraphPanel* panel) {
         foldValues(panel, classOf, [](int a, int b) { return a != int(Change::Unchanged) ? a : b; });
         panel->scene()->setNodeMetric({}, {});
         panel->scene()->setNodeClasses(classOf, classes,
-                                       panel == m_before ? tr("Changes made by the \"after\" stage (to this stage's nodes)")
-                                                         : tr("Changes from the \"before\" stage"));
+                                       panel == m_before
+                                           ? tr("Changes made by the \"after\" stage (to this stage's nodes)")
+                                           : tr("Changes from the \"before\" stage"));
         return;
     }
     if (kind == Colouring::Partition && m_partitions.valid) {
@@ -254,13 +262,19 @@ void StagesView::applyPartitions(GraphPanel* panel) {
     QHash<QString, int> classOf;
     for (const ir::Node* n : graph->nodes()) {
         const int p = partitionOfNode(m_partitions, *n, modelNodes);
-        classOf.insert(QString::fromStdString(n->name), p >= 0 ? p : p == kSplitPartitions ? split : p == kNotInModel ? outside : cpu);
+        classOf.insert(QString::fromStdString(n->name), p >= 0                  ? p
+                                                        : p == kSplitPartitions ? split
+                                                        : p == kNotInModel      ? outside
+                                                                                : cpu);
     }
     // A folded box: its nodes' partition when they agree, else split.
-    foldValues(panel, classOf, [outside, split](int a, int b) { return a == b || b == outside ? a : a == outside ? b : split; });
-    const QString title = tr("Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)")
-                              .arg(k)
-                              .arg(fallbackNodeCount(m_partitions, modelNodes));
+    foldValues(panel, classOf, [outside, split](int a, int b) {
+        return a == b || b == outside ? a : a == outside ? b : split;
+    });
+    const QString title =
+        tr("Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)")
+            .arg(k)
+            .arg(fallbackNodeCount(m_partitions, modelNodes));
     panel->scene()->setNodeMetric({}, {});
     panel->scene()->setNodeClasses(classOf, classes, title);
 }

@@ -68,12 +68,15 @@ BoardDialog::BoardDialog(const targets::Board& board, QWidget* parent) : QDialog
 Expected<targets::Board> BoardDialog::board() const {
     static const QRegularExpression idPattern(QStringLiteral("^[a-z0-9][a-z0-9._-]*$"));
     if (!idPattern.match(m_id->text()).hasMatch())
-        return makeError(ErrorKind::Usage, tr("Id: use lower-case letters, digits, '.', '_' or '-' (it names the file).").toStdString());
+        return makeError(ErrorKind::Usage,
+                         tr("Id: use lower-case letters, digits, '.', '_' or '-' (it names the file).").toStdString());
     if (m_name->text().trimmed().isEmpty())
-        return makeError(ErrorKind::Usage, tr("Name: give the board a name to show in the board picker.").toStdString());
+        return makeError(ErrorKind::Usage,
+                         tr("Name: give the board a name to show in the board picker.").toStdString());
     const bool ssh = m_runner->currentData().toString() == QLatin1String("ssh");
     if (ssh && m_host->text().trimmed().isEmpty())
-        return makeError(ErrorKind::Usage, tr("SSH host: an SSH board needs a host name or an ~/.ssh/config alias.").toStdString());
+        return makeError(ErrorKind::Usage,
+                         tr("SSH host: an SSH board needs a host name or an ~/.ssh/config alias.").toStdString());
     // Build the JSON the engine reads and let its parser judge it, so the dialog never
     // accepts a board the CLI would refuse.
     QJsonObject runner{{QStringLiteral("kind"), ssh ? QStringLiteral("ssh") : QStringLiteral("local")}};
@@ -84,7 +87,8 @@ Expected<targets::Board> BoardDialog::board() const {
                      {QStringLiteral("name"), m_name->text()},
                      {QStringLiteral("arch"), m_arch->currentText()},
                      {QStringLiteral("isa"), m_isa->text()},
-                     {QStringLiteral("cflags"), QJsonArray::fromStringList(m_cflags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))},
+                     {QStringLiteral("cflags"),
+                      QJsonArray::fromStringList(m_cflags->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))},
                      {QStringLiteral("cores"), m_cores->value()},
                      {QStringLiteral("memory_bytes"), qint64(m_memoryMiB->value()) * 1024 * 1024},
                      {QStringLiteral("runner"), runner}};

@@ -22,8 +22,8 @@ public:
     // EP's default thread number, and what an affinity must match).
     EpOptionsDialog(const QStringList& options, int threads, QWidget* parent = nullptr);
 
-    QStringList options() const; // the options set, KEY=VALUE, in the guide's order
-    QString problem() const;     // empty when valid
+    QStringList options() const;              // the options set, KEY=VALUE, in the guide's order
+    QString problem() const;                  // empty when valid
     QWidget* field(const QString& key) const; // the editor of one option (tests)
 
 private:

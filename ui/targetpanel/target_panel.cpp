@@ -38,7 +38,8 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_runtime->addItem(tr("Embark export"), QStringLiteral("export"));
     m_runtime->addItem(tr("ONNX Runtime"), QStringLiteral("onnxruntime"));
     m_epOptions = new QPushButton(tr("EP options..."), this);
-    m_epOptions->setToolTip(tr("Options of the SpacemiT execution provider (threads, affinity, dumps, profile, filters)"));
+    m_epOptions->setToolTip(
+        tr("Options of the SpacemiT execution provider (threads, affinity, dumps, profile, filters)"));
     m_epSummary = new QLabel(this);
     m_epSummary->setWordWrap(true);
     m_xnnpack = new QLabel(this);
@@ -90,9 +91,8 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
         const QString id = m_board->currentData().toString();
         pushEdit(m_session, std::make_unique<SetBoardCommand>(m_session, id));
     });
-    connect(m_library, &QComboBox::currentTextChanged, this, [this](const QString& id) {
-        pushEdit(m_session, std::make_unique<SetLibraryCommand>(m_session, id));
-    });
+    connect(m_library, &QComboBox::currentTextChanged, this,
+            [this](const QString& id) { pushEdit(m_session, std::make_unique<SetLibraryCommand>(m_session, id)); });
     connect(m_runtime, &QComboBox::currentIndexChanged, this,
             [this] { m_session->setRuntime(m_runtime->currentData().toString()); });
     connect(m_epOptions, &QPushButton::clicked, this, &TargetPanel::editEpOptions);
@@ -135,20 +135,23 @@ void TargetPanel::refresh() {
         const QSignalBlocker block(m_runtime);
         m_runtime->setCurrentIndex(m_runtime->findData(m_session->runtime()));
         m_runtime->setEnabled(b && b->onnxruntime);
-        m_runtime->setToolTip(b && b->onnxruntime
-                                  ? tr("Benchmarks run the model with Embark's export or with %1").arg(b->onnxruntime->describe())
-                                  : tr("This board has no ONNX Runtime: benchmarks run Embark's export"));
+        m_runtime->setToolTip(
+            b && b->onnxruntime
+                ? tr("Benchmarks run the model with Embark's export or with %1").arg(b->onnxruntime->describe())
+                : tr("This board has no ONNX Runtime: benchmarks run Embark's export"));
         m_library->setEnabled(m_session->runtime() == QLatin1String("export"));
         const bool spacemit = m_session->runtime() == QLatin1String("onnxruntime") && b && b->onnxruntime &&
                               b->onnxruntime->ep == QLatin1String("spacemit");
         m_epOptions->setVisible(spacemit);
         m_epSummary->setVisible(spacemit);
-        m_epSummary->setText(m_session->epOptions().isEmpty() ? tr("EP defaults") : m_session->epOptions().join(QLatin1Char(' ')));
+        m_epSummary->setText(m_session->epOptions().isEmpty() ? tr("EP defaults")
+                                                              : m_session->epOptions().join(QLatin1Char(' ')));
     }
     refreshXnnpack();
     m_overrides->clear();
     for (const auto& [node, lib] : m_session->request().nodeOverrides)
-        new QTreeWidgetItem(m_overrides, {tr("node %1").arg(QString::fromStdString(node)), QString::fromStdString(lib)});
+        new QTreeWidgetItem(m_overrides,
+                            {tr("node %1").arg(QString::fromStdString(node)), QString::fromStdString(lib)});
     for (const auto& [op, lib] : m_session->request().opOverrides)
         new QTreeWidgetItem(m_overrides, {tr("every %1").arg(QString::fromStdString(op)), QString::fromStdString(lib)});
 

@@ -9,8 +9,7 @@
 
 using namespace embark_xnn;
 
-int main()
-{
+int main() {
     try {
         Context context(2);
         // 3x3 convolution, pad 1, 8 -> 16 channels on 10x10, fused ReLU, then a sigmoid,
@@ -24,16 +23,13 @@ int main()
         const size_t pixels = 100, extra = kExtraBytes / sizeof(float);
         std::vector<float> input(pixels * 8 + extra), weights(16 * 8 * 9), bias(16);
         std::vector<float> channelShift(16 + extra);
-        for (size_t i = 0; i < input.size(); ++i)
-            input[i] = float(std::sin(0.37 * double(i)));
-        for (size_t i = 0; i < weights.size(); ++i)
-            weights[i] = float(std::cos(0.11 * double(i))) * 0.2f;
+        for (size_t i = 0; i < input.size(); ++i) input[i] = float(std::sin(0.37 * double(i)));
+        for (size_t i = 0; i < weights.size(); ++i) weights[i] = float(std::cos(0.11 * double(i))) * 0.2f;
         for (size_t i = 0; i < 16; ++i) {
             bias[i] = 0.01f * float(i) - 0.05f;
             channelShift[i] = 0.5f - 0.03f * float(i);
         }
-        Convolution2d conv(context, "conv", p, weights.data(), bias.data(), FilterLayout::OIHW,
-                           OutputRange::relu());
+        Convolution2d conv(context, "conv", p, weights.data(), bias.data(), FilterLayout::OIHW, OutputRange::relu());
         Unary sigmoid(context, "sigmoid", UnaryOp::Sigmoid, pixels * 16);
         Binary add(context, "add", BinaryOp::Add, {1, 10, 10, 16}, {1, 1, 1, 16});
         GlobalAveragePool gap(context, "gap", 1, 10, 10, 16);
@@ -52,11 +48,9 @@ int main()
                     for (long ky = 0; ky < 3; ++ky)
                         for (long kx = 0; kx < 3; ++kx) {
                             const long iy = y + ky - 1, ix = x + kx - 1;
-                            if (iy < 0 || ix < 0 || iy >= 10 || ix >= 10)
-                                continue;
+                            if (iy < 0 || ix < 0 || iy >= 10 || ix >= 10) continue;
                             for (size_t c = 0; c < 8; ++c)
-                                acc += double(input[(iy * 10 + ix) * 8 + c])
-                                       * weights[((o * 8 + c) * 3 + ky) * 3 + kx];
+                                acc += double(input[(iy * 10 + ix) * 8 + c]) * weights[((o * 8 + c) * 3 + ky) * 3 + kx];
                         }
                     sum += 1 / (1 + std::exp(-std::max(acc, 0.0))) + channelShift[o];
                 }
@@ -65,8 +59,7 @@ int main()
             maxRef = std::max(maxRef, std::abs(want));
         }
         const double rel = maxDiff / maxRef;
-        std::printf("{\"api\":\"%s\",\"max_rel\":%.3g,\"ok\":%s}\n", apiName(), rel,
-                    rel <= 1e-5 ? "true" : "false");
+        std::printf("{\"api\":\"%s\",\"max_rel\":%.3g,\"ok\":%s}\n", apiName(), rel, rel <= 1e-5 ? "true" : "false");
         return rel <= 1e-5 ? 0 : 1;
     } catch (const Error& e) {
         std::fprintf(stderr, "%s\n", e.what());

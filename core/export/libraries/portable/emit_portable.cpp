@@ -28,8 +28,8 @@ std::string portableActivation(const ir::Node& n) {
     case OpKind::Gelu: kind = "Gelu"; break;
     default: break;
     }
-    return std::string("embark::portable::Activation{embark::portable::Act::") + kind + ", " + cppFloat(a->min) +
-           ", " + cppFloat(a->max) + ", " + cppFloat(a->alpha) + "}";
+    return std::string("embark::portable::Activation{embark::portable::Act::") + kind + ", " + cppFloat(a->min) + ", " +
+           cppFloat(a->max) + ", " + cppFloat(a->alpha) + "}";
 }
 
 namespace {
@@ -53,7 +53,9 @@ std::string onnxWeights(EmitContext& ctx, const ir::Value* w) {
     return ctx.ptr(w);
 }
 
-std::string dims(const ir::Shape& s) { return "embark::portable::Dims" + cppInts(s.dims().empty() ? std::vector<int64_t>{1} : s.dims()); }
+std::string dims(const ir::Shape& s) {
+    return "embark::portable::Dims" + cppInts(s.dims().empty() ? std::vector<int64_t>{1} : s.dims());
+}
 
 // y = activation(y) for an activation fused into n (nothing when there is none).
 void applyActivation(EmitContext& ctx, const ir::Node& n, const ir::Value* y) {
@@ -64,8 +66,9 @@ void applyActivation(EmitContext& ctx, const ir::Node& n, const ir::Value* y) {
 
 // y = activation(y + C), C broadcast: a Gemm's C that cannot be a fully connected bias.
 void addMatrixC(EmitContext& ctx, const ir::Node& n, const ir::Value* c, const ir::Value* y) {
-    ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
-                   ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " + portableActivation(n) + ", g_pool.get());\n";
+    ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Add, " + ctx.ptr(y) + ", " +
+                   dims(y->shape) + ", " + ctx.ptr(c) + ", " + dims(c->shape) + ", " + ctx.ptr(y) + ", " +
+                   portableActivation(n) + ", g_pool.get());\n";
 }
 
 // A 1-D convolution ([N][C][W], the model's layout: adaptation makes only 4-D activations NHWC)
@@ -90,9 +93,9 @@ bool emitConv1D(EmitContext& ctx, const ir::Node& n, bool transposed) {
     const int64_t group = n.attrInt("group", 1);
     const int64_t batch = x->shape[0], inC = x->shape[1], inW = x->shape[2], outC = y->shape[1], outW = y->shape[2];
     auto i = [](int64_t v) { return std::to_string(v); };
-    const std::string shape = "embark::portable::Conv2DShape{" + i(batch) + ", 1, " + i(inW) + ", " + i(inC) + ", " + i(outC) +
-                              ", 1, " + i(w->shape[2]) + ", 1, " + i(strides[0]) + ", 1, " + i(dil[0]) + ", 0, " + i(pads[0]) +
-                              ", 0, " + i(pads[1]) + ", " + i(group) + "}";
+    const std::string shape = "embark::portable::Conv2DShape{" + i(batch) + ", 1, " + i(inW) + ", " + i(inC) + ", " +
+                              i(outC) + ", 1, " + i(w->shape[2]) + ", 1, " + i(strides[0]) + ", 1, " + i(dil[0]) +
+                              ", 0, " + i(pads[0]) + ", 0, " + i(pads[1]) + ", " + i(group) + "}";
     const std::string bias = b ? ctx.ptr(b) : "nullptr";
     const std::string obj = ctx.ident(n); // not in layerObjects: no fused block takes a 1-D layer
     ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
@@ -101,8 +104,8 @@ bool emitConv1D(EmitContext& ctx, const ir::Node& n, bool transposed) {
         ctx.init += "    " + obj + " = embark::portable::pack_conv_transpose2d(" + shape + ", 1, " + i(outW) + ", " +
                     onnxWeights(ctx, w) + ", " + bias + ", " + portableActivation(n) + ");\n";
     else
-        ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " + bias +
-                    ", " + portableActivation(n) + ");\n";
+        ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " +
+                    bias + ", " + portableActivation(n) + ");\n";
     const int64_t scratch = batch * (inW * inC + outW * outC);
     ctx.forward += "    embark::portable::conv2d_channels_first(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", " +
                    ctx.scratch(n, scratch) + ", g_pool.get());\n";
@@ -125,14 +128,15 @@ bool emitConv3D(EmitContext& ctx, const ir::Node& n) {
     if (st.size() != 3 || dl.size() != 3 || p.size() != 6) return false;
     auto i = [](int64_t v) { return std::to_string(v); };
     const std::string shape = "embark::portable::Conv2DShape{1, " + i(x->shape[3]) + ", " + i(x->shape[4]) + ", " +
-                              i(x->shape[1]) + ", " + i(y->shape[1]) + ", " + i(w->shape[3]) + ", " + i(w->shape[4]) + ", " +
-                              i(st[1]) + ", " + i(st[2]) + ", " + i(dl[1]) + ", " + i(dl[2]) + ", " + i(p[1]) + ", " + i(p[2]) +
-                              ", " + i(p[4]) + ", " + i(p[5]) + ", " + i(n.attrInt("group", 1)) + "}";
+                              i(x->shape[1]) + ", " + i(y->shape[1]) + ", " + i(w->shape[3]) + ", " + i(w->shape[4]) +
+                              ", " + i(st[1]) + ", " + i(st[2]) + ", " + i(dl[1]) + ", " + i(dl[2]) + ", " + i(p[1]) +
+                              ", " + i(p[2]) + ", " + i(p[4]) + ", " + i(p[5]) + ", " + i(n.attrInt("group", 1)) + "}";
     const std::string obj = ctx.ident(n);
     ctx.decls += "static embark::portable::Conv3D " + obj + ";\n";
-    ctx.init += "    " + obj + " = embark::portable::pack_conv3d(" + shape + ", " + i(x->shape[0]) + ", " + i(x->shape[2]) + ", " +
-                i(y->shape[2]) + ", " + i(w->shape[2]) + ", " + i(st[0]) + ", " + i(dl[0]) + ", " + i(p[0]) + ", " +
-                ctx.ptr(w) + ", " + (b ? ctx.ptr(b) : std::string("nullptr")) + ", " + portableActivation(n) + ");\n";
+    ctx.init += "    " + obj + " = embark::portable::pack_conv3d(" + shape + ", " + i(x->shape[0]) + ", " +
+                i(x->shape[2]) + ", " + i(y->shape[2]) + ", " + i(w->shape[2]) + ", " + i(st[0]) + ", " + i(dl[0]) +
+                ", " + i(p[0]) + ", " + ctx.ptr(w) + ", " + (b ? ctx.ptr(b) : std::string("nullptr")) + ", " +
+                portableActivation(n) + ");\n";
     ctx.forward += "    embark::portable::conv3d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
     return true;
 }
@@ -155,7 +159,8 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
         if (transposed && (n.has("output_shape") || n.attrString("auto_pad", "NOTSET") != "NOTSET")) {
             // Pads implied by the output size (ONNX ConvTranspose shape rules).
             const auto op = n.attrInts("output_padding", {0, 0});
-            auto split = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t d, int64_t opad, int64_t* a, int64_t* e) {
+            auto split = [&](int64_t in, int64_t out, int64_t k, int64_t st, int64_t d, int64_t opad, int64_t* a,
+                             int64_t* e) {
                 const int64_t total = st * (in - 1) + opad + (k - 1) * d + 1 - out;
                 const bool upper = n.attrString("auto_pad", "NOTSET") == "SAME_UPPER";
                 const int64_t half = total >= 0 ? total / 2 : -((1 - total) / 2); // floor, as ONNX's Python
@@ -168,33 +173,37 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
             split(xs[1], ys[1], kh, s.sh, s.dh, op.size() > 0 ? op[0] : 0, &s.pt, &s.pb);
             split(xs[2], ys[2], kw, s.sw, s.dw, op.size() > 1 ? op[1] : 0, &s.pl, &s.pr);
         }
-        const std::string shape = "embark::portable::Conv2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) +
-                                  ", " + std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[3]) +
-                                  ", " + std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
-                                  std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " +
-                                  std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
+        const std::string shape = "embark::portable::Conv2DShape{" + std::to_string(xs[0]) + ", " +
+                                  std::to_string(xs[1]) + ", " + std::to_string(xs[2]) + ", " + std::to_string(xs[3]) +
+                                  ", " + std::to_string(ys[3]) + ", " + std::to_string(kh) + ", " + std::to_string(kw) +
+                                  ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " +
+                                  std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " + std::to_string(s.pt) +
+                                  ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
                                   std::to_string(s.pr) + ", " + std::to_string(group) + "}";
         const std::string obj = ctx.ident(n);
         ctx.layerObjects[n.name] = obj;
         ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
         if (transposed)
-            ctx.init += "    " + obj + " = embark::portable::pack_conv_transpose2d(" + shape + ", " + std::to_string(ys[1]) + ", " +
-                        std::to_string(ys[2]) + ", " + onnxWeights(ctx, w) + ", " + bias + ", " + portableActivation(n) + ");\n";
+            ctx.init += "    " + obj + " = embark::portable::pack_conv_transpose2d(" + shape + ", " +
+                        std::to_string(ys[1]) + ", " + std::to_string(ys[2]) + ", " + onnxWeights(ctx, w) + ", " +
+                        bias + ", " + portableActivation(n) + ");\n";
         else
-            ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " + bias +
-                        ", " + portableActivation(n) + ");\n";
+            ctx.init += "    " + obj + " = embark::portable::pack_conv2d(" + shape + ", " + onnxWeights(ctx, w) + ", " +
+                        bias + ", " + portableActivation(n) + ");\n";
         if (const int64_t stride = ctx.rowStride(y)) // a channel range of a concatenation
             ctx.init += "    " + obj + ".out_stride = " + std::to_string(stride) + ";\n";
-        ctx.forward += "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+        ctx.forward +=
+            "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         return {};
     }
     if (emitConv1D(ctx, n, transposed)) return {};
     if (!transposed && emitConv3D(ctx, n)) return {};
     // Model layout, 1 to 3 spatial dims: the direct generic convolution.
     const size_t spatial = x->shape.rank() - 2;
-    if (spatial < 1 || spatial > 3) return unsupported(Emitter::Portable, n, std::to_string(spatial) + "-D convolution");
-    std::string p = "{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) +
-                    ", " + std::to_string(y->shape[1]) + ", " + std::to_string(group);
+    if (spatial < 1 || spatial > 3)
+        return unsupported(Emitter::Portable, n, std::to_string(spatial) + "-D convolution");
+    std::string p = "{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+                    std::to_string(x->shape[1]) + ", " + std::to_string(y->shape[1]) + ", " + std::to_string(group);
     auto arr = [&](auto get) {
         std::vector<int64_t> v(3, 1);
         for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
@@ -207,18 +216,20 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
         return unsupported(Emitter::Portable, n, "auto_pad SAME on a non-2-D convolution");
     pads.resize(6, 0);
-    p += ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
-         arr([&](size_t i) { return w->shape[2 + i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
-         arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(pads) + "}";
-    ctx.forward += std::string("    embark::generic::") + (transposed ? "convTransposeNd" : "convNd") + "(embark::generic::ConvNd" + p +
-                   ", " + ctx.ptr(x) + ", " + ctx.ptr(w) + ", " + bias + ", " + ctx.ptr(y) + ");\n";
+    p += ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) +
+         ", " + arr([&](size_t i) { return w->shape[2 + i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) +
+         ", " + arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(pads) + "}";
+    ctx.forward += std::string("    embark::generic::") + (transposed ? "convTransposeNd" : "convNd") +
+                   "(embark::generic::ConvNd" + p + ", " + ctx.ptr(x) + ", " + ctx.ptr(w) + ", " + bias + ", " +
+                   ctx.ptr(y) + ");\n";
     applyActivation(ctx, n, y);
     return {};
 }
 
 // Element offsets of the a and b matrices of each batch of a x b (numpy broadcasting of the
 // batch dims, right-aligned), in the order of the product's batches.
-void matmulBatchOffsets(const ir::Shape& as, const ir::Shape& bs, std::vector<int64_t>& aOff, std::vector<int64_t>& bOff) {
+void matmulBatchOffsets(const ir::Shape& as, const ir::Shape& bs, std::vector<int64_t>& aOff,
+                        std::vector<int64_t>& bOff) {
     const int64_t m = as[as.rank() - 2], k = as[as.rank() - 1], n = bs[bs.rank() - 1];
     const size_t rank = std::max(as.rank(), bs.rank());
     std::vector<int64_t> batch(rank - 2), aStride(rank - 2, 0), bStride(rank - 2, 0);
@@ -259,19 +270,25 @@ void emitRuntimeMatmul(EmitContext& ctx, const ir::Value* a, const ir::Value* b,
         const int64_t m = as[as.rank() - 2], k = as[as.rank() - 1], n = bs[bs.rank() - 1];
         std::vector<int64_t> aOff, bOff;
         matmulBatchOffsets(as, bs, aOff, bOff);
-        ctx.forward += "    { static const int64_t ao[] = " + cppInts(aOff) + ", bo[] = " + cppInts(bOff) + ";\n"
-                       "      for (int64_t i = 0; i < " + std::to_string(aOff.size()) + "; ++i)\n"
-                       "        embark::portable::matmul_runtime(" + ctx.ptr(a) + " + ao[i], " + ctx.ptr(b) + " + bo[i], " +
-                       ctx.ptr(y) + " + i * " + std::to_string(m * n) + ", " + std::to_string(m) + ", " + std::to_string(k) +
-                       ", " + std::to_string(n) + ", g_pool.get()); }\n";
+        ctx.forward += "    { static const int64_t ao[] = " + cppInts(aOff) + ", bo[] = " + cppInts(bOff) +
+                       ";\n"
+                       "      for (int64_t i = 0; i < " +
+                       std::to_string(aOff.size()) +
+                       "; ++i)\n"
+                       "        embark::portable::matmul_runtime(" +
+                       ctx.ptr(a) + " + ao[i], " + ctx.ptr(b) + " + bo[i], " + ctx.ptr(y) + " + i * " +
+                       std::to_string(m * n) + ", " + std::to_string(m) + ", " + std::to_string(k) + ", " +
+                       std::to_string(n) + ", g_pool.get()); }\n";
         return;
     }
-    ctx.forward += "    { static const embark::generic::Shape as = " + shapeInit(a->shape) + ", bs = " + shapeInit(b->shape) +
-                   ";\n      const int64_t rows = embark::generic::matmulRows(as, bs);\n"
-                   "      auto part = [&](int64_t r0, int64_t r1) { embark::generic::matmul(" + ctx.ptr(a) + ", as, " +
-                   ctx.ptr(b) + ", bs, " + ctx.ptr(y) + ", r0, r1); };\n"
-                   "      if (g_pool && g_pool->threads() > 1 && rows > 1 && embark::generic::matmulMacs(as, bs) >= 65536)\n"
-                   "        g_pool->parallel_for(rows, part);\n      else part(0, rows); }\n";
+    ctx.forward +=
+        "    { static const embark::generic::Shape as = " + shapeInit(a->shape) + ", bs = " + shapeInit(b->shape) +
+        ";\n      const int64_t rows = embark::generic::matmulRows(as, bs);\n"
+        "      auto part = [&](int64_t r0, int64_t r1) { embark::generic::matmul(" +
+        ctx.ptr(a) + ", as, " + ctx.ptr(b) + ", bs, " + ctx.ptr(y) +
+        ", r0, r1); };\n"
+        "      if (g_pool && g_pool->threads() > 1 && rows > 1 && embark::generic::matmulMacs(as, bs) >= 65536)\n"
+        "        g_pool->parallel_for(rows, part);\n      else part(0, rows); }\n";
 }
 
 Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
@@ -307,13 +324,12 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
         }
         const std::string obj = ctx.ident(n);
         ctx.decls += "static embark::portable::FullyConnected " + obj + ";\n";
-        ctx.init += "    " + obj + " = embark::portable::pack_fully_connected(" + std::to_string(k) + ", " + std::to_string(nOut) +
-                    ", " + weights + ", " + (transB ? "true" : "false") + ", " + bias + ", " +
+        ctx.init += "    " + obj + " = embark::portable::pack_fully_connected(" + std::to_string(k) + ", " +
+                    std::to_string(nOut) + ", " + weights + ", " + (transB ? "true" : "false") + ", " + bias + ", " +
                     (addC ? "embark::portable::Activation{}" : portableActivation(n)) + ");\n";
-        ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(a->shape.numel() / k) + ", " +
-                       ctx.ptr(a) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
-        if (addC)
-            addMatrixC(ctx, n, c, y);
+        ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(a->shape.numel() / k) +
+                       ", " + ctx.ptr(a) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+        if (addC) addMatrixC(ctx, n, c, y);
         return {};
     }
     if (transB || alpha != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and transB/alpha");
@@ -339,22 +355,25 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
         const auto& ys = y->shape.dims();
         Spatial2D s = spatial2D(n, kernel[0], kernel[1], xs[1], xs[2], ys[1], ys[2]);
         if (!isMax) s.dh = s.dw = 1;
-        const std::string shape = "embark::portable::Pool2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " +
-                                  std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[1]) + ", " +
-                                  std::to_string(ys[2]) + ", " + std::to_string(s.kh) + ", " + std::to_string(s.kw) + ", " +
-                                  std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " +
-                                  std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
-                                  std::to_string(s.pb) + ", " + std::to_string(s.pr) + ", " + std::to_string(ctx.rowStride(y)) + "}";
+        const std::string shape =
+            "embark::portable::Pool2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " +
+            std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[1]) + ", " +
+            std::to_string(ys[2]) + ", " + std::to_string(s.kh) + ", " + std::to_string(s.kw) + ", " +
+            std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " +
+            std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
+            std::to_string(s.pb) + ", " + std::to_string(s.pr) + ", " + std::to_string(ctx.rowStride(y)) + "}";
         if (isMax)
-            ctx.forward += "    embark::portable::max_pool2d(" + shape + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+            ctx.forward += "    embark::portable::max_pool2d(" + shape + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
+                           ", g_pool.get());\n";
         else
             ctx.forward += "    embark::portable::average_pool2d(" + shape + ", " +
-                           (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
-                           ", g_pool.get());\n";
+                           (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " +
+                           ctx.ptr(y) + ", g_pool.get());\n";
         return {};
     }
     const size_t spatial = x->shape.rank() - 2;
-    if (spatial < 1 || spatial > 3 || kernel.size() != spatial) return unsupported(Emitter::Portable, n, "this pooling shape");
+    if (spatial < 1 || spatial > 3 || kernel.size() != spatial)
+        return unsupported(Emitter::Portable, n, "this pooling shape");
     if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
         return unsupported(Emitter::Portable, n, "auto_pad SAME on non-2-D pooling");
     const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
@@ -366,13 +385,15 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
         for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
         return cppInts(v);
     };
-    const std::string p = "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
-                          std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[1]) + ", 1, " +
-                          arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) +
-                          ", " + arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) +
+    const std::string p = "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) +
+                          ", " + std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[1]) + ", 1, " +
+                          arr([&](size_t i) { return x->shape[2 + i]; }) + ", " +
+                          arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
+                          arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) +
                           ", " + arr([&](size_t i) { return isMax ? dil[i] : 1; }) + ", " + cppInts(pads) + "}";
     ctx.forward += "    embark::generic::poolNd(" + p + ", " + (isMax ? "true" : "false") + ", " +
-                   (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
+                   (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
+                   ");\n";
     return {};
 }
 
@@ -394,15 +415,17 @@ Status emitGlobalPool(EmitContext& ctx, const ir::Node& n) {
     mask += "}";
     const std::string maskVar = ctx.ident(n, "_axes");
     ctx.decls += "static const bool " + maskVar + "[] = " + mask + ";\n";
-    ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + (isMax ? "Max" : "Mean") + ", " +
-                   ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " + maskVar + ", " + ctx.ptr(y) + ");\n";
+    ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + (isMax ? "Max" : "Mean") +
+                   ", " + ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " + maskVar + ", " + ctx.ptr(y) + ");\n";
     return {};
 }
 
 Status emitBinary(EmitContext& ctx, const ir::Node& n) {
     const char* op = nullptr;
     switch (n.op) {
-    case OpKind::Add: case OpKind::Sum: case OpKind::Mean: op = "Add"; break;
+    case OpKind::Add:
+    case OpKind::Sum:
+    case OpKind::Mean: op = "Add"; break;
     case OpKind::Sub: op = "Sub"; break;
     case OpKind::Mul: op = "Mul"; break;
     case OpKind::Div: op = "Div"; break;
@@ -422,14 +445,16 @@ Status emitBinary(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* a = i == 1 ? n.input(0) : y;
         const ir::Value* b = n.input(i);
         const bool last = i + 1 == count && n.op != OpKind::Mean;
-        ctx.forward += std::string("    embark::portable::binary(embark::portable::BinaryOp::") + op + ", " + ctx.ptr(a) + ", " +
-                       dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " + ctx.ptr(y) + ", " +
-                       (last ? portableActivation(n) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
+        ctx.forward +=
+            std::string("    embark::portable::binary(embark::portable::BinaryOp::") + op + ", " + ctx.ptr(a) + ", " +
+            dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " + ctx.ptr(y) + ", " +
+            (last ? portableActivation(n) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
     }
     if (n.op == OpKind::Mean) {
         const std::string inv = ctx.floats(n.name + ":1/n", {1.f / static_cast<float>(count)});
-        ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Mul, " + ctx.ptr(y) + ", " + dims(y->shape) + ", " +
-                       inv + ", embark::portable::Dims{1}, " + ctx.ptr(y) + ", embark::portable::Activation{}, g_pool.get());\n";
+        ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::Mul, " + ctx.ptr(y) + ", " +
+                       dims(y->shape) + ", " + inv + ", embark::portable::Dims{1}, " + ctx.ptr(y) +
+                       ", embark::portable::Activation{}, g_pool.get());\n";
     }
     return {};
 }
@@ -455,7 +480,11 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
                  cppFloat(constScalar(n, 2, INFINITY)) + ", 0.f, 0.f}";
         break;
     }
-    case OpKind::LeakyRelu: fast = "LeakyRelu"; params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 0.01f)) + ", 0.f}"; break;
+    case OpKind::LeakyRelu:
+        fast = "LeakyRelu";
+        params =
+            "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 0.01f)) + ", 0.f}";
+        break;
     case OpKind::Sigmoid: fast = "Sigmoid"; break;
     case OpKind::Tanh: fast = "Tanh"; break;
     case OpKind::HardSwish: fast = "HardSwish"; break;
@@ -464,10 +493,14 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
         params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 0.2f)) + ", " +
                  cppFloat(n.attrFloat("beta", 0.5f)) + "}";
         break;
-    case OpKind::Elu: fast = "Elu"; params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 1.f)) + ", 0.f}"; break;
+    case OpKind::Elu:
+        fast = "Elu";
+        params = "embark::portable::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 1.f)) + ", 0.f}";
+        break;
     case OpKind::Gelu: {
         const std::string approx = n.attrString("approximate", "none");
-        if (approx != "none" && approx != "tanh") return unsupported(Emitter::Portable, n, "Gelu with approximate='" + approx + "'");
+        if (approx != "none" && approx != "tanh")
+            return unsupported(Emitter::Portable, n, "Gelu with approximate='" + approx + "'");
         fast = approx == "tanh" ? "GeluTanh" : "Gelu";
         break;
     }
@@ -483,8 +516,8 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
     default: break;
     }
     if (fast) {
-        ctx.forward += std::string("    embark::portable::unary(embark::portable::UnaryOp::") + fast + ", " + ctx.ptr(x) + ", " +
-                       ctx.ptr(y) + ", " + count + ", " + params + ");\n";
+        ctx.forward += std::string("    embark::portable::unary(embark::portable::UnaryOp::") + fast + ", " +
+                       ctx.ptr(x) + ", " + ctx.ptr(y) + ", " + count + ", " + params + ");\n";
         return {};
     }
     const char* slow = nullptr;
@@ -521,13 +554,12 @@ Status emitUnary(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Celu: slow = "Celu", alpha = n.attrFloat("alpha", 1.f); break;
     default: return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)));
     }
-    ctx.forward += std::string("    embark::generic::unary(embark::generic::Unary::") + slow + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
-                   ", " + count + ", " + cppFloat(alpha) + ", " + cppFloat(gamma) + ");\n";
+    ctx.forward += std::string("    embark::generic::unary(embark::generic::Unary::") + slow + ", " + ctx.ptr(x) +
+                   ", " + ctx.ptr(y) + ", " + count + ", " + cppFloat(alpha) + ", " + cppFloat(gamma) + ");\n";
     return {};
 }
 
 } // namespace
-
 
 Status emitPortable(EmitContext& ctx, const ir::Node& n) {
     if (isTypedNode(n)) return emitPortableTyped(ctx, n);
@@ -535,12 +567,21 @@ Status emitPortable(EmitContext& ctx, const ir::Node& n) {
     switch (n.op) {
     case OpKind::Conv: return emitConv(ctx, n, false);
     case OpKind::ConvTranspose: return emitConv(ctx, n, true);
-    case OpKind::Gemm: case OpKind::MatMul: return emitGemmLike(ctx, n);
-    case OpKind::MaxPool: case OpKind::AveragePool: return emitPool(ctx, n);
-    case OpKind::GlobalAveragePool: case OpKind::GlobalMaxPool: return emitGlobalPool(ctx, n);
-    case OpKind::Add: case OpKind::Sub: case OpKind::Mul: case OpKind::Div: case OpKind::Min:
-    case OpKind::Max: case OpKind::Pow: case OpKind::Sum: case OpKind::Mean:
-        return emitBinary(ctx, n);
+    case OpKind::Gemm:
+    case OpKind::MatMul: return emitGemmLike(ctx, n);
+    case OpKind::MaxPool:
+    case OpKind::AveragePool: return emitPool(ctx, n);
+    case OpKind::GlobalAveragePool:
+    case OpKind::GlobalMaxPool: return emitGlobalPool(ctx, n);
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Min:
+    case OpKind::Max:
+    case OpKind::Pow:
+    case OpKind::Sum:
+    case OpKind::Mean: return emitBinary(ctx, n);
     default: break;
     }
     const auto cat = ir::opCategory(n.op);

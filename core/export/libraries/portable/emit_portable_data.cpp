@@ -20,15 +20,20 @@ std::vector<int64_t> intsInputOrAttr(const ir::Node& n, size_t input, const char
 // The batched matrix transpose that `perm` reduces to once size-1 axes are dropped and axes
 // that stay adjacent and in order are merged (NCHW -> NHWC is [N][C][H*W] -> [N][H*W][C]):
 // sets batch/rows/cols and returns true, or false for any other permutation.
-bool asMatrixTranspose(const ir::Shape& shape, const std::vector<int64_t>& perm, int64_t& batch,
-                       int64_t& rows, int64_t& cols) {
-    struct Group { int64_t first, last, size; };
+bool asMatrixTranspose(const ir::Shape& shape, const std::vector<int64_t>& perm, int64_t& batch, int64_t& rows,
+                       int64_t& cols) {
+    struct Group {
+        int64_t first, last, size;
+    };
     std::vector<Group> out; // in output order
     for (int64_t axis : perm) {
         const int64_t dim = shape[static_cast<size_t>(axis)];
         if (dim == 1) continue;
-        if (!out.empty() && out.back().last + 1 == axis) { out.back().last = axis; out.back().size *= dim; }
-        else out.push_back({axis, axis, dim});
+        if (!out.empty() && out.back().last + 1 == axis) {
+            out.back().last = axis;
+            out.back().size *= dim;
+        } else
+            out.push_back({axis, axis, dim});
     }
     // Merging can only happen when the groups' input order differs from their output order.
     if (out.size() == 2 && out[0].first > out[1].first) {
@@ -67,7 +72,8 @@ Status emitSlice(EmitContext& ctx, const ir::Node& n) {
     std::vector<int64_t> axes = constant(n, 3) ? constant(n, 3)->toInt64Vector() : std::vector<int64_t>();
     if (axes.empty())
         for (size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-    const std::vector<int64_t> steps = constant(n, 4) ? constant(n, 4)->toInt64Vector() : std::vector<int64_t>(starts.size(), 1);
+    const std::vector<int64_t> steps =
+        constant(n, 4) ? constant(n, 4)->toInt64Vector() : std::vector<int64_t>(starts.size(), 1);
     std::vector<int64_t> s(rank, 0), step(rank, 1);
     for (size_t i = 0; i < axes.size(); ++i) {
         const int64_t a = x->shape.normAxis(axes[i]);
@@ -77,8 +83,9 @@ Status emitSlice(EmitContext& ctx, const ir::Node& n) {
         s[static_cast<size_t>(a)] = b;
         step[static_cast<size_t>(a)] = steps[i];
     }
-    ctx.forward += "    { static const int64_t s[] = " + cppInts(s) + ", st[] = " + cppInts(step) + ";\n      embark::generic::slice(" +
-                   ctx.ptr(x) + ", " + shapeInit(x->shape) + ", s, st, " + shapeInit(y->shape) + ", " + ctx.ptr(y) + "); }\n";
+    ctx.forward += "    { static const int64_t s[] = " + cppInts(s) + ", st[] = " + cppInts(step) +
+                   ";\n      embark::generic::slice(" + ctx.ptr(x) + ", " + shapeInit(x->shape) + ", s, st, " +
+                   shapeInit(y->shape) + ", " + ctx.ptr(y) + "); }\n";
     return {};
 }
 
@@ -120,12 +127,15 @@ Status emitConcat(EmitContext& ctx, const ir::Node& n) {
         at += size;
         if (!v || v->shape.numel() == 0) continue;
         const int64_t dstOffset = yOffset + offset * inner * static_cast<int64_t>(sizeof(float));
-        if (yOffset >= 0 && ctx.arenaOffset(v) == dstOffset) { ++inPlace; continue; } // written there by its producer
+        if (yOffset >= 0 && ctx.arenaOffset(v) == dstOffset) {
+            ++inPlace;
+            continue;
+        } // written there by its producer
         const int64_t len = size * inner;
-        copies += "    embark::portable::copy_rows(" + ctx.ptr(v) + ", " + std::to_string(outer) + ", " + std::to_string(len) + ", " +
-                  std::to_string(ctx.rowStride(v) ? ctx.rowStride(v) : len) + ", " +
-                  "(" + ctx.ptr(y) + " + " + std::to_string(offset * inner) + ")" + ", " +
-                  std::to_string(dstStride) + ", g_pool.get());\n";
+        copies += "    embark::portable::copy_rows(" + ctx.ptr(v) + ", " + std::to_string(outer) + ", " +
+                  std::to_string(len) + ", " + std::to_string(ctx.rowStride(v) ? ctx.rowStride(v) : len) + ", " + "(" +
+                  ctx.ptr(y) + " + " + std::to_string(offset * inner) + ")" + ", " + std::to_string(dstStride) +
+                  ", g_pool.get());\n";
     }
     if (inPlace) ctx.forward += "    // " + std::to_string(inPlace) + " input(s) written in place by their producers\n";
     ctx.forward += copies;
@@ -142,10 +152,12 @@ Status emitGather(EmitContext& ctx, const ir::Node& n) {
     for (int64_t& i : indices) {
         if (i < 0) i += dim;
         if (i < 0 || i >= dim)
-            return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": Gather index out of range [0, " + std::to_string(dim) + ")");
+            return makeError(ErrorKind::InvalidInput,
+                             "node " + n.describe() + ": Gather index out of range [0, " + std::to_string(dim) + ")");
     }
-    ctx.forward += "    embark::generic::gather(" + ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " + std::to_string(axis) + ", " +
-                   ctx.int64s(n.name + ":indices", indices) + ", " + std::to_string(indices.size()) + ", " + ctx.ptr(n.output(0)) + ");\n";
+    ctx.forward += "    embark::generic::gather(" + ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " +
+                   std::to_string(axis) + ", " + ctx.int64s(n.name + ":indices", indices) + ", " +
+                   std::to_string(indices.size()) + ", " + ctx.ptr(n.output(0)) + ");\n";
     return {};
 }
 
@@ -157,7 +169,8 @@ Status emitPad(EmitContext& ctx, const ir::Node& n) {
     const size_t rank = x->shape.rank();
     const auto given = padsT->toInt64Vector();
     std::vector<int64_t> axes;
-    if (const ir::Tensor* a = constant(n, 3)) axes = a->toInt64Vector();
+    if (const ir::Tensor* a = constant(n, 3))
+        axes = a->toInt64Vector();
     else
         for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
     std::vector<int64_t> pads(2 * rank, 0);
@@ -169,8 +182,8 @@ Status emitPad(EmitContext& ctx, const ir::Node& n) {
     const std::string mode = n.attrString("mode", "constant");
     const char* m = mode == "reflect" ? "Reflect" : mode == "edge" ? "Edge" : mode == "wrap" ? "Wrap" : "Constant";
     const float value = constant(n, 2) && constant(n, 2)->numel() ? static_cast<float>(constant(n, 2)->at(0)) : 0.f;
-    ctx.forward += "    { static const int64_t p[] = " + cppInts(pads) + ";\n      embark::generic::pad(" + ctx.ptr(x) + ", " +
-                   shapeInit(x->shape) + ", p, embark::generic::PadMode::" + m + ", " + cppFloat(value) + ", " +
+    ctx.forward += "    { static const int64_t p[] = " + cppInts(pads) + ";\n      embark::generic::pad(" + ctx.ptr(x) +
+                   ", " + shapeInit(x->shape) + ", p, embark::generic::PadMode::" + m + ", " + cppFloat(value) + ", " +
                    shapeInit(n.output(0)->shape) + ", " + ctx.ptr(n.output(0)) + "); }\n";
     return {};
 }
@@ -205,7 +218,8 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
     // The coordinates are fixed here: a run-time scales/sizes input would be silently ignored.
     for (size_t i : {size_t{2}, size_t{3}})
         if (const ir::Value* v = n.input(i); v && !v->isConstant() && v->shape.numel() > 0)
-            return unsupported(Emitter::Portable, n, i == 2 ? "Resize scales computed at run time" : "Resize sizes computed at run time");
+            return unsupported(Emitter::Portable, n,
+                               i == 2 ? "Resize scales computed at run time" : "Resize sizes computed at run time");
     std::vector<float> scales;
     if (const ir::Tensor* s = constant(n, 2)) scales = s->toFloatVector();
     const size_t rank = x->shape.rank();
@@ -222,10 +236,14 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
             const double src = sourceCoordinate(ctm, static_cast<double>(o), in, out, scale, 0, 1);
             if (taps == 1) {
                 double r;
-                if (nearest == "floor") r = std::floor(src);
-                else if (nearest == "ceil") r = std::ceil(src);
-                else if (nearest == "round_prefer_ceil") r = std::floor(src + 0.5);
-                else r = (src - std::floor(src) == 0.5) ? std::floor(src) : std::round(src);
+                if (nearest == "floor")
+                    r = std::floor(src);
+                else if (nearest == "ceil")
+                    r = std::ceil(src);
+                else if (nearest == "round_prefer_ceil")
+                    r = std::floor(src + 0.5);
+                else
+                    r = (src - std::floor(src) == 0.5) ? std::floor(src) : std::round(src);
                 index.push_back(std::clamp<int64_t>(static_cast<int64_t>(r), 0, in - 1));
                 weight.push_back(1.f);
             } else if (taps == 2) {
@@ -262,9 +280,9 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
         const std::string ai = axesVar + "[" + std::to_string(a) + "]";
         const std::string ip = ctx.int64s(n.name + ":idx" + std::to_string(a), index);
         const std::string wp = ctx.floats(n.name + ":w" + std::to_string(a), weight);
-        ctx.init += "    " + ai + ".taps = " + std::to_string(taps) + ";\n    " + ai + ".index.assign(" + ip + ", " + ip + " + " +
-                    std::to_string(index.size()) + ");\n    " + ai + ".weight.assign(" + wp + ", " + wp + " + " +
-                    std::to_string(weight.size()) + ");\n";
+        ctx.init += "    " + ai + ".taps = " + std::to_string(taps) + ";\n    " + ai + ".index.assign(" + ip + ", " +
+                    ip + " + " + std::to_string(index.size()) + ");\n    " + ai + ".weight.assign(" + wp + ", " + wp +
+                    " + " + std::to_string(weight.size()) + ");\n";
     }
     int64_t bound = 2;
     for (size_t a = 0; a < rank; ++a) bound *= std::max(x->shape[a], y->shape[a]);
@@ -280,8 +298,13 @@ Status emitSpaceDepth(EmitContext& ctx, const ir::Node& n) {
     ir::Shape six;
     std::vector<int64_t> perm;
     if (n.op == OpKind::DepthToSpace) {
-        if (n.attrString("mode", "DCR") == "DCR") { six = ir::Shape{N, b, b, C / (b * b), H, W}; perm = {0, 3, 4, 1, 5, 2}; }
-        else { six = ir::Shape{N, C / (b * b), b, b, H, W}; perm = {0, 1, 4, 2, 5, 3}; }
+        if (n.attrString("mode", "DCR") == "DCR") {
+            six = ir::Shape{N, b, b, C / (b * b), H, W};
+            perm = {0, 3, 4, 1, 5, 2};
+        } else {
+            six = ir::Shape{N, C / (b * b), b, b, H, W};
+            perm = {0, 1, 4, 2, 5, 3};
+        }
     } else {
         six = ir::Shape{N, C, H / b, b, W / b, b};
         perm = {0, 3, 5, 1, 2, 4};
@@ -298,7 +321,8 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
         if (n.attrInt("training_mode", 0) != 0)
             return unsupported(Emitter::Portable, n, "BatchNormalization in training mode (batch statistics)");
         for (size_t i = 1; i < 5; ++i)
-            if (!constant(n, i)) return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");
+            if (!constant(n, i))
+                return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");
         const auto gamma = constant(n, 1)->toFloatVector(), beta = constant(n, 2)->toFloatVector();
         const auto mean = constant(n, 3)->toFloatVector(), var = constant(n, 4)->toFloatVector();
         const double eps = n.attrFloat("epsilon", 1e-5f);
@@ -314,28 +338,32 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
         for (size_t i = axis + 1; i < x->shape.rank(); ++i) inner *= x->shape[i];
         ctx.forward += "    embark::portable::channel_affine(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
                        std::to_string(x->shape.rank() ? x->shape[axis] : 1) + ", " + std::to_string(inner) + ", " +
-                       ctx.floats(n.name + ":scale", scale) + ", " + ctx.floats(n.name + ":shift", shift) + ", " + ctx.ptr(y) +
-                       ", " + portableActivation(n) + ", g_pool.get()" +
+                       ctx.floats(n.name + ":scale", scale) + ", " + ctx.floats(n.name + ":shift", shift) + ", " +
+                       ctx.ptr(y) + ", " + portableActivation(n) + ", g_pool.get()" +
                        (ctx.rowStride(x) || ctx.rowStride(y)
                             ? ", " + std::to_string(ctx.rowStride(x)) + ", " + std::to_string(ctx.rowStride(y))
-                            : std::string()) + ");\n";
+                            : std::string()) +
+                       ");\n";
         return {};
     }
     const int64_t N = x->shape[0];
     const int64_t C = nhwc ? x->shape[x->shape.rank() - 1] : (x->shape.rank() > 1 ? x->shape[1] : 1);
     const int64_t spatial = x->shape.numel() / std::max<int64_t>(1, N * C);
     if (n.op == OpKind::InstanceNormalization) {
-        if (!constant(n, 1) || !constant(n, 2)) return unsupported(Emitter::Portable, n, "InstanceNormalization scale/bias computed at run time");
-        ctx.forward += "    embark::generic::instanceNorm(" + ctx.ptr(x) + ", " + std::to_string(N) + ", " + std::to_string(C) + ", " +
-                       std::to_string(spatial) + ", " + (nhwc ? "true" : "false") + ", " + ctx.ptr(n.input(1)) + ", " +
-                       ctx.ptr(n.input(2)) + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + ctx.ptr(y) + ");\n";
+        if (!constant(n, 1) || !constant(n, 2))
+            return unsupported(Emitter::Portable, n, "InstanceNormalization scale/bias computed at run time");
+        ctx.forward += "    embark::generic::instanceNorm(" + ctx.ptr(x) + ", " + std::to_string(N) + ", " +
+                       std::to_string(C) + ", " + std::to_string(spatial) + ", " + (nhwc ? "true" : "false") + ", " +
+                       ctx.ptr(n.input(1)) + ", " + ctx.ptr(n.input(2)) + ", " +
+                       cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     if (n.op == OpKind::LRN) {
-        ctx.forward += "    embark::generic::lrn(" + ctx.ptr(x) + ", " + std::to_string(N) + ", " + std::to_string(C) + ", " +
-                       std::to_string(spatial) + ", " + (nhwc ? "true" : "false") + ", " + std::to_string(n.attrInt("size", 1)) +
-                       ", " + cppFloat(n.attrFloat("alpha", 1e-4f)) + ", " + cppFloat(n.attrFloat("beta", 0.75f)) + ", " +
-                       cppFloat(n.attrFloat("bias", 1.f)) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::lrn(" + ctx.ptr(x) + ", " + std::to_string(N) + ", " + std::to_string(C) +
+                       ", " + std::to_string(spatial) + ", " + (nhwc ? "true" : "false") + ", " +
+                       std::to_string(n.attrInt("size", 1)) + ", " + cppFloat(n.attrFloat("alpha", 1e-4f)) + ", " +
+                       cppFloat(n.attrFloat("beta", 0.75f)) + ", " + cppFloat(n.attrFloat("bias", 1.f)) + ", " +
+                       ctx.ptr(y) + ");\n";
         return {};
     }
     // LayerNormalization over the dims from `axis` on.
@@ -349,10 +377,13 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     auto expanded = [&](size_t i, const char* what) -> Expected<std::string> {
         const ir::Tensor* t = constant(n, i);
         if (!n.input(i)) return std::string("nullptr");
-        if (!t) return unsupported(Emitter::Portable, n, std::string("LayerNormalization ") + what + " computed at run time");
+        if (!t)
+            return unsupported(Emitter::Portable, n,
+                               std::string("LayerNormalization ") + what + " computed at run time");
         std::vector<float> v = t->toFloatVector();
         if (static_cast<int64_t>(v.size()) == 1) v.assign(static_cast<size_t>(inner), v[0]);
-        if (static_cast<int64_t>(v.size()) != inner) return unsupported(Emitter::Portable, n, std::string("a broadcast LayerNormalization ") + what);
+        if (static_cast<int64_t>(v.size()) != inner)
+            return unsupported(Emitter::Portable, n, std::string("a broadcast LayerNormalization ") + what);
         return ctx.floats(n.name + ":" + what, v);
     };
     auto scale = expanded(1, "scale");
@@ -365,14 +396,15 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const std::string in = std::to_string(inner);
     // layerNorm over rows [first, first + count) of x into y.
     auto call = [&](const std::string& first, const std::string& count) {
-        return "embark::generic::layerNorm(" + ctx.ptr(x) + " + " + first + " * " + in + ", " + count + ", " + in + ", " +
-               *scale + ", " + *bias + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + ctx.ptr(y) + " + " + first +
-               " * " + in + ")";
+        return "embark::generic::layerNorm(" + ctx.ptr(x) + " + " + first + " * " + in + ", " + count + ", " + in +
+               ", " + *scale + ", " + *bias + ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + ctx.ptr(y) +
+               " + " + first + " * " + in + ")";
     };
     if (outer > 1 && outer * inner >= 16384)
-        ctx.forward += "    { auto part = [&](int64_t r0, int64_t r1) { " + call("r0", "r1 - r0") + "; };\n"
-                       "      if (g_pool && g_pool->threads() > 1) g_pool->parallel_for(" + std::to_string(outer) +
-                       ", part);\n      else part(0, " + std::to_string(outer) + "); }\n";
+        ctx.forward += "    { auto part = [&](int64_t r0, int64_t r1) { " + call("r0", "r1 - r0") +
+                       "; };\n"
+                       "      if (g_pool && g_pool->threads() > 1) g_pool->parallel_for(" +
+                       std::to_string(outer) + ", part);\n      else part(0, " + std::to_string(outer) + "); }\n";
     else
         ctx.forward += "    " + call("0", std::to_string(outer)) + ";\n";
     return {};
@@ -389,7 +421,8 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
         for (size_t i = static_cast<size_t>(axis) + 1; i < x->shape.rank(); ++i) inner *= x->shape[i];
         if (inner == 1 && n.op == OpKind::Softmax) { // last axis: the vectorized kernel
             ctx.forward += "    embark::portable::softmax(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
-                           std::to_string(x->shape[static_cast<size_t>(axis)]) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+                           std::to_string(x->shape[static_cast<size_t>(axis)]) + ", " + ctx.ptr(y) +
+                           ", g_pool.get());\n";
             return {};
         }
         ctx.forward += "    embark::generic::softmax(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
@@ -410,14 +443,20 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
         mask += std::string(a ? ", " : "") + (r ? "true" : "false");
     }
     mask += x->shape.rank() == 0 ? "false}" : "}";
-    const char* op = n.op == OpKind::ReduceMean ? "Mean" : n.op == OpKind::ReduceSum ? "Sum" : n.op == OpKind::ReduceMax ? "Max"
-                   : n.op == OpKind::ReduceMin ? "Min" : n.op == OpKind::ReduceL1 ? "L1" : n.op == OpKind::ReduceL2 ? "L2"
-                   : n.op == OpKind::ReduceSumSquare ? "SumSquare" : n.op == OpKind::ReduceLogSum ? "LogSum"
-                   : n.op == OpKind::ReduceLogSumExp ? "LogSumExp" : "Prod";
+    const char* op = n.op == OpKind::ReduceMean        ? "Mean"
+                     : n.op == OpKind::ReduceSum       ? "Sum"
+                     : n.op == OpKind::ReduceMax       ? "Max"
+                     : n.op == OpKind::ReduceMin       ? "Min"
+                     : n.op == OpKind::ReduceL1        ? "L1"
+                     : n.op == OpKind::ReduceL2        ? "L2"
+                     : n.op == OpKind::ReduceSumSquare ? "SumSquare"
+                     : n.op == OpKind::ReduceLogSum    ? "LogSum"
+                     : n.op == OpKind::ReduceLogSumExp ? "LogSumExp"
+                                                       : "Prod";
     const std::string var = ctx.ident(n, "_mask");
     ctx.decls += "static const bool " + var + "[] = " + mask + ";\n";
-    ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + op + ", " + ctx.ptr(x) + ", " +
-                   shapeInit(x->shape) + ", " + var + ", " + ctx.ptr(y) + ");\n";
+    ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + op + ", " + ctx.ptr(x) +
+                   ", " + shapeInit(x->shape) + ", " + var + ", " + ctx.ptr(y) + ");\n";
     return {};
 }
 
@@ -426,10 +465,12 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
 Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     switch (n.op) {
-    case OpKind::Identity: case OpKind::Dropout: case OpKind::Reshape: case OpKind::Flatten:
-    case OpKind::Squeeze: case OpKind::Unsqueeze:
-        emitCopy(ctx, n.input(0), y);
-        return {};
+    case OpKind::Identity:
+    case OpKind::Dropout:
+    case OpKind::Reshape:
+    case OpKind::Flatten:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze: emitCopy(ctx, n.input(0), y); return {};
     case OpKind::Cast:
         if (n.input(0)->dtype != ir::DType::Float32 || y->dtype != ir::DType::Float32)
             return unsupported(Emitter::Portable, n, "Cast to or from a non-float32 type at run time");
@@ -446,33 +487,44 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Gather: return emitGather(ctx, n);
     case OpKind::Pad: return emitPad(ctx, n);
     case OpKind::Expand:
-        ctx.forward += "    embark::generic::broadcastTo(" + ctx.ptr(n.input(0)) + ", " + shapeInit(n.input(0)->shape) + ", " +
-                       shapeInit(y->shape) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::broadcastTo(" + ctx.ptr(n.input(0)) + ", " + shapeInit(n.input(0)->shape) +
+                       ", " + shapeInit(y->shape) + ", " + ctx.ptr(y) + ");\n";
         return {};
     case OpKind::Tile:
         ctx.forward += "    embark::generic::tile(" + ctx.ptr(n.input(0)) + ", " + shapeInit(n.input(0)->shape) + ", " +
                        shapeInit(y->shape) + ", " + ctx.ptr(y) + ");\n";
         return {};
     case OpKind::Resize: return emitResize(ctx, n);
-    case OpKind::LSTM: case OpKind::GRU: case OpKind::RNN: return emitPortableRecurrent(ctx, n);
-    case OpKind::DepthToSpace: case OpKind::SpaceToDepth: return emitSpaceDepth(ctx, n);
-    case OpKind::BatchNormalization: case OpKind::InstanceNormalization: case OpKind::LRN:
-    case OpKind::LayerNormalization:
-        return emitNormalization(ctx, n);
-    case OpKind::Softmax: case OpKind::LogSoftmax: case OpKind::ReduceMean: case OpKind::ReduceSum:
-    case OpKind::ReduceMax: case OpKind::ReduceMin: case OpKind::ReduceProd:
-    case OpKind::ReduceL1: case OpKind::ReduceL2: case OpKind::ReduceSumSquare: case OpKind::ReduceLogSum:
-    case OpKind::ReduceLogSumExp:
-        return emitReduce(ctx, n);
-    case OpKind::PRelu: case OpKind::Mod: {
+    case OpKind::LSTM:
+    case OpKind::GRU:
+    case OpKind::RNN: return emitPortableRecurrent(ctx, n);
+    case OpKind::DepthToSpace:
+    case OpKind::SpaceToDepth: return emitSpaceDepth(ctx, n);
+    case OpKind::BatchNormalization:
+    case OpKind::InstanceNormalization:
+    case OpKind::LRN:
+    case OpKind::LayerNormalization: return emitNormalization(ctx, n);
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp: return emitReduce(ctx, n);
+    case OpKind::PRelu:
+    case OpKind::Mod: {
         const char* op = n.op == OpKind::PRelu ? "PRelu" : (n.attrInt("fmod", 0) ? "FMod" : "Mod");
-        ctx.forward += std::string("    embark::generic::binary(embark::generic::Binary::") + op + ", " + ctx.ptr(n.input(0)) + ", " +
-                       shapeInit(n.input(0)->shape) + ", " + ctx.ptr(n.input(1)) + ", " + shapeInit(n.input(1)->shape) + ", " +
-                       ctx.ptr(y) + ", " + shapeInit(y->shape) + ");\n";
+        ctx.forward += std::string("    embark::generic::binary(embark::generic::Binary::") + op + ", " +
+                       ctx.ptr(n.input(0)) + ", " + shapeInit(n.input(0)->shape) + ", " + ctx.ptr(n.input(1)) + ", " +
+                       shapeInit(n.input(1)->shape) + ", " + ctx.ptr(y) + ", " + shapeInit(y->shape) + ");\n";
         return {};
     }
-    default:
-        return emitPortableIndex(ctx, n);
+    default: return emitPortableIndex(ctx, n);
     }
 }
 

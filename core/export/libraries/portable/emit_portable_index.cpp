@@ -58,15 +58,19 @@ std::string flag(bool b) { return b ? "true" : "false"; }
 Status emitGatherLike(EmitContext& ctx, const ir::Node& n) {
     std::vector<ir::Tensor> rest;
     for (size_t i = 1; i < n.inputs().size(); ++i) {
-        if (!n.input(i)) { rest.emplace_back(); continue; }
+        if (!n.input(i)) {
+            rest.emplace_back();
+            continue;
+        }
         Expected<const ir::Tensor*> t = constantInput(n, i, n.op == OpKind::Trilu ? "the diagonal k" : "indices");
         if (!t) return t.error();
         rest.push_back(**t);
     }
     Expected<std::vector<int64_t>> pos = readPositions(n, n.op, rest);
     if (!pos) return pos.error();
-    ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(n.input(0)) + ", " + ctx.int64s(n.name + ":positions", *pos) + ", " +
-                   str(static_cast<int64_t>(pos->size())) + ", " + ctx.ptr(n.output(0)) + ");\n";
+    ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(n.input(0)) + ", " +
+                   ctx.int64s(n.name + ":positions", *pos) + ", " + str(static_cast<int64_t>(pos->size())) + ", " +
+                   ctx.ptr(n.output(0)) + ");\n";
     return {};
 }
 
@@ -74,7 +78,12 @@ Status emitScatter(EmitContext& ctx, const ir::Node& n) {
     Expected<const ir::Tensor*> indices = constantInput(n, 1, "indices");
     if (!indices) return indices.error();
     const std::string r = n.attrString("reduction", "none");
-    const char* reduce = r == "add" ? "Add" : r == "mul" ? "Mul" : r == "max" ? "Max" : r == "min" ? "Min" : r == "none" ? "None" : nullptr;
+    const char* reduce = r == "add"    ? "Add"
+                         : r == "mul"  ? "Mul"
+                         : r == "max"  ? "Max"
+                         : r == "min"  ? "Min"
+                         : r == "none" ? "None"
+                                       : nullptr;
     if (!reduce) return unsupported(Emitter::Portable, n, "reduction '" + r + "'");
     const ir::Shape& ds = n.input(0)->shape;
     std::vector<int64_t> dst;
@@ -92,8 +101,9 @@ Status emitScatter(EmitContext& ctx, const ir::Node& n) {
         if (!pos) return pos.error();
         for (size_t i = 0; i < pos->size(); i += static_cast<size_t>(block)) dst.push_back((*pos)[i]);
     }
-    ctx.forward += "    embark::generic::scatterFlat(" + ctx.ptr(n.input(0)) + ", " + str(ds.numel()) + ", " + ctx.ptr(n.input(2)) + ", " +
-                   ctx.int64s(n.name + ":positions", dst) + ", " + str(static_cast<int64_t>(dst.size())) + ", " + str(block) +
+    ctx.forward += "    embark::generic::scatterFlat(" + ctx.ptr(n.input(0)) + ", " + str(ds.numel()) + ", " +
+                   ctx.ptr(n.input(2)) + ", " + ctx.int64s(n.name + ":positions", dst) + ", " +
+                   str(static_cast<int64_t>(dst.size())) + ", " + str(block) +
                    ", embark::generic::ScatterReduce::" + reduce + ", " + ctx.ptr(n.output(0)) + ");\n";
     return {};
 }
@@ -107,7 +117,8 @@ Status emitEinsum(EmitContext& ctx, const ir::Node& n) {
         return unsupported(Emitter::Portable, n, "Einsum of more than 3 operands or 16 labels");
     std::vector<int> order = eq->output;
     for (size_t l = 0; l < eq->sizes.size(); ++l)
-        if (std::find(order.begin(), order.end(), static_cast<int>(l)) == order.end()) order.push_back(static_cast<int>(l));
+        if (std::find(order.begin(), order.end(), static_cast<int>(l)) == order.end())
+            order.push_back(static_cast<int>(l));
     std::string sizes, strides;
     for (int l : order) sizes += (sizes.empty() ? "" : ", ") + str(eq->sizes[static_cast<size_t>(l)]);
     for (size_t i = 0; i < shapes.size(); ++i) {
@@ -122,10 +133,11 @@ Status emitEinsum(EmitContext& ctx, const ir::Node& n) {
     std::string ins;
     for (const ir::Value* v : n.inputs()) ins += (ins.empty() ? "" : ", ") + ctx.ptr(v);
     const std::string plan = ctx.ident(n, "_einsum");
-    ctx.decls += "static const embark::generic::EinsumPlan " + plan + "{" + str(static_cast<int64_t>(shapes.size())) + ", " +
-                 str(static_cast<int64_t>(order.size())) + ", " + str(static_cast<int64_t>(eq->output.size())) + ", {" + sizes +
-                 "}, {" + strides + "}};\n";
-    ctx.forward += "    { const float* in[] = {" + ins + "};\n      embark::generic::einsum(" + plan + ", in, " + ctx.ptr(n.output(0)) + "); }\n";
+    ctx.decls += "static const embark::generic::EinsumPlan " + plan + "{" + str(static_cast<int64_t>(shapes.size())) +
+                 ", " + str(static_cast<int64_t>(order.size())) + ", " + str(static_cast<int64_t>(eq->output.size())) +
+                 ", {" + sizes + "}, {" + strides + "}};\n";
+    ctx.forward += "    { const float* in[] = {" + ins + "};\n      embark::generic::einsum(" + plan + ", in, " +
+                   ctx.ptr(n.output(0)) + "); }\n";
     return {};
 }
 
@@ -136,7 +148,8 @@ Status emitLoss(EmitContext& ctx, const ir::Node& n) {
     if (!target) return target.error();
     if (n.input(2) && !constant(n, 2)) return unsupported(Emitter::Portable, n, "class weights computed at run time");
     const ir::Shape& s = n.input(0)->shape;
-    if (s.rank() < 2) return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": input must be [N, C, d...]");
+    if (s.rank() < 2)
+        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": input must be [N, C, d...]");
     const int64_t N = s[0], C = s[1], D = s.numel() / std::max<int64_t>(N * C, 1);
     const std::vector<int64_t> t = (*target)->toInt64Vector();
     const std::vector<float> w = constant(n, 2) ? constant(n, 2)->toFloatVector() : std::vector<float>();
@@ -148,7 +161,8 @@ Status emitLoss(EmitContext& ctx, const ir::Node& n) {
         const int64_t c = t[static_cast<size_t>(i)], b = i / std::max<int64_t>(D, 1), d = i % std::max<int64_t>(D, 1);
         if (hasIgnore && c == ignore) continue;
         if (c < 0 || c >= C || (!w.empty() && static_cast<int64_t>(w.size()) != C))
-            return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": target class " + str(c) + " is outside [0, " + str(C) + ")");
+            return makeError(ErrorKind::InvalidInput,
+                             "node " + n.describe() + ": target class " + str(c) + " is outside [0, " + str(C) + ")");
         pos[static_cast<size_t>(i)] = (b * C + c) * D + d;
         weight[static_cast<size_t>(i)] = w.empty() ? 1.f : w[static_cast<size_t>(c)];
     }
@@ -158,11 +172,15 @@ Status emitLoss(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* lp = n.output(1);
         const bool kept = lp && (!lp->uses().empty() || lp->isGraphOutput());
         logp = kept ? ctx.ptr(lp) : ctx.scratch(n, s.numel());
-        ctx.forward += "    embark::generic::softmax(" + ctx.ptr(n.input(0)) + ", " + str(N) + ", " + str(C) + ", " + str(D) + ", true, " + logp + ");\n";
+        ctx.forward += "    embark::generic::softmax(" + ctx.ptr(n.input(0)) + ", " + str(N) + ", " + str(C) + ", " +
+                       str(D) + ", true, " + logp + ");\n";
     }
     ctx.forward += "    embark::generic::weightedLoss(" + logp + ", " + ctx.int64s(n.name + ":positions", pos) + ", " +
                    ctx.floats(n.name + ":weights", weight) + ", " + str(static_cast<int64_t>(pos.size())) + ", " +
-                   (r == "none" ? "0" : r == "sum" ? "1" : "2") + ", " + ctx.ptr(n.output(0)) + ");\n";
+                   (r == "none"  ? "0"
+                    : r == "sum" ? "1"
+                                 : "2") +
+                   ", " + ctx.ptr(n.output(0)) + ");\n";
     return {};
 }
 
@@ -177,47 +195,51 @@ Status emitSignal(EmitContext& ctx, const ir::Node& n) {
         const int p = pad == "border" ? 1 : pad == "reflection" ? 2 : 0;
         const ir::Shape& gs = n.input(1)->shape;
         if (xs.rank() != 4 || gs.rank() != 4) return unsupported(Emitter::Portable, n, "GridSample other than 2-D");
-        ctx.forward += "    embark::generic::gridSample(embark::generic::GridSampleParams{" + str(xs[0]) + ", " + str(xs[1]) + ", " +
-                       str(xs[2]) + ", " + str(xs[3]) + ", " + str(gs[1]) + ", " + str(gs[2]) + ", " + std::to_string(m) + ", " +
-                       std::to_string(p) + ", " + flag(n.attrInt("align_corners", 0) != 0) + "}, " + ctx.ptr(x) + ", " +
-                       ctx.ptr(n.input(1)) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::gridSample(embark::generic::GridSampleParams{" + str(xs[0]) + ", " +
+                       str(xs[1]) + ", " + str(xs[2]) + ", " + str(xs[3]) + ", " + str(gs[1]) + ", " + str(gs[2]) +
+                       ", " + std::to_string(m) + ", " + std::to_string(p) + ", " +
+                       flag(n.attrInt("align_corners", 0) != 0) + "}, " + ctx.ptr(x) + ", " + ctx.ptr(n.input(1)) +
+                       ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::RoiAlign: {
         Expected<const ir::Tensor*> batch = constantInput(n, 2, "batch indices");
         if (!batch) return batch.error();
         const int64_t rois = n.input(1)->shape[0];
-        ctx.forward += "    embark::generic::roiAlign(embark::generic::RoiAlignParams{" + str(xs[0]) + ", " + str(xs[1]) + ", " +
-                       str(xs[2]) + ", " + str(xs[3]) + ", " + str(rois) + ", " + str(n.attrInt("output_height", 1)) + ", " +
-                       str(n.attrInt("output_width", 1)) + ", " + str(n.attrInt("sampling_ratio", 0)) + ", " +
-                       cppFloat(n.attrFloat("spatial_scale", 1.f)) + ", " +
+        ctx.forward += "    embark::generic::roiAlign(embark::generic::RoiAlignParams{" + str(xs[0]) + ", " +
+                       str(xs[1]) + ", " + str(xs[2]) + ", " + str(xs[3]) + ", " + str(rois) + ", " +
+                       str(n.attrInt("output_height", 1)) + ", " + str(n.attrInt("output_width", 1)) + ", " +
+                       str(n.attrInt("sampling_ratio", 0)) + ", " + cppFloat(n.attrFloat("spatial_scale", 1.f)) + ", " +
                        flag(n.attrString("coordinate_transformation_mode", "half_pixel") == "half_pixel") + ", " +
-                       flag(n.attrString("mode", "avg") == "max") + "}, " + ctx.ptr(x) + ", " + ctx.ptr(n.input(1)) + ", " +
-                       ctx.int64s(n.name + ":batch", (*batch)->toInt64Vector()) + ", " + ctx.ptr(y) + ");\n";
+                       flag(n.attrString("mode", "avg") == "max") + "}, " + ctx.ptr(x) + ", " + ctx.ptr(n.input(1)) +
+                       ", " + ctx.int64s(n.name + ":batch", (*batch)->toInt64Vector()) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::DFT: {
         if (n.input(1) && !constant(n, 1)) return unsupported(Emitter::Portable, n, "dft_length computed at run time");
-        const size_t axis = static_cast<size_t>(ir::Shape(std::vector<int64_t>(xs.dims().begin(), xs.dims().end() - 1)).normAxis(n.attrInt("axis", 1)));
+        const size_t axis = static_cast<size_t>(
+            ir::Shape(std::vector<int64_t>(xs.dims().begin(), xs.dims().end() - 1)).normAxis(n.attrInt("axis", 1)));
         const int64_t len = xs[axis], L = constant(n, 1) ? constant(n, 1)->intAt(0) : len;
         int64_t outer = 1, inner = 1;
         for (size_t d = 0; d + 1 < xs.rank(); ++d) {
             if (d < axis) outer *= xs[d];
             if (d > axis) inner *= xs[d];
         }
-        ctx.forward += "    embark::generic::dft(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(len) + ", " + str(inner) + ", " +
-                       flag(xs[xs.rank() - 1] == 2) + ", " + str(L) + ", " + str(y->shape[axis]) + ", " +
-                       flag(n.attrInt("inverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::dft(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(len) + ", " +
+                       str(inner) + ", " + flag(xs[xs.rank() - 1] == 2) + ", " + str(L) + ", " + str(y->shape[axis]) +
+                       ", " + flag(n.attrInt("inverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::STFT: {
         Expected<const ir::Tensor*> step = constantInput(n, 1, "frame_step");
         if (!step) return step.error();
-        if (n.input(3) && !constant(n, 3)) return unsupported(Emitter::Portable, n, "frame_length computed at run time");
+        if (n.input(3) && !constant(n, 3))
+            return unsupported(Emitter::Portable, n, "frame_length computed at run time");
         const ir::Value* window = n.input(2);
         const int64_t frame = constant(n, 3) ? constant(n, 3)->intAt(0) : window ? window->shape.numel() : 0;
-        ctx.forward += "    embark::generic::stft(" + ctx.ptr(x) + ", " + str(xs[0]) + ", " + str(xs[1]) + ", " + flag(xs[2] == 2) + ", " +
-                       str((*step)->intAt(0)) + ", " + (window ? ctx.ptr(window) : std::string("nullptr")) + ", " + str(frame) + ", " +
+        ctx.forward += "    embark::generic::stft(" + ctx.ptr(x) + ", " + str(xs[0]) + ", " + str(xs[1]) + ", " +
+                       flag(xs[2] == 2) + ", " + str((*step)->intAt(0)) + ", " +
+                       (window ? ctx.ptr(window) : std::string("nullptr")) + ", " + str(frame) + ", " +
                        str(y->shape[2]) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
@@ -231,9 +253,11 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     switch (n.op) {
-    case OpKind::GatherElements: case OpKind::GatherND: case OpKind::Trilu: case OpKind::Compress:
-    case OpKind::ReverseSequence:
-        return emitGatherLike(ctx, n);
+    case OpKind::GatherElements:
+    case OpKind::GatherND:
+    case OpKind::Trilu:
+    case OpKind::Compress:
+    case OpKind::ReverseSequence: return emitGatherLike(ctx, n);
     case OpKind::MaxUnpool: {
         Expected<const ir::Tensor*> indices = constantInput(n, 1, "indices");
         if (!indices) return indices.error();
@@ -252,15 +276,18 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         if (!placed) return placed.error();
         std::vector<int64_t> from = (*placed)[0].toInt64Vector();
         for (int64_t& f : from) --f; // -1: no element lands there (0)
-        ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(x) + ", " + ctx.int64s(n.name + ":positions", from) + ", " +
-                       str(static_cast<int64_t>(from.size())) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(x) + ", " +
+                       ctx.int64s(n.name + ":positions", from) + ", " + str(static_cast<int64_t>(from.size())) + ", " +
+                       ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::Det: {
         const ir::Shape& s = x->shape;
         const int64_t m = s.rank() >= 2 ? s[s.rank() - 1] : 0;
-        if (m == 0 || s[s.rank() - 2] != m) return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": input must be [..., M, M]");
-        ctx.forward += "    embark::generic::det(" + ctx.ptr(x) + ", " + str(s.numel() / (m * m)) + ", " + str(m) + ", " + ctx.ptr(y) + ");\n";
+        if (m == 0 || s[s.rank() - 2] != m)
+            return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": input must be [..., M, M]");
+        ctx.forward += "    embark::generic::det(" + ctx.ptr(x) + ", " + str(s.numel() / (m * m)) + ", " + str(m) +
+                       ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::MeanVarianceNormalization: {
@@ -280,18 +307,24 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
                        ctx.int64s(n.name + ":slots", slot) + ", " + str(nSlots) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
-    case OpKind::ScatterElements: case OpKind::ScatterND: return emitScatter(ctx, n);
+    case OpKind::ScatterElements:
+    case OpKind::ScatterND: return emitScatter(ctx, n);
     case OpKind::Einsum: return emitEinsum(ctx, n);
-    case OpKind::NegativeLogLikelihoodLoss: case OpKind::SoftmaxCrossEntropyLoss: return emitLoss(ctx, n);
-    case OpKind::GridSample: case OpKind::RoiAlign: case OpKind::DFT: case OpKind::STFT: return emitSignal(ctx, n);
+    case OpKind::NegativeLogLikelihoodLoss:
+    case OpKind::SoftmaxCrossEntropyLoss: return emitLoss(ctx, n);
+    case OpKind::GridSample:
+    case OpKind::RoiAlign:
+    case OpKind::DFT:
+    case OpKind::STFT: return emitSignal(ctx, n);
     case OpKind::CumSum: {
         Expected<const ir::Tensor*> axisT = constantInput(n, 1, "the axis");
         if (!axisT) return axisT.error();
         const size_t axis = static_cast<size_t>(x->shape.normAxis((*axisT)->intAt(0)));
         int64_t outer, inner;
         outerInner(x->shape, axis, &outer, &inner);
-        ctx.forward += "    embark::generic::cumsum(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) + ", " + str(inner) +
-                       ", " + flag(n.attrInt("exclusive", 0) != 0) + ", " + flag(n.attrInt("reverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::cumsum(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) +
+                       ", " + str(inner) + ", " + flag(n.attrInt("exclusive", 0) != 0) + ", " +
+                       flag(n.attrInt("reverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::OneHot: {
@@ -302,21 +335,21 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         int64_t outer = 1, inner = 1;
         for (size_t d = 0; d < x->shape.rank(); ++d) (d < axis ? outer : inner) *= x->shape[d];
         ctx.forward += "    embark::generic::oneHot(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(inner) + ", " +
-                       str(static_cast<int64_t>((*depth)->at(0))) + ", " + cppFloat((*values)->at(0)) + ", " + cppFloat((*values)->at(1)) +
-                       ", " + ctx.ptr(y) + ");\n";
+                       str(static_cast<int64_t>((*depth)->at(0))) + ", " + cppFloat((*values)->at(0)) + ", " +
+                       cppFloat((*values)->at(1)) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::Hardmax: {
         const size_t axis = static_cast<size_t>(x->shape.normAxis(n.attrInt("axis", -1)));
         int64_t outer, inner;
         outerInner(x->shape, axis, &outer, &inner);
-        ctx.forward += "    embark::generic::hardmax(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) + ", " + str(inner) +
-                       ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::hardmax(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) +
+                       ", " + str(inner) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::EyeLike:
-        ctx.forward += "    embark::generic::eye(" + str(y->shape[0]) + ", " + str(y->shape[1]) + ", " + str(n.attrInt("k", 0)) + ", " +
-                       ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::eye(" + str(y->shape[0]) + ", " + str(y->shape[1]) + ", " +
+                       str(n.attrInt("k", 0)) + ", " + ctx.ptr(y) + ");\n";
         return {};
     case OpKind::CastLike:
         if (x->dtype != ir::DType::Float32 || y->dtype != ir::DType::Float32)
@@ -324,7 +357,8 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         emitCopy(ctx, x, y);
         return {};
     default:
-        return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)) + " on float32 data at run time");
+        return unsupported(Emitter::Portable, n,
+                           "op " + std::string(ir::opName(n.op)) + " on float32 data at run time");
     }
 }
 

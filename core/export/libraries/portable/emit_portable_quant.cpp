@@ -72,17 +72,19 @@ Status emitQuantizeLinear(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* q = quantize ? y : x;
     double scale = 0, zp = 0;
     if (!scalarInput(n, 1, &scale) || (n.input(2) && !scalarInput(n, 2, &zp)))
-        return unsupported(Emitter::Portable, n, "per-axis or run-time quantization parameters at run time (per tensor only)");
+        return unsupported(Emitter::Portable, n,
+                           "per-axis or run-time quantization parameters at run time (per tensor only)");
     if (!isByteInt(q->dtype))
-        return unsupported(Emitter::Portable, n, std::string(ir::dtypeName(q->dtype)) + " quantized data at run time (int8, uint8)");
+        return unsupported(Emitter::Portable, n,
+                           std::string(ir::dtypeName(q->dtype)) + " quantized data at run time (int8, uint8)");
     const std::string suffix = q->dtype == DType::UInt8 ? "u8" : "s8";
     const std::string count = std::to_string(y->shape.numel());
     if (quantize)
-        ctx.forward += "    embark::portable::quantize_" + suffix + "(" + ctx.ptr(x) + ", " + bytePtr(ctx, y) + ", " + count + ", " +
-                       cppFloat(scale) + ", " + std::to_string(static_cast<int>(zp)) + ");\n";
+        ctx.forward += "    embark::portable::quantize_" + suffix + "(" + ctx.ptr(x) + ", " + bytePtr(ctx, y) + ", " +
+                       count + ", " + cppFloat(scale) + ", " + std::to_string(static_cast<int>(zp)) + ");\n";
     else
-        ctx.forward += "    embark::portable::dequantize_" + suffix + "(" + bytePtr(ctx, x) + ", " + ctx.ptr(y) + ", " + count + ", " +
-                       cppFloat(scale) + ", " + std::to_string(static_cast<int>(zp)) + ");\n";
+        ctx.forward += "    embark::portable::dequantize_" + suffix + "(" + bytePtr(ctx, x) + ", " + ctx.ptr(y) + ", " +
+                       count + ", " + cppFloat(scale) + ", " + std::to_string(static_cast<int>(zp)) + ");\n";
     return {};
 }
 
@@ -100,23 +102,26 @@ Status emitQConv(EmitContext& ctx, const ir::Node& n) {
     const auto& ys = y->shape.dims();
     const Spatial2D s = spatial2D(n, kh, kw, xs[1], xs[2], ys[1], ys[2]);
     const int64_t group = n.attrInt("group", 1);
-    const std::string shape = "embark::portable::Conv2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " +
-                              std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[3]) + ", " +
-                              std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
-                              std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " +
-                              std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
-                              std::to_string(s.pr) + ", " + std::to_string(group) + "}";
+    const std::string shape = "embark::portable::Conv2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) +
+                              ", " + std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " +
+                              std::to_string(ys[3]) + ", " + std::to_string(kh) + ", " + std::to_string(kw) + ", " +
+                              std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " +
+                              std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
+                              std::to_string(s.pb) + ", " + std::to_string(s.pr) + ", " + std::to_string(group) + "}";
     std::vector<float> m = n.attrFloats("multiplier");
     if (m.size() == 1) m.assign(static_cast<size_t>(ys[3]), m[0]);
-    if (static_cast<int64_t>(m.size()) != ys[3]) return unsupported(Emitter::Portable, n, "a multiplier count that is not the output channels");
-    const std::string bias = b && b->isConstant() ? rawPtr(ctx, b->name, b->constant, "int32_t") : std::string("nullptr");
+    if (static_cast<int64_t>(m.size()) != ys[3])
+        return unsupported(Emitter::Portable, n, "a multiplier count that is not the output channels");
+    const std::string bias =
+        b && b->isConstant() ? rawPtr(ctx, b->name, b->constant, "int32_t") : std::string("nullptr");
     const std::string obj = ctx.ident(n);
     ctx.decls += "static embark::portable::QConv2D " + obj + ";\n";
     ctx.init += "    " + obj + " = embark::portable::pack_qconv2d(" + shape + ", " + std::to_string(ys[1]) + ", " +
                 std::to_string(ys[2]) + ", " + rawPtr(ctx, w->name + ":onnx", wOnnx, "int8_t") + ", " + bias + ", " +
                 ctx.floats(n.name + ":multiplier", m) + ", " + std::to_string(n.attrInt("x_zero_point", 0)) + ", " +
                 requantization(n) + ");\n";
-    ctx.forward += "    embark::portable::qconv2d(" + obj + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
+    ctx.forward +=
+        "    embark::portable::qconv2d(" + obj + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
     return {};
 }
 
@@ -131,20 +136,24 @@ Status emitQGemm(EmitContext& ctx, const ir::Node& n) {
     const int64_t rows = K ? x->shape.numel() / K : 0;
     std::vector<float> m = n.attrFloats("multiplier");
     if (m.size() == 1) m.assign(static_cast<size_t>(N), m[0]);
-    if (static_cast<int64_t>(m.size()) != N) return unsupported(Emitter::Portable, n, "a multiplier count that is not the output channels");
+    if (static_cast<int64_t>(m.size()) != N)
+        return unsupported(Emitter::Portable, n, "a multiplier count that is not the output channels");
     if (rows < 1 || rows > INT32_MAX || K > INT32_MAX || N > INT32_MAX)
         return unsupported(Emitter::Portable, n, "an empty or oversized QGemm (" + std::to_string(rows) + " rows)");
     // A 1x1 QConv2D over `rows` pixels of K channels: [N][K] is ONNX's [M][C][1][1], and the
     // convolution's packed register tile is the fast int8 GEMM.
-    const std::string shape = "embark::portable::Conv2DShape{1, 1, " + std::to_string(rows) + ", " + std::to_string(K) + ", " +
-                              std::to_string(N) + ", 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}";
-    const std::string bias = b && b->isConstant() ? rawPtr(ctx, b->name, b->constant, "int32_t") : std::string("nullptr");
+    const std::string shape = "embark::portable::Conv2DShape{1, 1, " + std::to_string(rows) + ", " + std::to_string(K) +
+                              ", " + std::to_string(N) + ", 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}";
+    const std::string bias =
+        b && b->isConstant() ? rawPtr(ctx, b->name, b->constant, "int32_t") : std::string("nullptr");
     const std::string obj = ctx.ident(n);
     ctx.decls += "static embark::portable::QConv2D " + obj + ";\n";
     ctx.init += "    " + obj + " = embark::portable::pack_qconv2d(" + shape + ", 1, " + std::to_string(rows) + ", " +
-                rawPtr(ctx, w->name, w->constant, "int8_t") + ", " + bias + ", " + ctx.floats(n.name + ":multiplier", m) + ", " +
-                std::to_string(n.attrInt("x_zero_point", 0)) + ", " + requantization(n) + ");\n";
-    ctx.forward += "    embark::portable::qconv2d(" + obj + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
+                rawPtr(ctx, w->name, w->constant, "int8_t") + ", " + bias + ", " +
+                ctx.floats(n.name + ":multiplier", m) + ", " + std::to_string(n.attrInt("x_zero_point", 0)) + ", " +
+                requantization(n) + ");\n";
+    ctx.forward +=
+        "    embark::portable::qconv2d(" + obj + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
     return {};
 }
 
@@ -152,25 +161,27 @@ Status emitQAdd(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* a = n.input(0);
     const ir::Value* b = n.input(1);
     const ir::Value* y = n.output(0);
-    if (a->shape != b->shape || a->shape != y->shape) return unsupported(Emitter::Portable, n, "QAdd of operands of different shapes");
+    if (a->shape != b->shape || a->shape != y->shape)
+        return unsupported(Emitter::Portable, n, "QAdd of operands of different shapes");
     const std::string params = ctx.ident(n, "_params");
-    ctx.decls += "static const embark::portable::QAddParams " + params + " = {" + cppFloat(n.attrFloat("a_scale", 1.f)) + ", " +
-                 cppFloat(n.attrFloat("b_scale", 1.f)) + ", " + cppFloat(n.attrFloat("y_scale", 1.f)) + ", " +
-                 std::to_string(n.attrInt("a_zero_point", 0)) + ", " + std::to_string(n.attrInt("b_zero_point", 0)) + ", " +
-                 requantization(n) + "};\n";
-    ctx.forward += "    embark::portable::qadd(" + params + ", " + bytePtr(ctx, a) + ", " + bytePtr(ctx, b) + ", " + bytePtr(ctx, y) +
-                   ", " + std::to_string(y->shape.numel()) + ", g_pool.get());\n";
+    ctx.decls += "static const embark::portable::QAddParams " + params + " = {" +
+                 cppFloat(n.attrFloat("a_scale", 1.f)) + ", " + cppFloat(n.attrFloat("b_scale", 1.f)) + ", " +
+                 cppFloat(n.attrFloat("y_scale", 1.f)) + ", " + std::to_string(n.attrInt("a_zero_point", 0)) + ", " +
+                 std::to_string(n.attrInt("b_zero_point", 0)) + ", " + requantization(n) + "};\n";
+    ctx.forward += "    embark::portable::qadd(" + params + ", " + bytePtr(ctx, a) + ", " + bytePtr(ctx, b) + ", " +
+                   bytePtr(ctx, y) + ", " + std::to_string(y->shape.numel()) + ", g_pool.get());\n";
     return {};
 }
 
 std::string poolShape(const ir::Node& n, const ir::Value* x, const ir::Value* y, const Spatial2D& s) {
     const auto& xs = x->shape.dims();
     const auto& ys = y->shape.dims();
-    return "embark::portable::Pool2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " + std::to_string(xs[2]) +
-           ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[1]) + ", " + std::to_string(ys[2]) + ", " + std::to_string(s.kh) +
-           ", " + std::to_string(s.kw) + ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) +
-           ", " + std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) +
-           ", " + std::to_string(s.pr) + "}";
+    return "embark::portable::Pool2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " +
+           std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[1]) + ", " +
+           std::to_string(ys[2]) + ", " + std::to_string(s.kh) + ", " + std::to_string(s.kw) + ", " +
+           std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " +
+           std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " +
+           std::to_string(s.pb) + ", " + std::to_string(s.pr) + "}";
     (void)n;
 }
 
@@ -178,7 +189,8 @@ Status emitPools(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(needNhwc4D(ctx, n));
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
-    if (x->dtype != DType::Int8) return unsupported(Emitter::Portable, n, std::string(ir::dtypeName(x->dtype)) + " pooling");
+    if (x->dtype != DType::Int8)
+        return unsupported(Emitter::Portable, n, std::string(ir::dtypeName(x->dtype)) + " pooling");
     const auto& xs = x->shape.dims();
     const auto& ys = y->shape.dims();
     Spatial2D s;
@@ -191,15 +203,15 @@ Status emitPools(EmitContext& ctx, const ir::Node& n) {
         s = spatial2D(n, kernel[0], kernel[1], xs[1], xs[2], ys[1], ys[2]);
     }
     if (n.op == OpKind::MaxPool) {
-        ctx.forward += "    embark::portable::max_pool2d_s8(" + poolShape(n, x, y, s) + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) +
-                       ", g_pool.get());\n";
+        ctx.forward += "    embark::portable::max_pool2d_s8(" + poolShape(n, x, y, s) + ", " + bytePtr(ctx, x) + ", " +
+                       bytePtr(ctx, y) + ", g_pool.get());\n";
         return {};
     }
     s.dh = s.dw = 1;
     ctx.forward += "    embark::portable::average_pool2d_s8(" + poolShape(n, x, y, s) + ", " +
-                   (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + std::to_string(n.attrInt("x_zero_point", 0)) + ", " +
-                   cppFloat(n.attrFloat("multiplier", 1.f)) + ", " + requantization(n) + ", " + bytePtr(ctx, x) + ", " +
-                   bytePtr(ctx, y) + ", g_pool.get());\n";
+                   (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " +
+                   std::to_string(n.attrInt("x_zero_point", 0)) + ", " + cppFloat(n.attrFloat("multiplier", 1.f)) +
+                   ", " + requantization(n) + ", " + bytePtr(ctx, x) + ", " + bytePtr(ctx, y) + ", g_pool.get());\n";
     return {};
 }
 
@@ -209,8 +221,9 @@ Status emitQLookup(EmitContext& ctx, const ir::Node& n) {
     std::vector<int8_t> bytes(256);
     for (size_t i = 0; i < 256; ++i) bytes[i] = static_cast<int8_t>(table[i]);
     const ir::Tensor t = ir::Tensor::fromBytes(DType::Int8, ir::Shape{256}, bytes.data(), bytes.size());
-    ctx.forward += "    embark::portable::qlookup(" + rawPtr(ctx, n.name + ":table", t, "int8_t") + ", " + bytePtr(ctx, n.input(0)) + ", " +
-                   bytePtr(ctx, n.output(0)) + ", " + std::to_string(n.output(0)->shape.numel()) + ");\n";
+    ctx.forward += "    embark::portable::qlookup(" + rawPtr(ctx, n.name + ":table", t, "int8_t") + ", " +
+                   bytePtr(ctx, n.input(0)) + ", " + bytePtr(ctx, n.output(0)) + ", " +
+                   std::to_string(n.output(0)->shape.numel()) + ");\n";
     return {};
 }
 
@@ -218,13 +231,18 @@ Status emitByteMovement(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     if (!isByteInt(y->dtype) || (x && !isByteInt(x->dtype) && n.op != OpKind::Concat))
-        return unsupported(Emitter::Portable, n, "a conversion between integer and float types in " + std::string(ir::opName(n.op)));
+        return unsupported(Emitter::Portable, n,
+                           "a conversion between integer and float types in " + std::string(ir::opName(n.op)));
     switch (n.op) {
-    case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze: case OpKind::Unsqueeze: case OpKind::Identity:
+    case OpKind::Reshape:
+    case OpKind::Flatten:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+    case OpKind::Identity:
     case OpKind::Dropout: {
         const std::string src = bytePtr(ctx, x), dst = bytePtr(ctx, y);
-        ctx.forward += "    if (static_cast<const void*>(" + dst + ") != static_cast<const void*>(" + src + ")) std::memcpy(" + dst +
-                       ", " + src + ", " + std::to_string(y->shape.numel()) + ");\n";
+        ctx.forward += "    if (static_cast<const void*>(" + dst + ") != static_cast<const void*>(" + src +
+                       ")) std::memcpy(" + dst + ", " + src + ", " + std::to_string(y->shape.numel()) + ");\n";
         return {};
     }
     case OpKind::Transpose: {
@@ -233,10 +251,13 @@ Status emitByteMovement(EmitContext& ctx, const ir::Node& n) {
         const std::string var = ctx.ident(n, "_t");
         std::string permList;
         for (size_t i = 0; i < perm.size(); ++i) permList += (i ? ", " : "") + std::to_string(perm[i]);
-        ctx.decls += "static const int64_t " + var + "_dims[] = " + cppInts(x->shape.dims().empty() ? std::vector<int64_t>{1} : x->shape.dims()) +
-                     ";\nstatic const int " + var + "_perm[] = {" + (permList.empty() ? std::string("0") : permList) + "};\n";
+        ctx.decls += "static const int64_t " + var +
+                     "_dims[] = " + cppInts(x->shape.dims().empty() ? std::vector<int64_t>{1} : x->shape.dims()) +
+                     ";\nstatic const int " + var + "_perm[] = {" + (permList.empty() ? std::string("0") : permList) +
+                     "};\n";
         ctx.forward += "    embark::portable::transpose_bytes(" + bytePtr(ctx, x) + ", " + var + "_dims, " +
-                       std::to_string(std::max<size_t>(1, perm.size())) + ", " + var + "_perm, " + bytePtr(ctx, y) + ");\n";
+                       std::to_string(std::max<size_t>(1, perm.size())) + ", " + var + "_perm, " + bytePtr(ctx, y) +
+                       ");\n";
         return {};
     }
     case OpKind::Concat: {
@@ -254,16 +275,17 @@ Status emitByteMovement(EmitContext& ctx, const ir::Node& n) {
             ++count;
         }
         ctx.forward += "    { const void* ins[] = {" + ptrs + "};\n      static const int64_t sizes[] = {" + sizes +
-                       "};\n      embark::portable::concat_bytes(ins, sizes, " + std::to_string(count) + ", " + std::to_string(outer) +
-                       ", " + std::to_string(inner) + ", " + bytePtr(ctx, y) + "); }\n";
+                       "};\n      embark::portable::concat_bytes(ins, sizes, " + std::to_string(count) + ", " +
+                       std::to_string(outer) + ", " + std::to_string(inner) + ", " + bytePtr(ctx, y) + "); }\n";
         return {};
     }
     case OpKind::MaxPool: return emitPools(ctx, n);
     default: break;
     }
-    return unsupported(Emitter::Portable, n, std::string(ir::opName(n.op)) + " on " + std::string(ir::dtypeName(y->dtype)) +
-                                                 " data at run time (int8 runs convolutions, Gemm/MatMul, Add, pooling, Concat, "
-                                                 "the layout ops and element-wise tables after the fuse_qdq pass)");
+    return unsupported(Emitter::Portable, n,
+                       std::string(ir::opName(n.op)) + " on " + std::string(ir::dtypeName(y->dtype)) +
+                           " data at run time (int8 runs convolutions, Gemm/MatMul, Add, pooling, Concat, "
+                           "the layout ops and element-wise tables after the fuse_qdq pass)");
 }
 
 bool runtimeByteInt(const ir::Value* v) { return v && !v->isConstant() && isByteInt(v->dtype); }
@@ -275,16 +297,23 @@ bool isQuantizedNode(const ir::Node& n) {
     switch (n.op) {
     case OpKind::QuantizeLinear: return runtimeByteInt(n.output(0)) && n.input(0) && !n.input(0)->isConstant();
     case OpKind::DequantizeLinear: return runtimeByteInt(n.input(0));
-    case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze: case OpKind::Unsqueeze: case OpKind::Identity:
-    case OpKind::Dropout: case OpKind::Transpose: case OpKind::Concat: case OpKind::MaxPool:
-        return runtimeByteInt(n.input(0)) || runtimeByteInt(n.output(0));
+    case OpKind::Reshape:
+    case OpKind::Flatten:
+    case OpKind::Squeeze:
+    case OpKind::Unsqueeze:
+    case OpKind::Identity:
+    case OpKind::Dropout:
+    case OpKind::Transpose:
+    case OpKind::Concat:
+    case OpKind::MaxPool: return runtimeByteInt(n.input(0)) || runtimeByteInt(n.output(0));
     default: return false;
     }
 }
 
 Status emitPortableQuantized(EmitContext& ctx, const ir::Node& n) {
     switch (n.op) {
-    case OpKind::QuantizeLinear: case OpKind::DequantizeLinear: return emitQuantizeLinear(ctx, n);
+    case OpKind::QuantizeLinear:
+    case OpKind::DequantizeLinear: return emitQuantizeLinear(ctx, n);
     case OpKind::QConv: return emitQConv(ctx, n);
     case OpKind::QGemm: return emitQGemm(ctx, n);
     case OpKind::QAdd: return emitQAdd(ctx, n);

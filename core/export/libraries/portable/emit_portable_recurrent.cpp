@@ -8,10 +8,11 @@ namespace embark::exporter {
 namespace {
 
 std::string activationInit(const ir::RecurrentActivation& a) {
-    static const char* const kNames[] = {"Relu", "Tanh", "Sigmoid", "Affine", "LeakyRelu", "ThresholdedRelu",
-                                         "ScaledTanh", "HardSigmoid", "Elu", "Softsign", "Softplus"};
-    return std::string("{embark::generic::RnnAct::") + kNames[static_cast<int>(a.kind)] + ", " + cppFloat(a.alpha) + ", " +
-           cppFloat(a.beta) + "}";
+    static const char* const kNames[] = {
+        "Relu",       "Tanh",        "Sigmoid", "Affine",   "LeakyRelu", "ThresholdedRelu",
+        "ScaledTanh", "HardSigmoid", "Elu",     "Softsign", "Softplus"};
+    return std::string("{embark::generic::RnnAct::") + kNames[static_cast<int>(a.kind)] + ", " + cppFloat(a.alpha) +
+           ", " + cppFloat(a.beta) + "}";
 }
 
 } // namespace
@@ -27,7 +28,8 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
     if (!specOr) return specOr.error();
     const ir::RecurrentSpec& s = *specOr;
     if (x->dtype != ir::DType::Float32)
-        return unsupported(Emitter::Portable, n, "a recurrent input X of dtype " + std::string(ir::dtypeName(x->dtype)));
+        return unsupported(Emitter::Portable, n,
+                           "a recurrent input X of dtype " + std::string(ir::dtypeName(x->dtype)));
     // Weights, biases, initial states and peepholes are parameters, as for the other layers.
     static const char* const kNames[] = {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
     for (size_t i = 1; i < 8; ++i)
@@ -53,21 +55,25 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
     }
     acts += "}";
     const std::string shape = ctx.ident(n, "_rnn");
-    ctx.decls += "static const embark::generic::RnnShape " + shape + " = {embark::generic::RnnKind::" + kind + ", " +
-                 std::to_string(seq) + ", " + std::to_string(batch) + ", " + std::to_string(x->shape[2]) + ", " +
-                 std::to_string(s.hidden) + ", " + std::to_string(s.directions) + ", " + (s.reverse ? "true" : "false") + ", " +
-                 (s.layout ? "true" : "false") + ", " + (s.hasClip ? "true" : "false") + ", " + cppFloat(s.clip) + ", " +
-                 (s.linearBeforeReset ? "true" : "false") + ", " + (s.inputForget ? "true" : "false") + ", " + acts + "};\n";
+    ctx.decls +=
+        "static const embark::generic::RnnShape " + shape + " = {embark::generic::RnnKind::" + kind + ", " +
+        std::to_string(seq) + ", " + std::to_string(batch) + ", " + std::to_string(x->shape[2]) + ", " +
+        std::to_string(s.hidden) + ", " + std::to_string(s.directions) + ", " + (s.reverse ? "true" : "false") + ", " +
+        (s.layout ? "true" : "false") + ", " + (s.hasClip ? "true" : "false") + ", " + cppFloat(s.clip) + ", " +
+        (s.linearBeforeReset ? "true" : "false") + ", " + (s.inputForget ? "true" : "false") + ", " + acts + "};\n";
     auto in = [&](size_t i) { return n.input(i) ? ctx.ptr(n.input(i)) : std::string("nullptr"); };
     // An output nothing reads (an ONNX output left empty) gets no shape at import and no room
     // in the arena: the kernel skips it.
-    const ir::Shape stateShape = s.layout ? ir::Shape{batch, s.directions, s.hidden} : ir::Shape{s.directions, batch, s.hidden};
-    const ir::Shape yShape = s.layout ? ir::Shape{batch, seq, s.directions, s.hidden} : ir::Shape{seq, s.directions, batch, s.hidden};
+    const ir::Shape stateShape =
+        s.layout ? ir::Shape{batch, s.directions, s.hidden} : ir::Shape{s.directions, batch, s.hidden};
+    const ir::Shape yShape =
+        s.layout ? ir::Shape{batch, seq, s.directions, s.hidden} : ir::Shape{seq, s.directions, batch, s.hidden};
     for (size_t i = 0; i < n.outputs().size(); ++i) {
         const ir::Value* v = n.output(i);
         if (v && (!v->uses().empty() || v->isGraphOutput()) && v->shape != (i == 0 ? yShape : stateShape))
             return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": output '" + v->name + "' has shape " +
-                                                          v->shape.str() + ", expected " + (i == 0 ? yShape : stateShape).str());
+                                                          v->shape.str() + ", expected " +
+                                                          (i == 0 ? yShape : stateShape).str());
     }
     auto out = [&](size_t i) {
         const ir::Value* v = n.output(i);
@@ -75,9 +81,10 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
     };
     const bool lstm = n.op == ir::OpKind::LSTM;
     const int64_t scratchFloats = (s.gates + 5) * s.hidden;
-    ctx.forward += "    embark::generic::rnn(" + shape + ", " + in(0) + ", " + in(1) + ", " + in(2) + ", " + in(3) + ", " + lens +
-                   ", " + in(5) + ", " + (lstm ? in(6) : "nullptr") + ", " + (lstm ? in(7) : "nullptr") + ", " + out(0) + ", " +
-                   out(1) + ", " + (lstm ? out(2) : "nullptr") + ", " + ctx.scratch(n, scratchFloats) + ");\n";
+    ctx.forward += "    embark::generic::rnn(" + shape + ", " + in(0) + ", " + in(1) + ", " + in(2) + ", " + in(3) +
+                   ", " + lens + ", " + in(5) + ", " + (lstm ? in(6) : "nullptr") + ", " + (lstm ? in(7) : "nullptr") +
+                   ", " + out(0) + ", " + out(1) + ", " + (lstm ? out(2) : "nullptr") + ", " +
+                   ctx.scratch(n, scratchFloats) + ");\n";
     return {};
 }
 

@@ -19,12 +19,14 @@ std::string typedPtr(EmitContext& ctx, const ir::Value* v) {
     if (!v) return "nullptr";
     if (!v->isConstant()) return "static_cast<void*>(" + ctx.ptr(v) + ")";
     if (v->dtype == DType::Float32) return "static_cast<const void*>(" + ctx.ptr(v) + ")";
-    return "static_cast<const void*>(embark_weights + " + std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) + ")";
+    return "static_cast<const void*>(embark_weights + " +
+           std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) + ")";
 }
 
 Status checkType(const ir::Node& n, const ir::Value* v, const char* what) {
     if (elemTypeExpr(v->dtype).empty())
-        return unsupported(Emitter::Portable, n, std::string(what) + " '" + v->name + "' of type " + std::string(ir::dtypeName(v->dtype)));
+        return unsupported(Emitter::Portable, n,
+                           std::string(what) + " '" + v->name + "' of type " + std::string(ir::dtypeName(v->dtype)));
     return {};
 }
 
@@ -34,11 +36,13 @@ Status emitTypedGather(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(checkType(n, data, "data"));
     if (idx->dtype != DType::Int64 && idx->dtype != DType::Int32)
         return unsupported(Emitter::Portable, n, "Gather indices of type " + std::string(ir::dtypeName(idx->dtype)));
-    if (ctx.isNhwc(data) || ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a typed Gather on NHWC data");
+    if (ctx.isNhwc(data) || ctx.isNhwc(n.output(0)))
+        return unsupported(Emitter::Portable, n, "a typed Gather on NHWC data");
     const int axis = static_cast<int>(data->shape.normAxis(n.attrInt("axis", 0)));
-    ctx.forward += "    embark::generic::gatherBy(" + typedPtr(ctx, data) + ", " + std::to_string(ir::dtypeSize(data->dtype)) + ", " +
-                   shapeInit(data->shape) + ", " + std::to_string(axis) + ", " + typedPtr(ctx, idx) + ", " +
-                   elemTypeExpr(idx->dtype) + ", " + std::to_string(idx->shape.numel()) + ", " + typedPtr(ctx, n.output(0)) + ", " +
+    ctx.forward += "    embark::generic::gatherBy(" + typedPtr(ctx, data) + ", " +
+                   std::to_string(ir::dtypeSize(data->dtype)) + ", " + shapeInit(data->shape) + ", " +
+                   std::to_string(axis) + ", " + typedPtr(ctx, idx) + ", " + elemTypeExpr(idx->dtype) + ", " +
+                   std::to_string(idx->shape.numel()) + ", " + typedPtr(ctx, n.output(0)) + ", " +
                    cppString("node '" + n.name + "' (Gather)") + ");\n";
     return {};
 }
@@ -58,10 +62,10 @@ Status emitMatMulInteger(EmitContext& ctx, const ir::Node& n) {
             return unsupported(Emitter::Portable, n, "MatMulInteger on " + std::string(ir::dtypeName(v->dtype)));
     const auto [az, azCount] = zeroPoint(ctx, n, 2);
     const auto [bz, bzCount] = zeroPoint(ctx, n, 3);
-    ctx.forward += "    embark::generic::matmulInteger(" + typedPtr(ctx, a) + ", " + elemTypeExpr(a->dtype) + ", " + shapeInit(a->shape) +
-                   ", " + typedPtr(ctx, b) + ", " + elemTypeExpr(b->dtype) + ", " + shapeInit(b->shape) + ", " + az + ", " +
-                   std::to_string(azCount) + ", " + bz + ", " + std::to_string(bzCount) + ", static_cast<int32_t*>(" +
-                   typedPtr(ctx, n.output(0)) + "));\n";
+    ctx.forward += "    embark::generic::matmulInteger(" + typedPtr(ctx, a) + ", " + elemTypeExpr(a->dtype) + ", " +
+                   shapeInit(a->shape) + ", " + typedPtr(ctx, b) + ", " + elemTypeExpr(b->dtype) + ", " +
+                   shapeInit(b->shape) + ", " + az + ", " + std::to_string(azCount) + ", " + bz + ", " +
+                   std::to_string(bzCount) + ", static_cast<int32_t*>(" + typedPtr(ctx, n.output(0)) + "));\n";
     return {};
 }
 
@@ -86,41 +90,48 @@ Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
             pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
             pads[spatial + i] = total - pads[i];
         }
-    else if (autoPad == "VALID") pads.assign(2 * spatial, 0);
+    else if (autoPad == "VALID")
+        pads.assign(2 * spatial, 0);
     std::vector<int64_t> p6(6, 0);
-    for (size_t i = 0; i < spatial; ++i) { p6[i] = pads[i]; p6[spatial + i] = pads[spatial + i]; }
+    for (size_t i = 0; i < spatial; ++i) {
+        p6[i] = pads[i];
+        p6[spatial + i] = pads[spatial + i];
+    }
     auto arr = [&](auto get) {
         std::vector<int64_t> v(3, 1);
         for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
         return cppInts(v);
     };
-    const std::string params = "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
-                               std::to_string(x->shape[1]) + ", " + std::to_string(y->shape[1]) + ", " +
-                               std::to_string(n.attrInt("group", 1)) + ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " +
-                               arr([&](size_t i) { return y->shape[2 + i]; }) + ", " + arr([&](size_t i) { return w->shape[2 + i]; }) +
-                               ", " + arr([&](size_t i) { return strides[i]; }) + ", " + arr([&](size_t i) { return dil[i]; }) + ", " +
-                               cppInts(p6) + "}";
+    const std::string params =
+        "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+        std::to_string(x->shape[1]) + ", " + std::to_string(y->shape[1]) + ", " +
+        std::to_string(n.attrInt("group", 1)) + ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " +
+        arr([&](size_t i) { return y->shape[2 + i]; }) + ", " + arr([&](size_t i) { return w->shape[2 + i]; }) + ", " +
+        arr([&](size_t i) { return strides[i]; }) + ", " + arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) +
+        "}";
     const auto [xz, xzCount] = zeroPoint(ctx, n, 2);
     const auto [wz, wzCount] = zeroPoint(ctx, n, 3);
     (void)xzCount;
-    ctx.forward += "    embark::generic::convInteger(" + params + ", " + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
-                   typedPtr(ctx, w) + ", " + elemTypeExpr(w->dtype) + ", " + xz + ", " + wz + ", " + std::to_string(wzCount) +
-                   ", static_cast<int32_t*>(" + typedPtr(ctx, y) + "));\n";
+    ctx.forward += "    embark::generic::convInteger(" + params + ", " + typedPtr(ctx, x) + ", " +
+                   elemTypeExpr(x->dtype) + ", " + typedPtr(ctx, w) + ", " + elemTypeExpr(w->dtype) + ", " + xz + ", " +
+                   wz + ", " + std::to_string(wzCount) + ", static_cast<int32_t*>(" + typedPtr(ctx, y) + "));\n";
     return {};
 }
 
 Status emitDynamicQuantizeLinear(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
-    if (x->dtype != DType::Float32) return unsupported(Emitter::Portable, n, "DynamicQuantizeLinear of " + std::string(ir::dtypeName(x->dtype)));
-    if (ctx.isNhwc(x) != ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a layout change inside DynamicQuantizeLinear");
+    if (x->dtype != DType::Float32)
+        return unsupported(Emitter::Portable, n, "DynamicQuantizeLinear of " + std::string(ir::dtypeName(x->dtype)));
+    if (ctx.isNhwc(x) != ctx.isNhwc(n.output(0)))
+        return unsupported(Emitter::Portable, n, "a layout change inside DynamicQuantizeLinear");
     // An output nobody reads still needs somewhere to go.
     auto out = [&](size_t i, const char* type, const char* spare) {
         const ir::Value* v = n.output(i);
         return v ? "static_cast<" + std::string(type) + "*>(" + typedPtr(ctx, v) + ")" : std::string(spare);
     };
-    ctx.forward += "    { float spareScale; uint8_t spareZero;\n      embark::generic::dynamicQuantizeLinear(" + ctx.ptr(x) + ", " +
-                   std::to_string(x->shape.numel()) + ", " + out(0, "uint8_t", "nullptr") + ", " + out(1, "float", "&spareScale") + ", " +
-                   out(2, "uint8_t", "&spareZero") + "); }\n";
+    ctx.forward += "    { float spareScale; uint8_t spareZero;\n      embark::generic::dynamicQuantizeLinear(" +
+                   ctx.ptr(x) + ", " + std::to_string(x->shape.numel()) + ", " + out(0, "uint8_t", "nullptr") + ", " +
+                   out(1, "float", "&spareScale") + ", " + out(2, "uint8_t", "&spareZero") + "); }\n";
     return {};
 }
 
@@ -141,12 +152,18 @@ std::string elemTypeExpr(DType t) {
 
 bool isTypedNode(const ir::Node& n) {
     switch (n.op) {
-    case OpKind::DynamicQuantizeLinear: case OpKind::MatMulInteger: case OpKind::ConvInteger: return true;
+    case OpKind::DynamicQuantizeLinear:
+    case OpKind::MatMulInteger:
+    case OpKind::ConvInteger: return true;
     case OpKind::Cast: return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
     case OpKind::Gather: // by run-time indices, or of non-float data
         return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
                (runtimeNonFloat(n.input(1)) || n.input(0)->dtype != DType::Float32);
-    case OpKind::Identity: case OpKind::Dropout: case OpKind::Reshape: case OpKind::Flatten: case OpKind::Squeeze:
+    case OpKind::Identity:
+    case OpKind::Dropout:
+    case OpKind::Reshape:
+    case OpKind::Flatten:
+    case OpKind::Squeeze:
     case OpKind::Unsqueeze:
         // Bytes moved as they are; a shape or axes computed at run time is not (the export's
         // shapes are fixed), so such a node stays with the float emitter, which refuses it.
@@ -169,13 +186,16 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
         EMBARK_TRY(checkType(n, y, "output"));
-        ctx.forward += "    embark::generic::cast(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " + typedPtr(ctx, y) + ", " +
-                       elemTypeExpr(y->dtype) + ", " + std::to_string(y->shape.numel()) + ");\n";
+        ctx.forward += "    embark::generic::cast(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                       typedPtr(ctx, y) + ", " + elemTypeExpr(y->dtype) + ", " + std::to_string(y->shape.numel()) +
+                       ");\n";
         return {};
     }
     default: // Identity, Dropout, Reshape, Flatten, Squeeze, Unsqueeze: the bytes as they are
-        if (ctx.isNhwc(n.input(0)) != ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a layout change of a non-float tensor");
-        ctx.forward += "    std::memmove(" + typedPtr(ctx, y) + ", " + typedPtr(ctx, n.input(0)) + ", " + std::to_string(y->byteSize()) + ");\n";
+        if (ctx.isNhwc(n.input(0)) != ctx.isNhwc(y))
+            return unsupported(Emitter::Portable, n, "a layout change of a non-float tensor");
+        ctx.forward += "    std::memmove(" + typedPtr(ctx, y) + ", " + typedPtr(ctx, n.input(0)) + ", " +
+                       std::to_string(y->byteSize()) + ");\n";
         return {};
     }
 }

@@ -49,16 +49,16 @@ KernelLibrary portableKernelLibrary() {
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
         // (adaptation applies NHWC to 4-D activations only).
         std::vector<Constraint> cs;
-        if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm ||
-            op == OpKind::MatMul || op == OpKind::Add)
+        if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm || op == OpKind::MatMul ||
+            op == OpKind::Add)
             cs = {C::FusedActivationDeclared};
         if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) cs = {C::QuantPerTensor};
         lib.ops.push_back({op, format, cs});
     }
-    const std::vector<OpKind> acts{OpKind::Relu, OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
-                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish, OpKind::Gelu};
-    for (OpKind p : {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add,
-                     OpKind::BatchNormalization})
+    const std::vector<OpKind> acts{OpKind::Relu,    OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
+                                   OpKind::Sigmoid, OpKind::Tanh, OpKind::Swish,     OpKind::Gelu};
+    for (OpKind p :
+         {OpKind::Conv, OpKind::ConvTranspose, OpKind::Gemm, OpKind::MatMul, OpKind::Add, OpKind::BatchNormalization})
         lib.fusions.push_back({p, acts});
     return lib;
 }

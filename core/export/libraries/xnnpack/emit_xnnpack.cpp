@@ -16,19 +16,19 @@ std::string range(const ir::Node& n) {
     const auto a = ir::fusedActivation(n);
     if (!a) return "embark_xnn::OutputRange::none()";
     if (a->op == OpKind::Relu) return "embark_xnn::OutputRange::relu()";
-    if (a->op == OpKind::Clip) return "embark_xnn::OutputRange::clip(" + cppFloat(a->min) + ", " + cppFloat(a->max) + ")";
+    if (a->op == OpKind::Clip)
+        return "embark_xnn::OutputRange::clip(" + cppFloat(a->min) + ", " + cppFloat(a->max) + ")";
     return "";
 }
 
-std::string sizes(const std::vector<int64_t>& d) {
-    return "std::vector<size_t>" + cppInts(d);
-}
+std::string sizes(const std::vector<int64_t>& d) { return "std::vector<size_t>" + cppInts(d); }
 
 // Declares a std::unique_ptr<T> layer object, creates it in init() with `args`.
 std::string layer(EmitContext& ctx, const ir::Node& n, const std::string& type, const std::string& args) {
     const std::string obj = ctx.ident(n);
     ctx.decls += "static std::unique_ptr<embark_xnn::" + type + "> " + obj + ";\n";
-    ctx.init += "    " + obj + " = std::make_unique<embark_xnn::" + type + ">(*g_xnn, " + cppString(n.name) + ", " + args + ");\n";
+    ctx.init += "    " + obj + " = std::make_unique<embark_xnn::" + type + ">(*g_xnn, " + cppString(n.name) + ", " +
+                args + ");\n";
     return obj;
 }
 
@@ -47,7 +47,7 @@ std::vector<float> deconvolutionFilter(const ir::Value* w, bool nhwc, int64_t gr
                     for (int64_t ic = 0; ic < cing; ++ic) {
                         const int64_t c = g * cing + ic;
                         out[k++] = static_cast<float>(nhwc ? t.at(((c * kh + y) * kw + x) * coutg + oc)
-                                                          : t.at(((c * coutg + oc) * kh + y) * kw + x));
+                                                           : t.at(((c * coutg + oc) * kh + y) * kw + x));
                     }
     return out;
 }
@@ -71,12 +71,13 @@ Status emitDeconvolution(EmitContext& ctx, const ir::Node& n, const std::string&
     const int64_t ow = s.sw * (x->shape[2] - 1) + aw + s.dw * (kw - 1) + 1 - s.pl - s.pr;
     if (oh != y->shape[1] || ow != y->shape[2] || ah >= s.sh || aw >= s.sw)
         return unsupported(Emitter::Xnnpack, n, "a ConvTranspose whose output size is not its natural size");
-    const std::string p = "embark_xnn::Conv2dParams{" + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) + ", " +
-                          std::to_string(x->shape[2]) + ", " + std::to_string(x->shape[3]) + ", " + std::to_string(y->shape[3]) +
-                          ", " + std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
-                          std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " +
-                          std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
-                          std::to_string(s.pr) + ", " + std::to_string(groups) + "}";
+    const std::string p = "embark_xnn::Conv2dParams{" + std::to_string(x->shape[0]) + ", " +
+                          std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[2]) + ", " +
+                          std::to_string(x->shape[3]) + ", " + std::to_string(y->shape[3]) + ", " + std::to_string(kh) +
+                          ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " +
+                          std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " +
+                          std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " + std::to_string(s.pr) + ", " +
+                          std::to_string(groups) + "}";
     const std::string filter = ctx.floats(n.name + ":deconvolution_filter", deconvolutionFilter(w, nhwc, groups));
     const std::string obj = layer(ctx, n, "Deconvolution2d",
                                   p + ", " + std::to_string(ah) + ", " + std::to_string(aw) + ", " + filter + ", " +
@@ -88,7 +89,8 @@ Status emitDeconvolution(EmitContext& ctx, const ir::Node& n, const std::string&
 } // namespace
 
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
-    if (ir::isFusedQuantized(n.op) || (n.input(0) && n.input(0)->dtype == ir::DType::Int8)) return emitXnnpackQuantized(ctx, n);
+    if (ir::isFusedQuantized(n.op) || (n.input(0) && n.input(0)->dtype == ir::DType::Int8))
+        return emitXnnpackQuantized(ctx, n);
     ctx.usesXnnpack = true;
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
@@ -102,15 +104,16 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         const bool ohwi = ctx.isNhwc(w);
         const int64_t kh = ohwi ? w->shape[1] : w->shape[2], kw = ohwi ? w->shape[2] : w->shape[3];
         const Spatial2D s = spatial2D(n, kh, kw, x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
-        const std::string p = "embark_xnn::Conv2dParams{" + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) + ", " +
-                              std::to_string(x->shape[2]) + ", " + std::to_string(x->shape[3]) + ", " + std::to_string(y->shape[3]) +
-                              ", " + std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
+        const std::string p = "embark_xnn::Conv2dParams{" + std::to_string(x->shape[0]) + ", " +
+                              std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[2]) + ", " +
+                              std::to_string(x->shape[3]) + ", " + std::to_string(y->shape[3]) + ", " +
+                              std::to_string(kh) + ", " + std::to_string(kw) + ", " + std::to_string(s.sh) + ", " +
                               std::to_string(s.sw) + ", " + std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " +
                               std::to_string(s.pt) + ", " + std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " +
                               std::to_string(s.pr) + ", " + std::to_string(n.attrInt("group", 1)) + "}";
         const std::string obj = layer(ctx, n, "Convolution2d",
-                                      p + ", " + ctx.ptr(w) + ", " + (b ? ctx.ptr(b) : "nullptr") + ", embark_xnn::FilterLayout::" +
-                                          (ohwi ? "OHWI" : "OIHW") + ", " + r);
+                                      p + ", " + ctx.ptr(w) + ", " + (b ? ctx.ptr(b) : "nullptr") +
+                                          ", embark_xnn::FilterLayout::" + (ohwi ? "OHWI" : "OIHW") + ", " + r);
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
@@ -118,7 +121,8 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Gemm: {
         const ir::Value* w = n.input(1);
         const ir::Value* c = n.input(2);
-        if (!w->isConstant() || n.attrInt("transA", 0) || n.attrFloat("alpha", 1.f) != 1.f || n.attrFloat("beta", 1.f) != 1.f)
+        if (!w->isConstant() || n.attrInt("transA", 0) || n.attrFloat("alpha", 1.f) != 1.f ||
+            n.attrFloat("beta", 1.f) != 1.f)
             return unsupported(Emitter::Xnnpack, n, "this Gemm");
         const bool transB = n.attrInt("transB", 0) != 0;
         const int64_t k = x->shape[x->shape.rank() - 1], nOut = transB ? w->shape[0] : w->shape[1];
@@ -127,29 +131,38 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
             if (!c->isConstant()) return unsupported(Emitter::Xnnpack, n, "a Gemm bias computed at run time");
             std::vector<float> cv = c->constant.toFloatVector();
             if (cv.size() == 1) cv.assign(static_cast<size_t>(nOut), cv[0]);
-            if (static_cast<int64_t>(cv.size()) != nOut) return unsupported(Emitter::Xnnpack, n, "a full-matrix Gemm C");
+            if (static_cast<int64_t>(cv.size()) != nOut)
+                return unsupported(Emitter::Xnnpack, n, "a full-matrix Gemm C");
             bias = ctx.floats(n.name + ":bias", cv);
         }
         const std::string obj = layer(ctx, n, "FullyConnected",
-                                      std::to_string(x->shape.numel() / k) + ", " + std::to_string(k) + ", " + std::to_string(nOut) +
-                                          ", " + ctx.ptr(w) + ", " + bias + ", embark_xnn::WeightLayout::" +
-                                          (transB ? "OutIn" : "InOut") + ", " + r);
+                                      std::to_string(x->shape.numel() / k) + ", " + std::to_string(k) + ", " +
+                                          std::to_string(nOut) + ", " + ctx.ptr(w) + ", " + bias +
+                                          ", embark_xnn::WeightLayout::" + (transB ? "OutIn" : "InOut") + ", " + r);
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
-    case OpKind::MaxPool: case OpKind::AveragePool: case OpKind::GlobalMaxPool: {
+    case OpKind::MaxPool:
+    case OpKind::AveragePool:
+    case OpKind::GlobalMaxPool: {
         const bool global = n.op == OpKind::GlobalMaxPool;
         const auto k = global ? std::vector<int64_t>{x->shape[1], x->shape[2]} : n.attrInts("kernel_shape");
-        Spatial2D s = global ? Spatial2D{} : spatial2D(n, k[0], k[1], x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
-        if (global) { s.kh = k[0]; s.kw = k[1]; }
+        Spatial2D s =
+            global ? Spatial2D{} : spatial2D(n, k[0], k[1], x->shape[1], x->shape[2], y->shape[1], y->shape[2]);
+        if (global) {
+            s.kh = k[0];
+            s.kw = k[1];
+        }
         if (n.op == OpKind::AveragePool && n.attrInt("count_include_pad", 0) && (s.pt || s.pl || s.pb || s.pr))
             return unsupported(Emitter::Xnnpack, n, "AveragePool with count_include_pad=1 and padding");
-        const std::string p = "embark_xnn::Pool2dParams{" + std::to_string(x->shape[0]) + ", " + std::to_string(x->shape[1]) + ", " +
-                              std::to_string(x->shape[2]) + ", " + std::to_string(x->shape[3]) + ", " + std::to_string(s.kh) + ", " +
-                              std::to_string(s.kw) + ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " +
-                              std::to_string(s.dh) + ", " + std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " +
-                              std::to_string(s.pl) + ", " + std::to_string(s.pb) + ", " + std::to_string(s.pr) + "}";
-        const std::string obj = layer(ctx, n, n.op == OpKind::AveragePool ? "AveragePool2d" : "MaxPool2d", p + ", " + r);
+        const std::string p = "embark_xnn::Pool2dParams{" + std::to_string(x->shape[0]) + ", " +
+                              std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[2]) + ", " +
+                              std::to_string(x->shape[3]) + ", " + std::to_string(s.kh) + ", " + std::to_string(s.kw) +
+                              ", " + std::to_string(s.sh) + ", " + std::to_string(s.sw) + ", " + std::to_string(s.dh) +
+                              ", " + std::to_string(s.dw) + ", " + std::to_string(s.pt) + ", " + std::to_string(s.pl) +
+                              ", " + std::to_string(s.pb) + ", " + std::to_string(s.pr) + "}";
+        const std::string obj =
+            layer(ctx, n, n.op == OpKind::AveragePool ? "AveragePool2d" : "MaxPool2d", p + ", " + r);
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
@@ -160,22 +173,29 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
-    case OpKind::Add: case OpKind::Mul: {
+    case OpKind::Add:
+    case OpKind::Mul: {
         const ir::Value* b = n.input(1);
-        const std::string obj = layer(ctx, n, "Binary",
-                                      std::string("embark_xnn::BinaryOp::") + (n.op == OpKind::Add ? "Add" : "Multiply") + ", " +
-                                          sizes(x->shape.dims()) + ", " + sizes(b->shape.dims()) + ", " + r);
+        const std::string obj =
+            layer(ctx, n, "Binary",
+                  std::string("embark_xnn::BinaryOp::") + (n.op == OpKind::Add ? "Add" : "Multiply") + ", " +
+                      sizes(x->shape.dims()) + ", " + sizes(b->shape.dims()) + ", " + r);
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(b) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
-    case OpKind::Relu: case OpKind::Clip: case OpKind::Sigmoid: case OpKind::HardSwish: case OpKind::LeakyRelu: {
+    case OpKind::Relu:
+    case OpKind::Clip:
+    case OpKind::Sigmoid:
+    case OpKind::HardSwish:
+    case OpKind::LeakyRelu: {
         std::string op = "Clamp", params = "embark_xnn::UnaryParams{0.f, INFINITY, 0.f}";
         if (n.op == OpKind::Clip) {
             auto bound = [&](size_t i, float fallback) {
                 const ir::Tensor* t = constant(n, i);
                 return t && t->numel() ? static_cast<float>(t->at(0)) : fallback;
             };
-            params = "embark_xnn::UnaryParams{" + cppFloat(bound(1, -INFINITY)) + ", " + cppFloat(bound(2, INFINITY)) + ", 0.f}";
+            params = "embark_xnn::UnaryParams{" + cppFloat(bound(1, -INFINITY)) + ", " + cppFloat(bound(2, INFINITY)) +
+                     ", 0.f}";
         } else if (n.op == OpKind::Sigmoid) {
             op = "Sigmoid";
         } else if (n.op == OpKind::HardSwish) {
@@ -184,13 +204,15 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
             op = "LeakyRelu";
             params = "embark_xnn::UnaryParams{-INFINITY, INFINITY, " + cppFloat(n.attrFloat("alpha", 0.01f)) + "}";
         }
-        const std::string obj = layer(ctx, n, "Unary", "embark_xnn::UnaryOp::" + op + ", " + std::to_string(y->shape.numel()) + ", " + params);
+        const std::string obj = layer(
+            ctx, n, "Unary", "embark_xnn::UnaryOp::" + op + ", " + std::to_string(y->shape.numel()) + ", " + params);
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::Softmax: {
         const int64_t channels = x->shape[x->shape.rank() - 1];
-        const std::string obj = layer(ctx, n, "Softmax", std::to_string(x->shape.numel() / channels) + ", " + std::to_string(channels));
+        const std::string obj =
+            layer(ctx, n, "Softmax", std::to_string(x->shape.numel() / channels) + ", " + std::to_string(channels));
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
@@ -205,7 +227,8 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
             ptrs += (ptrs.empty() ? "" : ", ") + ctx.ptr(v);
         }
         const std::string obj = layer(ctx, n, "Concat", std::to_string(rows) + ", " + sizes(inner));
-        ctx.forward += "    { const float* ins[] = {" + ptrs + "};\n      " + obj + "->forward(ins, " + ctx.ptr(y) + "); }\n";
+        ctx.forward +=
+            "    { const float* ins[] = {" + ptrs + "};\n      " + obj + "->forward(ins, " + ctx.ptr(y) + "); }\n";
         return {};
     }
     case OpKind::Transpose: {
@@ -214,8 +237,7 @@ Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
         ctx.forward += "    " + obj + "->forward(" + ctx.ptr(x) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
-    default:
-        return unsupported(Emitter::Xnnpack, n, "op " + std::string(ir::opName(n.op)));
+    default: return unsupported(Emitter::Xnnpack, n, "op " + std::string(ir::opName(n.op)));
     }
 }
 

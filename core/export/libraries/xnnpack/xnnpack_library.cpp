@@ -14,8 +14,9 @@ using F = targets::DataFormat;
 // separate operators.
 // Int8: the fuse_qdq pass's QConv (grouped and depthwise included), QGemm and QAdd run as
 // XNNPACK's qs8 operators where its qs8-qc8w contract holds (Qs8Contract, Qs8ScaleRange),
-// and MaxPool on int8 data as its s8 max pooling (exact: no requantization); other int8 nodes (pools, lookups, data movement, QuantizeLinear/DequantizeLinear) and those
-// that break the contract fall back to portable, the reason in the plan.
+// and MaxPool on int8 data as its s8 max pooling (exact: no requantization); other int8 nodes (pools, lookups, data
+// movement, QuantizeLinear/DequantizeLinear) and those that break the contract fall back to portable, the reason in the
+// plan.
 KernelLibrary xnnpackKernelLibrary() {
     KernelLibrary lib;
     lib.id = "xnnpack";
@@ -25,13 +26,18 @@ KernelLibrary xnnpackKernelLibrary() {
     lib.prebuiltArchitectures = {"riscv64"};
     const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
     lib.ops = {
-        {OpKind::Conv, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
-                                 C::FusedActivationDeclared}},
-        {OpKind::ConvTranspose, F::NHWC, {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads,
-                                          C::DeconvNaturalOutput, C::FusedActivationDeclared}},
+        {OpKind::Conv,
+         F::NHWC,
+         {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads, C::FusedActivationDeclared}},
+        {OpKind::ConvTranspose,
+         F::NHWC,
+         {C::Float32, C::Conv2D, C::ConstantWeights, C::ExplicitPads, C::DeconvNaturalOutput,
+          C::FusedActivationDeclared}},
         {OpKind::Gemm, F::NCHW, {C::Float32, C::ConstantWeights, C::GemmPlain, C::FusedActivationDeclared}},
         {OpKind::MaxPool, F::NHWC, {C::Float32OrInt8, C::Input4D, C::ExplicitPads, C::NoCeilMode}},
-        {OpKind::AveragePool, F::NHWC, {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
+        {OpKind::AveragePool,
+         F::NHWC,
+         {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
         {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::Add, F::Any, {C::Float32, C::BroadcastRank4, C::FusedActivationDeclared}},
@@ -49,8 +55,8 @@ KernelLibrary xnnpackKernelLibrary() {
         {OpKind::QAdd, F::Any, {C::Qs8Contract, C::Qs8ScaleRange}},
     };
     const std::vector<OpKind> clamps{OpKind::Relu, OpKind::Clip};
-    lib.fusions = {{OpKind::Conv, clamps}, {OpKind::ConvTranspose, clamps}, {OpKind::Gemm, clamps},
-                   {OpKind::Add, clamps}};
+    lib.fusions = {
+        {OpKind::Conv, clamps}, {OpKind::ConvTranspose, clamps}, {OpKind::Gemm, clamps}, {OpKind::Add, clamps}};
     return lib;
 }
 
