@@ -198,7 +198,7 @@ int cmdBench(const QStringList& args, Io& io) {
                        "[--warmup W] [--threads T] [--affinity CPU,CPU...] [--layers] [--accuracy-layers] "
                        "[--float-reference FLOAT.onnx] [--snr-drop DB] [--input NAME=FILE]... [--work-dir DIR] "
                        "[--db FILE|-] [--accept-new-host-key] [--trace FILE] [--csv FILE] [--save-json FILE] "
-                       "[--test-data DIR] [--verbose] [--shape NAME=DIMS]... [--json]")
+                       "[--test-data DIR] [--expect DIR] [--tolerance TOL] [--verbose] [--shape NAME=DIMS]... [--json]")
             .arg(QLatin1String(kTargetSynopsis));
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1); rc >= 0) return rc;
 

@@ -71,13 +71,12 @@ bool runProtocolIo(const ir::Graph& g, std::string* why) {
             *why = "input of dtype " + std::string(ir::dtypeName(v->dtype));
             return false;
         }
-}
-for (const ir::Value* v : g.outputs())
-    if (!runProtocolType(v->dtype)) {
-        *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
-        return false;
-    }
-return true;
+    for (const ir::Value* v : g.outputs())
+        if (!runProtocolType(v->dtype)) {
+            *why = "output of dtype " + std::string(ir::dtypeName(v->dtype));
+            return false;
+        }
+    return true;
 }
 
 // Empty when within the strict ONNX tolerance; sets *relaxed when only within 1e-4 of max.
