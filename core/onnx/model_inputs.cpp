@@ -43,6 +43,7 @@ Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path) {
         for (const auto& dim : type.shape().dim()) {
             DeclaredDim out;
             if (dim.has_dim_value() && dim.dim_value() >= 0) out.value = dim.dim_value();
+            out.negative = dim.has_dim_value() && dim.dim_value() < 0;
             if (dim.has_dim_param()) out.param = dim.dim_param();
             d.dims.push_back(out);
         }

@@ -14,9 +14,10 @@
 namespace embark::onnx {
 
 struct DeclaredDim {
-    int64_t value = -1; // -1 when free
-    std::string param;  // the symbolic name of a free dimension ("batch"), empty when unnamed
-    bool isFree() const { return value < 0; }
+    int64_t value = -1;    // -1 when free
+    std::string param;     // the symbolic name of a free dimension ("batch"), empty when unnamed
+    bool negative = false; // a declared negative size: the model is broken (the importer says so)
+    bool isFree() const { return value < 0 && !negative; }
 };
 
 struct DeclaredInput {
