@@ -891,6 +891,10 @@ private slots:
             case ep::UnaryOp::Neg: want[i] = -v; break;
             case ep::UnaryOp::Abs: want[i] = std::abs(v); break;
             case ep::UnaryOp::Sqrt: want[i] = std::sqrt(v); break;
+            case ep::UnaryOp::Swish: want[i] = v / (1 + std::exp(-v)); break;
+            case ep::UnaryOp::GeluTanh:
+                want[i] = 0.5 * v * (1 + std::tanh(std::sqrt(2 / 3.14159265358979323846) * (v + 0.044715 * v * v * v)));
+                break;
             }
         }
         std::vector<float> y = x; // in place
