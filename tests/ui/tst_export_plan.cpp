@@ -75,7 +75,7 @@ private slots:
         for (const QJsonValue& v : schedule) {
             const QJsonObject n = v.toObject();
             written << n["name"].toString() + " " + n["lib"].toString() + " " + n["rule"].toString() + " " +
-                           n["format"].toString() + " " + n["reason"].toString();
+                           n["layout"].toString() + " " + n["reason"].toString();
         }
         for (const ir::Node* n : shown->adaptation.graph.nodes()) {
             if (!n->output(0)) continue;

@@ -9,6 +9,7 @@
 #include "jobs/jobs_panel.h"
 #include "jobs/run_charts.h"
 #include "jobs/studio_jobs.h"
+#include "mainwindow/workspaces.h"
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
 #include "support/test_paths.h"
@@ -122,11 +123,14 @@ private slots:
         QVERIFY(studioJobs->defaultExportDir().endsWith(QStringLiteral("digits_cnn-sim-k230-portable")));
     }
 
+    // The Jobs dock belongs to the Run workspace, whose layout is remembered with the window.
     void jobsDockIsRememberedInTheWindowState() {
+        using Mode = ui::Workspaces::Mode;
         {
             ui::MainWindow first;
             first.show();
             QVERIFY(QTest::qWaitForWindowExposed(&first));
+            first.workspaces()->setMode(Mode::Run);
             QVERIFY(first.jobs()->dock()->isVisible());
             first.jobs()->dock()->hide();
             first.close(); // saves the layout
@@ -134,10 +138,12 @@ private slots:
         ui::MainWindow second;
         second.show();
         QVERIFY(QTest::qWaitForWindowExposed(&second));
+        second.workspaces()->setMode(Mode::Run);
         QVERIFY(!second.jobs()->dock()->isVisible());
         second.jobs()->dock()->show();
         second.close();
         ui::MainWindow third;
+        third.workspaces()->setMode(Mode::Run);
         QVERIFY(third.jobs()->dock()->isVisibleTo(&third));
     }
 
