@@ -652,10 +652,11 @@ private slots:
                  qPrintable(m));
         QVERIFY(folderEmpty(work));
         // The CLI says the same and exits 5.
-        const test::CliResult cli = test::runCli({"bench", digitsPath(), "--board", "k1-missing", "--runtime",
-                                                  "onnxruntime", "--db", "-", "--work-dir", m_tmp.path() + "/work"});
+        const test::CliResult cli =
+            test::runCli({"bench", digitsPath(), "--board", "k1-missing", "--runtime", "onnxruntime",
+                          "--accept-new-host-key", "--db", "-", "--work-dir", m_tmp.path() + "/work"});
         QCOMPARE(cli.code, 5);
-        QVERIFY2(cli.out.contains("FAILED") && cli.out.contains(root.toUtf8()), cli.out.constData());
+        QVERIFY2(cli.out.contains("FAILED") && cli.out.contains(root.toUtf8()), (cli.out + "\n" + cli.err).constData());
 
         // A folder without bin/onnxruntime_perf_test.
         const QString empty = m_tmp.path() + "/empty-ort";
