@@ -248,7 +248,14 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(
             (err += cli.readAllStandardError()).contains("] run\n") || cli.state() == QProcess::NotRunning, 1500000);
         QVERIFY2(cli.state() == QProcess::Running, err.constData());
-        QTest::qWait(1500); // run_export is running on the board
+        // Interrupt only once run_export runs on the board (under qemu-user here).
+        const auto runExportAlive = [] {
+            QProcess pgrep;
+            pgrep.start("pgrep", {"-f", "run_export --warmup 0 --iterations 100000"});
+            return pgrep.waitForFinished() && !pgrep.readAllStandardOutput().trimmed().isEmpty();
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(runExportAlive() || cli.state() == QProcess::NotRunning, 120000);
+        QVERIFY2(cli.state() == QProcess::Running, (err + cli.readAllStandardError()).constData());
         ::kill(static_cast<pid_t>(cli.processId()), SIGINT);
         QVERIFY(cli.waitForFinished(120000));
         err += cli.readAllStandardError();
