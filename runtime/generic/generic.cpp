@@ -738,20 +738,6 @@ void binary(Binary op, const float* a, const Shape& aShape, const float* b, cons
 }
 
 namespace {
-// Visits every output position of a ConvNd as (flat spatial index, coordinates).
-template <typename Fn>
-void forEachOutput(const ConvNd& p, Fn fn) {
-    int64_t pos[3] = {0, 0, 0};
-    int64_t total = 1;
-    for (int i = 0; i < p.spatial; ++i) total *= p.out[i];
-    for (int64_t o = 0; o < total; ++o) {
-        fn(o, pos);
-        for (int a = p.spatial - 1; a >= 0; --a) {
-            if (++pos[a] < p.out[a]) break;
-            pos[a] = 0;
-        }
-    }
-}
 int64_t spatialCount(const int64_t* d, int n) {
     int64_t c = 1;
     for (int i = 0; i < n; ++i) c *= d[i];
@@ -766,24 +752,11 @@ void convNd(const ConvNd& p, const float* x, const float* w, const float* bias, 
     for (int64_t n = 0; n < p.batch; ++n)
         for (int64_t oc = 0; oc < p.outC; ++oc) {
             const int64_t g = oc / coutG;
-            forEachOutput(p, [&](int64_t o, const int64_t* pos) {
+            forEachPosition(p, p.out, [&](int64_t o, const int64_t* pos) {
                 double acc = bias ? bias[oc] : 0.0;
                 for (int64_t t = 0; t < taps; ++t) {
-                    int64_t rem = t, k[3] = {0, 0, 0}, off = 0;
-                    bool inside = true;
-                    for (int a = p.spatial - 1; a >= 0; --a) {
-                        k[a] = rem % p.kernel[a];
-                        rem /= p.kernel[a];
-                    }
-                    for (int a = 0; a < p.spatial; ++a) {
-                        const int64_t i = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
-                        if (i < 0 || i >= p.in[a]) {
-                            inside = false;
-                            break;
-                        }
-                        off = off * p.in[a] + i;
-                    }
-                    if (!inside) continue;
+                    int64_t off = 0;
+                    if (!convTapOffset(p, pos, t, p.in, off)) continue;
                     for (int64_t ic = 0; ic < cinG; ++ic)
                         acc += static_cast<double>(x[(n * p.inC + g * cinG + ic) * inSp + off]) *
                                w[(oc * cinG + ic) * taps + t];
@@ -803,33 +776,15 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
     for (int64_t n = 0; n < p.batch; ++n)
         for (int64_t ic = 0; ic < p.inC; ++ic) {
             const int64_t g = ic / cinG;
-            for (int64_t i = 0; i < inSp; ++i) {
-                int64_t pos[3] = {0, 0, 0}, rem = i;
-                for (int a = p.spatial - 1; a >= 0; --a) {
-                    pos[a] = rem % p.in[a];
-                    rem /= p.in[a];
-                }
+            forEachPosition(p, p.in, [&](int64_t i, const int64_t* pos) {
                 const float xv = x[(n * p.inC + ic) * inSp + i];
                 for (int64_t t = 0; t < taps; ++t) {
-                    int64_t k[3] = {0, 0, 0}, r = t, off = 0;
-                    bool inside = true;
-                    for (int a = p.spatial - 1; a >= 0; --a) {
-                        k[a] = r % p.kernel[a];
-                        r /= p.kernel[a];
-                    }
-                    for (int a = 0; a < p.spatial; ++a) {
-                        const int64_t q = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
-                        if (q < 0 || q >= p.out[a]) {
-                            inside = false;
-                            break;
-                        }
-                        off = off * p.out[a] + q;
-                    }
-                    if (!inside) continue;
+                    int64_t off = 0;
+                    if (!convTapOffset(p, pos, t, p.out, off)) continue;
                     for (int64_t oc = 0; oc < coutG; ++oc)
                         y[(n * p.outC + g * coutG + oc) * outSp + off] += xv * w[(ic * coutG + oc) * taps + t];
                 }
-            }
+            });
         }
 }
 
@@ -837,7 +792,7 @@ void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, f
     const int64_t inSp = spatialCount(p.in, p.spatial), outSp = spatialCount(p.out, p.spatial);
     const int64_t taps = spatialCount(p.kernel, p.spatial);
     for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)
-        forEachOutput(p, [&](int64_t o, const int64_t* pos) {
+        forEachPosition(p, p.out, [&](int64_t o, const int64_t* pos) {
             double acc = isMax ? -INFINITY : 0.0;
             int64_t counted = 0;
             for (int64_t t = 0; t < taps; ++t) {

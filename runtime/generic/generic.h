@@ -140,6 +140,37 @@ void convNd(const ConvNd& p, const float* x, const float* w, const float* bias, 
 // ConvTranspose: weights [inC][outC/groups][kernel...].
 void convTransposeNd(const ConvNd& p, const float* x, const float* w, const float* bias, float* y);
 
+// The flat offset, in a tensor of spatial dims `extent`, that kernel tap `tap` reaches from
+// position `pos` (p's strides, leading pads and dilations); false where it falls in the padding.
+inline bool convTapOffset(const ConvNd& p, const int64_t* pos, int64_t tap, const int64_t* extent, int64_t& off) {
+    int64_t k[3] = {0, 0, 0};
+    for (int a = p.spatial - 1; a >= 0; --a) {
+        k[a] = tap % p.kernel[a];
+        tap /= p.kernel[a];
+    }
+    off = 0;
+    for (int a = 0; a < p.spatial; ++a) {
+        const int64_t i = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
+        if (i < 0 || i >= extent[a]) return false;
+        off = off * extent[a] + i;
+    }
+    return true;
+}
+// Visits every position of spatial dims `dims` (p.spatial of them) as (flat index, coordinates).
+template <typename Fn>
+void forEachPosition(const ConvNd& p, const int64_t* dims, Fn fn) {
+    int64_t pos[3] = {0, 0, 0};
+    int64_t total = 1;
+    for (int i = 0; i < p.spatial; ++i) total *= dims[i];
+    for (int64_t o = 0; o < total; ++o) {
+        fn(o, pos);
+        for (int a = p.spatial - 1; a >= 0; --a) {
+            if (++pos[a] < dims[a]) break;
+            pos[a] = 0;
+        }
+    }
+}
+
 // Pooling in the model's layout over 1 to 3 spatial dims (max or average).
 void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y);
 

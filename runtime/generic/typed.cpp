@@ -242,35 +242,18 @@ void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, 
         for (int64_t oc = 0; oc < p.outC; ++oc) {
             const int64_t g = oc / coutG;
             const int32_t zw = wZero ? quantAt(wZero, wType, wZeroCount > 1 ? oc : 0) : 0;
-            for (int64_t o = 0; o < outSp; ++o) {
-                int64_t pos[3] = {0, 0, 0}, rem = o;
-                for (int a = p.spatial - 1; a >= 0; --a) {
-                    pos[a] = rem % p.out[a];
-                    rem /= p.out[a];
-                }
+            forEachPosition(p, p.out, [&](int64_t o, const int64_t* pos) {
                 int32_t acc = 0;
                 for (int64_t t = 0; t < taps; ++t) {
-                    int64_t k[3] = {0, 0, 0}, r = t, off = 0;
-                    bool inside = true;
-                    for (int a = p.spatial - 1; a >= 0; --a) {
-                        k[a] = r % p.kernel[a];
-                        r /= p.kernel[a];
-                    }
-                    for (int a = 0; a < p.spatial; ++a) {
-                        const int64_t i = pos[a] * p.stride[a] - p.pads[a] + k[a] * p.dilation[a];
-                        if (i < 0 || i >= p.in[a]) {
-                            inside = false;
-                            break;
-                        }
-                        off = off * p.in[a] + i;
-                    }
-                    if (!inside) continue; // a padded element equals the zero point: contributes 0
+                    int64_t off = 0;
+                    // A padded element equals the zero point: it contributes 0.
+                    if (!convTapOffset(p, pos, t, p.in, off)) continue;
                     for (int64_t ic = 0; ic < cinG; ++ic)
                         acc += (quantAt(x, xType, (n * p.inC + g * cinG + ic) * inSp + off) - zx) *
                                (quantAt(w, wType, (oc * cinG + ic) * taps + t) - zw);
                 }
                 y[(n * p.outC + oc) * outSp + o] = acc;
-            }
+            });
         }
 }
 
