@@ -1,7 +1,7 @@
 #include "deployment_plan.h"
 
 #include "concat_in_place.h"
-#include "exporter.h"
+#include "export_options.h"
 #include "targets/kernel_library.h"
 #include "kernel_libraries.h"
 

@@ -5,7 +5,7 @@
 
 #include "concat_in_place.h"
 #include "deployment_plan.h"
-#include "exporter.h"
+#include "export_options.h"
 #include "targets/board.h"
 #include "targets/toolchain.h"
 

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "adaptation.h"
-#include "concat_in_place.h"
+#include "export_options.h"
 #include "ir/error.h"
 #include "ir/graph.h"
 
@@ -14,52 +14,6 @@
 #include <vector>
 
 namespace embark::exporter {
-
-// Which XNNPACK the export links (xnnpack::resolveXnnpack, filled by the caller), recorded in
-// export.json; `root` becomes XNNPACK_ROOT's default in the export's CMakeLists.txt.
-struct XnnpackLink {
-    std::string kind = "none"; // user, embark-built, debian, none
-    std::string path;
-    std::string root; // empty: xnnpack.cmake finds Debian's library itself
-    std::string commit;
-    std::string api;
-};
-
-struct ExportOptions {
-    std::string library = "portable"; // --lib
-    std::string arch;                 // --arch; empty = the host's
-    std::string board = "host";       // recorded in export.json
-    std::string targetFlags;          // the board's -march/-mabi/-mcpu flags
-    QString toolchainFile;            // copied to toolchain.cmake (cross builds)
-    int threadsMax = 0;               // --threads-max: cap for run_export --threads (0: none)
-    std::string recipe = "default";
-    std::map<std::string, std::string> opOverrides;
-    std::map<std::string, std::string> nodeOverrides;
-    bool havePrebuiltXnnpack = false;
-    ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
-    XnnpackLink xnnpack;
-    QString outDir;     // -o
-    bool force = false; // replace a non-empty folder
-    // Sample inputs embedded in the export (model layout); empty = deterministic random data
-    // in [0, 1). The host reference's outputs for them become the expected outputs.
-    std::map<std::string, ir::Tensor> sampleInputs;
-    QString runtimeDir; // runtime; empty = the installed one
-};
-
-struct ExportResult {
-    QString dir;
-    int layers = 0;
-    size_t arenaBytes = 0;
-    size_t lowerBoundBytes = 0;
-    int64_t weightsBytes = 0;
-    std::vector<std::string> libraries;
-    int partitions = 0;
-    int conversions = 0;
-    std::string exportHash; // sha256 of model.cpp + weights.bin
-    std::vector<std::string> log;
-};
-
-std::string hostArch(); // "x86_64", "aarch64", "riscv64"
 
 // The sample inputs an export embeds: `given` where it names an input, else deterministic
 // random data in [0, 1) (one seed, in input order). ONNX Runtime runs take the same sample, so
@@ -76,12 +30,5 @@ Expected<ExportResult> exportModel(const ir::Graph& model, const ExportOptions& 
 // planOptions(options) (the pipeline's "plan" step, the studio's current plan).
 struct DeploymentPlan;
 Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan& plan, const ExportOptions& options);
-
-// The deployment-plan options an export with these options builds (deployment_plan.h). The
-// one place PlanOptions are filled: the CLI's `plan`, the studio and the benchmarks reach it
-// through exporter::planOptions(DeploymentTarget) (deployment_target.h), so they see the plan
-// the export writes.
-struct PlanOptions;
-PlanOptions planOptions(const ExportOptions& options);
 
 } // namespace embark::exporter

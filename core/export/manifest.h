@@ -4,7 +4,7 @@
 
 #include "adaptation.h"
 #include "emit_context.h"
-#include "exporter.h"
+#include "export_options.h"
 #include "fused_blocks.h"
 #include "memory_planner.h"
 

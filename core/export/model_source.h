@@ -2,7 +2,7 @@
 #pragma once
 
 #include "emit_context.h"
-#include "exporter.h"
+#include "export_options.h"
 #include "fused_blocks.h"
 
 #include <string>
