@@ -10,7 +10,7 @@ std::string EmitContext::ptr(const ir::Value* v) {
     if (auto bound = m_bound.find(v->name); bound != m_bound.end()) return bound->second;
     if (v->isConstant()) return "W(" + std::to_string(constantOffset(v)) + ")";
     const PlannedBuffer* b = m_plan.bufferFor(v->name);
-    return "T(" + std::to_string(b ? b->offset + m_plan.viewOf(v->name).byteOffset : 0) + ")";
+    return m_arena + "(" + std::to_string(b ? b->offset + m_plan.viewOf(v->name).byteOffset : 0) + ")";
 }
 
 int64_t EmitContext::arenaOffset(const ir::Value* v) const {
@@ -57,7 +57,7 @@ const std::string& EmitContext::library(const ir::Node& n) const {
 }
 
 std::string EmitContext::ident(const ir::Node& n, const char* suffix) {
-    std::string s = "L" + std::to_string(m_counter++) + "_";
+    std::string s = "L" + m_identPrefix + std::to_string(m_counter++) + "_";
     for (char c : n.name) {
         if (s.size() > 40) break;
         s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -124,6 +124,12 @@ Error unsupported(Emitter emitter, const ir::Node& n, const std::string& what) {
 const ir::Tensor* constant(const ir::Node& n, size_t i) {
     const ir::Value* v = n.input(i);
     return v && v->isConstant() ? &v->constant : nullptr;
+}
+
+std::string bytesOf(EmitContext& ctx, const ir::Value* v) {
+    if (!v->isConstant() || v->dtype == ir::DType::Float32) return "static_cast<const void*>(" + ctx.ptr(v) + ")";
+    return "static_cast<const void*>(embark_weights + " + std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) +
+           ")";
 }
 
 void emitCopy(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {
