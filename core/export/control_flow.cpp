@@ -115,8 +115,8 @@ Expected<std::unique_ptr<Body>> buildBody(EmitContext& outer, const ir::Node& n,
 // Declares an arena of `bytes` bytes for bodies and its accessor `name`.
 void declareArena(EmitContext& ctx, const std::string& name, size_t bytes) {
     ctx.decls += "alignas(64) unsigned char " + name + "_bytes[" + str(bytes + 64) + "];\n";
-    ctx.decls += "inline float* " + name + "(size_t offset) { return reinterpret_cast<float*>(" + name +
-                 "_bytes + offset); }\n";
+    ctx.decls +=
+        "inline float* " + name + "(size_t offset) { return reinterpret_cast<float*>(" + name + "_bytes + offset); }\n";
 }
 
 // Where node output v is written: its place in the arena, or a buffer of its own when the
@@ -131,8 +131,8 @@ std::string outputPtr(EmitContext& ctx, const ir::Node& n, const ir::Value* v) {
 // Expression reading element 0 of v as an int64 / a truth value.
 std::string scalarInt(EmitContext& ctx, const ir::Value* v) {
     if (v->dtype == DType::Int64) return "*static_cast<const int64_t*>(" + bytesOf(ctx, v) + ")";
-    return "static_cast<int64_t>(embark::generic::elementAsDouble(" + bytesOf(ctx, v) + ", " +
-           elemTypeExpr(v->dtype) + ", 0))";
+    return "static_cast<int64_t>(embark::generic::elementAsDouble(" + bytesOf(ctx, v) + ", " + elemTypeExpr(v->dtype) +
+           ", 0))";
 }
 std::string scalarTruth(EmitContext& ctx, const ir::Value* v) {
     if (v->dtype == DType::Bool || v->dtype == DType::UInt8)
@@ -146,8 +146,8 @@ std::string memmove(const std::string& dst, const std::string& src, size_t bytes
 
 Status checkTyped(const ir::Node& n, const ir::Value* v, const std::string& what) {
     if (elemTypeExpr(v->dtype).empty())
-        return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": " + what + " '" + v->name +
-                                                     "' has type " + std::string(ir::dtypeName(v->dtype)) +
+        return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": " + what + " '" + v->name + "' has type " +
+                                                     std::string(ir::dtypeName(v->dtype)) +
                                                      ", which exports do not compute");
     return {};
 }
@@ -156,10 +156,10 @@ Status checkTyped(const ir::Node& n, const ir::Value* v, const std::string& what
 Status checkSame(const ir::Node& n, const std::string& what, const ir::Value* bodyOut, DType dtype,
                  const ir::Shape& want) {
     if (bodyOut->dtype != dtype || bodyOut->shape != want)
-        return makeError(ErrorKind::Unsupported,
-                         "node " + n.describe() + ": " + what + " is " + describeValue(bodyOut) + " but the node needs " +
-                             std::string(ir::dtypeName(dtype)) + " " + want.str() +
-                             "; exports need the same type and shape at every run");
+        return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": " + what + " is " +
+                                                     describeValue(bodyOut) + " but the node needs " +
+                                                     std::string(ir::dtypeName(dtype)) + " " + want.str() +
+                                                     "; exports need the same type and shape at every run");
     return {};
 }
 
@@ -217,7 +217,8 @@ Status emitLoop(EmitContext& ctx, const ir::Node& n) {
                          "node " + n.describe() + " has neither a trip count nor a condition, so it would never end");
     const size_t carried = own > 2 ? own - 2 : 0;
     if (n.outputs().size() < carried)
-        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + " has fewer outputs than loop-carried values");
+        return makeError(ErrorKind::InvalidInput,
+                         "node " + n.describe() + " has fewer outputs than loop-carried values");
     const size_t scans = n.outputs().size() - carried;
     std::vector<ValueType> types{{DType::Int64, ir::Shape{}}, {DType::Bool, ir::Shape{}}};
     for (size_t c = 0; c < carried; ++c) {
@@ -249,8 +250,8 @@ Status emitLoop(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* part = g.outputs()[1 + carried + s];
         EMBARK_TRY(checkTyped(n, y, "scan output"));
         if (y->shape.rank() < 1)
-            return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": scan output " + describeValue(y) +
-                                                         " has no iteration axis");
+            return makeError(ErrorKind::Unsupported,
+                             "node " + n.describe() + ": scan output " + describeValue(y) + " has no iteration axis");
         std::vector<int64_t> step(y->shape.dims().begin() + 1, y->shape.dims().end());
         EMBARK_TRY(checkSame(n, "scan output " + str(s) + " of the body", part, y->dtype, ir::Shape(step)));
         if (iterations >= 0 && y->shape[0] != iterations)
@@ -293,9 +294,9 @@ Status emitLoop(EmitContext& ctx, const ir::Node& n) {
         code += "    " + memmove(outs[c], bytesOf(b, g.outputs()[1 + c]), n.input(2 + c)->byteSize());
     for (size_t s = 0; s < scans; ++s) {
         const ir::Value* part = g.outputs()[1 + carried + s];
-        code += "    " + memmove("Bytes(" + outs[carried + s] + ") + static_cast<size_t>(" + it + ") * " +
-                                     str(part->byteSize()),
-                                 bytesOf(b, part), part->byteSize());
+        code += "    " +
+                memmove("Bytes(" + outs[carried + s] + ") + static_cast<size_t>(" + it + ") * " + str(part->byteSize()),
+                        bytesOf(b, part), part->byteSize());
     }
     if (condIn) code += "    " + go + " = " + next + ";\n";
     code += "    }\n";
@@ -311,11 +312,11 @@ Status emitLoop(EmitContext& ctx, const ir::Node& n) {
 
 // Copies slice `index` of a tensor [outer, length, inner] (elements of `es` bytes) to or from
 // a contiguous [outer, inner] buffer.
-std::string sliceCopy(const std::string& tensor, const std::string& slice, int64_t outer, int64_t length,
-                      int64_t inner, size_t es, const std::string& index, bool toSlice) {
+std::string sliceCopy(const std::string& tensor, const std::string& slice, int64_t outer, int64_t length, int64_t inner,
+                      size_t es, const std::string& index, bool toSlice) {
     const std::string row = str(static_cast<size_t>(inner) * es);
-    const std::string at = "Bytes(" + tensor + ") + (static_cast<size_t>(o) * " + str(length) + " + static_cast<size_t>(" +
-                           index + ")) * " + row;
+    const std::string at = "Bytes(" + tensor + ") + (static_cast<size_t>(o) * " + str(length) +
+                           " + static_cast<size_t>(" + index + ")) * " + row;
     const std::string part = "Bytes(" + slice + ") + static_cast<size_t>(o) * " + row;
     return "    for (int64_t o = 0; o < " + str(outer) + "; ++o) std::memmove(" + (toSlice ? part : at) + ", " +
            (toSlice ? at : part) + ", " + row + ");\n";
@@ -342,10 +343,11 @@ Status emitScan(EmitContext& ctx, const ir::Node& n) {
     std::vector<int64_t> axes = n.attrInts("scan_input_axes", std::vector<int64_t>(static_cast<size_t>(m), 0));
     std::vector<int64_t> outDirs = n.attrInts("scan_output_directions", std::vector<int64_t>(scanOuts, 0));
     std::vector<int64_t> outAxes = n.attrInts("scan_output_axes", std::vector<int64_t>(scanOuts, 0));
-    if (dirs.size() != static_cast<size_t>(m) || axes.size() != static_cast<size_t>(m) ||
-        outDirs.size() != scanOuts || outAxes.size() != scanOuts)
+    if (dirs.size() != static_cast<size_t>(m) || axes.size() != static_cast<size_t>(m) || outDirs.size() != scanOuts ||
+        outAxes.size() != scanOuts)
         return makeError(ErrorKind::InvalidInput,
-                         "node " + n.describe() + ": scan directions and axes must have one entry per scan input/output");
+                         "node " + n.describe() +
+                             ": scan directions and axes must have one entry per scan input/output");
     // Scan-8: axis 0 of every input and output is the batch; each row is scanned along its
     // axis 0 (the tensor's axis 1).
     int64_t batch = 1;
@@ -382,8 +384,8 @@ Status emitScan(EmitContext& ctx, const ir::Node& n) {
         const ir::Shape row(rowDims(v));
         const int64_t axis = row.normAxis(scan8 ? 0 : axes[j]);
         if (axis < 0)
-            return makeError(ErrorKind::InvalidInput,
-                             "node " + n.describe() + ": scan axis " + str(axes[j]) + " is outside " + describeValue(v));
+            return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": scan axis " + str(axes[j]) +
+                                                          " is outside " + describeValue(v));
         Axis a;
         std::vector<int64_t> slice;
         for (size_t d = 0; d < row.rank(); ++d) {
@@ -428,8 +430,8 @@ Status emitScan(EmitContext& ctx, const ir::Node& n) {
         if (scan8) want.insert(want.begin(), batch);
         if (y->shape != ir::Shape(want) || y->dtype != part->dtype)
             return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": scan output " + describeValue(y) +
-                                                         " should be " + std::string(ir::dtypeName(part->dtype)) +
-                                                         " " + ir::Shape(want).str() + " from its body's " +
+                                                         " should be " + std::string(ir::dtypeName(part->dtype)) + " " +
+                                                         ir::Shape(want).str() + " from its body's " +
                                                          describeValue(part));
         Axis a;
         for (int64_t d = 0; d < axis; ++d) a.outer *= part->shape[static_cast<size_t>(d)];
@@ -457,7 +459,8 @@ Status emitScan(EmitContext& ctx, const ir::Node& n) {
     code += "    for (int64_t " + step + " = 0; " + step + " < " + str(length) + "; ++" + step + ") {\n";
     for (size_t s = 0; s < states; ++s)
         if (hasSlot(b, g.inputs()[s]))
-            code += "    " + memmove(b.ptr(g.inputs()[s]), rowAt(outs[s], n.input(first + s)), g.outputs()[s]->byteSize());
+            code +=
+                "    " + memmove(b.ptr(g.inputs()[s]), rowAt(outs[s], n.input(first + s)), g.outputs()[s]->byteSize());
     for (size_t j = 0; j < static_cast<size_t>(m); ++j) {
         const ir::Value* in = g.inputs()[states + j];
         if (!hasSlot(b, in)) continue;
@@ -468,15 +471,14 @@ Status emitScan(EmitContext& ctx, const ir::Node& n) {
     }
     code += body.code;
     for (size_t s = 0; s < states; ++s)
-        code += "    " + memmove(rowAt(outs[s], n.input(first + s)), bytesOf(b, g.outputs()[s]),
-                                 g.outputs()[s]->byteSize());
+        code += "    " +
+                memmove(rowAt(outs[s], n.input(first + s)), bytesOf(b, g.outputs()[s]), g.outputs()[s]->byteSize());
     for (size_t k = 0; k < scanOuts; ++k) {
         const ir::Value* y = n.output(states + k);
         const ir::Value* part = g.outputs()[states + k];
         const std::string index = outDirs[k] ? str(length - 1) + " - " + step : step;
-        code += sliceCopy(rowAt(outs[states + k], y), bytesOf(b, part),
-                          outAxesOf[k].outer, outAxesOf[k].length, outAxesOf[k].inner, ir::dtypeSize(y->dtype), index,
-                          false);
+        code += sliceCopy(rowAt(outs[states + k], y), bytesOf(b, part), outAxesOf[k].outer, outAxesOf[k].length,
+                          outAxesOf[k].inner, ir::dtypeSize(y->dtype), index, false);
     }
     code += "    }\n    }\n";
     ctx.forward += code;

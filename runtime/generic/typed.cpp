@@ -316,14 +316,17 @@ bool isComparison(TypedOp op) {
            op == TypedOp::Not;
 }
 
-template <typename T> T apply(TypedOp op, bool fmod, T a, T b) {
+template <typename T>
+T apply(TypedOp op, bool fmod, T a, T b) {
     switch (op) {
     case TypedOp::Add: return a + b;
     case TypedOp::Sub: return a - b;
     case TypedOp::Mul: return a * b;
     case TypedOp::Div:
-        if constexpr (std::is_integral_v<T>) return b == 0 ? 0 : a / b;
-        else return a / b;
+        if constexpr (std::is_integral_v<T>)
+            return b == 0 ? 0 : a / b;
+        else
+            return a / b;
     case TypedOp::Mod: {
         T r;
         if constexpr (std::is_integral_v<T>) {
@@ -380,8 +383,10 @@ void elementwiseTyped(TypedOp op, bool fmod, const void* a, ElemType aType, cons
         } else {
             const double x = elementAsDouble(a, aType, ai), y = unary ? 0 : elementAsDouble(b, bType, bi);
             const double r = apply<double>(op, fmod, x, y);
-            if (isComparison(op)) storeInt(out, outType, i, r != 0);
-            else storeDouble(out, outType, i, r);
+            if (isComparison(op))
+                storeInt(out, outType, i, r != 0);
+            else
+                storeDouble(out, outType, i, r);
         }
         for (int d = outShape.rank - 1; d >= 0; --d) { // next index, odometer style
             ai += as[d];
@@ -395,8 +400,8 @@ void elementwiseTyped(TypedOp op, bool fmod, const void* a, ElemType aType, cons
 }
 
 void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* starts, const void* ends,
-             ElemType indexType, const int64_t* axes, const int64_t* steps, int count, void* out,
-             const Shape& outShape, const char* what) {
+             ElemType indexType, const int64_t* axes, const int64_t* steps, int count, void* out, const Shape& outShape,
+             const char* what) {
     int64_t first[kMaxRank] = {}, step[kMaxRank];
     for (int d = 0; d < kMaxRank; ++d) step[d] = 1;
     for (int k = 0; k < count; ++k) {

@@ -23,9 +23,9 @@ namespace {
 constexpr double kTol = 1e-5;
 
 struct Model {
-    QString file;     // under tests/data
-    QString dataSet;  // its test data folder
-    int layers = 0;   // top-level nodes: a control-flow node is one layer
+    QString file;    // under tests/data
+    QString dataSet; // its test data folder
+    int layers = 0;  // top-level nodes: a control-flow node is one layer
 };
 } // namespace
 

@@ -249,8 +249,8 @@ private slots:
         // [2][1] == [3] -> [2][3] bool
         const int32_t col[] = {7, -7};
         uint8_t eq[6];
-        eg::elementwiseTyped(eg::TypedOp::Equal, false, col, ElemType::Int32, eg::Shape{2, {2, 1}}, a,
-                             ElemType::Int64, eg::Shape{1, {3}}, eq, ElemType::Bool, eg::Shape{2, {2, 3}});
+        eg::elementwiseTyped(eg::TypedOp::Equal, false, col, ElemType::Int32, eg::Shape{2, {2, 1}}, a, ElemType::Int64,
+                             eg::Shape{1, {3}}, eq, ElemType::Bool, eg::Shape{2, {2, 3}});
         const uint8_t wantEq[] = {0, 1, 0, 1, 0, 0};
         for (int i = 0; i < 6; ++i) QCOMPARE(eq[i], wantEq[i]);
         const float f[] = {0.5f, 2.5f};
@@ -261,8 +261,8 @@ private slots:
         QCOMPARE(less[0], uint8_t(1));
         QCOMPARE(less[1], uint8_t(0));
         uint8_t notLess[2];
-        eg::elementwiseTyped(eg::TypedOp::Not, false, less, ElemType::Bool, eg::Shape{1, {2}}, nullptr,
-                             ElemType::Bool, eg::Shape{1, {2}}, notLess, ElemType::Bool, eg::Shape{1, {2}});
+        eg::elementwiseTyped(eg::TypedOp::Not, false, less, ElemType::Bool, eg::Shape{1, {2}}, nullptr, ElemType::Bool,
+                             eg::Shape{1, {2}}, notLess, ElemType::Bool, eg::Shape{1, {2}});
         QCOMPARE(notLess[0], uint8_t(0));
         QCOMPARE(notLess[1], uint8_t(1));
     }

@@ -167,8 +167,7 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::And:
     case OpKind::Or:
     case OpKind::Xor:
-    case OpKind::Not:
-        return !isQuantizedNode(n); // a bool result
+    case OpKind::Not: return !isQuantizedNode(n); // a bool result
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
@@ -242,9 +241,9 @@ Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
     for (const ir::Value* v : {a, b, y})
         if (v && ctx.isNhwc(v)) return unsupported(Emitter::Portable, n, "a channels-last non-float tensor");
     ctx.forward += "    embark::generic::elementwiseTyped(embark::generic::TypedOp::" + typedOpOf(n.op) + ", " +
-                   (n.attrInt("fmod", 0) ? "true" : "false") + ", " + typedPtr(ctx, a) + ", " +
-                   elemTypeExpr(a->dtype) + ", " + shapeInit(a->shape) + ", " + (b ? typedPtr(ctx, b) : "nullptr") +
-                   ", " + elemTypeExpr(b ? b->dtype : a->dtype) + ", " + shapeInit(b ? b->shape : a->shape) + ", " +
+                   (n.attrInt("fmod", 0) ? "true" : "false") + ", " + typedPtr(ctx, a) + ", " + elemTypeExpr(a->dtype) +
+                   ", " + shapeInit(a->shape) + ", " + (b ? typedPtr(ctx, b) : "nullptr") + ", " +
+                   elemTypeExpr(b ? b->dtype : a->dtype) + ", " + shapeInit(b ? b->shape : a->shape) + ", " +
                    typedPtr(ctx, y) + ", " + elemTypeExpr(y->dtype) + ", " + shapeInit(y->shape) + ");\n";
     return {};
 }
