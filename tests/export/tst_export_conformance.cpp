@@ -255,6 +255,14 @@ private slots:
         std::vector<test::HarnessEntry> entries;
         std::vector<const Case*> exported;
         for (const Case& c : m_cases) {
+            // qemu-riscv64 with vlen=128 aborts translating this model's code (an assertion in
+            // its RISC-V translator, decode_save_opc), a simulator bug: the same binary passes on
+            // sim-k1 (vlen=256), and the model passes on every host row.
+            if (boardId == "sim-k230" && c.id == "node/test_dynamicquantizelinear_min_adjusted") {
+                ++tally.skipped;
+                ++tally.skipReasons["qemu-riscv64 vlen=128 aborts (decode_save_opc assertion), a simulator bug"];
+                continue;
+            }
             exporter::ExportOptions o = base;
             o.outDir = work + "/exports/" + QString::fromStdString(c.id).replace('/', '_');
             o.sampleInputs = c.inputs;
