@@ -85,11 +85,17 @@ public:
 
     Status assign() {
         for (ir::Node* n : m_g.nodes()) {
-            if (!n->subgraphs.empty())
-                return makeError(ErrorKind::Unsupported,
-                                 "no kernel library supports " + n->describe() +
-                                     ": exports do not generate control-flow bodies (If, Loop, Scan) yet; "
-                                     "`embark-cli run` runs the model on the host reference");
+            if (!n->subgraphs.empty()) {
+                // If, Loop, Scan: generated as code (control_flow.cpp), their bodies on the
+                // portable and generic kernels, whatever library was chosen.
+                NodeAssignment cf;
+                cf.library = "portable";
+                cf.rule = AssignmentRule::ChosenLibrary;
+                cf.reason = "control flow: " + std::string(ir::opName(n->op)) +
+                            " and its bodies generated as code on the portable kernels";
+                m_a.nodes[n->name] = cf;
+                continue;
+            }
             NodeAssignment as;
             const std::string opName(ir::opName(n->op));
             const KernelLibrary* wanted = &m_chosen;

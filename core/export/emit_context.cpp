@@ -6,11 +6,22 @@
 
 namespace embark::exporter {
 
+namespace {
+// A blob key qualified by the bytes it stands for (FNV-1a): values of different graphs (a
+// model and its control-flow bodies) may share a name but not their contents.
+std::string contentKey(const std::string& key, const void* data, size_t bytes) {
+    uint64_t h = 1469598103934665603ull;
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
+    return key + "#" + std::to_string(bytes) + ":" + std::to_string(h);
+}
+} // namespace
+
 std::string EmitContext::ptr(const ir::Value* v) {
     if (auto bound = m_bound.find(v->name); bound != m_bound.end()) return bound->second;
     if (v->isConstant()) return "W(" + std::to_string(constantOffset(v)) + ")";
     const PlannedBuffer* b = m_plan.bufferFor(v->name);
-    return "T(" + std::to_string(b ? b->offset + m_plan.viewOf(v->name).byteOffset : 0) + ")";
+    return m_arena + "(" + std::to_string(b ? b->offset + m_plan.viewOf(v->name).byteOffset : 0) + ")";
 }
 
 int64_t EmitContext::arenaOffset(const ir::Value* v) const {
@@ -25,20 +36,27 @@ int64_t EmitContext::rowStride(const ir::Value* v) const {
 }
 
 int64_t EmitContext::constantOffset(const ir::Value* v) {
-    if (v->constant.dtype() == ir::DType::Float32) return m_blob.add("c:" + v->name, v->constant);
-    return m_blob.add("c:" + v->name, v->constant.castTo(ir::DType::Float32));
+    const ir::Tensor& c = v->constant;
+    const std::string key =
+        contentKey("c:" + v->name, c.data(), c.byteSize()) + ":" + std::string(ir::dtypeName(c.dtype()));
+    if (c.dtype() == ir::DType::Float32) return m_blob.add(key, c);
+    return m_blob.add(key, c.castTo(ir::DType::Float32));
 }
 
 std::string EmitContext::floats(const std::string& key, const std::vector<float>& data) {
-    return "W(" + std::to_string(m_blob.addFloats("f:" + key, data.data(), static_cast<int64_t>(data.size()))) + ")";
+    const std::string k = contentKey("f:" + key, data.data(), data.size() * sizeof(float));
+    return "W(" + std::to_string(m_blob.addFloats(k, data.data(), static_cast<int64_t>(data.size()))) + ")";
 }
 
 std::string EmitContext::int64s(const std::string& key, const std::vector<int64_t>& data) {
     const ir::Tensor t = ir::Tensor::fromInt64s(ir::Shape{static_cast<int64_t>(data.size())}, data);
-    return "WI(" + std::to_string(m_blob.add("i:" + key, t)) + ")";
+    return "WI(" + std::to_string(m_blob.add(contentKey("i:" + key, t.data(), t.byteSize()), t)) + ")";
 }
 
-int64_t EmitContext::rawBytes(const std::string& key, const ir::Tensor& data) { return m_blob.add("r:" + key, data); }
+int64_t EmitContext::rawBytes(const std::string& key, const ir::Tensor& data) {
+    return m_blob.add(
+        contentKey("r:" + key, data.data(), data.byteSize()) + ":" + std::string(ir::dtypeName(data.dtype())), data);
+}
 
 bool EmitContext::isNhwc(const ir::Value* v) const {
     auto it = m_a.valueLayouts.find(v->name);
@@ -57,7 +75,7 @@ const std::string& EmitContext::library(const ir::Node& n) const {
 }
 
 std::string EmitContext::ident(const ir::Node& n, const char* suffix) {
-    std::string s = "L" + std::to_string(m_counter++) + "_";
+    std::string s = "L" + m_identPrefix + std::to_string(m_counter++) + "_";
     for (char c : n.name) {
         if (s.size() > 40) break;
         s += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
@@ -124,6 +142,12 @@ Error unsupported(Emitter emitter, const ir::Node& n, const std::string& what) {
 const ir::Tensor* constant(const ir::Node& n, size_t i) {
     const ir::Value* v = n.input(i);
     return v && v->isConstant() ? &v->constant : nullptr;
+}
+
+std::string bytesOf(EmitContext& ctx, const ir::Value* v) {
+    if (!v->isConstant() || v->dtype == ir::DType::Float32) return "static_cast<const void*>(" + ctx.ptr(v) + ")";
+    return "static_cast<const void*>(embark_weights + " +
+           std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) + ")";
 }
 
 void emitCopy(EmitContext& ctx, const ir::Value* in, const ir::Value* out) {

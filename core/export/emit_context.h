@@ -20,6 +20,14 @@ public:
 
     const Adaptation& adaptation() const { return m_a; }
     const MemoryPlan& plan() const { return m_plan; }
+    WeightsBlob& blob() { return m_blob; }
+    // A control-flow body's context (control_flow.cpp): its values live in the arena that the
+    // generated function `arenaAccessor` addresses ("T" is the model's), and its identifiers
+    // start with `identPrefix` so that they differ from the enclosing graph's.
+    void setScope(std::string arenaAccessor, std::string identPrefix) {
+        m_arena = std::move(arenaAccessor);
+        m_identPrefix = std::move(identPrefix);
+    }
 
     // C++ expression of a float pointer to the value: "T(4096)" in the arena, "W(128)" for a
     // constant (added to the blob as float32 on first use), or the expression it was bound to.
@@ -63,6 +71,8 @@ private:
     WeightsBlob& m_blob;
     int m_counter = 0;
     std::map<std::string, std::string> m_bound;
+    std::string m_arena = "T";
+    std::string m_identPrefix;
 };
 
 // C++ literal helpers.
@@ -109,6 +119,10 @@ Error unsupported(Emitter emitter, const ir::Node& n, const std::string& what);
 
 // Input i of n when it is a constant, else nullptr (absent or computed at run time).
 const ir::Tensor* constant(const ir::Node& n, size_t i);
+// C++ expression of a `const void*` to v's bytes in its own element type: its place in the
+// arena (or where it was bound), or for a constant its bytes as they are in the weights blob
+// (ptr() of a constant is its float32 copy).
+std::string bytesOf(EmitContext& ctx, const ir::Value* v);
 // Appends a plain copy of `in` to `out` (same size) to ctx.forward.
 void emitCopy(EmitContext& ctx, const ir::Value* in, const ir::Value* out);
 // A Transpose node's perm: its attribute, or the axes reversed when it has none.

@@ -5,6 +5,7 @@
 #include "embark_build_paths.h"
 
 #include "concat_in_place.h"
+#include "control_flow.h"
 #include "kernel_libraries.h"
 #include "reference/interpreter.h"
 
@@ -92,6 +93,66 @@ std::string fusedBlockCall(EmitContext& ctx, const FusedBlock& b, int firstLayer
 
 } // namespace
 
+Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
+    ctx.forward.clear();
+    // Int8 tensors run on the portable int8 kernels (fuse_qdq's ops, per-tensor
+    // QuantizeLinear/DequantizeLinear, int8 data movement), tensors of other types on the
+    // typed generic kernels (casts, gathers, reshapes, dynamic quantization, integer and
+    // boolean arithmetic and comparisons) and in control-flow nodes; any other non-float
+    // tensor is refused.
+    const bool controlFlow = !n.subgraphs.empty();
+    const bool typed = controlFlow || (isTypedNode(n) && ctx.library(n) == "portable");
+    const bool quantized = typed || isQuantizedNode(n);
+    for (const ir::Value* v : n.inputs())
+        if (v && !v->isConstant() && v->dtype != ir::DType::Float32 && !quantized)
+            return makeError(ErrorKind::Unsupported, "node " + n.describe() + " reads " + describeValue(v) +
+                                                         " at run time; exports compute in float32, and in int8 "
+                                                         "only where the fuse_qdq pass fused a quantized operator");
+    const ir::Value* out = n.output(0);
+    if (!out) return {};
+    if (out->dtype != ir::DType::Float32 && !quantized)
+        return makeError(ErrorKind::Unsupported, "node " + n.describe() + " produces " + describeValue(out) +
+                                                     " at run time; exports compute in float32, and in int8 "
+                                                     "only where the fuse_qdq pass fused a quantized operator");
+    // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, QAdd, MaxPool).
+    if (quantized && ctx.library(n) != "portable" &&
+        !(ctx.library(n) == "xnnpack" && findKernelLibrary("xnnpack")->supports(n)))
+        return makeError(ErrorKind::Unsupported, "node " + n.describe() +
+                                                     " runs on int8 tensors, which only the "
+                                                     "portable kernels run; assign it to portable (--override-node " +
+                                                     n.name + "=portable)");
+    bool allConstant = true;
+    for (const ir::Value* v : n.inputs()) allConstant = allConstant && (!v || v->isConstant());
+    if (allConstant && !controlFlow) {
+        // Left unfolded (e.g. the recipe "none", or a node of a control-flow body): computed
+        // here, once, by the reference.
+        std::vector<ir::Tensor> ins;
+        for (const ir::Value* v : n.inputs()) ins.push_back(v ? v->constant : ir::Tensor());
+        auto outs = reference::evalNode(n, ins);
+        if (!outs) return outs.error();
+        for (size_t i = 0; i < n.outputs().size() && i < outs->size(); ++i)
+            if (const ir::Value* v = n.output(i)) {
+                // Its bytes in its own type (a float32 copy for a float32 value).
+                const std::string src =
+                    v->dtype == ir::DType::Float32
+                        ? ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector())
+                        : "(embark_weights + " +
+                              std::to_string(ctx.rawBytes(v->name + ":folded", (*outs)[i].castTo(v->dtype))) + ")";
+                ctx.forward +=
+                    "    std::memcpy(" + ctx.ptr(v) + ", " + src + ", " + std::to_string(v->byteSize()) + ");\n";
+            }
+        return {};
+    }
+    if (controlFlow) return emitControlFlow(ctx, n);
+    EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), n));
+    const std::string& lib = ctx.library(n);
+    EMBARK_TRY(lib == "xnnpack" ? emitXnnpack(ctx, n) : emitPortable(ctx, n));
+    // Dropout's mask: all true at inference (and with a ratio of 0), which is all an export runs.
+    if (const ir::Value* mask = n.op == ir::OpKind::Dropout ? n.output(1) : nullptr; mask && !mask->isConstant())
+        ctx.forward += "    std::memset(" + ctx.ptr(mask) + ", 1, " + std::to_string(mask->byteSize()) + ");\n";
+    return {};
+}
+
 Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o,
                                       const std::string& modelName, const std::vector<FusedBlock>& blocks) {
     std::string body, layerTable, layerPhys;
@@ -108,62 +169,16 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
             ctx.bind(g.inputs()[k]->name, "static_cast<float*>(const_cast<void*>(inputs[" + std::to_string(k) + "]))");
     for (const ir::Node* n : g.nodes()) {
-        // Int8 tensors run on the portable int8 kernels (fuse_qdq's ops, per-tensor
-        // QuantizeLinear/DequantizeLinear, int8 data movement), tensors of other types on the
-        // typed generic kernels (casts, gathers, reshapes, dynamic quantization); any other
-        // non-float tensor is refused.
-        const bool typed = isTypedNode(*n) && ctx.library(*n) == "portable";
-        const bool quantized = typed || isQuantizedNode(*n);
-        for (const ir::Value* v : n->inputs())
-            if (v && !v->isConstant() && v->dtype != ir::DType::Float32 && !quantized)
-                return makeError(ErrorKind::Unsupported, "node " + n->describe() + " reads " + describeValue(v) +
-                                                             " at run time; exports compute in float32, and in int8 "
-                                                             "only where the fuse_qdq pass fused a quantized operator");
+        const bool controlFlow = !n->subgraphs.empty();
+        const bool typed = controlFlow || (isTypedNode(*n) && ctx.library(*n) == "portable");
         const ir::Value* out = n->output(0);
         if (!out) continue;
-        if (out->dtype != ir::DType::Float32 && !quantized)
-            return makeError(ErrorKind::Unsupported, "node " + n->describe() + " produces " + describeValue(out) +
-                                                         " at run time; exports compute in float32, and in int8 "
-                                                         "only where the fuse_qdq pass fused a quantized operator");
-        // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, QAdd, MaxPool).
-        if (quantized && ctx.library(*n) != "portable" &&
-            !(ctx.library(*n) == "xnnpack" && findKernelLibrary("xnnpack")->supports(*n)))
-            return makeError(ErrorKind::Unsupported,
-                             "node " + n->describe() +
-                                 " runs on int8 tensors, which only the "
-                                 "portable kernels run; assign it to portable (--override-node " +
-                                 n->name + "=portable)");
-        ctx.forward.clear();
         for (const FusedBlock& b : blocks)
             if (b.nodes.front() == n) {
                 blockStart = body.size();
                 blockFirstLayer = layer;
             }
-        bool allConstant = true;
-        for (const ir::Value* v : n->inputs()) allConstant = allConstant && (!v || v->isConstant());
-        if (allConstant) {
-            // Left unfolded (e.g. the recipe "none"): computed here, once, by the reference.
-            std::vector<ir::Tensor> ins;
-            for (const ir::Value* v : n->inputs()) ins.push_back(v ? v->constant : ir::Tensor());
-            auto outs = reference::evalNode(*n, ins);
-            if (!outs) return outs.error();
-            for (size_t i = 0; i < n->outputs().size() && i < outs->size(); ++i)
-                if (const ir::Value* v = n->output(i)) {
-                    // Its bytes in its own type (a float32 copy for a float32 value).
-                    const std::string src =
-                        v->dtype == ir::DType::Float32
-                            ? ctx.floats(v->name + ":folded", (*outs)[i].castTo(ir::DType::Float32).toFloatVector())
-                            : "(embark_weights + " +
-                                  std::to_string(ctx.rawBytes(v->name + ":folded", (*outs)[i].castTo(v->dtype))) + ")";
-                    ctx.forward +=
-                        "    std::memcpy(" + ctx.ptr(v) + ", " + src + ", " + std::to_string(v->byteSize()) + ");\n";
-                }
-        } else {
-            EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), *n));
-            const std::string& lib = ctx.library(*n);
-            Status s = lib == "xnnpack" ? emitXnnpack(ctx, *n) : emitPortable(ctx, *n);
-            if (!s) return s.error();
-        }
+        EMBARK_TRY(emitNodeCode(ctx, *n));
         const auto assigned = ctx.adaptation().nodes.find(n->name);
         const std::string lib = assigned == ctx.adaptation().nodes.end() ? "portable" : assigned->second.library;
         body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
@@ -219,7 +234,8 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     for (size_t k = 0; k < g.outputs().size(); ++k) {
         const ir::Value* v = g.outputs()[k];
         outputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
-        outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + ctx.ptr(v) + ", " +
+        // A constant output (folded, or an initializer) is copied from its bytes in its own type.
+        outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + bytesOf(ctx, v) + ", " +
                        std::to_string(v->byteSize()) + ");\n";
     }
 
@@ -230,7 +246,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     code += "#include \"model_api.h\"\n\n#include \"generic.h\"\n#include \"portable.h\"\n#include \"typed.h\"\n";
     if (ctx.usesXnnpack) code += "#include \"embark_xnnpack.h\"\n";
     code += "\n#include <chrono>\n#include <cmath>\n#include <cstdio>\n#include <cstring>\n#include "
-            "<exception>\n#include <memory>\n#include <vector>\n\n";
+            "<exception>\n#include <limits>\n#include <memory>\n#include <stdexcept>\n#include <vector>\n\n";
     code += "extern \"C\" const unsigned char embark_weights[];\n";
     for (size_t k = 0; k < g.inputs().size(); ++k)
         code += "extern \"C\" const unsigned char embark_input_" + std::to_string(k) + "[];\n";
@@ -259,6 +275,9 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         "inline const float* W(size_t offset) { return reinterpret_cast<const float*>(embark_weights + offset); }\n";
     code += "[[maybe_unused]] inline const int64_t* WI(size_t offset) { return reinterpret_cast<const "
             "int64_t*>(embark_weights + offset); }\n";
+    code += "// The bytes of a value (control flow copies them by byte offsets).\n";
+    code += "[[maybe_unused]] inline unsigned char* Bytes(const void* p) { return static_cast<unsigned "
+            "char*>(const_cast<void*>(p)); }\n";
     code += "std::unique_ptr<embark::portable::ThreadPool> g_pool;\n";
     if (ctx.usesXnnpack) code += "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
     code += "// A layer's output as stored: NHWC or not, its dims, and for a strided slice of a concatenation\n";

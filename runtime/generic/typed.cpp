@@ -257,4 +257,177 @@ void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, 
         }
 }
 
+namespace {
+
+bool isIntegral(ElemType t) { return t != ElemType::Float32 && t != ElemType::Float16; }
+
+int64_t elementAsInt(const void* data, ElemType t, int64_t i) {
+    switch (t) {
+    case ElemType::UInt8: return static_cast<const uint8_t*>(data)[i];
+    case ElemType::Int8: return static_cast<const int8_t*>(data)[i];
+    case ElemType::Int32: return static_cast<const int32_t*>(data)[i];
+    case ElemType::Int64: return static_cast<const int64_t*>(data)[i];
+    case ElemType::Bool: return static_cast<const uint8_t*>(data)[i] != 0;
+    default: return static_cast<int64_t>(elementAsDouble(data, t, i));
+    }
+}
+
+void storeInt(void* out, ElemType t, int64_t i, int64_t v) {
+    switch (t) {
+    case ElemType::UInt8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(v); break;
+    case ElemType::Int8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(v); break;
+    case ElemType::Int32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(v); break;
+    case ElemType::Int64: static_cast<int64_t*>(out)[i] = v; break;
+    case ElemType::Bool: static_cast<uint8_t*>(out)[i] = v != 0; break;
+    case ElemType::Float32: static_cast<float*>(out)[i] = static_cast<float>(v); break;
+    case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(v)); break;
+    }
+}
+
+void storeDouble(void* out, ElemType t, int64_t i, double v) {
+    switch (t) {
+    case ElemType::Float32: static_cast<float*>(out)[i] = static_cast<float>(v); break;
+    case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(v)); break;
+    case ElemType::Bool: static_cast<uint8_t*>(out)[i] = v != 0; break;
+    default: storeInt(out, t, i, static_cast<int64_t>(v)); break;
+    }
+}
+
+bool isComparison(TypedOp op) {
+    return op == TypedOp::Equal || op == TypedOp::Less || op == TypedOp::LessOrEqual || op == TypedOp::Greater ||
+           op == TypedOp::GreaterOrEqual || op == TypedOp::And || op == TypedOp::Or || op == TypedOp::Xor ||
+           op == TypedOp::Not;
+}
+
+template <typename T>
+T apply(TypedOp op, bool fmod, T a, T b) {
+    switch (op) {
+    case TypedOp::Add: return a + b;
+    case TypedOp::Sub: return a - b;
+    case TypedOp::Mul: return a * b;
+    case TypedOp::Div:
+        if constexpr (std::is_integral_v<T>)
+            return b == 0 ? 0 : a / b;
+        else
+            return a / b;
+    case TypedOp::Mod: {
+        T r;
+        if constexpr (std::is_integral_v<T>) {
+            if (b == 0) return 0;
+            r = a % b;
+        } else {
+            r = std::fmod(a, b);
+        }
+        if (fmod || r == 0 || (r < 0) == (b < 0)) return r;
+        return r + b; // the sign follows the divisor
+    }
+    case TypedOp::Min: return a < b ? a : b;
+    case TypedOp::Max: return a > b ? a : b;
+    case TypedOp::Equal: return a == b;
+    case TypedOp::Less: return a < b;
+    case TypedOp::LessOrEqual: return a <= b;
+    case TypedOp::Greater: return a > b;
+    case TypedOp::GreaterOrEqual: return a >= b;
+    case TypedOp::And: return (a != 0) && (b != 0);
+    case TypedOp::Or: return (a != 0) || (b != 0);
+    case TypedOp::Xor: return (a != 0) != (b != 0);
+    case TypedOp::Not: return a == 0;
+    case TypedOp::Neg: return -a;
+    case TypedOp::Abs: return a < 0 ? -a : a;
+    }
+    return 0;
+}
+
+// Element strides of `s` broadcast to `rank` dims against `out` (0 where s repeats).
+void broadcastStrides(const Shape& s, const Shape& out, int64_t* strides) {
+    int64_t stride = 1;
+    for (int i = out.rank - 1, j = s.rank - 1; i >= 0; --i, --j) {
+        const int64_t d = j >= 0 ? s.d[j] : 1;
+        strides[i] = d == 1 && out.d[i] != 1 ? 0 : stride;
+        stride *= d;
+    }
+}
+
+} // namespace
+
+void elementwiseTyped(TypedOp op, bool fmod, const void* a, ElemType aType, const Shape& aShape, const void* b,
+                      ElemType bType, const Shape& bShape, void* out, ElemType outType, const Shape& outShape) {
+    const bool unary = op == TypedOp::Not || op == TypedOp::Neg || op == TypedOp::Abs;
+    const bool integral = isIntegral(aType) && (unary || isIntegral(bType));
+    int64_t as[kMaxRank] = {}, bs[kMaxRank] = {}, idx[kMaxRank] = {};
+    broadcastStrides(aShape, outShape, as);
+    if (!unary) broadcastStrides(bShape, outShape, bs);
+    const int64_t count = outShape.count();
+    int64_t ai = 0, bi = 0;
+    for (int64_t i = 0; i < count; ++i) {
+        if (integral) {
+            const int64_t x = elementAsInt(a, aType, ai), y = unary ? 0 : elementAsInt(b, bType, bi);
+            storeInt(out, outType, i, apply<int64_t>(op, fmod, x, y));
+        } else {
+            const double x = elementAsDouble(a, aType, ai), y = unary ? 0 : elementAsDouble(b, bType, bi);
+            const double r = apply<double>(op, fmod, x, y);
+            if (isComparison(op))
+                storeInt(out, outType, i, r != 0);
+            else
+                storeDouble(out, outType, i, r);
+        }
+        for (int d = outShape.rank - 1; d >= 0; --d) { // next index, odometer style
+            ai += as[d];
+            bi += bs[d];
+            if (++idx[d] < outShape.d[d]) break;
+            ai -= as[d] * idx[d];
+            bi -= bs[d] * idx[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* starts, const void* ends,
+             ElemType indexType, const int64_t* axes, const int64_t* steps, int count, void* out, const Shape& outShape,
+             const char* what) {
+    int64_t first[kMaxRank] = {}, step[kMaxRank];
+    for (int d = 0; d < kMaxRank; ++d) step[d] = 1;
+    for (int k = 0; k < count; ++k) {
+        const int a = static_cast<int>(axes[k]);
+        const int64_t dim = dataShape.d[a], st = steps[k];
+        int64_t s = elementAsInt(starts, indexType, k), e = elementAsInt(ends, indexType, k);
+        if (s < 0) s += dim;
+        if (e < 0) e += dim;
+        int64_t length;
+        if (st > 0) {
+            s = std::clamp<int64_t>(s, 0, dim);
+            e = std::clamp<int64_t>(e, 0, dim);
+            length = e > s ? (e - s + st - 1) / st : 0;
+        } else {
+            s = std::clamp<int64_t>(s, 0, dim - 1);
+            e = std::clamp<int64_t>(e, -1, dim - 1);
+            length = s > e ? (s - e - st - 1) / -st : 0;
+        }
+        if (length != outShape.d[a])
+            throw std::runtime_error(std::string(what) + ": the bounds read at run time select " +
+                                     std::to_string(length) + " elements on axis " + std::to_string(a) +
+                                     ", the export fixed " + std::to_string(outShape.d[a]));
+        first[a] = s;
+        step[a] = st;
+    }
+    int64_t strides[kMaxRank] = {}, idx[kMaxRank] = {};
+    int64_t stride = 1;
+    for (int d = dataShape.rank - 1; d >= 0; --d) {
+        strides[d] = stride;
+        stride *= dataShape.d[d];
+    }
+    const int64_t total = outShape.count();
+    auto* o = static_cast<unsigned char*>(out);
+    const auto* in = static_cast<const unsigned char*>(data);
+    for (int64_t i = 0; i < total; ++i) {
+        int64_t at = 0;
+        for (int d = 0; d < outShape.rank; ++d) at += (first[d] + idx[d] * step[d]) * strides[d];
+        std::memcpy(o + static_cast<size_t>(i) * elemBytes, in + static_cast<size_t>(at) * elemBytes, elemBytes);
+        for (int d = outShape.rank - 1; d >= 0; --d) {
+            if (++idx[d] < outShape.d[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
 } // namespace embark::generic

@@ -45,4 +45,40 @@ void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const voi
 void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, ElemType wType, const void* xZero,
                  const void* wZero, int64_t wZeroCount, int32_t* y);
 
+// Slice with starts and ends read at run time (int32 or int64, `count` entries, negative
+// counting from the end, clamped as ONNX says) on `axes` (normalized) with `steps`; the
+// output's shape was fixed at export time. Throws std::runtime_error naming `what` when the
+// run-time bounds select another number of elements than `outShape` holds.
+void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* starts, const void* ends,
+             ElemType indexType, const int64_t* axes, const int64_t* steps, int count, void* out, const Shape& outShape,
+             const char* what);
+
+// Element-wise ops on tensors of any element type with numpy broadcasting (shapes aligned on
+// the right, a dimension of 1 repeated): the integer and boolean arithmetic, comparisons and
+// logic that control flow computes at run time (trip counts, conditions, counters). Integer
+// and bool operands compute in int64 (Div truncates, division by zero gives 0), others in
+// double; Mod follows the divisor's sign unless `fmod`. A unary op ignores b.
+enum class TypedOp : int {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Min,
+    Max,
+    Equal,
+    Less,
+    LessOrEqual,
+    Greater,
+    GreaterOrEqual,
+    And,
+    Or,
+    Xor,
+    Not,
+    Neg,
+    Abs
+};
+void elementwiseTyped(TypedOp op, bool fmod, const void* a, ElemType aType, const Shape& aShape, const void* b,
+                      ElemType bType, const Shape& bShape, void* out, ElemType outType, const Shape& outShape);
+
 } // namespace embark::generic

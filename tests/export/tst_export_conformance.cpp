@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <set>
 
 using namespace embark;
 
@@ -107,29 +106,6 @@ std::string compareWithOnnx(const ir::Tensor& got, const ir::Tensor& want, bool*
 
 // Loads one backend test; empty `*skip` and a Case when the importer and the reference accept it.
 bool loadCase(const QString& dir, const std::string& id, Case* c, std::string* skip) {
-    // Known export defects, open in issue 31: a graph output that constant folding turns into an
-    // int64 or bool constant (Shape, Size, Dropout's mask) is written with the wrong element type,
-    // and one DynamicQuantizeLinear rounding tie differs on one library.
-    static const std::set<std::string> knownDefects = {"node/test_size",
-                                                       "node/test_size_example",
-                                                       "node/test_shape",
-                                                       "node/test_shape_example",
-                                                       "node/test_shape_start_1",
-                                                       "node/test_shape_start_1_end_2",
-                                                       "node/test_shape_start_1_end_negative_1",
-                                                       "node/test_shape_start_negative_1",
-                                                       "node/test_shape_end_1",
-                                                       "node/test_shape_end_negative_1",
-                                                       "node/test_shape_clip_start",
-                                                       "node/test_shape_clip_end",
-                                                       "node/test_dropout_default_mask",
-                                                       "node/test_dropout_default_mask_ratio",
-                                                       "node/test_training_dropout_zero_ratio_mask",
-                                                       "node/test_dynamicquantizelinear_min_adjusted"};
-    if (knownDefects.count(id)) {
-        *skip = "known export defect (constant int64/bool graph output, issue 31)";
-        return false;
-    }
     auto graph = onnx::importModel((dir + "/model.onnx").toStdString());
     if (!graph) {
         *skip = "import: " + graph.error().message;
@@ -279,6 +255,14 @@ private slots:
         std::vector<test::HarnessEntry> entries;
         std::vector<const Case*> exported;
         for (const Case& c : m_cases) {
+            // qemu-riscv64 with vlen=128 aborts translating this model's code (an assertion in
+            // its RISC-V translator, decode_save_opc), a simulator bug: the same binary passes on
+            // sim-k1 (vlen=256), and the model passes on every host row.
+            if (boardId == "sim-k230" && c.id == "node/test_dynamicquantizelinear_min_adjusted") {
+                ++tally.skipped;
+                ++tally.skipReasons["qemu-riscv64 vlen=128 aborts (decode_save_opc assertion), a simulator bug"];
+                continue;
+            }
             exporter::ExportOptions o = base;
             o.outDir = work + "/exports/" + QString::fromStdString(c.id).replace('/', '_');
             o.sampleInputs = c.inputs;

@@ -1,7 +1,8 @@
 // If, Loop and Scan end to end on the host: the importer keeps the bodies as subgraphs (with
 // outer-scope values as implicit inputs, nested bodies included), the reference runs them and
 // captures body values, the passes leave bodies working, the ONNX writer round-trips them and
-// the export refuses them naming the node. Models: tests/data/control_flow (made by
+// the export's adaptation gives the control-flow node to the portable library, which generates
+// it as code (tests/export/tst_export_control_flow.cpp runs those exports). Models: tests/data/control_flow (made by
 // make_control_flow_models.py, expected outputs computed with numpy).
 #include "export/adaptation.h"
 #include "onnx/importer.h"
@@ -244,12 +245,14 @@ private slots:
         QVERIFY2(why.isEmpty(), qPrintable(why));
     }
 
-    void exportRefusesNamingTheNode() {
+    void exportAdaptsControlFlowToPortable() {
         const ir::Graph g = importOrFail("if_sample_rate");
         auto a = exporter::adapt(g, exporter::AdaptationOptions{});
-        QVERIFY(!a.ok());
-        QCOMPARE(a.error().kind, ErrorKind::Unsupported);
-        QVERIFY2(a.error().message.find("If 'by_rate'") != std::string::npos, a.error().message.c_str());
+        QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+        const auto it = a->nodes.find("by_rate");
+        QVERIFY(it != a->nodes.end());
+        QCOMPARE(it->second.library, std::string("portable"));
+        QVERIFY2(it->second.reason.find("control flow") != std::string::npos, it->second.reason.c_str());
     }
 
     void bodyWithUnsupportedOpIsRefused() {

@@ -7,6 +7,9 @@ test_data_set_0 (expected outputs computed here with numpy):
   loop_recurrence.onnx  a Loop (constant trip count and a condition) running a small
                         recurrence over outer-scope weights, with a scan output and a nested
                         If in its body that reads a value two scopes out
+  scan_reverse.onnx     a Scan (opset 11) over axis 1 of its input, in reverse, with a state
+                        and a scan output stacked along axis 1, reading an outer-scope weight
+  if_shape_mismatch.onnx  an If whose branches give different shapes (exports refuse it)
 
 Run: /usr/bin/python3 make_control_flow_models.py (writes next to this file)."""
 import os
@@ -125,6 +128,59 @@ def loop_recurrence():
          [("h_final", h.astype(np.float32)), ("h_all", np.stack(hs))])
 
 
+def scan_reverse():
+    w = rng.standard_normal((3,)).astype(np.float32)
+    x = rng.standard_normal((2, 4, 3)).astype(np.float32)
+    s0 = rng.standard_normal((2, 3)).astype(np.float32)
+    # body: s' = s * w + x_t; y_t = relu(s')
+    body = helper.make_graph(
+        [helper.make_node("Mul", ["s_in", "w"], ["sw"], name="scan_mul"),
+         helper.make_node("Add", ["sw", "x_t"], ["s_out"], name="scan_add"),
+         helper.make_node("Relu", ["s_out"], ["y_t"], name="scan_relu")],
+        "scan_body",
+        [helper.make_tensor_value_info("s_in", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("x_t", TensorProto.FLOAT, [2, 3])],
+        [helper.make_tensor_value_info("s_out", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("y_t", TensorProto.FLOAT, [2, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Scan", ["s0", "x"], ["s_final", "ys"], name="scan", body=body, num_scan_inputs=1,
+                          scan_input_axes=[1], scan_input_directions=[1], scan_output_axes=[1])],
+        "scan_reverse",
+        [helper.make_tensor_value_info("s0", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4, 3])],
+        [helper.make_tensor_value_info("s_final", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("ys", TensorProto.FLOAT, [2, 4, 3])],
+        [numpy_helper.from_array(w, "w")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 11)], producer_name="embark-tests")
+    s, ys = s0.astype(np.float64), [None] * 4
+    for t in range(4):
+        i = 3 - t  # reverse
+        s = s * w + x[:, i, :]
+        ys[t] = np.maximum(s, 0).astype(np.float32)
+    save("scan_reverse", model, [("s0", s0), ("x", x)],
+         [("s_final", s.astype(np.float32)), ("ys", np.stack(ys, axis=1))])
+
+
+def if_shape_mismatch():
+    then_g = helper.make_graph([helper.make_node("Relu", ["a"], ["then_out"], name="then_relu")], "then", [],
+                               [helper.make_tensor_value_info("then_out", TensorProto.FLOAT, [1, 4])])
+    else_g = helper.make_graph(
+        [helper.make_node("Constant", [], ["else_out"], name="else_const",
+                          value=numpy_helper.from_array(np.zeros((1, 2), np.float32)))],
+        "else", [], [helper.make_tensor_value_info("else_out", TensorProto.FLOAT, [1, 2])])
+    g = helper.make_graph(
+        [helper.make_node("If", ["c"], ["y"], name="choose", then_branch=then_g, else_branch=else_g)],
+        "if_shape_mismatch",
+        [helper.make_tensor_value_info("a", TensorProto.FLOAT, [1, 4]),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, [])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["rows", "cols"])])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="embark-tests")
+    a = rng.standard_normal((1, 4)).astype(np.float32)
+    save("if_shape_mismatch", model, [("a", a), ("c", np.array(True))], [("y", np.maximum(a, 0))])
+
+
 if __name__ == "__main__":
     if_sample_rate()
     loop_recurrence()
+    scan_reverse()
+    if_shape_mismatch()

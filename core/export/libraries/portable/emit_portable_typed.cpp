@@ -159,6 +159,33 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Gather: // by run-time indices, or of non-float data
         return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
                (runtimeNonFloat(n.input(1)) || n.input(0)->dtype != DType::Float32);
+    case OpKind::Equal:
+    case OpKind::Less:
+    case OpKind::LessOrEqual:
+    case OpKind::Greater:
+    case OpKind::GreaterOrEqual:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+    case OpKind::Not: return !isQuantizedNode(n); // a bool result
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Mod:
+    case OpKind::Min:
+    case OpKind::Max:
+    case OpKind::Neg:
+    case OpKind::Abs:
+        if (isQuantizedNode(n) || n.inputs().size() > 2) return false;
+        for (const ir::Value* v : n.inputs())
+            if (runtimeNonFloat(v)) return true;
+        return runtimeNonFloat(n.output(0));
+    case OpKind::Slice: // starts or ends computed at run time (a loop counter), axes and steps fixed
+        if (isQuantizedNode(n) || !n.input(0) || !n.input(1) || !n.input(2)) return false;
+        for (size_t i = 3; i < n.inputs().size(); ++i)
+            if (n.input(i) && !n.input(i)->isConstant()) return false;
+        return !n.input(1)->isConstant() || !n.input(2)->isConstant();
     case OpKind::Identity:
     case OpKind::Dropout:
     case OpKind::Reshape:
@@ -175,13 +202,90 @@ bool isTypedNode(const ir::Node& n) {
     }
 }
 
+namespace {
+
+// The generic::TypedOp of an element-wise op, "" for another op.
+std::string typedOpOf(OpKind op) {
+    switch (op) {
+    case OpKind::Add: return "Add";
+    case OpKind::Sub: return "Sub";
+    case OpKind::Mul: return "Mul";
+    case OpKind::Div: return "Div";
+    case OpKind::Mod: return "Mod";
+    case OpKind::Min: return "Min";
+    case OpKind::Max: return "Max";
+    case OpKind::Equal: return "Equal";
+    case OpKind::Less: return "Less";
+    case OpKind::LessOrEqual: return "LessOrEqual";
+    case OpKind::Greater: return "Greater";
+    case OpKind::GreaterOrEqual: return "GreaterOrEqual";
+    case OpKind::And: return "And";
+    case OpKind::Or: return "Or";
+    case OpKind::Xor: return "Xor";
+    case OpKind::Not: return "Not";
+    case OpKind::Neg: return "Neg";
+    case OpKind::Abs: return "Abs";
+    default: return {};
+    }
+}
+
+// Integer and boolean arithmetic, comparisons and logic on the generic typed kernel.
+Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* a = n.input(0);
+    const ir::Value* b = n.inputs().size() > 1 ? n.input(1) : nullptr;
+    const ir::Value* y = n.output(0);
+    if (!a || (n.inputs().size() > 1 && !b)) return unsupported(Emitter::Portable, n, "an absent operand");
+    EMBARK_TRY(checkType(n, a, "input"));
+    if (b) EMBARK_TRY(checkType(n, b, "input"));
+    EMBARK_TRY(checkType(n, y, "output"));
+    for (const ir::Value* v : {a, b, y})
+        if (v && ctx.isNhwc(v)) return unsupported(Emitter::Portable, n, "a channels-last non-float tensor");
+    ctx.forward += "    embark::generic::elementwiseTyped(embark::generic::TypedOp::" + typedOpOf(n.op) + ", " +
+                   (n.attrInt("fmod", 0) ? "true" : "false") + ", " + typedPtr(ctx, a) + ", " + elemTypeExpr(a->dtype) +
+                   ", " + shapeInit(a->shape) + ", " + (b ? typedPtr(ctx, b) : "nullptr") + ", " +
+                   elemTypeExpr(b ? b->dtype : a->dtype) + ", " + shapeInit(b ? b->shape : a->shape) + ", " +
+                   typedPtr(ctx, y) + ", " + elemTypeExpr(y->dtype) + ", " + shapeInit(y->shape) + ");\n";
+    return {};
+}
+
+// Slice by bounds read at run time: the output's shape is the export's, checked at run time.
+Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *starts = n.input(1), *ends = n.input(2), *y = n.output(0);
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last run-time slice");
+    if (starts->dtype != ends->dtype || (starts->dtype != DType::Int64 && starts->dtype != DType::Int32))
+        return unsupported(Emitter::Portable, n, "starts and ends of different or non-integer types");
+    const int64_t count = starts->shape.numel();
+    if (ends->shape.numel() != count) return unsupported(Emitter::Portable, n, "starts and ends of different lengths");
+    const int64_t rank = static_cast<int64_t>(x->shape.rank());
+    std::vector<int64_t> axes, steps;
+    for (int64_t k = 0; k < count; ++k) {
+        int64_t a = n.input(3) ? n.input(3)->constant.intAt(k) : k;
+        if (a < 0) a += rank;
+        if (a < 0 || a >= rank) return unsupported(Emitter::Portable, n, "an axis outside the data's rank");
+        const int64_t st = n.input(4) ? n.input(4)->constant.intAt(k) : 1;
+        if (st == 0) return unsupported(Emitter::Portable, n, "a step of 0");
+        axes.push_back(a);
+        steps.push_back(st);
+    }
+    ctx.forward += "    embark::generic::sliceBy(" + typedPtr(ctx, x) + ", " + std::to_string(ir::dtypeSize(x->dtype)) +
+                   ", " + shapeInit(x->shape) + ", " + typedPtr(ctx, starts) + ", " + typedPtr(ctx, ends) + ", " +
+                   elemTypeExpr(starts->dtype) + ", " + ctx.int64s(n.name + ":axes", axes) + ", " +
+                   ctx.int64s(n.name + ":steps", steps) + ", " + std::to_string(count) + ", " + typedPtr(ctx, y) +
+                   ", " + shapeInit(y->shape) + ", " + cppString("node " + n.describe()) + ");\n";
+    return {};
+}
+
+} // namespace
+
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
+    if (!typedOpOf(n.op).empty()) return emitTypedElementwise(ctx, n);
     switch (n.op) {
     case OpKind::DynamicQuantizeLinear: return emitDynamicQuantizeLinear(ctx, n);
     case OpKind::MatMulInteger: return emitMatMulInteger(ctx, n);
     case OpKind::ConvInteger: return emitConvInteger(ctx, n);
     case OpKind::Gather: return emitTypedGather(ctx, n);
+    case OpKind::Slice: return emitTypedSlice(ctx, n);
     case OpKind::Cast: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
