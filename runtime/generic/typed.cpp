@@ -143,6 +143,148 @@ void cast(const void* in, ElemType from, void* out, ElemType to, int64_t count) 
     }
 }
 
+namespace {
+
+int64_t elementAsInt(const void* data, ElemType t, int64_t i) {
+    switch (t) {
+    case ElemType::UInt8:
+    case ElemType::Bool: return static_cast<const uint8_t*>(data)[i];
+    case ElemType::Int8: return static_cast<const int8_t*>(data)[i];
+    case ElemType::Int32: return static_cast<const int32_t*>(data)[i];
+    case ElemType::Int64: return static_cast<const int64_t*>(data)[i];
+    default: return static_cast<int64_t>(elementAsDouble(data, t, i));
+    }
+}
+
+bool isFloatType(ElemType t) { return t == ElemType::Float32 || t == ElemType::Float16; }
+
+template <typename T>
+void storeAs(void* out, ElemType t, int64_t i, T v) {
+    switch (t) {
+    case ElemType::Float32: static_cast<float*>(out)[i] = static_cast<float>(v); return;
+    case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(v)); return;
+    case ElemType::Bool: static_cast<uint8_t*>(out)[i] = v != 0 ? 1 : 0; return;
+    case ElemType::UInt8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(v); return;
+    case ElemType::Int8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(v); return;
+    case ElemType::Int32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(v); return;
+    case ElemType::Int64:
+        if constexpr (std::is_floating_point_v<T>)
+            static_cast<int64_t*>(out)[i] = fromDouble<int64_t>(v);
+        else
+            static_cast<int64_t*>(out)[i] = static_cast<int64_t>(v);
+        return;
+    }
+}
+
+template <typename T>
+T apply(TypedOp op, const T* v) {
+    const T a = v[0], b = v[1];
+    switch (op) {
+    case TypedOp::Equal: return a == b;
+    case TypedOp::Less: return a < b;
+    case TypedOp::Greater: return a > b;
+    case TypedOp::LessOrEqual: return a <= b;
+    case TypedOp::GreaterOrEqual: return a >= b;
+    case TypedOp::And: return (a != 0) && (b != 0);
+    case TypedOp::Or: return (a != 0) || (b != 0);
+    case TypedOp::Xor: return (a != 0) != (b != 0);
+    case TypedOp::Not: return a == 0;
+    case TypedOp::Where: return a != 0 ? b : v[2];
+    case TypedOp::Add: return a + b;
+    case TypedOp::Sub: return a - b;
+    case TypedOp::Mul: return a * b;
+    case TypedOp::Div:
+        if constexpr (std::is_floating_point_v<T>)
+            return a / b;
+        else
+            return b == 0 ? 0 : a / b;
+    case TypedOp::Mod:
+    case TypedOp::FMod:
+        if constexpr (std::is_floating_point_v<T>) {
+            const T r = std::fmod(a, b);
+            return op == TypedOp::Mod && r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+        } else {
+            if (b == 0) return 0;
+            const T r = a % b;
+            return op == TypedOp::Mod && r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+        }
+    case TypedOp::Min: return a < b ? a : b;
+    case TypedOp::Max: return a > b ? a : b;
+    case TypedOp::Neg: return -a;
+    case TypedOp::Abs: return a < 0 ? -a : a;
+    }
+    return 0;
+}
+
+} // namespace
+
+void typedElementwise(TypedOp op, int count, const void* const* in, const ElemType* types, const Shape* shapes,
+                      void* out, ElemType outType, const Shape& outShape) {
+    // Where selects between x and y: its condition's type does not make the values floats.
+    bool floats = false;
+    for (int k = op == TypedOp::Where ? 1 : 0; k < count; ++k) floats = floats || isFloatType(types[k]);
+    // Per input, the stride of each output axis (0 where the input broadcasts).
+    int64_t strides[3][kMaxRank] = {};
+    for (int k = 0; k < count; ++k) {
+        const Shape& s = shapes[k];
+        int64_t stride = 1;
+        for (int a = s.rank - 1; a >= 0; --a) {
+            const int oa = outShape.rank - s.rank + a;
+            strides[k][oa] = s.d[a] == 1 ? 0 : stride;
+            stride *= s.d[a];
+        }
+    }
+    const int64_t total = outShape.count();
+    int64_t idx[kMaxRank] = {};
+    int64_t off[3] = {};
+    for (int64_t i = 0; i < total; ++i) {
+        if (floats) {
+            double v[3] = {};
+            for (int k = 0; k < count; ++k) v[k] = elementAsDouble(in[k], types[k], off[k]);
+            const bool boolOut = op <= TypedOp::Not;
+            const double r = apply(op, v);
+            storeAs(out, outType, i, boolOut ? (r != 0 ? 1.0 : 0.0) : r);
+        } else {
+            int64_t v[3] = {};
+            for (int k = 0; k < count; ++k) v[k] = elementAsInt(in[k], types[k], off[k]);
+            storeAs(out, outType, i, apply(op, v));
+        }
+        for (int a = outShape.rank - 1; a >= 0; --a) { // next output index, offsets follow
+            for (int k = 0; k < count; ++k) off[k] += strides[k][a];
+            if (++idx[a] < outShape.d[a]) break;
+            for (int k = 0; k < count; ++k) off[k] -= strides[k][a] * idx[a];
+            idx[a] = 0;
+        }
+    }
+}
+
+void transposeBytes(const void* in, size_t elemBytes, const Shape& inShape, const int* perm, void* out) {
+    const int rank = inShape.rank;
+    int64_t inStride[kMaxRank] = {}, outDims[kMaxRank] = {}, stride[kMaxRank] = {};
+    int64_t s = 1;
+    for (int a = rank - 1; a >= 0; --a) {
+        inStride[a] = s;
+        s *= inShape.d[a];
+    }
+    for (int a = 0; a < rank; ++a) {
+        outDims[a] = inShape.d[perm[a]];
+        stride[a] = inStride[perm[a]]; // input step of output axis a
+    }
+    const auto* src = static_cast<const unsigned char*>(in);
+    auto* dst = static_cast<unsigned char*>(out);
+    int64_t idx[kMaxRank] = {}, off = 0;
+    const int64_t total = inShape.count();
+    for (int64_t i = 0; i < total; ++i) {
+        std::memcpy(dst + static_cast<size_t>(i) * elemBytes, src + static_cast<size_t>(off) * elemBytes, elemBytes);
+        for (int a = rank - 1; a >= 0; --a) {
+            off += stride[a];
+            if (++idx[a] < outDims[a]) break;
+            off -= stride[a] * idx[a];
+            idx[a] = 0;
+        }
+    }
+}
+
 void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
               ElemType indexType, int64_t indexCount, void* out, const char* what) {
     int64_t outer = 1, inner = 1;
@@ -182,8 +324,20 @@ void dynamicQuantizeLinear(const float* x, int64_t count, uint8_t* y, float* sca
     }
     const float zp = std::nearbyint(std::clamp(0.f - lo / s, 0.f, 255.f));
     *zeroPoint = static_cast<uint8_t>(zp);
-    for (int64_t i = 0; i < count; ++i)
-        y[i] = static_cast<uint8_t>(std::clamp(std::nearbyint(x[i] / s) + zp, 0.f, 255.f));
+    // round(x / s) + zp saturated to [0, 255]: x / s is clamped to [-zp, 255 - zp] first (the
+    // bounds are integers, so clamping before rounding gives the same bytes) and rounded half
+    // to even by adding 1.5 * 2^23, whose float's low mantissa bits are then the integer. No
+    // float-to-integer conversion: vectorized for RVV, the cast would be vfncvt.rtz, which
+    // qemu-user 7.2 (Debian 12's, the simulated boards') aborts on while translating it.
+    const float lower = -zp, upper = 255.f - zp;
+    const int32_t offset = static_cast<int32_t>(zp) - 0x400000;
+    for (int64_t i = 0; i < count; ++i) {
+        const float v = x[i] / s;
+        const float r = (v != v ? -zp : std::min(std::max(v, lower), upper)) + 12582912.f;
+        uint32_t bits;
+        std::memcpy(&bits, &r, sizeof bits);
+        y[i] = static_cast<uint8_t>(static_cast<int32_t>(bits & 0x7FFFFF) + offset);
+    }
 }
 
 void matmulInteger(const void* a, ElemType aType, const Shape& aShape, const void* b, ElemType bType,
@@ -255,131 +409,6 @@ void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, 
                 y[(n * p.outC + oc) * outSp + o] = acc;
             });
         }
-}
-
-namespace {
-
-bool isIntegral(ElemType t) { return t != ElemType::Float32 && t != ElemType::Float16; }
-
-int64_t elementAsInt(const void* data, ElemType t, int64_t i) {
-    switch (t) {
-    case ElemType::UInt8: return static_cast<const uint8_t*>(data)[i];
-    case ElemType::Int8: return static_cast<const int8_t*>(data)[i];
-    case ElemType::Int32: return static_cast<const int32_t*>(data)[i];
-    case ElemType::Int64: return static_cast<const int64_t*>(data)[i];
-    case ElemType::Bool: return static_cast<const uint8_t*>(data)[i] != 0;
-    default: return static_cast<int64_t>(elementAsDouble(data, t, i));
-    }
-}
-
-void storeInt(void* out, ElemType t, int64_t i, int64_t v) {
-    switch (t) {
-    case ElemType::UInt8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(v); break;
-    case ElemType::Int8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(v); break;
-    case ElemType::Int32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(v); break;
-    case ElemType::Int64: static_cast<int64_t*>(out)[i] = v; break;
-    case ElemType::Bool: static_cast<uint8_t*>(out)[i] = v != 0; break;
-    case ElemType::Float32: static_cast<float*>(out)[i] = static_cast<float>(v); break;
-    case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(v)); break;
-    }
-}
-
-void storeDouble(void* out, ElemType t, int64_t i, double v) {
-    switch (t) {
-    case ElemType::Float32: static_cast<float*>(out)[i] = static_cast<float>(v); break;
-    case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(v)); break;
-    case ElemType::Bool: static_cast<uint8_t*>(out)[i] = v != 0; break;
-    default: storeInt(out, t, i, static_cast<int64_t>(v)); break;
-    }
-}
-
-bool isComparison(TypedOp op) {
-    return op == TypedOp::Equal || op == TypedOp::Less || op == TypedOp::LessOrEqual || op == TypedOp::Greater ||
-           op == TypedOp::GreaterOrEqual || op == TypedOp::And || op == TypedOp::Or || op == TypedOp::Xor ||
-           op == TypedOp::Not;
-}
-
-template <typename T>
-T apply(TypedOp op, bool fmod, T a, T b) {
-    switch (op) {
-    case TypedOp::Add: return a + b;
-    case TypedOp::Sub: return a - b;
-    case TypedOp::Mul: return a * b;
-    case TypedOp::Div:
-        if constexpr (std::is_integral_v<T>)
-            return b == 0 ? 0 : a / b;
-        else
-            return a / b;
-    case TypedOp::Mod: {
-        T r;
-        if constexpr (std::is_integral_v<T>) {
-            if (b == 0) return 0;
-            r = a % b;
-        } else {
-            r = std::fmod(a, b);
-        }
-        if (fmod || r == 0 || (r < 0) == (b < 0)) return r;
-        return r + b; // the sign follows the divisor
-    }
-    case TypedOp::Min: return a < b ? a : b;
-    case TypedOp::Max: return a > b ? a : b;
-    case TypedOp::Equal: return a == b;
-    case TypedOp::Less: return a < b;
-    case TypedOp::LessOrEqual: return a <= b;
-    case TypedOp::Greater: return a > b;
-    case TypedOp::GreaterOrEqual: return a >= b;
-    case TypedOp::And: return (a != 0) && (b != 0);
-    case TypedOp::Or: return (a != 0) || (b != 0);
-    case TypedOp::Xor: return (a != 0) != (b != 0);
-    case TypedOp::Not: return a == 0;
-    case TypedOp::Neg: return -a;
-    case TypedOp::Abs: return a < 0 ? -a : a;
-    }
-    return 0;
-}
-
-// Element strides of `s` broadcast to `rank` dims against `out` (0 where s repeats).
-void broadcastStrides(const Shape& s, const Shape& out, int64_t* strides) {
-    int64_t stride = 1;
-    for (int i = out.rank - 1, j = s.rank - 1; i >= 0; --i, --j) {
-        const int64_t d = j >= 0 ? s.d[j] : 1;
-        strides[i] = d == 1 && out.d[i] != 1 ? 0 : stride;
-        stride *= d;
-    }
-}
-
-} // namespace
-
-void elementwiseTyped(TypedOp op, bool fmod, const void* a, ElemType aType, const Shape& aShape, const void* b,
-                      ElemType bType, const Shape& bShape, void* out, ElemType outType, const Shape& outShape) {
-    const bool unary = op == TypedOp::Not || op == TypedOp::Neg || op == TypedOp::Abs;
-    const bool integral = isIntegral(aType) && (unary || isIntegral(bType));
-    int64_t as[kMaxRank] = {}, bs[kMaxRank] = {}, idx[kMaxRank] = {};
-    broadcastStrides(aShape, outShape, as);
-    if (!unary) broadcastStrides(bShape, outShape, bs);
-    const int64_t count = outShape.count();
-    int64_t ai = 0, bi = 0;
-    for (int64_t i = 0; i < count; ++i) {
-        if (integral) {
-            const int64_t x = elementAsInt(a, aType, ai), y = unary ? 0 : elementAsInt(b, bType, bi);
-            storeInt(out, outType, i, apply<int64_t>(op, fmod, x, y));
-        } else {
-            const double x = elementAsDouble(a, aType, ai), y = unary ? 0 : elementAsDouble(b, bType, bi);
-            const double r = apply<double>(op, fmod, x, y);
-            if (isComparison(op))
-                storeInt(out, outType, i, r != 0);
-            else
-                storeDouble(out, outType, i, r);
-        }
-        for (int d = outShape.rank - 1; d >= 0; --d) { // next index, odometer style
-            ai += as[d];
-            bi += bs[d];
-            if (++idx[d] < outShape.d[d]) break;
-            ai -= as[d] * idx[d];
-            bi -= bs[d] * idx[d];
-            idx[d] = 0;
-        }
-    }
 }
 
 void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* starts, const void* ends,

@@ -28,6 +28,40 @@ void cast(const void* in, ElemType from, void* out, ElemType to, int64_t count);
 void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
               ElemType indexType, int64_t indexCount, void* out, const char* what);
 
+// Element-wise ops on tensors of any element types (masks and index arithmetic computed at run
+// time): comparisons and logic give bool, Where selects, integer arithmetic divides as ONNX
+// does (Div truncates toward zero, Mod takes the divisor's sign unless fmod; a zero divisor
+// gives 0). `count` inputs (1 for Not/Neg/Abs, 3 for Where: cond, x, y) broadcast numpy-style
+// to outShape. Integer and bool inputs compute exactly in int64, any float input in double.
+enum class TypedOp : int {
+    Equal,
+    Less,
+    Greater,
+    LessOrEqual,
+    GreaterOrEqual,
+    And,
+    Or,
+    Xor,
+    Not,
+    Where,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    FMod,
+    Min,
+    Max,
+    Neg,
+    Abs
+};
+void typedElementwise(TypedOp op, int count, const void* const* in, const ElemType* types, const Shape* shapes,
+                      void* out, ElemType outType, const Shape& outShape);
+
+// Transpose of elements of `elemBytes` bytes (bool masks and integer tensors, e.g. a layout
+// conversion of a mask computed on channels-last data): out dims are in dims permuted.
+void transposeBytes(const void* in, size_t elemBytes, const Shape& inShape, const int* perm, void* out);
+
 // DynamicQuantizeLinear: scale = (max(0, max x) - min(0, min x)) / 255, zero point =
 // saturate(round(-min / scale)), y = saturate(round(x / scale) + zero point); round half to even.
 void dynamicQuantizeLinear(const float* x, int64_t count, uint8_t* y, float* scale, uint8_t* zeroPoint);
@@ -52,33 +86,5 @@ void convInteger(const ConvNd& p, const void* x, ElemType xType, const void* w, 
 void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* starts, const void* ends,
              ElemType indexType, const int64_t* axes, const int64_t* steps, int count, void* out, const Shape& outShape,
              const char* what);
-
-// Element-wise ops on tensors of any element type with numpy broadcasting (shapes aligned on
-// the right, a dimension of 1 repeated): the integer and boolean arithmetic, comparisons and
-// logic that control flow computes at run time (trip counts, conditions, counters). Integer
-// and bool operands compute in int64 (Div truncates, division by zero gives 0), others in
-// double; Mod follows the divisor's sign unless `fmod`. A unary op ignores b.
-enum class TypedOp : int {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Mod,
-    Min,
-    Max,
-    Equal,
-    Less,
-    LessOrEqual,
-    Greater,
-    GreaterOrEqual,
-    And,
-    Or,
-    Xor,
-    Not,
-    Neg,
-    Abs
-};
-void elementwiseTyped(TypedOp op, bool fmod, const void* a, ElemType aType, const Shape& aShape, const void* b,
-                      ElemType bType, const Shape& bShape, void* out, ElemType outType, const Shape& outShape);
 
 } // namespace embark::generic

@@ -105,7 +105,8 @@ private slots:
         QVERIFY2(graph, graph ? "" : graph.error().message.c_str());
         auto data = embark::onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
         QVERIFY2(data, data ? "" : data.error().message.c_str());
-        std::map<std::string, ir::Tensor> inputs{{"X", data->inputs.at(0).tensor}};
+        // X, and the initial states where the case makes them model inputs.
+        const std::map<std::string, ir::Tensor> inputs = embark::onnx::pairTestSetInputs(*graph, data->inputs);
         auto r = reference::run(*graph, inputs);
         QVERIFY2(r, r ? "" : r.error().message.c_str());
         QCOMPARE(r->outputs.size(), data->outputs.size());

@@ -224,45 +224,55 @@ private slots:
     // counts and conditions: exact int64 (beyond float precision), Python-style Mod unless
     // fmod, truncating Div, division by zero 0, bool results.
     void elementwiseTypedFollowsOnnx() {
+        // Binary (or, with b null, unary) typedElementwise; fmod selects FMod for Mod.
+        const auto elementwise = [](eg::TypedOp op, bool fmod, const void* a, ElemType at, const eg::Shape& as,
+                                    const void* b, ElemType bt, const eg::Shape& bs, void* out, ElemType ot,
+                                    const eg::Shape& os) {
+            const void* in[] = {a, b};
+            const ElemType types[] = {at, bt};
+            const eg::Shape shapes[] = {as, bs};
+            eg::typedElementwise(fmod && op == eg::TypedOp::Mod ? eg::TypedOp::FMod : op, b ? 2 : 1, in, types, shapes,
+                                 out, ot, os);
+        };
         const int64_t a[] = {-7, 7, (int64_t(1) << 53) + 1}; // [3]
         const int64_t b[] = {2};                             // scalar broadcast
         int64_t out[3];
-        eg::elementwiseTyped(eg::TypedOp::Mod, false, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
-                             eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
+        elementwise(eg::TypedOp::Mod, false, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
+                    eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
         QCOMPARE(out[0], int64_t(1));
         QCOMPARE(out[1], int64_t(1));
         QCOMPARE(out[2], int64_t(1));
-        eg::elementwiseTyped(eg::TypedOp::Mod, true, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
-                             eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
+        elementwise(eg::TypedOp::Mod, true, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
+                    eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
         QCOMPARE(out[0], int64_t(-1));
-        eg::elementwiseTyped(eg::TypedOp::Div, false, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
-                             eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
+        elementwise(eg::TypedOp::Div, false, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
+                    eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
         QCOMPARE(out[0], int64_t(-3));
         QCOMPARE(out[2], int64_t(1) << 52);
         const int64_t zero[] = {0};
-        eg::elementwiseTyped(eg::TypedOp::Div, false, a, ElemType::Int64, eg::Shape{1, {3}}, zero, ElemType::Int64,
-                             eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
+        elementwise(eg::TypedOp::Div, false, a, ElemType::Int64, eg::Shape{1, {3}}, zero, ElemType::Int64,
+                    eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
         QCOMPARE(out[1], int64_t(0));
-        eg::elementwiseTyped(eg::TypedOp::Add, false, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
-                             eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
+        elementwise(eg::TypedOp::Add, false, a, ElemType::Int64, eg::Shape{1, {3}}, b, ElemType::Int64,
+                    eg::Shape{0, {1}}, out, ElemType::Int64, eg::Shape{1, {3}});
         QCOMPARE(out[2], (int64_t(1) << 53) + 3);
         // [2][1] == [3] -> [2][3] bool
         const int32_t col[] = {7, -7};
         uint8_t eq[6];
-        eg::elementwiseTyped(eg::TypedOp::Equal, false, col, ElemType::Int32, eg::Shape{2, {2, 1}}, a, ElemType::Int64,
-                             eg::Shape{1, {3}}, eq, ElemType::Bool, eg::Shape{2, {2, 3}});
+        elementwise(eg::TypedOp::Equal, false, col, ElemType::Int32, eg::Shape{2, {2, 1}}, a, ElemType::Int64,
+                    eg::Shape{1, {3}}, eq, ElemType::Bool, eg::Shape{2, {2, 3}});
         const uint8_t wantEq[] = {0, 1, 0, 1, 0, 0};
         for (int i = 0; i < 6; ++i) QCOMPARE(eq[i], wantEq[i]);
         const float f[] = {0.5f, 2.5f};
         const float limit[] = {1.f};
         uint8_t less[2];
-        eg::elementwiseTyped(eg::TypedOp::Less, false, f, ElemType::Float32, eg::Shape{1, {2}}, limit,
-                             ElemType::Float32, eg::Shape{0, {1}}, less, ElemType::Bool, eg::Shape{1, {2}});
+        elementwise(eg::TypedOp::Less, false, f, ElemType::Float32, eg::Shape{1, {2}}, limit, ElemType::Float32,
+                    eg::Shape{0, {1}}, less, ElemType::Bool, eg::Shape{1, {2}});
         QCOMPARE(less[0], uint8_t(1));
         QCOMPARE(less[1], uint8_t(0));
         uint8_t notLess[2];
-        eg::elementwiseTyped(eg::TypedOp::Not, false, less, ElemType::Bool, eg::Shape{1, {2}}, nullptr, ElemType::Bool,
-                             eg::Shape{1, {2}}, notLess, ElemType::Bool, eg::Shape{1, {2}});
+        elementwise(eg::TypedOp::Not, false, less, ElemType::Bool, eg::Shape{1, {2}}, nullptr, ElemType::Bool,
+                    eg::Shape{1, {2}}, notLess, ElemType::Bool, eg::Shape{1, {2}});
         QCOMPARE(notLess[0], uint8_t(0));
         QCOMPARE(notLess[1], uint8_t(1));
     }

@@ -21,7 +21,9 @@ GATES = {"LSTM": 4, "GRU": 3, "RNN": 1}
 
 
 def make_case(name, op, opset, seq, batch, inp, hidden, attrs, seed, lens=None, with_h0=True,
-              with_c0=False, with_p=False, outputs=("Y", "Y_h")):
+              with_c0=False, with_p=False, outputs=("Y", "Y_h"), state_inputs=False):
+    """state_inputs: initial_h and initial_c are graph inputs (computed at run time, as in a
+    streaming model that feeds its states back) instead of initializers; layout 0 only."""
     rng = np.random.default_rng(seed)
     dirs = 2 if attrs.get("direction") == "bidirectional" else 1
     layout = attrs.get("layout", 0)
@@ -37,11 +39,20 @@ def make_case(name, op, opset, seq, batch, inp, hidden, attrs, seed, lens=None, 
     if lens is not None:
         inits.append(numpy_helper.from_array(np.array(lens, np.int32), "sequence_lens"))
         inputs[4] = "sequence_lens"
+    feeds = {"X": x}
     if with_h0:
-        inits.append(numpy_helper.from_array(rng.uniform(-1, 1, state).astype(np.float32), "initial_h"))
+        h0 = rng.uniform(-1, 1, state).astype(np.float32)
+        if state_inputs:
+            feeds["initial_h"] = h0
+        else:
+            inits.append(numpy_helper.from_array(h0, "initial_h"))
         inputs[5] = "initial_h"
     if with_c0:
-        inits.append(numpy_helper.from_array(rng.uniform(-1, 1, state).astype(np.float32), "initial_c"))
+        c0 = rng.uniform(-1, 1, state).astype(np.float32)
+        if state_inputs:
+            feeds["initial_c"] = c0
+        else:
+            inits.append(numpy_helper.from_array(c0, "initial_c"))
         inputs[6] = "initial_c"
     if with_p:
         inits.append(numpy_helper.from_array(rng.uniform(-0.5, 0.5, (dirs, 3 * hidden)).astype(np.float32), "P"))
@@ -55,7 +66,7 @@ def make_case(name, op, opset, seq, batch, inp, hidden, attrs, seed, lens=None, 
     y_shape = (batch, seq, dirs, hidden) if layout else (seq, dirs, batch, hidden)
     shapes = {"Y": y_shape, "Y_h": state, "Y_c": state}
     graph = helper.make_graph(
-        [node], name, [helper.make_tensor_value_info("X", TensorProto.FLOAT, x.shape)],
+        [node], name, [helper.make_tensor_value_info(k, TensorProto.FLOAT, v.shape) for k, v in feeds.items()],
         [helper.make_tensor_value_info(o, TensorProto.FLOAT, shapes[o]) for o in outputs], initializer=inits)
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)], producer_name="make_cases.py")
     model.ir_version = 7
@@ -63,8 +74,10 @@ def make_case(name, op, opset, seq, batch, inp, hidden, attrs, seed, lens=None, 
     folder = os.path.join(HERE, name)
     os.makedirs(os.path.join(folder, "test_data_set_0"), exist_ok=True)
     onnx.save(model, os.path.join(folder, "model.onnx"))
-    onnx.save_tensor(numpy_helper.from_array(x, "X"), os.path.join(folder, "test_data_set_0", "input_0.pb"))
+    for k, (n, v) in enumerate(feeds.items()):
+        onnx.save_tensor(numpy_helper.from_array(v, n), os.path.join(folder, "test_data_set_0", f"input_{k}.pb"))
     if layout:
+        assert not state_inputs
         # ONNX Runtime's CPU kernels take layout 0 only: run the same layer sequence first (X and
         # the states transposed) and transpose its results back.
         ort_model = onnx.ModelProto()
@@ -84,14 +97,14 @@ def make_case(name, op, opset, seq, batch, inp, hidden, attrs, seed, lens=None, 
         ort_model.graph.output.extend([helper.make_tensor_value_info(o, TensorProto.FLOAT, seq_shapes[o]) for o in outputs])
         ort_path = os.path.join(folder, "ort_layout0.onnx")
         onnx.save(ort_model, ort_path)
-        results = run_ort(ort_path, x_seq, list(outputs))
+        results = run_ort(ort_path, {"X": x_seq}, list(outputs))
         os.remove(ort_path)
         for o in outputs:
             y = np.array(results[o]["data"], np.float32).reshape(results[o]["dims"])
             y = y.transpose(2, 0, 1, 3) if o == "Y" else y.transpose(1, 0, 2)
             results[o] = {"dims": list(y.shape), "data": y.ravel().tolist()}
     else:
-        results = run_ort(os.path.join(folder, "model.onnx"), x, list(outputs))
+        results = run_ort(os.path.join(folder, "model.onnx"), feeds, list(outputs))
     for k, o in enumerate(outputs):
         y = np.array(results[o]["data"], np.float32).reshape(results[o]["dims"])
         assert y.shape == shapes[o], (name, o, y.shape, shapes[o])
@@ -101,11 +114,13 @@ def make_case(name, op, opset, seq, batch, inp, hidden, attrs, seed, lens=None, 
 
 ORT_SCRIPT = r"""
 const ort = require('onnxruntime-node');
-const [model, dims, outs] = [process.argv[1], JSON.parse(process.argv[2]), JSON.parse(process.argv[3])];
-const data = Float32Array.from(JSON.parse(require('fs').readFileSync(0, 'utf8')));
+const [model, outs] = [process.argv[1], JSON.parse(process.argv[2])];
+const inputs = JSON.parse(require('fs').readFileSync(0, 'utf8'));
 (async () => {
   const s = await ort.InferenceSession.create(model, { graphOptimizationLevel: 'disabled' });
-  const r = await s.run({ X: new ort.Tensor('float32', data, dims) });
+  const feeds = {};
+  for (const [name, t] of Object.entries(inputs)) feeds[name] = new ort.Tensor('float32', Float32Array.from(t.data), t.dims);
+  const r = await s.run(feeds);
   const o = {};
   for (const name of outs) o[name] = { dims: r[name].dims, data: Array.from(r[name].data) };
   process.stdout.write(JSON.stringify(o));
@@ -113,9 +128,10 @@ const data = Float32Array.from(JSON.parse(require('fs').readFileSync(0, 'utf8'))
 """
 
 
-def run_ort(model, x, outputs):
-    p = subprocess.run(["node", "-e", ORT_SCRIPT, model, json.dumps(list(x.shape)), json.dumps(outputs)],
-                       input=json.dumps(x.ravel().tolist()), capture_output=True, text=True)
+def run_ort(model, feeds, outputs):
+    data = {n: {"dims": list(v.shape), "data": v.ravel().tolist()} for n, v in feeds.items()}
+    p = subprocess.run(["node", "-e", ORT_SCRIPT, model, json.dumps(outputs)], input=json.dumps(data),
+                       capture_output=True, text=True)
     if p.returncode != 0:
         sys.exit(f"ONNX Runtime failed on {model}: {p.stderr}")
     return json.loads(p.stdout)
@@ -154,3 +170,11 @@ if __name__ == "__main__":
     # RNN with Relu, forward, lengths.
     make_case("rnn_relu_seqlens", "RNN", 14, seq=4, batch=3, inp=2, hidden=3,
               attrs={"activations": ["Relu"]}, seed=7, lens=[1, 4, 3], outputs=("Y", "Y_h"))
+    # LSTM whose initial states are model inputs (a streaming keyword spotter feeding its
+    # states back), bidirectional.
+    make_case("lstm_state_inputs", "LSTM", 14, seq=4, batch=2, inp=3, hidden=4,
+              attrs={"direction": "bidirectional"}, seed=8, with_c0=True, outputs=("Y", "Y_h", "Y_c"),
+              state_inputs=True)
+    # GRU with its initial state a model input, linear_before_reset as torch exports nn.GRU.
+    make_case("gru_state_input", "GRU", 14, seq=5, batch=1, inp=3, hidden=4,
+              attrs={"linear_before_reset": 1}, seed=9, outputs=("Y", "Y_h"), state_inputs=True)

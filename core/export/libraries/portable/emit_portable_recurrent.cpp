@@ -30,11 +30,19 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
     if (x->dtype != ir::DType::Float32)
         return unsupported(Emitter::Portable, n,
                            "a recurrent input X of dtype " + std::string(ir::dtypeName(x->dtype)));
-    // Weights, biases, initial states and peepholes are parameters, as for the other layers.
+    // Weights, biases, initial states and peepholes are float32 in ONNX's layout wherever they
+    // come from: parameters, or values computed at run time (a streaming model feeding its states
+    // back as inputs). The lengths are read as constants.
     static const char* const kNames[] = {"X", "W", "R", "B", "sequence_lens", "initial_h", "initial_c", "P"};
-    for (size_t i = 1; i < 8; ++i)
-        if (const ir::Value* v = n.input(i); v && !v->isConstant())
-            return unsupported(Emitter::Portable, n, std::string("recurrent ") + kNames[i] + " computed at run time");
+    for (size_t i = 1; i < 8; ++i) {
+        const ir::Value* v = n.input(i);
+        if (!v || v->isConstant()) continue;
+        if (i == 4) return unsupported(Emitter::Portable, n, "recurrent sequence_lens computed at run time");
+        if (v->dtype != ir::DType::Float32)
+            return unsupported(Emitter::Portable, n,
+                               std::string("a recurrent ") + kNames[i] + " of dtype " +
+                                   std::string(ir::dtypeName(v->dtype)));
+    }
     std::string lens = "nullptr";
     if (const ir::Value* sl = n.input(4)) {
         std::vector<int64_t> v;

@@ -135,6 +135,71 @@ Status emitDynamicQuantizeLinear(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+const char* typedOpName(OpKind op) {
+    switch (op) {
+    case OpKind::Equal: return "Equal";
+    case OpKind::Less: return "Less";
+    case OpKind::Greater: return "Greater";
+    case OpKind::LessOrEqual: return "LessOrEqual";
+    case OpKind::GreaterOrEqual: return "GreaterOrEqual";
+    case OpKind::And: return "And";
+    case OpKind::Or: return "Or";
+    case OpKind::Xor: return "Xor";
+    case OpKind::Not: return "Not";
+    case OpKind::Where: return "Where";
+    case OpKind::Add: return "Add";
+    case OpKind::Sub: return "Sub";
+    case OpKind::Mul: return "Mul";
+    case OpKind::Div: return "Div";
+    case OpKind::Mod: return "Mod";
+    case OpKind::Min: return "Min";
+    case OpKind::Max: return "Max";
+    case OpKind::Neg: return "Neg";
+    case OpKind::Abs: return "Abs";
+    default: return nullptr;
+    }
+}
+
+// Comparisons, logic, Where and integer arithmetic on run-time values (attention masks, peak
+// masks, index arithmetic), element by element with broadcasting, in the model's layout; on
+// channels-last data only where every full-size operand is a run-time value in that layout
+// (the same element order as the output) and the others are single values.
+Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* y = n.output(0);
+    EMBARK_TRY(checkType(n, y, "output"));
+    std::string op = typedOpName(n.op);
+    if (n.op == OpKind::Mod && n.attrInt("fmod", 0)) op = "FMod";
+    const size_t count = n.inputs().size();
+    if (count < 1 || count > 3 || (n.op == OpKind::Where) != (count == 3))
+        return unsupported(Emitter::Portable, n, std::to_string(count) + " inputs to a typed " + op);
+    const bool nhwc = ctx.isNhwc(y);
+    std::string ptrs, types, shapes;
+    for (size_t k = 0; k < count; ++k) {
+        const ir::Value* v = n.input(k);
+        if (!v) return unsupported(Emitter::Portable, n, "an absent input");
+        EMBARK_TRY(checkType(n, v, "input"));
+        ir::Shape shape = v->shape;
+        if (nhwc || ctx.isNhwc(v)) {
+            const bool single = v->shape.numel() == 1;
+            if (!single && (v->isConstant() || !ctx.isNhwc(v) || !nhwc || v->shape != y->shape))
+                return unsupported(Emitter::Portable, n,
+                                   "a typed " + op + " broadcasting '" + v->name + "' " + v->shape.str() +
+                                       " on channels-last data");
+            shape = ir::Shape{single ? 1 : y->shape.numel()};
+        }
+        ptrs += (k ? ", " : "") + typedPtr(ctx, v);
+        types += (k ? ", " : "") + elemTypeExpr(v->dtype);
+        shapes += (k ? ", " : "") + shapeInit(shape);
+    }
+    const ir::Shape outShape = nhwc ? ir::Shape{y->shape.numel()} : y->shape;
+    ctx.forward += "    { const void* in[] = {" + ptrs + "};\n      const embark::generic::ElemType types[] = {" +
+                   types + "};\n      const embark::generic::Shape shapes[] = {" + shapes +
+                   "};\n      embark::generic::typedElementwise(embark::generic::TypedOp::" + op + ", " +
+                   std::to_string(count) + ", in, types, shapes, " + typedPtr(ctx, y) + ", " + elemTypeExpr(y->dtype) +
+                   ", " + shapeInit(outShape) + "); }\n";
+    return {};
+}
+
 } // namespace
 
 std::string elemTypeExpr(DType t) {
@@ -156,18 +221,16 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::MatMulInteger:
     case OpKind::ConvInteger: return true;
     case OpKind::Cast: return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
-    case OpKind::Gather: // by run-time indices, or of non-float data
-        return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
-               (runtimeNonFloat(n.input(1)) || n.input(0)->dtype != DType::Float32);
     case OpKind::Equal:
     case OpKind::Less:
-    case OpKind::LessOrEqual:
     case OpKind::Greater:
+    case OpKind::LessOrEqual:
     case OpKind::GreaterOrEqual:
     case OpKind::And:
     case OpKind::Or:
     case OpKind::Xor:
-    case OpKind::Not: return !isQuantizedNode(n); // a bool result
+    case OpKind::Not:
+    case OpKind::Where: return !isQuantizedNode(n); // bool at run time
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
@@ -176,11 +239,17 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Min:
     case OpKind::Max:
     case OpKind::Neg:
-    case OpKind::Abs:
+    case OpKind::Abs: { // integer arithmetic at run time (float32 stays with the float kernels)
         if (isQuantizedNode(n) || n.inputs().size() > 2) return false;
-        for (const ir::Value* v : n.inputs())
-            if (runtimeNonFloat(v)) return true;
-        return runtimeNonFloat(n.output(0));
+        bool nonFloat = runtimeNonFloat(n.output(0));
+        for (const ir::Value* v : n.inputs()) nonFloat = nonFloat || runtimeNonFloat(v);
+        return nonFloat;
+    }
+    case OpKind::Transpose: // a bool mask's or an integer tensor's (layout conversions too)
+        return !isQuantizedNode(n) && runtimeNonFloat(n.input(0));
+    case OpKind::Gather: // by run-time indices, or of non-float data
+        return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
+               (runtimeNonFloat(n.input(1)) || n.input(0)->dtype != DType::Float32);
     case OpKind::Slice: // starts or ends computed at run time (a loop counter), axes and steps fixed
         if (isQuantizedNode(n) || !n.input(0) || !n.input(1) || !n.input(2)) return false;
         for (size_t i = 3; i < n.inputs().size(); ++i)
@@ -203,50 +272,6 @@ bool isTypedNode(const ir::Node& n) {
 }
 
 namespace {
-
-// The generic::TypedOp of an element-wise op, "" for another op.
-std::string typedOpOf(OpKind op) {
-    switch (op) {
-    case OpKind::Add: return "Add";
-    case OpKind::Sub: return "Sub";
-    case OpKind::Mul: return "Mul";
-    case OpKind::Div: return "Div";
-    case OpKind::Mod: return "Mod";
-    case OpKind::Min: return "Min";
-    case OpKind::Max: return "Max";
-    case OpKind::Equal: return "Equal";
-    case OpKind::Less: return "Less";
-    case OpKind::LessOrEqual: return "LessOrEqual";
-    case OpKind::Greater: return "Greater";
-    case OpKind::GreaterOrEqual: return "GreaterOrEqual";
-    case OpKind::And: return "And";
-    case OpKind::Or: return "Or";
-    case OpKind::Xor: return "Xor";
-    case OpKind::Not: return "Not";
-    case OpKind::Neg: return "Neg";
-    case OpKind::Abs: return "Abs";
-    default: return {};
-    }
-}
-
-// Integer and boolean arithmetic, comparisons and logic on the generic typed kernel.
-Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
-    const ir::Value* a = n.input(0);
-    const ir::Value* b = n.inputs().size() > 1 ? n.input(1) : nullptr;
-    const ir::Value* y = n.output(0);
-    if (!a || (n.inputs().size() > 1 && !b)) return unsupported(Emitter::Portable, n, "an absent operand");
-    EMBARK_TRY(checkType(n, a, "input"));
-    if (b) EMBARK_TRY(checkType(n, b, "input"));
-    EMBARK_TRY(checkType(n, y, "output"));
-    for (const ir::Value* v : {a, b, y})
-        if (v && ctx.isNhwc(v)) return unsupported(Emitter::Portable, n, "a channels-last non-float tensor");
-    ctx.forward += "    embark::generic::elementwiseTyped(embark::generic::TypedOp::" + typedOpOf(n.op) + ", " +
-                   (n.attrInt("fmod", 0) ? "true" : "false") + ", " + typedPtr(ctx, a) + ", " + elemTypeExpr(a->dtype) +
-                   ", " + shapeInit(a->shape) + ", " + (b ? typedPtr(ctx, b) : "nullptr") + ", " +
-                   elemTypeExpr(b ? b->dtype : a->dtype) + ", " + shapeInit(b ? b->shape : a->shape) + ", " +
-                   typedPtr(ctx, y) + ", " + elemTypeExpr(y->dtype) + ", " + shapeInit(y->shape) + ");\n";
-    return {};
-}
 
 // Slice by bounds read at run time: the output's shape is the export's, checked at run time.
 Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
@@ -279,13 +304,44 @@ Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
 
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
-    if (!typedOpOf(n.op).empty()) return emitTypedElementwise(ctx, n);
     switch (n.op) {
     case OpKind::DynamicQuantizeLinear: return emitDynamicQuantizeLinear(ctx, n);
     case OpKind::MatMulInteger: return emitMatMulInteger(ctx, n);
     case OpKind::ConvInteger: return emitConvInteger(ctx, n);
     case OpKind::Gather: return emitTypedGather(ctx, n);
     case OpKind::Slice: return emitTypedSlice(ctx, n);
+    case OpKind::Transpose: {
+        const ir::Value* x = n.input(0);
+        EMBARK_TRY(checkType(n, x, "input"));
+        const std::vector<int64_t> perm = transposePerm(n);
+        const std::string permVar = ctx.ident(n, "_perm");
+        std::string list;
+        for (size_t i = 0; i < perm.size(); ++i) list += (i ? ", " : "") + std::to_string(perm[i]);
+        ctx.decls += "static const int " + permVar + "[] = {" + list + "};\n";
+        ctx.forward += "    embark::generic::transposeBytes(" + typedPtr(ctx, x) + ", " +
+                       std::to_string(ir::dtypeSize(x->dtype)) + ", " + shapeInit(x->shape) + ", " + permVar + ", " +
+                       typedPtr(ctx, y) + ");\n";
+        return {};
+    }
+    case OpKind::Equal:
+    case OpKind::Less:
+    case OpKind::Greater:
+    case OpKind::LessOrEqual:
+    case OpKind::GreaterOrEqual:
+    case OpKind::And:
+    case OpKind::Or:
+    case OpKind::Xor:
+    case OpKind::Not:
+    case OpKind::Where:
+    case OpKind::Add:
+    case OpKind::Sub:
+    case OpKind::Mul:
+    case OpKind::Div:
+    case OpKind::Mod:
+    case OpKind::Min:
+    case OpKind::Max:
+    case OpKind::Neg:
+    case OpKind::Abs: return emitTypedElementwise(ctx, n);
     case OpKind::Cast: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));

@@ -1,0 +1,132 @@
+// Element-wise ops on bool and integer tensors computed at run time, through the portable
+// export on the host (issue 31, found by bench/zoo/check_families.sh): a CenterNet-like peak
+// mask (Equal of two float maps -> Cast -> Mul, on channels-last data after a MaxPool), an
+// attention mask from int64 token ids (Equal, Not, Where), integer index arithmetic (Div, Mod
+// with negative operands, Less, And). Before, every such model was refused with "exports
+// compute in float32". Each model is exported, built into one harness binary and run; its
+// outputs must equal the reference interpreter's.
+#include "embark_build_paths.h"
+#include "export/exporter.h"
+#include "support/export_harness.h"
+#include "support/graph_builder.h"
+
+#include <QTest>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace embark;
+using ir::DType;
+using ir::OpKind;
+
+namespace {
+
+// Equal(MaxPool(heat), heat) keeps the peaks of a heat map (CenterNet's NMS).
+ir::Graph peakMask() {
+    test::GraphBuilder b("peak_mask");
+    ir::Value* x = b.input("image", {1, 3, 8, 8});
+    ir::Value* w = b.weights("conv.weight", {4, 3, 3, 3});
+    ir::Value* heat =
+        b.op(OpKind::Sigmoid,
+             {b.op(OpKind::Conv, {x, w},
+                   {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"pads", std::vector<int64_t>{1, 1, 1, 1}}}, "conv")},
+             {}, "heat");
+    ir::Value* peak = b.op(OpKind::MaxPool, {heat},
+                           {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                            {"strides", std::vector<int64_t>{1, 1}},
+                            {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                           "peak");
+    ir::Value* keep =
+        b.op(OpKind::Cast, {b.op(OpKind::Equal, {peak, heat}, {}, "is_peak")}, {{"to", int64_t{1}}}, "keep");
+    b.output(b.op(OpKind::Mul, {heat, keep}, {}, "peaks"));
+    return b.build();
+}
+
+// An additive attention mask from token ids: padding (id 0) gets -10000, the rest 0.
+ir::Graph tokenMask() {
+    test::GraphBuilder b("token_mask");
+    ir::Value* ids = b.input("input_ids", {1, 6}, DType::Int64);
+    ir::Value* scores = b.input("scores", {1, 2, 6, 6});
+    ir::Value* pad = b.op(OpKind::Equal, {ids, b.ints("pad_id", {0})}, {}, "is_pad");
+    ir::Value* real = b.op(OpKind::Not, {pad}, {}, "is_real");
+    ir::Value* bias = b.op(OpKind::Where, {real, b.floats("zero", {0.f}), b.floats("minus", {-10000.f})}, {}, "bias");
+    bias = b.op(OpKind::Unsqueeze, {bias, b.ints("axes", {1, 2})}, {}, "bias4");
+    b.output(
+        b.op(OpKind::Softmax, {b.op(OpKind::Add, {scores, bias}, {}, "masked")}, {{"axis", int64_t{-1}}}, "probs"));
+    return b.build();
+}
+
+// Index arithmetic on int64: row = idx / 5, col = idx mod -3 (the divisor's sign), a range
+// test with Less and And, everything cast back to float for the output.
+ir::Graph indexMath() {
+    test::GraphBuilder b("index_math");
+    ir::Value* idx = b.input("idx", {2, 4}, DType::Int64);
+    ir::Value* row = b.op(OpKind::Div, {idx, b.ints("five", {5})}, {}, "row");
+    ir::Value* col = b.op(OpKind::Mod, {idx, b.ints("minus3", {-3})}, {}, "col");
+    ir::Value* lo = b.op(OpKind::Less, {b.ints("minus7", {-7}), idx}, {}, "above");
+    ir::Value* hi = b.op(OpKind::Less, {idx, b.ints("nine", {9})}, {}, "below");
+    ir::Value* in = b.op(OpKind::And, {lo, hi}, {}, "inside");
+    ir::Value* sum = b.op(OpKind::Add, {b.op(OpKind::Mul, {row, b.ints("ten", {10})}, {}, "row10"), col}, {}, "rc");
+    ir::Value* picked = b.op(OpKind::Where, {in, sum, b.ints("none", {-1})}, {}, "picked");
+    b.output(b.op(OpKind::Cast, {picked}, {{"to", int64_t{1}}}, "picked_f"));
+    return b.build();
+}
+
+ir::Tensor int64Tensor(ir::Shape shape, const std::vector<int64_t>& values) {
+    return ir::Tensor::fromInt64s(std::move(shape), values);
+}
+
+} // namespace
+
+class TestExportTyped : public QObject {
+    Q_OBJECT
+
+private slots:
+    void runTimeMasksAndIndexMathMatchTheReference() {
+        auto target = test::harnessTarget("host", false);
+        QVERIFY2(target, target ? "" : target.error().message.c_str());
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_typed");
+        struct Case {
+            std::string name;
+            ir::Graph graph;
+            std::map<std::string, ir::Tensor> inputs;
+        };
+        std::vector<Case> cases;
+        cases.push_back({"peak_mask", peakMask(), {}});
+        cases.push_back({"token_mask", tokenMask(), {{"input_ids", int64Tensor({1, 6}, {7, 3, 0, 12, 0, 0})}}});
+        cases.push_back({"index_math", indexMath(), {{"idx", int64Tensor({2, 4}, {-8, -7, -6, -1, 0, 4, 8, 9})}}});
+        std::vector<test::HarnessEntry> entries;
+        for (Case& c : cases) {
+            exporter::ExportOptions o = target->exportOptions;
+            o.library = "portable";
+            o.outDir = work + "/exports/" + QString::fromStdString(c.name);
+            o.sampleInputs = c.inputs;
+            auto r = exporter::exportModel(c.graph, o);
+            QVERIFY2(r, r ? "" : (c.name + ": " + r.error().message).c_str());
+            entries.push_back({c.name, r->dir});
+        }
+        test::HarnessOptions ho = target->harness;
+        ho.workDir = work + "/harness";
+        auto results = test::runExportHarness(entries, ho);
+        QVERIFY2(results, results ? "" : results.error().message.c_str());
+        QCOMPARE(results->size(), entries.size());
+        for (const test::HarnessResult& r : *results) {
+            QVERIFY2(r.status == test::HarnessStatus::Ok, (r.id + ": " + r.message).c_str());
+            QCOMPARE(r.outputs.size(), size_t{1});
+            const test::HarnessOutput& out = r.outputs[0];
+            // Masks and integers are exact; the softmax after the mask within float rounding.
+            QVERIFY2(out.finite && out.maxAbs <= 1e-6 * (1 + out.maxRef),
+                     (r.id + " " + out.name + ": max |diff| vs the reference " + std::to_string(out.maxAbs)).c_str());
+            double largest = 0;
+            for (int64_t i = 0; i < out.data.numel(); ++i) largest = std::max(largest, std::fabs(out.data.at(i)));
+            QVERIFY2(largest > 0, (r.id + ": an all-zero output checks nothing").c_str());
+            if (r.id == "index_math") { // ONNX's integer Div truncates, Mod takes the divisor's sign
+                const std::vector<double> want{-1, -1, -10, -1, 0, -2, 9, -1};
+                for (size_t i = 0; i < want.size(); ++i) QCOMPARE(out.data.at(static_cast<int64_t>(i)), want[i]);
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportTyped)
+#include "tst_export_typed.moc"
