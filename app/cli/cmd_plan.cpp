@@ -89,18 +89,18 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
     QJsonObject json{{"model", path},
                      {"recipe", QString::fromStdString(target.recipe)},
                      {"library", QString::fromStdString(target.measured ? std::string("auto") : target.library)},
-                       {"arch", QString::fromStdString(target.arch)},
-                       {"board", target.board.id},
-                       {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
-                       {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
-                       {"stages", stages},
-                       {"nodes", nodes},
-                       {"folded_nodes", strings(passes::foldedNodes(run.graph))},
-                       {"conversions", a.conversions},
-                       {"free_conversions", a.freeConversions},
-                       {"partitions", a.partitions},
-                       {"libraries", strings(a.librariesUsed)},
-                       {"memory", exporter::memoryPlanJson(m)}};
+                     {"arch", QString::fromStdString(target.arch)},
+                     {"board", target.board.id},
+                     {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
+                     {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
+                     {"stages", stages},
+                     {"nodes", nodes},
+                     {"folded_nodes", strings(passes::foldedNodes(run.graph))},
+                     {"conversions", a.conversions},
+                     {"free_conversions", a.freeConversions},
+                     {"partitions", a.partitions},
+                     {"libraries", strings(a.librariesUsed)},
+                     {"memory", exporter::memoryPlanJson(m)}};
     if (target.measured) json["auto"] = exporter::measuredChoiceJson(*target.measured);
     return json;
 }
@@ -113,8 +113,8 @@ QString measurementText(const exporter::MeasuredChoice* measured, const std::str
     QStringList parts;
     for (const exporter::Candidate& c : it->second.candidates) {
         if (!c.supported) continue;
-        QString s = QString::fromStdString(c.library) + " " + QString::number(c.cost, 'g', 6);
-        if (c.conversion > 0) s += "+" + QString::number(c.conversion, 'g', 6);
+        QString s = QString::fromStdString(c.library) + " " + QString::number(c.cost, 'f', 0);
+        if (c.conversion > 0) s += "+" + QString::number(c.conversion, 'f', 0);
         parts << s;
     }
     return "  (" + parts.join(", ") + " " + QString::fromStdString(measured->unit) + ")";

@@ -26,8 +26,9 @@ bool DeploymentPlan::hasFusedQuantizedOps() const {
 Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& model, const PlanOptions& o) {
     const std::string arch = o.arch.empty() ? hostArch() : o.arch;
     if (o.library == "auto")
-        return makeError(ErrorKind::Usage, "--lib auto: the libraries are chosen by measuring the model's nodes on "
-                                           "the board first (jobs::chooseLibrariesByMeasurement); no plan without them");
+        return makeError(ErrorKind::Usage,
+                         "--lib auto: the libraries are chosen by measuring the model's nodes on "
+                         "the board first (jobs::chooseLibrariesByMeasurement); no plan without them");
     auto lib = exporter::resolveKernelLibrary(o.library, arch, o.havePrebuiltXnnpack);
     if (!lib) return lib.error();
     auto plan = std::make_unique<DeploymentPlan>();

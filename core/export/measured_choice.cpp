@@ -33,6 +33,14 @@ std::string valueText(const ir::Value* v) {
 
 bool isFourD(const ir::Value* v) { return v && !v->isConstant() && v->shape.rank() == 4; }
 
+// A layout change moving no bytes (at most one non-unit dimension besides the batch) is a
+// Reshape the memory planner aliases (adaptation.h): it costs nothing.
+bool movesBytes(const ir::Value* v) {
+    int nonUnit = 0;
+    for (size_t i = 1; i < 4; ++i) nonUnit += v->shape[i] != 1;
+    return nonUnit > 1;
+}
+
 } // namespace
 
 std::string nodeSignature(const ir::Node& n) {
@@ -80,9 +88,9 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
         auto conversionBytes = [&](DataFormat f) {
             double bytes = 0;
             for (const ir::Value* v : n->inputs())
-                if (isFourD(v) && layoutOf(v) != f) bytes += static_cast<double>(v->byteSize());
+                if (isFourD(v) && movesBytes(v) && layoutOf(v) != f) bytes += static_cast<double>(v->byteSize());
             for (const ir::Value* v : n->outputs())
-                if (isFourD(v) && v->isGraphOutput() && f != DataFormat::NCHW)
+                if (isFourD(v) && movesBytes(v) && v->isGraphOutput() && f != DataFormat::NCHW)
                     bytes += static_cast<double>(v->byteSize());
             return bytes;
         };

@@ -23,10 +23,10 @@ std::string signatureKey(const std::string& signature); // short stable hash of 
 
 struct Candidate {
     std::string library;
-    bool supported = true;   // false: the library has no kernel for the node (why in `note`)
-    double cost = 0;         // median per run of the node, in the choice's unit
-    double conversion = 0;   // layout conversions this candidate adds, same unit
-    std::string source;      // "measured" (this run) or "cached"
+    bool supported = true; // false: the library has no kernel for the node (why in `note`)
+    double cost = 0;       // median per run of the node, in the choice's unit
+    double conversion = 0; // layout conversions this candidate adds, same unit
+    std::string source;    // "measured" (this run) or "cached"
     std::string note;
 };
 
@@ -38,12 +38,12 @@ struct NodeChoice {
 
 struct MeasuredChoice {
     std::string board;
-    std::string unit = "ns";        // "ns" (wall clock) or "instructions" (retired, under qemu)
-    std::string conversionModel;    // how conversions were costed, in words
-    double conversionPerByte = 0;   // its rate (unit per byte moved)
+    std::string unit = "ns";                 // "ns" (wall clock) or "instructions" (retired, under qemu)
+    std::string conversionModel;             // how conversions were costed, in words
+    double conversionPerByte = 0;            // its rate (unit per byte moved)
     std::map<std::string, NodeChoice> nodes; // by node name of the fused graph
-    int measuredCount = 0;          // (node, library) pairs measured in this run
-    int cachedCount = 0;            // ... taken from the cache
+    int measuredCount = 0;                   // (node, library) pairs measured in this run
+    int cachedCount = 0;                     // ... taken from the cache
 };
 
 // How the choice sees layouts: the format a library runs a node in (Any: its input's).

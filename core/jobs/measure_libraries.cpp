@@ -42,7 +42,8 @@ public:
         if (!f.open(QIODevice::ReadOnly)) return;
         const QJsonObject root = QJsonDocument::fromJson(f.readAll()).object();
         // Another format (or a damaged file) is measured again and rewritten, never trusted.
-        if (root.value("format").toString() == QLatin1String(kCacheFormat)) m_entries = root.value("entries").toObject();
+        if (root.value("format").toString() == QLatin1String(kCacheFormat))
+            m_entries = root.value("entries").toObject();
     }
 
     std::optional<double> find(const QString& key, const std::string& unit) const {
@@ -153,10 +154,9 @@ Expected<LibraryRun> runMeasurement(const ir::Graph& graph, const exporter::Depl
     };
     const RecipeRun run = runRecipe(deployRunRecipe(true, true), s, observer);
     if (run.firstError)
-        return makeError(run.firstError->kind, "--lib auto: measuring " + std::to_string(graph.nodeCount()) +
-                                                   " node(s) on " + library + " on board " +
-                                                   target.board.id.toStdString() + " failed: " +
-                                                   run.firstError->message);
+        return makeError(run.firstError->kind,
+                         "--lib auto: measuring " + std::to_string(graph.nodeCount()) + " node(s) on " + library +
+                             " on board " + target.board.id.toStdString() + " failed: " + run.firstError->message);
     LibraryRun out;
     const exporter::Adaptation& a = s.plan->adaptation;
     for (const bench::LayerSample& l : s.result.medianLayers) {
@@ -191,7 +191,8 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
         if (o.log) o.log(line);
     };
     std::vector<std::string> libraries{"portable"};
-    if (target.xnnpackAvailable() && exporter::resolveKernelLibrary("xnnpack", target.arch, true)) libraries.push_back("xnnpack");
+    if (target.xnnpackAvailable() && exporter::resolveKernelLibrary("xnnpack", target.arch, true))
+        libraries.push_back("xnnpack");
 
     // The fused graph the export will have: the passes run for portable, the library of the
     // nodes left out of the measurement.
@@ -242,7 +243,7 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
         workDir = temp->path();
     }
     std::map<std::string, std::map<std::string, double>> measured; // library -> signature -> cost
-    std::map<std::string, std::string> failed;                        // library -> why
+    std::map<std::string, std::string> failed;                     // library -> why
     for (const auto& [lib, bySignature] : missing) {
         std::vector<const ir::Node*> nodes;
         std::vector<std::string> signatures;
@@ -299,13 +300,14 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
     // library's side of the switch; either may do it).
     double perByte = 0;
     for (const std::string& lib : libraries)
-        if (auto rate = cache.find(cacheKey(target, lib, kConversionKey), choice->unit)) perByte = std::max(perByte, *rate);
+        if (auto rate = cache.find(cacheKey(target, lib, kConversionKey), choice->unit))
+            perByte = std::max(perByte, *rate);
     choice->conversionPerByte = perByte;
-    choice->conversionModel =
-        libraries.size() < 2 ? "one candidate library: no switch, no conversion"
-        : perByte > 0        ? "bytes moved times the cost per byte of the NCHW<->NHWC Transposes timed in the "
-                               "measurement exports"
-                             : "no layout conversion was timed yet: conversions cost 0";
+    choice->conversionModel = libraries.size() < 2 ? "one candidate library: no switch, no conversion"
+                              : perByte > 0
+                                  ? "bytes moved times the cost per byte of the NCHW<->NHWC Transposes timed in the "
+                                    "measurement exports"
+                                  : "no layout conversion was timed yet: conversions cost 0";
     exporter::choose(fused, *choice);
     int changed = 0;
     for (const auto& [name, nc] : choice->nodes) changed += nc.chosen != "portable";

@@ -39,7 +39,8 @@ exporter::NodeChoice candidates(double portable, double xnnpack, bool xnnpackSup
 
 // The layouts of the constructed case: portable NCHW, XNNPACK NHWC.
 exporter::FormatOf twoLayouts() {
-    return [](const std::string& lib, const ir::Node&) { return lib == "xnnpack" ? DataFormat::NHWC : DataFormat::NCHW; };
+    return
+        [](const std::string& lib, const ir::Node&) { return lib == "xnnpack" ? DataFormat::NHWC : DataFormat::NCHW; };
 }
 
 } // namespace
@@ -89,6 +90,18 @@ private slots:
         QCOMPARE(m.nodes["relu"].candidates[0].conversion, 81.92);
         QCOMPARE(m.nodes["relu"].candidates[1].conversion, 81.92);
         QCOMPARE(m.nodes["relu"].chosen, std::string("portable"));
+    }
+
+    void degenerateLayoutChangesAreFree() {
+        test::GraphBuilder b;
+        b.output(b.op(ir::OpKind::Relu, {b.input("x", ir::Shape{1, 64, 1, 1})}, {}, "relu"));
+        const ir::Graph g = b.build();
+        exporter::MeasuredChoice m;
+        m.nodes["relu"] = candidates(10, 5);
+        m.conversionPerByte = 1;
+        exporter::choose(g, m, twoLayouts());
+        QCOMPARE(m.nodes["relu"].chosen, std::string("xnnpack"));
+        QCOMPARE(m.nodes["relu"].candidates[1].conversion, 0.0);
     }
 
     void unsupportedNeverWins() {
