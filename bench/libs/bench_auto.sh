@@ -11,6 +11,7 @@
 # Usage: bench/libs/bench_auto.sh [model...]   (default: lenet5 squeezenet1_1 mobilenet_v2 resnet18)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-auto  ROUNDS=3
 #   EMBARK_SHARED_MODELS=../shared/models  MEASURE_CACHE=$BENCH_DIR/lib-auto.json
+#   REUSE=1 (keep the portable and xnnpack builds of an earlier run; auto is always exported again)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(dirname "$here")")
@@ -38,6 +39,10 @@ for model in "$@"; do
     ok=""
     for lib in portable xnnpack auto; do
         dir="$work/${model}_$lib"
+        if [ "${REUSE:-0}" = 1 ] && [ "$lib" != auto ] && [ -x "$dir/build/run_export" ]; then
+            ok="$ok $lib"
+            continue
+        fi
         start=$(date +%s)
         if ! "$cli" export "$shared/$model.onnx" --board host --lib "$lib" -o "$dir" --force \
             > "$work/export.log" 2>&1; then

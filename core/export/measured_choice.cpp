@@ -96,15 +96,17 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
         };
         std::string chosen = "portable";
         if (it != choice.nodes.end()) {
-            double best = std::numeric_limits<double>::infinity();
+            double best = std::numeric_limits<double>::infinity(), portable = best;
             for (Candidate& c : it->second.candidates) {
                 if (!c.supported) continue;
                 c.conversion = conversionBytes(runsIn(c.library)) * choice.conversionPerByte;
+                if (c.library == "portable") portable = c.cost + c.conversion;
                 if (c.cost + c.conversion < best) {
                     best = c.cost + c.conversion;
                     chosen = c.library;
                 }
             }
+            if (chosen != "portable" && best > portable * (1 - kSwitchMargin)) chosen = "portable";
             it->second.chosen = chosen;
         }
         const DataFormat f = runsIn(chosen);
@@ -137,6 +139,7 @@ QJsonObject measuredChoiceJson(const MeasuredChoice& choice) {
                        {"unit", QString::fromStdString(choice.unit)},
                        {"conversion_model", QString::fromStdString(choice.conversionModel)},
                        {"conversion_per_byte", choice.conversionPerByte},
+                       {"switch_margin", kSwitchMargin},
                        {"measured", choice.measuredCount},
                        {"cached", choice.cachedCount},
                        {"nodes", static_cast<qint64>(choice.nodes.size())}};

@@ -46,16 +46,21 @@ struct MeasuredChoice {
     int cachedCount = 0;                     // ... taken from the cache
 };
 
+// A node leaves portable only for a candidate at least this much cheaper (a fraction of
+// portable's cost): a switch has costs a node measured alone does not show (the portable
+// export's concatenation in place and fused blocks, one more partition), and a near tie is
+// within the noise of a median of a few runs.
+inline constexpr double kSwitchMargin = 0.1;
+
 // How the choice sees layouts: the format a library runs a node in (Any: its input's).
 using FormatOf = std::function<targets::DataFormat(const std::string& library, const ir::Node& node)>;
 FormatOf kernelLibraryFormats(); // from the kernel libraries' declarations
 
 // Per node of `fused` (topological order) that has candidates in choice.nodes, the supported
-// candidate with the least cost + conversion, where conversion is conversionPerByte times the
-// bytes of each 4-D non-constant input whose producer's chosen layout differs from the one the
-// candidate runs in (graph inputs are NCHW), plus the 4-D graph outputs it would have to
-// convert back. Fills `conversion` and `chosen`; a node with no supported candidate keeps
-// "portable".
+// candidate with the least cost + conversion (another than portable only by kSwitchMargin), where conversion is
+// conversionPerByte times the bytes of each 4-D non-constant input whose producer's chosen layout differs from the one
+// the candidate runs in (graph inputs are NCHW), plus the 4-D graph outputs it would have to convert back. Fills
+// `conversion` and `chosen`; a node with no supported candidate keeps "portable".
 void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf = kernelLibraryFormats());
 
 // For plan --json and export.json: {board, unit, conversion_model, conversion_per_byte,

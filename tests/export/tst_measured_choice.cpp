@@ -61,12 +61,16 @@ private slots:
     void cheapestWinsWithoutConversions() {
         const ir::Graph g = convRelu();
         exporter::MeasuredChoice m;
-        m.nodes["conv"] = candidates(100, 90);
+        m.nodes["conv"] = candidates(100, 80);
         m.nodes["relu"] = candidates(5, 50);
         m.conversionPerByte = 0;
         exporter::choose(g, m, twoLayouts());
         QCOMPARE(m.nodes["conv"].chosen, std::string("xnnpack"));
         QCOMPARE(m.nodes["relu"].chosen, std::string("portable"));
+        // A near tie stays on portable (kSwitchMargin).
+        m.nodes["conv"] = candidates(100, 95);
+        exporter::choose(g, m, twoLayouts());
+        QCOMPARE(m.nodes["conv"].chosen, std::string("portable"));
     }
 
     void conversionCostCanOutweighAFasterKernel() {
