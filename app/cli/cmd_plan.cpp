@@ -15,6 +15,7 @@
 #include "export/deployment_target.h"
 #include "export/kernel_libraries.h"
 #include "target_options.h"
+#include "jobs/measure_libraries.h"
 
 #include <QJsonDocument>
 
@@ -73,33 +74,54 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
                                   {"log", strings(s.log)}});
     for (const ir::Node* n : a.graph.nodes()) {
         const auto& as = a.nodes.at(n->name);
-        nodes.append(QJsonObject{{"name", QString::fromStdString(n->name)},
-                                 {"op", QString::fromLatin1(ir::opName(n->op).data())},
-                                 {"lib", QString::fromStdString(as.library)},
-                                 {"layout", QString::fromLatin1(targets::dataFormatName(as.format).data())},
-                                 {"rule", QString::fromLatin1(exporter::assignmentRuleName(as.rule).data())},
-                                 {"reason", QString::fromStdString(as.reason)},
-                                 {"provenance", strings(n->provenance)}});
+        QJsonObject node{{"name", QString::fromStdString(n->name)},
+                         {"op", QString::fromLatin1(ir::opName(n->op).data())},
+                         {"lib", QString::fromStdString(as.library)},
+                         {"layout", QString::fromLatin1(targets::dataFormatName(as.format).data())},
+                         {"rule", QString::fromLatin1(exporter::assignmentRuleName(as.rule).data())},
+                         {"reason", QString::fromStdString(as.reason)},
+                         {"provenance", strings(n->provenance)}};
+        if (target.measured)
+            if (auto m = target.measured->nodes.find(n->name); m != target.measured->nodes.end())
+                node["measurement"] = exporter::nodeChoiceJson(m->second, target.measured->unit);
+        nodes.append(node);
     }
-    return QJsonObject{{"model", path},
-                       {"recipe", QString::fromStdString(target.recipe)},
-                       {"library", QString::fromStdString(target.library)},
-                       {"arch", QString::fromStdString(target.arch)},
-                       {"board", target.board.id},
-                       {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
-                       {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
-                       {"stages", stages},
-                       {"nodes", nodes},
-                       {"folded_nodes", strings(passes::foldedNodes(run.graph))},
-                       {"conversions", a.conversions},
-                       {"free_conversions", a.freeConversions},
-                       {"partitions", a.partitions},
-                       {"libraries", strings(a.librariesUsed)},
-                       {"memory", exporter::memoryPlanJson(m)}};
+    QJsonObject json{{"model", path},
+                     {"recipe", QString::fromStdString(target.recipe)},
+                     {"library", QString::fromStdString(target.measured ? std::string("auto") : target.library)},
+                     {"arch", QString::fromStdString(target.arch)},
+                     {"board", target.board.id},
+                     {"imported_nodes", static_cast<qint64>(run.stages.front().graph.nodeCount())},
+                     {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
+                     {"stages", stages},
+                     {"nodes", nodes},
+                     {"folded_nodes", strings(passes::foldedNodes(run.graph))},
+                     {"conversions", a.conversions},
+                     {"free_conversions", a.freeConversions},
+                     {"partitions", a.partitions},
+                     {"libraries", strings(a.librariesUsed)},
+                     {"memory", exporter::memoryPlanJson(m)}};
+    if (target.measured) json["auto"] = exporter::measuredChoiceJson(*target.measured);
+    return json;
+}
+
+// "portable 1200 ns, xnnpack 800+300 ns": each candidate's cost (+ conversions) behind a choice.
+QString measurementText(const exporter::MeasuredChoice* measured, const std::string& node) {
+    if (!measured) return {};
+    auto it = measured->nodes.find(node);
+    if (it == measured->nodes.end()) return {};
+    QStringList parts;
+    for (const exporter::Candidate& c : it->second.candidates) {
+        if (!c.supported) continue;
+        QString s = QString::fromStdString(c.library) + " " + QString::number(c.cost, 'f', 0);
+        if (c.conversion > 0) s += "+" + QString::number(c.conversion, 'f', 0);
+        parts << s;
+    }
+    return "  (" + parts.join(", ") + " " + QString::fromStdString(measured->unit) + ")";
 }
 
 void printText(const QCommandLineParser& p, const passes::PassRun& run, const exporter::Adaptation& a,
-               const exporter::MemoryPlan& m, QTextStream& out) {
+               const exporter::MemoryPlan& m, const exporter::MeasuredChoice* measured, QTextStream& out) {
     out << "Recipe '" << p.value("recipe") << "': " << run.stages.front().graph.nodeCount() << " nodes imported, "
         << run.graph.nodeCount() << " after " << run.rewrites << " rewrites\n";
     if (p.isSet("stages"))
@@ -117,7 +139,8 @@ void printText(const QCommandLineParser& p, const passes::PassRun& run, const ex
         table.addRow({QString::fromStdString(n->name), QString::fromLatin1(ir::opName(n->op).data()),
                       QString::fromStdString(as.library),
                       QString::fromLatin1(targets::dataFormatName(as.format).data()),
-                      QString::fromStdString(as.reason) + (prov.isEmpty() ? "" : "  [" + prov + "]")});
+                      QString::fromStdString(as.reason) + measurementText(measured, n->name) +
+                          (prov.isEmpty() ? "" : "  [" + prov + "]")});
     }
     table.print(out);
     QString libs;
@@ -152,15 +175,20 @@ int cmdPlan(const QStringList& args, Io& io) {
     // The target `export` resolves from the same flags, so the plan is the one it writes.
     auto target = resolveTargetOptions(parser);
     if (!target) return fail(io, target.error());
-    exporter::PlanOptions po = exporter::planOptions(*target);
-    po.keepSnapshots = true;
-    po.ioInArena = !parser.isSet("io-outside");
-    if (auto lib = exporter::resolveKernelLibrary(po.library, po.arch, po.havePrebuiltXnnpack); !lib)
-        return fail(io, lib.error());
+    if (target->library != "auto")
+        if (auto lib = exporter::resolveKernelLibrary(target->library, target->arch, target->xnnpackAvailable()); !lib)
+            return fail(io, lib.error());
 
     const QString path = parser.positionalArguments().first();
     auto graph = loadModel(path, parser, &io);
     if (!graph) return fail(io, graph.error());
+    // --lib auto: measured on the board (or taken from the cache) before the plan is made.
+    jobs::MeasureOptions mo;
+    mo.log = [&](const QString& line) { io.err << line << "\n" << Qt::flush; };
+    if (Status s = jobs::chooseLibrariesByMeasurement(*graph, *target, mo); !s.ok()) return fail(io, s.error());
+    exporter::PlanOptions po = exporter::planOptions(*target);
+    po.keepSnapshots = true;
+    po.ioInArena = !parser.isSet("io-outside");
     // The same plan an export with these options writes into export.json.
     auto deployment = exporter::buildDeploymentPlan(*graph, po);
     if (!deployment) return fail(io, deployment.error());
@@ -179,7 +207,7 @@ int cmdPlan(const QStringList& args, Io& io) {
         if (linksXnnpack) json["xnnpack"] = target->xnnpackJson; // which XNNPACK an export would link
         io.out << QJsonDocument(withSchema(json)).toJson(QJsonDocument::Indented);
     } else {
-        printText(parser, *run, *adapted, *plan, io.out);
+        printText(parser, *run, *adapted, *plan, target->measured.get(), io.out);
         if (linksXnnpack) io.out << "XNNPACK   " << target->xnnpackDescription << "\n";
         for (const QString& w : linksXnnpack ? target->xnnpackWarnings : QStringList())
             io.out << "          warning: " << w << "\n";

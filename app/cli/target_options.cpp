@@ -21,7 +21,7 @@ const QStringList kTargetOptionNames{
     "board", "arch", "lib", "override", "override-node", "compiler", "recipe", "concat-in-place", "threads-max"};
 
 const char* const kTargetSynopsis =
-    "[--board BOARD] [--arch ARCH] [--lib portable|xnnpack] [--override OP=LIB]... [--override-node NAME=LIB]... "
+    "[--board BOARD] [--arch ARCH] [--lib portable|xnnpack|auto] [--override OP=LIB]... [--override-node NAME=LIB]... "
     "[--compiler clang|gcc] [--recipe default|cleanup|none] [--concat-in-place auto|all|off] [--threads-max N]";
 
 void addTargetOptions(QCommandLineParser& parser) {
@@ -34,7 +34,10 @@ void addTargetOptions(QCommandLineParser& parser) {
                       "Target architecture: x86_64, aarch64 or riscv64 (default: the board's; alone, "
                       "the host or the first simulated board of it).",
                       "ARCH"});
-    parser.addOption({"lib", "Kernel library: portable or xnnpack (default portable).", "LIB", "portable"});
+    parser.addOption({"lib",
+                      "Kernel library: portable, xnnpack, or auto (each node on the library measured "
+                      "fastest for its shape on the board; default portable).",
+                      "LIB", "portable"});
     parser.addOption({"override", "Run every node of op type OP on LIB (repeatable).", "OP=LIB"});
     parser.addOption({"override-node", "Run node NAME on LIB (repeatable).", "NAME=LIB"});
     parser.addOption({"compiler", "Cross compiler: clang or gcc (default: the board's).", "CC"});

@@ -17,6 +17,7 @@ std::string_view assignmentRuleName(AssignmentRule r) {
     switch (r) {
     case AssignmentRule::NodeOverride: return "node override";
     case AssignmentRule::OpOverride: return "op override";
+    case AssignmentRule::Measured: return "measured (auto)";
     case AssignmentRule::ChosenLibrary: return "chosen library";
     case AssignmentRule::PortableFallback: return "portable fallback";
     case AssignmentRule::Conversion: return "layout conversion";
@@ -106,6 +107,9 @@ public:
             } else if (auto jt = m_options.opOverrides.find(opName); jt != m_options.opOverrides.end()) {
                 wanted = exporter::findKernelLibrary(jt->second);
                 as.rule = AssignmentRule::OpOverride;
+            } else if (auto mt = m_options.measured.find(n->name); mt != m_options.measured.end()) {
+                wanted = exporter::findKernelLibrary(mt->second);
+                as.rule = AssignmentRule::Measured;
             }
             const std::string why = wanted->whyUnsupported(*n);
             if (why.empty()) {
@@ -464,6 +468,12 @@ Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {
                                                    ": the fused graph has no node '" + node +
                                                    "' (see the node names in 'embark-cli plan MODEL')");
         EMBARK_TRY(checkLib(lib, "--override-node " + node + "=" + lib));
+    }
+    for (const auto& [node, lib] : o.measured) {
+        if (!g.findNode(node))
+            return makeError(ErrorKind::Usage, "--lib auto: the measurements name node '" + node +
+                                                   "', which the fused graph does not have (measure this model again)");
+        EMBARK_TRY(checkLib(lib, "--lib auto (node " + node + ")"));
     }
     return {};
 }

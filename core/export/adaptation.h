@@ -19,10 +19,11 @@ struct AdaptationOptions {
     bool havePrebuiltXnnpack = false;                 // an XNNPACK tree exists (xnnpack::resolveXnnpack; riscv64)
     std::map<std::string, std::string> opOverrides;   // ONNX op type -> library (--override)
     std::map<std::string, std::string> nodeOverrides; // node name -> library (--override-node)
+    std::map<std::string, std::string> measured;      // node name -> library chosen by --lib auto
 };
 
 // Why a node got its library, in the order the rules are tried.
-enum class AssignmentRule { NodeOverride, OpOverride, ChosenLibrary, PortableFallback, Conversion };
+enum class AssignmentRule { NodeOverride, OpOverride, Measured, ChosenLibrary, PortableFallback, Conversion };
 std::string_view assignmentRuleName(AssignmentRule r); // "node override", ...
 
 struct NodeAssignment {

@@ -25,6 +25,10 @@ bool DeploymentPlan::hasFusedQuantizedOps() const {
 
 Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& model, const PlanOptions& o) {
     const std::string arch = o.arch.empty() ? hostArch() : o.arch;
+    if (o.library == "auto")
+        return makeError(ErrorKind::Usage,
+                         "--lib auto: the libraries are chosen by measuring the model's nodes on "
+                         "the board first (jobs::chooseLibrariesByMeasurement); no plan without them");
     auto lib = exporter::resolveKernelLibrary(o.library, arch, o.havePrebuiltXnnpack);
     if (!lib) return lib.error();
     auto plan = std::make_unique<DeploymentPlan>();
@@ -42,6 +46,9 @@ Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& m
     ao.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
     ao.opOverrides = o.opOverrides;
     ao.nodeOverrides = o.nodeOverrides;
+    if (o.measured)
+        for (const auto& [node, choice] : o.measured->nodes) ao.measured[node] = choice.chosen;
+    plan->measured = o.measured;
     auto adapted = adapt(plan->passes.graph, ao);
     if (!adapted) return adapted.error();
     plan->adaptation = std::move(*adapted);

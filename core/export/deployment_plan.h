@@ -7,6 +7,7 @@
 #include "adaptation.h"
 #include "concat_in_place.h"
 #include "fused_blocks.h"
+#include "measured_choice.h"
 #include "memory_planner.h"
 #include "passes/pass_manager.h"
 
@@ -28,6 +29,7 @@ struct PlanOptions {
     bool keepSnapshots = false;                        // every stage's graph (the studio, `plan --stages`)
     bool ioInArena = true;                             // what exports do; `plan --io-outside` shows the other
     ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
+    std::shared_ptr<const MeasuredChoice> measured;    // --lib auto: each measured node's choice
 };
 
 struct DeploymentPlan {
@@ -35,6 +37,7 @@ struct DeploymentPlan {
     Adaptation adaptation;               // library per node with its reason, layouts, conversions
     std::vector<FusedBlock> fusedBlocks; // point into adaptation.graph
     MemoryPlan memory;
+    std::shared_ptr<const MeasuredChoice> measured; // --lib auto: the measurements behind the choice
 
     // True when fuse_qdq made int8 operators (QConv, QGemm, QAdd, QAveragePool, QLookup).
     bool hasFusedQuantizedOps() const;

@@ -16,6 +16,7 @@ ExportOptions exportOptions(const DeploymentTarget& t) {
     o.havePrebuiltXnnpack = t.xnnpackAvailable();
     o.concatInPlace = t.concatInPlace;
     o.xnnpack = t.xnnpack;
+    o.measured = t.measured;
     return o;
 }
 

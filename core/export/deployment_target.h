@@ -29,6 +29,8 @@ struct DeploymentTarget {
     targets::Toolchain toolchain; // for that compiler (file empty: a native build)
     ConcatInPlace concatInPlace = ConcatInPlace::Auto;
     int threadsMax = 0; // cap for run_export --threads (0: none)
+    // library "auto" until jobs::chooseLibrariesByMeasurement measured; then "portable" and this
+    std::shared_ptr<const MeasuredChoice> measured;
 
     // The XNNPACK tree an export for this board links (kind "none" when there is none), with
     // how it was found, as `plan` and `boards` print it.

@@ -4,11 +4,13 @@
 #pragma once
 
 #include "concat_in_place.h"
+#include "measured_choice.h"
 #include "ir/graph.h"
 
 #include <QString>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,9 @@ struct ExportOptions {
     std::map<std::string, std::string> nodeOverrides;
     bool havePrebuiltXnnpack = false;
     ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
+    // --lib auto: the measurements behind each node's library (library is then "portable",
+    // the library of the nodes the measurements do not cover).
+    std::shared_ptr<const MeasuredChoice> measured;
     XnnpackLink xnnpack;
     QString outDir;     // -o
     bool force = false; // replace a non-empty folder

@@ -34,6 +34,7 @@ PlanOptions planOptions(const ExportOptions& o) {
     p.nodeOverrides = o.nodeOverrides;
     p.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
     p.concatInPlace = o.concatInPlace;
+    p.measured = o.measured;
     return p;
 }
 

@@ -62,6 +62,9 @@ QByteArray manifestJson(const ManifestInput& in) {
             node["rule"] = QString::fromLatin1(assignmentRuleName(it->second.rule).data());
             node["reason"] = str(it->second.reason);
             node["layout"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
+            if (in.options.measured)
+                if (auto m = in.options.measured->nodes.find(n->name); m != in.options.measured->nodes.end())
+                    node["measurement"] = nodeChoiceJson(m->second, in.options.measured->unit);
         }
         QJsonArray ins, outs;
         for (const ir::Value* v : n->inputs()) ins.append(v ? str(v->name) : QString());
@@ -90,7 +93,7 @@ QByteArray manifestJson(const ManifestInput& in) {
         auto it = in.model.metadata.find(key);
         return it == in.model.metadata.end() ? QString() : str(it->second);
     };
-    const QJsonObject root{
+    QJsonObject root{
         {"format", kExportFormat},
         {"embark_version", EMBARK_VERSION},
         // "name" is the file's base name, as run_export's meta line and the run store say it
@@ -103,7 +106,7 @@ QByteArray manifestJson(const ManifestInput& in) {
                      {"sha256", meta("sha256")},
                      {"opset", meta("opset")}}},
         {"export_hash", str(in.result.exportHash)},
-        {"library", str(in.options.library)},
+        {"library", str(in.options.measured ? std::string("auto") : in.options.library)},
         {"libraries", strings(in.adaptation.librariesUsed)},
         {"arch", str(in.options.arch)},
         {"board", str(in.options.board)},
@@ -124,6 +127,7 @@ QByteArray manifestJson(const ManifestInput& in) {
                                                                 {"api", str(in.options.xnnpack.api)}})
                                        : QJsonValue()},
     };
+    if (in.options.measured) root["auto"] = measuredChoiceJson(*in.options.measured);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);
 }
 

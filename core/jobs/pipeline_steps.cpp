@@ -1,6 +1,7 @@
 // The pipeline's steps (pipeline.h): each reads what the steps it needs left in the state and
 // adds its own part.
 #include "pipeline.h"
+#include "measure_libraries.h"
 #include "float_reference.h"
 #include "line_logger.h"
 #include "resolve_target.h"
@@ -114,6 +115,13 @@ Status importStep(PipelineState& s, StepContext& c) {
 }
 
 Status planStep(PipelineState& s, StepContext& c) {
+    if (s.target->library == "auto" && !s.plan) {
+        MeasureOptions mo;
+        mo.ssh = s.options.ssh;
+        mo.cancel = c.cancel;
+        mo.log = c.log;
+        EMBARK_TRY(chooseLibrariesByMeasurement(*s.graph, *s.target, mo));
+    }
     s.exportOptions = exporter::exportOptions(*s.target);
     s.exportOptions.sampleInputs = s.options.inputs;
     if (s.plan) {
