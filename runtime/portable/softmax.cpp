@@ -1,4 +1,4 @@
-// Softmax over the last axis with the vectorized exp of vmath.h: a row's maximum, then
+// Softmax over the last axis with the vectorized exp of vmath.h: a row's maximum (in lanes), then
 // e^(x - max) stored and summed in 16 partial sums (a vector of them, so the loop vectorizes
 // without reassociating a single float sum), then one multiply by the reciprocal.
 #include "portable.h"
@@ -12,10 +12,17 @@ namespace {
 constexpr int kLanes = 16;
 
 void softmax_row(const float* __restrict x, int64_t n, float* __restrict y) {
-    float m = -INFINITY;
-    for (int64_t i = 0; i < n; ++i) m = std::max(m, x[i]);
-    float lanes[kLanes] = {};
+    // The maximum in lanes too: one scalar max chain costs a compare's latency per value.
+    float top[kLanes];
+    std::fill(top, top + kLanes, -INFINITY);
     int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) top[l] = std::max(top[l], x[i + l]);
+    float m = -INFINITY;
+    for (int l = 0; l < kLanes; ++l) m = std::max(m, top[l]);
+    for (; i < n; ++i) m = std::max(m, x[i]);
+    float lanes[kLanes] = {};
+    i = 0;
     for (; i + kLanes <= n; i += kLanes)
         for (int l = 0; l < kLanes; ++l) {
             const float e = vmath::exp(x[i + l] - m);

@@ -1,0 +1,208 @@
+// A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
+// reductions over contiguous blocks, LayerNormalization, nearest Resize in one pass and Pad's
+// precomputed edge columns, each against a plain double loop written here. Exit 0 when every
+// case is within 1e-5 (relative to the largest expected value).
+#include "generic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <vector>
+
+namespace eg = embark::generic;
+
+namespace {
+
+std::vector<float> random_vector(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.f, 1.f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = dist(rng);
+    return v;
+}
+
+double relative_error(const std::vector<float>& got, const std::vector<double>& want) {
+    if (got.size() != want.size()) return INFINITY;
+    double diff = 0, ref = 1e-30;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const double d = std::fabs(got[i] - want[i]);
+        diff = std::isnan(d) ? INFINITY : std::max(diff, d);
+        ref = std::max(ref, std::fabs(want[i]));
+    }
+    return diff / ref;
+}
+
+int failures = 0, cases = 0;
+
+void report(const char* name, double error) {
+    ++cases;
+    const bool ok = error <= 1e-5;
+    if (!ok) ++failures;
+    std::printf("%-40s relative error %.2e %s\n", name, error, ok ? "ok" : "FAILED");
+}
+
+eg::Shape shape(std::initializer_list<int64_t> dims) {
+    eg::Shape s;
+    for (int64_t d : dims) s.d[s.rank++] = d;
+    return s;
+}
+
+// Reductions over the trailing axes of [outer][count] (an NCHW mean over H and W), with a
+// count that leaves a lane remainder and one longer than a lane block.
+void check_reduce_blocks() {
+    for (int64_t count : {int64_t{784}, int64_t{37}, int64_t{9001}}) {
+        const int64_t outer = 6;
+        const auto x = random_vector(static_cast<size_t>(outer * count), 3);
+        const eg::Shape s = shape({2, 3, count});
+        const bool axes[] = {false, false, true};
+        for (eg::ReduceOp op : {eg::ReduceOp::Mean, eg::ReduceOp::Sum, eg::ReduceOp::Max, eg::ReduceOp::Min}) {
+            std::vector<float> y(static_cast<size_t>(outer));
+            eg::reduce(op, x.data(), s, axes, y.data());
+            std::vector<double> want(y.size());
+            for (int64_t o = 0; o < outer; ++o) {
+                double acc = op == eg::ReduceOp::Max ? -INFINITY : op == eg::ReduceOp::Min ? INFINITY : 0.0;
+                for (int64_t i = 0; i < count; ++i) {
+                    const double v = x[static_cast<size_t>(o * count + i)];
+                    acc = op == eg::ReduceOp::Max   ? std::max(acc, v)
+                          : op == eg::ReduceOp::Min ? std::min(acc, v)
+                                                    : acc + v;
+                }
+                want[static_cast<size_t>(o)] = op == eg::ReduceOp::Mean ? acc / static_cast<double>(count) : acc;
+            }
+            char name[64];
+            const char* what = op == eg::ReduceOp::Mean  ? "mean"
+                               : op == eg::ReduceOp::Sum ? "sum"
+                               : op == eg::ReduceOp::Max ? "max"
+                                                         : "min";
+            std::snprintf(name, sizeof name, "reduce %s over %lld", what, static_cast<long long>(count));
+            report(name, relative_error(y, want));
+        }
+    }
+}
+
+void check_layer_norm() {
+    for (int64_t inner : {int64_t{768}, int64_t{45}}) {
+        const int64_t outer = 5;
+        auto x = random_vector(static_cast<size_t>(outer * inner), 4);
+        for (auto& v : x) v = 3.f + 2.f * v; // a mean far from 0
+        const auto scale = random_vector(static_cast<size_t>(inner), 5),
+                   bias = random_vector(static_cast<size_t>(inner), 6);
+        for (int variant = 0; variant < 3; ++variant) {
+            const float* sc = variant < 2 ? scale.data() : nullptr;
+            const float* bi = variant == 0 ? bias.data() : nullptr;
+            std::vector<float> y(x.size());
+            eg::layerNorm(x.data(), outer, inner, sc, bi, 1e-5f, y.data());
+            std::vector<double> want(y.size());
+            for (int64_t o = 0; o < outer; ++o) {
+                const float* r = x.data() + o * inner;
+                double mean = 0, var = 0;
+                for (int64_t i = 0; i < inner; ++i) mean += r[i];
+                mean /= static_cast<double>(inner);
+                for (int64_t i = 0; i < inner; ++i) var += (r[i] - mean) * (r[i] - mean);
+                var /= static_cast<double>(inner);
+                for (int64_t i = 0; i < inner; ++i)
+                    want[static_cast<size_t>(o * inner + i)] =
+                        (r[i] - mean) / std::sqrt(var + 1e-5) * (sc ? sc[i] : 1.0) + (bi ? bi[i] : 0.0);
+            }
+            char name[64];
+            std::snprintf(name, sizeof name, "layernorm %lld %s", static_cast<long long>(inner),
+                          variant == 0   ? "scale+bias"
+                          : variant == 1 ? "scale"
+                                         : "plain");
+            report(name, relative_error(y, want));
+        }
+    }
+}
+
+// Nearest Resize of [n][c][h][w] by per-axis index lists (as the emitter computes them).
+void check_resize_nearest(const char* name, eg::Shape in, eg::Shape out, bool last_int_factor) {
+    std::vector<eg::ResizeAxis> axes(static_cast<size_t>(in.rank));
+    for (int a = 0; a < in.rank; ++a) {
+        if (in.d[a] == out.d[a]) continue;
+        axes[static_cast<size_t>(a)].taps = 1;
+        for (int64_t o = 0; o < out.d[a]; ++o) {
+            // asymmetric floor (an integer factor repeats), or a rounded half-pixel source
+            const double src = last_int_factor ? static_cast<double>(o) * in.d[a] / out.d[a]
+                                               : std::round((o + 0.5) * in.d[a] / out.d[a] - 0.5);
+            axes[static_cast<size_t>(a)].index.push_back(
+                std::clamp<int64_t>(static_cast<int64_t>(std::floor(src)), 0, in.d[a] - 1));
+            axes[static_cast<size_t>(a)].weight.push_back(1.f);
+        }
+    }
+    const auto x = random_vector(static_cast<size_t>(in.count()), 7);
+    std::vector<float> y(static_cast<size_t>(out.count())),
+        scratch(static_cast<size_t>(eg::resizeScratchFloats(in, out)));
+    eg::resize(x.data(), in, axes.data(), out, y.data(), scratch.data());
+    std::vector<double> want(y.size());
+    int64_t idx[eg::kMaxRank] = {};
+    for (size_t o = 0; o < want.size(); ++o) {
+        int64_t src = 0;
+        for (int a = 0; a < in.rank; ++a) {
+            const auto& ax = axes[static_cast<size_t>(a)];
+            src = src * in.d[a] + (ax.index.empty() ? idx[a] : ax.index[static_cast<size_t>(idx[a])]);
+        }
+        want[o] = x[static_cast<size_t>(src)];
+        for (int a = in.rank - 1; a >= 0; --a) {
+            if (++idx[a] < out.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+    report(name, relative_error(y, want));
+}
+
+void check_pad(const char* name, eg::PadMode mode, const std::vector<int64_t>& pads) {
+    const eg::Shape in = shape({2, 3, 7, 9});
+    eg::Shape out = in;
+    for (int a = 0; a < 4; ++a) out.d[a] += pads[static_cast<size_t>(a)] + pads[static_cast<size_t>(a + 4)];
+    const auto x = random_vector(static_cast<size_t>(in.count()), 8);
+    std::vector<float> y(static_cast<size_t>(out.count()));
+    eg::pad(x.data(), in, pads.data(), mode, 0.5f, out, y.data());
+    std::vector<double> want(y.size());
+    int64_t idx[4] = {};
+    for (size_t o = 0; o < want.size(); ++o) {
+        int64_t src = 0;
+        bool inside = true;
+        for (int a = 0; a < 4; ++a) {
+            const int64_t n = in.d[a];
+            int64_t i = idx[a] - pads[static_cast<size_t>(a)];
+            if (i < 0 || i >= n) {
+                if (mode == eg::PadMode::Constant)
+                    inside = false;
+                else if (mode == eg::PadMode::Edge)
+                    i = std::clamp<int64_t>(i, 0, n - 1);
+                else if (mode == eg::PadMode::Wrap)
+                    i = ((i % n) + n) % n;
+                else
+                    while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+            }
+            src = src * n + i;
+        }
+        want[o] = inside ? x[static_cast<size_t>(src)] : 0.5;
+        for (int a = 3; a >= 0; --a) {
+            if (++idx[a] < out.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+    report(name, relative_error(y, want));
+}
+
+} // namespace
+
+int main() {
+    check_reduce_blocks();
+    check_layer_norm();
+    check_resize_nearest("resize nearest x2 (repeat)", shape({1, 3, 5, 6}), shape({1, 3, 10, 12}), true);
+    check_resize_nearest("resize nearest x3 (repeat)", shape({2, 2, 4, 5}), shape({2, 2, 12, 15}), true);
+    check_resize_nearest("resize nearest x4 on W only", shape({1, 4, 3, 5}), shape({1, 4, 3, 20}), true);
+    check_resize_nearest("resize nearest x2 on H only", shape({1, 4, 3, 5}), shape({1, 4, 6, 5}), true);
+    check_resize_nearest("resize nearest 5x7 -> 11x9 half-pixel", shape({1, 2, 5, 7}), shape({1, 2, 11, 9}), false);
+    check_resize_nearest("resize nearest down 8x8 -> 3x5", shape({1, 2, 8, 8}), shape({1, 2, 3, 5}), false);
+    check_pad("pad reflect 3", eg::PadMode::Reflect, {0, 0, 3, 3, 0, 0, 3, 3});
+    check_pad("pad reflect uneven with channels", eg::PadMode::Reflect, {0, 1, 2, 1, 0, 2, 1, 4});
+    check_pad("pad edge", eg::PadMode::Edge, {0, 0, 2, 5, 0, 0, 3, 1});
+    check_pad("pad wrap", eg::PadMode::Wrap, {0, 0, 1, 2, 0, 0, 2, 1});
+    check_pad("pad constant with a crop", eg::PadMode::Constant, {0, 0, 2, -2, 0, 0, -1, 3});
+    std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
+    return failures == 0 ? 0 : 1;
+}
