@@ -75,6 +75,17 @@ void check_conv(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::Thr
     report(name, relative_error(y, want));
 }
 
+// A convolution that must take the Regions path (most of its taps in the padding).
+void check_conv_regions(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::ThreadPool* pool) {
+    if (ep::pack_conv2d(s, random_vector(size_t(s.out_c) * (s.in_c / s.groups) * s.kernel_h * s.kernel_w, 2).data(),
+                        nullptr)
+            .path != ep::ConvPath::Regions) {
+        report(name, INFINITY);
+        return;
+    }
+    check_conv(name, s, act, pool);
+}
+
 // A 1-D convolution in the model's layout [batch][C][W] through conv2d_channels_first (the
 // layers the emitter sees as 1 x W images), ConvTranspose too, against direct sums.
 void check_conv1d(const char* name, int batch, int in_c, int in_w, int out_c, int k, int stride, int dilation,
@@ -271,6 +282,17 @@ int main() {
         check_conv("conv 7x7/2 3->37", {1, 17, 15, 3, 37, 7, 7, 2, 2, 1, 1, 3, 3, 2, 3, 1}, ep::Act::None, pool);
         check_conv("conv 3x3 dilation 2 batch 2", {2, 8, 8, 5, 20, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, ep::Act::Clamp,
                    pool);
+        // Most taps in the padding (the Regions path): dilation 6 on 9x10, dilation 4 with stride 2,
+        // only the centre tap reaching the input (grouped, batch 2), and rectangles that no tap
+        // reaches (pads wider than the kernel).
+        check_conv_regions("conv 3x3 dilation 6 regions 24->40", {1, 9, 10, 24, 40, 3, 3, 1, 1, 6, 6, 6, 6, 6, 6, 1},
+                           ep::Act::Relu, pool);
+        check_conv_regions("conv 3x3/2 dilation 4 regions", {1, 11, 9, 8, 20, 3, 3, 2, 2, 4, 4, 4, 4, 4, 4, 1},
+                           ep::Act::None, pool);
+        check_conv_regions("conv 3x3 dilation 12 centre only g2 batch 2",
+                           {2, 7, 7, 16, 24, 3, 3, 1, 1, 12, 12, 12, 12, 12, 12, 2}, ep::Act::Clamp, pool);
+        check_conv_regions("conv 3x3/2 pads 5 (regions without taps)",
+                           {1, 4, 5, 20, 12, 3, 3, 2, 2, 1, 1, 5, 5, 5, 5, 1}, ep::Act::Clamp, pool);
         check_conv("grouped 3x3 4 groups", {1, 6, 6, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, ep::Act::None, pool);
         check_conv("pointwise 24->144", {1, 6, 7, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Clamp, pool);
         check_conv("depthwise 3x3/2 96", {1, 9, 9, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, ep::Act::Relu, pool);
