@@ -1,6 +1,7 @@
 // Straightforward loops over precomputed strides; the long-tail ops are rarely hot, so
 // clarity wins over tiling here (the hot ops live in the portable/ and xnnpack/ runtimes).
 #include "generic.h"
+#include "vmath.h" // the portable runtime's vectorizable exp (an export has both folders in kernels/portable)
 
 #include <algorithm>
 #include <cmath>
@@ -529,6 +530,47 @@ void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const
 }
 
 void softmax(const float* in, int64_t outer, int64_t axisLen, int64_t inner, bool log, float* out) {
+    if (inner > 1) {
+        // A middle axis: [axisLen][inner] per outer index, each pass a vector loop over the inner
+        // values (their maxima, e^(x - max) and sums in float, vmath.h's exp), no strided walk.
+        std::vector<float> top(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
+        float* __restrict m = top.data();
+        float* __restrict s = sum.data();
+        for (int64_t o = 0; o < outer; ++o) {
+            const float* x = in + o * axisLen * inner;
+            float* y = out + o * axisLen * inner;
+            std::fill(m, m + inner, -std::numeric_limits<float>::infinity());
+            std::fill(s, s + inner, 0.f);
+            for (int64_t i = 0; i < axisLen; ++i) {
+                const float* __restrict xi = x + i * inner;
+                for (int64_t k = 0; k < inner; ++k) m[k] = std::max(m[k], xi[k]);
+            }
+            for (int64_t i = 0; i < axisLen; ++i) {
+                const float* __restrict xi = x + i * inner;
+                float* __restrict yi = y + i * inner;
+                for (int64_t k = 0; k < inner; ++k) {
+                    const float e = embark::portable::vmath::exp(xi[k] - m[k]);
+                    s[k] += e;
+                    if (!log) yi[k] = e;
+                }
+            }
+            if (log) {
+                for (int64_t k = 0; k < inner; ++k) s[k] = m[k] + std::log(s[k]);
+                for (int64_t i = 0; i < axisLen; ++i) {
+                    const float* __restrict xi = x + i * inner;
+                    float* __restrict yi = y + i * inner;
+                    for (int64_t k = 0; k < inner; ++k) yi[k] = xi[k] - s[k];
+                }
+            } else {
+                for (int64_t k = 0; k < inner; ++k) s[k] = 1.f / s[k];
+                for (int64_t i = 0; i < axisLen; ++i) {
+                    float* __restrict yi = y + i * inner;
+                    for (int64_t k = 0; k < inner; ++k) yi[k] *= s[k];
+                }
+            }
+        }
+        return;
+    }
     for (int64_t o = 0; o < outer; ++o)
         for (int64_t k = 0; k < inner; ++k) {
             const float* x = in + o * axisLen * inner + k;

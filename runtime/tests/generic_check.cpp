@@ -1,7 +1,7 @@
 // A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
-// reductions over contiguous blocks, LayerNormalization, nearest Resize in one pass and Pad's
-// precomputed edge columns, each against a plain double loop written here. Exit 0 when every
-// case is within 1e-5 (relative to the largest expected value).
+// reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass and
+// Pad's precomputed edge columns, each against a plain double loop written here. Exit 0 when every case is within 1e-5
+// (relative to the largest expected value).
 #include "generic.h"
 
 #include <algorithm>
@@ -115,6 +115,34 @@ void check_layer_norm() {
     }
 }
 
+// Softmax and LogSoftmax over a middle axis ([outer][axis][inner], inner > 1: the vector path)
+// and the last one (inner == 1).
+void check_softmax() {
+    for (int64_t inner : {int64_t{37}, int64_t{128}, int64_t{1}})
+        for (bool log : {false, true}) {
+            const int64_t outer = 3, len = 19;
+            auto x = random_vector(static_cast<size_t>(outer * len * inner), 9);
+            for (auto& v : x) v *= 8.f;
+            std::vector<float> y(x.size());
+            eg::softmax(x.data(), outer, len, inner, log, y.data());
+            std::vector<double> want(y.size());
+            for (int64_t o = 0; o < outer; ++o)
+                for (int64_t k = 0; k < inner; ++k) {
+                    const float* xi = x.data() + o * len * inner + k;
+                    double m = -INFINITY, sum = 0;
+                    for (int64_t i = 0; i < len; ++i) m = std::max(m, double(xi[i * inner]));
+                    for (int64_t i = 0; i < len; ++i) sum += std::exp(xi[i * inner] - m);
+                    for (int64_t i = 0; i < len; ++i)
+                        want[static_cast<size_t>(o * len * inner + k + i * inner)] =
+                            log ? xi[i * inner] - m - std::log(sum) : std::exp(xi[i * inner] - m) / sum;
+                }
+            char name[64];
+            std::snprintf(name, sizeof name, "%s inner %lld", log ? "logsoftmax" : "softmax",
+                          static_cast<long long>(inner));
+            report(name, relative_error(y, want));
+        }
+}
+
 // Nearest Resize of [n][c][h][w] by per-axis index lists (as the emitter computes them).
 void check_resize_nearest(const char* name, eg::Shape in, eg::Shape out, bool last_int_factor) {
     std::vector<eg::ResizeAxis> axes(static_cast<size_t>(in.rank));
@@ -192,6 +220,7 @@ void check_pad(const char* name, eg::PadMode mode, const std::vector<int64_t>& p
 int main() {
     check_reduce_blocks();
     check_layer_norm();
+    check_softmax();
     check_resize_nearest("resize nearest x2 (repeat)", shape({1, 3, 5, 6}), shape({1, 3, 10, 12}), true);
     check_resize_nearest("resize nearest x3 (repeat)", shape({2, 2, 4, 5}), shape({2, 2, 12, 15}), true);
     check_resize_nearest("resize nearest x4 on W only", shape({1, 4, 3, 5}), shape({1, 4, 3, 20}), true);
