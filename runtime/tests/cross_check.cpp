@@ -251,6 +251,27 @@ void check_binary_streams(ep::ThreadPool* pool) {
     report("binary max per-row broadcast", relative_error(y, want));
 }
 
+// Softmax over rows (the lane maximum, e^(x - max) without denormal results): rows of 128 and of
+// 37 (lane remainders), values spread over +-60 so that some e^(x - max) underflow.
+void check_softmax(ep::ThreadPool* pool) {
+    for (int n : {128, 37}) {
+        const int rows = 70;
+        auto x = random_vector(size_t(rows) * n, 12);
+        for (auto& v : x) v *= 60.f;
+        std::vector<float> y(x.size());
+        ep::softmax(x.data(), rows, n, y.data(), pool);
+        std::vector<double> want(y.size());
+        for (int r = 0; r < rows; ++r) {
+            const float* xr = x.data() + size_t(r) * n;
+            double m = -INFINITY, sum = 0;
+            for (int i = 0; i < n; ++i) m = std::max(m, double(xr[i]));
+            for (int i = 0; i < n; ++i) sum += std::exp(xr[i] - m);
+            for (int i = 0; i < n; ++i) want[size_t(r) * n + i] = std::exp(xr[i] - m) / sum;
+        }
+        report(n == 128 ? "softmax rows of 128" : "softmax rows of 37", relative_error(y, want));
+    }
+}
+
 void check_max_pool(ep::ThreadPool* pool) {
     const ep::Pool2DShape s{1, 9, 9, 24, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1};
     const auto x = random_vector(size_t(9) * 9 * 24, 9);
@@ -340,6 +361,7 @@ int main() {
         check_binary(pool);
         check_binary_streams(pool);
         check_max_pool(pool);
+        check_softmax(pool);
     }
     std::printf("cross_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
