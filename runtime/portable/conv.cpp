@@ -430,10 +430,14 @@ void run_regions(const Conv2D& op, const float* input, float* output, ThreadPool
         const std::array<int, 6>& b = op.region_box[i];
         const int taps = b[4] * b[5];
         const int64_t pixels = static_cast<int64_t>(s.batch) * r.out_h * r.out_w;
+        // One rectangle (a dilation that only the centre tap survives) is the whole output:
+        // computed in place unless the output is a channel range of a wider tensor.
+        const bool direct = op.regions.size() == 1 && stride == s.out_c;
+        float* dst = direct ? output : scratch;
         if (taps == 0) {
             for (int64_t p = 0; p < pixels; ++p) {
-                std::memcpy(scratch + p * s.out_c, op.zero_bias.data(), pixel_bytes);
-                apply_activation(op.act, scratch + p * s.out_c, static_cast<size_t>(s.out_c));
+                std::memcpy(dst + p * s.out_c, op.zero_bias.data(), pixel_bytes);
+                apply_activation(op.act, dst + p * s.out_c, static_cast<size_t>(s.out_c));
             }
         } else {
             if (r.indirection_input != input || r.indirection.empty()) {
@@ -448,8 +452,9 @@ void run_regions(const Conv2D& op, const float* input, float* output, ThreadPool
                 });
                 r.indirection_input = input;
             }
-            run_indirect(r, taps, s.in_c / s.groups, scratch, pool);
+            run_indirect(r, taps, s.in_c / s.groups, dst, pool);
         }
+        if (direct) continue;
         parallel_for(
             pool, static_cast<int64_t>(s.batch) * r.out_h,
             [&](int64_t begin, int64_t end) {
