@@ -1018,6 +1018,25 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
 }
 
 void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
+    if (p.spatial == 1) { // [N][C][W] rows (a raw-audio network's pools): no index arithmetic per tap
+        const int64_t w = p.in[0], ow = p.out[0], k = p.kernel[0], stride = p.stride[0], dil = p.dilation[0];
+        const int64_t before = p.pads[0], after = p.pads[1];
+        for (int64_t nc = 0; nc < p.batch * p.inC; ++nc) {
+            const float* xr = x + nc * w;
+            float* yr = y + nc * ow;
+            for (int64_t o = 0; o < ow; ++o) {
+                float acc = isMax ? -INFINITY : 0.f;
+                int64_t counted = 0;
+                for (int64_t t = 0, i = o * stride - before; t < k; ++t, i += dil) {
+                    const bool inside = i >= 0 && i < w;
+                    counted += (countIncludePad ? i >= -before && i < w + after : inside) ? 1 : 0;
+                    if (inside) acc = isMax ? std::max(acc, xr[i]) : acc + xr[i];
+                }
+                yr[o] = isMax ? acc : (counted ? acc / static_cast<float>(counted) : 0.f);
+            }
+        }
+        return;
+    }
     const int64_t inSp = spatialCount(p.in, p.spatial), outSp = spatialCount(p.out, p.spatial);
     const int64_t taps = spatialCount(p.kernel, p.spatial);
     for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)

@@ -143,6 +143,46 @@ void check_softmax() {
         }
 }
 
+// 1-D pools of [N][C][W] (max and average, pads, dilation, count_include_pad both ways).
+void check_pool1d() {
+    for (int variant = 0; variant < 4; ++variant) {
+        eg::ConvNd p;
+        p.spatial = 1;
+        p.batch = 2;
+        p.inC = p.outC = 3;
+        p.in[0] = 53;
+        p.kernel[0] = variant < 2 ? 4 : 3;
+        p.stride[0] = variant < 2 ? 4 : 2;
+        p.dilation[0] = variant == 3 ? 2 : 1;
+        p.pads[0] = variant == 0 ? 0 : 1;
+        p.pads[1] = variant == 0 ? 0 : 2;
+        p.out[0] = (p.in[0] + p.pads[0] + p.pads[1] - p.dilation[0] * (p.kernel[0] - 1) - 1) / p.stride[0] + 1;
+        const bool isMax = variant % 2 == 0, includePad = variant == 3;
+        const auto x = random_vector(static_cast<size_t>(p.batch * p.inC * p.in[0]), 10);
+        std::vector<float> y(static_cast<size_t>(p.batch * p.inC * p.out[0]));
+        eg::poolNd(p, isMax, includePad, x.data(), y.data());
+        std::vector<double> want(y.size());
+        for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)
+            for (int64_t o = 0; o < p.out[0]; ++o) {
+                double acc = isMax ? -INFINITY : 0.0;
+                int64_t counted = 0;
+                for (int64_t t = 0; t < p.kernel[0]; ++t) {
+                    const int64_t i = o * p.stride[0] - p.pads[0] + t * p.dilation[0];
+                    const bool inside = i >= 0 && i < p.in[0];
+                    if (includePad ? i >= -p.pads[0] && i < p.in[0] + p.pads[1] : inside) ++counted;
+                    if (inside) {
+                        const double v = x[static_cast<size_t>(nc * p.in[0] + i)];
+                        acc = isMax ? std::max(acc, v) : acc + v;
+                    }
+                }
+                want[static_cast<size_t>(nc * p.out[0] + o)] = isMax ? acc : acc / static_cast<double>(counted);
+            }
+        const char* names[] = {"maxpool1d k4/4", "avgpool1d k4/4 pads", "maxpool1d k3/2 pads",
+                               "avgpool1d k3/2 dilation 2 include pad"};
+        report(names[variant], relative_error(y, want));
+    }
+}
+
 // Nearest Resize of [n][c][h][w] by per-axis index lists (as the emitter computes them).
 void check_resize_nearest(const char* name, eg::Shape in, eg::Shape out, bool last_int_factor) {
     std::vector<eg::ResizeAxis> axes(static_cast<size_t>(in.rank));
@@ -221,6 +261,7 @@ int main() {
     check_reduce_blocks();
     check_layer_norm();
     check_softmax();
+    check_pool1d();
     check_resize_nearest("resize nearest x2 (repeat)", shape({1, 3, 5, 6}), shape({1, 3, 10, 12}), true);
     check_resize_nearest("resize nearest x3 (repeat)", shape({2, 2, 4, 5}), shape({2, 2, 12, 15}), true);
     check_resize_nearest("resize nearest x4 on W only", shape({1, 4, 3, 5}), shape({1, 4, 3, 20}), true);
