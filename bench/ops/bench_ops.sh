@@ -15,6 +15,9 @@
 # The default grid (~90 configs) takes about 15 minutes on 2 cores; --quick (~27) about 5.
 # Environment: EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-ops (exports, builds,
 #   results; reused by REUSE=1)  ORT_CACHE=~/.cache/embark/onnxruntime-node-1.30  ROUNDS=3
+#   BASE_RUNTIME=DIR: a second portable export of each config with the kernels of DIR (a copy of
+#   runtime/ from an older commit, given to embark-cli as EMBARK_RUNTIME_DIR), timed in the same
+#   rounds, so the table shows the ratios before and after side by side from one run.
 # Builds go through ccache when it is installed (the kernels are the same in every export).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +25,7 @@ root=$(cd "$here/../.." && pwd)
 cli=${EMBARK_CLI:-"$root/build/app/cli/embark-cli"}
 work=${BENCH_DIR:-/tmp/embark-bench-ops}
 rounds=${ROUNDS:-3}
+base_rt=${BASE_RUNTIME:-}
 ort_cache=${ORT_CACHE:-"${XDG_CACHE_HOME:-$HOME/.cache}/embark/onnxruntime-node-1.30"}
 py=/usr/bin/python3
 gen_args=()
@@ -77,8 +81,16 @@ while IFS=$'\t' read -r name desc; do
             tail -5 "$work/build.log" >&2
         fi
     fi
+    if [ "$status" = ok ] && [ -n "$base_rt" ] &&
+        { [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir-base/build/run_export" ]; }; then
+        if ! EMBARK_RUNTIME_DIR="$base_rt" "$cli" export "$m/model.onnx" --lib portable -o "$dir-base" --force \
+            "${cli_inputs[@]}" > "$work/export.log" 2>&1 ||
+            ! "$cli" build "$dir-base" --jobs 2 --quiet > "$work/build.log" 2>&1; then
+            status="base-failed"
+        fi
+    fi
     if [ "$status" != ok ]; then
-        printf '%s\t%s\t-\t-\t%s\n' "$name" "$desc" "$status" >> "$work/results.txt"
+        printf '%s\t%s\t-\t-\t%s\t-\n' "$name" "$desc" "$status" >> "$work/results.txt"
         echo "bench_ops: $name: $status" >&2
         continue
     fi
@@ -90,8 +102,12 @@ while IFS=$'\t' read -r name desc; do
     first_ms=$(summary "$work/check.jsonl" | cut -d: -f1 || echo 10)
     iters=$("$py" -c "import sys; print(max(5, min(50, int(300 / max(float(sys.argv[1]), 1e-3)))))" "$first_ms")
     warm=$(( iters / 5 + 1 ))
-    p=() o=()
+    p=() o=() b=()
     for r in $(seq "$rounds"); do
+        if [ -n "$base_rt" ]; then
+            "$dir-base/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" > "$work/run.jsonl"
+            b+=("$(summary "$work/run.jsonl")")
+        fi
         # Into files, never a pipe: a reader started beside the run would take a core.
         "$dir/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" > "$work/run.jsonl"
         p+=("$(summary "$work/run.jsonl")")
@@ -103,7 +119,8 @@ while IFS=$'\t' read -r name desc; do
             { status="ort-failed: $(head -c 120 "$work/ort.err")"; break; }
         o+=("$("$py" "$here/ort_profile_ms.py" "$(ls "$work"/ortprof*.json | head -1)" "$warm" | tr ' ' :)")
     done
-    printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$desc" "${p[*]:-}" "${o[*]:-}" "$status" >> "$work/results.txt"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$desc" "${p[*]:-}" "${o[*]:-}" "$status" "${b[*]:--}" \
+        >> "$work/results.txt"
     "$py" "$here/ops_summary.py" --row "$work/results.txt"
 done < "$work/configs.txt"
 

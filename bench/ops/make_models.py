@@ -5,7 +5,9 @@
 #   make_models.py OUT [--quick] [--only SUBSTRING]
 # The grid covers the ops the portable library implements, at shapes and attributes the model
 # zoo does not stress (1-D convolutions with long kernels, large dilations, Resize in every mode
-# and coordinate transformation, ...). --quick keeps one or two configs per op family.
+# and coordinate transformation, ...), plus two whole models from outside the zoo (a segmentation
+# net with an ASPP head and a bilinear Resize, a raw-audio 1-D CNN). --quick keeps one or two
+# configs per op family and the two models.
 import argparse
 import os
 import sys
@@ -97,6 +99,83 @@ def resize(x, mode, ctm, scale=None, sizes=None, nearest_mode=None, cubic=None):
             consts = [("roi", np.array([], np.float32)), ("scales", np.array([1, 1, scale, scale], np.float32))]
         return single("Resize", [("x", x)], consts, None, attrs), [x]
     return build
+
+
+class Net:
+    """A small whole model built node by node (bench/ops' two models from outside the zoo)."""
+
+    def __init__(self, rng, x_shape):
+        self.rng, self.nodes, self.inits, self.n = rng, [], [], 0
+        self.x_shape = x_shape
+
+    def name(self, base):
+        self.n += 1
+        return "%s_%d" % (base, self.n)
+
+    def const(self, arr):
+        n = self.name("c")
+        self.inits.append(tensor(n, arr))
+        return n
+
+    def op(self, op, inputs, **attrs):
+        out = self.name(op.lower())
+        self.nodes.append(helper.make_node(op, inputs, [out], name=out, **attrs))
+        return out
+
+    def conv(self, x, cin, cout, k, stride=1, dil=1, relu=True):
+        nd = len(self.x_shape) - 2
+        ks = [k] * nd
+        w = self.const(rng_weights(self.rng, [cout, cin] + ks, cin * k ** nd))
+        b = self.const((0.1 * self.rng.standard_normal([cout])).astype(np.float32))
+        y = self.op("Conv", [x, w, b], kernel_shape=ks, strides=[stride] * nd, dilations=[dil] * nd,
+                    pads=[(k - 1) * dil // 2] * (2 * nd))
+        return self.op("Relu", [y]) if relu else y
+
+    def model(self, y):
+        graph = helper.make_graph(self.nodes, "net", [helper.make_tensor_value_info("x", TensorProto.FLOAT, self.x_shape)],
+                                  [helper.make_tensor_value_info(y, TensorProto.FLOAT, None)], self.inits)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+        model.ir_version = 8
+        model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+        inferred = {vi.name: vi for vi in model.graph.value_info}
+        if y in inferred:
+            model.graph.output[0].CopyFrom(inferred[y])
+        onnx.checker.check_model(model, full_check=True)
+        return model, [self.x_shape]
+
+
+def segmentation_aspp(rng):
+    """DeepLab-V3-like: a stride-8 encoder, an ASPP head (1x1 and 3x3 dilations 6, 12, 18 over
+    32x32, an image-pooling branch), a 1x1 classifier to 21 classes, bilinear x8 to 256x256."""
+    n = Net(rng, [1, 3, 256, 256])
+    x = n.conv("x", 3, 32, 3, 2)
+    x = n.conv(x, 32, 64, 3, 2)
+    x = n.conv(x, 64, 128, 3, 2)
+    x = n.conv(x, 128, 256, 3)
+    branches = [n.conv(x, 256, 128, 1)] + [n.conv(x, 256, 128, 3, dil=d) for d in (6, 12, 18)]
+    pooled = n.conv(n.op("GlobalAveragePool", [x]), 256, 128, 1)
+    branches.append(n.op("Resize", [pooled, n.const(np.array([], np.float32)),
+                                    n.const(np.array([1, 1, 32, 32], np.float32))], mode="nearest"))
+    y = n.conv(n.op("Concat", branches, axis=1), 5 * 128, 128, 1)
+    y = n.conv(y, 128, 21, 1, relu=False)
+    y = n.op("Resize", [y, n.const(np.array([], np.float32)), n.const(np.array([1, 1, 8, 8], np.float32))],
+             mode="linear", coordinate_transformation_mode="half_pixel")
+    return n.model(y)
+
+
+def audio_cnn(rng):
+    """M5-like raw-audio classifier: 1 s at 16 kHz, an 80-tap stride-4 first layer, 3-tap layers
+    with max pools, a global average and a 35-way classifier."""
+    n = Net(rng, [1, 1, 16000])
+    x = n.conv("x", 1, 128, 80, 4)
+    x = n.op("MaxPool", [x], kernel_shape=[4], strides=[4])
+    for cin, cout in ((128, 128), (128, 256), (256, 512)):
+        x = n.conv(x, cin, cout, 3)
+        x = n.op("MaxPool", [x], kernel_shape=[4], strides=[4])
+    x = n.op("Reshape", [n.op("GlobalAveragePool", [x]), n.const(np.array([1, 512], np.int64))])
+    w = n.const(rng_weights(rng, [35, 512], 512))
+    y = n.op("Gemm", [x, w, n.const(np.zeros([35], np.float32))], transB=1)
+    return n.model(y)
 
 
 def make_grid():
@@ -244,6 +323,9 @@ def make_grid():
     g.add("pad_reflect", "Pad reflect 3 [1,32,128,128]",
           op_model("Pad", [[1, 32, 128, 128]], [("pads", np.array([0, 0, 3, 3, 0, 0, 3, 3], np.int64))],
                    attrs=dict(mode="reflect")))
+    # ---- whole models from outside the zoo ----
+    g.add("model_seg_aspp", "Segmentation ASPP d6/12/18 + bilinear x8, 256x256", segmentation_aspp, True)
+    g.add("model_audio_cnn", "Raw-audio 1-D CNN (M5-like), 16000 samples", audio_cnn, True)
     return g
 
 

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # Reads bench_ops.sh's results (NAME<TAB>description<TAB>portable MEDIAN:MIN ms per round<TAB>ORT
-# MEDIAN:MIN ms per round<TAB>status) and prints the table: the median over rounds of the
-# medians, the ratio portable / ORT of those, the ratio of the minimums beside it, a flag on every
-# config whose median ratio is above 1.25x or whose check failed, then the geomeans.
+# MEDIAN:MIN ms per round<TAB>status[<TAB>base portable MEDIAN:MIN ms per round]) and prints the
+# table: the median over rounds of the medians, the ratio portable / ORT of those, the ratio of the
+# minimums beside it, with BASE_RUNTIME the base export's median ratio to ORT ("before"), a flag on
+# every config whose median ratio is above 1.25x or whose check failed, then the geomeans.
 #   ops_summary.py RESULTS        the whole table
 #   ops_summary.py --row RESULTS  its last row only (printed as the benchmark goes)
 import math
@@ -13,7 +14,9 @@ FLAG = 1.25
 
 
 def parse(line):
-    name, desc, p, o, status = line.rstrip("\n").split("\t")
+    fields = line.rstrip("\n").split("\t")
+    name, desc, p, o, status = fields[:5]
+    base = fields[5] if len(fields) > 5 else "-"
     def fig(text):
         if text in ("", "-"):
             return None, None
@@ -21,10 +24,11 @@ def parse(line):
         return statistics.median(float(a) for a, _ in pairs), min(float(b) for _, b in pairs)
     pm, pmin = fig(p)
     om, omin = fig(o)
-    return name, desc, pm, om, status, (pmin / omin if pmin and omin else None)
+    bm, _ = fig(base)
+    return name, desc, pm, om, status, (pmin / omin if pmin and omin else None), (bm / om if bm and om else None)
 
 
-def row(name, desc, pm, om, status, min_ratio):
+def row(name, desc, pm, om, status, min_ratio, before=None, pad=False):
     ratio = pm / om if pm and om else None
     flag = ""
     if status != "ok":
@@ -34,7 +38,9 @@ def row(name, desc, pm, om, status, min_ratio):
     fmt = lambda v: "%10.3f" % v if v is not None else "%10s" % "-"
     r = "%7.2fx" % ratio if ratio is not None else "%8s" % "-"
     rm = "%7.2fx" % min_ratio if min_ratio is not None else "%8s" % "-"
-    return "%-22s %-50s %s %s %s %s  %s" % (name, desc[:50], fmt(pm), fmt(om), r, rm, flag), (ratio, min_ratio), status == "ok"
+    b = "%7.2fx " % before if before is not None else ("%8s " % "-" if pad else "")
+    return ("%-22s %-50s %s%s %s %s %s  %s" % (name, desc[:50], b, fmt(pm), fmt(om), r, rm, flag), (ratio, min_ratio, before),
+            status == "ok")
 
 
 def main():
@@ -43,13 +49,18 @@ def main():
     path = args[-1]
     lines = [l for l in open(path) if l.strip()]
     if only_last:
-        print(row(*parse(lines[-1]))[0], flush=True)
+        parsed = parse(lines[-1])
+        print(row(*parsed, pad=parsed[6] is not None)[0], flush=True)
         return 0
-    print("%-22s %-50s %10s %10s %8s %8s" % ("config", "what", "portable", "ORT", "ratio", "min"))
-    print("%-22s %-50s %10s %10s %8s %8s" % ("", "", "ms", "ms", "medians", "ratio"))
-    ratios, min_ratios, slow, failed = [], [], [], []
+    has_base = any(parse(l)[6] is not None for l in lines)
+    b1, b2 = ("%8s " % "before", "%8s " % "ratio") if has_base else ("", "")
+    print("%-22s %-50s %s%10s %10s %8s %8s" % ("config", "what", b1, "portable", "ORT", "ratio", "min"))
+    print("%-22s %-50s %s%10s %10s %8s %8s" % ("", "", b2, "ms", "ms", "medians", "ratio"))
+    ratios, min_ratios, befores, slow, failed = [], [], [], [], []
     for l in lines:
-        text, (ratio, min_ratio), ok = row(*parse(l))
+        text, (ratio, min_ratio, before), ok = row(*parse(l), pad=has_base)
+        if before is not None:
+            befores.append(before)
         print(text)
         if min_ratio is not None:
             min_ratios.append(min_ratio)
@@ -64,6 +75,10 @@ def main():
         geo_min = math.exp(sum(math.log(r) for r in min_ratios) / len(min_ratios))
         print("\n%d configs timed, geomean %.2fx ORT (of the minimums %.2fx), worst %.2fx, %d above %.2fx: %s" %
               (len(ratios), geo, geo_min, max(ratios), len(slow), FLAG, " ".join(slow) or "none"))
+    if befores:
+        geo_b = math.exp(sum(math.log(r) for r in befores) / len(befores))
+        print("before (BASE_RUNTIME, same run): geomean %.2fx ORT, worst %.2fx, %d above %.2fx" %
+              (geo_b, max(befores), sum(1 for r in befores if r > FLAG), FLAG))
     print("%d of %d configs correct within 1e-4%s" % (len(lines) - len(failed), len(lines),
                                                      (" (failed: " + " ".join(failed) + ")") if failed else ""))
     return 0

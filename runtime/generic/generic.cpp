@@ -1,6 +1,7 @@
 // Straightforward loops over precomputed strides; the long-tail ops are rarely hot, so
 // clarity wins over tiling here (the hot ops live in the portable/ and xnnpack/ runtimes).
 #include "generic.h"
+#include "vmath.h" // the portable runtime's vectorizable exp (an export has both folders in kernels/portable)
 
 #include <algorithm>
 #include <cmath>
@@ -16,6 +17,63 @@ void stridesOf(const Shape& s, int64_t* strides) {
         strides[i] = acc;
         acc *= s.d[i];
     }
+}
+
+// Sums, maxima and minima of a float row in 16 independent lanes (a loop that vectorizes
+// without reassociating one scalar chain), the lanes of each block of kLaneBlock values added
+// into a double, so a long row keeps the double accumulation's precision.
+constexpr int kLanes = 16;
+constexpr int64_t kLaneBlock = 4096;
+
+double sumFloats(const float* x, int64_t n) {
+    double total = 0;
+    for (int64_t b = 0; b < n; b += kLaneBlock) {
+        const int64_t e = std::min(n, b + kLaneBlock);
+        float lanes[kLanes] = {};
+        int64_t i = b;
+        for (; i + kLanes <= e; i += kLanes)
+            for (int l = 0; l < kLanes; ++l) lanes[l] += x[i + l];
+        float tail = 0.f;
+        for (; i < e; ++i) tail += x[i];
+        double block = tail;
+        for (int l = 0; l < kLanes; ++l) block += lanes[l];
+        total += block;
+    }
+    return total;
+}
+
+// Sum of (x - mean)^2 over a row, in the lanes of sumFloats.
+double sumSquaredDeviations(const float* x, int64_t n, float mean) {
+    double total = 0;
+    for (int64_t b = 0; b < n; b += kLaneBlock) {
+        const int64_t e = std::min(n, b + kLaneBlock);
+        float lanes[kLanes] = {};
+        int64_t i = b;
+        for (; i + kLanes <= e; i += kLanes)
+            for (int l = 0; l < kLanes; ++l) {
+                const float d = x[i + l] - mean;
+                lanes[l] += d * d;
+            }
+        float tail = 0.f;
+        for (; i < e; ++i) tail += (x[i] - mean) * (x[i] - mean);
+        double block = tail;
+        for (int l = 0; l < kLanes; ++l) block += lanes[l];
+        total += block;
+    }
+    return total;
+}
+
+template <bool kMax>
+float extremeFloats(const float* x, int64_t n) {
+    float lanes[kLanes];
+    std::fill(lanes, lanes + kLanes, kMax ? -INFINITY : INFINITY);
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int l = 0; l < kLanes; ++l) lanes[l] = kMax ? std::max(lanes[l], x[i + l]) : std::min(lanes[l], x[i + l]);
+    float m = lanes[0];
+    for (int l = 1; l < kLanes; ++l) m = kMax ? std::max(m, lanes[l]) : std::min(m, lanes[l]);
+    for (; i < n; ++i) m = kMax ? std::max(m, x[i]) : std::min(m, x[i]);
+    return m;
 }
 
 // Calls fn(outIndex, inOffset) for every element of outShape, where inOffset advances by
@@ -238,6 +296,14 @@ void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mod
     // Row by row along the last axis: the input row's span copied in one go, the pads around it.
     const int64_t width = outShape.d[r - 1], n = inShape.d[r - 1], before = pads[r - 1];
     const int64_t lo = std::clamp<int64_t>(before, 0, width), hi = std::clamp<int64_t>(before + n, lo, width);
+    // The columns outside [lo, hi) and their source columns (-1: the constant), the same in every row.
+    std::vector<int64_t> edge, edgeSource;
+    for (int64_t x = 0; x < width; ++x) {
+        if (x >= lo && x < hi) continue;
+        int64_t i = 0;
+        edge.push_back(x);
+        edgeSource.push_back(padSource(x, before, n, mode, i) ? i : -1);
+    }
     int64_t idx[kMaxRank] = {};
     for (int64_t row = 0; row < total / width; ++row) {
         float* o = out + row * width;
@@ -252,15 +318,8 @@ void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mod
             std::fill(o, o + width, value);
         } else {
             const float* src = in + off;
-            for (int64_t x = 0; x < width; ++x) {
-                if (x == lo && hi > lo) {
-                    std::memcpy(o + lo, src + (lo - before), sizeof(float) * static_cast<size_t>(hi - lo));
-                    x = hi - 1;
-                    continue;
-                }
-                int64_t i = 0;
-                o[x] = padSource(x, before, n, mode, i) ? src[i] : value;
-            }
+            if (hi > lo) std::memcpy(o + lo, src + (lo - before), sizeof(float) * static_cast<size_t>(hi - lo));
+            for (size_t k = 0; k < edge.size(); ++k) o[edge[k]] = edgeSource[k] >= 0 ? src[edgeSource[k]] : value;
         }
         for (int a = r - 2; a >= 0; --a) {
             if (++idx[a] < outShape.d[a]) break;
@@ -376,8 +435,75 @@ std::vector<int> resizeOrder(const Shape& inShape, const ResizeAxis* axes, const
 }
 } // namespace
 
+namespace {
+// Nearest everywhere (one tap of weight 1 on every resized axis): one pass over the output rows
+// along the last axis instead of one pass per axis. A row is gathered from its source row (an
+// integer upsampling repeats each value `factor` times), or copied from the output row before
+// it when both read the same source row (the rows an upsampling along H repeats).
+bool nearestOnly(const Shape& inShape, const ResizeAxis* axes) {
+    for (int a = 0; a < inShape.rank; ++a) {
+        if (axes[a].index.empty()) continue;
+        if (axes[a].taps != 1) return false;
+        for (float w : axes[a].weight)
+            if (w != 1.f) return false;
+    }
+    return inShape.rank > 0;
+}
+
+template <int kFactor>
+void repeatRow(const float* __restrict s, int64_t n, float* __restrict d) {
+    for (int64_t i = 0; i < n; ++i)
+        for (int k = 0; k < kFactor; ++k) d[i * kFactor + k] = s[i];
+}
+
+void resizeNearest(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape, float* out) {
+    const int r = inShape.rank;
+    const int64_t width = outShape.d[r - 1], inWidth = inShape.d[r - 1];
+    const int64_t* columns = axes[r - 1].index.empty() ? nullptr : axes[r - 1].index.data();
+    int factor = 0; // columns[j] == j / factor for every j: an integer upsampling of the row
+    if (columns && inWidth > 0 && width % inWidth == 0) {
+        factor = static_cast<int>(width / inWidth);
+        for (int64_t j = 0; j < width && factor; ++j)
+            if (columns[j] != j / factor) factor = 0;
+    }
+    int64_t inStrides[kMaxRank];
+    stridesOf(inShape, inStrides);
+    const int64_t rows = width ? outShape.count() / width : 0;
+    int64_t idx[kMaxRank] = {};
+    int64_t previous = -1;
+    for (int64_t row = 0; row < rows; ++row) {
+        float* __restrict o = out + row * width;
+        int64_t src = 0;
+        for (int a = 0; a + 1 < r; ++a) src += (axes[a].index.empty() ? idx[a] : axes[a].index[idx[a]]) * inStrides[a];
+        if (src == previous) {
+            std::memcpy(o, o - width, sizeof(float) * static_cast<size_t>(width));
+        } else {
+            const float* s = in + src;
+            switch (columns ? factor : -1) {
+            case -1: std::memcpy(o, s, sizeof(float) * static_cast<size_t>(width)); break;
+            case 1: std::memcpy(o, s, sizeof(float) * static_cast<size_t>(width)); break;
+            case 2: repeatRow<2>(s, inWidth, o); break;
+            case 3: repeatRow<3>(s, inWidth, o); break;
+            case 4: repeatRow<4>(s, inWidth, o); break;
+            default:
+                for (int64_t j = 0; j < width; ++j) o[j] = s[columns[j]];
+            }
+        }
+        previous = src;
+        for (int a = r - 2; a >= 0; --a) {
+            if (++idx[a] < outShape.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+}
+} // namespace
+
 void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const Shape& outShape, float* out,
             float* scratch) {
+    if (nearestOnly(inShape, axes)) {
+        resizeNearest(in, inShape, axes, outShape, out);
+        return;
+    }
     // Axis by axis: each pass resizes one axis, ping-ponging between scratch and out; the
     // last pass lands in out.
     const std::vector<int> order = resizeOrder(inShape, axes, outShape);
@@ -404,6 +530,47 @@ void resize(const float* in, const Shape& inShape, const ResizeAxis* axes, const
 }
 
 void softmax(const float* in, int64_t outer, int64_t axisLen, int64_t inner, bool log, float* out) {
+    if (inner > 1) {
+        // A middle axis: [axisLen][inner] per outer index, each pass a vector loop over the inner
+        // values (their maxima, e^(x - max) and sums in float, vmath.h's exp), no strided walk.
+        std::vector<float> top(static_cast<size_t>(inner)), sum(static_cast<size_t>(inner));
+        float* __restrict m = top.data();
+        float* __restrict s = sum.data();
+        for (int64_t o = 0; o < outer; ++o) {
+            const float* x = in + o * axisLen * inner;
+            float* y = out + o * axisLen * inner;
+            std::fill(m, m + inner, -std::numeric_limits<float>::infinity());
+            std::fill(s, s + inner, 0.f);
+            for (int64_t i = 0; i < axisLen; ++i) {
+                const float* __restrict xi = x + i * inner;
+                for (int64_t k = 0; k < inner; ++k) m[k] = std::max(m[k], xi[k]);
+            }
+            for (int64_t i = 0; i < axisLen; ++i) {
+                const float* __restrict xi = x + i * inner;
+                float* __restrict yi = y + i * inner;
+                for (int64_t k = 0; k < inner; ++k) {
+                    const float e = embark::portable::vmath::exp(xi[k] - m[k]);
+                    s[k] += e;
+                    if (!log) yi[k] = e;
+                }
+            }
+            if (log) {
+                for (int64_t k = 0; k < inner; ++k) s[k] = m[k] + std::log(s[k]);
+                for (int64_t i = 0; i < axisLen; ++i) {
+                    const float* __restrict xi = x + i * inner;
+                    float* __restrict yi = y + i * inner;
+                    for (int64_t k = 0; k < inner; ++k) yi[k] = xi[k] - s[k];
+                }
+            } else {
+                for (int64_t k = 0; k < inner; ++k) s[k] = 1.f / s[k];
+                for (int64_t i = 0; i < axisLen; ++i) {
+                    float* __restrict yi = y + i * inner;
+                    for (int64_t k = 0; k < inner; ++k) yi[k] *= s[k];
+                }
+            }
+        }
+        return;
+    }
     for (int64_t o = 0; o < outer; ++o)
         for (int64_t k = 0; k < inner; ++k) {
             const float* x = in + o * axisLen * inner + k;
@@ -449,6 +616,19 @@ bool reductionBlocks(const Shape& s, const bool* reduceAxes, int64_t& outer, int
 template <typename Combine>
 void reduceRows(const float* in, int64_t outer, int64_t count, int64_t inner, double init, Combine combine, ReduceOp op,
                 float* out) {
+    if (inner == 1 && op != ReduceOp::Prod) { // contiguous blocks (NCHW over H, W): one lane loop each
+        for (int64_t o = 0; o < outer; ++o) {
+            const float* row = in + o * count;
+            if (op == ReduceOp::Max)
+                out[o] = extremeFloats<true>(row, count);
+            else if (op == ReduceOp::Min)
+                out[o] = extremeFloats<false>(row, count);
+            else
+                out[o] = static_cast<float>(sumFloats(row, count) /
+                                            (op == ReduceOp::Mean ? static_cast<double>(count) : 1.0));
+        }
+        return;
+    }
     std::vector<double> acc(static_cast<size_t>(inner));
     for (int64_t o = 0; o < outer; ++o) {
         std::fill(acc.begin(), acc.end(), init);
@@ -650,17 +830,21 @@ void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool ch
 
 void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias, float epsilon,
                float* y) {
+    // Mean and variance in float lanes summed into doubles (sumFloats), then one float pass.
     for (int64_t o = 0; o < outer; ++o) {
         const float* xi = x + o * inner;
-        float* yi = y + o * inner;
-        double mean = 0, var = 0;
-        for (int64_t i = 0; i < inner; ++i) mean += xi[i];
-        mean /= static_cast<double>(inner);
-        for (int64_t i = 0; i < inner; ++i) var += (xi[i] - mean) * (xi[i] - mean);
-        var /= static_cast<double>(inner);
-        const double inv = 1.0 / std::sqrt(var + epsilon);
-        for (int64_t i = 0; i < inner; ++i)
-            yi[i] = static_cast<float>((xi[i] - mean) * inv * (scale ? scale[i] : 1.f) + (bias ? bias[i] : 0.f));
+        float* __restrict yi = y + o * inner;
+        const double mean = sumFloats(xi, inner) / static_cast<double>(inner);
+        const double var = sumSquaredDeviations(xi, inner, static_cast<float>(mean)) / static_cast<double>(inner);
+        const float m = static_cast<float>(mean), inv = static_cast<float>(1.0 / std::sqrt(var + epsilon));
+        if (scale && bias)
+            for (int64_t i = 0; i < inner; ++i) yi[i] = (xi[i] - m) * inv * scale[i] + bias[i];
+        else if (scale)
+            for (int64_t i = 0; i < inner; ++i) yi[i] = (xi[i] - m) * inv * scale[i];
+        else if (bias)
+            for (int64_t i = 0; i < inner; ++i) yi[i] = (xi[i] - m) * inv + bias[i];
+        else
+            for (int64_t i = 0; i < inner; ++i) yi[i] = (xi[i] - m) * inv;
     }
 }
 
@@ -789,6 +973,25 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
 }
 
 void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
+    if (p.spatial == 1) { // [N][C][W] rows (a raw-audio network's pools): no index arithmetic per tap
+        const int64_t w = p.in[0], ow = p.out[0], k = p.kernel[0], stride = p.stride[0], dil = p.dilation[0];
+        const int64_t before = p.pads[0], after = p.pads[1];
+        for (int64_t nc = 0; nc < p.batch * p.inC; ++nc) {
+            const float* xr = x + nc * w;
+            float* yr = y + nc * ow;
+            for (int64_t o = 0; o < ow; ++o) {
+                float acc = isMax ? -INFINITY : 0.f;
+                int64_t counted = 0;
+                for (int64_t t = 0, i = o * stride - before; t < k; ++t, i += dil) {
+                    const bool inside = i >= 0 && i < w;
+                    counted += (countIncludePad ? i >= -before && i < w + after : inside) ? 1 : 0;
+                    if (inside) acc = isMax ? std::max(acc, xr[i]) : acc + xr[i];
+                }
+                yr[o] = isMax ? acc : (counted ? acc / static_cast<float>(counted) : 0.f);
+            }
+        }
+        return;
+    }
     const int64_t inSp = spatialCount(p.in, p.spatial), outSp = spatialCount(p.out, p.spatial);
     const int64_t taps = spatialCount(p.kernel, p.spatial);
     for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)

@@ -348,6 +348,130 @@ void col2im_add(const Conv2D& op, const float* rows, float* output, ThreadPool* 
         kFineParts);
 }
 
+// Regions: along one axis, the output coordinates in bands of consecutive outputs that read the
+// same kernel taps [k0, k1) (empty when k1 == k0: every tap in the padding). The taps an output
+// reads are contiguous: its input coordinate grows with the tap.
+struct TapBand {
+    int o0, o1, k0, k1;
+};
+
+std::vector<TapBand> tap_bands(int out, int in, int kernel, int stride, int dilation, int pad) {
+    std::vector<TapBand> bands;
+    for (int o = 0; o < out; ++o) {
+        int k0 = kernel, k1 = 0;
+        for (int k = 0; k < kernel; ++k) {
+            const int i = o * stride - pad + k * dilation;
+            if (i >= 0 && i < in) {
+                k0 = std::min(k0, k);
+                k1 = k + 1;
+            }
+        }
+        if (k1 <= k0) k0 = k1 = 0;
+        if (!bands.empty() && bands.back().k0 == k0 && bands.back().k1 == k1)
+            bands.back().o1 = o + 1;
+        else
+            bands.push_back({o, o + 1, k0, k1});
+    }
+    return bands;
+}
+
+// The Regions path pays (a scratch pass and smaller GEMMs) when at most this share of the
+// multiply-adds of the Indirect path reads the input, the rest being padding taps.
+constexpr double kRegionsMaxReadShare = 0.6;
+
+// Chooses and packs the Regions path when the padding taps are most of the convolution.
+bool pack_regions(Conv2D& op, const float* weights, const float* bias) {
+    const Conv2DShape& s = op.shape;
+    const int taps = s.kernel_h * s.kernel_w;
+    if (taps < 2) return false;
+    const auto by = tap_bands(op.out_h, s.in_h, s.kernel_h, s.stride_h, s.dilation_h, s.pad_top);
+    const auto bx = tap_bands(op.out_w, s.in_w, s.kernel_w, s.stride_w, s.dilation_w, s.pad_left);
+    double read_y = 0, read_x = 0;
+    for (const TapBand& b : by) read_y += double(b.o1 - b.o0) * (b.k1 - b.k0);
+    for (const TapBand& b : bx) read_x += double(b.o1 - b.o0) * (b.k1 - b.k0);
+    if (read_y * read_x > kRegionsMaxReadShare * double(op.out_h) * s.kernel_h * double(op.out_w) * s.kernel_w)
+        return false;
+    op.path = ConvPath::Regions;
+    const int cin_g = s.in_c / s.groups, cout_g = s.out_c / s.groups;
+    op.zero_bias = AlignedBuffer(static_cast<size_t>(s.out_c));
+    for (int co = 0; co < s.out_c && bias; ++co) op.zero_bias.data()[co] = bias[co];
+    op.regions.reserve(by.size() * bx.size());
+    for (const TapBand& y : by)
+        for (const TapBand& x : bx) {
+            Conv2D r;
+            r.shape = s;
+            r.act = op.act;
+            r.out_h = y.o1 - y.o0;
+            r.out_w = x.o1 - x.o0;
+            r.zero = AlignedBuffer(static_cast<size_t>(s.in_c));
+            const int rows = y.k1 - y.k0, cols = x.k1 - x.k0;
+            if (rows * cols > 0)
+                pack_panels(r, rows * cols, cin_g, cout_g, bias, [&](int g, int co, int k, int t) {
+                    const int tap = (y.k0 + t / cols) * s.kernel_w + x.k0 + t % cols;
+                    return weights[((static_cast<size_t>(g) * cout_g + co) * cin_g + k) * taps + tap];
+                });
+            op.regions.push_back(std::move(r));
+            op.region_box.push_back({y.o0, x.o0, y.k0, x.k0, rows, cols});
+        }
+    return true;
+}
+
+// Regions: each rectangle as an Indirect convolution over its taps into op.padded, then copied
+// to its place in the output (rectangles that no tap reaches: the bias and the activation).
+void run_regions(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const size_t total = static_cast<size_t>(s.batch) * op.out_h * op.out_w * s.out_c;
+    if (op.padded.size() < total) op.padded = AlignedBuffer(total);
+    float* scratch = op.padded.data();
+    const int64_t stride = op.out_pixel_stride();
+    const size_t pixel_bytes = sizeof(float) * static_cast<size_t>(s.out_c);
+    for (size_t i = 0; i < op.regions.size(); ++i) {
+        const Conv2D& r = op.regions[i];
+        const std::array<int, 6>& b = op.region_box[i];
+        const int taps = b[4] * b[5];
+        const int64_t pixels = static_cast<int64_t>(s.batch) * r.out_h * r.out_w;
+        // One rectangle (a dilation that only the centre tap survives) is the whole output:
+        // computed in place unless the output is a channel range of a wider tensor.
+        const bool direct = op.regions.size() == 1 && stride == s.out_c;
+        float* dst = direct ? output : scratch;
+        if (taps == 0) {
+            for (int64_t p = 0; p < pixels; ++p) {
+                std::memcpy(dst + p * s.out_c, op.zero_bias.data(), pixel_bytes);
+                apply_activation(op.act, dst + p * s.out_c, static_cast<size_t>(s.out_c));
+            }
+        } else {
+            if (r.indirection_input != input || r.indirection.empty()) {
+                build_tiled_indirection(r, taps, r.zero.data(), [&](int64_t p, int t) -> const float* {
+                    const int64_t n = p / (static_cast<int64_t>(r.out_h) * r.out_w);
+                    const int oy = b[0] + static_cast<int>(p / r.out_w % r.out_h);
+                    const int ox = b[1] + static_cast<int>(p % r.out_w);
+                    const int iy = oy * s.stride_h - s.pad_top + (b[2] + t / b[5]) * s.dilation_h;
+                    const int ix = ox * s.stride_w - s.pad_left + (b[3] + t % b[5]) * s.dilation_w;
+                    if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) return nullptr;
+                    return input + ((n * s.in_h + iy) * s.in_w + ix) * s.in_c;
+                });
+                r.indirection_input = input;
+            }
+            run_indirect(r, taps, s.in_c / s.groups, dst, pool);
+        }
+        if (direct) continue;
+        parallel_for(
+            pool, static_cast<int64_t>(s.batch) * r.out_h,
+            [&](int64_t begin, int64_t end) {
+                for (int64_t row = begin; row < end; ++row) {
+                    const int64_t n = row / r.out_h, y = b[0] + row % r.out_h;
+                    float* dst = output + ((n * op.out_h + y) * op.out_w + b[1]) * stride;
+                    const float* src = scratch + row * r.out_w * s.out_c;
+                    if (stride == s.out_c)
+                        std::memcpy(dst, src, pixel_bytes * static_cast<size_t>(r.out_w));
+                    else
+                        for (int x = 0; x < r.out_w; ++x) std::memcpy(dst + x * stride, src + x * s.out_c, pixel_bytes);
+                }
+            },
+            kFineParts);
+    }
+}
+
 } // namespace
 
 Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* bias, Activation act) {
@@ -374,6 +498,7 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
     const bool pointwise = taps == 1 && shape.stride_h == 1 && shape.stride_w == 1 && shape.pad_top == 0 &&
                            shape.pad_left == 0 && shape.pad_bottom == 0 && shape.pad_right == 0 && shape.groups == 1;
     const bool rows = shape.groups == 1 && shape.kernel_w > 1 && shape.dilation_w == 1 && shape.in_c < kRowsMaxChannels;
+    if (!pointwise && !rows && pack_regions(op, weights, bias)) return op;
     op.path = pointwise ? ConvPath::Pointwise : rows ? ConvPath::Rows : ConvPath::Indirect;
     if (rows) {
         // The Rows path's panels [kernel_h][kernel_w][in_c][NR] are the Indirect layout.
@@ -489,6 +614,7 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
             kFineParts);
         return;
     }
+    case ConvPath::Regions: run_regions(op, input, output, pool); return;
     case ConvPath::Indirect:
     case ConvPath::Transposed:
         if (op.indirection_input != input || op.indirection.empty()) {

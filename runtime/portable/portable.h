@@ -38,6 +38,7 @@
 
 #include "config.h"
 
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <condition_variable>
@@ -197,6 +198,10 @@ enum class ConvPath {
                 // per kernel row reads kernel_w * in_c values (7x fewer pointers for a 7x7 stem)
     Transposed, // ConvTranspose through an indirection buffer on the output grid
     Winograd,   // 3x3, stride 1, dilation 1, groups 1: F(2x2, 3x3), 2.25x fewer multiply-adds
+    Regions,    // most taps in the padding (a large dilation on a small image): the output split
+                // into rectangles whose pixels see the same kernel rows and columns, each an
+                // Indirect convolution over only those taps (the Indirect path multiplies the
+                // padding taps by a zero row), into a scratch, then copied to its place
     Blocks,     // ConvTranspose, groups 1: each input pixel one GEMM row of kernel_h * kernel_w *
                 // out_c values, each added to the output pixel its tap reaches (col2im), copied
                 // when kernel == stride without pads (no overlap). The Transposed gather multiplies
@@ -232,6 +237,13 @@ struct Conv2D {
     // [pixel][tap]. Built for `indirection_input`.
     mutable std::vector<const float*> indirection;
     mutable const float* indirection_input = nullptr;
+
+    // Regions: one sub-convolution per output rectangle (its out_h x out_w, its own packed taps
+    // and indirection) and its box {first output row, first output column, first kernel row,
+    // first kernel column, kernel rows, kernel columns}. zero_bias holds the bias for
+    // rectangles that no tap reaches; `padded` is the scratch the rectangles are computed into.
+    std::vector<Conv2D> regions;
+    std::vector<std::array<int, 6>> region_box;
 };
 
 // Packs ONNX Conv weights [out_c][in_c/groups][kernel_h][kernel_w] and bias [out_c]

@@ -75,6 +75,17 @@ void check_conv(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::Thr
     report(name, relative_error(y, want));
 }
 
+// A convolution that must take the Regions path (most of its taps in the padding).
+void check_conv_regions(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::ThreadPool* pool) {
+    if (ep::pack_conv2d(s, random_vector(size_t(s.out_c) * (s.in_c / s.groups) * s.kernel_h * s.kernel_w, 2).data(),
+                        nullptr)
+            .path != ep::ConvPath::Regions) {
+        report(name, INFINITY);
+        return;
+    }
+    check_conv(name, s, act, pool);
+}
+
 // A 1-D convolution in the model's layout [batch][C][W] through conv2d_channels_first (the
 // layers the emitter sees as 1 x W images), ConvTranspose too, against direct sums.
 void check_conv1d(const char* name, int batch, int in_c, int in_w, int out_c, int k, int stride, int dilation,
@@ -240,6 +251,27 @@ void check_binary_streams(ep::ThreadPool* pool) {
     report("binary max per-row broadcast", relative_error(y, want));
 }
 
+// Softmax over rows (the lane maximum, e^(x - max) without denormal results): rows of 128 and of
+// 37 (lane remainders), values spread over +-60 so that some e^(x - max) underflow.
+void check_softmax(ep::ThreadPool* pool) {
+    for (int n : {128, 37}) {
+        const int rows = 70;
+        auto x = random_vector(size_t(rows) * n, 12);
+        for (auto& v : x) v *= 60.f;
+        std::vector<float> y(x.size());
+        ep::softmax(x.data(), rows, n, y.data(), pool);
+        std::vector<double> want(y.size());
+        for (int r = 0; r < rows; ++r) {
+            const float* xr = x.data() + size_t(r) * n;
+            double m = -INFINITY, sum = 0;
+            for (int i = 0; i < n; ++i) m = std::max(m, double(xr[i]));
+            for (int i = 0; i < n; ++i) sum += std::exp(xr[i] - m);
+            for (int i = 0; i < n; ++i) want[size_t(r) * n + i] = std::exp(xr[i] - m) / sum;
+        }
+        report(n == 128 ? "softmax rows of 128" : "softmax rows of 37", relative_error(y, want));
+    }
+}
+
 void check_max_pool(ep::ThreadPool* pool) {
     const ep::Pool2DShape s{1, 9, 9, 24, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1};
     const auto x = random_vector(size_t(9) * 9 * 24, 9);
@@ -271,6 +303,17 @@ int main() {
         check_conv("conv 7x7/2 3->37", {1, 17, 15, 3, 37, 7, 7, 2, 2, 1, 1, 3, 3, 2, 3, 1}, ep::Act::None, pool);
         check_conv("conv 3x3 dilation 2 batch 2", {2, 8, 8, 5, 20, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, ep::Act::Clamp,
                    pool);
+        // Most taps in the padding (the Regions path): dilation 6 on 9x10, dilation 4 with stride 2,
+        // only the centre tap reaching the input (grouped, batch 2), and rectangles that no tap
+        // reaches (pads wider than the kernel).
+        check_conv_regions("conv 3x3 dilation 6 regions 24->40", {1, 9, 10, 24, 40, 3, 3, 1, 1, 6, 6, 6, 6, 6, 6, 1},
+                           ep::Act::Relu, pool);
+        check_conv_regions("conv 3x3/2 dilation 4 regions", {1, 11, 9, 8, 20, 3, 3, 2, 2, 4, 4, 4, 4, 4, 4, 1},
+                           ep::Act::None, pool);
+        check_conv_regions("conv 3x3 dilation 12 centre only g2 batch 2",
+                           {2, 7, 7, 16, 24, 3, 3, 1, 1, 12, 12, 12, 12, 12, 12, 2}, ep::Act::Clamp, pool);
+        check_conv_regions("conv 3x3/2 pads 5 (regions without taps)",
+                           {1, 4, 5, 20, 12, 3, 3, 2, 2, 1, 1, 5, 5, 5, 5, 1}, ep::Act::Clamp, pool);
         check_conv("grouped 3x3 4 groups", {1, 6, 6, 8, 12, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, ep::Act::None, pool);
         check_conv("pointwise 24->144", {1, 6, 7, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Clamp, pool);
         check_conv("depthwise 3x3/2 96", {1, 9, 9, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, ep::Act::Relu, pool);
@@ -318,6 +361,7 @@ int main() {
         check_binary(pool);
         check_binary_streams(pool);
         check_max_pool(pool);
+        check_softmax(pool);
     }
     std::printf("cross_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;

@@ -59,8 +59,8 @@ fi
 # The generic typed kernels (dynamic quantization, run-time masks and index arithmetic).
 # shellcheck disable=SC2086
 clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra -fuse-ld=lld-19 -static \
-    -I"$root/runtime/generic" "$here/generic_check.cpp" "$root/runtime/generic/typed.cpp" -o "$out/generic_check_rv64"
-qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/generic_check_rv64" || status=1
+    -I"$root/runtime/generic" "$here/typed_check.cpp" "$root/runtime/generic/typed.cpp" -o "$out/typed_check_rv64"
+qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/typed_check_rv64" || status=1
 
 # The micro-kernel must be vector FMAs, not scalar fmadd.s.
 # llvm-objdump-19 when llvm-19 is installed, else Debian's default llvm-objdump told about
@@ -78,8 +78,8 @@ fi
 # qemu-user 7.2 (Debian 12's, the simulated boards') aborts translating RVV conversions with a
 # static rounding mode (vfcvt.rtz and its narrowing/widening forms: what Clang makes of a
 # vectorized float-to-integer cast): the kernels must round without them.
-"$objdump" -d --no-show-raw-insn --mattr=+v "$out/generic_check_rv64" > "$out/generic_check_rv64.dis"
-for dis in "$out/cross_check_rv64.dis" "$out/generic_check_rv64.dis"; do
+"$objdump" -d --no-show-raw-insn --mattr=+v "$out/typed_check_rv64" > "$out/typed_check_rv64.dis"
+for dis in "$out/cross_check_rv64.dis" "$out/typed_check_rv64.dis"; do
     rtz=$(grep -c -E 'vf[nw]?cvt\.rtz' "$dis" || true)
     if [ "$rtz" -gt 0 ]; then
         echo "cross_check: $rtz vector vf*cvt.rtz in $(basename "$dis" .dis), which qemu 7.2 aborts on:"

@@ -1,10 +1,8 @@
-// The generic typed kernels (runtime/generic/typed.cpp) built for the boards and run under
-// qemu-user by cross_check.sh: dynamic quantization against ONNX's formula, and the run-time
-// mask and index ops. Found by bench/zoo/check_families.sh (issue 31): Clang vectorized
-// DynamicQuantizeLinear's float-to-uint8 cast into vfncvt.rtz, which Debian 12's qemu-user 7.2
-// aborts on while translating, so every dynamically quantized export crashed on sim-k230 and
-// sim-k1 (cross_check.sh also checks the disassembly for such conversions).
-#include "typed.h"
+// A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
+// reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass and
+// Pad's precomputed edge columns, each against a plain double loop written here. Exit 0 when every case is within 1e-5
+// (relative to the largest expected value).
+#include "generic.h"
 
 #include <algorithm>
 #include <cmath>
@@ -14,64 +12,267 @@
 
 namespace eg = embark::generic;
 
-int main() {
-    int failures = 0, cases = 0;
-    std::mt19937 rng(7);
-    for (int trial = 0; trial < 40; ++trial) {
-        const int n = 1 + static_cast<int>(rng() % 700);
-        std::uniform_real_distribution<float> dist(trial % 3 ? -3.f : 0.f, trial % 5 ? 5.f : 0.f);
-        std::vector<float> x(static_cast<size_t>(n));
-        for (float& v : x) v = dist(rng);
-        if (trial % 4 == 0) // values on rounding ties
-            for (float& v : x) v = std::round(v * 4.f) / 4.f;
-        std::vector<uint8_t> y(x.size());
-        float scale = 0;
-        uint8_t zero = 0;
-        eg::dynamicQuantizeLinear(x.data(), n, y.data(), &scale, &zero);
-        int bad = 0;
-#if defined(__clang__)
-#  pragma clang loop vectorize(disable)
-#endif
-        for (int i = 0; i < n; ++i) {
-            // All zeros: scale 0, every byte the zero point 0.
-            const float want =
-                scale == 0.f ? 0.f : std::clamp(std::nearbyint(x[static_cast<size_t>(i)] / scale) + zero, 0.f, 255.f);
-            bad += y[static_cast<size_t>(i)] != static_cast<uint8_t>(want);
-        }
-        ++cases;
-        if (bad) {
-            ++failures;
-            std::printf("dynamicQuantizeLinear trial %d: %d of %d bytes differ\n", trial, bad, n);
-        }
+namespace {
+
+std::vector<float> random_vector(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(-1.f, 1.f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = dist(rng);
+    return v;
+}
+
+double relative_error(const std::vector<float>& got, const std::vector<double>& want) {
+    if (got.size() != want.size()) return INFINITY;
+    double diff = 0, ref = 1e-30;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const double d = std::fabs(got[i] - want[i]);
+        diff = std::isnan(d) ? INFINITY : std::max(diff, d);
+        ref = std::max(ref, std::fabs(want[i]));
     }
-    // Where(idx / 5 * 10 + idx mod -3 if -7 < idx < 9 else -1), on int64.
-    const std::vector<int64_t> idx{-8, -7, -6, -1, 0, 4, 8, 9};
-    const std::vector<int64_t> want{-1, -1, -10, -1, 0, -2, 9, -1};
-    eg::Shape s8{1, {8}}, s1{1, {1}};
-    const int64_t five = 5, m3 = -3, m7 = -7, nine = 9, ten = 10, none = -1;
-    std::vector<int64_t> row(8), col(8), rc(8), got(8);
-    std::vector<uint8_t> lo(8), hi(8), in(8);
-    auto run = [&](eg::TypedOp op, std::vector<const void*> ins, std::vector<eg::ElemType> types,
-                   std::vector<eg::Shape> shapes, void* out, eg::ElemType outType) {
-        eg::typedElementwise(op, static_cast<int>(ins.size()), ins.data(), types.data(), shapes.data(), out, outType,
-                             s8);
-    };
-    const auto I = eg::ElemType::Int64, B = eg::ElemType::Bool;
-    run(eg::TypedOp::Div, {idx.data(), &five}, {I, I}, {s8, s1}, row.data(), I);
-    run(eg::TypedOp::Mod, {idx.data(), &m3}, {I, I}, {s8, s1}, col.data(), I);
-    run(eg::TypedOp::Mul, {row.data(), &ten}, {I, I}, {s8, s1}, rc.data(), I);
-    run(eg::TypedOp::Add, {rc.data(), col.data()}, {I, I}, {s8, s8}, rc.data(), I);
-    run(eg::TypedOp::Less, {&m7, idx.data()}, {I, I}, {s1, s8}, lo.data(), B);
-    run(eg::TypedOp::Less, {idx.data(), &nine}, {I, I}, {s8, s1}, hi.data(), B);
-    run(eg::TypedOp::And, {lo.data(), hi.data()}, {B, B}, {s8, s8}, in.data(), B);
-    run(eg::TypedOp::Where, {in.data(), rc.data(), &none}, {B, I, I}, {s8, s8, s1}, got.data(), I);
+    return diff / ref;
+}
+
+int failures = 0, cases = 0;
+
+void report(const char* name, double error) {
     ++cases;
-    if (got != want) {
-        ++failures;
-        std::printf("typedElementwise index arithmetic differs:");
-        for (int64_t v : got) std::printf(" %lld", static_cast<long long>(v));
-        std::printf("\n");
+    const bool ok = error <= 1e-5;
+    if (!ok) ++failures;
+    std::printf("%-40s relative error %.2e %s\n", name, error, ok ? "ok" : "FAILED");
+}
+
+eg::Shape shape(std::initializer_list<int64_t> dims) {
+    eg::Shape s;
+    for (int64_t d : dims) s.d[s.rank++] = d;
+    return s;
+}
+
+// Reductions over the trailing axes of [outer][count] (an NCHW mean over H and W), with a
+// count that leaves a lane remainder and one longer than a lane block.
+void check_reduce_blocks() {
+    for (int64_t count : {int64_t{784}, int64_t{37}, int64_t{9001}}) {
+        const int64_t outer = 6;
+        const auto x = random_vector(static_cast<size_t>(outer * count), 3);
+        const eg::Shape s = shape({2, 3, count});
+        const bool axes[] = {false, false, true};
+        for (eg::ReduceOp op : {eg::ReduceOp::Mean, eg::ReduceOp::Sum, eg::ReduceOp::Max, eg::ReduceOp::Min}) {
+            std::vector<float> y(static_cast<size_t>(outer));
+            eg::reduce(op, x.data(), s, axes, y.data());
+            std::vector<double> want(y.size());
+            for (int64_t o = 0; o < outer; ++o) {
+                double acc = op == eg::ReduceOp::Max ? -INFINITY : op == eg::ReduceOp::Min ? INFINITY : 0.0;
+                for (int64_t i = 0; i < count; ++i) {
+                    const double v = x[static_cast<size_t>(o * count + i)];
+                    acc = op == eg::ReduceOp::Max   ? std::max(acc, v)
+                          : op == eg::ReduceOp::Min ? std::min(acc, v)
+                                                    : acc + v;
+                }
+                want[static_cast<size_t>(o)] = op == eg::ReduceOp::Mean ? acc / static_cast<double>(count) : acc;
+            }
+            char name[64];
+            const char* what = op == eg::ReduceOp::Mean  ? "mean"
+                               : op == eg::ReduceOp::Sum ? "sum"
+                               : op == eg::ReduceOp::Max ? "max"
+                                                         : "min";
+            std::snprintf(name, sizeof name, "reduce %s over %lld", what, static_cast<long long>(count));
+            report(name, relative_error(y, want));
+        }
     }
+}
+
+void check_layer_norm() {
+    for (int64_t inner : {int64_t{768}, int64_t{45}}) {
+        const int64_t outer = 5;
+        auto x = random_vector(static_cast<size_t>(outer * inner), 4);
+        for (auto& v : x) v = 3.f + 2.f * v; // a mean far from 0
+        const auto scale = random_vector(static_cast<size_t>(inner), 5),
+                   bias = random_vector(static_cast<size_t>(inner), 6);
+        for (int variant = 0; variant < 3; ++variant) {
+            const float* sc = variant < 2 ? scale.data() : nullptr;
+            const float* bi = variant == 0 ? bias.data() : nullptr;
+            std::vector<float> y(x.size());
+            eg::layerNorm(x.data(), outer, inner, sc, bi, 1e-5f, y.data());
+            std::vector<double> want(y.size());
+            for (int64_t o = 0; o < outer; ++o) {
+                const float* r = x.data() + o * inner;
+                double mean = 0, var = 0;
+                for (int64_t i = 0; i < inner; ++i) mean += r[i];
+                mean /= static_cast<double>(inner);
+                for (int64_t i = 0; i < inner; ++i) var += (r[i] - mean) * (r[i] - mean);
+                var /= static_cast<double>(inner);
+                for (int64_t i = 0; i < inner; ++i)
+                    want[static_cast<size_t>(o * inner + i)] =
+                        (r[i] - mean) / std::sqrt(var + 1e-5) * (sc ? sc[i] : 1.0) + (bi ? bi[i] : 0.0);
+            }
+            char name[64];
+            std::snprintf(name, sizeof name, "layernorm %lld %s", static_cast<long long>(inner),
+                          variant == 0   ? "scale+bias"
+                          : variant == 1 ? "scale"
+                                         : "plain");
+            report(name, relative_error(y, want));
+        }
+    }
+}
+
+// Softmax and LogSoftmax over a middle axis ([outer][axis][inner], inner > 1: the vector path)
+// and the last one (inner == 1).
+void check_softmax() {
+    for (int64_t inner : {int64_t{37}, int64_t{128}, int64_t{1}})
+        for (bool log : {false, true}) {
+            const int64_t outer = 3, len = 19;
+            auto x = random_vector(static_cast<size_t>(outer * len * inner), 9);
+            for (auto& v : x) v *= 8.f;
+            std::vector<float> y(x.size());
+            eg::softmax(x.data(), outer, len, inner, log, y.data());
+            std::vector<double> want(y.size());
+            for (int64_t o = 0; o < outer; ++o)
+                for (int64_t k = 0; k < inner; ++k) {
+                    const float* xi = x.data() + o * len * inner + k;
+                    double m = -INFINITY, sum = 0;
+                    for (int64_t i = 0; i < len; ++i) m = std::max(m, double(xi[i * inner]));
+                    for (int64_t i = 0; i < len; ++i) sum += std::exp(xi[i * inner] - m);
+                    for (int64_t i = 0; i < len; ++i)
+                        want[static_cast<size_t>(o * len * inner + k + i * inner)] =
+                            log ? xi[i * inner] - m - std::log(sum) : std::exp(xi[i * inner] - m) / sum;
+                }
+            char name[64];
+            std::snprintf(name, sizeof name, "%s inner %lld", log ? "logsoftmax" : "softmax",
+                          static_cast<long long>(inner));
+            report(name, relative_error(y, want));
+        }
+}
+
+// 1-D pools of [N][C][W] (max and average, pads, dilation, count_include_pad both ways).
+void check_pool1d() {
+    for (int variant = 0; variant < 4; ++variant) {
+        eg::ConvNd p;
+        p.spatial = 1;
+        p.batch = 2;
+        p.inC = p.outC = 3;
+        p.in[0] = 53;
+        p.kernel[0] = variant < 2 ? 4 : 3;
+        p.stride[0] = variant < 2 ? 4 : 2;
+        p.dilation[0] = variant == 3 ? 2 : 1;
+        p.pads[0] = variant == 0 ? 0 : 1;
+        p.pads[1] = variant == 0 ? 0 : 2;
+        p.out[0] = (p.in[0] + p.pads[0] + p.pads[1] - p.dilation[0] * (p.kernel[0] - 1) - 1) / p.stride[0] + 1;
+        const bool isMax = variant % 2 == 0, includePad = variant == 3;
+        const auto x = random_vector(static_cast<size_t>(p.batch * p.inC * p.in[0]), 10);
+        std::vector<float> y(static_cast<size_t>(p.batch * p.inC * p.out[0]));
+        eg::poolNd(p, isMax, includePad, x.data(), y.data());
+        std::vector<double> want(y.size());
+        for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)
+            for (int64_t o = 0; o < p.out[0]; ++o) {
+                double acc = isMax ? -INFINITY : 0.0;
+                int64_t counted = 0;
+                for (int64_t t = 0; t < p.kernel[0]; ++t) {
+                    const int64_t i = o * p.stride[0] - p.pads[0] + t * p.dilation[0];
+                    const bool inside = i >= 0 && i < p.in[0];
+                    if (includePad ? i >= -p.pads[0] && i < p.in[0] + p.pads[1] : inside) ++counted;
+                    if (inside) {
+                        const double v = x[static_cast<size_t>(nc * p.in[0] + i)];
+                        acc = isMax ? std::max(acc, v) : acc + v;
+                    }
+                }
+                want[static_cast<size_t>(nc * p.out[0] + o)] = isMax ? acc : acc / static_cast<double>(counted);
+            }
+        const char* names[] = {"maxpool1d k4/4", "avgpool1d k4/4 pads", "maxpool1d k3/2 pads",
+                               "avgpool1d k3/2 dilation 2 include pad"};
+        report(names[variant], relative_error(y, want));
+    }
+}
+
+// Nearest Resize of [n][c][h][w] by per-axis index lists (as the emitter computes them).
+void check_resize_nearest(const char* name, eg::Shape in, eg::Shape out, bool last_int_factor) {
+    std::vector<eg::ResizeAxis> axes(static_cast<size_t>(in.rank));
+    for (int a = 0; a < in.rank; ++a) {
+        if (in.d[a] == out.d[a]) continue;
+        axes[static_cast<size_t>(a)].taps = 1;
+        for (int64_t o = 0; o < out.d[a]; ++o) {
+            // asymmetric floor (an integer factor repeats), or a rounded half-pixel source
+            const double src = last_int_factor ? static_cast<double>(o) * in.d[a] / out.d[a]
+                                               : std::round((o + 0.5) * in.d[a] / out.d[a] - 0.5);
+            axes[static_cast<size_t>(a)].index.push_back(
+                std::clamp<int64_t>(static_cast<int64_t>(std::floor(src)), 0, in.d[a] - 1));
+            axes[static_cast<size_t>(a)].weight.push_back(1.f);
+        }
+    }
+    const auto x = random_vector(static_cast<size_t>(in.count()), 7);
+    std::vector<float> y(static_cast<size_t>(out.count())),
+        scratch(static_cast<size_t>(eg::resizeScratchFloats(in, out)));
+    eg::resize(x.data(), in, axes.data(), out, y.data(), scratch.data());
+    std::vector<double> want(y.size());
+    int64_t idx[eg::kMaxRank] = {};
+    for (size_t o = 0; o < want.size(); ++o) {
+        int64_t src = 0;
+        for (int a = 0; a < in.rank; ++a) {
+            const auto& ax = axes[static_cast<size_t>(a)];
+            src = src * in.d[a] + (ax.index.empty() ? idx[a] : ax.index[static_cast<size_t>(idx[a])]);
+        }
+        want[o] = x[static_cast<size_t>(src)];
+        for (int a = in.rank - 1; a >= 0; --a) {
+            if (++idx[a] < out.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+    report(name, relative_error(y, want));
+}
+
+void check_pad(const char* name, eg::PadMode mode, const std::vector<int64_t>& pads) {
+    const eg::Shape in = shape({2, 3, 7, 9});
+    eg::Shape out = in;
+    for (int a = 0; a < 4; ++a) out.d[a] += pads[static_cast<size_t>(a)] + pads[static_cast<size_t>(a + 4)];
+    const auto x = random_vector(static_cast<size_t>(in.count()), 8);
+    std::vector<float> y(static_cast<size_t>(out.count()));
+    eg::pad(x.data(), in, pads.data(), mode, 0.5f, out, y.data());
+    std::vector<double> want(y.size());
+    int64_t idx[4] = {};
+    for (size_t o = 0; o < want.size(); ++o) {
+        int64_t src = 0;
+        bool inside = true;
+        for (int a = 0; a < 4; ++a) {
+            const int64_t n = in.d[a];
+            int64_t i = idx[a] - pads[static_cast<size_t>(a)];
+            if (i < 0 || i >= n) {
+                if (mode == eg::PadMode::Constant)
+                    inside = false;
+                else if (mode == eg::PadMode::Edge)
+                    i = std::clamp<int64_t>(i, 0, n - 1);
+                else if (mode == eg::PadMode::Wrap)
+                    i = ((i % n) + n) % n;
+                else
+                    while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+            }
+            src = src * n + i;
+        }
+        want[o] = inside ? x[static_cast<size_t>(src)] : 0.5;
+        for (int a = 3; a >= 0; --a) {
+            if (++idx[a] < out.d[a]) break;
+            idx[a] = 0;
+        }
+    }
+    report(name, relative_error(y, want));
+}
+
+} // namespace
+
+int main() {
+    check_reduce_blocks();
+    check_layer_norm();
+    check_softmax();
+    check_pool1d();
+    check_resize_nearest("resize nearest x2 (repeat)", shape({1, 3, 5, 6}), shape({1, 3, 10, 12}), true);
+    check_resize_nearest("resize nearest x3 (repeat)", shape({2, 2, 4, 5}), shape({2, 2, 12, 15}), true);
+    check_resize_nearest("resize nearest x4 on W only", shape({1, 4, 3, 5}), shape({1, 4, 3, 20}), true);
+    check_resize_nearest("resize nearest x2 on H only", shape({1, 4, 3, 5}), shape({1, 4, 6, 5}), true);
+    check_resize_nearest("resize nearest 5x7 -> 11x9 half-pixel", shape({1, 2, 5, 7}), shape({1, 2, 11, 9}), false);
+    check_resize_nearest("resize nearest down 8x8 -> 3x5", shape({1, 2, 8, 8}), shape({1, 2, 3, 5}), false);
+    check_pad("pad reflect 3", eg::PadMode::Reflect, {0, 0, 3, 3, 0, 0, 3, 3});
+    check_pad("pad reflect uneven with channels", eg::PadMode::Reflect, {0, 1, 2, 1, 0, 2, 1, 4});
+    check_pad("pad edge", eg::PadMode::Edge, {0, 0, 2, 5, 0, 0, 3, 1});
+    check_pad("pad wrap", eg::PadMode::Wrap, {0, 0, 1, 2, 0, 0, 2, 1});
+    check_pad("pad constant with a crop", eg::PadMode::Constant, {0, 0, 2, -2, 0, 0, -1, 3});
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -264,6 +264,15 @@ private slots:
                 P::Rows);
         convRow("3x3 s2 3->37 asym pads", {1, 9, 7, 3, 37, 3, 3, 2, 2, 1, 1, 0, 1, 2, 1, 1}, A::None, P::Rows);
         convRow("3x3 dilation 2 5->40", {1, 10, 9, 5, 40, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, 1}, A::None, P::Indirect);
+        // Most taps in the padding: the Regions path (rectangles of outputs over their taps only),
+        // with an out_stride check below like every path; a dilation that only the centre tap
+        // survives; pads wider than the kernel (rectangles that no tap reaches).
+        convRow("3x3 dilation 6 regions 24->40", {1, 9, 10, 24, 40, 3, 3, 1, 1, 6, 6, 6, 6, 6, 6, 1}, A::Relu,
+                P::Regions);
+        convRow("3x3 dilation 12 centre only groups 2 batch 2",
+                {2, 7, 7, 16, 24, 3, 3, 1, 1, 12, 12, 12, 12, 12, 12, 2}, A::Clamp, P::Regions);
+        convRow("3x3/2 pads 5 regions without taps", {1, 4, 5, 20, 12, 3, 3, 2, 2, 1, 1, 5, 5, 5, 5, 1}, A::Sigmoid,
+                P::Regions);
         convRow("3x2 stride 2x1 dilation 1x2", {1, 8, 9, 6, 20, 3, 2, 2, 1, 1, 2, 1, 0, 0, 1, 1}, A::LeakyRelu,
                 P::Indirect);
         convRow("cin 1 3x3 -> 8", {1, 6, 6, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}, A::None, P::Rows);
