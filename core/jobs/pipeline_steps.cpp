@@ -232,7 +232,11 @@ Status runStep(PipelineState& s, StepContext& c) {
     req.cancel = c.cancel;
     LineLogger logger{c.log, {}};
     req.onStdout = [&](const QByteArray& chunk) { logger(chunk); };
+    req.onStatus = c.log;
     auto exec = s.transport->exec(req);
+    // A farm board's LAVA job and device go into the record, whatever the outcome.
+    const QJsonObject info = s.transport->runInfo();
+    for (auto it = info.begin(); it != info.end(); ++it) s.result.record.extra[it.key()] = it.value();
     if (!exec) return exec.error();
     s.runStdout = exec->stdoutData;
     BenchResult& result = s.result;
