@@ -89,6 +89,8 @@ Status resolveTargetStep(PipelineState& s, StepContext&) {
 
 Status checkToolsStep(PipelineState& s, StepContext&) {
     EMBARK_TRY(targets::checkAvailable(*s.toolchain));
+    // A farm board: the LAVA server, the token and a usable device, before a long build.
+    if (s.board->isFarm()) return deploy::makeTransport(*s.board, s.options.ssh)->connect();
     return targets::checkRunnerAvailable(*s.board);
 }
 
@@ -434,6 +436,7 @@ void fillFingerprint(PipelineState& s) {
                             {"warmup", o.warmup},
                             {"affinity", o.affinity}};
     for (auto it = extra.begin(); it != extra.end(); ++it) rec.extra[it.key()] = it.value();
+    for (auto it = o.extra.begin(); it != o.extra.end(); ++it) rec.extra[it.key()] = it.value();
     // The plan the export ran, node by node: two runs' plans are diffed from the store (#19).
     if (s.plan) rec.extra["plan"] = store::planToJson(storedPlan(*s.plan));
 }

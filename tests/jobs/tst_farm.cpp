@@ -8,6 +8,7 @@
 #include "deploy/lava_client.h"
 #include "deploy/lava_transport.h"
 #include "jobs/bench_pipeline.h"
+#include "jobs/sweep.h"
 #include "store/run_store.h"
 #include "support/lava_fixture.h"
 #include "support/test_paths.h"
@@ -325,6 +326,47 @@ private slots:
         auto state = client().job(c.job());
         QVERIFY(state && state->finished());
         QVERIFY(m_lava.setDeviceHealth(device, "Good", &error));
+    }
+
+    // The model x board x library matrix: the host board here and, when LAVA is up, the farm
+    // board; every cell a stored run with the sweep's id.
+    void sweep() {
+        jobs::SweepOptions o;
+        o.models = {test::sourceDir() + "/resources/models/digits_cnn.onnx"};
+        o.boardPatterns = {"host"};
+        if (m_up) o.boardPatterns << "farm-*";
+        o.libraries = {"portable"};
+        o.base.iterations = 2;
+        o.base.warmup = 0;
+        o.base.workDir = m_tmp.path() + "/work";
+        o.base.storePath = m_tmp.path() + "/sweep.db";
+        QStringList progress;
+        o.cellChanged = [&](const jobs::SweepCell& c, int, int) {
+            progress << c.boardId + " " + jobs::sweepCellStateName(c.state);
+        };
+        auto r = jobs::runSweep(o);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QCOMPARE(int(r->cells.size()), m_up ? 2 : 1);
+        auto st = store::RunStore::open(o.base.storePath);
+        QVERIFY(st);
+        for (const jobs::SweepCell& c : r->cells) {
+            QVERIFY2(c.state == jobs::SweepCell::State::Ok, c.message.c_str());
+            QVERIFY(c.bestOnBoard && c.medianNs > 0 && c.maxRel >= 0 && c.maxRel <= 1e-4);
+            QVERIFY(progress.contains(c.boardId + " running") && progress.contains(c.boardId + " ok"));
+            auto run = (*st)->getRun(c.runId);
+            QVERIFY(run);
+            QCOMPARE(run->extra.value("sweep").toString(), r->sweepId);
+            if (c.boardId == "farm-host") {
+                QVERIFY(m_lava.deviceNames().contains(c.device));
+                test::LavaFixture::removeJobLeftovers(static_cast<qint64>(run->extra.value("lava_job").toDouble()));
+            }
+        }
+        // A pattern that matches nothing names it and the known boards.
+        o.boardPatterns = {"no-such-*"};
+        auto bad = jobs::runSweep(o);
+        QVERIFY(!bad);
+        QVERIFY2(messageOf(bad.error()).contains("--boards 'no-such-*' matches no board (known: "),
+                 qPrintable(messageOf(bad.error())));
     }
 
     void cleanupTestCase() { m_lava.stop(); }

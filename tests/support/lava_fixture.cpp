@@ -79,7 +79,7 @@ void LavaFixture::stop() {
 bool LavaFixture::setDeviceHealth(const QString& device, const QString& health, QString* error) {
     QProcess p;
     const QByteArray body = QJsonDocument(QJsonObject{{"health", health}}).toJson(QJsonDocument::Compact);
-    p.start("curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "Authorization: Token " + m_token,
+    p.start("curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PATCH", "-H", "Authorization: Token " + m_token,
                      "-H", "Content-Type: application/json", "--data", QString::fromUtf8(body),
                      m_url + "/api/v0.2/devices/" + device + "/"});
     p.waitForFinished(60000);
