@@ -32,7 +32,8 @@ int farmToken(const QStringList& args, Io& io) {
     if (parser.isSet("token-file")) {
         QFile f(parser.value("token-file"));
         if (!f.open(QIODevice::ReadOnly))
-            return fail(io, makeError(ErrorKind::Usage, ("cannot read " + f.fileName() + ": " + f.errorString()).toStdString()));
+            return fail(io, makeError(ErrorKind::Usage,
+                                      ("cannot read " + f.fileName() + ": " + f.errorString()).toStdString()));
         token = f.readLine().trimmed();
     } else {
         QFile in;
@@ -53,14 +54,14 @@ int farmDevices(const QStringList& args, Io& io) {
     if (int rc = parseOrExit(parser, args, io, "farm devices BOARD [--json]", 1, 1); rc >= 0) return rc;
     auto board = targets::findBoard(parser.positionalArguments().first());
     if (!board) return fail(io, board.error());
-    if (!board->farm)
-        return usage(io, "board '" + board->id + "' is not in a farm (its file has no \"farm\" object)");
+    if (!board->farm) return usage(io, "board '" + board->id + "' is not in a farm (its file has no \"farm\" object)");
     const QUrl server(board->farm->lava);
     const QByteArray token = deploy::lavaToken(server);
     if (token.isEmpty())
-        return fail(io, makeError(ErrorKind::Usage, ("no API token for " + board->farm->lava +
-                                                     ": store one with `embark-cli farm token " + board->farm->lava + "`")
-                                                        .toStdString()));
+        return fail(io,
+                    makeError(ErrorKind::Usage, ("no API token for " + board->farm->lava +
+                                                 ": store one with `embark-cli farm token " + board->farm->lava + "`")
+                                                    .toStdString()));
     deploy::LavaClient client(server, token);
     auto devices = client.devices(board->farm->deviceType);
     if (!devices) return fail(io, devices.error());
@@ -75,8 +76,10 @@ int farmDevices(const QStringList& args, Io& io) {
                                 {"job", d.currentJob ? QJsonValue(d.currentJob) : QJsonValue()}});
     }
     if (parser.isSet("json")) {
-        io.out << QJsonDocument(QJsonObject{{"board", board->id}, {"lava", board->farm->lava},
-                                            {"device_type", board->farm->deviceType}, {"devices", rows}})
+        io.out << QJsonDocument(QJsonObject{{"board", board->id},
+                                            {"lava", board->farm->lava},
+                                            {"device_type", board->farm->deviceType},
+                                            {"devices", rows}})
                       .toJson(QJsonDocument::Indented);
         return 0;
     }

@@ -22,8 +22,8 @@ int cmdSweep(const QStringList& args, Io& io) {
     parser.setApplicationDescription("Benchmark every model on every matching board with every library.");
     parser.addPositionalArgument("MODEL", "ONNX models.", "MODEL...");
     parser.addOption({"boards", "Board ids or wildcards, comma-separated (e.g. 'sim-*,k1-farm').", "PATTERN"});
-    parser.addOption({"lib", "Kernel libraries, comma-separated: portable, xnnpack, auto (default portable).", "LIBS",
-                      "portable"});
+    parser.addOption(
+        {"lib", "Kernel libraries, comma-separated: portable, xnnpack, auto (default portable).", "LIBS", "portable"});
     parser.addOption({"iterations", "Timed iterations per cell (default 10).", "N", "10"});
     parser.addOption({"warmup", "Untimed iterations first (default 2).", "W", "2"});
     parser.addOption({"threads", "Threads on the board (default 1).", "T", "1"});
@@ -39,7 +39,8 @@ int cmdSweep(const QStringList& args, Io& io) {
     o.models = parser.positionalArguments();
     o.boardPatterns = parser.value("boards").split(',', Qt::SkipEmptyParts);
     o.libraries.clear();
-    for (const QString& l : parser.value("lib").split(',', Qt::SkipEmptyParts)) o.libraries.push_back(l.trimmed().toStdString());
+    for (const QString& l : parser.value("lib").split(',', Qt::SkipEmptyParts))
+        o.libraries.push_back(l.trimmed().toStdString());
     auto iterations = intOption(parser, "iterations", 1, 1000000);
     auto warmup = intOption(parser, "warmup", 0, 1000000);
     auto threads = intOption(parser, "threads", 1, 1024);
@@ -57,11 +58,9 @@ int cmdSweep(const QStringList& args, Io& io) {
             io.err.flush();
         };
     o.cellChanged = [&](const jobs::SweepCell& c, int index, int count) {
-        io.err << "[" << index + 1 << "/" << count << "] " << QFileInfo(c.model).completeBaseName() << " "
-               << c.boardId << " " << QString::fromStdString(c.library) << ": "
-               << jobs::sweepCellStateName(c.state);
-        if (c.state == jobs::SweepCell::State::Ok)
-            io.err << " " << QString::number(c.medianNs / 1e6, 'f', 3) << " ms";
+        io.err << "[" << index + 1 << "/" << count << "] " << QFileInfo(c.model).completeBaseName() << " " << c.boardId
+               << " " << QString::fromStdString(c.library) << ": " << jobs::sweepCellStateName(c.state);
+        if (c.state == jobs::SweepCell::State::Ok) io.err << " " << QString::number(c.medianNs / 1e6, 'f', 3) << " ms";
         if (!c.device.isEmpty()) io.err << " on " << c.device;
         if (!c.message.empty() && c.state != jobs::SweepCell::State::Ok)
             io.err << " (" << QString::fromStdString(c.message) << ")";
@@ -76,23 +75,23 @@ int cmdSweep(const QStringList& args, Io& io) {
     if (parser.isSet("json")) {
         QJsonArray cells;
         for (const jobs::SweepCell& c : r->cells) {
-            QJsonObject cell{{"model", c.model},
-                             {"board", c.boardId},
-                             {"lib", QString::fromStdString(c.library)},
-                             {"status", jobs::sweepCellStateName(c.state)},
-                             {"message", QString::fromStdString(c.message)},
-                             {"run_id", c.runId ? QJsonValue(static_cast<qint64>(c.runId)) : QJsonValue()},
-                             {"median_ns", c.state == jobs::SweepCell::State::Ok ? QJsonValue(c.medianNs) : QJsonValue()},
-                             {"max_rel", c.maxRel >= 0 ? QJsonValue(c.maxRel) : QJsonValue()},
-                             {"cosine", c.cosine >= 0 ? QJsonValue(c.cosine) : QJsonValue()},
-                             {"best", c.bestOnBoard}};
+            QJsonObject cell{
+                {"model", c.model},
+                {"board", c.boardId},
+                {"lib", QString::fromStdString(c.library)},
+                {"status", jobs::sweepCellStateName(c.state)},
+                {"message", QString::fromStdString(c.message)},
+                {"run_id", c.runId ? QJsonValue(static_cast<qint64>(c.runId)) : QJsonValue()},
+                {"median_ns", c.state == jobs::SweepCell::State::Ok ? QJsonValue(c.medianNs) : QJsonValue()},
+                {"max_rel", c.maxRel >= 0 ? QJsonValue(c.maxRel) : QJsonValue()},
+                {"cosine", c.cosine >= 0 ? QJsonValue(c.cosine) : QJsonValue()},
+                {"best", c.bestOnBoard}};
             if (!c.device.isEmpty()) cell["lava_device"] = c.device;
             cells.append(cell);
         }
-        io.out << QJsonDocument(QJsonObject{{"schema", "embark-cli/1"},
-                                            {"sweep", r->sweepId},
-                                            {"cells", cells},
-                                            {"failed", r->failed()}})
+        io.out << QJsonDocument(
+                      QJsonObject{
+                          {"schema", "embark-cli/1"}, {"sweep", r->sweepId}, {"cells", cells}, {"failed", r->failed()}})
                       .toJson(QJsonDocument::Indented);
     } else {
         using A = TextTable::Align;

@@ -76,14 +76,15 @@ Expected<LavaClient::Reply> LavaClient::request(const QByteArray& verb, const QS
 
 Error LavaClient::httpError(const QString& what, const Reply& reply) const {
     if (reply.status == 401 || reply.status == 403)
-        return makeError(ErrorKind::External,
-                         QStringLiteral("LAVA server %1 refused the token (HTTP %2) while trying to %3: set a valid API "
-                                        "token for it with `embark-cli farm token %1` or $EMBARK_LAVA_TOKEN (LAVA's "
-                                        "web interface: API > Authentication Tokens)")
-                             .arg(m_server.toString())
-                             .arg(reply.status)
-                             .arg(what)
-                             .toStdString());
+        return makeError(
+            ErrorKind::External,
+            QStringLiteral("LAVA server %1 refused the token (HTTP %2) while trying to %3: set a valid API "
+                           "token for it with `embark-cli farm token %1` or $EMBARK_LAVA_TOKEN (LAVA's "
+                           "web interface: API > Authentication Tokens)")
+                .arg(m_server.toString())
+                .arg(reply.status)
+                .arg(what)
+                .toStdString());
     QString detail = QString::fromUtf8(reply.body.left(400)).simplified();
     const QJsonDocument doc = QJsonDocument::fromJson(reply.body);
     if (doc.isObject()) {
@@ -106,9 +107,10 @@ Expected<qint64> LavaClient::submit(const QByteArray& definition) const {
     if (r->status != 201 && r->status != 200) return httpError("submit a job", *r);
     const QJsonArray ids = QJsonDocument::fromJson(r->body).object().value("job_ids").toArray();
     if (ids.isEmpty())
-        return makeError(ErrorKind::External, QStringLiteral("LAVA server %1 accepted the job but returned no job id: %2")
-                                                  .arg(m_server.toString(), QString::fromUtf8(r->body.left(200)))
-                                                  .toStdString());
+        return makeError(ErrorKind::External,
+                         QStringLiteral("LAVA server %1 accepted the job but returned no job id: %2")
+                             .arg(m_server.toString(), QString::fromUtf8(r->body.left(200)))
+                             .toStdString());
     return static_cast<qint64>(ids.first().toDouble());
 }
 

@@ -28,8 +28,8 @@ const char* sweepCellStateName(SweepCell::State state) {
 }
 
 int SweepResult::failed() const {
-    return static_cast<int>(
-        std::count_if(cells.begin(), cells.end(), [](const SweepCell& c) { return c.state == SweepCell::State::Failed; }));
+    return static_cast<int>(std::count_if(cells.begin(), cells.end(),
+                                          [](const SweepCell& c) { return c.state == SweepCell::State::Failed; }));
 }
 
 Expected<std::vector<targets::Board>> matchBoards(const targets::BoardCatalog& catalog, const QStringList& patterns) {
@@ -140,8 +140,9 @@ Expected<SweepResult> runSweep(const SweepOptions& options) {
         o.storePath = "-"; // stored below, one cell at a time
         o.extra["sweep"] = result.sweepId;
         if (options.base.log) {
-            const QString tag = QStringLiteral("[%1 %2 %3] ").arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId,
-                                                                   QString::fromStdString(o.library));
+            const QString tag =
+                QStringLiteral("[%1 %2 %3] ")
+                    .arg(QFileInfo(o.modelPath).completeBaseName(), o.boardId, QString::fromStdString(o.library));
             o.log = [&, tag](const QString& line) {
                 std::lock_guard lock(mutex);
                 options.base.log(tag + line);
@@ -159,7 +160,7 @@ Expected<SweepResult> runSweep(const SweepOptions& options) {
             return;
         }
         store::RunRecord& rec = r->record;
-        c.state = rec.status == store::RunStatus::Ok       ? SweepCell::State::Ok
+        c.state = rec.status == store::RunStatus::Ok          ? SweepCell::State::Ok
                   : rec.status == store::RunStatus::Cancelled ? SweepCell::State::Cancelled
                                                               : SweepCell::State::Failed;
         c.message = rec.message;

@@ -26,11 +26,11 @@ struct SweepCell {
     std::string library;
     State state = State::Pending;
     std::string message;
-    int64_t runId = 0;     // the stored run, 0 when none
-    double medianNs = 0;   // latency median
-    double maxRel = -1;    // worst output max_rel against the host reference, -1 unknown
-    double cosine = -1;    // worst output cosine
-    QString device;        // a farm cell's LAVA device
+    int64_t runId = 0;        // the stored run, 0 when none
+    double medianNs = 0;      // latency median
+    double maxRel = -1;       // worst output max_rel against the host reference, -1 unknown
+    double cosine = -1;       // worst output cosine
+    QString device;           // a farm cell's LAVA device
     bool bestOnBoard = false; // the fastest library of this model on this board
 };
 

@@ -149,7 +149,6 @@ Expected<BoardFarm> parseFarm(const QJsonValue& v, const QString& file) {
     auto lava = r.string("lava", true);
     auto type = r.string("device_type", true);
     auto tags = r.strings("tags");
-    auto workdir = r.string("workdir", false);
     auto queue = r.integer("queue_timeout_seconds", false, 0, 30 * 24 * 3600);
     auto prompts = r.strings("prompts");
     auto shareDir = r.string("share_dir", false);
@@ -164,14 +163,11 @@ Expected<BoardFarm> parseFarm(const QJsonValue& v, const QString& file) {
     EMBARK_TRY(lava);
     EMBARK_TRY(type);
     EMBARK_TRY(tags);
-    EMBARK_TRY(workdir);
     EMBARK_TRY(queue);
     const QUrl url(*lava, QUrl::StrictMode);
     if (!url.isValid() || (url.scheme() != "http" && url.scheme() != "https") || url.host().isEmpty())
         return fieldError(file, "farm.lava", "must be the LAVA server's http:// or https:// URL (not '" + *lava + "')");
     if (type->trimmed().isEmpty()) return fieldError(file, "farm.device_type", "must name a LAVA device type");
-    if (!workdir->isEmpty() && !workdir->startsWith('/'))
-        return fieldError(file, "farm.workdir", "must be an absolute path on the device");
     for (const QString& key : {QStringLiteral("token"), QStringLiteral("password")})
         if (o.contains(key))
             return fieldError(file, "farm." + key,
@@ -181,7 +177,6 @@ Expected<BoardFarm> parseFarm(const QJsonValue& v, const QString& file) {
     farm.lava = url.toString(QUrl::StripTrailingSlash);
     farm.deviceType = *type;
     farm.tags = *tags;
-    farm.workdir = *workdir;
     farm.queueTimeoutSeconds = static_cast<int>(*queue);
     if (!prompts->isEmpty()) farm.prompts = *prompts;
     farm.shareDir = *shareDir;
@@ -309,7 +304,6 @@ QJsonObject Board::toJson() const {
     if (farm) {
         f = QJsonObject{{"lava", farm->lava}, {"device_type", farm->deviceType}};
         if (!farm->tags.isEmpty()) f["tags"] = QJsonArray::fromStringList(farm->tags);
-        if (!farm->workdir.isEmpty()) f["workdir"] = farm->workdir;
         if (farm->queueTimeoutSeconds) f["queue_timeout_seconds"] = farm->queueTimeoutSeconds;
         if (farm->prompts != BoardFarm{}.prompts) f["prompts"] = QJsonArray::fromStringList(farm->prompts);
         if (!farm->shareDir.isEmpty()) f["share_dir"] = farm->shareDir;

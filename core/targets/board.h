@@ -29,10 +29,9 @@ struct BoardRunner {
 // A board in a farm: any free device of a LAVA instance's device type (and tags). The user's
 // API token lives in the user's settings (deploy/lava_client.h), never in a board file.
 struct BoardFarm {
-    QString lava;       // the instance's URL, "http://lab:8000"
-    QString deviceType; // LAVA device type, e.g. "spacemit-k1"
-    QStringList tags;   // LAVA device tags the device must have
-    QString workdir;    // parent of the run folder on the device; empty = /tmp
+    QString lava;                // the instance's URL, "http://lab:8000"
+    QString deviceType;          // LAVA device type, e.g. "spacemit-k1"
+    QStringList tags;            // LAVA device tags the device must have
     int queueTimeoutSeconds = 0; // give up waiting in LAVA's queue after this; 0 = wait
     // The devices' shell prompts after an SSH login (regular expressions, LAVA's boot prompts).
     QStringList prompts{QStringLiteral("# "), QStringLiteral("\\$ ")};

@@ -189,7 +189,8 @@ private slots:
         QFETCH(QByteArray, farm);
         QFETCH(QString, error);
         const QByteArray json = R"({"id": "b", "name": "B", "arch": "riscv64", "cores": 1, "memory_bytes": 1000,
-                                   "farm": )" + farm + "}";
+                                   "farm": )" +
+                                farm + "}";
         auto b = targets::parseBoard(json, "b.json");
         if (error.isEmpty()) {
             QVERIFY2(b, b ? "" : b.error().message.c_str());

@@ -39,7 +39,10 @@ bool LavaFixture::start(int devices, QString* error, bool* skipped) {
             return false;
         }
         args << "--device"
-             << QStringLiteral("embark-dev%1:%2:%3:%4").arg(i + 1).arg(sshd->port()).arg(sshd->user(), sshd->clientKey());
+             << QStringLiteral("embark-dev%1:%2:%3:%4")
+                    .arg(i + 1)
+                    .arg(sshd->port())
+                    .arg(sshd->user(), sshd->clientKey());
         m_sshd.push_back(std::move(sshd));
     }
     QProcess p;
@@ -79,9 +82,9 @@ void LavaFixture::stop() {
 bool LavaFixture::setDeviceHealth(const QString& device, const QString& health, QString* error) {
     QProcess p;
     const QByteArray body = QJsonDocument(QJsonObject{{"health", health}}).toJson(QJsonDocument::Compact);
-    p.start("curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PATCH", "-H", "Authorization: Token " + m_token,
-                     "-H", "Content-Type: application/json", "--data", QString::fromUtf8(body),
-                     m_url + "/api/v0.2/devices/" + device + "/"});
+    p.start("curl", {"-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PATCH", "-H",
+                     "Authorization: Token " + m_token, "-H", "Content-Type: application/json", "--data",
+                     QString::fromUtf8(body), m_url + "/api/v0.2/devices/" + device + "/"});
     p.waitForFinished(60000);
     const QString code = QString::fromLatin1(p.readAllStandardOutput()).trimmed();
     if (code != "200") {
