@@ -55,9 +55,10 @@ Status copyInto(const QString& from, const QString& to) {
 }
 
 // The run script: runs the command in the test's folder on the device and prints what Embark
-// reads back from the job's log, every line marked: @embark:out: / @embark:err: (stdout and
-// stderr), @embark:file:PATH then @embark:b64: lines (the files under out/ and dumps/),
-// @embark:exit:STATUS last.
+// reads back from the job's log. LAVA rewrites target lines (quotes escaped, empty lines and
+// control characters dropped), so everything Embark reads goes as base64: @embark:file:PATH,
+// then @embark:b64: lines, for stdout, stderr and the files under out/ and dumps/;
+// @embark:exit:STATUS last. Stdout is also printed as it is, for people reading the job's log.
 QByteArray runScript(const ExecRequest& request, const QStringList& prefix) {
     QStringList env;
     for (const QString& e : request.environment) env << shellQuote(e);
@@ -70,9 +71,8 @@ QByteArray runScript(const ExecRequest& request, const QStringList& prefix) {
                                "[ -f run_export ] && chmod +x run_export\n"
                                "%1 > .embark-stdout 2> .embark-stderr\n"
                                "rc=$?\n"
-                               "sed 's/^/@embark:out:/' .embark-stdout\n"
-                               "tail -n 200 .embark-stderr | sed 's/^/@embark:err:/'\n"
-                               "for f in $(find out dumps -type f 2>/dev/null); do\n"
+                               "cat .embark-stdout\n"
+                               "for f in .embark-stdout .embark-stderr $(find out dumps -type f 2>/dev/null); do\n"
                                "  echo \"@embark:file:$f\"\n"
                                "  base64 \"$f\" | sed 's/^/@embark:b64:/'\n"
                                "done\n"
@@ -411,11 +411,7 @@ Status LavaTransport::readLog(qint64 jobId, ExecResult& result, bool* sawExit) {
     for (const LavaLogLine& line : parseLavaLog(*log)) {
         if (line.level != QLatin1String("target") || !line.message.startsWith(QLatin1String("@embark:"))) continue;
         const QString m = line.message;
-        if (m.startsWith(QLatin1String("@embark:out:"))) {
-            appendCapped(result.stdoutData, m.mid(12).toUtf8() + "\n");
-        } else if (m.startsWith(QLatin1String("@embark:err:"))) {
-            appendCapped(result.stderrData, m.mid(12).toUtf8() + "\n");
-        } else if (m.startsWith(QLatin1String("@embark:file:"))) {
+        if (m.startsWith(QLatin1String("@embark:file:"))) {
             flush();
             file = m.mid(13);
         } else if (m.startsWith(QLatin1String("@embark:b64:"))) {
@@ -434,6 +430,15 @@ Status LavaTransport::readLog(qint64 jobId, ExecResult& result, bool* sawExit) {
         }
     }
     flush();
+    // The command's own output came back as files of the run folder.
+    const std::pair<QString, QByteArray*> streams[] = {{QStringLiteral(".embark-stdout"), &result.stdoutData},
+                                                       {QStringLiteral(".embark-stderr"), &result.stderrData}};
+    for (const auto& [name, data] : streams) {
+        auto it = m_files.find(name);
+        if (it == m_files.end()) continue;
+        appendCapped(*data, it->second);
+        m_files.erase(it);
+    }
     return {};
 }
 

@@ -21,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMutex>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QSysInfo>
 #include <QTemporaryDir>
@@ -368,6 +369,39 @@ private slots:
         QVERIFY(!bad);
         QVERIFY2(messageOf(bad.error()).contains("--boards 'no-such-*' matches no board (known: "),
                  qPrintable(messageOf(bad.error())));
+    }
+
+    // embark-cli farm token (from standard input, into a private settings file) and farm devices.
+    void cli() {
+        if (!m_up) QSKIP(qPrintable(m_why));
+        QTemporaryDir config;
+        QProcess token;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("EMBARK_CONFIG_DIR", config.path());
+        token.setProcessEnvironment(env);
+        token.start(test::cliPath(), {"farm", "token", m_lava.url() + "/"});
+        token.write(m_lava.token() + "\n");
+        token.closeWriteChannel();
+        QVERIFY(token.waitForFinished(60000));
+        QCOMPARE(token.exitCode(), 0);
+        const QString ini = config.path() + "/farm.ini";
+        QCOMPARE(QFile::permissions(ini) & (QFileDevice::ReadGroup | QFileDevice::ReadOther),
+                 QFileDevice::Permissions());
+        qputenv("EMBARK_CONFIG_DIR", config.path().toUtf8());
+        QCOMPARE(deploy::lavaToken(QUrl(m_lava.url())), m_lava.token()); // the URL without its slash
+        qputenv("EMBARK_CONFIG_DIR", (m_tmp.path() + "/config").toUtf8());
+
+        QProcess devices;
+        devices.start(test::cliPath(), {"farm", "devices", "farm-host", "--json"});
+        QVERIFY(devices.waitForFinished(60000));
+        QVERIFY2(devices.exitCode() == 0, devices.readAllStandardError().constData());
+        const QJsonObject o = QJsonDocument::fromJson(devices.readAllStandardOutput()).object();
+        const QJsonArray rows = o.value("devices").toArray();
+        QCOMPARE(rows.size(), 2);
+        for (const QJsonValue& v : rows) {
+            QVERIFY(m_lava.deviceNames().contains(v.toObject().value("device").toString()));
+            QCOMPARE(v.toObject().value("health").toString(), QString("Good"));
+        }
     }
 
     void cleanupTestCase() { m_lava.stop(); }
