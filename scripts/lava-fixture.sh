@@ -33,15 +33,17 @@ stop_all() {
     [ -n "$pid" ] || continue
     kill -KILL -- "-$pid" 2>/dev/null || true
   done < <(tac "$d/pids")
-  if [ -f "$d/pg/data/postmaster.pid" ]; then
+  local pgd; pgd=$(readlink -f "$d/pg" 2>/dev/null || true)
+  if [ -n "$pgd" ] && [ -f "$pgd/data/postmaster.pid" ]; then
     local pgbin; pgbin=$(cat "$d/pgbin")
     if [ "$(id -u)" -eq 0 ]; then
-      su postgres -s /bin/sh -c "$pgbin/pg_ctl -D '$d/pg/data' -m immediate stop" >/dev/null 2>&1 || true
+      su postgres -s /bin/sh -c "$pgbin/pg_ctl -D '$pgd/data' -m immediate stop" >/dev/null 2>&1 || true
     else
-      "$pgbin/pg_ctl" -D "$d/pg/data" -m immediate stop >/dev/null 2>&1 || true
+      "$pgbin/pg_ctl" -D "$pgd/data" -m immediate stop >/dev/null 2>&1 || true
     fi
   fi
   rm -f "$d/pids"
+  if [ -L "$d/pg" ]; then rm -rf "$(readlink "$d/pg")"; rm -f "$d/pg"; fi
 }
 
 if [ "$cmd" = stop ]; then stop_all "$dir"; exit 0; fi
@@ -77,21 +79,25 @@ as_pg() {
 
 # --- PostgreSQL: a migrated cluster from the cache, or a fresh one migrated now.
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/embark/lava-fixture/pg-$lava_version
-mkdir -p "$dir/pg"
+# The cluster lives in its own folder under /tmp: the postgres user must reach it, and DIR may
+# be private to the caller. DIR/pg links to it; `stop` removes it.
+pgroot=$(mktemp -d /tmp/embark-lava-pg.XXXXXX)
+chmod 755 "$pgroot"
+ln -s "$pgroot" "$dir/pg"
 if [ -d "$cache/data" ]; then
-  cp -a "$cache/data" "$dir/pg/data"
+  cp -a "$cache/data" "$pgroot/data"
   migrated=1
 else
   migrated=0
 fi
-[ "$(id -u)" -eq 0 ] && chown -R postgres "$dir/pg"
+[ "$(id -u)" -eq 0 ] && chown -R postgres "$pgroot"
 if [ $migrated = 0 ]; then
-  as_pg "'$pgbin/initdb' -D '$dir/pg/data' -U lavaserver --auth=trust -E UTF8 --no-sync" > "$dir/initdb.log" 2>&1 ||
+  as_pg "'$pgbin/initdb' -D '$pgroot/data' -U lavaserver --auth=trust -E UTF8 --no-sync" > "$dir/initdb.log" 2>&1 ||
     die "initdb failed: $(tail -5 "$dir/initdb.log")"
 fi
 start_pg() {
-  as_pg "'$pgbin/pg_ctl' -D '$dir/pg/data' -l '$dir/pg/postgres.log' -w -o \"-p $pg_port -k '$dir/pg' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off\" start" >/dev/null ||
-    die "PostgreSQL did not start: $(tail -5 "$dir/pg/postgres.log")"
+  as_pg "'$pgbin/pg_ctl' -D '$pgroot/data' -l '$pgroot/postgres.log' -w -o \"-p $pg_port -k '$pgroot' -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off\" start" >/dev/null ||
+    die "PostgreSQL did not start: $(tail -5 "$pgroot/postgres.log")"
 }
 start_pg
 if [ $migrated = 0 ]; then
@@ -115,8 +121,8 @@ cd "$dir"
 if [ $migrated = 0 ]; then
   /usr/bin/python3 "$here/lava-fixture-setup.py" migrate > "$dir/migrate.log" 2>&1 || die "migrations failed: $(tail -5 "$dir/migrate.log")"
   # Cache the migrated cluster (stopped, so the copy is consistent).
-  as_pg "'$pgbin/pg_ctl' -D '$dir/pg/data' -m fast stop" >/dev/null
-  mkdir -p "$cache.tmp.$$" && cp -a "$dir/pg/data" "$cache.tmp.$$/data" && rm -f "$cache.tmp.$$/data/postmaster.pid" &&
+  as_pg "'$pgbin/pg_ctl' -D '$pgroot/data' -m fast stop" >/dev/null
+  mkdir -p "$cache.tmp.$$" && cp -a "$pgroot/data" "$cache.tmp.$$/data" && rm -f "$cache.tmp.$$/data/postmaster.pid" &&
     { mv -T "$cache.tmp.$$" "$cache" 2>/dev/null || rm -rf "$cache.tmp.$$"; }
   start_pg
 fi
@@ -126,7 +132,6 @@ names=()
 for spec in "${devices[@]}"; do
   IFS=: read -r name port user key <<< "$spec"
   names+=("$name")
-  mkdir -p "$dir/device-$name"
   cat > "$dir/devices/$name.jinja2" <<DEV
 {% extends 'ssh.jinja2' %}
 {% set ssh_host = '127.0.0.1' %}
@@ -134,8 +139,6 @@ for spec in "${devices[@]}"; do
 {% set ssh_user = '$user' %}
 {% set ssh_identity_file = '$key' %}
 {% set schroot = '' %}
-{% set lava_test_results_dir = '$dir/device-$name/lava-%s' %}
-{% set lava_test_shell_file = '$dir/device-$name/lava-env.sh' %}
 DEV
 done
 /usr/bin/python3 "$here/lava-fixture-setup.py" populate "$worker" ssh "${names[@]}" > "$dir/populate.out" 2> "$dir/populate.log" ||
@@ -154,7 +157,10 @@ django.setup()
 m = importlib.import_module("lava_server.management.commands.lava-scheduler")
 m.INTERVAL = 1
 from django.core.management import call_command
-call_command(m.Command(), "--level", "INFO", "--log-file", sys.argv[1])
+import grp, pwd
+# Stay this user (it drops to lavaserver otherwise, which cannot reach a private DIR).
+me, group = pwd.getpwuid(os.getuid()).pw_name, grp.getgrgid(os.getgid()).gr_name
+call_command(m.Command(), "--level", "INFO", "--log-file", sys.argv[1], "--user", me, "--group", group)
 ' "$dir/scheduler.log" < /dev/null > "$dir/scheduler.out" 2>&1 &
 echo $! >> "$dir/pids"
 setsid lava-worker --name "$worker" --url "http://127.0.0.1:$http_port/" --token "$worker_token" \

@@ -40,7 +40,8 @@ int farmToken(const QStringList& args, Io& io) {
         if (in.open(stdin, QIODevice::ReadOnly)) token = in.readLine().trimmed();
     }
     if (token.isEmpty()) return usage(io, "farm token read an empty token");
-    QString server = url.toString(QUrl::StripTrailingSlash);
+    QString server = url.toString();
+    while (server.endsWith('/')) server.chop(1);
     if (Status s = deploy::saveLavaToken(QUrl(server), token); !s) return fail(io, s.error());
     io.out << "Stored the token for " << server << " in " << deploy::lavaSettingsPath() << "\n";
     return 0;

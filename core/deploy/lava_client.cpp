@@ -194,7 +194,8 @@ QString lavaSettingsPath() {
 namespace {
 
 QString tokenKey(const QUrl& server) {
-    QString s = server.toString(QUrl::RemoveUserInfo | QUrl::StripTrailingSlash);
+    QString s = server.toString(QUrl::RemoveUserInfo);
+    while (s.endsWith('/')) s.chop(1); // "http://lab:8000/" and "http://lab:8000" are one server
     return "tokens/" + QString::fromLatin1(QUrl::toPercentEncoding(s));
 }
 

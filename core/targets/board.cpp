@@ -174,7 +174,8 @@ Expected<BoardFarm> parseFarm(const QJsonValue& v, const QString& file) {
                               "must not be in a board file: the API token lives in the user's settings "
                               "(`embark-cli farm token URL` or $EMBARK_LAVA_TOKEN)");
     BoardFarm farm;
-    farm.lava = url.toString(QUrl::StripTrailingSlash);
+    farm.lava = url.toString();
+    while (farm.lava.endsWith('/')) farm.lava.chop(1);
     farm.deviceType = *type;
     farm.tags = *tags;
     farm.queueTimeoutSeconds = static_cast<int>(*queue);

@@ -172,26 +172,30 @@ private slots:
     void boardFile_data() {
         QTest::addColumn<QByteArray>("farm");
         QTest::addColumn<QString>("error");
-        QTest::newRow("ok") << QByteArray(R"({"lava": "http://lab:8000/", "device_type": "k1", "tags": ["a"]})")
+        QTest::newRow("ok") << QByteArray(
+                                   "{\"lava\": \"http://lab:8000/\", \"device_type\": \"k1\", \"tags\": [\"a\"]}")
                             << QString();
-        QTest::newRow("no device type") << QByteArray(R"({"lava": "http://lab:8000"})")
+        QTest::newRow("no device type") << QByteArray("{\"lava\": \"http://lab:8000\"}")
                                         << "b.json: field 'farm.device_type' is missing";
-        QTest::newRow("bad url") << QByteArray(R"({"lava": "lab", "device_type": "k1"})")
+        QTest::newRow("bad url") << QByteArray("{\"lava\": \"lab\", \"device_type\": \"k1\"}")
                                  << "b.json: field 'farm.lava' must be the LAVA server's http";
-        QTest::newRow("token in file") << QByteArray(R"({"lava": "http://lab", "device_type": "k1", "token": "x"})")
+        QTest::newRow("token in file") << QByteArray(
+                                              "{\"lava\": \"http://lab\", \"device_type\": \"k1\", \"token\": \"x\"}")
                                        << "b.json: field 'farm.token' must not be in a board file";
-        QTest::newRow("tags mistyped") << QByteArray(R"({"lava": "http://lab", "device_type": "k1", "tags": "a"})")
+        QTest::newRow("tags mistyped") << QByteArray(
+                                              "{\"lava\": \"http://lab\", \"device_type\": \"k1\", \"tags\": \"a\"}")
                                        << "b.json: field 'farm.tags' must be an array of strings";
-        QTest::newRow("share half") << QByteArray(R"({"lava": "http://lab", "device_type": "k1", "share_dir": "/x"})")
+        QTest::newRow("share half") << QByteArray(
+                                           "{\"lava\": \"http://lab\", \"device_type\": \"k1\", \"share_dir\": \"/x\"}")
                                     << "b.json: field 'farm.share_url' is missing";
-        QTest::newRow("not an object") << QByteArray(R"("http://lab")") << "b.json: field 'farm' must be an object";
+        QTest::newRow("not an object") << QByteArray("\"http://lab\"") << "b.json: field 'farm' must be an object";
     }
     void boardFile() {
         QFETCH(QByteArray, farm);
         QFETCH(QString, error);
-        const QByteArray json = R"({"id": "b", "name": "B", "arch": "riscv64", "cores": 1, "memory_bytes": 1000,
-                                   "farm": )" +
-                                farm + "}";
+        const QByteArray json =
+            "{\"id\": \"b\", \"name\": \"B\", \"arch\": \"riscv64\", \"cores\": 1, \"memory_bytes\": 1000, \"farm\": " +
+            farm + "}";
         auto b = targets::parseBoard(json, "b.json");
         if (error.isEmpty()) {
             QVERIFY2(b, b ? "" : b.error().message.c_str());
@@ -208,8 +212,8 @@ private slots:
         QVERIFY2(messageOf(b.error()).startsWith(error), qPrintable(messageOf(b.error())));
         // "runner" and "farm" exclude each other.
         auto both = targets::parseBoard(
-            R"({"id": "b", "name": "B", "arch": "riscv64", "cores": 1, "memory_bytes": 1000,
-               "runner": {"kind": "local"}, "farm": {"lava": "http://lab", "device_type": "k1"}})",
+            "{\"id\": \"b\", \"name\": \"B\", \"arch\": \"riscv64\", \"cores\": 1, \"memory_bytes\": 1000, \"runner\": "
+            "{\"kind\": \"local\"}, \"farm\": {\"lava\": \"http://lab\", \"device_type\": \"k1\"}}",
             "b.json");
         QVERIFY(!both);
         QVERIFY(messageOf(both.error()).contains("exclude each other"));
