@@ -14,6 +14,8 @@ PACKAGES=(
   clang-19 lld-19 libclang-rt-19-dev python3-onnx
   xvfb xauth imagemagick
   python3
+  # the farm tests' private LAVA instance (scripts/lava-fixture.sh)
+  lava-server lava-dispatcher lavacli postgresql curl
 )
 
 missing=()

@@ -16,10 +16,12 @@ const std::vector<Command>& commands() {
         {"build", "configure and build an export folder with CMake", cmdBuild},
         {"exec", "run a built export on its board: host, qemu-user or SSH (JSON lines on stdout)", cmdExec},
         {"bench", "benchmark on a board: export, build, deploy, run, compare, store", cmdBench},
+        {"sweep", "the model x board x library matrix: every cell a stored run, one table", cmdSweep},
         {"ort-test", "run every test_data_set_N of an ONNX test folder with the host's ONNX Runtime", cmdOrtTest},
         {"plan", "fuse a model, assign kernel libraries and layouts, plan its memory", cmdPlan},
         {"boards", "list the boards (built-in and user) and how each is reached", cmdBoards},
         {"runs", "the run history: list, show, compare or delete stored runs", cmdRuns},
+        {"farm", "boards in a LAVA farm: store the API token, list a farm board's devices", cmdFarm},
         {"xnnpack", "build upstream XNNPACK for an architecture into the cache, list the cache", cmdXnnpack},
     };
     return table;

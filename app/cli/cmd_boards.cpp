@@ -30,6 +30,8 @@ int cmdBoards(const QStringList& args, Io& io) {
             QJsonObject o = b.toJson();
             o["source"] = b.sourceFile;
             o["built_in"] = b.builtIn;
+            // A farm board is reached through LAVA: its file's "farm" object, runner kind "farm".
+            if (b.farm) o["runner"] = QJsonObject{{"kind", "farm"}};
             // Which XNNPACK an export for this board links (embark-cli xnnpack list explains).
             if (b.xnnpack) o["xnnpack_link"] = xnnpack::resolveXnnpackFor(b).toJson();
             // The runtimes `bench --runtime` can use on it.

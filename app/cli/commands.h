@@ -18,5 +18,7 @@ int cmdXnnpack(const QStringList& args, Io& io);
 int cmdQuantize(const QStringList& args, Io& io);
 int cmdCompare(const QStringList& args, Io& io);
 int cmdOrtTest(const QStringList& args, Io& io);
+int cmdFarm(const QStringList& args, Io& io);
+int cmdSweep(const QStringList& args, Io& io);
 
 } // namespace embark::cli

@@ -6,6 +6,7 @@
 #include "ir/error.h"
 
 #include <QByteArray>
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -27,6 +28,8 @@ struct ExecRequest {
     const std::atomic_bool* cancel = nullptr;
     OutputFn onStdout; // called as output arrives, on the caller's thread
     OutputFn onStderr;
+    // The transport's own status lines (a farm board's LAVA job: submitted, queued, running).
+    std::function<void(const QString& line)> onStatus;
     bool usePrefix = true; // run through the board's exec prefix (qemu-user for a simulated board)
 };
 
@@ -74,6 +77,10 @@ public:
 
     // A human-readable target for messages: "board 'k230' (ssh k230)".
     virtual QString describe() const = 0;
+
+    // What the last exec ran on, for the run's record: a farm board's LAVA job id, device
+    // and job page ({"lava_job": ..., "lava_device": ..., "lava_url": ...}); empty otherwise.
+    virtual QJsonObject runInfo() const { return {}; }
 
 protected:
     explicit Transport(QString boardId) : m_boardId(std::move(boardId)) {}

@@ -13,6 +13,7 @@
 #include "ir/graph.h"
 #include "store/run_record.h"
 
+#include <QJsonObject>
 #include <QString>
 #include <QStringList>
 
@@ -55,6 +56,7 @@ struct BenchOptions {
     QString workDir;       // exports and downloads; empty = a cache folder
     deploy::SshOptions ssh;
     QString storePath; // empty = RunStore::defaultPath(); "-" = do not store
+    QJsonObject extra; // added to the record's extra (a sweep's id: "sweep")
     int runTimeoutSeconds = 900;
     const std::atomic_bool* cancel = nullptr;
     std::function<void(const QString& line)> log;

@@ -90,6 +90,8 @@ Status resolveTargetStep(PipelineState& s, StepContext&) {
 
 Status checkToolsStep(PipelineState& s, StepContext&) {
     EMBARK_TRY(targets::checkAvailable(*s.toolchain));
+    // A farm board: the LAVA server, the token and a usable device, before a long build.
+    if (s.board->isFarm()) return deploy::makeTransport(*s.board, s.options.ssh)->connect();
     return targets::checkRunnerAvailable(*s.board);
 }
 
@@ -240,7 +242,11 @@ Status runStep(PipelineState& s, StepContext& c) {
     req.cancel = c.cancel;
     LineLogger logger{c.log, {}};
     req.onStdout = [&](const QByteArray& chunk) { logger(chunk); };
+    req.onStatus = c.log;
     auto exec = s.transport->exec(req);
+    // A farm board's LAVA job and device go into the record, whatever the outcome.
+    const QJsonObject info = s.transport->runInfo();
+    for (auto it = info.begin(); it != info.end(); ++it) s.result.record.extra[it.key()] = it.value();
     if (!exec) return exec.error();
     s.runStdout = exec->stdoutData;
     BenchResult& result = s.result;
@@ -438,6 +444,7 @@ void fillFingerprint(PipelineState& s) {
                             {"warmup", o.warmup},
                             {"affinity", o.affinity}};
     for (auto it = extra.begin(); it != extra.end(); ++it) rec.extra[it.key()] = it.value();
+    for (auto it = o.extra.begin(); it != o.extra.end(); ++it) rec.extra[it.key()] = it.value();
     // The plan the export ran, node by node: two runs' plans are diffed from the store (#19).
     if (s.plan) rec.extra["plan"] = store::planToJson(storedPlan(*s.plan));
 }

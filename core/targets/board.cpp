@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 #include <QSysInfo>
 #include <QThread>
+#include <QUrl>
 
 #include <algorithm>
 #include <cmath>
@@ -140,6 +141,51 @@ Expected<BoardRunner> parseRunner(const QJsonObject& root, const QString& file) 
     return runner;
 }
 
+Expected<BoardFarm> parseFarm(const QJsonValue& v, const QString& file) {
+    if (!v.isObject())
+        return fieldError(file, "farm", "must be an object with \"lava\" (the LAVA server's URL) and \"device_type\"");
+    const QJsonObject o = v.toObject();
+    FieldReader r(o, file, "farm");
+    auto lava = r.string("lava", true);
+    auto type = r.string("device_type", true);
+    auto tags = r.strings("tags");
+    auto queue = r.integer("queue_timeout_seconds", false, 0, 30 * 24 * 3600);
+    auto prompts = r.strings("prompts");
+    auto shareDir = r.string("share_dir", false);
+    auto shareUrl = r.string("share_url", false);
+    EMBARK_TRY(prompts);
+    EMBARK_TRY(shareDir);
+    EMBARK_TRY(shareUrl);
+    if (shareDir->isEmpty() != shareUrl->isEmpty())
+        return fieldError(file, shareDir->isEmpty() ? "farm.share_dir" : "farm.share_url",
+                          "is missing: share_dir (where Embark writes a run's payload) and share_url (where the LAVA "
+                          "worker downloads it) go together");
+    EMBARK_TRY(lava);
+    EMBARK_TRY(type);
+    EMBARK_TRY(tags);
+    EMBARK_TRY(queue);
+    const QUrl url(*lava, QUrl::StrictMode);
+    if (!url.isValid() || (url.scheme() != "http" && url.scheme() != "https") || url.host().isEmpty())
+        return fieldError(file, "farm.lava", "must be the LAVA server's http:// or https:// URL (not '" + *lava + "')");
+    if (type->trimmed().isEmpty()) return fieldError(file, "farm.device_type", "must name a LAVA device type");
+    for (const QString& key : {QStringLiteral("token"), QStringLiteral("password")})
+        if (o.contains(key))
+            return fieldError(file, "farm." + key,
+                              "must not be in a board file: the API token lives in the user's settings "
+                              "(`embark-cli farm token URL` or $EMBARK_LAVA_TOKEN)");
+    BoardFarm farm;
+    farm.lava = url.toString();
+    while (farm.lava.endsWith('/')) farm.lava.chop(1);
+    farm.deviceType = *type;
+    farm.tags = *tags;
+    farm.queueTimeoutSeconds = static_cast<int>(*queue);
+    if (!prompts->isEmpty()) farm.prompts = *prompts;
+    farm.shareDir = *shareDir;
+    farm.shareUrl = *shareUrl;
+    while (farm.shareUrl.endsWith('/')) farm.shareUrl.chop(1);
+    return farm;
+}
+
 } // namespace
 
 const QStringList& knownArchitectures() {
@@ -194,8 +240,19 @@ Expected<Board> parseBoard(const QByteArray& json, const QString& fileName) {
     EMBARK_TRY(vlen);
     if (*vlen % 8 != 0) return fieldError(fileName, "vlen_bits", "must be a multiple of 8");
 
-    auto runner = parseRunner(root, fileName);
+    const QJsonValue farmValue = root.value("farm");
+    const bool inFarm = !farmValue.isUndefined() && !farmValue.isNull();
+    if (inFarm && root.contains("runner"))
+        return fieldError(fileName, "farm",
+                          "and \"runner\" exclude each other: a farm board is reached through LAVA, drop \"runner\"");
+    Expected<BoardRunner> runner = inFarm ? Expected<BoardRunner>(BoardRunner{}) : parseRunner(root, fileName);
     EMBARK_TRY(runner);
+    if (inFarm) {
+        auto farm = parseFarm(farmValue, fileName);
+        EMBARK_TRY(farm);
+        b.farm = *farm;
+        runner->kind = BoardRunner::Kind::Farm;
+    }
     if (const QJsonValue ort = root.value("onnxruntime"); !ort.isUndefined() && !ort.isNull()) {
         if (!ort.isObject())
             return fieldError(fileName, "onnxruntime", "must be an object with \"root\" or \"node\" and \"ep\"");
@@ -233,6 +290,7 @@ Expected<Board> loadBoardFile(const QString& path) {
 }
 
 QString Board::runnerSummary() const {
+    if (farm) return "lava " + farm->deviceType + " @ " + farm->lava;
     if (runner.kind == BoardRunner::Kind::Ssh) {
         QString target = runner.user.isEmpty() ? runner.host : runner.user + "@" + runner.host;
         if (runner.port) target += ":" + QString::number(runner.port);
@@ -243,6 +301,15 @@ QString Board::runnerSummary() const {
 
 QJsonObject Board::toJson() const {
     QJsonObject r{{"kind", runner.kind == BoardRunner::Kind::Ssh ? "ssh" : "local"}};
+    QJsonObject f;
+    if (farm) {
+        f = QJsonObject{{"lava", farm->lava}, {"device_type", farm->deviceType}};
+        if (!farm->tags.isEmpty()) f["tags"] = QJsonArray::fromStringList(farm->tags);
+        if (farm->queueTimeoutSeconds) f["queue_timeout_seconds"] = farm->queueTimeoutSeconds;
+        if (farm->prompts != BoardFarm{}.prompts) f["prompts"] = QJsonArray::fromStringList(farm->prompts);
+        if (!farm->shareDir.isEmpty()) f["share_dir"] = farm->shareDir;
+        if (!farm->shareUrl.isEmpty()) f["share_url"] = farm->shareUrl;
+    }
     if (!runner.host.isEmpty()) r["host"] = runner.host;
     if (!runner.user.isEmpty()) r["user"] = runner.user;
     if (runner.port) r["port"] = runner.port;
@@ -257,8 +324,11 @@ QJsonObject Board::toJson() const {
                       {"cores", cores},
                       {"memory_bytes", memoryBytes},
                       {"vlen_bits", vlenBits},
-                      {"xnnpack", xnnpack},
-                      {"runner", r}};
+                      {"xnnpack", xnnpack}};
+    if (farm)
+        board["farm"] = f;
+    else
+        board["runner"] = r;
     if (onnxruntime) board["onnxruntime"] = onnxruntime->toJson();
     return board;
 }

@@ -15,7 +15,8 @@
 namespace embark::targets {
 
 struct BoardRunner {
-    enum class Kind { Ssh, Local };
+    // Farm: a device of a LAVA instance's device type (the board file's "farm" object).
+    enum class Kind { Ssh, Local, Farm };
     Kind kind = Kind::Local;
     QString host;           // ssh: an ~/.ssh/config alias or a host name
     QString user;           // ssh: empty = from ~/.ssh/config or the local user
@@ -23,6 +24,22 @@ struct BoardRunner {
     QString workdir;        // parent of the fresh per-run folders; empty = /tmp or the host's temp
     QStringList execPrefix; // prepended to every command (e.g. qemu-riscv64-static -cpu ...)
     QString key;            // ssh: a private key file; empty = agent and default keys
+};
+
+// A board in a farm: any free device of a LAVA instance's device type (and tags). The user's
+// API token lives in the user's settings (deploy/lava_client.h), never in a board file.
+struct BoardFarm {
+    QString lava;                // the instance's URL, "http://lab:8000"
+    QString deviceType;          // LAVA device type, e.g. "spacemit-k1"
+    QStringList tags;            // LAVA device tags the device must have
+    int queueTimeoutSeconds = 0; // give up waiting in LAVA's queue after this; 0 = wait
+    // The devices' shell prompts after an SSH login (regular expressions, LAVA's boot prompts).
+    QStringList prompts{QStringLiteral("# "), QStringLiteral("\\$ ")};
+    // Where the LAVA worker downloads each run's payload: Embark writes it into share_dir,
+    // the worker fetches share_url/NAME (http://, https://, scp:// or file://). Both empty:
+    // file:// of a local temp file (a worker on this computer).
+    QString shareDir;
+    QString shareUrl;
 };
 
 struct Board {
@@ -36,6 +53,7 @@ struct Board {
     int vlenBits = 0; // SIMD/vector register width the kernels tile for
     bool xnnpack = false;
     BoardRunner runner;
+    std::optional<BoardFarm> farm; // set when runner.kind is Farm
     // Where ONNX Runtime lives for `bench --runtime onnxruntime` (the file's "onnxruntime"
     // object); none = the board runs Embark's exports only.
     std::optional<OrtRuntime> onnxruntime;
@@ -45,6 +63,7 @@ struct Board {
 
     bool isSimulated() const { return runner.kind == BoardRunner::Kind::Local && !runner.execPrefix.isEmpty(); }
     bool isHost() const { return runner.kind == BoardRunner::Kind::Local && runner.execPrefix.isEmpty(); }
+    bool isFarm() const { return runner.kind == BoardRunner::Kind::Farm; }
     // "ssh k230", "local qemu-riscv64-static", "local" for tables and messages.
     QString runnerSummary() const;
     QJsonObject toJson() const;
