@@ -568,7 +568,7 @@ private slots:
         QVERIFY(dir.isValid());
         QVERIFY(m_session->openModel(writeNestedModel(dir.path())).ok());
         waitForLayouts();
-        ui::GraphPanel* pane = m_view->beforePanel();
+        ui::GraphPanel* pane = m_view->afterPanel(); // the pane a menu acts on by default
         m_view->resize(1400, 800);
         m_view->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_view));

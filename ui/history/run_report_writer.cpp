@@ -124,6 +124,11 @@ std::unique_ptr<QTextDocument> runReportPdfDocument(const store::RunRecord& run,
     // device), so the layout is the page's and print() only scales it to the writer.
     const QRectF paint = runReportPageLayout().paintRect(QPageLayout::Point);
     document->setPageSize(paint.size() * (96.0 / 72.0));
+    // Unbreakable strings (a model's SHA-256, long layer names) wrap anywhere rather than
+    // widen their table past the page's right edge.
+    QTextOption wrap = document->defaultTextOption();
+    wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    document->setDefaultTextOption(wrap);
     const double margin = document->rootFrame()->frameFormat().margin();
     const int textWidth = int(document->pageSize().width() - 2 * margin) - 2;
     const std::vector<ReportChart> charts = renderReportCharts(run, against);
