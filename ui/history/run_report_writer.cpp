@@ -18,11 +18,14 @@
 #include <qcustomplot.h>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
 #include <QTextFrame>
 #include <QUrl>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace embark::ui {
@@ -145,6 +148,25 @@ std::unique_ptr<QTextDocument> runReportPdfDocument(const store::RunRecord& run,
         options.images.push_back(image);
     }
     document->setHtml(store::runReportHtml(run, against, options));
+    // The HTML's own margins (the body's) take from the page too: narrow the charts by what
+    // still overflows, keeping their proportions.
+    const double overflow = std::ceil(document->idealWidth() - document->pageSize().width());
+    if (overflow > 0) {
+        std::vector<std::pair<int, int>> images; // position, length
+        for (QTextBlock b = document->begin(); b.isValid(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                if (it.fragment().charFormat().isImageFormat())
+                    images.emplace_back(it.fragment().position(), it.fragment().length());
+        for (const auto& [position, length] : images) {
+            QTextCursor cursor(document.get());
+            cursor.setPosition(position);
+            cursor.setPosition(position + length, QTextCursor::KeepAnchor);
+            QTextImageFormat image = cursor.charFormat().toImageFormat();
+            if (!image.isValid() || image.width() <= overflow) continue;
+            image.setWidth(image.width() - overflow);
+            cursor.setCharFormat(image);
+        }
+    }
     return document;
 }
 
