@@ -29,6 +29,8 @@
 
 #include <cmath>
 #include <QTest>
+#include <QTranslator>
+#include <QPushButton>
 
 using namespace embark;
 
@@ -487,6 +489,40 @@ private slots:
         if (file.endsWith("csv")) QVERIFY(bytes.startsWith("node,library,ms\nconv1,xnnpack,1.5\n"));
         if (file.endsWith("svg")) QVERIFY(bytes.contains("<svg"));
         if (file.endsWith("pdf")) QVERIFY(bytes.startsWith("%PDF"));
+    }
+
+    // Issue 33, defect 14: "Export" read "Exporte" in French at 1366x768: the timing chart's
+    // summary and the long view names made the chart wider than its dock. In French, a
+    // chart fits a narrow dock (460 px) with its whole Export button inside.
+    void frenchChartsFitANarrowDock() {
+        QTranslator fr;
+        QVERIFY(fr.load(QStringLiteral(":/i18n/embark_fr.qm")));
+        QCoreApplication::installTranslator(&fr);
+        ui::LayerTimingChart timing;
+        timing.setLayers(bigRun());
+        ui::RunComparisonChart comparison;
+        const ui::RunCharts run = syntheticRun();
+        comparison.setRuns({ui::RunSeries{QStringLiteral("run #3"), run.latenciesMs, run.layers, {}},
+                            ui::RunSeries{QStringLiteral("run #7"), run.latenciesMs, run.layers, {}}});
+        for (ui::ChartWidget* chart : std::initializer_list<ui::ChartWidget*>{&timing, &comparison}) {
+            QStringList parts;
+            for (QWidget* c : chart->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                parts << QStringLiteral("%1:%2")
+                             .arg(QString::fromLatin1(c->metaObject()->className()))
+                             .arg(c->minimumSizeHint().width());
+            // (Before: ~790 px for the timing chart, its French summary on one line.)
+            QVERIFY2(
+                chart->minimumSizeHint().width() <= 460,
+                qPrintable(QString::number(chart->minimumSizeHint().width()) + QLatin1Char(' ') + parts.join(' ')));
+            showAt(chart, 460, 300);
+            QPushButton* exportButton = nullptr;
+            for (QPushButton* b : chart->findChildren<QPushButton*>())
+                if (b->text() == QStringLiteral("Exporter\u2026")) exportButton = b;
+            QVERIFY(exportButton);
+            QVERIFY(exportButton->width() >= exportButton->sizeHint().width());
+            QVERIFY(exportButton->geometry().right() < chart->width());
+        }
+        QCoreApplication::removeTranslator(&fr);
     }
 
     // Issue 33: an exported chart carries a title naming the model, board, library and run;
