@@ -377,6 +377,26 @@
         <source>unsaved run</source>
         <translation>exécution non enregistrée</translation>
     </message>
+    <message>
+        <source>Layer timing · %1</source>
+        <translation>Temps par couche · %1</translation>
+    </message>
+    <message>
+        <source>Layer accuracy · %1</source>
+        <translation>Précision par couche · %1</translation>
+    </message>
+    <message>
+        <source>Latency · %1</source>
+        <translation>Latence · %1</translation>
+    </message>
+    <message>
+        <source>Run comparison · %1</source>
+        <translation>Comparaison d&apos;exécutions · %1</translation>
+    </message>
+    <message>
+        <source> vs </source>
+        <translation> contre </translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::EpOptionsDialog</name>
@@ -544,6 +564,14 @@
     <message>
         <source>≥ %1</source>
         <translation>≥ %1</translation>
+    </message>
+    <message>
+        <source>unsupported: %1</source>
+        <translation>non pris en charge : %1</translation>
+    </message>
+    <message>
+        <source>unsupported op</source>
+        <translation>opération non prise en charge</translation>
     </message>
 </context>
 <context>
@@ -789,6 +817,10 @@
     <message>
         <source>Open the folder the selected job wrote (the export, the build) in the file manager</source>
         <translation>Ouvrir dans le gestionnaire de fichiers le dossier écrit par la tâche sélectionnée (l&apos;export, la compilation)</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not on this computer any more (was the export replaced?)</source>
+        <translation>« %1 » n&apos;est plus sur cet ordinateur (l&apos;export a-t-il été remplacé ?)</translation>
     </message>
 </context>
 <context>
@@ -1187,6 +1219,10 @@
         <source>Cancelling the jobs...</source>
         <translation>Annulation des tâches...</translation>
     </message>
+    <message>
+        <source>Opening %1 with the input shapes chosen last time</source>
+        <translation>Ouverture de %1 avec les formes d&apos;entrée choisies la dernière fois</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -1423,6 +1459,18 @@
     <message>
         <source>Nodes in the module (expand it from its menu)</source>
         <translation>Nœuds du module (dépliez-le depuis son menu)</translation>
+    </message>
+    <message>
+        <source>Inside</source>
+        <translation>Dans</translation>
+    </message>
+    <message>
+        <source>Bodies</source>
+        <translation>Corps</translation>
+    </message>
+    <message>
+        <source>%1 (double-click the node to open)</source>
+        <translation>%1 (double-cliquez sur le nœud pour l&apos;ouvrir)</translation>
     </message>
 </context>
 <context>
@@ -2090,6 +2138,25 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::SourceViewer</name>
+    <message>
+        <source>Source</source>
+        <translation>Source</translation>
+    </message>
+    <message>
+        <source>Cannot read &apos;%1&apos;: %2</source>
+        <translation>Impossible de lire « %1 » : %2</translation>
+    </message>
+    <message>
+        <source>%1:%2 (read-only)</source>
+        <translation>%1:%2 (lecture seule)</translation>
+    </message>
+    <message>
+        <source>%1 has no line %2 (it has %3).</source>
+        <translation>%1 n&apos;a pas de ligne %2 (il en a %3).</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::SshSettingsDialog</name>
     <message>
         <source>SSH connection of %1</source>
@@ -2223,10 +2290,6 @@
         <translation>Aucun graphe à replier</translation>
     </message>
     <message>
-        <source>Expand &apos;%1&apos;</source>
-        <translation>Déplier « %1 »</translation>
-    </message>
-    <message>
         <source>Fold &apos;%1&apos;</source>
         <translation>Replier « %1 »</translation>
     </message>
@@ -2285,6 +2348,42 @@
     <message>
         <source>Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)</source>
         <translation>Couleur : partitions ONNX Runtime (sous-graphes de l&apos;EP : %1, nœuds rabattus sur le fournisseur CPU : %2)</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Retour</translation>
+    </message>
+    <message>
+        <source>Back to the enclosing graph</source>
+        <translation>Revenir au graphe englobant</translation>
+    </message>
+    <message>
+        <source>The body shown; click a step to go back to it</source>
+        <translation>Le corps affiché ; cliquez sur une étape pour y revenir</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>Graphe</translation>
+    </message>
+    <message>
+        <source>Open body &apos;%1&apos;</source>
+        <translation>Ouvrir le corps « %1 »</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos; one level</source>
+        <translation>Déplier « %1 » d&apos;un niveau</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos; fully</source>
+        <translation>Déplier « %1 » entièrement</translation>
+    </message>
+    <message>
+        <source>Fold all blocks at this depth</source>
+        <translation>Replier tous les blocs de cette profondeur</translation>
+    </message>
+    <message>
+        <source>Depth %1, like &apos;%2&apos;</source>
+        <translation>Profondeur %1, comme « %2 »</translation>
     </message>
 </context>
 <context>
@@ -2546,6 +2645,20 @@
         <translation>
             <numerusform>%1, %n couche int8</numerusform>
             <numerusform>%1, %n couches int8</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioSession</name>
+    <message>
+        <source>&apos;%1&apos; (%2)</source>
+        <translation>« %1 » (%2)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cannot run on any board or kernel library: %n node(s) use an op Embark does not support (marked red in the graph): %1. Replace them in the model (or export it without them) to deploy it.</source>
+        <translation>
+            <numerusform>Exécution impossible sur toute carte et toute bibliothèque de noyaux : %n nœud utilise une opération qu&apos;Embark ne prend pas en charge (en rouge dans le graphe) : %1. Remplacez-le dans le modèle (ou exportez celui-ci sans lui) pour le déployer.</numerusform>
+            <numerusform>Exécution impossible sur toute carte et toute bibliothèque de noyaux : %n nœuds utilisent une opération qu&apos;Embark ne prend pas en charge (en rouge dans le graphe) : %1. Remplacez-les dans le modèle (ou exportez celui-ci sans eux) pour le déployer.</numerusform>
         </translation>
     </message>
 </context>

@@ -377,6 +377,26 @@
         <source>unsaved run</source>
         <translation>未保存的运行</translation>
     </message>
+    <message>
+        <source>Layer timing · %1</source>
+        <translation>逐层耗时 · %1</translation>
+    </message>
+    <message>
+        <source>Layer accuracy · %1</source>
+        <translation>逐层精度 · %1</translation>
+    </message>
+    <message>
+        <source>Latency · %1</source>
+        <translation>延迟 · %1</translation>
+    </message>
+    <message>
+        <source>Run comparison · %1</source>
+        <translation>运行对比 · %1</translation>
+    </message>
+    <message>
+        <source> vs </source>
+        <translation> 对比 </translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::EpOptionsDialog</name>
@@ -542,6 +562,14 @@
     <message>
         <source>≥ %1</source>
         <translation>≥ %1</translation>
+    </message>
+    <message>
+        <source>unsupported: %1</source>
+        <translation>不支持：%1</translation>
+    </message>
+    <message>
+        <source>unsupported op</source>
+        <translation>不支持的算子</translation>
     </message>
 </context>
 <context>
@@ -787,6 +815,10 @@
     <message>
         <source>Open the folder the selected job wrote (the export, the build) in the file manager</source>
         <translation>在文件管理器中打开所选任务写入的文件夹（导出、构建）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not on this computer any more (was the export replaced?)</source>
+        <translation>“%1”已不在本机上（导出是否已被替换？）</translation>
     </message>
 </context>
 <context>
@@ -1182,6 +1214,10 @@
         <source>Cancelling the jobs...</source>
         <translation>正在取消任务...</translation>
     </message>
+    <message>
+        <source>Opening %1 with the input shapes chosen last time</source>
+        <translation>使用上次选择的输入形状打开 %1</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::MemoryChart</name>
@@ -1418,6 +1454,18 @@
     <message>
         <source>Nodes in the module (expand it from its menu)</source>
         <translation>模块中的节点（可从其菜单展开）</translation>
+    </message>
+    <message>
+        <source>Inside</source>
+        <translation>位于</translation>
+    </message>
+    <message>
+        <source>Bodies</source>
+        <translation>子图</translation>
+    </message>
+    <message>
+        <source>%1 (double-click the node to open)</source>
+        <translation>%1（双击节点打开）</translation>
     </message>
 </context>
 <context>
@@ -2080,6 +2128,25 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::SourceViewer</name>
+    <message>
+        <source>Source</source>
+        <translation>源代码</translation>
+    </message>
+    <message>
+        <source>Cannot read &apos;%1&apos;: %2</source>
+        <translation>无法读取“%1”：%2</translation>
+    </message>
+    <message>
+        <source>%1:%2 (read-only)</source>
+        <translation>%1:%2（只读）</translation>
+    </message>
+    <message>
+        <source>%1 has no line %2 (it has %3).</source>
+        <translation>%1 没有第 %2 行（共 %3 行）。</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::SshSettingsDialog</name>
     <message>
         <source>SSH connection of %1</source>
@@ -2213,10 +2280,6 @@
         <translation>没有可折叠的图</translation>
     </message>
     <message>
-        <source>Expand &apos;%1&apos;</source>
-        <translation>展开“%1”</translation>
-    </message>
-    <message>
         <source>Fold &apos;%1&apos;</source>
         <translation>折叠“%1”</translation>
     </message>
@@ -2275,6 +2338,42 @@
     <message>
         <source>Colour: ONNX Runtime partitions (EP subgraphs: %1, nodes that fell back to the CPU provider: %2)</source>
         <translation>颜色：ONNX Runtime 分区（EP 子图：%1，回退到 CPU 提供程序的节点：%2）</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>返回</translation>
+    </message>
+    <message>
+        <source>Back to the enclosing graph</source>
+        <translation>返回外层图</translation>
+    </message>
+    <message>
+        <source>The body shown; click a step to go back to it</source>
+        <translation>当前显示的子图；点击某一步返回该处</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Open body &apos;%1&apos;</source>
+        <translation>打开子图“%1”</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos; one level</source>
+        <translation>展开“%1”一层</translation>
+    </message>
+    <message>
+        <source>Expand &apos;%1&apos; fully</source>
+        <translation>完全展开“%1”</translation>
+    </message>
+    <message>
+        <source>Fold all blocks at this depth</source>
+        <translation>折叠此深度的所有模块</translation>
+    </message>
+    <message>
+        <source>Depth %1, like &apos;%2&apos;</source>
+        <translation>深度 %1，如“%2”</translation>
     </message>
 </context>
 <context>
@@ -2528,6 +2627,19 @@
         <source>%1, %n int8 layer(s)</source>
         <translation>
             <numerusform>%1，%n 个 int8 层</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioSession</name>
+    <message>
+        <source>&apos;%1&apos; (%2)</source>
+        <translation>“%1”（%2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cannot run on any board or kernel library: %n node(s) use an op Embark does not support (marked red in the graph): %1. Replace them in the model (or export it without them) to deploy it.</source>
+        <translation>
+            <numerusform>无法在任何开发板或内核库上运行：%n 个节点使用了 Embark 不支持的算子（图中标红）：%1。请在模型中替换它们（或导出不含它们的模型）后再部署。</numerusform>
         </translation>
     </message>
 </context>

@@ -2,7 +2,10 @@
 // the adjacent layer(s), then place each layer exactly by weighted least squares under the
 // ordering and spacing constraints (a pool-adjacent-violators pass, O(n) per layer). Edges
 // between dummies weigh most (Gansner et al.'s 1/2/8 factors), so long edges run straight
-// while real nodes stay close to what they connect.
+// while real nodes stay close to what they connect. The longest chain of real nodes joined
+// layer to layer (a ResNet's trunk, through its adds) is held on one vertical line: otherwise
+// every skip edge, held straight by its heavy dummies, pushes the trunk aside by one gap and
+// the trunk drifts diagonally, one step per block.
 #include "layered_graph.h"
 
 #include <algorithm>
@@ -54,6 +57,28 @@ double median(std::vector<double>& xs) {
     return xs.size() % 2 ? xs[m] : 0.5 * (xs[m - 1] + xs[m]);
 }
 
+// The longest path of real nodes whose every edge joins adjacent layers (dummies excluded),
+// first in node order among equals; empty when shorter than three nodes.
+std::vector<int> mainChain(const LayeredGraph& g) {
+    std::vector<int> length(g.nodeCount(), 0), from(g.nodeCount(), -1);
+    int best = -1;
+    for (const auto& order : g.layers)
+        for (int v : order) {
+            if (g.isDummy(v)) continue;
+            length[v] = 1;
+            for (int u : g.up[v])
+                if (!g.isDummy(u) && length[u] + 1 > length[v]) {
+                    length[v] = length[u] + 1;
+                    from[v] = u;
+                }
+            if (best < 0 || length[v] > length[best] || (length[v] == length[best] && v < best)) best = v;
+        }
+    std::vector<int> chain;
+    if (best < 0 || length[best] < 3) return chain;
+    for (int v = best; v >= 0; v = from[v]) chain.push_back(v);
+    return chain;
+}
+
 } // namespace
 
 std::vector<double> assignX(const LayeredGraph& g, double nodeGap, double dummyGap, int passes) {
@@ -72,6 +97,9 @@ std::vector<double> assignX(const LayeredGraph& g, double nodeGap, double dummyG
         }
         for (int v : order) x[v] -= cursor / 2;
     }
+
+    std::vector<char> pinned(g.nodeCount(), 0);
+    for (int v : mainChain(g)) pinned[v] = 1;
 
     std::vector<double> target, weight, sep, placed, xs;
     std::vector<Block> blocks;
@@ -99,7 +127,10 @@ std::vector<double> assignX(const LayeredGraph& g, double nodeGap, double dummyG
                 };
                 if (both || downward) gather(g.up[v]);
                 if (both || !downward) gather(g.down[v]);
-                if (xs.empty()) {
+                if (pinned[v]) {
+                    target[i] = 0; // on the trunk's line, whatever pulls it aside
+                    weight[i] = 1000;
+                } else if (xs.empty()) {
                     target[i] = x[v];
                     weight[i] = 0.05; // free node: keep its place, yield to everything else
                 } else {

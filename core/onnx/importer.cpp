@@ -62,7 +62,7 @@ public:
         EMBARK_TRY(m_checks.nameNodes());
         EMBARK_TRY(m_checks.checkQuantization()); // names the node before opset 19+ is refused
         EMBARK_TRY(m_checks.checkOpsets());
-        EMBARK_TRY(m_checks.checkOps());
+        if (!m_options.keepUnsupportedOps) EMBARK_TRY(m_checks.checkOps());
         EMBARK_TRY(inlineExternalData(&m_model, m_baseDir, m_display));
         EMBARK_TRY(m_checks.resolveInputShapes(m_options.shapeOverrides));
         EMBARK_TRY(m_checks.checkStructure());
@@ -82,6 +82,7 @@ private:
     ir::Graph m_graph;
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
     std::unordered_set<const ir::Value*> m_unknownShape;
+    bool m_placeholders = false; // keepUnsupportedOps made a placeholder node
     std::vector<std::pair<std::string, std::vector<std::string>>> m_declared; // value -> declared dims
     std::vector<pb::ValueInfoProto> m_declaredInfo;                           // the same, as written
 
@@ -325,12 +326,15 @@ private:
             const auto& n = g.node(i);
             const std::string& name = nodeNames[static_cast<size_t>(i)];
             const std::optional<ir::OpKind> kind = opOf(n);
+            const std::string opWhere = isDefaultDomain(n.domain()) ? "(opset " + std::to_string(m_checks.opset()) + ")"
+                                                                    : "from domain '" + n.domain() + "'";
+            if (!kind && m_options.keepUnsupportedOps) {
+                EMBARK_TRY(addPlaceholder(graph, scope, n, name, opWhere));
+                continue;
+            }
             if (!kind)
-                return fail(ErrorKind::Unsupported,
-                            "node '" + name + "'" + in + " uses op '" + n.op_type() + "' " +
-                                (isDefaultDomain(n.domain()) ? "(opset " + std::to_string(m_checks.opset()) + ")"
-                                                             : "from domain '" + n.domain() + "'") +
-                                ", which Embark does not support");
+                return fail(ErrorKind::Unsupported, "node '" + name + "'" + in + " uses op '" + n.op_type() + "' " +
+                                                        opWhere + ", which Embark does not support");
             const ir::OpKind op = *kind;
             if (op == ir::OpKind::Constant && isDefaultDomain(n.domain()) && n.output_size() == 1) {
                 auto t = constantNodeValue(n, name);
@@ -403,6 +407,26 @@ private:
         return {};
     }
 
+    // A node of an op Embark lacks, kept for a preview (ImportOptions::keepUnsupportedOps).
+    Status addPlaceholder(ir::Graph& graph, Scope& scope, const pb::NodeProto& n, const std::string& name,
+                          const std::string& opWhere) {
+        std::vector<ir::Value*> inputs, outputs;
+        for (const auto& input : n.input()) inputs.push_back(input.empty() ? nullptr : lookup(scope, input));
+        for (const auto& out : n.output()) {
+            auto v =
+                out.empty()
+                    ? Expected<ir::Value*>(graph.addValue(graph.uniqueName(name + "_unused"), ir::DType::Float32, {}))
+                    : newValue(scope, out);
+            if (!v) return v.error();
+            outputs.push_back(*v);
+        }
+        ir::Node* node = graph.addNode(ir::OpKind::Identity, name, inputs, outputs);
+        node->attrs[kUnsupportedOpAttr] = n.op_type() + " " + opWhere;
+        node->provenance = {name};
+        m_placeholders = true;
+        return {};
+    }
+
     // If, Loop and Scan: the node with its bodies, the outer-scope values the bodies read as
     // trailing implicit inputs, and Scan-8's attributes under their opset-9 names.
     Status addControlFlowNode(ir::Graph& graph, Scope& scope, PendingNode node, std::vector<ir::Subgraph> bodies,
@@ -463,12 +487,14 @@ private:
         bool missing = false;
         for (const ir::Value* v : m_graph.values())
             missing = missing || (m_unknownShape.count(v) && (v->uses().size() || v->isGraphOutput()));
-        if (missing) {
+        // Past a placeholder, shapes the ONNX inference left unknown stay so in the preview
+        // (propagating through a placeholder would make them up).
+        if (missing && !m_placeholders) {
             if (Status s = reference::propagateShapes(m_graph); !s)
                 return fail(s.error().kind, "cannot determine every tensor shape: " + s.error().message);
         }
         for (const ir::Value* v : m_graph.values())
-            if (!v->shape.checkedNumel())
+            if (!v->shape.checkedNumel() && !m_placeholders)
                 return fail(ErrorKind::InvalidInput, "value '" + v->name + "' has shape " + v->shape.str() +
                                                          ", whose element count is negative or overflows");
         if (Status s = checkQuantizationParams(m_graph); !s) return fail(s.error().kind, s.error().message);

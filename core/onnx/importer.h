@@ -16,7 +16,16 @@ struct ImportOptions {
     // --shape NAME=DIMS overrides for graph inputs (symbolic or not).
     std::map<std::string, ir::Shape> shapeOverrides;
     bool runChecker = true;
+    // For a preview (the studio still shows a model it cannot run): a node whose op Embark
+    // does not support imports as a placeholder, an Identity carrying kUnsupportedOpAttr
+    // ("Foo (opset 17)"), instead of failing; shapes past it may stay unknown. Such a graph
+    // is for display only: it is never planned, run or exported.
+    bool keepUnsupportedOps = false;
 };
+
+// The attribute of a placeholder node (ImportOptions::keepUnsupportedOps): the op it stands
+// for, with its opset or domain.
+inline constexpr const char* kUnsupportedOpAttr = "embark.unsupported_op";
 
 // Imports the model at `path`. Shapes the file declares (value_info, graph outputs) are
 // checked against inference, never trusted: a disagreement leaves one line per value in

@@ -38,6 +38,33 @@ LayoutGraph scrambledLadder(int layers, int width) {
     return fromEdges(layers * width, edges);
 }
 
+// ResNet-18 after fusion: two convolutions per block (ReLU fused), the add (ReLU fused)
+// joining the identity shortcut, or a 1x1 projection conv in the first block of a stage.
+LayoutGraph resNet18Fused() {
+    LayoutGraph g;
+    auto node = [&] { return g.addNode(110, 36); };
+    auto chain = [&](int from, int length) {
+        for (int i = 0; i < length; ++i) {
+            const int next = node();
+            g.addEdge(from, next);
+            from = next;
+        }
+        return from;
+    };
+    int x = chain(node(), 2); // input, conv, maxpool
+    for (int stage = 0; stage < 4; ++stage)
+        for (int block = 0; block < 2; ++block) {
+            const int main = chain(x, 2);
+            const int shortcut = stage > 0 && block == 0 ? chain(x, 1) : x;
+            const int add = node();
+            g.addEdge(main, add);
+            g.addEdge(shortcut, add);
+            x = add;
+        }
+    chain(x, 3); // global pool, flatten, gemm
+    return g;
+}
+
 LayoutResult layoutOf(const LayoutGraph& g) {
     auto r = computeLayout(g);
     if (!r) qFatal("layout failed: %s", r.error().message.c_str());
@@ -115,6 +142,30 @@ private slots:
         QFETCH(LayoutGraph, graph);
         QFETCH(long long, expected);
         QCOMPARE(layoutOf(graph).crossings, expected);
+    }
+
+    // The trunk of a ResNet (every add, where the skip joins it) stays on one vertical line
+    // instead of drifting sideways one gap per block.
+    void resNetTrunkStaysStraight_data() {
+        QTest::addColumn<LayoutGraph>("graph");
+        QTest::newRow("resnet18-fused") << resNet18Fused();
+        QTest::newRow("resnet50") << resNet50Like();
+    }
+    void resNetTrunkStaysStraight() {
+        QFETCH(LayoutGraph, graph);
+        const LayoutResult r = layoutOf(graph);
+        std::vector<int> inDegree(graph.nodes.size(), 0);
+        for (const auto& e : graph.edges) ++inDegree[e.to];
+        double minX = 1e30, maxX = -1e30;
+        int adds = 0;
+        for (size_t v = 0; v < graph.nodes.size(); ++v)
+            if (inDegree[v] == 2) {
+                ++adds;
+                minX = std::min(minX, r.nodes[v].x);
+                maxX = std::max(maxX, r.nodes[v].x);
+            }
+        QVERIFY(adds >= 8);
+        QVERIFY2(maxX - minX < 1.0, qPrintable(QStringLiteral("the adds span %1 px sideways").arg(maxX - minX)));
     }
 
     void deterministic() {

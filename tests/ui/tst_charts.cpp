@@ -9,6 +9,7 @@
 #  pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #endif
 #include "charts/chart_data.h"
+#include "charts/chart_widget.h"
 #include "charts/charts_panel.h"
 #include "charts/latency_chart.h"
 #include "charts/layer_accuracy_chart.h"
@@ -28,6 +29,8 @@
 
 #include <cmath>
 #include <QTest>
+#include <QTranslator>
+#include <QPushButton>
 
 using namespace embark;
 
@@ -486,6 +489,73 @@ private slots:
         if (file.endsWith("csv")) QVERIFY(bytes.startsWith("node,library,ms\nconv1,xnnpack,1.5\n"));
         if (file.endsWith("svg")) QVERIFY(bytes.contains("<svg"));
         if (file.endsWith("pdf")) QVERIFY(bytes.startsWith("%PDF"));
+    }
+
+    // Issue 33, defect 14: "Export" read "Exporte" in French at 1366x768: the timing chart's
+    // summary and the long view names made the chart wider than its dock. In French, a
+    // chart fits a narrow dock (460 px) with its whole Export button inside.
+    void frenchChartsFitANarrowDock() {
+        QTranslator fr;
+        QVERIFY(fr.load(QStringLiteral(":/i18n/embark_fr.qm")));
+        QCoreApplication::installTranslator(&fr);
+        ui::LayerTimingChart timing;
+        timing.setLayers(bigRun());
+        ui::RunComparisonChart comparison;
+        const ui::RunCharts run = syntheticRun();
+        comparison.setRuns({ui::RunSeries{QStringLiteral("run #3"), run.latenciesMs, run.layers, {}},
+                            ui::RunSeries{QStringLiteral("run #7"), run.latenciesMs, run.layers, {}}});
+        for (ui::ChartWidget* chart : std::initializer_list<ui::ChartWidget*>{&timing, &comparison}) {
+            QStringList parts;
+            for (QWidget* c : chart->findChildren<QWidget*>(Qt::FindDirectChildrenOnly))
+                parts << QStringLiteral("%1:%2")
+                             .arg(QString::fromLatin1(c->metaObject()->className()))
+                             .arg(c->minimumSizeHint().width());
+            // (Before: ~790 px for the timing chart, its French summary on one line.)
+            QVERIFY2(
+                chart->minimumSizeHint().width() <= 460,
+                qPrintable(QString::number(chart->minimumSizeHint().width()) + QLatin1Char(' ') + parts.join(' ')));
+            showAt(chart, 460, 300);
+            QPushButton* exportButton = nullptr;
+            for (QPushButton* b : chart->findChildren<QPushButton*>())
+                if (b->text() == QStringLiteral("Exporter\u2026")) exportButton = b;
+            QVERIFY(exportButton);
+            QVERIFY(exportButton->width() >= exportButton->sizeHint().width());
+            QVERIFY(exportButton->geometry().right() < chart->width());
+        }
+        QCoreApplication::removeTranslator(&fr);
+    }
+
+    // Issue 33: an exported chart carries a title naming the model, board, library and run;
+    // the chart on screen keeps its layout.
+    void exportedChartsSayWhichRun() {
+        QTemporaryDir dir;
+        ui::ChartsPanel panel;
+        ui::RunCharts run = syntheticRun();
+        run.runId = 7;
+        run.modelPath = QStringLiteral("/models/resnet18.onnx");
+        run.boardId = QStringLiteral("sim-k230");
+        run.library = QStringLiteral("portable");
+        panel.showRun(run);
+        panel.compareRuns({ui::RunSeries{QStringLiteral("run #3"), run.latenciesMs, run.layers, run.modelPath},
+                           ui::RunSeries{QStringLiteral("run #7"), run.latenciesMs, run.layers, run.modelPath}});
+        QCOMPARE(panel.comparison()->exportTitle(), QStringLiteral("Run comparison \u00b7 run #3 vs run #7"));
+        for (ui::ChartWidget* chart :
+             std::initializer_list<ui::ChartWidget*>{panel.timing(), panel.accuracy(), panel.latency()}) {
+            const QString title = chart->exportTitle();
+            for (const char* part : {"run #7", "resnet18", "sim-k230", "portable"})
+                QVERIFY2(title.contains(QLatin1String(part)), qPrintable(title));
+            chart->resize(800, 500);
+            const int rows = chart->plot()->plotLayout()->rowCount();
+            const QString path = dir.filePath(QStringLiteral("chart.svg"));
+            QVERIFY(chart->exportTo(path));
+            QFile svg(path);
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(svg.readAll());
+            for (const char* part : {"run #7", "resnet18", "sim-k230", "portable"})
+                QVERIFY2(text.contains(QLatin1String(part)), part);
+            QCOMPARE(chart->plot()->plotLayout()->rowCount(), rows);
+            QVERIFY(chart->exportTo(dir.filePath(QStringLiteral("chart.png"))));
+        }
     }
 };
 

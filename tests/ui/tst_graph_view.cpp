@@ -306,8 +306,14 @@ private slots:
         QVERIFY(overview->isVisible()); // the graph does not fit: the overview helps
         // A click near the overview's bottom moves the view to the graph's end.
         const QPointF bottom = overview->sceneToOverview().map(panel.scene()->nodesRect({"pool"}).center());
+        const QRect corner = overview->geometry();
         QTest::mouseClick(overview, Qt::LeftButton, {}, bottom.toPoint());
         QVERIFY(panel.view()->visibleSceneRect().intersects(panel.scene()->nodesRect({"pool"})));
+        // The overview stays in its corner of the view after the click (the scroll it made
+        // used to carry it off screen, though its button stayed on).
+        QVERIFY(overview->isVisible());
+        QCOMPARE(overview->geometry(), corner);
+        QVERIFY(panel.view()->viewport()->rect().contains(overview->geometry()));
         panel.view()->fitAll();
         QVERIFY(!overview->isVisible()); // everything in view: no overview needed
         panel.view()->zoomBy(3);

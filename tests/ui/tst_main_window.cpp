@@ -535,6 +535,27 @@ private slots:
         QCOMPARE(graph->inputs().size(), size_t(1));
         QCOMPARE(graph->inputs()[0]->shape, ir::Shape({2, 3, 4, 4}));
         QCOMPARE(w.session()->shapeOverrides().at("x"), ir::Shape({2, 3, 4, 4}));
+        // Issue 31: asked once per model. Opening it again uses the shapes chosen (no dialog)
+        // until the file changes.
+        QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx")));
+        int dialogs = 0;
+        auto* watch = test::whenShown<ui::InputShapesDialog>([&dialogs](ui::InputShapesDialog* d) {
+            ++dialogs;
+            d->reject();
+        });
+        w.loadModel(path);
+        QTRY_VERIFY_WITH_TIMEOUT(w.session()->modelPath() == path && !w.session()->isOpening(), 20000);
+        QCOMPARE(w.session()->stageGraph(0)->inputs()[0]->shape, ir::Shape({2, 3, 4, 4}));
+        QTest::qWait(100); // a dialog would be up by now
+        QCOMPARE(dialogs, 0);
+        watch->stop();
+        watch->deleteLater();
+        QCOMPARE(ui::InputShapesDialog::rememberedShapes(path).at("x"), ir::Shape({2, 3, 4, 4}));
+        QFile changed(path);
+        QVERIFY(changed.open(QIODevice::Append));
+        changed.write(QByteArray(1, '\0')); // another file now: the shapes are asked again
+        changed.close();
+        QVERIFY(ui::InputShapesDialog::rememberedShapes(path).empty());
     }
 
     // Help: a shortcuts list read from the menus, and a short user guide.

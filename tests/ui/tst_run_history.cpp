@@ -11,6 +11,7 @@
 #include "charts/run_comparison_chart.h"
 #include "history/plan_diff_dialog.h"
 #include "history/run_history_panel.h"
+#include "history/run_report_writer.h"
 #include "jobs/studio_jobs.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
@@ -38,6 +39,10 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUrl>
+#include <QTextFrame>
+#include <QTextDocument>
+#include <QTextBlock>
 #include <QTimeZone>
 #include <QTimer>
 #include <QTranslator>
@@ -583,6 +588,41 @@ private slots:
         QVERIFY(panel.statusText().contains(QStringLiteral(".pdf")));
         panel.selectRuns({m_xnnpack, m_portable, m_failed});
         QVERIFY(!panel.reportAction()->isEnabled());
+    }
+
+    // Issue 33, defect 3: in the PDF the charts ran off the right edge of the page (the axis
+    // stopped at layer 28 of 31). Every chart is laid out within the page's text width, drawn
+    // whole and scaled down, never cropped.
+    void pdfReportChartsFitThePage() {
+        store::RunRecord run = makeRun("/models/resnet18.onnx", "sim-k230", "portable", QDate(2024, 2, 1), 6.0);
+        run.id = 12;
+        run.layers.clear();
+        run.layerAccuracy.clear();
+        for (int i = 0; i < 31; ++i) {
+            const std::string name = "/layer" + std::to_string(i / 8 + 1) + "/block" + std::to_string(i) + "/conv/Conv";
+            run.layers.push_back({name, "portable", 5923.75e3 / (i + 1)});
+            run.layerAccuracy.push_back({name, 1e-6 * (i + 1), 1e-5, 1e-7, 0.99999, 100});
+        }
+        const std::unique_ptr<QTextDocument> doc = ui::runReportPdfDocument(run, nullptr);
+        QVERIFY(doc->pageSize().isValid());
+        const double pageWidth = doc->pageSize().width();
+        const QRectF paint = ui::runReportPageLayout().paintRect(QPageLayout::Point);
+        QCOMPARE(qRound(pageWidth), qRound(paint.width() * 96 / 72));
+        int images = 0;
+        for (QTextBlock b = doc->begin(); b.isValid(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it) {
+                const QTextImageFormat f = it.fragment().charFormat().toImageFormat();
+                if (!f.isValid()) continue;
+                ++images;
+                QVERIFY2(f.width() > 0 && f.width() <= pageWidth - 2 * doc->rootFrame()->frameFormat().margin(),
+                         qPrintable(QStringLiteral("%1 wide on a %2 page").arg(f.width()).arg(pageWidth)));
+                const QImage drawn = doc->resource(QTextDocument::ImageResource, QUrl(f.name())).value<QImage>();
+                QVERIFY(drawn.width() >= 900); // the whole chart, scaled on the page
+            }
+        QVERIFY2(images >= 4, qPrintable(QString::number(images)));
+        QVERIFY2(doc->idealWidth() <= pageWidth,
+                 qPrintable(QStringLiteral("%1 > %2").arg(doc->idealWidth()).arg(pageWidth)));
+        QVERIFY(ui::writeRunReport(m_dir.filePath(QStringLiteral("wide.pdf")), run).isEmpty());
     }
 
     // Defect 14's last part: French column titles are longer and were cut off. Every title and

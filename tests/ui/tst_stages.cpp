@@ -1,12 +1,16 @@
 // Before/after fusion: switching stages changes the graph shown, and selecting a fused node
 // lights up its original nodes in the "before" view (and back) through provenance.
 #include "graph/graph_folding.h"
+#include "graph/properties_panel.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
 #include "graph/node_item.h"
 #include "session/studio_session.h"
 #include "stages/stages_view.h"
+#include "support/graph_builder.h"
 #include "support/test_paths.h"
+
+#include "onnx/writer.h"
 
 #include <QComboBox>
 #include <QJsonArray>
@@ -17,7 +21,9 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <set>
 
@@ -30,6 +36,48 @@ QStringList linkedIn(ui::GraphScene* scene) {
     for (const QString& n : scene->nodeNames())
         if (scene->nodeItem(n)->isLinked()) names << n;
     return names;
+}
+
+// A model whose node names nest two module levels deep, as torch.onnx names them:
+// /layer1/0/{a,b}, /layer1/1/{a,b}, /layer2/0/{a,b}, then /fc.
+QString writeNestedModel(const QString& folder) {
+    test::GraphBuilder b("nested");
+    ir::Value* x = b.input("x", ir::Shape{1, 8});
+    const std::pair<const char*, ir::OpKind> nodes[] = {
+        {"/layer1/0/a", ir::OpKind::Relu}, {"/layer1/0/b", ir::OpKind::Sigmoid},
+        {"/layer1/1/a", ir::OpKind::Relu}, {"/layer1/1/b", ir::OpKind::Sigmoid},
+        {"/layer2/0/a", ir::OpKind::Relu}, {"/layer2/0/b", ir::OpKind::Tanh},
+        {"/fc", ir::OpKind::Relu}};
+    for (const auto& [name, op] : nodes) x = b.op(op, {x}, {}, name);
+    b.output(x);
+    const QString path = folder + QStringLiteral("/nested.onnx");
+    const Status written = onnx::writeModel(b.build(), path.toStdString());
+    if (!written.ok()) qFatal("cannot write the nested model: %s", written.error().message.c_str());
+    return path;
+}
+
+QPoint nodeCentre(ui::GraphPanel* panel, const QString& node) {
+    return panel->view()->mapFromScene(panel->scene()->nodeItem(node)->sceneBoundingRect().center());
+}
+
+QStringList actionTexts(const QMenu& menu) {
+    QStringList texts;
+    for (QAction* a : menu.actions()) {
+        texts << a->text();
+        if (a->menu())
+            for (QAction* sub : a->menu()->actions()) texts << a->text() + QStringLiteral(" > ") + sub->text();
+    }
+    return texts;
+}
+
+QAction* actionNamed(const QMenu& menu, const QString& text) {
+    for (QAction* a : menu.actions()) {
+        if (a->text() == text) return a;
+        if (a->menu())
+            for (QAction* sub : a->menu()->actions())
+                if (sub->text() == text) return sub;
+    }
+    return nullptr;
 }
 
 } // namespace
@@ -469,7 +517,7 @@ private slots:
         m_view->addFoldActions(&boxMenu, QStringLiteral("/features"));
         QAction* expand = nullptr;
         for (QAction* a : boxMenu.actions())
-            if (a->text() == QStringLiteral("Expand '/features'")) expand = a;
+            if (a->text() == QStringLiteral("Expand '/features' one level")) expand = a;
         QVERIFY(expand);
         expand->trigger();
         waitForLayouts();
@@ -510,6 +558,121 @@ private slots:
         QVERIFY(box.ok());
         QCOMPARE((*box)->nodeCount(), size_t(1));
         QCOMPARE((*box)->nodes().front()->attrInt(ui::kFoldedAttr, 0), int64_t(3));
+    }
+
+    // Issue 33's folding expectations: fold all blocks at a depth, a double-click expands one
+    // level (the sub-blocks stay folded), and search reaches into folded blocks (stepping onto
+    // a match inside one opens it and selects the node).
+    void foldingLevelByLevel() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(m_session->openModel(writeNestedModel(dir.path())).ok());
+        waitForLayouts();
+        ui::GraphPanel* pane = m_view->afterPanel(); // the pane a menu acts on by default
+        m_view->resize(1400, 800);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view));
+        ui::GraphScene* scene = pane->scene();
+        QVERIFY(scene->nodeItem(QStringLiteral("/layer1/0/a")));
+        // The node menu offers to fold every block at each depth the node is in.
+        QMenu menu;
+        m_view->addFoldActions(&menu, QStringLiteral("/layer1/0/a"));
+        const QStringList texts = actionTexts(menu);
+        QAction* depth1 = actionNamed(menu, QStringLiteral("Depth 1, like '/layer1'"));
+        QVERIFY2(depth1 && actionNamed(menu, QStringLiteral("Depth 2, like '/layer1/0'")), qPrintable(texts.join('|')));
+        QVERIFY(texts.contains(QStringLiteral("Fold all blocks at this depth")));
+        depth1->trigger();
+        waitForLayouts();
+        QCOMPARE(m_view->foldedModules(pane), (QStringList{QStringLiteral("/layer1"), QStringLiteral("/layer2")}));
+        QVERIFY(scene->nodeItem(QStringLiteral("/layer1")) && scene->nodeItem(QStringLiteral("/layer2")));
+        QVERIFY(scene->nodeItem(QStringLiteral("/fc")));
+        // A double-click on /layer1 opens one level: its two blocks, still folded.
+        QTest::mouseDClick(pane->view()->viewport(), Qt::LeftButton, {}, nodeCentre(pane, QStringLiteral("/layer1")));
+        waitForLayouts();
+        QVERIFY(scene->nodeItem(QStringLiteral("/layer1/0")) && scene->nodeItem(QStringLiteral("/layer1/1")));
+        QVERIFY(!scene->nodeItem(QStringLiteral("/layer1/0/a")));
+        QVERIFY(scene->nodeItem(QStringLiteral("/layer2")));
+        // The box menu expands one level or fully.
+        QMenu boxMenu;
+        m_view->addFoldActions(&boxMenu, QStringLiteral("/layer1/0"));
+        QVERIFY(actionNamed(boxMenu, QStringLiteral("Expand '/layer1/0' one level")));
+        QVERIFY(actionNamed(boxMenu, QStringLiteral("Expand '/layer1/0' fully")));
+        // Search: Tanh is inside the folded /layer2; the match counts, and stepping onto it
+        // opens /layer2 and selects it.
+        pane->searchField()->setText(QStringLiteral("tanh"));
+        QCOMPARE(pane->matchLabel()->text(), QStringLiteral("1 match(es)"));
+        pane->findNext();
+        waitForLayouts();
+        QVERIFY(!m_view->foldedModules(pane).contains(QStringLiteral("/layer2")));
+        QVERIFY(scene->nodeItem(QStringLiteral("/layer2/0/b")));
+        QCOMPARE(m_session->selectedNode(), QStringLiteral("/layer2/0/b"));
+        QTRY_COMPARE(scene->selectedNode(), QStringLiteral("/layer2/0/b"));
+        QCOMPARE(pane->matchLabel()->text(), QStringLiteral("1 of 1"));
+        // The other blocks stay as they were.
+        QVERIFY(scene->nodeItem(QStringLiteral("/layer1/0")));
+    }
+
+    // Issue 31: control flow in the graph view. A double-click on a Loop opens its body, the
+    // node menu opens an If's branches, a breadcrumb leads back out, and Properties work on
+    // the nodes inside.
+    void controlFlowBodies() {
+        QVERIFY(
+            m_session->openModel(test::sourceDir() + QStringLiteral("/tests/data/control_flow/loop_recurrence.onnx"))
+                .ok());
+        waitForLayouts();
+        ui::PropertiesPanel properties(m_session);
+        ui::GraphPanel* pane = m_view->afterPanel();
+        m_view->resize(1400, 800);
+        m_view->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_view));
+        ui::GraphScene* scene = pane->scene();
+        QVERIFY(scene->nodeItem(QStringLiteral("recur")));
+        QVERIFY2(scene->nodeItem(QStringLiteral("recur"))->badge().contains(QStringLiteral("body (8)")),
+                 qPrintable(scene->nodeItem(QStringLiteral("recur"))->badge()));
+        QVERIFY(m_view->breadcrumb(pane)->isHidden());
+        QTest::mouseDClick(pane->view()->viewport(), Qt::LeftButton, {}, nodeCentre(pane, QStringLiteral("recur")));
+        waitForLayouts();
+        QCOMPARE(m_view->bodyPath(pane), (ui::BodyPath{{QStringLiteral("recur"), QStringLiteral("body")}}));
+        QVERIFY(scene->nodeItem(QStringLiteral("body_if")));
+        QVERIFY(!scene->nodeItem(QStringLiteral("recur")));
+        QVERIFY(!m_view->breadcrumb(pane)->isHidden());
+        QVERIFY2(m_view->breadcrumbLabel(pane)->text().contains(QStringLiteral("Loop 'recur'")),
+                 qPrintable(m_view->breadcrumbLabel(pane)->text()));
+        // The If inside: its menu opens either branch.
+        QMenu menu;
+        m_view->addFoldActions(&menu, QStringLiteral("body_if"));
+        QAction* elseBranch = actionNamed(menu, QStringLiteral("Open body 'else_branch'"));
+        QVERIFY2(elseBranch && actionNamed(menu, QStringLiteral("Open body 'then_branch'")),
+                 qPrintable(actionTexts(menu).join('|')));
+        elseBranch->trigger();
+        waitForLayouts();
+        QCOMPARE(m_view->bodyPath(pane).size(), 2);
+        QCOMPARE(m_view->bodyPath(pane).last().attr, QStringLiteral("else_branch"));
+        // Properties of a node inside say where it is.
+        const QString inner = scene->nodeNames().first();
+        emit scene->nodeSelected(inner);
+        QCOMPARE(m_session->selectedNode(), inner);
+        QStringList rows;
+        for (int i = 0; i < properties.tree()->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* section = properties.tree()->topLevelItem(i);
+            for (int j = 0; j < section->childCount(); ++j)
+                rows << section->child(j)->text(0) + QLatin1Char('=') + section->child(j)->text(1);
+        }
+        QVERIFY2(
+            rows.contains(QStringLiteral("Inside=Loop 'recur' \u203A body \u203A If 'body_if' \u203A else_branch")),
+            qPrintable(rows.join('|')));
+        QVERIFY2(rows.contains(QStringLiteral("Name=") + inner), qPrintable(rows.join('|')));
+        // Back one level, then to the top through the breadcrumb's first link.
+        m_view->leaveBody(pane);
+        waitForLayouts();
+        QCOMPARE(m_view->bodyPath(pane).size(), 1);
+        QCOMPARE(m_session->selectedNode(), QStringLiteral("body_if"));
+        emit m_view->breadcrumbLabel(pane)->linkActivated(QStringLiteral("0"));
+        waitForLayouts();
+        QVERIFY(m_view->bodyPath(pane).isEmpty());
+        QVERIFY(scene->nodeItem(QStringLiteral("recur")));
+        QCOMPARE(m_session->selectedNode(), QStringLiteral("recur"));
+        QVERIFY(m_view->breadcrumb(pane)->isHidden());
     }
 };
 

@@ -21,12 +21,14 @@
 #include "graph/node_item.h"
 #include "graph/properties_panel.h"
 #include "support/test_paths.h"
+#include "targetpanel/target_panel.h"
 #include "support/when_shown.h"
 
 #include "jobs/bench_pipeline.h"
 #include "export/exporter.h"
 
 #include <QAction>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -416,6 +418,47 @@ private slots:
         }
         QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join(QStringLiteral("; "))));
         QVERIFY(seen.contains(QStringLiteral("Alt+5")));
+    }
+
+    // Issue 31: a model with an op Embark does not support still opens: the graph shows with
+    // that node marked, and the target panel says it cannot run anywhere (on every board).
+    void unsupportedOpStillOpens() {
+        const QString path = test::sourceDir() + QStringLiteral("/tests/data/unsupported/custom_op.onnx");
+        ui::MainWindow w;
+        QVERIFY(w.openModel(path, /*quiet=*/true));
+        ui::StudioSession* session = w.session();
+        QVERIFY(session->hasModel());
+        QVERIFY(!session->deploymentPlan()); // shown, never planned
+        QCOMPARE(session->stageCount(), 1);
+        QCOMPARE(session->stageGraph(0)->nodeCount(), size_t(3));
+        ui::GraphScene* scene = w.stages()->afterPanel()->scene();
+        QTRY_VERIFY_WITH_TIMEOUT(!scene->isLayoutPending() && scene->nodeItem(QStringLiteral("fancy")), 10000);
+        QCOMPARE(scene->nodeItem(QStringLiteral("fancy"))->title(), QStringLiteral("FancyOp"));
+        QCOMPARE(scene->nodeItem(QStringLiteral("relu"))->title(), QStringLiteral("Relu"));
+        int marked = 0;
+        for (const ui::GraphLegend::Entry& e : scene->legend().entries)
+            if (e.label == QStringLiteral("unsupported op")) marked = e.count;
+        QCOMPARE(marked, 1);
+        auto targetSays = [&w](const QString& text) {
+            for (QLabel* l : w.target()->findChildren<QLabel*>())
+                if (l->text().contains(text)) return l->text();
+            return QString();
+        };
+        const QString summary = targetSays(QStringLiteral("Cannot run on any board"));
+        QVERIFY2(summary.contains(QStringLiteral("Cannot run on any board")) &&
+                     summary.contains(QStringLiteral("'fancy'")) &&
+                     summary.contains(QStringLiteral("FancyOp from domain 'com.example'")),
+                 qPrintable(summary));
+        // Another board or library plans nothing for it: the message stays.
+        const int boards = w.target()->boardPicker()->count();
+        QVERIFY(boards > 1);
+        w.target()->boardPicker()->setCurrentIndex((w.target()->boardPicker()->currentIndex() + 1) % boards);
+        QVERIFY(!session->deploymentPlan());
+        QVERIFY(targetSays(QStringLiteral("Cannot run on any board")).contains(QStringLiteral("'fancy'")));
+        // Properties of the marked node work.
+        session->select(0, QStringLiteral("fancy"));
+        QTreeWidget* tree = w.findChild<ui::PropertiesPanel*>()->tree();
+        QVERIFY(tree->topLevelItemCount() > 0);
     }
 };
 

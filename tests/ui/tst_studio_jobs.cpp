@@ -7,6 +7,7 @@
 #include "charts/layer_accuracy_chart.h"
 #include "charts/layer_timing_chart.h"
 #include "jobs/jobs_panel.h"
+#include "jobs/source_viewer.h"
 #include "jobs/run_charts.h"
 #include "jobs/studio_jobs.h"
 #include "mainwindow/workspaces.h"
@@ -17,6 +18,7 @@
 #include "store/run_record.h"
 
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
@@ -28,6 +30,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBlock>
 #include <QThread>
 #include <QTreeWidget>
 
@@ -219,6 +222,90 @@ private slots:
         QCOMPARE(panel.accuracy()->firstDivergent(), 1); // the pipeline's verdict (the chart's own rule finds none)
         QCOMPARE(panel.timing()->drawnOrder(), (QStringList{"conv1", "fc"}));
         QVERIFY(panel.latency()->hasData());
+    }
+
+    void compilerLocations_data() {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("lineNumber");
+        QTest::addColumn<int>("column");
+        QTest::newRow("gcc error") << "../src/model.cpp:12:5: error: 'x' was not declared"
+                                   << "../src/model.cpp" << 12 << 5;
+        QTest::newRow("no column") << "/e/src/model.cpp:7: warning: unused"
+                                   << "/e/src/model.cpp" << 7 << 0;
+        QTest::newRow("fatal") << "kernels/conv.h:3:10: fatal error: arm_neon.h: No such file"
+                               << "kernels/conv.h" << 3 << 10;
+        QTest::newRow("progress") << "[3/12] Building CXX object model.cpp.o"
+                                  << "" << 0 << 0;
+        QTest::newRow("sentence") << "built run_export (RISC-V, 123 bytes)"
+                                  << "" << 0 << 0;
+    }
+    void compilerLocations() {
+        QFETCH(QString, line);
+        QFETCH(QString, file);
+        QFETCH(int, lineNumber);
+        QFETCH(int, column);
+        const ui::JobsPanel::SourceLocation at = ui::JobsPanel::compilerLocation(line);
+        QCOMPARE(at.line, lineNumber);
+        if (lineNumber == 0) return;
+        QCOMPARE(at.file, file);
+        QCOMPARE(at.column, column);
+    }
+
+    // Issue 33: the log wraps, and a click on a compiler error opens the file at its line in
+    // a read-only viewer (a relative path is found under the build folder CMake named).
+    void compilerErrorOpensTheSourceAtItsLine() {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("export/src")));
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("export/build")));
+        QFile source(dir.filePath(QStringLiteral("export/src/model.cpp")));
+        QVERIFY(source.open(QIODevice::WriteOnly));
+        source.write("#include \"model.hpp\"\n\nvoid forward() {\n    undeclared(1);\n}\n");
+        source.close();
+        const QString build = dir.filePath(QStringLiteral("export/build"));
+        const QStringList lines{QStringLiteral("-- Build files have been written to: ") + build,
+                                QStringLiteral("[1/2] Building CXX object CMakeFiles/run_export.dir/src/model.cpp.o"),
+                                QStringLiteral("../src/model.cpp:4:5: error: 'undeclared' was not declared in this "
+                                               "scope; a long line that wraps in a narrow dock instead of scrolling"),
+                                QStringLiteral("ninja: build stopped: subcommand failed.")};
+        jobs::JobQueue queue;
+        ui::JobsPanel panel(&queue);
+        panel.resize(700, 300);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCOMPARE(panel.logView()->lineWrapMode(), QPlainTextEdit::WidgetWidth);
+        auto job = std::make_shared<jobs::Job>(QStringLiteral("Build"), jobs::JobKind::Build,
+                                               [lines](jobs::JobContext& ctx) -> Status {
+                                                   for (const QString& l : lines) ctx.log(l);
+                                                   return makeError(ErrorKind::External, "the build failed");
+                                               });
+        queue.enqueue(job);
+        QVERIFY(queue.waitForIdle(10000));
+        panel.selectJob(job->id());
+        QTRY_COMPARE(panel.logView()->blockCount(), 4);
+        // A click on the progress line opens nothing.
+        QPlainTextEdit* log = panel.logView();
+        auto lineCentre = [log](int block) {
+            QTextCursor c(log->document()->findBlockByNumber(block));
+            return log->cursorRect(c).center() + QPoint(20, 0);
+        };
+        QTest::mouseClick(log->viewport(), Qt::LeftButton, {}, lineCentre(1));
+        QVERIFY(!panel.sourceViewer() || !panel.sourceViewer()->isVisible());
+        QTest::mouseClick(log->viewport(), Qt::LeftButton, {}, lineCentre(2));
+        ui::SourceViewer* viewer = panel.sourceViewer();
+        QVERIFY(viewer);
+        QVERIFY(viewer->isVisible());
+        QCOMPARE(viewer->file(), QDir::cleanPath(dir.filePath(QStringLiteral("export/src/model.cpp"))));
+        QCOMPARE(viewer->highlightedLine(), 4);
+        QCOMPARE(viewer->text()->textCursor().blockNumber(), 3);
+        QCOMPARE(viewer->text()->textCursor().positionInBlock(), 4);
+        QVERIFY(viewer->text()->isReadOnly());
+        QCOMPARE(viewer->text()->extraSelections().size(), 1);
+        // A file that is gone: nothing opens, the line says why in its tooltip.
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("export/src/model.cpp"))));
+        viewer->hide();
+        QVERIFY(!panel.openLogLine(2));
+        QVERIFY(!viewer->isVisible());
     }
 };
 

@@ -13,6 +13,7 @@
 #include <QResizeEvent>
 #include <QSaveFile>
 #include <QScrollBar>
+#include <QScopeGuard>
 #include <QSvgGenerator>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -294,6 +295,24 @@ void ChartWidget::changeEvent(QEvent* event) {
 bool ChartWidget::exportTo(const QString& path, QString* error) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const int w = std::max(m_plot->width(), 800), h = std::max(m_plot->height(), 500);
+    // The title goes in a row of its own above the plot for the export only.
+    QCPTextElement* title = nullptr;
+    const bool image =
+        suffix == QLatin1String("png") || suffix == QLatin1String("pdf") || suffix == QLatin1String("svg");
+    if (image && !m_exportTitle.isEmpty()) {
+        m_plot->plotLayout()->insertRow(0);
+        QFont bold = font();
+        bold.setBold(true);
+        title = new QCPTextElement(m_plot, m_exportTitle, bold);
+        title->setTextColor(palette().color(QPalette::WindowText));
+        m_plot->plotLayout()->addElement(0, 0, title);
+    }
+    const auto removeTitle = qScopeGuard([&] {
+        if (!title) return;
+        m_plot->plotLayout()->remove(title);
+        m_plot->plotLayout()->simplify();
+        m_plot->replot();
+    });
     bool ok = false;
     if (suffix == QLatin1String("png")) {
         ok = m_plot->savePng(path, w, h);
@@ -304,7 +323,7 @@ bool ChartWidget::exportTo(const QString& path, QString* error) {
         generator.setFileName(path);
         generator.setSize(QSize(w, h));
         generator.setViewBox(QRect(0, 0, w, h));
-        generator.setTitle(windowTitle());
+        generator.setTitle(m_exportTitle.isEmpty() ? windowTitle() : m_exportTitle);
         QCPPainter painter;
         ok = painter.begin(&generator);
         if (ok) {

@@ -31,8 +31,13 @@ public:
     virtual QString toolTipAt(const QPointF& pos) const;
 
     // Writes the chart (.png, .pdf, .svg) or its data (.csv); false with `error` set when
-    // the suffix is unknown or the file cannot be written.
+    // the suffix is unknown or the file cannot be written. An image carries the export
+    // title above the plot (the screen does not: the banner says it there).
     bool exportTo(const QString& path, QString* error = nullptr);
+    // What an exported image says it shows: "Layer timing · run #7 · resnet18 · sim-k230 ·
+    // portable · ..." (empty: no title).
+    void setExportTitle(const QString& title) { m_exportTitle = title; }
+    QString exportTitle() const { return m_exportTitle; }
 
     // Rows (see setRows): how many are laid out, the first shown and how many fit.
     int rowCount() const { return int(m_rowLabels.size()); }
@@ -86,6 +91,7 @@ private:
     bool m_rowsActive = false;
     bool m_inRowUpdate = false;
     int m_legendColumns = 0; // the most columns placeLegendBelow() allows; 0 = legend inside
+    QString m_exportTitle;
 };
 
 } // namespace embark::ui

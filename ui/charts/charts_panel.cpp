@@ -52,10 +52,21 @@ void ChartsPanel::showRun(const RunCharts& run) {
     m_timing->setLayers(run.layers);
     m_accuracy->setLayers(run.accuracy, run.firstDivergentNode);
     m_latency->setSamples(run.latenciesMs);
+    // An exported chart says which run it is of (model, board, library, run id).
+    const QString banner = runBannerText(run);
+    m_timing->setExportTitle(tr("Layer timing \u00b7 %1").arg(banner));
+    m_accuracy->setExportTitle(tr("Layer accuracy \u00b7 %1").arg(banner));
+    m_latency->setExportTitle(tr("Latency \u00b7 %1").arg(banner));
     emit runShown(run);
 }
 
-void ChartsPanel::compareRuns(const std::vector<RunSeries>& runs) { m_comparison->setRuns(runs); }
+void ChartsPanel::compareRuns(const std::vector<RunSeries>& runs) {
+    m_comparison->setRuns(runs);
+    QStringList labels;
+    for (const RunSeries& r : runs) labels << r.label;
+    m_comparison->setExportTitle(labels.isEmpty() ? QString()
+                                                  : tr("Run comparison \u00b7 %1").arg(labels.join(tr(" vs "))));
+}
 
 void ChartsPanel::clear() {
     m_runModel.clear();

@@ -42,6 +42,10 @@ LayerTimingChart::LayerTimingChart(QWidget* parent) : ChartWidget(parent) {
     m_top->setToolTip(tr("How many of the slowest layers to show (0 = all; the rest scroll)"));
     m_summary = new QLabel(this);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Long (translated) texts wrap or shorten instead of widening the chart past its dock.
+    m_summary->setWordWrap(true);
+    m_view->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_view->setMinimumContentsLength(8);
     controls()->addWidget(new QLabel(tr("Show:"), this));
     controls()->addWidget(m_view);
     controls()->addWidget(m_top);

@@ -1,11 +1,13 @@
 #include "graph_scene.h"
 
+#include "graph_bodies.h"
 #include "graph_colors.h"
 #include "graph_folding.h"
 #include "node_item.h"
 #include "session/qt_text.h"
 
 #include "graphdraw/ir_graph_layout.h"
+#include "onnx/importer.h"
 
 #include <QApplication>
 #include <QFontMetricsF>
@@ -38,6 +40,15 @@ QString outputShapes(const ir::Node* n) {
 QString fusedBadge(const QStringList& absorbed) {
     if (absorbed.isEmpty()) return {};
     return QStringLiteral("+ ") + absorbed.join(QStringLiteral(" + "));
+}
+
+// A control-flow node's bodies, opened by a double-click: "▸ then_branch (3) · else_branch (8)".
+QString bodiesBadge(const ir::Node& node) {
+    QStringList parts;
+    for (const QString& body : bodyNames(node))
+        if (const ir::Graph* g = node.subgraph(body.toStdString()))
+            parts << QStringLiteral("%1 (%2)").arg(body).arg(g->nodeCount());
+    return parts.isEmpty() ? QString() : QStringLiteral("\u25B8 ") + parts.join(QStringLiteral(" \u00B7 "));
 }
 
 QString formatFigure(double v) { return QLocale().toString(v, 'g', 3); }
@@ -145,10 +156,16 @@ void GraphScene::setGraph(std::shared_ptr<const ir::Graph> graph, std::shared_pt
             // A folded module: its name, how many nodes it holds (expand it from its menu).
             title = QString::fromStdString(item.node->name);
             subtitle = tr("%n nodes folded", nullptr, int(item.node->attrInt(kFoldedAttr, 0)));
+        } else if (item.kind == graphdraw::IrLayoutItem::Kind::Node && item.node->has(onnx::kUnsupportedOpAttr)) {
+            // A placeholder of the preview import: the op it stands for, said to be unsupported.
+            const QString op = QString::fromStdString(item.node->attrString(onnx::kUnsupportedOpAttr, "?"));
+            title = op.section(QLatin1Char(' '), 0, 0);
+            subtitle = tr("unsupported: %1").arg(op.section(QLatin1Char(' '), 1));
         } else if (item.kind == graphdraw::IrLayoutItem::Kind::Node) {
             title = toQString(ir::opName(item.node->op));
             subtitle = outputShapes(item.node);
             badge = fusedBadge(m_absorbed.value(QString::fromStdString(item.node->name)));
+            if (badge.isEmpty()) badge = bodiesBadge(*item.node);
         } else {
             title = QString::fromStdString(item.value->name);
             subtitle = shapeText(item.value);
@@ -370,7 +387,12 @@ void GraphScene::recolor() {
             QColor fill;
             QString label;
             auto a = m_assignments.find(it.key().toStdString());
-            if (m_folded.contains(it.key())) {
+            const ir::Node* n = m_graph ? m_graph->findNode(it.key().toStdString()) : nullptr;
+            if (n && n->has(onnx::kUnsupportedOpAttr)) {
+                // Shown for a preview; nothing runs it (the target panel says so).
+                label = tr("unsupported op");
+                fill = isDarkPalette(palette) ? QColor(150, 40, 40) : QColor(240, 150, 150);
+            } else if (m_folded.contains(it.key())) {
                 // Neither an op category nor one library: the module's nodes may differ.
                 label = tr("folded module");
                 fill = foldedColor(palette);

@@ -166,7 +166,20 @@ void GraphView::showEvent(QShowEvent* event) {
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    m_overview->update();
+    // Scrolling the viewport moves its child widgets too: put the overview back in its corner
+    // (a click in it scrolls, and would otherwise carry it off screen).
+    m_overview->reposition();
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent* event) {
+    for (QGraphicsItem* item = itemAt(event->position().toPoint()); item; item = item->parentItem()) {
+        auto* node = dynamic_cast<NodeItem*>(item);
+        if (!node || node->kind() != NodeItem::Kind::Node) continue;
+        event->accept();
+        emit nodeDoubleClicked(node->name());
+        return;
+    }
+    QGraphicsView::mouseDoubleClickEvent(event);
 }
 
 void GraphView::contextMenuEvent(QContextMenuEvent* event) {
@@ -224,7 +237,7 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_legend);
     connect(m_search, &QLineEdit::textChanged, this, [this] {
         m_foundIndex = -1;
-        m_found = m_scene->findNodes(m_search->text());
+        m_found = matches();
         updateMatchLabel();
     });
     connect(m_search, &QLineEdit::returnPressed, this, &GraphPanel::findNext);
@@ -234,8 +247,11 @@ GraphPanel::GraphPanel(QWidget* parent) : QWidget(parent) {
     connect(fit, &QToolButton::clicked, m_view, &GraphView::fitAll);
     connect(overview, &QToolButton::toggled, m_view, &GraphView::setOverviewEnabled);
     connect(m_scene, &GraphScene::layoutReady, this, [this] {
-        m_foundIndex = -1;
-        m_found = m_scene->findNodes(m_search->text());
+        // A new layout after a reveal keeps the step it was at.
+        const QString current =
+            m_foundIndex >= 0 && m_foundIndex < m_found.size() ? m_found.at(m_foundIndex) : QString();
+        m_found = matches();
+        m_foundIndex = current.isEmpty() ? -1 : int(m_found.indexOf(current));
         updateMatchLabel();
     });
     connect(m_scene, &GraphScene::legendChanged, this, &GraphPanel::updateLegend);
@@ -261,8 +277,16 @@ bool GraphPanel::eventFilter(QObject* watched, QEvent* event) {
 QStringList GraphPanel::findNext() { return step(+1); }
 QStringList GraphPanel::findPrevious() { return step(-1); }
 
+QStringList GraphPanel::matches() const {
+    QStringList found = m_scene->findNodes(m_search->text());
+    if (m_findHidden && !m_search->text().isEmpty())
+        for (const QString& name : m_findHidden(m_search->text()))
+            if (!found.contains(name)) found << name;
+    return found;
+}
+
 QStringList GraphPanel::step(int delta) {
-    m_found = m_scene->findNodes(m_search->text());
+    m_found = matches();
     if (m_found.isEmpty()) {
         m_foundIndex = -1;
         updateMatchLabel();
@@ -271,6 +295,11 @@ QStringList GraphPanel::step(int delta) {
     const int n = int(m_found.size());
     m_foundIndex = m_foundIndex < 0 ? (delta > 0 ? 0 : n - 1) : ((m_foundIndex + delta) % n + n) % n;
     const QString name = m_found.at(m_foundIndex);
+    if (!m_scene->nodeItem(name)) { // inside a folded module: its owner shows it
+        updateMatchLabel();
+        emit revealRequested(name);
+        return m_found;
+    }
     m_scene->selectNode(name);
     emit m_scene->nodeSelected(name);
     m_view->centerOnNode(name);

@@ -7,6 +7,8 @@
 #include <QGraphicsView>
 #include <QWidget>
 
+#include <functional>
+
 class QLineEdit;
 class QLabel;
 class QToolButton;
@@ -52,9 +54,12 @@ public:
 
 signals:
     void nodeContextMenuRequested(const QString& node, const QPoint& globalPos);
+    // A node was double-clicked (a folded module expands, a control-flow node opens its body).
+    void nodeDoubleClicked(const QString& node);
 
 protected:
     void wheelEvent(QWheelEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
@@ -89,12 +94,20 @@ public:
     QStringList findNext();
     QStringList findPrevious();
     int currentMatch() const { return m_foundIndex; } // -1 before the first step
+    // Search also reaches nodes the scene does not show (inside a folded module): `find`
+    // returns those matching a text. Stepping onto one emits revealRequested() for the owner
+    // to show it (expand its module) and select it.
+    void setHiddenNodeSearch(std::function<QStringList(const QString&)> find) { m_findHidden = std::move(find); }
+
+signals:
+    void revealRequested(const QString& node);
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     QStringList step(int delta);
+    QStringList matches() const;
     void updateMatchLabel();
     void updateLegend();
 
@@ -105,6 +118,7 @@ private:
     QLabel* m_legend;
     QStringList m_found;
     int m_foundIndex = -1;
+    std::function<QStringList(const QString&)> m_findHidden;
 };
 
 } // namespace embark::ui

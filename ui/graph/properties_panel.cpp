@@ -1,5 +1,7 @@
 #include "properties_panel.h"
 
+#include "graph_bodies.h"
+
 #include "session/qt_text.h"
 #include "session/studio_session.h"
 
@@ -145,6 +147,9 @@ void PropertiesPanel::fill(int stage, const QString& name) {
     m_tree->clear();
     auto graph = m_session->stageGraph(stage);
     const ir::Node* node = graph ? graph->findNode(name.toStdString()) : nullptr;
+    // A node of a control-flow body the graph view stepped into.
+    BodyPath body;
+    if (!node && graph) node = findNodeInBodies(*graph, name.toStdString(), &body);
     if (!node) return;
     auto add = [](QTreeWidgetItem* parent, const QString& key, const QString& value) {
         auto* item = new QTreeWidgetItem(parent, {key, value});
@@ -159,6 +164,9 @@ void PropertiesPanel::fill(int stage, const QString& name) {
     add(general, tr("Op"), toQString(ir::opName(node->op)));
     add(general, tr("Category"), toQString(ir::categoryName(ir::opCategory(node->op))));
     add(general, tr("Stage"), m_session->stageName(stage));
+    if (!body.isEmpty()) add(general, tr("Inside"), bodyPathText(*graph, body));
+    if (const QStringList bodies = bodyNames(*node); !bodies.isEmpty())
+        add(general, tr("Bodies"), tr("%1 (double-click the node to open)").arg(bodies.join(QStringLiteral(", "))));
     if (const int64_t macs = ir::nodeMacs(*node)) add(general, tr("MACs"), QLocale().toString(qlonglong(macs)));
 
     if (!node->attrs.empty()) {

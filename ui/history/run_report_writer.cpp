@@ -18,10 +18,14 @@
 #include <qcustomplot.h>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <QTextBlock>
+#include <QTextCursor>
 #include <QTextDocument>
+#include <QTextFrame>
 #include <QUrl>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace embark::ui {
@@ -112,6 +116,60 @@ std::vector<ReportChart> renderReportCharts(const store::RunRecord& run, const s
     return charts;
 }
 
+QPageLayout runReportPageLayout() {
+    return QPageLayout(QPageSize(QPageSize::A4), QPageLayout::Portrait, QMarginsF(15, 15, 15, 15),
+                       QPageLayout::Millimeter);
+}
+
+std::unique_ptr<QTextDocument> runReportPdfDocument(const store::RunRecord& run, const store::RunRecord* against) {
+    auto document = std::make_unique<QTextDocument>();
+    // The page's text area in the document's units (96 per inch; the layout has no paint
+    // device), so the layout is the page's and print() only scales it to the writer.
+    const QRectF paint = runReportPageLayout().paintRect(QPageLayout::Point);
+    document->setPageSize(paint.size() * (96.0 / 72.0));
+    // Unbreakable strings (a model's SHA-256, long layer names) wrap anywhere rather than
+    // widen their table past the page's right edge.
+    QTextOption wrap = document->defaultTextOption();
+    wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    document->setDefaultTextOption(wrap);
+    const double margin = document->rootFrame()->frameFormat().margin();
+    const int textWidth = int(document->pageSize().width() - 2 * margin) - 2;
+    const std::vector<ReportChart> charts = renderReportCharts(run, against);
+    store::ReportOptions options;
+    options.topLayers = kTopLayers;
+    options.svgCharts = false;
+    for (size_t i = 0; i < charts.size(); ++i) {
+        store::ReportImage image;
+        // A resource with its title in it, so a page break never parts them.
+        image.src = QStringLiteral("embark-chart-%1.png").arg(i);
+        const QImage drawn = titled(charts[i].title, charts[i].image);
+        image.width = std::min(textWidth, drawn.width());
+        document->addResource(QTextDocument::ImageResource, QUrl(image.src), drawn);
+        options.images.push_back(image);
+    }
+    document->setHtml(store::runReportHtml(run, against, options));
+    // The HTML's own margins (the body's) take from the page too: narrow the charts by what
+    // still overflows, keeping their proportions.
+    const double overflow = std::ceil(document->idealWidth() - document->pageSize().width());
+    if (overflow > 0) {
+        std::vector<std::pair<int, int>> images; // position, length
+        for (QTextBlock b = document->begin(); b.isValid(); b = b.next())
+            for (auto it = b.begin(); !it.atEnd(); ++it)
+                if (it.fragment().charFormat().isImageFormat())
+                    images.emplace_back(it.fragment().position(), it.fragment().length());
+        for (const auto& [position, length] : images) {
+            QTextCursor cursor(document.get());
+            cursor.setPosition(position);
+            cursor.setPosition(position + length, QTextCursor::KeepAnchor);
+            QTextImageFormat image = cursor.charFormat().toImageFormat();
+            if (!image.isValid() || image.width() <= overflow) continue;
+            image.setWidth(image.width() - overflow);
+            cursor.setCharFormat(image);
+        }
+    }
+    return document;
+}
+
 QString writeRunReport(const QString& path, const store::RunRecord& run, const store::RunRecord* against) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     const bool pdf = suffix == QLatin1String("pdf");
@@ -119,47 +177,36 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
         return QCoreApplication::translate(
                    "RunReport", "A report is written as HTML or PDF: name the file .html or .pdf (not '%1').")
             .arg(QFileInfo(path).fileName());
-    const std::vector<ReportChart> charts = renderReportCharts(run, against);
-    store::ReportOptions options;
-    options.topLayers = kTopLayers;
-    options.svgCharts = false;
-    QTextDocument document;
-    for (size_t i = 0; i < charts.size(); ++i) {
-        store::ReportImage image;
-        image.title = charts[i].title;
-        if (pdf) { // a document resource with its title in it, drawn at the page's width
-            image.src = QStringLiteral("embark-chart-%1.png").arg(i);
-            image.width = 640;
-            image.title.clear();
-            document.addResource(QTextDocument::ImageResource, QUrl(image.src),
-                                 titled(charts[i].title, charts[i].image));
-        } else {
+    if (!pdf) {
+        const std::vector<ReportChart> charts = renderReportCharts(run, against);
+        store::ReportOptions options;
+        options.topLayers = kTopLayers;
+        options.svgCharts = false;
+        for (const ReportChart& chart : charts) {
+            store::ReportImage image;
+            image.title = chart.title;
             QByteArray png;
             QBuffer buffer(&png);
             buffer.open(QIODevice::WriteOnly);
-            charts[i].image.save(&buffer, "PNG");
+            chart.image.save(&buffer, "PNG");
             image.src = QStringLiteral("data:image/png;base64,") + QString::fromLatin1(png.toBase64());
-            image.width = charts[i].image.width();
+            image.width = chart.image.width();
+            options.images.push_back(image);
         }
-        options.images.push_back(image);
-    }
-    const QString html = store::runReportHtml(run, against, options);
-    if (!pdf) {
-        const Status written = store::writeReport(path, html);
+        const Status written = store::writeReport(path, store::runReportHtml(run, against, options));
         return written.ok() ? QString() : QString::fromStdString(written.error().message);
     }
+    const std::unique_ptr<QTextDocument> document = runReportPdfDocument(run, against);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());
     {
         QPdfWriter writer(&file);
-        writer.setPageSize(QPageSize(QPageSize::A4));
-        writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
+        writer.setPageLayout(runReportPageLayout());
         writer.setTitle(QStringLiteral("Embark run report"));
         writer.setCreator(QStringLiteral("Embark"));
         writer.setResolution(150);
-        document.setHtml(html);
-        document.print(&writer);
+        document->print(&writer);
     }
     if (!file.commit())
         return QCoreApplication::translate("RunReport", "Cannot write %1: %2").arg(path, file.errorString());

@@ -1,5 +1,7 @@
 #include "jobs_panel.h"
 
+#include "source_viewer.h"
+
 #include "session/engine_text.h"
 
 #include "compile/export_builder.h"
@@ -8,6 +10,11 @@
 
 #include <QDateTime>
 #include <QDesktopServices>
+#include <QDir>
+#include <QMouseEvent>
+#include <QRegularExpression>
+#include <QSyntaxHighlighter>
+#include <QTextBlock>
 #include <QFileInfo>
 #include <QUrl>
 #include <QHBoxLayout>
@@ -138,7 +145,33 @@ QString JobsPanel::displayLine(const QString& line) {
     return line;
 }
 
-namespace {} // namespace
+namespace {
+
+const QRegularExpression& diagnosticPattern() {
+    // file:line[:column]: (fatal error|error|warning|note): ..., as GCC and Clang print them.
+    static const QRegularExpression re(
+        QStringLiteral("^\\s*([^\\s:][^:]*):(\\d+)(?::(\\d+))?:\\s*(fatal error|error|warning|note)\\b"));
+    return re;
+}
+
+// Compiler diagnostics in the log read as links: coloured and underlined.
+class DiagnosticHighlighter : public QSyntaxHighlighter {
+public:
+    using QSyntaxHighlighter::QSyntaxHighlighter;
+
+protected:
+    void highlightBlock(const QString& text) override {
+        const QRegularExpressionMatch m = diagnosticPattern().match(text);
+        if (!m.hasMatch()) return;
+        QTextCharFormat link;
+        link.setFontUnderline(true);
+        const QString kind = m.captured(4);
+        link.setForeground(kind.endsWith(QLatin1String("error")) ? QColor(0xc6, 0x28, 0x28) : QColor(0x1a, 0x5f, 0xb4));
+        setFormat(int(m.capturedStart(1)), int(m.capturedEnd(m.lastCapturedIndex()) - m.capturedStart(1)), link);
+    }
+};
+
+} // namespace
 
 JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), m_queue(queue) {
     m_list = new QTreeWidget(this);
@@ -153,7 +186,12 @@ JobsPanel::JobsPanel(jobs::JobQueue* queue, QWidget* parent) : QWidget(parent), 
     m_log = new QPlainTextEdit(this);
     m_log->setReadOnly(true);
     m_log->setMaximumBlockCount(kMaxLogLines);
-    m_log->setLineWrapMode(QPlainTextEdit::NoWrap);
+    // Long compiler lines wrap instead of scrolling sideways; a diagnostic opens its file.
+    m_log->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    m_log->setWordWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    m_log->viewport()->installEventFilter(this);
+    m_log->viewport()->setMouseTracking(true);
+    new DiagnosticHighlighter(m_log->document());
     m_log->setFont(QFont(QStringLiteral("monospace")));
     m_log->setPlaceholderText(tr("Select a job to see its log."));
     m_cancel = new QPushButton(tr("&Cancel job"), this);
@@ -353,6 +391,63 @@ void JobsPanel::updateButtons() {
     auto job = m_queue->job(selectedJob());
     m_cancel->setEnabled(job && !jobs::isFinished(job->state()));
     m_openFolder->setEnabled(job && jobs::isFinished(job->state()) && !outputFolder(*job).isEmpty());
+}
+
+JobsPanel::SourceLocation JobsPanel::compilerLocation(const QString& line) {
+    const QRegularExpressionMatch m = diagnosticPattern().match(line);
+    if (!m.hasMatch()) return {};
+    return {m.captured(1).trimmed(), m.captured(2).toInt(), m.captured(3).toInt()};
+}
+
+QString JobsPanel::resolveSource(const QString& file) const {
+    if (QFileInfo(file).isAbsolute()) return QFileInfo(file).isFile() ? file : QString();
+    auto job = m_queue->job(m_shownJob);
+    if (!job) return {};
+    // Ninja runs the compiler in the build folder, which CMake names in its log.
+    QStringList roots;
+    static const QRegularExpression written(QStringLiteral("Build files have been written to: (.+)$"));
+    for (const QString& line : job->log())
+        if (const QRegularExpressionMatch m = written.match(line); m.hasMatch()) roots.prepend(m.captured(1).trimmed());
+    if (const QString out = outputFolder(*job); !out.isEmpty()) roots << out + QStringLiteral("/build") << out;
+    for (const QString& root : std::as_const(roots)) {
+        const QString candidate = QDir::cleanPath(QDir(root).filePath(file));
+        if (QFileInfo(candidate).isFile()) return candidate;
+    }
+    return {};
+}
+
+bool JobsPanel::openLogLine(int block) {
+    const QTextBlock line = m_log->document()->findBlockByNumber(block);
+    if (!line.isValid()) return false;
+    const SourceLocation at = compilerLocation(line.text());
+    if (at.line <= 0) return false;
+    const QString path = resolveSource(at.file);
+    if (path.isEmpty()) {
+        m_log->setToolTip(tr("'%1' is not on this computer any more (was the export replaced?)").arg(at.file));
+        return false;
+    }
+    if (!m_viewer) m_viewer = new SourceViewer(this);
+    m_viewer->showFile(path, at.line, at.column);
+    m_viewer->show();
+    m_viewer->raise();
+    return true;
+}
+
+bool JobsPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_log->viewport()) {
+        if (event->type() == QEvent::MouseMove) {
+            auto* mouse = static_cast<QMouseEvent*>(event);
+            const QTextBlock block = m_log->cursorForPosition(mouse->position().toPoint()).block();
+            const bool link = compilerLocation(block.text()).line > 0;
+            m_log->viewport()->setCursor(link ? Qt::PointingHandCursor : Qt::IBeamCursor);
+        } else if (event->type() == QEvent::MouseButtonRelease) {
+            auto* mouse = static_cast<QMouseEvent*>(event);
+            // A click, not the end of a selection drag.
+            if (mouse->button() == Qt::LeftButton && !m_log->textCursor().hasSelection())
+                openLogLine(m_log->cursorForPosition(mouse->position().toPoint()).blockNumber());
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString JobsPanel::outputFolder(const jobs::Job& job) {

@@ -1,6 +1,7 @@
 // The jobs dock: every queued, running and finished job with its start time, state, progress
 // and elapsed time; the live log of the selected job (the compiler's output streams in, the
-// board's JSON result lines read as sentences); Cancel and Clear finished. A view over a
+// board's JSON result lines read as sentences; lines wrap, and a compiler diagnostic opens
+// its file at its line in a read-only viewer); Cancel and Clear finished. A view over a
 // jobs::JobQueue: it starts nothing itself, and follows the newest job.
 #pragma once
 
@@ -16,6 +17,8 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace embark::ui {
+
+class SourceViewer;
 
 class JobsPanel : public QWidget {
     Q_OBJECT
@@ -44,6 +47,25 @@ public:
     // value ("class 7 (score 12.3); top 5: 7, 1, 9, 4, 2"); empty otherwise.
     static QString predictionText(const QString& outputLine);
 
+    // A compiler diagnostic's place: "src/model.cpp:12:5: error: ..." (GCC, Clang; column
+    // optional). Not valid (line 0) for other lines.
+    struct SourceLocation {
+        QString file;
+        int line = 0;
+        int column = 0;
+    };
+    static SourceLocation compilerLocation(const QString& line);
+    // Where a diagnostic's file is: as written when absolute, else under the build folder the
+    // selected job's CMake reported or the folder it wrote. Empty when not found.
+    QString resolveSource(const QString& file) const;
+    // Opens the diagnostic on line `block` (0-based) of the log view in the source viewer;
+    // false when the line names no file that exists.
+    bool openLogLine(int block);
+    SourceViewer* sourceViewer() const { return m_viewer; }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void addJob(int id);
     void updateRow(int id);
@@ -65,6 +87,7 @@ private:
     int m_shownJob = -1;
     int m_shownLines = 0;
     QHash<int, QString> m_notes;
+    SourceViewer* m_viewer = nullptr; // made on the first click on a diagnostic
 };
 
 } // namespace embark::ui

@@ -1,6 +1,8 @@
 #include "input_shapes_dialog.h"
 
+#include <QCryptographicHash>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -8,6 +10,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpressionValidator>
+#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
@@ -39,7 +42,50 @@ QString declared(const onnx::DeclaredInput& in) {
     return dims.isEmpty() ? InputShapesDialog::tr("scalar") : dims.join(QStringLiteral(" x "));
 }
 
+// The settings key of a model file (its absolute path) and the hash of what it holds.
+QString settingsKey(const QString& path) {
+    const QByteArray abs = QFileInfo(path).absoluteFilePath().toUtf8();
+    return QStringLiteral("inputShapes/") +
+           QString::fromLatin1(QCryptographicHash::hash(abs, QCryptographicHash::Sha1).toHex());
+}
+
+QString contentHash(const QString& path) {
+    QFile file(path);
+    QCryptographicHash hash(QCryptographicHash::Sha1);
+    if (!file.open(QIODevice::ReadOnly) || !hash.addData(&file)) return {};
+    return QString::fromLatin1(hash.result().toHex());
+}
+
 } // namespace
+
+std::map<std::string, ir::Shape> InputShapesDialog::rememberedShapes(const QString& path) {
+    QSettings settings;
+    settings.beginGroup(settingsKey(path));
+    std::map<std::string, ir::Shape> out;
+    const QString hash = settings.value(QStringLiteral("hash")).toString();
+    if (hash.isEmpty() || hash != contentHash(path)) return out;
+    const QVariantMap shapes = settings.value(QStringLiteral("shapes")).toMap();
+    for (auto it = shapes.begin(); it != shapes.end(); ++it) {
+        const std::vector<int64_t> dims = parseDims(it.value().toString());
+        if (dims.empty()) return {};
+        out[it.key().toStdString()] = ir::Shape(dims);
+    }
+    return out;
+}
+
+void InputShapesDialog::rememberShapes(const QString& path, const std::map<std::string, ir::Shape>& shapes) {
+    QVariantMap values;
+    for (const auto& [name, shape] : shapes) {
+        QStringList dims;
+        for (int64_t d : shape.dims()) dims << QString::number(d);
+        values.insert(QString::fromStdString(name), dims.join(QLatin1Char('x')));
+    }
+    QSettings settings;
+    settings.beginGroup(settingsKey(path));
+    settings.setValue(QStringLiteral("path"), QFileInfo(path).absoluteFilePath());
+    settings.setValue(QStringLiteral("hash"), contentHash(path));
+    settings.setValue(QStringLiteral("shapes"), values);
+}
 
 bool InputShapesDialog::needsShapes(const QString& path, std::vector<onnx::DeclaredInput>* inputs) {
     auto declaredInputs = onnx::declaredInputs(path.toStdString());

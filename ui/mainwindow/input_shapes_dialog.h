@@ -36,6 +36,12 @@ public:
     // this dialog); false too when the file cannot be read.
     static bool needsShapes(const QString& path, std::vector<onnx::DeclaredInput>* inputs = nullptr);
 
+    // The shapes chosen for the model at `path` when it was last opened, kept in the settings
+    // under its path and the hash of its contents (a changed file is asked about again).
+    // Empty when none are known.
+    static std::map<std::string, ir::Shape> rememberedShapes(const QString& path);
+    static void rememberShapes(const QString& path, const std::map<std::string, ir::Shape>& shapes);
+
 private:
     void validate();
 

@@ -407,6 +407,8 @@ void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
         return;
     }
     rememberRecent(QFileInfo(path).absoluteFilePath());
+    // Shapes the user chose for free dimensions: the next open of this model asks no more.
+    if (m_openHadShapes && !m_quietOpen) InputShapesDialog::rememberShapes(path, m_session->shapeOverrides());
     statusBar()->showMessage(tr("Opened %1: %2 nodes, %3 after fusion")
                                  .arg(path)
                                  .arg(m_session->stageGraph(0)->nodeCount())
@@ -416,6 +418,12 @@ void MainWindow::modelOpenFinished(const QString& path, const QString& error) {
 void MainWindow::askInputShapes(const QString& path) {
     std::vector<onnx::DeclaredInput> inputs;
     if (!InputShapesDialog::needsShapes(path, &inputs)) return;
+    // Asked once per model: the shapes chosen last time, while the file is unchanged.
+    if (const auto known = InputShapesDialog::rememberedShapes(path); !known.empty()) {
+        statusBar()->showMessage(tr("Opening %1 with the input shapes chosen last time").arg(path));
+        loadModel(path, false, known);
+        return;
+    }
     InputShapesDialog dialog(path, std::move(inputs), this);
     if (dialog.exec() != QDialog::Accepted) {
         statusBar()->showMessage(tr("%1 was not opened: its input shapes are needed").arg(path));

@@ -3,6 +3,7 @@
 #include "onnx/importer.h"
 #include "export/kernel_libraries.h"
 
+#include <QCoreApplication>
 #include <QFutureWatcher>
 #include <QUndoStack>
 #include <QtConcurrent/QtConcurrentRun>
@@ -10,6 +11,53 @@
 #include <set>
 
 namespace embark::ui {
+
+namespace {
+
+// A model shown for a preview (onnx::ImportOptions::keepUnsupportedOps) is never planned.
+bool hasPlaceholders(const ir::Graph& graph) {
+    for (const ir::Node* n : graph.nodes())
+        if (n->has(onnx::kUnsupportedOpAttr)) return true;
+    return false;
+}
+
+// A model refused for an op Embark lacks, imported for display with that op's nodes as
+// marked placeholders: its one stage, and why it cannot run anywhere (naming the nodes).
+// Nothing when it does not import even so (an unsupported dtype is refused as before).
+struct Preview {
+    std::shared_ptr<passes::PassRun> run;
+    QString error;
+};
+std::optional<Preview> previewImport(const QString& path, onnx::ImportOptions import) {
+    // The checker would refuse an unknown default-domain op; the first import already ran it
+    // on everything else.
+    import.keepUnsupportedOps = true;
+    import.runChecker = false;
+    auto preview = onnx::importModel(path.toStdString(), import);
+    if (!preview.ok()) return std::nullopt;
+    QStringList nodes;
+    for (const ir::Node* n : preview->nodes())
+        if (n->has(onnx::kUnsupportedOpAttr))
+            nodes << QCoreApplication::translate("embark::ui::StudioSession", "'%1' (%2)")
+                         .arg(QString::fromStdString(n->name),
+                              QString::fromStdString(n->attrString(onnx::kUnsupportedOpAttr, "")));
+    if (nodes.isEmpty()) return std::nullopt;
+    // Only the imported graph: no pass, plan or library sees the placeholders.
+    Preview out;
+    out.run = std::make_shared<passes::PassRun>();
+    out.run->graph = preview->clone();
+    out.run->stages.push_back(passes::StageSnapshot{"imported", std::move(*preview), {}, 0});
+    out.error = QCoreApplication::translate(
+                    "embark::ui::StudioSession",
+                    "Cannot run on any board or kernel library: %n node(s) use an op Embark does not support "
+                    "(marked red in the graph): %1. Replace them in the model (or export it without them) to "
+                    "deploy it.",
+                    nullptr, int(nodes.size()))
+                    .arg(nodes.join(QStringLiteral(", ")));
+    return out;
+}
+
+} // namespace
 
 StudioSession::StudioSession(QObject* parent) : QObject(parent), m_undoStack(new QUndoStack(this)) { reloadBoards(); }
 
@@ -50,6 +98,13 @@ StudioSession::Planned StudioSession::prepareModel(const QString& path, const st
     onnx::ImportOptions import;
     import.shapeOverrides = shapes;
     auto graph = onnx::importModel(path.toStdString(), import);
+    if (!graph.ok() && graph.error().kind == ErrorKind::Unsupported)
+        if (std::optional<Preview> preview = previewImport(path, import)) {
+            Planned out;
+            out.run = std::move(preview->run);
+            out.planError = preview->error;
+            return out;
+        }
     if (!graph.ok()) {
         Planned failed;
         failed.openError = QString::fromStdString(graph.error().message);
@@ -224,7 +279,7 @@ void StudioSession::select(int stage, const QString& node) {
 void StudioSession::updateAssignments() {
     auto imported = stageGraph(0);
     const quint64 serial = ++m_planSerial;
-    if (!imported) {
+    if (!imported || hasPlaceholders(*imported)) { // a preview: "cannot run" on every target
         emit targetChanged();
         return;
     }

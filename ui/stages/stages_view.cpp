@@ -7,6 +7,7 @@
 #include "graph/graph_folding.h"
 #include "graph/graph_scene.h"
 #include "graph/graph_view.h"
+#include "session/qt_text.h"
 #include "session/studio_session.h"
 
 #include <QApplication>
@@ -18,6 +19,7 @@
 #include <QRegularExpression>
 #include <QSplitter>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <optional>
@@ -28,7 +30,8 @@ namespace embark::ui {
 
 namespace {
 
-QWidget* titled(QComboBox* combo, const QString& label, GraphPanel* panel, QWidget* parent, QWidget* extra = nullptr) {
+QWidget* titled(QComboBox* combo, const QString& label, GraphPanel* panel, QWidget* crumbs, QWidget* parent,
+                QWidget* extra = nullptr) {
     auto* box = new QWidget(parent);
     auto* top = new QHBoxLayout;
     top->addWidget(new QLabel(label, box));
@@ -37,6 +40,7 @@ QWidget* titled(QComboBox* combo, const QString& label, GraphPanel* panel, QWidg
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(top);
+    layout->addWidget(crumbs);
     layout->addWidget(panel, 1);
     return box;
 }
@@ -73,10 +77,31 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
         emit colouringChanged(colouring());
     });
 
+    // Inside a control-flow body: Back and the path to it.
+    for (GraphPanel* panel : {m_before, m_after}) {
+        auto* bar = new QWidget(this);
+        auto* row = new QHBoxLayout(bar);
+        row->setContentsMargins(0, 0, 0, 0);
+        auto* back = new QToolButton(bar);
+        back->setText(tr("Back"));
+        back->setToolTip(tr("Back to the enclosing graph"));
+        auto* label = new QLabel(bar);
+        label->setTextFormat(Qt::RichText);
+        label->setWordWrap(true);
+        label->setToolTip(tr("The body shown; click a step to go back to it"));
+        row->addWidget(back);
+        row->addWidget(label, 1);
+        bar->hide();
+        connect(back, &QToolButton::clicked, this, [this, panel] { leaveBody(panel); });
+        connect(label, &QLabel::linkActivated, this,
+                [this, panel](const QString& depth) { leaveBody(panel, depth.toInt()); });
+        m_crumbBar[panel == m_after] = bar;
+        m_crumbLabel[panel == m_after] = label;
+    }
     auto* graphs = new QSplitter(Qt::Horizontal, this);
-    m_beforeBox = titled(m_beforeStage, tr("Before:"), m_before, graphs);
+    m_beforeBox = titled(m_beforeStage, tr("Before:"), m_before, m_crumbBar[0], graphs);
     graphs->addWidget(m_beforeBox);
-    graphs->addWidget(titled(m_afterStage, tr("After:"), m_after, graphs, m_colouring));
+    graphs->addWidget(titled(m_afterStage, tr("After:"), m_after, m_crumbBar[1], graphs, m_colouring));
     auto* vertical = new QSplitter(Qt::Vertical, this);
     vertical->addWidget(graphs);
     m_logBox = new QWidget(vertical);
@@ -109,7 +134,7 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
             QString name = node;
             QStringList members;
             if (m_folded[panel == m_after].contains(node))
-                if (auto g = m_session->stageGraph(stageOf(panel)))
+                if (auto g = shownGraph(panel))
                     for (const ir::Node* n : g->nodes())
                         if (shownName(panel, QString::fromStdString(n->name)) == node)
                             members << QString::fromStdString(n->name);
@@ -119,6 +144,29 @@ StagesView::StagesView(StudioSession* session, QWidget* parent) : QWidget(parent
         });
         connect(panel->scene(), &GraphScene::layoutReady, this,
                 [this] { applySelection(m_session->selectedStage(), m_session->selectedNode()); });
+        // A double-click expands a folded module one level, or opens a control-flow body.
+        connect(panel->view(), &GraphView::nodeDoubleClicked, this, [this, panel](const QString& node) {
+            if (m_folded[panel == m_after].contains(node))
+                expandModule(panel, node);
+            else
+                openBody(panel, node);
+        });
+        // Search reaches the nodes inside folded modules; stepping onto one opens its module.
+        panel->setHiddenNodeSearch([this, panel](const QString& text) {
+            QStringList found;
+            if (m_folded[panel == m_after].isEmpty()) return found;
+            if (auto g = shownGraph(panel))
+                for (const ir::Node* n : g->nodes()) {
+                    const QString name = QString::fromStdString(n->name);
+                    if (shownName(panel, name) != name &&
+                        (name.contains(text, Qt::CaseInsensitive) ||
+                         toQString(ir::opName(n->op)).contains(text, Qt::CaseInsensitive)))
+                        found << name;
+                }
+            return found;
+        });
+        connect(panel, &GraphPanel::revealRequested, this,
+                [this, panel](const QString& node) { revealMatch(panel, node); });
         connect(panel->view(), &GraphView::nodeContextMenuRequested, this,
                 [this, panel](const QString& node, const QPoint& pos) {
                     m_menuPanel = panel;
@@ -155,6 +203,8 @@ void StagesView::reloadStages() {
     }
     m_folded[0].clear();
     m_folded[1].clear();
+    m_bodies[0].clear();
+    m_bodies[1].clear();
     for (QComboBox* combo : {m_beforeStage, m_afterStage}) {
         const QSignalBlocker block(combo);
         combo->clear();
@@ -172,6 +222,14 @@ void StagesView::reloadStages() {
 
 void StagesView::showStage(GraphPanel* panel, int stage) {
     std::shared_ptr<const ir::Graph> graph = m_session->stageGraph(stage);
+    BodyPath& body = m_bodies[panel == m_after];
+    if (!body.isEmpty()) {
+        if (auto inner = bodyGraph(graph, body))
+            graph = inner;
+        else
+            body.clear(); // this stage has no such body (renamed): its graph instead
+    }
+    updateBreadcrumb(panel);
     QStringList& folded = m_folded[panel == m_after];
     if (graph && !folded.isEmpty()) {
         auto shown = foldGraph(*graph, folded);

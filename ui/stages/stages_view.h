@@ -2,12 +2,14 @@
 // selector, selection linked through provenance, and the rewrite log of the "after" stage.
 #pragma once
 
+#include "graph/graph_bodies.h"
 #include "graph/graph_partitions.h"
 
 #include <QHash>
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QMenu;
 class QListWidget;
 class QSplitter;
@@ -57,12 +59,34 @@ public:
     // Folding by module prefix: the nodes of `panel` under `prefix` ("/features/denseblock3")
     // become one box. Returns why it cannot (empty when done).
     QString foldModule(GraphPanel* panel, const QString& prefix);
+    // Expands one level: the module's direct sub-modules (of two nodes or more) stay folded
+    // (a double-click on a box does this too).
     void expandModule(GraphPanel* panel, const QString& prefix);
+    // Expands the module and everything folded inside it.
+    void expandModuleFully(GraphPanel* panel, const QString& prefix);
     void expandAll(GraphPanel* panel);
+    // Folds every module `depth` levels deep ("/layer1" is 1, "/layer1/0" is 2) of two nodes
+    // or more; modules that cannot fold (see foldModule) stay open. Returns how many folded.
+    int foldDepth(GraphPanel* panel, int depth);
+    // Shows `node` (a search match inside a folded module): expands the modules holding it,
+    // then selects it.
+    void revealMatch(GraphPanel* panel, const QString& node);
+    // Control flow: `panel` shows the body `attr` (then_branch, else_branch, body; empty: the
+    // first) of the If/Loop/Scan `node` of what it shows now. False when there is none.
+    bool openBody(GraphPanel* panel, const QString& node, const QString& attr = {});
+    // Back out to `depth` bodies deep (0: the stage's graph; -1: one level up).
+    void leaveBody(GraphPanel* panel, int depth = -1);
+    BodyPath bodyPath(const GraphPanel* panel) const { return m_bodies[panel == m_after]; }
+    // The bar above a pane inside a body: Back and the path (each step a link back to it).
+    QWidget* breadcrumb(const GraphPanel* panel) const { return m_crumbBar[panel == m_after]; }
+    QLabel* breadcrumbLabel(const GraphPanel* panel) const { return m_crumbLabel[panel == m_after]; }
+    // The graph `panel` shows before folding: its stage's graph or the body it stepped into.
+    std::shared_ptr<const ir::Graph> shownGraph(const GraphPanel* panel) const;
     QStringList foldedModules(const GraphPanel* panel) const;
     // The name `panel` shows for a node of its stage: the folded box it is in, or itself.
     QString shownName(const GraphPanel* panel, const QString& node) const;
-    // Fold / expand entries for `node` of the pane that last asked for a context menu.
+    // Fold / expand entries (and "Open body" for control flow) for `node` of the pane that
+    // last asked for a context menu.
     void addFoldActions(QMenu* menu, const QString& node);
     // What changed for each node of `panel`'s stage between the two stages shown.
     QHash<QString, Change> changes(const GraphPanel* panel) const;
@@ -127,6 +151,10 @@ private:
     void foldValues(const GraphPanel* panel, QHash<QString, T>& values, Merge merge) const;
     QComboBox* m_colouring;
     QStringList m_folded[2]; // before, after
+    BodyPath m_bodies[2];    // the body each pane stepped into (empty: the stage's graph)
+    QWidget* m_crumbBar[2] = {};
+    QLabel* m_crumbLabel[2] = {};
+    void updateBreadcrumb(GraphPanel* panel);
     GraphPanel* m_menuPanel = nullptr;
     QHash<QString, double> m_figures[6]; // by Colouring, by node name of the last stage
     RunPartitions m_partitions;
