@@ -4,6 +4,7 @@
 // names, sim-* times marked as emulated, and one JSON dialect checked against the schema that
 // docs/cli.md itself holds.
 #include "support/cli_process.h"
+#include "support/sshd_fixture.h"
 #include "support/test_paths.h"
 
 #include "store/run_store.h"
@@ -17,6 +18,7 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 #include <QStandardPaths>
+#include <QSysInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -169,6 +171,51 @@ private slots:
         const CliResult host = runCli({"exec", dir, "--board", "host"});
         QCOMPARE(host.code, 2);
         QVERIFY2(host.err.startsWith("embark-cli: error: ") && host.err.contains("riscv64"), host.err.constData());
+    }
+
+    // --- 1: exec runs an export on the real SSH board export.json names (a local sshd) ------
+    void execRunsAnExportOnItsSshBoard() {
+        SshdFixture sshd;
+        QString why;
+        if (!sshd.start(&why)) QSKIP(qPrintable("no sshd fixture: " + why));
+        const QString workdir = m_tmp.filePath("ssh-board-work");
+        QVERIFY(QDir().mkpath(workdir));
+        QVERIFY(writeBoard(configDir(), QJsonObject{{"id", "ssh-host"},
+                                                    {"name", "this computer over SSH"},
+                                                    {"arch", QSysInfo::currentCpuArchitecture() == "arm64"
+                                                                 ? "aarch64"
+                                                                 : QSysInfo::currentCpuArchitecture()},
+                                                    {"cores", 2},
+                                                    {"memory_bytes", qint64(1) << 30},
+                                                    {"runner", QJsonObject{{"kind", "ssh"},
+                                                                           {"host", "127.0.0.1"},
+                                                                           {"port", sshd.port()},
+                                                                           {"user", sshd.user()},
+                                                                           {"key", sshd.clientKey()},
+                                                                           {"workdir", workdir}}}}));
+        const QString dir = m_tmp.filePath("digits-ssh");
+        const CliResult exported = runCli({"export", digits(), "--board", "ssh-host", "--lib", "portable", "-o", dir});
+        QVERIFY2(exported.code == 0, exported.err.constData());
+        const CliResult built = runCli({"build", dir, "--quiet"});
+        QVERIFY2(built.code == 0, built.err.constData());
+        // An unknown host key is refused with how to trust it; accepted, the run happens there.
+        const CliResult refused = runCli({"exec", dir, "--", "--iterations", "1"});
+        QCOMPARE(refused.code, 5);
+        QVERIFY2(refused.err.startsWith("embark-cli: error: ") && refused.err.contains("--accept-new-host-key"),
+                 refused.err.constData());
+        const CliResult ran = runCli(
+            {"exec", dir, "--accept-new-host-key", "--", "--check", "1e-4", "--iterations", "1", "--warmup", "0"});
+        QVERIFY2(ran.code == 0, (ran.err + ran.out).constData());
+        const QJsonObject meta = jsonObject(ran.out.left(ran.out.indexOf('\n')));
+        QCOMPARE(meta["type"].toString(), QString("meta"));
+        QCOMPARE(meta["model"].toString(), QString("digits_cnn"));
+        QVERIFY2(ran.out.contains("\"type\":\"check\"") && ran.out.contains("\"ok\":true"), ran.out.constData());
+        // The run really went through the server, and left nothing in the board's folder.
+        QFile log(sshd.sshdLog());
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QVERIFY2(log.readAll().contains("Accepted publickey"), "sshd logged no login");
+        QVERIFY2(QDir(workdir).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).isEmpty(),
+                 qPrintable(QDir(workdir).entryList(QDir::NoDotAndDotDot | QDir::AllEntries).join(", ")));
     }
 
     // --- 6 and 11: an unreachable SSH board fails at once, on stderr ----------------------

@@ -96,6 +96,7 @@ bool SshdFixture::start(QString* error) {
         if (error) *error = "no free TCP port on 127.0.0.1";
         return false;
     }
+    forgetInUserKnownHosts(); // a key an earlier server on this port left there
     QFile::copy(clientKey() + ".pub", dir() + "/authorized_keys");
 
     QProcess fp;
@@ -189,6 +190,19 @@ void SshdFixture::stop() {
     ::kill(m_pid, SIGTERM);
     ::waitpid(m_pid, nullptr, 0);
     m_pid = 0;
+    forgetInUserKnownHosts();
+}
+
+void SshdFixture::forgetInUserKnownHosts() const {
+    if (m_port <= 0) return;
+    const passwd* pw = ::getpwuid(::getuid());
+    if (!pw || !pw->pw_dir) return;
+    const QString file = QString::fromLocal8Bit(pw->pw_dir) + "/.ssh/known_hosts";
+    if (!QFileInfo::exists(file)) return;
+    QProcess keygen;
+    keygen.start("ssh-keygen", {"-R", QStringLiteral("[127.0.0.1]:%1").arg(m_port), "-f", file});
+    keygen.waitForFinished(10000);
+    QFile::remove(file + ".old");
 }
 
 bool SshdFixture::writeKnownHosts(bool withRealKey, bool hashed) {

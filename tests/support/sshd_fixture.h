@@ -24,7 +24,11 @@ public:
     // Before start(): false writes no `Subsystem sftp` line, so the server refuses SFTP as
     // Dropbear and BusyBox boards do ("Channel request subsystem failed").
     void setSftpSubsystem(bool on) { m_sftp = on; }
+    // Also forgets this server's key in the account's own known_hosts (the passwd home's, which
+    // libssh reads), where a test with --accept-new-host-key recorded it: a later server given
+    // the same port has another key.
     void stop();
+    void forgetInUserKnownHosts() const;
     // SIGKILL the server and every connection it serves: a board that vanishes mid-transfer.
     void killHard();
     bool isRunning() const { return m_pid > 0; }
