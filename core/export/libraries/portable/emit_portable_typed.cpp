@@ -304,6 +304,7 @@ Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
 
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
+    if (typedOpName(n.op)) return emitTypedElementwise(ctx, n); // comparisons, logic, Where, integer arithmetic
     switch (n.op) {
     case OpKind::DynamicQuantizeLinear: return emitDynamicQuantizeLinear(ctx, n);
     case OpKind::MatMulInteger: return emitMatMulInteger(ctx, n);
@@ -323,25 +324,6 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
                        typedPtr(ctx, y) + ");\n";
         return {};
     }
-    case OpKind::Equal:
-    case OpKind::Less:
-    case OpKind::Greater:
-    case OpKind::LessOrEqual:
-    case OpKind::GreaterOrEqual:
-    case OpKind::And:
-    case OpKind::Or:
-    case OpKind::Xor:
-    case OpKind::Not:
-    case OpKind::Where:
-    case OpKind::Add:
-    case OpKind::Sub:
-    case OpKind::Mul:
-    case OpKind::Div:
-    case OpKind::Mod:
-    case OpKind::Min:
-    case OpKind::Max:
-    case OpKind::Neg:
-    case OpKind::Abs: return emitTypedElementwise(ctx, n);
     case OpKind::Cast: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
