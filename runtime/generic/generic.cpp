@@ -25,16 +25,18 @@ void stridesOf(const Shape& s, int64_t* strides) {
 constexpr int kLanes = 16;
 constexpr int64_t kLaneBlock = 4096;
 
-double sumFloats(const float* x, int64_t n) {
+// The sum of term(x[i]) over a row.
+template <typename Term>
+double laneSum(const float* x, int64_t n, Term term) {
     double total = 0;
     for (int64_t b = 0; b < n; b += kLaneBlock) {
         const int64_t e = std::min(n, b + kLaneBlock);
         float lanes[kLanes] = {};
         int64_t i = b;
         for (; i + kLanes <= e; i += kLanes)
-            for (int l = 0; l < kLanes; ++l) lanes[l] += x[i + l];
+            for (int l = 0; l < kLanes; ++l) lanes[l] += term(x[i + l]);
         float tail = 0.f;
-        for (; i < e; ++i) tail += x[i];
+        for (; i < e; ++i) tail += term(x[i]);
         double block = tail;
         for (int l = 0; l < kLanes; ++l) block += lanes[l];
         total += block;
@@ -42,25 +44,16 @@ double sumFloats(const float* x, int64_t n) {
     return total;
 }
 
+double sumFloats(const float* x, int64_t n) {
+    return laneSum(x, n, [](float v) { return v; });
+}
+
 // Sum of (x - mean)^2 over a row, in the lanes of sumFloats.
 double sumSquaredDeviations(const float* x, int64_t n, float mean) {
-    double total = 0;
-    for (int64_t b = 0; b < n; b += kLaneBlock) {
-        const int64_t e = std::min(n, b + kLaneBlock);
-        float lanes[kLanes] = {};
-        int64_t i = b;
-        for (; i + kLanes <= e; i += kLanes)
-            for (int l = 0; l < kLanes; ++l) {
-                const float d = x[i + l] - mean;
-                lanes[l] += d * d;
-            }
-        float tail = 0.f;
-        for (; i < e; ++i) tail += (x[i] - mean) * (x[i] - mean);
-        double block = tail;
-        for (int l = 0; l < kLanes; ++l) block += lanes[l];
-        total += block;
-    }
-    return total;
+    return laneSum(x, n, [mean](float v) {
+        const float d = v - mean;
+        return d * d;
+    });
 }
 
 template <bool kMax>
