@@ -57,26 +57,8 @@ private slots:
         ho.workDir = work + "/harness";
         auto results = test::runExportHarness(entries, ho);
         QVERIFY2(results, results ? "" : results.error().message.c_str());
-        QCOMPARE(results->size(), entries.size());
-        for (size_t i = 0; i < results->size(); ++i) {
-            const test::HarnessResult& r = (*results)[i];
-            QVERIFY2(r.status == test::HarnessStatus::Ok, (r.id + ": " + r.message).c_str());
-            QCOMPARE(r.outputs.size(), expected[i].size());
-            for (size_t k = 0; k < r.outputs.size(); ++k) {
-                const test::HarnessOutput& out = r.outputs[k];
-                // Against the reference (embedded in the export as its expected output).
-                QVERIFY2(
-                    out.finite && out.maxAbs <= kTol * (1 + out.maxRef),
-                    (r.id + " " + out.name + ": max |diff| vs the reference " + std::to_string(out.maxAbs)).c_str());
-                const ir::Tensor& want = expected[i][k];
-                QCOMPARE(out.data.shape(), want.shape());
-                for (int64_t e = 0; e < want.numel(); ++e)
-                    QVERIFY2(std::fabs(out.data.at(e) - want.at(e)) <= kTol * (1 + std::fabs(want.at(e))),
-                             (r.id + " " + out.name + " element " + std::to_string(e) + ": " +
-                              std::to_string(out.data.at(e)) + ", ONNX Runtime gives " + std::to_string(want.at(e)))
-                                 .c_str());
-            }
-        }
+        const std::string diff = test::compareHarnessResults(*results, expected, kTol);
+        QVERIFY2(diff.empty(), diff.c_str());
     }
 };
 

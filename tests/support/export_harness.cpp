@@ -18,6 +18,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -441,6 +442,32 @@ Expected<std::vector<HarnessResult>> runExportHarness(const std::vector<HarnessE
     if (layout.excluded.size() == models.size()) return results;
     EMBARK_TRY(run(dir, o, results));
     return results;
+}
+
+std::string compareHarnessResults(const std::vector<HarnessResult>& results,
+                                  const std::vector<std::vector<ir::Tensor>>& expected, double tol) {
+    if (results.size() != expected.size())
+        return std::to_string(results.size()) + " results for " + std::to_string(expected.size()) + " exports";
+    for (size_t i = 0; i < results.size(); ++i) {
+        const HarnessResult& r = results[i];
+        if (r.status != HarnessStatus::Ok) return r.id + ": " + r.message;
+        if (r.outputs.size() != expected[i].size())
+            return r.id + ": " + std::to_string(r.outputs.size()) + " outputs, expected " +
+                   std::to_string(expected[i].size());
+        for (size_t k = 0; k < r.outputs.size(); ++k) {
+            const HarnessOutput& out = r.outputs[k];
+            if (!out.finite || out.maxAbs > tol * (1 + out.maxRef))
+                return r.id + " " + out.name + ": max |diff| vs the reference " + std::to_string(out.maxAbs);
+            const ir::Tensor& want = expected[i][k];
+            if (out.data.shape() != want.shape())
+                return r.id + " " + out.name + ": shape " + out.data.shape().str() + ", expected " + want.shape().str();
+            for (int64_t e = 0; e < want.numel(); ++e)
+                if (!(std::fabs(out.data.at(e) - want.at(e)) <= tol * (1 + std::fabs(want.at(e)))))
+                    return r.id + " " + out.name + " element " + std::to_string(e) + ": " +
+                           std::to_string(out.data.at(e)) + ", expected " + std::to_string(want.at(e));
+        }
+    }
+    return {};
 }
 
 } // namespace embark::test

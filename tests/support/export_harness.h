@@ -82,4 +82,10 @@ Expected<std::vector<HarnessResult>> runExportHarness(const std::vector<HarnessE
 
 const char* harnessStatusName(HarnessStatus s);
 
+// Empty when every result ran, agrees with the reference its export embeds within `tol` (of the
+// reference's largest magnitude) and equals `expected[i]` (one tensor per output, e.g. ONNX
+// Runtime's) element by element within `tol` relative; else the first difference, named.
+std::string compareHarnessResults(const std::vector<HarnessResult>& results,
+                                  const std::vector<std::vector<ir::Tensor>>& expected, double tol);
+
 } // namespace embark::test
