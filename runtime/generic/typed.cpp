@@ -558,4 +558,66 @@ void maxPoolWithIndices(const ConvNd& p, bool columnMajor, const float* x, float
         });
 }
 
+void expandBytes(const void* in, size_t elemBytes, const Shape& inShape, const Shape& outShape, void* out) {
+    int64_t strides[kMaxRank] = {}, idx[kMaxRank] = {};
+    int64_t stride = 1;
+    const int shift = outShape.rank - inShape.rank;
+    for (int d = inShape.rank - 1; d >= 0; --d) {
+        strides[d + shift] = inShape.d[d] == 1 ? 0 : stride;
+        stride *= inShape.d[d];
+    }
+    const int64_t total = outShape.count();
+    auto* o = static_cast<unsigned char*>(out);
+    const auto* src = static_cast<const unsigned char*>(in);
+    for (int64_t i = 0; i < total; ++i) {
+        int64_t at = 0;
+        for (int d = 0; d < outShape.rank; ++d) at += idx[d] * strides[d];
+        std::memcpy(o + static_cast<size_t>(i) * elemBytes, src + static_cast<size_t>(at) * elemBytes, elemBytes);
+        for (int d = outShape.rank - 1; d >= 0; --d) {
+            if (++idx[d] < outShape.d[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+void concatBytes(const void* const* inputs, size_t elemBytes, const Shape* shapes, int count, int axis, void* out) {
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d) outer *= shapes[0].d[d];
+    for (int d = axis + 1; d < shapes[0].rank; ++d) inner *= shapes[0].d[d];
+    auto* o = static_cast<unsigned char*>(out);
+    for (int64_t b = 0; b < outer; ++b)
+        for (int k = 0; k < count; ++k) {
+            const size_t chunk = static_cast<size_t>(shapes[k].d[axis] * inner) * elemBytes;
+            std::memcpy(o, static_cast<const unsigned char*>(inputs[k]) + static_cast<size_t>(b) * chunk, chunk);
+            o += chunk;
+        }
+}
+
+void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
+                      ElemType indexType, const Shape& indexShape, void* out, const char* what) {
+    int64_t strides[kMaxRank] = {}, idx[kMaxRank] = {};
+    int64_t stride = 1;
+    for (int d = dataShape.rank - 1; d >= 0; --d) {
+        strides[d] = stride;
+        stride *= dataShape.d[d];
+    }
+    const int64_t dim = dataShape.d[axis], total = indexShape.count();
+    auto* o = static_cast<unsigned char*>(out);
+    const auto* src = static_cast<const unsigned char*>(data);
+    for (int64_t i = 0; i < total; ++i) {
+        int64_t j = indexAt(indices, indexType, i);
+        if (j < -dim || j >= dim)
+            throw std::out_of_range(std::string(what) + ": index " + std::to_string(j) + " outside [" +
+                                    std::to_string(-dim) + ", " + std::to_string(dim) + ")");
+        if (j < 0) j += dim;
+        int64_t at = 0;
+        for (int d = 0; d < indexShape.rank; ++d) at += (d == axis ? j : idx[d]) * strides[d];
+        std::memcpy(o + static_cast<size_t>(i) * elemBytes, src + static_cast<size_t>(at) * elemBytes, elemBytes);
+        for (int d = indexShape.rank - 1; d >= 0; --d) {
+            if (++idx[d] < indexShape.d[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
 } // namespace embark::generic

@@ -105,4 +105,16 @@ void range(const void* start, const void* limit, const void* delta, ElemType t, 
 // first of equal maxima wins. A window wholly in the padding gives -inf and index 0 of its plane.
 void maxPoolWithIndices(const ConvNd& p, bool columnMajor, const float* x, float* y, int64_t* indices);
 
+// Expand of elements of `elemBytes` bytes: in broadcast to outShape (numpy rules, right-aligned).
+void expandBytes(const void* in, size_t elemBytes, const Shape& inShape, const Shape& outShape, void* out);
+
+// Concat of `count` inputs of elements of `elemBytes` bytes along `axis` (other dims equal).
+void concatBytes(const void* const* inputs, size_t elemBytes, const Shape* shapes, int count, int axis, void* out);
+
+// GatherElements along `axis` by run-time indices (int32 or int64, negative counting from the
+// end) shaped `indexShape`, which is also the output's shape. Throws std::out_of_range naming
+// `what` for an index outside [-dim, dim).
+void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
+                      ElemType indexType, const Shape& indexShape, void* out, const char* what);
+
 } // namespace embark::generic

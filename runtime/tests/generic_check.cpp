@@ -350,6 +350,44 @@ void check_max_pool_indices() {
     }
 }
 
+// Expand, Concat and GatherElements of int64 tensors (CenterNet's peak indices), each against
+// a plain loop.
+void check_typed_data_moves() {
+    std::vector<int64_t> in{1, 2, 3};
+    std::vector<int64_t> e(2 * 3 * 4);
+    eg::expandBytes(in.data(), 8, shape({3, 1}), shape({2, 3, 4}), e.data());
+    bool ok = true;
+    for (int64_t a = 0; a < 2; ++a)
+        for (int64_t b = 0; b < 3; ++b)
+            for (int64_t c = 0; c < 4; ++c) ok = ok && e[static_cast<size_t>((a * 3 + b) * 4 + c)] == in[size_t(b)];
+    report("expand int64 [3,1] -> [2,3,4]", ok ? 0.0 : INFINITY);
+    std::vector<int64_t> a{1, 2, 3, 4}, b{5, 6};
+    const void* ins[] = {a.data(), b.data()};
+    const eg::Shape shapes[] = {shape({2, 2}), shape({2, 1})};
+    std::vector<int64_t> c(6);
+    eg::concatBytes(ins, 8, shapes, 2, 1, c.data());
+    report("concat int64 axis 1", c == std::vector<int64_t>{1, 2, 5, 3, 4, 6} ? 0.0 : INFINITY);
+    const auto data = random_vector(3 * 5, 17);
+    std::vector<int64_t> idx{4, -1, 0, 2, 2, 1};
+    std::vector<float> g(6);
+    eg::gatherElementsBy(data.data(), 4, shape({3, 5}), 1, idx.data(), eg::ElemType::Int64, shape({3, 2}), g.data(),
+                         "node g");
+    std::vector<double> want(6);
+    for (size_t r = 0; r < 3; ++r)
+        for (size_t k = 0; k < 2; ++k) {
+            const int64_t j = idx[r * 2 + k] < 0 ? idx[r * 2 + k] + 5 : idx[r * 2 + k];
+            want[r * 2 + k] = data[r * 5 + static_cast<size_t>(j)];
+        }
+    report("gather elements by int64 axis 1", relative_error(g, want));
+    idx[3] = 5;
+    bool refused = false;
+    try {
+        eg::gatherElementsBy(data.data(), 4, shape({3, 5}), 1, idx.data(), eg::ElemType::Int64, shape({3, 2}), g.data(),
+                             "node g");
+    } catch (const std::out_of_range& err) { refused = std::string(err.what()).find("node g") != std::string::npos; }
+    report("gather elements index out of range", refused ? 0.0 : INFINITY);
+}
+
 } // namespace
 
 int main() {
@@ -371,6 +409,7 @@ int main() {
     check_top_k();
     check_range();
     check_max_pool_indices();
+    check_typed_data_moves();
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -261,7 +261,19 @@ bool isTypedNode(const ir::Node& n) {
             if (n.input(i) && !n.input(i)->isConstant()) return false;
         return !n.input(1)->isConstant() || !n.input(2)->isConstant();
     case OpKind::TopK: return !isQuantizedNode(n); // int64 indices
-    case OpKind::Range:                            // bounds computed at run time (constant ones are folded)
+    case OpKind::Expand:                           // of a non-float tensor, to a constant shape
+        return !isQuantizedNode(n) && n.input(0) && runtimeNonFloat(n.input(0)) && n.input(1) &&
+               n.input(1)->isConstant();
+    case OpKind::Concat: {
+        if (isQuantizedNode(n)) return false;
+        bool nonFloat = runtimeNonFloat(n.output(0));
+        for (const ir::Value* v : n.inputs()) nonFloat = nonFloat || runtimeNonFloat(v);
+        return nonFloat;
+    }
+    case OpKind::GatherElements: // by run-time indices, or of non-float data
+        return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
+               (runtimeNonFloat(n.input(1)) || runtimeNonFloat(n.input(0)));
+    case OpKind::Range: // bounds computed at run time (constant ones are folded)
         if (isQuantizedNode(n)) return false;
         for (const ir::Value* v : n.inputs())
             if (v && !v->isConstant()) return true;
@@ -403,6 +415,60 @@ Status emitMaxPoolWithIndices(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// Expand of a non-float tensor to the export's shape, in the model's layout.
+Status emitTypedExpand(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last typed Expand");
+    ctx.forward += "    embark::generic::expandBytes(" + typedPtr(ctx, x) + ", " +
+                   std::to_string(ir::dtypeSize(x->dtype)) + ", " + shapeInit(x->shape) + ", " + shapeInit(y->shape) +
+                   ", " + typedPtr(ctx, y) + ");\n";
+    return {};
+}
+
+// Concat of non-float tensors (of one type), in the model's layout.
+Status emitTypedConcat(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* y = n.output(0);
+    EMBARK_TRY(checkType(n, y, "output"));
+    if (ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last typed Concat");
+    std::string ptrs, shapes;
+    int count = 0;
+    for (const ir::Value* v : n.inputs()) {
+        if (!v || v->shape.numel() == 0) continue;
+        if (v->dtype != y->dtype || ctx.isNhwc(v))
+            return unsupported(Emitter::Portable, n,
+                               "a typed Concat of '" + v->name + "' (" + std::string(ir::dtypeName(v->dtype)) +
+                                   ") into " + std::string(ir::dtypeName(y->dtype)));
+        ptrs += (count ? ", " : "") + typedPtr(ctx, v);
+        shapes += (count ? ", " : "") + shapeInit(v->shape);
+        ++count;
+    }
+    if (!count) return {};
+    const int axis = static_cast<int>(y->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    { const void* in[] = {" + ptrs + "};\n      const embark::generic::Shape shapes[] = {" +
+                   shapes + "};\n      embark::generic::concatBytes(in, " + std::to_string(ir::dtypeSize(y->dtype)) +
+                   ", shapes, " + std::to_string(count) + ", " + std::to_string(axis) + ", " + typedPtr(ctx, y) +
+                   "); }\n";
+    return {};
+}
+
+// GatherElements by run-time indices (or of non-float data), in the model's layout.
+Status emitTypedGatherElements(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *data = n.input(0), *idx = n.input(1), *y = n.output(0);
+    EMBARK_TRY(checkType(n, data, "data"));
+    if (idx->dtype != DType::Int64 && idx->dtype != DType::Int32)
+        return unsupported(Emitter::Portable, n,
+                           "GatherElements indices of type " + std::string(ir::dtypeName(idx->dtype)));
+    if (ctx.isNhwc(data) || ctx.isNhwc(idx) || ctx.isNhwc(y))
+        return unsupported(Emitter::Portable, n, "a typed GatherElements on channels-last data");
+    const int axis = static_cast<int>(data->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    embark::generic::gatherElementsBy(" + typedPtr(ctx, data) + ", " +
+                   std::to_string(ir::dtypeSize(data->dtype)) + ", " + shapeInit(data->shape) + ", " +
+                   std::to_string(axis) + ", " + typedPtr(ctx, idx) + ", " + elemTypeExpr(idx->dtype) + ", " +
+                   shapeInit(idx->shape) + ", " + typedPtr(ctx, y) + ", " + cppString("node " + n.describe()) + ");\n";
+    return {};
+}
+
 } // namespace
 
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
@@ -414,6 +480,9 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Gather: return emitTypedGather(ctx, n);
     case OpKind::Slice: return emitTypedSlice(ctx, n);
     case OpKind::TopK: return emitTopK(ctx, n);
+    case OpKind::Expand: return emitTypedExpand(ctx, n);
+    case OpKind::Concat: return emitTypedConcat(ctx, n);
+    case OpKind::GatherElements: return emitTypedGatherElements(ctx, n);
     case OpKind::Range: return emitRange(ctx, n);
     case OpKind::MaxPool: return emitMaxPoolWithIndices(ctx, n);
     case OpKind::Transpose: {
