@@ -620,4 +620,27 @@ void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape
     }
 }
 
+void argExtreme(const void* x, ElemType t, const Shape& shape, int axis, bool isMax, bool selectLast, int64_t* out) {
+    const int64_t dim = shape.d[axis];
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < shape.rank; ++d) {
+        if (d < axis) outer *= shape.d[d];
+        if (d > axis) inner *= shape.d[d];
+    }
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+            const int64_t base = o * dim * inner + i;
+            int64_t best = 0;
+            double b = elementAsDouble(x, t, base);
+            for (int64_t k = 1; k < dim; ++k) {
+                const double c = elementAsDouble(x, t, base + k * inner);
+                if (isMax ? (c > b || (selectLast && c == b)) : (c < b || (selectLast && c == b))) {
+                    best = k;
+                    b = c;
+                }
+            }
+            out[o * inner + i] = best;
+        }
+}
+
 } // namespace embark::generic

@@ -117,4 +117,9 @@ void concatBytes(const void* const* inputs, size_t elemBytes, const Shape* shape
 void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
                       ElemType indexType, const Shape& indexShape, void* out, const char* what);
 
+// ArgMax (isMax) or ArgMin along `axis` of x (type t): the int64 position of the first (or,
+// with selectLast, the last) extreme of each line; out holds one index per line, in x's order
+// with `axis` removed (keepdims only changes the shape).
+void argExtreme(const void* x, ElemType t, const Shape& shape, int axis, bool isMax, bool selectLast, int64_t* out);
+
 } // namespace embark::generic

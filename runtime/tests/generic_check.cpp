@@ -388,6 +388,33 @@ void check_typed_data_moves() {
     report("gather elements index out of range", refused ? 0.0 : INFINITY);
 }
 
+// ArgMax and ArgMin over the middle axis of [2][6][3] with ties, first and last index: a plain
+// scan of each line.
+void check_arg_extreme() {
+    std::vector<float> x = random_vector(36, 19);
+    x[9] = x[0] = 2.f;    // a tie for the max in line (0, 0)
+    x[21] = x[18] = -2.f; // a tie for the min in line (1, 0)
+    for (bool isMax : {true, false})
+        for (bool last : {false, true}) {
+            std::vector<int64_t> got(6);
+            eg::argExtreme(x.data(), eg::ElemType::Float32, shape({2, 6, 3}), 1, isMax, last, got.data());
+            bool ok = true;
+            for (int64_t o = 0; o < 2; ++o)
+                for (int64_t i = 0; i < 3; ++i) {
+                    int64_t best = 0;
+                    for (int64_t k = 0; k < 6; ++k) {
+                        const float c = x[static_cast<size_t>((o * 6 + k) * 3 + i)];
+                        const float b = x[static_cast<size_t>((o * 6 + best) * 3 + i)];
+                        if ((isMax ? c > b : c < b) || (last && c == b)) best = k;
+                    }
+                    ok = ok && got[static_cast<size_t>(o * 3 + i)] == best;
+                }
+            report(isMax ? (last ? "argmax select_last_index" : "argmax first index")
+                         : (last ? "argmin select_last_index" : "argmin first index"),
+                   ok ? 0.0 : INFINITY);
+        }
+}
+
 } // namespace
 
 int main() {
@@ -410,6 +437,7 @@ int main() {
     check_range();
     check_max_pool_indices();
     check_typed_data_moves();
+    check_arg_extreme();
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -260,8 +260,10 @@ bool isTypedNode(const ir::Node& n) {
         for (size_t i = 3; i < n.inputs().size(); ++i)
             if (n.input(i) && !n.input(i)->isConstant()) return false;
         return !n.input(1)->isConstant() || !n.input(2)->isConstant();
-    case OpKind::TopK: return !isQuantizedNode(n); // int64 indices
-    case OpKind::Expand:                           // of a non-float tensor, to a constant shape
+    case OpKind::TopK: // int64 indices
+    case OpKind::ArgMax:
+    case OpKind::ArgMin: return !isQuantizedNode(n);
+    case OpKind::Expand: // of a non-float tensor, to a constant shape
         return !isQuantizedNode(n) && n.input(0) && runtimeNonFloat(n.input(0)) && n.input(1) &&
                n.input(1)->isConstant();
     case OpKind::Concat: {
@@ -469,6 +471,22 @@ Status emitTypedGatherElements(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// ArgMax/ArgMin: int64 positions, in the model's layout.
+Status emitArgExtreme(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (y->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "an output of type " + std::string(ir::dtypeName(y->dtype)));
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "channels-last data");
+    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    embark::generic::argExtreme(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                   shapeInit(x->shape) + ", " + std::to_string(axis) + ", " +
+                   (n.op == OpKind::ArgMax ? "true" : "false") + ", " +
+                   (n.attrInt("select_last_index", 0) ? "true" : "false") + ", static_cast<int64_t*>(" +
+                   typedPtr(ctx, y) + "));\n";
+    return {};
+}
+
 } // namespace
 
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
@@ -480,6 +498,8 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Gather: return emitTypedGather(ctx, n);
     case OpKind::Slice: return emitTypedSlice(ctx, n);
     case OpKind::TopK: return emitTopK(ctx, n);
+    case OpKind::ArgMax:
+    case OpKind::ArgMin: return emitArgExtreme(ctx, n);
     case OpKind::Expand: return emitTypedExpand(ctx, n);
     case OpKind::Concat: return emitTypedConcat(ctx, n);
     case OpKind::GatherElements: return emitTypedGatherElements(ctx, n);
