@@ -162,6 +162,10 @@ private:
     // NHWC only for 4-D activations; Any follows the first non-constant input.
     DataFormat decide(const ir::Node& n, DataFormat wanted) {
         if (wanted == DataFormat::Any && isReduction(n.op)) return decideReduction(n);
+        // MaxPool's Indices count positions in the model's layout: the pool runs there.
+        if (n.op == ir::OpKind::MaxPool && n.outputs().size() > 1 && n.output(1) &&
+            (!n.output(1)->uses().empty() || n.output(1)->isGraphOutput()))
+            return DataFormat::NCHW;
         const ir::Value* first = nullptr;
         for (const ir::Value* v : n.inputs())
             if (v && !v->isConstant()) {

@@ -105,6 +105,9 @@ bool isQuantizedNode(const ir::Node& n);
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n);
 // True when n is one of those and reads or writes such a tensor (or is an integer op).
 bool isTypedNode(const ir::Node& n);
+// A MaxPool whose Indices output is read (a later node or a graph output): the generic typed
+// kernel runs it in the model's layout.
+bool maxPoolIndicesRead(const ir::Node& n);
 // The generic::ElemType expression of t ("embark::generic::ElemType::Int64"), "" when the
 // generated code has no such type.
 std::string elemTypeExpr(ir::DType t);

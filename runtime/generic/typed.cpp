@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace embark::generic {
 
@@ -457,6 +458,189 @@ void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const v
             idx[d] = 0;
         }
     }
+}
+
+void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bool largest, void* values,
+          int64_t* indices) {
+    const int64_t len = shape.d[axis];
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < shape.rank; ++d) {
+        if (d < axis) outer *= shape.d[d];
+        if (d > axis) inner *= shape.d[d];
+    }
+    const size_t bytes = elemSize(t);
+    std::vector<int64_t> order(static_cast<size_t>(len));
+    std::vector<double> line(static_cast<size_t>(len));
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+            for (int64_t j = 0; j < len; ++j) {
+                order[static_cast<size_t>(j)] = j;
+                line[static_cast<size_t>(j)] = elementAsDouble(x, t, (o * len + j) * inner + i);
+            }
+            std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+                const double vp = line[static_cast<size_t>(p)], vq = line[static_cast<size_t>(q)];
+                if (std::isnan(vp) || std::isnan(vq)) return std::isnan(vp) && !std::isnan(vq) && largest;
+                return largest ? vp > vq : vp < vq;
+            });
+            for (int64_t j = 0; j < k; ++j) {
+                const int64_t from = order[static_cast<size_t>(j)], to = (o * k + j) * inner + i;
+                indices[to] = from;
+                std::memcpy(static_cast<unsigned char*>(values) + static_cast<size_t>(to) * bytes,
+                            static_cast<const unsigned char*>(x) +
+                                static_cast<size_t>((o * len + from) * inner + i) * bytes,
+                            bytes);
+            }
+        }
+}
+
+void range(const void* start, const void* limit, const void* delta, ElemType t, void* out, int64_t count,
+           const char* what) {
+    const double s = elementAsDouble(start, t, 0), l = elementAsDouble(limit, t, 0), d = elementAsDouble(delta, t, 0);
+    if (d == 0) throw std::runtime_error(std::string(what) + ": delta read at run time is 0");
+    const double want = std::ceil((l - s) / d);
+    const int64_t have = want > 0 ? static_cast<int64_t>(std::min(want, 9e18)) : 0;
+    if (have != count)
+        throw std::runtime_error(std::string(what) + ": the start, limit and delta read at run time give " +
+                                 std::to_string(have) + " elements, the export fixed " + std::to_string(count));
+    const bool integer = t != ElemType::Float32 && t != ElemType::Float16;
+    std::vector<double> v(static_cast<size_t>(count));
+    if (integer) {
+        const int64_t si = elementAsInt(start, t, 0), di = elementAsInt(delta, t, 0);
+        for (int64_t i = 0; i < count; ++i) v[static_cast<size_t>(i)] = static_cast<double>(si + i * di);
+    } else {
+        for (int64_t i = 0; i < count; ++i) v[static_cast<size_t>(i)] = s + static_cast<double>(i) * d;
+    }
+    if (t == ElemType::Int64) { // exact, where a double would round
+        const int64_t si = elementAsInt(start, t, 0), di = elementAsInt(delta, t, 0);
+        for (int64_t i = 0; i < count; ++i) static_cast<int64_t*>(out)[i] = si + i * di;
+        return;
+    }
+    for (int64_t i = 0; i < count; ++i) {
+        const float f = static_cast<float>(v[static_cast<size_t>(i)]);
+        switch (t) {
+        case ElemType::Float32: static_cast<float*>(out)[i] = f; break;
+        case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(f); break;
+        case ElemType::Int32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(v[static_cast<size_t>(i)]); break;
+        case ElemType::Int8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(v[static_cast<size_t>(i)]); break;
+        case ElemType::UInt8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(v[static_cast<size_t>(i)]); break;
+        default: static_cast<uint8_t*>(out)[i] = v[static_cast<size_t>(i)] != 0 ? 1 : 0; break;
+        }
+    }
+}
+
+void maxPoolWithIndices(const ConvNd& p, bool columnMajor, const float* x, float* y, int64_t* indices) {
+    int64_t inSp = 1, outSp = 1, taps = 1;
+    for (int a = 0; a < p.spatial; ++a) {
+        inSp *= p.in[a];
+        outSp *= p.out[a];
+        taps *= p.kernel[a];
+    }
+    for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)
+        forEachPosition(p, p.out, [&](int64_t o, const int64_t* pos) {
+            float best = -INFINITY;
+            int64_t bestAt = -1;
+            for (int64_t t = 0; t < taps; ++t) {
+                int64_t off = 0;
+                if (!convTapOffset(p, pos, t, p.in, off)) continue;
+                const float v = x[nc * inSp + off];
+                if (v > best || bestAt < 0) {
+                    best = v;
+                    bestAt = off;
+                }
+            }
+            if (bestAt >= 0 && columnMajor && p.spatial >= 2) { // the last two spatial axes swapped
+                const int64_t h = p.in[p.spatial - 2], w = p.in[p.spatial - 1];
+                const int64_t lead = bestAt / (h * w), r = (bestAt / w) % h, c = bestAt % w;
+                bestAt = (lead * w + c) * h + r;
+            }
+            y[nc * outSp + o] = best;
+            indices[nc * outSp + o] = nc * inSp + (bestAt < 0 ? 0 : bestAt);
+        });
+}
+
+void expandBytes(const void* in, size_t elemBytes, const Shape& inShape, const Shape& outShape, void* out) {
+    int64_t strides[kMaxRank] = {}, idx[kMaxRank] = {};
+    int64_t stride = 1;
+    const int shift = outShape.rank - inShape.rank;
+    for (int d = inShape.rank - 1; d >= 0; --d) {
+        strides[d + shift] = inShape.d[d] == 1 ? 0 : stride;
+        stride *= inShape.d[d];
+    }
+    const int64_t total = outShape.count();
+    auto* o = static_cast<unsigned char*>(out);
+    const auto* src = static_cast<const unsigned char*>(in);
+    for (int64_t i = 0; i < total; ++i) {
+        int64_t at = 0;
+        for (int d = 0; d < outShape.rank; ++d) at += idx[d] * strides[d];
+        std::memcpy(o + static_cast<size_t>(i) * elemBytes, src + static_cast<size_t>(at) * elemBytes, elemBytes);
+        for (int d = outShape.rank - 1; d >= 0; --d) {
+            if (++idx[d] < outShape.d[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+void concatBytes(const void* const* inputs, size_t elemBytes, const Shape* shapes, int count, int axis, void* out) {
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < axis; ++d) outer *= shapes[0].d[d];
+    for (int d = axis + 1; d < shapes[0].rank; ++d) inner *= shapes[0].d[d];
+    auto* o = static_cast<unsigned char*>(out);
+    for (int64_t b = 0; b < outer; ++b)
+        for (int k = 0; k < count; ++k) {
+            const size_t chunk = static_cast<size_t>(shapes[k].d[axis] * inner) * elemBytes;
+            std::memcpy(o, static_cast<const unsigned char*>(inputs[k]) + static_cast<size_t>(b) * chunk, chunk);
+            o += chunk;
+        }
+}
+
+void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
+                      ElemType indexType, const Shape& indexShape, void* out, const char* what) {
+    int64_t strides[kMaxRank] = {}, idx[kMaxRank] = {};
+    int64_t stride = 1;
+    for (int d = dataShape.rank - 1; d >= 0; --d) {
+        strides[d] = stride;
+        stride *= dataShape.d[d];
+    }
+    const int64_t dim = dataShape.d[axis], total = indexShape.count();
+    auto* o = static_cast<unsigned char*>(out);
+    const auto* src = static_cast<const unsigned char*>(data);
+    for (int64_t i = 0; i < total; ++i) {
+        int64_t j = indexAt(indices, indexType, i);
+        if (j < -dim || j >= dim)
+            throw std::out_of_range(std::string(what) + ": index " + std::to_string(j) + " outside [" +
+                                    std::to_string(-dim) + ", " + std::to_string(dim) + ")");
+        if (j < 0) j += dim;
+        int64_t at = 0;
+        for (int d = 0; d < indexShape.rank; ++d) at += (d == axis ? j : idx[d]) * strides[d];
+        std::memcpy(o + static_cast<size_t>(i) * elemBytes, src + static_cast<size_t>(at) * elemBytes, elemBytes);
+        for (int d = indexShape.rank - 1; d >= 0; --d) {
+            if (++idx[d] < indexShape.d[d]) break;
+            idx[d] = 0;
+        }
+    }
+}
+
+void argExtreme(const void* x, ElemType t, const Shape& shape, int axis, bool isMax, bool selectLast, int64_t* out) {
+    const int64_t dim = shape.d[axis];
+    int64_t outer = 1, inner = 1;
+    for (int d = 0; d < shape.rank; ++d) {
+        if (d < axis) outer *= shape.d[d];
+        if (d > axis) inner *= shape.d[d];
+    }
+    for (int64_t o = 0; o < outer; ++o)
+        for (int64_t i = 0; i < inner; ++i) {
+            const int64_t base = o * dim * inner + i;
+            int64_t best = 0;
+            double b = elementAsDouble(x, t, base);
+            for (int64_t k = 1; k < dim; ++k) {
+                const double c = elementAsDouble(x, t, base + k * inner);
+                if (isMax ? (c > b || (selectLast && c == b)) : (c < b || (selectLast && c == b))) {
+                    best = k;
+                    b = c;
+                }
+            }
+            out[o * inner + i] = best;
+        }
 }
 
 } // namespace embark::generic

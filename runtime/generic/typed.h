@@ -87,4 +87,39 @@ void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const v
              ElemType indexType, const int64_t* axes, const int64_t* steps, int count, void* out, const Shape& outShape,
              const char* what);
 
+// TopK along `axis` of x (type t, shape `shape`): the k largest (or smallest) of each line,
+// sorted, equal values keeping the lower index first and NaN counting as the largest;
+// values in x's type, indices int64, both shaped like x with k on `axis`.
+void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bool largest, void* values,
+          int64_t* indices);
+
+// Range from run-time scalars start, limit and delta of type t: out[i] = start + i * delta for
+// the `count` elements the export fixed. Throws std::runtime_error naming `what` when delta is 0
+// or max(0, ceil((limit - start) / delta)) is another count.
+void range(const void* start, const void* limit, const void* delta, ElemType t, void* out, int64_t count,
+           const char* what);
+
+// MaxPool in the model's layout [N][C][spatial...] (1 to 3 spatial dims) with its Indices
+// output: the flattened index of each maximum in x (ONNX's formula: over [N][C][spatial...]
+// in row-major order, or with the last two spatial axes swapped for storage_order = 1); the
+// first of equal maxima wins. A window wholly in the padding gives -inf and index 0 of its plane.
+void maxPoolWithIndices(const ConvNd& p, bool columnMajor, const float* x, float* y, int64_t* indices);
+
+// Expand of elements of `elemBytes` bytes: in broadcast to outShape (numpy rules, right-aligned).
+void expandBytes(const void* in, size_t elemBytes, const Shape& inShape, const Shape& outShape, void* out);
+
+// Concat of `count` inputs of elements of `elemBytes` bytes along `axis` (other dims equal).
+void concatBytes(const void* const* inputs, size_t elemBytes, const Shape* shapes, int count, int axis, void* out);
+
+// GatherElements along `axis` by run-time indices (int32 or int64, negative counting from the
+// end) shaped `indexShape`, which is also the output's shape. Throws std::out_of_range naming
+// `what` for an index outside [-dim, dim).
+void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape, int axis, const void* indices,
+                      ElemType indexType, const Shape& indexShape, void* out, const char* what);
+
+// ArgMax (isMax) or ArgMin along `axis` of x (type t): the int64 position of the first (or,
+// with selectLast, the last) extreme of each line; out holds one index per line, in x's order
+// with `axis` removed (keepdims only changes the shape).
+void argExtreme(const void* x, ElemType t, const Shape& shape, int axis, bool isMax, bool selectLast, int64_t* out);
+
 } // namespace embark::generic

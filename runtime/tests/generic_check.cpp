@@ -3,11 +3,14 @@
 // Pad's precomputed edge columns, each against a plain double loop written here. Exit 0 when every case is within 1e-5
 // (relative to the largest expected value).
 #include "generic.h"
+#include "typed.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace eg = embark::generic;
@@ -255,6 +258,163 @@ void check_pad(const char* name, eg::PadMode mode, const std::vector<int64_t>& p
     report(name, relative_error(y, want));
 }
 
+// TopK on the middle axis of [2][7][3], largest and smallest, with ties (equal values keep the
+// lower index first): each line sorted here by selection of the next best unused element.
+void check_top_k() {
+    std::vector<float> x = random_vector(42, 11);
+    x[3] = x[0];   // a tie in line (0, 0)
+    x[24] = x[27]; // and in line (1, 0)
+    for (bool largest : {true, false}) {
+        const int64_t k = 4;
+        std::vector<float> values(2 * k * 3);
+        std::vector<int64_t> idx(values.size());
+        eg::topK(x.data(), eg::ElemType::Float32, shape({2, 7, 3}), 1, k, largest, values.data(), idx.data());
+        std::vector<double> want(values.size());
+        bool indicesOk = true;
+        for (int64_t o = 0; o < 2; ++o)
+            for (int64_t i = 0; i < 3; ++i) {
+                std::vector<bool> used(7);
+                for (int64_t j = 0; j < k; ++j) {
+                    int64_t best = -1;
+                    for (int64_t c = 0; c < 7; ++c) {
+                        if (used[static_cast<size_t>(c)]) continue;
+                        const float v = x[static_cast<size_t>((o * 7 + c) * 3 + i)];
+                        const float b = best < 0 ? 0.f : x[static_cast<size_t>((o * 7 + best) * 3 + i)];
+                        if (best < 0 || (largest ? v > b : v < b)) best = c;
+                    }
+                    used[static_cast<size_t>(best)] = true;
+                    const size_t at = static_cast<size_t>((o * k + j) * 3 + i);
+                    want[at] = x[static_cast<size_t>((o * 7 + best) * 3 + i)];
+                    indicesOk = indicesOk && idx[at] == best;
+                }
+            }
+        report(largest ? "topk largest axis 1" : "topk smallest axis 1",
+               indicesOk ? relative_error(values, want) : INFINITY);
+    }
+}
+
+// Range of int64 and float32 run-time scalars, and a count other than the export's refused.
+void check_range() {
+    const int64_t s = 10, l = -3, d = -4; // 10, 6, 2, -2
+    std::vector<int64_t> got(4);
+    eg::range(&s, &l, &d, eg::ElemType::Int64, got.data(), 4, "node r");
+    report("range int64 negative delta", got == std::vector<int64_t>{10, 6, 2, -2} ? 0.0 : INFINITY);
+    const float fs = 0.5f, fl = 2.f, fd = 0.25f;
+    std::vector<float> f(6);
+    eg::range(&fs, &fl, &fd, eg::ElemType::Float32, f.data(), 6, "node r");
+    report("range float32", relative_error(f, {0.5, 0.75, 1.0, 1.25, 1.5, 1.75}));
+    bool refused = false;
+    try {
+        eg::range(&fs, &fl, &fd, eg::ElemType::Float32, f.data(), 5, "node r");
+    } catch (const std::runtime_error& e) { refused = std::string(e.what()).find("node r") != std::string::npos; }
+    report("range of another length refused", refused ? 0.0 : INFINITY);
+}
+
+// MaxPool with Indices on [2][3][6][5] (3x3 window, stride 2, pads 1, row-major and
+// storage_order 1): a plain loop over the window with ONNX's index formula.
+void check_max_pool_indices() {
+    const auto x = random_vector(2 * 3 * 6 * 5, 13);
+    eg::ConvNd p;
+    p.spatial = 2;
+    p.batch = 2;
+    p.inC = p.outC = 3;
+    p.in[0] = 6, p.in[1] = 5, p.out[0] = 3, p.out[1] = 3;
+    p.kernel[0] = p.kernel[1] = 3;
+    p.stride[0] = p.stride[1] = 2;
+    p.pads[0] = p.pads[1] = p.pads[2] = p.pads[3] = 1;
+    for (bool columnMajor : {false, true}) {
+        std::vector<float> y(2 * 3 * 9);
+        std::vector<int64_t> idx(y.size());
+        eg::maxPoolWithIndices(p, columnMajor, x.data(), y.data(), idx.data());
+        std::vector<double> want(y.size());
+        bool indicesOk = true;
+        for (int64_t nc = 0; nc < 6; ++nc)
+            for (int64_t oh = 0; oh < 3; ++oh)
+                for (int64_t ow = 0; ow < 3; ++ow) {
+                    double best = -INFINITY;
+                    int64_t bh = 0, bw = 0;
+                    for (int64_t kh = 0; kh < 3; ++kh)
+                        for (int64_t kw = 0; kw < 3; ++kw) {
+                            const int64_t h = oh * 2 - 1 + kh, w = ow * 2 - 1 + kw;
+                            if (h < 0 || h >= 6 || w < 0 || w >= 5) continue;
+                            const double v = x[static_cast<size_t>((nc * 6 + h) * 5 + w)];
+                            if (v > best) best = v, bh = h, bw = w;
+                        }
+                    const size_t o = static_cast<size_t>((nc * 3 + oh) * 3 + ow);
+                    want[o] = best;
+                    const int64_t expect = nc * 30 + (columnMajor ? bw * 6 + bh : bh * 5 + bw);
+                    indicesOk = indicesOk && idx[o] == expect;
+                }
+        report(columnMajor ? "maxpool indices storage_order 1" : "maxpool indices row-major",
+               indicesOk ? relative_error(y, want) : INFINITY);
+    }
+}
+
+// Expand, Concat and GatherElements of int64 tensors (CenterNet's peak indices), each against
+// a plain loop.
+void check_typed_data_moves() {
+    std::vector<int64_t> in{1, 2, 3};
+    std::vector<int64_t> e(2 * 3 * 4);
+    eg::expandBytes(in.data(), 8, shape({3, 1}), shape({2, 3, 4}), e.data());
+    bool ok = true;
+    for (int64_t a = 0; a < 2; ++a)
+        for (int64_t b = 0; b < 3; ++b)
+            for (int64_t c = 0; c < 4; ++c) ok = ok && e[static_cast<size_t>((a * 3 + b) * 4 + c)] == in[size_t(b)];
+    report("expand int64 [3,1] -> [2,3,4]", ok ? 0.0 : INFINITY);
+    std::vector<int64_t> a{1, 2, 3, 4}, b{5, 6};
+    const void* ins[] = {a.data(), b.data()};
+    const eg::Shape shapes[] = {shape({2, 2}), shape({2, 1})};
+    std::vector<int64_t> c(6);
+    eg::concatBytes(ins, 8, shapes, 2, 1, c.data());
+    report("concat int64 axis 1", c == std::vector<int64_t>{1, 2, 5, 3, 4, 6} ? 0.0 : INFINITY);
+    const auto data = random_vector(3 * 5, 17);
+    std::vector<int64_t> idx{4, -1, 0, 2, 2, 1};
+    std::vector<float> g(6);
+    eg::gatherElementsBy(data.data(), 4, shape({3, 5}), 1, idx.data(), eg::ElemType::Int64, shape({3, 2}), g.data(),
+                         "node g");
+    std::vector<double> want(6);
+    for (size_t r = 0; r < 3; ++r)
+        for (size_t k = 0; k < 2; ++k) {
+            const int64_t j = idx[r * 2 + k] < 0 ? idx[r * 2 + k] + 5 : idx[r * 2 + k];
+            want[r * 2 + k] = data[r * 5 + static_cast<size_t>(j)];
+        }
+    report("gather elements by int64 axis 1", relative_error(g, want));
+    idx[3] = 5;
+    bool refused = false;
+    try {
+        eg::gatherElementsBy(data.data(), 4, shape({3, 5}), 1, idx.data(), eg::ElemType::Int64, shape({3, 2}), g.data(),
+                             "node g");
+    } catch (const std::out_of_range& err) { refused = std::string(err.what()).find("node g") != std::string::npos; }
+    report("gather elements index out of range", refused ? 0.0 : INFINITY);
+}
+
+// ArgMax and ArgMin over the middle axis of [2][6][3] with ties, first and last index: a plain
+// scan of each line.
+void check_arg_extreme() {
+    std::vector<float> x = random_vector(36, 19);
+    x[9] = x[0] = 2.f;    // a tie for the max in line (0, 0)
+    x[21] = x[18] = -2.f; // a tie for the min in line (1, 0)
+    for (bool isMax : {true, false})
+        for (bool last : {false, true}) {
+            std::vector<int64_t> got(6);
+            eg::argExtreme(x.data(), eg::ElemType::Float32, shape({2, 6, 3}), 1, isMax, last, got.data());
+            bool ok = true;
+            for (int64_t o = 0; o < 2; ++o)
+                for (int64_t i = 0; i < 3; ++i) {
+                    int64_t best = 0;
+                    for (int64_t k = 0; k < 6; ++k) {
+                        const float c = x[static_cast<size_t>((o * 6 + k) * 3 + i)];
+                        const float b = x[static_cast<size_t>((o * 6 + best) * 3 + i)];
+                        if ((isMax ? c > b : c < b) || (last && c == b)) best = k;
+                    }
+                    ok = ok && got[static_cast<size_t>(o * 3 + i)] == best;
+                }
+            report(isMax ? (last ? "argmax select_last_index" : "argmax first index")
+                         : (last ? "argmin select_last_index" : "argmin first index"),
+                   ok ? 0.0 : INFINITY);
+        }
+}
+
 } // namespace
 
 int main() {
@@ -273,6 +433,11 @@ int main() {
     check_pad("pad edge", eg::PadMode::Edge, {0, 0, 2, 5, 0, 0, 3, 1});
     check_pad("pad wrap", eg::PadMode::Wrap, {0, 0, 1, 2, 0, 0, 2, 1});
     check_pad("pad constant with a crop", eg::PadMode::Constant, {0, 0, 2, -2, 0, 0, -1, 3});
+    check_top_k();
+    check_range();
+    check_max_pool_indices();
+    check_typed_data_moves();
+    check_arg_extreme();
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -202,6 +202,11 @@ Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
 
 } // namespace
 
+bool maxPoolIndicesRead(const ir::Node& n) {
+    const ir::Value* indices = n.op == OpKind::MaxPool && n.outputs().size() > 1 ? n.output(1) : nullptr;
+    return indices && (!indices->uses().empty() || indices->isGraphOutput());
+}
+
 std::string elemTypeExpr(DType t) {
     switch (t) {
     case DType::Float32: return "embark::generic::ElemType::Float32";
@@ -255,6 +260,27 @@ bool isTypedNode(const ir::Node& n) {
         for (size_t i = 3; i < n.inputs().size(); ++i)
             if (n.input(i) && !n.input(i)->isConstant()) return false;
         return !n.input(1)->isConstant() || !n.input(2)->isConstant();
+    case OpKind::TopK: // int64 indices
+    case OpKind::ArgMax:
+    case OpKind::ArgMin: return !isQuantizedNode(n);
+    case OpKind::Expand: // of a non-float tensor, to a constant shape
+        return !isQuantizedNode(n) && n.input(0) && runtimeNonFloat(n.input(0)) && n.input(1) &&
+               n.input(1)->isConstant();
+    case OpKind::Concat: {
+        if (isQuantizedNode(n)) return false;
+        bool nonFloat = runtimeNonFloat(n.output(0));
+        for (const ir::Value* v : n.inputs()) nonFloat = nonFloat || runtimeNonFloat(v);
+        return nonFloat;
+    }
+    case OpKind::GatherElements: // by run-time indices, or of non-float data
+        return !isQuantizedNode(n) && n.input(0) && n.input(1) &&
+               (runtimeNonFloat(n.input(1)) || runtimeNonFloat(n.input(0)));
+    case OpKind::Range: // bounds computed at run time (constant ones are folded)
+        if (isQuantizedNode(n)) return false;
+        for (const ir::Value* v : n.inputs())
+            if (v && !v->isConstant()) return true;
+        return false;
+    case OpKind::MaxPool: return !isQuantizedNode(n) && maxPoolIndicesRead(n);
     case OpKind::Identity:
     case OpKind::Dropout:
     case OpKind::Reshape:
@@ -300,6 +326,167 @@ Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// TopK with a constant K (the export's shapes are fixed), sorted, in the model's layout.
+Status emitTopK(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *kv = n.input(1), *values = n.output(0);
+    const ir::Value* indices = n.outputs().size() > 1 ? n.output(1) : nullptr;
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (!kv || !kv->isConstant() || kv->shape.numel() != 1)
+        return unsupported(Emitter::Portable, n, "TopK with K computed at run time (an export's shapes are fixed)");
+    if (ctx.isNhwc(x) || ctx.isNhwc(values) || (indices && ctx.isNhwc(indices)))
+        return unsupported(Emitter::Portable, n, "TopK on channels-last data");
+    if (indices && indices->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "TopK indices of type " + std::string(ir::dtypeName(indices->dtype)));
+    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", -1)));
+    const int64_t k = kv->constant.intAt(0);
+    if (k < 0 || k > x->shape[static_cast<size_t>(axis)] || values->shape[static_cast<size_t>(axis)] != k)
+        return unsupported(Emitter::Portable, n, "K = " + std::to_string(k) + " on " + x->shape.str());
+    const std::string call = "embark::generic::topK(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                             shapeInit(x->shape) + ", " + std::to_string(axis) + ", " + std::to_string(k) + ", " +
+                             (n.attrInt("largest", 1) ? "true" : "false") + ", " + typedPtr(ctx, values) + ", ";
+    if (indices)
+        ctx.forward += "    " + call + "static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";
+    else // the indices nobody reads still need somewhere to go
+        ctx.forward += "    { std::vector<int64_t> spare(" + std::to_string(values->shape.numel()) + ");\n      " +
+                       call + "spare.data()); }\n";
+    return {};
+}
+
+// Range of run-time scalars: the output's length is the export's, checked at run time.
+Status emitRange(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* y = n.output(0);
+    EMBARK_TRY(checkType(n, y, "output"));
+    std::string args;
+    for (size_t i = 0; i < 3; ++i) {
+        const ir::Value* v = n.input(i);
+        if (!v || v->shape.numel() != 1 || v->dtype != y->dtype)
+            return unsupported(Emitter::Portable, n,
+                               "Range input " + std::to_string(i) + " that is not a scalar of " +
+                                   std::string(ir::dtypeName(y->dtype)));
+        args += typedPtr(ctx, v) + ", ";
+    }
+    ctx.forward += "    embark::generic::range(" + args + elemTypeExpr(y->dtype) + ", " + typedPtr(ctx, y) + ", " +
+                   std::to_string(y->shape.numel()) + ", " + cppString("node " + n.describe()) + ");\n";
+    return {};
+}
+
+// MaxPool whose Indices output is read: both outputs in the model's layout (the indices count
+// in it), 1 to 3 spatial dims.
+Status emitMaxPoolWithIndices(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0), *indices = n.output(1);
+    if (x->dtype != DType::Float32 || indices->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "MaxPool with Indices on " + std::string(ir::dtypeName(x->dtype)));
+    if (x->shape.rank() < 3 || x->shape.rank() > 5 || ctx.isNhwc(x) || ctx.isNhwc(y) || ctx.isNhwc(indices))
+        return unsupported(Emitter::Portable, n,
+                           "MaxPool's Indices output on " + x->shape.str() + " outside the model's layout");
+    const size_t spatial = x->shape.rank() - 2;
+    const auto kernel = n.attrInts("kernel_shape");
+    if (kernel.size() != spatial) return unsupported(Emitter::Portable, n, "a kernel_shape of another rank than X");
+    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
+    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
+    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+        for (size_t i = 0; i < spatial; ++i) {
+            const int64_t k = (kernel[i] - 1) * dil[i] + 1;
+            const int64_t total = std::max<int64_t>(0, (y->shape[2 + i] - 1) * strides[i] + k - x->shape[2 + i]);
+            pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            pads[spatial + i] = total - pads[i];
+        }
+    else if (autoPad == "VALID")
+        pads.assign(2 * spatial, 0);
+    std::vector<int64_t> p6(6, 0);
+    for (size_t i = 0; i < spatial; ++i) {
+        p6[i] = pads[i];
+        p6[spatial + i] = pads[spatial + i];
+    }
+    auto arr = [&](auto get) {
+        std::vector<int64_t> v(3, 1);
+        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
+        return cppInts(v);
+    };
+    const std::string params =
+        "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+        std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[1]) + ", 1, " +
+        arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
+        arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
+        arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) + "}";
+    ctx.forward += "    embark::generic::maxPoolWithIndices(" + params + ", " +
+                   (n.attrInt("storage_order", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
+                   ", static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";
+    return {};
+}
+
+// Expand of a non-float tensor to the export's shape, in the model's layout.
+Status emitTypedExpand(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last typed Expand");
+    ctx.forward += "    embark::generic::expandBytes(" + typedPtr(ctx, x) + ", " +
+                   std::to_string(ir::dtypeSize(x->dtype)) + ", " + shapeInit(x->shape) + ", " + shapeInit(y->shape) +
+                   ", " + typedPtr(ctx, y) + ");\n";
+    return {};
+}
+
+// Concat of non-float tensors (of one type), in the model's layout.
+Status emitTypedConcat(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* y = n.output(0);
+    EMBARK_TRY(checkType(n, y, "output"));
+    if (ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last typed Concat");
+    std::string ptrs, shapes;
+    int count = 0;
+    for (const ir::Value* v : n.inputs()) {
+        if (!v || v->shape.numel() == 0) continue;
+        if (v->dtype != y->dtype || ctx.isNhwc(v))
+            return unsupported(Emitter::Portable, n,
+                               "a typed Concat of '" + v->name + "' (" + std::string(ir::dtypeName(v->dtype)) +
+                                   ") into " + std::string(ir::dtypeName(y->dtype)));
+        ptrs += (count ? ", " : "") + typedPtr(ctx, v);
+        shapes += (count ? ", " : "") + shapeInit(v->shape);
+        ++count;
+    }
+    if (!count) return {};
+    const int axis = static_cast<int>(y->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    { const void* in[] = {" + ptrs + "};\n      const embark::generic::Shape shapes[] = {" +
+                   shapes + "};\n      embark::generic::concatBytes(in, " + std::to_string(ir::dtypeSize(y->dtype)) +
+                   ", shapes, " + std::to_string(count) + ", " + std::to_string(axis) + ", " + typedPtr(ctx, y) +
+                   "); }\n";
+    return {};
+}
+
+// GatherElements by run-time indices (or of non-float data), in the model's layout.
+Status emitTypedGatherElements(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *data = n.input(0), *idx = n.input(1), *y = n.output(0);
+    EMBARK_TRY(checkType(n, data, "data"));
+    if (idx->dtype != DType::Int64 && idx->dtype != DType::Int32)
+        return unsupported(Emitter::Portable, n,
+                           "GatherElements indices of type " + std::string(ir::dtypeName(idx->dtype)));
+    if (ctx.isNhwc(data) || ctx.isNhwc(idx) || ctx.isNhwc(y))
+        return unsupported(Emitter::Portable, n, "a typed GatherElements on channels-last data");
+    const int axis = static_cast<int>(data->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    embark::generic::gatherElementsBy(" + typedPtr(ctx, data) + ", " +
+                   std::to_string(ir::dtypeSize(data->dtype)) + ", " + shapeInit(data->shape) + ", " +
+                   std::to_string(axis) + ", " + typedPtr(ctx, idx) + ", " + elemTypeExpr(idx->dtype) + ", " +
+                   shapeInit(idx->shape) + ", " + typedPtr(ctx, y) + ", " + cppString("node " + n.describe()) + ");\n";
+    return {};
+}
+
+// ArgMax/ArgMin: int64 positions, in the model's layout.
+Status emitArgExtreme(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (y->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "an output of type " + std::string(ir::dtypeName(y->dtype)));
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "channels-last data");
+    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", 0)));
+    ctx.forward += "    embark::generic::argExtreme(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                   shapeInit(x->shape) + ", " + std::to_string(axis) + ", " +
+                   (n.op == OpKind::ArgMax ? "true" : "false") + ", " +
+                   (n.attrInt("select_last_index", 0) ? "true" : "false") + ", static_cast<int64_t*>(" +
+                   typedPtr(ctx, y) + "));\n";
+    return {};
+}
+
 } // namespace
 
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
@@ -311,6 +498,14 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::ConvInteger: return emitConvInteger(ctx, n);
     case OpKind::Gather: return emitTypedGather(ctx, n);
     case OpKind::Slice: return emitTypedSlice(ctx, n);
+    case OpKind::TopK: return emitTopK(ctx, n);
+    case OpKind::ArgMax:
+    case OpKind::ArgMin: return emitArgExtreme(ctx, n);
+    case OpKind::Expand: return emitTypedExpand(ctx, n);
+    case OpKind::Concat: return emitTypedConcat(ctx, n);
+    case OpKind::GatherElements: return emitTypedGatherElements(ctx, n);
+    case OpKind::Range: return emitRange(ctx, n);
+    case OpKind::MaxPool: return emitMaxPoolWithIndices(ctx, n);
     case OpKind::Transpose: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
