@@ -133,7 +133,9 @@ void PropertiesPanel::showModule(int stage, const QString& prefix, const QString
 }
 
 void PropertiesPanel::fitKeyColumn() {
-    const int want = static_cast<QAbstractItemView*>(m_tree)->sizeHintForColumn(0) + 8; // public there
+    // At least the header's own title ("Property", "Propriété"), also while nothing is shown.
+    const int want = std::max(static_cast<QAbstractItemView*>(m_tree)->sizeHintForColumn(0) + 8, // public there
+                              m_tree->header()->sectionSizeHint(0));
     const int cap = std::max(120, m_tree->viewport()->width() * 45 / 100);
     m_tree->setColumnWidth(0, std::min(want, cap));
 }

@@ -63,6 +63,15 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_summary = new QLabel(this);
     m_summary->setWordWrap(true);
     m_memory = new MemoryChart(this);
+    // The dock is narrow at 1366x768 and translations are longer than English: the combo boxes
+    // shrink to a few characters (their lists still show whole names) and the override table
+    // sizes its library column to its content, so nothing scrolls sideways.
+    for (QComboBox* combo : {m_board, m_library, m_runtime}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(8);
+    }
+    m_overrides->header()->setStretchLastSection(false);
+    m_overrides->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
 
     auto* form = new QFormLayout;
     auto* boardRow = new QHBoxLayout;
