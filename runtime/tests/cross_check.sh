@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Cross-compiles the portable kernels with cross_check.cpp for riscv64 (Clang 19, RVV 1.0) and
 # aarch64 (GNU), runs both under qemu-user, and checks with llvm-objdump that the RVV build's
 # hot loops are vector code (vfmacc). Exit 0 on success, 1 on a failure, 77 when a tool is
@@ -14,7 +14,6 @@ vlen=${VLEN:-128}
 # least that VLEN.
 march=rv64gcv
 [ "$vlen" -le 128 ] || march="rv64gcv_zvl${vlen}b"
-src="$here/cross_check.cpp $root/runtime/portable/*.cpp"
 inc="-I$root/runtime/portable"
 mkdir -p "$out"
 
@@ -28,29 +27,45 @@ need riscv64-linux-gnu-g++ g++-riscv64-linux-gnu
 need qemu-riscv64-static qemu-user-static
 need qemu-aarch64-static qemu-user-static
 
+# The kernels are compiled one object per source and flag set into $out/obj/<set>/, through
+# ccache when it is installed: the checks below link the same objects several times, and a
+# re-run (ctest on a machine that ran it before) only links and runs.
+cache=$(command -v ccache || true)
+# objects SET COMPILER FLAGS...: prints the object files of runtime/portable/*.cpp built with them.
+objects() {
+    set_name=$1
+    shift
+    mkdir -p "$out/obj/$set_name"
+    for cpp in "$root"/runtime/portable/*.cpp; do
+        obj="$out/obj/$set_name/$(basename "$cpp" .cpp).o"
+        # shellcheck disable=SC2086
+        $cache "$@" $inc -c "$cpp" -o "$obj" >&2 || exit 1
+        printf '%s ' "$obj"
+    done
+}
+
 status=0
 
 echo "== riscv64 $march, clang-19, VLEN $vlen"
+rv64=(clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra -DEMBARK_VLEN_BITS="$vlen")
+rv64_objs=$(objects rv64 "${rv64[@]}")
 # shellcheck disable=SC2086
-clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra \
-    -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc $src -o "$out/cross_check_rv64"
+"${rv64[@]}" -fuse-ld=lld-19 -static $inc "$here/cross_check.cpp" $rv64_objs -o "$out/cross_check_rv64"
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/cross_check_rv64" || status=1
 
 # The int8 kernels (quant_cases.h), byte for byte against the reference arithmetic.
 # shellcheck disable=SC2086
-clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -Wall -Wextra \
-    -DEMBARK_VLEN_BITS="$vlen" -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
-    $root/runtime/portable/*.cpp -o "$out/quant_check_rv64"
+"${rv64[@]}" -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" $rv64_objs -o "$out/quant_check_rv64"
 qemu-riscv64-static -cpu "rv64,v=true,vlen=$vlen,vext_spec=v1.0" "$out/quant_check_rv64" > "$out/quant_check_rv64.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_rv64.txt" | head -20; }
 tail -1 "$out/quant_check_rv64.txt"
 # The int8 tile's panels are VLEN / 4 channels wide as the compiler knows VLEN (zvl256b: 64, as
 # sim-k1 builds them): the same check built for and run at VLEN 256.
 if [ "$vlen" -le 128 ]; then
+    rv64w=(clang++-19 --target=riscv64-linux-gnu -march=rv64gcv_zvl256b -O3 -std=c++17 -Wall -Wextra -DEMBARK_VLEN_BITS=256)
+    rv64w_objs=$(objects rv64_zvl256b "${rv64w[@]}")
     # shellcheck disable=SC2086
-    clang++-19 --target=riscv64-linux-gnu -march=rv64gcv_zvl256b -O3 -std=c++17 -Wall -Wextra \
-        -DEMBARK_VLEN_BITS=256 -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" \
-        $root/runtime/portable/*.cpp -o "$out/quant_check_rv64_zvl256b"
+    "${rv64w[@]}" -fuse-ld=lld-19 -static $inc "$here/quant_check.cpp" $rv64w_objs -o "$out/quant_check_rv64_zvl256b"
     qemu-riscv64-static -cpu "rv64,v=true,vlen=256,vext_spec=v1.0" "$out/quant_check_rv64_zvl256b" > "$out/quant_check_rv64_zvl256b.txt" ||
         { status=1; grep -v ' checked$' "$out/quant_check_rv64_zvl256b.txt" | head -20; }
     echo "VLEN 256 (zvl256b): $(tail -1 "$out/quant_check_rv64_zvl256b.txt")"
@@ -89,12 +104,15 @@ for dis in "$out/cross_check_rv64.dis" "$out/typed_check_rv64.dis"; do
 done
 
 echo "== aarch64, GNU $(aarch64-linux-gnu-g++ -dumpversion)"
+a64=(aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra)
+a64_objs=$(objects aarch64 "${a64[@]}")
 # shellcheck disable=SC2086
-aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra $inc $src -o "$out/cross_check_aarch64" -lpthread
+"${a64[@]}" $inc "$here/cross_check.cpp" $a64_objs -o "$out/cross_check_aarch64" -lpthread
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/cross_check_aarch64" || status=1
+a76=(aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -mcpu=cortex-a76)
+a76_objs=$(objects aarch64_a76 "${a76[@]}")
 # shellcheck disable=SC2086
-aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -mcpu=cortex-a76 $inc "$here/quant_check.cpp" \
-    $root/runtime/portable/*.cpp -o "$out/quant_check_aarch64" -lpthread
+"${a76[@]}" $inc "$here/quant_check.cpp" $a76_objs -o "$out/quant_check_aarch64" -lpthread
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64" > "$out/quant_check_aarch64.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_aarch64.txt" | head -20; }
 tail -1 "$out/quant_check_aarch64.txt"
@@ -106,9 +124,10 @@ if [ "$aarch64_sdot" -lt 64 ]; then
     echo "cross_check: the cortex-a76 build lacks quant_gemm_neon.h's sdot tile"
     status=1
 fi
+v80=(aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -march=armv8-a)
+v80_objs=$(objects aarch64_v80 "${v80[@]}")
 # shellcheck disable=SC2086
-aarch64-linux-gnu-g++ -O3 -std=c++17 -Wall -Wextra -march=armv8-a $inc "$here/quant_check.cpp" \
-    $root/runtime/portable/*.cpp -o "$out/quant_check_aarch64_v80" -lpthread
+"${v80[@]}" $inc "$here/quant_check.cpp" $v80_objs -o "$out/quant_check_aarch64_v80" -lpthread
 qemu-aarch64-static -L /usr/aarch64-linux-gnu "$out/quant_check_aarch64_v80" > "$out/quant_check_aarch64_v80.txt" ||
     { status=1; grep -v ' checked$' "$out/quant_check_aarch64_v80.txt" | head -20; }
 echo "armv8-a (no dotprod): $(tail -1 "$out/quant_check_aarch64_v80.txt")"
@@ -125,10 +144,12 @@ if [ "$(uname -m)" = x86_64 ]; then
     elif grep -qw avx2 /proc/cpuinfo; then isa="-march=x86-64-v3"; fi
     if [ -n "$isa" ]; then
         echo "== x86-64 $isa, clang-19"
+        # shellcheck disable=SC2206 # the ISA flags are split on purpose
+        x86=(clang++-19 $isa -O3 -std=c++17 -Wall -Wextra)
+        x86_objs=$(objects x86_clang "${x86[@]}")
         for check in float_tile_check quant_check; do
             # shellcheck disable=SC2086
-            clang++-19 $isa -O3 -std=c++17 -Wall -Wextra $inc "$here/$check.cpp" \
-                $root/runtime/portable/*.cpp -o "$out/${check}_x86_clang" -lpthread
+            "${x86[@]}" $inc "$here/$check.cpp" $x86_objs -o "$out/${check}_x86_clang" -lpthread
             "$out/${check}_x86_clang" > "$out/${check}_x86_clang.txt" ||
                 { status=1; grep -v ' checked$' "$out/${check}_x86_clang.txt" | head -20; }
             tail -1 "$out/${check}_x86_clang.txt"
