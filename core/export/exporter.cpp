@@ -163,10 +163,11 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     cmake->set("MODEL_NAME", replaceAll(modelName, "\n", " "))
         .set("PROJECT_SUFFIX", suffix.empty() ? "model" : suffix)
         .set("TARGET_FLAGS", replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", ""))
-        .set("USES_XNNPACK", ctx.usesXnnpack ? "ON" : "OFF")
-        .set("USES_PORTABLE", "ON")
         .set("XNNPACK_ROOT", replaceAll(replaceAll(o.xnnpack.root, "\\", ""), "\"", ""))
         .set("DATA_FILES", dataFiles.empty() ? "" : dataFiles.substr(1));
+    // USES_<ID>: whether the export links each library's runtime.
+    for (const targets::KernelLibrary& lib : kernelLibraries())
+        cmake->set("USES_" + QString::fromStdString(lib.id).toUpper().toStdString(), ctx.links(lib) ? "ON" : "OFF");
     auto cm = cmake->render();
     if (!cm) return cm.error();
     auto bl = blobs->set("DATA_INCBINS", incbins).render();
@@ -179,12 +180,16 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     EMBARK_TRY(staged->writeFile("src/weights.bin", weights));
     EMBARK_TRY(staged->copyFile(rt + "/common/main.cpp", "src/main.cpp"));
     EMBARK_TRY(staged->copyFile(rt + "/common/model_api.h", "src/model_api.h"));
-    for (const QString& dir : {QStringLiteral("portable"), QStringLiteral("generic")})
-        for (const QString& f : QDir(rt + "/" + dir).entryList({"*.h", "*.cpp"}, QDir::Files))
-            EMBARK_TRY(staged->copyFile(rt + "/" + dir + "/" + f, "kernels/portable/" + f));
-    if (ctx.usesXnnpack)
-        for (const QString& f : QDir(rt + "/xnnpack").entryList({"*.h", "*.cpp", "*.cmake"}, QDir::Files))
-            EMBARK_TRY(staged->copyFile(rt + "/xnnpack/" + f, "kernels/xnnpack/" + f));
+    // The runtime folders of every library the export links, in kernels/<id>/.
+    for (const targets::KernelLibrary& lib : kernelLibraries()) {
+        if (!ctx.links(lib)) continue;
+        const QString dest = "kernels/" + QString::fromStdString(lib.id) + "/";
+        for (const std::string& folder : lib.runtimeFolders) {
+            const QString dir = rt + "/" + QString::fromStdString(folder);
+            for (const QString& f : QDir(dir).entryList({"*.h", "*.cpp", "*.cmake"}, QDir::Files))
+                EMBARK_TRY(staged->copyFile(dir + "/" + f, dest + f));
+        }
+    }
     if (!o.toolchainFile.isEmpty()) {
         // The generic toolchain file caches a default EMBARK_TARGET_FLAGS; the board's flags go
         // into the cache first, so `cmake --toolchain toolchain.cmake` builds for this board

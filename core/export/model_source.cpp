@@ -102,7 +102,8 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
     // boolean arithmetic and comparisons) and in control-flow nodes; any other non-float
     // tensor is refused.
     const bool controlFlow = !n.subgraphs.empty();
-    const bool typed = controlFlow || (isTypedNode(n) && ctx.library(n) == "portable");
+    const targets::KernelLibrary& lib = ctx.kernelLibrary(n);
+    const bool typed = controlFlow || (isTypedNode(n) && lib.fallback);
     const bool quantized = typed || isQuantizedNode(n);
     for (const ir::Value* v : n.inputs())
         if (v && !v->isConstant() && v->dtype != ir::DType::Float32 && !quantized)
@@ -115,9 +116,8 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
         return makeError(ErrorKind::Unsupported, "node " + n.describe() + " produces " + describeValue(out) +
                                                      " at run time; exports compute in float32, and in int8 "
                                                      "only where the fuse_qdq pass fused a quantized operator");
-    // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, QAdd, MaxPool).
-    if (quantized && ctx.library(n) != "portable" &&
-        !(ctx.library(n) == "xnnpack" && findKernelLibrary("xnnpack")->supports(n)))
+    // Another library runs the int8 ops its support table claims (XNNPACK: QConv, QGemm, QAdd, MaxPool).
+    if (quantized && !lib.fallback && !lib.supports(n))
         return makeError(ErrorKind::Unsupported, "node " + n.describe() +
                                                      " runs on int8 tensors, which only the "
                                                      "portable kernels run; assign it to portable (--override-node " +
@@ -146,8 +146,7 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
     }
     if (controlFlow) return emitControlFlow(ctx, n);
     EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), n));
-    const std::string& lib = ctx.library(n);
-    EMBARK_TRY(lib == "xnnpack" ? emitXnnpack(ctx, n) : emitPortable(ctx, n));
+    EMBARK_TRY(lib.emit(ctx, n));
     // Dropout's mask: all true at inference (and with a ratio of 0), which is all an export runs.
     if (const ir::Value* mask = n.op == ir::OpKind::Dropout ? n.output(1) : nullptr; mask && !mask->isConstant())
         ctx.forward += "    std::memset(" + ctx.ptr(mask) + ", 1, " + std::to_string(mask->byteSize()) + ");\n";
@@ -171,7 +170,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
             ctx.bind(g.inputs()[k]->name, "static_cast<float*>(const_cast<void*>(inputs[" + std::to_string(k) + "]))");
     for (const ir::Node* n : g.nodes()) {
         const bool controlFlow = !n->subgraphs.empty();
-        const bool typed = controlFlow || (isTypedNode(*n) && ctx.library(*n) == "portable");
+        const bool typed = controlFlow || (isTypedNode(*n) && ctx.kernelLibrary(*n).fallback);
         const ir::Value* out = n->output(0);
         if (!out) continue;
         for (const FusedBlock& b : blocks)
@@ -181,7 +180,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
             }
         EMBARK_TRY(emitNodeCode(ctx, *n));
         const auto assigned = ctx.adaptation().nodes.find(n->name);
-        const std::string lib = assigned == ctx.adaptation().nodes.end() ? "portable" : assigned->second.library;
+        const std::string lib = assigned == ctx.adaptation().nodes.end() ? ctx.library(*n) : assigned->second.library;
         body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
                 std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") +
                 "\n";
@@ -252,9 +251,17 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         dataSymbols += "extern \"C\" const unsigned char embark_expected_" + std::to_string(k) + "[];\n";
         expectedCases += "    case " + std::to_string(k) + ": return embark_expected_" + std::to_string(k) + ";\n";
     }
+    std::string libIncludes, libGlobals, libInit, libShutdown;
+    for (const targets::KernelLibrary& l : kernelLibraries())
+        if (ctx.links(l)) {
+            libIncludes += l.modelIncludes;
+            libGlobals += l.modelGlobals;
+            libInit += l.modelInit;
+            libShutdown += l.modelShutdown;
+        }
     file->set("EMBARK_VERSION", EMBARK_VERSION)
         .set("MODEL_NAME", replaceAll(modelName, "\n", " "))
-        .set("LIBRARY_INCLUDES", ctx.usesXnnpack ? "#include \"embark_xnnpack.h\"\n" : "")
+        .set("LIBRARY_INCLUDES", libIncludes)
         .set("DATA_SYMBOLS", dataSymbols)
         .set("MODEL_NAME_STRING", cppString(modelName))
         .set("ARCH_STRING", cppString(o.arch))
@@ -269,7 +276,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         .set("LAYER_INFOS",
              layerTable.empty() ? std::string("    {\"\", \"\", \"\", {\"\", 0, {}, 0, 1}},\n") : layerTable)
         .set("ARENA_ALLOC_BYTES", std::to_string(ctx.plan().arenaBytes + 64))
-        .set("LIBRARY_GLOBALS", ctx.usesXnnpack ? "std::unique_ptr<embark_xnn::Context> g_xnn;\n" : "")
+        .set("LIBRARY_GLOBALS", libGlobals)
         .set("LAYER_PHYSICAL", layerPhys.empty() ? std::string("    {false, {1, 1, 1, 1}, 0, 1},\n") : layerPhys)
         .set("DECLARATIONS", ctx.decls)
         .set("INPUT_COPIES", inputsCopy)
@@ -277,12 +284,9 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         .set("OUTPUT_COPIES", outputsCopy)
         .set("SAMPLE_INPUT_CASES", sampleCases)
         .set("EXPECTED_OUTPUT_CASES", expectedCases)
-        .set("LIBRARY_INIT", ctx.usesXnnpack
-                                 ? "    g_xnn = std::make_unique<embark_xnn::Context>(static_cast<size_t>(threads));\n"
-                                 : "")
+        .set("LIBRARY_INIT", libInit)
         .set("INIT", ctx.init)
-        .set("LIBRARY_SHUTDOWN",
-             ctx.usesXnnpack ? "    // XNNPACK operators are released with the process; the context last.\n" : "");
+        .set("LIBRARY_SHUTDOWN", libShutdown);
     auto code = file->render();
     if (!code) return code.error();
     return ModelSource{*code, layer};
