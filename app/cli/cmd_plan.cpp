@@ -200,7 +200,10 @@ int cmdPlan(const QStringList& args, Io& io) {
         if (Status s = onnx::writeModel(run->graph, parser.value("save-fused").toStdString()); !s.ok())
             return fail(io, s.error());
     const auto& used = adapted->librariesUsed;
-    const bool linksXnnpack = std::find(used.begin(), used.end(), "xnnpack") != used.end();
+    const bool linksXnnpack = std::any_of(used.begin(), used.end(), [](const std::string& id) {
+        const targets::KernelLibrary* lib = exporter::findKernelLibrary(id);
+        return lib && lib->linksXnnpack;
+    });
     if (parser.isSet("json")) {
         QJsonObject json = planJson(path, *target, *run, *adapted, *plan);
         json["fused_blocks"] = exporter::fusedBlocksJson(dp.fusedBlocks);

@@ -6,6 +6,7 @@
 #include "model_args.h"
 #include "run_json.h"
 
+#include "export/kernel_libraries.h"
 #include "store/run_report.h"
 #include "store/run_store.h"
 #include "targets/onnxruntime.h"
@@ -272,6 +273,8 @@ int report(RunStore& store, int64_t id, const QCommandLineParser& p, Io& io) {
         against = std::move(*other);
     }
     ReportOptions options;
+    for (const targets::KernelLibrary& lib : exporter::kernelLibraries())
+        options.libraryColours[lib.id] = QString::fromStdString(lib.reportColour);
     if (p.isSet("top")) {
         auto top = intOption(p, "top", 1, 1000000);
         if (!top) return fail(io, top.error());

@@ -90,7 +90,7 @@ public:
                 // If, Loop, Scan: generated as code (control_flow.cpp), their bodies on the
                 // portable and generic kernels, whatever library was chosen.
                 NodeAssignment cf;
-                cf.library = "portable";
+                cf.library = portableLibrary().id;
                 cf.rule = AssignmentRule::ChosenLibrary;
                 cf.reason = "control flow: " + std::string(ir::opName(n->op)) +
                             " and its bodies generated as code on the portable kernels";
@@ -119,7 +119,7 @@ public:
                 if (!reference::supports(n->op) || !exporter::portableLibrary().supports(*n))
                     return makeError(ErrorKind::Unsupported,
                                      "no kernel library supports " + n->describe() + " (" + why + ")");
-                as.library = "portable";
+                as.library = portableLibrary().id;
                 as.reason = "portable fallback after " + std::string(assignmentRuleName(as.rule)) + ": " + why;
                 as.rule = AssignmentRule::PortableFallback;
             }
@@ -292,7 +292,7 @@ private:
                                            ir::Tensor::fromInt64s(ir::Shape{4}, out->shape.dims())));
         NodeAssignment& as = m_a.nodes[n->name];
         const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
-        if (!lib || !lib->supports(*n)) as.library = "portable";
+        if (!lib || !lib->supports(*n)) as.library = portableLibrary().id;
         as.rule = AssignmentRule::Conversion;
         as.reason = "free layout change (reshape): the model's Transpose " + n->name + " (perm " +
                     (stored == DataFormat::NCHW ? "0,2,3,1" : "0,3,1,2") + ") of '" + in->name + "', stored " +
@@ -404,7 +404,7 @@ private:
         node->provenance.clear(); // stands for no ONNX node
         const KernelLibrary* lib = exporter::findKernelLibrary(consumerLib);
         NodeAssignment as;
-        as.library = lib && lib->supports(*node) ? consumerLib : "portable";
+        as.library = lib && lib->supports(*node) ? consumerLib : portableLibrary().id;
         as.rule = AssignmentRule::Conversion;
         as.reason = std::string(free ? "free layout change (reshape) " : "layout conversion ") +
                     std::string(targets::dataFormatName(m_a.valueLayouts[v->name])) + " -> " +
@@ -483,6 +483,12 @@ Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {
 }
 
 } // namespace
+
+const targets::KernelLibrary& assignedLibrary(const Adaptation& a, const ir::Node& n) {
+    auto it = a.nodes.find(n.name);
+    const targets::KernelLibrary* lib = it == a.nodes.end() ? nullptr : findKernelLibrary(it->second.library);
+    return lib ? *lib : portableLibrary();
+}
 
 Expected<Adaptation> adapt(const ir::Graph& fused, const AdaptationOptions& options) {
     auto chosen = exporter::resolveKernelLibrary(options.library, options.arch, options.havePrebuiltXnnpack);

@@ -60,6 +60,9 @@ struct Adaptation {
 
 // Errors: unknown library, op or node in the options (Usage, 2); a library unavailable on
 // the architecture or a node no library supports (Unsupported, 3). Messages name them.
+// The library node n runs on: its assignment, or the fallback library when it has none.
+const targets::KernelLibrary& assignedLibrary(const Adaptation& a, const ir::Node& n);
+
 Expected<Adaptation> adapt(const ir::Graph& fused, const AdaptationOptions& options);
 
 } // namespace embark::exporter

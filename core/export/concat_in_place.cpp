@@ -9,10 +9,8 @@ namespace {
 
 using ir::OpKind;
 
-bool onPortable(const Adaptation& a, const ir::Node& n) {
-    auto it = a.nodes.find(n.name);
-    return it == a.nodes.end() || it->second.library == "portable";
-}
+// A node of a library whose kernels read and write strided slices.
+bool strided(const Adaptation& a, const ir::Node& n) { return assignedLibrary(a, n).stridedConcat; }
 
 bool nhwc(const Adaptation& a, const ir::Node& n) {
     auto it = a.nodes.find(n.name);
@@ -53,7 +51,7 @@ bool parseConcatInPlace(const std::string& text, ConcatInPlace* out) {
 }
 
 bool writesStridedRows(const Adaptation& a, const ir::Node& n) {
-    if (!onPortable(a, n) || !isFloat(n.output(0))) return false;
+    if (!strided(a, n) || !isFloat(n.output(0))) return false;
     bool computed = false; // a layer of constants is folded and copied in whole (model_source.cpp)
     for (const ir::Value* v : n.inputs()) computed = computed || (v && !v->isConstant());
     if (!computed) return false;
@@ -72,7 +70,7 @@ bool writesStridedRows(const Adaptation& a, const ir::Node& n) {
 }
 
 bool readsStridedRows(const Adaptation& a, const ir::Node& n) {
-    if (!onPortable(a, n)) return false;
+    if (!strided(a, n)) return false;
     return affineOverLastAxis(a, n) || concatAlongLastAxis(n);
 }
 
@@ -81,8 +79,8 @@ MemoryPlanOptions::ConcatRules concatInPlaceRules(const Adaptation& a, const std
     for (const FusedBlock& b : blocks)
         if (b.kind == FusedBlock::Kind::Bottleneck) inBottleneck->insert(b.nodes.begin(), b.nodes.end());
     MemoryPlanOptions::ConcatRules rules;
-    rules.inPlace = [&a](const ir::Node& n) { return onPortable(a, n) && isFloat(n.output(0)); };
-    rules.writesAtOffset = [&a](const ir::Node& n) { return onPortable(a, n); };
+    rules.inPlace = [&a](const ir::Node& n) { return strided(a, n) && isFloat(n.output(0)); };
+    rules.writesAtOffset = [&a](const ir::Node& n) { return strided(a, n); };
     rules.writesStrided = [&a, inBottleneck](const ir::Node& n) {
         return !inBottleneck->count(&n) && writesStridedRows(a, n);
     };

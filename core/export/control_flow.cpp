@@ -9,6 +9,7 @@
 #include "control_flow.h"
 
 #include "concat_in_place.h"
+#include "kernel_libraries.h"
 #include "exporter.h"
 #include "model_source.h"
 #include "reference/interpreter.h"
@@ -85,11 +86,11 @@ Expected<std::unique_ptr<Body>> buildBody(EmitContext& outer, const ir::Node& n,
                              where + ": value '" + v->name + "' has no fixed shape; exports need fixed shapes");
     for (ir::Node* b : g.nodes()) {
         NodeAssignment as;
-        as.library = "portable";
+        as.library = portableLibrary().id;
         as.reason = "control-flow body of " + n.name + ": portable and generic kernels";
         body->adaptation.nodes[b->name] = as;
     }
-    body->adaptation.librariesUsed = {"portable"};
+    body->adaptation.librariesUsed = {portableLibrary().id};
     MemoryPlanOptions mo;
     // A body's inputs may be read where the enclosing graph keeps them (outer-scope values):
     // no value of the body may alias another's memory.

@@ -68,10 +68,14 @@ targets::DataFormat EmitContext::format(const ir::Node& n) const {
     return it == m_a.nodes.end() ? targets::DataFormat::NCHW : it->second.format;
 }
 
-const std::string& EmitContext::library(const ir::Node& n) const {
-    static const std::string portable = "portable";
-    auto it = m_a.nodes.find(n.name);
-    return it == m_a.nodes.end() ? portable : it->second.library;
+const std::string& EmitContext::library(const ir::Node& n) const { return kernelLibrary(n).id; }
+
+const targets::KernelLibrary& EmitContext::kernelLibrary(const ir::Node& n) const { return assignedLibrary(m_a, n); }
+
+bool EmitContext::linksXnnpack() const {
+    for (const targets::KernelLibrary& lib : kernelLibraries())
+        if (lib.linksXnnpack && links(lib)) return true;
+    return false;
 }
 
 std::string EmitContext::ident(const ir::Node& n, const char* suffix) {

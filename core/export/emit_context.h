@@ -8,6 +8,7 @@
 #include "weights_blob.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -61,7 +62,14 @@ public:
     std::string decls;   // file-scope declarations (layer objects)
     std::string init;    // statements of init()
     std::string forward; // statements of the current layer in forward()
-    bool usesXnnpack = false;
+    // Ids of the libraries whose runtime the export links beyond the always-linked ones (an
+    // emitter adds its own when it emits a node that needs it).
+    std::set<std::string> linked;
+    bool links(const targets::KernelLibrary& lib) const { return lib.alwaysLinked || linked.count(lib.id) > 0; }
+    // Whether a library it links needs an XNNPACK tree (export.json's "xnnpack", the CMake link).
+    bool linksXnnpack() const;
+    // The library node n runs on (the fallback library when the adaptation assigned none).
+    const targets::KernelLibrary& kernelLibrary(const ir::Node& n) const;
     // node name -> the C++ identifier of its portable operator object (Conv2D), for fused blocks.
     std::map<std::string, std::string> layerObjects;
 

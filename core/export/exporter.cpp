@@ -8,6 +8,7 @@
 #include "kernel_libraries.h"
 #include "manifest.h"
 #include "memory_planner.h"
+#include "slot_template.h"
 #include "passes/pass_manager.h"
 #include "reference/interpreter.h"
 #include "staged_folder.h"
@@ -79,11 +80,6 @@ Status checkIoTypes(const ir::Graph& g) {
             return makeError(ErrorKind::Unsupported,
                              "model output " + describeValue(v) + ": exports give " + types + " outputs");
     return {};
-}
-
-QByteArray readFile(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 } // namespace
@@ -158,36 +154,42 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     }
 
     const QString rt = o.runtimeDir;
-    QByteArray cmake = readFile(rt + "/common/CMakeLists.txt.in");
-    QByteArray blobs = readFile(rt + "/common/blobs.S.in");
-    if (cmake.isEmpty() || blobs.isEmpty())
-        return makeError(ErrorKind::External, "the export runtime is missing from '" + rt.toStdString() +
-                                                  "': set EMBARK_RUNTIME_DIR to Embark's runtime folder");
-    std::string cm = cmake.toStdString();
+    auto cmake = SlotTemplate::load(rt + "/common/CMakeLists.txt.in");
+    if (!cmake) return cmake.error();
+    auto blobs = SlotTemplate::load(rt + "/common/blobs.S.in");
+    if (!blobs) return blobs.error();
     std::string suffix;
     for (char c : modelName) suffix += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-    cm = replaceAll(cm, "{{MODEL_NAME}}", replaceAll(modelName, "\n", " "));
-    cm = replaceAll(cm, "{{PROJECT_SUFFIX}}", suffix.empty() ? "model" : suffix);
-    cm = replaceAll(cm, "{{TARGET_FLAGS}}", replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", ""));
-    cm = replaceAll(cm, "{{USES_XNNPACK}}", ctx.usesXnnpack ? "ON" : "OFF");
-    cm = replaceAll(cm, "{{USES_PORTABLE}}", "ON");
-    cm = replaceAll(cm, "{{XNNPACK_ROOT}}", replaceAll(replaceAll(o.xnnpack.root, "\\", ""), "\"", ""));
-    cm = replaceAll(cm, "{{DATA_FILES}}", dataFiles.empty() ? "" : dataFiles.substr(1));
-    std::string bl = replaceAll(blobs.toStdString(), "{{DATA_INCBINS}}", incbins);
+    cmake->set("MODEL_NAME", replaceAll(modelName, "\n", " "))
+        .set("PROJECT_SUFFIX", suffix.empty() ? "model" : suffix)
+        .set("TARGET_FLAGS", replaceAll(replaceAll(o.targetFlags, "\\", ""), "\"", ""))
+        .set("XNNPACK_ROOT", replaceAll(replaceAll(o.xnnpack.root, "\\", ""), "\"", ""))
+        .set("DATA_FILES", dataFiles.empty() ? "" : dataFiles.substr(1));
+    // USES_<ID>: whether the export links each library's runtime.
+    for (const targets::KernelLibrary& lib : kernelLibraries())
+        cmake->set("USES_" + QString::fromStdString(lib.id).toUpper().toStdString(), ctx.links(lib) ? "ON" : "OFF");
+    auto cm = cmake->render();
+    if (!cm) return cm.error();
+    auto bl = blobs->set("DATA_INCBINS", incbins).render();
+    if (!bl) return bl.error();
 
     const QByteArray weights = blob.bytes();
-    EMBARK_TRY(staged->writeFile("CMakeLists.txt", QByteArray::fromStdString(cm)));
-    EMBARK_TRY(staged->writeFile("src/blobs.S.in", QByteArray::fromStdString(bl)));
+    EMBARK_TRY(staged->writeFile("CMakeLists.txt", QByteArray::fromStdString(*cm)));
+    EMBARK_TRY(staged->writeFile("src/blobs.S.in", QByteArray::fromStdString(*bl)));
     EMBARK_TRY(staged->writeFile("src/model.cpp", QByteArray::fromStdString(emitted->cpp)));
     EMBARK_TRY(staged->writeFile("src/weights.bin", weights));
     EMBARK_TRY(staged->copyFile(rt + "/common/main.cpp", "src/main.cpp"));
     EMBARK_TRY(staged->copyFile(rt + "/common/model_api.h", "src/model_api.h"));
-    for (const QString& dir : {QStringLiteral("portable"), QStringLiteral("generic")})
-        for (const QString& f : QDir(rt + "/" + dir).entryList({"*.h", "*.cpp"}, QDir::Files))
-            EMBARK_TRY(staged->copyFile(rt + "/" + dir + "/" + f, "kernels/portable/" + f));
-    if (ctx.usesXnnpack)
-        for (const QString& f : QDir(rt + "/xnnpack").entryList({"*.h", "*.cpp", "*.cmake"}, QDir::Files))
-            EMBARK_TRY(staged->copyFile(rt + "/xnnpack/" + f, "kernels/xnnpack/" + f));
+    // The runtime folders of every library the export links, in kernels/<id>/.
+    for (const targets::KernelLibrary& lib : kernelLibraries()) {
+        if (!ctx.links(lib)) continue;
+        const QString dest = "kernels/" + QString::fromStdString(lib.id) + "/";
+        for (const std::string& folder : lib.runtimeFolders) {
+            const QString dir = rt + "/" + QString::fromStdString(folder);
+            for (const QString& f : QDir(dir).entryList({"*.h", "*.cpp", "*.cmake"}, QDir::Files))
+                EMBARK_TRY(staged->copyFile(dir + "/" + f, dest + f));
+        }
+    }
     if (!o.toolchainFile.isEmpty()) {
         // The generic toolchain file caches a default EMBARK_TARGET_FLAGS; the board's flags go
         // into the cache first, so `cmake --toolchain toolchain.cmake` builds for this board

@@ -8,9 +8,10 @@ namespace embark::exporter {
 
 namespace {
 
-bool portableNhwc(const Adaptation& a, const ir::Node& n) {
+// An NHWC node of a library whose convolutions fuse into blocks.
+bool fusesNhwc(const Adaptation& a, const ir::Node& n) {
     auto it = a.nodes.find(n.name);
-    return it != a.nodes.end() && it->second.library == "portable" && it->second.format == targets::DataFormat::NHWC;
+    return it != a.nodes.end() && assignedLibrary(a, n).fusesBlocks && it->second.format == targets::DataFormat::NHWC;
 }
 
 // A 2-D Conv whose input and output are 4-D NHWC activations and whose weights (and bias) are
@@ -61,7 +62,7 @@ bool graphInputReadInPlace(const Adaptation& adaptation, const ir::Value* v) {
     if (!v || !v->isGraphInput() || v->uses().empty() || v->isGraphOutput()) return false;
     for (const ir::Use& use : v->uses()) {
         auto it = adaptation.nodes.find(use.node->name);
-        if (it == adaptation.nodes.end() || it->second.library != "portable") return false;
+        if (it == adaptation.nodes.end() || !assignedLibrary(adaptation, *use.node).inputsReadOnly) return false;
     }
     return true;
 }
@@ -69,7 +70,7 @@ bool graphInputReadInPlace(const Adaptation& adaptation, const ir::Value* v) {
 std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
     std::vector<FusedBlock> blocks;
     const std::vector<ir::Node*> nodes = adaptation.graph.nodes();
-    auto fusable = [&](size_t i) { return i < nodes.size() && portableNhwc(adaptation, *nodes[i]); };
+    auto fusable = [&](size_t i) { return i < nodes.size() && fusesNhwc(adaptation, *nodes[i]); };
 
     for (size_t i = 0; i + 1 < nodes.size(); ++i) {
         FusedBlock block;
@@ -78,7 +79,7 @@ std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
         const ir::Node* t = nodes[i];
         if (t->op == ir::OpKind::Transpose && t->input(0) && t->input(0)->shape.rank() == 4 &&
             transposePerm(*t) == std::vector<int64_t>{0, 2, 3, 1} && adaptation.nodes.count(t->name) &&
-            adaptation.nodes.at(t->name).library == "portable" && fusable(i + 1) && plainConv(*nodes[i + 1]) &&
+            assignedLibrary(adaptation, *t).fusesBlocks && fusable(i + 1) && plainConv(*nodes[i + 1]) &&
             nodes[i + 1]->attrInt("group", 1) == 1 && nodes[i + 1]->input(0)->shape[3] < 16 &&
             !pointwise(*nodes[i + 1]) && onlyFeeds(t->output(0), nodes[i + 1]) &&
             nodes[i + 1]->input(0) == t->output(0)) {
@@ -106,7 +107,7 @@ std::vector<FusedBlock> findFusedBlocks(const Adaptation& adaptation) {
         if (dw + 2 < nodes.size()) {
             const ir::Node* add = nodes[dw + 2];
             const ir::Value* y = nodes[dw + 1]->output(0);
-            if (add->op == ir::OpKind::Add && add->inputs().size() == 2 && portableNhwc(adaptation, *add) &&
+            if (add->op == ir::OpKind::Add && add->inputs().size() == 2 && fusesNhwc(adaptation, *add) &&
                 onlyFeeds(y, add) && add->output(0) && add->output(0)->shape == y->shape &&
                 block.input->shape == y->shape &&
                 ((add->input(0) == y && add->input(1) == block.input) ||

@@ -121,11 +121,11 @@ QByteArray manifestJson(const ManifestInput& in) {
         {"memory", memoryPlanJson(in.plan)},
         {"schedule", schedule},
         {"fused_blocks", fusedBlocksJson(in.fusedBlocks)},
-        {"xnnpack", in.ctx.usesXnnpack ? QJsonValue(QJsonObject{{"kind", str(in.options.xnnpack.kind)},
-                                                                {"path", str(in.options.xnnpack.path)},
-                                                                {"commit", str(in.options.xnnpack.commit)},
-                                                                {"api", str(in.options.xnnpack.api)}})
-                                       : QJsonValue()},
+        {"xnnpack", in.ctx.linksXnnpack() ? QJsonValue(QJsonObject{{"kind", str(in.options.xnnpack.kind)},
+                                                                   {"path", str(in.options.xnnpack.path)},
+                                                                   {"commit", str(in.options.xnnpack.commit)},
+                                                                   {"api", str(in.options.xnnpack.api)}})
+                                          : QJsonValue()},
     };
     if (in.options.measured) root["auto"] = measuredChoiceJson(*in.options.measured);
     return QJsonDocument(root).toJson(QJsonDocument::Indented);

@@ -94,19 +94,19 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
                     bytes += static_cast<double>(v->byteSize());
             return bytes;
         };
-        std::string chosen = "portable";
+        std::string chosen = portableLibrary().id;
         if (it != choice.nodes.end()) {
             double best = std::numeric_limits<double>::infinity(), portable = best;
             for (Candidate& c : it->second.candidates) {
                 if (!c.supported) continue;
                 c.conversion = conversionBytes(runsIn(c.library)) * choice.conversionPerByte;
-                if (c.library == "portable") portable = c.cost + c.conversion;
+                if (c.library == portableLibrary().id) portable = c.cost + c.conversion;
                 if (c.cost + c.conversion < best) {
                     best = c.cost + c.conversion;
                     chosen = c.library;
                 }
             }
-            if (chosen != "portable" && best > portable * (1 - kSwitchMargin)) chosen = "portable";
+            if (chosen != portableLibrary().id && best > portable * (1 - kSwitchMargin)) chosen = portableLibrary().id;
             it->second.chosen = chosen;
         }
         const DataFormat f = runsIn(chosen);

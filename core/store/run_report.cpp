@@ -33,10 +33,10 @@ QString elideMiddle(const QString& s, int max) {
     return s.left(head) + QChar(0x2026) + s.right(tail);
 }
 
-// Fixed colours per kernel library so the charts and the table agree.
-QString libraryColour(const std::string& lib) {
-    if (lib == "xnnpack") return QStringLiteral("#d9480f");
-    if (lib == "portable") return QStringLiteral("#1c7ed6");
+// Fixed colours per library so the charts and the table agree: a kernel library's own (given by
+// the caller, ReportOptions::libraryColours), fixed ones for the other runtimes of a run.
+QString libraryColour(const LibraryColours& colours, const std::string& lib) {
+    if (auto it = colours.find(lib); it != colours.end()) return it->second;
     if (lib == "generic") return QStringLiteral("#2b8a3e");
     if (lib == "onnxruntime") return QStringLiteral("#7048e8");
     static const char* const others[] = {"#e67700", "#0b7285", "#862e9c", "#5c940d"};
@@ -146,7 +146,7 @@ QString latencyTable(const std::vector<const RunRecord*>& runs, const RunCompari
     return h;
 }
 
-QString planTable(const std::vector<const RunRecord*>& runs) {
+QString planTable(const std::vector<const RunRecord*>& runs, const LibraryColours& colours) {
     RunColumns t(runs, true);
     auto line = [&](const QString& label, auto value) { t.line(label, value); };
     line(QStringLiteral("Layers timed"), [](const RunRecord& r) { return QString::number(r.layers.size()); });
@@ -155,7 +155,7 @@ QString planTable(const std::vector<const RunRecord*>& runs) {
         const double total = totalLayerNs(r);
         for (const LibraryShare& s : libraryShares(r))
             parts << QStringLiteral("<span style=\"color:%1\">&#9632;</span> %2: %3 layers, %4 ms (%5%)")
-                         .arg(libraryColour(s.library), esc(s.library))
+                         .arg(libraryColour(colours, s.library), esc(s.library))
                          .arg(s.layers)
                          .arg(ms(s.ns))
                          .arg(total > 0 ? QString::number(100.0 * s.ns / total, 'f', 1) : QStringLiteral("0"));
@@ -253,7 +253,7 @@ QString accuracyTable(const std::vector<AccuracyEntry>& entries, const QString& 
 }
 
 // Horizontal bars of the slowest layers, coloured by library.
-QString svgLayerBars(const RunRecord& r, int top) {
+QString svgLayerBars(const RunRecord& r, int top, const LibraryColours& colours) {
     std::vector<const LayerTiming*> order;
     for (const LayerTiming& l : r.layers) order.push_back(&l);
     std::stable_sort(order.begin(), order.end(),
@@ -273,7 +273,7 @@ QString svgLayerBars(const RunRecord& r, int top) {
         s += QStringLiteral(
                  "<rect x=\"%1\" y=\"4\" width=\"12\" height=\"12\" fill=\"%2\"/><text x=\"%3\" y=\"14\">%4</text>\n")
                  .arg(x)
-                 .arg(libraryColour(share.library))
+                 .arg(libraryColour(colours, share.library))
                  .arg(x + 16)
                  .arg(esc(share.library));
         x += 24 + 7 * int(share.library.size());
@@ -293,7 +293,7 @@ QString svgLayerBars(const RunRecord& r, int top) {
                  .arg(y + 2)
                  .arg(w, 0, 'f', 1)
                  .arg(rowH - 4)
-                 .arg(libraryColour(l.lib), esc(l.node), esc(l.lib), ms(l.ns));
+                 .arg(libraryColour(colours, l.lib), esc(l.node), esc(l.lib), ms(l.ns));
         s += QStringLiteral("<text x=\"%1\" y=\"%2\">%3</text>\n").arg(labelW + int(w) + 4).arg(y + 12).arg(ms(l.ns));
     }
     return s + QStringLiteral("</svg>\n");
@@ -397,7 +397,7 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
 
     h += QStringLiteral("<h2>Run</h2>\n") + detailsTable(runs);
     h += QStringLiteral("<h2>Latency</h2>\n") + latencyTable(runs, comparison ? &*comparison : nullptr);
-    h += QStringLiteral("<h2>Plan</h2>\n") + planTable(runs);
+    h += QStringLiteral("<h2>Plan</h2>\n") + planTable(runs, options.libraryColours);
 
     if (!options.images.empty() || options.svgCharts) {
         QString charts;
@@ -409,7 +409,7 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
             charts += QStringLiteral("></p>\n");
         }
         if (options.images.empty()) {
-            const QString bars = svgLayerBars(run, std::min(top, 25));
+            const QString bars = svgLayerBars(run, std::min(top, 25), options.libraryColours);
             if (!bars.isEmpty())
                 charts +=
                     QStringLiteral("<h3>Slowest layers of run #%1 (colour: kernel library)</h3>\n").arg(run.id) + bars;

@@ -12,6 +12,8 @@
 
 #include <QString>
 
+#include <map>
+#include <string>
 #include <vector>
 
 namespace embark::store {
@@ -22,12 +24,18 @@ struct ReportImage {
     int width = 0, height = 0; // in CSS pixels; 0 = the image's own
 };
 
+// Kernel library id -> its colour ("#1c7ed6"), from the library's report hook
+// (targets::KernelLibrary::reportColour).
+using LibraryColours = std::map<std::string, QString>;
+
 struct ReportOptions {
     int topLayers = 25; // rows of the per-layer tables (the slowest, the largest changes, the worst errors)
     // Charts drawn by the caller, in this order; when empty the report draws its own as inline
     // SVG (the slowest layers and the latency of each iteration) unless svgCharts is false.
     std::vector<ReportImage> images;
     bool svgCharts = true;
+    // The kernel libraries' colours; a library absent gets a fixed colour of its name.
+    LibraryColours libraryColours;
 };
 
 // The report of `run`, or of `run` against `against` (the baseline, "A") when it is given.

@@ -225,7 +225,12 @@ bool KernelLibrary::availableOn(const std::string& arch, bool havePrebuiltTree) 
 }
 
 const KernelLibrary& noKernelLibrary() {
-    static const KernelLibrary none{"none", "no kernel library", {}, {}, DataFormat::NCHW, {}, {}};
+    static const KernelLibrary none = [] {
+        KernelLibrary lib;
+        lib.id = "none";
+        lib.description = "no kernel library";
+        return lib;
+    }();
     return none;
 }
 

@@ -11,6 +11,10 @@
 #include <string_view>
 #include <vector>
 
+namespace embark::exporter {
+class EmitContext;
+}
+
 namespace embark::targets {
 
 // How a 4-D activation is laid out in memory. Any: the op works in whatever layout its
@@ -62,6 +66,27 @@ struct KernelLibrary {
     DataFormat preferredFormat = DataFormat::NCHW;
     std::vector<std::string> architectures;         // available out of the box
     std::vector<std::string> prebuiltArchitectures; // available only with a prebuilt tree
+
+    // What the rest of Embark asks a library instead of comparing its id, set beside its table
+    // in core/export/libraries/<id>/<id>_library.cpp.
+    std::string displayName;  // "XNNPACK": reports and the studio
+    int hue = 0;              // its colour in the studio's graph and layer charts (an HSL hue)
+    std::string reportColour; // its colour in HTML run reports ("#1c7ed6")
+    // The library that runs every node the others do not (typed and int8 nodes, control flow,
+    // the fallback of adaptation).
+    bool fallback = false;
+    bool fusesBlocks = false;    // its NHWC convolutions fuse into blocks (fused_blocks.h)
+    bool stridedConcat = false;  // its kernels read and write strided slices in place (concat_in_place.h)
+    bool inputsReadOnly = false; // its kernels never write their inputs: graph inputs read in place
+    bool linksXnnpack = false;   // an export using it links an XNNPACK tree (resolved per board)
+    bool alwaysLinked = false;   // every export links its runtime (else only where a node used it)
+    // runtime/<folder>s an export that links it copies into kernels/<id>/.
+    std::vector<std::string> runtimeFolders;
+    // Its parts of src/model.cpp where an export links it (runtime/common/model.cpp.in's
+    // LIBRARY_* slots): whole lines each.
+    std::string modelIncludes, modelGlobals, modelInit, modelShutdown;
+    // Its emitter: writes one node's layer into ctx (core/export/libraries/<id>/).
+    Status (*emit)(exporter::EmitContext& ctx, const ir::Node& node) = nullptr;
 
     const OpSupport* find(ir::OpKind op) const;
     bool declaresFusion(ir::OpKind producer, ir::OpKind activation) const;

@@ -1,5 +1,7 @@
 #include "graph_colors.h"
 
+#include "export/kernel_libraries.h"
+
 #include <QHash>
 
 #include <algorithm>
@@ -40,8 +42,7 @@ QColor libraryColor(const QString& library, const QPalette& palette) {
     // library never reads as the "before" pane coloured by category.
     const bool dark = isDarkPalette(palette);
     auto strong = [dark](int hue) { return dark ? QColor::fromHsl(hue, 200, 55) : QColor::fromHsl(hue, 210, 165); };
-    if (library == QLatin1String("portable")) return strong(35);
-    if (library == QLatin1String("xnnpack")) return strong(175);
+    if (const targets::KernelLibrary* lib = exporter::findKernelLibrary(library.toStdString())) return strong(lib->hue);
     return strong(static_cast<int>(qHash(library) % 360));
 }
 

@@ -6,6 +6,7 @@
 #include "charts/run_comparison_chart.h"
 #include "jobs/run_charts.h"
 
+#include "export/kernel_libraries.h"
 #include "store/run_report.h"
 
 #include <QApplication>
@@ -35,6 +36,15 @@ namespace {
 constexpr int kChartWidth = 960;
 constexpr int kChartHeight = 480;
 constexpr int kTopLayers = 25;
+
+// The studio's report options: its table size, the kernel libraries' colours.
+store::ReportOptions reportOptions() {
+    store::ReportOptions options;
+    options.topLayers = kTopLayers;
+    for (const targets::KernelLibrary& lib : exporter::kernelLibraries())
+        options.libraryColours[lib.id] = QString::fromStdString(lib.reportColour);
+    return options;
+}
 
 } // namespace
 
@@ -135,8 +145,7 @@ std::unique_ptr<QTextDocument> runReportPdfDocument(const store::RunRecord& run,
     const double margin = document->rootFrame()->frameFormat().margin();
     const int textWidth = int(document->pageSize().width() - 2 * margin) - 2;
     const std::vector<ReportChart> charts = renderReportCharts(run, against);
-    store::ReportOptions options;
-    options.topLayers = kTopLayers;
+    store::ReportOptions options = reportOptions();
     options.svgCharts = false;
     for (size_t i = 0; i < charts.size(); ++i) {
         store::ReportImage image;
@@ -179,8 +188,7 @@ QString writeRunReport(const QString& path, const store::RunRecord& run, const s
             .arg(QFileInfo(path).fileName());
     if (!pdf) {
         const std::vector<ReportChart> charts = renderReportCharts(run, against);
-        store::ReportOptions options;
-        options.topLayers = kTopLayers;
+        store::ReportOptions options = reportOptions();
         options.svgCharts = false;
         for (const ReportChart& chart : charts) {
             store::ReportImage image;

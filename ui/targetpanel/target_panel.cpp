@@ -184,7 +184,8 @@ void TargetPanel::refresh() {
 // The same resolution embark-cli export and plan make, so the line says what the export links.
 void TargetPanel::refreshXnnpack() {
     const targets::Board* b = m_session->board();
-    const bool shown = b && m_session->library() == QLatin1String("xnnpack");
+    const targets::KernelLibrary* lib = exporter::findKernelLibrary(m_session->library().toStdString());
+    const bool shown = b && lib && lib->linksXnnpack;
     m_xnnpack->setVisible(shown);
     m_buildXnnpack->setVisible(false);
     if (!shown) return;

@@ -69,15 +69,11 @@ Status emitMatMulInteger(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
-Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
-    const ir::Value* x = n.input(0);
-    const ir::Value* w = n.input(1);
-    const ir::Value* y = n.output(0);
-    for (const ir::Value* v : {x, w})
-        if (v->dtype != DType::UInt8 && v->dtype != DType::Int8)
-            return unsupported(Emitter::Portable, n, "ConvInteger on " + std::string(ir::dtypeName(v->dtype)));
-    if (x->shape.rank() < 3 || x->shape.rank() > 5 || ctx.isNhwc(x) || ctx.isNhwc(y))
-        return unsupported(Emitter::Portable, n, "ConvInteger on " + x->shape.str() + " outside the model's layout");
+// The generic kernels' ConvNd literal of a window of `kernel` over x (model layout, 1 to 3
+// spatial dims) giving y: ConvInteger's and MaxPool-with-Indices' strides, dilations and pads,
+// auto_pad resolved against y's shape.
+std::string convNdParams(const ir::Node& n, const ir::Value* x, const ir::Value* y, int64_t outChannels, int64_t group,
+                         const std::vector<int64_t>& kernel) {
     const size_t spatial = x->shape.rank() - 2;
     const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
     const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
@@ -85,7 +81,7 @@ Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
     const std::string autoPad = n.attrString("auto_pad", "NOTSET");
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
         for (size_t i = 0; i < spatial; ++i) {
-            const int64_t k = (w->shape[2 + i] - 1) * dil[i] + 1;
+            const int64_t k = (kernel[i] - 1) * dil[i] + 1;
             const int64_t total = std::max<int64_t>(0, (y->shape[2 + i] - 1) * strides[i] + k - x->shape[2 + i]);
             pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
             pads[spatial + i] = total - pads[i];
@@ -102,13 +98,26 @@ Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
         for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
         return cppInts(v);
     };
-    const std::string params =
-        "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
-        std::to_string(x->shape[1]) + ", " + std::to_string(y->shape[1]) + ", " +
-        std::to_string(n.attrInt("group", 1)) + ", " + arr([&](size_t i) { return x->shape[2 + i]; }) + ", " +
-        arr([&](size_t i) { return y->shape[2 + i]; }) + ", " + arr([&](size_t i) { return w->shape[2 + i]; }) + ", " +
-        arr([&](size_t i) { return strides[i]; }) + ", " + arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) +
-        "}";
+    return "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+           std::to_string(x->shape[1]) + ", " + std::to_string(outChannels) + ", " + std::to_string(group) + ", " +
+           arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) +
+           ", " + arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
+           arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) + "}";
+}
+
+Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* y = n.output(0);
+    for (const ir::Value* v : {x, w})
+        if (v->dtype != DType::UInt8 && v->dtype != DType::Int8)
+            return unsupported(Emitter::Portable, n, "ConvInteger on " + std::string(ir::dtypeName(v->dtype)));
+    if (x->shape.rank() < 3 || x->shape.rank() > 5 || ctx.isNhwc(x) || ctx.isNhwc(y))
+        return unsupported(Emitter::Portable, n, "ConvInteger on " + x->shape.str() + " outside the model's layout");
+    const size_t spatial = x->shape.rank() - 2;
+    std::vector<int64_t> kernel(spatial);
+    for (size_t i = 0; i < spatial; ++i) kernel[i] = w->shape[2 + i];
+    const std::string params = convNdParams(n, x, y, y->shape[1], n.attrInt("group", 1), kernel);
     const auto [xz, xzCount] = zeroPoint(ctx, n, 2);
     const auto [wz, wzCount] = zeroPoint(ctx, n, 3);
     (void)xzCount;
@@ -382,35 +391,7 @@ Status emitMaxPoolWithIndices(EmitContext& ctx, const ir::Node& n) {
     const size_t spatial = x->shape.rank() - 2;
     const auto kernel = n.attrInts("kernel_shape");
     if (kernel.size() != spatial) return unsupported(Emitter::Portable, n, "a kernel_shape of another rank than X");
-    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
-    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
-    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
-    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
-        for (size_t i = 0; i < spatial; ++i) {
-            const int64_t k = (kernel[i] - 1) * dil[i] + 1;
-            const int64_t total = std::max<int64_t>(0, (y->shape[2 + i] - 1) * strides[i] + k - x->shape[2 + i]);
-            pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-            pads[spatial + i] = total - pads[i];
-        }
-    else if (autoPad == "VALID")
-        pads.assign(2 * spatial, 0);
-    std::vector<int64_t> p6(6, 0);
-    for (size_t i = 0; i < spatial; ++i) {
-        p6[i] = pads[i];
-        p6[spatial + i] = pads[spatial + i];
-    }
-    auto arr = [&](auto get) {
-        std::vector<int64_t> v(3, 1);
-        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
-        return cppInts(v);
-    };
-    const std::string params =
-        "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
-        std::to_string(x->shape[1]) + ", " + std::to_string(x->shape[1]) + ", 1, " +
-        arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
-        arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
-        arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) + "}";
+    const std::string params = convNdParams(n, x, y, x->shape[1], 1, kernel);
     ctx.forward += "    embark::generic::maxPoolWithIndices(" + params + ", " +
                    (n.attrInt("storage_order", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
                    ", static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";

@@ -1,4 +1,5 @@
 // The portable library's support table; its emitter is emit_portable*.cpp beside it.
+#include "export/emit_context.h"
 #include "export/kernel_libraries.h"
 
 namespace embark::exporter {
@@ -22,6 +23,16 @@ KernelLibrary portableKernelLibrary() {
     lib.description = "Embark's own C++ kernels (every op the reference interpreter runs)";
     lib.preferredFormat = F::NHWC;
     lib.architectures = {"x86_64", "aarch64", "riscv64"};
+    lib.displayName = "Portable";
+    lib.hue = 35;
+    lib.reportColour = "#1c7ed6";
+    lib.fallback = true;
+    lib.fusesBlocks = true;
+    lib.stridedConcat = true;
+    lib.inputsReadOnly = true;
+    lib.alwaysLinked = true;
+    lib.runtimeFolders = {"portable", "generic"};
+    lib.emit = emitPortable;
     for (OpKind op : ir::allOps()) {
         if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul) continue;
         F format = F::NCHW;

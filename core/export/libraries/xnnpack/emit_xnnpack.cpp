@@ -91,7 +91,7 @@ Status emitDeconvolution(EmitContext& ctx, const ir::Node& n, const std::string&
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n) {
     if (ir::isFusedQuantized(n.op) || (n.input(0) && n.input(0)->dtype == ir::DType::Int8))
         return emitXnnpackQuantized(ctx, n);
-    ctx.usesXnnpack = true;
+    ctx.linked.insert("xnnpack");
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     const std::string r = range(n);

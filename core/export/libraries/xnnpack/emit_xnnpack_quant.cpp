@@ -150,7 +150,7 @@ Status emitQMaxPool(EmitContext& ctx, const ir::Node& n) {
 } // namespace
 
 Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n) {
-    ctx.usesXnnpack = true;
+    ctx.linked.insert("xnnpack");
     switch (n.op) {
     case OpKind::QConv: return emitQConv(ctx, n);
     case OpKind::QGemm: return emitQGemm(ctx, n);

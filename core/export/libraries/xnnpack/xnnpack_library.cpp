@@ -1,4 +1,5 @@
 // XNNPACK's support table; its emitter is emit_xnnpack.cpp beside it.
+#include "export/emit_context.h"
 #include "export/kernel_libraries.h"
 
 namespace embark::exporter {
@@ -24,6 +25,16 @@ KernelLibrary xnnpackKernelLibrary() {
     lib.preferredFormat = F::NHWC;
     lib.architectures = {"x86_64", "aarch64"};
     lib.prebuiltArchitectures = {"riscv64"};
+    lib.displayName = "XNNPACK";
+    lib.hue = 175;
+    lib.reportColour = "#d9480f";
+    lib.linksXnnpack = true;
+    lib.runtimeFolders = {"xnnpack"};
+    lib.modelIncludes = "#include \"embark_xnnpack.h\"\n";
+    lib.modelGlobals = "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
+    lib.modelInit = "    g_xnn = std::make_unique<embark_xnn::Context>(static_cast<size_t>(threads));\n";
+    lib.modelShutdown = "    // XNNPACK operators are released with the process; the context last.\n";
+    lib.emit = emitXnnpack;
     const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
     lib.ops = {
         {OpKind::Conv,
