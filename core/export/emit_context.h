@@ -4,6 +4,7 @@
 #pragma once
 
 #include "adaptation.h"
+#include "dynamic_length.h"
 #include "memory_planner.h"
 #include "weights_blob.h"
 
@@ -62,6 +63,8 @@ public:
     std::string init;    // statements of init()
     std::string forward; // statements of the current layer in forward()
     bool usesXnnpack = false;
+    // Values whose length depends on the data (dynamic_length.h), from the deployment plan.
+    DynamicLengths dynamic;
     // node name -> the C++ identifier of its portable operator object (Conv2D), for fused blocks.
     std::map<std::string, std::string> layerObjects;
 

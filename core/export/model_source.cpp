@@ -384,6 +384,14 @@ void run(const void* const* inputs, void* const* outputs, uint64_t* layerNs, Dum
     // Objects are destroyed in reverse order of creation by resetting them explicitly.
     code += ctx.usesXnnpack ? "    // XNNPACK operators are released with the process; the context last.\n" : "";
     code += "    g_pool.reset();\n}\n\n";
+    // The run's dims of each output (model_api.h): a data-dependent axis gets its count.
+    code += "void outputDims(int index, int64_t* dims) {\n    for (int i = 0; i < kOutputs[index].rank; ++i) dims[i] "
+            "= kOutputs[index].dims[i];\n";
+    for (size_t k = 0; k < g.outputs().size(); ++k)
+        if (auto d = ctx.dynamic.find(g.outputs()[k]->name); d != ctx.dynamic.end())
+            code += "    if (index == " + std::to_string(k) + ") dims[" + std::to_string(d->second.axis) +
+                    "] = " + d->second.count + ";\n";
+    code += "}\n\n";
     code += "void forward(const void* const* inputs, void* const* outputs) { run<0>(inputs, outputs, nullptr, nullptr, "
             "nullptr); }\n";
     code += "void forwardProfiled(const void* const* inputs, void* const* outputs, uint64_t* layerNs) { run<1>(inputs, "
