@@ -264,6 +264,7 @@ bool isTypedNode(const ir::Node& n) {
         return !isQuantizedNode(n) && n.input(1) && !n.input(1)->isConstant();
     case OpKind::NonMaxSuppression: // int64 triples, a data-dependent count of them
     case OpKind::NonZero:
+    case OpKind::Unique: // refused below, naming why
     case OpKind::TopK: // int64 indices
     case OpKind::ArgMax:
     case OpKind::ArgMin: return !isQuantizedNode(n);
@@ -576,6 +577,10 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::TopK: return emitTopK(ctx, n);
     case OpKind::NonMaxSuppression: return emitNonMaxSuppression(ctx, n);
     case OpKind::NonZero: return emitNonZero(ctx, n);
+    case OpKind::Unique:
+        return unsupported(Emitter::Portable, n,
+                           "Unique (its outputs' lengths depend on the data; exports plan such a length at its upper "
+                           "bound for NonMaxSuppression and NonZero only)");
     case OpKind::GatherND: return emitTypedGatherND(ctx, n);
     case OpKind::ArgMax:
     case OpKind::ArgMin: return emitArgExtreme(ctx, n);
