@@ -265,7 +265,7 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::NonMaxSuppression: // int64 triples, a data-dependent count of them
     case OpKind::NonZero:
     case OpKind::Unique: // refused below, naming why
-    case OpKind::TopK: // int64 indices
+    case OpKind::TopK:   // int64 indices
     case OpKind::ArgMax:
     case OpKind::ArgMin: return !isQuantizedNode(n);
     case OpKind::Expand: // of a non-float tensor, to a constant shape
