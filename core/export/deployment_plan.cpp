@@ -39,6 +39,9 @@ Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& m
     auto fused = passes::PassManager::run(model, o.recipe, po);
     if (!fused) return fused.error();
     plan->passes = std::move(*fused);
+    auto dynamicLengths = planDynamicLengths(plan->passes.graph);
+    if (!dynamicLengths) return dynamicLengths.error();
+    plan->dynamicLengths = std::move(*dynamicLengths);
 
     AdaptationOptions ao;
     ao.library = o.library;

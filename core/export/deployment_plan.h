@@ -6,6 +6,7 @@
 
 #include "adaptation.h"
 #include "concat_in_place.h"
+#include "dynamic_length.h"
 #include "fused_blocks.h"
 #include "measured_choice.h"
 #include "memory_planner.h"
@@ -37,6 +38,9 @@ struct DeploymentPlan {
     Adaptation adaptation;               // library per node with its reason, layouts, conversions
     std::vector<FusedBlock> fusedBlocks; // point into adaptation.graph
     MemoryPlan memory;
+    // Values whose length depends on the data (NonMaxSuppression, NonZero and what reads them),
+    // planned at their upper bound; their actual length is counted at run time.
+    DynamicLengths dynamicLengths;
     std::shared_ptr<const MeasuredChoice> measured; // --lib auto: the measurements behind the choice
 
     // True when fuse_qdq made int8 operators (QConv, QGemm, QAdd, QAveragePool, QLookup).

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "adaptation.h"
+#include "dynamic_length.h"
 #include "memory_planner.h"
 #include "weights_blob.h"
 
@@ -70,6 +71,8 @@ public:
     bool linksXnnpack() const;
     // The library node n runs on (the fallback library when the adaptation assigned none).
     const targets::KernelLibrary& kernelLibrary(const ir::Node& n) const;
+    // Values whose length depends on the data (dynamic_length.h), from the deployment plan.
+    DynamicLengths dynamic;
     // node name -> the C++ identifier of its portable operator object (Conv2D), for fused blocks.
     std::map<std::string, std::string> layerObjects;
 

@@ -108,8 +108,19 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     // must agree, never silently differ: the importer checks declared shapes, so what is left
     // is a shape that depends on input values (a window length or Range bound fed at run time),
     // which an export, whose shapes are fixed, cannot follow.
+    // An output whose length depends on the data (dynamic_length.h) must fit in its capacity.
+    const ir::Graph& planned = adapted->graph;
+    const auto fits = [&](size_t k) {
+        const ir::Shape& got = reference->outputs[k].shape();
+        const ir::Value* v = k < planned.outputs().size() ? planned.outputs()[k] : nullptr;
+        auto d = v ? dp.dynamicLengths.find(v->name) : dp.dynamicLengths.end();
+        if (d == dp.dynamicLengths.end() || got.rank() != v->shape.rank()) return false;
+        for (size_t i = 0; i < got.rank(); ++i)
+            if (i == static_cast<size_t>(d->second.axis) ? got[i] > v->shape[i] : got[i] != v->shape[i]) return false;
+        return true;
+    };
     for (size_t k = 0; k < reference->outputs.size() && k < model.outputs().size(); ++k)
-        if (reference->outputs[k].shape() != model.outputs()[k]->shape)
+        if (reference->outputs[k].shape() != model.outputs()[k]->shape && !fits(k))
             return makeError(ErrorKind::Unsupported,
                              "model output " + describeValue(model.outputs()[k]) +
                                  ": on the sample input the reference interpreter computes shape " +
@@ -119,12 +130,22 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
 
     WeightsBlob blob;
     EmitContext ctx(*adapted, *plan, blob);
+    ctx.dynamic = dp.dynamicLengths;
     // Named after the file (graph names are often generic, like "torch_jit").
     std::string modelName = model.name.empty() ? "model" : model.name;
     if (auto it = model.metadata.find("path"); it != model.metadata.end() && !it->second.empty())
         modelName = QFileInfo(QString::fromStdString(it->second)).completeBaseName().toStdString();
     auto emitted = emitModelSource(ctx, adapted->graph, o, modelName, blocks);
     if (!emitted) return emitted.error();
+    // The expected outputs' dims (model_api.h expectedOutputDims): the reference's on the sample.
+    std::string expectedDims = "\nnamespace embark_model {\n\nvoid expectedOutputDims(int index, int64_t* dims) {\n";
+    for (size_t k = 0; k < reference->outputs.size(); ++k) {
+        const ir::Shape& s = reference->outputs[k].shape();
+        for (size_t i = 0; i < s.rank(); ++i)
+            expectedDims += "    if (index == " + std::to_string(k) + ") dims[" + std::to_string(i) +
+                            "] = " + std::to_string(s[i]) + ";\n";
+    }
+    emitted->cpp += expectedDims + "    (void)index, (void)dims;\n}\n\n} // namespace embark_model\n";
     // XNNPACK may read up to 16 bytes past a constant operand: pad the blob's end.
     blob.addFloats("__tail_padding", std::vector<float>(16, 0.f).data(), 16);
 

@@ -251,6 +251,11 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         dataSymbols += "extern \"C\" const unsigned char embark_expected_" + std::to_string(k) + "[];\n";
         expectedCases += "    case " + std::to_string(k) + ": return embark_expected_" + std::to_string(k) + ";\n";
     }
+    std::string dynamicDims;
+    for (size_t k = 0; k < g.outputs().size(); ++k)
+        if (auto d = ctx.dynamic.find(g.outputs()[k]->name); d != ctx.dynamic.end())
+            dynamicDims += "    if (index == " + std::to_string(k) + ") dims[" + std::to_string(d->second.axis) +
+                           "] = " + d->second.count + ";\n";
     std::string libIncludes, libGlobals, libInit, libShutdown;
     for (const targets::KernelLibrary& l : kernelLibraries())
         if (ctx.links(l)) {
@@ -286,7 +291,8 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         .set("EXPECTED_OUTPUT_CASES", expectedCases)
         .set("LIBRARY_INIT", libInit)
         .set("INIT", ctx.init)
-        .set("LIBRARY_SHUTDOWN", libShutdown);
+        .set("LIBRARY_SHUTDOWN", libShutdown)
+        .set("DYNAMIC_OUTPUT_DIMS", dynamicDims);
     auto code = file->render();
     if (!code) return code.error();
     return ModelSource{*code, layer};

@@ -77,11 +77,13 @@ std::string jsonNumber(double v) {
     return buf;
 }
 
-std::string shapeJson(const embark_model::TensorInfo& t) {
+std::string dimsJson(int rank, const int64_t* dims) {
     std::string s = "[";
-    for (int i = 0; i < t.rank; ++i) s += (i ? "," : "") + std::to_string(t.dims[i]);
+    for (int i = 0; i < rank; ++i) s += (i ? "," : "") + std::to_string(dims[i]);
     return s + "]";
 }
+
+std::string shapeJson(const embark_model::TensorInfo& t) { return dimsJson(t.rank, t.dims); }
 
 bool makeDir(const std::string& dir) {
     std::string partial;
@@ -367,6 +369,24 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
     return true;
 }
 
+// An output planned at its capacity (model_api.h outputDims) holds the run's values in the first
+// dims[a] of cap[a] on the one axis a where they differ: moves them together, returns the count.
+int64_t compactOutput(unsigned char* data, size_t elemBytes, int rank, const int64_t* cap, const int64_t* dims) {
+    int a = 0;
+    while (a < rank && cap[a] == dims[a]) ++a;
+    int64_t numel = 1;
+    for (int i = 0; i < rank; ++i) numel *= dims[i];
+    if (a == rank) return numel;
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < a; ++i) outer *= cap[i];
+    for (int i = a + 1; i < rank; ++i) inner *= cap[i];
+    const size_t run = static_cast<size_t>(dims[a] * inner) * elemBytes;
+    const size_t stride = static_cast<size_t>(cap[a] * inner) * elemBytes;
+    for (int64_t o = 0; o < outer; ++o)
+        std::memmove(data + static_cast<size_t>(o) * run, data + static_cast<size_t>(o) * stride, run);
+    return numel;
+}
+
 bool writeFile(const std::string& path, const void* data, size_t size) {
     const std::string tmp = path + ".tmp";
     FILE* f = std::fopen(tmp.c_str(), "wb");
@@ -559,21 +579,35 @@ int main(int argc, char** argv) {
     for (int k = 0; k < kNumOutputs; ++k) {
         const TensorInfo& info = kOutputs[k];
         const void* data = outputs[static_cast<size_t>(k)];
+        // The run's dims: a data-dependent length (NonMaxSuppression, NonZero) was planned at its
+        // upper bound, and the file and the line hold the actual shape.
+        int64_t dims[8] = {};
+        outputDims(k, dims);
+        const int64_t numel = compactOutput(static_cast<unsigned char*>(outputs[static_cast<size_t>(k)]),
+                                            dtypeBytes(info.dtype), info.rank, info.dims, dims);
         std::string file = o.outDir + "/" + safeName(info.name) + ".bin";
-        if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(info.numel) * dtypeBytes(info.dtype)))
-            file.clear();
+        if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(numel) * dtypeBytes(info.dtype))) file.clear();
         std::string head = "[";
-        for (int64_t i = 0; i < std::min<int64_t>(info.numel, 10); ++i)
+        for (int64_t i = 0; i < std::min<int64_t>(numel, 10); ++i)
             head += (i ? "," : "") + jsonNumber(elementAt(data, info.dtype, i));
         head += "]";
         std::printf("{\"type\":\"output\",\"name\":%s,\"shape\":%s,\"dtype\":\"%s\",\"file\":%s,\"head\":%s}\n",
-                    jsonString(info.name).c_str(), shapeJson(info).c_str(), dtypeName(info.dtype),
+                    jsonString(info.name).c_str(), dimsJson(info.rank, dims).c_str(), dtypeName(info.dtype),
                     file.empty() ? "null" : jsonString(file.c_str()).c_str(), head.c_str());
         if (o.check) {
+            int64_t want[8] = {};
+            expectedOutputDims(k, want);
+            if (!std::equal(dims, dims + info.rank, want)) {
+                allOk = false;
+                std::printf("{\"type\":\"check\",\"output\":%s,\"shape\":%s,\"expected_shape\":%s,\"ok\":false}\n",
+                            jsonString(info.name).c_str(), dimsJson(info.rank, dims).c_str(),
+                            dimsJson(info.rank, want).c_str());
+                continue;
+            }
             const void* ref = expectedOutput(k);
             double maxAbs = 0, maxRef = 0;
             bool nan = false;
-            for (int64_t i = 0; i < info.numel; ++i) {
+            for (int64_t i = 0; i < numel; ++i) {
                 const double got = elementAt(data, info.dtype, i), want = elementAt(ref, info.dtype, i);
                 if (std::isfinite(want)) maxRef = std::max(maxRef, std::fabs(want));
                 if (got == want) continue; // also equal infinities

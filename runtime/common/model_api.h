@@ -44,6 +44,15 @@ extern const LayerInfo kLayers[];
 const void* sampleInput(int index);
 const void* expectedOutput(int index);
 
+// Outputs whose length depends on the data (NonMaxSuppression, NonZero and what is gathered by
+// them) are planned at their upper bound: kOutputs[index].dims is that capacity, and the
+// output buffer holds the run's values in the first part of the data-dependent axis (rows of
+// the capacity layout). outputDims writes the dims of output `index` after the last forward()
+// (the capacity's for every other output); expectedOutputDims those of the embedded expected
+// output (the host reference on the sample input).
+void outputDims(int index, int64_t* dims);
+void expectedOutputDims(int index, int64_t* dims);
+
 // Packs weights and creates operators; false with a message on failure.
 bool init(int threads, char* error, size_t errorSize);
 void shutdown();

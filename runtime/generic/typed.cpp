@@ -643,4 +643,109 @@ void argExtreme(const void* x, ElemType t, const Shape& shape, int axis, bool is
         }
 }
 
+void gatherNDBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* indices, ElemType indexType,
+                const Shape& indexShape, int batchDims, void* out, const char* what) {
+    const int r = indexShape.rank;
+    const int64_t depth = indexShape.d[r - 1];
+    int64_t batches = 1, rowsPerBatch = 1, slice = 1, dataBatch = 1;
+    for (int d = 0; d < batchDims; ++d) batches *= indexShape.d[d];
+    for (int d = batchDims; d < r - 1; ++d) rowsPerBatch *= indexShape.d[d];
+    for (int d = batchDims + static_cast<int>(depth); d < dataShape.rank; ++d) slice *= dataShape.d[d];
+    for (int d = batchDims; d < dataShape.rank; ++d) dataBatch *= dataShape.d[d];
+    const size_t sliceBytes = static_cast<size_t>(slice) * elemBytes;
+    auto* dst = static_cast<unsigned char*>(out);
+    const auto* src = static_cast<const unsigned char*>(data);
+    for (int64_t b = 0; b < batches; ++b)
+        for (int64_t row = 0; row < rowsPerBatch; ++row) {
+            const int64_t first = (b * rowsPerBatch + row) * depth;
+            int64_t offset = 0;
+            for (int64_t k = 0; k < depth; ++k) {
+                const int64_t dim = dataShape.d[batchDims + k];
+                int64_t i = static_cast<int64_t>(elementAsDouble(indices, indexType, first + k));
+                if (i < -dim || i >= dim)
+                    throw std::out_of_range(std::string(what) + ": index " + std::to_string(i) + " outside [-" +
+                                            std::to_string(dim) + ", " + std::to_string(dim) + ")");
+                if (i < 0) i += dim;
+                offset = offset * dim + i;
+            }
+            std::memcpy(dst, src + static_cast<size_t>(b * dataBatch + offset * slice) * elemBytes, sliceBytes);
+            dst += sliceBytes;
+        }
+}
+
+namespace {
+
+struct Box {
+    double y1, x1, y2, x2;
+};
+
+// Intersection over union as the reference interpreter computes it (in double).
+double iou(const Box& a, const Box& b) {
+    const double areaA = (a.y2 - a.y1) * (a.x2 - a.x1), areaB = (b.y2 - b.y1) * (b.x2 - b.x1);
+    if (areaA <= 0 || areaB <= 0) return 0;
+    const double ih = std::max(0.0, std::min(a.y2, b.y2) - std::max(a.y1, b.y1));
+    const double iw = std::max(0.0, std::min(a.x2, b.x2) - std::max(a.x1, b.x1));
+    const double inter = ih * iw;
+    return inter / (areaA + areaB - inter);
+}
+
+} // namespace
+
+int64_t nonMaxSuppression(const float* boxes, const float* scores, int64_t batches, int64_t classes, int64_t n,
+                          int64_t maxPerClass, float iouThreshold, bool haveScoreThreshold, float scoreThreshold,
+                          bool centerPointBox, int64_t* selected, int64_t capacity) {
+    int64_t count = 0;
+    std::vector<Box> box(static_cast<size_t>(n));
+    std::vector<int64_t> order, kept;
+    for (int64_t b = 0; b < batches; ++b) {
+        for (int64_t i = 0; i < n; ++i) {
+            const float* p = boxes + (b * n + i) * 4;
+            const double p0 = p[0], p1 = p[1], p2 = p[2], p3 = p[3];
+            box[static_cast<size_t>(i)] =
+                centerPointBox ? Box{p1 - p3 / 2, p0 - p2 / 2, p1 + p3 / 2, p0 + p2 / 2}
+                               : Box{std::min(p0, p2), std::min(p1, p3), std::max(p0, p2), std::max(p1, p3)};
+        }
+        for (int64_t c = 0; c < classes; ++c) {
+            const float* sc = scores + (b * classes + c) * n;
+            order.clear();
+            for (int64_t i = 0; i < n; ++i)
+                if (!haveScoreThreshold || static_cast<double>(sc[i]) > static_cast<double>(scoreThreshold))
+                    order.push_back(i);
+            std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) { return sc[p] > sc[q]; });
+            kept.clear();
+            for (int64_t i : order) {
+                if (static_cast<int64_t>(kept.size()) >= maxPerClass) break;
+                bool keep = true;
+                for (int64_t j : kept)
+                    keep = keep && !(iou(box[static_cast<size_t>(i)], box[static_cast<size_t>(j)]) >
+                                     static_cast<double>(iouThreshold));
+                if (!keep) continue;
+                kept.push_back(i);
+                if (count >= capacity) throw std::runtime_error("NonMaxSuppression selects more boxes than planned");
+                selected[count * 3] = b, selected[count * 3 + 1] = c, selected[count * 3 + 2] = i;
+                ++count;
+            }
+        }
+    }
+    std::memset(selected + count * 3, 0, static_cast<size_t>((capacity - count) * 3) * sizeof(int64_t));
+    return count;
+}
+
+int64_t nonZero(const void* x, ElemType t, const Shape& shape, int64_t* out, int64_t capacity) {
+    const int64_t total = shape.count();
+    std::memset(out, 0, static_cast<size_t>(shape.rank * capacity) * sizeof(int64_t));
+    int64_t count = 0;
+    for (int64_t i = 0; i < total; ++i) {
+        if (elementAsDouble(x, t, i) == 0) continue;
+        if (count >= capacity) throw std::runtime_error("NonZero finds more elements than planned");
+        int64_t rest = i;
+        for (int d = shape.rank - 1; d >= 0; --d) {
+            out[d * capacity + count] = rest % shape.d[d];
+            rest /= shape.d[d];
+        }
+        ++count;
+    }
+    return count;
+}
+
 } // namespace embark::generic

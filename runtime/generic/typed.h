@@ -122,4 +122,29 @@ void gatherElementsBy(const void* data, size_t elemBytes, const Shape& dataShape
 // with `axis` removed (keepdims only changes the shape).
 void argExtreme(const void* x, ElemType t, const Shape& shape, int axis, bool isMax, bool selectLast, int64_t* out);
 
+// GatherND by run-time indices (int32 or int64, negative counting from the end) shaped
+// `indexShape` with `batchDims` leading batch dims: each index row of the last axis picks a
+// slice of data. Throws std::out_of_range naming `what` for an index outside [-dim, dim).
+void gatherNDBy(const void* data, size_t elemBytes, const Shape& dataShape, const void* indices, ElemType indexType,
+                const Shape& indexShape, int batchDims, void* out, const char* what);
+
+// Kernels whose output length depends on the data (NonMaxSuppression, NonZero). The export
+// plans such an output at its upper bound (its capacity); the kernel fills the first `count`
+// entries along the data-dependent axis, zeroes the rest (so that a Gather by these indices
+// downstream still reads in range) and returns `count`, which the generated code keeps and
+// reports as the output's actual length (model_api.h outputDims).
+
+// NonMaxSuppression on boxes [batches][n][4] and scores [batches][classes][n] (float32): per
+// batch and class, boxes above the score threshold (when given) by descending score, equal
+// scores keeping the lower index first, each kept unless its IoU with a kept box exceeds the
+// threshold, at most maxPerClass of them. Writes [count][3] int64 triples (batch, class, box)
+// into `selected`, which holds `capacity` triples. centerPointBox: boxes are [x, y, w, h].
+int64_t nonMaxSuppression(const float* boxes, const float* scores, int64_t batches, int64_t classes, int64_t n,
+                          int64_t maxPerClass, float iouThreshold, bool haveScoreThreshold, float scoreThreshold,
+                          bool centerPointBox, int64_t* selected, int64_t capacity);
+
+// NonZero of x (type t, shape `shape`): the indices of its non-zero elements in row-major
+// order, as [rank][capacity] int64 (the first `count` columns used).
+int64_t nonZero(const void* x, ElemType t, const Shape& shape, int64_t* out, int64_t capacity);
+
 } // namespace embark::generic

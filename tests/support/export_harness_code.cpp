@@ -33,6 +33,8 @@ struct Spec {
     void (*shutdown)() = nullptr;
     void (*forward)(const void* const*, void* const*) = nullptr;
     void (*forwardDump)(const void* const*, void* const*, DumpFn, void*) = nullptr;
+    void (*outputDims)(int, int64_t*) = nullptr;
+    void (*expectedOutputDims)(int, int64_t*) = nullptr;
 };
 
 struct ModelEntry { int index; Spec (*spec)(); };
@@ -93,6 +95,22 @@ bool writeFile(const std::string& path, const float* data, int64_t count) {
     return std::fclose(f) == 0 && ok;
 }
 
+// Moves a capacity-planned output's run values together (model_api.h outputDims): the first
+// dims[a] of cap[a] on the one axis a where they differ; returns the run's element count.
+int64_t compact(unsigned char* data, size_t elemBytes, int rank, const int64_t* cap, const int64_t* dims) {
+    int a = 0;
+    while (a < rank && cap[a] == dims[a]) ++a;
+    int64_t numel = 1;
+    for (int i = 0; i < rank; ++i) numel *= dims[i];
+    if (a == rank) return numel;
+    int64_t outer = 1, inner = 1;
+    for (int i = 0; i < a; ++i) outer *= cap[i];
+    for (int i = a + 1; i < rank; ++i) inner *= cap[i];
+    const size_t run = static_cast<size_t>(dims[a] * inner) * elemBytes, stride = static_cast<size_t>(cap[a] * inner) * elemBytes;
+    for (int64_t o = 0; o < outer; ++o) std::memmove(data + static_cast<size_t>(o) * run, data + static_cast<size_t>(o) * stride, run);
+    return numel;
+}
+
 struct DumpState { const Spec* spec; int model; std::string dir; };
 
 void dumpLayer(int layer, const float* data, void* user) {
@@ -142,8 +160,20 @@ void runModel(const Spec& s, int model, const std::string& outDir, const std::st
     s.forward(in.data(), out.data());
     for (int k = 0; k < s.numOutputs; ++k) {
         const Output& o = s.outputs[static_cast<size_t>(k)];
-        std::vector<float> got(static_cast<size_t>(o.numel)), ref(static_cast<size_t>(o.numel));
-        for (int64_t i = 0; i < o.numel; ++i) {
+        // A data-dependent length: the run's dims, compared with the expected output's.
+        int64_t dims[8] = {}, want[8] = {};
+        s.outputDims(k, dims);
+        s.expectedOutputDims(k, want);
+        const int64_t numel = compact(static_cast<unsigned char*>(out[static_cast<size_t>(k)]), dtypeBytes(o.dtype), o.rank, o.dims, dims);
+        if (!std::equal(dims, dims + o.rank, want)) {
+            std::printf("{\"type\":\"result\",\"model\":%d,\"ok\":false,\"message\":%s}\n", model,
+                        json(("output " + std::string(o.name) + " has shape " + dimsJson(o.rank, dims) + ", expected " + dimsJson(o.rank, want)).c_str()).c_str());
+            std::fflush(stdout);
+            s.shutdown();
+            return;
+        }
+        std::vector<float> got(static_cast<size_t>(numel)), ref(static_cast<size_t>(numel));
+        for (int64_t i = 0; i < numel; ++i) {
             got[static_cast<size_t>(i)] = elementAt(out[static_cast<size_t>(k)], o.dtype, i);
             ref[static_cast<size_t>(i)] = elementAt(s.expectedOutput(k), o.dtype, i);
         }
@@ -158,9 +188,9 @@ void runModel(const Spec& s, int model, const std::string& outDir, const std::st
         }
         // Written as float32 whatever the output's type (HarnessOutput::data).
         const std::string file = modelOut + "/output_" + std::to_string(k) + ".bin";
-        const bool written = writeFile(file, got.data(), o.numel);
+        const bool written = writeFile(file, got.data(), numel);
         std::printf("{\"type\":\"output\",\"model\":%d,\"index\":%d,\"name\":%s,\"shape\":%s,\"max_abs\":%s,\"max_ref\":%s,"
-                    "\"finite\":%s,\"file\":%s}\n", model, k, json(o.name).c_str(), dimsJson(o.rank, o.dims).c_str(),
+                    "\"finite\":%s,\"file\":%s}\n", model, k, json(o.name).c_str(), dimsJson(o.rank, dims).c_str(),
                     number(maxAbs).c_str(), number(maxRef).c_str(), finite ? "true" : "false",
                     written ? json(file.c_str()).c_str() : "null");
     }
@@ -213,6 +243,8 @@ const char* specFunction() {
     s.shutdown = M::shutdown;
     s.forward = M::forward;
     s.forwardDump = M::forwardDump;
+    s.outputDims = M::outputDims;
+    s.expectedOutputDims = M::expectedOutputDims;
     return s;
 }
 )";

@@ -269,7 +269,12 @@ bool isTypedNode(const ir::Node& n) {
         for (size_t i = 3; i < n.inputs().size(); ++i)
             if (n.input(i) && !n.input(i)->isConstant()) return false;
         return !n.input(1)->isConstant() || !n.input(2)->isConstant();
-    case OpKind::TopK: // int64 indices
+    case OpKind::GatherND: // by run-time indices
+        return !isQuantizedNode(n) && n.input(1) && !n.input(1)->isConstant();
+    case OpKind::NonMaxSuppression: // int64 triples, a data-dependent count of them
+    case OpKind::NonZero:
+    case OpKind::Unique: // refused below, naming why
+    case OpKind::TopK:   // int64 indices
     case OpKind::ArgMax:
     case OpKind::ArgMin: return !isQuantizedNode(n);
     case OpKind::Expand: // of a non-float tensor, to a constant shape
@@ -358,6 +363,77 @@ Status emitTopK(EmitContext& ctx, const ir::Node& n) {
     else // the indices nobody reads still need somewhere to go
         ctx.forward += "    { std::vector<int64_t> spare(" + std::to_string(values->shape.numel()) + ");\n      " +
                        call + "spare.data()); }\n";
+    return {};
+}
+
+// The count variable of a data-dependent output (dynamic_length.h), declared on first use.
+Expected<std::string> lengthVariable(EmitContext& ctx, const ir::Node& n) {
+    auto it = ctx.dynamic.find(n.output(0)->name);
+    if (it == ctx.dynamic.end())
+        return unsupported(Emitter::Portable, n,
+                           "a data-dependent output inside a control-flow body (exports plan such outputs at "
+                           "their upper bound in the main graph only)");
+    ctx.decls += "int64_t " + it->second.count + " = 0; // the run's length of '" + n.output(0)->name + "'\n";
+    return it->second.count;
+}
+
+// A scalar input's first element as a C++ expression of type `type` (constants inlined).
+std::string scalarOf(EmitContext& ctx, const ir::Value* v, const char* type) {
+    if (v->isConstant())
+        return v->dtype == DType::Float32 ? cppFloat(v->constant.at(0)) : std::to_string(v->constant.intAt(0));
+    return std::string("*static_cast<const ") + type + "*>(" + typedPtr(ctx, v) + ")";
+}
+
+// NonMaxSuppression: triples up to the planned capacity, the run's count kept.
+Status emitNonMaxSuppression(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *boxes = n.input(0), *scores = n.input(1), *y = n.output(0);
+    if (boxes->dtype != DType::Float32 || scores->dtype != DType::Float32 || y->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "NonMaxSuppression on other types than float32 boxes and scores");
+    if (ctx.isNhwc(boxes) || ctx.isNhwc(scores)) return unsupported(Emitter::Portable, n, "channels-last boxes");
+    Expected<std::string> len = lengthVariable(ctx, n);
+    if (!len) return len.error();
+    const ir::Value *maxBoxes = n.input(2), *iou = n.input(3), *score = n.input(4);
+    for (const ir::Value* v : {maxBoxes, iou, score})
+        if (v && (v->shape.numel() != 1 || v->dtype != (v == maxBoxes ? DType::Int64 : DType::Float32)))
+            return unsupported(Emitter::Portable, n, "input '" + v->name + "' that is not a single value");
+    const std::string maxExpr = maxBoxes ? scalarOf(ctx, maxBoxes, "int64_t") : "0";
+    ctx.forward += "    " + *len + " = embark::generic::nonMaxSuppression(" + ctx.ptr(boxes) + ", " + ctx.ptr(scores) +
+                   ", " + std::to_string(boxes->shape[0]) + ", " + std::to_string(scores->shape[1]) + ", " +
+                   std::to_string(boxes->shape[1]) + ", " + maxExpr + ", " +
+                   (iou ? scalarOf(ctx, iou, "float") : "0.f") + ", " + (score ? "true" : "false") + ", " +
+                   (score ? scalarOf(ctx, score, "float") : "0.f") + ", " +
+                   (n.attrInt("center_point_box", 0) ? "true" : "false") + ", static_cast<int64_t*>(" +
+                   typedPtr(ctx, y) + "), " + std::to_string(y->shape[0]) + ");\n";
+    return {};
+}
+
+// NonZero: [rank][capacity] indices, the run's count kept.
+Status emitNonZero(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x)) return unsupported(Emitter::Portable, n, "NonZero of channels-last data");
+    Expected<std::string> len = lengthVariable(ctx, n);
+    if (!len) return len.error();
+    ctx.forward += "    " + *len + " = embark::generic::nonZero(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) +
+                   ", " + shapeInit(x->shape) + ", static_cast<int64_t*>(" + typedPtr(ctx, y) + "), " +
+                   std::to_string(y->shape[1]) + ");\n";
+    return {};
+}
+
+// GatherND by run-time indices, in the model's layout.
+Status emitTypedGatherND(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *data = n.input(0), *idx = n.input(1), *y = n.output(0);
+    EMBARK_TRY(checkType(n, data, "data"));
+    if (idx->dtype != DType::Int64 && idx->dtype != DType::Int32)
+        return unsupported(Emitter::Portable, n, "GatherND indices of type " + std::string(ir::dtypeName(idx->dtype)));
+    if (ctx.isNhwc(data) || ctx.isNhwc(idx) || ctx.isNhwc(y))
+        return unsupported(Emitter::Portable, n, "a typed GatherND on channels-last data");
+    if (idx->shape.rank() == 0) return unsupported(Emitter::Portable, n, "scalar GatherND indices");
+    ctx.forward += "    embark::generic::gatherNDBy(" + typedPtr(ctx, data) + ", " +
+                   std::to_string(ir::dtypeSize(data->dtype)) + ", " + shapeInit(data->shape) + ", " +
+                   typedPtr(ctx, idx) + ", " + elemTypeExpr(idx->dtype) + ", " + shapeInit(idx->shape) + ", " +
+                   std::to_string(n.attrInt("batch_dims", 0)) + ", " + typedPtr(ctx, y) + ", " +
+                   cppString("node " + n.describe()) + ");\n";
     return {};
 }
 
@@ -480,6 +556,13 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::Gather: return emitTypedGather(ctx, n);
     case OpKind::Slice: return emitTypedSlice(ctx, n);
     case OpKind::TopK: return emitTopK(ctx, n);
+    case OpKind::NonMaxSuppression: return emitNonMaxSuppression(ctx, n);
+    case OpKind::NonZero: return emitNonZero(ctx, n);
+    case OpKind::Unique:
+        return unsupported(Emitter::Portable, n,
+                           "Unique (its outputs' lengths depend on the data; exports plan such a length at its upper "
+                           "bound for NonMaxSuppression and NonZero only)");
+    case OpKind::GatherND: return emitTypedGatherND(ctx, n);
     case OpKind::ArgMax:
     case OpKind::ArgMin: return emitArgExtreme(ctx, n);
     case OpKind::Expand: return emitTypedExpand(ctx, n);

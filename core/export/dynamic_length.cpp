@@ -1,0 +1,136 @@
+#include "dynamic_length.h"
+
+#include "reference/interpreter.h"
+
+#include <algorithm>
+
+namespace embark::exporter {
+namespace {
+
+using ir::OpKind;
+
+std::string valueName(const ir::Value* v) { return "'" + v->name + "'"; }
+
+Error refuse(const ir::Node& n, const std::string& what) {
+    return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": " + what);
+}
+
+// The capacity shape of a data-dependent output, or an error.
+Expected<ir::Shape> capacity(const ir::Node& n) {
+    if (n.op == OpKind::NonZero) {
+        const ir::Value* x = n.input(0);
+        if (!x || x->shape.rank() == 0) return refuse(n, "NonZero of a scalar is not exported");
+        return ir::Shape{static_cast<int64_t>(x->shape.rank()), x->shape.numel()};
+    }
+    const ir::Value *boxes = n.input(0), *scores = n.input(1), *maxBoxes = n.input(2);
+    if (!boxes || !scores || boxes->shape.rank() != 3 || scores->shape.rank() != 3)
+        return refuse(n, "boxes and scores must be [batch, boxes, 4] and [batch, classes, boxes]");
+    const int64_t count = boxes->shape[1];
+    int64_t perClass = count; // a bound computed at run time is capped by the boxes there are
+    if (!maxBoxes)
+        perClass = 0;
+    else if (maxBoxes->isConstant())
+        perClass = std::clamp<int64_t>(maxBoxes->constant.numel() ? maxBoxes->constant.intAt(0) : 0, 0, count);
+    return ir::Shape{boxes->shape[0] * scores->shape[1] * perClass, 3};
+}
+
+// Output axis of n holding the data-dependent length of its dynamic input(s), or an error.
+Expected<int> carriedAxis(const ir::Node& n, const DynamicLengths& dyn, std::string* count) {
+    std::vector<std::pair<size_t, const DynamicLength*>> in;
+    for (size_t i = 0; i < n.inputs().size(); ++i)
+        if (const ir::Value* v = n.input(i))
+            if (auto it = dyn.find(v->name); it != dyn.end()) in.push_back({i, &it->second});
+    const ir::Value* firstIn = n.input(in[0].first);
+    const auto bad = [&](const std::string& why) {
+        return refuse(n, "it reads " + valueName(firstIn) + ", whose length along axis " +
+                             std::to_string(in[0].second->axis) +
+                             " depends on the data (NonMaxSuppression, NonZero) and is planned at its upper bound " +
+                             firstIn->shape.str() + "; " + why +
+                             ". Exports carry such a length through element-wise ops, Cast, Identity, and Gather or "
+                             "GatherND by such indices; compute the rest after the model");
+    };
+    for (const auto& input : in)
+        if (input.second->count != in[0].second->count) return bad("it also reads another data-dependent length");
+    *count = in[0].second->count;
+    const ir::Value* y = n.output(0);
+    if (!y || n.outputs().size() != 1 || !n.subgraphs.empty()) return bad("this op does not keep rows apart");
+    const size_t outRank = y->shape.rank();
+    const ir::OpCategory cat = ir::opCategory(n.op);
+    if (n.op == OpKind::Cast || n.op == OpKind::Identity || cat == ir::OpCategory::Activation ||
+        (cat == ir::OpCategory::Elementwise && !ir::isFusedQuantized(n.op))) {
+        int axis = -1;
+        for (const auto& [i, d] : in) {
+            const int a = d->axis + static_cast<int>(outRank - n.input(i)->shape.rank());
+            if (axis >= 0 && a != axis) return bad("its inputs align their data-dependent axes differently");
+            axis = a;
+        }
+        for (size_t i = 0; i < n.inputs().size(); ++i) {
+            const ir::Value* v = n.input(i);
+            if (!v || dyn.count(v->name)) continue;
+            const int a = axis - static_cast<int>(outRank - v->shape.rank());
+            if (a >= 0 && v->shape[static_cast<size_t>(a)] != 1)
+                return bad("input " + valueName(v) + " is not broadcast along that axis");
+        }
+        return axis;
+    }
+    if (n.op == OpKind::Gather) {
+        const ir::Value *data = n.input(0), *idx = n.input(1);
+        if (in.size() != 1) return bad("both its data and its indices have a data-dependent length");
+        const int a = static_cast<int>(data->shape.normAxis(n.attrInt("axis", 0)));
+        if (in[0].first == 1) return a + in[0].second->axis;
+        const int d = in[0].second->axis;
+        if (d == a) return bad("it gathers along the data-dependent axis");
+        return d < a ? d : d + static_cast<int>(idx->shape.rank()) - 1;
+    }
+    if (n.op == OpKind::GatherND) {
+        const ir::Value* idx = n.input(1);
+        const int64_t batchDims = n.attrInt("batch_dims", 0);
+        if (in.size() != 1 || in[0].first != 1) return bad("only GatherND's indices may have a data-dependent length");
+        const int j = in[0].second->axis;
+        if (j < batchDims || j + 1 >= static_cast<int>(idx->shape.rank()))
+            return bad("GatherND's data-dependent axis must be a row of its indices");
+        return j;
+    }
+    return bad("this op does not keep rows apart");
+}
+
+} // namespace
+
+Expected<DynamicLengths> planDynamicLengths(ir::Graph& g) {
+    DynamicLengths dyn;
+    int sources = 0;
+    for (ir::Node* n : g.nodes()) {
+        const bool source = n->op == OpKind::NonMaxSuppression || n->op == OpKind::NonZero;
+        bool reads = false;
+        for (const ir::Value* v : n->inputs()) reads = reads || (v && dyn.count(v->name));
+        if (!source && !reads) continue;
+        ir::Value* y = n->output(0);
+        if (!y) continue;
+        if (source) {
+            bool allConstant = true;
+            for (const ir::Value* v : n->inputs()) allConstant = allConstant && (!v || v->isConstant());
+            if (allConstant) continue; // computed at export time, its length is known
+            if (reads) return refuse(*n, "it reads a value whose length depends on the data");
+            Expected<ir::Shape> cap = capacity(*n);
+            if (!cap) return cap.error();
+            y->shape = *cap;
+            dyn[y->name] = {"g_len_" + std::to_string(sources++), n->op == OpKind::NonZero ? 1 : 0};
+            continue;
+        }
+        std::string count;
+        Expected<int> axis = carriedAxis(*n, dyn, &count);
+        if (!axis) return axis.error();
+        // The output's capacity shape: the node run once on zeros of its inputs' shapes (a zero
+        // index reads in range).
+        std::vector<ir::Tensor> zeros;
+        for (const ir::Value* v : n->inputs())
+            zeros.push_back(!v ? ir::Tensor() : v->isConstant() ? v->constant : ir::Tensor(v->dtype, v->shape));
+        auto out = reference::evalNode(*n, zeros);
+        if (!out) return out.error();
+        y->shape = (*out)[0].shape();
+        dyn[y->name] = {count, *axis};
+    }
+    return dyn;
+}
+
+} // namespace embark::exporter

@@ -1,0 +1,30 @@
+// Outputs whose length depends on the data (NonMaxSuppression, NonZero) in an export, whose
+// shapes are fixed: such a value is planned at its upper bound (its capacity) and its actual
+// length along one axis is a count the kernel returns at run time.
+#pragma once
+
+#include "ir/error.h"
+#include "ir/graph.h"
+
+#include <map>
+#include <string>
+
+namespace embark::exporter {
+
+struct DynamicLength {
+    std::string count; // the generated C++ variable holding the run's length ("g_len_0")
+    int axis = 0;      // the axis whose length is data-dependent (the rest are fixed)
+};
+
+// value name -> its data-dependent axis and count
+using DynamicLengths = std::map<std::string, DynamicLength>;
+
+// Sets the output of every NonMaxSuppression (batches * classes * min(max_output_boxes, boxes)
+// triples) and NonZero (rank x numel) of g to its capacity and carries the count through the
+// nodes that keep rows apart (element-wise ops, Cast, Gather and GatherND by such indices,
+// Gather of such data along another axis), re-deriving their shapes. Any other reader of such
+// a value is refused (Unsupported, naming the node and the value), as is a NonMaxSuppression
+// whose max_output_boxes_per_class is computed at run time.
+Expected<DynamicLengths> planDynamicLengths(ir::Graph& g);
+
+} // namespace embark::exporter

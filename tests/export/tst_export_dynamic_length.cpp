@@ -1,0 +1,142 @@
+// Outputs whose length depends on the data, through the portable export on the host (issue
+// 31): a detector's post-processing (NonMaxSuppression -> output, NonMaxSuppression -> Gather
+// and GatherND of the kept boxes and scores) and NonZero. The export plans such a value at its
+// upper bound and the run reports its actual length (model_api.h outputDims); before, every
+// such model was refused ("its shape depends on input values"). Each model is exported, built
+// into one harness binary and run on its sample input; every output must have the reference
+// interpreter's shape, smaller than the capacity, and its values. A reader that does not keep
+// rows apart (a ReduceSum over the kept boxes) is refused naming the node.
+#include "embark_build_paths.h"
+#include "export/exporter.h"
+#include "reference/interpreter.h"
+#include "support/export_harness.h"
+#include "support/graph_builder.h"
+
+#include <QTest>
+
+using namespace embark;
+using ir::DType;
+using ir::OpKind;
+
+namespace {
+
+// Six boxes in corner format, two classes; boxes 0/1 and 3/4 overlap heavily.
+ir::Tensor sampleBoxes() {
+    return ir::Tensor::fromFloats({1, 6, 4}, {0.f, 0.f, 1.f, 1.f, 0.f,   0.05f, 1.f,   1.05f, 2.f, 2.f, 3.f, 3.f,
+                                              5.f, 5.f, 6.f, 6.f, 5.05f, 5.f,   6.05f, 6.f,   8.f, 8.f, 9.f, 9.f});
+}
+
+ir::Tensor sampleScores() {
+    return ir::Tensor::fromFloats({1, 2, 6},
+                                  {0.9f, 0.8f, 0.1f, 0.7f, 0.75f, 0.3f, 0.2f, 0.1f, 0.95f, 0.1f, 0.1f, 0.6f});
+}
+
+// NonMaxSuppression with its common layout: the triples, the kept boxes and their scores.
+ir::Graph detectionTail(bool reduceAfter) {
+    test::GraphBuilder b(reduceAfter ? "nms_reduced" : "nms_tail");
+    ir::Value* boxes = b.input("boxes", {1, 6, 4});
+    ir::Value* scores = b.input("scores", {1, 2, 6});
+    ir::Value* sel = b.op(
+        OpKind::NonMaxSuppression,
+        {boxes, scores, b.ints("max_boxes", {3}), b.floats("iou", {0.5f}), b.floats("min_score", {0.25f})}, {}, "nms");
+    ir::Value* boxIdx =
+        b.op(OpKind::Gather, {sel, b.constant("two", ir::Tensor::scalarInt64(2))}, {{"axis", int64_t{1}}}, "box_idx");
+    ir::Value* flat = b.op(OpKind::Squeeze, {boxes, b.ints("axis0", {0})}, {}, "flat_boxes");
+    ir::Value* kept = b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, "det_boxes");
+    if (reduceAfter) {
+        b.output(b.op(OpKind::ReduceSum, {kept, b.ints("axes", {0})}, {}, "box_sum"));
+        return b.build();
+    }
+    b.output(sel);
+    b.output(kept);
+    b.output(b.op(OpKind::GatherND, {scores, sel}, {}, "det_scores"));
+    return b.build();
+}
+
+// NonZero of a thresholded map: [rank, count] indices, the count on axis 1.
+ir::Graph nonZeroMap() {
+    test::GraphBuilder b("nonzero_map");
+    ir::Value* x = b.input("x", {3, 4});
+    ir::Value* hot = b.op(OpKind::Greater, {x, b.floats("half", {0.5f})}, {}, "hot");
+    b.output(b.op(OpKind::NonZero, {hot}, {}, "where_hot"));
+    return b.build();
+}
+
+} // namespace
+
+class TestExportDynamicLength : public QObject {
+    Q_OBJECT
+
+private slots:
+    void dataDependentOutputsHaveTheReferenceShapeAndValues() {
+        auto target = test::harnessTarget("host", false);
+        QVERIFY2(target, target ? "" : target.error().message.c_str());
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_dynamic_length");
+        struct Case {
+            std::string name;
+            ir::Graph graph;
+            std::map<std::string, ir::Tensor> inputs;
+        };
+        std::vector<Case> cases;
+        cases.push_back({"nms_tail", detectionTail(false), {{"boxes", sampleBoxes()}, {"scores", sampleScores()}}});
+        cases.push_back({"nonzero_map",
+                         nonZeroMap(),
+                         {{"x", ir::Tensor::fromFloats(
+                                    {3, 4}, {0.9f, 0.1f, 0.f, 0.7f, 0.2f, 0.2f, 0.6f, 0.f, 0.f, 0.f, 0.f, 1.f})}}});
+        std::vector<test::HarnessEntry> entries;
+        std::map<std::string, std::vector<ir::Tensor>> expected;
+        for (Case& c : cases) {
+            auto ref = reference::run(c.graph, c.inputs);
+            QVERIFY2(ref, ref ? "" : ref.error().message.c_str());
+            expected[c.name] = ref->outputs;
+            exporter::ExportOptions o = target->exportOptions;
+            o.library = "portable";
+            o.outDir = work + "/exports/" + QString::fromStdString(c.name);
+            o.sampleInputs = c.inputs;
+            auto r = exporter::exportModel(c.graph, o);
+            QVERIFY2(r, r ? "" : (c.name + ": " + r.error().message).c_str());
+            entries.push_back({c.name, r->dir});
+        }
+        // The reference keeps 5 of the 6 planned triples (class 0: boxes 0, 4, 5, at most 3;
+        // class 1: boxes 2, 5), so the run's count differs from the capacity.
+        QCOMPARE(expected["nms_tail"][0].shape(), ir::Shape({5, 3}));
+        QCOMPARE(expected["nonzero_map"][0].shape(), ir::Shape({2, 4}));
+        test::HarnessOptions ho = target->harness;
+        ho.workDir = work + "/harness";
+        auto results = test::runExportHarness(entries, ho);
+        QVERIFY2(results, results ? "" : results.error().message.c_str());
+        QCOMPARE(results->size(), entries.size());
+        for (const test::HarnessResult& r : *results) {
+            QVERIFY2(r.status == test::HarnessStatus::Ok, (r.id + ": " + r.message).c_str());
+            const std::vector<ir::Tensor>& want = expected[r.id];
+            QCOMPARE(r.outputs.size(), want.size());
+            for (size_t k = 0; k < want.size(); ++k) {
+                const test::HarnessOutput& out = r.outputs[k];
+                QVERIFY2(out.data.shape() == want[k].shape(),
+                         (r.id + " " + out.name + ": shape " + out.data.shape().str() + ", the reference's " +
+                          want[k].shape().str())
+                             .c_str());
+                for (int64_t i = 0; i < want[k].numel(); ++i)
+                    QVERIFY2(out.data.at(i) == want[k].at(i),
+                             (r.id + " " + out.name + ": element " + std::to_string(i)).c_str());
+            }
+        }
+    }
+
+    void aReaderThatMixesRowsIsRefusedNamingIt() {
+        exporter::ExportOptions o;
+        o.library = "portable";
+        o.outDir = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_dynamic_length/exports/refused");
+        o.force = true;
+        o.sampleInputs = {{"boxes", sampleBoxes()}, {"scores", sampleScores()}};
+        auto r = exporter::exportModel(detectionTail(true), o);
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, ErrorKind::Unsupported);
+        const std::string& m = r.error().message;
+        QVERIFY2(m.find("box_sum") != std::string::npos && m.find("depends on the data") != std::string::npos,
+                 m.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestExportDynamicLength)
+#include "tst_export_dynamic_length.moc"
