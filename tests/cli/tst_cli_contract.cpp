@@ -274,6 +274,9 @@ private slots:
         QTest::newRow("runs list --limit 0") << QStringList{"runs", "list", "--limit", "0"};
         QTest::newRow("bench --iterations 0") << QStringList{"bench", digits(), "--iterations", "0", "--db", "-"};
         QTest::newRow("compare --top x") << QStringList{"compare", digits(), digits(), "--top", "x"};
+        QTest::newRow("plan --threads-max -1") << QStringList{"plan", digits(), "--threads-max", "-1"};
+        QTest::newRow("export --threads-max abc")
+            << QStringList{"export", digits(), "-o", m_tmp.filePath("tm"), "--threads-max", "abc"};
         QTest::newRow("xnnpack build --jobs -1")
             << QStringList{"xnnpack", "build", "--arch", "riscv64", "--jobs", "-1"};
     }
@@ -289,6 +292,29 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--method percentile"), r.err.constData());
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("q.onnx")));
+        const CliResult bad = runCli({"quantize", digits(), "-o", m_tmp.filePath("q.onnx"), "--calib", digitsSet(0),
+                                      "--method", "percentile", "--percentile", "abc"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.startsWith("embark-cli: error: --percentile 'abc'") && bad.err.contains("(0, 100]"),
+                 bad.err.constData());
+    }
+
+    // quantize -o into a folder that does not exist yet creates it (as export -o does); -o
+    // naming a folder is refused before calibrating; compare's notes use the one prefix.
+    void quantizeOutputFolders() {
+        const QString out = m_tmp.filePath("fresh/sub/q.onnx");
+        const CliResult r = runCli({"quantize", digits(), "-o", out, "--calib", digitsSet(0)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFileInfo::exists(out));
+        const CliResult folder = runCli({"quantize", digits(), "-o", m_tmp.filePath("fresh"), "--calib", digitsSet(0)});
+        QCOMPARE(folder.code, 4);
+        QVERIFY2(folder.err.startsWith("embark-cli: error: -o ") && folder.err.contains("is a folder"),
+                 folder.err.constData());
+        QVERIFY(!folder.err.contains("calibrating"));
+        const CliResult cmp = runCli({"compare", digits(), out});
+        QVERIFY2(cmp.code == 0, cmp.err.constData());
+        for (const QByteArray& line : cmp.err.split('\n'))
+            QVERIFY2(line.isEmpty() || line.startsWith("embark-cli: "), line.constData());
     }
 
     // --- 8: a folder where a file is expected; test-set folders accepted everywhere -------
