@@ -342,6 +342,13 @@ private slots:
         const CliResult folder = runCli({"run", digits(), "--input", "image=" + m_tmp.path()});
         QCOMPARE(folder.code, 4);
         QVERIFY2(folder.err.contains("is a folder"), folder.err.constData());
+        // A tensor of another dtype or shape names the file, the input and what it needs.
+        const QString wrong = digitsSet(0) + "/output_0.pb";
+        const CliResult mismatch = runCli({"run", digits(), "--input", "image=" + wrong});
+        QCOMPARE(mismatch.code, 4);
+        QVERIFY2(mismatch.err.startsWith("embark-cli: error: --input image=" + wrong.toUtf8()) &&
+                     mismatch.err.contains("float32 1x10") && mismatch.err.contains("float32 1x1x16x16"),
+                 mismatch.err.constData());
         const CliResult bench =
             runCli({"bench", digits(), "--board", "host", "--input", m_tmp.filePath("none.pb"), "--db", "-"});
         QCOMPARE(bench.code, 4);
