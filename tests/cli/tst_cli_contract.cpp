@@ -377,6 +377,49 @@ private slots:
     }
 
     // --- 5 and 15: emulated times, and tables that size to their content -----------------
+    // Layers of a small model take well under a microsecond; their times read apart.
+    void subMicrosecondTimesReadApart() {
+        const QString db = m_tmp.filePath("small.sqlite");
+        {
+            auto store = store::RunStore::open(db);
+            QVERIFY(store);
+            store::RunRecord r;
+            r.fingerprint.modelPath = "/models/tiny.onnx";
+            r.fingerprint.boardId = "host";
+            r.fingerprint.kernelLibrary = "portable";
+            r.fingerprint.date = QDateTime::currentDateTimeUtc();
+            r.status = store::RunStatus::Ok;
+            for (int k = 0; k < 5; ++k) r.latencyNs.push_back(1500 + k * 100);
+            r.layers = {{"ln", "portable", 412.0}, {"softmax", "portable", 230.0}};
+            QVERIFY((*store)->addRun(r));
+        }
+        const CliResult show = runCli({"runs", "show", "1", "--db", db});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(show.out.contains("0.000412") && show.out.contains("0.000230") && show.out.contains("median 0.00170"),
+                 show.out.constData());
+    }
+
+    // runs report -o into a folder that does not exist yet creates it, as export -o does.
+    void reportIntoAFreshFolder() {
+        const QString db = m_tmp.filePath("report.sqlite");
+        {
+            auto store = store::RunStore::open(db);
+            QVERIFY(store);
+            store::RunRecord r;
+            r.fingerprint.modelPath = "/models/tiny.onnx";
+            r.fingerprint.boardId = "host";
+            r.fingerprint.kernelLibrary = "portable";
+            r.fingerprint.date = QDateTime::currentDateTimeUtc();
+            r.status = store::RunStatus::Ok;
+            r.latencyNs = {1000, 1100, 1200};
+            QVERIFY((*store)->addRun(r));
+        }
+        const QString out = m_tmp.filePath("reports/new/run1.html");
+        const CliResult r = runCli({"runs", "report", "1", "-o", out, "--db", db});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFileInfo(out).size() > 0);
+    }
+
     void storedRunsReadWithoutAmbiguity() {
         const QString db = m_tmp.filePath("tables.sqlite");
         {
