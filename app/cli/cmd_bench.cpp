@@ -256,6 +256,9 @@ int cmdBench(const QStringList& args, Io& io) {
     o.storePath = parser.value("db");
     auto shapes = shapeOverrides(parser);
     if (!shapes) return fail(io, shapes.error());
+    // Free input dimensions: from the test data beside the model, else a usage error with the
+    // --shape to pass, before anything runs (as every command that takes a model).
+    if (Status s = fixFreeDimensions(o.modelPath.toStdString(), *shapes); !s) return fail(io, s.error());
     o.shapeOverrides = *shapes;
     if (parser.isSet("tolerance") && !parser.isSet("expect")) return usage(io, "--tolerance applies to --expect only");
     auto tolerance = doubleOption(parser, "tolerance", 0, 1e30);

@@ -369,6 +369,28 @@ private slots:
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("no")));
     }
 
+    // bench of a model with a free input dimension: the same usage error as every command.
+    void benchOfAFreeDimensionIsUsage() {
+        ::onnx::ModelProto model;
+        QFile f(digits());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(model.ParseFromString(f.readAll().toStdString()));
+        auto* dim = model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+        dim->set_dim_param("batch");
+        const QString path = m_tmp.filePath("free/batch.onnx");
+        QVERIFY(QDir().mkpath(m_tmp.filePath("free")));
+        {
+            std::ofstream out(path.toStdString(), std::ios::binary);
+            QVERIFY(model.SerializeToOstream(&out));
+        }
+        for (const QString& runtime : {QString("export"), QString("onnxruntime")}) {
+            const CliResult r = runCli({"bench", path, "--runtime", runtime, "--db", "-"});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("--shape image=1x1x16x16"),
+                     r.err.constData());
+        }
+    }
+
     // --- 12: a --shape of the wrong rank is a usage error ---------------------------------
     void wrongRankShapeIsUsage() {
         const CliResult r = runCli({"inspect", digits(), "--shape", "image=1x1x16"});
