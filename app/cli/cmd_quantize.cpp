@@ -102,9 +102,9 @@ int cmdQuantize(const QStringList& args, Io& io) {
     bool targetGiven = false;
     for (const QString& name : parser.optionNames()) targetGiven = targetGiven || kTargetOptionNames.contains(name);
     if (QFileInfo(a.output).isDir())
-        return fail(io, makeError(ErrorKind::InvalidInput, "-o '" + a.output.toStdString() +
-                                                               "' is a folder; give the file to write, e.g. " +
-                                                               QDir(a.output).filePath("model_int8.onnx").toStdString()));
+        return fail(io, makeError(ErrorKind::InvalidInput,
+                                  "-o '" + a.output.toStdString() + "' is a folder; give the file to write, e.g. " +
+                                      QDir(a.output).filePath("model_int8.onnx").toStdString()));
     const QString& path = a.model;
     const QString method = QString::fromLatin1(passes::calibrationMethodName(a.calibration.method));
     auto graph = loadModel(path, parser);

@@ -146,8 +146,8 @@ Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, c
             return makeError(ErrorKind::InvalidInput,
                              "--input " + name + "=" + file.toStdString() + ": the file holds " +
                                  std::string(ir::dtypeName(t.dtype())) + " " + t.shape().str() + ", but input '" +
-                                 name + "' is " + std::string(ir::dtypeName(input->dtype)) + " " +
-                                 input->shape.str() + "; give a tensor of that dtype and shape");
+                                 name + "' is " + std::string(ir::dtypeName(input->dtype)) + " " + input->shape.str() +
+                                 "; give a tensor of that dtype and shape");
         inputs[name] = t;
     }
     return inputs;

@@ -375,7 +375,12 @@ private slots:
         QFile f(digits());
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(model.ParseFromString(f.readAll().toStdString()));
-        auto* dim = model.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+        auto* dim = model.mutable_graph()
+                        ->mutable_input(0)
+                        ->mutable_type()
+                        ->mutable_tensor_type()
+                        ->mutable_shape()
+                        ->mutable_dim(0);
         dim->set_dim_param("batch");
         const QString path = m_tmp.filePath("free/batch.onnx");
         QVERIFY(QDir().mkpath(m_tmp.filePath("free")));
