@@ -650,10 +650,14 @@ private slots:
             QVERIFY(QFile::copy(digitsSet(k == 0 ? 0 : 5) + "/output_0.pb",
                                 dir.filePath(QStringLiteral("test_data_set_%1/output_0.pb").arg(k))));
         }
+        // A set with inputs only has nothing to compare with, and says so.
+        QDir().mkpath(dir.filePath("test_data_set_2"));
+        QVERIFY(QFile::copy(digitsSet(2) + "/input_0.pb", dir.filePath("test_data_set_2/input_0.pb")));
         const CliResult mixed = runCli({"ort-test", dir.path()});
         QCOMPARE(mixed.code, 1);
         QVERIFY2(mixed.out.contains("test_data_set_0  passed") && mixed.out.contains("test_data_set_1  FAILED") &&
-                     mixed.out.contains("1 of 2"),
+                     mixed.out.contains("test_data_set_2  FAILED  the set has no output_K.pb") &&
+                     mixed.out.contains("1 of 3"),
                  mixed.out.constData());
         QVERIFY2(mixed.err.startsWith("embark-cli: error: "), mixed.err.constData());
     }
