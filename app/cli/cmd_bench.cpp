@@ -7,6 +7,7 @@
 #include "model_args.h"
 #include "run_json.h"
 #include "target_options.h"
+#include "text_table.h"
 
 #include "results/metrics.h"
 #include "results/run_exports.h"
@@ -50,7 +51,7 @@ void printOrt(const store::RunRecord& rec, QTextStream& out) {
     out << "  runtime  " << QString::fromStdString(rec.fingerprint.compiler) << ", ep " << x.value("ep").toString()
         << "\n";
     if (!l.isEmpty()) {
-        auto ms = [&](const char* k) { return QString::number(l.value(k).toDouble() / 1e6, 'f', 3); };
+        auto ms = [&](const char* k) { return msText(l.value(k).toDouble()); };
         out << "  onnxruntime  average " << ms("average_ns") << " ms  (min " << ms("min_ns") << ", max " << ms("max_ns")
             << ", p50 " << ms("p50_ns") << ", p90 " << ms("p90_ns") << ", p95 " << ms("p95_ns") << ", p99 "
             << ms("p99_ns") << " ms)";
@@ -255,6 +256,9 @@ int cmdBench(const QStringList& args, Io& io) {
     o.storePath = parser.value("db");
     auto shapes = shapeOverrides(parser);
     if (!shapes) return fail(io, shapes.error());
+    // Free input dimensions: from the test data beside the model, else a usage error with the
+    // --shape to pass, before anything runs (as every command that takes a model).
+    if (Status s = fixFreeDimensions(o.modelPath.toStdString(), *shapes); !s) return fail(io, s.error());
     o.shapeOverrides = *shapes;
     if (parser.isSet("tolerance") && !parser.isSet("expect")) return usage(io, "--tolerance applies to --expect only");
     auto tolerance = doubleOption(parser, "tolerance", 0, 1e30);
@@ -379,13 +383,13 @@ int cmdBench(const QStringList& args, Io& io) {
         if (l.count)
             io.out << QStringLiteral("  latency  median %1 ms  (min %2, mean %3, p90 %4, stdev %5; 95% CI of median "
                                      "%6..%7 ms; n=%8)\n")
-                          .arg(l.medianNs / 1e6, 0, 'f', 3)
-                          .arg(l.minNs / 1e6, 0, 'f', 3)
-                          .arg(l.meanNs / 1e6, 0, 'f', 3)
-                          .arg(l.p90Ns / 1e6, 0, 'f', 3)
-                          .arg(l.stdevNs / 1e6, 0, 'f', 3)
-                          .arg(l.ci95LowNs / 1e6, 0, 'f', 3)
-                          .arg(l.ci95HighNs / 1e6, 0, 'f', 3)
+                          .arg(msText(l.medianNs))
+                          .arg(msText(l.minNs))
+                          .arg(msText(l.meanNs))
+                          .arg(msText(l.p90Ns))
+                          .arg(msText(l.stdevNs))
+                          .arg(msText(l.ci95LowNs))
+                          .arg(msText(l.ci95HighNs))
                           .arg(l.count);
         if (l.count && isEmulatedBoard(QString::fromStdString(rec.fingerprint.boardId)))
             io.out << "  (emulated: " << QString::fromStdString(rec.fingerprint.boardId)
@@ -405,7 +409,7 @@ int cmdBench(const QStringList& args, Io& io) {
             for (size_t i = 0; i < std::min<size_t>(5, sorted.size()); ++i)
                 io.out << QStringLiteral("    %1  %2 ms  (%3)\n")
                               .arg(QString::fromStdString(sorted[i].node).leftJustified(40))
-                              .arg(sorted[i].ns / 1e6, 0, 'f', 3)
+                              .arg(msText(sorted[i].ns))
                               .arg(QString::fromStdString(sorted[i].lib));
         }
         if (r->firstDivergentLayer >= 0)

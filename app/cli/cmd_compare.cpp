@@ -53,7 +53,7 @@ int cmdCompare(const QStringList& args, Io& io) {
         inputs = std::move(*in);
     } else {
         inputs = randomInputs(*fp, seed);
-        io.err << "compare: no --input given: running on random values (floats in [0,1)) from --seed " << seed
+        io.err << "embark-cli: note: no --input given: running on random values (floats in [0,1)) from --seed " << seed
                << "; quantization error is only meaningful on real data\n";
     }
     auto diff = diffModels(*fp, *other, inputs, snrDrop);

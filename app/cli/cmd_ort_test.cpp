@@ -50,6 +50,13 @@ SetResult runSet(const QString& model, const QString& setDir, const QString& nod
         r.problem = QString::fromStdString(set.error().message);
         return r;
     }
+    if (set->outputs.empty()) {
+        r.ok = false;
+        r.problem = "the set has no output_K.pb to compare with: add the expected outputs (e.g. from "
+                    "'embark-cli run MODEL --input " +
+                    setDir + " --dump DIR')";
+        return r;
+    }
     QStringList args{jobs::ortRunnerScript(), model, "--iterations", "1", "--warmup", "0", "--out", r.name};
     for (const QString& f : QDir(setDir).entryList({"input_*.pb"}, QDir::Files, QDir::Name))
         args << "--input" << setDir + "/" + f;

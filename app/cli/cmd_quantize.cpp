@@ -15,6 +15,7 @@
 #include "onnx/writer.h"
 #include "passes/quantize_static.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -100,6 +101,10 @@ int cmdQuantize(const QStringList& args, Io& io) {
     if (!target) return fail(io, target.error());
     bool targetGiven = false;
     for (const QString& name : parser.optionNames()) targetGiven = targetGiven || kTargetOptionNames.contains(name);
+    if (QFileInfo(a.output).isDir())
+        return fail(io, makeError(ErrorKind::InvalidInput,
+                                  "-o '" + a.output.toStdString() + "' is a folder; give the file to write, e.g. " +
+                                      QDir(a.output).filePath("model_int8.onnx").toStdString()));
     const QString& path = a.model;
     const QString method = QString::fromLatin1(passes::calibrationMethodName(a.calibration.method));
     auto graph = loadModel(path, parser);
@@ -129,6 +134,10 @@ int cmdQuantize(const QStringList& args, Io& io) {
     if (interrupts.flag()->load())
         return fail(io, makeError(ErrorKind::External, "cancelled before writing; nothing written"));
     const QString& out = a.output;
+    // -o into a folder that does not exist yet creates it, as export -o and run --dump do.
+    if (const QString parent = QFileInfo(out).absolutePath(); !QDir().mkpath(parent))
+        return fail(io, makeError(ErrorKind::External, "-o '" + out.toStdString() + "': cannot create the folder '" +
+                                                           parent.toStdString() + "'; check its path and permissions"));
     if (Status s = onnx::writeModel(*graph, out.toStdString()); !s) return fail(io, s.error());
     // --report: the model as written, against the float model, on the first sample.
     std::optional<bench::LayerDiff> diff;

@@ -27,7 +27,7 @@ namespace {
 using namespace embark::store;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
-QString ms(double ns) { return QString::number(ns / 1e6, 'f', 3); }
+QString ms(double ns) { return msText(ns); }
 QString ns(double v) { return QString::number(v, 'f', 1); } // CSV: no exponent notation
 QString statusText(RunStatus s) { return QString::fromLatin1(runStatusName(s)); }
 

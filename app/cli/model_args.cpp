@@ -141,7 +141,14 @@ Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, c
         EMBARK_TRY(requireTensorFile("input", file));
         auto tensor = onnx::readTensorFile(file.toStdString(), input->dtype, input->shape);
         if (!tensor) return tensor.error();
-        inputs[name] = tensor->tensor;
+        const ir::Tensor& t = tensor->tensor;
+        if (t.dtype() != input->dtype || t.shape() != input->shape)
+            return makeError(ErrorKind::InvalidInput,
+                             "--input " + name + "=" + file.toStdString() + ": the file holds " +
+                                 std::string(ir::dtypeName(t.dtype())) + " " + t.shape().str() + ", but input '" +
+                                 name + "' is " + std::string(ir::dtypeName(input->dtype)) + " " + input->shape.str() +
+                                 "; give a tensor of that dtype and shape");
+        inputs[name] = t;
     }
     return inputs;
 }

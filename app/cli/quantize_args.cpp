@@ -83,7 +83,7 @@ int readQuantizeArgs(const QCommandLineParser& parser, Io& io, QuantizeArgs* a) 
     bool percentileOk = false;
     a->calibration.percentile = parser.value("percentile").toDouble(&percentileOk);
     if (!percentileOk || !(a->calibration.percentile > 0 && a->calibration.percentile <= 100))
-        return usage(io, "--percentile must be a number in (0, 100], e.g. 99.99");
+        return usage(io, "--percentile '" + parser.value("percentile") + "': give a number in (0, 100], e.g. 99.99");
     if (parser.isSet("percentile") && a->calibration.method != passes::CalibrationMethod::Percentile)
         return usage(io, "--percentile applies to --method percentile only (the method is " + parser.value("method") +
                              "): add --method percentile or leave --percentile out");

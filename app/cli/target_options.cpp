@@ -1,5 +1,7 @@
 #include "target_options.h"
 
+#include "model_args.h"
+
 namespace embark::cli {
 namespace {
 
@@ -66,9 +68,9 @@ Expected<jobs::TargetRequest> targetRequest(const QCommandLineParser& parser) {
     r.recipe = parser.value("recipe").toStdString();
     if (!exporter::parseConcatInPlace(parser.value("concat-in-place").toStdString(), &r.concatInPlace))
         return makeError(ErrorKind::Usage, "--concat-in-place must be auto, all or off");
-    bool ok = false;
-    r.threadsMax = parser.value("threads-max").toInt(&ok);
-    if (!ok || r.threadsMax < 0) return makeError(ErrorKind::Usage, "--threads-max must be a number >= 0");
+    auto threadsMax = intOption(parser, "threads-max", 0, 1024);
+    if (!threadsMax) return threadsMax.error();
+    r.threadsMax = static_cast<int>(*threadsMax);
     return r;
 }
 

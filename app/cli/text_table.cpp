@@ -1,8 +1,18 @@
 #include "text_table.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace embark::cli {
+
+QString msText(double ns) {
+    const double ms = ns / 1e6;
+    const double magnitude = std::abs(ms);
+    int decimals = 3;
+    if (magnitude > 0 && magnitude < 0.1)
+        decimals = std::min(6, static_cast<int>(std::ceil(-std::log10(magnitude))) + 2);
+    return QString::number(ms, 'f', decimals);
+}
 
 TextTable::TextTable(std::vector<Column> columns, QString indent)
     : m_columns(std::move(columns)), m_indent(std::move(indent)) {}

@@ -29,4 +29,8 @@ private:
     std::vector<QStringList> m_rows;
 };
 
+// A time in ns as milliseconds: three decimals, and below 0.1 ms three significant digits
+// (0.000412, never 0.000), so that small layers never read the same.
+QString msText(double ns);
+
 } // namespace embark::cli

@@ -2,6 +2,7 @@
 
 #include "run_comparison.h"
 
+#include <QDir>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStringList>
@@ -443,6 +444,11 @@ QString runReportHtml(const RunRecord& run, const RunRecord* against, const Repo
 }
 
 Status writeReport(const QString& path, const QString& html) {
+    // A folder that does not exist yet is created, as export -o does.
+    if (const QString parent = QFileInfo(path).absolutePath(); !QDir().mkpath(parent))
+        return makeError(
+            ErrorKind::External,
+            QStringLiteral("cannot write the report %1: cannot create the folder %2").arg(path, parent).toStdString());
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return makeError(ErrorKind::External,

@@ -274,6 +274,9 @@ private slots:
         QTest::newRow("runs list --limit 0") << QStringList{"runs", "list", "--limit", "0"};
         QTest::newRow("bench --iterations 0") << QStringList{"bench", digits(), "--iterations", "0", "--db", "-"};
         QTest::newRow("compare --top x") << QStringList{"compare", digits(), digits(), "--top", "x"};
+        QTest::newRow("plan --threads-max -1") << QStringList{"plan", digits(), "--threads-max", "-1"};
+        QTest::newRow("export --threads-max abc")
+            << QStringList{"export", digits(), "-o", m_tmp.filePath("tm"), "--threads-max", "abc"};
         QTest::newRow("xnnpack build --jobs -1")
             << QStringList{"xnnpack", "build", "--arch", "riscv64", "--jobs", "-1"};
     }
@@ -289,6 +292,29 @@ private slots:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--method percentile"), r.err.constData());
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("q.onnx")));
+        const CliResult bad = runCli({"quantize", digits(), "-o", m_tmp.filePath("q.onnx"), "--calib", digitsSet(0),
+                                      "--method", "percentile", "--percentile", "abc"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.startsWith("embark-cli: error: --percentile 'abc'") && bad.err.contains("(0, 100]"),
+                 bad.err.constData());
+    }
+
+    // quantize -o into a folder that does not exist yet creates it (as export -o does); -o
+    // naming a folder is refused before calibrating; compare's notes use the one prefix.
+    void quantizeOutputFolders() {
+        const QString out = m_tmp.filePath("fresh/sub/q.onnx");
+        const CliResult r = runCli({"quantize", digits(), "-o", out, "--calib", digitsSet(0)});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFileInfo::exists(out));
+        const CliResult folder = runCli({"quantize", digits(), "-o", m_tmp.filePath("fresh"), "--calib", digitsSet(0)});
+        QCOMPARE(folder.code, 4);
+        QVERIFY2(folder.err.startsWith("embark-cli: error: -o ") && folder.err.contains("is a folder"),
+                 folder.err.constData());
+        QVERIFY(!folder.err.contains("calibrating"));
+        const CliResult cmp = runCli({"compare", digits(), out});
+        QVERIFY2(cmp.code == 0, cmp.err.constData());
+        for (const QByteArray& line : cmp.err.split('\n'))
+            QVERIFY2(line.isEmpty() || line.startsWith("embark-cli: "), line.constData());
     }
 
     // --- 8: a folder where a file is expected; test-set folders accepted everywhere -------
@@ -316,6 +342,13 @@ private slots:
         const CliResult folder = runCli({"run", digits(), "--input", "image=" + m_tmp.path()});
         QCOMPARE(folder.code, 4);
         QVERIFY2(folder.err.contains("is a folder"), folder.err.constData());
+        // A tensor of another dtype or shape names the file, the input and what it needs.
+        const QString wrong = digitsSet(0) + "/output_0.pb";
+        const CliResult mismatch = runCli({"run", digits(), "--input", "image=" + wrong});
+        QCOMPARE(mismatch.code, 4);
+        QVERIFY2(mismatch.err.startsWith("embark-cli: error: --input image=" + wrong.toUtf8()) &&
+                     mismatch.err.contains("float32 1x10") && mismatch.err.contains("float32 1x1x16x16"),
+                 mismatch.err.constData());
         const CliResult bench =
             runCli({"bench", digits(), "--board", "host", "--input", m_tmp.filePath("none.pb"), "--db", "-"});
         QCOMPARE(bench.code, 4);
@@ -336,6 +369,33 @@ private slots:
         QVERIFY(!QFileInfo::exists(m_tmp.filePath("no")));
     }
 
+    // bench of a model with a free input dimension: the same usage error as every command.
+    void benchOfAFreeDimensionIsUsage() {
+        ::onnx::ModelProto model;
+        QFile f(digits());
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(model.ParseFromString(f.readAll().toStdString()));
+        auto* dim = model.mutable_graph()
+                        ->mutable_input(0)
+                        ->mutable_type()
+                        ->mutable_tensor_type()
+                        ->mutable_shape()
+                        ->mutable_dim(0);
+        dim->set_dim_param("batch");
+        const QString path = m_tmp.filePath("free/batch.onnx");
+        QVERIFY(QDir().mkpath(m_tmp.filePath("free")));
+        {
+            std::ofstream out(path.toStdString(), std::ios::binary);
+            QVERIFY(model.SerializeToOstream(&out));
+        }
+        for (const QString& runtime : {QString("export"), QString("onnxruntime")}) {
+            const CliResult r = runCli({"bench", path, "--runtime", runtime, "--db", "-"});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.err.startsWith("embark-cli: error: ") && r.err.contains("--shape image=1x1x16x16"),
+                     r.err.constData());
+        }
+    }
+
     // --- 12: a --shape of the wrong rank is a usage error ---------------------------------
     void wrongRankShapeIsUsage() {
         const CliResult r = runCli({"inspect", digits(), "--shape", "image=1x1x16"});
@@ -344,6 +404,49 @@ private slots:
     }
 
     // --- 5 and 15: emulated times, and tables that size to their content -----------------
+    // Layers of a small model take well under a microsecond; their times read apart.
+    void subMicrosecondTimesReadApart() {
+        const QString db = m_tmp.filePath("small.sqlite");
+        {
+            auto store = store::RunStore::open(db);
+            QVERIFY(store);
+            store::RunRecord r;
+            r.fingerprint.modelPath = "/models/tiny.onnx";
+            r.fingerprint.boardId = "host";
+            r.fingerprint.kernelLibrary = "portable";
+            r.fingerprint.date = QDateTime::currentDateTimeUtc();
+            r.status = store::RunStatus::Ok;
+            for (int k = 0; k < 5; ++k) r.latencyNs.push_back(1500 + k * 100);
+            r.layers = {{"ln", "portable", 412.0}, {"softmax", "portable", 230.0}};
+            QVERIFY((*store)->addRun(r));
+        }
+        const CliResult show = runCli({"runs", "show", "1", "--db", db});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(show.out.contains("0.000412") && show.out.contains("0.000230") && show.out.contains("median 0.00170"),
+                 show.out.constData());
+    }
+
+    // runs report -o into a folder that does not exist yet creates it, as export -o does.
+    void reportIntoAFreshFolder() {
+        const QString db = m_tmp.filePath("report.sqlite");
+        {
+            auto store = store::RunStore::open(db);
+            QVERIFY(store);
+            store::RunRecord r;
+            r.fingerprint.modelPath = "/models/tiny.onnx";
+            r.fingerprint.boardId = "host";
+            r.fingerprint.kernelLibrary = "portable";
+            r.fingerprint.date = QDateTime::currentDateTimeUtc();
+            r.status = store::RunStatus::Ok;
+            r.latencyNs = {1000, 1100, 1200};
+            QVERIFY((*store)->addRun(r));
+        }
+        const QString out = m_tmp.filePath("reports/new/run1.html");
+        const CliResult r = runCli({"runs", "report", "1", "-o", out, "--db", db});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(QFileInfo(out).size() > 0);
+    }
+
     void storedRunsReadWithoutAmbiguity() {
         const QString db = m_tmp.filePath("tables.sqlite");
         {
@@ -547,10 +650,14 @@ private slots:
             QVERIFY(QFile::copy(digitsSet(k == 0 ? 0 : 5) + "/output_0.pb",
                                 dir.filePath(QStringLiteral("test_data_set_%1/output_0.pb").arg(k))));
         }
+        // A set with inputs only has nothing to compare with, and says so.
+        QDir().mkpath(dir.filePath("test_data_set_2"));
+        QVERIFY(QFile::copy(digitsSet(2) + "/input_0.pb", dir.filePath("test_data_set_2/input_0.pb")));
         const CliResult mixed = runCli({"ort-test", dir.path()});
         QCOMPARE(mixed.code, 1);
         QVERIFY2(mixed.out.contains("test_data_set_0  passed") && mixed.out.contains("test_data_set_1  FAILED") &&
-                     mixed.out.contains("1 of 2"),
+                     mixed.out.contains("test_data_set_2  FAILED  the set has no output_K.pb") &&
+                     mixed.out.contains("1 of 3"),
                  mixed.out.constData());
         QVERIFY2(mixed.err.startsWith("embark-cli: error: "), mixed.err.constData());
     }
