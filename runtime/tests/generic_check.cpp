@@ -420,7 +420,7 @@ void check_arg_extreme() {
 
 // LSTM and GRU (both GRU forms) over sizes that leave remainders after the 16 lanes of the gates'
 // dot products, two batch rows, against the ONNX equations in double.
-void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name) {
+void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name, bool peepholeAndClip = false) {
     const int64_t S = 6, N = 2, I = 37, H = 45, G = kind == eg::RnnKind::Lstm ? 4 : 3;
     eg::RnnShape p;
     p.kind = kind;
@@ -429,6 +429,8 @@ void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name)
     p.input = I;
     p.hidden = H;
     p.linearBeforeReset = linearBeforeReset;
+    p.hasClip = peepholeAndClip;
+    p.clip = 0.7f;
     p.act[0][0] = {eg::RnnAct::Sigmoid, 0.f, 0.f};
     p.act[0][1] = {eg::RnnAct::Tanh, 0.f, 0.f};
     p.act[0][2] = {eg::RnnAct::Tanh, 0.f, 0.f};
@@ -436,8 +438,11 @@ void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name)
     const auto w = random_vector(static_cast<size_t>(G * H * I), 42);
     const auto r = random_vector(static_cast<size_t>(G * H * H), 43);
     const auto b = random_vector(static_cast<size_t>(2 * G * H), 44);
+    const auto peep = random_vector(static_cast<size_t>(3 * H), 45);
+    const float* P = peepholeAndClip ? peep.data() : nullptr;
+    auto clip = [&](double v) { return peepholeAndClip ? std::min(0.7, std::max(-0.7, v)) : v; };
     std::vector<float> y(static_cast<size_t>(S * N * H)), scratch(static_cast<size_t>(eg::rnnScratchFloats(p)));
-    eg::rnn(p, x.data(), w.data(), r.data(), b.data(), nullptr, nullptr, nullptr, nullptr, y.data(), nullptr, nullptr,
+    eg::rnn(p, x.data(), w.data(), r.data(), b.data(), nullptr, nullptr, nullptr, P, y.data(), nullptr, nullptr,
             scratch.data());
     auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
     std::vector<double> want(y.size());
@@ -458,9 +463,11 @@ void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name)
             std::vector<double> hn(static_cast<size_t>(H));
             for (int64_t j = 0; j < H; ++j) {
                 if (kind == eg::RnnKind::Lstm) {
-                    const double ig = sigmoid(wx[j] + rh[j]), og = sigmoid(wx[H + j] + rh[H + j]);
-                    const double fg = sigmoid(wx[2 * H + j] + rh[2 * H + j]);
-                    c[j] = fg * c[j] + ig * std::tanh(wx[3 * H + j] + rh[3 * H + j]);
+                    const double pi = P ? P[j] * c[j] : 0.0, pf = P ? P[2 * H + j] * c[j] : 0.0;
+                    const double ig = sigmoid(clip(wx[j] + rh[j] + pi));
+                    const double fg = sigmoid(clip(wx[2 * H + j] + rh[2 * H + j] + pf));
+                    c[j] = fg * c[j] + ig * std::tanh(clip(wx[3 * H + j] + rh[3 * H + j]));
+                    const double og = sigmoid(clip(wx[H + j] + rh[H + j] + (P ? P[H + j] * c[j] : 0.0)));
                     hn[j] = og * std::tanh(c[j]);
                 } else {
                     const double z = sigmoid(wx[j] + rh[j]);
@@ -506,6 +513,7 @@ int main() {
     check_recurrent(eg::RnnKind::Lstm, false, "lstm 37 -> 45, 6 steps, batch 2");
     check_recurrent(eg::RnnKind::Gru, false, "gru 37 -> 45, 6 steps, batch 2");
     check_recurrent(eg::RnnKind::Gru, true, "gru linear_before_reset 37 -> 45");
+    check_recurrent(eg::RnnKind::Lstm, false, "lstm peepholes, clip 0.7", true);
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }
