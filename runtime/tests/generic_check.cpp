@@ -1,7 +1,7 @@
 // A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
 // reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass,
-// Pad's precomputed edge columns, LSTM/GRU's lane dot products, each against a plain double loop written here. Exit 0
-// when every case is within 1e-5 (relative to the largest expected value).
+// Pad's precomputed edge columns, LSTM/GRU's gate updates over transposed weights, each against a plain double loop
+// written here. Exit 0 when every case is within 1e-5 (relative to the largest expected value).
 #include "generic.h"
 #include "recurrent.h"
 #include "typed.h"
@@ -418,8 +418,8 @@ void check_arg_extreme() {
 
 } // namespace
 
-// LSTM and GRU (both GRU forms) over sizes that leave remainders after the 16 lanes of the gates'
-// dot products, two batch rows, against the ONNX equations in double.
+// LSTM and GRU (both GRU forms) over sizes that leave vector remainders (37 inputs, 45 hidden),
+// two batch rows, against the ONNX equations in double.
 void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name, bool peepholeAndClip = false) {
     const int64_t S = 6, N = 2, I = 37, H = 45, G = kind == eg::RnnKind::Lstm ? 4 : 3;
     eg::RnnShape p;
