@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <vector>
 
 namespace embark::generic {
 namespace {
@@ -26,6 +25,21 @@ inline float activate(const RnnActivation& a, float x) {
     return x;
 }
 
+// a . b in 16 partial sums (a vector of them: one float sum is a chain of dependent adds that the
+// compiler may not reassociate into vector lanes), folded by halves.
+inline float dot(const float* __restrict a, const float* __restrict b, int64_t n) {
+    constexpr int kLanes = 16;
+    float lanes[kLanes] = {};
+    int64_t k = 0;
+    for (; k + kLanes <= n; k += kLanes)
+        for (int l = 0; l < kLanes; ++l) lanes[l] += a[k + l] * b[k + l];
+    float s = 0.f;
+    for (; k < n; ++k) s += a[k] * b[k];
+    for (int w = kLanes / 2; w > 0; w /= 2)
+        for (int l = 0; l < w; ++l) lanes[l] += lanes[l + w];
+    return s + lanes[0];
+}
+
 // v[0, n) = a(clip(v)) in place, clip only when `clip`: Sigmoid and Tanh (every default
 // activation) through vmath's branch-free functions, one loop each so that it vectorizes; the
 // others element by element.
@@ -43,17 +57,6 @@ void activateSpan(const RnnActivation& a, bool clip, float lim, float* __restric
         for (int64_t j = 0; j < n; ++j) v[j] = activate(a, v[j]);
         return;
     }
-}
-
-// y[0, n) += a * x[0, n) (a column of the transposed weights times one input value).
-inline void axpy(float* __restrict y, const float* __restrict x, float a, int64_t n) {
-    for (int64_t j = 0; j < n; ++j) y[j] += a * x[j];
-}
-
-// m [rows][cols] -> t [cols][rows].
-void transposeInto(const float* m, int64_t rows, int64_t cols, float* t) {
-    for (int64_t i = 0; i < rows; ++i)
-        for (int64_t k = 0; k < cols; ++k) t[k * rows + i] = m[i * cols + k];
 }
 
 int gatesOf(RnnKind k) { return k == RnnKind::Lstm ? 4 : k == RnnKind::Gru ? 3 : 1; }
@@ -82,15 +85,8 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
 
     for (int64_t dir = 0; dir < D; ++dir) {
         const bool backwards = dir == 1 || p.reverse;
-        // The weights transposed once per call, W to [I][G*H] and R to [H][G*H]: a step's gates are
-        // then I + H vector updates over all G*H rows (one weight row read contiguously per input
-        // value) instead of G*H dot products, each a horizontal sum.
-        thread_local std::vector<float> transposed;
-        transposed.resize(static_cast<size_t>(G * H * (I + H)));
-        float* Wt = transposed.data();
-        float* Rt = Wt + G * H * I;
-        transposeInto(w + dir * G * H * I, G * H, I, Wt);
-        transposeInto(r + dir * G * H * H, G * H, H, Rt);
+        const float* W = w + dir * G * H * I;
+        const float* R = r + dir * G * H * H;
         const float* Wb = b ? b + dir * 2 * G * H : nullptr;
         const float* Rb = Wb ? Wb + G * H : nullptr;
         const float* P = peep ? peep + dir * 3 * H : nullptr;
@@ -112,10 +108,11 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
                 const float* xt = xAt(t, n);
                 // Input part of every gate; the recurrent part too, except GRU's candidate.
                 const int64_t recurrentRows = p.kind == RnnKind::Gru ? 2 * H : G * H;
-                for (int64_t row = 0; row < G * H; ++row)
-                    gate[row] = (Wb ? Wb[row] : 0.f) + (Rb && row < recurrentRows ? Rb[row] : 0.f);
-                for (int64_t k = 0; k < I; ++k) axpy(gate, Wt + k * G * H, xt[k], G * H);
-                for (int64_t k = 0; k < H; ++k) axpy(gate, Rt + k * G * H, hPrev[k], recurrentRows);
+                for (int64_t row = 0; row < G * H; ++row) {
+                    float acc = dot(W + row * I, xt, I) + (Wb ? Wb[row] : 0.f);
+                    if (row < recurrentRows) acc += dot(R + row * H, hPrev, H) + (Rb ? Rb[row] : 0.f);
+                    gate[row] = acc;
+                }
                 if (p.kind == RnnKind::Rnn) {
                     std::memcpy(hNew, gate, sizeof(float) * static_cast<size_t>(H));
                     activateSpan(f, clip, lim, hNew, H);
@@ -125,12 +122,12 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
                     activateSpan(f, clip, lim, gate, H); // z
                     if (!p.linearBeforeReset)
                         for (int64_t k = 0; k < H; ++k) cNew[k] = reset[k] * hPrev[k]; // r (.) h, in cNew
-                    // The candidate's recurrent part R_h h (or R_h (r . h)), in hNew until hNew is computed.
-                    const float* v = p.linearBeforeReset ? hPrev : cNew;
-                    for (int64_t j = 0; j < H; ++j) hNew[j] = Rb ? Rb[2 * H + j] : 0.f;
-                    for (int64_t k = 0; k < H; ++k) axpy(hNew, Rt + k * G * H + 2 * H, v[k], H);
-                    for (int64_t j = 0; j < H; ++j)
-                        gate[2 * H + j] += p.linearBeforeReset ? reset[j] * hNew[j] : hNew[j];
+                    for (int64_t j = 0; j < H; ++j) {
+                        const float* Rh = R + (2 * H + j) * H;
+                        const float rb = Rb ? Rb[2 * H + j] : 0.f;
+                        gate[2 * H + j] +=
+                            p.linearBeforeReset ? reset[j] * (dot(Rh, hPrev, H) + rb) : dot(Rh, cNew, H) + rb;
+                    }
                     activateSpan(g, clip, lim, gate + 2 * H, H); // the candidate
                     for (int64_t j = 0; j < H; ++j) hNew[j] = (1.f - gate[j]) * gate[2 * H + j] + gate[j] * hPrev[j];
                 } else {
