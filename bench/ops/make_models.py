@@ -217,9 +217,14 @@ def make_grid():
     g.add("conv2d_dw7x7", "Depthwise 7x7 384, 14x14", conv(None, [1, 384, 14, 14], 384, 7, group=384))
     g.add("conv2d_dw3x3_d2", "Depthwise 3x3 dilation 2 256, 28x28", conv(None, [1, 256, 28, 28], 256, 3, dil=2, group=256))
     g.add("conv2d_dw_mult2", "Depthwise 3x3 multiplier 2 64->128, 28x28", conv(None, [1, 64, 28, 28], 128, 3, group=64))
+    g.add("conv2d_9x9_16", "Conv 9x9 16->16, 64x64", conv(None, [1, 16, 64, 64], 16, 9))
+    g.add("conv2d_3x3_512_7x7", "Conv 3x3 512->512, 7x7", conv(None, [1, 512, 7, 7], 512, 3))
+    g.add("conv2d_5x5_s4", "Conv 5x5 s4 32->64, 128x128", conv(None, [1, 32, 128, 128], 64, 5, 4))
+    g.add("conv2d_1x1_c3_large", "Conv 1x1 3->8, 256x256", conv(None, [1, 3, 256, 256], 8, 1))
     # ---- 3-D convolutions ----
     g.add("conv3d_3x3x3", "Conv3D 3x3x3 16->32, 8x28x28", conv(None, [1, 16, 8, 28, 28], 32, 3), True)
     g.add("conv3d_1x1x1", "Conv3D 1x1x1 64->64, 8x14x14", conv(None, [1, 64, 8, 14, 14], 64, 1))
+    g.add("conv3d_3x3x3_s2", "Conv3D 3x3x3 s2 16->16, 16x56x56", conv(None, [1, 16, 16, 56, 56], 16, 3, 2))
     # ---- ConvTranspose ----
     g.add("convt_2x2_s2", "ConvTranspose 2x2/2 64->32, 56x56", conv(None, [1, 64, 56, 56], 32, 2, 2, pad=0, transpose=True), True)
     g.add("convt_4x4_s2", "ConvTranspose 4x4/2 p1 64->32, 56x56", conv(None, [1, 64, 56, 56], 32, 4, 2, pad=1, transpose=True), True)
@@ -296,6 +301,10 @@ def make_grid():
                                          [("scale", np.ones([197, 768] if ax == 1 else [768], np.float32)),
                                           ("bias", np.zeros([197, 768] if ax == 1 else [768], np.float32))], None,
                                          dict(axis=ax)), [[4, 197, 768]]), ax == -1)
+    g.add("instancenorm", "InstanceNormalization 64ch 56x56",
+          op_model("InstanceNormalization", [[1, 64, 56, 56]],
+                   [("scale", lambda rng: rng.standard_normal([64]).astype(np.float32)),
+                    ("bias", lambda rng: rng.standard_normal([64]).astype(np.float32))]))
     # ---- data movement ----
     g.add("transpose_nhwc", "Transpose [1,64,112,112] perm (0,2,3,1)",
           op_model("Transpose", [[1, 64, 112, 112]], attrs=dict(perm=[0, 2, 3, 1])), True)
@@ -323,6 +332,23 @@ def make_grid():
     g.add("pad_reflect", "Pad reflect 3 [1,32,128,128]",
           op_model("Pad", [[1, 32, 128, 128]], [("pads", np.array([0, 0, 3, 3, 0, 0, 3, 3], np.int64))],
                    attrs=dict(mode="reflect")))
+    # ---- the ops of the model-coverage issue ----
+    g.add("lstm_t100_h128", "LSTM 100 steps, 64 -> 128 hidden",
+          lambda rng: (single("LSTM", [("x", [100, 1, 64])],
+                              [("w", rng_weights(rng, [1, 512, 64], 64)), ("r", rng_weights(rng, [1, 512, 128], 128)),
+                               ("b", (0.1 * rng.standard_normal([1, 1024])).astype(np.float32))], None,
+                              dict(hidden_size=128)), [[100, 1, 64]]))
+    g.add("gru_t100_h128", "GRU 100 steps, 64 -> 128 hidden",
+          lambda rng: (single("GRU", [("x", [100, 1, 64])],
+                              [("w", rng_weights(rng, [1, 384, 64], 64)), ("r", rng_weights(rng, [1, 384, 128], 128)),
+                               ("b", (0.1 * rng.standard_normal([1, 768])).astype(np.float32))], None,
+                              dict(hidden_size=128, linear_before_reset=1)), [[100, 1, 64]]))
+    g.add("einsum_attn", "Einsum bhid,bhjd->bhij [1,8,128,64] x2",
+          op_model("Einsum", [[1, 8, 128, 64], [1, 8, 128, 64]], attrs=dict(equation="bhid,bhjd->bhij")))
+    g.add("scatternd_rows", "ScatterND 256 rows into [4096,64]",
+          lambda rng: (single("ScatterND", [("x", [4096, 64])],
+                              [("idx", rng.permutation(4096)[:256].reshape(256, 1).astype(np.int64)),
+                               ("upd", rng.standard_normal([256, 64]).astype(np.float32))], None), [[4096, 64]]))
     # ---- whole models from outside the zoo ----
     g.add("model_seg_aspp", "Segmentation ASPP d6/12/18 + bilinear x8, 256x256", segmentation_aspp, True)
     g.add("model_audio_cnn", "Raw-audio 1-D CNN (M5-like), 16000 samples", audio_cnn, True)

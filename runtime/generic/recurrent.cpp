@@ -1,4 +1,5 @@
 #include "recurrent.h"
+#include "vmath.h" // the portable runtime's vectorizable sigmoid and tanh (an export has both folders)
 
 #include <algorithm>
 #include <cmath>
@@ -24,10 +25,38 @@ inline float activate(const RnnActivation& a, float x) {
     return x;
 }
 
-inline float dot(const float* a, const float* b, int64_t n) {
+// a . b in 16 partial sums (a vector of them: one float sum is a chain of dependent adds that the
+// compiler may not reassociate into vector lanes), folded by halves.
+inline float dot(const float* __restrict a, const float* __restrict b, int64_t n) {
+    constexpr int kLanes = 16;
+    float lanes[kLanes] = {};
+    int64_t k = 0;
+    for (; k + kLanes <= n; k += kLanes)
+        for (int l = 0; l < kLanes; ++l) lanes[l] += a[k + l] * b[k + l];
     float s = 0.f;
-    for (int64_t k = 0; k < n; ++k) s += a[k] * b[k];
-    return s;
+    for (; k < n; ++k) s += a[k] * b[k];
+    for (int w = kLanes / 2; w > 0; w /= 2)
+        for (int l = 0; l < w; ++l) lanes[l] += lanes[l + w];
+    return s + lanes[0];
+}
+
+// v[0, n) = a(clip(v)) in place, clip only when `clip`: Sigmoid and Tanh (every default
+// activation) through vmath's branch-free functions, one loop each so that it vectorizes; the
+// others element by element.
+void activateSpan(const RnnActivation& a, bool clip, float lim, float* __restrict v, int64_t n) {
+    if (clip)
+        for (int64_t j = 0; j < n; ++j) v[j] = std::min(lim, std::max(-lim, v[j]));
+    switch (a.kind) {
+    case RnnAct::Sigmoid:
+        for (int64_t j = 0; j < n; ++j) v[j] = embark::portable::vmath::sigmoid(v[j]);
+        return;
+    case RnnAct::Tanh:
+        for (int64_t j = 0; j < n; ++j) v[j] = embark::portable::vmath::tanh(v[j]);
+        return;
+    default:
+        for (int64_t j = 0; j < n; ++j) v[j] = activate(a, v[j]);
+        return;
+    }
 }
 
 int gatesOf(RnnKind k) { return k == RnnKind::Lstm ? 4 : k == RnnKind::Gru ? 3 : 1; }
@@ -48,7 +77,6 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
     if (y) std::memset(y, 0, sizeof(float) * static_cast<size_t>(S * D * N * H));
     const bool clip = p.hasClip;
     const float lim = p.clip;
-    auto clipped = [clip, lim](float v) { return clip ? std::min(lim, std::max(-lim, v)) : v; };
     auto xAt = [&](int64_t t, int64_t n) { return x + (p.batchFirst ? n * S + t : t * N + n) * I; };
     auto yAt = [&](int64_t t, int64_t dir, int64_t n) {
         return y + (p.batchFirst ? (n * S + t) * D + dir : (t * D + dir) * N + n) * H;
@@ -86,34 +114,42 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
                     gate[row] = acc;
                 }
                 if (p.kind == RnnKind::Rnn) {
-                    for (int64_t j = 0; j < H; ++j) hNew[j] = activate(f, clipped(gate[j]));
+                    std::memcpy(hNew, gate, sizeof(float) * static_cast<size_t>(H));
+                    activateSpan(f, clip, lim, hNew, H);
                 } else if (p.kind == RnnKind::Gru) {
-                    for (int64_t j = 0; j < H; ++j) reset[j] = activate(f, clipped(gate[H + j]));
+                    std::memcpy(reset, gate + H, sizeof(float) * static_cast<size_t>(H));
+                    activateSpan(f, clip, lim, reset, H);
+                    activateSpan(f, clip, lim, gate, H); // z
                     if (!p.linearBeforeReset)
                         for (int64_t k = 0; k < H; ++k) cNew[k] = reset[k] * hPrev[k]; // r (.) h, in cNew
                     for (int64_t j = 0; j < H; ++j) {
                         const float* Rh = R + (2 * H + j) * H;
                         const float rb = Rb ? Rb[2 * H + j] : 0.f;
-                        const float rec =
+                        gate[2 * H + j] +=
                             p.linearBeforeReset ? reset[j] * (dot(Rh, hPrev, H) + rb) : dot(Rh, cNew, H) + rb;
-                        const float z = activate(f, clipped(gate[j]));
-                        const float cand = activate(g, clipped(gate[2 * H + j] + rec));
-                        hNew[j] = (1.f - z) * cand + z * hPrev[j];
                     }
+                    activateSpan(g, clip, lim, gate + 2 * H, H); // the candidate
+                    for (int64_t j = 0; j < H; ++j) hNew[j] = (1.f - gate[j]) * gate[2 * H + j] + gate[j] * hPrev[j];
                 } else {
-                    for (int64_t j = 0; j < H; ++j) {
-                        float iPre = gate[j], oPre = gate[H + j], fPre = gate[2 * H + j];
-                        if (P) {
-                            iPre += P[j] * cPrev[j];
-                            fPre += P[2 * H + j] * cPrev[j];
+                    // Gates i, o, f, c at gate + 0, H, 2H, 3H; the peepholes read c before (i, f) and after (o).
+                    if (P)
+                        for (int64_t j = 0; j < H; ++j) {
+                            gate[j] += P[j] * cPrev[j];
+                            gate[2 * H + j] += P[2 * H + j] * cPrev[j];
                         }
-                        const float ig = activate(f, clipped(iPre));
-                        const float fg = p.inputForget ? 1.f - ig : activate(f, clipped(fPre));
-                        const float cc = activate(g, clipped(gate[3 * H + j]));
-                        cNew[j] = fg * cPrev[j] + ig * cc;
-                        if (P) oPre += P[H + j] * cNew[j];
-                        hNew[j] = activate(f, clipped(oPre)) * activate(h, cNew[j]);
+                    activateSpan(f, clip, lim, gate, H);
+                    if (!p.inputForget) activateSpan(f, clip, lim, gate + 2 * H, H);
+                    activateSpan(g, clip, lim, gate + 3 * H, H);
+                    for (int64_t j = 0; j < H; ++j) {
+                        const float fg = p.inputForget ? 1.f - gate[j] : gate[2 * H + j];
+                        cNew[j] = fg * cPrev[j] + gate[j] * gate[3 * H + j];
                     }
+                    if (P)
+                        for (int64_t j = 0; j < H; ++j) gate[H + j] += P[H + j] * cNew[j];
+                    activateSpan(f, clip, lim, gate + H, H);
+                    std::memcpy(hNew, cNew, sizeof(float) * static_cast<size_t>(H));
+                    activateSpan(h, false, lim, hNew, H);
+                    for (int64_t j = 0; j < H; ++j) hNew[j] *= gate[H + j];
                     std::memcpy(cPrev, cNew, sizeof(float) * static_cast<size_t>(H));
                 }
                 std::memcpy(hPrev, hNew, sizeof(float) * static_cast<size_t>(H));

@@ -490,6 +490,14 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
         detail::pack_depthwise(op, weights, bias);
         return op;
     }
+    if (shape.groups == shape.in_c && shape.groups > 1 && shape.out_c % shape.in_c == 0) {
+        // A channel multiplier: ONNX's [out_c][1][kh][kw] weights are those of a depthwise layer
+        // of out_c channels over the input with each channel repeated out_c / in_c times.
+        op.path = ConvPath::DepthwiseMultiplier;
+        op.zero = AlignedBuffer(static_cast<size_t>(shape.out_c));
+        detail::pack_depthwise(op, weights, bias);
+        return op;
+    }
     if (EMBARK_WINOGRAD && detail::winograd_applies(shape)) {
         op.path = ConvPath::Winograd;
         detail::pack_winograd(op, weights, bias);
@@ -557,7 +565,8 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
         run_gemm(static_cast<int64_t>(s.batch) * s.in_h * s.in_w, s.in_c, s.out_c, input, op.packed.data(),
                  op.bias_offset, output, op.out_pixel_stride(), op.act, pool);
         return;
-    case ConvPath::Depthwise: detail::run_depthwise(op, input, output, pool); return;
+    case ConvPath::Depthwise:
+    case ConvPath::DepthwiseMultiplier: detail::run_depthwise(op, input, output, pool); return;
     case ConvPath::Winograd: detail::run_winograd(op, input, output, pool); return;
     case ConvPath::Rows: {
         const float* rows_base = input;

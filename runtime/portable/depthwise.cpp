@@ -1,5 +1,7 @@
-// Depthwise convolution (one filter per channel, multiplier 1) in NHWC: per output pixel,
-// blocks of channels accumulate over the taps, which are compile-time for 3x3 and 5x5.
+// Depthwise convolution (one filter per channel) in NHWC: per output pixel, blocks of channels
+// accumulate over the taps, which are compile-time for 3x3 and 5x5. A channel multiplier m > 1
+// (ConvPath::DepthwiseMultiplier) runs the same kernels over the input with each channel repeated
+// m times: every kernel reads out_c channels per input pixel (out_c == in_c without a multiplier).
 #include "gemm_ukernel.h"
 #include "portable.h"
 
@@ -28,11 +30,11 @@ void build_depthwise_indirection(const Conv2D& op, const float* input) {
         for (int kx = 0; kx < s.kernel_w; ++kx) {
             const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
             columns[static_cast<size_t>(ox) * s.kernel_w + kx] =
-                ix >= 0 && ix < s.in_w ? static_cast<int64_t>(ix) * s.in_c : -1;
+                ix >= 0 && ix < s.in_w ? static_cast<int64_t>(ix) * s.out_c : -1;
         }
     const float* zero = op.zero.data();
     const float** entry = op.indirection.data();
-    const size_t row_floats = static_cast<size_t>(s.in_w) * s.in_c;
+    const size_t row_floats = static_cast<size_t>(s.in_w) * s.out_c;
     for (int n = 0; n < s.batch; ++n)
         for (int oy = 0; oy < op.out_h; ++oy)
             for (int ox = 0; ox < op.out_w; ++ox) {
@@ -261,7 +263,7 @@ template <int TAPS, Act kAct>
 [[gnu::noinline]] EMBARK_DEPTHWISE_TUNE void depthwise_pixels_rvv(const Conv2D& op, const float* const* indirection,
                                                                   int64_t begin, int64_t end, float* output,
                                                                   bool prefetch) {
-    const int channels = op.shape.in_c;
+    const int channels = op.shape.out_c;
     const int64_t out_stride = op.out_pixel_stride();
     const float* w = op.packed.data();
     const float* bias = w + op.bias_offset;
@@ -319,7 +321,7 @@ template <int TAPS, Act kAct>
 [[gnu::noinline]] EMBARK_VECTOR_MATH_ATTRS void depthwise_pixels_vec(const Conv2D& op, const float* const* indirection,
                                                                      int64_t begin, int64_t end, float* output,
                                                                      bool prefetch) {
-    const int channels = op.shape.in_c;
+    const int channels = op.shape.out_c;
     const int64_t out_stride = op.out_pixel_stride();
     const int taps = TAPS > 0 ? TAPS : op.shape.kernel_h * op.shape.kernel_w;
     const size_t block_floats = depthwise_vec_block_floats(taps);
@@ -430,23 +432,22 @@ template <int TAPS, int V, Act kAct>
     }
 }
 
-// With AVX-512 and 3x3 kernels: channels [c0, c0 + 16 V) of output pixels [begin, end) with the
-// block's 9 x V weight vectors and its bias held in registers across the pixels (V = 2: 18 + 2
-// of the 32 zmm). Pixel by pixel over all channels (depthwise_narrow_block), every FMA loaded
-// its weight vector beside its input vector: 19 loads per 9 FMAs, which a core that splits a
-// 512-bit load in two (AMD Zen 4) pays for; here a pixel loads its 9 input vectors only. Same FMAs in the same order as
-// depthwise_narrow_block (the same sums).
-template <int V, Act kAct>
-[[gnu::noinline]] void depthwise_3x3_block_x86(const float* const* indirection, int64_t begin, int64_t end,
-                                               const float* __restrict w, const float* __restrict bias, int channels,
-                                               int c0, float* output, int64_t out_stride, float lo, float hi,
-                                               bool prefetch) {
-    constexpr int kTaps = 9;
+// With AVX-512 and 3x3 or 5x5 kernels: channels [c0, c0 + 16 V) of output pixels [begin, end)
+// with the block's kTaps x V weight vectors and its bias held in registers across the pixels
+// (3x3 with V = 2: 18 + 2 of the 32 zmm; 5x5 with V = 1: 25 + 1). Pixel by pixel over all channels
+// (depthwise_narrow_block), every FMA loaded its weight vector beside its input vector: 19 loads per 9 FMAs, which a
+// core that splits a 512-bit load in two (AMD Zen 4) pays for; here a pixel loads its 9 input vectors only. Same FMAs
+// in the same order as depthwise_narrow_block (the same sums).
+template <int kTaps, int V, Act kAct>
+[[gnu::noinline]] void depthwise_block_x86(const float* const* indirection, int64_t begin, int64_t end,
+                                           const float* __restrict w, const float* __restrict bias, int channels,
+                                           int c0, float* output, int64_t out_stride, float lo, float hi,
+                                           bool prefetch) {
     Narrow wr[kTaps][V], br[V];
 #  pragma GCC unroll 4
     for (int j = 0; j < V; ++j) {
         br[j] = vload<Narrow>(bias + c0 + j * kNarrowChannels);
-#  pragma GCC unroll 9
+#  pragma GCC unroll 25
         for (int t = 0; t < kTaps; ++t)
             wr[t][j] = vload<Narrow>(w + static_cast<size_t>(t) * channels + c0 + j * kNarrowChannels);
     }
@@ -460,7 +461,7 @@ template <int V, Act kAct>
         Narrow acc[V];
 #  pragma GCC unroll 4
         for (int j = 0; j < V; ++j) acc[j] = br[j];
-#  pragma GCC unroll 9
+#  pragma GCC unroll 25
         for (int t = 0; t < kTaps; ++t) {
             const float* x = rows[t] + c0;
 #  pragma GCC unroll 4
@@ -479,7 +480,7 @@ template <int V, Act kAct>
 template <int TAPS, Act kAct>
 [[gnu::noinline]] void depthwise_pixels_x86(const Conv2D& op, const float* const* indirection, int64_t begin,
                                             int64_t end, float* output, bool prefetch) {
-    const int channels = op.shape.in_c;
+    const int channels = op.shape.out_c;
     const int64_t out_stride = op.out_pixel_stride();
     const int taps = TAPS > 0 ? TAPS : op.shape.kernel_h * op.shape.kernel_w;
     const float* w = op.packed.data();
@@ -488,20 +489,22 @@ template <int TAPS, Act kAct>
     const bool after = kAct == Act::None && op.act.kind != Act::None;
     constexpr int N = kNarrowChannels;
 #  if defined(__AVX512F__)
-    if constexpr (TAPS == 9) {
-        if (channels >= N) { // blocks of 32, then 16, the last 16 overlapping the block before
+    if constexpr (TAPS == 9 || TAPS == 25) {
+        // 3x3: blocks of 32, then 16; 5x5: blocks of 16. The last 16 overlap the block before.
+        constexpr int kWide = TAPS == 9 ? 2 : 1;
+        if (channels >= N) {
             int c0 = 0;
-            for (; c0 + 2 * N <= channels; c0 += 2 * N)
-                depthwise_3x3_block_x86<2, kAct>(indirection, begin, end, w, bias, channels, c0, output, out_stride, lo,
-                                                 hi, prefetch);
+            for (; c0 + kWide * N <= channels; c0 += kWide * N)
+                depthwise_block_x86<TAPS, kWide, kAct>(indirection, begin, end, w, bias, channels, c0, output,
+                                                       out_stride, lo, hi, prefetch);
             if (c0 + N <= channels) {
-                depthwise_3x3_block_x86<1, kAct>(indirection, begin, end, w, bias, channels, c0, output, out_stride, lo,
-                                                 hi, prefetch);
+                depthwise_block_x86<TAPS, 1, kAct>(indirection, begin, end, w, bias, channels, c0, output, out_stride,
+                                                   lo, hi, prefetch);
                 c0 += N;
             }
             if (c0 < channels)
-                depthwise_3x3_block_x86<1, kAct>(indirection, begin, end, w, bias, channels, channels - N, output,
-                                                 out_stride, lo, hi, prefetch);
+                depthwise_block_x86<TAPS, 1, kAct>(indirection, begin, end, w, bias, channels, channels - N, output,
+                                                   out_stride, lo, hi, prefetch);
             if (after)
                 for (int64_t p = begin; p < end; ++p)
                     apply_activation(op.act, output + p * out_stride, static_cast<size_t>(channels));
@@ -566,7 +569,7 @@ EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const
     depthwise_pixels_x86<TAPS>(op, indirection, begin, end, output, prefetch);
     return;
 #endif
-    const int channels = op.shape.in_c;
+    const int channels = op.shape.out_c;
     const int64_t out_stride = op.out_pixel_stride();
     const int taps = op.shape.kernel_h * op.shape.kernel_w;
     const float* w = op.packed.data();
@@ -591,7 +594,7 @@ EMBARK_DEPTHWISE_TUNE void depthwise_pixels(const Conv2D& op, const float* const
 } // namespace
 
 void pack_depthwise(Conv2D& op, const float* weights, const float* bias) {
-    const int channels = op.shape.in_c;
+    const int channels = op.shape.out_c;
     const int taps = op.shape.kernel_h * op.shape.kernel_w;
 #if EMBARK_DEPTHWISE_VEC
     // [block][bias, tap 0, ..., tap taps-1][kDepthwiseVecBlock], the last block zero-padded.
@@ -628,6 +631,28 @@ const float* const* depthwise_indirection(const Conv2D& op, const float* input) 
 }
 
 void run_depthwise(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    if (op.path == ConvPath::DepthwiseMultiplier) {
+        // Output channel c * m + j reads input channel c: the input with each channel repeated m
+        // times is a depthwise layer's input of out_c channels.
+        const int m = s.out_c / s.in_c;
+        const int64_t in_pixels = static_cast<int64_t>(s.batch) * s.in_h * s.in_w;
+        const size_t wide = static_cast<size_t>(in_pixels) * s.out_c;
+        if (op.padded.size() < wide) op.padded = AlignedBuffer(wide);
+        float* expanded = op.padded.data();
+        parallel_for(
+            pool, in_pixels,
+            [&](int64_t begin, int64_t end) {
+                for (int64_t p = begin; p < end; ++p) {
+                    const float* __restrict x = input + p * s.in_c;
+                    float* __restrict e = expanded + p * s.out_c;
+                    for (int c = 0; c < s.in_c; ++c)
+                        for (int j = 0; j < m; ++j) e[c * m + j] = x[c];
+                }
+            },
+            kFineParts);
+        input = expanded;
+    }
     depthwise_indirection(op, input);
     const int64_t pixels = static_cast<int64_t>(op.shape.batch) * op.out_h * op.out_w;
     const bool prefetch = pool && pool->threads() > 1;

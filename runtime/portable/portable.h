@@ -206,6 +206,9 @@ enum class ConvPath {
                 // out_c values, each added to the output pixel its tap reaches (col2im), copied
                 // when kernel == stride without pads (no overlap). The Transposed gather multiplies
                 // the zero taps too: (kernel / stride)^2 - 1 of every kernel_h * kernel_w
+    // groups == in_c > 1, out_c = m * in_c (m > 1): the input's channels repeated m times into
+    // `padded`, then the Depthwise kernels over out_c channels.
+    DepthwiseMultiplier,
 };
 
 struct Conv2D {

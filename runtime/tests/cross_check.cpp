@@ -318,6 +318,10 @@ int main() {
         check_conv("pointwise 24->144", {1, 6, 7, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Clamp, pool);
         check_conv("depthwise 3x3/2 96", {1, 9, 9, 96, 96, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 96}, ep::Act::Relu, pool);
         check_conv("depthwise 5x5 19", {1, 7, 8, 19, 19, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 19}, ep::Act::None, pool);
+        check_conv("depthwise multiplier 2 3x3 64->128", {1, 7, 9, 64, 128, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 64},
+                   ep::Act::Relu, pool);
+        check_conv("depthwise multiplier 3 5x5/2 batch 2 13->39", {2, 9, 8, 13, 39, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, 13},
+                   ep::Act::None, pool);
         // The RVV depthwise kernel's channel cases at VLEN 128 and 256: below one LMUL-1 vector,
         // each LMUL step down, whole LMUL-8 vectors, a recomputed last vector (144, 200), and
         // 25 taps in three passes with a remainder.

@@ -1,8 +1,9 @@
 // A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
-// reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass and
-// Pad's precomputed edge columns, each against a plain double loop written here. Exit 0 when every case is within 1e-5
-// (relative to the largest expected value).
+// reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass,
+// Pad's precomputed edge columns, LSTM/GRU's lane dot products and vectorized activations, each against a plain double
+// loop written here. Exit 0 when every case is within 1e-5 (relative to the largest expected value).
 #include "generic.h"
+#include "recurrent.h"
 #include "typed.h"
 
 #include <algorithm>
@@ -417,6 +418,77 @@ void check_arg_extreme() {
 
 } // namespace
 
+// LSTM and GRU (both GRU forms) over sizes that leave vector remainders (37 inputs, 45 hidden),
+// two batch rows, against the ONNX equations in double.
+void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name, bool peepholeAndClip = false) {
+    const int64_t S = 6, N = 2, I = 37, H = 45, G = kind == eg::RnnKind::Lstm ? 4 : 3;
+    eg::RnnShape p;
+    p.kind = kind;
+    p.seq = S;
+    p.batch = N;
+    p.input = I;
+    p.hidden = H;
+    p.linearBeforeReset = linearBeforeReset;
+    p.hasClip = peepholeAndClip;
+    p.clip = 0.7f;
+    p.act[0][0] = {eg::RnnAct::Sigmoid, 0.f, 0.f};
+    p.act[0][1] = {eg::RnnAct::Tanh, 0.f, 0.f};
+    p.act[0][2] = {eg::RnnAct::Tanh, 0.f, 0.f};
+    const auto x = random_vector(static_cast<size_t>(S * N * I), 41);
+    const auto w = random_vector(static_cast<size_t>(G * H * I), 42);
+    const auto r = random_vector(static_cast<size_t>(G * H * H), 43);
+    const auto b = random_vector(static_cast<size_t>(2 * G * H), 44);
+    const auto peep = random_vector(static_cast<size_t>(3 * H), 45);
+    const float* P = peepholeAndClip ? peep.data() : nullptr;
+    auto clip = [&](double v) { return peepholeAndClip ? std::min(0.7, std::max(-0.7, v)) : v; };
+    std::vector<float> y(static_cast<size_t>(S * N * H)), scratch(static_cast<size_t>(eg::rnnScratchFloats(p)));
+    eg::rnn(p, x.data(), w.data(), r.data(), b.data(), nullptr, nullptr, nullptr, P, y.data(), nullptr, nullptr,
+            scratch.data());
+    auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+    std::vector<double> want(y.size());
+    for (int64_t n = 0; n < N; ++n) {
+        std::vector<double> h(static_cast<size_t>(H), 0.0), c(static_cast<size_t>(H), 0.0);
+        for (int64_t t = 0; t < S; ++t) {
+            const float* xt = x.data() + (t * N + n) * I;
+            // wx[row] = W x + Wb, rh[row] = R h + Rb (GRU's candidate rows: R (r . h) below when not linear before
+            // reset)
+            std::vector<double> wx(static_cast<size_t>(G * H)), rh(static_cast<size_t>(G * H));
+            for (int64_t row = 0; row < G * H; ++row) {
+                double a = b[row], q = b[G * H + row];
+                for (int64_t k = 0; k < I; ++k) a += double(w[row * I + k]) * xt[k];
+                for (int64_t k = 0; k < H; ++k) q += double(r[row * H + k]) * h[k];
+                wx[row] = a;
+                rh[row] = q;
+            }
+            std::vector<double> hn(static_cast<size_t>(H));
+            for (int64_t j = 0; j < H; ++j) {
+                if (kind == eg::RnnKind::Lstm) {
+                    const double pi = P ? P[j] * c[j] : 0.0, pf = P ? P[2 * H + j] * c[j] : 0.0;
+                    const double ig = sigmoid(clip(wx[j] + rh[j] + pi));
+                    const double fg = sigmoid(clip(wx[2 * H + j] + rh[2 * H + j] + pf));
+                    c[j] = fg * c[j] + ig * std::tanh(clip(wx[3 * H + j] + rh[3 * H + j]));
+                    const double og = sigmoid(clip(wx[H + j] + rh[H + j] + (P ? P[H + j] * c[j] : 0.0)));
+                    hn[j] = og * std::tanh(c[j]);
+                } else {
+                    const double z = sigmoid(wx[j] + rh[j]);
+                    double rec;
+                    if (linearBeforeReset) {
+                        rec = sigmoid(wx[H + j] + rh[H + j]) * rh[2 * H + j];
+                    } else {
+                        rec = b[G * H + 2 * H + j];
+                        for (int64_t k = 0; k < H; ++k)
+                            rec += double(r[(2 * H + j) * H + k]) * sigmoid(wx[H + k] + rh[H + k]) * h[k];
+                    }
+                    hn[j] = (1 - z) * std::tanh(wx[2 * H + j] + rec) + z * h[j];
+                }
+            }
+            h = hn;
+            for (int64_t j = 0; j < H; ++j) want[static_cast<size_t>((t * N + n) * H + j)] = h[j];
+        }
+    }
+    report(name, relative_error(y, want));
+}
+
 int main() {
     check_reduce_blocks();
     check_layer_norm();
@@ -438,6 +510,10 @@ int main() {
     check_max_pool_indices();
     check_typed_data_moves();
     check_arg_extreme();
+    check_recurrent(eg::RnnKind::Lstm, false, "lstm 37 -> 45, 6 steps, batch 2");
+    check_recurrent(eg::RnnKind::Gru, false, "gru 37 -> 45, 6 steps, batch 2");
+    check_recurrent(eg::RnnKind::Gru, true, "gru linear_before_reset 37 -> 45");
+    check_recurrent(eg::RnnKind::Lstm, false, "lstm peepholes, clip 0.7", true);
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -328,8 +328,12 @@ private slots:
                 P::Depthwise);
         convRow("depthwise batch 2 3x3 32", {2, 6, 5, 32, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 32}, A::Sigmoid,
                 P::Depthwise);
-        convRow("depthwise multiplier 2 (grouped)", {1, 6, 6, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None,
-                P::Indirect);
+        convRow("depthwise multiplier 2", {1, 6, 6, 4, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}, A::None,
+                P::DepthwiseMultiplier);
+        convRow("depthwise multiplier 3 5x5 s2 batch 2", {2, 9, 8, 24, 72, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, 24}, A::Relu,
+                P::DepthwiseMultiplier);
+        convRow("depthwise multiplier 4 1x1 generic taps 7", {1, 5, 6, 7, 28, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 7},
+                A::Clamp, P::DepthwiseMultiplier);
     }
 
     void conv2d() {
