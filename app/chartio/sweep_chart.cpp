@@ -44,22 +44,23 @@ void paintSweepChart(QPainter& p, const QSize& size, const jobs::SweepResult& sw
     p.setFont(bold);
     p.setPen(text);
     p.drawText(QRect(12, 8, size.width() - 24, 22), Qt::AlignLeft | Qt::AlignVCenter,
-               QStringLiteral("Sweep %1: median latency (95%% interval) and accuracy against the host reference")
+               QStringLiteral("Sweep %1: median latency (95% interval) and accuracy against the host reference")
                    .arg(sweep.sweepId));
     p.setFont(font);
-    const int barLeft = kLabel + 20, barRight = size.width() - kAccuracy - 20;
+    const int accuracyX = size.width() - kAccuracy, barLeft = kLabel + 20, barRight = accuracyX - 130;
     double maxNs = 0;
     for (const jobs::SweepCell& c : sweep.cells)
         if (c.state == jobs::SweepCell::State::Ok) maxNs = std::max({maxNs, c.medianNs, c.ci95HighNs});
     const auto x = [&](double ns) { return barLeft + (maxNs > 0 ? (barRight - barLeft) * ns / maxNs : 0.0); };
     p.drawText(QRect(barLeft, kTop - 22, barRight - barLeft, 18), Qt::AlignLeft, QStringLiteral("latency (ms)"));
-    p.drawText(QRect(barRight + 20, kTop - 22, kAccuracy, 18), Qt::AlignLeft,
-               QStringLiteral("accuracy: max_rel, cosine"));
+    p.drawText(QRect(accuracyX, kTop - 22, kAccuracy, 18), Qt::AlignLeft, QStringLiteral("accuracy: max_rel, cosine"));
     const int rows = static_cast<int>(sweep.cells.size());
     p.setPen(grid);
     for (int k = 0; k <= 4 && maxNs > 0; ++k) {
         const double gx = x(maxNs * k / 4);
+        p.setPen(grid);
         p.drawLine(QPointF(gx, kTop), QPointF(gx, kTop + rows * kRow));
+        p.setPen(text);
         p.drawText(QRectF(gx - 40, kTop + rows * kRow + 2, 80, 16), Qt::AlignHCenter,
                    QString::number(maxNs * k / 4 / 1e6, 'g', 3));
     }
@@ -73,10 +74,10 @@ void paintSweepChart(QPainter& p, const QSize& size, const jobs::SweepResult& sw
         p.setFont(font);
         if (c.state != jobs::SweepCell::State::Ok) {
             p.setPen(bad);
-            p.drawText(QRect(barLeft, y, barRight - barLeft + kAccuracy, kRow), Qt::AlignLeft | Qt::AlignVCenter,
+            p.drawText(QRect(barLeft, y, accuracyX + kAccuracy - barLeft, kRow), Qt::AlignLeft | Qt::AlignVCenter,
                        p.fontMetrics().elidedText(QString::fromLatin1(jobs::sweepCellStateName(c.state)) + ": " +
                                                       QString::fromStdString(c.message),
-                                                  Qt::ElideRight, barRight - barLeft + kAccuracy));
+                                                  Qt::ElideRight, accuracyX + kAccuracy - barLeft));
             continue;
         }
         const QRectF r(barLeft, y + 5, std::max(1.0, x(c.medianNs) - barLeft), kRow - 10);
@@ -91,11 +92,12 @@ void paintSweepChart(QPainter& p, const QSize& size, const jobs::SweepResult& sw
         p.setPen(text);
         const QString value =
             QString::number(c.medianNs / 1e6, 'f', 3) + (c.bestOnBoard ? QStringLiteral(" ms (best)") : " ms");
-        p.drawText(QRectF(r.right() + 6, y, 140, kRow), Qt::AlignLeft | Qt::AlignVCenter, value);
+        const double valueX = std::max(r.right(), c.ci95HighNs > c.ci95LowNs ? x(c.ci95HighNs) : 0.0) + 6;
+        p.drawText(QRectF(valueX, y, 140, kRow), Qt::AlignLeft | Qt::AlignVCenter, value);
         const QString accuracy = c.maxRel >= 0 ? QStringLiteral("%1, %2").arg(QString::number(c.maxRel, 'g', 3),
                                                                               QString::number(c.cosine, 'f', 6))
                                                : QStringLiteral("-");
-        p.drawText(QRect(barRight + 20, y, kAccuracy, kRow), Qt::AlignLeft | Qt::AlignVCenter, accuracy);
+        p.drawText(QRect(accuracyX, y, kAccuracy, kRow), Qt::AlignLeft | Qt::AlignVCenter, accuracy);
     }
     const int ly = kTop + rows * kRow + 20;
     p.fillRect(QRect(12, ly + 4, 12, 12), best);
