@@ -22,8 +22,7 @@ void messageHandler(QtMsgType type, const QMessageLogContext& context, const QSt
         (message.startsWith(QLatin1String("libpng ")) || message.startsWith(QLatin1String("libjpeg"))))
         return;
     // The offscreen QGuiApplication of --chart notes that no session runtime folder is set.
-    if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set")))
-        return;
+    if (type == QtWarningMsg && message.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
     g_defaultHandler(type, context, message);
 }
 

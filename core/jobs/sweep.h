@@ -33,9 +33,9 @@ struct SweepCell {
     bool quantized = false; // the int8 (QDQ) model the sweep made from `model`
     State state = State::Pending;
     std::string message;
-    int64_t runId = 0;        // the stored run, 0 when none
-    double medianNs = 0;      // latency median
-    double ci95LowNs = 0;     // its 95% confidence interval
+    int64_t runId = 0;    // the stored run, 0 when none
+    double medianNs = 0;  // latency median
+    double ci95LowNs = 0; // its 95% confidence interval
     double ci95HighNs = 0;
     double maxRel = -1;       // worst output max_rel against the host reference, -1 unknown
     double cosine = -1;       // worst output cosine
