@@ -1,10 +1,12 @@
 // `embark-cli runs list|show ID|compare A B|delete ID [--csv|--json] [--db FILE]`: the run
 // history kept by core/store, with totals (medians and 95% intervals) and per-layer deltas;
+// `runs compare --sweep ID [--chart FILE]`: a sweep's runs as its table and chart;
 // `runs report ID [--against ID] -o FILE.html`: one self-contained HTML report.
 #include "commands.h"
 #include "layer_report.h"
 #include "model_args.h"
 #include "run_json.h"
+#include "sweep_report.h"
 
 #include "export/kernel_libraries.h"
 #include "store/run_report.h"
@@ -246,6 +248,19 @@ int compare(RunStore& store, int64_t a, int64_t b, const QCommandLineParser& p, 
     return 0;
 }
 
+// runs compare --sweep ID: the sweep's table again from the store, and its chart.
+int compareSweep(RunStore& store, const QCommandLineParser& p, Io& io) {
+    auto sweep = jobs::loadSweep(store, p.value("sweep"));
+    if (!sweep) return fail(io, sweep.error());
+    if (p.isSet("json"))
+        io.out << QJsonDocument(sweepJson(*sweep)).toJson(QJsonDocument::Indented);
+    else
+        printSweepTable(*sweep, io);
+    if (p.isSet("chart"))
+        if (Status s = writeSweepChartFile(*sweep, p.value("chart"), io); !s) return fail(io, s.error());
+    return 0;
+}
+
 Expected<int64_t> runId(const QString& s) {
     bool ok = false;
     const qint64 id = s.toLongLong(&ok);
@@ -305,16 +320,20 @@ int cmdRuns(const QStringList& args, Io& io) {
     parser.addOption({"against", "report: compare with this run (the baseline).", "ID"});
     parser.addOption({{"o", "output"}, "report: the HTML file to write.", "FILE"});
     parser.addOption({"top", "report: rows of the per-layer tables (default 25).", "N"});
+    parser.addOption(
+        {"sweep", "compare: every run of this sweep as one table, the best library per board marked.", "ID"});
+    parser.addOption({"chart", "compare --sweep: also draw it as FILE.png, FILE.svg or FILE.pdf.", "FILE"});
     parser.addOption({"json", "Print JSON."});
     parser.addOption({"csv", "Print CSV."});
-    const QString synopsis =
-        "runs list|show ID|compare A B|report ID [--against ID] -o FILE.html|delete ID [--csv|--json] [--db FILE]";
+    const QString synopsis = "runs list|show ID|compare A B|compare --sweep ID [--chart FILE]|report ID [--against "
+                             "ID] -o FILE.html|delete ID [--csv|--json] [--db FILE]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 3); rc >= 0) return rc;
     if (parser.isSet("json") && parser.isSet("csv")) return usage(io, "--json and --csv exclude each other");
 
     const QStringList pos = parser.positionalArguments();
     const QString action = pos.first();
-    const int wanted = action == "list"                                                 ? 1
+    const bool sweep = action == "compare" && parser.isSet("sweep");
+    const int wanted = action == "list" || sweep                                        ? 1
                        : action == "compare"                                            ? 3
                        : (action == "show" || action == "delete" || action == "report") ? 2
                                                                                         : -1;
@@ -325,6 +344,15 @@ int cmdRuns(const QStringList& args, Io& io) {
         for (const char* option : {"against", "output", "top"})
             if (parser.isSet(option))
                 return usage(io, QStringLiteral("--%1 is an option of 'runs report'").arg(option));
+    if (action != "compare" && (parser.isSet("sweep") || parser.isSet("chart")))
+        return usage(io, "--sweep and --chart are options of 'runs compare'");
+    if (parser.isSet("chart") && !sweep) return usage(io, "--chart draws a sweep: give --sweep ID");
+    if (sweep && parser.isSet("csv")) return usage(io, "runs compare --sweep prints a table or --json, not --csv");
+    if (parser.isSet("chart")) {
+        const QString suffix = QFileInfo(parser.value("chart")).suffix().toLower();
+        if (suffix != "png" && suffix != "svg" && suffix != "pdf")
+            return usage(io, "--chart '" + parser.value("chart") + "': name the file .png, .svg or .pdf");
+    }
     if (pos.size() != wanted) return usage(io, "usage: embark-cli " + synopsis);
     std::vector<int64_t> ids;
     for (int i = 1; i < pos.size(); ++i) {
@@ -354,6 +382,9 @@ int cmdRuns(const QStringList& args, Io& io) {
                 io.out << "0 run(s): no run store yet at " << dbPath << " (bench creates it)\n";
             return 0;
         }
+        if (sweep)
+            return usage(io, QStringLiteral("no sweep %1: there is no run store yet at %2 (sweep creates it)")
+                                 .arg(parser.value("sweep"), dbPath));
         return usage(
             io,
             QStringLiteral("no run %1: there is no run store yet at %2 (bench creates it)").arg(ids[0]).arg(dbPath));
@@ -362,6 +393,7 @@ int cmdRuns(const QStringList& args, Io& io) {
     if (!store) return fail(io, store.error());
     if (action == "list") return list(**store, parser, io);
     if (action == "show") return show(**store, ids[0], parser, io);
+    if (sweep) return compareSweep(**store, parser, io);
     if (action == "compare") return compare(**store, ids[0], ids[1], parser, io);
     if (action == "report") return report(**store, ids[0], parser, io);
     const Status deleted = (*store)->deleteRun(ids[0]);

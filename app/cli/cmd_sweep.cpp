@@ -1,19 +1,18 @@
-// `embark-cli sweep MODEL... --boards PATTERN --lib portable,xnnpack[,auto]`: the model x board x
-// library matrix as one job (core/jobs/sweep.h). Farm boards take cells in parallel up to their
-// free devices, other boards run here one cell at a time; every cell is a stored run carrying
-// the sweep id. Prints one table (or --json) with latency and accuracy per cell, the fastest
-// library of each model on each board marked.
+// `embark-cli sweep MODEL... --boards PATTERN --lib portable,xnnpack[,auto] [--quantized]`: the
+// model x board x library (x precision) matrix as one job (core/jobs/sweep.h). Farm boards take
+// cells in parallel up to their free devices, other boards run here one cell at a time; every
+// cell is a stored run carrying the sweep id, and each (model, target) is built once. Prints one
+// table (or --json) with latency and accuracy per cell, the fastest library of each model on
+// each board marked, and draws it with --chart.
 #include "commands.h"
 #include "interrupt.h"
 #include "model_args.h"
-#include "text_table.h"
+#include "sweep_report.h"
 
 #include "jobs/sweep.h"
 
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QJsonDocument>
-#include <QJsonObject>
 
 namespace embark::cli {
 
@@ -24,17 +23,27 @@ int cmdSweep(const QStringList& args, Io& io) {
     parser.addOption({"boards", "Board ids or wildcards, comma-separated (e.g. 'sim-*,k1-farm').", "PATTERN"});
     parser.addOption(
         {"lib", "Kernel libraries, comma-separated: portable, xnnpack, auto (default portable).", "LIBS", "portable"});
+    parser.addOption({"quantized", "Int8 cells too: each model quantized with its test data (test_data_set_N) "
+                                   "as calibration."});
     parser.addOption({"iterations", "Timed iterations per cell (default 10).", "N", "10"});
     parser.addOption({"warmup", "Untimed iterations first (default 2).", "W", "2"});
     parser.addOption({"threads", "Threads on the board (default 1).", "T", "1"});
     parser.addOption({"work-dir", "Where exports and downloads go.", "DIR"});
     parser.addOption({{"db", "store"}, "The run store (default: the user's; '-' stores nothing).", "FILE"});
     parser.addOption({"json", "Print the result as one JSON object."});
+    parser.addOption({"chart", "Also draw the result as a chart: FILE.png, FILE.svg or FILE.pdf.", "FILE"});
     parser.addOption({"verbose", "Stream every cell's log to stderr."});
-    const QString synopsis = "sweep MODEL... --boards PATTERN [--lib portable,xnnpack,auto] [--iterations N] "
-                             "[--warmup W] [--threads T] [--work-dir DIR] [--db FILE] [--json] [--verbose]";
+    const QString synopsis =
+        "sweep MODEL... --boards PATTERN [--lib portable,xnnpack,auto] [--quantized] [--iterations N] "
+        "[--warmup W] [--threads T] [--work-dir DIR] [--db FILE] [--json] [--chart FILE] "
+        "[--verbose]";
     if (int rc = parseOrExit(parser, args, io, synopsis, 1, 1000); rc >= 0) return rc;
     if (!parser.isSet("boards")) return usage(io, "sweep needs --boards PATTERN (board ids or wildcards)");
+    if (parser.isSet("chart")) {
+        const QString suffix = QFileInfo(parser.value("chart")).suffix().toLower();
+        if (suffix != "png" && suffix != "svg" && suffix != "pdf")
+            return usage(io, "--chart '" + parser.value("chart") + "': name the file .png, .svg or .pdf");
+    }
     jobs::SweepOptions o;
     o.models = parser.positionalArguments();
     o.boardPatterns = parser.value("boards").split(',', Qt::SkipEmptyParts);
@@ -52,6 +61,7 @@ int cmdSweep(const QStringList& args, Io& io) {
     o.base.threads = static_cast<int>(*threads);
     o.base.workDir = parser.value("work-dir");
     o.base.storePath = parser.value("db");
+    o.quantized = parser.isSet("quantized");
     if (parser.isSet("verbose"))
         o.base.log = [&](const QString& line) {
             io.err << line << "\n";
@@ -59,7 +69,8 @@ int cmdSweep(const QStringList& args, Io& io) {
         };
     o.cellChanged = [&](const jobs::SweepCell& c, int index, int count) {
         io.err << "[" << index + 1 << "/" << count << "] " << QFileInfo(c.model).completeBaseName() << " " << c.boardId
-               << " " << QString::fromStdString(c.library) << ": " << jobs::sweepCellStateName(c.state);
+               << " " << QString::fromStdString(c.library) << (c.quantized ? " int8" : "") << ": "
+               << jobs::sweepCellStateName(c.state);
         if (c.state == jobs::SweepCell::State::Ok) io.err << " " << QString::number(c.medianNs / 1e6, 'f', 3) << " ms";
         if (!c.device.isEmpty()) io.err << " on " << c.device;
         if (!c.message.empty() && c.state != jobs::SweepCell::State::Ok)
@@ -72,51 +83,12 @@ int cmdSweep(const QStringList& args, Io& io) {
     auto r = jobs::runSweep(o);
     if (!r) return fail(io, r.error());
 
-    if (parser.isSet("json")) {
-        QJsonArray cells;
-        for (const jobs::SweepCell& c : r->cells) {
-            QJsonObject cell{
-                {"model", c.model},
-                {"board", c.boardId},
-                {"lib", QString::fromStdString(c.library)},
-                {"status", jobs::sweepCellStateName(c.state)},
-                {"message", QString::fromStdString(c.message)},
-                {"run_id", c.runId ? QJsonValue(static_cast<qint64>(c.runId)) : QJsonValue()},
-                {"median_ns", c.state == jobs::SweepCell::State::Ok ? QJsonValue(c.medianNs) : QJsonValue()},
-                {"max_rel", c.maxRel >= 0 ? QJsonValue(c.maxRel) : QJsonValue()},
-                {"cosine", c.cosine >= 0 ? QJsonValue(c.cosine) : QJsonValue()},
-                {"best", c.bestOnBoard}};
-            if (!c.device.isEmpty()) cell["lava_device"] = c.device;
-            cells.append(cell);
-        }
-        io.out << QJsonDocument(
-                      QJsonObject{
-                          {"schema", "embark-cli/1"}, {"sweep", r->sweepId}, {"cells", cells}, {"failed", r->failed()}})
-                      .toJson(QJsonDocument::Indented);
-    } else {
-        using A = TextTable::Align;
-        TextTable table({{"model"},
-                         {"board"},
-                         {"lib"},
-                         {"status"},
-                         {"median ms", A::Right},
-                         {"max_rel", A::Right},
-                         {"cosine", A::Right},
-                         {"best"},
-                         {"run", A::Right},
-                         {"device"}});
-        for (const jobs::SweepCell& c : r->cells) {
-            const bool ok = c.state == jobs::SweepCell::State::Ok;
-            table.addRow({QFileInfo(c.model).completeBaseName(), c.boardId, QString::fromStdString(c.library),
-                          jobs::sweepCellStateName(c.state), ok ? QString::number(c.medianNs / 1e6, 'f', 3) : "-",
-                          c.maxRel >= 0 ? QString::number(c.maxRel, 'g', 3) : "-",
-                          c.cosine >= 0 ? QString::number(c.cosine, 'f', 6) : "-", c.bestOnBoard ? "*" : "",
-                          c.runId ? QString::number(c.runId) : "-", c.device});
-        }
-        io.out << "Sweep " << r->sweepId << "\n";
-        table.print(io.out);
-        io.out << "* the fastest library of the model on the board; `embark-cli runs compare A B` compares two runs\n";
-    }
+    if (parser.isSet("json"))
+        io.out << QJsonDocument(sweepJson(*r)).toJson(QJsonDocument::Indented);
+    else
+        printSweepTable(*r, io);
+    if (parser.isSet("chart"))
+        if (Status s = writeSweepChartFile(*r, parser.value("chart"), io); !s) return fail(io, s.error());
     if (interrupts.flag()->load()) return fail(io, makeError(ErrorKind::External, "sweep cancelled"));
     return r->failed() ? static_cast<int>(ErrorKind::External) : 0;
 }

@@ -24,6 +24,8 @@
 
 namespace embark::jobs {
 
+class ExportCache; // export_cache.h
+
 struct BenchOptions {
     QString modelPath;
     std::map<std::string, ir::Shape> shapeOverrides;
@@ -57,6 +59,9 @@ struct BenchOptions {
     deploy::SshOptions ssh;
     QString storePath; // empty = RunStore::defaultPath(); "-" = do not store
     QJsonObject extra; // added to the record's extra (a sweep's id: "sweep")
+    // Exports shared with other benchmarks of the same model and target (a sweep's); none:
+    // this benchmark exports and builds its own.
+    std::shared_ptr<ExportCache> exportCache;
     int runTimeoutSeconds = 900;
     const std::atomic_bool* cancel = nullptr;
     std::function<void(const QString& line)> log;

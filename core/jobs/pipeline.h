@@ -10,6 +10,7 @@
 #pragma once
 
 #include "bench_pipeline.h"
+#include "export_cache.h"
 
 #include "compile/export_builder.h"
 #include "deploy/transport.h"
@@ -26,6 +27,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -58,6 +60,11 @@ struct PipelineState {
     std::optional<exporter::ExportResult> exported;
     // build
     std::optional<build::BuildResult> built;
+    // options.exportCache: this benchmark's entry, locked from export to build when this
+    // benchmark makes it (the lock is released before the entry goes away)
+    std::shared_ptr<ExportCache::Entry> sharedExport;
+    std::unique_lock<std::mutex> sharedExportLock;
+    bool reusedExport = false;
     // deploy: the connection and the board folder (removed when the state goes away)
     std::unique_ptr<deploy::Transport> transport;
     QString runDir;

@@ -147,7 +147,49 @@ Expected<QString> makeRunFolder(const BenchOptions& o, const QString& base) {
     return makeRunFolder(work, base);
 }
 
+// What makes two exports of a benchmark the same folder and binary: the model as imported and
+// every export option but the board's name (recorded in export.json only) and the folder. A
+// measured library choice belongs to the board it was measured on.
+static QString sharedExportKey(const PipelineState& s) {
+    const exporter::ExportOptions& e = s.exportOptions;
+    QStringList parts{QFileInfo(s.options.modelPath).absoluteFilePath(),
+                      QString::fromStdString(e.library),
+                      QString::fromStdString(e.arch),
+                      QString::fromStdString(e.targetFlags),
+                      e.toolchainFile,
+                      s.toolchain ? s.toolchain->compiler + " " + s.toolchain->cxx : QString(),
+                      QString::number(e.threadsMax),
+                      QString::fromStdString(e.recipe),
+                      e.havePrebuiltXnnpack ? "prebuilt" : "",
+                      QString::number(static_cast<int>(e.concatInPlace)),
+                      QString::fromStdString(e.xnnpack.kind + " " + e.xnnpack.path + " " + e.xnnpack.root + " " +
+                                             e.xnnpack.commit + " " + e.xnnpack.api),
+                      e.runtimeDir,
+                      e.measured || s.options.library == "auto" ? s.board->id : QString()};
+    for (const auto& [op, lib] : e.opOverrides) parts << QString::fromStdString("op " + op + "=" + lib);
+    for (const auto& [node, lib] : e.nodeOverrides) parts << QString::fromStdString("node " + node + "=" + lib);
+    for (const auto& [input, shape] : s.options.shapeOverrides)
+        parts << QString::fromStdString("shape " + input + "=" + shape.str());
+    return parts.join('\n');
+}
+
 Status exportStep(PipelineState& s, StepContext& c) {
+    // A shared export (a sweep's): the first benchmark of the key makes it, holding the entry
+    // until its build ends; the others wait here and reuse the folder and the binary.
+    if (s.options.exportCache && s.exportDir.isEmpty() && s.options.inputs.empty()) {
+        s.sharedExport = s.options.exportCache->entry(sharedExportKey(s));
+        s.sharedExportLock = std::unique_lock(s.sharedExport->mutex);
+        if (s.sharedExport->built) {
+            s.exported = s.sharedExport->exported;
+            s.built = s.sharedExport->built;
+            s.binary = s.built->binary;
+            s.reusedExport = true;
+            c.log(QStringLiteral("reusing the export %1 and its build, made for board '%2' (the same target)")
+                      .arg(s.exported->dir, s.sharedExport->builtFor));
+            s.sharedExportLock.unlock();
+            return {};
+        }
+    }
     exporter::ExportOptions eo = s.exportOptions;
     if (s.exportDir.isEmpty()) {
         auto folder = makeRunFolder(s.options, modelLabel(s) + "-" + s.board->id + "-" +
@@ -173,6 +215,10 @@ Status checkFitsStep(PipelineState& s, StepContext&) {
 }
 
 Status buildStep(PipelineState& s, StepContext& c) {
+    if (s.reusedExport) {
+        c.log(QStringLiteral("build: reusing %1").arg(s.binary));
+        return {};
+    }
     build::BuildOptions bo;
     bo.exportDir = exportFolderOf(s);
     bo.jobs = s.buildJobs;
@@ -200,6 +246,13 @@ Status buildStep(PipelineState& s, StepContext& c) {
     c.log(QStringLiteral("built %1 (%2, %3 bytes)").arg(built->binary, built->elfMachine).arg(built->binaryBytes));
     s.built = *built;
     s.binary = built->binary;
+    if (s.sharedExport && s.sharedExportLock.owns_lock()) {
+        s.sharedExport->exported = s.exported;
+        s.sharedExport->built = s.built;
+        s.sharedExport->builtFor = s.board ? s.board->id : QString();
+        s.options.exportCache->noteBuilt();
+        s.sharedExportLock.unlock();
+    }
     return {};
 }
 
@@ -265,13 +318,19 @@ Status runStep(PipelineState& s, StepContext& c) {
 
 namespace {
 
+// Where the board's files come back: the export's results/, or, for an export shared with
+// other benchmarks (a sweep's cells on boards of one kind), a folder of this board's own.
+QString resultsDirOf(const PipelineState& s, const exporter::ExportFolder& folder) {
+    return s.sharedExport ? folder.dir + "/results-" + safeName(s.board->id) : folder.dir + "/results";
+}
+
 // Each model output from the board against the host reference on the export's own sample.
 // `qdq`, for a quantized model with fused int8 operators: the QDQ model's own (float)
 // reference, whose difference from the board is recorded as the quantization error.
 Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, const reference::RunResult& ref,
                       const reference::RunResult* qdq, StepContext& c) {
     QJsonArray quantError;
-    const QString local = folder.dir + "/results";
+    const QString local = resultsDirOf(s, folder);
     for (size_t k = 0; k < ref.outputs.size(); ++k) {
         const auto& name = ref.outputNames[k];
         const bench::OutputLine* line = nullptr;
@@ -332,7 +391,7 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
         const std::string value = folder.layerOutput(d.layer);
         auto it = ref.values.find(value);
         if (value.empty() || it == ref.values.end()) continue;
-        const QString dst = folder.dir + "/results/dump_" + QString::number(d.layer) + ".bin";
+        const QString dst = resultsDirOf(s, folder) + "/dump_" + QString::number(d.layer) + ".bin";
         EMBARK_TRY(s.transport->download(QString::fromStdString(d.file), dst));
         bool ok = false;
         const ir::Tensor got = readRawTensor(dst, ir::DType::Float32, it->second.shape(), &ok); // dumps are float32
@@ -407,7 +466,7 @@ Status compareStep(PipelineState& s, StepContext& c) {
         if (!r) return r.error();
         qdq = std::move(*r);
     }
-    QDir().mkpath(folder->dir + "/results");
+    QDir().mkpath(resultsDirOf(s, *folder));
     EMBARK_TRY(compareOutputs(s, *folder, *ref, qdq ? &*qdq : nullptr, c));
     if (!s.options.accuracyLayers) return {};
     std::map<std::string, ir::Tensor> boardValues;

@@ -32,9 +32,11 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateEdit>
+#include <QDesktopServices>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScopeGuard>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -95,6 +97,15 @@ int barsIn(QCustomPlot* plot) {
 }
 
 } // namespace
+
+// Stands in for the browser: QDesktopServices hands it the URLs it would open.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+public:
+    QList<QUrl> urls;
+public slots:
+    void open(const QUrl& url) { urls << url; }
+};
 
 class TestRunHistory : public QObject {
     Q_OBJECT
@@ -532,6 +543,33 @@ private slots:
         QCOMPARE(panel.table()->rowCount(), 4);
         QCOMPARE(panel.shownRunIds().front(), *id);
         QCOMPARE(panel.selectedRunIds(), std::vector<int64_t>{m_portable}); // selection kept
+    }
+
+    // Issue #35: a run on a farm board links to its LAVA job's page, one click away; other
+    // runs (and two selected runs) have no link.
+    void lavaJobOpensTheJobPage() {
+        store::RunRecord farm = makeRun("/models/digits_cnn.onnx", "k1-farm", "portable", QDate(2024, 6, 1), 3.0);
+        farm.extra["lava_job"] = 42;
+        farm.extra["lava_device"] = "k1-b";
+        farm.extra["lava_url"] = "http://lab.example:8000/scheduler/job/42";
+        auto writer = store::RunStore::open(m_path);
+        QVERIFY(writer.ok());
+        auto id = (*writer)->addRun(farm);
+        QVERIFY(id.ok());
+        ui::RunHistoryPanel panel(m_path);
+        UrlCatcher catcher;
+        QDesktopServices::setUrlHandler("http", &catcher, "open");
+        const auto unset = qScopeGuard([] { QDesktopServices::unsetUrlHandler("http"); });
+        panel.selectRuns({m_portable});
+        QVERIFY(!panel.lavaJobAction()->isEnabled());
+        QVERIFY(panel.selectedLavaJobUrl().isEmpty());
+        panel.selectRuns({*id, m_portable});
+        QVERIFY(!panel.lavaJobAction()->isEnabled());
+        panel.selectRuns({*id});
+        QVERIFY(panel.lavaJobAction()->isEnabled());
+        QCOMPARE(panel.selectedLavaJobUrl(), QUrl("http://lab.example:8000/scheduler/job/42"));
+        panel.lavaJobAction()->trigger();
+        QCOMPARE(catcher.urls, QList<QUrl>{QUrl("http://lab.example:8000/scheduler/job/42")});
     }
 
     // Issue #19: a run's report (and two runs' comparison) from the history, as one

@@ -12,6 +12,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateEdit>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -24,6 +25,7 @@
 #include <QMessageBox>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -124,9 +126,11 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     m_diffPlansAction->setToolTip(
         tr("Show two selected runs' plans side by side: nodes added, removed, fused differently "
            "or re-assigned to another kernel library or layout"));
+    m_lavaJobAction = new QAction(tr("LAVA &job"), this);
+    m_lavaJobAction->setToolTip(tr("Open the LAVA job page of the selected run on a farm board in the browser"));
     auto* bar = new QToolBar(this);
-    for (QAction* a :
-         {m_refreshAction, m_openAction, m_compareAction, m_diffPlansAction, m_reportAction, m_deleteAction}) {
+    for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_diffPlansAction, m_reportAction,
+                       m_lavaJobAction, m_deleteAction}) {
         bar->addAction(a);
         addAction(a);
         if (a != m_refreshAction) m_table->addAction(a);
@@ -155,6 +159,11 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
     connect(m_deleteAction, &QAction::triggered, this, &RunHistoryPanel::deleteSelected);
     connect(m_reportAction, &QAction::triggered, this, [this] { exportReport(); });
     connect(m_diffPlansAction, &QAction::triggered, this, [this] { diffPlans(); });
+    connect(m_lavaJobAction, &QAction::triggered, this, [this] {
+        const QUrl url = selectedLavaJobUrl();
+        if (!url.isEmpty() && !QDesktopServices::openUrl(url))
+            setStatus(tr("Cannot open %1: no browser is set up to open web pages").arg(url.toString()));
+    });
     connect(m_table, &QTableWidget::itemSelectionChanged, this, &RunHistoryPanel::updateActions);
     connect(m_table->horizontalHeader(), &QHeaderView::sortIndicatorChanged, this, &RunHistoryPanel::fitColumns);
     connect(m_table, &QTableWidget::cellDoubleClicked, this, &RunHistoryPanel::openSelected);
@@ -287,6 +296,16 @@ void RunHistoryPanel::updateActions() {
     m_deleteAction->setEnabled(n >= 1);
     m_reportAction->setEnabled(n == 1 || n == 2);
     m_diffPlansAction->setEnabled(n == 2);
+    m_lavaJobAction->setEnabled(!selectedLavaJobUrl().isEmpty());
+}
+
+QUrl RunHistoryPanel::selectedLavaJobUrl() {
+    const std::vector<int64_t> ids = selectedRunIds();
+    if (ids.size() != 1 || !ensureStore()) return {};
+    auto run = m_store->getRun(ids.front());
+    if (!run.ok()) return {};
+    const QUrl url(run->extra.value("lava_url").toString());
+    return url.isValid() && (url.scheme() == "http" || url.scheme() == "https") ? url : QUrl();
 }
 
 void RunHistoryPanel::fitColumns() {

@@ -2,7 +2,7 @@
 // board, library and date; Open shows a run's charts, Compare puts two or more runs side by
 // side in the run comparison chart, Delete removes runs from the file after a confirmation,
 // Export report writes one run's (or two runs') report as HTML or PDF; Diff plans shows two
-// runs' plans side by side with what changed between them.
+// runs' plans side by side with what changed between them; LAVA job opens a farm run's job page.
 #pragma once
 
 #include "store/run_store.h"
@@ -18,6 +18,7 @@ class QDateEdit;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
+class QUrl;
 
 namespace embark::ui {
 
@@ -55,6 +56,10 @@ public:
     QAction* deleteAction() const { return m_deleteAction; }
     QAction* reportAction() const { return m_reportAction; }
     QAction* diffPlansAction() const { return m_diffPlansAction; }
+    QAction* lavaJobAction() const { return m_lavaJobAction; }
+    // The selected run's LAVA job page (a run on a farm board: its extra "lava_url"); empty
+    // unless exactly one such run is selected. The LAVA job action opens it in the browser.
+    QUrl selectedLavaJobUrl();
     QString statusText() const;
     // The last comparison's runtime lines: what ran each run when it differs from the
     // baseline's (export, ONNX Runtime and its provider) and the SpacemiT EP options that differ.
@@ -115,6 +120,7 @@ private:
     QAction* m_deleteAction;
     QAction* m_reportAction;
     QAction* m_diffPlansAction;
+    QAction* m_lavaJobAction;
     QStringList m_runtimeLines;
 };
 

@@ -13,6 +13,7 @@
 #include "input_shapes_dialog.h"
 #include "jobs/studio_jobs.h"
 #include "quantize/studio_quantize.h"
+#include "farm/farm_devices_panel.h"
 #include "history/run_history_panel.h"
 #include "session/qt_text.h"
 #include "session/session_commands.h"
@@ -290,6 +291,10 @@ void MainWindow::createDocks() {
         m_rewritesDock = dock(rewrites, tr("Rewrites"), QStringLiteral("rewritesDock"), Qt::BottomDockWidgetArea,
                               QKeySequence(Qt::ALT | Qt::Key_6)); // Alt+5 is the Jobs dock
     }
+    // The farm's devices and their state (a bottom tab, hidden until asked for: Alt+7).
+    m_farmDock = dock(new FarmDevicesPanel(this), tr("Farm"), QStringLiteral("farmDock"), Qt::BottomDockWidgetArea,
+                      QKeySequence(Qt::ALT | Qt::Key_7));
+    m_farmDock->hide();
     // Inspect / Run / Compare instead of every dock at once.
     m_workspaces = new Workspaces(
         this, {m_propertiesDock, m_targetDock, m_chartsDock, m_jobs->dock(), m_historyDock, m_rewritesDock},

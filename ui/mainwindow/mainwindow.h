@@ -68,6 +68,7 @@ public:
     QDockWidget* targetDock() const { return m_targetDock; }
     QDockWidget* chartsDock() const { return m_chartsDock; }
     QDockWidget* historyDock() const { return m_historyDock; }
+    QDockWidget* farmDock() const { return m_farmDock; }
     QDockWidget* rewritesDock() const { return m_rewritesDock; }
     // Fits the window in the screen's free area (a 1366x768 laptop too).
     void fitToScreen();
@@ -112,6 +113,7 @@ private:
     QDockWidget* m_chartsDock = nullptr;
     QDockWidget* m_historyDock = nullptr;
     QDockWidget* m_rewritesDock = nullptr;
+    QDockWidget* m_farmDock = nullptr;
     bool m_quietOpen = false;
     bool m_openHadShapes = false;
     QMenu* m_recentMenu = nullptr;
