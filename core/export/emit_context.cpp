@@ -1,5 +1,7 @@
 #include "emit_context.h"
 
+#include "kernel_libraries.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>

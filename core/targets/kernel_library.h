@@ -86,7 +86,7 @@ struct KernelLibrary {
     // LIBRARY_* slots): whole lines each.
     std::string modelIncludes, modelGlobals, modelInit, modelShutdown;
     // Its emitter: writes one node's layer into ctx (core/export/libraries/<id>/).
-    Status (*emit)(exporter::EmitContext& ctx, const ir::Node& node) = nullptr;
+    Status (*emitNode)(exporter::EmitContext& ctx, const ir::Node& node) = nullptr;
 
     const OpSupport* find(ir::OpKind op) const;
     bool declaresFusion(ir::OpKind producer, ir::OpKind activation) const;

@@ -32,7 +32,7 @@ KernelLibrary portableKernelLibrary() {
     lib.inputsReadOnly = true;
     lib.alwaysLinked = true;
     lib.runtimeFolders = {"portable", "generic"};
-    lib.emit = emitPortable;
+    lib.emitNode = emitPortable;
     for (OpKind op : ir::allOps()) {
         if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul) continue;
         F format = F::NCHW;

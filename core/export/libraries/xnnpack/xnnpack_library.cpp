@@ -34,7 +34,7 @@ KernelLibrary xnnpackKernelLibrary() {
     lib.modelGlobals = "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
     lib.modelInit = "    g_xnn = std::make_unique<embark_xnn::Context>(static_cast<size_t>(threads));\n";
     lib.modelShutdown = "    // XNNPACK operators are released with the process; the context last.\n";
-    lib.emit = emitXnnpack;
+    lib.emitNode = emitXnnpack;
     const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
     lib.ops = {
         {OpKind::Conv,
