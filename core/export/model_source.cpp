@@ -182,7 +182,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         const auto assigned = ctx.adaptation().nodes.find(n->name);
         const std::string lib = assigned == ctx.adaptation().nodes.end() ? ctx.library(*n) : assigned->second.library;
         body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
-                std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") +
+                std::string(targets::layoutName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") +
                 "\n";
         body += ctx.forward;
         float qScale = 1.f;
