@@ -77,7 +77,7 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
         QJsonObject node{{"name", QString::fromStdString(n->name)},
                          {"op", QString::fromLatin1(ir::opName(n->op).data())},
                          {"lib", QString::fromStdString(as.library)},
-                         {"layout", QString::fromLatin1(targets::dataFormatName(as.format).data())},
+                         {"layout", QString::fromLatin1(targets::layoutName(as.format).data())},
                          {"rule", QString::fromLatin1(exporter::assignmentRuleName(as.rule).data())},
                          {"reason", QString::fromStdString(as.reason)},
                          {"provenance", strings(n->provenance)}};
@@ -137,8 +137,7 @@ void printText(const QCommandLineParser& p, const passes::PassRun& run, const ex
         QString prov;
         for (const auto& s : n->provenance) prov += (prov.isEmpty() ? "" : ", ") + QString::fromStdString(s);
         table.addRow({QString::fromStdString(n->name), QString::fromLatin1(ir::opName(n->op).data()),
-                      QString::fromStdString(as.library),
-                      QString::fromLatin1(targets::dataFormatName(as.format).data()),
+                      QString::fromStdString(as.library), QString::fromLatin1(targets::layoutName(as.format).data()),
                       QString::fromStdString(as.reason) + measurementText(measured, n->name) +
                           (prov.isEmpty() ? "" : "  [" + prov + "]")});
     }

@@ -10,8 +10,8 @@
 
 namespace embark::exporter {
 
-using targets::DataFormat;
 using targets::KernelLibrary;
+using targets::Layout;
 
 std::string_view assignmentRuleName(AssignmentRule r) {
     switch (r) {
@@ -30,7 +30,7 @@ namespace {
 constexpr int64_t kToNhwc[4] = {0, 2, 3, 1};
 constexpr int64_t kToNchw[4] = {0, 3, 1, 2};
 
-const int64_t* permFor(DataFormat target) { return target == DataFormat::NHWC ? kToNhwc : kToNchw; }
+const int64_t* permFor(Layout target) { return target == Layout::NHWC ? kToNhwc : kToNchw; }
 
 ir::Shape permuteShape(const ir::Shape& s, const int64_t* perm) {
     return ir::Shape{s[perm[0]], s[perm[1]], s[perm[2]], s[perm[3]]};
@@ -129,19 +129,19 @@ public:
     }
 
     void layouts() {
-        for (ir::Value* v : m_g.inputs()) m_a.valueLayouts[v->name] = DataFormat::NCHW;
+        for (ir::Value* v : m_g.inputs()) m_a.valueLayouts[v->name] = Layout::NCHW;
         for (ir::Node* n : m_g.nodes()) {
             if (m_done.count(n) || layoutTranspose(n) || channelShuffle(n)) continue;
             NodeAssignment& as = m_a.nodes[n->name];
             const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
-            as.format = decide(*n, lib->formatFor(*n));
+            as.format = decide(*n, lib->layoutFor(*n));
             for (size_t i = 0; i < n->inputs().size(); ++i) adaptInput(n, i, as);
-            if (as.format == DataFormat::NHWC) renumberAxes(n);
+            if (as.format == Layout::NHWC) renumberAxes(n);
             for (ir::Value* out : n->outputs()) {
                 if (!out) continue;
-                const bool nhwc = as.format == DataFormat::NHWC && out->shape.rank() == 4;
+                const bool nhwc = as.format == Layout::NHWC && out->shape.rank() == 4;
                 if (nhwc) out->shape = permuteShape(out->shape, kToNhwc);
-                m_a.valueLayouts[out->name] = nhwc ? DataFormat::NHWC : DataFormat::NCHW;
+                m_a.valueLayouts[out->name] = nhwc ? Layout::NHWC : Layout::NCHW;
             }
         }
         restoreGraphOutputs();
@@ -160,24 +160,24 @@ public:
 
 private:
     // NHWC only for 4-D activations; Any follows the first non-constant input.
-    DataFormat decide(const ir::Node& n, DataFormat wanted) {
-        if (wanted == DataFormat::Any && isReduction(n.op)) return decideReduction(n);
+    Layout decide(const ir::Node& n, Layout wanted) {
+        if (wanted == Layout::Any && isReduction(n.op)) return decideReduction(n);
         // MaxPool's Indices count positions in the model's layout: the pool runs there.
         if (n.op == ir::OpKind::MaxPool && n.outputs().size() > 1 && n.output(1) &&
             (!n.output(1)->uses().empty() || n.output(1)->isGraphOutput()))
-            return DataFormat::NCHW;
+            return Layout::NCHW;
         const ir::Value* first = nullptr;
         for (const ir::Value* v : n.inputs())
             if (v && !v->isConstant()) {
                 if (!first) first = v;
-                if (v->shape.rank() != 4) return DataFormat::NCHW;
+                if (v->shape.rank() != 4) return Layout::NCHW;
             }
-        if (!first) return DataFormat::NCHW;
+        if (!first) return Layout::NCHW;
         for (const ir::Value* v : n.outputs())
-            if (v && v->shape.rank() != 4) return DataFormat::NCHW;
+            if (v && v->shape.rank() != 4) return Layout::NCHW;
         for (const ir::Value* v : n.inputs())
-            if (v && v->isConstant() && v->shape.rank() > 4) return DataFormat::NCHW;
-        if (wanted == DataFormat::Any) return m_a.valueLayouts[first->name];
+            if (v && v->isConstant() && v->shape.rank() > 4) return Layout::NCHW;
+        if (wanted == Layout::Any) return m_a.valueLayouts[first->name];
         return wanted;
     }
 
@@ -208,26 +208,26 @@ private:
     // as the model's: it keeps its dims (the 4-D output is then stored NHWC like any other), or
     // the axes it keeps appear in storage in the model's order (a mean over H and W keeps N and
     // C, stored 0 and 3: the [N, C] result is the same bytes).
-    DataFormat decideReduction(const ir::Node& n) {
+    Layout decideReduction(const ir::Node& n) {
         const ir::Value* x = n.input(0);
-        if (!x || x->isConstant() || x->shape.rank() != 4 || m_a.valueLayouts[x->name] != DataFormat::NHWC)
-            return DataFormat::NCHW;
+        if (!x || x->isConstant() || x->shape.rank() != 4 || m_a.valueLayouts[x->name] != Layout::NHWC)
+            return Layout::NCHW;
         const std::optional<std::vector<int64_t>> axes = reductionAxes(n);
-        if (!axes) return DataFormat::NCHW;
-        if (axes->empty() || n.attrInt("keepdims", 1)) return DataFormat::NHWC;
+        if (!axes) return Layout::NCHW;
+        if (axes->empty() || n.attrInt("keepdims", 1)) return Layout::NHWC;
         bool reduced[4] = {};
         for (int64_t a : *axes) {
-            if (a < -4 || a > 3) return DataFormat::NCHW;
+            if (a < -4 || a > 3) return Layout::NCHW;
             reduced[x->shape.normAxis(a)] = true;
         }
         int64_t last = -1;
         for (int64_t a = 0; a < 4; ++a) {
             if (reduced[a]) continue;
             const int64_t at = storedAxis(a);
-            if (at < last) return DataFormat::NCHW;
+            if (at < last) return Layout::NCHW;
             last = at;
         }
-        return DataFormat::NHWC;
+        return Layout::NHWC;
     }
 
     // The axis of a node running NHWC on 4-D tensors, in its stored order: Concat's and Split's
@@ -275,15 +275,15 @@ private:
         ir::Value* out = n->output(0);
         if (!in || !out || in->isConstant() || in->shape.rank() != 4 || out->shape.rank() != 4) return false;
         const std::vector<int64_t> perm = n->attrInts("perm");
-        const DataFormat have = m_a.valueLayouts[in->name];
-        DataFormat stored;
-        if (have == DataFormat::NHWC && perm == std::vector<int64_t>(kToNhwc, kToNhwc + 4))
-            stored = DataFormat::NCHW;
-        else if (have == DataFormat::NCHW && perm == std::vector<int64_t>(kToNchw, kToNchw + 4))
-            stored = DataFormat::NHWC;
+        const Layout have = m_a.valueLayouts[in->name];
+        Layout stored;
+        if (have == Layout::NHWC && perm == std::vector<int64_t>(kToNhwc, kToNhwc + 4))
+            stored = Layout::NCHW;
+        else if (have == Layout::NCHW && perm == std::vector<int64_t>(kToNchw, kToNchw + 4))
+            stored = Layout::NHWC;
         else
             return false;
-        const ir::Shape storedShape = stored == DataFormat::NHWC ? permuteShape(out->shape, kToNhwc) : out->shape;
+        const ir::Shape storedShape = stored == Layout::NHWC ? permuteShape(out->shape, kToNhwc) : out->shape;
         if (storedShape != in->shape) return false; // not a valid Transpose: left to fail as it is
         out->shape = storedShape;
         n->op = ir::OpKind::Reshape;
@@ -295,10 +295,10 @@ private:
         if (!lib || !lib->supports(*n)) as.library = portableLibrary().id;
         as.rule = AssignmentRule::Conversion;
         as.reason = "free layout change (reshape): the model's Transpose " + n->name + " (perm " +
-                    (stored == DataFormat::NCHW ? "0,2,3,1" : "0,3,1,2") + ") of '" + in->name + "', stored " +
-                    std::string(targets::dataFormatName(have)) + ", is the same bytes stored " +
-                    std::string(targets::dataFormatName(stored));
-        as.format = DataFormat::NCHW;
+                    (stored == Layout::NCHW ? "0,2,3,1" : "0,3,1,2") + ") of '" + in->name + "', stored " +
+                    std::string(targets::layoutName(have)) + ", is the same bytes stored " +
+                    std::string(targets::layoutName(stored));
+        as.format = Layout::NCHW;
         m_a.valueLayouts[out->name] = stored;
         m_a.log.push_back(as.reason);
         ++m_a.freeConversions;
@@ -315,7 +315,7 @@ private:
         ir::Value* in = n->input(0);
         ir::Value* split = n->output(0);
         if (!in || in->isConstant() || in->shape.rank() != 4 || !split || split->shape.rank() != 5) return false;
-        if (m_a.valueLayouts[in->name] != DataFormat::NHWC) return false;
+        if (m_a.valueLayouts[in->name] != Layout::NHWC) return false;
         ir::Node* t = split->uses().size() == 1 && !split->isGraphOutput() ? split->uses().front().node : nullptr;
         if (!t || t->op != ir::OpKind::Transpose || t->attrInts("perm") != std::vector<int64_t>{0, 2, 1, 3, 4})
             return false;
@@ -346,13 +346,13 @@ private:
         reshapeTo(merge, s);
         for (ir::Node* k : {n, t, merge}) {
             NodeAssignment& as = m_a.nodes[k->name];
-            as.format = DataFormat::NCHW;
+            as.format = Layout::NCHW;
             as.reason += " (channel shuffle on NHWC data)";
             m_done.insert(k);
         }
-        m_a.valueLayouts[split->name] = DataFormat::NCHW;
-        m_a.valueLayouts[shuffled->name] = DataFormat::NCHW;
-        m_a.valueLayouts[out->name] = DataFormat::NHWC;
+        m_a.valueLayouts[split->name] = Layout::NCHW;
+        m_a.valueLayouts[shuffled->name] = Layout::NCHW;
+        m_a.valueLayouts[out->name] = Layout::NHWC;
         m_a.log.push_back("channel shuffle " + n->name + " -> " + merge->name + " runs on NHWC data");
         return true;
     }
@@ -361,13 +361,13 @@ private:
         ir::Value* v = n->input(i);
         if (!v) return;
         if (v->isConstant()) {
-            if (as.format != DataFormat::NHWC || v->shape.rank() == 0) return;
+            if (as.format != Layout::NHWC || v->shape.rank() == 0) return;
             if (v->shape.rank() == 4 || (isElementwise(n->op) && v->shape.rank() < 4))
                 m_g.setInput(n, i, permutedConstant(v));
             return;
         }
         if (v->shape.rank() != 4) return;
-        const DataFormat have = m_a.valueLayouts[v->name];
+        const Layout have = m_a.valueLayouts[v->name];
         if (have != as.format) m_g.setInput(n, i, convert(v, as.format, n, as.library));
     }
 
@@ -377,15 +377,15 @@ private:
         while (dims.size() < 4) dims.insert(dims.begin(), 1);
         ir::Tensor t = permuteTensor(v->constant.reshaped(ir::Shape(dims)), kToNhwc);
         ir::Value* c = m_g.addConstant(m_g.uniqueName(v->name + "_nhwc"), std::move(t));
-        m_a.valueLayouts[c->name] = DataFormat::NHWC;
+        m_a.valueLayouts[c->name] = Layout::NHWC;
         m_permuted[v] = c;
         return c;
     }
 
-    ir::Value* convert(ir::Value* v, DataFormat target, ir::Node* before, const std::string& consumerLib) {
+    ir::Value* convert(ir::Value* v, Layout target, ir::Node* before, const std::string& consumerLib) {
         const auto key = std::make_pair(v, target);
         if (auto it = m_conversions.find(key); it != m_conversions.end()) return it->second;
-        const std::string suffix = target == DataFormat::NHWC ? "_to_nhwc" : "_to_nchw";
+        const std::string suffix = target == Layout::NHWC ? "_to_nhwc" : "_to_nchw";
         const std::string name = m_g.uniqueName(v->name + suffix);
         ir::Value* out = m_g.addValue(name, v->dtype, permuteShape(v->shape, permFor(target)));
         const bool free = conversionIsFree(v->shape);
@@ -407,9 +407,9 @@ private:
         as.library = lib && lib->supports(*node) ? consumerLib : portableLibrary().id;
         as.rule = AssignmentRule::Conversion;
         as.reason = std::string(free ? "free layout change (reshape) " : "layout conversion ") +
-                    std::string(targets::dataFormatName(m_a.valueLayouts[v->name])) + " -> " +
-                    std::string(targets::dataFormatName(target)) + " of '" + v->name + "' for " + before->describe();
-        as.format = DataFormat::NCHW;
+                    std::string(targets::layoutName(m_a.valueLayouts[v->name])) + " -> " +
+                    std::string(targets::layoutName(target)) + " of '" + v->name + "' for " + before->describe();
+        as.format = Layout::NCHW;
         m_a.nodes[name] = as;
         m_a.valueLayouts[name] = target;
         m_a.log.push_back(as.reason);
@@ -421,12 +421,12 @@ private:
     // converted back into the output's own name.
     void restoreGraphOutputs() {
         for (ir::Value* v : std::vector<ir::Value*>(m_g.outputs())) {
-            if (m_a.valueLayouts[v->name] != DataFormat::NHWC || !v->producer()) continue;
+            if (m_a.valueLayouts[v->name] != Layout::NHWC || !v->producer()) continue;
             ir::Node* p = v->producer();
             const auto& outs = p->outputs();
             const size_t idx = static_cast<size_t>(std::find(outs.begin(), outs.end(), v) - outs.begin());
             ir::Value* inner = m_g.addValue(m_g.uniqueName(v->name + "_nhwc"), v->dtype, v->shape);
-            m_a.valueLayouts[inner->name] = DataFormat::NHWC;
+            m_a.valueLayouts[inner->name] = Layout::NHWC;
             const std::vector<ir::Use> uses = v->uses();
             for (const ir::Use& u : uses) m_g.setInput(u.node, static_cast<size_t>(u.index), inner);
             m_g.setOutput(p, idx, inner);
@@ -436,12 +436,12 @@ private:
             ir::Node* next = (it + 1) == nodes.end() ? nullptr : *(it + 1);
             const std::string lib = m_a.nodes[p->name].library;
             // convert() creates a fresh value; reuse its node but write into `v`.
-            ir::Value* converted = convert(inner, DataFormat::NCHW, next ? next : p, lib);
+            ir::Value* converted = convert(inner, Layout::NCHW, next ? next : p, lib);
             ir::Node* conv = converted->producer();
             m_g.setOutput(conv, 0, nullptr);
             m_g.setOutput(conv, 0, v);
             m_a.valueLayouts.erase(converted->name);
-            m_a.valueLayouts[v->name] = DataFormat::NCHW;
+            m_a.valueLayouts[v->name] = Layout::NCHW;
         }
     }
 
@@ -451,7 +451,7 @@ private:
     const AdaptationOptions& m_options;
     std::map<ir::Value*, ir::Value*> m_permuted;
     std::set<const ir::Node*> m_done; // laid out ahead of their turn (channelShuffle)
-    std::map<std::pair<ir::Value*, DataFormat>, ir::Value*> m_conversions;
+    std::map<std::pair<ir::Value*, Layout>, ir::Value*> m_conversions;
 };
 
 Status checkOptions(const ir::Graph& g, const AdaptationOptions& o) {

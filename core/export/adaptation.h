@@ -29,8 +29,8 @@ std::string_view assignmentRuleName(AssignmentRule r); // "node override", ...
 struct NodeAssignment {
     std::string library; // kernel library id
     AssignmentRule rule = AssignmentRule::ChosenLibrary;
-    std::string reason; // human-readable: "xnnpack Softmax: softmax over the last axis"
-    targets::DataFormat format = targets::DataFormat::NCHW; // layout of its 4-D activations
+    std::string reason;                             // human-readable: "xnnpack Softmax: softmax over the last axis"
+    targets::Layout format = targets::Layout::NCHW; // layout of its 4-D activations
 };
 
 // The result the emitters read.
@@ -49,7 +49,7 @@ struct NodeAssignment {
 struct Adaptation {
     ir::Graph graph;
     std::map<std::string, NodeAssignment> nodes;
-    std::map<std::string, targets::DataFormat> valueLayouts;
+    std::map<std::string, targets::Layout> valueLayouts;
     std::vector<std::string> conversionNodes; // names of the inserted Transposes
     int conversions = 0;                      // Transposes that move data
     int freeConversions = 0;                  // Reshapes standing for a layout change of a degenerate tensor

@@ -14,7 +14,7 @@ bool strided(const Adaptation& a, const ir::Node& n) { return assignedLibrary(a,
 
 bool nhwc(const Adaptation& a, const ir::Node& n) {
     auto it = a.nodes.find(n.name);
-    return it != a.nodes.end() && it->second.format == targets::DataFormat::NHWC;
+    return it != a.nodes.end() && it->second.format == targets::Layout::NHWC;
 }
 
 bool isFloat(const ir::Value* v) { return v && v->dtype == ir::DType::Float32; }
@@ -24,7 +24,7 @@ bool affineOverLastAxis(const Adaptation& a, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     if (n.op != OpKind::BatchNormalization || !isFloat(x) || !isFloat(n.output(0))) return false;
     auto layout = a.valueLayouts.find(x->name);
-    const bool channelsLast = layout != a.valueLayouts.end() && layout->second == targets::DataFormat::NHWC;
+    const bool channelsLast = layout != a.valueLayouts.end() && layout->second == targets::Layout::NHWC;
     const size_t rank = x->shape.rank();
     const size_t axis = channelsLast ? rank - 1 : (rank > 1 ? 1 : 0);
     return rank > 0 && axis == rank - 1;

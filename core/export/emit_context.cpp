@@ -1,5 +1,7 @@
 #include "emit_context.h"
 
+#include "kernel_libraries.h"
+
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -60,12 +62,12 @@ int64_t EmitContext::rawBytes(const std::string& key, const ir::Tensor& data) {
 
 bool EmitContext::isNhwc(const ir::Value* v) const {
     auto it = m_a.valueLayouts.find(v->name);
-    return it != m_a.valueLayouts.end() && it->second == targets::DataFormat::NHWC;
+    return it != m_a.valueLayouts.end() && it->second == targets::Layout::NHWC;
 }
 
-targets::DataFormat EmitContext::format(const ir::Node& n) const {
+targets::Layout EmitContext::format(const ir::Node& n) const {
     auto it = m_a.nodes.find(n.name);
-    return it == m_a.nodes.end() ? targets::DataFormat::NCHW : it->second.format;
+    return it == m_a.nodes.end() ? targets::Layout::NCHW : it->second.format;
 }
 
 const std::string& EmitContext::library(const ir::Node& n) const { return kernelLibrary(n).id; }

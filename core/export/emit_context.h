@@ -51,7 +51,7 @@ public:
     int64_t rawBytes(const std::string& key, const ir::Tensor& data);
 
     bool isNhwc(const ir::Value* v) const;
-    targets::DataFormat format(const ir::Node& n) const;
+    targets::Layout format(const ir::Node& n) const;
     const std::string& library(const ir::Node& n) const;
 
     // A fresh C++ identifier for a per-layer object ("L12_conv1").

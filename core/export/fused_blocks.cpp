@@ -11,7 +11,7 @@ namespace {
 // An NHWC node of a library whose convolutions fuse into blocks.
 bool fusesNhwc(const Adaptation& a, const ir::Node& n) {
     auto it = a.nodes.find(n.name);
-    return it != a.nodes.end() && assignedLibrary(a, n).fusesBlocks && it->second.format == targets::DataFormat::NHWC;
+    return it != a.nodes.end() && assignedLibrary(a, n).fusesBlocks && it->second.format == targets::Layout::NHWC;
 }
 
 // A 2-D Conv whose input and output are 4-D NHWC activations and whose weights (and bias) are

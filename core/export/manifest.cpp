@@ -61,7 +61,7 @@ QByteArray manifestJson(const ManifestInput& in) {
             node["lib"] = str(it->second.library);
             node["rule"] = QString::fromLatin1(assignmentRuleName(it->second.rule).data());
             node["reason"] = str(it->second.reason);
-            node["layout"] = QString::fromLatin1(targets::dataFormatName(it->second.format).data());
+            node["layout"] = QString::fromLatin1(targets::layoutName(it->second.format).data());
             if (in.options.measured)
                 if (auto m = in.options.measured->nodes.find(n->name); m != in.options.measured->nodes.end())
                     node["measurement"] = nodeChoiceJson(m->second, in.options.measured->unit);

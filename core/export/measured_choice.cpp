@@ -9,7 +9,7 @@
 
 namespace embark::exporter {
 
-using targets::DataFormat;
+using targets::Layout;
 
 namespace {
 
@@ -63,15 +63,15 @@ std::string signatureKey(const std::string& signature) {
 FormatOf kernelLibraryFormats() {
     return [](const std::string& library, const ir::Node& node) {
         const targets::KernelLibrary* lib = findKernelLibrary(library);
-        return lib ? lib->formatFor(node) : DataFormat::NCHW;
+        return lib ? lib->layoutFor(node) : Layout::NCHW;
     };
 }
 
 void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf) {
-    std::map<const ir::Value*, DataFormat> layout; // chosen layout of each 4-D value produced
+    std::map<const ir::Value*, Layout> layout; // chosen layout of each 4-D value produced
     auto layoutOf = [&](const ir::Value* v) {
         auto it = layout.find(v);
-        return it == layout.end() ? DataFormat::NCHW : it->second;
+        return it == layout.end() ? Layout::NCHW : it->second;
     };
     for (const ir::Node* n : fused.nodes()) {
         auto it = choice.nodes.find(n->name);
@@ -82,15 +82,15 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
                 break;
             }
         auto runsIn = [&](const std::string& lib) {
-            const DataFormat f = formatOf(lib, *n);
-            return f == DataFormat::Any ? (first ? layoutOf(first) : DataFormat::NCHW) : f;
+            const Layout f = formatOf(lib, *n);
+            return f == Layout::Any ? (first ? layoutOf(first) : Layout::NCHW) : f;
         };
-        auto conversionBytes = [&](DataFormat f) {
+        auto conversionBytes = [&](Layout f) {
             double bytes = 0;
             for (const ir::Value* v : n->inputs())
                 if (isFourD(v) && movesBytes(v) && layoutOf(v) != f) bytes += static_cast<double>(v->byteSize());
             for (const ir::Value* v : n->outputs())
-                if (isFourD(v) && movesBytes(v) && v->isGraphOutput() && f != DataFormat::NCHW)
+                if (isFourD(v) && movesBytes(v) && v->isGraphOutput() && f != Layout::NCHW)
                     bytes += static_cast<double>(v->byteSize());
             return bytes;
         };
@@ -109,7 +109,7 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
             if (chosen != portableLibrary().id && best > portable * (1 - kSwitchMargin)) chosen = portableLibrary().id;
             it->second.chosen = chosen;
         }
-        const DataFormat f = runsIn(chosen);
+        const Layout f = runsIn(chosen);
         for (const ir::Value* v : n->outputs())
             if (isFourD(v)) layout[v] = f;
     }

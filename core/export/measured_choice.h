@@ -53,7 +53,7 @@ struct MeasuredChoice {
 inline constexpr double kSwitchMargin = 0.1;
 
 // How the choice sees layouts: the format a library runs a node in (Any: its input's).
-using FormatOf = std::function<targets::DataFormat(const std::string& library, const ir::Node& node)>;
+using FormatOf = std::function<targets::Layout(const std::string& library, const ir::Node& node)>;
 FormatOf kernelLibraryFormats(); // from the kernel libraries' declarations
 
 // Per node of `fused` (topological order) that has candidates in choice.nodes, the supported

@@ -146,7 +146,7 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
     }
     if (controlFlow) return emitControlFlow(ctx, n);
     EMBARK_TRY(checkStridedAccess(ctx.adaptation(), ctx.plan(), n));
-    EMBARK_TRY(lib.emit(ctx, n));
+    EMBARK_TRY(lib.emitNode(ctx, n));
     // Dropout's mask: all true at inference (and with a ratio of 0), which is all an export runs.
     if (const ir::Value* mask = n.op == ir::OpKind::Dropout ? n.output(1) : nullptr; mask && !mask->isConstant())
         ctx.forward += "    std::memset(" + ctx.ptr(mask) + ", 1, " + std::to_string(mask->byteSize()) + ");\n";
@@ -182,7 +182,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         const auto assigned = ctx.adaptation().nodes.find(n->name);
         const std::string lib = assigned == ctx.adaptation().nodes.end() ? ctx.library(*n) : assigned->second.library;
         body += "    // [" + std::to_string(layer) + "] " + n->describe() + " on " + lib + ", " +
-                std::string(targets::dataFormatName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") +
+                std::string(targets::layoutName(ctx.format(*n))) + "; stands for: " + joined(n->provenance, ", ") +
                 "\n";
         body += ctx.forward;
         float qScale = 1.f;

@@ -54,15 +54,11 @@ Expected<std::string> SlotTemplate::render() const {
                                                       "}}, which this Embark does not fill: EMBARK_RUNTIME_DIR "
                                                       "points at the runtime of another Embark version");
         used.insert(slot);
-        size_t next = pos + slot.size() + 4;
-        const bool lineStart = pos == 0 || m_text[pos - 1] == '\n';
-        if (lineStart && (next == m_text.size() || m_text[next] == '\n')) {
-            out += value->second; // a block slot: its value replaces the whole line
-            next += next < m_text.size() ? 1 : 0;
-        } else {
-            out += value->second;
-        }
-        pos = next;
+        out += value->second;
+        // A block slot (alone on its line) replaces the line, line end included.
+        const size_t end = pos + slot.size() + 4;
+        const bool block = (pos == 0 || m_text[pos - 1] == '\n') && end < m_text.size() && m_text[end] == '\n';
+        pos = block ? end + 1 : end;
     }
     for (const auto& [slot, value] : m_values)
         if (!used.count(slot))

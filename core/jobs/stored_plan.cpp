@@ -11,7 +11,7 @@ std::vector<store::PlanNode> storedPlan(const exporter::DeploymentPlan& plan) {
         p.op = std::string(ir::opName(n->op));
         if (auto it = a.nodes.find(n->name); it != a.nodes.end()) {
             p.library = it->second.library;
-            p.layout = std::string(targets::dataFormatName(it->second.format));
+            p.layout = std::string(targets::layoutName(it->second.format));
         }
         for (const ir::Value* v : n->inputs())
             if (v && !v->isConstant()) p.inputs.push_back(v->name);

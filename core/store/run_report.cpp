@@ -151,7 +151,7 @@ QString planTable(const std::vector<const RunRecord*>& runs, const LibraryColour
     RunColumns t(runs, true);
     auto line = [&](const QString& label, auto value) { t.line(label, value); };
     line(QStringLiteral("Layers timed"), [](const RunRecord& r) { return QString::number(r.layers.size()); });
-    line(QStringLiteral("Layers per kernel library"), [](const RunRecord& r) {
+    line(QStringLiteral("Layers per kernel library"), [&colours](const RunRecord& r) {
         QStringList parts;
         const double total = totalLayerNs(r);
         for (const LibraryShare& s : libraryShares(r))

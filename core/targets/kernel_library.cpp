@@ -8,9 +8,9 @@ namespace embark::targets {
 
 using ir::OpKind;
 using C = Constraint;
-using F = DataFormat;
+using F = Layout;
 
-std::string_view dataFormatName(DataFormat f) {
+std::string_view layoutName(Layout f) {
     switch (f) {
     case F::Any: return "any";
     case F::NCHW: return "NCHW";
@@ -212,9 +212,9 @@ std::string KernelLibrary::whyUnsupported(const ir::Node& node) const {
     return {};
 }
 
-DataFormat KernelLibrary::formatFor(const ir::Node& node) const {
+Layout KernelLibrary::layoutFor(const ir::Node& node) const {
     const OpSupport* s = find(node.op);
-    return s ? s->format : DataFormat::NCHW;
+    return s ? s->format : Layout::NCHW;
 }
 
 bool KernelLibrary::availableOn(const std::string& arch, bool havePrebuiltTree) const {

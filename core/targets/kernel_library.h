@@ -1,5 +1,5 @@
 // Kernel libraries described as data: which ops (and attribute constraints) each supports,
-// which activation fusions it declares, its data formats and the CPU architectures it runs on.
+// which activation fusions it declares, its layouts and the CPU architectures it runs on.
 // This is the type and its checks; each library's table lives with its emitter
 // (core/export/libraries/<id>/, listed by core/export/kernel_libraries.h).
 #pragma once
@@ -19,8 +19,8 @@ namespace embark::targets {
 
 // How a 4-D activation is laid out in memory. Any: the op works in whatever layout its
 // input has (element-wise ops, activations).
-enum class DataFormat : uint8_t { Any, NCHW, NHWC };
-std::string_view dataFormatName(DataFormat f);
+enum class Layout : uint8_t { Any, NCHW, NHWC };
+std::string_view layoutName(Layout f);
 
 // A named check on a node, implemented once in kernel_library.cpp; libraries list which
 // checks each op needs, so support is data rather than code.
@@ -48,7 +48,7 @@ std::string_view constraintText(Constraint c);
 
 struct OpSupport {
     ir::OpKind op;
-    DataFormat format; // the layout the kernel wants for its 4-D activations
+    Layout format; // the layout the kernel wants for its 4-D activations
     std::vector<Constraint> constraints;
 };
 
@@ -63,7 +63,7 @@ struct KernelLibrary {
     std::string description;
     std::vector<OpSupport> ops;
     std::vector<FusionPattern> fusions;
-    DataFormat preferredFormat = DataFormat::NCHW;
+    Layout preferredLayout = Layout::NCHW;
     std::vector<std::string> architectures;         // available out of the box
     std::vector<std::string> prebuiltArchitectures; // available only with a prebuilt tree
 
@@ -86,7 +86,7 @@ struct KernelLibrary {
     // LIBRARY_* slots): whole lines each.
     std::string modelIncludes, modelGlobals, modelInit, modelShutdown;
     // Its emitter: writes one node's layer into ctx (core/export/libraries/<id>/).
-    Status (*emit)(exporter::EmitContext& ctx, const ir::Node& node) = nullptr;
+    Status (*emitNode)(exporter::EmitContext& ctx, const ir::Node& node) = nullptr;
 
     const OpSupport* find(ir::OpKind op) const;
     bool declaresFusion(ir::OpKind producer, ir::OpKind activation) const;
@@ -94,7 +94,7 @@ struct KernelLibrary {
     std::string whyUnsupported(const ir::Node& node) const;
     bool supports(const ir::Node& node) const { return whyUnsupported(node).empty(); }
     // The layout the library runs this node in (its OpSupport format; NCHW if unsupported).
-    DataFormat formatFor(const ir::Node& node) const;
+    Layout layoutFor(const ir::Node& node) const;
     bool availableOn(const std::string& arch, bool havePrebuiltTree = false) const;
 };
 

@@ -12,7 +12,7 @@
 
 using namespace embark;
 using ir::OpKind;
-using targets::DataFormat;
+using targets::Layout;
 
 namespace {
 
@@ -58,9 +58,9 @@ private slots:
         QCOMPARE(a->nodes.at("softmax").rule, exporter::AssignmentRule::PortableFallback);
         QVERIFY(a->nodes.at("softmax").reason.find("last axis") != std::string::npos);
         // Layouts: conv/relu/add/pool NHWC, softmax in the model's layout.
-        QCOMPARE(a->nodes.at("conv").format, DataFormat::NHWC);
-        QCOMPARE(a->nodes.at("add").format, DataFormat::NHWC);
-        QCOMPARE(a->nodes.at("softmax").format, DataFormat::NCHW);
+        QCOMPARE(a->nodes.at("conv").format, Layout::NHWC);
+        QCOMPARE(a->nodes.at("add").format, Layout::NHWC);
+        QCOMPARE(a->nodes.at("softmax").format, Layout::NCHW);
         QCOMPARE(a->conversions, 2); // input to NHWC, pool output back for Softmax
         QCOMPARE(countOps(a->graph, OpKind::Transpose), 2);
         QCOMPARE(a->partitions, 4); // transpose, conv | relu, add | pool | transpose, softmax

@@ -16,7 +16,7 @@
 #include <QTest>
 
 using namespace embark;
-using targets::DataFormat;
+using targets::Layout;
 
 namespace {
 
@@ -39,8 +39,7 @@ exporter::NodeChoice candidates(double portable, double xnnpack, bool xnnpackSup
 
 // The layouts of the constructed case: portable NCHW, XNNPACK NHWC.
 exporter::FormatOf twoLayouts() {
-    return
-        [](const std::string& lib, const ir::Node&) { return lib == "xnnpack" ? DataFormat::NHWC : DataFormat::NCHW; };
+    return [](const std::string& lib, const ir::Node&) { return lib == "xnnpack" ? Layout::NHWC : Layout::NCHW; };
 }
 
 } // namespace

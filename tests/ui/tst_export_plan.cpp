@@ -82,7 +82,7 @@ private slots:
             const auto& a = shown->adaptation.nodes.at(n->name);
             planned << QString::fromStdString(n->name + " " + a.library + " " +
                                               std::string(exporter::assignmentRuleName(a.rule)) + " " +
-                                              std::string(targets::dataFormatName(a.format)) + " " + a.reason);
+                                              std::string(targets::layoutName(a.format)) + " " + a.reason);
         }
         QCOMPARE(written, planned);
         QVERIFY(written.join('\n').contains(conv + QStringLiteral(" portable node override")));

@@ -150,7 +150,7 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
     if (b && !b->isConstant()) return unsupported(Emitter::Portable, n, "a bias computed at run time");
     const int64_t group = n.attrInt("group", 1);
     const std::string bias = b ? ctx.ptr(b) : "nullptr";
-    if (ctx.format(n) == targets::DataFormat::NHWC && x->shape.rank() == 4) {
+    if (ctx.format(n) == targets::Layout::NHWC && x->shape.rank() == 4) {
         const auto& xs = x->shape.dims();
         const auto& ys = y->shape.dims();
         const int64_t kh = ctx.isNhwc(w) ? w->shape[1] : w->shape[2];
@@ -350,7 +350,7 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
     if (n.outputs().size() > 1 && n.output(1) && !n.output(1)->uses().empty())
         return unsupported(Emitter::Portable, n, "MaxPool's Indices output");
     const auto kernel = n.attrInts("kernel_shape");
-    if (ctx.format(n) == targets::DataFormat::NHWC && x->shape.rank() == 4 && kernel.size() == 2) {
+    if (ctx.format(n) == targets::Layout::NHWC && x->shape.rank() == 4 && kernel.size() == 2) {
         const auto& xs = x->shape.dims();
         const auto& ys = y->shape.dims();
         Spatial2D s = spatial2D(n, kernel[0], kernel[1], xs[1], xs[2], ys[1], ys[2]);

@@ -60,7 +60,7 @@ ir::Tensor toChannelsSecondBytes(const ir::Tensor& t) {
 }
 
 Status needNhwc4D(EmitContext& ctx, const ir::Node& n) {
-    if (ctx.format(n) != targets::DataFormat::NHWC || !n.input(0) || n.input(0)->shape.rank() != 4)
+    if (ctx.format(n) != targets::Layout::NHWC || !n.input(0) || n.input(0)->shape.rank() != 4)
         return unsupported(Emitter::Portable, n, "int8 " + std::string(ir::opName(n.op)) + " outside NHWC 4-D data");
     return {};
 }

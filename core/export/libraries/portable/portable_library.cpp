@@ -8,7 +8,7 @@ using ir::OpKind;
 using targets::Constraint;
 using targets::KernelLibrary;
 using C = targets::Constraint;
-using F = targets::DataFormat;
+using F = targets::Layout;
 
 // Portable: every op, NHWC for convolutions and pooling (its kernels are written for
 // channels-last), layout-agnostic where the op is element-wise, the model's layout elsewhere.
@@ -21,7 +21,7 @@ KernelLibrary portableKernelLibrary() {
     KernelLibrary lib;
     lib.id = "portable";
     lib.description = "Embark's own C++ kernels (every op the reference interpreter runs)";
-    lib.preferredFormat = F::NHWC;
+    lib.preferredLayout = F::NHWC;
     lib.architectures = {"x86_64", "aarch64", "riscv64"};
     lib.displayName = "Portable";
     lib.hue = 35;
@@ -32,7 +32,7 @@ KernelLibrary portableKernelLibrary() {
     lib.inputsReadOnly = true;
     lib.alwaysLinked = true;
     lib.runtimeFolders = {"portable", "generic"};
-    lib.emit = emitPortable;
+    lib.emitNode = emitPortable;
     for (OpKind op : ir::allOps()) {
         if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul) continue;
         F format = F::NCHW;

@@ -8,7 +8,7 @@ using ir::OpKind;
 using targets::Constraint;
 using targets::KernelLibrary;
 using C = targets::Constraint;
-using F = targets::DataFormat;
+using F = targets::Layout;
 
 // XNNPACK (2022 API and upstream): NHWC float32 operators. Its convolution, fully-connected
 // and add operators clamp their output, so Relu and Clip fuse; the other activations are
@@ -22,7 +22,7 @@ KernelLibrary xnnpackKernelLibrary() {
     KernelLibrary lib;
     lib.id = "xnnpack";
     lib.description = "XNNPACK operators (NHWC, float32; int8 convolution, Gemm, Add and max pooling)";
-    lib.preferredFormat = F::NHWC;
+    lib.preferredLayout = F::NHWC;
     lib.architectures = {"x86_64", "aarch64"};
     lib.prebuiltArchitectures = {"riscv64"};
     lib.displayName = "XNNPACK";
@@ -34,7 +34,7 @@ KernelLibrary xnnpackKernelLibrary() {
     lib.modelGlobals = "std::unique_ptr<embark_xnn::Context> g_xnn;\n";
     lib.modelInit = "    g_xnn = std::make_unique<embark_xnn::Context>(static_cast<size_t>(threads));\n";
     lib.modelShutdown = "    // XNNPACK operators are released with the process; the context last.\n";
-    lib.emit = emitXnnpack;
+    lib.emitNode = emitXnnpack;
     const std::vector<Constraint> pool{C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode};
     lib.ops = {
         {OpKind::Conv,
