@@ -16,7 +16,7 @@ namespace {
 namespace pb = ::onnx;
 
 constexpr int kMinOpset = 6; // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
-constexpr int kMaxOpset = 17;
+constexpr int kMaxOpset = 21; // 18-21 are checked and inferred through opset_view.h
 
 // "?x3x224x224" for messages about a declared shape with unknown dims.
 std::string declaredShape(const pb::TensorShapeProto& shape) {
@@ -71,7 +71,8 @@ Status ModelChecks::checkOpsets() {
         return fail(ErrorKind::Unsupported, "the model uses opset " + std::to_string(m_opset) +
                                                 "; Embark imports opsets " + std::to_string(kMinOpset) + " to " +
                                                 std::to_string(kMaxOpset) +
-                                                ": convert it (onnx.version_converter.convert_version(model, 13))");
+                                                ": convert it (onnx.version_converter.convert_version(model, " +
+                                                std::string(m_opset > kMaxOpset ? "21" : "13") + "))");
     return {};
 }
 
@@ -319,9 +320,9 @@ Status ModelChecks::checkStructure() {
     return {};
 }
 
-Status ModelChecks::runChecker() const {
+Status ModelChecks::runChecker(const pb::ModelProto& model) const {
     try {
-        pb::checker::check_model(m_model);
+        pb::checker::check_model(model);
     } catch (const std::exception& e) {
         return fail(ErrorKind::InvalidInput, std::string("the ONNX checker rejects the model: ") + e.what());
     }
