@@ -65,6 +65,7 @@ public:
         EMBARK_TRY(m_checks.checkQuantization()); // names the node before opset 19+ is refused
         EMBARK_TRY(m_checks.checkOpsets());
         if (!m_options.keepUnsupportedOps) EMBARK_TRY(m_checks.checkOps());
+        EMBARK_TRY(m_checks.checkTensorTypes());
         EMBARK_TRY(inlineExternalData(&m_model, m_baseDir, m_display));
         EMBARK_TRY(m_checks.resolveInputShapes(m_options.shapeOverrides));
         EMBARK_TRY(m_checks.checkStructure());

@@ -159,6 +159,38 @@ Status ModelChecks::checkQuantization() const {
     return {};
 }
 
+namespace {
+// The first tensor of `g` or its bodies (initializers, Constant values) whose element type is
+// newer than ONNX 1.12 (float8, int4, uint4: the checker would only call it unrecognised).
+const pb::TensorProto* newerTypedTensor(const pb::GraphProto& g, std::string* where) {
+    constexpr int kNewestKnown = pb::TensorProto::BFLOAT16; // 16, the last type of ONNX 1.12
+    for (const auto& init : g.initializer())
+        if (init.data_type() > kNewestKnown) {
+            *where = "initializer '" + init.name() + "'";
+            return &init;
+        }
+    for (const auto& n : g.node())
+        for (const auto& a : n.attribute()) {
+            if (a.has_t() && a.t().data_type() > kNewestKnown) {
+                *where = "the value of node '" + (n.name().empty() ? n.op_type() : n.name()) + "'";
+                return &a.t();
+            }
+            if (a.type() == pb::AttributeProto::GRAPH)
+                if (const pb::TensorProto* t = newerTypedTensor(a.g(), where)) return t;
+        }
+    return nullptr;
+}
+} // namespace
+
+Status ModelChecks::checkTensorTypes() const {
+    std::string where;
+    if (const pb::TensorProto* t = newerTypedTensor(m_model.graph(), &where))
+        return fail(ErrorKind::Unsupported, where + " has element type " + onnxDTypeName(t->data_type()) +
+                                                ", which Embark does not support (float8, int4 and uint4 "
+                                                "tensors): store it as float32, int8 or uint8");
+    return {};
+}
+
 Status ModelChecks::resolveInputShapes(const std::map<std::string, ir::Shape>& overrides) {
     auto* graph = m_model.mutable_graph();
     std::unordered_set<std::string> initializers;

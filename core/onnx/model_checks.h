@@ -36,6 +36,9 @@ public:
     // it in ONNX 1.12): blocked quantization (block_size) and int4/uint4/float8 tensors read
     // or written by a quantization node; Unsupported errors name the node, op and dtype.
     Status checkQuantization() const;
+    // Initializers and Constant values of element types newer than ONNX 1.12 (float8, int4,
+    // uint4), refused as Unsupported naming the tensor.
+    Status checkTensorTypes() const;
     // Applies `overrides` to the graph inputs; every other input needs a full static shape.
     Status resolveInputShapes(const std::map<std::string, ir::Shape>& overrides);
     // No graph outputs, missing values, duplicate producers and cycles; sorts the nodes (and

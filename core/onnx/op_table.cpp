@@ -27,8 +27,9 @@ constexpr std::array kOpRows{
     // opset 18's bitwise ops: And, Or, Xor and Not on integer tensors (logical on bools)
     OpRow{"BitwiseAnd", OpKind::And}, OpRow{"BitwiseOr", OpKind::Or}, OpRow{"BitwiseXor", OpKind::Xor},
     OpRow{"BitwiseNot", OpKind::Not},
+    OpRow{"AffineGrid", OpKind::GridSample}, // opset 20, the grid GridSample reads
 };
-constexpr size_t kLegacyRows = 8;
+constexpr size_t kLegacyRows = 9;
 static_assert(kOpRows.size() == static_cast<size_t>(OpKind::Count_) + kLegacyRows,
               "every OpKind needs exactly one ONNX row (plus the legacy aliases)");
 

@@ -290,6 +290,61 @@ Status addCenterCropPad(ir::Graph& g, PendingNode node, const std::function<bool
     return {};
 }
 
+// AffineGrid (opset 20) with a constant size: the base grid of normalised coordinates [x, y, 1]
+// (or [x, y, z, 1]) is a constant, and the grid is MatMul(base, Transpose(theta)) reshaped.
+Status addAffineGrid(ir::Graph& g, PendingNode node) {
+    const std::string what = "node '" + node.name + "' (AffineGrid)";
+    ir::Value* theta = node.inputs.empty() ? nullptr : node.inputs[0];
+    ir::Value* size = node.inputs.size() > 1 ? node.inputs[1] : nullptr;
+    ir::Value* y = node.outputs.empty() ? nullptr : node.outputs[0];
+    if (!theta || !size || !y) return makeError(ErrorKind::InvalidInput, what + " needs theta and size");
+    if (!size->isConstant())
+        return makeError(ErrorKind::Unsupported, what + " computes its size at run time; Embark needs a constant size");
+    const std::vector<int64_t> dims = size->constant.toInt64Vector();
+    if (dims.size() != 4 && dims.size() != 5)
+        return makeError(ErrorKind::InvalidInput, what + " needs a size of 4 or 5 values (N, C, [D,] H, W)");
+    const auto alignAttr = takeAttr(node.attrs, "align_corners");
+    const bool align = alignAttr && asInt(*alignAttr, 0) != 0;
+    const size_t spatial = dims.size() - 2; // 2 or 3
+    std::vector<int64_t> extent(dims.begin() + 2, dims.end()); // [D,] H, W
+    int64_t points = 1;
+    for (int64_t e : extent) points *= e;
+    const auto coord = [align](int64_t i, int64_t len) {
+        if (align) return len > 1 ? -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(len - 1) : 0.0;
+        return (2.0 * static_cast<double>(i) + 1.0) / static_cast<double>(len) - 1.0;
+    };
+    std::vector<float> base;
+    base.reserve(static_cast<size_t>(points) * (spatial + 1));
+    for (int64_t p = 0; p < points; ++p) {
+        // the innermost axis (W) is x, then y (H), then z (D)
+        int64_t rest = p;
+        std::vector<float> xyz(spatial);
+        for (size_t a = 0; a < spatial; ++a) {
+            const int64_t len = extent[spatial - 1 - a];
+            xyz[a] = static_cast<float>(coord(rest % len, len));
+            rest /= len;
+        }
+        base.insert(base.end(), xyz.begin(), xyz.end());
+        base.push_back(1.f);
+    }
+    const int64_t k = static_cast<int64_t>(spatial) + 1, n = dims[0];
+    ir::Value* baseV = constant(g, node, "base_grid",
+                                ir::Tensor::fromFloats(ir::Shape{points, k}, base).castTo(theta->dtype));
+    ir::Value* thetaT = g.addValue(g.uniqueName(node.name + "_theta_t"), theta->dtype,
+                                   ir::Shape{n, k, static_cast<int64_t>(spatial)});
+    emit(g, OpKind::Transpose, g.uniqueName(node.name + "_transpose"), {theta}, {thetaT},
+         {{"perm", ir::Attribute(std::vector<int64_t>{0, 2, 1})}}, node.provenance);
+    ir::Value* flat = g.addValue(g.uniqueName(node.name + "_points"), theta->dtype,
+                                 ir::Shape{n, points, static_cast<int64_t>(spatial)});
+    emit(g, OpKind::MatMul, node.name, {baseV, thetaT}, {flat}, {}, node.provenance);
+    std::vector<int64_t> outDims{n};
+    outDims.insert(outDims.end(), extent.begin(), extent.end());
+    outDims.push_back(static_cast<int64_t>(spatial));
+    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_grid"), {flat, intsConstant(g, node, "grid_shape", outDims)},
+         {y}, {}, node.provenance);
+    return {};
+}
+
 // Resize-18's `axes`: scales, sizes and roi for the listed axes become full-rank ones.
 void resizeAxesToFullRank(ir::Graph& g, PendingNode& node, const std::function<bool(const ir::Value*)>& shapeKnown) {
     auto it = node.attrs.find("axes");
@@ -519,6 +574,7 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         }
         break;
     case OpKind::GridSample:
+        if (node.onnxType == "AffineGrid") return addAffineGrid(g, std::move(node));
         if (opset >= 20) {
             const std::string mode = asString(node.attrs, "mode", "linear");
             node.attrs["mode"] = mode == "linear" ? std::string("bilinear") : mode == "cubic" ? std::string("bicubic") : mode;

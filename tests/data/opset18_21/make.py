@@ -91,6 +91,12 @@ def case(name, m, inputs):
     path = os.path.join(d, 'model.onnx')
     onnx.save(m, path)
     outs = ort_run(path, inputs)
+    # The ONNX checker needs every graph output's shape: ONNX Runtime's, as a producer writes it.
+    for o in m.graph.output:
+        o.type.tensor_type.shape.Clear()
+        for extent in outs[o.name].shape:
+            o.type.tensor_type.shape.dim.add().dim_value = extent
+    onnx.save(m, path)
     for k, (n, a) in enumerate(inputs.items()):
         onnx.save_tensor(nh.from_array(a, n), os.path.join(d, 'test_data_set_0', f'input_{k}.pb'))
     for k, o in enumerate(m.graph.output):
@@ -194,6 +200,12 @@ def main():
         [vi('x', T.FLOAT, [1, 2, 4, 5]), vi('grid', T.FLOAT, [1, 3, 2, 2])],
         [vi('a', T.FLOAT, None), vi('b', T.FLOAT, None)], 20),
         {'x': f32(1, 2, 4, 5), 'grid': rng.uniform(-1.1, 1.1, (1, 3, 2, 2)).astype(np.float32)})
+    case('affine_grid_20', model(
+        [h.make_node('AffineGrid', ['theta', 'size'], ['a'], align_corners=0),
+         h.make_node('AffineGrid', ['theta3', 'size3'], ['b'], align_corners=1)],
+        [vi('theta', T.FLOAT, [2, 2, 3]), vi('theta3', T.FLOAT, [1, 3, 4])],
+        [vi('a', T.FLOAT, None), vi('b', T.FLOAT, None)], 20, [i64('size', [2, 3, 4, 5]), i64('size3', [1, 1, 2, 3, 4])]),
+        {'theta': f32(2, 2, 3), 'theta3': f32(1, 3, 4)})
     x = f32(2, 3)
     x[0, 1], x[1, 2] = np.inf, np.nan
     case('isinf_isnan_constant_of_shape_20', model(
@@ -241,7 +253,7 @@ def refused():
         onnx.save(m, os.path.join(d, name + '.onnx'))
     save('resize_antialias_18', model(
         [h.make_node('Resize', ['x', '', 'scales'], ['y'], mode='linear', antialias=1)], [x],
-        [vi('y', T.FLOAT, None)], 18, [nh.from_array(np.array([1, 1, 0.5, 0.5], dtype=np.float32), 'scales')]))
+        [vi('y', T.FLOAT, [1, 1, 2, 2])], 18, [nh.from_array(np.array([1, 1, 0.5, 0.5], dtype=np.float32), 'scales')]))
     save('opset_22', model([h.make_node('Relu', ['x'], ['y'])], [x], [vi('y', T.FLOAT, None)], 21))
     m = onnx.load(os.path.join(d, 'opset_22.onnx'))
     m.opset_import[0].version = 22
@@ -253,11 +265,11 @@ def refused():
         21, [nh.from_array(np.ones((1, 1, 4, 2), dtype=np.float32), 'scale')]))
     # a float8 cast (type 17, FLOAT8E4M3FN) and an int4 initializer (type 22)
     save('cast_float8_19', model([h.make_node('Cast', ['x'], ['y'], to=17, saturate=1)], [x],
-                                 [h.make_tensor_value_info('y', 17, None)], 19))
+                                 [h.make_tensor_value_info('y', 17, [1, 1, 4, 4])], 19))
     w = h.make_tensor('w', T.INT8, [2], [1, 2])
     w.data_type = 22
     save('int4_initializer_21', model([h.make_node('Cast', ['w'], ['y'], to=T.FLOAT)], [],
-                                      [vi('y', T.FLOAT, None)], 21, [w]))
+                                      [vi('y', T.FLOAT, [2])], 21, [w]))
     save('col2im_18', model([h.make_node('Col2Im', ['x', 'im', 'blk'], ['y'])],
                             [vi('x', T.FLOAT, [1, 4, 4])], [vi('y', T.FLOAT, None)], 18,
                             [i64('im', [3, 3]), i64('blk', [2, 2])]))
