@@ -15,7 +15,7 @@ namespace embark::onnx {
 namespace {
 namespace pb = ::onnx;
 
-constexpr int kMinOpset = 6; // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
+constexpr int kMinOpset = 6;  // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
 constexpr int kMaxOpset = 21; // 18-21 are checked and inferred through opset_view.h
 
 // "?x3x224x224" for messages about a declared shape with unknown dims.

@@ -26,8 +26,7 @@ constexpr std::array kOpRows{
     OpRow{"GroupNormalization", OpKind::InstanceNormalization}, OpRow{"CenterCropPad", OpKind::Pad},
     // opset 18's bitwise ops: And, Or, Xor and Not on integer tensors (logical on bools)
     OpRow{"BitwiseAnd", OpKind::And}, OpRow{"BitwiseOr", OpKind::Or}, OpRow{"BitwiseXor", OpKind::Xor},
-    OpRow{"BitwiseNot", OpKind::Not},
-    OpRow{"AffineGrid", OpKind::GridSample}, // opset 20, the grid GridSample reads
+    OpRow{"BitwiseNot", OpKind::Not}, OpRow{"AffineGrid", OpKind::GridSample}, // opset 20, the grid GridSample reads
 };
 constexpr size_t kLegacyRows = 9;
 static_assert(kOpRows.size() == static_cast<size_t>(OpKind::Count_) + kLegacyRows,

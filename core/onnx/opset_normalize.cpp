@@ -181,7 +181,8 @@ Status addGroupNormalization(ir::Graph& g, PendingNode node, int opset,
     const float eps = epsAttr ? asFloat(*epsAttr, 1e-5f) : 1e-5f;
     if (groups <= 0) return makeError(ErrorKind::InvalidInput, what + " needs a positive num_groups");
     if (!shapeKnown(x) || x->shape.rank() < 2)
-        return makeError(ErrorKind::Unsupported, what + " needs an input of known shape [N, C, ...]: give it with --shape");
+        return makeError(ErrorKind::Unsupported,
+                         what + " needs an input of known shape [N, C, ...]: give it with --shape");
     const ir::Shape& s = x->shape;
     const int64_t n = s[0], c = s[1];
     if (c % groups != 0)
@@ -192,8 +193,8 @@ Status addGroupNormalization(ir::Graph& g, PendingNode node, int opset,
         return g.addValue(g.uniqueName(node.name + suffix), x->dtype, shape);
     };
     ir::Value* grouped = value("_grouped", ir::Shape{n, groups, k});
-    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_group"), {x, intsConstant(g, node, "grouped_shape", {n, groups, k})},
-         {grouped}, {}, node.provenance);
+    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_group"),
+         {x, intsConstant(g, node, "grouped_shape", {n, groups, k})}, {grouped}, {}, node.provenance);
     ir::Value* normed = value("_normalized", ir::Shape{n, groups, k});
     const auto filled = [&](const std::string& what2, float v) {
         return constant(g, node, what2,
@@ -242,7 +243,8 @@ Status addCenterCropPad(ir::Graph& g, PendingNode node, const std::function<bool
     if (!x || !shapeIn || !y) return makeError(ErrorKind::InvalidInput, what + " needs input_data and shape");
     if (!shapeKnown(x) || !shapeIn->isConstant())
         return makeError(ErrorKind::Unsupported,
-                         what + " needs an input of known shape and a constant target shape (Embark's shapes are static)");
+                         what +
+                             " needs an input of known shape and a constant target shape (Embark's shapes are static)");
     const ir::Shape& s = x->shape;
     const int64_t rank = static_cast<int64_t>(s.rank());
     const std::vector<int64_t> target = shapeIn->constant.toInt64Vector();
@@ -251,15 +253,15 @@ Status addCenterCropPad(ir::Graph& g, PendingNode node, const std::function<bool
     if (axes.empty())
         for (int64_t a = 0; a < rank; ++a) axes.push_back(a);
     if (axes.size() != target.size())
-        return makeError(ErrorKind::InvalidInput, what + " has " + std::to_string(target.size()) + " target sizes for " +
-                                                      std::to_string(axes.size()) + " axes");
+        return makeError(ErrorKind::InvalidInput, what + " has " + std::to_string(target.size()) +
+                                                      " target sizes for " + std::to_string(axes.size()) + " axes");
     std::vector<int64_t> starts, ends, sliceAxes, pads(static_cast<size_t>(2 * rank), 0), mid = s.dims();
     bool padded = false;
     for (size_t i = 0; i < axes.size(); ++i) {
         const int64_t a = axes[i] < 0 ? axes[i] + rank : axes[i];
         if (a < 0 || a >= rank)
-            return makeError(ErrorKind::InvalidInput, what + " has axis " + std::to_string(axes[i]) + " outside rank " +
-                                                          std::to_string(rank));
+            return makeError(ErrorKind::InvalidInput,
+                             what + " has axis " + std::to_string(axes[i]) + " outside rank " + std::to_string(rank));
         const int64_t dim = s[static_cast<size_t>(a)], want = target[i];
         if (want < 0) return makeError(ErrorKind::InvalidInput, what + " has a negative target size");
         if (want < dim) {
@@ -305,7 +307,7 @@ Status addAffineGrid(ir::Graph& g, PendingNode node) {
         return makeError(ErrorKind::InvalidInput, what + " needs a size of 4 or 5 values (N, C, [D,] H, W)");
     const auto alignAttr = takeAttr(node.attrs, "align_corners");
     const bool align = alignAttr && asInt(*alignAttr, 0) != 0;
-    const size_t spatial = dims.size() - 2; // 2 or 3
+    const size_t spatial = dims.size() - 2;                    // 2 or 3
     std::vector<int64_t> extent(dims.begin() + 2, dims.end()); // [D,] H, W
     int64_t points = 1;
     for (int64_t e : extent) points *= e;
@@ -328,10 +330,10 @@ Status addAffineGrid(ir::Graph& g, PendingNode node) {
         base.push_back(1.f);
     }
     const int64_t k = static_cast<int64_t>(spatial) + 1, n = dims[0];
-    ir::Value* baseV = constant(g, node, "base_grid",
-                                ir::Tensor::fromFloats(ir::Shape{points, k}, base).castTo(theta->dtype));
-    ir::Value* thetaT = g.addValue(g.uniqueName(node.name + "_theta_t"), theta->dtype,
-                                   ir::Shape{n, k, static_cast<int64_t>(spatial)});
+    ir::Value* baseV =
+        constant(g, node, "base_grid", ir::Tensor::fromFloats(ir::Shape{points, k}, base).castTo(theta->dtype));
+    ir::Value* thetaT =
+        g.addValue(g.uniqueName(node.name + "_theta_t"), theta->dtype, ir::Shape{n, k, static_cast<int64_t>(spatial)});
     emit(g, OpKind::Transpose, g.uniqueName(node.name + "_transpose"), {theta}, {thetaT},
          {{"perm", ir::Attribute(std::vector<int64_t>{0, 2, 1})}}, node.provenance);
     ir::Value* flat = g.addValue(g.uniqueName(node.name + "_points"), theta->dtype,
@@ -368,7 +370,8 @@ void resizeAxesToFullRank(ir::Graph& g, PendingNode& node, const std::function<b
         for (size_t part = 0; part < per; ++part)
             for (int64_t d = 0; d < rank; ++d) {
                 const auto pos = std::find(axes.begin(), axes.end(), d);
-                full.push_back(pos == axes.end() ? fill(part, d) : given[part * axes.size() + static_cast<size_t>(pos - axes.begin())]);
+                full.push_back(pos == axes.end() ? fill(part, d)
+                                                 : given[part * axes.size() + static_cast<size_t>(pos - axes.begin())]);
             }
         ir::Tensor t = ir::Tensor::fromFloats(ir::Shape{static_cast<int64_t>(full.size())}, full).castTo(v->dtype);
         node.inputs[index] = constant(g, node, what, std::move(t));
@@ -565,8 +568,9 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
             if (axisIn) {
                 if (!axisIn->isConstant() || axisIn->constant.numel() != 1)
                     return makeError(ErrorKind::Unsupported,
-                                     "node '" + node.name + "' (DFT-20) computes its axis at run time; Embark needs a "
-                                                            "constant axis");
+                                     "node '" + node.name +
+                                         "' (DFT-20) computes its axis at run time; Embark needs a "
+                                         "constant axis");
                 axis = axisIn->constant.toInt64Vector().front();
             }
             node.inputs.resize(std::min<size_t>(node.inputs.size(), 2));
@@ -577,7 +581,9 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         if (node.onnxType == "AffineGrid") return addAffineGrid(g, std::move(node));
         if (opset >= 20) {
             const std::string mode = asString(node.attrs, "mode", "linear");
-            node.attrs["mode"] = mode == "linear" ? std::string("bilinear") : mode == "cubic" ? std::string("bicubic") : mode;
+            node.attrs["mode"] = mode == "linear"  ? std::string("bilinear")
+                                 : mode == "cubic" ? std::string("bicubic")
+                                                   : mode;
         }
         break;
     default: break;

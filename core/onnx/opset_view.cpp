@@ -71,9 +71,9 @@ void rewriteNode(pb::NodeProto& n, const Constants& constants) {
     if (!isDefaultDomain(n.domain())) return;
     const std::string op = n.op_type();
     // Opset 18 moved `axes` of every reduction but ReduceSum (13) from an attribute to an input.
-    static const std::unordered_set<std::string> kReductions18{
-        "ReduceL1",  "ReduceL2",  "ReduceLogSum", "ReduceLogSumExp", "ReduceMax",
-        "ReduceMean", "ReduceMin", "ReduceProd",   "ReduceSumSquare"};
+    static const std::unordered_set<std::string> kReductions18{"ReduceL1",        "ReduceL2",   "ReduceLogSum",
+                                                               "ReduceLogSumExp", "ReduceMax",  "ReduceMean",
+                                                               "ReduceMin",       "ReduceProd", "ReduceSumSquare"};
     if (kReductions18.count(op)) {
         std::optional<std::vector<int64_t>> axes;
         if (hasInput(n, 1)) {
@@ -107,8 +107,7 @@ void rewriteNode(pb::NodeProto& n, const Constants& constants) {
         removeAttr(n, "antialias"); // the same output shape
     } else if (op == "AveragePool") {
         if (const pb::AttributeProto* d = findAttr(n, "dilations")) {
-            if (std::any_of(d->ints().begin(), d->ints().end(), [](int64_t v) { return v != 1; }))
-                return setAside(n);
+            if (std::any_of(d->ints().begin(), d->ints().end(), [](int64_t v) { return v != 1; })) return setAside(n);
             removeAttr(n, "dilations");
         }
     } else if (op == "Cast" || op == "CastLike") {

@@ -22,10 +22,22 @@ private slots:
     void hostExportMatchesOnnxRuntime() {
         const QString data = test::testDataDir() + "/opset18_21/";
         const QStringList models = {
-            "reduce_axes_input_18", "split_num_outputs_18",   "pad_axes_18",      "resize_axes_18",
-            "resize_sizes_axes_18", "scatter_max_min_18",     "group_norm_18",    "center_crop_pad_18",
-            "mish_18",              "pad_wrap_19",            "average_pool_dilations_19",
-            "gelu_20",              "dft_axis_input_20",      "grid_sample_20",   "affine_grid_20",   "group_norm_21",
+            "reduce_axes_input_18",
+            "split_num_outputs_18",
+            "pad_axes_18",
+            "resize_axes_18",
+            "resize_sizes_axes_18",
+            "scatter_max_min_18",
+            "group_norm_18",
+            "center_crop_pad_18",
+            "mish_18",
+            "pad_wrap_19",
+            "average_pool_dilations_19",
+            "gelu_20",
+            "dft_axis_input_20",
+            "grid_sample_20",
+            "affine_grid_20",
+            "group_norm_21",
             "if_reduce_21",
         };
         auto target = test::harnessTarget("host", false);
