@@ -9,6 +9,7 @@
 #include "model_checks.h"
 #include "op_table.h"
 #include "opset_normalize.h"
+#include "opset_view.h"
 #include "proto_tensor.h"
 #include "quant_checks.h"
 #include "reference/interpreter.h"
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -63,10 +65,12 @@ public:
         EMBARK_TRY(m_checks.checkQuantization()); // names the node before opset 19+ is refused
         EMBARK_TRY(m_checks.checkOpsets());
         if (!m_options.keepUnsupportedOps) EMBARK_TRY(m_checks.checkOps());
+        EMBARK_TRY(m_checks.checkTensorTypes());
         EMBARK_TRY(inlineExternalData(&m_model, m_baseDir, m_display));
         EMBARK_TRY(m_checks.resolveInputShapes(m_options.shapeOverrides));
         EMBARK_TRY(m_checks.checkStructure());
-        if (m_options.runChecker) EMBARK_TRY(m_checks.runChecker());
+        if (m_checks.opset() > kLibonnxOpset) m_view = libonnxView(m_model);
+        if (m_options.runChecker) EMBARK_TRY(m_checks.runChecker(libonnxModel()));
         inferShapes();
         EMBARK_TRY(build());
         EMBARK_TRY(finish(bytes));
@@ -78,6 +82,7 @@ private:
     const ImportOptions& m_options;
     std::string m_display, m_baseDir;
     pb::ModelProto m_model;
+    std::optional<pb::ModelProto> m_view; // what libonnx checks and infers for opsets 18+ (opset_view.h)
     ModelChecks m_checks{m_model, m_display};
     ir::Graph m_graph;
     std::unordered_map<std::string, const pb::TypeProto*> m_types;
@@ -94,6 +99,8 @@ private:
         std::unordered_map<std::string, ir::Value*> values;
         std::vector<std::string> captured; // outer names this graph reads, in first-use order
     };
+
+    pb::ModelProto& libonnxModel() { return m_view ? *m_view : m_model; }
 
     Error fail(ErrorKind kind, const std::string& message) const { return makeError(kind, m_display + ": " + message); }
 
@@ -129,9 +136,12 @@ private:
         };
         for (const auto& vi : g->value_info()) remember(vi);
         for (const auto& vi : g->output()) remember(vi);
-        g->clear_value_info();
-        for (auto& out : *g->mutable_output())
-            if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+        for (pb::GraphProto* graph : {g, m_view ? m_view->mutable_graph() : nullptr}) {
+            if (!graph) continue;
+            graph->clear_value_info();
+            for (auto& out : *graph->mutable_output())
+                if (out.type().has_tensor_type()) out.mutable_type()->mutable_tensor_type()->clear_shape();
+        }
     }
 
     void checkDeclaredShapes() {
@@ -193,10 +203,14 @@ private:
         setDeclaredShapesAside();
         try {
             pb::ShapeInferenceOptions options{/*check_type=*/true, /*error_mode=*/0, /*enable_data_propagation=*/true};
-            pb::shape_inference::InferShapes(m_model, pb::OpSchemaRegistry::Instance(), options);
+            pb::shape_inference::InferShapes(libonnxModel(), pb::OpSchemaRegistry::Instance(), options);
         } catch (const std::exception& e) {
             // Not fatal: the reference interpreter propagates the shapes inference missed.
             m_graph.metadata["shape_inference"] = std::string("incomplete: ") + e.what();
+        }
+        if (m_view) {
+            takeInferredTypes(m_view->graph(), m_model.mutable_graph());
+            m_view.reset();
         }
         restoreUninferredShapes();
         collectTypes(m_model.graph());

@@ -15,8 +15,8 @@ namespace embark::onnx {
 namespace {
 namespace pb = ::onnx;
 
-constexpr int kMinOpset = 6; // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
-constexpr int kMaxOpset = 17;
+constexpr int kMinOpset = 6;  // opset 6 differs from 7 in broadcasting only (opset_normalize.cpp)
+constexpr int kMaxOpset = 21; // 18-21 are checked and inferred through opset_view.h
 
 // "?x3x224x224" for messages about a declared shape with unknown dims.
 std::string declaredShape(const pb::TensorShapeProto& shape) {
@@ -71,7 +71,8 @@ Status ModelChecks::checkOpsets() {
         return fail(ErrorKind::Unsupported, "the model uses opset " + std::to_string(m_opset) +
                                                 "; Embark imports opsets " + std::to_string(kMinOpset) + " to " +
                                                 std::to_string(kMaxOpset) +
-                                                ": convert it (onnx.version_converter.convert_version(model, 13))");
+                                                ": convert it (onnx.version_converter.convert_version(model, " +
+                                                std::string(m_opset > kMaxOpset ? "21" : "13") + "))");
     return {};
 }
 
@@ -155,6 +156,38 @@ Status ModelChecks::checkQuantization() const {
         for (const auto& in : n.input()) EMBARK_TRY(checkValue(in, "reads"));
         for (const auto& out : n.output()) EMBARK_TRY(checkValue(out, "writes"));
     }
+    return {};
+}
+
+namespace {
+// The first tensor of `g` or its bodies (initializers, Constant values) whose element type is
+// newer than ONNX 1.12 (float8, int4, uint4: the checker would only call it unrecognised).
+const pb::TensorProto* newerTypedTensor(const pb::GraphProto& g, std::string* where) {
+    constexpr int kNewestKnown = pb::TensorProto::BFLOAT16; // 16, the last type of ONNX 1.12
+    for (const auto& init : g.initializer())
+        if (init.data_type() > kNewestKnown) {
+            *where = "initializer '" + init.name() + "'";
+            return &init;
+        }
+    for (const auto& n : g.node())
+        for (const auto& a : n.attribute()) {
+            if (a.has_t() && a.t().data_type() > kNewestKnown) {
+                *where = "the value of node '" + (n.name().empty() ? n.op_type() : n.name()) + "'";
+                return &a.t();
+            }
+            if (a.type() == pb::AttributeProto::GRAPH)
+                if (const pb::TensorProto* t = newerTypedTensor(a.g(), where)) return t;
+        }
+    return nullptr;
+}
+} // namespace
+
+Status ModelChecks::checkTensorTypes() const {
+    std::string where;
+    if (const pb::TensorProto* t = newerTypedTensor(m_model.graph(), &where))
+        return fail(ErrorKind::Unsupported, where + " has element type " + onnxDTypeName(t->data_type()) +
+                                                ", which Embark does not support (float8, int4 and uint4 "
+                                                "tensors): store it as float32, int8 or uint8");
     return {};
 }
 
@@ -319,9 +352,9 @@ Status ModelChecks::checkStructure() {
     return {};
 }
 
-Status ModelChecks::runChecker() const {
+Status ModelChecks::runChecker(const pb::ModelProto& model) const {
     try {
-        pb::checker::check_model(m_model);
+        pb::checker::check_model(model);
     } catch (const std::exception& e) {
         return fail(ErrorKind::InvalidInput, std::string("the ONNX checker rejects the model: ") + e.what());
     }

@@ -1,5 +1,5 @@
 // The importer's first stage: checks of a parsed ModelProto before any IR exists (default
-// opset 6 to 17, supported ops, --shape overrides and graph-input shapes, at least one graph
+// opset 6 to 21, supported ops, --shape overrides and graph-input shapes, at least one graph
 // output, one producer per value, no missing values or cycles, the ONNX checker), plus the two
 // fixes it makes to the model on the way: overrides written into the input shapes, nodes
 // sorted topologically.
@@ -36,12 +36,16 @@ public:
     // it in ONNX 1.12): blocked quantization (block_size) and int4/uint4/float8 tensors read
     // or written by a quantization node; Unsupported errors name the node, op and dtype.
     Status checkQuantization() const;
+    // Initializers and Constant values of element types newer than ONNX 1.12 (float8, int4,
+    // uint4), refused as Unsupported naming the tensor.
+    Status checkTensorTypes() const;
     // Applies `overrides` to the graph inputs; every other input needs a full static shape.
     Status resolveInputShapes(const std::map<std::string, ir::Shape>& overrides);
     // No graph outputs, missing values, duplicate producers and cycles; sorts the nodes (and
     // nodeNames()).
     Status checkStructure();
-    Status runChecker() const;
+    // The ONNX checker on `model`: the model itself, or its libonnxView (opset_view.h).
+    Status runChecker(const ::onnx::ModelProto& model) const;
 
     int opset() const { return m_opset; }
     // The IR name of each ONNX node, in (sorted) model order.

@@ -22,8 +22,13 @@ constexpr std::array kOpRows{
 #undef EMBARK_OP
     // legacy names, normalised by the importer
     OpRow{"Upsample", OpKind::Resize}, OpRow{"Scatter", OpKind::ScatterElements}, // opset 9-10
+    // opset 18 ops the importer writes with others (opset_normalize.cpp)
+    OpRow{"GroupNormalization", OpKind::InstanceNormalization}, OpRow{"CenterCropPad", OpKind::Pad},
+    // opset 18's bitwise ops: And, Or, Xor and Not on integer tensors (logical on bools)
+    OpRow{"BitwiseAnd", OpKind::And}, OpRow{"BitwiseOr", OpKind::Or}, OpRow{"BitwiseXor", OpKind::Xor},
+    OpRow{"BitwiseNot", OpKind::Not}, OpRow{"AffineGrid", OpKind::GridSample}, // opset 20, the grid GridSample reads
 };
-constexpr size_t kLegacyRows = 2;
+constexpr size_t kLegacyRows = 9;
 static_assert(kOpRows.size() == static_cast<size_t>(OpKind::Count_) + kLegacyRows,
               "every OpKind needs exactly one ONNX row (plus the legacy aliases)");
 

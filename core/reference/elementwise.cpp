@@ -103,8 +103,28 @@ int64_t binaryInt(OpKind op, int64_t a, int64_t b, bool fmodAttr) {
         if (fmodAttr || r == 0 || (r < 0) == (b < 0)) return r;
         return r + b;
     }
+    // And, Or and Xor are bitwise on integers (BitwiseAnd/Or/Xor, opset 18), logical on bools.
+    case OpKind::And: return a & b;
+    case OpKind::Or: return a | b;
+    case OpKind::Xor: return a ^ b;
     default: return static_cast<int64_t>(binaryDouble(op, static_cast<double>(a), static_cast<double>(b), fmodAttr));
     }
+}
+
+bool isLogical(OpKind op) { return op == OpKind::And || op == OpKind::Or || op == OpKind::Xor || op == OpKind::Not; }
+
+// ~x of an integer tensor (BitwiseNot, opset 18), within the dtype's width.
+ir::Tensor bitwiseNot(const ir::Tensor& x) {
+    const int bits = static_cast<int>(ir::dtypeSize(x.dtype()) * 8);
+    const bool isUnsigned = x.dtype() == DType::UInt8 || x.dtype() == DType::UInt16 || x.dtype() == DType::UInt32 ||
+                            x.dtype() == DType::UInt64;
+    std::vector<int64_t> v(static_cast<size_t>(x.numel()));
+    for (int64_t i = 0; i < x.numel(); ++i) {
+        int64_t r = ~x.intAt(i);
+        if (isUnsigned && bits < 64) r &= (int64_t{1} << bits) - 1;
+        v[static_cast<size_t>(i)] = r;
+    }
+    return ir::Tensor::fromInt64s(x.shape(), v).castTo(x.dtype());
 }
 
 } // namespace
@@ -175,7 +195,8 @@ Expected<Tensors> unaryKernel(const ir::Node& node, const Tensors& inputs) {
     case OpKind::Sin: mapInPlace(v, [](double a) { return std::sin(a); }); break;
     case OpKind::Cos: mapInPlace(v, [](double a) { return std::cos(a); }); break;
     case OpKind::Not:
-        if (x.dtype() != DType::Bool) return unsupported(node, "Not needs a bool input");
+        if (ir::isInteger(x.dtype())) return Tensors{bitwiseNot(x)}; // BitwiseNot
+        if (x.dtype() != DType::Bool) return unsupported(node, "Not needs a bool or integer input");
         mapInPlace(v, [](double a) { return a == 0 ? 1.0 : 0.0; });
         break;
     default: return unsupported(node, "not an element-wise unary op");
@@ -202,7 +223,7 @@ Expected<Tensors> binaryKernel(const ir::Node& node, const Tensors& inputs) {
     Expected<ir::Shape> outShape = broadcastShapes(node, shapes);
     if (!outShape) return outShape.error();
     const bool fmodAttr = node.attrInt("fmod", 0) != 0;
-    const DType outType = isComparison(node.op) ? DType::Bool : dtype;
+    const DType outType = isComparison(node.op) && !(isLogical(node.op) && ir::isInteger(dtype)) ? DType::Bool : dtype;
 
     bool intPath = node.op != OpKind::Pow;
     for (const ir::Tensor* t : operands) intPath = intPath && isIntegral(t->dtype());

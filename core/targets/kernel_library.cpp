@@ -82,6 +82,12 @@ bool averagePadsExcluded(const ir::Node& n, const KernelLibrary&) {
     return true;
 }
 
+bool unitDilations(const ir::Node& n, const KernelLibrary&) {
+    for (int64_t d : n.attrInts("dilations"))
+        if (d != 1) return false;
+    return true;
+}
+
 // XNNPACK's deconvolution makes the natural output size (stride * (in - 1) + output_padding
 // + extent - pads) with output_padding < stride: output_shape, which may ask for more, is left
 // to portable.
@@ -176,6 +182,7 @@ constexpr ConstraintInfo kConstraints[] = {
     {C::AveragePadsExcluded,
      "count_include_pad=1 with padding (the library averages over the taps inside the input only)",
      averagePadsExcluded},
+    {C::UnitDilations, "dilations of 1", unitDilations},
 };
 
 const ConstraintInfo& info(Constraint c) {

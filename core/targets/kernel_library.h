@@ -37,6 +37,7 @@ enum class Constraint : uint8_t {
     ConstantClipBounds,      // Clip min/max are absent or constants
     BroadcastRank4,          // binary op inputs have at most 4 dims
     AveragePadsExcluded,     // AveragePool: count_include_pad = 0, or no padding
+    UnitDilations,           // pooling without dilations (AveragePool has them from opset 19)
     DeconvNaturalOutput,     // ConvTranspose: no output_shape, output_padding < stride, pads >= 0
     QuantPerTensor,          // QuantizeLinear/DequantizeLinear: constant scalar scale and zero point, int8/uint8
     Qs8Contract,             // fused int8 op (QConv/QGemm/QAdd): int8 activations, symmetric int8 weights

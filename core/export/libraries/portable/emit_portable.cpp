@@ -353,8 +353,8 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
     if (ctx.format(n) == targets::Layout::NHWC && x->shape.rank() == 4 && kernel.size() == 2) {
         const auto& xs = x->shape.dims();
         const auto& ys = y->shape.dims();
+        // AveragePool has dilations from opset 19 (absent before, so 1)
         Spatial2D s = spatial2D(n, kernel[0], kernel[1], xs[1], xs[2], ys[1], ys[2]);
-        if (!isMax) s.dh = s.dw = 1;
         const std::string shape =
             "embark::portable::Pool2DShape{" + std::to_string(xs[0]) + ", " + std::to_string(xs[1]) + ", " +
             std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " + std::to_string(ys[1]) + ", " +
@@ -390,7 +390,7 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
                           arr([&](size_t i) { return x->shape[2 + i]; }) + ", " +
                           arr([&](size_t i) { return y->shape[2 + i]; }) + ", " +
                           arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) +
-                          ", " + arr([&](size_t i) { return isMax ? dil[i] : 1; }) + ", " + cppInts(pads) + "}";
+                          ", " + arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(pads) + "}";
     ctx.forward += "    embark::generic::poolNd(" + p + ", " + (isMax ? "true" : "false") + ", " +
                    (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
                    ");\n";

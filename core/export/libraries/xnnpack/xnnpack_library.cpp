@@ -48,7 +48,7 @@ KernelLibrary xnnpackKernelLibrary() {
         {OpKind::MaxPool, F::NHWC, {C::Float32OrInt8, C::Input4D, C::ExplicitPads, C::NoCeilMode}},
         {OpKind::AveragePool,
          F::NHWC,
-         {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded}},
+         {C::Float32, C::Input4D, C::ExplicitPads, C::NoCeilMode, C::AveragePadsExcluded, C::UnitDilations}},
         {OpKind::GlobalAveragePool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::GlobalMaxPool, F::NHWC, {C::Float32, C::Input4D}},
         {OpKind::Add, F::Any, {C::Float32, C::BroadcastRank4, C::FusedActivationDeclared}},
