@@ -454,8 +454,9 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     auto* pw = static_cast<QWeight*>(op.weights);
 #if EMBARK_QGEMM_RVV
     if (op.winograd) {
+        const int all_panels = s.groups * op.panels; // bias and multipliers: per channel, unpadded
         for (int o = 0; o < M; ++o) {
-            const int panel = o / kQNR, n = o % kQNR;
+            const int panel = o / mg * op.panels + o % mg / kQNR, n = o % mg % kQNR;
             op.bias[o] = folded_bias(o);
             op.multipliers[o] = multipliers[o];
             for (int c = 0; c < cg; ++c) {
@@ -463,7 +464,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                 for (int t = 0; t < 9; ++t) g[t] = weight(o, c, t);
                 rvv::winograd_filter(g, u);
                 for (int xi = 0; xi < 16; ++xi)
-                    pw[rvv::winograd_weight_index(xi, op.panels, cg, panel, c, n)] = static_cast<QWeight>(u[xi]);
+                    pw[rvv::winograd_weight_index(xi, all_panels, cg, panel, c, n)] = static_cast<QWeight>(u[xi]);
             }
         }
         return op;
