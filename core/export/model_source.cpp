@@ -114,7 +114,7 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
         return makeError(ErrorKind::Unsupported, "node " + n.describe() + " produces " + describeValue(out) +
                                                      " at run time; exports compute in float32, and in int8 "
                                                      "only where the fuse_qdq pass fused a quantized operator");
-    // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, QAdd, MaxPool).
+    // XNNPACK runs the int8 ops its support table claims (QConv, QGemm, MaxPool).
     if (quantized && ctx.library(n) != "portable" &&
         !(ctx.library(n) == "xnnpack" && findKernelLibrary("xnnpack")->supports(n)))
         return makeError(ErrorKind::Unsupported, "node " + n.describe() +
