@@ -103,7 +103,7 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n);      // the generi
 Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n); // LSTM, GRU, RNN
 Status emitPortableIndex(EmitContext& ctx, const ir::Node& n);     // indexing, einsum, signal ops (issue 31)
 Status emitXnnpack(EmitContext& ctx, const ir::Node& n);
-// The int8 part of the XNNPACK emitter (emit_xnnpack_quant.cpp): QConv, QGemm, QAdd.
+// The int8 part of the XNNPACK emitter (emit_xnnpack_quant.cpp): QConv, QGemm (QAdd runs on portable).
 Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n);
 // The int8 part of the portable emitter (emit_portable_quant.cpp): the fuse_qdq ops, run-time
 // QuantizeLinear/DequantizeLinear and data movement of int8 tensors.

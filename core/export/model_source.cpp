@@ -116,7 +116,7 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
         return makeError(ErrorKind::Unsupported, "node " + n.describe() + " produces " + describeValue(out) +
                                                      " at run time; exports compute in float32, and in int8 "
                                                      "only where the fuse_qdq pass fused a quantized operator");
-    // Another library runs the int8 ops its support table claims (XNNPACK: QConv, QGemm, QAdd, MaxPool).
+    // Another library runs the int8 ops its support table claims (XNNPACK: QConv, QGemm, MaxPool).
     if (quantized && !lib.fallback && !lib.supports(n))
         return makeError(ErrorKind::Unsupported, "node " + n.describe() +
                                                      " runs on int8 tensors, which only the "

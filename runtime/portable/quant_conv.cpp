@@ -265,6 +265,32 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
         });
         return;
     }
+    // Taps read in place through the layer's [pixel][tap] table (allocated at pack time where
+    // neither the rows layout nor Winograd applies: groups, horizontal dilations), one segment
+    // of cg channels per tap, each group at its channels' offset: no patch copies.
+    if (op.indirection) {
+        if (op.indirection_input != input) build_depthwise_indirection(op, input); // the same [pixel][tap] table
+        const int taps = op.kernel_h * op.kernel_w;
+        run_parts(pool, tiles, [&](int64_t begin, int64_t end) {
+            std::vector<const int8_t*> table(static_cast<size_t>(MR) * taps); // pixel m's tap t at t * MR + m
+            for (int64_t tile = begin; tile < end; ++tile) {
+                const int64_t p0 = tile * MR;
+                const int m_valid = static_cast<int>(std::min<int64_t>(MR, pixels - p0));
+                for (int m = 0; m < MR; ++m) {
+                    const int8_t* const* from = op.indirection + (p0 + std::min(m, m_valid - 1)) * taps;
+                    for (int t = 0; t < taps; ++t) table[static_cast<size_t>(t) * MR + m] = from[t];
+                }
+                int8_t* out = output + p0 * M;
+                for (int g = 0; g < op.groups; ++g) {
+                    const rvv::Patch x{table.data(), taps, cg, static_cast<size_t>(g) * cg};
+                    const size_t at = static_cast<size_t>(g) * panels;
+                    rvv::panels(x, m_valid, kp, w + at * NR * kp, op.bias + at * NR, op.multipliers + at * NR,
+                                out + g * mg, static_cast<size_t>(M), mg, rq);
+                }
+            }
+        });
+        return;
+    }
 #endif
 #if EMBARK_QGEMM_X86_VNNI
     // Kernel rows read in place (rows_layout, packed so at pack time).
@@ -454,8 +480,9 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     auto* pw = static_cast<QWeight*>(op.weights);
 #if EMBARK_QGEMM_RVV
     if (op.winograd) {
+        const int all_panels = s.groups * op.panels; // bias and multipliers: per channel, unpadded
         for (int o = 0; o < M; ++o) {
-            const int panel = o / kQNR, n = o % kQNR;
+            const int panel = o / mg * op.panels + o % mg / kQNR, n = o % mg % kQNR;
             op.bias[o] = folded_bias(o);
             op.multipliers[o] = multipliers[o];
             for (int c = 0; c < cg; ++c) {
@@ -463,7 +490,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                 for (int t = 0; t < 9; ++t) g[t] = weight(o, c, t);
                 rvv::winograd_filter(g, u);
                 for (int xi = 0; xi < 16; ++xi)
-                    pw[rvv::winograd_weight_index(xi, op.panels, cg, panel, c, n)] = static_cast<QWeight>(u[xi]);
+                    pw[rvv::winograd_weight_index(xi, all_panels, cg, panel, c, n)] = static_cast<QWeight>(u[xi]);
             }
         }
         return op;
@@ -494,6 +521,12 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                     }
             }
         }
+#if EMBARK_QGEMM_RVV
+    if (!op.direct && !by_rows && op.kp == taps * cg) { // groups, horizontal dilations: taps in place
+        op.indirection = static_cast<const int8_t**>(std::calloc(static_cast<size_t>(pixels) * taps, sizeof(int8_t*)));
+        if (!op.indirection) throw std::bad_alloc();
+    }
+#endif
 #if EMBARK_QGEMM_X86_VNNI
     if (!op.direct && !by_rows && s.groups == 1 && cg % x86q::kGroupK == 0 && op.kp == taps * cg) {
         op.indirection = static_cast<const int8_t**>(std::calloc(static_cast<size_t>(pixels) * taps, sizeof(int8_t*)));

@@ -16,7 +16,8 @@
 // algebraic identity), and the >> 2 is exact: the int32 accumulator equals the direct one
 // bit for bit, and so does the requantized byte. RVV's integer arithmetic wraps, so partial
 // sums may wrap as long as 4 Y fits in int32: |4 Y| <= 4 * 9 * C * 2^14 < 2^31 for
-// C <= kWinogradMaxChannels (checked at pack time, else the direct tile).
+// C <= kWinogradMaxChannels input channels a group (checked at pack time, else the direct
+// tile).
 #pragma once
 
 #include "quant_gemm_rvv.h"
@@ -31,11 +32,17 @@ namespace embark::portable::quant_detail::rvv {
 
 constexpr int kWinogradMaxChannels = 3640; // 4 * 9 * C * 2^14 < 2^31
 
-// 3x3, stride 1, no dilation, one group, an output of at least 2x2 (a smaller one wastes most
-// of its tile) and at most kWinogradMaxChannels input channels.
+// 3x3, stride 1, no dilation, an output of at least 2x2 (a smaller one wastes most of its
+// tile) and 2 to kWinogradMaxChannels input channels a group. Grouped convolutions (not
+// depthwise: quant_depthwise.cpp) share the input and output transforms, which run over all
+// channels; each group's 16 GEMMs read its slice of V and write its slice of M. A group of
+// fewer than 4 input channels keeps the direct tile (the transforms would cost more than the
+// multiply-adds they save).
 inline bool winograd_applies(const Conv2DShape& s, int out_h, int out_w) {
+    if (s.groups < 1 || s.in_c % s.groups) return false;
+    const int cg = s.in_c / s.groups;
     return s.kernel_h == 3 && s.kernel_w == 3 && s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 &&
-           s.dilation_w == 1 && s.groups == 1 && s.in_c > 1 && s.in_c <= kWinogradMaxChannels && out_h >= 2 &&
+           s.dilation_w == 1 && cg > 1 && (s.groups == 1 || cg >= 4) && cg <= kWinogradMaxChannels && out_h >= 2 &&
            out_w >= 2;
 }
 
@@ -49,10 +56,11 @@ inline void winograd_filter(const int32_t g[9], int32_t u[16]) {
         for (int j = 0; j < 4; ++j) u[4 * i + j] = t[i][0] * kG[j][0] + t[i][1] * kG[j][1] + t[i][2] * kG[j][2];
 }
 
-// Packed weights: position xi's panels one after another, each [C][kNR] int16 (the GEMM
-// tile's layout with kp = C).
-inline size_t winograd_weight_index(int xi, int panels, int C, int panel, int c, int n) {
-    return ((static_cast<size_t>(xi) * panels + panel) * C + c) * kNR + n;
+// Packed weights: position xi's panels one after another (group g's at g * panels of a
+// group), each [cg][kNR] int16 (the GEMM tile's layout with kp = cg, the group's input
+// channels); `panels` counts those of every group.
+inline size_t winograd_weight_index(int xi, int panels, int cg, int panel, int c, int n) {
+    return ((static_cast<size_t>(xi) * panels + panel) * cg + c) * kNR + n;
 }
 
 // Tiles per block: V (16 x T x C int16) and M (16 x T x M int32) of a block in about 256 KB.
@@ -134,7 +142,7 @@ inline int winograd_block_tiles(int C, int M) {
 
 // Tiles [t_begin, t_end) of a QConv2D packed for Winograd (see quant_conv.cpp), in blocks.
 inline void winograd_tiles(const QConv2D& op, const int8_t* input, int8_t* output, int64_t t_begin, int64_t t_end) {
-    const int C = op.in_c, M = op.out_c;
+    const int C = op.in_c, M = op.out_c, G = op.groups, cg = C / G, mg = M / G;
     const int tiles_x = (op.out_w + 1) / 2, tiles_y = (op.out_h + 1) / 2;
     const int T = winograd_block_tiles(C, M);
     const QRq rq = requant_params(op.out);
@@ -159,16 +167,19 @@ inline void winograd_tiles(const QConv2D& op, const int8_t* input, int8_t* outpu
                 }
             winograd_input(d, C, vbuf.data() + static_cast<size_t>(t) * 16 * C, static_cast<size_t>(C));
         }
-        for (int xi = 0; xi < 16; ++xi) { // M[xi] = V[xi] U'[xi]
-            const int16_t* v = vbuf.data() + static_cast<size_t>(xi) * C;
-            int32_t* m = mbuf.data() + static_cast<size_t>(xi) * M;
-            const int16_t* wx = w + winograd_weight_index(xi, op.panels, C, 0, 0, 0);
-            for (int p = 0; p < nt; p += kMR) {
-                const int m_valid = std::min(kMR, nt - p);
-                for (int i = 0; i < kMR; ++i) rows[i] = v + static_cast<size_t>(p + std::min(i, m_valid - 1)) * 16 * C;
-                const Rows<int16_t> x{rows.data(), 1, C, 0};
-                panels<int16_t, true>(x, m_valid, C, wx, op.bias, op.multipliers, m + static_cast<size_t>(p) * 16 * M,
-                                      static_cast<size_t>(16) * M, M, rq);
+        for (int xi = 0; xi < 16; ++xi) { // M[xi] = V[xi] U'[xi], group by group
+            for (int g = 0; g < G; ++g) {
+                const int16_t* v = vbuf.data() + static_cast<size_t>(xi) * C + static_cast<size_t>(g) * cg;
+                int32_t* m = mbuf.data() + static_cast<size_t>(xi) * M + static_cast<size_t>(g) * mg;
+                const int16_t* wx = w + winograd_weight_index(xi, G * op.panels, cg, g * op.panels, 0, 0);
+                for (int p = 0; p < nt; p += kMR) {
+                    const int m_valid = std::min(kMR, nt - p);
+                    for (int i = 0; i < kMR; ++i)
+                        rows[i] = v + static_cast<size_t>(p + std::min(i, m_valid - 1)) * 16 * C;
+                    const Rows<int16_t> x{rows.data(), 1, cg, 0};
+                    panels<int16_t, true>(x, m_valid, cg, wx, op.bias, op.multipliers,
+                                          m + static_cast<size_t>(p) * 16 * M, static_cast<size_t>(16) * M, mg, rq);
+                }
             }
         }
         for (int t = 0; t < nt; ++t) { // Y

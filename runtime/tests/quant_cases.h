@@ -94,6 +94,15 @@ inline std::vector<ConvCase> conv_cases() {
         {"7x7/2 3->64", {1, 20, 20, 3, 64, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}},
         {"3x3 grouped 12->18 g3", {1, 6, 7, 12, 18, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3}},
         {"1x1 grouped 32->64 g2", {1, 5, 5, 32, 64, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 2}},
+        // Grouped 3x3 stride 1 runs by Winograd on RVV too (RegNet's 16 channels a group): the
+        // transforms over all channels, each group's GEMMs on its slice; groups wider than a
+        // panel, batch 2, odd outputs, 4 channels a group.
+        {"3x3 grouped 64->64 g4 pad 1", {1, 7, 9, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}},
+        {"3x3 grouped 48->96 g3 batch 2", {2, 5, 7, 48, 96, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 3}},
+        {"3x3 grouped 32->160 g2 no pad", {1, 6, 5, 32, 160, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 2}},
+        {"3x3 grouped 16->16 g4 (4 a group)", {1, 6, 6, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}},
+        {"3x3 grouped 24->24 g8 (3 a group)", {1, 5, 6, 24, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8}},
+        {"3x3/2 grouped 64->64 g4 pad 1", {1, 9, 10, 64, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 4}},
         {"dw 3x3 37", {1, 9, 11, 37, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 37}},
         {"dw 3x3 144", {1, 6, 6, 144, 144, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 144}},
         {"dw 3x3/2 96 pads 0,0,1,1", {1, 10, 10, 96, 96, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 96}},

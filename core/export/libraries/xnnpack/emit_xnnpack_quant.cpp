@@ -1,10 +1,11 @@
 // The int8 half of the XNNPACK emitter: the fuse_qdq pass's QConv (grouped and depthwise
-// included), QGemm and QAdd as embark_xnn::QConvolution2d / QFullyConnected / QAdd, and
-// MaxPool on int8 data as embark_xnn::QMaxPool2d
+// included) and QGemm as embark_xnn::QConvolution2d / QFullyConnected, and MaxPool on int8
+// data as embark_xnn::QMaxPool2d
 // (runtime/xnnpack/embark_xnnpack_quant.cpp), on the parameters fuse_qdq keeps on
 // each node (x_scale, x_zero_point, w_scale, y_scale, y_zero_point, out_min, out_max). The
 // support table (xnnpack_library.cpp) only assigns nodes that keep XNNPACK's qs8-qc8w
-// contract here; what reaches this file otherwise is refused naming the node.
+// contract here (QAdd stays on portable: see xnnpack_library.cpp); what reaches this file
+// otherwise is refused naming the node.
 #include "export/emit_context.h"
 
 namespace embark::exporter {
@@ -111,21 +112,6 @@ Status emitQGemm(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
-Status emitQAdd(EmitContext& ctx, const ir::Node& n) {
-    const ir::Value* a = n.input(0);
-    const ir::Value* b = n.input(1);
-    const ir::Value* y = n.output(0);
-    if (!a || !b || a->shape != b->shape || a->shape != y->shape || ctx.isNhwc(a) != ctx.isNhwc(b))
-        return unsupported(Emitter::Xnnpack, n, "an int8 Add of operands of different shapes or layouts");
-    const std::string obj = ctx.ident(n);
-    ctx.decls += "static std::unique_ptr<embark_xnn::QAdd> " + obj + ";\n";
-    ctx.init += "    " + obj + " = std::make_unique<embark_xnn::QAdd>(*g_xnn, " + cppString(n.name) + ", " +
-                std::to_string(y->shape.numel()) + ", " + quantParams(n, "a_scale", "a_zero_point") + ", " +
-                quantParams(n, "b_scale", "b_zero_point") + ", " + quantOutput(n) + ");\n";
-    ctx.forward += "    " + obj + "->forward(" + i8Ptr(ctx, a) + ", " + i8Ptr(ctx, b) + ", " + i8Ptr(ctx, y) + ");\n";
-    return {};
-}
-
 Status emitQMaxPool(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
@@ -154,12 +140,11 @@ Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n) {
     switch (n.op) {
     case OpKind::QConv: return emitQConv(ctx, n);
     case OpKind::QGemm: return emitQGemm(ctx, n);
-    case OpKind::QAdd: return emitQAdd(ctx, n);
     case OpKind::MaxPool: return emitQMaxPool(ctx, n);
     default:
         return unsupported(Emitter::Xnnpack, n,
                            "int8 " + std::string(ir::opName(n.op)) +
-                               " (XNNPACK runs int8 QConv, QGemm, QAdd and MaxPool; assign it to portable)");
+                               " (XNNPACK runs int8 QConv, QGemm and MaxPool; assign it to portable)");
     }
 }
 
