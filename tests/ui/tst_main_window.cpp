@@ -307,7 +307,8 @@ private slots:
                 if (!b->isVisible() || b->text().isEmpty() || qobject_cast<QToolBar*>(b->parentWidget())) continue;
                 if (b->width() < b->minimumSizeHint().width() ||
                     (qobject_cast<QPushButton*>(b) && b->width() < b->sizeHint().width() - 8))
-                    clipped << QStringLiteral("'%1' %2 px < %3").arg(b->text()).arg(b->width()).arg(b->sizeHint().width());
+                    clipped
+                        << QStringLiteral("'%1' %2 px < %3").arg(b->text()).arg(b->width()).arg(b->sizeHint().width());
             }
             return clipped;
         };
@@ -317,7 +318,8 @@ private slots:
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
             QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
-            for (auto mode : {ui::Workspaces::Mode::Inspect, ui::Workspaces::Mode::Run, ui::Workspaces::Mode::Compare}) {
+            for (auto mode :
+                 {ui::Workspaces::Mode::Inspect, ui::Workspaces::Mode::Run, ui::Workspaces::Mode::Compare}) {
                 w.workspaces()->setMode(mode);
                 for (int i = 0; i < 3; ++i) QApplication::processEvents();
                 QTest::qWait(20);
@@ -342,7 +344,8 @@ private slots:
                                             .arg(dock->width())
                                             .arg(content->minimumSizeHint().width())));
                     const QStringList clipped = clippedButtons(dock);
-                    QVERIFY2(clipped.isEmpty(), qPrintable(name + QStringLiteral(": ") + clipped.join(QStringLiteral(", "))));
+                    QVERIFY2(clipped.isEmpty(),
+                             qPrintable(name + QStringLiteral(": ") + clipped.join(QStringLiteral(", "))));
                 }
             }
             // The board actions live in the Target's menu button, translated.
@@ -365,7 +368,8 @@ private slots:
             dialog->show();
             QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
             const QString name = QString::fromLatin1(dialog->metaObject()->className());
-            QVERIFY2(dialog->width() <= 1366 && dialog->height() <= 740, qPrintable(name + QLatin1Char(' ') + size(dialog.get())));
+            QVERIFY2(dialog->width() <= 1366 && dialog->height() <= 740,
+                     qPrintable(name + QLatin1Char(' ') + size(dialog.get())));
             const QStringList clipped = clippedButtons(dialog.get());
             QVERIFY2(clipped.isEmpty(), qPrintable(name + QStringLiteral(": ") + clipped.join(QStringLiteral(", "))));
             dialog->close();

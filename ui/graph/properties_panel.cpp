@@ -211,8 +211,7 @@ void PropertiesPanel::fill(int stage, const QString& name) {
         }
         // Library "auto": the measurements behind the node's library (plan --json's "measurement").
         if (auto measured = m_session->measuredChoice())
-            if (auto m = measured->nodes.find(node->name); m != measured->nodes.end())
-            {
+            if (auto m = measured->nodes.find(node->name); m != measured->nodes.end()) {
                 QTreeWidgetItem* sec = section(tr("Measurement (library auto)"));
                 const QString unit = QString::fromStdString(measured->unit);
                 add(sec, tr("Chosen"), QString::fromStdString(m->second.chosen));
@@ -224,10 +223,11 @@ void PropertiesPanel::fill(int stage, const QString& name) {
                     } else {
                         const QString source = c.source == "cached" ? tr("cached") : tr("measured");
                         item = add(sec, lib,
-                                   c.conversion > 0 ? tr("%1 + %2 layout conversion = %3 (%4)")
-                                                          .arg(measuredCost(c.cost, unit), measuredCost(c.conversion, unit),
-                                                               measuredCost(c.cost + c.conversion, unit), source)
-                                                    : tr("%1 (%2)").arg(measuredCost(c.cost, unit), source));
+                                   c.conversion > 0
+                                       ? tr("%1 + %2 layout conversion = %3 (%4)")
+                                             .arg(measuredCost(c.cost, unit), measuredCost(c.conversion, unit),
+                                                  measuredCost(c.cost + c.conversion, unit), source)
+                                       : tr("%1 (%2)").arg(measuredCost(c.cost, unit), source));
                     }
                     if (c.library == m->second.chosen) {
                         QFont bold = item->font(0);
@@ -236,9 +236,9 @@ void PropertiesPanel::fill(int stage, const QString& name) {
                         item->setFont(1, bold);
                     }
                 }
-                add(sec, tr("Measured on"), tr("%1, %2").arg(QString::fromStdString(measured->board),
-                                                             unit == QLatin1String("ns") ? tr("wall clock")
-                                                                                         : tr("retired instructions")));
+                add(sec, tr("Measured on"),
+                    tr("%1, %2").arg(QString::fromStdString(measured->board),
+                                     unit == QLatin1String("ns") ? tr("wall clock") : tr("retired instructions")));
                 add(sec, tr("Signature"), QString::fromStdString(m->second.signature));
             }
     }

@@ -102,13 +102,13 @@ int StudioJobs::measureLibraries() {
     const QString model = QFileInfo(m_session->modelPath()).completeBaseName();
     auto job = std::make_shared<jobs::Job>(
         tr("Measure kernel libraries: %1 on %2").arg(model, board->id), jobs::JobKind::Build,
-        [graph, target = *target, options, key](jobs::JobContext& ctx) mutable -> Status {
+        [graph, resolved = *target, options, key](jobs::JobContext& ctx) mutable -> Status {
             options.cancel = ctx.cancelFlag();
             options.log = [&ctx](const QString& line) { ctx.log(line); };
             ctx.progress(QStringLiteral("measure"), 0, 0);
-            EMBARK_TRY(jobs::chooseLibrariesByMeasurement(*graph, target, options));
-            const exporter::MeasuredChoice& c = *target.measured;
-            ctx.setResult(MeasureResult{key, target.measured},
+            EMBARK_TRY(jobs::chooseLibrariesByMeasurement(*graph, resolved, options));
+            const exporter::MeasuredChoice& c = *resolved.measured;
+            ctx.setResult(MeasureResult{key, resolved.measured},
                           QStringLiteral("%1 node(s) chosen (%2 measured, %3 cached)")
                               .arg(c.nodes.size())
                               .arg(c.measuredCount)
@@ -201,7 +201,8 @@ jobs::ExportRequest StudioJobs::exportRequest(const QString& dir, bool replace) 
     r.modelPath = m_session->modelPath();
     r.graph = m_session->stageGraph(0);
     // The plan the views show is the one written (none while a newer one is being built).
-    if (!m_session->isPlanning()) r.plan = m_session->deploymentPlan();
+    // Library "auto" still measuring: the export measures (or reads the cache) itself.
+    if (!m_session->isPlanning() && !m_session->needsMeasurement()) r.plan = m_session->deploymentPlan();
     r.boardId = m_session->boardId();
     r.library = m_session->library().toStdString();
     r.opOverrides = m_session->request().opOverrides;

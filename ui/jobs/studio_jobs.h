@@ -113,8 +113,8 @@ private:
     jobs::BenchOptions m_benchDefaults;
     std::function<deploy::SshOptions(const QString&)> m_sshProvider;
     std::function<void(QDockWidget*)> m_revealer;
-    QString m_measuring;       // the session's measurementKey() of the queued measurement
-    QString m_measureFailed;   // ... of the last one that failed (not retried by itself)
+    QString m_measuring;     // the session's measurementKey() of the queued measurement
+    QString m_measureFailed; // ... of the last one that failed (not retried by itself)
     int m_measureJob = -1;
     QString m_lastExport;
     QString m_lastBinary;

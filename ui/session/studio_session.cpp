@@ -149,7 +149,7 @@ void StudioSession::openModelInBackground(const QString& path, const std::map<st
 void StudioSession::adoptModel(const QString& path, Planned prepared) {
     m_path = path;
     m_request.measured.reset(); // of the previous model
-    ++m_planSerial; // a plan of the previous model still being built is dropped
+    ++m_planSerial;             // a plan of the previous model still being built is dropped
     m_selStage = -1;
     m_selNode.clear();
     m_undoStack->clear();

@@ -206,7 +206,8 @@ void TargetPanel::refresh() {
 // The same resolution embark-cli export and plan make, so the line says what the export links.
 void TargetPanel::refreshXnnpack() {
     const targets::Board* b = m_session->board();
-    const bool shown = b && m_session->library() == QLatin1String("xnnpack");
+    // With "auto", XNNPACK is a candidate only where the board links one: say which.
+    const bool shown = b && (m_session->library() == QLatin1String("xnnpack") || m_session->isAutoLibrary());
     m_xnnpack->setVisible(shown);
     m_buildXnnpack->setVisible(false);
     if (!shown) return;
@@ -235,11 +236,12 @@ void TargetPanel::refreshAuto() {
         for (const auto& [name, node] : measured->nodes) ++chosen[node.chosen];
         QStringList parts;
         for (const auto& [lib, count] : chosen) parts << tr("%1 on %2").arg(count).arg(QString::fromStdString(lib));
-        m_auto->setText(tr("auto: %n node(s) measured on %1 (%2 now, %3 cached): %4", nullptr, int(measured->nodes.size()))
-                            .arg(QString::fromStdString(measured->board))
-                            .arg(measured->measuredCount)
-                            .arg(measured->cachedCount)
-                            .arg(parts.join(QStringLiteral(", "))));
+        m_auto->setText(
+            tr("auto: %n node(s) measured on %1 (%2 now, %3 cached): %4", nullptr, int(measured->nodes.size()))
+                .arg(QString::fromStdString(measured->board))
+                .arg(measured->measuredCount)
+                .arg(measured->cachedCount)
+                .arg(parts.join(QStringLiteral(", "))));
     }
 }
 
