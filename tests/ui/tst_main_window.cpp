@@ -23,6 +23,7 @@
 #include "targetpanel/ep_options_dialog.h"
 #include "targetpanel/target_panel.h"
 #include "ssh/ssh_settings_dialog.h"
+#include "quantize/quantize_dialog.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
@@ -364,6 +365,9 @@ private slots:
         dialogs.push_back(std::make_unique<ui::BoardDialog>(*board));
         dialogs.push_back(std::make_unique<ui::SshSettingsDialog>(*board));
         dialogs.push_back(std::make_unique<ui::EpOptionsDialog>(QStringList{}, 1));
+        const QString model = test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx");
+        QVERIFY(session.openModel(model).ok());
+        dialogs.push_back(std::make_unique<ui::QuantizeDialog>(model, session.stageGraph(0)));
         for (auto& dialog : dialogs) {
             dialog->show();
             QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));

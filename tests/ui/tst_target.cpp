@@ -11,6 +11,7 @@
 #include "targetpanel/board_dialog.h"
 #include "targetpanel/target_panel.h"
 #include "mainwindow/mainwindow.h"
+#include "jobs/job_queue.h"
 #include "jobs/studio_jobs.h"
 #include "graph/graph_colors.h"
 #include "graph/graph_scene.h"
