@@ -99,10 +99,15 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     auto* form = new QFormLayout;
     auto* boardRow = new QHBoxLayout;
     boardRow->addWidget(m_board, 1);
-    boardRow->addWidget(m_ssh);
-    boardRow->addWidget(m_boardMenu);
     form->addRow(tr("Board:"), boardRow);
     form->addRow(m_boardInfo);
+    // SSH... and the Board menu on a row of their own: beside the picker they made the row
+    // wider than the dock in French.
+    auto* boardButtons = new QHBoxLayout;
+    boardButtons->addWidget(m_ssh);
+    boardButtons->addWidget(m_boardMenu);
+    boardButtons->addStretch(1);
+    form->addRow(boardButtons);
     form->addRow(tr("Runtime:"), m_runtime);
     form->addRow(m_epOptions, m_epSummary);
     form->addRow(tr("Kernel library:"), m_library);
