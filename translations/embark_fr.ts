@@ -1472,6 +1472,70 @@
         <source>%1 (double-click the node to open)</source>
         <translation>%1 (double-cliquez sur le nœud pour l&apos;ouvrir)</translation>
     </message>
+    <message>
+        <source>%1 instructions</source>
+        <translation>%1 instructions</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 ns</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Measurement (library auto)</source>
+        <translation>Mesure (bibliothèque auto)</translation>
+    </message>
+    <message>
+        <source>Chosen</source>
+        <translation>Choisie</translation>
+    </message>
+    <message>
+        <source>not a candidate: %1</source>
+        <translation>pas candidate : %1</translation>
+    </message>
+    <message>
+        <source>cached</source>
+        <translation>en cache</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>mesuré</translation>
+    </message>
+    <message>
+        <source>%1 + %2 layout conversion = %3 (%4)</source>
+        <translation>%1 + %2 de conversion de disposition = %3 (%4)</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Measured on</source>
+        <translation>Mesuré sur</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>wall clock</source>
+        <translation>temps réel</translation>
+    </message>
+    <message>
+        <source>retired instructions</source>
+        <translation>instructions exécutées</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>Signature</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::QuantErrorChart</name>
@@ -2564,6 +2628,25 @@
         <source>ran once: %1</source>
         <translation>exécuté une fois : %1</translation>
     </message>
+    <message>
+        <source>Cannot measure the kernel libraries: %1</source>
+        <translation>Impossible de mesurer les bibliothèques de noyaux : %1</translation>
+    </message>
+    <message>
+        <source>Measure kernel libraries: %1 on %2</source>
+        <translation>Mesure des bibliothèques de noyaux : %1 sur %2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>annulée</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) measured (%1 now, %2 from the cache), %3 not on portable</source>
+        <translation>
+            <numerusform>%n nœud mesuré (%1 maintenant, %2 depuis le cache), %3 hors de portable</numerusform>
+            <numerusform>%n nœuds mesurés (%1 maintenant, %2 depuis le cache), %3 hors de portable</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::StudioQuantize</name>
@@ -2788,6 +2871,41 @@
     <message>
         <source>EP defaults</source>
         <translation>Valeurs par défaut de l&apos;EP</translation>
+    </message>
+    <message>
+        <source>auto: each node runs on the library measured fastest for it on this board</source>
+        <translation>auto : chaque nœud s’exécute sur la bibliothèque mesurée la plus rapide pour lui sur cette carte</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>Carte</translation>
+    </message>
+    <message>
+        <source>Create a user board or edit the selected one</source>
+        <translation>Créer une carte utilisateur ou modifier celle sélectionnée</translation>
+    </message>
+    <message>
+        <source>auto: the nodes are measured on the board once a model is open</source>
+        <translation>auto : les nœuds sont mesurés sur la carte dès qu’un modèle est ouvert</translation>
+    </message>
+    <message>
+        <source>auto: the measurement failed, every node stays on portable: %1</source>
+        <translation>auto : la mesure a échoué, tous les nœuds restent sur portable : %1</translation>
+    </message>
+    <message>
+        <source>auto: measuring each node on %1 (see Jobs); portable meanwhile</source>
+        <translation>auto : mesure de chaque nœud sur %1 (voir Tâches) ; portable en attendant</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%1 sur %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>auto: %n node(s) measured on %1 (%2 now, %3 cached): %4</source>
+        <translation>
+            <numerusform>auto : %n nœud mesuré sur %1 (%2 maintenant, %3 en cache) : %4</numerusform>
+            <numerusform>auto : %n nœuds mesurés sur %1 (%2 maintenant, %3 en cache) : %4</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -1467,6 +1467,70 @@
         <source>%1 (double-click the node to open)</source>
         <translation>%1（双击节点打开）</translation>
     </message>
+    <message>
+        <source>%1 instructions</source>
+        <translation>%1 条指令</translation>
+    </message>
+    <message>
+        <source>%1 ns</source>
+        <translation>%1 纳秒</translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 微秒</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 毫秒</translation>
+    </message>
+    <message>
+        <source>Measurement (library auto)</source>
+        <translation>测量（自动选择库）</translation>
+    </message>
+    <message>
+        <source>Chosen</source>
+        <translation>选中</translation>
+    </message>
+    <message>
+        <source>not a candidate: %1</source>
+        <translation>非候选：%1</translation>
+    </message>
+    <message>
+        <source>cached</source>
+        <translation>缓存</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>%1 + %2 layout conversion = %3 (%4)</source>
+        <translation>%1 + %2 布局转换 = %3（%4）</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Measured on</source>
+        <translation>测量于</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>wall clock</source>
+        <translation>挂钟时间</translation>
+    </message>
+    <message>
+        <source>retired instructions</source>
+        <translation>退休指令数</translation>
+    </message>
+    <message>
+        <source>Signature</source>
+        <translation>签名</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::QuantErrorChart</name>
@@ -2550,6 +2614,24 @@
         <source>ran once: %1</source>
         <translation>已运行一次：%1</translation>
     </message>
+    <message>
+        <source>Cannot measure the kernel libraries: %1</source>
+        <translation>无法测量内核库：%1</translation>
+    </message>
+    <message>
+        <source>Measure kernel libraries: %1 on %2</source>
+        <translation>测量内核库：%1 在 %2 上</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s) measured (%1 now, %2 from the cache), %3 not on portable</source>
+        <translation>
+            <numerusform>已测量 %n 个节点（本次 %1，缓存 %2），%3 个不在 portable 上</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::StudioQuantize</name>
@@ -2768,6 +2850,40 @@
     <message>
         <source>EP defaults</source>
         <translation>EP 默认值</translation>
+    </message>
+    <message>
+        <source>auto: each node runs on the library measured fastest for it on this board</source>
+        <translation>auto：每个节点在此开发板上运行于测得最快的库</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>开发板</translation>
+    </message>
+    <message>
+        <source>Create a user board or edit the selected one</source>
+        <translation>新建用户开发板或编辑所选开发板</translation>
+    </message>
+    <message>
+        <source>auto: the nodes are measured on the board once a model is open</source>
+        <translation>auto：打开模型后即在开发板上测量各节点</translation>
+    </message>
+    <message>
+        <source>auto: the measurement failed, every node stays on portable: %1</source>
+        <translation>auto：测量失败，所有节点保持在 portable 上：%1</translation>
+    </message>
+    <message>
+        <source>auto: measuring each node on %1 (see Jobs); portable meanwhile</source>
+        <translation>auto：正在 %1 上测量每个节点（见“任务”）；期间使用 portable</translation>
+    </message>
+    <message>
+        <source>%1 on %2</source>
+        <translation>%2 上 %1 个</translation>
+    </message>
+    <message numerus="yes">
+        <source>auto: %n node(s) measured on %1 (%2 now, %3 cached): %4</source>
+        <translation>
+            <numerusform>auto：在 %1 上测量了 %n 个节点（本次 %2，缓存 %3）：%4</numerusform>
+        </translation>
     </message>
 </context>
 <context>

@@ -184,6 +184,11 @@ QString measurementCachePath() {
     return base + "/embark/lib-auto.json";
 }
 
+QString measurementCacheKey(const exporter::DeploymentTarget& target, const std::string& library,
+                            const std::string& signature) {
+    return cacheKey(target, library, exporter::signatureKey(signature));
+}
+
 Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::DeploymentTarget& target,
                                     const MeasureOptions& o) {
     if (target.library != "auto") return {};

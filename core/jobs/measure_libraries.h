@@ -28,6 +28,11 @@ struct MeasureOptions {
 // $EMBARK_LIB_AUTO_CACHE, else $XDG_CACHE_HOME/embark/lib-auto.json (~/.cache when unset).
 QString measurementCachePath();
 
+// The cache's key of a node signature (exporter::nodeSignature) measured on `library` for
+// the target's board, library version and compiler: what a tool filling the cache writes.
+QString measurementCacheKey(const exporter::DeploymentTarget& target, const std::string& library,
+                            const std::string& signature);
+
 // Only for target.library == "auto" (anything else is left alone). The candidates are portable
 // and, where the board links one, XNNPACK (with their int8 kernels for the int8 nodes of a
 // quantized model); a node or op the user overrides is not measured. Nodes whose signature is

@@ -19,7 +19,11 @@
 #include "history/run_history_panel.h"
 #include "stages/stages_view.h"
 #include "mainwindow/workspaces.h"
+#include "targetpanel/board_dialog.h"
+#include "targetpanel/ep_options_dialog.h"
 #include "targetpanel/target_panel.h"
+#include "ssh/ssh_settings_dialog.h"
+#include "quantize/quantize_dialog.h"
 #include "support/test_paths.h"
 #include "support/when_shown.h"
 
@@ -29,6 +33,11 @@
 #include <qcustomplot.h>
 
 #include <QAction>
+#include <QAbstractButton>
+#include <QMenu>
+#include <QScopeGuard>
+#include <QToolBar>
+#include <QToolButton>
 #include <QDockWidget>
 #include <QLabel>
 #include <QLayout>
@@ -268,6 +277,107 @@ private slots:
             QVERIFY(again.workspaces()->action(M::Compare)->isChecked());
         }
         QSettings().remove(QStringLiteral("window")); // the next tests start from the first-start layout
+    }
+
+    // Issue #33: in French the Target dock scrolled sideways by ~15 px at 1366x768 ("Nouvelle
+    // carte... / Modifier la carte..." side by side). In every language shipped and every
+    // workspace at 1366x768: no dock scrolls sideways or is narrower than its content, no
+    // button is narrower than its text, and the window's minimum still fits the screen; the
+    // dialogs fit the screen with their buttons whole.
+    void everyLanguageFitsALaptopScreen_data() {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QString();
+        QTest::newRow("fr") << QStringLiteral("fr");
+        QTest::newRow("zh_CN") << QStringLiteral("zh_CN");
+    }
+    void everyLanguageFitsALaptopScreen() {
+        QFETCH(QString, language);
+        QTranslator translator;
+        if (!language.isEmpty()) {
+            QVERIFY(translator.load(QStringLiteral(":/i18n/embark_%1.qm").arg(language)));
+            QCoreApplication::installTranslator(&translator);
+        }
+        const auto removeTranslator = qScopeGuard([&] { QCoreApplication::removeTranslator(&translator); });
+        QSettings().remove(QStringLiteral("window"));
+        const auto forget = qScopeGuard([] { QSettings().remove(QStringLiteral("window")); });
+        auto size = [](QWidget* widget) { return QStringLiteral("%1x%2").arg(widget->width()).arg(widget->height()); };
+        // A button narrower than what its text needs shows it cut ("Exporte").
+        auto clippedButtons = [](QWidget* top) {
+            QStringList clipped;
+            for (QAbstractButton* b : top->findChildren<QAbstractButton*>()) {
+                if (!b->isVisible() || b->text().isEmpty() || qobject_cast<QToolBar*>(b->parentWidget())) continue;
+                if (b->width() < b->minimumSizeHint().width() ||
+                    (qobject_cast<QPushButton*>(b) && b->width() < b->sizeHint().width() - 8))
+                    clipped
+                        << QStringLiteral("'%1' %2 px < %3").arg(b->text()).arg(b->width()).arg(b->sizeHint().width());
+            }
+            return clipped;
+        };
+        {
+            ui::MainWindow w;
+            w.resize(1366, 728);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+            for (auto mode :
+                 {ui::Workspaces::Mode::Inspect, ui::Workspaces::Mode::Run, ui::Workspaces::Mode::Compare}) {
+                w.workspaces()->setMode(mode);
+                for (int i = 0; i < 3; ++i) QApplication::processEvents();
+                QTest::qWait(20);
+                const QString where = ui::Workspaces::modeName(mode);
+                const QSize min = w.minimumSizeHint().expandedTo(w.layout()->minimumSize());
+                QVERIFY2(min.width() <= 1366 && min.height() <= 740,
+                         qPrintable(QStringLiteral("%1: minimum %2x%3").arg(where).arg(min.width()).arg(min.height())));
+                for (QDockWidget* dock : w.findChildren<QDockWidget*>()) {
+                    if (!dock->isVisible() || dock->visibleRegion().isEmpty()) continue; // behind a tab
+                    const QString name = where + QLatin1Char(' ') + dock->objectName();
+                    QWidget* content = dock->widget();
+                    if (auto* scroll = qobject_cast<QScrollArea*>(content)) {
+                        QVERIFY2(!scroll->horizontalScrollBar()->isVisible(),
+                                 qPrintable(QStringLiteral("%1 scrolls sideways: %2, its panel needs %3 px")
+                                                .arg(name, size(scroll))
+                                                .arg(scroll->widget()->minimumSizeHint().width())));
+                        content = scroll->widget();
+                    }
+                    QVERIFY2(content->minimumSizeHint().width() <= dock->width(),
+                             qPrintable(QStringLiteral("%1: %2 wide, its content needs %3 px")
+                                            .arg(name)
+                                            .arg(dock->width())
+                                            .arg(content->minimumSizeHint().width())));
+                    const QStringList clipped = clippedButtons(dock);
+                    QVERIFY2(clipped.isEmpty(),
+                             qPrintable(name + QStringLiteral(": ") + clipped.join(QStringLiteral(", "))));
+                }
+            }
+            // The board actions live in the Target's menu button, translated.
+            QToolButton* boardMenu = w.target()->boardMenuButton();
+            QVERIFY(boardMenu && boardMenu->menu());
+            QCOMPARE(boardMenu->menu()->actions().size(), 2);
+            if (language == QLatin1String("fr"))
+                QVERIFY2(boardMenu->menu()->actions().first()->text().startsWith(QStringLiteral("Nouvelle")),
+                         qPrintable(boardMenu->menu()->actions().first()->text()));
+        }
+        // The dialogs of the Target dock and the Model menu fit the screen, buttons whole.
+        const targets::Board* board = nullptr;
+        ui::StudioSession session;
+        board = session.board() ? session.board() : &session.boards().boards.front();
+        std::vector<std::unique_ptr<QDialog>> dialogs;
+        dialogs.push_back(std::make_unique<ui::BoardDialog>(*board));
+        dialogs.push_back(std::make_unique<ui::SshSettingsDialog>(*board));
+        dialogs.push_back(std::make_unique<ui::EpOptionsDialog>(QStringList{}, 1));
+        const QString model = test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx");
+        QVERIFY(session.openModel(model).ok());
+        dialogs.push_back(std::make_unique<ui::QuantizeDialog>(model, session.stageGraph(0)));
+        for (auto& dialog : dialogs) {
+            dialog->show();
+            QVERIFY(QTest::qWaitForWindowExposed(dialog.get()));
+            const QString name = QString::fromLatin1(dialog->metaObject()->className());
+            QVERIFY2(dialog->width() <= 1366 && dialog->height() <= 740,
+                     qPrintable(name + QLatin1Char(' ') + size(dialog.get())));
+            const QStringList clipped = clippedButtons(dialog.get());
+            QVERIFY2(clipped.isEmpty(), qPrintable(name + QStringLiteral(": ") + clipped.join(QStringLiteral(", "))));
+            dialog->close();
+        }
     }
 
     // Per-layer data on the graph: the selector colours both panes by the run shown's time or

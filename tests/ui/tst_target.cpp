@@ -10,8 +10,24 @@
 #include "xnnpack/xnnpack_resolve.h"
 #include "targetpanel/board_dialog.h"
 #include "targetpanel/target_panel.h"
+#include "mainwindow/mainwindow.h"
+#include "jobs/job_queue.h"
+#include "jobs/studio_jobs.h"
+#include "graph/graph_colors.h"
+#include "graph/graph_scene.h"
+#include "graph/graph_view.h"
+#include "graph/node_item.h"
+#include "graph/properties_panel.h"
+#include "stages/stages_view.h"
+#include "jobs/measure_libraries.h"
+#include "jobs/resolve_target.h"
+#include "export/kernel_libraries.h"
+#include "export/measured_choice.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QLabel>
+#include <QScopeGuard>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -245,6 +261,106 @@ private slots:
             ++compared;
         }
         QCOMPARE(compared, int(session.assignments().size()));
+    }
+
+    // Issue 32: the target panel offers the library "auto"; picking it measures each node on
+    // the board (a job; here every measurement comes from a cache written beforehand, as a
+    // second model with the same layers would find it), the fused graph is coloured by the
+    // library measured fastest per node, and Properties shows the numbers behind the choice.
+    void autoLibraryIsChosenByMeasurement() {
+        QTemporaryDir dir;
+        const QString cachePath = dir.path() + QStringLiteral("/lib-auto.json");
+        qputenv("EMBARK_LIB_AUTO_CACHE", cachePath.toUtf8());
+        const auto unset = qScopeGuard([] { qunsetenv("EMBARK_LIB_AUTO_CACHE"); });
+        ui::MainWindow w;
+        ui::StudioSession& session = *w.session();
+        if (!session.boards().find(QStringLiteral("host"))) QSKIP("no host board");
+        session.setBoard(QStringLiteral("host"));
+        session.setLibrary(QStringLiteral("portable"));
+        QVERIFY(w.openModel(test::sourceDir() + QStringLiteral("/resources/models/digits_cnn.onnx"), true));
+        QVERIFY(session.deploymentPlan());
+        QComboBox* picker = w.target()->libraryPicker();
+        QVERIFY(picker->findText(QStringLiteral("auto")) >= 0);
+
+        // The cache: portable 2 µs a node; XNNPACK (where the host links one) 0.5 µs on each
+        // Conv, 8 µs on everything else, so the Convs move and nothing else does.
+        jobs::TargetRequest request;
+        request.board = QStringLiteral("host");
+        request.library = "auto";
+        auto target = jobs::resolveTarget(request);
+        QVERIFY2(target.ok(), target.ok() ? "" : target.error().message.c_str());
+        const bool xnnpack =
+            target->xnnpackAvailable() && exporter::resolveKernelLibrary("xnnpack", target->arch, true).ok();
+        const ir::Graph& fused = session.deploymentPlan()->passes.graph;
+        QJsonObject entries;
+        QStringList convs;
+        for (const ir::Node* n : fused.nodes()) {
+            const std::string sig = exporter::nodeSignature(*n);
+            entries[jobs::measurementCacheKey(*target, "portable", sig)] =
+                QJsonObject{{"cost", 2000.0}, {"unit", "ns"}, {"signature", QString::fromStdString(sig)}};
+            const bool conv = std::string(ir::opName(n->op)).find("Conv") != std::string::npos;
+            if (xnnpack && exporter::findKernelLibrary("xnnpack")->whyUnsupported(*n).empty()) {
+                entries[jobs::measurementCacheKey(*target, "xnnpack", sig)] = QJsonObject{
+                    {"cost", conv ? 500.0 : 8000.0}, {"unit", "ns"}, {"signature", QString::fromStdString(sig)}};
+                if (conv) convs << QString::fromStdString(n->name);
+            }
+        }
+        {
+            QFile cache(cachePath);
+            QVERIFY(cache.open(QIODevice::WriteOnly));
+            cache.write(QJsonDocument(QJsonObject{{"format", "embark-lib-auto-1"}, {"entries", entries}}).toJson());
+        }
+
+        picker->setCurrentText(QStringLiteral("auto")); // as the user picks it: an undoable edit
+        QCOMPARE(session.library(), QStringLiteral("auto"));
+        QVERIFY(w.jobs()->isMeasuring());
+        QVERIFY(w.target()->autoLine()->isVisibleTo(w.target()));
+        QVERIFY(w.jobs()->queue()->waitForIdle(60000));
+        QApplication::processEvents();
+        auto choice = session.measuredChoice();
+        QVERIFY2(choice, qPrintable(w.target()->autoLine()->text()));
+        QCOMPARE(choice->measuredCount, 0); // all from the cache: nothing was built
+        QVERIFY(choice->cachedCount >= int(fused.nodes().size()));
+        QCOMPARE(session.deploymentPlan()->measured, choice); // the plan an export writes records it
+        QVERIFY2(w.target()->autoLine()->text().contains(QStringLiteral("cached")),
+                 qPrintable(w.target()->autoLine()->text()));
+
+        // The fused pane: each node in its library's colour, the Convs on XNNPACK.
+        ui::GraphScene* scene = w.stages()->afterPanel()->scene();
+        QVERIFY(!convs.isEmpty() || !xnnpack);
+        for (const ir::Node* n : session.deploymentPlan()->passes.graph.nodes()) {
+            const QString name = QString::fromStdString(n->name);
+            const auto a = session.assignments().find(n->name);
+            QVERIFY2(a != session.assignments().end(), qPrintable(name));
+            const QString expected = convs.contains(name) ? QStringLiteral("xnnpack") : QStringLiteral("portable");
+            QCOMPARE(a->second.library, expected);
+            if (ui::NodeItem* item = scene->nodeItem(name))
+                QCOMPARE(item->fill(), ui::libraryColor(expected, QApplication::palette()));
+        }
+
+        // Properties: the candidates with their costs and where they came from, the chosen one.
+        const QString node = QString::fromStdString(fused.nodes().front()->name);
+        session.select(session.lastStage(), node);
+        QApplication::processEvents();
+        QTreeWidget* tree = w.properties()->tree();
+        QTreeWidgetItem* measurement = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount(); ++i)
+            if (tree->topLevelItem(i)->text(0).startsWith(QStringLiteral("Measurement")))
+                measurement = tree->topLevelItem(i);
+        QVERIFY(measurement);
+        QStringList rows;
+        for (int i = 0; i < measurement->childCount(); ++i)
+            rows << measurement->child(i)->text(0) + QLatin1Char('=') + measurement->child(i)->text(1);
+        const QString text = rows.join(QLatin1Char('\n'));
+        QVERIFY2(text.contains(QStringLiteral("portable=2.0 \u00b5s (cached)")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Chosen=")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("wall clock")), qPrintable(text));
+
+        // Back to one library: the measurement and its line go.
+        picker->setCurrentText(QStringLiteral("portable"));
+        QVERIFY(!session.measuredChoice());
+        QVERIFY(!w.target()->autoLine()->isVisibleTo(w.target()));
+        QVERIFY(!session.deploymentPlan()->measured);
     }
 };
 

@@ -2,6 +2,7 @@
 
 #include "graph_bodies.h"
 
+#include "session/engine_text.h"
 #include "session/qt_text.h"
 #include "session/studio_session.h"
 
@@ -43,6 +44,16 @@ QString weightStats(const ir::Tensor& t) {
         .arg(hi, 0, 'g', 4)
         .arg(mean, 0, 'g', 4)
         .arg(stddev, 0, 'g', 4);
+}
+
+// A measured cost: a time in ns shown in ns/µs/ms, or a count of retired instructions.
+QString measuredCost(double value, const QString& unit) {
+    const QLocale locale;
+    if (unit != QLatin1String("ns"))
+        return PropertiesPanel::tr("%1 instructions").arg(locale.toString(qlonglong(std::llround(value))));
+    if (value < 1e3) return PropertiesPanel::tr("%1 ns").arg(locale.toString(value, 'f', 0));
+    if (value < 1e6) return PropertiesPanel::tr("%1 \u00b5s").arg(locale.toString(value / 1e3, 'f', 1));
+    return PropertiesPanel::tr("%1 ms").arg(locale.toString(value / 1e6, 'f', 3));
 }
 
 } // namespace
@@ -198,6 +209,38 @@ void PropertiesPanel::fill(int stage, const QString& name) {
             add(lib, tr("Library"), it->second.library);
             add(lib, tr("Why"), it->second.why);
         }
+        // Library "auto": the measurements behind the node's library (plan --json's "measurement").
+        if (auto measured = m_session->measuredChoice())
+            if (auto m = measured->nodes.find(node->name); m != measured->nodes.end()) {
+                QTreeWidgetItem* sec = section(tr("Measurement (library auto)"));
+                const QString unit = QString::fromStdString(measured->unit);
+                add(sec, tr("Chosen"), QString::fromStdString(m->second.chosen));
+                for (const exporter::Candidate& c : m->second.candidates) {
+                    const QString lib = QString::fromStdString(c.library);
+                    QTreeWidgetItem* item;
+                    if (!c.supported) {
+                        item = add(sec, lib, tr("not a candidate: %1").arg(engineText(QString::fromStdString(c.note))));
+                    } else {
+                        const QString source = c.source == "cached" ? tr("cached") : tr("measured");
+                        item = add(sec, lib,
+                                   c.conversion > 0
+                                       ? tr("%1 + %2 layout conversion = %3 (%4)")
+                                             .arg(measuredCost(c.cost, unit), measuredCost(c.conversion, unit),
+                                                  measuredCost(c.cost + c.conversion, unit), source)
+                                       : tr("%1 (%2)").arg(measuredCost(c.cost, unit), source));
+                    }
+                    if (c.library == m->second.chosen) {
+                        QFont bold = item->font(0);
+                        bold.setBold(true);
+                        item->setFont(0, bold);
+                        item->setFont(1, bold);
+                    }
+                }
+                add(sec, tr("Measured on"),
+                    tr("%1, %2").arg(QString::fromStdString(measured->board),
+                                     unit == QLatin1String("ns") ? tr("wall clock") : tr("retired instructions")));
+                add(sec, tr("Signature"), QString::fromStdString(m->second.signature));
+            }
     }
 
     // Figures of a run of another model (one opened since) name other nodes.

@@ -8,6 +8,8 @@
 #include "session/studio_session.h"
 
 #include "jobs/job_recipes.h"
+#include "jobs/measure_libraries.h"
+#include "jobs/resolve_target.h"
 #include "jobs/quantize_job.h"
 
 #include <QAction>
@@ -61,6 +63,62 @@ StudioJobs::StudioJobs(QMainWindow* window, StudioSession* session, ChartsPanel*
     connect(m_session, &StudioSession::modelChanged, this, targetChanged);
     connect(m_session, &StudioSession::targetChanged, this, targetChanged);
     targetChanged();
+    // Library "auto" picked, or its model, board or overrides changed: measure (again).
+    connect(m_session, &StudioSession::targetChanged, this, [this] {
+        if (m_session->needsMeasurement() && m_session->measurementKey() != m_measureFailed) measureLibraries();
+    });
+}
+
+namespace {
+
+// What a measurement job leaves: the choice and what it is of (StudioSession::measurementKey).
+struct MeasureResult {
+    QString key;
+    std::shared_ptr<const exporter::MeasuredChoice> choice;
+};
+
+} // namespace
+
+int StudioJobs::measureLibraries() {
+    if (!m_session->needsMeasurement()) return -1;
+    const QString key = m_session->measurementKey();
+    if (key == m_measuring) return -1;
+    const targets::Board* board = m_session->board();
+    jobs::TargetRequest request;
+    request.board = board->id;
+    request.library = "auto";
+    request.opOverrides = m_session->request().opOverrides;
+    request.nodeOverrides = m_session->request().nodeOverrides;
+    targets::BoardCatalog one;
+    one.boards.push_back(*board);
+    auto target = jobs::resolveTarget(request, one);
+    if (!target) {
+        notify(tr("Cannot measure the kernel libraries: %1").arg(QString::fromStdString(target.error().message)), true);
+        return -1;
+    }
+    jobs::MeasureOptions options;
+    options.ssh = sshOptions(board->id);
+    auto graph = m_session->stageGraph(0);
+    const QString model = QFileInfo(m_session->modelPath()).completeBaseName();
+    auto job = std::make_shared<jobs::Job>(
+        tr("Measure kernel libraries: %1 on %2").arg(model, board->id), jobs::JobKind::Build,
+        [graph, resolved = *target, options, key](jobs::JobContext& ctx) mutable -> Status {
+            options.cancel = ctx.cancelFlag();
+            options.log = [&ctx](const QString& line) { ctx.log(line); };
+            ctx.progress(QStringLiteral("measure"), 0, 0);
+            EMBARK_TRY(jobs::chooseLibrariesByMeasurement(*graph, resolved, options));
+            const exporter::MeasuredChoice& c = *resolved.measured;
+            ctx.setResult(MeasureResult{key, resolved.measured},
+                          QStringLiteral("%1 node(s) chosen (%2 measured, %3 cached)")
+                              .arg(c.nodes.size())
+                              .arg(c.measuredCount)
+                              .arg(c.cachedCount));
+            return {};
+        });
+    m_measuring = key;
+    m_measureFailed.clear();
+    m_measureJob = m_queue->enqueue(job);
+    return m_measureJob;
 }
 
 void StudioJobs::createActions(QMainWindow* window) {
@@ -143,7 +201,8 @@ jobs::ExportRequest StudioJobs::exportRequest(const QString& dir, bool replace) 
     r.modelPath = m_session->modelPath();
     r.graph = m_session->stageGraph(0);
     // The plan the views show is the one written (none while a newer one is being built).
-    if (!m_session->isPlanning()) r.plan = m_session->deploymentPlan();
+    // Library "auto" still measuring: the export measures (or reads the cache) itself.
+    if (!m_session->isPlanning() && !m_session->needsMeasurement()) r.plan = m_session->deploymentPlan();
     r.boardId = m_session->boardId();
     r.library = m_session->library().toStdString();
     r.opOverrides = m_session->request().opOverrides;
@@ -294,6 +353,19 @@ void StudioJobs::onFinished(int id, jobs::JobState state, const QString& message
         m_session->setLibrary(QStringLiteral("portable"));
         m_session->setLibrary(library);
     }
+    if (id == m_measureJob) {
+        m_measureJob = -1;
+        const QString key = m_measuring;
+        m_measuring.clear();
+        if (state == jobs::JobState::Failed || state == jobs::JobState::Cancelled) {
+            m_measureFailed = key; // not started again by itself: the user picks auto again
+            m_session->setMeasurementFailed(key, state == jobs::JobState::Cancelled ? tr("cancelled") : message);
+        }
+        if (auto* r = std::any_cast<MeasureResult>(&result); r && state == jobs::JobState::Succeeded)
+            m_session->setMeasuredChoice(r->key, r->choice); // ignored when the model or board changed since
+        else if (m_session->needsMeasurement() && m_session->measurementKey() != m_measureFailed)
+            measureLibraries(); // the model, board or overrides changed while it ran
+    }
     QString notShown; // a run of a model no longer open
     if (job->kind() == jobs::JobKind::Benchmark)
         if (auto* r = std::any_cast<jobs::BenchResult>(&result)) {
@@ -344,6 +416,15 @@ QString StudioJobs::resultSummary(const jobs::Job& job) {
     }
     if (auto* r = std::any_cast<exporter::ExportResult>(&result))
         return tr("%n layer(s) written to %1", nullptr, r->layers).arg(r->dir);
+    if (auto* r = std::any_cast<MeasureResult>(&result); r && r->choice) {
+        int moved = 0;
+        for (const auto& [name, node] : r->choice->nodes) moved += node.chosen != "portable";
+        return tr("%n node(s) measured (%1 now, %2 from the cache), %3 not on portable", nullptr,
+                  int(r->choice->nodes.size()))
+            .arg(r->choice->measuredCount)
+            .arg(r->choice->cachedCount)
+            .arg(moved);
+    }
     if (auto* out = std::any_cast<QString>(&result); out && job.kind() == jobs::JobKind::Deploy) {
         // Deploy and run once: what the model predicted, for a classifier.
         QStringList predictions;

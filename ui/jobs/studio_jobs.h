@@ -53,6 +53,12 @@ public:
     int buildXnnpack(const QString& arch, const QString& tarballsDir);
     // Asks for the tarball folder, then buildXnnpack() (the target panel's button).
     void buildXnnpackWithDialog(const QString& arch);
+    // Library "auto": measures each node of the open model on the candidate libraries on the
+    // session's board (jobs::chooseLibrariesByMeasurement; cached measurements are reused) and
+    // hands the choice to the session. Queued by itself when the session needs one; -1 when
+    // nothing needs measuring or one of the same model, board and overrides is already queued.
+    int measureLibraries();
+    bool isMeasuring() const { return !m_measuring.isEmpty(); }
 
     // The benchmark's settings besides model, board and library (iterations, work folder,
     // store, ...). The studio always asks for per-layer timings and accuracy.
@@ -107,6 +113,9 @@ private:
     jobs::BenchOptions m_benchDefaults;
     std::function<deploy::SshOptions(const QString&)> m_sshProvider;
     std::function<void(QDockWidget*)> m_revealer;
+    QString m_measuring;     // the session's measurementKey() of the queued measurement
+    QString m_measureFailed; // ... of the last one that failed (not retried by itself)
+    int m_measureJob = -1;
     QString m_lastExport;
     QString m_lastBinary;
 };

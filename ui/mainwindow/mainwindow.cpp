@@ -56,6 +56,8 @@ namespace embark::ui {
 namespace {
 
 constexpr int kMaxRecent = 8;
+// The window's size at a first start on a screen that has room for it.
+constexpr QSize kDefaultSize(1500, 950);
 const char* const kRecentKey = "recentFiles";
 // A panel that may be taller or wider than its dock: it scrolls instead of setting the
 // dock's (and so the window's) minimum size.
@@ -156,10 +158,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_session, &StudioSession::modelChanged, this, &MainWindow::updateMemoryFigures);
 
     // The window's size and each workspace's layout as they were on a screen of this size.
+    restoreLayout();
     QSettings settings;
-    const QString screenGroup = QStringLiteral("window/") + m_workspaces->screenKey();
-    if (!restoreGeometry(settings.value(screenGroup + QStringLiteral("/geometry")).toByteArray())) fitToScreen();
-    m_workspaces->restore();
     m_stages->setSideBySide(settings.value(QStringLiteral("window/sideBySide"), true).toBool());
     const QString board = settings.value(QStringLiteral("board"), QStringLiteral("sim-k230")).toString();
     m_session->setBoard(board);
@@ -354,11 +354,33 @@ void MainWindow::updateNodeFigures() {
 
 void MainWindow::fitToScreen() {
     const QScreen* s = screen();
-    if (!s) return resize(1500, 950);
+    if (!s) return resize(kDefaultSize);
     // The frame (title bar, borders) is not part of resize()'s size.
     const QRect free = s->availableGeometry().adjusted(0, 0, -16, -40);
-    resize(qMin(1500, free.width()), qMin(950, free.height()));
+    resize(qMin(kDefaultSize.width(), free.width()), qMin(kDefaultSize.height(), free.height()));
     move(free.topLeft() + QPoint((free.width() - width()) / 2, (free.height() - height()) / 2));
+}
+
+void MainWindow::restoreLayout() {
+    const QSettings settings;
+    const QString group = QStringLiteral("window/") + m_workspaces->screenKey();
+    if (!restoreGeometry(settings.value(group + QStringLiteral("/geometry")).toByteArray())) {
+        setWindowState(windowState() & ~Qt::WindowMaximized);
+        fitToScreen();
+        // The default size leaves much of a large screen (1920x1080) unused: take all of it.
+        const QScreen* s = screen();
+        if (s && (s->availableGeometry().width() > kDefaultSize.width() + 100 ||
+                  s->availableGeometry().height() > kDefaultSize.height() + 100))
+            setWindowState(windowState() | Qt::WindowMaximized);
+    }
+    m_workspaces->restore();
+}
+
+void MainWindow::saveLayout() const {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/") + m_workspaces->screenKey() + QStringLiteral("/geometry"),
+                      saveGeometry());
+    m_workspaces->save();
 }
 
 void MainWindow::showShortcuts() {
@@ -544,10 +566,8 @@ bool MainWindow::confirmCloseWithJobs() {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
     if (!confirmCloseWithJobs()) return event->ignore();
+    saveLayout();
     QSettings settings;
-    settings.setValue(QStringLiteral("window/") + m_workspaces->screenKey() + QStringLiteral("/geometry"),
-                      saveGeometry());
-    m_workspaces->save();
     settings.setValue(QStringLiteral("window/sideBySide"), m_stages->isSideBySide());
     settings.setValue(QStringLiteral("board"), m_session->boardId());
     settings.setValue(QStringLiteral("library"), m_session->library());

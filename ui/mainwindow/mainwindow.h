@@ -72,6 +72,14 @@ public:
     QDockWidget* rewritesDock() const { return m_rewritesDock; }
     // Fits the window in the screen's free area (a 1366x768 laptop too).
     void fitToScreen();
+    // The window's geometry (maximised or not), workspace and dock layouts as they were last
+    // on a screen of the size of the one the window is on (the constructor calls it; call it
+    // again after moving the window to a screen of another size before showing it). A screen
+    // size seen for the first time: the window fits the screen, maximised on a screen larger
+    // than the default size, and each workspace takes its default layout.
+    void restoreLayout();
+    // Saves them under the current screen's size (closing the window does).
+    void saveLayout() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -182,6 +182,7 @@ bool Workspaces::restore() {
     settings.beginGroup(QStringLiteral("window/") + screenKey());
     const bool found = settings.contains(QStringLiteral("workspace"));
     const Mode mode = Mode(std::clamp(settings.value(QStringLiteral("workspace"), 0).toInt(), 0, kModeCount - 1));
+    m_states.clear(); // another screen size's layouts do not carry over
     for (int i = 0; i < kModeCount; ++i) {
         const QByteArray state = settings.value(QLatin1String(modeKey(Mode(i)))).toByteArray();
         if (!state.isEmpty()) m_states[i] = state;

@@ -13,13 +13,15 @@ Expected<std::unique_ptr<exporter::DeploymentPlan>>
 planForStudio(const ir::Graph& imported, const AssignmentRequest& request, const targets::Board& board) {
     jobs::TargetRequest r;
     r.board = board.id;
-    r.library = request.library;
+    r.library = request.library == "auto" ? std::string("portable") : request.library;
     r.opOverrides = request.opOverrides;
     r.nodeOverrides = request.nodeOverrides;
     targets::BoardCatalog one;
     one.boards.push_back(board);
     auto target = board.id.isEmpty() ? jobs::resolveTarget(r) : jobs::resolveTarget(r, one);
     if (!target) return target.error();
+    // What chooseLibrariesByMeasurement leaves in the target: portable plus the measured choice.
+    if (request.library == "auto") target->measured = request.measured;
     exporter::PlanOptions options = exporter::planOptions(*target);
     options.keepSnapshots = true; // the before/after views show every stage
     return exporter::buildDeploymentPlan(imported, options);

@@ -21,7 +21,10 @@ struct NodeLibrary {
 };
 
 struct AssignmentRequest {
-    std::string library = "portable";
+    std::string library = "portable"; // or "auto": chosen per node by measurement
+    // library "auto": the measurement of this model on this board (jobs::chooseLibrariesByMeasurement);
+    // until it is in, the model is planned on portable, the library every node starts from.
+    std::shared_ptr<const exporter::MeasuredChoice> measured;
     std::map<std::string, std::string> opOverrides;   // op name -> library
     std::map<std::string, std::string> nodeOverrides; // node name -> library
 };

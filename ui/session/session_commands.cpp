@@ -34,7 +34,8 @@ SetLibraryCommand::SetLibraryCommand(StudioSession* session, const QString& libr
 }
 
 bool SetLibraryCommand::changesSession() const {
-    return m_new != m_old && exporter::findKernelLibrary(m_new.toStdString()) != nullptr;
+    return m_new != m_old &&
+           (m_new == QLatin1String("auto") || exporter::findKernelLibrary(m_new.toStdString()) != nullptr);
 }
 void SetLibraryCommand::undo() { m_session->setLibrary(m_old); }
 void SetLibraryCommand::redo() { m_session->setLibrary(m_new); }

@@ -110,7 +110,9 @@ StudioSession::Planned StudioSession::prepareModel(const QString& path, const st
         failed.openError = QString::fromStdString(graph.error().message);
         return failed;
     }
-    return planModel(std::make_shared<const ir::Graph>(std::move(*graph)), request, board);
+    AssignmentRequest fresh = request;
+    fresh.measured.reset(); // a measurement names the previous model's nodes
+    return planModel(std::make_shared<const ir::Graph>(std::move(*graph)), fresh, board);
 }
 
 targets::Board StudioSession::targetBoard() const { return board() ? *board() : targets::Board{}; }
@@ -146,7 +148,8 @@ void StudioSession::openModelInBackground(const QString& path, const std::map<st
 
 void StudioSession::adoptModel(const QString& path, Planned prepared) {
     m_path = path;
-    ++m_planSerial; // a plan of the previous model still being built is dropped
+    m_request.measured.reset(); // of the previous model
+    ++m_planSerial;             // a plan of the previous model still being built is dropped
     m_selStage = -1;
     m_selNode.clear();
     m_undoStack->clear();
@@ -226,13 +229,40 @@ void StudioSession::reloadBoards() {
 void StudioSession::setBoard(const QString& id) {
     if (id == m_boardId || !m_boards.find(id)) return;
     m_boardId = id;
+    m_request.measured.reset(); // measured on another board
     // The architecture decides which libraries are available (and so what fuses).
     updateAssignments();
 }
 
 void StudioSession::setLibrary(const QString& id) {
-    if (id.toStdString() == m_request.library || !exporter::findKernelLibrary(id.toStdString())) return;
+    const bool known = id == QLatin1String("auto") || exporter::findKernelLibrary(id.toStdString());
+    if (id.toStdString() == m_request.library || !known) return;
     m_request.library = id.toStdString();
+    m_request.measured.reset();
+    updateAssignments();
+}
+
+void StudioSession::setMeasurementFailed(const QString& key, const QString& error) {
+    m_measureErrorKey = key;
+    m_measureError = error;
+    emit targetChanged();
+}
+
+bool StudioSession::needsMeasurement() const {
+    auto imported = stageGraph(0);
+    return isAutoLibrary() && !m_request.measured && imported && !hasPlaceholders(*imported) && board();
+}
+
+QString StudioSession::measurementKey() const {
+    QStringList parts{m_path, m_boardId};
+    for (const auto& [node, lib] : m_request.nodeOverrides) parts << QString::fromStdString("node:" + node + "=" + lib);
+    for (const auto& [op, lib] : m_request.opOverrides) parts << QString::fromStdString("op:" + op + "=" + lib);
+    return parts.join(QLatin1Char('|'));
+}
+
+void StudioSession::setMeasuredChoice(const QString& key, std::shared_ptr<const exporter::MeasuredChoice> choice) {
+    if (!isAutoLibrary() || key != measurementKey()) return; // the model, board or overrides changed since
+    m_request.measured = std::move(choice);
     updateAssignments();
 }
 
@@ -258,6 +288,7 @@ void StudioSession::setNodeOverride(const QString& node, const QString& library)
         m_request.nodeOverrides.erase(node.toStdString());
     else
         m_request.nodeOverrides[node.toStdString()] = library.toStdString();
+    m_request.measured.reset(); // the measurement skipped the overridden nodes
     updateAssignments();
 }
 
@@ -266,6 +297,7 @@ void StudioSession::setOpOverride(const QString& op, const QString& library) {
         m_request.opOverrides.erase(op.toStdString());
     else
         m_request.opOverrides[op.toStdString()] = library.toStdString();
+    m_request.measured.reset(); // the measurement skipped the overridden nodes
     updateAssignments();
 }
 

@@ -59,6 +59,19 @@ public:
     void setNodeOverride(const QString& node, const QString& library);
     void setOpOverride(const QString& op, const QString& library);
     const AssignmentRequest& request() const { return m_request; }
+    // Library "auto" (issue 32): each node's library is chosen by measuring the candidates on
+    // the board (a job, StudioJobs::measureLibraries). The measurement belongs to the open
+    // model, the board and the overrides; changing any of them drops it.
+    bool isAutoLibrary() const { return m_request.library == "auto"; }
+    bool needsMeasurement() const;
+    std::shared_ptr<const exporter::MeasuredChoice> measuredChoice() const { return m_request.measured; }
+    // What a measurement is of ("model|board|overrides"): a job's result is taken only while
+    // this is still what the session shows.
+    QString measurementKey() const;
+    void setMeasuredChoice(const QString& key, std::shared_ptr<const exporter::MeasuredChoice> choice);
+    // Why the measurement of `key` failed (the nodes stay on portable); empty once anything changed.
+    void setMeasurementFailed(const QString& key, const QString& error);
+    QString measurementError() const { return m_measureErrorKey == measurementKey() ? m_measureError : QString(); }
     // What a benchmark runs the model with: "export" (Embark's export) or "onnxruntime" (the
     // board's ONNX Runtime, issue 17). Reads "export" on a board without ONNX Runtime.
     QString runtime() const;
@@ -136,6 +149,7 @@ private:
     AssignmentRequest m_request;
     LibraryAssignments m_assignments;
     QString m_assignmentError;
+    QString m_measureErrorKey, m_measureError;
     std::optional<exporter::MemoryPlan> m_plan;
     QString m_planError;
     std::shared_ptr<exporter::DeploymentPlan> m_deployment;

@@ -20,7 +20,9 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QPushButton>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -34,6 +36,14 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     m_boardInfo->setWordWrap(true);
     m_library = new QComboBox(this);
     for (const std::string& id : exporter::kernelLibraryIds()) m_library->addItem(QString::fromStdString(id));
+    // Each node on the library measured fastest for it on the board (issue 32).
+    m_library->addItem(QStringLiteral("auto"));
+    m_library->setItemData(m_library->count() - 1,
+                           tr("auto: each node runs on the library measured fastest for it on this board"),
+                           Qt::ToolTipRole);
+    m_auto = new QLabel(this);
+    m_auto->setObjectName(QStringLiteral("autoLibraryLine"));
+    m_auto->setWordWrap(true);
     m_runtime = new QComboBox(this);
     m_runtime->addItem(tr("Embark export"), QStringLiteral("export"));
     m_runtime->addItem(tr("ONNX Runtime"), QStringLiteral("onnxruntime"));
@@ -50,10 +60,23 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
                                   "(embark-cli xnnpack build); exports then link it"));
     m_ssh = new QPushButton(tr("SSH..."), this);
     m_ssh->setToolTip(tr("Connection settings of the selected board: host, user, port, key; test the connection"));
-    auto* addBoard = new QPushButton(tr("New board..."), this);
-    auto* editBoardButton = new QPushButton(tr("Edit board..."), this);
+    // New/Edit board in one menu button beside SSH...: two buttons side by side were wider
+    // than the dock at 1366x768 in French ("Nouvelle carte..." and "Modifier la carte...").
+    m_boardMenu = new QToolButton(this);
+    m_boardMenu->setObjectName(QStringLiteral("boardMenuButton"));
+    m_boardMenu->setText(tr("Board"));
+    m_boardMenu->setToolTip(tr("Create a user board or edit the selected one"));
+    m_boardMenu->setPopupMode(QToolButton::InstantPopup);
+    m_boardMenu->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    auto* boardMenu = new QMenu(m_boardMenu);
+    QAction* addBoard = boardMenu->addAction(tr("New board..."));
+    QAction* editBoardAction = boardMenu->addAction(tr("Edit board..."));
+    addBoard->setObjectName(QStringLiteral("newBoardAction"));
+    editBoardAction->setObjectName(QStringLiteral("editBoardAction"));
     addBoard->setToolTip(tr("Create a user board, starting from the selected one"));
-    editBoardButton->setToolTip(tr("Edit the selected board (a built-in board is saved as a user board)"));
+    editBoardAction->setToolTip(tr("Edit the selected board (a built-in board is saved as a user board)"));
+    boardMenu->setToolTipsVisible(true);
+    m_boardMenu->setMenu(boardMenu);
     m_overrides = new QTreeWidget(this);
     m_overrides->setHeaderLabels({tr("Override"), tr("Library")});
     m_overrides->setRootIsDecorated(false);
@@ -76,16 +99,19 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
     auto* form = new QFormLayout;
     auto* boardRow = new QHBoxLayout;
     boardRow->addWidget(m_board, 1);
-    boardRow->addWidget(m_ssh);
     form->addRow(tr("Board:"), boardRow);
     form->addRow(m_boardInfo);
+    // SSH... and the Board menu on a row of their own: beside the picker they made the row
+    // wider than the dock in French.
     auto* boardButtons = new QHBoxLayout;
-    boardButtons->addWidget(addBoard);
-    boardButtons->addWidget(editBoardButton);
+    boardButtons->addWidget(m_ssh);
+    boardButtons->addWidget(m_boardMenu);
+    boardButtons->addStretch(1);
     form->addRow(boardButtons);
     form->addRow(tr("Runtime:"), m_runtime);
     form->addRow(m_epOptions, m_epSummary);
     form->addRow(tr("Kernel library:"), m_library);
+    form->addRow(m_auto);
     form->addRow(m_xnnpack);
     form->addRow(m_buildXnnpack);
     auto* layout = new QVBoxLayout(this);
@@ -106,8 +132,8 @@ TargetPanel::TargetPanel(StudioSession* session, QWidget* parent) : QWidget(pare
             [this] { m_session->setRuntime(m_runtime->currentData().toString()); });
     connect(m_epOptions, &QPushButton::clicked, this, &TargetPanel::editEpOptions);
     connect(m_ssh, &QPushButton::clicked, this, &TargetPanel::editSsh);
-    connect(addBoard, &QPushButton::clicked, this, [this] { editBoard(true); });
-    connect(editBoardButton, &QPushButton::clicked, this, [this] { editBoard(false); });
+    connect(addBoard, &QAction::triggered, this, [this] { editBoard(true); });
+    connect(editBoardAction, &QAction::triggered, this, [this] { editBoard(false); });
     connect(removeOverride, &QPushButton::clicked, this, &TargetPanel::removeSelectedOverride);
     connect(m_buildXnnpack, &QPushButton::clicked, this, [this] {
         if (const targets::Board* b = m_session->board()) emit buildXnnpackRequested(b->arch);
@@ -157,6 +183,7 @@ void TargetPanel::refresh() {
                                                               : m_session->epOptions().join(QLatin1Char(' ')));
     }
     refreshXnnpack();
+    refreshAuto();
     m_overrides->clear();
     for (const auto& [node, lib] : m_session->request().nodeOverrides)
         new QTreeWidgetItem(m_overrides,
@@ -185,7 +212,8 @@ void TargetPanel::refresh() {
 void TargetPanel::refreshXnnpack() {
     const targets::Board* b = m_session->board();
     const targets::KernelLibrary* lib = exporter::findKernelLibrary(m_session->library().toStdString());
-    const bool shown = b && lib && lib->linksXnnpack;
+    // With "auto", XNNPACK is a candidate only where the board links one: say which.
+    const bool shown = b && ((lib && lib->linksXnnpack) || m_session->isAutoLibrary());
     m_xnnpack->setVisible(shown);
     m_buildXnnpack->setVisible(false);
     if (!shown) return;
@@ -195,6 +223,32 @@ void TargetPanel::refreshXnnpack() {
     m_xnnpack->setText(text);
     m_buildXnnpack->setText(tr("Build XNNPACK for %1...").arg(b->arch));
     m_buildXnnpack->setVisible(!r.found());
+}
+
+// Library "auto": whether the measurement is in, and what it chose.
+void TargetPanel::refreshAuto() {
+    m_auto->setVisible(m_session->isAutoLibrary());
+    if (!m_session->isAutoLibrary()) return;
+    const auto measured = m_session->measuredChoice();
+    if (!m_session->hasModel()) {
+        m_auto->setText(tr("auto: the nodes are measured on the board once a model is open"));
+    } else if (!measured && !m_session->measurementError().isEmpty()) {
+        m_auto->setText(tr("auto: the measurement failed, every node stays on portable: %1")
+                            .arg(engineText(m_session->measurementError())));
+    } else if (!measured) {
+        m_auto->setText(tr("auto: measuring each node on %1 (see Jobs); portable meanwhile").arg(m_session->boardId()));
+    } else {
+        std::map<std::string, int> chosen;
+        for (const auto& [name, node] : measured->nodes) ++chosen[node.chosen];
+        QStringList parts;
+        for (const auto& [lib, count] : chosen) parts << tr("%1 on %2").arg(count).arg(QString::fromStdString(lib));
+        m_auto->setText(
+            tr("auto: %n node(s) measured on %1 (%2 now, %3 cached): %4", nullptr, int(measured->nodes.size()))
+                .arg(QString::fromStdString(measured->board))
+                .arg(measured->measuredCount)
+                .arg(measured->cachedCount)
+                .arg(parts.join(QStringLiteral(", "))));
+    }
 }
 
 void TargetPanel::editBoard(bool copyAsNew) {

@@ -1,6 +1,6 @@
 // The target: board, runtime (Embark's export or the board's ONNX Runtime) and kernel library
 // pickers, which XNNPACK the export links (with a button
-// that builds one when the board has none), add/edit a user board, the overrides made from
+// that builds one when the board has none), add/edit a user board (the Board menu button), the overrides made from
 // the graph's context menu, and the memory plan of the fused graph.
 #pragma once
 
@@ -9,6 +9,7 @@
 class QComboBox;
 class QLabel;
 class QPushButton;
+class QToolButton;
 class QTreeWidget;
 
 namespace embark::ui {
@@ -28,7 +29,9 @@ public:
     MemoryChart* memoryChart() const { return m_memory; }
     QPushButton* sshButton() const { return m_ssh; }
     QLabel* xnnpackLine() const { return m_xnnpack; }
+    QLabel* autoLine() const { return m_auto; }
     QPushButton* buildXnnpackButton() const { return m_buildXnnpack; }
+    QToolButton* boardMenuButton() const { return m_boardMenu; }
 
 signals:
     // "Build XNNPACK for <arch>..." was pressed (StudioJobs queues the build).
@@ -44,6 +47,7 @@ private:
     void reloadBoards();
     void refresh();
     void refreshXnnpack();
+    void refreshAuto();
     void editBoard(bool copyAsNew);
     void removeSelectedOverride();
 
@@ -55,8 +59,10 @@ private:
     QPushButton* m_epOptions;
     QLabel* m_epSummary;
     QLabel* m_xnnpack;
+    QLabel* m_auto; // library "auto": measuring, or what the measurement chose
     QPushButton* m_buildXnnpack;
     QPushButton* m_ssh;
+    QToolButton* m_boardMenu;
     QTreeWidget* m_overrides;
     QLabel* m_summary;
     MemoryChart* m_memory;
