@@ -164,14 +164,17 @@ namespace {
 // newer than ONNX 1.12 (float8, int4, uint4: the checker would only call it unrecognised).
 const pb::TensorProto* newerTypedTensor(const pb::GraphProto& g, std::string* where) {
     constexpr int kNewestKnown = pb::TensorProto::BFLOAT16; // 16, the last type of ONNX 1.12
+    // 17-23: the float8 kinds, uint4, int4 and float4 of later ONNX; any other number is no type.
+    constexpr int kNewestLater = 23;
+    auto newer = [](int type) { return type > kNewestKnown && type <= kNewestLater; };
     for (const auto& init : g.initializer())
-        if (init.data_type() > kNewestKnown) {
+        if (newer(init.data_type())) {
             *where = "initializer '" + init.name() + "'";
             return &init;
         }
     for (const auto& n : g.node())
         for (const auto& a : n.attribute()) {
-            if (a.has_t() && a.t().data_type() > kNewestKnown) {
+            if (a.has_t() && newer(a.t().data_type())) {
                 *where = "the value of node '" + (n.name().empty() ? n.op_type() : n.name()) + "'";
                 return &a.t();
             }
