@@ -135,17 +135,10 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     std::string modelName = model.name.empty() ? "model" : model.name;
     if (auto it = model.metadata.find("path"); it != model.metadata.end() && !it->second.empty())
         modelName = QFileInfo(QString::fromStdString(it->second)).completeBaseName().toStdString();
-    auto emitted = emitModelSource(ctx, adapted->graph, o, modelName, blocks);
+    std::vector<ir::Shape> expectedShapes; // model_api.h expectedOutputDims: the reference's on the sample
+    for (const ir::Tensor& t : reference->outputs) expectedShapes.push_back(t.shape());
+    auto emitted = emitModelSource(ctx, adapted->graph, o, modelName, blocks, expectedShapes);
     if (!emitted) return emitted.error();
-    // The expected outputs' dims (model_api.h expectedOutputDims): the reference's on the sample.
-    std::string expectedDims = "\nnamespace embark_model {\n\nvoid expectedOutputDims(int index, int64_t* dims) {\n";
-    for (size_t k = 0; k < reference->outputs.size(); ++k) {
-        const ir::Shape& s = reference->outputs[k].shape();
-        for (size_t i = 0; i < s.rank(); ++i)
-            expectedDims += "    if (index == " + std::to_string(k) + ") dims[" + std::to_string(i) +
-                            "] = " + std::to_string(s[i]) + ";\n";
-    }
-    emitted->cpp += expectedDims + "    (void)index, (void)dims;\n}\n\n} // namespace embark_model\n";
     // XNNPACK may read up to 16 bytes past a constant operand: pad the blob's end.
     blob.addFloats("__tail_padding", std::vector<float>(16, 0.f).data(), 16);
 
@@ -201,6 +194,7 @@ Expected<ExportResult> writeExport(const ir::Graph& model, const DeploymentPlan&
     EMBARK_TRY(staged->writeFile("src/weights.bin", weights));
     EMBARK_TRY(staged->copyFile(rt + "/common/main.cpp", "src/main.cpp"));
     EMBARK_TRY(staged->copyFile(rt + "/common/model_api.h", "src/model_api.h"));
+    EMBARK_TRY(staged->copyFile(rt + "/common/output_compact.h", "src/output_compact.h"));
     // The runtime folders of every library the export links, in kernels/<id>/.
     for (const targets::KernelLibrary& lib : kernelLibraries()) {
         if (!ctx.links(lib)) continue;

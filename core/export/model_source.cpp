@@ -154,7 +154,8 @@ Status emitNodeCode(EmitContext& ctx, const ir::Node& n) {
 }
 
 Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o,
-                                      const std::string& modelName, const std::vector<FusedBlock>& blocks) {
+                                      const std::string& modelName, const std::vector<FusedBlock>& blocks,
+                                      const std::vector<ir::Shape>& expectedShapes) {
     std::string body, layerTable, layerPhys;
     int layer = 0;
     std::map<const ir::Node*, const FusedBlock*> blockEnding;
@@ -256,6 +257,11 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         if (auto d = ctx.dynamic.find(g.outputs()[k]->name); d != ctx.dynamic.end())
             dynamicDims += "    if (index == " + std::to_string(k) + ") dims[" + std::to_string(d->second.axis) +
                            "] = " + d->second.count + ";\n";
+    std::string expectedDims;
+    for (size_t k = 0; k < expectedShapes.size(); ++k)
+        for (size_t i = 0; i < expectedShapes[k].rank(); ++i)
+            expectedDims += "    if (index == " + std::to_string(k) + ") dims[" + std::to_string(i) +
+                            "] = " + std::to_string(expectedShapes[k][i]) + ";\n";
     std::string libIncludes, libGlobals, libInit, libShutdown;
     for (const targets::KernelLibrary& l : kernelLibraries())
         if (ctx.links(l)) {
@@ -292,7 +298,8 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         .set("LIBRARY_INIT", libInit)
         .set("INIT", ctx.init)
         .set("LIBRARY_SHUTDOWN", libShutdown)
-        .set("DYNAMIC_OUTPUT_DIMS", dynamicDims);
+        .set("DYNAMIC_OUTPUT_DIMS", dynamicDims)
+        .set("EXPECTED_OUTPUT_DIMS", expectedDims);
     auto code = file->render();
     if (!code) return code.error();
     return ModelSource{*code, layer};

@@ -16,9 +16,12 @@ struct ModelSource {
 };
 
 // Emits every node of `g` (the adapted graph ctx was made for) in schedule order, fused blocks
-// (`blocks`) as one call in the plain pass. Errors name the node that no library can emit.
+// (`blocks`) as one call in the plain pass; `expectedShapes` are the shapes of the expected
+// outputs the export carries (the reference's on the sample input), one per graph output.
+// Errors name the node that no library can emit.
 Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, const ExportOptions& o,
-                                      const std::string& modelName, const std::vector<FusedBlock>& blocks);
+                                      const std::string& modelName, const std::vector<FusedBlock>& blocks,
+                                      const std::vector<ir::Shape>& expectedShapes);
 
 // "'name' (float32, [1,3,224,224])" for messages.
 std::string describeValue(const ir::Value* v);

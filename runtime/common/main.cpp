@@ -2,6 +2,7 @@
 // (DESIGN.md). Exit status: 0 ok, 1 --check failed, 2 usage, 4 bad input file, 5 failure
 // while initialising or running the model.
 #include "model_api.h"
+#include "output_compact.h"
 
 #include <algorithm>
 #include <cctype>
@@ -369,24 +370,6 @@ bool readInput(const std::string& path, const embark_model::TensorInfo& info, st
     return true;
 }
 
-// An output planned at its capacity (model_api.h outputDims) holds the run's values in the first
-// dims[a] of cap[a] on the one axis a where they differ: moves them together, returns the count.
-int64_t compactOutput(unsigned char* data, size_t elemBytes, int rank, const int64_t* cap, const int64_t* dims) {
-    int a = 0;
-    while (a < rank && cap[a] == dims[a]) ++a;
-    int64_t numel = 1;
-    for (int i = 0; i < rank; ++i) numel *= dims[i];
-    if (a == rank) return numel;
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < a; ++i) outer *= cap[i];
-    for (int i = a + 1; i < rank; ++i) inner *= cap[i];
-    const size_t run = static_cast<size_t>(dims[a] * inner) * elemBytes;
-    const size_t stride = static_cast<size_t>(cap[a] * inner) * elemBytes;
-    for (int64_t o = 0; o < outer; ++o)
-        std::memmove(data + static_cast<size_t>(o) * run, data + static_cast<size_t>(o) * stride, run);
-    return numel;
-}
-
 bool writeFile(const std::string& path, const void* data, size_t size) {
     const std::string tmp = path + ".tmp";
     FILE* f = std::fopen(tmp.c_str(), "wb");
@@ -583,8 +566,8 @@ int main(int argc, char** argv) {
         // upper bound, and the file and the line hold the actual shape.
         int64_t dims[8] = {};
         outputDims(k, dims);
-        const int64_t numel = compactOutput(static_cast<unsigned char*>(outputs[static_cast<size_t>(k)]),
-                                            dtypeBytes(info.dtype), info.rank, info.dims, dims);
+        const int64_t numel = embark_run::compactOutput(static_cast<unsigned char*>(outputs[static_cast<size_t>(k)]),
+                                                        dtypeBytes(info.dtype), info.rank, info.dims, dims);
         std::string file = o.outDir + "/" + safeName(info.name) + ".bin";
         if (!writeOutputs || !writeFile(file, data, static_cast<size_t>(numel) * dtypeBytes(info.dtype))) file.clear();
         std::string head = "[";

@@ -157,6 +157,8 @@ Status generate(const QString& dir, const std::vector<PreparedModel>& models, co
     const size_t once = api.find("#pragma once");
     if (once != std::string::npos) api.erase(once, 12);
     EMBARK_TRY(writeIfChanged(dir + "/models/harness_model_api.inc", api));
+    EMBARK_TRY(writeIfChanged(dir + "/output_compact.h",
+                              readAll(models.front().exportDir + "/src/output_compact.h").toStdString()));
 
     std::string sources;
     for (const auto& unit : layout.units) {

@@ -18,6 +18,8 @@ const char* runnerPrologue() {
 #include <sys/stat.h>
 #include <vector>
 
+#include "output_compact.h"
+
 namespace {
 
 struct Output { const char* name; int rank; const int64_t* dims; int64_t numel; int dtype; };
@@ -95,22 +97,6 @@ bool writeFile(const std::string& path, const float* data, int64_t count) {
     return std::fclose(f) == 0 && ok;
 }
 
-// Moves a capacity-planned output's run values together (model_api.h outputDims): the first
-// dims[a] of cap[a] on the one axis a where they differ; returns the run's element count.
-int64_t compact(unsigned char* data, size_t elemBytes, int rank, const int64_t* cap, const int64_t* dims) {
-    int a = 0;
-    while (a < rank && cap[a] == dims[a]) ++a;
-    int64_t numel = 1;
-    for (int i = 0; i < rank; ++i) numel *= dims[i];
-    if (a == rank) return numel;
-    int64_t outer = 1, inner = 1;
-    for (int i = 0; i < a; ++i) outer *= cap[i];
-    for (int i = a + 1; i < rank; ++i) inner *= cap[i];
-    const size_t run = static_cast<size_t>(dims[a] * inner) * elemBytes, stride = static_cast<size_t>(cap[a] * inner) * elemBytes;
-    for (int64_t o = 0; o < outer; ++o) std::memmove(data + static_cast<size_t>(o) * run, data + static_cast<size_t>(o) * stride, run);
-    return numel;
-}
-
 struct DumpState { const Spec* spec; int model; std::string dir; };
 
 void dumpLayer(int layer, const float* data, void* user) {
@@ -164,7 +150,7 @@ void runModel(const Spec& s, int model, const std::string& outDir, const std::st
         int64_t dims[8] = {}, want[8] = {};
         s.outputDims(k, dims);
         s.expectedOutputDims(k, want);
-        const int64_t numel = compact(static_cast<unsigned char*>(out[static_cast<size_t>(k)]), dtypeBytes(o.dtype), o.rank, o.dims, dims);
+        const int64_t numel = embark_run::compactOutput(static_cast<unsigned char*>(out[static_cast<size_t>(k)]), dtypeBytes(o.dtype), o.rank, o.dims, dims);
         if (!std::equal(dims, dims + o.rank, want)) {
             std::printf("{\"type\":\"result\",\"model\":%d,\"ok\":false,\"message\":%s}\n", model,
                         json(("output " + std::string(o.name) + " has shape " + dimsJson(o.rank, dims) + ", expected " + dimsJson(o.rank, want)).c_str()).c_str());
