@@ -88,6 +88,7 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
     }
     QJsonObject json{{"model", path},
                      {"recipe", QString::fromStdString(target.recipe)},
+                     {"dtype_policy", exporter::dtypePolicyName(target.dtypePolicy)},
                      {"library", QString::fromStdString(target.measured ? std::string("auto") : target.library)},
                      {"arch", QString::fromStdString(target.arch)},
                      {"board", target.board.id},

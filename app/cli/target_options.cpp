@@ -19,12 +19,14 @@ Expected<std::map<std::string, std::string>> pairs(const QStringList& values, co
 
 } // namespace
 
-const QStringList kTargetOptionNames{
-    "board", "arch", "lib", "override", "override-node", "compiler", "recipe", "concat-in-place", "threads-max"};
+const QStringList kTargetOptionNames{"board",         "arch",       "lib",    "override",
+                                     "override-node", "compiler",   "recipe", "concat-in-place",
+                                     "dtype-policy",  "threads-max"};
 
 const char* const kTargetSynopsis =
     "[--board BOARD] [--arch ARCH] [--lib portable|xnnpack|auto] [--override OP=LIB]... [--override-node NAME=LIB]... "
-    "[--compiler clang|gcc] [--recipe default|cleanup|none] [--concat-in-place auto|all|off] [--threads-max N]";
+    "[--compiler clang|gcc] [--recipe default|cleanup|none] [--concat-in-place auto|all|off] "
+    "[--dtype-policy int8|float32] [--threads-max N]";
 
 void addTargetOptions(QCommandLineParser& parser) {
     parser.addOption({"board",
@@ -48,6 +50,11 @@ void addTargetOptions(QCommandLineParser& parser) {
                       "Concatenation in place: auto (strided slices in buffers up to 1 MiB), "
                       "all or off (default auto).",
                       "MODE", "auto"});
+    parser.addOption({"dtype-policy",
+                      "What a quantized (QDQ) model computes in: int8 (its quantized operators on int8 "
+                      "kernels) or float32 (float operators between its QuantizeLinear/DequantizeLinear; "
+                      "default int8).",
+                      "POLICY", "int8"});
     parser.addOption({"threads-max", "Most threads run_export will use (default 0: no cap).", "N", "0"});
 }
 
@@ -68,6 +75,9 @@ Expected<jobs::TargetRequest> targetRequest(const QCommandLineParser& parser) {
     r.recipe = parser.value("recipe").toStdString();
     if (!exporter::parseConcatInPlace(parser.value("concat-in-place").toStdString(), &r.concatInPlace))
         return makeError(ErrorKind::Usage, "--concat-in-place must be auto, all or off");
+    if (!exporter::parseDTypePolicy(parser.value("dtype-policy").toStdString(), &r.dtypePolicy))
+        return makeError(ErrorKind::Usage,
+                         "--dtype-policy '" + parser.value("dtype-policy").toStdString() + "': use int8 or float32");
     auto threadsMax = intOption(parser, "threads-max", 0, 1024);
     if (!threadsMax) return threadsMax.error();
     r.threadsMax = static_cast<int>(*threadsMax);
@@ -89,6 +99,7 @@ void setTarget(const jobs::TargetRequest& r, const exporter::DeploymentTarget& t
     o.compiler = r.compiler;
     o.recipe = r.recipe;
     o.concatInPlace = r.concatInPlace;
+    o.dtypePolicy = r.dtypePolicy;
     o.threadsMax = r.threadsMax;
 }
 

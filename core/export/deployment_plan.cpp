@@ -36,6 +36,7 @@ Expected<std::unique_ptr<DeploymentPlan>> buildDeploymentPlan(const ir::Graph& m
     passes::PassOptions po;
     po.library = *lib;
     po.keepSnapshots = o.keepSnapshots;
+    po.fuseQuantized = o.dtypePolicy == DTypePolicy::Int8;
     auto fused = passes::PassManager::run(model, o.recipe, po);
     if (!fused) return fused.error();
     plan->passes = std::move(*fused);

@@ -7,6 +7,7 @@
 #include "adaptation.h"
 #include "concat_in_place.h"
 #include "dynamic_length.h"
+#include "export_options.h"
 #include "fused_blocks.h"
 #include "measured_choice.h"
 #include "memory_planner.h"
@@ -30,6 +31,7 @@ struct PlanOptions {
     bool keepSnapshots = false;                        // every stage's graph (the studio, `plan --stages`)
     bool ioInArena = true;                             // what exports do; `plan --io-outside` shows the other
     ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
+    DTypePolicy dtypePolicy = DTypePolicy::Int8;       // --dtype-policy
     std::shared_ptr<const MeasuredChoice> measured;    // --lib auto: each measured node's choice
 };
 

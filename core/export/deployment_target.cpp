@@ -15,6 +15,7 @@ ExportOptions exportOptions(const DeploymentTarget& t) {
     o.nodeOverrides = t.nodeOverrides;
     o.havePrebuiltXnnpack = t.xnnpackAvailable();
     o.concatInPlace = t.concatInPlace;
+    o.dtypePolicy = t.dtypePolicy;
     o.xnnpack = t.xnnpack;
     o.measured = t.measured;
     return o;

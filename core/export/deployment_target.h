@@ -1,5 +1,6 @@
 // The target of a deployment as one value: where and how a model runs (board, architecture,
-// kernel library and overrides, compiler, XNNPACK tree, recipe, concatenation and threads).
+// kernel library and overrides, compiler, XNNPACK tree, recipe, concatenation, dtype policy and
+// threads).
 // jobs::resolveTarget builds it once; the plan's and the export's options derive from it here.
 #pragma once
 
@@ -28,7 +29,8 @@ struct DeploymentTarget {
     targets::CompilerPreference compiler = targets::CompilerPreference::Default;
     targets::Toolchain toolchain; // for that compiler (file empty: a native build)
     ConcatInPlace concatInPlace = ConcatInPlace::Auto;
-    int threadsMax = 0; // cap for run_export --threads (0: none)
+    DTypePolicy dtypePolicy = DTypePolicy::Int8; // what a quantized model computes in
+    int threadsMax = 0;                          // cap for run_export --threads (0: none)
     // library "auto" until jobs::chooseLibrariesByMeasurement measured; then "portable" and this
     std::shared_ptr<const MeasuredChoice> measured;
 

@@ -26,6 +26,16 @@ struct XnnpackLink {
     std::string api;
 };
 
+// What element type a quantized (QDQ) model computes in: Int8 fuses its quantized operators into
+// int8 kernels (fuse_qdq) where the library has them; Float32 keeps QuantizeLinear and
+// DequantizeLinear as they are, so every operator computes in float32 between them (the model's
+// simulated quantization, as ONNX Runtime runs it with its QDQ optimisations off). Float models
+// are the same under both.
+enum class DTypePolicy { Int8, Float32 };
+// "int8", "float32" (false for anything else).
+bool parseDTypePolicy(const std::string& text, DTypePolicy* out);
+const char* dtypePolicyName(DTypePolicy p);
+
 struct ExportOptions {
     std::string library = "portable"; // --lib
     std::string arch;                 // --arch; empty = the host's
@@ -38,6 +48,7 @@ struct ExportOptions {
     std::map<std::string, std::string> nodeOverrides;
     bool havePrebuiltXnnpack = false;
     ConcatInPlace concatInPlace = ConcatInPlace::Auto; // --concat-in-place
+    DTypePolicy dtypePolicy = DTypePolicy::Int8;       // --dtype-policy
     // --lib auto: the measurements behind each node's library (library is then "portable",
     // the library of the nodes the measurements do not cover).
     std::shared_ptr<const MeasuredChoice> measured;

@@ -35,9 +35,22 @@ PlanOptions planOptions(const ExportOptions& o) {
     p.nodeOverrides = o.nodeOverrides;
     p.havePrebuiltXnnpack = o.havePrebuiltXnnpack;
     p.concatInPlace = o.concatInPlace;
+    p.dtypePolicy = o.dtypePolicy;
     p.measured = o.measured;
     return p;
 }
+
+bool parseDTypePolicy(const std::string& text, DTypePolicy* out) {
+    if (text == "int8")
+        *out = DTypePolicy::Int8;
+    else if (text == "float32")
+        *out = DTypePolicy::Float32;
+    else
+        return false;
+    return true;
+}
+
+const char* dtypePolicyName(DTypePolicy p) { return p == DTypePolicy::Float32 ? "float32" : "int8"; }
 
 std::string hostArch() {
     const QString cpu = QSysInfo::currentCpuArchitecture();

@@ -113,6 +113,7 @@ QByteArray manifestJson(const ManifestInput& in) {
         {"target_flags", str(in.options.targetFlags)},
         {"threads_max", in.options.threadsMax},
         {"recipe", str(in.options.recipe)},
+        {"dtype_policy", exporter::dtypePolicyName(in.options.dtypePolicy)},
         {"partitions", in.adaptation.partitions},
         {"conversions", in.adaptation.conversions},
         {"inputs", inputs},

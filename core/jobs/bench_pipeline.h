@@ -39,10 +39,11 @@ struct BenchOptions {
     std::map<std::string, std::string> opOverrides, nodeOverrides;
     QString compiler; // "clang", "gcc" or empty (the board's default)
     // The rest of the target (resolve_target.h): the architecture (empty: the board's), the
-    // pass recipe, concatenation in place and the cap on run_export --threads.
+    // pass recipe, concatenation in place, the dtype policy and the cap on run_export --threads.
     QString arch;
     std::string recipe = "default";
     exporter::ConcatInPlace concatInPlace = exporter::ConcatInPlace::Auto;
+    exporter::DTypePolicy dtypePolicy = exporter::DTypePolicy::Int8;
     int threadsMax = 0;
     int iterations = 10;
     int warmup = 2;

@@ -162,6 +162,7 @@ static QString sharedExportKey(const PipelineState& s) {
                       QString::fromStdString(e.recipe),
                       e.havePrebuiltXnnpack ? "prebuilt" : "",
                       QString::number(static_cast<int>(e.concatInPlace)),
+                      exporter::dtypePolicyName(e.dtypePolicy),
                       QString::fromStdString(e.xnnpack.kind + " " + e.xnnpack.path + " " + e.xnnpack.root + " " +
                                              e.xnnpack.commit + " " + e.xnnpack.api),
                       e.runtimeDir,

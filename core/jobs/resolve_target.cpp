@@ -47,6 +47,7 @@ Expected<exporter::DeploymentTarget> resolveTarget(const TargetRequest& r, const
     t.nodeOverrides = r.nodeOverrides;
     t.recipe = r.recipe;
     t.concatInPlace = r.concatInPlace;
+    t.dtypePolicy = r.dtypePolicy;
     t.threadsMax = r.threadsMax;
     if (r.compiler == QLatin1String("gcc"))
         t.compiler = targets::CompilerPreference::Gcc;
@@ -80,6 +81,7 @@ TargetRequest targetRequest(const BenchOptions& o) {
     r.compiler = o.compiler;
     r.recipe = o.recipe;
     r.concatInPlace = o.concatInPlace;
+    r.dtypePolicy = o.dtypePolicy;
     r.threadsMax = o.threadsMax;
     return r;
 }

@@ -28,6 +28,7 @@ struct TargetRequest {
     QString compiler; // "clang", "gcc" or empty (the board's default)
     std::string recipe = "default";
     exporter::ConcatInPlace concatInPlace = exporter::ConcatInPlace::Auto;
+    exporter::DTypePolicy dtypePolicy = exporter::DTypePolicy::Int8;
     int threadsMax = 0;
 };
 

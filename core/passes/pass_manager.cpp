@@ -84,6 +84,7 @@ Expected<PassRun> PassManager::run(const ir::Graph& graph, const Recipe& recipe,
     for (const Stage& stage : recipe.stages) {
         std::vector<std::unique_ptr<Pass>> passes;
         for (const std::string& name : stage.passes) {
+            if (name == "fuse_qdq" && !options.fuseQuantized) continue;
             auto p = makePass(name);
             if (!p)
                 return makeError(ErrorKind::Usage, "recipe '" + recipe.name + "' names unknown pass '" + name + "'");

@@ -42,7 +42,8 @@ struct PassRun {
 struct PassOptions {
     const targets::KernelLibrary* library = nullptr; // fusion patterns (no fusions if null)
     bool keepSnapshots = true;
-    int maxSweeps = 64; // a stage that still rewrites after this many sweeps is a bug: error
+    bool fuseQuantized = true; // false: the recipe runs without fuse_qdq (--dtype-policy float32)
+    int maxSweeps = 64;        // a stage that still rewrites after this many sweeps is a bug: error
 };
 
 class PassManager {

@@ -197,7 +197,7 @@ private slots:
             const auto m = it.next();
             defaults[m.captured(1)] = m.captured(2).trimmed().remove('`');
         }
-        QCOMPARE(int(defaults.size()), 9);
+        QCOMPARE(int(defaults.size()), 10);
         for (const char* command : {"export", "plan", "bench", "quantize"}) {
             const CliResult r = runCli({command, "--help"});
             QCOMPARE(r.code, 0);

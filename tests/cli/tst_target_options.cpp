@@ -1,10 +1,11 @@
 // The target options through the real CLI: one default board (host) for export and plan,
-// `plan --arch` alone, `quantize` planning its model for a target, and a bad board refused by
-// every command before any work.
+// `plan --arch` alone, `quantize` planning its model for a target, the dtype policy of a quantized
+// model, and a bad board refused by every command before any work.
 #include "support/cli_process.h"
 #include "support/test_paths.h"
 
 #include <QFile>
+#include <QJsonArray>
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -65,6 +66,46 @@ private slots:
                                         "--calib", models() + "/digits_cnn/test_data_set_0", "--json"});
         QVERIFY2(plain.code == 0, plain.err.constData());
         QVERIFY(json(plain)["target"].isNull());
+    }
+
+    // A QDQ model's quantized operators run on int8 kernels by default; --dtype-policy float32
+    // keeps its QuantizeLinear/DequantizeLinear and runs it in float32, in the plan and the export.
+    void dtypePolicyDecidesInt8Kernels() {
+        const QString q = m_tmp.filePath("policy.onnx");
+        const CliResult made = runCli(
+            {"quantize", models() + "/digits_cnn.onnx", "-o", q, "--calib", models() + "/digits_cnn/test_data_set_0"});
+        QVERIFY2(made.code == 0, made.err.constData());
+        auto ops = [](const QJsonObject& plan) {
+            QStringList out;
+            for (const QJsonValue& n : plan["nodes"].toArray()) out << n.toObject()["op"].toString();
+            return out;
+        };
+        const CliResult int8 = runCli({"plan", q, "--json"});
+        QVERIFY2(int8.code == 0, int8.err.constData());
+        QCOMPARE(json(int8)["dtype_policy"].toString(), QStringLiteral("int8"));
+        QVERIFY2(ops(json(int8)).contains("QConv"), qPrintable(ops(json(int8)).join(' ')));
+        const CliResult fp = runCli({"plan", q, "--dtype-policy", "float32", "--json"});
+        QVERIFY2(fp.code == 0, fp.err.constData());
+        QCOMPARE(json(fp)["dtype_policy"].toString(), QStringLiteral("float32"));
+        const QStringList fpOps = ops(json(fp));
+        QVERIFY2(!fpOps.contains("QConv") && fpOps.contains("QuantizeLinear") && fpOps.contains("Conv"),
+                 qPrintable(fpOps.join(' ')));
+
+        const QString dir = m_tmp.filePath("export-float32");
+        const CliResult e = runCli({"export", q, "-o", dir, "--dtype-policy", "float32"});
+        QVERIFY2(e.code == 0, e.err.constData());
+        QFile f(dir + "/export.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QJsonDocument::fromJson(f.readAll()).object()["dtype_policy"].toString(), QStringLiteral("float32"));
+        const CliResult b = runCli({"build", dir});
+        QVERIFY2(b.code == 0, b.err.constData());
+        const CliResult run = runCli({"exec", dir, "--", "--check", "1e-4"});
+        QVERIFY2(run.code == 0, (run.out + run.err).constData());
+        QVERIFY2(run.out.contains("\"ok\":true"), run.out.constData());
+
+        const CliResult bad = runCli({"plan", q, "--dtype-policy", "fp16"});
+        QCOMPARE(bad.code, 2);
+        QVERIFY2(bad.err.contains("--dtype-policy 'fp16': use int8 or float32"), bad.err.constData());
     }
 
     void badBoardRefusedFirst_data() {
