@@ -258,7 +258,8 @@ int cmdBench(const QStringList& args, Io& io) {
     if (!shapes) return fail(io, shapes.error());
     // Free input dimensions: from the test data beside the model, else a usage error with the
     // --shape to pass, before anything runs (as every command that takes a model).
-    if (Status s = fixFreeDimensions(o.modelPath.toStdString(), *shapes); !s) return fail(io, s.error());
+    if (Status s = fixFreeDimensions(o.modelPath.toStdString(), *shapes, parser.values("input")); !s)
+        return fail(io, s.error());
     o.shapeOverrides = *shapes;
     if (parser.isSet("tolerance") && !parser.isSet("expect")) return usage(io, "--tolerance applies to --expect only");
     auto tolerance = doubleOption(parser, "tolerance", 0, 1e30);
@@ -278,7 +279,7 @@ int cmdBench(const QStringList& args, Io& io) {
         expectSet = std::move(*set);
     }
     if (parser.isSet("input") || expectSet) {
-        auto graph = loadModel(o.modelPath, parser, &io);
+        auto graph = loadModel(o.modelPath, parser, &io, parser.values("input"));
         if (!graph) return fail(io, graph.error());
         if (parser.isSet("input")) {
             auto in = readInputs(*graph, parser.values("input"));

@@ -42,9 +42,9 @@ int cmdCompare(const QStringList& args, Io& io) {
     if (!ok) return usage(io, "--seed '" + parser.value("seed") + "': give an integer in 0..18446744073709551615");
 
     const QStringList paths = parser.positionalArguments();
-    auto fp = loadModel(paths[0], parser);
+    auto fp = loadModel(paths[0], parser, nullptr, parser.values("input"));
     if (!fp) return fail(io, fp.error());
-    auto other = loadModel(paths[1], parser);
+    auto other = loadModel(paths[1], parser, nullptr, parser.values("input"));
     if (!other) return fail(io, other.error());
     std::map<std::string, ir::Tensor> inputs;
     if (parser.isSet("input")) {

@@ -34,7 +34,7 @@ int cmdExport(const QStringList& args, Io& io) {
     if (!request) return fail(io, request.error());
     auto target = jobs::resolveTarget(*request);
     if (!target) return fail(io, target.error());
-    auto graph = loadModel(parser.positionalArguments().first(), parser, &io);
+    auto graph = loadModel(parser.positionalArguments().first(), parser, &io, parser.values("input"));
     if (!graph) return fail(io, graph.error());
 
     // The export recipe (resolve, import, plan, export), as the studio and bench run it.

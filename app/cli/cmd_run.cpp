@@ -125,7 +125,7 @@ int cmdRun(const QStringList& args, Io& io) {
     if (!seedOk) return usage(io, "--seed '" + parser.value("seed") + "': give an integer in 0..18446744073709551615");
 
     const QString path = parser.positionalArguments().first();
-    auto graph = loadModel(path, parser, &io);
+    auto graph = loadModel(path, parser, &io, parser.values("input"));
     if (!graph) return fail(io, graph.error());
 
     Expected_ expected;

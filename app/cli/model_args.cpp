@@ -15,14 +15,53 @@ std::map<std::string, ir::Tensor> testSetInputs(const ir::Graph& graph, const st
     return onnx::pairTestSetInputs(graph, set);
 }
 
-Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides) {
+namespace {
+
+// The tensors of `--input` specs whose files carry a shape (.pb, .npy; raw .bin takes the
+// model's): a test_data_set_N folder's input_K.pb, NAME=FILE or a lone FILE. Unreadable files
+// are left to readInputs, which names them.
+std::vector<onnx::NamedTensor> inputSpecTensors(const QStringList& specs, bool* named) {
+    std::vector<onnx::NamedTensor> out;
+    *named = false;
+    if (specs.size() == 1 && QFileInfo(specs.first()).isDir()) {
+        if (auto set = onnx::readTestDataSet(specs.first().toStdString())) out = std::move(set->inputs);
+        return out;
+    }
+    for (const QString& spec : specs) {
+        const qsizetype eq = spec.indexOf('=');
+        std::string name;
+        QString file = spec;
+        if (eq > 0 && !QFileInfo::exists(spec)) {
+            name = spec.left(eq).toStdString();
+            file = spec.mid(eq + 1);
+        }
+        const QString suffix = QFileInfo(file).suffix().toLower();
+        if (suffix != QLatin1String("pb") && suffix != QLatin1String("npy")) continue;
+        auto t = onnx::readTensorFile(file.toStdString());
+        if (!t) continue;
+        if (!name.empty()) {
+            t->name = name;
+            *named = true;
+        }
+        out.push_back(std::move(*t));
+    }
+    return out;
+}
+
+} // namespace
+
+Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides,
+                         const QStringList& inputSpecs) {
     auto declared = onnx::declaredInputs(path);
     if (!declared) return {}; // the import names what is wrong with the file
     std::vector<const onnx::DeclaredInput*> free;
     for (const onnx::DeclaredInput& in : *declared)
         if (in.hasFreeDims() && !overrides.count(in.name)) free.push_back(&in);
     if (free.empty()) return {};
-    const auto fromData = onnx::testDataShapes(path, *declared);
+    bool named = false;
+    const std::vector<onnx::NamedTensor> given = inputSpecTensors(inputSpecs, &named);
+    auto fromData = onnx::shapesFromTensors(*declared, given, named);
+    for (const auto& [name, shape] : onnx::testDataShapes(path, *declared)) fromData.emplace(name, shape);
     std::string missing, options;
     for (const onnx::DeclaredInput* in : free) {
         if (auto it = fromData.find(in->name); it != fromData.end()) {
@@ -34,8 +73,8 @@ Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shap
     }
     if (missing.empty()) return {};
     return makeError(ErrorKind::Usage, path + ": " + missing +
-                                           ", and no test data (test_data_set_0/input_K.pb beside the "
-                                           "model) fixes them: pass " +
+                                           ", and neither --input nor test data beside the model "
+                                           "(test_data_set_0/input_K.pb) fixes them: pass " +
                                            options +
                                            " with the sizes you deploy (the free dimensions are given as 1 here)");
 }
@@ -57,10 +96,11 @@ Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLinePars
     return out;
 }
 
-Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser, Io* io) {
+Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser, Io* io,
+                              const QStringList& inputSpecs) {
     auto overrides = shapeOverrides(parser);
     if (!overrides) return overrides.error();
-    EMBARK_TRY(fixFreeDimensions(path.toStdString(), *overrides));
+    EMBARK_TRY(fixFreeDimensions(path.toStdString(), *overrides, inputSpecs));
     onnx::ImportOptions options;
     options.shapeOverrides = std::move(*overrides);
     auto graph = onnx::importModel(path.toStdString(), options);

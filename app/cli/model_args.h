@@ -20,15 +20,18 @@ void addShapeOption(QCommandLineParser& parser);
 // Parses the --shape values; Usage error on a malformed one.
 Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLineParser& parser);
 
-// Fixes the free (symbolic or unknown) input dimensions the overrides leave open from the test
-// data beside the model (test_data_set_0); Usage error naming the exact --shape options when
-// some stay free.
-Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides);
+// Fixes the free (symbolic or unknown) input dimensions the overrides leave open: from the
+// tensors the command's `--input` values give (`inputSpecs`, as readInputs takes them), else
+// from the test data beside the model (onnx::testDataBeside); Usage error naming the exact
+// --shape options when some stay free.
+Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides,
+                         const QStringList& inputSpecs = {});
 
-// Imports MODEL with the parser's --shape overrides, free dimensions fixed by fixFreeDimensions.
-// With `io`, the import's warnings (a declared shape that disagrees with the computed one) go
-// to its error stream.
-Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser, Io* io = nullptr);
+// Imports MODEL with the parser's --shape overrides, free dimensions fixed by fixFreeDimensions
+// (with the command's --input values, for the commands that take them). With `io`, the import's
+// warnings (a declared shape that disagrees with the computed one) go to its error stream.
+Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& parser, Io* io = nullptr,
+                              const QStringList& inputSpecs = {});
 
 // Reads `--input NAME=FILE` values (or a bare FILE for a single-input model, or one
 // test_data_set_N folder) into tensors keyed by input name; raw .bin files take the input's

@@ -52,26 +52,16 @@ Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path) {
     return inputs;
 }
 
-std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath,
-                                                const std::vector<DeclaredInput>& inputs) {
+std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInput>& inputs,
+                                                   const std::vector<NamedTensor>& tensors, bool named) {
     std::map<std::string, ir::Shape> out;
-    const QDir set(QFileInfo(QString::fromStdString(modelPath)).absolutePath() + QStringLiteral("/test_data_set_0"));
-    if (!set.exists()) return out;
-    std::vector<NamedTensor> tensors;
-    for (size_t k = 0;; ++k) {
-        const QString file = set.filePath(QStringLiteral("input_%1.pb").arg(k));
-        if (!QFileInfo::exists(file)) break;
-        auto t = readTensorFile(file.toStdString());
-        if (!t) break;
-        tensors.push_back(std::move(*t));
-    }
     for (size_t k = 0; k < inputs.size(); ++k) {
         const DeclaredInput& in = inputs[k];
         if (!in.hasFreeDims()) continue;
         const NamedTensor* match = nullptr;
         for (const NamedTensor& t : tensors)
             if (!t.name.empty() && t.name == in.name) match = &t;
-        if (!match && k < tensors.size()) { // by index, unless that tensor names another input
+        if (!match && !named && k < tensors.size()) { // by index, unless that tensor names another input
             bool namesAnother = false;
             for (const DeclaredInput& other : inputs) namesAnother = namesAnother || other.name == tensors[k].name;
             if (!namesAnother) match = &tensors[k];
@@ -85,6 +75,29 @@ std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath,
         if (agrees) out[in.name] = shape;
     }
     return out;
+}
+
+QString testDataBeside(const std::string& modelPath) {
+    const QFileInfo model(QString::fromStdString(modelPath));
+    for (const QString& dir : {model.absolutePath() + QStringLiteral("/test_data_set_0"),
+                               model.absolutePath() + "/" + model.completeBaseName() + "/test_data_set_0"})
+        if (QFileInfo::exists(dir + QStringLiteral("/input_0.pb"))) return dir;
+    return {};
+}
+
+std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath,
+                                                const std::vector<DeclaredInput>& inputs) {
+    const QString dir = testDataBeside(modelPath);
+    if (dir.isEmpty()) return {};
+    std::vector<NamedTensor> tensors;
+    for (size_t k = 0;; ++k) {
+        const QString file = dir + QStringLiteral("/input_%1.pb").arg(k);
+        if (!QFileInfo::exists(file)) break;
+        auto t = readTensorFile(file.toStdString());
+        if (!t) break;
+        tensors.push_back(std::move(*t));
+    }
+    return shapesFromTensors(inputs, tensors);
 }
 
 std::string shapeOption(const DeclaredInput& input) {

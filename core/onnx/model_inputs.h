@@ -3,8 +3,12 @@
 // the free ones and imports with ImportOptions::shapeOverrides, as `--shape` does on the CLI.
 #pragma once
 
+#include "tensor_io.h"
+
 #include "ir/error.h"
 #include "ir/shape.h"
+
+#include <QString>
 
 #include <cstdint>
 #include <map>
@@ -31,10 +35,20 @@ struct DeclaredInput {
 // The model's graph inputs that are not initializers, in order. Errors name the file.
 Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path);
 
-// Shapes for the inputs with free dimensions from the test data beside the model
-// (<model's folder>/test_data_set_0/input_K.pb, as ONNX's test bundles lay them out), paired
-// by TensorProto name, else by index. An input whose tensor is missing, unreadable or of
-// another rank, or disagrees with a fixed dimension, is left out (it stays free).
+// Shapes for the inputs with free dimensions from tensors given for them, paired by TensorProto
+// name, else by index (`named`: only by name, for tensors the user named an input for). An input
+// whose tensor is missing or of another rank, or disagrees with a fixed dimension, is left out
+// (it stays free).
+std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInput>& inputs,
+                                                   const std::vector<NamedTensor>& tensors, bool named = false);
+
+// The test data beside a model: <model's folder>/test_data_set_0 (ONNX's test bundles:
+// model.onnx beside it), else <model's folder>/<model's base name>/test_data_set_0 (a folder of
+// models, each with its data: resnet18.onnx beside resnet18/test_data_set_0). Empty when neither
+// has an input_0.pb.
+QString testDataBeside(const std::string& modelPath);
+
+// shapesFromTensors of the input_K.pb of testDataBeside(modelPath).
 std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath, const std::vector<DeclaredInput>& inputs);
 
 // The `--shape NAME=DIMS` that fixes an input: its fixed dims as declared, free ones 1.

@@ -140,6 +140,43 @@ private slots:
         QCOMPARE(json(given.out)["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 3, 8}));
     }
 
+    // A folder of models, each with its data in a folder of its name (resnet18.onnx beside
+    // resnet18/test_data_set_0), and the tensors given with --input, fix the free dimensions too.
+    void inputsAndDataFolderFixSymbolicDimensions() {
+        const QString dir = m_tmp.path() + "/zoo";
+        QVERIFY(QDir().mkpath(dir + "/vad/test_data_set_0"));
+        const QString model = dir + "/vad.onnx";
+        QVERIFY(symbolicModel().save(model));
+        const ir::Tensor sample = ir::Tensor::fromFloats(ir::Shape{1, 3, 16}, std::vector<float>(48, 0.5f));
+        QVERIFY(
+            embark::onnx::writeTensorProto((dir + "/vad/test_data_set_0/input_0.pb").toStdString(), sample, "audio"));
+        test::CliResult beside = test::runCli({"inspect", model, "--json"});
+        QVERIFY2(beside.code == 0, describe(beside));
+        QCOMPARE(json(beside.out)["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({1, 3, 16}));
+
+        const QString lone = m_tmp.path() + "/lone";
+        QVERIFY(QDir().mkpath(lone + "/set"));
+        const QString bare = lone + "/model.onnx";
+        QVERIFY(symbolicModel().save(bare));
+        const ir::Tensor other = ir::Tensor::fromFloats(ir::Shape{2, 3, 24}, std::vector<float>(144, -1.f));
+        QVERIFY(embark::onnx::writeTensorProto((lone + "/set/input_0.pb").toStdString(), other, "audio"));
+        QVERIFY(embark::onnx::writeNpy((lone + "/audio.npy").toStdString(), other));
+        for (const QStringList& input :
+             {QStringList{"--input", lone + "/set"}, QStringList{"--input", "audio=" + lone + "/audio.npy"},
+              QStringList{"--input", lone + "/audio.npy"}}) {
+            test::CliResult r = test::runCli(QStringList{"run", bare, "--json"} + input);
+            QVERIFY2(r.code == 0, describe(r));
+            QCOMPARE(json(r.out)["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({2, 3, 24}));
+        }
+        const QString out = m_tmp.path() + "/lone_export";
+        test::CliResult exp = test::runCli(
+            {"export", bare, "--lib", "portable", "-o", out, "--input", "audio=" + lone + "/set/input_0.pb"});
+        QVERIFY2(exp.code == 0, describe(exp));
+        QFile manifest(out + "/export.json");
+        QVERIFY(manifest.open(QIODevice::ReadOnly));
+        QCOMPARE(json(manifest.readAll())["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({2, 3, 24}));
+    }
+
     void oneModelExportsForSeveralShapes() {
         const QString dir = m_tmp.path() + "/several";
         QVERIFY(QDir().mkpath(dir));
