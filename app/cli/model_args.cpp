@@ -52,8 +52,20 @@ std::vector<onnx::NamedTensor> inputSpecTensors(const QStringList& specs, bool* 
 
 Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides,
                          const QStringList& inputSpecs) {
+    return fixFreeDimensions(path, overrides, inputSpecs, nullptr);
+}
+
+Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides,
+                         const QStringList& inputSpecs, std::map<std::string, ir::Tensor>* sample) {
     auto declared = onnx::declaredInputs(path);
     if (!declared) return {}; // the import names what is wrong with the file
+    if (sample) {             // the values the import's shape propagation runs on: --input's, else the data beside
+        bool named = false;
+        const std::vector<onnx::NamedTensor> given = inputSpecTensors(inputSpecs, &named);
+        const std::vector<onnx::NamedTensor> beside = onnx::testDataBesideInputs(path);
+        for (const auto& [name, t] : onnx::pairTensors(*declared, given, named)) (*sample)[name] = *t;
+        for (const auto& [name, t] : onnx::pairTensors(*declared, beside)) sample->emplace(name, *t);
+    }
     std::vector<const onnx::DeclaredInput*> free;
     for (const onnx::DeclaredInput& in : *declared)
         if (in.hasFreeDims() && !overrides.count(in.name)) free.push_back(&in);
@@ -100,8 +112,8 @@ Expected<ir::Graph> loadModel(const QString& path, const QCommandLineParser& par
                               const QStringList& inputSpecs) {
     auto overrides = shapeOverrides(parser);
     if (!overrides) return overrides.error();
-    EMBARK_TRY(fixFreeDimensions(path.toStdString(), *overrides, inputSpecs));
     onnx::ImportOptions options;
+    EMBARK_TRY(fixFreeDimensions(path.toStdString(), *overrides, inputSpecs, &options.shapeSample));
     options.shapeOverrides = std::move(*overrides);
     auto graph = onnx::importModel(path.toStdString(), options);
     if (graph && io)

@@ -26,6 +26,10 @@ Expected<std::map<std::string, ir::Shape>> shapeOverrides(const QCommandLinePars
 // --shape options when some stay free.
 Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides,
                          const QStringList& inputSpecs = {});
+// Same, and fills `sample` with the tensors those inputs and that test data give, keyed by input
+// name: the values the import runs the model on to fix its shapes (ImportOptions::shapeSample).
+Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shape>& overrides,
+                         const QStringList& inputSpecs, std::map<std::string, ir::Tensor>* sample);
 
 // Imports MODEL with the parser's --shape overrides, free dimensions fixed by fixFreeDimensions
 // (with the command's --input values, for the commands that take them). With `io`, the import's

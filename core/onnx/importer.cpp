@@ -504,7 +504,7 @@ private:
         // Past a placeholder, shapes the ONNX inference left unknown stay so in the preview
         // (propagating through a placeholder would make them up).
         if (missing && !m_placeholders) {
-            if (Status s = reference::propagateShapes(m_graph); !s)
+            if (Status s = reference::propagateShapes(m_graph, m_options.shapeSample); !s)
                 return fail(s.error().kind, "cannot determine every tensor shape: " + s.error().message);
         }
         for (const ir::Value* v : m_graph.values())

@@ -21,6 +21,11 @@ struct ImportOptions {
     // ("Foo (opset 17)"), instead of failing; shapes past it may stay unknown. Such a graph
     // is for display only: it is never planned, run or exported.
     bool keepUnsupportedOps = false;
+    // Values for graph inputs (by name) that the reference runs the model on where ONNX shape
+    // inference leaves shapes open (reference::propagateShapes): the test data, so that a model
+    // whose shapes follow an input's value (an If on a sample rate) gets the shapes of its data.
+    // Zeros for the inputs it does not name or whose dtype or shape differs.
+    std::map<std::string, ir::Tensor> shapeSample;
 };
 
 // The attribute of a placeholder node (ImportOptions::keepUnsupportedOps): the op it stands

@@ -52,12 +52,11 @@ Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path) {
     return inputs;
 }
 
-std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInput>& inputs,
-                                                   const std::vector<NamedTensor>& tensors, bool named) {
-    std::map<std::string, ir::Shape> out;
+std::map<std::string, const ir::Tensor*> pairTensors(const std::vector<DeclaredInput>& inputs,
+                                                     const std::vector<NamedTensor>& tensors, bool named) {
+    std::map<std::string, const ir::Tensor*> out;
     for (size_t k = 0; k < inputs.size(); ++k) {
         const DeclaredInput& in = inputs[k];
-        if (!in.hasFreeDims()) continue;
         const NamedTensor* match = nullptr;
         for (const NamedTensor& t : tensors)
             if (!t.name.empty() && t.name == in.name) match = &t;
@@ -66,8 +65,19 @@ std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInp
             for (const DeclaredInput& other : inputs) namesAnother = namesAnother || other.name == tensors[k].name;
             if (!namesAnother) match = &tensors[k];
         }
-        if (!match) continue;
-        const ir::Shape& shape = match->tensor.shape();
+        if (match) out[in.name] = &match->tensor;
+    }
+    return out;
+}
+
+std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInput>& inputs,
+                                                   const std::vector<NamedTensor>& tensors, bool named) {
+    std::map<std::string, ir::Shape> out;
+    const auto paired = pairTensors(inputs, tensors, named);
+    for (const DeclaredInput& in : inputs) {
+        const auto match = paired.find(in.name);
+        if (!in.hasFreeDims() || match == paired.end()) continue;
+        const ir::Shape& shape = match->second->shape();
         if (in.hasShape && shape.rank() != in.dims.size()) continue;
         bool agrees = true;
         for (size_t i = 0; in.hasShape && i < in.dims.size(); ++i)
@@ -85,19 +95,22 @@ QString testDataBeside(const std::string& modelPath) {
     return {};
 }
 
-std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath,
-                                                const std::vector<DeclaredInput>& inputs) {
+std::vector<NamedTensor> testDataBesideInputs(const std::string& modelPath) {
     const QString dir = testDataBeside(modelPath);
-    if (dir.isEmpty()) return {};
     std::vector<NamedTensor> tensors;
-    for (size_t k = 0;; ++k) {
+    for (size_t k = 0; !dir.isEmpty(); ++k) {
         const QString file = dir + QStringLiteral("/input_%1.pb").arg(k);
         if (!QFileInfo::exists(file)) break;
         auto t = readTensorFile(file.toStdString());
         if (!t) break;
         tensors.push_back(std::move(*t));
     }
-    return shapesFromTensors(inputs, tensors);
+    return tensors;
+}
+
+std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath,
+                                                const std::vector<DeclaredInput>& inputs) {
+    return shapesFromTensors(inputs, testDataBesideInputs(modelPath));
 }
 
 std::string shapeOption(const DeclaredInput& input) {

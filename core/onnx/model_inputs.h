@@ -35,8 +35,12 @@ struct DeclaredInput {
 // The model's graph inputs that are not initializers, in order. Errors name the file.
 Expected<std::vector<DeclaredInput>> declaredInputs(const std::string& path);
 
-// Shapes for the inputs with free dimensions from tensors given for them, paired by TensorProto
-// name, else by index (`named`: only by name, for tensors the user named an input for). An input
+// The tensors given for a model's inputs, paired with them by TensorProto name, else by index
+// (`named`: only by name, for tensors the user named an input for); pointers into `tensors`.
+std::map<std::string, const ir::Tensor*> pairTensors(const std::vector<DeclaredInput>& inputs,
+                                                     const std::vector<NamedTensor>& tensors, bool named = false);
+
+// Shapes for the inputs with free dimensions from tensors given for them (pairTensors). An input
 // whose tensor is missing or of another rank, or disagrees with a fixed dimension, is left out
 // (it stays free).
 std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInput>& inputs,
@@ -48,7 +52,9 @@ std::map<std::string, ir::Shape> shapesFromTensors(const std::vector<DeclaredInp
 // has an input_0.pb.
 QString testDataBeside(const std::string& modelPath);
 
-// shapesFromTensors of the input_K.pb of testDataBeside(modelPath).
+// The input_K.pb tensors of testDataBeside(modelPath), in index order (empty without).
+std::vector<NamedTensor> testDataBesideInputs(const std::string& modelPath);
+// shapesFromTensors of testDataBesideInputs(modelPath).
 std::map<std::string, ir::Shape> testDataShapes(const std::string& modelPath, const std::vector<DeclaredInput>& inputs);
 
 // The `--shape NAME=DIMS` that fixes an input: its fixed dims as declared, free ones 1.

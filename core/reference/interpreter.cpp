@@ -376,13 +376,16 @@ Expected<std::map<std::string, ir::Tensor>> runAllValues(const ir::Graph& graph,
     return values;
 }
 
-Status propagateShapes(ir::Graph& graph) {
+Status propagateShapes(ir::Graph& graph, const std::map<std::string, ir::Tensor>& sample) {
     std::map<std::string, ir::Tensor> zeros;
     for (const ir::Value* v : graph.inputs()) {
         if (v->isConstant()) continue;
         if (!v->shape.checkedNumel())
             return makeError(ErrorKind::InvalidInput, "input '" + v->name + "' has an invalid shape " + v->shape.str());
-        zeros[v->name] = ir::Tensor(v->dtype, v->shape);
+        const auto given = sample.find(v->name);
+        const bool fits =
+            given != sample.end() && given->second.dtype() == v->dtype && given->second.shape() == v->shape;
+        zeros[v->name] = fits ? given->second : ir::Tensor(v->dtype, v->shape);
     }
     RunOptions options;
     options.captureAll = true;

@@ -42,8 +42,11 @@ Expected<std::vector<ir::Tensor>> evalNode(const ir::Node& node, const std::vect
 bool supports(ir::OpKind op);
 std::vector<ir::OpKind> supportedOps();
 
-// Fills in the shape and dtype of every non-constant value by running the graph once on zero
-// inputs (used when ONNX shape inference leaves values without a static shape).
-Status propagateShapes(ir::Graph& graph);
+// Fills in the shape and dtype of every non-constant value by running the graph once (used when
+// ONNX shape inference leaves values without a static shape): on `sample` values for the
+// inputs it names (of the input's dtype and shape; others are ignored), zeros for the rest. A
+// model whose shapes follow its data (an If on a sample rate, a Loop's trip count) gets the
+// shapes of that run.
+Status propagateShapes(ir::Graph& graph, const std::map<std::string, ir::Tensor>& sample = {});
 
 } // namespace embark::reference

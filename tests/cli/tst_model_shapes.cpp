@@ -59,6 +59,27 @@ test::ProtoModel symbolicModel() {
     return p;
 }
 
+// audio[1, samples] cut into frames of sr / 1000 samples: Reshape(audio, [-1, sr / 1000]) ->
+// ReduceMax over each frame -> y[frames]. Its shapes follow the value of `sr`: on zeros the
+// Reshape has no answer (frames of 0 samples), with the test data's 16000 they are 16 a frame.
+test::ProtoModel framesByRateModel() {
+    test::ProtoModel p(13);
+    setShape(p.m.mutable_graph()->add_input(), "audio", {1, -1}, {"", "samples"});
+    setShape(p.m.mutable_graph()->add_input(), "sr", {}, {}, pb::TensorProto::INT64);
+    p.initializer("per_ms", ir::Tensor::fromInt64s(ir::Shape{}, {1000}));
+    p.initializer("axis0", ir::Tensor::fromInt64s(ir::Shape{1}, {0}));
+    p.initializer("minus1", ir::Tensor::fromInt64s(ir::Shape{1}, {-1}));
+    p.node("Div", {"sr", "per_ms"}, {"frame"}, "frame_length");
+    p.node("Unsqueeze", {"frame", "axis0"}, {"frame1"}, "frame_1d");
+    test::attrInt(p.node("Concat", {"minus1", "frame1"}, {"frames_shape"}, "frames_shape"), "axis", 0);
+    p.node("Reshape", {"audio", "frames_shape"}, {"frames"}, "frames");
+    auto* r = p.node("ReduceMax", {"frames"}, {"y"}, "frame_peak");
+    test::attrInts(r, "axes", {1});
+    test::attrInt(r, "keepdims", 0);
+    p.output("y", 1);
+    return p;
+}
+
 QJsonObject json(const QByteArray& out) { return QJsonDocument::fromJson(out).object(); }
 QJsonArray dims(std::initializer_list<int> d) {
     QJsonArray a;
@@ -175,6 +196,23 @@ private slots:
         QFile manifest(out + "/export.json");
         QVERIFY(manifest.open(QIODevice::ReadOnly));
         QCOMPARE(json(manifest.readAll())["inputs"].toArray()[0].toObject()["shape"].toArray(), dims({2, 3, 24}));
+    }
+
+    // Shapes that follow an input's value are computed on the test data, not on zeros.
+    void shapesFollowTheTestData() {
+        const QString dir = m_tmp.path() + "/by_rate";
+        QVERIFY(QDir().mkpath(dir + "/set"));
+        const QString model = dir + "/frames.onnx";
+        QVERIFY(framesByRateModel().save(model));
+        std::vector<float> samples(64);
+        for (size_t i = 0; i < samples.size(); ++i) samples[i] = float(i % 16);
+        QVERIFY(embark::onnx::writeTensorProto((dir + "/set/input_0.pb").toStdString(),
+                                               ir::Tensor::fromFloats(ir::Shape{1, 64}, samples), "audio"));
+        QVERIFY(embark::onnx::writeTensorProto((dir + "/set/input_1.pb").toStdString(),
+                                               ir::Tensor::fromInt64s(ir::Shape{}, {16000}), "sr"));
+        test::CliResult r = test::runCli({"run", model, "--input", dir + "/set", "--json"});
+        QVERIFY2(r.code == 0, describe(r));
+        QCOMPARE(json(r.out)["outputs"].toArray()[0].toObject()["shape"].toArray(), dims({4}));
     }
 
     void oneModelExportsForSeveralShapes() {
