@@ -3,7 +3,7 @@
 # XNNPACK export linked with upstream XNNPACK (fb000666, ../shared/xnnpack/prebuilt/ARCH via
 # XNNPACK_ROOT) on sim-k230 (riscv64, RVV VLEN 128), sim-k1 (riscv64, VLEN 256) and sim-rpi5
 # (aarch64, NEON), for ResNet-18 and MobileNet-V2, whole model and per layer.
-# Counted by bench/rvv/insn_count.c (qemu 7.2 TCG plugin, built here for the host) with marks=on:
+# Counted by runtime/tools/insn_count.c (qemu 7.2 TCG plugin, built here for the host) with marks=on:
 # one run per export, `run_export --warmup 0 --iterations 1 --threads 1 --layers --check 1e-3`,
 # and bench/libs/marks.py reads the count at the clock reads around the timed inference and
 # after each layer: the whole inference and each layer (fused blocks run layer by layer, which
@@ -138,7 +138,7 @@ measure() {
 
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     # Built into a temporary name and renamed: several instances (one per board) may share $work.
-    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin.$$" "$here/rvv/insn_count.c" && mv "$plugin.$$" "$plugin"
+    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin.$$" "$root/runtime/tools/insn_count.c" && mv "$plugin.$$" "$plugin"
     echo "bench_libs_qemu: $(qemu-riscv64 --version | head -1), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     for model in "$@"; do
         [ -f "$(model_path "$model")" ] || { echo "bench_libs_qemu: $(model_path "$model") is missing" >&2; continue; }
