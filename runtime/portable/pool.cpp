@@ -101,14 +101,14 @@ void sum_pixels_vec(float* __restrict out, const float* in, int pixels, int chan
 // input pixel's channels.
 constexpr int kRvvPoolTaps = 64;
 
-// The maximum over `count` (>= 1) taps, LMUL 4 channel blocks held in registers. vfmax returns
+// The maximum over `count` (>= 1) taps, LMUL 8 channel blocks held in registers. vfmax returns
 // the other operand where one is NaN, as `in > out ? in : out` keeps the earlier value.
 void max_taps_rvv(float* __restrict out, const float* const* taps, int count, int channels) {
     for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
-        const size_t vl = __riscv_vsetvl_e32m4(n - c);
-        vfloat32m4_t acc = __riscv_vle32_v_f32m4(taps[0] + c, vl);
-        for (int t = 1; t < count; ++t) acc = __riscv_vfmax_vv_f32m4(acc, __riscv_vle32_v_f32m4(taps[t] + c, vl), vl);
-        __riscv_vse32_v_f32m4(out + c, acc, vl);
+        const size_t vl = __riscv_vsetvl_e32m8(n - c);
+        vfloat32m8_t acc = __riscv_vle32_v_f32m8(taps[0] + c, vl);
+        for (int t = 1; t < count; ++t) acc = __riscv_vfmax_vv_f32m8(acc, __riscv_vle32_v_f32m8(taps[t] + c, vl), vl);
+        __riscv_vse32_v_f32m8(out + c, acc, vl);
         c += vl;
     }
 }
@@ -116,10 +116,10 @@ void max_taps_rvv(float* __restrict out, const float* const* taps, int count, in
 // scale * the sum over `count` (>= 0) taps, added in tap order from 0 as the scalar loop does.
 void sum_taps_rvv(float* __restrict out, const float* const* taps, int count, float scale, int channels) {
     for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
-        const size_t vl = __riscv_vsetvl_e32m4(n - c);
-        vfloat32m4_t acc = __riscv_vfmv_v_f_f32m4(0.f, vl);
-        for (int t = 0; t < count; ++t) acc = __riscv_vfadd_vv_f32m4(acc, __riscv_vle32_v_f32m4(taps[t] + c, vl), vl);
-        __riscv_vse32_v_f32m4(out + c, __riscv_vfmul_vf_f32m4(acc, scale, vl), vl);
+        const size_t vl = __riscv_vsetvl_e32m8(n - c);
+        vfloat32m8_t acc = __riscv_vfmv_v_f_f32m8(0.f, vl);
+        for (int t = 0; t < count; ++t) acc = __riscv_vfadd_vv_f32m8(acc, __riscv_vle32_v_f32m8(taps[t] + c, vl), vl);
+        __riscv_vse32_v_f32m8(out + c, __riscv_vfmul_vf_f32m8(acc, scale, vl), vl);
         c += vl;
     }
 }
@@ -227,11 +227,11 @@ void global_average_pool(int batch, int pixels, int channels, const float* input
 #if EMBARK_POOL_RVV
         const float* in = input + static_cast<int64_t>(n) * pixels * channels;
         for (size_t c = 0, m = static_cast<size_t>(channels); c < m;) {
-            const size_t vl = __riscv_vsetvl_e32m4(m - c);
-            vfloat32m4_t acc = __riscv_vfmv_v_f_f32m4(0.f, vl);
+            const size_t vl = __riscv_vsetvl_e32m8(m - c);
+            vfloat32m8_t acc = __riscv_vfmv_v_f_f32m8(0.f, vl);
             for (int p = 0; p < pixels; ++p)
-                acc = __riscv_vfadd_vv_f32m4(acc, __riscv_vle32_v_f32m4(in + static_cast<size_t>(p) * m + c, vl), vl);
-            __riscv_vse32_v_f32m4(out + c, __riscv_vfmul_vf_f32m4(acc, 1.f / static_cast<float>(pixels), vl), vl);
+                acc = __riscv_vfadd_vv_f32m8(acc, __riscv_vle32_v_f32m8(in + static_cast<size_t>(p) * m + c, vl), vl);
+            __riscv_vse32_v_f32m8(out + c, __riscv_vfmul_vf_f32m8(acc, 1.f / static_cast<float>(pixels), vl), vl);
             c += vl;
         }
         continue;

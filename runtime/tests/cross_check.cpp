@@ -291,7 +291,7 @@ void check_max_pool(ep::ThreadPool* pool) {
     report("max pool 3x3/2", relative_error(y, want));
 }
 
-// Average pool 3x3/1 pad 1 over 67 channels (RVV: one full LMUL-4 block and a tail), with and
+// Average pool 3x3/1 pad 1 over 67 channels (RVV: LMUL-8 blocks and a tail), with and
 // without the padded taps in the divisor; then the global average over the same input.
 void check_average_pools(ep::ThreadPool* pool) {
     const int h = 7, w = 6, c = 67;
