@@ -113,6 +113,19 @@ void max_taps_rvv(float* __restrict out, const float* const* taps, int count, in
     }
 }
 
+// The maximum over the `count` (>= 1) taps first + offsets[t] (offsets[0] is 0).
+void max_window_rvv(float* __restrict out, const float* first, const int64_t* offsets, int count, int channels) {
+    for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
+        const size_t vl = __riscv_vsetvl_e32m8(n - c);
+        const float* p = first + c;
+        vfloat32m8_t acc = __riscv_vle32_v_f32m8(p, vl);
+        for (int t = 1; t < count; ++t)
+            acc = __riscv_vfmax_vv_f32m8(acc, __riscv_vle32_v_f32m8(p + offsets[t], vl), vl);
+        __riscv_vse32_v_f32m8(out + c, acc, vl);
+        c += vl;
+    }
+}
+
 // scale * the sum over `count` (>= 0) taps, added in tap order from 0 as the scalar loop does.
 void sum_taps_rvv(float* __restrict out, const float* const* taps, int count, float scale, int channels) {
     for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
@@ -142,9 +155,30 @@ int gather_taps(const Pool2DShape& s, const float* input, int n, int oy, int ox,
 
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
+#if EMBARK_POOL_RVV
+    // A window wholly inside the input (most of them) reads its taps at fixed offsets from its
+    // first one: no tap range nor tap list per output pixel.
+    const int window = s.kernel_h * s.kernel_w;
+    int64_t offsets[kRvvPoolTaps];
+    if (window <= kRvvPoolTaps)
+        for (int ky = 0; ky < s.kernel_h; ++ky)
+            for (int kx = 0; kx < s.kernel_w; ++kx)
+                offsets[ky * s.kernel_w + kx] =
+                    (static_cast<int64_t>(ky) * s.dilation_h * s.in_w + static_cast<int64_t>(kx) * s.dilation_w) *
+                    channels;
+    const int last_y = (s.kernel_h - 1) * s.dilation_h, last_x = (s.kernel_w - 1) * s.dilation_w;
+#endif
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
         float* __restrict out =
             output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
+#if EMBARK_POOL_RVV
+        const int iy0 = oy * s.stride_h - s.pad_top, ix0 = ox * s.stride_w - s.pad_left;
+        if (window <= kRvvPoolTaps && iy0 >= 0 && ix0 >= 0 && iy0 + last_y < s.in_h && ix0 + last_x < s.in_w) {
+            max_window_rvv(out, input + ((static_cast<int64_t>(n) * s.in_h + iy0) * s.in_w + ix0) * channels, offsets,
+                           window, channels);
+            return;
+        }
+#endif
         int ky0, ky1, kx0, kx1;
         tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
         tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);

@@ -291,6 +291,28 @@ void check_max_pool(ep::ThreadPool* pool) {
     report("max pool 3x3/2", relative_error(y, want));
 }
 
+// Max pool 3x3 dilation 2 pad 2 over 67 channels: windows inside the input (RVV: fixed tap
+// offsets) and at the border (tap ranges).
+void check_max_pool_dilated(ep::ThreadPool* pool) {
+    const int h = 11, w = 10, c = 67;
+    const ep::Pool2DShape s{1, h, w, c, h, w, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2};
+    const auto x = random_vector(size_t(h) * w * c, 11);
+    std::vector<float> y(size_t(h) * w * c);
+    ep::max_pool2d(s, x.data(), y.data(), pool);
+    std::vector<double> want(y.size(), -INFINITY);
+    for (int oy = 0; oy < h; ++oy)
+        for (int ox = 0; ox < w; ++ox)
+            for (int ch = 0; ch < c; ++ch)
+                for (int ky = 0; ky < 3; ++ky)
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const int iy = oy - 2 + 2 * ky, ix = ox - 2 + 2 * kx;
+                        if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                        double& m = want[(size_t(oy) * w + ox) * c + ch];
+                        m = std::max(m, double(x[(size_t(iy) * w + ix) * c + ch]));
+                    }
+    report("max pool 3x3 dilation 2", relative_error(y, want));
+}
+
 // Average pool 3x3/1 pad 1 over 67 channels (RVV: LMUL-8 blocks and a tail), with and
 // without the padded taps in the divisor; then the global average over the same input.
 void check_average_pools(ep::ThreadPool* pool) {
@@ -399,6 +421,7 @@ int main() {
         check_binary(pool);
         check_binary_streams(pool);
         check_max_pool(pool);
+        check_max_pool_dilated(pool);
         check_average_pools(pool);
         check_softmax(pool);
     }
