@@ -16,7 +16,8 @@
 # Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2; a name not in
 #   ../shared/models is taken from the model zoo, ZOO_DIR=~/.cache/embark/zoo, see zoo/make_zoo.py)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-qemu  BOARDS="sim-k230 sim-k1 sim-rpi5"
-#   LIBS="portable xnnpack" (add portable-vlen for a VLEN build of a board that does not pass it)  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
+#   LIBS="portable xnnpack" (add portable-vlen for a VLEN build of a board that does not pass it; auto for --lib auto, which
+#   measures retired instructions per node first; EMBARK_LIB_AUTO_CACHE for a cache of the run's own)  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
 # Time: qemu 7.2 emulates RVV slowly. Measured with --layers (init runs one forward too, so a
 # run is two inferences): ResNet-18 portable on sim-k230 ~10 CPU minutes per run, MobileNet-V2
 # a few; aarch64 (NEON through TCG) is faster. A full run is hours of CPU on a shared 2-core
