@@ -3,7 +3,7 @@
 # a model and of its int8 quantization (`embark-cli quantize`, calibrated on the model's
 # test_data_set_* folders), side by side:
 #   - sim-k230 (riscv64 RVV VLEN 128, Clang 19) and sim-rpi5 (aarch64 NEON, GCC 12, -mcpu=cortex-a76)
-#     through bench_libs_qemu.sh (qemu-user 7.2 with bench/rvv/insn_count.c; its --layers pass,
+#     through bench_libs_qemu.sh (qemu-user 7.2 with runtime/tools/insn_count.c; its --layers pass,
 #     so per-layer counts are in BENCH_DIR/qemu/<model>_<board>_portable/insns.jsonl);
 #   - host x86-64 (HOST=1, default on): the host export rebuilt with -march=x86-64-v3 (AVX2 +
 #     FMA: qemu 7.2's TCG has no AVX-512, and perf has no instruction counter in this VM) and
@@ -99,7 +99,7 @@ if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
             "$here/bench_libs_qemu.sh" $names | grep -v '^ *$' | sed -n '/instructions per inference\|failed\|load/p'
     done
     if [ "$host" = 1 ]; then
-        cc -O2 -Wall -Wextra -shared -fPIC -o "$work/host/insn_count.so" "$here/rvv/insn_count.c"
+        cc -O2 -Wall -Wextra -shared -fPIC -o "$work/host/insn_count.so" "$root/runtime/tools/insn_count.c"
         for model in "$@"; do
             for kind in $kinds; do
                 for lib in $libs; do

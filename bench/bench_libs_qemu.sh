@@ -3,7 +3,7 @@
 # XNNPACK export linked with upstream XNNPACK (fb000666, ../shared/xnnpack/prebuilt/ARCH via
 # XNNPACK_ROOT) on sim-k230 (riscv64, RVV VLEN 128), sim-k1 (riscv64, VLEN 256) and sim-rpi5
 # (aarch64, NEON), for ResNet-18 and MobileNet-V2, whole model and per layer.
-# Counted by bench/rvv/insn_count.c (qemu 7.2 TCG plugin, built here for the host) with marks=on:
+# Counted by runtime/tools/insn_count.c (qemu 7.2 TCG plugin, built here for the host) with marks=on:
 # one run per export, `run_export --warmup 0 --iterations 1 --threads 1 --layers --check 1e-3`,
 # and bench/libs/marks.py reads the count at the clock reads around the timed inference and
 # after each layer: the whole inference and each layer (fused blocks run layer by layer, which
@@ -16,7 +16,8 @@
 # Usage: bench/bench_libs_qemu.sh [model...]      (default: resnet18 mobilenet_v2; a name not in
 #   ../shared/models is taken from the model zoo, ZOO_DIR=~/.cache/embark/zoo, see zoo/make_zoo.py)
 #   EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-libs-qemu  BOARDS="sim-k230 sim-k1 sim-rpi5"
-#   LIBS="portable xnnpack" (add portable-vlen for a VLEN build of a board that does not pass it)  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
+#   LIBS="portable xnnpack" (add portable-vlen for a VLEN build of a board that does not pass it; auto for --lib auto, which
+#   measures retired instructions per node first; EMBARK_LIB_AUTO_CACHE for a cache of the run's own)  REUSE=1 (keep earlier exports/builds)  XNNPACK_PREBUILT=dir with ARCH/ trees
 # Time: qemu 7.2 emulates RVV slowly. Measured with --layers (init runs one forward too, so a
 # run is two inferences): ResNet-18 portable on sim-k230 ~10 CPU minutes per run, MobileNet-V2
 # a few; aarch64 (NEON through TCG) is faster. A full run is hours of CPU on a shared 2-core
@@ -138,7 +139,7 @@ measure() {
 
 if [ "${SUMMARY_ONLY:-0}" != 1 ]; then
     # Built into a temporary name and renamed: several instances (one per board) may share $work.
-    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin.$$" "$here/rvv/insn_count.c" && mv "$plugin.$$" "$plugin"
+    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin.$$" "$root/runtime/tools/insn_count.c" && mv "$plugin.$$" "$plugin"
     echo "bench_libs_qemu: $(qemu-riscv64 --version | head -1), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
     for model in "$@"; do
         [ -f "$(model_path "$model")" ] || { echo "bench_libs_qemu: $(model_path "$model") is missing" >&2; continue; }

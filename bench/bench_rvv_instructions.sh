@@ -20,8 +20,8 @@ mkdir -p "$work"
 
 # The plugin is built here, with the host compiler: it is loaded by the host's qemu.
 plugin="$work/insn_count.so"
-if [ ! -f "$plugin" ] || [ "$here/rvv/insn_count.c" -nt "$plugin" ]; then
-    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin" "$here/rvv/insn_count.c"
+if [ ! -f "$plugin" ] || [ "$root/runtime/tools/insn_count.c" -nt "$plugin" ]; then
+    cc -O2 -Wall -Wextra -shared -fPIC -o "$plugin" "$root/runtime/tools/insn_count.c"
 fi
 
 model_path() {

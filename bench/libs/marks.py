@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Turns one qemu run of run_export under bench/rvv/insn_count.c (marks=on) into retired
+# Turns one qemu run of run_export under runtime/tools/insn_count.c (marks=on) into retired
 # instructions, as JSON lines like run_export's own:
 #   `run_export --warmup 0 --iterations 1`           -> {"type":"insns","forward":N}
 #   `run_export --warmup 0 --iterations 1 --layers`  -> {"type":"insns","profiled":N} and

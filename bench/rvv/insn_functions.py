@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Retired guest instructions per function, from the blocks file of bench/rvv/insn_count.c
+# Retired guest instructions per function, from the blocks file of runtime/tools/insn_count.c
 # (qemu-riscv64 / qemu-aarch64 / qemu-x86_64 -plugin insn_count.so,blocks=FILE) and the symbol
 # table of the binary that ran (a static run_export: every address is in it). A block is
 # charged to the function whose symbol starts at or before its address.

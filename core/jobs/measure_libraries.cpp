@@ -1,8 +1,10 @@
 #include "measure_libraries.h"
 
+#include "instruction_count.h"
 #include "pipeline.h"
 
 #include "export/deployment_plan.h"
+#include "export/exporter.h"
 #include "export/kernel_libraries.h"
 
 #include <QDateTime>
@@ -30,8 +32,15 @@ std::string libraryVersion(const exporter::DeploymentTarget& t, const std::strin
     return v + "/" + t.toolchain.id.toStdString();
 }
 
+// What a measurement counts on the target's board: retired instructions under qemu-user (a
+// simulated board), wall clock anywhere else.
+std::string unitOf(const exporter::DeploymentTarget& t) { return countsInstructions(t.board) ? "instructions" : "ns"; }
+
+// The unit is part of the key: a board file that changes its runner between a simulator and a
+// real board never mixes instructions with nanoseconds.
 QString cacheKey(const exporter::DeploymentTarget& t, const std::string& library, const std::string& what) {
-    return QString::fromStdString(t.board.id.toStdString() + "|" + libraryVersion(t, library) + "|" + what);
+    return QString::fromStdString(t.board.id.toStdString() + "|" + libraryVersion(t, library) + "|" + unitOf(t) + "|" +
+                                  what);
 }
 
 // The cache file: {"format", "entries": {key: {"cost", "unit", "signature", "when"}}}.
@@ -124,13 +133,60 @@ ir::Graph measurementGraph(const std::vector<const ir::Node*>& nodes) {
 }
 
 struct LibraryRun {
-    std::map<std::string, double> nodeCost; // "auto_m<k>" -> median ns
-    double conversionNs = 0, conversionBytes = 0;
+    std::map<std::string, double> nodeCost; // "auto_m<k>" -> median ns, or instructions
+    double conversionCost = 0, conversionBytes = 0;
 };
 
-// Exports, builds and runs the measurement model on the target's board with `library`.
+// Per layer of the export (in the run's unit): what goes into a LibraryRun.
+void addLayer(LibraryRun& out, const exporter::Adaptation& a, const std::string& node, double cost) {
+    const ir::Node* n = a.graph.findNode(node);
+    auto as = a.nodes.find(node);
+    if (n && as != a.nodes.end() && as->second.rule == exporter::AssignmentRule::Conversion) {
+        if (n->op == ir::OpKind::Transpose && n->output(0)) {
+            out.conversionCost += cost;
+            out.conversionBytes += static_cast<double>(n->output(0)->byteSize());
+        }
+        return;
+    }
+    out.nodeCost[node] = cost;
+}
+
+// On a simulated board: one run of the deployed export under qemu with the instruction-counting
+// plugin (instruction_count.h), --warmup 0 --iterations 1 --layers (counts are deterministic).
+Status countOnSimulator(PipelineState& s, const QString& workDir, LibraryRun& out) {
+    auto plugin = instructionCountPlugin(exporter::defaultRuntimeDir());
+    if (!plugin) return plugin.error();
+    const QString logFile =
+        QFileInfo(workDir).absoluteFilePath() + "/insn-" + QString::fromStdString(s.options.library) + ".log";
+    QFile::remove(logFile);
+    auto command = instructionCountCommand(
+        *s.board, *plugin, logFile,
+        {"./run_export", "--warmup", "0", "--iterations", "1", "--threads", "1", "--layers", "--out", "out"});
+    if (!command) return command.error();
+    deploy::ExecRequest req;
+    req.argv = *command;
+    req.usePrefix = false;
+    req.timeout = std::chrono::seconds(s.options.runTimeoutSeconds);
+    req.cancel = s.options.cancel;
+    auto exec = s.transport->exec(req);
+    if (!exec) return exec.error();
+    EMBARK_TRY(deploy::requireSuccess(*exec, s.board->id, "run_export under qemu with the instruction counter"));
+    const bench::RunOutput run = bench::parseRunOutput(exec->stdoutData);
+    QFile log(logFile);
+    if (!log.open(QIODevice::ReadOnly))
+        return makeError(ErrorKind::External, "qemu wrote no plugin log " + logFile.toStdString());
+    auto counts = parseInstructionMarks(log.readAll(), run);
+    if (!counts) return counts.error();
+    for (const LayerInstructions& l : counts->layers)
+        addLayer(out, s.plan->adaptation, l.node, static_cast<double>(l.instructions));
+    return {};
+}
+
+// Exports, builds and runs the measurement model on the target's board with `library`: wall
+// clock through the bench's run step, or instructions on a simulated board.
 Expected<LibraryRun> runMeasurement(const ir::Graph& graph, const exporter::DeploymentTarget& target,
                                     const std::string& library, const MeasureOptions& o, const QString& workDir) {
+    const bool instructions = countsInstructions(target.board);
     PipelineState s;
     s.options.modelPath = QStringLiteral("lib-auto.onnx");
     s.options.boardId = target.board.id;
@@ -152,25 +208,21 @@ Expected<LibraryRun> runMeasurement(const ir::Graph& graph, const exporter::Depl
     observer.log = [&](const QString& line) {
         if (o.log && (line.startsWith("built ") || line.startsWith("connected"))) o.log("  " + line);
     };
-    const RecipeRun run = runRecipe(deployRunRecipe(true, true), s, observer);
-    if (run.firstError)
-        return makeError(run.firstError->kind,
-                         "--lib auto: measuring " + std::to_string(graph.nodeCount()) + " node(s) on " + library +
-                             " on board " + target.board.id.toStdString() + " failed: " + run.firstError->message);
+    Recipe recipe = deployRunRecipe(true, true);
+    if (instructions) recipe.pop_back(); // the run step: counted below instead
+    const RecipeRun run = runRecipe(recipe, s, observer);
+    auto failure = [&](const Error& e) {
+        return makeError(e.kind, "--lib auto: measuring " + std::to_string(graph.nodeCount()) + " node(s) on " +
+                                     library + " on board " + target.board.id.toStdString() + " failed: " + e.message);
+    };
+    if (run.firstError) return failure(*run.firstError);
     LibraryRun out;
-    const exporter::Adaptation& a = s.plan->adaptation;
-    for (const bench::LayerSample& l : s.result.medianLayers) {
-        const ir::Node* n = a.graph.findNode(l.node);
-        auto as = a.nodes.find(l.node);
-        if (n && as != a.nodes.end() && as->second.rule == exporter::AssignmentRule::Conversion) {
-            if (n->op == ir::OpKind::Transpose && n->output(0)) {
-                out.conversionNs += static_cast<double>(l.ns);
-                out.conversionBytes += static_cast<double>(n->output(0)->byteSize());
-            }
-            continue;
-        }
-        out.nodeCost[l.node] = static_cast<double>(l.ns);
+    if (instructions) {
+        if (Status st = countOnSimulator(s, workDir, out); !st.ok()) return failure(st.error());
+        return out;
     }
+    for (const bench::LayerSample& l : s.result.medianLayers)
+        addLayer(out, s.plan->adaptation, l.node, static_cast<double>(l.ns));
     return out;
 }
 
@@ -210,7 +262,7 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
 
     auto choice = std::make_shared<exporter::MeasuredChoice>();
     choice->board = target.board.id.toStdString();
-    choice->unit = "ns";
+    choice->unit = unitOf(target);
     MeasurementCache cache(o.cachePath.isEmpty() ? measurementCachePath() : o.cachePath);
 
     // Which (library, signature) pairs need a measurement; one node stands for each signature.
@@ -256,10 +308,11 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
             nodes.push_back(n);
             signatures.push_back(sig);
         }
-        log(QStringLiteral("lib auto: measuring %1 node shape(s) on %2 (board %3, %4 runs)")
+        log(QStringLiteral("lib auto: measuring %1 node shape(s) on %2 (board %3, %4)")
                 .arg(nodes.size())
                 .arg(QString::fromStdString(lib), target.board.id)
-                .arg(o.iterations));
+                .arg(choice->unit == "instructions" ? QStringLiteral("retired instructions under qemu")
+                                                    : QStringLiteral("%1 timed runs").arg(o.iterations)));
         auto run = runMeasurement(measurementGraph(nodes), target, lib, o, workDir);
         if (!run) {
             // The other library still runs these nodes; this one is out for them, and measured
@@ -277,7 +330,7 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
                       signatures[k]);
         }
         if (run->conversionBytes > 0)
-            cache.put(cacheKey(target, lib, kConversionKey), run->conversionNs / run->conversionBytes, choice->unit,
+            cache.put(cacheKey(target, lib, kConversionKey), run->conversionCost / run->conversionBytes, choice->unit,
                       "layout conversion NCHW<->NHWC, per byte");
     }
     EMBARK_TRY(cache.save());

@@ -29,7 +29,7 @@ struct MeasureOptions {
 QString measurementCachePath();
 
 // The cache's key of a node signature (exporter::nodeSignature) measured on `library` for
-// the target's board, library version and compiler: what a tool filling the cache writes.
+// the target's board, library version, compiler and unit: what a tool filling the cache writes.
 QString measurementCacheKey(const exporter::DeploymentTarget& target, const std::string& library,
                             const std::string& signature);
 
@@ -37,8 +37,10 @@ QString measurementCacheKey(const exporter::DeploymentTarget& target, const std:
 // and, where the board links one, XNNPACK (with their int8 kernels for the int8 nodes of a
 // quantized model); a node or op the user overrides is not measured. Nodes whose signature is
 // not in the cache for a candidate are put side by side into one model per library, exported,
-// built, run on the board with --layers, and each node's median time is cached; the layout
-// conversions those exports contain give the cost per byte of a conversion. On return the
+// built, run on the board with --layers, and each node's median time is cached; on a simulated
+// board (qemu-user, instruction_count.h) each node's retired instructions from one run instead
+// (the choice's unit "instructions"; the cache key holds the unit, so the two never mix). The
+// layout conversions those exports contain give the cost per byte of a conversion. On return the
 // target says library "portable" with `measured` holding the choice and the numbers behind it.
 // Errors: the plan of the model fails, the board cannot run a measurement (build, transport),
 // or the cache file cannot be written.

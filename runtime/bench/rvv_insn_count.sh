@@ -2,7 +2,7 @@
 # Retired riscv64 instructions per call of one layer under qemu (deterministic, unlike
 # wall-clock time under emulation): the portable kernels built by Clang 19 for rv64gcv
 # (RVV, VLEN from $VLEN, default 128) and by GCC 12 (scalar rv64gc), counted by the small TCG
-# plugin bench/rvv/insn_count.c with Debian's qemu-riscv64 (not -static: only it loads plugins).
+# plugin runtime/tools/insn_count.c with Debian's qemu-riscv64 (not -static: only it loads plugins).
 # Usage: runtime/bench/rvv_insn_count.sh [OUTPUT_DIR]   (LAYERS=regex to pick layers)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,7 +18,7 @@ for tool in clang++-19 riscv64-linux-gnu-g++ qemu-riscv64 gcc; do
 done
 src="$here/layer_once.cpp $root/runtime/portable/*.cpp"
 inc="-I$root/runtime/portable"
-gcc -O2 -shared -fPIC "$root/bench/rvv/insn_count.c" -o "$out/insn_count.so"
+gcc -O2 -shared -fPIC "$root/runtime/tools/insn_count.c" -o "$out/insn_count.so"
 # shellcheck disable=SC2086
 clang++-19 --target=riscv64-linux-gnu -march="$march" -O3 -std=c++17 -DEMBARK_VLEN_BITS="$vlen" \
     $extra -fuse-ld=lld-19 -static $inc $src -o "$out/layer_rvv"

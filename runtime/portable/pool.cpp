@@ -1,9 +1,18 @@
 // Max/average pooling and global pooling in NHWC: per output pixel, the window's taps are
-// visited in turn with the channel loop innermost (contiguous, vectorized).
+// visited in turn with the channel loop innermost (contiguous, vectorized). With RVV (Clang's
+// intrinsics) and on aarch64 (gemm_vec.h) the window is reduced in registers and stored once per
+// channel block, instead of a load and store of the output row per tap.
 #include "gemm_vec.h"
 #include "portable.h"
 
 #include <algorithm>
+
+#if defined(__clang__) && defined(__riscv_vector) && defined(__riscv_v_intrinsic) && __riscv_v_intrinsic >= 12000
+#  define EMBARK_POOL_RVV 1
+#  include <riscv_vector.h>
+#else
+#  define EMBARK_POOL_RVV 0
+#endif
 
 namespace embark::portable {
 
@@ -87,16 +96,99 @@ void sum_pixels_vec(float* __restrict out, const float* in, int pixels, int chan
 }
 #endif
 
+#if EMBARK_POOL_RVV
+// The window's taps (at most kRvvPoolTaps of them) of one output pixel, each a pointer to its
+// input pixel's channels.
+constexpr int kRvvPoolTaps = 64;
+
+// The maximum over `count` (>= 1) taps, LMUL 8 channel blocks held in registers. vfmax returns
+// the other operand where one is NaN, as `in > out ? in : out` keeps the earlier value.
+void max_taps_rvv(float* __restrict out, const float* const* taps, int count, int channels) {
+    for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
+        const size_t vl = __riscv_vsetvl_e32m8(n - c);
+        vfloat32m8_t acc = __riscv_vle32_v_f32m8(taps[0] + c, vl);
+        for (int t = 1; t < count; ++t) acc = __riscv_vfmax_vv_f32m8(acc, __riscv_vle32_v_f32m8(taps[t] + c, vl), vl);
+        __riscv_vse32_v_f32m8(out + c, acc, vl);
+        c += vl;
+    }
+}
+
+// The maximum over the `count` (>= 1) taps first + offsets[t] (offsets[0] is 0).
+void max_window_rvv(float* __restrict out, const float* first, const int64_t* offsets, int count, int channels) {
+    for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
+        const size_t vl = __riscv_vsetvl_e32m8(n - c);
+        const float* p = first + c;
+        vfloat32m8_t acc = __riscv_vle32_v_f32m8(p, vl);
+        for (int t = 1; t < count; ++t)
+            acc = __riscv_vfmax_vv_f32m8(acc, __riscv_vle32_v_f32m8(p + offsets[t], vl), vl);
+        __riscv_vse32_v_f32m8(out + c, acc, vl);
+        c += vl;
+    }
+}
+
+// scale * the sum over `count` (>= 0) taps, added in tap order from 0 as the scalar loop does.
+void sum_taps_rvv(float* __restrict out, const float* const* taps, int count, float scale, int channels) {
+    for (size_t c = 0, n = static_cast<size_t>(channels); c < n;) {
+        const size_t vl = __riscv_vsetvl_e32m8(n - c);
+        vfloat32m8_t acc = __riscv_vfmv_v_f_f32m8(0.f, vl);
+        for (int t = 0; t < count; ++t) acc = __riscv_vfadd_vv_f32m8(acc, __riscv_vle32_v_f32m8(taps[t] + c, vl), vl);
+        __riscv_vse32_v_f32m8(out + c, __riscv_vfmul_vf_f32m8(acc, scale, vl), vl);
+        c += vl;
+    }
+}
+
+// The taps of output pixel (n, oy, ox) inside the input, into `taps`; their number.
+int gather_taps(const Pool2DShape& s, const float* input, int n, int oy, int ox, int ky0, int ky1, int kx0, int kx1,
+                const float** taps) {
+    int count = 0;
+    for (int ky = ky0; ky < ky1; ++ky) {
+        const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+        const float* row = input + (static_cast<int64_t>(n) * s.in_h + iy) * s.in_w * s.channels;
+        for (int kx = kx0; kx < kx1; ++kx)
+            taps[count++] = row + static_cast<int64_t>(ox * s.stride_w - s.pad_left + kx * s.dilation_w) * s.channels;
+    }
+    return count;
+}
+#endif
+
 } // namespace
 
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
+#if EMBARK_POOL_RVV
+    // A window wholly inside the input (most of them) reads its taps at fixed offsets from its
+    // first one: no tap range nor tap list per output pixel.
+    const int window = s.kernel_h * s.kernel_w;
+    int64_t offsets[kRvvPoolTaps];
+    if (window <= kRvvPoolTaps)
+        for (int ky = 0; ky < s.kernel_h; ++ky)
+            for (int kx = 0; kx < s.kernel_w; ++kx)
+                offsets[ky * s.kernel_w + kx] =
+                    (static_cast<int64_t>(ky) * s.dilation_h * s.in_w + static_cast<int64_t>(kx) * s.dilation_w) *
+                    channels;
+    const int last_y = (s.kernel_h - 1) * s.dilation_h, last_x = (s.kernel_w - 1) * s.dilation_w;
+#endif
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
         float* __restrict out =
             output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
+#if EMBARK_POOL_RVV
+        const int iy0 = oy * s.stride_h - s.pad_top, ix0 = ox * s.stride_w - s.pad_left;
+        if (window <= kRvvPoolTaps && iy0 >= 0 && ix0 >= 0 && iy0 + last_y < s.in_h && ix0 + last_x < s.in_w) {
+            max_window_rvv(out, input + ((static_cast<int64_t>(n) * s.in_h + iy0) * s.in_w + ix0) * channels, offsets,
+                           window, channels);
+            return;
+        }
+#endif
         int ky0, ky1, kx0, kx1;
         tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
         tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);
+#if EMBARK_POOL_RVV
+        if ((ky1 - ky0) * (kx1 - kx0) >= 1 && (ky1 - ky0) * (kx1 - kx0) <= kRvvPoolTaps) {
+            const float* taps[kRvvPoolTaps];
+            max_taps_rvv(out, taps, gather_taps(s, input, n, oy, ox, ky0, ky1, kx0, kx1, taps), channels);
+            return;
+        }
+#endif
 #if EMBARK_VECTOR_TILE
         if ((ky1 - ky0) * (kx1 - kx0) >= 1 && (ky1 - ky0) * (kx1 - kx0) <= kPoolTaps) {
             const float* taps[kPoolTaps];
@@ -141,6 +233,14 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
                       px1);
             count = (py1 - py0) * (px1 - px0);
         }
+#if EMBARK_POOL_RVV
+        if ((ky1 - ky0) * (kx1 - kx0) <= kRvvPoolTaps) {
+            const float* taps[kRvvPoolTaps];
+            const int taken = gather_taps(s, input, n, oy, ox, ky0, ky1, kx0, kx1, taps);
+            sum_taps_rvv(out, taps, taken, count > 0 ? 1.f / static_cast<float>(count) : 0.f, channels);
+            return;
+        }
+#endif
         for (int c = 0; c < channels; ++c) out[c] = 0.f;
         for (int ky = ky0; ky < ky1; ++ky) {
             const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
@@ -158,7 +258,18 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
 void global_average_pool(int batch, int pixels, int channels, const float* input, float* output) {
     for (int n = 0; n < batch; ++n) {
         float* __restrict out = output + static_cast<int64_t>(n) * channels;
-#if EMBARK_VECTOR_TILE
+#if EMBARK_POOL_RVV
+        const float* in = input + static_cast<int64_t>(n) * pixels * channels;
+        for (size_t c = 0, m = static_cast<size_t>(channels); c < m;) {
+            const size_t vl = __riscv_vsetvl_e32m8(m - c);
+            vfloat32m8_t acc = __riscv_vfmv_v_f_f32m8(0.f, vl);
+            for (int p = 0; p < pixels; ++p)
+                acc = __riscv_vfadd_vv_f32m8(acc, __riscv_vle32_v_f32m8(in + static_cast<size_t>(p) * m + c, vl), vl);
+            __riscv_vse32_v_f32m8(out + c, __riscv_vfmul_vf_f32m8(acc, 1.f / static_cast<float>(pixels), vl), vl);
+            c += vl;
+        }
+        continue;
+#elif EMBARK_VECTOR_TILE
         sum_pixels_vec(out, input + static_cast<int64_t>(n) * pixels * channels, pixels, channels);
 #else
         for (int c = 0; c < channels; ++c) out[c] = 0.f;

@@ -291,6 +291,62 @@ void check_max_pool(ep::ThreadPool* pool) {
     report("max pool 3x3/2", relative_error(y, want));
 }
 
+// Max pool 3x3 dilation 2 pad 2 over 67 channels: windows inside the input (RVV: fixed tap
+// offsets) and at the border (tap ranges).
+void check_max_pool_dilated(ep::ThreadPool* pool) {
+    const int h = 11, w = 10, c = 67;
+    const ep::Pool2DShape s{1, h, w, c, h, w, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2};
+    const auto x = random_vector(size_t(h) * w * c, 11);
+    std::vector<float> y(size_t(h) * w * c);
+    ep::max_pool2d(s, x.data(), y.data(), pool);
+    std::vector<double> want(y.size(), -INFINITY);
+    for (int oy = 0; oy < h; ++oy)
+        for (int ox = 0; ox < w; ++ox)
+            for (int ch = 0; ch < c; ++ch)
+                for (int ky = 0; ky < 3; ++ky)
+                    for (int kx = 0; kx < 3; ++kx) {
+                        const int iy = oy - 2 + 2 * ky, ix = ox - 2 + 2 * kx;
+                        if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                        double& m = want[(size_t(oy) * w + ox) * c + ch];
+                        m = std::max(m, double(x[(size_t(iy) * w + ix) * c + ch]));
+                    }
+    report("max pool 3x3 dilation 2", relative_error(y, want));
+}
+
+// Average pool 3x3/1 pad 1 over 67 channels (RVV: LMUL-8 blocks and a tail), with and
+// without the padded taps in the divisor; then the global average over the same input.
+void check_average_pools(ep::ThreadPool* pool) {
+    const int h = 7, w = 6, c = 67;
+    const auto x = random_vector(size_t(h) * w * c, 10);
+    for (bool include_pad : {false, true}) {
+        const ep::Pool2DShape s{1, h, w, c, h, w, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1};
+        std::vector<float> y(size_t(h) * w * c);
+        ep::average_pool2d(s, include_pad, x.data(), y.data(), pool);
+        std::vector<double> want(y.size(), 0.0);
+        for (int oy = 0; oy < h; ++oy)
+            for (int ox = 0; ox < w; ++ox)
+                for (int ch = 0; ch < c; ++ch) {
+                    double sum = 0;
+                    int taps = 0;
+                    for (int ky = 0; ky < 3; ++ky)
+                        for (int kx = 0; kx < 3; ++kx) {
+                            const int iy = oy - 1 + ky, ix = ox - 1 + kx;
+                            if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                            sum += x[(size_t(iy) * w + ix) * c + ch];
+                            ++taps;
+                        }
+                    want[(size_t(oy) * w + ox) * c + ch] = sum / (include_pad ? 9 : taps);
+                }
+        report(include_pad ? "average pool 3x3 count pad" : "average pool 3x3", relative_error(y, want));
+    }
+    std::vector<float> g(c);
+    ep::global_average_pool(1, h * w, c, x.data(), g.data());
+    std::vector<double> want(c, 0.0);
+    for (int p = 0; p < h * w; ++p)
+        for (int ch = 0; ch < c; ++ch) want[ch] += x[size_t(p) * c + ch] / double(h * w);
+    report("global average pool", relative_error(g, want));
+}
+
 } // namespace
 
 int main() {
@@ -365,6 +421,8 @@ int main() {
         check_binary(pool);
         check_binary_streams(pool);
         check_max_pool(pool);
+        check_max_pool_dilated(pool);
+        check_average_pools(pool);
         check_softmax(pool);
     }
     std::printf("cross_check: %d of %d cases ok\n", cases - failures, cases);
