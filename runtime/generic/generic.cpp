@@ -801,24 +801,97 @@ void channelAffine(const float* x, const Shape& shape, int axis, const float* sc
         }
 }
 
+namespace {
+
+// Per-channel moments in one pass: sums of d = x - shift and d^2 in float (a channel's values
+// as lanes of contiguous rows, or the channels of a channels-last row as the lanes), added into
+// doubles every kMomentBlock values. Shifting by a sample of the channel keeps E[d^2] - E[d]^2
+// from cancelling when the mean is far from 0.
+constexpr int64_t kMomentBlock = 1024;
+constexpr int64_t kMomentChannels = 64;
+
+void instanceNormContiguous(const float* x, int64_t spatial, float scale, float bias, float epsilon, float* y) {
+    const float shift = x[0];
+    double sum = 0, squares = 0;
+    for (int64_t b = 0; b < spatial; b += kMomentBlock) {
+        const int64_t e = std::min(spatial, b + kMomentBlock);
+        float s[kLanes] = {}, q[kLanes] = {};
+        int64_t i = b;
+        for (; i + kLanes <= e; i += kLanes)
+            for (int l = 0; l < kLanes; ++l) {
+                const float d = x[i + l] - shift;
+                s[l] += d;
+                q[l] += d * d;
+            }
+        for (; i < e; ++i) {
+            const float d = x[i] - shift;
+            sum += d;
+            squares += static_cast<double>(d) * d;
+        }
+        for (int l = 0; l < kLanes; ++l) {
+            sum += s[l];
+            squares += q[l];
+        }
+    }
+    const double md = sum / static_cast<double>(spatial);
+    const double var = std::max(0.0, squares / static_cast<double>(spatial) - md * md);
+    const double a = scale / std::sqrt(var + epsilon);
+    const float fa = static_cast<float>(a), ft = static_cast<float>(bias - (shift + md) * a);
+    for (int64_t i = 0; i < spatial; ++i) y[i] = x[i] * fa + ft;
+}
+
+// Channels [c0, c0 + cc) of one image of channels-last data (rows of `c` floats).
+void instanceNormChannelsLast(const float* x, int64_t spatial, int64_t c, int64_t c0, int64_t cc, const float* scale,
+                              const float* bias, float epsilon, float* y) {
+    float shift[kMomentChannels], fa[kMomentChannels], ft[kMomentChannels];
+    double sum[kMomentChannels] = {}, squares[kMomentChannels] = {};
+    std::memcpy(shift, x + c0, static_cast<size_t>(cc) * sizeof(float));
+    for (int64_t b = 0; b < spatial; b += kMomentBlock) {
+        const int64_t e = std::min(spatial, b + kMomentBlock);
+        float s[kMomentChannels] = {}, q[kMomentChannels] = {};
+        for (int64_t i = b; i < e; ++i) {
+            const float* row = x + i * c + c0;
+            for (int64_t k = 0; k < cc; ++k) {
+                const float d = row[k] - shift[k];
+                s[k] += d;
+                q[k] += d * d;
+            }
+        }
+        for (int64_t k = 0; k < cc; ++k) {
+            sum[k] += s[k];
+            squares[k] += q[k];
+        }
+    }
+    for (int64_t k = 0; k < cc; ++k) {
+        const double md = sum[k] / static_cast<double>(spatial);
+        const double var = std::max(0.0, squares[k] / static_cast<double>(spatial) - md * md);
+        const double a = scale[c0 + k] / std::sqrt(var + epsilon);
+        fa[k] = static_cast<float>(a);
+        ft[k] = static_cast<float>(bias[c0 + k] - (shift[k] + md) * a);
+    }
+    for (int64_t i = 0; i < spatial; ++i) {
+        const float* row = x + i * c + c0;
+        float* __restrict out = y + i * c + c0;
+        for (int64_t k = 0; k < cc; ++k) out[k] = row[k] * fa[k] + ft[k];
+    }
+}
+
+} // namespace
+
 void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, const float* scale,
                   const float* bias, float epsilon, float* y) {
-    for (int64_t b = 0; b < n; ++b)
-        for (int64_t ch = 0; ch < c; ++ch) {
-            const int64_t base = channelsLast ? b * spatial * c + ch : (b * c + ch) * spatial;
-            const int64_t step = channelsLast ? c : 1;
-            double mean = 0, var = 0;
-            for (int64_t i = 0; i < spatial; ++i) mean += x[base + i * step];
-            mean /= static_cast<double>(spatial);
-            for (int64_t i = 0; i < spatial; ++i) {
-                const double d = x[base + i * step] - mean;
-                var += d * d;
-            }
-            var /= static_cast<double>(spatial);
-            const double inv = 1.0 / std::sqrt(var + epsilon);
-            for (int64_t i = 0; i < spatial; ++i)
-                y[base + i * step] = static_cast<float>((x[base + i * step] - mean) * inv * scale[ch] + bias[ch]);
-        }
+    if (spatial <= 0) return;
+    for (int64_t b = 0; b < n; ++b) {
+        const int64_t image = b * c * spatial;
+        if (channelsLast)
+            for (int64_t c0 = 0; c0 < c; c0 += kMomentChannels)
+                instanceNormChannelsLast(x + image, spatial, c, c0, std::min(kMomentChannels, c - c0), scale, bias,
+                                         epsilon, y + image);
+        else
+            for (int64_t ch = 0; ch < c; ++ch)
+                instanceNormContiguous(x + image + ch * spatial, spatial, scale[ch], bias[ch], epsilon,
+                                       y + image + ch * spatial);
+    }
 }
 
 void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias, float epsilon,

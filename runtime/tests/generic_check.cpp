@@ -1,7 +1,8 @@
 // A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
-// reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass,
-// Pad's precomputed edge columns, LSTM/GRU's lane dot products and vectorized activations, each against a plain double
-// loop written here. Exit 0 when every case is within 1e-5 (relative to the largest expected value).
+// reductions over contiguous blocks, LayerNormalization, InstanceNormalization, Softmax over a middle axis, nearest
+// Resize in one pass, Pad's precomputed edge columns, LSTM/GRU's lane dot products and vectorized activations, each
+// against a plain double loop written here. Exit 0 when every case is within 1e-5 (relative to the largest expected
+// value).
 #include "generic.h"
 #include "recurrent.h"
 #include "typed.h"
@@ -117,6 +118,41 @@ void check_layer_norm() {
             report(name, relative_error(y, want));
         }
     }
+}
+
+// InstanceNormalization, NCHW and channels last, over channel counts that leave vector remainders
+// and exceed one channel block (70), spatial sizes with a lane remainder and longer than a moment
+// block (1031, 2500), and a mean far from 0 (the one-pass moments' shift).
+void check_instance_norm() {
+    for (bool last : {false, true})
+        for (int64_t c : {int64_t{3}, int64_t{70}})
+            for (int64_t spatial : {int64_t{37}, int64_t{2500}}) {
+                const int64_t n = 2;
+                auto x = random_vector(static_cast<size_t>(n * c * spatial), 12);
+                for (size_t i = 0; i < x.size(); ++i) x[i] = 5.f + (1.f + static_cast<float>(i % 7)) * x[i];
+                const auto scale = random_vector(static_cast<size_t>(c), 13),
+                           bias = random_vector(static_cast<size_t>(c), 14);
+                std::vector<float> y(x.size());
+                eg::instanceNorm(x.data(), n, c, spatial, last, scale.data(), bias.data(), 1e-5f, y.data());
+                std::vector<double> want(y.size());
+                for (int64_t b = 0; b < n; ++b)
+                    for (int64_t ch = 0; ch < c; ++ch) {
+                        auto at = [&](int64_t i) {
+                            return static_cast<size_t>(last ? (b * spatial + i) * c + ch : (b * c + ch) * spatial + i);
+                        };
+                        double mean = 0, var = 0;
+                        for (int64_t i = 0; i < spatial; ++i) mean += x[at(i)];
+                        mean /= static_cast<double>(spatial);
+                        for (int64_t i = 0; i < spatial; ++i) var += (x[at(i)] - mean) * (x[at(i)] - mean);
+                        var /= static_cast<double>(spatial);
+                        for (int64_t i = 0; i < spatial; ++i)
+                            want[at(i)] = (x[at(i)] - mean) / std::sqrt(var + 1e-5) * scale[ch] + bias[ch];
+                    }
+                char name[64];
+                std::snprintf(name, sizeof name, "instancenorm %s %lldch x %lld", last ? "nhwc" : "nchw",
+                              static_cast<long long>(c), static_cast<long long>(spatial));
+                report(name, relative_error(y, want));
+            }
 }
 
 // Softmax and LogSoftmax over a middle axis ([outer][axis][inner], inner > 1: the vector path)
@@ -492,6 +528,7 @@ void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name,
 int main() {
     check_reduce_blocks();
     check_layer_norm();
+    check_instance_norm();
     check_softmax();
     check_pool1d();
     check_resize_nearest("resize nearest x2 (repeat)", shape({1, 3, 5, 6}), shape({1, 3, 10, 12}), true);
