@@ -1038,7 +1038,81 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
         }
 }
 
+namespace {
+
+// The taps [first, last) of a window starting at `start` that land in [0, extent), and how many
+// land in [-before, extent + after) (the count AveragePool divides by with count_include_pad).
+struct TapSpan {
+    int64_t first = 0, last = 0, padded = 0;
+};
+TapSpan tapSpan(int64_t start, int64_t kernel, int64_t dilation, int64_t extent, int64_t before, int64_t after) {
+    TapSpan t;
+    t.last = kernel;
+    while (t.first < kernel && start + t.first * dilation < 0) ++t.first;
+    while (t.last > t.first && start + (t.last - 1) * dilation >= extent) --t.last;
+    for (int64_t k = 0; k < kernel; ++k) {
+        const int64_t i = start + k * dilation;
+        t.padded += i >= -before && i < extent + after ? 1 : 0;
+    }
+    return t;
+}
+
+// 2-D pooling of NCHW planes (a single pool between the model's input and output runs in the
+// model's layout): per output row, the window's input rows combined into one row first (max or
+// sum, contiguous, vectorized), then each output's taps along W read from that row.
+void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
+    const int64_t ih = p.in[0], iw = p.in[1], oh = p.out[0], ow = p.out[1];
+    std::vector<TapSpan> cols(static_cast<size_t>(ow));
+    for (int64_t ox = 0; ox < ow; ++ox)
+        cols[static_cast<size_t>(ox)] =
+            tapSpan(ox * p.stride[1] - p.pads[1], p.kernel[1], p.dilation[1], iw, p.pads[1], p.pads[3]);
+    std::vector<float> rowBuf(static_cast<size_t>(iw));
+    float* __restrict row = rowBuf.data();
+    for (int64_t nc = 0; nc < p.batch * p.inC; ++nc) {
+        const float* plane = x + nc * ih * iw;
+        float* out = y + nc * oh * ow;
+        for (int64_t oy = 0; oy < oh; ++oy, out += ow) {
+            const int64_t startY = oy * p.stride[0] - p.pads[0];
+            const TapSpan ty = tapSpan(startY, p.kernel[0], p.dilation[0], ih, p.pads[0], p.pads[2]);
+            if (ty.first >= ty.last) {
+                std::fill(out, out + ow, isMax ? -INFINITY : 0.f);
+                continue;
+            }
+            std::memcpy(row, plane + (startY + ty.first * p.dilation[0]) * iw, static_cast<size_t>(iw) * sizeof(float));
+            for (int64_t ky = ty.first + 1; ky < ty.last; ++ky) {
+                const float* __restrict r = plane + (startY + ky * p.dilation[0]) * iw;
+                if (isMax)
+                    for (int64_t i = 0; i < iw; ++i) row[i] = r[i] > row[i] ? r[i] : row[i];
+                else
+                    for (int64_t i = 0; i < iw; ++i) row[i] += r[i];
+            }
+            for (int64_t ox = 0; ox < ow; ++ox) {
+                const TapSpan& tx = cols[static_cast<size_t>(ox)];
+                if (tx.first >= tx.last) {
+                    out[ox] = isMax ? -INFINITY : 0.f;
+                    continue;
+                }
+                const float* r = row + ox * p.stride[1] - p.pads[1];
+                float acc = r[tx.first * p.dilation[1]];
+                for (int64_t kx = tx.first + 1; kx < tx.last; ++kx) {
+                    const float v = r[kx * p.dilation[1]];
+                    acc = isMax ? (v > acc ? v : acc) : acc + v;
+                }
+                const int64_t count =
+                    countIncludePad ? ty.padded * tx.padded : (ty.last - ty.first) * (tx.last - tx.first);
+                out[ox] = isMax ? acc : acc / static_cast<float>(count);
+            }
+        }
+    }
+}
+
+} // namespace
+
 void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
+    if (p.spatial == 2) {
+        pool2dPlanes(p, isMax, countIncludePad, x, y);
+        return;
+    }
     if (p.spatial == 1) { // [N][C][W] rows (a raw-audio network's pools): no index arithmetic per tap
         const int64_t w = p.in[0], ow = p.out[0], k = p.kernel[0], stride = p.stride[0], dil = p.dilation[0];
         const int64_t before = p.pads[0], after = p.pads[1];
