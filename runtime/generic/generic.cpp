@@ -810,27 +810,53 @@ namespace {
 constexpr int64_t kMomentBlock = 1024;
 constexpr int64_t kMomentChannels = 64;
 
+#if defined(__GNUC__) // GCC and Clang: a generic vector of 16 floats, lowered to the target's registers
+typedef float MomentLanes __attribute__((vector_size(64)));
+#endif
+
 void instanceNormContiguous(const float* x, int64_t spatial, float scale, float bias, float epsilon, float* y) {
     const float shift = x[0];
     double sum = 0, squares = 0;
     for (int64_t b = 0; b < spatial; b += kMomentBlock) {
         const int64_t e = std::min(spatial, b + kMomentBlock);
-        float s[kLanes] = {}, q[kLanes] = {};
         int64_t i = b;
+#if defined(__GNUC__)
+        // Explicit vectors: GCC turns the lane-array form below into shuffles across iterations.
+        MomentLanes s0 = {}, q0 = {}, s1 = {}, q1 = {};
+        for (; i + 2 * kLanes <= e; i += 2 * kLanes) {
+            MomentLanes v, w;
+            std::memcpy(&v, x + i, sizeof v);
+            std::memcpy(&w, x + i + kLanes, sizeof w);
+            v -= shift;
+            w -= shift;
+            s0 += v;
+            q0 += v * v;
+            s1 += w;
+            q1 += w * w;
+        }
+        s0 += s1;
+        q0 += q1;
+        for (int l = 0; l < kLanes; ++l) {
+            sum += s0[l];
+            squares += q0[l];
+        }
+#else
+        float s[kLanes] = {}, q[kLanes] = {};
         for (; i + kLanes <= e; i += kLanes)
             for (int l = 0; l < kLanes; ++l) {
                 const float d = x[i + l] - shift;
                 s[l] += d;
                 q[l] += d * d;
             }
+        for (int l = 0; l < kLanes; ++l) {
+            sum += s[l];
+            squares += q[l];
+        }
+#endif
         for (; i < e; ++i) {
             const float d = x[i] - shift;
             sum += d;
             squares += static_cast<double>(d) * d;
-        }
-        for (int l = 0; l < kLanes; ++l) {
-            sum += s[l];
-            squares += q[l];
         }
     }
     const double md = sum / static_cast<double>(spatial);
@@ -1066,6 +1092,15 @@ void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float
     for (int64_t ox = 0; ox < ow; ++ox)
         cols[static_cast<size_t>(ox)] =
             tapSpan(ox * p.stride[1] - p.pads[1], p.kernel[1], p.dilation[1], iw, p.pads[1], p.pads[3]);
+    // Outputs [inner0, inner1) see every tap along W inside the row: those run tap by tap over
+    // the whole span (a strided loop that vectorizes), the edges one by one.
+    int64_t inner0 = 0, inner1 = 0;
+    for (int64_t ox = 0; ox < ow; ++ox) {
+        const TapSpan& t = cols[static_cast<size_t>(ox)];
+        const bool full = t.first == 0 && t.last == p.kernel[1];
+        if (full && inner1 == inner0) inner0 = inner1 = ox;
+        if (full && inner1 == ox) inner1 = ox + 1;
+    }
     std::vector<float> rowBuf(static_cast<size_t>(iw));
     float* __restrict row = rowBuf.data();
     for (int64_t nc = 0; nc < p.batch * p.inC; ++nc) {
@@ -1086,7 +1121,30 @@ void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float
                 else
                     for (int64_t i = 0; i < iw; ++i) row[i] += r[i];
             }
+            if (inner1 > inner0) {
+                const int64_t sw = p.stride[1], dw = p.dilation[1];
+                const float* r0 = row + inner0 * sw - p.pads[1];
+                float* __restrict o = out + inner0;
+                const int64_t span = inner1 - inner0;
+                for (int64_t i = 0; i < span; ++i) o[i] = r0[i * sw];
+                for (int64_t kx = 1; kx < p.kernel[1]; ++kx) {
+                    const float* rk = r0 + kx * dw;
+                    if (isMax)
+                        for (int64_t i = 0; i < span; ++i) o[i] = rk[i * sw] > o[i] ? rk[i * sw] : o[i];
+                    else
+                        for (int64_t i = 0; i < span; ++i) o[i] += rk[i * sw];
+                }
+                if (!isMax) {
+                    const float inv = 1.f / static_cast<float>(countIncludePad ? ty.padded * p.kernel[1]
+                                                                               : (ty.last - ty.first) * p.kernel[1]);
+                    for (int64_t i = 0; i < span; ++i) o[i] *= inv;
+                }
+            }
             for (int64_t ox = 0; ox < ow; ++ox) {
+                if (ox == inner0 && inner1 > inner0) {
+                    ox = inner1 - 1;
+                    continue;
+                }
                 const TapSpan& tx = cols[static_cast<size_t>(ox)];
                 if (tx.first >= tx.last) {
                     out[ox] = isMax ? -INFINITY : 0.f;
