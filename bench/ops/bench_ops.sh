@@ -18,6 +18,9 @@
 #   BASE_RUNTIME=DIR: a second portable export of each config with the kernels of DIR (a copy of
 #   runtime/ from an older commit, given to embark-cli as EMBARK_RUNTIME_DIR), timed in the same
 #   rounds, so the table shows the ratios before and after side by side from one run.
+#   BASE_CLI=path/to/older/embark-cli: the same, with an older embark-cli (its emitters and its
+#   own runtime/, or BASE_RUNTIME's) for the base exports: changes of the emitters or the layout
+#   assignment show up before/after too.
 # Builds go through ccache when it is installed (the kernels are the same in every export).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +29,7 @@ cli=${EMBARK_CLI:-"$root/build/app/cli/embark-cli"}
 work=${BENCH_DIR:-/tmp/embark-bench-ops}
 rounds=${ROUNDS:-3}
 base_rt=${BASE_RUNTIME:-}
+base_cli=${BASE_CLI:-}
 ort_cache=${ORT_CACHE:-"${XDG_CACHE_HOME:-$HOME/.cache}/embark/onnxruntime-node-1.30"}
 py=/usr/bin/python3
 gen_args=()
@@ -81,11 +85,11 @@ while IFS=$'\t' read -r name desc; do
             tail -5 "$work/build.log" >&2
         fi
     fi
-    if [ "$status" = ok ] && [ -n "$base_rt" ] &&
+    if [ "$status" = ok ] && { [ -n "$base_rt" ] || [ -n "$base_cli" ]; } &&
         { [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir-base/build/run_export" ]; }; then
-        if ! EMBARK_RUNTIME_DIR="$base_rt" "$cli" export "$m/model.onnx" --lib portable -o "$dir-base" --force \
+        if ! env ${base_rt:+EMBARK_RUNTIME_DIR="$base_rt"} "${base_cli:-$cli}" export "$m/model.onnx" --lib portable -o "$dir-base" --force \
             "${cli_inputs[@]}" > "$work/export.log" 2>&1 ||
-            ! "$cli" build "$dir-base" --jobs 2 --quiet > "$work/build.log" 2>&1; then
+            ! "${base_cli:-$cli}" build "$dir-base" --jobs 2 --quiet > "$work/build.log" 2>&1; then
             status="base-failed"
         fi
     fi
@@ -104,7 +108,7 @@ while IFS=$'\t' read -r name desc; do
     warm=$(( iters / 5 + 1 ))
     p=() o=() b=()
     for r in $(seq "$rounds"); do
-        if [ -n "$base_rt" ]; then
+        if [ -n "$base_rt" ] || [ -n "$base_cli" ]; then
             "$dir-base/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" > "$work/run.jsonl"
             b+=("$(summary "$work/run.jsonl")")
         fi

@@ -135,6 +135,11 @@ public:
             NodeAssignment& as = m_a.nodes[n->name];
             const KernelLibrary* lib = exporter::findKernelLibrary(as.library);
             as.format = decide(*n, lib->layoutFor(*n));
+            if (as.format == Layout::NHWC && aloneBetweenConversions(*n, *lib)) {
+                as.format = Layout::NCHW;
+                m_a.log.push_back(n->describe() +
+                                  ": runs in the model's layout (its input and output would each need a conversion)");
+            }
             for (size_t i = 0; i < n->inputs().size(); ++i) adaptInput(n, i, as);
             if (as.format == Layout::NHWC) renumberAxes(n);
             for (ir::Value* out : n->outputs()) {
@@ -179,6 +184,34 @@ private:
             if (v && v->isConstant() && v->shape.rank() > 4) return Layout::NCHW;
         if (wanted == Layout::Any) return m_a.valueLayouts[first->name];
         return wanted;
+    }
+
+    // A portable pool or InstanceNormalization reading only values in the model's layout and
+    // writing only graph outputs would sit between two full-tensor conversions (there and back)
+    // that cost more than the op itself (a one-op model): it runs in the model's layout instead.
+    // Inside a model its output feeds other nodes, so this never applies there. The model-layout
+    // pool works row by row: on rows narrower than kMinPlaneWidth its per-row cost exceeds the
+    // conversions', and the pool stays channels-last.
+    static constexpr int64_t kMinPlaneWidth = 32;
+    bool aloneBetweenConversions(const ir::Node& n, const KernelLibrary& lib) {
+        if (lib.id != portableLibrary().id) return false;
+        if (n.op != ir::OpKind::MaxPool && n.op != ir::OpKind::AveragePool && n.op != ir::OpKind::InstanceNormalization)
+            return false;
+        if (n.op != ir::OpKind::InstanceNormalization) {
+            const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+            if ((autoPad != "NOTSET" && autoPad != "VALID") || n.attrInts("kernel_shape").size() != 2) return false;
+            if (!n.input(0) || n.input(0)->shape.rank() != 4 || n.input(0)->shape[3] < kMinPlaneWidth) return false;
+        }
+        for (const ir::Value* v : n.inputs())
+            if (v && !v->isConstant() && (v->dtype != ir::DType::Float32 || m_a.valueLayouts[v->name] != Layout::NCHW))
+                return false;
+        bool writesOutput = false;
+        for (const ir::Value* v : n.outputs()) {
+            if (!v) continue;
+            if (!v->uses().empty()) return false;
+            writesOutput = writesOutput || v->isGraphOutput();
+        }
+        return writesOutput;
     }
 
     static bool isReduction(ir::OpKind op) {

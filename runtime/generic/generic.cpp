@@ -801,24 +801,123 @@ void channelAffine(const float* x, const Shape& shape, int axis, const float* sc
         }
 }
 
+namespace {
+
+// Per-channel moments in one pass: sums of d = x - shift and d^2 in float (a channel's values
+// as lanes of contiguous rows, or the channels of a channels-last row as the lanes), added into
+// doubles every kMomentBlock values. Shifting by a sample of the channel keeps E[d^2] - E[d]^2
+// from cancelling when the mean is far from 0.
+constexpr int64_t kMomentBlock = 1024;
+constexpr int64_t kMomentChannels = 64;
+
+#if defined(__GNUC__) // GCC and Clang: a generic vector of 16 floats, lowered to the target's registers
+typedef float MomentLanes __attribute__((vector_size(64)));
+#endif
+
+void instanceNormContiguous(const float* x, int64_t spatial, float scale, float bias, float epsilon, float* y) {
+    const float shift = x[0];
+    double sum = 0, squares = 0;
+    for (int64_t b = 0; b < spatial; b += kMomentBlock) {
+        const int64_t e = std::min(spatial, b + kMomentBlock);
+        int64_t i = b;
+#if defined(__GNUC__)
+        // Explicit vectors: GCC turns the lane-array form below into shuffles across iterations.
+        MomentLanes s0 = {}, q0 = {}, s1 = {}, q1 = {};
+        for (; i + 2 * kLanes <= e; i += 2 * kLanes) {
+            MomentLanes v, w;
+            std::memcpy(&v, x + i, sizeof v);
+            std::memcpy(&w, x + i + kLanes, sizeof w);
+            v -= shift;
+            w -= shift;
+            s0 += v;
+            q0 += v * v;
+            s1 += w;
+            q1 += w * w;
+        }
+        s0 += s1;
+        q0 += q1;
+        for (int l = 0; l < kLanes; ++l) {
+            sum += s0[l];
+            squares += q0[l];
+        }
+#else
+        float s[kLanes] = {}, q[kLanes] = {};
+        for (; i + kLanes <= e; i += kLanes)
+            for (int l = 0; l < kLanes; ++l) {
+                const float d = x[i + l] - shift;
+                s[l] += d;
+                q[l] += d * d;
+            }
+        for (int l = 0; l < kLanes; ++l) {
+            sum += s[l];
+            squares += q[l];
+        }
+#endif
+        for (; i < e; ++i) {
+            const float d = x[i] - shift;
+            sum += d;
+            squares += static_cast<double>(d) * d;
+        }
+    }
+    const double md = sum / static_cast<double>(spatial);
+    const double var = std::max(0.0, squares / static_cast<double>(spatial) - md * md);
+    const double a = scale / std::sqrt(var + epsilon);
+    const float fa = static_cast<float>(a), ft = static_cast<float>(bias - (shift + md) * a);
+    for (int64_t i = 0; i < spatial; ++i) y[i] = x[i] * fa + ft;
+}
+
+// Channels [c0, c0 + cc) of one image of channels-last data (rows of `c` floats).
+void instanceNormChannelsLast(const float* x, int64_t spatial, int64_t c, int64_t c0, int64_t cc, const float* scale,
+                              const float* bias, float epsilon, float* y) {
+    float shift[kMomentChannels], fa[kMomentChannels], ft[kMomentChannels];
+    double sum[kMomentChannels] = {}, squares[kMomentChannels] = {};
+    std::memcpy(shift, x + c0, static_cast<size_t>(cc) * sizeof(float));
+    for (int64_t b = 0; b < spatial; b += kMomentBlock) {
+        const int64_t e = std::min(spatial, b + kMomentBlock);
+        float s[kMomentChannels] = {}, q[kMomentChannels] = {};
+        for (int64_t i = b; i < e; ++i) {
+            const float* row = x + i * c + c0;
+            for (int64_t k = 0; k < cc; ++k) {
+                const float d = row[k] - shift[k];
+                s[k] += d;
+                q[k] += d * d;
+            }
+        }
+        for (int64_t k = 0; k < cc; ++k) {
+            sum[k] += s[k];
+            squares[k] += q[k];
+        }
+    }
+    for (int64_t k = 0; k < cc; ++k) {
+        const double md = sum[k] / static_cast<double>(spatial);
+        const double var = std::max(0.0, squares[k] / static_cast<double>(spatial) - md * md);
+        const double a = scale[c0 + k] / std::sqrt(var + epsilon);
+        fa[k] = static_cast<float>(a);
+        ft[k] = static_cast<float>(bias[c0 + k] - (shift[k] + md) * a);
+    }
+    for (int64_t i = 0; i < spatial; ++i) {
+        const float* row = x + i * c + c0;
+        float* __restrict out = y + i * c + c0;
+        for (int64_t k = 0; k < cc; ++k) out[k] = row[k] * fa[k] + ft[k];
+    }
+}
+
+} // namespace
+
 void instanceNorm(const float* x, int64_t n, int64_t c, int64_t spatial, bool channelsLast, const float* scale,
                   const float* bias, float epsilon, float* y) {
-    for (int64_t b = 0; b < n; ++b)
-        for (int64_t ch = 0; ch < c; ++ch) {
-            const int64_t base = channelsLast ? b * spatial * c + ch : (b * c + ch) * spatial;
-            const int64_t step = channelsLast ? c : 1;
-            double mean = 0, var = 0;
-            for (int64_t i = 0; i < spatial; ++i) mean += x[base + i * step];
-            mean /= static_cast<double>(spatial);
-            for (int64_t i = 0; i < spatial; ++i) {
-                const double d = x[base + i * step] - mean;
-                var += d * d;
-            }
-            var /= static_cast<double>(spatial);
-            const double inv = 1.0 / std::sqrt(var + epsilon);
-            for (int64_t i = 0; i < spatial; ++i)
-                y[base + i * step] = static_cast<float>((x[base + i * step] - mean) * inv * scale[ch] + bias[ch]);
-        }
+    if (spatial <= 0) return;
+    for (int64_t b = 0; b < n; ++b) {
+        const int64_t image = b * c * spatial;
+        if (channelsLast)
+            for (int64_t c0 = 0; c0 < c; c0 += kMomentChannels)
+                instanceNormChannelsLast(x + image, spatial, c, c0, std::min(kMomentChannels, c - c0), scale, bias,
+                                         epsilon, y + image);
+        else
+            for (int64_t ch = 0; ch < c; ++ch)
+                instanceNormContiguous(x + image + ch * spatial, spatial, scale[ch], bias[ch], epsilon,
+                                       y + image + ch * spatial);
+    }
 }
 
 void layerNorm(const float* x, int64_t outer, int64_t inner, const float* scale, const float* bias, float epsilon,
@@ -965,7 +1064,113 @@ void convTransposeNd(const ConvNd& p, const float* x, const float* w, const floa
         }
 }
 
+namespace {
+
+// The taps [first, last) of a window starting at `start` that land in [0, extent), and how many
+// land in [-before, extent + after) (the count AveragePool divides by with count_include_pad).
+struct TapSpan {
+    int64_t first = 0, last = 0, padded = 0;
+};
+TapSpan tapSpan(int64_t start, int64_t kernel, int64_t dilation, int64_t extent, int64_t before, int64_t after) {
+    TapSpan t;
+    t.last = kernel;
+    while (t.first < kernel && start + t.first * dilation < 0) ++t.first;
+    while (t.last > t.first && start + (t.last - 1) * dilation >= extent) --t.last;
+    for (int64_t k = 0; k < kernel; ++k) {
+        const int64_t i = start + k * dilation;
+        t.padded += i >= -before && i < extent + after ? 1 : 0;
+    }
+    return t;
+}
+
+// 2-D pooling of NCHW planes (a single pool between the model's input and output runs in the
+// model's layout): per output row, the window's input rows combined into one row first (max or
+// sum, contiguous, vectorized), then each output's taps along W read from that row.
+void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
+    const int64_t ih = p.in[0], iw = p.in[1], oh = p.out[0], ow = p.out[1];
+    std::vector<TapSpan> cols(static_cast<size_t>(ow));
+    for (int64_t ox = 0; ox < ow; ++ox)
+        cols[static_cast<size_t>(ox)] =
+            tapSpan(ox * p.stride[1] - p.pads[1], p.kernel[1], p.dilation[1], iw, p.pads[1], p.pads[3]);
+    // Outputs [inner0, inner1) see every tap along W inside the row: those run tap by tap over
+    // the whole span (a strided loop that vectorizes), the edges one by one.
+    int64_t inner0 = 0, inner1 = 0;
+    for (int64_t ox = 0; ox < ow; ++ox) {
+        const TapSpan& t = cols[static_cast<size_t>(ox)];
+        const bool full = t.first == 0 && t.last == p.kernel[1];
+        if (full && inner1 == inner0) inner0 = inner1 = ox;
+        if (full && inner1 == ox) inner1 = ox + 1;
+    }
+    std::vector<float> rowBuf(static_cast<size_t>(iw));
+    float* __restrict row = rowBuf.data();
+    for (int64_t nc = 0; nc < p.batch * p.inC; ++nc) {
+        const float* plane = x + nc * ih * iw;
+        float* out = y + nc * oh * ow;
+        for (int64_t oy = 0; oy < oh; ++oy, out += ow) {
+            const int64_t startY = oy * p.stride[0] - p.pads[0];
+            const TapSpan ty = tapSpan(startY, p.kernel[0], p.dilation[0], ih, p.pads[0], p.pads[2]);
+            if (ty.first >= ty.last) {
+                std::fill(out, out + ow, isMax ? -INFINITY : 0.f);
+                continue;
+            }
+            std::memcpy(row, plane + (startY + ty.first * p.dilation[0]) * iw, static_cast<size_t>(iw) * sizeof(float));
+            for (int64_t ky = ty.first + 1; ky < ty.last; ++ky) {
+                const float* __restrict r = plane + (startY + ky * p.dilation[0]) * iw;
+                if (isMax)
+                    for (int64_t i = 0; i < iw; ++i) row[i] = r[i] > row[i] ? r[i] : row[i];
+                else
+                    for (int64_t i = 0; i < iw; ++i) row[i] += r[i];
+            }
+            if (inner1 > inner0) {
+                const int64_t sw = p.stride[1], dw = p.dilation[1];
+                const float* r0 = row + inner0 * sw - p.pads[1];
+                float* __restrict o = out + inner0;
+                const int64_t span = inner1 - inner0;
+                for (int64_t i = 0; i < span; ++i) o[i] = r0[i * sw];
+                for (int64_t kx = 1; kx < p.kernel[1]; ++kx) {
+                    const float* rk = r0 + kx * dw;
+                    if (isMax)
+                        for (int64_t i = 0; i < span; ++i) o[i] = rk[i * sw] > o[i] ? rk[i * sw] : o[i];
+                    else
+                        for (int64_t i = 0; i < span; ++i) o[i] += rk[i * sw];
+                }
+                if (!isMax) {
+                    const float inv = 1.f / static_cast<float>(countIncludePad ? ty.padded * p.kernel[1]
+                                                                               : (ty.last - ty.first) * p.kernel[1]);
+                    for (int64_t i = 0; i < span; ++i) o[i] *= inv;
+                }
+            }
+            for (int64_t ox = 0; ox < ow; ++ox) {
+                if (ox == inner0 && inner1 > inner0) {
+                    ox = inner1 - 1;
+                    continue;
+                }
+                const TapSpan& tx = cols[static_cast<size_t>(ox)];
+                if (tx.first >= tx.last) {
+                    out[ox] = isMax ? -INFINITY : 0.f;
+                    continue;
+                }
+                const float* r = row + ox * p.stride[1] - p.pads[1];
+                float acc = r[tx.first * p.dilation[1]];
+                for (int64_t kx = tx.first + 1; kx < tx.last; ++kx) {
+                    const float v = r[kx * p.dilation[1]];
+                    acc = isMax ? (v > acc ? v : acc) : acc + v;
+                }
+                const int64_t count =
+                    countIncludePad ? ty.padded * tx.padded : (ty.last - ty.first) * (tx.last - tx.first);
+                out[ox] = isMax ? acc : acc / static_cast<float>(count);
+            }
+        }
+    }
+}
+
+} // namespace
+
 void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
+    if (p.spatial == 2) {
+        pool2dPlanes(p, isMax, countIncludePad, x, y);
+        return;
+    }
     if (p.spatial == 1) { // [N][C][W] rows (a raw-audio network's pools): no index arithmetic per tap
         const int64_t w = p.in[0], ow = p.out[0], k = p.kernel[0], stride = p.stride[0], dil = p.dilation[0];
         const int64_t before = p.pads[0], after = p.pads[1];

@@ -61,12 +61,62 @@ void activateSpan(const RnnActivation& a, bool clip, float lim, float* __restric
 
 int gatesOf(RnnKind k) { return k == RnnKind::Lstm ? 4 : k == RnnKind::Gru ? 3 : 1; }
 
+int64_t panelsOf(int64_t rows) { return (rows + kRnnPanel - 1) / kRnnPanel; }
+
+// Rows of R that multiply h itself (GRU's candidate rows come after, in a second segment).
+int64_t hRowsOf(const RnnShape& p) {
+    const int64_t G = gatesOf(p.kind);
+    return p.kind == RnnKind::Gru ? 2 * p.hidden : G * p.hidden;
+}
+
+int64_t packedPerDirection(const RnnShape& p) {
+    const int64_t G = gatesOf(p.kind), hRows = hRowsOf(p);
+    return (panelsOf(hRows) + panelsOf(G * p.hidden - hRows)) * kRnnPanel * p.hidden;
+}
+
+// out[j] += sum_k h[k] * R[row0 + j][k] for j < cols, over the panels at `packed` (kRnnPanel
+// sums held across the k loop, so each step is a broadcast of h[k] and one multiply-add per lane).
+void addRecurrent(const float* __restrict packed, const float* __restrict h, int64_t K, int64_t cols,
+                  float* __restrict out) {
+    for (int64_t p = 0; p * kRnnPanel < cols; ++p) {
+        const float* panel = packed + p * K * kRnnPanel;
+        float acc[kRnnPanel] = {};
+        for (int64_t k = 0; k < K; ++k) {
+            const float hk = h[k];
+            const float* w = panel + k * kRnnPanel;
+            for (int l = 0; l < kRnnPanel; ++l) acc[l] += hk * w[l];
+        }
+        const int64_t width = std::min(kRnnPanel, cols - p * kRnnPanel);
+        float* o = out + p * kRnnPanel;
+        for (int64_t l = 0; l < width; ++l) o[l] += acc[l];
+    }
+}
+
 } // namespace
+
+int64_t rnnPackedFloats(const RnnShape& p) { return p.directions * packedPerDirection(p); }
+
+void rnnPackRecurrent(const RnnShape& p, const float* r, float* packed) {
+    const int64_t H = p.hidden, G = gatesOf(p.kind), hRows = hRowsOf(p);
+    std::fill(packed, packed + rnnPackedFloats(p), 0.f);
+    for (int64_t dir = 0; dir < p.directions; ++dir) {
+        const float* R = r + dir * G * H * H;
+        float* base = packed + dir * packedPerDirection(p);
+        for (int64_t row = 0; row < G * H; ++row) {
+            const bool second = row >= hRows;
+            const int64_t j = second ? row - hRows : row;
+            float* segment = base + (second ? panelsOf(hRows) * kRnnPanel * H : 0);
+            float* panel = segment + (j / kRnnPanel) * H * kRnnPanel + j % kRnnPanel;
+            for (int64_t k = 0; k < H; ++k) panel[k * kRnnPanel] = R[row * H + k];
+        }
+    }
+}
 
 int64_t rnnScratchFloats(const RnnShape& p) { return (gatesOf(p.kind) + 5) * p.hidden; }
 
 void rnn(const RnnShape& p, const float* x, const float* w, const float* r, const float* b, const int64_t* seqLens,
-         const float* h0, const float* c0, const float* peep, float* y, float* yh, float* yc, float* scratch) {
+         const float* h0, const float* c0, const float* peep, float* y, float* yh, float* yc, float* scratch,
+         const float* xProj, const float* rPacked) {
     const int64_t H = p.hidden, G = gatesOf(p.kind), D = p.directions, I = p.input, S = p.seq, N = p.batch;
     float* gate = scratch;
     float* hPrev = gate + G * H;
@@ -90,6 +140,9 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
         const float* Wb = b ? b + dir * 2 * G * H : nullptr;
         const float* Rb = Wb ? Wb + G * H : nullptr;
         const float* P = peep ? peep + dir * 3 * H : nullptr;
+        const float* proj = xProj ? xProj + dir * S * N * G * H : nullptr;
+        const float* packedH = rPacked ? rPacked + dir * packedPerDirection(p) : nullptr;
+        const float* packedCandidate = packedH ? packedH + panelsOf(hRowsOf(p)) * kRnnPanel * H : nullptr;
         const RnnActivation& f = p.act[dir][0];
         const RnnActivation& g = p.act[dir][1];
         const RnnActivation& h = p.act[dir][2];
@@ -107,12 +160,20 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
                 const int64_t t = backwards ? len - 1 - step : step;
                 const float* xt = xAt(t, n);
                 // Input part of every gate; the recurrent part too, except GRU's candidate.
-                const int64_t recurrentRows = p.kind == RnnKind::Gru ? 2 * H : G * H;
-                for (int64_t row = 0; row < G * H; ++row) {
-                    float acc = dot(W + row * I, xt, I) + (Wb ? Wb[row] : 0.f);
-                    if (row < recurrentRows) acc += dot(R + row * H, hPrev, H) + (Rb ? Rb[row] : 0.f);
-                    gate[row] = acc;
+                const int64_t recurrentRows = hRowsOf(p);
+                if (proj) {
+                    const float* xw = proj + (xt - x) / I * G * H;
+                    for (int64_t row = 0; row < G * H; ++row)
+                        gate[row] = xw[row] + (Rb && row < recurrentRows ? Rb[row] : 0.f);
+                } else {
+                    for (int64_t row = 0; row < G * H; ++row)
+                        gate[row] = dot(W + row * I, xt, I) + (Wb ? Wb[row] : 0.f) +
+                                    (Rb && row < recurrentRows ? Rb[row] : 0.f);
                 }
+                if (packedH)
+                    addRecurrent(packedH, hPrev, H, recurrentRows, gate);
+                else
+                    for (int64_t row = 0; row < recurrentRows; ++row) gate[row] += dot(R + row * H, hPrev, H);
                 if (p.kind == RnnKind::Rnn) {
                     std::memcpy(hNew, gate, sizeof(float) * static_cast<size_t>(H));
                     activateSpan(f, clip, lim, hNew, H);
@@ -122,11 +183,16 @@ void rnn(const RnnShape& p, const float* x, const float* w, const float* r, cons
                     activateSpan(f, clip, lim, gate, H); // z
                     if (!p.linearBeforeReset)
                         for (int64_t k = 0; k < H; ++k) cNew[k] = reset[k] * hPrev[k]; // r (.) h, in cNew
+                    const float* candidateIn = p.linearBeforeReset ? hPrev : cNew;
+                    if (packedCandidate) {
+                        std::fill(hNew, hNew + H, 0.f); // R_h times h or r (.) h, in hNew until the new state
+                        addRecurrent(packedCandidate, candidateIn, H, H, hNew);
+                    } else {
+                        for (int64_t j = 0; j < H; ++j) hNew[j] = dot(R + (2 * H + j) * H, candidateIn, H);
+                    }
                     for (int64_t j = 0; j < H; ++j) {
-                        const float* Rh = R + (2 * H + j) * H;
                         const float rb = Rb ? Rb[2 * H + j] : 0.f;
-                        gate[2 * H + j] +=
-                            p.linearBeforeReset ? reset[j] * (dot(Rh, hPrev, H) + rb) : dot(Rh, cNew, H) + rb;
+                        gate[2 * H + j] += p.linearBeforeReset ? reset[j] * (hNew[j] + rb) : hNew[j] + rb;
                     }
                     activateSpan(g, clip, lim, gate + 2 * H, H); // the candidate
                     for (int64_t j = 0; j < H; ++j) hNew[j] = (1.f - gate[j]) * gate[2 * H + j] + gate[j] * hPrev[j];

@@ -43,10 +43,22 @@ struct RnnShape {
 // Floats of scratch rnn() needs.
 int64_t rnnScratchFloats(const RnnShape& p);
 
+// The recurrent weights R packed for rnn()'s per-step product h R^T: per direction, R^T in panels
+// of kRnnPanel columns (zero past the last row), the rows that multiply h first, then GRU's
+// candidate rows (which multiply r (.) h unless linear_before_reset). Packed once (at init),
+// rnnPackRecurrent writes rnnPackedFloats(p) floats.
+constexpr int64_t kRnnPanel = 64;
+int64_t rnnPackedFloats(const RnnShape& p);
+void rnnPackRecurrent(const RnnShape& p, const float* r, float* packed);
+
 // x, w, r, b (may be null), seqLens (null: every row runs p.seq steps), h0, c0 (null: zeros),
 // peep (LSTM's P, may be null) as ONNX lays them out; y, yh, yc may be null when not wanted.
 // Steps past a row's length leave zeros in y.
+// xProj (may be null): W x + Wb for every row of x, precomputed as one GEMM over all steps
+// ([directions][seq * batch][gates * hidden], rows in x's order); w and Wb are then not read.
+// rPacked (may be null): R as rnnPackRecurrent packed it; r is then not read.
 void rnn(const RnnShape& p, const float* x, const float* w, const float* r, const float* b, const int64_t* seqLens,
-         const float* h0, const float* c0, const float* peep, float* y, float* yh, float* yc, float* scratch);
+         const float* h0, const float* c0, const float* peep, float* y, float* yh, float* yc, float* scratch,
+         const float* xProj = nullptr, const float* rPacked = nullptr);
 
 } // namespace embark::generic

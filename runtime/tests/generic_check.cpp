@@ -1,7 +1,8 @@
 // A standalone correctness check of the generic kernels' fast paths (issue 32): the lane
-// reductions over contiguous blocks, LayerNormalization, Softmax over a middle axis, nearest Resize in one pass,
-// Pad's precomputed edge columns, LSTM/GRU's lane dot products and vectorized activations, each against a plain double
-// loop written here. Exit 0 when every case is within 1e-5 (relative to the largest expected value).
+// reductions over contiguous blocks, LayerNormalization, InstanceNormalization, Softmax over a middle axis, nearest
+// Resize in one pass, Pad's precomputed edge columns, LSTM/GRU's lane dot products and vectorized activations, each
+// against a plain double loop written here. Exit 0 when every case is within 1e-5 (relative to the largest expected
+// value).
 #include "generic.h"
 #include "recurrent.h"
 #include "typed.h"
@@ -119,6 +120,41 @@ void check_layer_norm() {
     }
 }
 
+// InstanceNormalization, NCHW and channels last, over channel counts that leave vector remainders
+// and exceed one channel block (70), spatial sizes with a lane remainder and longer than a moment
+// block (1031, 2500), and a mean far from 0 (the one-pass moments' shift).
+void check_instance_norm() {
+    for (bool last : {false, true})
+        for (int64_t c : {int64_t{3}, int64_t{70}})
+            for (int64_t spatial : {int64_t{37}, int64_t{2500}}) {
+                const int64_t n = 2;
+                auto x = random_vector(static_cast<size_t>(n * c * spatial), 12);
+                for (size_t i = 0; i < x.size(); ++i) x[i] = 5.f + (1.f + static_cast<float>(i % 7)) * x[i];
+                const auto scale = random_vector(static_cast<size_t>(c), 13),
+                           bias = random_vector(static_cast<size_t>(c), 14);
+                std::vector<float> y(x.size());
+                eg::instanceNorm(x.data(), n, c, spatial, last, scale.data(), bias.data(), 1e-5f, y.data());
+                std::vector<double> want(y.size());
+                for (int64_t b = 0; b < n; ++b)
+                    for (int64_t ch = 0; ch < c; ++ch) {
+                        auto at = [&](int64_t i) {
+                            return static_cast<size_t>(last ? (b * spatial + i) * c + ch : (b * c + ch) * spatial + i);
+                        };
+                        double mean = 0, var = 0;
+                        for (int64_t i = 0; i < spatial; ++i) mean += x[at(i)];
+                        mean /= static_cast<double>(spatial);
+                        for (int64_t i = 0; i < spatial; ++i) var += (x[at(i)] - mean) * (x[at(i)] - mean);
+                        var /= static_cast<double>(spatial);
+                        for (int64_t i = 0; i < spatial; ++i)
+                            want[at(i)] = (x[at(i)] - mean) / std::sqrt(var + 1e-5) * scale[ch] + bias[ch];
+                    }
+                char name[64];
+                std::snprintf(name, sizeof name, "instancenorm %s %lldch x %lld", last ? "nhwc" : "nchw",
+                              static_cast<long long>(c), static_cast<long long>(spatial));
+                report(name, relative_error(y, want));
+            }
+}
+
 // Softmax and LogSoftmax over a middle axis ([outer][axis][inner], inner > 1: the vector path)
 // and the last one (inner == 1).
 void check_softmax() {
@@ -184,6 +220,65 @@ void check_pool1d() {
         const char* names[] = {"maxpool1d k4/4", "avgpool1d k4/4 pads", "maxpool1d k3/2 pads",
                                "avgpool1d k3/2 dilation 2 include pad"};
         report(names[variant], relative_error(y, want));
+    }
+}
+
+// 2-D pooling of NCHW planes (the window's rows combined first, then the taps along W): odd sizes,
+// strides 1-3, dilation 2, uneven pads, an output row past the input (ceil_mode: a window of pads
+// and taps beyond them), count_include_pad both ways, against a plain double loop.
+void check_pool2d() {
+    struct Case {
+        const char* name;
+        int64_t h, w, k, s, d, pt, pl, pb, pr, extra;
+        bool isMax, includePad;
+    };
+    const Case cases[] = {
+        {"maxpool2d 3x3/2 p1 57x61", 57, 61, 3, 2, 1, 1, 1, 1, 1, 0, true, false},
+        {"avgpool2d 3x3/1 p1 exclude pad", 23, 19, 3, 1, 1, 1, 1, 1, 1, 0, false, false},
+        {"avgpool2d 3x3/1 p1 include pad", 23, 19, 3, 1, 1, 1, 1, 1, 1, 0, false, true},
+        {"maxpool2d 2x2/2 ceil 15x17", 15, 17, 2, 2, 1, 0, 0, 0, 0, 1, true, false},
+        {"avgpool2d 3x3/3 d2 pads 2,0,1,2 ceil", 31, 29, 3, 3, 2, 2, 0, 1, 2, 1, false, true},
+        {"maxpool2d 5x5/1 p2 dilation 2", 13, 11, 5, 1, 2, 2, 2, 2, 2, 0, true, false},
+    };
+    for (const Case& c : cases) {
+        eg::ConvNd p;
+        p.spatial = 2;
+        p.batch = 2;
+        p.inC = p.outC = 5;
+        p.in[0] = c.h;
+        p.in[1] = c.w;
+        p.kernel[0] = p.kernel[1] = c.k;
+        p.stride[0] = p.stride[1] = c.s;
+        p.dilation[0] = p.dilation[1] = c.d;
+        p.pads[0] = c.pt;
+        p.pads[1] = c.pl;
+        p.pads[2] = c.pb;
+        p.pads[3] = c.pr;
+        p.out[0] = (c.h + c.pt + c.pb - c.d * (c.k - 1) - 1) / c.s + 1 + c.extra;
+        p.out[1] = (c.w + c.pl + c.pr - c.d * (c.k - 1) - 1) / c.s + 1 + c.extra;
+        const auto x = random_vector(static_cast<size_t>(p.batch * p.inC * c.h * c.w), 15);
+        std::vector<float> y(static_cast<size_t>(p.batch * p.inC * p.out[0] * p.out[1]));
+        eg::poolNd(p, c.isMax, c.includePad, x.data(), y.data());
+        std::vector<double> want(y.size());
+        for (int64_t nc = 0; nc < p.batch * p.inC; ++nc)
+            for (int64_t oy = 0; oy < p.out[0]; ++oy)
+                for (int64_t ox = 0; ox < p.out[1]; ++ox) {
+                    double acc = c.isMax ? -INFINITY : 0.0;
+                    int64_t counted = 0;
+                    for (int64_t ky = 0; ky < c.k; ++ky)
+                        for (int64_t kx = 0; kx < c.k; ++kx) {
+                            const int64_t iy = oy * c.s - c.pt + ky * c.d, ix = ox * c.s - c.pl + kx * c.d;
+                            const bool inside = iy >= 0 && iy < c.h && ix >= 0 && ix < c.w;
+                            const bool padded = iy >= -c.pt && iy < c.h + c.pb && ix >= -c.pl && ix < c.w + c.pr;
+                            if (c.includePad ? padded : inside) ++counted;
+                            if (!inside) continue;
+                            const double v = x[static_cast<size_t>((nc * c.h + iy) * c.w + ix)];
+                            acc = c.isMax ? std::max(acc, v) : acc + v;
+                        }
+                    want[static_cast<size_t>((nc * p.out[0] + oy) * p.out[1] + ox)] =
+                        c.isMax ? acc : (counted ? acc / static_cast<double>(counted) : 0.0);
+                }
+        report(c.name, relative_error(y, want));
     }
 }
 
@@ -418,82 +513,129 @@ void check_arg_extreme() {
 
 } // namespace
 
-// LSTM and GRU (both GRU forms) over sizes that leave vector remainders (37 inputs, 45 hidden),
-// two batch rows, against the ONNX equations in double.
-void check_recurrent(eg::RnnKind kind, bool linearBeforeReset, const char* name, bool peepholeAndClip = false) {
-    const int64_t S = 6, N = 2, I = 37, H = 45, G = kind == eg::RnnKind::Lstm ? 4 : 3;
+// LSTM and GRU (both GRU forms) over sizes that leave vector remainders (37 inputs, 45 hidden:
+// one full panel of the packed R and a partial one), two batch rows, against the ONNX equations in
+// double; forward, reverse and bidirectional, layout 0 and 1, with the row-by-row products or with
+// the input projection precomputed for every step (xProj) and R packed (rPacked).
+struct RecurrentCase {
+    eg::RnnKind kind = eg::RnnKind::Lstm;
+    bool linearBeforeReset = false, peepholeAndClip = false;
+    int directions = 1;
+    bool reverse = false, batchFirst = false, packed = false;
+};
+
+void check_recurrent(const RecurrentCase& rc, const char* name) {
+    const int64_t S = 6, N = 2, I = 37, H = 45, D = rc.directions;
+    const int64_t G = rc.kind == eg::RnnKind::Lstm ? 4 : rc.kind == eg::RnnKind::Gru ? 3 : 1;
     eg::RnnShape p;
-    p.kind = kind;
+    p.kind = rc.kind;
     p.seq = S;
     p.batch = N;
     p.input = I;
     p.hidden = H;
-    p.linearBeforeReset = linearBeforeReset;
-    p.hasClip = peepholeAndClip;
+    p.directions = rc.directions;
+    p.reverse = rc.reverse;
+    p.batchFirst = rc.batchFirst;
+    p.linearBeforeReset = rc.linearBeforeReset;
+    p.hasClip = rc.peepholeAndClip;
     p.clip = 0.7f;
-    p.act[0][0] = {eg::RnnAct::Sigmoid, 0.f, 0.f};
-    p.act[0][1] = {eg::RnnAct::Tanh, 0.f, 0.f};
-    p.act[0][2] = {eg::RnnAct::Tanh, 0.f, 0.f};
+    for (int d = 0; d < 2; ++d) {
+        p.act[d][0] = {eg::RnnAct::Sigmoid, 0.f, 0.f};
+        p.act[d][1] = {eg::RnnAct::Tanh, 0.f, 0.f};
+        p.act[d][2] = {eg::RnnAct::Tanh, 0.f, 0.f};
+    }
     const auto x = random_vector(static_cast<size_t>(S * N * I), 41);
-    const auto w = random_vector(static_cast<size_t>(G * H * I), 42);
-    const auto r = random_vector(static_cast<size_t>(G * H * H), 43);
-    const auto b = random_vector(static_cast<size_t>(2 * G * H), 44);
-    const auto peep = random_vector(static_cast<size_t>(3 * H), 45);
-    const float* P = peepholeAndClip ? peep.data() : nullptr;
-    auto clip = [&](double v) { return peepholeAndClip ? std::min(0.7, std::max(-0.7, v)) : v; };
-    std::vector<float> y(static_cast<size_t>(S * N * H)), scratch(static_cast<size_t>(eg::rnnScratchFloats(p)));
-    eg::rnn(p, x.data(), w.data(), r.data(), b.data(), nullptr, nullptr, nullptr, P, y.data(), nullptr, nullptr,
-            scratch.data());
-    auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
-    std::vector<double> want(y.size());
-    for (int64_t n = 0; n < N; ++n) {
-        std::vector<double> h(static_cast<size_t>(H), 0.0), c(static_cast<size_t>(H), 0.0);
-        for (int64_t t = 0; t < S; ++t) {
-            const float* xt = x.data() + (t * N + n) * I;
-            // wx[row] = W x + Wb, rh[row] = R h + Rb (GRU's candidate rows: R (r . h) below when not linear before
-            // reset)
-            std::vector<double> wx(static_cast<size_t>(G * H)), rh(static_cast<size_t>(G * H));
-            for (int64_t row = 0; row < G * H; ++row) {
-                double a = b[row], q = b[G * H + row];
-                for (int64_t k = 0; k < I; ++k) a += double(w[row * I + k]) * xt[k];
-                for (int64_t k = 0; k < H; ++k) q += double(r[row * H + k]) * h[k];
-                wx[row] = a;
-                rh[row] = q;
-            }
-            std::vector<double> hn(static_cast<size_t>(H));
-            for (int64_t j = 0; j < H; ++j) {
-                if (kind == eg::RnnKind::Lstm) {
-                    const double pi = P ? P[j] * c[j] : 0.0, pf = P ? P[2 * H + j] * c[j] : 0.0;
-                    const double ig = sigmoid(clip(wx[j] + rh[j] + pi));
-                    const double fg = sigmoid(clip(wx[2 * H + j] + rh[2 * H + j] + pf));
-                    c[j] = fg * c[j] + ig * std::tanh(clip(wx[3 * H + j] + rh[3 * H + j]));
-                    const double og = sigmoid(clip(wx[H + j] + rh[H + j] + (P ? P[H + j] * c[j] : 0.0)));
-                    hn[j] = og * std::tanh(c[j]);
-                } else {
-                    const double z = sigmoid(wx[j] + rh[j]);
-                    double rec;
-                    if (linearBeforeReset) {
-                        rec = sigmoid(wx[H + j] + rh[H + j]) * rh[2 * H + j];
-                    } else {
-                        rec = b[G * H + 2 * H + j];
-                        for (int64_t k = 0; k < H; ++k)
-                            rec += double(r[(2 * H + j) * H + k]) * sigmoid(wx[H + k] + rh[H + k]) * h[k];
-                    }
-                    hn[j] = (1 - z) * std::tanh(wx[2 * H + j] + rec) + z * h[j];
+    const auto w = random_vector(static_cast<size_t>(D * G * H * I), 42);
+    const auto r = random_vector(static_cast<size_t>(D * G * H * H), 43);
+    const auto b = random_vector(static_cast<size_t>(D * 2 * G * H), 44);
+    const auto peep = random_vector(static_cast<size_t>(D * 3 * H), 45);
+    const bool peepholes = rc.peepholeAndClip;
+    auto clip = [&](double v) { return peepholes ? std::min(0.7, std::max(-0.7, v)) : v; };
+    auto xRow = [&](int64_t t, int64_t n) { return rc.batchFirst ? n * S + t : t * N + n; };
+    std::vector<float> y(static_cast<size_t>(S * D * N * H)), yh(static_cast<size_t>(D * N * H)),
+        scratch(static_cast<size_t>(eg::rnnScratchFloats(p)));
+    std::vector<float> proj, packed;
+    if (rc.packed) {
+        proj.resize(static_cast<size_t>(D * S * N * G * H));
+        for (int64_t d = 0; d < D; ++d)
+            for (int64_t row = 0; row < S * N; ++row)
+                for (int64_t g = 0; g < G * H; ++g) {
+                    float acc = b[static_cast<size_t>(d * 2 * G * H + g)];
+                    for (int64_t k = 0; k < I; ++k)
+                        acc += w[static_cast<size_t>((d * G * H + g) * I + k)] * x[static_cast<size_t>(row * I + k)];
+                    proj[static_cast<size_t>((d * S * N + row) * G * H + g)] = acc;
                 }
+        packed.resize(static_cast<size_t>(eg::rnnPackedFloats(p)));
+        eg::rnnPackRecurrent(p, r.data(), packed.data());
+    }
+    eg::rnn(p, x.data(), w.data(), r.data(), b.data(), nullptr, nullptr, nullptr, peepholes ? peep.data() : nullptr,
+            y.data(), yh.data(), nullptr, scratch.data(), rc.packed ? proj.data() : nullptr,
+            rc.packed ? packed.data() : nullptr);
+    auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+    std::vector<double> want(y.size()), wantH(yh.size());
+    for (int64_t d = 0; d < D; ++d) {
+        const float* W = w.data() + d * G * H * I;
+        const float* R = r.data() + d * G * H * H;
+        const float* B = b.data() + d * 2 * G * H;
+        const float* P = peepholes ? peep.data() + d * 3 * H : nullptr;
+        const bool backwards = d == 1 || rc.reverse;
+        for (int64_t n = 0; n < N; ++n) {
+            std::vector<double> h(static_cast<size_t>(H), 0.0), c(static_cast<size_t>(H), 0.0);
+            for (int64_t step = 0; step < S; ++step) {
+                const int64_t t = backwards ? S - 1 - step : step;
+                const float* xt = x.data() + xRow(t, n) * I;
+                // wx[row] = W x + Wb, rh[row] = R h + Rb (GRU's candidate rows: R (r . h) below when not linear
+                // before reset)
+                std::vector<double> wx(static_cast<size_t>(G * H)), rh(static_cast<size_t>(G * H));
+                for (int64_t row = 0; row < G * H; ++row) {
+                    double a = B[row], q = B[G * H + row];
+                    for (int64_t k = 0; k < I; ++k) a += double(W[row * I + k]) * xt[k];
+                    for (int64_t k = 0; k < H; ++k) q += double(R[row * H + k]) * h[k];
+                    wx[row] = a;
+                    rh[row] = q;
+                }
+                std::vector<double> hn(static_cast<size_t>(H));
+                for (int64_t j = 0; j < H; ++j) {
+                    if (rc.kind == eg::RnnKind::Rnn) {
+                        hn[j] = sigmoid(wx[j] + rh[j]); // f is Sigmoid here
+                    } else if (rc.kind == eg::RnnKind::Lstm) {
+                        const double pi = P ? P[j] * c[j] : 0.0, pf = P ? P[2 * H + j] * c[j] : 0.0;
+                        const double ig = sigmoid(clip(wx[j] + rh[j] + pi));
+                        const double fg = sigmoid(clip(wx[2 * H + j] + rh[2 * H + j] + pf));
+                        c[j] = fg * c[j] + ig * std::tanh(clip(wx[3 * H + j] + rh[3 * H + j]));
+                        const double og = sigmoid(clip(wx[H + j] + rh[H + j] + (P ? P[H + j] * c[j] : 0.0)));
+                        hn[j] = og * std::tanh(c[j]);
+                    } else {
+                        const double z = sigmoid(wx[j] + rh[j]);
+                        double rec;
+                        if (rc.linearBeforeReset) {
+                            rec = sigmoid(wx[H + j] + rh[H + j]) * rh[2 * H + j];
+                        } else {
+                            rec = B[G * H + 2 * H + j];
+                            for (int64_t k = 0; k < H; ++k)
+                                rec += double(R[(2 * H + j) * H + k]) * sigmoid(wx[H + k] + rh[H + k]) * h[k];
+                        }
+                        hn[j] = (1 - z) * std::tanh(wx[2 * H + j] + rec) + z * h[j];
+                    }
+                }
+                h = hn;
+                const int64_t yBase = rc.batchFirst ? ((n * S + t) * D + d) * H : ((t * D + d) * N + n) * H;
+                for (int64_t j = 0; j < H; ++j) want[static_cast<size_t>(yBase + j)] = h[j];
             }
-            h = hn;
-            for (int64_t j = 0; j < H; ++j) want[static_cast<size_t>((t * N + n) * H + j)] = h[j];
+            const int64_t hBase = rc.batchFirst ? (n * D + d) * H : (d * N + n) * H;
+            for (int64_t j = 0; j < H; ++j) wantH[static_cast<size_t>(hBase + j)] = h[j];
         }
     }
-    report(name, relative_error(y, want));
+    report(name, std::max(relative_error(y, want), relative_error(yh, wantH)));
 }
 
 int main() {
     check_reduce_blocks();
     check_layer_norm();
+    check_instance_norm();
     check_softmax();
     check_pool1d();
+    check_pool2d();
     check_resize_nearest("resize nearest x2 (repeat)", shape({1, 3, 5, 6}), shape({1, 3, 10, 12}), true);
     check_resize_nearest("resize nearest x3 (repeat)", shape({2, 2, 4, 5}), shape({2, 2, 12, 15}), true);
     check_resize_nearest("resize nearest x4 on W only", shape({1, 4, 3, 5}), shape({1, 4, 3, 20}), true);
@@ -510,10 +652,25 @@ int main() {
     check_max_pool_indices();
     check_typed_data_moves();
     check_arg_extreme();
-    check_recurrent(eg::RnnKind::Lstm, false, "lstm 37 -> 45, 6 steps, batch 2");
-    check_recurrent(eg::RnnKind::Gru, false, "gru 37 -> 45, 6 steps, batch 2");
-    check_recurrent(eg::RnnKind::Gru, true, "gru linear_before_reset 37 -> 45");
-    check_recurrent(eg::RnnKind::Lstm, false, "lstm peepholes, clip 0.7", true);
+    using K = eg::RnnKind;
+    for (bool packed : {false, true}) {
+        const std::string tag = packed ? " (projected, R packed)" : "";
+        auto run = [&](RecurrentCase rc, const char* name) {
+            rc.packed = packed;
+            check_recurrent(rc, (name + tag).c_str());
+        };
+        run({K::Lstm, false, false, 1, false, false}, "lstm 37 -> 45, 6 steps, batch 2");
+        run({K::Gru, false, false, 1, false, false}, "gru 37 -> 45, 6 steps, batch 2");
+        run({K::Gru, true, false, 1, false, false}, "gru linear_before_reset 37 -> 45");
+        run({K::Lstm, false, true, 1, false, false}, "lstm peepholes, clip 0.7");
+        run({K::Lstm, false, false, 1, true, false}, "lstm reverse");
+        run({K::Lstm, false, false, 2, false, false}, "lstm bidirectional");
+        run({K::Lstm, false, true, 2, false, true}, "lstm bidirectional layout 1 peepholes");
+        run({K::Lstm, false, false, 1, true, true}, "lstm reverse layout 1");
+        run({K::Gru, false, false, 2, false, true}, "gru bidirectional layout 1");
+        run({K::Gru, true, false, 1, true, false}, "gru linear_before_reset reverse");
+        run({K::Rnn, false, false, 2, false, false}, "rnn bidirectional");
+    }
     std::printf("generic_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }

@@ -99,6 +99,54 @@ private slots:
         }
     }
 
+    // A portable pool or InstanceNormalization between the model's input and output runs in the
+    // model's layout (no conversion there and back); one whose output feeds another node, a pool
+    // over rows narrower than 32, or one on XNNPACK keeps NHWC.
+    void loneNodeRunsInModelLayout_data() {
+        QTest::addColumn<int>("op");
+        QTest::addColumn<QString>("library");
+        QTest::addColumn<bool>("followed");
+        QTest::addColumn<int>("width");
+        QTest::addColumn<bool>("modelLayout");
+        QTest::newRow("maxpool alone") << int(OpKind::MaxPool) << "portable" << false << 41 << true;
+        QTest::newRow("averagepool alone") << int(OpKind::AveragePool) << "portable" << false << 41 << true;
+        QTest::newRow("averagepool alone, narrow") << int(OpKind::AveragePool) << "portable" << false << 7 << false;
+        QTest::newRow("instancenorm alone, narrow")
+            << int(OpKind::InstanceNormalization) << "portable" << false << 7 << true;
+        QTest::newRow("maxpool then conv") << int(OpKind::MaxPool) << "portable" << true << 41 << false;
+        QTest::newRow("maxpool alone on xnnpack") << int(OpKind::MaxPool) << "xnnpack" << false << 41 << false;
+    }
+
+    void loneNodeRunsInModelLayout() {
+        QFETCH(int, op);
+        QFETCH(QString, library);
+        QFETCH(bool, followed);
+        QFETCH(int, width);
+        QFETCH(bool, modelLayout);
+        test::GraphBuilder b;
+        auto* x = b.input("x", {1, 5, 9, width});
+        ir::Value* y = nullptr;
+        if (OpKind(op) == OpKind::InstanceNormalization)
+            y = b.op(OpKind::InstanceNormalization, {x, b.weights("scale", {5}), b.weights("bias", {5})}, {}, "node");
+        else
+            y = b.op(OpKind(op), {x},
+                     {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                      {"strides", std::vector<int64_t>{2, 2}},
+                      {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                     "node");
+        if (followed)
+            y = b.op(OpKind::Conv, {y, b.weights("w", {4, 5, 1, 1})}, {{"kernel_shape", std::vector<int64_t>{1, 1}}},
+                     "conv");
+        b.output(y);
+        exporter::AdaptationOptions o;
+        o.library = library.toStdString();
+        auto a = exporter::adapt(b.build(), o);
+        QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+        QCOMPARE(a->nodes.at("node").format, modelLayout ? Layout::NCHW : Layout::NHWC);
+        QCOMPARE(a->conversions, modelLayout ? 0 : 2);
+        QVERIFY(a->graph.validate().ok());
+    }
+
     void portableNeedsNoFallback() {
         auto a = exporter::adapt(smallNet(), {});
         QVERIFY(a.ok());

@@ -89,10 +89,40 @@ Status emitPortableRecurrent(EmitContext& ctx, const ir::Node& n) {
     };
     const bool lstm = n.op == ir::OpKind::LSTM;
     const int64_t scratchFloats = (s.gates + 5) * s.hidden;
+    // With constant weights, the input projection W x + Wb of every step runs first as one GEMM per
+    // direction (the portable fully-connected layer, packed at init), and R is packed once for the
+    // per-step product h R^T; the recurrence then only adds R h to each step's projected row.
+    const ir::Value* w = n.input(1);
+    const ir::Value* bias = n.input(3);
+    std::string xProj = "nullptr", rPacked = "nullptr";
+    if (w->isConstant() && (!bias || bias->isConstant())) {
+        const int64_t inputs = x->shape[2], rows = seq * batch, gateRows = s.gates * s.hidden;
+        xProj = ctx.scratch(n, s.directions * rows * gateRows);
+        for (int d = 0; d < s.directions; ++d) {
+            const std::string fc = ctx.ident(n, ("_w" + std::to_string(d)).c_str());
+            ctx.decls += "static embark::portable::FullyConnected " + fc + ";\n";
+            ctx.init += "    " + fc + " = embark::portable::pack_fully_connected(" + std::to_string(inputs) + ", " +
+                        std::to_string(gateRows) + ", " + ctx.ptr(w) + " + " + std::to_string(d * gateRows * inputs) +
+                        ", true, " +
+                        (bias ? ctx.ptr(bias) + " + " + std::to_string(d * 2 * gateRows) : std::string("nullptr")) +
+                        ");\n";
+            ctx.forward += "    embark::portable::fully_connected(" + fc + ", " + std::to_string(rows) + ", " +
+                           ctx.ptr(x) + ", " + xProj + " + " + std::to_string(d * rows * gateRows) +
+                           ", g_pool.get());\n";
+        }
+    }
+    if (r->isConstant()) {
+        const std::string packed = ctx.ident(n, "_rpacked");
+        ctx.decls += "static std::vector<float> " + packed + ";\n";
+        ctx.init += "    " + packed + ".assign(static_cast<size_t>(embark::generic::rnnPackedFloats(" + shape +
+                    ")), 0.f);\n    embark::generic::rnnPackRecurrent(" + shape + ", " + ctx.ptr(r) + ", " + packed +
+                    ".data());\n";
+        rPacked = packed + ".data()";
+    }
     ctx.forward += "    embark::generic::rnn(" + shape + ", " + in(0) + ", " + in(1) + ", " + in(2) + ", " + in(3) +
                    ", " + lens + ", " + in(5) + ", " + (lstm ? in(6) : "nullptr") + ", " + (lstm ? in(7) : "nullptr") +
                    ", " + out(0) + ", " + out(1) + ", " + (lstm ? out(2) : "nullptr") + ", " +
-                   ctx.scratch(n, scratchFloats) + ");\n";
+                   ctx.scratch(n, scratchFloats) + ", " + xProj + ", " + rPacked + ");\n";
     return {};
 }
 
