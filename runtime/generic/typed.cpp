@@ -213,6 +213,25 @@ T apply(TypedOp op, const T* v) {
     case TypedOp::Max: return a > b ? a : b;
     case TypedOp::Neg: return -a;
     case TypedOp::Abs: return a < 0 ? -a : a;
+    case TypedOp::BitAnd:
+    case TypedOp::BitOr:
+    case TypedOp::BitXor:
+    case TypedOp::BitNot:
+    case TypedOp::ShiftLeft:
+    case TypedOp::ShiftRight:
+        if constexpr (std::is_floating_point_v<T>)
+            return 0; // integer inputs only (the emitter never passes floats)
+        else {
+            const auto u = static_cast<uint64_t>(a), s = static_cast<uint64_t>(b);
+            switch (op) {
+            case TypedOp::BitAnd: return a & b;
+            case TypedOp::BitOr: return a | b;
+            case TypedOp::BitXor: return a ^ b;
+            case TypedOp::BitNot: return ~a;
+            case TypedOp::ShiftLeft: return s >= 64 ? 0 : static_cast<T>(u << s);
+            default: return s >= 64 ? 0 : static_cast<T>(u >> s);
+            }
+        }
     }
     return 0;
 }
@@ -236,6 +255,9 @@ void typedElementwise(TypedOp op, int count, const void* const* in, const ElemTy
         }
     }
     const int64_t total = outShape.count();
+    const bool shift = op == TypedOp::ShiftLeft || op == TypedOp::ShiftRight;
+    const size_t width = elemSize(outType) * 8;
+    const int64_t widthMask = width >= 64 ? int64_t{-1} : static_cast<int64_t>((uint64_t{1} << width) - 1);
     int64_t idx[kMaxRank] = {};
     int64_t off[3] = {};
     for (int64_t i = 0; i < total; ++i) {
@@ -248,6 +270,7 @@ void typedElementwise(TypedOp op, int count, const void* const* in, const ElemTy
         } else {
             int64_t v[3] = {};
             for (int k = 0; k < count; ++k) v[k] = elementAsInt(in[k], types[k], off[k]);
+            if (shift) v[0] &= widthMask; // the shifted value, unsigned in the output's width
             storeAs(out, outType, i, apply(op, v));
         }
         for (int a = outShape.rank - 1; a >= 0; --a) { // next output index, offsets follow

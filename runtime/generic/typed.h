@@ -33,6 +33,9 @@ void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int ax
 // does (Div truncates toward zero, Mod takes the divisor's sign unless fmod; a zero divisor
 // gives 0). `count` inputs (1 for Not/Neg/Abs, 3 for Where: cond, x, y) broadcast numpy-style
 // to outShape. Integer and bool inputs compute exactly in int64, any float input in double.
+// BitAnd/BitOr/BitXor/BitNot (ONNX's And/Or/Xor/Not on integer tensors: BitwiseAnd/Or/Xor/Not)
+// and ShiftLeft/ShiftRight (BitShift) work on the bits of integer inputs, the shifted value
+// taken as unsigned in the output type's width; a shift by the width or more gives 0.
 enum class TypedOp : int {
     Equal,
     Less,
@@ -53,7 +56,13 @@ enum class TypedOp : int {
     Min,
     Max,
     Neg,
-    Abs
+    Abs,
+    BitAnd,
+    BitOr,
+    BitXor,
+    BitNot,
+    ShiftLeft,
+    ShiftRight
 };
 void typedElementwise(TypedOp op, int count, const void* const* in, const ElemType* types, const Shape* shapes,
                       void* out, ElemType outType, const Shape& outShape);

@@ -165,6 +165,7 @@ const char* typedOpName(OpKind op) {
     case OpKind::Max: return "Max";
     case OpKind::Neg: return "Neg";
     case OpKind::Abs: return "Abs";
+    case OpKind::BitShift: return "ShiftLeft"; // or ShiftRight, by its direction
     default: return nullptr;
     }
 }
@@ -178,6 +179,24 @@ Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(checkType(n, y, "output"));
     std::string op = typedOpName(n.op);
     if (n.op == OpKind::Mod && n.attrInt("fmod", 0)) op = "FMod";
+    // And, Or, Xor and Not on integer tensors are bitwise (BitwiseAnd/Or/Xor/Not, opset 18).
+    const bool logic = n.op == OpKind::And || n.op == OpKind::Or || n.op == OpKind::Xor || n.op == OpKind::Not;
+    if (logic && y->dtype != DType::Bool) {
+        if (!ir::isInteger(y->dtype))
+            return unsupported(Emitter::Portable, n, op + " of type " + std::string(ir::dtypeName(y->dtype)));
+        op = "Bit" + op;
+    }
+    if (n.op == OpKind::BitShift) {
+        const std::string dir = n.attrString("direction", "");
+        if (dir != "LEFT" && dir != "RIGHT")
+            return unsupported(Emitter::Portable, n, "BitShift direction '" + dir + "' (LEFT or RIGHT)");
+        for (const ir::Value* v : n.inputs())
+            if (v && (v->dtype != y->dtype || !ir::isInteger(v->dtype)))
+                return unsupported(Emitter::Portable, n,
+                                   "BitShift of '" + v->name + "' (" + std::string(ir::dtypeName(v->dtype)) +
+                                       "): both inputs must be unsigned integers of the output's type");
+        op = dir == "LEFT" ? "ShiftLeft" : "ShiftRight";
+    }
     const size_t count = n.inputs().size();
     if (count < 1 || count > 3 || (n.op == OpKind::Where) != (count == 3))
         return unsupported(Emitter::Portable, n, std::to_string(count) + " inputs to a typed " + op);
@@ -244,7 +263,8 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Or:
     case OpKind::Xor:
     case OpKind::Not:
-    case OpKind::Where: return !isQuantizedNode(n); // bool at run time
+    case OpKind::Where: return !isQuantizedNode(n); // bool at run time (bitwise on integers)
+    case OpKind::BitShift: return !isQuantizedNode(n);
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
