@@ -771,4 +771,62 @@ int64_t nonZero(const void* x, ElemType t, const Shape& shape, int64_t* out, int
     return count;
 }
 
+int64_t topKLength(const void* k, ElemType kType, int64_t axisLength, const char* what) {
+    const int64_t value = kType == ElemType::Int32 ? *static_cast<const int32_t*>(k) : *static_cast<const int64_t*>(k);
+    if (value < 0 || value > axisLength)
+        throw std::runtime_error(std::string(what) + ": K = " + std::to_string(value) + " is outside [0, " +
+                                 std::to_string(axisLength) + "]");
+    return value;
+}
+
+int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sorted, void* y, int64_t* indices,
+               int64_t* inverse, int64_t* counts) {
+    int64_t outer = 1, dim = shape.count(), inner = 1;
+    if (axis >= 0) {
+        dim = shape.d[axis];
+        for (int i = 0; i < axis; ++i) outer *= shape.d[i];
+        for (int i = axis + 1; i < shape.rank; ++i) inner *= shape.d[i];
+    }
+    // Slice j's elements in order (outer, inner), compared as doubles (as the reference does).
+    std::vector<std::vector<double>> keys(static_cast<size_t>(dim));
+    for (int64_t j = 0; j < dim; ++j)
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t i = 0; i < inner; ++i)
+                keys[static_cast<size_t>(j)].push_back(elementAsDouble(x, t, (o * dim + j) * inner + i));
+    std::vector<int64_t> firsts;
+    for (int64_t j = 0; j < dim; ++j) {
+        bool seen = false;
+        for (int64_t f : firsts) seen = seen || keys[static_cast<size_t>(f)] == keys[static_cast<size_t>(j)];
+        if (!seen) firsts.push_back(j);
+    }
+    if (sorted)
+        std::stable_sort(firsts.begin(), firsts.end(), [&](int64_t p, int64_t q) {
+            return keys[static_cast<size_t>(p)] < keys[static_cast<size_t>(q)];
+        });
+    const auto count = static_cast<int64_t>(firsts.size());
+    const size_t bytes = elemSize(t);
+    const size_t row = static_cast<size_t>(inner) * bytes;
+    auto* out = static_cast<unsigned char*>(y);
+    const auto* in = static_cast<const unsigned char*>(x);
+    if (out) {
+        std::memset(out, 0, static_cast<size_t>(outer * dim) * row);
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t u = 0; u < count; ++u)
+                std::memcpy(out + static_cast<size_t>(o * dim + u) * row,
+                            in + static_cast<size_t>(o * dim + firsts[static_cast<size_t>(u)]) * row, row);
+    }
+    for (int64_t u = 0; u < dim; ++u) {
+        if (indices) indices[u] = u < count ? firsts[static_cast<size_t>(u)] : 0;
+        if (counts) counts[u] = 0;
+    }
+    for (int64_t j = 0; j < dim; ++j)
+        for (int64_t u = 0; u < count; ++u)
+            if (keys[static_cast<size_t>(firsts[static_cast<size_t>(u)])] == keys[static_cast<size_t>(j)]) {
+                if (inverse) inverse[j] = u;
+                if (counts) ++counts[u];
+                break;
+            }
+    return count;
+}
+
 } // namespace embark::generic

@@ -156,4 +156,17 @@ int64_t nonMaxSuppression(const float* boxes, const float* scores, int64_t batch
 // order, as [rank][capacity] int64 (the first `count` columns used).
 int64_t nonZero(const void* x, ElemType t, const Shape& shape, int64_t* out, int64_t capacity);
 
+// TopK with K read at run time (int64 or int32 scalar): the export plans values and indices at
+// the whole axis (K's upper bound) and sorts it all; the first K along `axis` are TopK-K's
+// result. Returns K; throws std::runtime_error naming `what` when K is outside [0, axisLength].
+int64_t topKLength(const void* k, ElemType kType, int64_t axisLength, const char* what);
+
+// Unique of x (type t) along `axis`, or of its flattened elements when axis < 0: the distinct
+// slices (sorted ascending, or in order of first appearance) into y, planned at the capacity
+// layout [outer][n][inner] (n: the axis length, or numel when flattened); `indices` (the first
+// occurrence of each) and `counts` hold n entries, `inverse` (each slice's position in y) n.
+// The entries past the returned count are zero. Null outputs are skipped.
+int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sorted, void* y, int64_t* indices,
+               int64_t* inverse, int64_t* counts);
+
 } // namespace embark::generic

@@ -293,7 +293,7 @@ bool isTypedNode(const ir::Node& n) {
         return !isQuantizedNode(n) && n.input(1) && !n.input(1)->isConstant();
     case OpKind::NonMaxSuppression: // int64 triples, a data-dependent count of them
     case OpKind::NonZero:
-    case OpKind::Unique: // refused below, naming why
+    case OpKind::Unique: // Y, indices, counts of a data-dependent length
     case OpKind::TopK:   // int64 indices
     case OpKind::ArgMax:
     case OpKind::ArgMin: return !isQuantizedNode(n);
@@ -360,32 +360,6 @@ Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
-// TopK with a constant K (the export's shapes are fixed), sorted, in the model's layout.
-Status emitTopK(EmitContext& ctx, const ir::Node& n) {
-    const ir::Value *x = n.input(0), *kv = n.input(1), *values = n.output(0);
-    const ir::Value* indices = n.outputs().size() > 1 ? n.output(1) : nullptr;
-    EMBARK_TRY(checkType(n, x, "input"));
-    if (!kv || !kv->isConstant() || kv->shape.numel() != 1)
-        return unsupported(Emitter::Portable, n, "TopK with K computed at run time (an export's shapes are fixed)");
-    if (ctx.isNhwc(x) || ctx.isNhwc(values) || (indices && ctx.isNhwc(indices)))
-        return unsupported(Emitter::Portable, n, "TopK on channels-last data");
-    if (indices && indices->dtype != DType::Int64)
-        return unsupported(Emitter::Portable, n, "TopK indices of type " + std::string(ir::dtypeName(indices->dtype)));
-    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", -1)));
-    const int64_t k = kv->constant.intAt(0);
-    if (k < 0 || k > x->shape[static_cast<size_t>(axis)] || values->shape[static_cast<size_t>(axis)] != k)
-        return unsupported(Emitter::Portable, n, "K = " + std::to_string(k) + " on " + x->shape.str());
-    const std::string call = "embark::generic::topK(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
-                             shapeInit(x->shape) + ", " + std::to_string(axis) + ", " + std::to_string(k) + ", " +
-                             (n.attrInt("largest", 1) ? "true" : "false") + ", " + typedPtr(ctx, values) + ", ";
-    if (indices)
-        ctx.forward += "    " + call + "static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";
-    else // the indices nobody reads still need somewhere to go
-        ctx.forward += "    { std::vector<int64_t> spare(" + std::to_string(values->shape.numel()) + ");\n      " +
-                       call + "spare.data()); }\n";
-    return {};
-}
-
 // The count variable of a data-dependent output (dynamic_length.h), declared on first use.
 Expected<std::string> lengthVariable(EmitContext& ctx, const ir::Node& n) {
     auto it = ctx.dynamic.find(n.output(0)->name);
@@ -395,6 +369,74 @@ Expected<std::string> lengthVariable(EmitContext& ctx, const ir::Node& n) {
                            "their upper bound in the main graph only)");
     ctx.decls += "int64_t " + it->second.count + " = 0; // the run's length of '" + n.output(0)->name + "'\n";
     return it->second.count;
+}
+
+// TopK, sorted, in the model's layout. A constant K gives the export's shapes; a K computed at
+// run time sorts the whole axis into values and indices planned at that capacity
+// (dynamic_length.h), and the run's K is their length.
+Status emitTopK(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *kv = n.input(1), *values = n.output(0);
+    const ir::Value* indices = n.outputs().size() > 1 ? n.output(1) : nullptr;
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (!kv || kv->shape.numel() != 1) return unsupported(Emitter::Portable, n, "TopK without a single K");
+    if (ctx.isNhwc(x) || ctx.isNhwc(values) || (indices && ctx.isNhwc(indices)))
+        return unsupported(Emitter::Portable, n, "TopK on channels-last data");
+    if (indices && indices->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "TopK indices of type " + std::string(ir::dtypeName(indices->dtype)));
+    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", -1)));
+    const int64_t axisLength = x->shape[static_cast<size_t>(axis)];
+    std::string k, prefix;
+    if (kv->isConstant()) {
+        const int64_t kc = kv->constant.intAt(0);
+        if (kc < 0 || kc > axisLength || values->shape[static_cast<size_t>(axis)] != kc)
+            return unsupported(Emitter::Portable, n, "K = " + std::to_string(kc) + " on " + x->shape.str());
+        k = std::to_string(kc);
+    } else {
+        if (kv->dtype != DType::Int64 && kv->dtype != DType::Int32)
+            return unsupported(Emitter::Portable, n, "K of type " + std::string(ir::dtypeName(kv->dtype)));
+        Expected<std::string> len = lengthVariable(ctx, n);
+        if (!len) return len.error();
+        if (values->shape[static_cast<size_t>(axis)] != axisLength)
+            return unsupported(Emitter::Portable, n, "values not planned at the axis length");
+        prefix = "    " + *len + " = embark::generic::topKLength(" + typedPtr(ctx, kv) + ", " +
+                 elemTypeExpr(kv->dtype) + ", " + std::to_string(axisLength) + ", " +
+                 cppString("node " + n.describe()) + ");\n";
+        k = std::to_string(axisLength); // the whole axis sorted: its first K are TopK's
+    }
+    const std::string call = "embark::generic::topK(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                             shapeInit(x->shape) + ", " + std::to_string(axis) + ", " + k + ", " +
+                             (n.attrInt("largest", 1) ? "true" : "false") + ", " + typedPtr(ctx, values) + ", ";
+    ctx.forward += prefix;
+    if (indices)
+        ctx.forward += "    " + call + "static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";
+    else // the indices nobody reads still need somewhere to go
+        ctx.forward += "    { std::vector<int64_t> spare(" + std::to_string(values->shape.numel()) + ");\n      " +
+                       call + "spare.data()); }\n";
+    return {};
+}
+
+// Unique: Y, indices and counts planned at their capacity (numel, or the axis length), the
+// run's count kept; inverse_indices has its fixed length.
+Status emitUnique(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x) || ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "Unique of channels-last data");
+    Expected<std::string> len = lengthVariable(ctx, n);
+    if (!len) return len.error();
+    const bool hasAxis = n.has("axis");
+    const int axis = hasAxis ? static_cast<int>(x->shape.normAxis(n.attrInt("axis", 0))) : -1;
+    auto out = [&](size_t i) {
+        const ir::Value* v = n.outputs().size() > i ? n.output(i) : nullptr;
+        return v ? "static_cast<int64_t*>(" + typedPtr(ctx, v) + ")" : std::string("nullptr");
+    };
+    for (size_t i = 1; i < n.outputs().size() && i < 4; ++i)
+        if (n.output(i) && n.output(i)->dtype != DType::Int64)
+            return unsupported(Emitter::Portable, n, "Unique output " + std::to_string(i) + " that is not int64");
+    ctx.forward += "    " + *len + " = embark::generic::unique(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) +
+                   ", " + shapeInit(x->shape) + ", " + std::to_string(axis) + ", " +
+                   (n.attrInt("sorted", 1) ? "true" : "false") + ", " + typedPtr(ctx, n.output(0)) + ", " + out(1) +
+                   ", " + out(2) + ", " + out(3) + ");\n";
+    return {};
 }
 
 // A scalar input's first element as a C++ expression of type `type` (constants inlined).
@@ -578,10 +620,7 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::TopK: return emitTopK(ctx, n);
     case OpKind::NonMaxSuppression: return emitNonMaxSuppression(ctx, n);
     case OpKind::NonZero: return emitNonZero(ctx, n);
-    case OpKind::Unique:
-        return unsupported(Emitter::Portable, n,
-                           "Unique (its outputs' lengths depend on the data; exports plan such a length at its upper "
-                           "bound for NonMaxSuppression and NonZero only)");
+    case OpKind::Unique: return emitUnique(ctx, n);
     case OpKind::GatherND: return emitTypedGatherND(ctx, n);
     case OpKind::ArgMax:
     case OpKind::ArgMin: return emitArgExtreme(ctx, n);
