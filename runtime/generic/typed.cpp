@@ -232,6 +232,18 @@ T apply(TypedOp op, const T* v) {
             default: return s >= 64 ? 0 : static_cast<T>(u >> s);
             }
         }
+    case TypedOp::IsNaN:
+    case TypedOp::IsInf:
+    case TypedOp::IsPosInf:
+    case TypedOp::IsNegInf:
+        if constexpr (std::is_floating_point_v<T>)
+            return op == TypedOp::IsNaN      ? std::isnan(a)
+                   : op == TypedOp::IsInf    ? std::isinf(a)
+                   : op == TypedOp::IsPosInf ? std::isinf(a) && a > 0
+                                             : std::isinf(a) && a < 0;
+        else
+            return 0;
+    case TypedOp::Pow: return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
     }
     return 0;
 }
@@ -264,7 +276,7 @@ void typedElementwise(TypedOp op, int count, const void* const* in, const ElemTy
         if (floats) {
             double v[3] = {};
             for (int k = 0; k < count; ++k) v[k] = elementAsDouble(in[k], types[k], off[k]);
-            const bool boolOut = op <= TypedOp::Not;
+            const bool boolOut = op <= TypedOp::Not || (op >= TypedOp::IsNaN && op <= TypedOp::IsNegInf);
             const double r = apply(op, v);
             storeAs(out, outType, i, boolOut ? (r != 0 ? 1.0 : 0.0) : r);
         } else {
@@ -827,6 +839,18 @@ int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sor
                 break;
             }
     return count;
+}
+
+void gatherFlatBytes(const void* in, size_t elemBytes, const int64_t* index, int64_t count, void* out) {
+    const auto* src = static_cast<const unsigned char*>(in);
+    auto* dst = static_cast<unsigned char*>(out);
+    for (int64_t i = 0; i < count; ++i) {
+        unsigned char* o = dst + static_cast<size_t>(i) * elemBytes;
+        if (index[i] < 0)
+            std::memset(o, 0, elemBytes);
+        else
+            std::memcpy(o, src + static_cast<size_t>(index[i]) * elemBytes, elemBytes);
+    }
 }
 
 } // namespace embark::generic

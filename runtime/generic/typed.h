@@ -36,6 +36,7 @@ void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int ax
 // BitAnd/BitOr/BitXor/BitNot (ONNX's And/Or/Xor/Not on integer tensors: BitwiseAnd/Or/Xor/Not)
 // and ShiftLeft/ShiftRight (BitShift) work on the bits of integer inputs, the shifted value
 // taken as unsigned in the output type's width; a shift by the width or more gives 0.
+// IsNaN/IsInf give bool (false for integers).
 enum class TypedOp : int {
     Equal,
     Less,
@@ -62,7 +63,12 @@ enum class TypedOp : int {
     BitXor,
     BitNot,
     ShiftLeft,
-    ShiftRight
+    ShiftRight,
+    IsNaN,
+    IsInf,    // either sign
+    IsPosInf, // IsInf with detect_negative = 0
+    IsNegInf, // IsInf with detect_positive = 0
+    Pow       // in double, converted to the output's type (an integer output truncates)
 };
 void typedElementwise(TypedOp op, int count, const void* const* in, const ElemType* types, const Shape* shapes,
                       void* out, ElemType outType, const Shape& outShape);
@@ -168,5 +174,9 @@ int64_t topKLength(const void* k, ElemType kType, int64_t axisLength, const char
 // The entries past the returned count are zero. Null outputs are skipped.
 int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sorted, void* y, int64_t* indices,
                int64_t* inverse, int64_t* counts);
+
+// out[i] = in[index[i]] for elements of `elemBytes` bytes, or zero bytes where index[i] < 0
+// (Trilu of an integer tensor, whose element positions the emitter computes from constant k).
+void gatherFlatBytes(const void* in, size_t elemBytes, const int64_t* index, int64_t count, void* out);
 
 } // namespace embark::generic

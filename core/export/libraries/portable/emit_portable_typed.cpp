@@ -3,6 +3,7 @@
 // integer ops of dynamic quantization (DynamicQuantizeLinear, MatMulInteger, ConvInteger), run
 // by the generic typed kernels (runtime/generic/typed.h) in the model's layout.
 #include "export/emit_context.h"
+#include "reference/interpreter.h"
 
 namespace embark::exporter {
 
@@ -166,6 +167,9 @@ const char* typedOpName(OpKind op) {
     case OpKind::Neg: return "Neg";
     case OpKind::Abs: return "Abs";
     case OpKind::BitShift: return "ShiftLeft"; // or ShiftRight, by its direction
+    case OpKind::IsNaN: return "IsNaN";
+    case OpKind::IsInf: return "IsInf"; // or IsPosInf, IsNegInf, by its attributes
+    case OpKind::Pow: return "Pow";
     default: return nullptr;
     }
 }
@@ -185,6 +189,11 @@ Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
         if (!ir::isInteger(y->dtype))
             return unsupported(Emitter::Portable, n, op + " of type " + std::string(ir::dtypeName(y->dtype)));
         op = "Bit" + op;
+    }
+    if (n.op == OpKind::IsInf) {
+        const bool pos = n.attrInt("detect_positive", 1) != 0, neg = n.attrInt("detect_negative", 1) != 0;
+        if (!pos && !neg) return unsupported(Emitter::Portable, n, "IsInf detecting neither sign");
+        op = pos && neg ? "IsInf" : pos ? "IsPosInf" : "IsNegInf";
     }
     if (n.op == OpKind::BitShift) {
         const std::string dir = n.attrString("direction", "");
@@ -265,6 +274,8 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Not:
     case OpKind::Where: return !isQuantizedNode(n); // bool at run time (bitwise on integers)
     case OpKind::BitShift: return !isQuantizedNode(n);
+    case OpKind::IsNaN: // bool out
+    case OpKind::IsInf: return !isQuantizedNode(n) && n.output(0) && n.output(0)->dtype == DType::Bool;
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
@@ -273,7 +284,8 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Min:
     case OpKind::Max:
     case OpKind::Neg:
-    case OpKind::Abs: { // integer arithmetic at run time (float32 stays with the float kernels)
+    case OpKind::Abs:
+    case OpKind::Pow: { // integer arithmetic at run time (float32 stays with the float kernels)
         if (isQuantizedNode(n) || n.inputs().size() > 2) return false;
         bool nonFloat = runtimeNonFloat(n.output(0));
         for (const ir::Value* v : n.inputs()) nonFloat = nonFloat || runtimeNonFloat(v);
@@ -315,6 +327,10 @@ bool isTypedNode(const ir::Node& n) {
             if (v && !v->isConstant()) return true;
         return false;
     case OpKind::MaxPool: return !isQuantizedNode(n) && maxPoolIndicesRead(n);
+    case OpKind::EyeLike: // of a non-float tensor: only its shape is read
+        return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::Trilu: // of an integer or bool tensor (k constant: the positions are the export's)
+        return !isQuantizedNode(n) && runtimeNonFloat(n.input(0));
     case OpKind::Identity:
     case OpKind::Dropout:
     case OpKind::Reshape:
@@ -590,6 +606,47 @@ Status emitTypedGatherElements(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// Trilu of a non-float tensor: the positions it keeps, computed at export time by the reference
+// kernel on the positions themselves (k must be constant), the others zero.
+Status emitTypedTrilu(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last typed Trilu");
+    const ir::Value* k = n.inputs().size() > 1 ? n.input(1) : nullptr;
+    if (k && !k->isConstant())
+        return unsupported(Emitter::Portable, n, "the diagonal k computed at run time (make it a constant)");
+    std::vector<int64_t> pos(static_cast<size_t>(x->shape.numel()));
+    for (size_t i = 0; i < pos.size(); ++i) pos[i] = static_cast<int64_t>(i) + 1;
+    ir::Node probe;
+    probe.name = n.name;
+    probe.op = OpKind::Trilu;
+    probe.attrs = n.attrs;
+    std::vector<ir::Tensor> in{ir::Tensor::fromInt64s(x->shape, pos)};
+    if (k) in.push_back(k->constant);
+    auto out = reference::evalNode(probe, in);
+    if (!out) return out.error();
+    pos = (*out)[0].toInt64Vector();
+    for (int64_t& p : pos) --p; // a zero kept by Trilu reads nothing
+    ctx.forward += "    embark::generic::gatherFlatBytes(" + typedPtr(ctx, x) + ", " +
+                   std::to_string(ir::dtypeSize(x->dtype)) + ", " + ctx.int64s(n.name + ":positions", pos) + ", " +
+                   std::to_string(static_cast<int64_t>(pos.size())) + ", " + typedPtr(ctx, y) + ");\n";
+    return {};
+}
+
+// EyeLike reads only its input's shape, which the export fixes: the output is computed at
+// export time and copied in its own type.
+Status emitTypedEyeLike(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, y, "output"));
+    if (ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last EyeLike");
+    auto out = reference::evalNode(n, {ir::Tensor(x->dtype, x->shape)});
+    if (!out) return out.error();
+    ctx.forward += "    std::memcpy(" + typedPtr(ctx, y) + ", embark_weights + " +
+                   std::to_string(ctx.rawBytes("eyelike:" + n.name, (*out)[0])) + ", " +
+                   std::to_string(y->byteSize()) + ");\n";
+    return {};
+}
+
 // ArgMax/ArgMin: int64 positions, in the model's layout.
 Status emitArgExtreme(EmitContext& ctx, const ir::Node& n) {
     const ir::Value *x = n.input(0), *y = n.output(0);
@@ -629,6 +686,8 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::GatherElements: return emitTypedGatherElements(ctx, n);
     case OpKind::Range: return emitRange(ctx, n);
     case OpKind::MaxPool: return emitMaxPoolWithIndices(ctx, n);
+    case OpKind::Trilu: return emitTypedTrilu(ctx, n);
+    case OpKind::EyeLike: return emitTypedEyeLike(ctx, n);
     case OpKind::Transpose: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
