@@ -76,7 +76,8 @@ Expected<int> carriedAxis(const ir::Node& n, const DynamicLengths& dyn, std::str
     const auto bad = [&](const std::string& why) {
         return refuse(n, "it reads " + valueName(firstIn) + ", whose length along axis " +
                              std::to_string(in[0].second->axis) +
-                             " depends on the data (NonMaxSuppression, NonZero, Unique, TopK by a run-time K) and is planned at its upper bound " +
+                             " depends on the data (NonMaxSuppression, NonZero, Unique, TopK by a run-time K) and is "
+                             "planned at its upper bound " +
                              firstIn->shape.str() + "; " + why +
                              ". Exports carry such a length through element-wise ops, Cast, Identity, and Gather or "
                              "GatherND by such indices; compute the rest after the model");

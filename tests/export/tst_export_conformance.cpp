@@ -236,7 +236,8 @@ private slots:
                 }
             }
         }
-        if (m_shards > 1) std::printf("shard %d/%d (EMBARK_SHARD): every %d-th test\n", m_shard + 1, m_shards, m_shards);
+        if (m_shards > 1)
+            std::printf("shard %d/%d (EMBARK_SHARD): every %d-th test\n", m_shard + 1, m_shards, m_shards);
         std::printf("%zu backend tests accepted by the importer and the reference (run-protocol I/O types), %d not:\n",
                     m_cases.size(), m_loadSkipped);
         for (const auto& [reason, count] : m_loadSkips) std::printf("  %4d  %s\n", count, reason.c_str());
@@ -360,7 +361,8 @@ private slots:
             std::printf("FAIL [%s] %s: %s (%s)\n", qPrintable(variant + " on " + boardId), r.id.c_str(), why.c_str(),
                         qPrintable(entries[i].exportDir));
         }
-        printTally(qPrintable(variant + " on " + boardId + (m_shards > 1 ? QString(", shard %1/%2").arg(m_shard + 1).arg(m_shards) : QString())),
+        printTally(qPrintable(variant + " on " + boardId +
+                              (m_shards > 1 ? QString(", shard %1/%2").arg(m_shard + 1).arg(m_shards) : QString())),
                    tally);
         QVERIFY2(tally.failed == 0, "supported backend tests fail through the export (see the FAIL lines above)");
         QVERIFY(tally.passed > 0);

@@ -142,8 +142,8 @@ private slots:
         QCOMPARE(expected["nms_tail"][0].shape(), ir::Shape({5, 3}));
         QCOMPARE(expected["nonzero_map"][0].shape(), ir::Shape({2, 4}));
         QCOMPARE(expected["topk_runtime_k"][0].shape(), ir::Shape({2, 5})); // K = 5 of 6
-        QCOMPARE(expected["unique_labels"][0].shape(), ir::Shape({5}));      // 5 distinct of 8
-        QCOMPARE(expected["unique_labels"][4].shape(), ir::Shape({3, 2}));   // 3 distinct rows of 5
+        QCOMPARE(expected["unique_labels"][0].shape(), ir::Shape({5}));     // 5 distinct of 8
+        QCOMPARE(expected["unique_labels"][4].shape(), ir::Shape({3, 2}));  // 3 distinct rows of 5
         test::HarnessOptions ho = target->harness;
         ho.workDir = work + "/harness";
         auto results = test::runExportHarness(entries, ho);

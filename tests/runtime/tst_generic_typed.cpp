@@ -328,8 +328,8 @@ private slots:
         const int64_t x[] = {2, 1, 1, 3, 4, 3};
         int64_t y[6], first[6], inverse[6], counts[6];
         QCOMPARE(eg::unique(x, ElemType::Int64, eg::Shape{2, {2, 3}}, -1, true, y, first, inverse, counts), int64_t(4));
-        const int64_t wantY[] = {1, 2, 3, 4, 0, 0}, wantFirst[] = {1, 0, 3, 4, 0, 0}, wantInverse[] = {1, 0, 0, 2, 3, 2},
-                      wantCounts[] = {2, 1, 2, 1, 0, 0};
+        const int64_t wantY[] = {1, 2, 3, 4, 0, 0}, wantFirst[] = {1, 0, 3, 4, 0, 0},
+                      wantInverse[] = {1, 0, 0, 2, 3, 2}, wantCounts[] = {2, 1, 2, 1, 0, 0};
         for (int i = 0; i < 6; ++i) {
             QCOMPARE(y[i], wantY[i]);
             QCOMPARE(first[i], wantFirst[i]);

@@ -262,7 +262,9 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::DynamicQuantizeLinear:
     case OpKind::MatMulInteger:
     case OpKind::ConvInteger: return true;
-    case OpKind::Cast: return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::Cast:
+    case OpKind::CastLike: // to the type of its second input (only the type is read)
+        return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
     case OpKind::Equal:
     case OpKind::Less:
     case OpKind::Greater:
@@ -436,7 +438,8 @@ Status emitTopK(EmitContext& ctx, const ir::Node& n) {
 Status emitUnique(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     EMBARK_TRY(checkType(n, x, "input"));
-    if (ctx.isNhwc(x) || ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "Unique of channels-last data");
+    if (ctx.isNhwc(x) || ctx.isNhwc(n.output(0)))
+        return unsupported(Emitter::Portable, n, "Unique of channels-last data");
     Expected<std::string> len = lengthVariable(ctx, n);
     if (!len) return len.error();
     const bool hasAxis = n.has("axis");
@@ -642,8 +645,8 @@ Status emitTypedEyeLike(EmitContext& ctx, const ir::Node& n) {
     auto out = reference::evalNode(n, {ir::Tensor(x->dtype, x->shape)});
     if (!out) return out.error();
     ctx.forward += "    std::memcpy(" + typedPtr(ctx, y) + ", embark_weights + " +
-                   std::to_string(ctx.rawBytes("eyelike:" + n.name, (*out)[0])) + ", " +
-                   std::to_string(y->byteSize()) + ");\n";
+                   std::to_string(ctx.rawBytes("eyelike:" + n.name, (*out)[0])) + ", " + std::to_string(y->byteSize()) +
+                   ");\n";
     return {};
 }
 
@@ -701,7 +704,8 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
                        typedPtr(ctx, y) + ");\n";
         return {};
     }
-    case OpKind::Cast: {
+    case OpKind::Cast:
+    case OpKind::CastLike: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
         EMBARK_TRY(checkType(n, y, "output"));
