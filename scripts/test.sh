@@ -9,7 +9,7 @@
 # unit and integration suites run there (only their executables are built); any report fails
 # the stage. Left out there, because they spend their time in the system compilers and qemu
 # rather than in Embark's code (which the other suites already exercise under the sanitizers):
-# the export suites that compile exports (export_export_conformance, _models, _cli, _quantized, _recurrent, _control_flow, _typed,
+# the export suites that compile exports (export_export_conformance_*, _models, _cli, _quantized, _recurrent, _control_flow, _typed,
 # _quantized_xnnpack, _opset_newer, _dynamic_length, export_xnnpack_export_errors), the cross checks (shell scripts), hardening_build_faults
 # (cancel trials of a compiler run), the "jobs" end-to-end suite, and xnnpack_build (a cross
 # build of XNNPACK itself).
@@ -44,7 +44,7 @@ asan_flags=(-DEMBARK_SANITIZE=ON -DEMBARK_BUILD_STUDIO=OFF -DCMAKE_BUILD_TYPE=De
 # The suites this stage runs; only their executables (test NAME runs target tst_NAME) and the
 # CLI they call are built, not the left-out suites, the benchmarks or the tools.
 asan_filter=(--label-exclude '^(jobs|cross)$'
-  -E '^(export_export_conformance|export_export_models|export_export_cli|export_export_quantized|export_export_recurrent|export_export_control_flow|export_export_typed|export_export_quantized_xnnpack|export_export_opset_newer|export_export_dynamic_length|export_xnnpack_export_errors|hardening_build_faults|xnnpack_build)$')
+  -E '^(export_export_conformance_[0-9]+of[0-9]+|export_export_models|export_export_cli|export_export_quantized|export_export_recurrent|export_export_control_flow|export_export_typed|export_export_quantized_xnnpack|export_export_opset_newer|export_export_dynamic_length|export_xnnpack_export_errors|hardening_build_faults|xnnpack_build)$')
 EMBARK_BUILD_TARGETS=none bash scripts/build.sh build-asan "${asan_flags[@]}"
 known=$(cmake --build build-asan --target help | sed -n -e 's/^\([^ :]*\): phony$/\1/p' -e 's/^\.\.\. \([^ ]*\)$/\1/p')
 asan_targets=$(cd build-asan && ctest -N "${asan_filter[@]}" | sed -n 's/^ *Test *#[0-9]*: \(.*\)$/tst_\1/p' |

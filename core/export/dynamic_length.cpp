@@ -15,12 +15,44 @@ Error refuse(const ir::Node& n, const std::string& what) {
     return makeError(ErrorKind::Unsupported, "node " + n.describe() + ": " + what);
 }
 
-// The capacity shape of a data-dependent output, or an error.
-Expected<ir::Shape> capacity(const ir::Node& n) {
+// A node whose outputs' length depends on the data: NonMaxSuppression, NonZero, Unique, and
+// TopK with K computed at run time.
+bool isSource(const ir::Node& n) {
+    if (n.op == OpKind::TopK) return n.input(1) && !n.input(1)->isConstant();
+    return n.op == OpKind::NonMaxSuppression || n.op == OpKind::NonZero || n.op == OpKind::Unique;
+}
+
+// One data-dependent output of a source: which output, its capacity shape and its axis.
+struct SourceOutput {
+    size_t output;
+    ir::Shape shape;
+    int axis;
+};
+
+// The capacity shapes of a source's data-dependent outputs, or an error.
+Expected<std::vector<SourceOutput>> capacity(const ir::Node& n) {
+    const ir::Value* x = n.input(0);
     if (n.op == OpKind::NonZero) {
-        const ir::Value* x = n.input(0);
         if (!x || x->shape.rank() == 0) return refuse(n, "NonZero of a scalar is not exported");
-        return ir::Shape{static_cast<int64_t>(x->shape.rank()), x->shape.numel()};
+        return std::vector<SourceOutput>{{0, ir::Shape{static_cast<int64_t>(x->shape.rank()), x->shape.numel()}, 1}};
+    }
+    if (n.op == OpKind::TopK) { // at most the whole axis: values and indices shaped like x
+        if (!x || x->shape.rank() == 0) return refuse(n, "TopK of a scalar");
+        const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", -1)));
+        std::vector<SourceOutput> out{{0, x->shape, axis}};
+        if (n.outputs().size() > 1 && n.output(1)) out.push_back({1, x->shape, axis});
+        return out;
+    }
+    if (n.op == OpKind::Unique) { // at most every slice (or element) distinct; inverse_indices is fixed
+        if (!x) return refuse(n, "Unique without an input");
+        const bool hasAxis = n.has("axis");
+        if (hasAxis && x->shape.rank() == 0) return refuse(n, "Unique along an axis of a scalar");
+        const int axis = hasAxis ? static_cast<int>(x->shape.normAxis(n.attrInt("axis", 0))) : 0;
+        const int64_t dim = hasAxis ? x->shape[static_cast<size_t>(axis)] : x->shape.numel();
+        std::vector<SourceOutput> out{{0, hasAxis ? x->shape : ir::Shape{dim}, axis}};
+        for (size_t k : {size_t{1}, size_t{3}})
+            if (n.outputs().size() > k && n.output(k)) out.push_back({k, ir::Shape{dim}, 0});
+        return out;
     }
     const ir::Value *boxes = n.input(0), *scores = n.input(1), *maxBoxes = n.input(2);
     if (!boxes || !scores || boxes->shape.rank() != 3 || scores->shape.rank() != 3)
@@ -31,7 +63,7 @@ Expected<ir::Shape> capacity(const ir::Node& n) {
         perClass = 0;
     else if (maxBoxes->isConstant())
         perClass = std::clamp<int64_t>(maxBoxes->constant.numel() ? maxBoxes->constant.intAt(0) : 0, 0, count);
-    return ir::Shape{boxes->shape[0] * scores->shape[1] * perClass, 3};
+    return std::vector<SourceOutput>{{0, ir::Shape{boxes->shape[0] * scores->shape[1] * perClass, 3}, 0}};
 }
 
 // Output axis of n holding the data-dependent length of its dynamic input(s), or an error.
@@ -44,7 +76,8 @@ Expected<int> carriedAxis(const ir::Node& n, const DynamicLengths& dyn, std::str
     const auto bad = [&](const std::string& why) {
         return refuse(n, "it reads " + valueName(firstIn) + ", whose length along axis " +
                              std::to_string(in[0].second->axis) +
-                             " depends on the data (NonMaxSuppression, NonZero) and is planned at its upper bound " +
+                             " depends on the data (NonMaxSuppression, NonZero, Unique, TopK by a run-time K) and is "
+                             "planned at its upper bound " +
                              firstIn->shape.str() + "; " + why +
                              ". Exports carry such a length through element-wise ops, Cast, Identity, and Gather or "
                              "GatherND by such indices; compute the rest after the model");
@@ -100,7 +133,7 @@ Expected<DynamicLengths> planDynamicLengths(ir::Graph& g) {
     DynamicLengths dyn;
     int sources = 0;
     for (ir::Node* n : g.nodes()) {
-        const bool source = n->op == OpKind::NonMaxSuppression || n->op == OpKind::NonZero;
+        const bool source = isSource(*n);
         bool reads = false;
         for (const ir::Value* v : n->inputs()) reads = reads || (v && dyn.count(v->name));
         if (!source && !reads) continue;
@@ -111,10 +144,13 @@ Expected<DynamicLengths> planDynamicLengths(ir::Graph& g) {
             for (const ir::Value* v : n->inputs()) allConstant = allConstant && (!v || v->isConstant());
             if (allConstant) continue; // computed at export time, its length is known
             if (reads) return refuse(*n, "it reads a value whose length depends on the data");
-            Expected<ir::Shape> cap = capacity(*n);
+            Expected<std::vector<SourceOutput>> cap = capacity(*n);
             if (!cap) return cap.error();
-            y->shape = *cap;
-            dyn[y->name] = {"g_len_" + std::to_string(sources++), n->op == OpKind::NonZero ? 1 : 0};
+            const std::string count = "g_len_" + std::to_string(sources++);
+            for (const SourceOutput& o : *cap) {
+                n->output(o.output)->shape = o.shape;
+                dyn[n->output(o.output)->name] = {count, o.axis};
+            }
             continue;
         }
         std::string count;

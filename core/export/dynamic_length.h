@@ -1,6 +1,7 @@
-// Outputs whose length depends on the data (NonMaxSuppression, NonZero) in an export, whose
-// shapes are fixed: such a value is planned at its upper bound (its capacity) and its actual
-// length along one axis is a count the kernel returns at run time.
+// Outputs whose length depends on the data (NonMaxSuppression, NonZero, Unique, TopK with K
+// computed at run time) in an export, whose shapes are fixed: such a value is planned at its
+// upper bound (its capacity) and its actual length along one axis is a count the kernel
+// returns at run time.
 #pragma once
 
 #include "ir/error.h"
@@ -20,7 +21,9 @@ struct DynamicLength {
 using DynamicLengths = std::map<std::string, DynamicLength>;
 
 // Sets the output of every NonMaxSuppression (batches * classes * min(max_output_boxes, boxes)
-// triples) and NonZero (rank x numel) of g to its capacity and carries the count through the
+// triples), NonZero (rank x numel), TopK with a run-time K (values and indices: the whole axis)
+// and Unique (Y, indices and counts: numel, or the axis length) of g to its capacity (one count
+// per node, shared by its outputs) and carries the count through the
 // nodes that keep rows apart (element-wise ops, Cast, Gather and GatherND by such indices,
 // Gather of such data along another axis), re-deriving their shapes. Any other reader of such
 // a value is refused (Unsupported, naming the node and the value), as is a NonMaxSuppression

@@ -1220,4 +1220,14 @@ void poolNd(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, f
         });
 }
 
+void layerNormStats(const float* x, int64_t outer, int64_t inner, float epsilon, float* mean, float* invStdDev) {
+    for (int64_t o = 0; o < outer; ++o) {
+        const float* xi = x + o * inner;
+        const double m = sumFloats(xi, inner) / static_cast<double>(inner);
+        const double var = sumSquaredDeviations(xi, inner, static_cast<float>(m)) / static_cast<double>(inner);
+        if (mean) mean[o] = static_cast<float>(m);
+        if (invStdDev) invStdDev[o] = static_cast<float>(1.0 / std::sqrt(var + epsilon));
+    }
+}
+
 } // namespace embark::generic

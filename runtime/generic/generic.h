@@ -240,4 +240,8 @@ void dft(const float* in, int64_t outer, int64_t len, int64_t inner, bool comple
 void stft(const float* signal, int64_t batch, int64_t length, bool complexIn, int64_t step, const float* window,
           int64_t frame, int64_t bins, float* out);
 
+// LayerNormalization's Mean and InvStdDev outputs (stash_type float32): per row of `inner`
+// elements, computed as layerNorm computes them; either pointer may be null.
+void layerNormStats(const float* x, int64_t outer, int64_t inner, float epsilon, float* mean, float* invStdDev);
+
 } // namespace embark::generic

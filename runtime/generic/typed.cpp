@@ -213,6 +213,37 @@ T apply(TypedOp op, const T* v) {
     case TypedOp::Max: return a > b ? a : b;
     case TypedOp::Neg: return -a;
     case TypedOp::Abs: return a < 0 ? -a : a;
+    case TypedOp::BitAnd:
+    case TypedOp::BitOr:
+    case TypedOp::BitXor:
+    case TypedOp::BitNot:
+    case TypedOp::ShiftLeft:
+    case TypedOp::ShiftRight:
+        if constexpr (std::is_floating_point_v<T>)
+            return 0; // integer inputs only (the emitter never passes floats)
+        else {
+            const auto u = static_cast<uint64_t>(a), s = static_cast<uint64_t>(b);
+            switch (op) {
+            case TypedOp::BitAnd: return a & b;
+            case TypedOp::BitOr: return a | b;
+            case TypedOp::BitXor: return a ^ b;
+            case TypedOp::BitNot: return ~a;
+            case TypedOp::ShiftLeft: return s >= 64 ? 0 : static_cast<T>(u << s);
+            default: return s >= 64 ? 0 : static_cast<T>(u >> s);
+            }
+        }
+    case TypedOp::IsNaN:
+    case TypedOp::IsInf:
+    case TypedOp::IsPosInf:
+    case TypedOp::IsNegInf:
+        if constexpr (std::is_floating_point_v<T>)
+            return op == TypedOp::IsNaN      ? std::isnan(a)
+                   : op == TypedOp::IsInf    ? std::isinf(a)
+                   : op == TypedOp::IsPosInf ? std::isinf(a) && a > 0
+                                             : std::isinf(a) && a < 0;
+        else
+            return 0;
+    case TypedOp::Pow: return static_cast<T>(std::pow(static_cast<double>(a), static_cast<double>(b)));
     }
     return 0;
 }
@@ -236,18 +267,22 @@ void typedElementwise(TypedOp op, int count, const void* const* in, const ElemTy
         }
     }
     const int64_t total = outShape.count();
+    const bool shift = op == TypedOp::ShiftLeft || op == TypedOp::ShiftRight;
+    const size_t width = elemSize(outType) * 8;
+    const int64_t widthMask = width >= 64 ? int64_t{-1} : static_cast<int64_t>((uint64_t{1} << width) - 1);
     int64_t idx[kMaxRank] = {};
     int64_t off[3] = {};
     for (int64_t i = 0; i < total; ++i) {
         if (floats) {
             double v[3] = {};
             for (int k = 0; k < count; ++k) v[k] = elementAsDouble(in[k], types[k], off[k]);
-            const bool boolOut = op <= TypedOp::Not;
+            const bool boolOut = op <= TypedOp::Not || (op >= TypedOp::IsNaN && op <= TypedOp::IsNegInf);
             const double r = apply(op, v);
             storeAs(out, outType, i, boolOut ? (r != 0 ? 1.0 : 0.0) : r);
         } else {
             int64_t v[3] = {};
             for (int k = 0; k < count; ++k) v[k] = elementAsInt(in[k], types[k], off[k]);
+            if (shift) v[0] &= widthMask; // the shifted value, unsigned in the output's width
             storeAs(out, outType, i, apply(op, v));
         }
         for (int a = outShape.rank - 1; a >= 0; --a) { // next output index, offsets follow
@@ -746,6 +781,76 @@ int64_t nonZero(const void* x, ElemType t, const Shape& shape, int64_t* out, int
         ++count;
     }
     return count;
+}
+
+int64_t topKLength(const void* k, ElemType kType, int64_t axisLength, const char* what) {
+    const int64_t value = kType == ElemType::Int32 ? *static_cast<const int32_t*>(k) : *static_cast<const int64_t*>(k);
+    if (value < 0 || value > axisLength)
+        throw std::runtime_error(std::string(what) + ": K = " + std::to_string(value) + " is outside [0, " +
+                                 std::to_string(axisLength) + "]");
+    return value;
+}
+
+int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sorted, void* y, int64_t* indices,
+               int64_t* inverse, int64_t* counts) {
+    int64_t outer = 1, dim = shape.count(), inner = 1;
+    if (axis >= 0) {
+        dim = shape.d[axis];
+        for (int i = 0; i < axis; ++i) outer *= shape.d[i];
+        for (int i = axis + 1; i < shape.rank; ++i) inner *= shape.d[i];
+    }
+    // Slice j's elements in order (outer, inner), compared as doubles (as the reference does).
+    std::vector<std::vector<double>> keys(static_cast<size_t>(dim));
+    for (int64_t j = 0; j < dim; ++j)
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t i = 0; i < inner; ++i)
+                keys[static_cast<size_t>(j)].push_back(elementAsDouble(x, t, (o * dim + j) * inner + i));
+    std::vector<int64_t> firsts;
+    for (int64_t j = 0; j < dim; ++j) {
+        bool seen = false;
+        for (int64_t f : firsts) seen = seen || keys[static_cast<size_t>(f)] == keys[static_cast<size_t>(j)];
+        if (!seen) firsts.push_back(j);
+    }
+    if (sorted)
+        std::stable_sort(firsts.begin(), firsts.end(), [&](int64_t p, int64_t q) {
+            return keys[static_cast<size_t>(p)] < keys[static_cast<size_t>(q)];
+        });
+    const auto count = static_cast<int64_t>(firsts.size());
+    const size_t bytes = elemSize(t);
+    const size_t row = static_cast<size_t>(inner) * bytes;
+    auto* out = static_cast<unsigned char*>(y);
+    const auto* in = static_cast<const unsigned char*>(x);
+    if (out) {
+        std::memset(out, 0, static_cast<size_t>(outer * dim) * row);
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t u = 0; u < count; ++u)
+                std::memcpy(out + static_cast<size_t>(o * dim + u) * row,
+                            in + static_cast<size_t>(o * dim + firsts[static_cast<size_t>(u)]) * row, row);
+    }
+    for (int64_t u = 0; u < dim; ++u) {
+        if (indices) indices[u] = u < count ? firsts[static_cast<size_t>(u)] : 0;
+        if (counts) counts[u] = 0;
+    }
+    for (int64_t j = 0; j < dim; ++j)
+        for (int64_t u = 0; u < count; ++u)
+            if (keys[static_cast<size_t>(firsts[static_cast<size_t>(u)])] == keys[static_cast<size_t>(j)]) {
+                if (inverse) inverse[j] = u;
+                if (counts) ++counts[u];
+                break;
+            }
+    return count;
+}
+
+void gatherFlatBytes(const void* in, size_t elemBytes, const int64_t* index, int64_t count, void* out) {
+    const auto* src = static_cast<const unsigned char*>(in);
+    auto* dst = static_cast<unsigned char*>(out);
+    for (int64_t i = 0; i < count; ++i) {
+        unsigned char* o = dst + static_cast<size_t>(i) * elemBytes;
+        if (index[i] < 0)
+            std::memset(o, 0, elemBytes);
+        else
+            std::memcpy(o, src + static_cast<size_t>(index[i]) * elemBytes, elemBytes);
+    }
 }
 
 } // namespace embark::generic

@@ -33,6 +33,10 @@ void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int ax
 // does (Div truncates toward zero, Mod takes the divisor's sign unless fmod; a zero divisor
 // gives 0). `count` inputs (1 for Not/Neg/Abs, 3 for Where: cond, x, y) broadcast numpy-style
 // to outShape. Integer and bool inputs compute exactly in int64, any float input in double.
+// BitAnd/BitOr/BitXor/BitNot (ONNX's And/Or/Xor/Not on integer tensors: BitwiseAnd/Or/Xor/Not)
+// and ShiftLeft/ShiftRight (BitShift) work on the bits of integer inputs, the shifted value
+// taken as unsigned in the output type's width; a shift by the width or more gives 0.
+// IsNaN/IsInf give bool (false for integers).
 enum class TypedOp : int {
     Equal,
     Less,
@@ -53,7 +57,18 @@ enum class TypedOp : int {
     Min,
     Max,
     Neg,
-    Abs
+    Abs,
+    BitAnd,
+    BitOr,
+    BitXor,
+    BitNot,
+    ShiftLeft,
+    ShiftRight,
+    IsNaN,
+    IsInf,    // either sign
+    IsPosInf, // IsInf with detect_negative = 0
+    IsNegInf, // IsInf with detect_positive = 0
+    Pow       // in double, converted to the output's type (an integer output truncates)
 };
 void typedElementwise(TypedOp op, int count, const void* const* in, const ElemType* types, const Shape* shapes,
                       void* out, ElemType outType, const Shape& outShape);
@@ -146,5 +161,22 @@ int64_t nonMaxSuppression(const float* boxes, const float* scores, int64_t batch
 // NonZero of x (type t, shape `shape`): the indices of its non-zero elements in row-major
 // order, as [rank][capacity] int64 (the first `count` columns used).
 int64_t nonZero(const void* x, ElemType t, const Shape& shape, int64_t* out, int64_t capacity);
+
+// TopK with K read at run time (int64 or int32 scalar): the export plans values and indices at
+// the whole axis (K's upper bound) and sorts it all; the first K along `axis` are TopK-K's
+// result. Returns K; throws std::runtime_error naming `what` when K is outside [0, axisLength].
+int64_t topKLength(const void* k, ElemType kType, int64_t axisLength, const char* what);
+
+// Unique of x (type t) along `axis`, or of its flattened elements when axis < 0: the distinct
+// slices (sorted ascending, or in order of first appearance) into y, planned at the capacity
+// layout [outer][n][inner] (n: the axis length, or numel when flattened); `indices` (the first
+// occurrence of each) and `counts` hold n entries, `inverse` (each slice's position in y) n.
+// The entries past the returned count are zero. Null outputs are skipped.
+int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sorted, void* y, int64_t* indices,
+               int64_t* inverse, int64_t* counts);
+
+// out[i] = in[index[i]] for elements of `elemBytes` bytes, or zero bytes where index[i] < 0
+// (Trilu of an integer tensor, whose element positions the emitter computes from constant k).
+void gatherFlatBytes(const void* in, size_t elemBytes, const int64_t* index, int64_t count, void* out);
 
 } // namespace embark::generic

@@ -2,6 +2,8 @@
 // and the reference accept go through export -> build -> run for each kernel library, all
 // models of a library linked into one harness binary, and must match both the reference and
 // ONNX's expected outputs. Export refusals (Unsupported) are skips, grouped by reason.
+// EMBARK_SHARD=i/N runs every N-th accepted test starting at the i-th (1-based), so that ctest
+// runs the suite as N rows in parallel (tests/CMakeLists.txt); each prints its own tally.
 #include "export/exporter.h"
 #include "embark_build_paths.h"
 #include "onnx/importer.h"
@@ -169,6 +171,24 @@ ir::Graph freezeParameters(const Case& c, std::map<std::string, ir::Tensor>* sam
     return g;
 }
 
+// EMBARK_SHARD "i/N" as (i - 1, N); (0, 1) when unset. Anything else is an error.
+bool shardOf(int* index, int* count, QString* error) {
+    *index = 0;
+    *count = 1;
+    const QString spec = qEnvironmentVariable("EMBARK_SHARD");
+    if (spec.isEmpty()) return true;
+    static const QRegularExpression form("^(\\d+)/(\\d+)$");
+    const auto m = form.match(spec);
+    const int i = m.hasMatch() ? m.captured(1).toInt() : 0, n = m.hasMatch() ? m.captured(2).toInt() : 0;
+    if (n < 1 || i < 1 || i > n) {
+        *error = "EMBARK_SHARD='" + spec + "': expected i/N with 1 <= i <= N, e.g. 2/4";
+        return false;
+    }
+    *index = i - 1;
+    *count = n;
+    return true;
+}
+
 void printTally(const char* lib, const Tally& t) {
     std::printf("[%s] skip reasons:\n", lib);
     for (const auto& [reason, count] : t.skipReasons) std::printf("  %4d  %s\n", count, reason.c_str());
@@ -187,6 +207,7 @@ class TestExportConformance : public QObject {
     std::vector<Case> m_cases;
     std::map<std::string, int> m_loadSkips;
     int m_loadSkipped = 0;
+    int m_shard = 0, m_shards = 1;
 
 private slots:
     void initTestCase() {
@@ -194,6 +215,9 @@ private slots:
         if (root.isEmpty())
             QSKIP("/usr/share/libonnx-testdata/data is absent: install the Debian package libonnx-testdata");
         const QString only = qEnvironmentVariable("EMBARK_CONFORMANCE_FILTER"); // a regex on suite/name, for debugging
+        QString shardError;
+        QVERIFY2(shardOf(&m_shard, &m_shards, &shardError), qPrintable(shardError));
+        int position = 0; // over the tests in the data folder, so that shards split them evenly
         for (const QString suite : {"node", "simple", "pytorch-operator"}) {
             const QDir suiteDir(root + "/" + suite);
             for (const QString& name : suiteDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
@@ -201,6 +225,7 @@ private slots:
                 const std::string id = (suite + "/" + name).toStdString();
                 if (!QFileInfo::exists(dir + "/model.onnx")) continue;
                 if (!only.isEmpty() && !QRegularExpression(only).match(QString::fromStdString(id)).hasMatch()) continue;
+                if (position++ % m_shards != m_shard) continue;
                 Case c;
                 std::string skip;
                 if (loadCase(dir, id, &c, &skip))
@@ -211,6 +236,8 @@ private slots:
                 }
             }
         }
+        if (m_shards > 1)
+            std::printf("shard %d/%d (EMBARK_SHARD): every %d-th test\n", m_shard + 1, m_shards, m_shards);
         std::printf("%zu backend tests accepted by the importer and the reference (run-protocol I/O types), %d not:\n",
                     m_cases.size(), m_loadSkipped);
         for (const auto& [reason, count] : m_loadSkips) std::printf("  %4d  %s\n", count, reason.c_str());
@@ -250,7 +277,8 @@ private slots:
         exporter::ExportOptions base = target->exportOptions;
         base.library = lib;
         const QString variant = library + (upstream ? "-upstream-" + arch : QString());
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + variant;
+        const QString shard = m_shards > 1 ? QString("-shard%1of%2").arg(m_shard + 1).arg(m_shards) : QString();
+        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + variant + shard;
         Tally tally;
         std::vector<test::HarnessEntry> entries;
         std::vector<const Case*> exported;
@@ -295,6 +323,11 @@ private slots:
             entries.push_back({id, r->dir});
             exported.push_back(&c);
         }
+        // For finding what is still refused quickly: only the export step, its skips tallied.
+        if (qEnvironmentVariableIsSet("EMBARK_CONFORMANCE_EXPORT_ONLY")) {
+            printTally(qPrintable(variant + " on " + boardId + " (exports only)"), tally);
+            QSKIP("EMBARK_CONFORMANCE_EXPORT_ONLY is set: the exports were not built nor run");
+        }
         ho.workDir = work + "/harness";
         ho.log = [](const QString& line) {
             std::printf("%s\n", qPrintable(line));
@@ -328,7 +361,9 @@ private slots:
             std::printf("FAIL [%s] %s: %s (%s)\n", qPrintable(variant + " on " + boardId), r.id.c_str(), why.c_str(),
                         qPrintable(entries[i].exportDir));
         }
-        printTally(qPrintable(variant + " on " + boardId), tally);
+        printTally(qPrintable(variant + " on " + boardId +
+                              (m_shards > 1 ? QString(", shard %1/%2").arg(m_shard + 1).arg(m_shards) : QString())),
+                   tally);
         QVERIFY2(tally.failed == 0, "supported backend tests fail through the export (see the FAIL lines above)");
         QVERIFY(tally.passed > 0);
     }

@@ -1,6 +1,7 @@
 // Outputs whose length depends on the data, through the portable export on the host (issue
 // 31): a detector's post-processing (NonMaxSuppression -> output, NonMaxSuppression -> Gather
-// and GatherND of the kept boxes and scores) and NonZero. The export plans such a value at its
+// and GatherND of the kept boxes and scores), NonZero, TopK with K computed at run time and
+// Unique (flattened and along an axis, its four outputs). The export plans such a value at its
 // upper bound and the run reports its actual length (model_api.h outputDims); before, every
 // such model was refused ("its shape depends on input values"). Each model is exported, built
 // into one harness binary and run on its sample input; every output must have the reference
@@ -62,6 +63,36 @@ ir::Graph nonZeroMap() {
     return b.build();
 }
 
+// TopK with K computed at run time (the number of scores above 0.5): values and indices are
+// planned at the whole axis and the run's K is their length.
+ir::Graph topKByThreshold() {
+    test::GraphBuilder b("topk_runtime_k");
+    ir::Value* x = b.input("scores", {2, 6});
+    ir::Value* hot = b.op(OpKind::Cast, {b.op(OpKind::Greater, {x, b.floats("half", {0.5f})}, {}, "hot")},
+                          {{"to", int64_t{1}}}, "hot_f");
+    ir::Value* k = b.op(OpKind::ReduceSum, {hot, b.ints("all", {0, 1})}, {{"keepdims", int64_t{0}}}, "k_sum");
+    k = b.op(OpKind::Cast, {b.op(OpKind::Reshape, {k, b.ints("one", {1})}, {}, "k_f")}, {{"to", int64_t{7}}}, "k");
+    auto outs = b.opN(OpKind::TopK, {x, k}, 2, {{"axis", int64_t{1}}}, "topk");
+    b.output(outs[0]);
+    b.output(outs[1]);
+    return b.build();
+}
+
+// Unique of int64 labels (sorted, flattened) with all four outputs, and of the rows of a float
+// matrix (axis 0, in order of appearance) with the unique rows scaled.
+ir::Graph uniqueLabels() {
+    test::GraphBuilder b("unique_labels");
+    ir::Value* ids = b.input("ids", {2, 4}, DType::Int64);
+    auto outs = b.opN(OpKind::Unique, {ids}, 4, {}, "unique_ids");
+    for (ir::Value* v : outs) b.output(v);
+    ir::Value* m = b.input("rows", {5, 2});
+    auto rows = b.opN(OpKind::Unique, {m}, 4, {{"axis", int64_t{0}}, {"sorted", int64_t{0}}}, "unique_rows");
+    b.output(b.op(OpKind::Mul, {rows[0], b.floats("two", {2.f})}, {}, "rows_x2"));
+    b.output(rows[2]);
+    b.output(rows[3]);
+    return b.build();
+}
+
 } // namespace
 
 class TestExportDynamicLength : public QObject {
@@ -83,6 +114,15 @@ private slots:
                          nonZeroMap(),
                          {{"x", ir::Tensor::fromFloats(
                                     {3, 4}, {0.9f, 0.1f, 0.f, 0.7f, 0.2f, 0.2f, 0.6f, 0.f, 0.f, 0.f, 0.f, 1.f})}}});
+        cases.push_back({"topk_runtime_k",
+                         topKByThreshold(),
+                         {{"scores", ir::Tensor::fromFloats({2, 6}, {0.1f, 0.9f, 0.3f, 0.7f, 0.7f, 0.2f, 0.f, 0.6f,
+                                                                     0.4f, 0.2f, 0.8f, 0.3f})}}});
+        cases.push_back(
+            {"unique_labels",
+             uniqueLabels(),
+             {{"ids", ir::Tensor::fromInt64s({2, 4}, {7, -3, 7, 0, 12, -3, 7, 5})},
+              {"rows", ir::Tensor::fromFloats({5, 2}, {1.f, 2.f, 0.5f, 0.f, 1.f, 2.f, -1.f, 3.f, 0.5f, 0.f})}}});
         std::vector<test::HarnessEntry> entries;
         std::map<std::string, std::vector<ir::Tensor>> expected;
         for (Case& c : cases) {
@@ -101,6 +141,9 @@ private slots:
         // class 1: boxes 2, 5), so the run's count differs from the capacity.
         QCOMPARE(expected["nms_tail"][0].shape(), ir::Shape({5, 3}));
         QCOMPARE(expected["nonzero_map"][0].shape(), ir::Shape({2, 4}));
+        QCOMPARE(expected["topk_runtime_k"][0].shape(), ir::Shape({2, 5})); // K = 5 of 6
+        QCOMPARE(expected["unique_labels"][0].shape(), ir::Shape({5}));     // 5 distinct of 8
+        QCOMPARE(expected["unique_labels"][4].shape(), ir::Shape({3, 2}));  // 3 distinct rows of 5
         test::HarnessOptions ho = target->harness;
         ho.workDir = work + "/harness";
         auto results = test::runExportHarness(entries, ho);

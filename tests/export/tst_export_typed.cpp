@@ -76,6 +76,37 @@ ir::Tensor int64Tensor(ir::Shape shape, const std::vector<int64_t>& values) {
     return ir::Tensor::fromInt64s(std::move(shape), values);
 }
 
+ir::Tensor typedTensor(DType t, ir::Shape shape, const std::vector<int64_t>& values) {
+    return int64Tensor(std::move(shape), values).castTo(t);
+}
+
+// BitwiseAnd/Or/Xor/Not (imported as And/Or/Xor/Not) on run-time int32 values:
+// ~((x & 0x0F0F) | 1) ^ x, cast to float.
+ir::Graph bitwiseInt32() {
+    test::GraphBuilder b("bitwise_int32");
+    ir::Value* x = b.input("x", {2, 4}, DType::Int32);
+    ir::Value* a = b.op(OpKind::And, {x, b.constant("mask", typedTensor(DType::Int32, {1}, {0x0F0F}))}, {}, "and");
+    ir::Value* o = b.op(OpKind::Or, {a, b.constant("one", typedTensor(DType::Int32, {4}, {1, 2, 4, 8}))}, {}, "or");
+    ir::Value* n = b.op(OpKind::Not, {o}, {}, "not");
+    b.output(b.op(OpKind::Cast, {b.op(OpKind::Xor, {n, x}, {}, "xor")}, {{"to", int64_t{1}}}, "bits_f"));
+    return b.build();
+}
+
+// BitShift LEFT and RIGHT on run-time uint8 values, shifts of 0 to 9 (8 and more give 0):
+// (u << s) + 1000 * ~(u >> s), in float.
+ir::Graph bitShiftUInt8() {
+    test::GraphBuilder b("bitshift_uint8");
+    ir::Value* u = b.input("u", {2, 5}, DType::UInt8);
+    ir::Value* s = b.constant("s", typedTensor(DType::UInt8, {5}, {0, 1, 3, 8, 9}));
+    ir::Value* l = b.op(OpKind::BitShift, {u, s}, {{"direction", std::string("LEFT")}}, "left");
+    ir::Value* r = b.op(OpKind::BitShift, {u, s}, {{"direction", std::string("RIGHT")}}, "right");
+    ir::Value* nr = b.op(OpKind::Not, {r}, {}, "not_right");
+    ir::Value* lf = b.op(OpKind::Cast, {l}, {{"to", int64_t{1}}}, "left_f");
+    ir::Value* nf = b.op(OpKind::Cast, {nr}, {{"to", int64_t{1}}}, "not_right_f");
+    b.output(b.op(OpKind::Add, {lf, b.op(OpKind::Mul, {nf, b.floats("k", {1000.f})}, {}, "scaled")}, {}, "shifts"));
+    return b.build();
+}
+
 } // namespace
 
 class TestExportTyped : public QObject {
@@ -95,6 +126,10 @@ private slots:
         cases.push_back({"peak_mask", peakMask(), {}});
         cases.push_back({"token_mask", tokenMask(), {{"input_ids", int64Tensor({1, 6}, {7, 3, 0, 12, 0, 0})}}});
         cases.push_back({"index_math", indexMath(), {{"idx", int64Tensor({2, 4}, {-8, -7, -6, -1, 0, 4, 8, 9})}}});
+        const std::vector<int64_t> xs{0, -1, 0x7FFF1234, -0x10000, 5, 0xF0F0, -77, 1 << 30};
+        cases.push_back({"bitwise_int32", bitwiseInt32(), {{"x", typedTensor(DType::Int32, {2, 4}, xs)}}});
+        const std::vector<int64_t> us{1, 3, 255, 200, 128, 0, 129, 17, 255, 7};
+        cases.push_back({"bitshift_uint8", bitShiftUInt8(), {{"u", typedTensor(DType::UInt8, {2, 5}, us)}}});
         std::vector<test::HarnessEntry> entries;
         for (Case& c : cases) {
             exporter::ExportOptions o = target->exportOptions;
@@ -124,6 +159,19 @@ private slots:
                 const std::vector<double> want{-1, -1, -10, -1, 0, -2, 9, -1};
                 for (size_t i = 0; i < want.size(); ++i) QCOMPARE(out.data.at(static_cast<int64_t>(i)), want[i]);
             }
+            if (r.id == "bitwise_int32")
+                for (size_t i = 0; i < xs.size(); ++i) {
+                    const auto x = static_cast<int32_t>(xs[i]);
+                    const int32_t want = ~((x & 0x0F0F) | (1 << (i % 4))) ^ x;
+                    // cast to float32 for the output
+                    QCOMPARE(out.data.at(static_cast<int64_t>(i)), static_cast<double>(static_cast<float>(want)));
+                }
+            if (r.id == "bitshift_uint8")
+                for (size_t i = 0; i < us.size(); ++i) {
+                    const unsigned u = static_cast<unsigned>(us[i]), sh = std::vector<unsigned>{0, 1, 3, 8, 9}[i % 5];
+                    const unsigned left = sh >= 8 ? 0 : (u << sh) & 0xFF, right = sh >= 8 ? 0 : u >> sh;
+                    QCOMPARE(out.data.at(static_cast<int64_t>(i)), left + 1000.0 * (~right & 0xFF));
+                }
         }
     }
 };

@@ -276,6 +276,82 @@ private slots:
         QCOMPARE(notLess[0], uint8_t(0));
         QCOMPARE(notLess[1], uint8_t(1));
     }
+
+    // BitwiseAnd/Or/Xor/Not and BitShift on the bits of the output's type; shifts by the width
+    // or more give 0, and a right shift of a negative int32 is the unsigned one (ONNX's uints).
+    void bitwiseAndShiftsFollowOnnx() {
+        const auto run = [](eg::TypedOp op, const void* a, const void* b, ElemType t, int n, void* out) {
+            const void* in[] = {a, b};
+            const ElemType types[] = {t, t};
+            const eg::Shape shapes[] = {eg::Shape{1, {n}}, eg::Shape{1, {n}}};
+            eg::typedElementwise(op, b ? 2 : 1, in, types, shapes, out, t, eg::Shape{1, {n}});
+        };
+        const uint8_t u[] = {0xF0, 0x81, 0xFF, 0x01}, s[] = {4, 1, 8, 9};
+        uint8_t o[4];
+        run(eg::TypedOp::BitAnd, u, s, ElemType::UInt8, 4, o);
+        QCOMPARE(o[0], uint8_t(0xF0 & 4));
+        run(eg::TypedOp::BitXor, u, s, ElemType::UInt8, 4, o);
+        QCOMPARE(o[2], uint8_t(0xFF ^ 8));
+        run(eg::TypedOp::BitOr, u, s, ElemType::UInt8, 4, o);
+        QCOMPARE(o[3], uint8_t(0x01 | 9));
+        run(eg::TypedOp::BitNot, u, nullptr, ElemType::UInt8, 4, o);
+        QCOMPARE(o[0], uint8_t(0x0F));
+        QCOMPARE(o[2], uint8_t(0));
+        run(eg::TypedOp::ShiftLeft, u, s, ElemType::UInt8, 4, o);
+        const uint8_t wantLeft[] = {0x00, 0x02, 0, 0};
+        for (int i = 0; i < 4; ++i) QCOMPARE(o[i], wantLeft[i]);
+        run(eg::TypedOp::ShiftRight, u, s, ElemType::UInt8, 4, o);
+        const uint8_t wantRight[] = {0x0F, 0x40, 0, 0};
+        for (int i = 0; i < 4; ++i) QCOMPARE(o[i], wantRight[i]);
+        const int32_t x[] = {-1, 5}, sh[] = {1, 31};
+        int32_t r[2];
+        run(eg::TypedOp::ShiftRight, x, sh, ElemType::Int32, 2, r);
+        QCOMPARE(r[0], int32_t(0x7FFFFFFF));
+        QCOMPARE(r[1], int32_t(0));
+        run(eg::TypedOp::BitNot, x, nullptr, ElemType::Int32, 2, r);
+        QCOMPARE(r[0], int32_t(0));
+        QCOMPARE(r[1], int32_t(~5));
+    }
+
+    void topKLengthChecksK() {
+        const int64_t k = 3;
+        QCOMPARE(eg::topKLength(&k, ElemType::Int64, 3, "node"), int64_t(3));
+        const int32_t k32 = 0;
+        QCOMPARE(eg::topKLength(&k32, ElemType::Int32, 3, "node"), int64_t(0));
+        const int64_t tooMany = 4;
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, eg::topKLength(&tooMany, ElemType::Int64, 3, "node"));
+    }
+
+    // Unique as numpy.unique (sorted) or in order of appearance, flattened or along an axis,
+    // into the capacity layout with zeros past the count.
+    void uniqueFollowsOnnx() {
+        const int64_t x[] = {2, 1, 1, 3, 4, 3};
+        int64_t y[6], first[6], inverse[6], counts[6];
+        QCOMPARE(eg::unique(x, ElemType::Int64, eg::Shape{2, {2, 3}}, -1, true, y, first, inverse, counts), int64_t(4));
+        const int64_t wantY[] = {1, 2, 3, 4, 0, 0}, wantFirst[] = {1, 0, 3, 4, 0, 0},
+                      wantInverse[] = {1, 0, 0, 2, 3, 2}, wantCounts[] = {2, 1, 2, 1, 0, 0};
+        for (int i = 0; i < 6; ++i) {
+            QCOMPARE(y[i], wantY[i]);
+            QCOMPARE(first[i], wantFirst[i]);
+            QCOMPARE(inverse[i], wantInverse[i]);
+            QCOMPARE(counts[i], wantCounts[i]);
+        }
+        // The distinct rows of a 3x2 float matrix, in order of appearance.
+        const float m[] = {1.f, 1.f, 0.f, 3.f, 1.f, 1.f};
+        float ym[6];
+        QCOMPARE(eg::unique(m, ElemType::Float32, eg::Shape{2, {3, 2}}, 0, false, ym, nullptr, inverse, nullptr),
+                 int64_t(2));
+        const float wantM[] = {1.f, 1.f, 0.f, 3.f, 0.f, 0.f};
+        for (int i = 0; i < 6; ++i) QCOMPARE(ym[i], wantM[i]);
+        QCOMPARE(inverse[2], int64_t(0));
+        // Along axis 1 of [2][3]: the capacity layout is [outer 2][3 columns].
+        const int64_t c[] = {5, 1, 5, 6, 2, 6};
+        int64_t yc[6];
+        QCOMPARE(eg::unique(c, ElemType::Int64, eg::Shape{2, {2, 3}}, 1, true, yc, nullptr, nullptr, nullptr),
+                 int64_t(2));
+        const int64_t wantC[] = {1, 5, 0, 2, 6, 0};
+        for (int i = 0; i < 6; ++i) QCOMPARE(yc[i], wantC[i]);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGenericTyped)

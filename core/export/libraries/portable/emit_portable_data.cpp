@@ -368,9 +368,16 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     }
     // LayerNormalization over the dims from `axis` on.
     if (nhwc) return unsupported(Emitter::Portable, n, "LayerNormalization on channels-last data");
-    for (size_t i = 1; i < n.outputs().size(); ++i)
-        if (const ir::Value* extra = n.output(i); extra && (!extra->uses().empty() || extra->isGraphOutput()))
-            return unsupported(Emitter::Portable, n, "LayerNormalization's Mean/InvStdDev outputs");
+    // Mean and InvStdDev, when read: float32 (stash_type 1), one per row.
+    std::string stats[2] = {"nullptr", "nullptr"};
+    for (size_t i = 1; i < n.outputs().size() && i < 3; ++i)
+        if (const ir::Value* extra = n.output(i); extra && (!extra->uses().empty() || extra->isGraphOutput())) {
+            if (extra->dtype != ir::DType::Float32 || ctx.isNhwc(extra))
+                return unsupported(Emitter::Portable, n,
+                                   "LayerNormalization's " + std::string(i == 1 ? "Mean" : "InvStdDev") + " of type " +
+                                       std::string(ir::dtypeName(extra->dtype)));
+            stats[i - 1] = ctx.ptr(extra);
+        }
     const int64_t axis = x->shape.normAxis(n.attrInt("axis", -1));
     int64_t inner = 1;
     for (size_t i = static_cast<size_t>(axis); i < x->shape.rank(); ++i) inner *= x->shape[i];
@@ -407,6 +414,9 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
                        std::to_string(outer) + ", part);\n      else part(0, " + std::to_string(outer) + "); }\n";
     else
         ctx.forward += "    " + call("0", std::to_string(outer)) + ";\n";
+    if (stats[0] != "nullptr" || stats[1] != "nullptr")
+        ctx.forward += "    embark::generic::layerNormStats(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " + in +
+                       ", " + cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + stats[0] + ", " + stats[1] + ");\n";
     return {};
 }
 

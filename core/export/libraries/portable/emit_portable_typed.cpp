@@ -3,6 +3,7 @@
 // integer ops of dynamic quantization (DynamicQuantizeLinear, MatMulInteger, ConvInteger), run
 // by the generic typed kernels (runtime/generic/typed.h) in the model's layout.
 #include "export/emit_context.h"
+#include "reference/interpreter.h"
 
 namespace embark::exporter {
 
@@ -165,6 +166,10 @@ const char* typedOpName(OpKind op) {
     case OpKind::Max: return "Max";
     case OpKind::Neg: return "Neg";
     case OpKind::Abs: return "Abs";
+    case OpKind::BitShift: return "ShiftLeft"; // or ShiftRight, by its direction
+    case OpKind::IsNaN: return "IsNaN";
+    case OpKind::IsInf: return "IsInf"; // or IsPosInf, IsNegInf, by its attributes
+    case OpKind::Pow: return "Pow";
     default: return nullptr;
     }
 }
@@ -178,6 +183,29 @@ Status emitTypedElementwise(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(checkType(n, y, "output"));
     std::string op = typedOpName(n.op);
     if (n.op == OpKind::Mod && n.attrInt("fmod", 0)) op = "FMod";
+    // And, Or, Xor and Not on integer tensors are bitwise (BitwiseAnd/Or/Xor/Not, opset 18).
+    const bool logic = n.op == OpKind::And || n.op == OpKind::Or || n.op == OpKind::Xor || n.op == OpKind::Not;
+    if (logic && y->dtype != DType::Bool) {
+        if (!ir::isInteger(y->dtype))
+            return unsupported(Emitter::Portable, n, op + " of type " + std::string(ir::dtypeName(y->dtype)));
+        op = "Bit" + op;
+    }
+    if (n.op == OpKind::IsInf) {
+        const bool pos = n.attrInt("detect_positive", 1) != 0, neg = n.attrInt("detect_negative", 1) != 0;
+        if (!pos && !neg) return unsupported(Emitter::Portable, n, "IsInf detecting neither sign");
+        op = pos && neg ? "IsInf" : pos ? "IsPosInf" : "IsNegInf";
+    }
+    if (n.op == OpKind::BitShift) {
+        const std::string dir = n.attrString("direction", "");
+        if (dir != "LEFT" && dir != "RIGHT")
+            return unsupported(Emitter::Portable, n, "BitShift direction '" + dir + "' (LEFT or RIGHT)");
+        for (const ir::Value* v : n.inputs())
+            if (v && (v->dtype != y->dtype || !ir::isInteger(v->dtype)))
+                return unsupported(Emitter::Portable, n,
+                                   "BitShift of '" + v->name + "' (" + std::string(ir::dtypeName(v->dtype)) +
+                                       "): both inputs must be unsigned integers of the output's type");
+        op = dir == "LEFT" ? "ShiftLeft" : "ShiftRight";
+    }
     const size_t count = n.inputs().size();
     if (count < 1 || count > 3 || (n.op == OpKind::Where) != (count == 3))
         return unsupported(Emitter::Portable, n, std::to_string(count) + " inputs to a typed " + op);
@@ -234,7 +262,9 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::DynamicQuantizeLinear:
     case OpKind::MatMulInteger:
     case OpKind::ConvInteger: return true;
-    case OpKind::Cast: return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::Cast:
+    case OpKind::CastLike: // to the type of its second input (only the type is read)
+        return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
     case OpKind::Equal:
     case OpKind::Less:
     case OpKind::Greater:
@@ -244,7 +274,10 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Or:
     case OpKind::Xor:
     case OpKind::Not:
-    case OpKind::Where: return !isQuantizedNode(n); // bool at run time
+    case OpKind::Where: return !isQuantizedNode(n); // bool at run time (bitwise on integers)
+    case OpKind::BitShift: return !isQuantizedNode(n);
+    case OpKind::IsNaN: // bool out
+    case OpKind::IsInf: return !isQuantizedNode(n) && n.output(0) && n.output(0)->dtype == DType::Bool;
     case OpKind::Add:
     case OpKind::Sub:
     case OpKind::Mul:
@@ -253,7 +286,8 @@ bool isTypedNode(const ir::Node& n) {
     case OpKind::Min:
     case OpKind::Max:
     case OpKind::Neg:
-    case OpKind::Abs: { // integer arithmetic at run time (float32 stays with the float kernels)
+    case OpKind::Abs:
+    case OpKind::Pow: { // integer arithmetic at run time (float32 stays with the float kernels)
         if (isQuantizedNode(n) || n.inputs().size() > 2) return false;
         bool nonFloat = runtimeNonFloat(n.output(0));
         for (const ir::Value* v : n.inputs()) nonFloat = nonFloat || runtimeNonFloat(v);
@@ -273,7 +307,7 @@ bool isTypedNode(const ir::Node& n) {
         return !isQuantizedNode(n) && n.input(1) && !n.input(1)->isConstant();
     case OpKind::NonMaxSuppression: // int64 triples, a data-dependent count of them
     case OpKind::NonZero:
-    case OpKind::Unique: // refused below, naming why
+    case OpKind::Unique: // Y, indices, counts of a data-dependent length
     case OpKind::TopK:   // int64 indices
     case OpKind::ArgMax:
     case OpKind::ArgMin: return !isQuantizedNode(n);
@@ -295,6 +329,10 @@ bool isTypedNode(const ir::Node& n) {
             if (v && !v->isConstant()) return true;
         return false;
     case OpKind::MaxPool: return !isQuantizedNode(n) && maxPoolIndicesRead(n);
+    case OpKind::EyeLike: // of a non-float tensor: only its shape is read
+        return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::Trilu: // of an integer or bool tensor (k constant: the positions are the export's)
+        return !isQuantizedNode(n) && runtimeNonFloat(n.input(0));
     case OpKind::Identity:
     case OpKind::Dropout:
     case OpKind::Reshape:
@@ -340,32 +378,6 @@ Status emitTypedSlice(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
-// TopK with a constant K (the export's shapes are fixed), sorted, in the model's layout.
-Status emitTopK(EmitContext& ctx, const ir::Node& n) {
-    const ir::Value *x = n.input(0), *kv = n.input(1), *values = n.output(0);
-    const ir::Value* indices = n.outputs().size() > 1 ? n.output(1) : nullptr;
-    EMBARK_TRY(checkType(n, x, "input"));
-    if (!kv || !kv->isConstant() || kv->shape.numel() != 1)
-        return unsupported(Emitter::Portable, n, "TopK with K computed at run time (an export's shapes are fixed)");
-    if (ctx.isNhwc(x) || ctx.isNhwc(values) || (indices && ctx.isNhwc(indices)))
-        return unsupported(Emitter::Portable, n, "TopK on channels-last data");
-    if (indices && indices->dtype != DType::Int64)
-        return unsupported(Emitter::Portable, n, "TopK indices of type " + std::string(ir::dtypeName(indices->dtype)));
-    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", -1)));
-    const int64_t k = kv->constant.intAt(0);
-    if (k < 0 || k > x->shape[static_cast<size_t>(axis)] || values->shape[static_cast<size_t>(axis)] != k)
-        return unsupported(Emitter::Portable, n, "K = " + std::to_string(k) + " on " + x->shape.str());
-    const std::string call = "embark::generic::topK(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
-                             shapeInit(x->shape) + ", " + std::to_string(axis) + ", " + std::to_string(k) + ", " +
-                             (n.attrInt("largest", 1) ? "true" : "false") + ", " + typedPtr(ctx, values) + ", ";
-    if (indices)
-        ctx.forward += "    " + call + "static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";
-    else // the indices nobody reads still need somewhere to go
-        ctx.forward += "    { std::vector<int64_t> spare(" + std::to_string(values->shape.numel()) + ");\n      " +
-                       call + "spare.data()); }\n";
-    return {};
-}
-
 // The count variable of a data-dependent output (dynamic_length.h), declared on first use.
 Expected<std::string> lengthVariable(EmitContext& ctx, const ir::Node& n) {
     auto it = ctx.dynamic.find(n.output(0)->name);
@@ -375,6 +387,75 @@ Expected<std::string> lengthVariable(EmitContext& ctx, const ir::Node& n) {
                            "their upper bound in the main graph only)");
     ctx.decls += "int64_t " + it->second.count + " = 0; // the run's length of '" + n.output(0)->name + "'\n";
     return it->second.count;
+}
+
+// TopK, sorted, in the model's layout. A constant K gives the export's shapes; a K computed at
+// run time sorts the whole axis into values and indices planned at that capacity
+// (dynamic_length.h), and the run's K is their length.
+Status emitTopK(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *kv = n.input(1), *values = n.output(0);
+    const ir::Value* indices = n.outputs().size() > 1 ? n.output(1) : nullptr;
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (!kv || kv->shape.numel() != 1) return unsupported(Emitter::Portable, n, "TopK without a single K");
+    if (ctx.isNhwc(x) || ctx.isNhwc(values) || (indices && ctx.isNhwc(indices)))
+        return unsupported(Emitter::Portable, n, "TopK on channels-last data");
+    if (indices && indices->dtype != DType::Int64)
+        return unsupported(Emitter::Portable, n, "TopK indices of type " + std::string(ir::dtypeName(indices->dtype)));
+    const int axis = static_cast<int>(x->shape.normAxis(n.attrInt("axis", -1)));
+    const int64_t axisLength = x->shape[static_cast<size_t>(axis)];
+    std::string k, prefix;
+    if (kv->isConstant()) {
+        const int64_t kc = kv->constant.intAt(0);
+        if (kc < 0 || kc > axisLength || values->shape[static_cast<size_t>(axis)] != kc)
+            return unsupported(Emitter::Portable, n, "K = " + std::to_string(kc) + " on " + x->shape.str());
+        k = std::to_string(kc);
+    } else {
+        if (kv->dtype != DType::Int64 && kv->dtype != DType::Int32)
+            return unsupported(Emitter::Portable, n, "K of type " + std::string(ir::dtypeName(kv->dtype)));
+        Expected<std::string> len = lengthVariable(ctx, n);
+        if (!len) return len.error();
+        if (values->shape[static_cast<size_t>(axis)] != axisLength)
+            return unsupported(Emitter::Portable, n, "values not planned at the axis length");
+        prefix = "    " + *len + " = embark::generic::topKLength(" + typedPtr(ctx, kv) + ", " +
+                 elemTypeExpr(kv->dtype) + ", " + std::to_string(axisLength) + ", " +
+                 cppString("node " + n.describe()) + ");\n";
+        k = std::to_string(axisLength); // the whole axis sorted: its first K are TopK's
+    }
+    const std::string call = "embark::generic::topK(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) + ", " +
+                             shapeInit(x->shape) + ", " + std::to_string(axis) + ", " + k + ", " +
+                             (n.attrInt("largest", 1) ? "true" : "false") + ", " + typedPtr(ctx, values) + ", ";
+    ctx.forward += prefix;
+    if (indices)
+        ctx.forward += "    " + call + "static_cast<int64_t*>(" + typedPtr(ctx, indices) + "));\n";
+    else // the indices nobody reads still need somewhere to go
+        ctx.forward += "    { std::vector<int64_t> spare(" + std::to_string(values->shape.numel()) + ");\n      " +
+                       call + "spare.data()); }\n";
+    return {};
+}
+
+// Unique: Y, indices and counts planned at their capacity (numel, or the axis length), the
+// run's count kept; inverse_indices has its fixed length.
+Status emitUnique(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x) || ctx.isNhwc(n.output(0)))
+        return unsupported(Emitter::Portable, n, "Unique of channels-last data");
+    Expected<std::string> len = lengthVariable(ctx, n);
+    if (!len) return len.error();
+    const bool hasAxis = n.has("axis");
+    const int axis = hasAxis ? static_cast<int>(x->shape.normAxis(n.attrInt("axis", 0))) : -1;
+    auto out = [&](size_t i) {
+        const ir::Value* v = n.outputs().size() > i ? n.output(i) : nullptr;
+        return v ? "static_cast<int64_t*>(" + typedPtr(ctx, v) + ")" : std::string("nullptr");
+    };
+    for (size_t i = 1; i < n.outputs().size() && i < 4; ++i)
+        if (n.output(i) && n.output(i)->dtype != DType::Int64)
+            return unsupported(Emitter::Portable, n, "Unique output " + std::to_string(i) + " that is not int64");
+    ctx.forward += "    " + *len + " = embark::generic::unique(" + typedPtr(ctx, x) + ", " + elemTypeExpr(x->dtype) +
+                   ", " + shapeInit(x->shape) + ", " + std::to_string(axis) + ", " +
+                   (n.attrInt("sorted", 1) ? "true" : "false") + ", " + typedPtr(ctx, n.output(0)) + ", " + out(1) +
+                   ", " + out(2) + ", " + out(3) + ");\n";
+    return {};
 }
 
 // A scalar input's first element as a C++ expression of type `type` (constants inlined).
@@ -528,6 +609,47 @@ Status emitTypedGatherElements(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// Trilu of a non-float tensor: the positions it keeps, computed at export time by the reference
+// kernel on the positions themselves (k must be constant), the others zero.
+Status emitTypedTrilu(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, x, "input"));
+    if (ctx.isNhwc(x) || ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last typed Trilu");
+    const ir::Value* k = n.inputs().size() > 1 ? n.input(1) : nullptr;
+    if (k && !k->isConstant())
+        return unsupported(Emitter::Portable, n, "the diagonal k computed at run time (make it a constant)");
+    std::vector<int64_t> pos(static_cast<size_t>(x->shape.numel()));
+    for (size_t i = 0; i < pos.size(); ++i) pos[i] = static_cast<int64_t>(i) + 1;
+    ir::Node probe;
+    probe.name = n.name;
+    probe.op = OpKind::Trilu;
+    probe.attrs = n.attrs;
+    std::vector<ir::Tensor> in{ir::Tensor::fromInt64s(x->shape, pos)};
+    if (k) in.push_back(k->constant);
+    auto out = reference::evalNode(probe, in);
+    if (!out) return out.error();
+    pos = (*out)[0].toInt64Vector();
+    for (int64_t& p : pos) --p; // a zero kept by Trilu reads nothing
+    ctx.forward += "    embark::generic::gatherFlatBytes(" + typedPtr(ctx, x) + ", " +
+                   std::to_string(ir::dtypeSize(x->dtype)) + ", " + ctx.int64s(n.name + ":positions", pos) + ", " +
+                   std::to_string(static_cast<int64_t>(pos.size())) + ", " + typedPtr(ctx, y) + ");\n";
+    return {};
+}
+
+// EyeLike reads only its input's shape, which the export fixes: the output is computed at
+// export time and copied in its own type.
+Status emitTypedEyeLike(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value *x = n.input(0), *y = n.output(0);
+    EMBARK_TRY(checkType(n, y, "output"));
+    if (ctx.isNhwc(y)) return unsupported(Emitter::Portable, n, "a channels-last EyeLike");
+    auto out = reference::evalNode(n, {ir::Tensor(x->dtype, x->shape)});
+    if (!out) return out.error();
+    ctx.forward += "    std::memcpy(" + typedPtr(ctx, y) + ", embark_weights + " +
+                   std::to_string(ctx.rawBytes("eyelike:" + n.name, (*out)[0])) + ", " + std::to_string(y->byteSize()) +
+                   ");\n";
+    return {};
+}
+
 // ArgMax/ArgMin: int64 positions, in the model's layout.
 Status emitArgExtreme(EmitContext& ctx, const ir::Node& n) {
     const ir::Value *x = n.input(0), *y = n.output(0);
@@ -558,10 +680,7 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::TopK: return emitTopK(ctx, n);
     case OpKind::NonMaxSuppression: return emitNonMaxSuppression(ctx, n);
     case OpKind::NonZero: return emitNonZero(ctx, n);
-    case OpKind::Unique:
-        return unsupported(Emitter::Portable, n,
-                           "Unique (its outputs' lengths depend on the data; exports plan such a length at its upper "
-                           "bound for NonMaxSuppression and NonZero only)");
+    case OpKind::Unique: return emitUnique(ctx, n);
     case OpKind::GatherND: return emitTypedGatherND(ctx, n);
     case OpKind::ArgMax:
     case OpKind::ArgMin: return emitArgExtreme(ctx, n);
@@ -570,6 +689,8 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::GatherElements: return emitTypedGatherElements(ctx, n);
     case OpKind::Range: return emitRange(ctx, n);
     case OpKind::MaxPool: return emitMaxPoolWithIndices(ctx, n);
+    case OpKind::Trilu: return emitTypedTrilu(ctx, n);
+    case OpKind::EyeLike: return emitTypedEyeLike(ctx, n);
     case OpKind::Transpose: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
@@ -583,7 +704,8 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
                        typedPtr(ctx, y) + ");\n";
         return {};
     }
-    case OpKind::Cast: {
+    case OpKind::Cast:
+    case OpKind::CastLike: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
         EMBARK_TRY(checkType(n, y, "output"));
