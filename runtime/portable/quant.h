@@ -63,8 +63,14 @@ struct QConv2D {
     bool depthwise = false;
     bool direct = false;   // 1x1 inside the input: rows read in place
     bool winograd = false; // RVV: integer F(2x2, 3x3) (quant_winograd_rvv.h)
-    int kp = 0;            // a group's patch length (taps * C/groups, padded for the kernel)
-    int panels = 0;        // panels of output channels per group
+    // RVV, few output channels: output pixels on the vector lanes (quant_pixels_rvv.h), reading
+    // the input padded to padded_h x padded_w (a copy with zero points, unless it reads no padding)
+    bool pixel_lanes = false;
+    int padded_h = 0, padded_w = 0;
+    const uint32_t* pixel_offsets = nullptr; // [pixel]: its first tap's byte in the padded input
+    const int32_t* tap_offsets = nullptr;    // [tap * C + channel]: from a pixel's first tap
+    int kp = 0;                              // a group's patch length (taps * C/groups, padded for the kernel)
+    int panels = 0;                          // panels of output channels per group
     Requantization out;
     // Packed weights (depthwise: [kH*kW][M] int16, x86: [(kH*kW+1)/2][M][2]; otherwise per group and
     // panel, see quant_conv.cpp and quant_x86.h)

@@ -13,6 +13,7 @@
 #include "quant_gemm_neon.h"      // aarch64 + dotprod: the 4x16c4 tile (EMBARK_QGEMM_NEONDOT)
 #include "quant_gemm_rvv.h"       // RVV with Clang: the outer-product tile (EMBARK_QGEMM_RVV)
 #include "quant_winograd_rvv.h"   // RVV with Clang: 3x3 stride-1 convolutions by integer Winograd
+#include "quant_pixels_rvv.h"     // RVV with Clang: few output channels, pixels on the lanes
 
 #include <cstdlib>
 #include <new>
@@ -38,6 +39,8 @@ QConv2D& QConv2D::operator=(QConv2D&& o) noexcept {
         o.bias = nullptr;
         o.multipliers = nullptr;
         o.zero = nullptr;
+        o.pixel_offsets = nullptr;
+        o.tap_offsets = nullptr;
     }
     return *this;
 }
@@ -243,6 +246,28 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
     }
 #endif
 #if EMBARK_QGEMM_RVV
+    if (op.pixel_lanes) { // chunks of output pixels on the lanes
+        const int8_t* image = input;
+        std::vector<int8_t> padded;
+        if (op.pad_top != 0 || op.pad_left != 0 || op.padded_h != op.in_h || op.padded_w != op.in_w) {
+            const size_t row = static_cast<size_t>(op.in_w) * op.in_c;
+            padded.assign(static_cast<size_t>(op.batch) * op.padded_h * op.padded_w * op.in_c,
+                          static_cast<int8_t>(op.x_zero_point));
+            for (int64_t n = 0; n < op.batch; ++n)
+                for (int iy = 0; iy < op.in_h; ++iy)
+                    std::memcpy(padded.data() +
+                                    ((n * op.padded_h + iy + op.pad_top) * op.padded_w + op.pad_left) * op.in_c,
+                                input + (n * op.in_h + iy) * row, row);
+            image = padded.data();
+        }
+        const int lanes = rvv::pixel_lanes();
+        const int K = op.kernel_h * op.kernel_w * op.in_c;
+        run_parts(pool, (pixels + lanes - 1) / lanes, [&](int64_t begin, int64_t end) {
+            rvv::pixel_lanes_chunks(image, op.pixel_offsets, pixels, lanes, begin, end, op.tap_offsets, K,
+                                    static_cast<const int16_t*>(op.weights), M, op.bias, op.multipliers, output, rq);
+        });
+        return;
+    }
     if (op.winograd) { // tiles of 2x2 output pixels
         const int64_t wtiles = static_cast<int64_t>(op.batch) * ((op.out_h + 1) / 2) * ((op.out_w + 1) / 2);
         run_parts(pool, wtiles,
@@ -443,6 +468,22 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         }
 #endif
     }
+#if EMBARK_QGEMM_RVV
+    // Few output channels: pixels on the lanes, the input padded so that every tap of every
+    // pixel is at pixel offset + tap offset (offsets in 32 bits).
+    const int padded_h = std::max(s.pad_top + s.in_h, (out_h - 1) * s.stride_h + (s.kernel_h - 1) * s.dilation_h + 1);
+    const int padded_w = std::max(s.pad_left + s.in_w, (out_w - 1) * s.stride_w + (s.kernel_w - 1) * s.dilation_w + 1);
+    const bool pixel_lanes = !op.depthwise && rvv::pixel_lanes_applies(s.groups, s.in_c, M, taps) &&
+                             static_cast<int64_t>(s.batch) * padded_h * padded_w * s.in_c < (int64_t{1} << 31);
+    if (pixel_lanes) {
+        op.pixel_lanes = true, op.winograd = false, op.direct = false;
+        op.padded_h = padded_h, op.padded_w = padded_w;
+        op.kp = taps * s.in_c;
+        channels = static_cast<size_t>(M);
+        weight_bytes = static_cast<size_t>(op.kp) * M * sizeof(int16_t) + static_cast<size_t>(op.kp) * sizeof(int32_t) +
+                       static_cast<size_t>(pixels) * sizeof(uint32_t) + 64;
+    }
+#endif
     const size_t bytes =
         weight_bytes + channels * (sizeof(int32_t) + sizeof(float)) + static_cast<size_t>(s.in_c) + 4 * 64;
     op.storage = std::calloc(1, bytes);
@@ -477,6 +518,36 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         if (!op.indirection) throw std::bad_alloc();
         return op;
     }
+#if EMBARK_QGEMM_RVV
+    if (op.pixel_lanes) { // weights [tap * C + c][M] int16, then the tap and pixel offsets
+        const int C = s.in_c, K = op.kp;
+        auto* pw16 = static_cast<int16_t*>(op.weights);
+        auto* tap_offsets = reinterpret_cast<int32_t*>(pw16 + (static_cast<size_t>(K) * M + 1) / 2 * 2);
+        auto* pixel_offsets = reinterpret_cast<uint32_t*>(tap_offsets + K);
+        for (int o = 0; o < M; ++o) {
+            op.bias[o] = folded_bias(o);
+            op.multipliers[o] = multipliers[o];
+            for (int t = 0; t < taps; ++t)
+                for (int c = 0; c < C; ++c)
+                    pw16[static_cast<size_t>(t * C + c) * M + o] = static_cast<int16_t>(weight(o, c, t));
+        }
+        for (int t = 0; t < taps; ++t)
+            for (int c = 0; c < C; ++c)
+                tap_offsets[t * C + c] =
+                    ((t / s.kernel_w) * s.dilation_h * padded_w + (t % s.kernel_w) * s.dilation_w) * C + c;
+        int64_t p = 0;
+        for (int n = 0; n < s.batch; ++n)
+            for (int oy = 0; oy < out_h; ++oy)
+                for (int ox = 0; ox < out_w; ++ox)
+                    pixel_offsets[p++] = static_cast<uint32_t>(
+                        ((static_cast<int64_t>(n) * padded_h + static_cast<int64_t>(oy) * s.stride_h) * padded_w +
+                         static_cast<int64_t>(ox) * s.stride_w) *
+                        C);
+        op.tap_offsets = tap_offsets;
+        op.pixel_offsets = pixel_offsets;
+        return op;
+    }
+#endif
     auto* pw = static_cast<QWeight*>(op.weights);
 #if EMBARK_QGEMM_RVV
     if (op.winograd) {
