@@ -33,9 +33,9 @@ RunComparisonChart::RunComparisonChart(QWidget* parent) : ChartWidget(parent) {
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("Total latency (mean, 95% CI)"));
     m_mode->addItem(tr("Per-layer delta against the first run"));
-    // A long (translated) item shortens instead of widening the chart past its dock.
-    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_mode->setMinimumContentsLength(8);
+    // As wide as its longest choice: shortened to 8 characters, "Afficher : [Toutes les c…]"
+    // was cut off in French; the charts' docks have the room.
+    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_warning = new QLabel(this);
     m_warning->setWordWrap(true);
     QPalette warn = m_warning->palette();

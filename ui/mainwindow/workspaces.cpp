@@ -17,8 +17,8 @@ namespace embark::ui {
 namespace {
 
 // saveState()'s version for a workspace's layout (layouts of the single, all-docks window
-// before workspaces are not restored).
-constexpr int kStateVersion = 4;
+// before workspaces, and older workspace layouts, are not restored).
+constexpr int kStateVersion = 5; // 5: Compare's history on the right
 
 const char* modeKey(Workspaces::Mode mode) {
     switch (mode) {
@@ -80,12 +80,20 @@ QString Workspaces::screenKey() const {
     return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
 }
 
+void Workspaces::applyCorners(Mode mode) {
+    // Compare's history takes the right side down to the status bar; elsewhere the bottom
+    // docks span the window's width (Qt's default).
+    m_window->setCorner(Qt::BottomRightCorner,
+                        mode == Mode::Compare ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea);
+}
+
 void Workspaces::setMode(Mode mode) {
     m_actions[int(mode)]->setChecked(true);
     if (mode == m_mode || m_switching) return;
     m_switching = true;
     m_states[int(m_mode)] = m_window->saveState(kStateVersion);
     m_mode = mode;
+    applyCorners(mode);
     auto it = m_states.constFind(int(mode));
     if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
     m_switching = false;
@@ -127,11 +135,12 @@ void Workspaces::arrange(Mode mode) {
         shown = {d.target, d.properties, d.charts, d.jobs};
         break;
     case Mode::Compare:
-        // The history beside the charts, under the graphs (a chart's layer still selects
-        // its node); nothing on the right, so both get the width.
-        add(Qt::BottomDockWidgetArea, d.history);
+        // The history down the whole right side (its table gets the height), the charts
+        // under the graphs (a chart's layer still selects its node): the graphs keep a
+        // useful height on a 768-line screen, which the history and charts side by side at
+        // the bottom left them (~150 px).
+        add(Qt::RightDockWidgetArea, d.history);
         add(Qt::BottomDockWidgetArea, d.charts);
-        if (d.history && d.charts) m_window->splitDockWidget(d.history, d.charts, Qt::Horizontal);
         shown = {d.history, d.charts};
         break;
     }
@@ -162,8 +171,8 @@ void Workspaces::size(Mode mode) {
         if (d.properties && d.target) m_window->resizeDocks({d.target, d.properties}, {h / 2, h / 2}, Qt::Vertical);
         break;
     case Mode::Compare:
-        vertical(d.history, std::max(260, h * 3 / 5));
-        if (d.history && d.charts) m_window->resizeDocks({d.history, d.charts}, {w * 2 / 5, w * 3 / 5}, Qt::Horizontal);
+        horizontal(d.history, std::clamp(w * 2 / 5, 420, 640));
+        vertical(d.charts, std::max(240, h * 2 / 5));
         break;
     }
 }
@@ -190,6 +199,7 @@ bool Workspaces::restore() {
     settings.endGroup();
     m_mode = mode;
     m_actions[int(mode)]->setChecked(true);
+    applyCorners(mode);
     auto it = m_states.constFind(int(mode));
     if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
     return found;

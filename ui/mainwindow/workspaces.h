@@ -1,5 +1,6 @@
 // Workspaces, as Qt Creator's modes: Inspect (graphs, Properties, Target, Rewrites), Run
-// (graphs, Target, Jobs and Charts) and Compare (Run history beside the Charts). A mode bar
+// (graphs, Target, Jobs and Charts) and Compare (Run history on the right, the Charts below
+// the graphs). A mode bar
 // switches them; each keeps its own dock layout and sizes, remembered per screen size, so a
 // 1366x768 laptop shows a few panes at useful sizes instead of every dock at once.
 #pragma once
@@ -58,6 +59,7 @@ public:
 private:
     void arrange(Mode mode);
     void size(Mode mode);
+    void applyCorners(Mode mode);
 
     QMainWindow* m_window;
     Docks m_docks;
