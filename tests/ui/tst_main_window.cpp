@@ -242,6 +242,17 @@ private slots:
                      qPrintable(size(w.stages()->afterPanel()->view())));
             QVERIFY(w.targetDock()->isVisible());
             QVERIFY2(!targetScroll->horizontalScrollBar()->isVisible(), qPrintable(size(targetScroll)));
+            // The Run workspace's target shows its pickers without scrolling (with half the
+            // height the library row was below the fold in French).
+            {
+                QComboBox* library = w.target()->libraryPicker();
+                const QRect inViewport(library->mapTo(targetScroll->viewport(), QPoint(0, 0)), library->size());
+                QVERIFY2(targetScroll->viewport()->rect().contains(inViewport),
+                         qPrintable(QStringLiteral("library picker at %1,%2 in a %3 viewport")
+                                        .arg(inViewport.x())
+                                        .arg(inViewport.bottom())
+                                        .arg(size(targetScroll->viewport()))));
+            }
 
             w.workspaces()->setMode(M::Compare);
             settle();

@@ -97,14 +97,14 @@ private slots:
         const jobs::SweepOptions o = dialog.options();
         QCOMPARE(o.models, QStringList{model()});
         QCOMPARE(o.boardPatterns, QStringList{"sim-k230*"});
-        QCOMPARE(o.libraries, (std::vector<std::string>{"xnnpack", "auto"}));
+        QVERIFY(o.libraries == (std::vector<std::string>{"xnnpack", "auto"}));
         QVERIFY(o.quantized);
 
         dialog.modelList()->selectAll();
         const auto items = dialog.modelList()->selectedItems();
         qDeleteAll(items);
-        dialog.boardPattern()->setText(dialog.boardPattern()->text()); // the list changed
         QVERIFY(!ok->isEnabled());
+        QVERIFY2(dialog.problem().contains("model"), qPrintable(dialog.problem()));
     }
 
     // Run > Sweep... sits after Run benchmark.
@@ -177,8 +177,8 @@ private slots:
         QVERIFY(id >= 0);
         QPointer<ui::SweepView> view = w.sweep()->view(id);
         QVERIFY(view);
-        view->cancelButton()->click();
-        QVERIFY(finished.wait(120000));
+        view->cancelButton()->click(); // a job not started yet ends at once, a running one soon
+        QVERIFY(!finished.isEmpty() || finished.wait(120000));
         QCOMPARE(finished.first().at(1).toBool(), false);
         QCOMPARE(w.jobs()->queue()->job(id)->state(), jobs::JobState::Cancelled);
         QCOMPARE(int(view->sweep().cells.size()), 2);

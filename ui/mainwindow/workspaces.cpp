@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QEvent>
 #include <QMainWindow>
 #include <QMenu>
 #include <QScreen>
@@ -11,6 +12,7 @@
 #include <QToolBar>
 
 #include <algorithm>
+#include <utility>
 
 namespace embark::ui {
 
@@ -91,7 +93,8 @@ void Workspaces::setMode(Mode mode) {
     m_actions[int(mode)]->setChecked(true);
     if (mode == m_mode || m_switching) return;
     m_switching = true;
-    m_states[int(m_mode)] = m_window->saveState(kStateVersion);
+    m_states[int(m_mode)] = m_deferred.isEmpty() ? m_window->saveState(kStateVersion) : m_deferred;
+    m_deferred.clear();
     m_mode = mode;
     applyCorners(mode);
     auto it = m_states.constFind(int(mode));
@@ -168,7 +171,10 @@ void Workspaces::size(Mode mode) {
     case Mode::Run:
         vertical(d.charts, std::max(220, h * 2 / 5));
         horizontal(d.target, std::clamp(w * 27 / 100, 340, 460));
-        if (d.properties && d.target) m_window->resizeDocks({d.target, d.properties}, {h / 2, h / 2}, Qt::Vertical);
+        // The target is what this workspace is about: its board, runtime and library
+        // pickers whole (half the height left it ~150 px, the library row scrolled away).
+        if (d.properties && d.target)
+            m_window->resizeDocks({d.target, d.properties}, {h * 2 / 3, h / 3}, Qt::Vertical);
         break;
     case Mode::Compare:
         horizontal(d.history, std::clamp(w * 2 / 5, 420, 640));
@@ -201,8 +207,30 @@ bool Workspaces::restore() {
     m_actions[int(mode)]->setChecked(true);
     applyCorners(mode);
     auto it = m_states.constFind(int(mode));
-    if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
+    m_deferred.clear();
+    if (it != m_states.constEnd() && !m_window->isVisible()) {
+        // Restored into a window not shown yet, a layout saved maximised on a large screen
+        // crashed Qt's dock layout on show (QLayout::activate). The default layout until the
+        // window is shown, then the saved one.
+        applyDefault(mode);
+        m_deferred = *it;
+        m_window->installEventFilter(this);
+    } else if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) {
+        applyDefault(mode);
+    }
     return found;
+}
+
+bool Workspaces::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_window && event->type() == QEvent::Show && !m_deferred.isEmpty()) {
+        m_window->removeEventFilter(this);
+        QTimer::singleShot(0, this, [this] {
+            const QByteArray state = std::exchange(m_deferred, QByteArray());
+            if (state.isEmpty()) return; // the mode was changed meanwhile
+            if (!m_window->restoreState(state, kStateVersion)) applyDefault(m_mode);
+        });
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void Workspaces::save() const {
@@ -210,7 +238,9 @@ void Workspaces::save() const {
     settings.beginGroup(QStringLiteral("window/") + screenKey());
     settings.setValue(QStringLiteral("workspace"), int(m_mode));
     for (int i = 0; i < kModeCount; ++i) {
-        const QByteArray state = Mode(i) == m_mode ? m_window->saveState(kStateVersion) : m_states.value(i);
+        const QByteArray state = Mode(i) != m_mode           ? m_states.value(i)
+                                 : !m_deferred.isEmpty() ? m_deferred // never shown: the saved one stays
+                                                         : m_window->saveState(kStateVersion);
         if (!state.isEmpty()) settings.setValue(QLatin1String(modeKey(Mode(i))), state);
     }
     settings.endGroup();

@@ -56,6 +56,9 @@ public:
     // "1366x768": the settings group of the window's screen size.
     QString screenKey() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void arrange(Mode mode);
     void size(Mode mode);
@@ -69,6 +72,7 @@ private:
     Mode m_mode = Mode::Inspect;
     QHash<int, QByteArray> m_states; // saveState() of each mode visited
     bool m_switching = false;
+    QByteArray m_deferred; // the restored layout of a window not shown yet, applied once shown
 };
 
 } // namespace embark::ui

@@ -100,7 +100,7 @@ int StudioSweep::runSweep(jobs::SweepOptions o) {
                                          .arg(index + 1)
                                          .arg(count)
                                          .arg(QFileInfo(c.model).completeBaseName(), c.boardId,
-                                              QString::fromStdString(c.library), c.quantized ? " int8" : "",
+                                              QString::fromStdString(c.library), QLatin1String(c.quantized ? " int8" : ""),
                                               QString::fromLatin1(jobs::sweepCellStateName(c.state)));
                 ctx.log(c.message.empty() || c.state == S::Ok ? line
                                                               : line + " (" + QString::fromStdString(c.message) + ")");

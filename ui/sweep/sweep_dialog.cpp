@@ -76,9 +76,10 @@ SweepDialog::SweepDialog(const QStringList& models, const QString& boardPattern,
     connect(add, &QPushButton::clicked, this, &SweepDialog::addModels);
     connect(remove, &QPushButton::clicked, this, [this] {
         qDeleteAll(m_models->selectedItems());
-        update();
     });
     connect(m_pattern, &QLineEdit::textChanged, this, &SweepDialog::update);
+    connect(m_models->model(), &QAbstractItemModel::rowsRemoved, this, &SweepDialog::update);
+    connect(m_models->model(), &QAbstractItemModel::rowsInserted, this, &SweepDialog::update);
     connect(m_buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     update();
@@ -98,7 +99,6 @@ void SweepDialog::addModels() {
         item->setData(Qt::UserRole, f);
         item->setToolTip(f);
     }
-    update();
 }
 
 void SweepDialog::update() {

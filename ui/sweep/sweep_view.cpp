@@ -2,6 +2,7 @@
 
 #include "sweep_chart.h"
 
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
