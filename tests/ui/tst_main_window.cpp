@@ -528,7 +528,12 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QApplication::processEvents(); // the first-start split
-        QVERIFY2(w.propertiesDock()->height() > 300, qPrintable(QString::number(w.propertiesDock()->height())));
+        // Run gives the Target two thirds of the column; Properties keeps a useful height.
+        w.workspaces()->setMode(ui::Workspaces::Mode::Run);
+        QTRY_VERIFY2(w.propertiesDock()->height() >= 200, qPrintable(QString::number(w.propertiesDock()->height())));
+        // Inspect is Properties' workspace.
+        w.workspaces()->setMode(ui::Workspaces::Mode::Inspect);
+        QTRY_VERIFY2(w.propertiesDock()->height() > 300, qPrintable(QString::number(w.propertiesDock()->height())));
         const int column = w.propertiesDock()->height() + w.targetDock()->height();
         w.resizeDocks({w.propertiesDock(), w.targetDock()}, {480, column - 480},
                       Qt::Vertical); // the splitter dragged down

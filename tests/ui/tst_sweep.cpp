@@ -102,6 +102,7 @@ private slots:
 
         dialog.modelList()->selectAll();
         const auto items = dialog.modelList()->selectedItems();
+        QCOMPARE(items.size(), 1);
         qDeleteAll(items);
         QVERIFY(!ok->isEnabled());
         QVERIFY2(dialog.problem().contains("model"), qPrintable(dialog.problem()));

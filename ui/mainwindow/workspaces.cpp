@@ -65,6 +65,10 @@ Workspaces::Workspaces(QMainWindow* window, const Docks& docks, QMenu* viewMenu)
     }
     m_actions[0]->setChecked(true);
     viewMenu->addSeparator();
+    // The right column (Properties, Target; Compare's history) runs down to the status bar and
+    // the bottom docks sit under the graphs only: above the bottom docks the column left the
+    // Target ~150 px on a 768-line screen, its library row scrolled away.
+    m_window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 }
 
 QString Workspaces::modeName(Mode mode) {
@@ -82,13 +86,6 @@ QString Workspaces::screenKey() const {
     return QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
 }
 
-void Workspaces::applyCorners(Mode mode) {
-    // Compare's history takes the right side down to the status bar; elsewhere the bottom
-    // docks span the window's width (Qt's default).
-    m_window->setCorner(Qt::BottomRightCorner,
-                        mode == Mode::Compare ? Qt::RightDockWidgetArea : Qt::BottomDockWidgetArea);
-}
-
 void Workspaces::setMode(Mode mode) {
     m_actions[int(mode)]->setChecked(true);
     if (mode == m_mode || m_switching) return;
@@ -96,7 +93,6 @@ void Workspaces::setMode(Mode mode) {
     m_states[int(m_mode)] = m_deferred.isEmpty() ? m_window->saveState(kStateVersion) : m_deferred;
     m_deferred.clear();
     m_mode = mode;
-    applyCorners(mode);
     auto it = m_states.constFind(int(mode));
     if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
     m_switching = false;
@@ -127,8 +123,8 @@ void Workspaces::arrange(Mode mode) {
         shown = {d.properties, d.target, d.rewrites};
         break;
     case Mode::Run:
-        // The target (board, library, overrides) above Properties; the jobs and the run's
-        // charts as tabs below the graphs, so both get the window's width.
+        // The target (board, library, overrides) above Properties down the right side; the
+        // jobs and the run's charts as tabs below the graphs.
         add(Qt::RightDockWidgetArea, d.target);
         add(Qt::RightDockWidgetArea, d.properties);
         if (d.properties && d.target) m_window->splitDockWidget(d.target, d.properties, Qt::Vertical);
@@ -171,10 +167,9 @@ void Workspaces::size(Mode mode) {
     case Mode::Run:
         vertical(d.charts, std::max(220, h * 2 / 5));
         horizontal(d.target, std::clamp(w * 27 / 100, 340, 460));
-        // The target is what this workspace is about: its board, runtime and library
-        // pickers whole (half the height left it ~150 px, the library row scrolled away).
+        // The target is what this workspace is about: its pickers whole.
         if (d.properties && d.target)
-            m_window->resizeDocks({d.target, d.properties}, {h * 2 / 3, h / 3}, Qt::Vertical);
+            m_window->resizeDocks({d.target, d.properties}, {h * 3 / 5, h * 2 / 5}, Qt::Vertical);
         break;
     case Mode::Compare:
         horizontal(d.history, std::clamp(w * 2 / 5, 420, 640));
@@ -205,7 +200,6 @@ bool Workspaces::restore() {
     settings.endGroup();
     m_mode = mode;
     m_actions[int(mode)]->setChecked(true);
-    applyCorners(mode);
     auto it = m_states.constFind(int(mode));
     m_deferred.clear();
     if (it != m_states.constEnd() && !m_window->isVisible()) {

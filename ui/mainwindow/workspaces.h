@@ -62,7 +62,6 @@ protected:
 private:
     void arrange(Mode mode);
     void size(Mode mode);
-    void applyCorners(Mode mode);
 
     QMainWindow* m_window;
     Docks m_docks;

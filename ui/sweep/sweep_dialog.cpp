@@ -32,6 +32,7 @@ SweepDialog::SweepDialog(const QStringList& models, const QString& boardPattern,
         item->setToolTip(m);
     }
     m_models->setMinimumHeight(80);
+    m_models->setSelectionMode(QAbstractItemView::ExtendedSelection);
     auto* add = new QPushButton(tr("Add..."), this);
     auto* remove = new QPushButton(tr("Remove"), this);
     auto* modelButtons = new QVBoxLayout;
