@@ -27,8 +27,8 @@ struct LavaDevice {
 
 struct LavaJob {
     qint64 id = 0;
-    QString state;  // Submitted, Scheduling, Scheduled, Running, Canceling, Finished
-    QString health; // Unknown, Complete, Incomplete, Canceled
+    QString state;     // Submitted, Scheduling, Scheduled, Running, Canceling, Finished
+    QString health;    // Unknown, Complete, Incomplete, Canceled
     QString device;    // the device it runs or ran on (empty while queued)
     QString submitter; // the LAVA user who submitted it
     QString failureComment;

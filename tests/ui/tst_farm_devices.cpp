@@ -34,10 +34,12 @@ public:
                     path = path.left(path.indexOf('?') < 0 ? path.size() : path.indexOf('?'));
                     asked << path;
                     const auto it = replies.find(path);
-                    const QByteArray body = it == replies.end() ? QByteArray("{\"detail\":\"Not found.\"}") : it->second;
-                    socket->write((it == replies.end() ? "HTTP/1.1 404 Not Found\r\n" : "HTTP/1.1 200 OK\r\n") +
-                                  QByteArray("Content-Type: application/json\r\nConnection: close\r\nContent-Length: ") +
-                                  QByteArray::number(body.size()) + "\r\n\r\n" + body);
+                    const QByteArray body =
+                        it == replies.end() ? QByteArray("{\"detail\":\"Not found.\"}") : it->second;
+                    socket->write(
+                        (it == replies.end() ? "HTTP/1.1 404 Not Found\r\n" : "HTTP/1.1 200 OK\r\n") +
+                        QByteArray("Content-Type: application/json\r\nConnection: close\r\nContent-Length: ") +
+                        QByteArray::number(body.size()) + "\r\n\r\n" + body);
                     socket->disconnectFromHost();
                 });
                 connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
@@ -47,7 +49,8 @@ public:
 };
 
 // GET /api/v0.2/jobs/42/ as LAVA 2023.01 answers it (definition shortened).
-const char* kRecordedJob42 = R"({"id":42,"submitter":"alice","viewing_groups":[],"description":"embark digits_cnn on k1",
+const char* kRecordedJob42 =
+    R"({"id":42,"submitter":"alice","viewing_groups":[],"description":"embark digits_cnn on k1",
 "health_check":false,"requested_device_type":"spacemit-k1","tags":[],"actual_device":"k1-a",
 "submit_time":"2026-12-06T14:02:11.514208Z","start_time":"2026-12-06T14:02:13.090112Z","end_time":null,
 "state":"Running","health":"Unknown","priority":50,"definition":"job_name: embark digits_cnn on k1\n",

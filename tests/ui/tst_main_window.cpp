@@ -386,11 +386,10 @@ private slots:
                                              combo->fontMetrics().height());
                             const int needed =
                                 combo->style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, combo).width();
-                            QVERIFY2(combo->width() >= needed,
-                                     qPrintable(QStringLiteral("%1: '%2' in %3 px, needs %4")
-                                                    .arg(name, combo->currentText())
-                                                    .arg(combo->width())
-                                                    .arg(needed)));
+                            QVERIFY2(combo->width() >= needed, qPrintable(QStringLiteral("%1: '%2' in %3 px, needs %4")
+                                                                              .arg(name, combo->currentText())
+                                                                              .arg(combo->width())
+                                                                              .arg(needed)));
                         }
                 }
             }

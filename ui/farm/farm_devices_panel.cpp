@@ -86,14 +86,17 @@ std::vector<FarmDeviceRow> FarmDevicesPanel::pollBoard(const targets::Board& boa
             }
             submitter = known->second;
         }
-        rows.push_back({board.id, d.hostname, deviceStatus(d, submitter), d.health + ", " + d.state, d.currentJob,
-                        submitter});
+        rows.push_back(
+            {board.id, d.hostname, deviceStatus(d, submitter), d.health + ", " + d.state, d.currentJob, submitter});
     }
     if (rows.empty())
         rows.push_back(
-            {board.id, QString(), tr("no device"),
+            {board.id,
+             QString(),
+             tr("no device"),
              tr("%1 has no device of type '%2' with the board's tags").arg(board.farm->lava, board.farm->deviceType),
-             0, {}});
+             0,
+             {}});
     return rows;
 }
 

@@ -232,7 +232,7 @@ void Workspaces::save() const {
     settings.beginGroup(QStringLiteral("window/") + screenKey());
     settings.setValue(QStringLiteral("workspace"), int(m_mode));
     for (int i = 0; i < kModeCount; ++i) {
-        const QByteArray state = Mode(i) != m_mode           ? m_states.value(i)
+        const QByteArray state = Mode(i) != m_mode       ? m_states.value(i)
                                  : !m_deferred.isEmpty() ? m_deferred // never shown: the saved one stays
                                                          : m_window->saveState(kStateVersion);
         if (!state.isEmpty()) settings.setValue(QLatin1String(modeKey(Mode(i))), state);

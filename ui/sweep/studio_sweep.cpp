@@ -80,51 +80,48 @@ int StudioSweep::runSweep(jobs::SweepOptions o) {
                 }
     QStringList names;
     for (const QString& m : o.models) names << QFileInfo(m).completeBaseName();
-    const QString title = tr("Sweep %1 on %2").arg(names.join(QStringLiteral(", ")),
-                                                   o.boardPatterns.join(QStringLiteral(", ")));
-    auto job = std::make_shared<jobs::Job>(
-        title, jobs::JobKind::Benchmark, [o, live](jobs::JobContext& ctx) -> Status {
-            jobs::SweepOptions options = o;
-            options.base.cancel = ctx.cancelFlag();
-            options.base.log = [&ctx](const QString& line) { ctx.log(line); };
-            int done = 0;
-            options.cellChanged = [&](const jobs::SweepCell& c, int index, int count) {
-                using S = jobs::SweepCell::State;
-                if (c.state != S::Pending && c.state != S::Running) ++done;
-                {
-                    std::lock_guard lock(live->mutex);
-                    if (int(live->sweep.cells.size()) != count) live->sweep.cells.resize(size_t(count));
-                    live->sweep.cells[size_t(index)] = c;
-                }
-                const QString line = QStringLiteral("[%1/%2] %3 %4 %5%6: %7")
-                                         .arg(index + 1)
-                                         .arg(count)
-                                         .arg(QFileInfo(c.model).completeBaseName(), c.boardId,
-                                              QString::fromStdString(c.library), QLatin1String(c.quantized ? " int8" : ""),
-                                              QString::fromLatin1(jobs::sweepCellStateName(c.state)));
-                ctx.log(c.message.empty() || c.state == S::Ok ? line
-                                                              : line + " (" + QString::fromStdString(c.message) + ")");
-                ctx.progress(QStringLiteral("cell %1 of %2").arg(index + 1).arg(count), done, count);
-            };
-            auto r = jobs::runSweep(options);
-            if (!r) return r.error();
+    const QString title =
+        tr("Sweep %1 on %2").arg(names.join(QStringLiteral(", ")), o.boardPatterns.join(QStringLiteral(", ")));
+    auto job = std::make_shared<jobs::Job>(title, jobs::JobKind::Benchmark, [o, live](jobs::JobContext& ctx) -> Status {
+        jobs::SweepOptions options = o;
+        options.base.cancel = ctx.cancelFlag();
+        options.base.log = [&ctx](const QString& line) { ctx.log(line); };
+        int done = 0;
+        options.cellChanged = [&](const jobs::SweepCell& c, int index, int count) {
+            using S = jobs::SweepCell::State;
+            if (c.state != S::Pending && c.state != S::Running) ++done;
             {
                 std::lock_guard lock(live->mutex);
-                live->sweep = *r;
+                if (int(live->sweep.cells.size()) != count) live->sweep.cells.resize(size_t(count));
+                live->sweep.cells[size_t(index)] = c;
             }
-            ctx.setResult(*r, QStringLiteral("sweep %1: %2 cells, %3 failed")
-                                  .arg(r->sweepId)
-                                  .arg(r->cells.size())
-                                  .arg(r->failed()));
-            if (ctx.cancelled()) return makeError(ErrorKind::External, "sweep cancelled");
-            if (r->failed())
-                return makeError(ErrorKind::External, QStringLiteral("%1 of %2 cells of sweep %3 failed")
-                                                          .arg(r->failed())
-                                                          .arg(r->cells.size())
-                                                          .arg(r->sweepId)
-                                                          .toStdString());
-            return {};
-        });
+            const QString line = QStringLiteral("[%1/%2] %3 %4 %5%6: %7")
+                                     .arg(index + 1)
+                                     .arg(count)
+                                     .arg(QFileInfo(c.model).completeBaseName(), c.boardId,
+                                          QString::fromStdString(c.library), QLatin1String(c.quantized ? " int8" : ""),
+                                          QString::fromLatin1(jobs::sweepCellStateName(c.state)));
+            ctx.log(c.message.empty() || c.state == S::Ok ? line
+                                                          : line + " (" + QString::fromStdString(c.message) + ")");
+            ctx.progress(QStringLiteral("cell %1 of %2").arg(index + 1).arg(count), done, count);
+        };
+        auto r = jobs::runSweep(options);
+        if (!r) return r.error();
+        {
+            std::lock_guard lock(live->mutex);
+            live->sweep = *r;
+        }
+        ctx.setResult(
+            *r, QStringLiteral("sweep %1: %2 cells, %3 failed").arg(r->sweepId).arg(r->cells.size()).arg(r->failed()));
+        if (ctx.cancelled()) return makeError(ErrorKind::External, "sweep cancelled");
+        if (r->failed())
+            return makeError(ErrorKind::External, QStringLiteral("%1 of %2 cells of sweep %3 failed")
+                                                      .arg(r->failed())
+                                                      .arg(r->cells.size())
+                                                      .arg(r->sweepId)
+                                                      .toStdString());
+        return {};
+    });
     const int id = m_jobs->queue()->enqueue(job);
     m_live.insert(id, live);
     auto* view = new SweepView(m_window);

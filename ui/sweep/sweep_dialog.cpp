@@ -51,8 +51,7 @@ SweepDialog::SweepDialog(const QStringList& models, const QString& boardPattern,
         auto* box = new QCheckBox(lib, this);
         box->setObjectName(lib);
         box->setChecked(lib == QLatin1String("portable"));
-        if (lib == QLatin1String("auto"))
-            box->setToolTip(tr("Each node on the library measured fastest on the board"));
+        if (lib == QLatin1String("auto")) box->setToolTip(tr("Each node on the library measured fastest on the board"));
         m_libraries << box;
         libraries->addWidget(box);
         connect(box, &QCheckBox::toggled, this, &SweepDialog::update);
@@ -75,9 +74,7 @@ SweepDialog::SweepDialog(const QStringList& models, const QString& boardPattern,
     m_buttons->button(QDialogButtonBox::Cancel)->setText(tr("Cancel"));
 
     connect(add, &QPushButton::clicked, this, &SweepDialog::addModels);
-    connect(remove, &QPushButton::clicked, this, [this] {
-        qDeleteAll(m_models->selectedItems());
-    });
+    connect(remove, &QPushButton::clicked, this, [this] { qDeleteAll(m_models->selectedItems()); });
     connect(m_pattern, &QLineEdit::textChanged, this, &SweepDialog::update);
     connect(m_models->model(), &QAbstractItemModel::rowsRemoved, this, &SweepDialog::update);
     connect(m_models->model(), &QAbstractItemModel::rowsInserted, this, &SweepDialog::update);
@@ -134,7 +131,8 @@ QString SweepDialog::problem() const { return m_problem; }
 jobs::SweepOptions SweepDialog::options() const {
     jobs::SweepOptions o;
     for (int i = 0; i < m_models->count(); ++i) o.models << m_models->item(i)->data(Qt::UserRole).toString();
-    for (const QString& p : m_pattern->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) o.boardPatterns << p.trimmed();
+    for (const QString& p : m_pattern->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        o.boardPatterns << p.trimmed();
     o.libraries.clear();
     for (QCheckBox* b : m_libraries)
         if (b->isChecked()) o.libraries.push_back(b->objectName().toStdString());

@@ -38,7 +38,8 @@ enum Column {
 // Milliseconds, or microseconds below 0.1 ms, in the user's locale.
 QString duration(double ns) {
     const QLocale locale;
-    if (ns < 1e5) return QCoreApplication::translate("embark::ui::SweepView", "%1 µs").arg(locale.toString(ns / 1e3, 'f', 1));
+    if (ns < 1e5)
+        return QCoreApplication::translate("embark::ui::SweepView", "%1 µs").arg(locale.toString(ns / 1e3, 'f', 1));
     return QCoreApplication::translate("embark::ui::SweepView", "%1 ms").arg(locale.toString(ns / 1e6, 'f', 3));
 }
 } // namespace
