@@ -44,9 +44,12 @@ LayerTimingChart::LayerTimingChart(QWidget* parent) : ChartWidget(parent) {
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // A long (translated) summary wraps instead of widening the chart past its dock.
     m_summary->setWordWrap(true);
-    // As wide as its longest choice: shortened to 8 characters, "Afficher : [Toutes les c…]"
-    // was cut off in French; the charts' docks have the room.
+    // As wide as its longest choice where the dock has the room ("Afficher : [Toutes les c…]"
+    // was cut off in French at 1366x768), down to 8 characters in a narrow dock; the text
+    // beside it only takes what is left.
     m_view->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_view->setMinimumWidth(m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 8 + 40);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     controls()->addWidget(new QLabel(tr("Show:"), this));
     controls()->addWidget(m_view);
     controls()->addWidget(m_top);
