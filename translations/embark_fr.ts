@@ -414,6 +414,73 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::FarmDevicesPanel</name>
+    <message>
+        <source>Board</source>
+        <translation>Carte</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Appareil</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>LAVA says</source>
+        <translation>Selon LAVA</translation>
+    </message>
+    <message>
+        <source>bad</source>
+        <translation>défaillant</translation>
+    </message>
+    <message>
+        <source>offline</source>
+        <translation>hors ligne</translation>
+    </message>
+    <message>
+        <source>running job %1</source>
+        <translation>exécute la tâche %1</translation>
+    </message>
+    <message>
+        <source>running job %1 for %2</source>
+        <translation>exécute la tâche %1 pour %2</translation>
+    </message>
+    <message>
+        <source>reserved for job %1</source>
+        <translation>réservé pour la tâche %1</translation>
+    </message>
+    <message>
+        <source>reserved for job %1 of %2</source>
+        <translation>réservé pour la tâche %1 de %2</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>libre</translation>
+    </message>
+    <message>
+        <source>no device</source>
+        <translation>aucun appareil</translation>
+    </message>
+    <message>
+        <source>%1 has no device of type &apos;%2&apos; with the board&apos;s tags</source>
+        <translation>%1 n’a aucun appareil de type « %2 » portant les étiquettes de la carte</translation>
+    </message>
+    <message>
+        <source>Asking LAVA...</source>
+        <translation>Interrogation de LAVA…</translation>
+    </message>
+    <message>
+        <source>No farm board: a board file with a &quot;farm&quot; object names a LAVA instance and a device type (see docs/farm.md).</source>
+        <translation>Aucune carte de ferme : un fichier de carte avec un objet « farm » désigne une instance LAVA et un type d’appareil (voir docs/farm.md).</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>Mis à jour à %1</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::GraphOverview</name>
     <message>
         <source>Overview: click or drag to move the view</source>
@@ -1222,6 +1289,10 @@
     <message>
         <source>Opening %1 with the input shapes chosen last time</source>
         <translation>Ouverture de %1 avec les formes d&apos;entrée choisies la dernière fois</translation>
+    </message>
+    <message>
+        <source>Farm</source>
+        <translation>Ferme</translation>
     </message>
 </context>
 <context>
@@ -2134,6 +2205,26 @@
         <source>%1 %2: %3</source>
         <translation>%1 %2 : %3</translation>
     </message>
+    <message>
+        <source>LAVA &amp;job</source>
+        <translation>&amp;Tâche LAVA</translation>
+    </message>
+    <message>
+        <source>Open the LAVA job page of the selected run on a farm board in the browser</source>
+        <translation>Ouvrir dans le navigateur la page de la tâche LAVA de l’exécution sélectionnée sur une carte de ferme</translation>
+    </message>
+    <message>
+        <source>More</source>
+        <translation>Plus</translation>
+    </message>
+    <message>
+        <source>Export report, LAVA job, Delete</source>
+        <translation>Exporter le rapport, tâche LAVA, supprimer</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: no browser is set up to open web pages</source>
+        <translation>Impossible d’ouvrir %1 : aucun navigateur n’est configuré pour ouvrir les pages web</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -2743,6 +2834,251 @@
             <numerusform>Exécution impossible sur toute carte et toute bibliothèque de noyaux : %n nœud utilise une opération qu&apos;Embark ne prend pas en charge (en rouge dans le graphe) : %1. Remplacez-le dans le modèle (ou exportez celui-ci sans lui) pour le déployer.</numerusform>
             <numerusform>Exécution impossible sur toute carte et toute bibliothèque de noyaux : %n nœuds utilisent une opération qu&apos;Embark ne prend pas en charge (en rouge dans le graphe) : %1. Remplacez-les dans le modèle (ou exportez celui-ci sans eux) pour le déployer.</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioSweep</name>
+    <message>
+        <source>S&amp;weep...</source>
+        <translation>&amp;Balayage…</translation>
+    </message>
+    <message>
+        <source>Benchmark models on every matching board with every chosen library, as one job: a table and a chart with the best library per board</source>
+        <translation>Mesurer des modèles sur chaque carte correspondante avec chaque bibliothèque choisie, en une seule tâche : un tableau et un graphique avec la meilleure bibliothèque par carte</translation>
+    </message>
+    <message>
+        <source>A sweep needs at least one model and one library.</source>
+        <translation>Un balayage demande au moins un modèle et une bibliothèque.</translation>
+    </message>
+    <message>
+        <source>Sweep %1 on %2</source>
+        <translation>Balayage de %1 sur %2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>annulé</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SweepDialog</name>
+    <message>
+        <source>Int8 cells too (each model quantized with its test data)</source>
+        <translation>Cellules int8 aussi (chaque modèle quantifié avec ses données de test)</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Balayage</translation>
+    </message>
+    <message>
+        <source>Add...</source>
+        <translation>Ajouter…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>Retirer</translation>
+    </message>
+    <message>
+        <source>sim-*,k1-farm</source>
+        <translation>sim-*,k1-farm</translation>
+    </message>
+    <message>
+        <source>Board ids or wildcards, comma-separated</source>
+        <translation>Identifiants de cartes ou jokers, séparés par des virgules</translation>
+    </message>
+    <message>
+        <source>Each node on the library measured fastest on the board</source>
+        <translation>Chaque nœud sur la bibliothèque mesurée la plus rapide sur la carte</translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation>Modèles :</translation>
+    </message>
+    <message>
+        <source>Boards:</source>
+        <translation>Cartes :</translation>
+    </message>
+    <message>
+        <source>Libraries:</source>
+        <translation>Bibliothèques :</translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation>Itérations :</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>Lancer le balayage</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+    <message>
+        <source>Models to sweep</source>
+        <translation>Modèles à balayer</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx)</source>
+        <translation>Modèles ONNX (*.onnx)</translation>
+    </message>
+    <message>
+        <source>Name at least one board (an id or a wildcard such as sim-*).</source>
+        <translation>Indiquez au moins une carte (un identifiant ou un joker comme sim-*).</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n board(s): %1</source>
+        <translation>
+            <numerusform>%n carte : %1</numerusform>
+            <numerusform>%n cartes : %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose at least one kernel library.</source>
+        <translation>Choisissez au moins une bibliothèque de noyaux.</translation>
+    </message>
+    <message>
+        <source>Add at least one model.</source>
+        <translation>Ajoutez au moins un modèle.</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SweepView</name>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Cancel sweep</source>
+        <translation>Annuler le balayage</translation>
+    </message>
+    <message>
+        <source>Export chart...</source>
+        <translation>Exporter le graphique…</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>Balayage</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>Modèle</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>Carte</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>Bibliothèque</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>Précision</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>État</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>Médiane</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>IC à 95 %</translation>
+    </message>
+    <message>
+        <source>max_rel</source>
+        <translation>max_rel</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>Cosinus</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Exécution</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>Appareil</translation>
+    </message>
+    <message>
+        <source>Cancelling the sweep...</source>
+        <translation>Annulation du balayage…</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>en attente</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>en cours</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>ok</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>échec</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>annulée</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>ignorée</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>Balayage %1</translation>
+    </message>
+    <message>
+        <source>The fastest library of %1 on %2</source>
+        <translation>La bibliothèque la plus rapide pour %1 sur %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep %1: %n cell(s)</source>
+        <translation>
+            <numerusform>Balayage %1 : %n cellule</numerusform>
+            <numerusform>Balayage %1 : %n cellules</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n en échec</numerusform>
+            <numerusform>%n en échec</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every cell is a stored run (Run history); the best library of each model on each board is highlighted.</source>
+        <translation>Chaque cellule est une exécution enregistrée (Historique des exécutions) ; la meilleure bibliothèque de chaque modèle sur chaque carte est mise en évidence.</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n cell(s) done</source>
+        <translation>
+            <numerusform>%1 cellule sur %n terminée</numerusform>
+            <numerusform>%1 cellules sur %n terminées</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the sweep chart</source>
+        <translation>Exporter le graphique du balayage</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)</source>
+        <translation>Image PNG (*.png);;Image SVG (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>Exporter le graphique</translation>
     </message>
 </context>
 <context>

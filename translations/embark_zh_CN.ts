@@ -414,6 +414,73 @@
     </message>
 </context>
 <context>
+    <name>embark::ui::FarmDevicesPanel</name>
+    <message>
+        <source>Board</source>
+        <translation>开发板</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>LAVA says</source>
+        <translation>LAVA 报告</translation>
+    </message>
+    <message>
+        <source>bad</source>
+        <translation>故障</translation>
+    </message>
+    <message>
+        <source>offline</source>
+        <translation>离线</translation>
+    </message>
+    <message>
+        <source>running job %1</source>
+        <translation>正在运行作业 %1</translation>
+    </message>
+    <message>
+        <source>running job %1 for %2</source>
+        <translation>正在为 %2 运行作业 %1</translation>
+    </message>
+    <message>
+        <source>reserved for job %1</source>
+        <translation>已为作业 %1 预留</translation>
+    </message>
+    <message>
+        <source>reserved for job %1 of %2</source>
+        <translation>已为 %2 的作业 %1 预留</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>no device</source>
+        <translation>无设备</translation>
+    </message>
+    <message>
+        <source>%1 has no device of type &apos;%2&apos; with the board&apos;s tags</source>
+        <translation>%1 没有类型为“%2”且带有该开发板标签的设备</translation>
+    </message>
+    <message>
+        <source>Asking LAVA...</source>
+        <translation>正在查询 LAVA…</translation>
+    </message>
+    <message>
+        <source>No farm board: a board file with a &quot;farm&quot; object names a LAVA instance and a device type (see docs/farm.md).</source>
+        <translation>没有设备农场开发板：开发板文件中的 &quot;farm&quot; 对象指定 LAVA 实例和设备类型（见 docs/farm.md）。</translation>
+    </message>
+    <message>
+        <source>Updated %1</source>
+        <translation>更新于 %1</translation>
+    </message>
+</context>
+<context>
     <name>embark::ui::GraphOverview</name>
     <message>
         <source>Overview: click or drag to move the view</source>
@@ -1217,6 +1284,10 @@
     <message>
         <source>Opening %1 with the input shapes chosen last time</source>
         <translation>使用上次选择的输入形状打开 %1</translation>
+    </message>
+    <message>
+        <source>Farm</source>
+        <translation>设备农场</translation>
     </message>
 </context>
 <context>
@@ -2124,6 +2195,26 @@
         <source>%1 %2: %3</source>
         <translation>%1 %2：%3</translation>
     </message>
+    <message>
+        <source>LAVA &amp;job</source>
+        <translation>LAVA 作业(&amp;J)</translation>
+    </message>
+    <message>
+        <source>Open the LAVA job page of the selected run on a farm board in the browser</source>
+        <translation>在浏览器中打开所选设备农场运行的 LAVA 作业页面</translation>
+    </message>
+    <message>
+        <source>More</source>
+        <translation>更多</translation>
+    </message>
+    <message>
+        <source>Export report, LAVA job, Delete</source>
+        <translation>导出报告、LAVA 作业、删除</translation>
+    </message>
+    <message>
+        <source>Cannot open %1: no browser is set up to open web pages</source>
+        <translation>无法打开 %1：未设置用于打开网页的浏览器</translation>
+    </message>
 </context>
 <context>
     <name>embark::ui::SecretPrompt</name>
@@ -2723,6 +2814,247 @@
         <translation>
             <numerusform>无法在任何开发板或内核库上运行：%n 个节点使用了 Embark 不支持的算子（图中标红）：%1。请在模型中替换它们（或导出不含它们的模型）后再部署。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::StudioSweep</name>
+    <message>
+        <source>S&amp;weep...</source>
+        <translation>扫描(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Benchmark models on every matching board with every chosen library, as one job: a table and a chart with the best library per board</source>
+        <translation>在每块匹配的开发板上用每个所选库对模型做基准测试，作为一个作业：一张表格和一张图表，标出每块开发板上最好的库</translation>
+    </message>
+    <message>
+        <source>A sweep needs at least one model and one library.</source>
+        <translation>扫描至少需要一个模型和一个库。</translation>
+    </message>
+    <message>
+        <source>Sweep %1 on %2</source>
+        <translation>在 %2 上扫描 %1</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SweepDialog</name>
+    <message>
+        <source>Int8 cells too (each model quantized with its test data)</source>
+        <translation>同时包括 int8 单元（每个模型用其测试数据量化）</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Add...</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>sim-*,k1-farm</source>
+        <translation>sim-*,k1-farm</translation>
+    </message>
+    <message>
+        <source>Board ids or wildcards, comma-separated</source>
+        <translation>开发板 ID 或通配符，以逗号分隔</translation>
+    </message>
+    <message>
+        <source>Each node on the library measured fastest on the board</source>
+        <translation>每个节点使用在该开发板上测得最快的库</translation>
+    </message>
+    <message>
+        <source>Models:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>Boards:</source>
+        <translation>开发板：</translation>
+    </message>
+    <message>
+        <source>Libraries:</source>
+        <translation>库：</translation>
+    </message>
+    <message>
+        <source>Iterations:</source>
+        <translation>迭代次数：</translation>
+    </message>
+    <message>
+        <source>Run sweep</source>
+        <translation>运行扫描</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Models to sweep</source>
+        <translation>要扫描的模型</translation>
+    </message>
+    <message>
+        <source>ONNX models (*.onnx)</source>
+        <translation>ONNX 模型 (*.onnx)</translation>
+    </message>
+    <message>
+        <source>Name at least one board (an id or a wildcard such as sim-*).</source>
+        <translation>请至少指定一块开发板（ID 或 sim-* 这样的通配符）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n board(s): %1</source>
+        <translation>
+            <numerusform>%n 块开发板：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Choose at least one kernel library.</source>
+        <translation>请至少选择一个内核库。</translation>
+    </message>
+    <message>
+        <source>Add at least one model.</source>
+        <translation>请至少添加一个模型。</translation>
+    </message>
+</context>
+<context>
+    <name>embark::ui::SweepView</name>
+    <message>
+        <source>%1 µs</source>
+        <translation>%1 µs</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message>
+        <source>Cancel sweep</source>
+        <translation>取消扫描</translation>
+    </message>
+    <message>
+        <source>Export chart...</source>
+        <translation>导出图表…</translation>
+    </message>
+    <message>
+        <source>Sweep</source>
+        <translation>扫描</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>开发板</translation>
+    </message>
+    <message>
+        <source>Library</source>
+        <translation>库</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Median</source>
+        <translation>中位数</translation>
+    </message>
+    <message>
+        <source>95% CI</source>
+        <translation>95% 置信区间</translation>
+    </message>
+    <message>
+        <source>max_rel</source>
+        <translation>max_rel</translation>
+    </message>
+    <message>
+        <source>Cosine</source>
+        <translation>余弦</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <source>Cancelling the sweep...</source>
+        <translation>正在取消扫描…</translation>
+    </message>
+    <message>
+        <source>pending</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>Sweep %1</source>
+        <translation>扫描 %1</translation>
+    </message>
+    <message>
+        <source>The fastest library of %1 on %2</source>
+        <translation>%1 在 %2 上最快的库</translation>
+    </message>
+    <message numerus="yes">
+        <source>Sweep %1: %n cell(s)</source>
+        <translation>
+            <numerusform>扫描 %1：%n 个单元</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n 个失败</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Every cell is a stored run (Run history); the best library of each model on each board is highlighted.</source>
+        <translation>每个单元都是一次已保存的运行（运行历史）；每个模型在每块开发板上最好的库已突出显示。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 of %n cell(s) done</source>
+        <translation>
+            <numerusform>已完成 %1 / %n 个单元</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the sweep chart</source>
+        <translation>导出扫描图表</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Export chart</source>
+        <translation>导出图表</translation>
     </message>
 </context>
 <context>

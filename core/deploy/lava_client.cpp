@@ -118,12 +118,17 @@ Expected<LavaJob> LavaClient::job(qint64 id) const {
     auto r = request("GET", QStringLiteral("/api/v0.2/jobs/%1/").arg(id));
     if (!r) return r.error();
     if (r->status != 200) return httpError(QStringLiteral("read job %1").arg(id), *r);
-    const QJsonObject o = QJsonDocument::fromJson(r->body).object();
+    return parseLavaJob(r->body, id);
+}
+
+LavaJob parseLavaJob(const QByteArray& json, qint64 id) {
+    const QJsonObject o = QJsonDocument::fromJson(json).object();
     LavaJob j;
-    j.id = id;
+    j.id = o.value("id").isDouble() ? static_cast<qint64>(o.value("id").toDouble()) : id;
     j.state = o.value("state").toString();
     j.health = o.value("health").toString();
     j.device = o.value("actual_device").toString();
+    j.submitter = o.value("submitter").toString();
     j.failureComment = o.value("failure_comment").toString();
     return j;
 }

@@ -27,9 +27,10 @@ struct LavaDevice {
 
 struct LavaJob {
     qint64 id = 0;
-    QString state;  // Submitted, Scheduling, Scheduled, Running, Canceling, Finished
-    QString health; // Unknown, Complete, Incomplete, Canceled
-    QString device; // the device it runs or ran on (empty while queued)
+    QString state;     // Submitted, Scheduling, Scheduled, Running, Canceling, Finished
+    QString health;    // Unknown, Complete, Incomplete, Canceled
+    QString device;    // the device it runs or ran on (empty while queued)
+    QString submitter; // the LAVA user who submitted it
     QString failureComment;
     bool finished() const { return state == QLatin1String("Finished"); }
     bool queued() const {
@@ -72,6 +73,10 @@ private:
     QByteArray m_token;
     int m_timeoutMs;
 };
+
+// A job as LAVA's REST API (v0.2, GET /api/v0.2/jobs/ID/) describes it; `id` when the reply
+// has none.
+LavaJob parseLavaJob(const QByteArray& json, qint64 id);
 
 // The lines of a LAVA YAML log; malformed lines are skipped.
 std::vector<LavaLogLine> parseLavaLog(const QByteArray& yaml);

@@ -51,6 +51,8 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <QTableWidget>
 #include <QHeaderView>
 #include <QScrollArea>
@@ -240,6 +242,17 @@ private slots:
                      qPrintable(size(w.stages()->afterPanel()->view())));
             QVERIFY(w.targetDock()->isVisible());
             QVERIFY2(!targetScroll->horizontalScrollBar()->isVisible(), qPrintable(size(targetScroll)));
+            // The Run workspace's target shows its pickers without scrolling (with half the
+            // height the library row was below the fold in French).
+            {
+                QComboBox* library = w.target()->libraryPicker();
+                const QRect inViewport(library->mapTo(targetScroll->viewport(), QPoint(0, 0)), library->size());
+                QVERIFY2(targetScroll->viewport()->rect().contains(inViewport),
+                         qPrintable(QStringLiteral("library picker at %1,%2 in a %3 viewport")
+                                        .arg(inViewport.x())
+                                        .arg(inViewport.bottom())
+                                        .arg(size(targetScroll->viewport()))));
+            }
 
             w.workspaces()->setMode(M::Compare);
             settle();
@@ -251,6 +264,12 @@ private slots:
             QVERIFY2(w.charts()->comparison()->plot()->width() >= 600 || w.charts()->timing()->plot()->width() >= 600,
                      qPrintable(size(w.chartsDock())));
             QVERIFY(!w.propertiesDock()->isVisible());
+            // The graph panes were ~150 px tall here with the history and the charts side by
+            // side under them: a chart's layer selects its node, which must be seen.
+            for (ui::GraphPanel* panel : {w.stages()->beforePanel(), w.stages()->afterPanel()})
+                QVERIFY2(panel->view()->height() >= 250,
+                         qPrintable(QStringLiteral("compare: graph %1, history %2, charts %3")
+                                        .arg(size(panel->view()), size(w.historyDock()), size(w.chartsDock()))));
 
             // Each workspace keeps its own layout: a wider Properties in Inspect stays.
             w.workspaces()->setMode(M::Inspect);
@@ -347,6 +366,31 @@ private slots:
                     const QStringList clipped = clippedButtons(dock);
                     QVERIFY2(clipped.isEmpty(),
                              qPrintable(name + QStringLiteral(": ") + clipped.join(QStringLiteral(", "))));
+                    // A dock's tool bar wider than the dock hides actions behind its "»" button
+                    // (the Run history's in Compare, in French).
+                    for (QToolBar* bar : dock->findChildren<QToolBar*>()) {
+                        auto* extension = bar->findChild<QToolButton*>(QStringLiteral("qt_toolbar_ext_button"));
+                        QVERIFY2(!bar->isVisible() || !extension || !extension->isVisible(),
+                                 qPrintable(QStringLiteral("%1: tool bar %2 overflows: %3 px wide, needs %4")
+                                                .arg(name, bar->objectName())
+                                                .arg(bar->width())
+                                                .arg(bar->sizeHint().width())));
+                    }
+                    // A chart's choice cut off ("Afficher : [Toutes les c…]").
+                    if (dock == w.chartsDock())
+                        for (QComboBox* combo : dock->findChildren<QComboBox*>()) {
+                            if (!combo->isVisible() || combo->visibleRegion().isEmpty()) continue;
+                            QStyleOptionComboBox option;
+                            option.initFrom(combo);
+                            const QSize text(combo->fontMetrics().horizontalAdvance(combo->currentText()),
+                                             combo->fontMetrics().height());
+                            const int needed =
+                                combo->style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, combo).width();
+                            QVERIFY2(combo->width() >= needed, qPrintable(QStringLiteral("%1: '%2' in %3 px, needs %4")
+                                                                              .arg(name, combo->currentText())
+                                                                              .arg(combo->width())
+                                                                              .arg(needed)));
+                        }
                 }
             }
             // The board actions live in the Target's menu button, translated.
@@ -483,7 +527,12 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QApplication::processEvents(); // the first-start split
-        QVERIFY2(w.propertiesDock()->height() > 300, qPrintable(QString::number(w.propertiesDock()->height())));
+        // Run gives the Target two thirds of the column; Properties keeps a useful height.
+        w.workspaces()->setMode(ui::Workspaces::Mode::Run);
+        QTRY_VERIFY2(w.propertiesDock()->height() >= 200, qPrintable(QString::number(w.propertiesDock()->height())));
+        // Inspect is Properties' workspace.
+        w.workspaces()->setMode(ui::Workspaces::Mode::Inspect);
+        QTRY_VERIFY2(w.propertiesDock()->height() > 300, qPrintable(QString::number(w.propertiesDock()->height())));
         const int column = w.propertiesDock()->height() + w.targetDock()->height();
         w.resizeDocks({w.propertiesDock(), w.targetDock()}, {480, column - 480},
                       Qt::Vertical); // the splitter dragged down

@@ -42,10 +42,14 @@ LayerTimingChart::LayerTimingChart(QWidget* parent) : ChartWidget(parent) {
     m_top->setToolTip(tr("How many of the slowest layers to show (0 = all; the rest scroll)"));
     m_summary = new QLabel(this);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // Long (translated) texts wrap or shorten instead of widening the chart past its dock.
+    // A long (translated) summary wraps instead of widening the chart past its dock.
     m_summary->setWordWrap(true);
-    m_view->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_view->setMinimumContentsLength(8);
+    // As wide as its longest choice where the dock has the room ("Afficher : [Toutes les c…]"
+    // was cut off in French at 1366x768), down to 8 characters in a narrow dock; the text
+    // beside it only takes what is left.
+    m_view->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_view->setMinimumWidth(m_view->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 8 + 40);
+    m_summary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     controls()->addWidget(new QLabel(tr("Show:"), this));
     controls()->addWidget(m_view);
     controls()->addWidget(m_top);

@@ -33,10 +33,13 @@ RunComparisonChart::RunComparisonChart(QWidget* parent) : ChartWidget(parent) {
     m_mode = new QComboBox(this);
     m_mode->addItem(tr("Total latency (mean, 95% CI)"));
     m_mode->addItem(tr("Per-layer delta against the first run"));
-    // A long (translated) item shortens instead of widening the chart past its dock.
-    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_mode->setMinimumContentsLength(8);
+    // As wide as its longest choice where the dock has the room ("Afficher : [Toutes les c…]"
+    // was cut off in French at 1366x768), down to 8 characters in a narrow dock; the text
+    // beside it only takes what is left.
+    m_mode->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_mode->setMinimumWidth(m_mode->fontMetrics().horizontalAdvance(QLatin1Char('x')) * 8 + 40);
     m_warning = new QLabel(this);
+    m_warning->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_warning->setWordWrap(true);
     QPalette warn = m_warning->palette();
     warn.setColor(QPalette::WindowText, QColor(200, 50, 40));

@@ -8,6 +8,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <map>
+
 namespace embark::ui {
 
 namespace {
@@ -50,11 +52,15 @@ void FarmDevicesPanel::setPollInterval(int ms) {
 
 int FarmDevicesPanel::pollInterval() const { return m_timer->interval(); }
 
-QString FarmDevicesPanel::deviceStatus(const deploy::LavaDevice& d) {
+QString FarmDevicesPanel::deviceStatus(const deploy::LavaDevice& d, const QString& submitter) {
     if (d.health == QLatin1String("Bad") || d.health == QLatin1String("Looping")) return tr("bad");
     if (d.health == QLatin1String("Maintenance") || d.health == QLatin1String("Retired")) return tr("offline");
-    if (d.state == QLatin1String("Running") && d.currentJob) return tr("running job %1").arg(d.currentJob);
-    if (d.state == QLatin1String("Reserved") && d.currentJob) return tr("reserved for job %1").arg(d.currentJob);
+    if (d.state == QLatin1String("Running") && d.currentJob)
+        return submitter.isEmpty() ? tr("running job %1").arg(d.currentJob)
+                                   : tr("running job %1 for %2").arg(d.currentJob).arg(submitter);
+    if (d.state == QLatin1String("Reserved") && d.currentJob)
+        return submitter.isEmpty() ? tr("reserved for job %1").arg(d.currentJob)
+                                   : tr("reserved for job %1 of %2").arg(d.currentJob).arg(submitter);
     if (d.state == QLatin1String("Idle")) return tr("idle");
     return d.state.toLower();
 }
@@ -63,19 +69,34 @@ std::vector<FarmDeviceRow> FarmDevicesPanel::pollBoard(const targets::Board& boa
     const QUrl server(board.farm->lava);
     deploy::LavaClient client(server, deploy::lavaToken(server), 10000);
     auto devices = client.devices(board.farm->deviceType);
-    if (!devices) return {{board.id, QString(), tr("offline"), QString::fromStdString(devices.error().message), 0}};
+    if (!devices) return {{board.id, QString(), tr("offline"), QString::fromStdString(devices.error().message), 0, {}}};
     std::vector<FarmDeviceRow> rows;
+    std::map<qint64, QString> submitters; // one request per job, not per device
     for (const deploy::LavaDevice& d : *devices) {
         bool tagged = true;
         for (const QString& t : board.farm->tags) tagged = tagged && d.tags.contains(t);
         if (!tagged) continue;
-        rows.push_back({board.id, d.hostname, deviceStatus(d), d.health + ", " + d.state, d.currentJob});
+        QString submitter;
+        if (d.currentJob) {
+            auto known = submitters.find(d.currentJob);
+            if (known == submitters.end()) {
+                // A job the user may not see (or one that just ended) keeps the row without a name.
+                auto job = client.job(d.currentJob);
+                known = submitters.emplace(d.currentJob, job ? job->submitter : QString()).first;
+            }
+            submitter = known->second;
+        }
+        rows.push_back(
+            {board.id, d.hostname, deviceStatus(d, submitter), d.health + ", " + d.state, d.currentJob, submitter});
     }
     if (rows.empty())
         rows.push_back(
-            {board.id, QString(), tr("no device"),
+            {board.id,
+             QString(),
+             tr("no device"),
              tr("%1 has no device of type '%2' with the board's tags").arg(board.farm->lava, board.farm->deviceType),
-             0});
+             0,
+             {}});
     return rows;
 }
 

@@ -24,6 +24,7 @@ struct FarmDeviceRow {
     QString status; // idle, running job N, reserved for job N, offline, bad, ...
     QString detail; // health and state as LAVA says them, or the error
     qint64 job = 0;
+    QString submitter; // who submitted `job` (LAVA's user name), empty when unknown
 };
 
 class FarmDevicesPanel : public QWidget {
@@ -39,9 +40,11 @@ public:
     int pollInterval() const;
 
     // What the device's row says: "idle", "running job 42", "reserved for job 42", "bad"
-    // (health Bad or Looping), "offline" (Maintenance, Retired).
-    static QString deviceStatus(const deploy::LavaDevice& device);
-    // One poll of a board's devices (blocking: call it on a worker thread).
+    // (health Bad or Looping), "offline" (Maintenance, Retired); with the job's submitter
+    // when known: "running job 42 for alice".
+    static QString deviceStatus(const deploy::LavaDevice& device, const QString& submitter = {});
+    // One poll of a board's devices and of the jobs they run (their submitters; blocking:
+    // call it on a worker thread).
     static std::vector<FarmDeviceRow> pollBoard(const targets::Board& board);
 
     QTableWidget* table() const { return m_table; }

@@ -24,7 +24,9 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QTableWidget>
+#include <QMenu>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -128,13 +130,28 @@ RunHistoryPanel::RunHistoryPanel(const QString& storePath, QWidget* parent)
            "or re-assigned to another kernel library or layout"));
     m_lavaJobAction = new QAction(tr("LAVA &job"), this);
     m_lavaJobAction->setToolTip(tr("Open the LAVA job page of the selected run on a farm board in the browser"));
+    // The frequent actions on the bar, the rest under "More" (and all in the table's context
+    // menu): the seven side by side overflowed a laptop's dock into the bar's "»" button.
     auto* bar = new QToolBar(this);
+    bar->setObjectName(QStringLiteral("historyToolBar"));
+    auto* more = new QMenu(this);
     for (QAction* a : {m_refreshAction, m_openAction, m_compareAction, m_diffPlansAction, m_reportAction,
                        m_lavaJobAction, m_deleteAction}) {
-        bar->addAction(a);
+        if (a == m_reportAction || a == m_lavaJobAction || a == m_deleteAction)
+            more->addAction(a);
+        else
+            bar->addAction(a);
         addAction(a);
         if (a != m_refreshAction) m_table->addAction(a);
     }
+    m_moreButton = new QToolButton(this);
+    m_moreButton->setObjectName(QStringLiteral("historyMoreButton"));
+    m_moreButton->setText(tr("More"));
+    m_moreButton->setToolTip(tr("Export report, LAVA job, Delete"));
+    m_moreButton->setMenu(more);
+    m_moreButton->setPopupMode(QToolButton::InstantPopup);
+    m_moreButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    bar->addWidget(m_moreButton);
 
     auto* filters = new QGridLayout;
     filters->addWidget(new QLabel(tr("Model:"), this), 0, 0);

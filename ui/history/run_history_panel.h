@@ -18,6 +18,7 @@ class QDateEdit;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
+class QToolButton;
 class QUrl;
 
 namespace embark::ui {
@@ -121,6 +122,7 @@ private:
     QAction* m_reportAction;
     QAction* m_diffPlansAction;
     QAction* m_lavaJobAction;
+    QToolButton* m_moreButton;
     QStringList m_runtimeLines;
 };
 

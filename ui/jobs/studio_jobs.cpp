@@ -123,6 +123,7 @@ int StudioJobs::measureLibraries() {
 
 void StudioJobs::createActions(QMainWindow* window) {
     auto* menu = new QMenu(tr("&Run"), window);
+    m_runMenu = menu;
     const QList<QAction*> menus = window->menuBar()->actions();
     window->menuBar()->insertMenu(menus.isEmpty() ? nullptr : menus.last(), menu); // before Help
     QStyle* style = window->style();

@@ -39,6 +39,7 @@ public:
     QAction* buildAction() const { return m_build; }
     QAction* deployAction() const { return m_deploy; }
     QAction* benchmarkAction() const { return m_bench; }
+    QMenu* runMenu() const { return m_runMenu; }
 
     // What the actions do, without dialogs. Each returns the job id, or -1 after telling the
     // user why nothing was queued (no model, no export yet, ...).
@@ -110,6 +111,7 @@ private:
     QAction* m_build = nullptr;
     QAction* m_deploy = nullptr;
     QAction* m_bench = nullptr;
+    QMenu* m_runMenu = nullptr;
     jobs::BenchOptions m_benchDefaults;
     std::function<deploy::SshOptions(const QString&)> m_sshProvider;
     std::function<void(QDockWidget*)> m_revealer;

@@ -21,6 +21,8 @@
 #include "settings/language.h"
 #include "ssh/studio_ssh_options.h"
 #include "stages/stages_view.h"
+#include "sweep/studio_sweep.h"
+#include "sweep/sweep_view.h"
 #include "targetpanel/target_panel.h"
 #include "welcome_page.h"
 #include "workspaces.h"
@@ -285,6 +287,14 @@ void MainWindow::createDocks() {
     });
     m_historyDock = dock(scrolled(m_history, this), tr("Run history"), QStringLiteral("historyDock"),
                          Qt::BottomDockWidgetArea, QKeySequence(Qt::ALT | Qt::Key_4));
+    // Run > Sweep...: the model x board x library matrix as one job; its cells are stored runs.
+    m_sweep = new StudioSweep(this, m_session, m_jobs, m_jobs->runMenu());
+    connect(m_sweep, &StudioSweep::sweepFinished, m_history, [this] { m_history->refresh(); });
+    connect(m_sweep, &StudioSweep::runOpened, m_history, [this](qint64 runId) {
+        m_history->refresh();
+        m_history->selectRuns({runId});
+        m_history->openSelected();
+    });
     // The rewrite list is a bottom tab too: below the graphs it left them ~190 px of a
     // 768-line screen.
     if (QWidget* rewrites = m_stages->takeRewritePanel()) {

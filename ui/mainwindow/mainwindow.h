@@ -25,6 +25,7 @@ class StagesView;
 class StudioJobs;
 class StudioQuantize;
 class StudioSession;
+class StudioSweep;
 class TargetPanel;
 class Workspaces;
 class WelcomePage;
@@ -62,6 +63,7 @@ public:
     ChartsPanel* charts() const { return m_charts; }
     StudioJobs* jobs() const { return m_jobs; }
     StudioQuantize* quantize() const { return m_quantize; }
+    StudioSweep* sweep() const { return m_sweep; }
     RunHistoryPanel* history() const { return m_history; }
     QStringList recentFiles() const;
     QDockWidget* propertiesDock() const { return m_propertiesDock; }
@@ -110,6 +112,7 @@ private:
     ChartsPanel* m_charts;
     StudioJobs* m_jobs = nullptr;
     StudioQuantize* m_quantize = nullptr;
+    StudioSweep* m_sweep = nullptr;
     RunHistoryPanel* m_history;
     RunBanner* m_banner = nullptr;
     Workspaces* m_workspaces = nullptr;

@@ -3,6 +3,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QEvent>
 #include <QMainWindow>
 #include <QMenu>
 #include <QScreen>
@@ -11,14 +12,15 @@
 #include <QToolBar>
 
 #include <algorithm>
+#include <utility>
 
 namespace embark::ui {
 
 namespace {
 
 // saveState()'s version for a workspace's layout (layouts of the single, all-docks window
-// before workspaces are not restored).
-constexpr int kStateVersion = 4;
+// before workspaces, and older workspace layouts, are not restored).
+constexpr int kStateVersion = 5; // 5: Compare's history on the right
 
 const char* modeKey(Workspaces::Mode mode) {
     switch (mode) {
@@ -63,6 +65,10 @@ Workspaces::Workspaces(QMainWindow* window, const Docks& docks, QMenu* viewMenu)
     }
     m_actions[0]->setChecked(true);
     viewMenu->addSeparator();
+    // The right column (Properties, Target; Compare's history) runs down to the status bar and
+    // the bottom docks sit under the graphs only: above the bottom docks the column left the
+    // Target ~150 px on a 768-line screen, its library row scrolled away.
+    m_window->setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
 }
 
 QString Workspaces::modeName(Mode mode) {
@@ -84,7 +90,8 @@ void Workspaces::setMode(Mode mode) {
     m_actions[int(mode)]->setChecked(true);
     if (mode == m_mode || m_switching) return;
     m_switching = true;
-    m_states[int(m_mode)] = m_window->saveState(kStateVersion);
+    m_states[int(m_mode)] = m_deferred.isEmpty() ? m_window->saveState(kStateVersion) : m_deferred;
+    m_deferred.clear();
     m_mode = mode;
     auto it = m_states.constFind(int(mode));
     if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
@@ -116,8 +123,8 @@ void Workspaces::arrange(Mode mode) {
         shown = {d.properties, d.target, d.rewrites};
         break;
     case Mode::Run:
-        // The target (board, library, overrides) above Properties; the jobs and the run's
-        // charts as tabs below the graphs, so both get the window's width.
+        // The target (board, library, overrides) above Properties down the right side; the
+        // jobs and the run's charts as tabs below the graphs.
         add(Qt::RightDockWidgetArea, d.target);
         add(Qt::RightDockWidgetArea, d.properties);
         if (d.properties && d.target) m_window->splitDockWidget(d.target, d.properties, Qt::Vertical);
@@ -127,11 +134,12 @@ void Workspaces::arrange(Mode mode) {
         shown = {d.target, d.properties, d.charts, d.jobs};
         break;
     case Mode::Compare:
-        // The history beside the charts, under the graphs (a chart's layer still selects
-        // its node); nothing on the right, so both get the width.
-        add(Qt::BottomDockWidgetArea, d.history);
+        // The history down the whole right side (its table gets the height), the charts
+        // under the graphs (a chart's layer still selects its node): the graphs keep a
+        // useful height on a 768-line screen, which the history and charts side by side at
+        // the bottom left them (~150 px).
+        add(Qt::RightDockWidgetArea, d.history);
         add(Qt::BottomDockWidgetArea, d.charts);
-        if (d.history && d.charts) m_window->splitDockWidget(d.history, d.charts, Qt::Horizontal);
         shown = {d.history, d.charts};
         break;
     }
@@ -159,11 +167,13 @@ void Workspaces::size(Mode mode) {
     case Mode::Run:
         vertical(d.charts, std::max(220, h * 2 / 5));
         horizontal(d.target, std::clamp(w * 27 / 100, 340, 460));
-        if (d.properties && d.target) m_window->resizeDocks({d.target, d.properties}, {h / 2, h / 2}, Qt::Vertical);
+        // The target is what this workspace is about: its pickers whole.
+        if (d.properties && d.target)
+            m_window->resizeDocks({d.target, d.properties}, {h * 3 / 5, h * 2 / 5}, Qt::Vertical);
         break;
     case Mode::Compare:
-        vertical(d.history, std::max(260, h * 3 / 5));
-        if (d.history && d.charts) m_window->resizeDocks({d.history, d.charts}, {w * 2 / 5, w * 3 / 5}, Qt::Horizontal);
+        horizontal(d.history, std::clamp(w * 2 / 5, 420, 640));
+        vertical(d.charts, std::max(240, h * 2 / 5));
         break;
     }
 }
@@ -191,8 +201,30 @@ bool Workspaces::restore() {
     m_mode = mode;
     m_actions[int(mode)]->setChecked(true);
     auto it = m_states.constFind(int(mode));
-    if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) applyDefault(mode);
+    m_deferred.clear();
+    if (it != m_states.constEnd() && !m_window->isVisible()) {
+        // Restored into a window not shown yet, a layout saved maximised on a large screen
+        // crashed Qt's dock layout on show (QLayout::activate). The default layout until the
+        // window is shown, then the saved one.
+        applyDefault(mode);
+        m_deferred = *it;
+        m_window->installEventFilter(this);
+    } else if (it == m_states.constEnd() || !m_window->restoreState(*it, kStateVersion)) {
+        applyDefault(mode);
+    }
     return found;
+}
+
+bool Workspaces::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_window && event->type() == QEvent::Show && !m_deferred.isEmpty()) {
+        m_window->removeEventFilter(this);
+        QTimer::singleShot(0, this, [this] {
+            const QByteArray state = std::exchange(m_deferred, QByteArray());
+            if (state.isEmpty()) return; // the mode was changed meanwhile
+            if (!m_window->restoreState(state, kStateVersion)) applyDefault(m_mode);
+        });
+    }
+    return QObject::eventFilter(watched, event);
 }
 
 void Workspaces::save() const {
@@ -200,7 +232,9 @@ void Workspaces::save() const {
     settings.beginGroup(QStringLiteral("window/") + screenKey());
     settings.setValue(QStringLiteral("workspace"), int(m_mode));
     for (int i = 0; i < kModeCount; ++i) {
-        const QByteArray state = Mode(i) == m_mode ? m_window->saveState(kStateVersion) : m_states.value(i);
+        const QByteArray state = Mode(i) != m_mode       ? m_states.value(i)
+                                 : !m_deferred.isEmpty() ? m_deferred // never shown: the saved one stays
+                                                         : m_window->saveState(kStateVersion);
         if (!state.isEmpty()) settings.setValue(QLatin1String(modeKey(Mode(i))), state);
     }
     settings.endGroup();

@@ -1,5 +1,6 @@
 // Workspaces, as Qt Creator's modes: Inspect (graphs, Properties, Target, Rewrites), Run
-// (graphs, Target, Jobs and Charts) and Compare (Run history beside the Charts). A mode bar
+// (graphs, Target, Jobs and Charts) and Compare (Run history on the right, the Charts below
+// the graphs). A mode bar
 // switches them; each keeps its own dock layout and sizes, remembered per screen size, so a
 // 1366x768 laptop shows a few panes at useful sizes instead of every dock at once.
 #pragma once
@@ -55,6 +56,9 @@ public:
     // "1366x768": the settings group of the window's screen size.
     QString screenKey() const;
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void arrange(Mode mode);
     void size(Mode mode);
@@ -67,6 +71,7 @@ private:
     Mode m_mode = Mode::Inspect;
     QHash<int, QByteArray> m_states; // saveState() of each mode visited
     bool m_switching = false;
+    QByteArray m_deferred; // the restored layout of a window not shown yet, applied once shown
 };
 
 } // namespace embark::ui
