@@ -3,15 +3,18 @@
 // inputs, every other value's shape found by running it once on zeros with the reference),
 // planned by the memory planner into an arena of its own, and emitted node by node by the
 // same emitters as the model (portable and generic kernels), inline in forward() where the
-// node runs. Outer-scope values are read where the enclosing graph keeps them; loop-carried
-// values live in the node's outputs between iterations; scan outputs are written slice by
-// slice into the node's outputs, whose shapes the export fixes.
+// node runs. What the fixed shapes decide is computed at export time: Shape, Size and what
+// reads only them and constants fold (the constant_folding pass on the body), and an If whose
+// condition folded emits only its branch. Outer-scope values are read where the enclosing graph keeps them;
+// loop-carried values live in the node's outputs between iterations; scan outputs are written slice by slice into the
+// node's outputs, whose shapes the export fixes.
 #include "control_flow.h"
 
 #include "concat_in_place.h"
 #include "kernel_libraries.h"
 #include "exporter.h"
 #include "model_source.h"
+#include "passes/pass_manager.h"
 #include "reference/interpreter.h"
 
 #include <algorithm>
@@ -43,9 +46,11 @@ struct ValueType {
 
 // Builds, plans and emits body `attr` of n. `inputs` are the types of the body's inputs, in
 // order; `arena` the accessor of the body's arena (several bodies of one node may share one).
+// When the body cannot run at all with these shapes (a kernel refuses them), the error's
+// message is also left in `*unrunnable` (if given).
 Expected<std::unique_ptr<Body>> buildBody(EmitContext& outer, const ir::Node& n, const std::string& attr,
                                           const std::vector<ValueType>& inputs, const std::string& arena,
-                                          const std::string& identPrefix) {
+                                          const std::string& identPrefix, std::string* unrunnable = nullptr) {
     const ir::Graph* source = n.subgraph(attr);
     if (!source) return makeError(ErrorKind::InvalidInput, "node " + n.describe() + " has no '" + attr + "' body");
     auto body = std::make_unique<Body>();
@@ -77,13 +82,26 @@ Expected<std::unique_ptr<Body>> buildBody(EmitContext& outer, const ir::Node& n,
             bound.push_back({v->name, o});
         }
     }
-    if (Status s = reference::propagateShapes(g); !s)
+    if (Status s = reference::propagateShapes(g); !s) {
+        if (unrunnable) *unrunnable = s.error().message;
         return makeError(ErrorKind::Unsupported, where + ": its shapes cannot be fixed by running it once on zeros (" +
                                                      s.error().message + "); exports need fixed shapes");
+    }
     for (const ir::Value* v : g.values())
         if (!v->isConstant() && !v->shape.checkedNumel())
             return makeError(ErrorKind::Unsupported,
                              where + ": value '" + v->name + "' has no fixed shape; exports need fixed shapes");
+    // With the shapes fixed, shape arithmetic (Shape -> Gather -> Concat -> Reshape, a rank test
+    // choosing a nested If's branch) is constant, as at the top level after the recipe's folding.
+    auto fold = passes::makePass("constant_folding");
+    passes::PassContext foldLog;
+    for (int sweep = 0; sweep < 64; ++sweep) {
+        auto folded = fold->run(g, foldLog);
+        if (!folded) return makeError(folded.error().kind, "in " + where + ": " + folded.error().message);
+        if (*folded == 0) break;
+    }
+    g.removeDeadValues();
+    EMBARK_TRY(g.topoSort());
     for (ir::Node* b : g.nodes()) {
         NodeAssignment as;
         as.library = portableLibrary().id;
@@ -164,14 +182,79 @@ Status checkSame(const ir::Node& n, const std::string& what, const ir::Value* bo
     return {};
 }
 
+// An If whose condition is known at export time (folded from shapes inside a body): only the
+// branch it takes, inline.
+Status emitConstantIf(EmitContext& ctx, const ir::Node& n, bool taken) {
+    const std::string arena = ctx.ident(n, "_arena");
+    const char* attr = taken ? "then_branch" : "else_branch";
+    auto body = buildBody(ctx, n, attr, {}, arena, ctx.ident(n, taken ? "t" : "e"));
+    if (!body) return body.error();
+    const ir::Graph& bg = (*body)->adaptation.graph;
+    if (bg.outputs().size() != n.outputs().size())
+        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": its " + attr + " gives " +
+                                                      str(bg.outputs().size()) + " outputs, the node has " +
+                                                      str(n.outputs().size()));
+    for (size_t k = 0; k < n.outputs().size(); ++k) {
+        EMBARK_TRY(checkTyped(n, n.output(k), "output"));
+        EMBARK_TRY(
+            checkSame(n, "output " + str(k) + " of " + attr, bg.outputs()[k], n.output(k)->dtype, n.output(k)->shape));
+    }
+    declareArena(ctx, arena, (*body)->plan.arenaBytes);
+    std::string code = "    // condition known at export time: " + std::string(attr) + " only\n";
+    code += (*body)->code;
+    for (size_t k = 0; k < n.outputs().size(); ++k)
+        code += "    " + memmove(outputPtr(ctx, n, n.output(k)), bytesOf(*(*body)->ctx, bg.outputs()[k]),
+                                 n.output(k)->byteSize());
+    ctx.forward += code;
+    return {};
+}
+
+// An If one of whose branches cannot run with the export's shapes (`why`): the other branch,
+// and an error naming the node when the condition takes the one that cannot run.
+Status emitOneSidedIf(EmitContext& ctx, const ir::Node& n, const std::string& arena, std::unique_ptr<Body> body,
+                      bool runsThen, const std::string& why) {
+    const char* attr = runsThen ? "then_branch" : "else_branch";
+    const char* other = runsThen ? "else_branch" : "then_branch";
+    const ir::Graph& bg = body->adaptation.graph;
+    if (bg.outputs().size() != n.outputs().size())
+        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": its " + attr + " gives " +
+                                                      str(bg.outputs().size()) + " outputs, the node has " +
+                                                      str(n.outputs().size()));
+    for (size_t k = 0; k < n.outputs().size(); ++k) {
+        EMBARK_TRY(checkTyped(n, n.output(k), "output"));
+        EMBARK_TRY(
+            checkSame(n, "output " + str(k) + " of " + attr, bg.outputs()[k], n.output(k)->dtype, n.output(k)->shape));
+    }
+    declareArena(ctx, arena, body->plan.arenaBytes);
+    std::string code = "    if (" + std::string(runsThen ? "!" : "") + scalarTruth(ctx, n.input(0)) + ")\n";
+    code += "        throw std::runtime_error(" +
+            cppString("If '" + n.name + "' takes its " + other + ", which cannot run with the shapes this export " +
+                      "was made for (" + why + ")") +
+            ");\n";
+    code += body->code;
+    for (size_t k = 0; k < n.outputs().size(); ++k)
+        code += "    " +
+                memmove(outputPtr(ctx, n, n.output(k)), bytesOf(*body->ctx, bg.outputs()[k]), n.output(k)->byteSize());
+    ctx.forward += code;
+    return {};
+}
+
 Status emitIf(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* cond = n.input(0);
     if (!cond) return makeError(ErrorKind::InvalidInput, "node " + n.describe() + " has no condition");
     EMBARK_TRY(checkTyped(n, cond, "condition"));
+    if (cond->isConstant() && cond->constant.numel() == 1) return emitConstantIf(ctx, n, cond->constant.at(0) != 0);
     const std::string arena = ctx.ident(n, "_arena");
-    auto thenBody = buildBody(ctx, n, "then_branch", {}, arena, ctx.ident(n, "t"));
+    std::string thenFails, elseFails;
+    auto thenBody = buildBody(ctx, n, "then_branch", {}, arena, ctx.ident(n, "t"), &thenFails);
+    auto elseBody = buildBody(ctx, n, "else_branch", {}, arena, ctx.ident(n, "e"), &elseFails);
+    // A branch that cannot run with the export's shapes (a 8 kHz branch given 16 kHz frames)
+    // fails at run time when the condition takes it, as it does in ONNX Runtime.
+    if (thenBody && !elseBody && !elseFails.empty())
+        return emitOneSidedIf(ctx, n, arena, std::move(*thenBody), true, elseFails);
+    if (elseBody && !thenBody && !thenFails.empty())
+        return emitOneSidedIf(ctx, n, arena, std::move(*elseBody), false, thenFails);
     if (!thenBody) return thenBody.error();
-    auto elseBody = buildBody(ctx, n, "else_branch", {}, arena, ctx.ident(n, "e"));
     if (!elseBody) return elseBody.error();
     const ir::Graph& tg = (*thenBody)->adaptation.graph;
     const ir::Graph& eg = (*elseBody)->adaptation.graph;

@@ -1,13 +1,16 @@
 // Control flow and non-computed outputs through the portable export on the host: the models of
 // tests/data/control_flow (an If choosing its branch by the sample rate, run on both branches;
-// a Loop with a scan output and a nested If reading a value two scopes out; a reverse Scan over
-// axis 1) and tests/data/export_io (graph outputs that are constants, a graph input, and one
+// the same with torch-style shape arithmetic and a rank test choosing a nested If's branch
+// inside each branch, folded at export time; an If whose other branch cannot run with the
+// input's shapes, exported as a run-time error; a Loop with a scan output and a nested If reading a value two scopes
+// out; a reverse Scan over axis 1) and tests/data/export_io (graph outputs that are constants, a graph input, and one
 // value named twice) exported, linked into one harness binary and run, each output compared
 // with the expected outputs of its test data and with the reference interpreter's. Exports
 // refuse an If whose branches give different shapes, naming the node and both shapes.
 #include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"
+#include "onnx/model_inputs.h"
 #include "onnx/tensor_io.h"
 #include "support/export_harness.h"
 #include "support/test_paths.h"
@@ -38,6 +41,9 @@ private slots:
         const std::vector<Model> models = {
             {"control_flow/if_sample_rate.onnx", "control_flow/if_sample_rate/test_data_set_0", 3},
             {"control_flow/if_sample_rate.onnx", "control_flow/if_sample_rate/test_data_set_1", 3},
+            {"control_flow/if_shape_logic.onnx", "control_flow/if_shape_logic/test_data_set_0", 3},
+            {"control_flow/if_shape_logic.onnx", "control_flow/if_shape_logic/test_data_set_1", 3},
+            {"control_flow/if_unrunnable_branch.onnx", "control_flow/if_unrunnable_branch/test_data_set_0", 2},
             {"control_flow/loop_recurrence.onnx", "control_flow/loop_recurrence/test_data_set_0", 1},
             {"control_flow/scan_reverse.onnx", "control_flow/scan_reverse/test_data_set_0", 1},
             {"export_io/constant_outputs.onnx", "export_io/constant_outputs/test_data_set_0", 1},
@@ -49,10 +55,15 @@ private slots:
         std::vector<std::vector<ir::Tensor>> expected;
         for (const Model& m : models) {
             const std::string id = (m.file + " " + QDir(m.dataSet).dirName()).toStdString();
-            auto graph = onnx::importModel((data + "/" + m.file).toStdString());
-            QVERIFY2(graph, graph ? "" : (id + ": " + graph.error().message).c_str());
             auto set = onnx::readTestDataSet((data + "/" + m.dataSet).toStdString());
             QVERIFY2(set, set ? "" : set.error().message.c_str());
+            onnx::ImportOptions io; // symbolic input dims from the data, as the CLI fixes them
+            auto declared = onnx::declaredInputs((data + "/" + m.file).toStdString());
+            QVERIFY2(declared, declared ? "" : declared.error().message.c_str());
+            io.shapeOverrides = onnx::shapesFromTensors(*declared, set->inputs);
+            for (const onnx::NamedTensor& t : set->inputs) io.shapeSample[t.name] = t.tensor;
+            auto graph = onnx::importModel((data + "/" + m.file).toStdString(), io);
+            QVERIFY2(graph, graph ? "" : (id + ": " + graph.error().message).c_str());
             exporter::ExportOptions o = target->exportOptions;
             o.library = "portable";
             o.outDir = work + "/exports/" + QString::number(entries.size());

@@ -10,6 +10,13 @@ test_data_set_0 (expected outputs computed here with numpy):
   scan_reverse.onnx     a Scan (opset 11) over axis 1 of its input, in reverse, with a state
                         and a scan output stacked along axis 1, reading an outer-scope weight
   if_shape_mismatch.onnx  an If whose branches give different shapes (exports refuse it)
+  if_shape_logic.onnx   silero-VAD-style torch export: an If on the sample rate whose branches
+                        compute a Reshape target from Shape/Gather/Concat and choose by the
+                        input's rank (Size(Shape) == 2, a nested If whose branches give
+                        different shapes) whether to Unsqueeze it
+  if_unrunnable_branch.onnx  an If whose else_branch (8 kHz: frames of 8 samples) cannot run
+                        with the 16 kHz input it is given; exports run the then_branch and stop
+                        with an error naming the node if the condition ever takes the other
 
 Run: /usr/bin/python3 make_control_flow_models.py (writes next to this file)."""
 import os
@@ -179,8 +186,96 @@ def if_shape_mismatch():
     save("if_shape_mismatch", model, [("a", a), ("c", np.array(True))], [("y", np.maximum(a, 0))])
 
 
+def if_shape_logic():
+    w = rng.standard_normal((8, 3)).astype(np.float32)
+
+    def c(name, value):
+        return helper.make_node("Constant", [], [name], name=name, value=numpy_helper.from_array(value))
+
+    def branch(tag, scale):
+        p = tag + "_"
+        # frames = Reshape(audio, [Shape(audio)[0], -1, 8]); a rank test (as torch's LSTM wrapper
+        # exports it) adds a batch axis to a rank-2 value; out = ReduceMean(frames @ w) * scale
+        inner_then = helper.make_graph(
+            [c(p + "ax", np.array([0], np.int64)),
+             helper.make_node("Unsqueeze", [p + "flat", p + "ax"], [p + "lifted"], name=p + "lift")],
+            p + "lift_rank2", [], [helper.make_tensor_value_info(p + "lifted", TensorProto.FLOAT, [1, "frames", 8])])
+        inner_else = helper.make_graph(
+            [helper.make_node("Identity", [p + "flat"], [p + "kept"], name=p + "keep")],
+            p + "keep_rank3", [], [helper.make_tensor_value_info(p + "kept", TensorProto.FLOAT, ["frames", 8])])
+        return helper.make_graph(
+            [helper.make_node("Shape", ["audio"], [p + "shape"], name=p + "shape"),
+             c(p + "i0", np.array(0, np.int64)),
+             helper.make_node("Gather", [p + "shape", p + "i0"], [p + "batch"], name=p + "batch", axis=0),
+             c(p + "ax0", np.array([0], np.int64)),
+             helper.make_node("Unsqueeze", [p + "batch", p + "ax0"], [p + "batch1"], name=p + "batch1"),
+             c(p + "rest", np.array([-1, 8], np.int64)),
+             helper.make_node("Concat", [p + "batch1", p + "rest"], [p + "target"], name=p + "target", axis=0),
+             helper.make_node("Reshape", ["audio", p + "target"], [p + "frames"], name=p + "frames"),
+             c(p + "ax1", np.array([0], np.int64)),
+             helper.make_node("Squeeze", [p + "frames", p + "ax1"], [p + "flat"], name=p + "flat"),
+             helper.make_node("Shape", [p + "flat"], [p + "flat_shape"], name=p + "flat_shape"),
+             helper.make_node("Size", [p + "flat_shape"], [p + "rank"], name=p + "rank"),
+             c(p + "two", np.array(2, np.int64)),
+             helper.make_node("Equal", [p + "rank", p + "two"], [p + "is_rank2"], name=p + "is_rank2"),
+             helper.make_node("If", [p + "is_rank2"], [p + "batched"], name=p + "by_rank",
+                              then_branch=inner_then, else_branch=inner_else),
+             helper.make_node("MatMul", [p + "batched", "w"], [p + "mm"], name=p + "matmul"),
+             helper.make_node("ReduceMean", [p + "mm"], [p + "mean"], name=p + "mean", axes=[1], keepdims=0),
+             c(p + "scale", np.array(scale, np.float32)),
+             helper.make_node("Mul", [p + "mean", p + "scale"], [p + "out"], name=p + "scaled")],
+            tag, [], [helper.make_tensor_value_info(p + "out", TensorProto.FLOAT, ["batch", 3])])
+
+    g = helper.make_graph(
+        [helper.make_node("Equal", ["sr", "sr16k"], ["is16k"], name="is_16k"),
+         helper.make_node("If", ["is16k"], ["scores"], name="by_rate", then_branch=branch("then", 1.0),
+                          else_branch=branch("else", 0.5)),
+         helper.make_node("Sigmoid", ["scores"], ["prob"], name="prob")],
+        "if_shape_logic",
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, [1, 32]),
+         helper.make_tensor_value_info("sr", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info("prob", TensorProto.FLOAT, ["batch", 3])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(np.array(16000, np.int64), "sr16k")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="embark-tests")
+    audio = rng.standard_normal((1, 32)).astype(np.float32)
+    frames = audio.reshape(1, -1, 8)[0][None]  # rank 2 after the squeeze, lifted back to [1, 4, 8]
+    mean = (frames @ w).mean(axis=1)
+    prob16 = (1 / (1 + np.exp(-mean))).astype(np.float32)
+    prob8 = (1 / (1 + np.exp(-0.5 * mean))).astype(np.float32)
+    save("if_shape_logic", model, [("audio", audio), ("sr", np.array(16000, np.int64))], [("prob", prob16)])
+    folder = os.path.join(HERE, "if_shape_logic", "test_data_set_1")
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, "input_0.pb"), "wb").write(numpy_helper.from_array(audio, "audio").SerializeToString())
+    open(os.path.join(folder, "input_1.pb"), "wb").write(numpy_helper.from_array(np.array(8000, np.int64), "sr").SerializeToString())
+    open(os.path.join(folder, "output_0.pb"), "wb").write(numpy_helper.from_array(prob8, "prob").SerializeToString())
+
+
+def if_unrunnable_branch():
+    w16 = rng.standard_normal((16, 3)).astype(np.float32)
+    w8 = rng.standard_normal((8, 3)).astype(np.float32)
+    then_g = helper.make_graph([helper.make_node("MatMul", ["audio", "w16"], ["t_out"], name="then_matmul")],
+                               "then_16k", [], [helper.make_tensor_value_info("t_out", TensorProto.FLOAT, [1, 3])])
+    else_g = helper.make_graph([helper.make_node("MatMul", ["audio", "w8"], ["e_out"], name="else_matmul")],
+                               "else_8k", [], [helper.make_tensor_value_info("e_out", TensorProto.FLOAT, [1, 3])])
+    g = helper.make_graph(
+        [helper.make_node("Equal", ["sr", "sr16k"], ["is16k"], name="is_16k"),
+         helper.make_node("If", ["is16k"], ["y"], name="by_rate", then_branch=then_g, else_branch=else_g)],
+        "if_unrunnable_branch",
+        [helper.make_tensor_value_info("audio", TensorProto.FLOAT, [1, "samples"]),
+         helper.make_tensor_value_info("sr", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])],
+        [numpy_helper.from_array(w16, "w16"), numpy_helper.from_array(w8, "w8"),
+         numpy_helper.from_array(np.array(16000, np.int64), "sr16k")])
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)], producer_name="embark-tests")
+    audio = rng.standard_normal((1, 16)).astype(np.float32)
+    save("if_unrunnable_branch", model, [("audio", audio), ("sr", np.array(16000, np.int64))],
+         [("y", (audio @ w16).astype(np.float32))])
+
+
 if __name__ == "__main__":
     if_sample_rate()
     loop_recurrence()
     scan_reverse()
     if_shape_mismatch()
+    if_shape_logic()
+    if_unrunnable_branch()
