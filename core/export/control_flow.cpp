@@ -182,61 +182,54 @@ Status checkSame(const ir::Node& n, const std::string& what, const ir::Value* bo
     return {};
 }
 
+// An If that runs one branch only (`runsThen`), inline after `guard` (code run first): the
+// branch its condition takes when that is known at export time, or the only branch that can run
+// with the export's shapes.
+Status emitSingleBranchIf(EmitContext& ctx, const ir::Node& n, const std::string& arena, const Body& body,
+                          bool runsThen, const std::string& guard) {
+    const char* attr = runsThen ? "then_branch" : "else_branch";
+    const ir::Graph& bg = body.adaptation.graph;
+    if (bg.outputs().size() != n.outputs().size())
+        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": its " + attr + " gives " +
+                                                      str(bg.outputs().size()) + " outputs, the node has " +
+                                                      str(n.outputs().size()));
+    for (size_t k = 0; k < n.outputs().size(); ++k) {
+        EMBARK_TRY(checkTyped(n, n.output(k), "output"));
+        EMBARK_TRY(
+            checkSame(n, "output " + str(k) + " of " + attr, bg.outputs()[k], n.output(k)->dtype, n.output(k)->shape));
+    }
+    declareArena(ctx, arena, body.plan.arenaBytes);
+    std::string code = guard + body.code;
+    for (size_t k = 0; k < n.outputs().size(); ++k)
+        code += "    " +
+                memmove(outputPtr(ctx, n, n.output(k)), bytesOf(*body.ctx, bg.outputs()[k]), n.output(k)->byteSize());
+    ctx.forward += code;
+    return {};
+}
+
 // An If whose condition is known at export time (folded from shapes inside a body): only the
-// branch it takes, inline.
+// branch it takes.
 Status emitConstantIf(EmitContext& ctx, const ir::Node& n, bool taken) {
     const std::string arena = ctx.ident(n, "_arena");
     const char* attr = taken ? "then_branch" : "else_branch";
     auto body = buildBody(ctx, n, attr, {}, arena, ctx.ident(n, taken ? "t" : "e"));
     if (!body) return body.error();
-    const ir::Graph& bg = (*body)->adaptation.graph;
-    if (bg.outputs().size() != n.outputs().size())
-        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": its " + attr + " gives " +
-                                                      str(bg.outputs().size()) + " outputs, the node has " +
-                                                      str(n.outputs().size()));
-    for (size_t k = 0; k < n.outputs().size(); ++k) {
-        EMBARK_TRY(checkTyped(n, n.output(k), "output"));
-        EMBARK_TRY(
-            checkSame(n, "output " + str(k) + " of " + attr, bg.outputs()[k], n.output(k)->dtype, n.output(k)->shape));
-    }
-    declareArena(ctx, arena, (*body)->plan.arenaBytes);
-    std::string code = "    // condition known at export time: " + std::string(attr) + " only\n";
-    code += (*body)->code;
-    for (size_t k = 0; k < n.outputs().size(); ++k)
-        code += "    " + memmove(outputPtr(ctx, n, n.output(k)), bytesOf(*(*body)->ctx, bg.outputs()[k]),
-                                 n.output(k)->byteSize());
-    ctx.forward += code;
-    return {};
+    return emitSingleBranchIf(ctx, n, arena, **body, taken,
+                              "    // condition known at export time: " + std::string(attr) + " only\n");
 }
 
 // An If one of whose branches cannot run with the export's shapes (`why`): the other branch,
 // and an error naming the node when the condition takes the one that cannot run.
-Status emitOneSidedIf(EmitContext& ctx, const ir::Node& n, const std::string& arena, std::unique_ptr<Body> body,
-                      bool runsThen, const std::string& why) {
-    const char* attr = runsThen ? "then_branch" : "else_branch";
+Status emitOneSidedIf(EmitContext& ctx, const ir::Node& n, const std::string& arena, const Body& body, bool runsThen,
+                      const std::string& why) {
     const char* other = runsThen ? "else_branch" : "then_branch";
-    const ir::Graph& bg = body->adaptation.graph;
-    if (bg.outputs().size() != n.outputs().size())
-        return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": its " + attr + " gives " +
-                                                      str(bg.outputs().size()) + " outputs, the node has " +
-                                                      str(n.outputs().size()));
-    for (size_t k = 0; k < n.outputs().size(); ++k) {
-        EMBARK_TRY(checkTyped(n, n.output(k), "output"));
-        EMBARK_TRY(
-            checkSame(n, "output " + str(k) + " of " + attr, bg.outputs()[k], n.output(k)->dtype, n.output(k)->shape));
-    }
-    declareArena(ctx, arena, body->plan.arenaBytes);
-    std::string code = "    if (" + std::string(runsThen ? "!" : "") + scalarTruth(ctx, n.input(0)) + ")\n";
-    code += "        throw std::runtime_error(" +
-            cppString("If '" + n.name + "' takes its " + other + ", which cannot run with the shapes this export " +
-                      "was made for (" + why + ")") +
-            ");\n";
-    code += body->code;
-    for (size_t k = 0; k < n.outputs().size(); ++k)
-        code += "    " +
-                memmove(outputPtr(ctx, n, n.output(k)), bytesOf(*body->ctx, bg.outputs()[k]), n.output(k)->byteSize());
-    ctx.forward += code;
-    return {};
+    const std::string guard =
+        "    if (" + std::string(runsThen ? "!" : "") + scalarTruth(ctx, n.input(0)) + ")\n" +
+        "        throw std::runtime_error(" +
+        cppString("If '" + n.name + "' takes its " + other + ", which cannot run with the shapes this export " +
+                  "was made for (" + why + ")") +
+        ");\n";
+    return emitSingleBranchIf(ctx, n, arena, body, runsThen, guard);
 }
 
 Status emitIf(EmitContext& ctx, const ir::Node& n) {
@@ -250,10 +243,8 @@ Status emitIf(EmitContext& ctx, const ir::Node& n) {
     auto elseBody = buildBody(ctx, n, "else_branch", {}, arena, ctx.ident(n, "e"), &elseFails);
     // A branch that cannot run with the export's shapes (a 8 kHz branch given 16 kHz frames)
     // fails at run time when the condition takes it, as it does in ONNX Runtime.
-    if (thenBody && !elseBody && !elseFails.empty())
-        return emitOneSidedIf(ctx, n, arena, std::move(*thenBody), true, elseFails);
-    if (elseBody && !thenBody && !thenFails.empty())
-        return emitOneSidedIf(ctx, n, arena, std::move(*elseBody), false, thenFails);
+    if (thenBody && !elseBody && !elseFails.empty()) return emitOneSidedIf(ctx, n, arena, **thenBody, true, elseFails);
+    if (elseBody && !thenBody && !thenFails.empty()) return emitOneSidedIf(ctx, n, arena, **elseBody, false, thenFails);
     if (!thenBody) return thenBody.error();
     if (!elseBody) return elseBody.error();
     const ir::Graph& tg = (*thenBody)->adaptation.graph;
