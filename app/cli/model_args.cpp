@@ -17,6 +17,18 @@ std::map<std::string, ir::Tensor> testSetInputs(const ir::Graph& graph, const st
 
 namespace {
 
+// An `--input` value: NAME=FILE, or a FILE (name empty) when no '=' splits it or the whole value
+// names an existing file.
+struct InputSpec {
+    std::string name;
+    QString file;
+};
+InputSpec splitInputSpec(const QString& spec) {
+    const qsizetype eq = spec.indexOf('=');
+    if (eq > 0 && !QFileInfo::exists(spec)) return {spec.left(eq).toStdString(), spec.mid(eq + 1)};
+    return {{}, spec};
+}
+
 // The tensors of `--input` specs whose files carry a shape (.pb, .npy; raw .bin takes the
 // model's): a test_data_set_N folder's input_K.pb, NAME=FILE or a lone FILE. Unreadable files
 // are left to readInputs, which names them.
@@ -28,13 +40,7 @@ std::vector<onnx::NamedTensor> inputSpecTensors(const QStringList& specs, bool* 
         return out;
     }
     for (const QString& spec : specs) {
-        const qsizetype eq = spec.indexOf('=');
-        std::string name;
-        QString file = spec;
-        if (eq > 0 && !QFileInfo::exists(spec)) {
-            name = spec.left(eq).toStdString();
-            file = spec.mid(eq + 1);
-        }
+        const auto [name, file] = splitInputSpec(spec);
         const QString suffix = QFileInfo(file).suffix().toLower();
         if (suffix != QLatin1String("pb") && suffix != QLatin1String("npy")) continue;
         auto t = onnx::readTensorFile(file.toStdString());
@@ -59,21 +65,22 @@ Status fixFreeDimensions(const std::string& path, std::map<std::string, ir::Shap
                          const QStringList& inputSpecs, std::map<std::string, ir::Tensor>* sample) {
     auto declared = onnx::declaredInputs(path);
     if (!declared) return {}; // the import names what is wrong with the file
-    if (sample) {             // the values the import's shape propagation runs on: --input's, else the data beside
-        bool named = false;
-        const std::vector<onnx::NamedTensor> given = inputSpecTensors(inputSpecs, &named);
-        const std::vector<onnx::NamedTensor> beside = onnx::testDataBesideInputs(path);
-        for (const auto& [name, t] : onnx::pairTensors(*declared, given, named)) (*sample)[name] = *t;
-        for (const auto& [name, t] : onnx::pairTensors(*declared, beside)) sample->emplace(name, *t);
-    }
     std::vector<const onnx::DeclaredInput*> free;
     for (const onnx::DeclaredInput& in : *declared)
         if (in.hasFreeDims() && !overrides.count(in.name)) free.push_back(&in);
-    if (free.empty()) return {};
+    if (free.empty() && !sample) return {};
+    // The tensors --input gives, else the test data beside the model: read once, for the free
+    // dimensions and for the values the import's shape propagation runs on.
     bool named = false;
     const std::vector<onnx::NamedTensor> given = inputSpecTensors(inputSpecs, &named);
+    const std::vector<onnx::NamedTensor> beside = onnx::testDataBesideInputs(path);
+    if (sample) {
+        for (const auto& [name, t] : onnx::pairTensors(*declared, given, named)) (*sample)[name] = *t;
+        for (const auto& [name, t] : onnx::pairTensors(*declared, beside)) sample->emplace(name, *t);
+    }
+    if (free.empty()) return {};
     auto fromData = onnx::shapesFromTensors(*declared, given, named);
-    for (const auto& [name, shape] : onnx::testDataShapes(path, *declared)) fromData.emplace(name, shape);
+    for (const auto& [name, shape] : onnx::shapesFromTensors(*declared, beside)) fromData.emplace(name, shape);
     std::string missing, options;
     for (const onnx::DeclaredInput* in : free) {
         if (auto it = fromData.find(in->name); it != fromData.end()) {
@@ -171,15 +178,10 @@ Expected<std::map<std::string, ir::Tensor>> readInputs(const ir::Graph& graph, c
         return testSetInputs(graph, set->inputs);
     }
     for (const QString& spec : specs) {
-        const qsizetype eq = spec.indexOf('=');
-        std::string name;
-        QString file = spec;
-        if (eq > 0 && !QFileInfo::exists(spec)) {
-            name = spec.left(eq).toStdString();
-            file = spec.mid(eq + 1);
-        } else if (graph.inputs().size() == 1) {
+        auto [name, file] = splitInputSpec(spec);
+        if (name.empty() && graph.inputs().size() == 1) {
             name = graph.inputs().front()->name;
-        } else {
+        } else if (name.empty()) {
             return makeError(ErrorKind::Usage,
                              "--input '" + spec.toStdString() + "': the model has several inputs, use NAME=FILE");
         }
