@@ -2,7 +2,7 @@
 // run in ort_run_step.cpp; compare and store in ort_results.cpp.
 #include "ort_pipeline.h"
 #include "line_logger.h"
-#include "ort_pipeline_detail.h"
+#include "pipeline_detail.h"
 
 #include "deploy/transport_factory.h"
 #include "export/exporter.h"
@@ -27,16 +27,6 @@
 
 namespace embark::jobs {
 namespace detail {
-
-Error external(const QString& m) { return makeError(ErrorKind::External, m.toStdString()); }
-
-QString safeName(const QString& s) {
-    QString out;
-    for (QChar ch : s) out += ch.isLetterOrNumber() || ch == '-' || ch == '_' ? ch : QChar('_');
-    return out;
-}
-
-Error cancelled(const char* when) { return makeError(ErrorKind::External, std::string("cancelled ") + when); }
 
 // Runs a command on the board without the exec prefix; errors name the board.
 Expected<deploy::ExecResult> execOnBoard(PipelineState& s, StepContext& c, const QStringList& argv,

@@ -1,7 +1,7 @@
 // The ONNX Runtime recipe's compare and store steps (ort_pipeline.h): outputs or the EP's
 // tensor dumps against the reference, the profiles mapped onto the graph, the run stored.
 #include "ort_pipeline.h"
-#include "ort_pipeline_detail.h"
+#include "pipeline_detail.h"
 
 #include "onnx/tensor_io.h"
 #include "store/run_store.h"
@@ -21,22 +21,10 @@
 namespace embark::jobs {
 namespace {
 
+using detail::accuracyEntry;
 using detail::external;
+using detail::readRawTensor;
 using detail::safeName;
-
-store::AccuracyEntry entry(const bench::Accuracy& a) {
-    return store::AccuracyEntry{a.name, a.maxAbs, a.maxRel, a.rmse, a.cosine, a.snrDb};
-}
-
-ir::Tensor readRaw(const QString& path, ir::DType dtype, const ir::Shape& shape, bool* ok) {
-    QFile f(path);
-    *ok = false;
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    const QByteArray bytes = f.readAll();
-    if (bytes.size() != static_cast<qsizetype>(shape.numel() * static_cast<int64_t>(ir::dtypeSize(dtype)))) return {};
-    *ok = true;
-    return ir::Tensor::fromBytes(dtype, shape, bytes.constData(), static_cast<size_t>(bytes.size()));
-}
 
 ir::DType dtypeFromRunner(const QString& name) {
     if (name == "int64") return ir::DType::Int64;
@@ -74,12 +62,13 @@ Status compareNodeOutputs(PipelineState& s) {
         EMBARK_TRY(s.transport->download(it->second.value("file").toString(), dst));
         const ir::Tensor& ref = o.referenceOutputs[k];
         bool ok = false;
-        const ir::Tensor got = readRaw(dst, dtypeFromRunner(it->second.value("dtype").toString()), ref.shape(), &ok);
+        const ir::Tensor got =
+            readRawTensor(dst, dtypeFromRunner(it->second.value("dtype").toString()), ref.shape(), &ok);
         if (!ok)
             return external(
                 QStringLiteral("output '%1' from ONNX Runtime has the wrong size").arg(QString::fromStdString(name)));
         s.result.record.outputAccuracy.push_back(
-            entry(bench::compare(got.castTo(ir::DType::Float32), ref.castTo(ir::DType::Float32), name)));
+            accuracyEntry(bench::compare(got.castTo(ir::DType::Float32), ref.castTo(ir::DType::Float32), name)));
     }
     return {};
 }
@@ -106,10 +95,10 @@ void compareDumps(PipelineState& s, StepContext& c) {
                 bench::compare(got->castTo(ir::DType::Float32), ref->second.castTo(ir::DType::Float32), n->name),
                 n->name, v->name};
             result.layerAccuracy.push_back(la);
-            result.record.layerAccuracy.push_back(entry(la.accuracy));
+            result.record.layerAccuracy.push_back(accuracyEntry(la.accuracy));
             for (size_t k = 0; k < o.outputNames.size(); ++k)
                 if (o.outputNames[k] == v->name) {
-                    store::AccuracyEntry e = entry(la.accuracy);
+                    store::AccuracyEntry e = accuracyEntry(la.accuracy);
                     e.name = v->name;
                     result.record.outputAccuracy.push_back(e);
                 }

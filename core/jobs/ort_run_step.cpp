@@ -1,7 +1,7 @@
 // The ONNX Runtime recipe's run step (ort_pipeline.h): Embark's runner under Node.js on the
 // host, or onnxruntime_perf_test, onnx_test_runner and the EP's dumps on a SpacemiT-ORT board.
 #include "ort_pipeline.h"
-#include "ort_pipeline_detail.h"
+#include "pipeline_detail.h"
 
 #include "store/run_store.h"
 

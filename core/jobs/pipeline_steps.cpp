@@ -1,6 +1,7 @@
 // The pipeline's steps (pipeline.h): each reads what the steps it needs left in the state and
 // adds its own part.
 #include "pipeline.h"
+#include "pipeline_detail.h"
 #include "measure_libraries.h"
 #include "float_reference.h"
 #include "line_logger.h"
@@ -25,26 +26,9 @@
 namespace embark::jobs {
 namespace {
 
-// A raw little-endian tensor file of an export (sample, output, dump) in its element type.
-ir::Tensor readRawTensor(const QString& path, ir::DType dtype, const ir::Shape& shape, bool* ok) {
-    QFile f(path);
-    *ok = false;
-    if (!f.open(QIODevice::ReadOnly)) return {};
-    const QByteArray bytes = f.readAll();
-    if (static_cast<size_t>(bytes.size()) != static_cast<size_t>(shape.numel()) * ir::dtypeSize(dtype)) return {};
-    *ok = true;
-    return ir::Tensor::fromBytes(dtype, shape, bytes.constData(), static_cast<size_t>(bytes.size()));
-}
-
-store::AccuracyEntry entry(const bench::Accuracy& a) {
-    return store::AccuracyEntry{a.name, a.maxAbs, a.maxRel, a.rmse, a.cosine, a.snrDb};
-}
-
-QString safeName(const QString& s) {
-    QString out;
-    for (QChar c : s) out += c.isLetterOrNumber() || c == '-' || c == '_' ? c : QChar('_');
-    return out;
-}
+using detail::accuracyEntry;
+using detail::readRawTensor;
+using detail::safeName;
 
 QString modelLabel(const PipelineState& s) {
     return safeName(s.options.modelPath.isEmpty() ? QStringLiteral("deploy")
@@ -347,7 +331,7 @@ Status compareOutputs(PipelineState& s, const exporter::ExportFolder& folder, co
             readRawTensor(dst, ref.outputs[k].dtype(), ref.outputs[k].shape(), &ok).castTo(ir::DType::Float32);
         if (!ok) return makeError(ErrorKind::External, "output '" + name + "' from the board has the wrong size");
         s.result.record.outputAccuracy.push_back(
-            entry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
+            accuracyEntry(bench::compare(got, ref.outputs[k].castTo(ir::DType::Float32), name)));
         if (qdq && k < qdq->outputs.size()) {
             const bench::Accuracy q = bench::compare(got, qdq->outputs[k].castTo(ir::DType::Float32), name);
             quantError.append(QJsonObject{{"output", QString::fromStdString(name)},
@@ -400,7 +384,7 @@ Status compareLayers(PipelineState& s, const exporter::ExportFolder& folder, con
         if (boardValues) (*boardValues)[value] = got;
         LayerAccuracy la{bench::compare(got, referenceAsDumped(s, value, it->second), d.node), d.node, value};
         result.layerAccuracy.push_back(la);
-        result.record.layerAccuracy.push_back(entry(la.accuracy));
+        result.record.layerAccuracy.push_back(accuracyEntry(la.accuracy));
     }
     result.firstDivergentLayer = firstDivergentLayer(result.layerAccuracy);
     if (result.firstDivergentLayer >= 0)

@@ -73,8 +73,9 @@ void intsAttrToInput(ir::Graph& g, PendingNode& node, const std::string& attr, s
     if (auto a = takeAttr(node.attrs, attr)) setInputAt(node, index, intsConstant(g, node, attr, asInts(*a)));
 }
 
-ir::Node* emit(ir::Graph& g, OpKind op, const std::string& name, const std::vector<ir::Value*>& ins,
-               const std::vector<ir::Value*>& outs, ir::Attributes attrs, const std::vector<std::string>& provenance) {
+ir::Node* insertNode(ir::Graph& g, OpKind op, const std::string& name, const std::vector<ir::Value*>& ins,
+                     const std::vector<ir::Value*>& outs, ir::Attributes attrs,
+                     const std::vector<std::string>& provenance) {
     ir::Node* n = g.addNode(op, name, ins, outs);
     n->attrs = std::move(attrs);
     if (!provenance.empty()) n->provenance = provenance;
@@ -99,31 +100,31 @@ Status addLegacySoftmax(ir::Graph& g, PendingNode node, const std::function<bool
         if (axis == rank - 1 || (rank > 0 && axis == rank)) {
             // Same result under both semantics when the softmax covers only the last axis.
             node.attrs["axis"] = int64_t{rank - 1};
-            emit(g, node.op, node.name, {x}, {y}, node.attrs, node.provenance);
+            insertNode(g, node.op, node.name, {x}, {y}, node.attrs, node.provenance);
             return {};
         }
         int64_t outer = 1, inner = 1;
         for (int64_t i = 0; i < rank; ++i) (i < axis ? outer : inner) *= s[static_cast<size_t>(i)];
         ir::Value* flat = g.addValue(g.uniqueName(node.name + "_2d"), x->dtype, ir::Shape{outer, inner});
         ir::Value* soft = g.addValue(g.uniqueName(node.name + "_2d_out"), x->dtype, ir::Shape{outer, inner});
-        emit(g, OpKind::Reshape, g.uniqueName(node.name + "_to_2d"),
-             {x, intsConstant(g, node, "shape_2d", {outer, inner})}, {flat}, {}, node.provenance);
+        insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_to_2d"),
+                   {x, intsConstant(g, node, "shape_2d", {outer, inner})}, {flat}, {}, node.provenance);
         node.attrs["axis"] = int64_t{1};
-        emit(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
-        emit(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"),
-             {soft, intsConstant(g, node, "shape_back", s.dims())}, {y}, {}, node.provenance);
+        insertNode(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
+        insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"),
+                   {soft, intsConstant(g, node, "shape_back", s.dims())}, {y}, {}, node.provenance);
         return {};
     }
     // Unknown shape: Flatten does the coercion and Shape(x) gives the way back.
     ir::Value* flat = g.addValue(g.uniqueName(node.name + "_2d"), x->dtype, {});
     ir::Value* soft = g.addValue(g.uniqueName(node.name + "_2d_out"), x->dtype, {});
     ir::Value* shape = g.addValue(g.uniqueName(node.name + "_shape"), ir::DType::Int64, {});
-    emit(g, OpKind::Flatten, g.uniqueName(node.name + "_to_2d"), {x}, {flat}, {{"axis", ir::Attribute(axisAttr)}},
-         node.provenance);
+    insertNode(g, OpKind::Flatten, g.uniqueName(node.name + "_to_2d"), {x}, {flat}, {{"axis", ir::Attribute(axisAttr)}},
+               node.provenance);
     node.attrs["axis"] = int64_t{1};
-    emit(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
-    emit(g, OpKind::Shape, g.uniqueName(node.name + "_input_shape"), {x}, {shape}, {}, node.provenance);
-    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"), {soft, shape}, {y}, {}, node.provenance);
+    insertNode(g, node.op, node.name, {flat}, {soft}, node.attrs, node.provenance);
+    insertNode(g, OpKind::Shape, g.uniqueName(node.name + "_input_shape"), {x}, {shape}, {}, node.provenance);
+    insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_from_2d"), {soft, shape}, {y}, {}, node.provenance);
     return {};
 }
 // Opset 6: a binary op broadcasts only with broadcast=1, its second input aligned with the
@@ -158,8 +159,8 @@ Status legacyBroadcast(ir::Graph& g, PendingNode& node, const std::function<bool
         return {};
     }
     ir::Value* b2 = g.addValue(g.uniqueName(node.name + "_broadcast"), b->dtype, ir::Shape(dims));
-    emit(g, OpKind::Unsqueeze, g.uniqueName(node.name + "_broadcast"),
-         {b, intsConstant(g, node, "broadcast_axes", axes)}, {b2}, {}, node.provenance);
+    insertNode(g, OpKind::Unsqueeze, g.uniqueName(node.name + "_broadcast"),
+               {b, intsConstant(g, node, "broadcast_axes", axes)}, {b2}, {}, node.provenance);
     node.inputs[1] = b2;
     return {};
 }
@@ -193,19 +194,20 @@ Status addGroupNormalization(ir::Graph& g, PendingNode node, int opset,
         return g.addValue(g.uniqueName(node.name + suffix), x->dtype, shape);
     };
     ir::Value* grouped = value("_grouped", ir::Shape{n, groups, k});
-    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_group"),
-         {x, intsConstant(g, node, "grouped_shape", {n, groups, k})}, {grouped}, {}, node.provenance);
+    insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_group"),
+               {x, intsConstant(g, node, "grouped_shape", {n, groups, k})}, {grouped}, {}, node.provenance);
     ir::Value* normed = value("_normalized", ir::Shape{n, groups, k});
     const auto filled = [&](const std::string& what2, float v) {
         return constant(g, node, what2,
                         ir::Tensor::fromFloats(ir::Shape{groups}, std::vector<float>(static_cast<size_t>(groups), v))
                             .castTo(x->dtype));
     };
-    emit(g, OpKind::InstanceNormalization, node.name, {grouped, filled("unit_scale", 1.f), filled("zero_bias", 0.f)},
-         {normed}, {{"epsilon", ir::Attribute(eps)}}, node.provenance);
+    insertNode(g, OpKind::InstanceNormalization, node.name,
+               {grouped, filled("unit_scale", 1.f), filled("zero_bias", 0.f)}, {normed},
+               {{"epsilon", ir::Attribute(eps)}}, node.provenance);
     ir::Value* back = value("_ungrouped", s);
-    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_ungroup"), {normed, intsConstant(g, node, "shape", s.dims())},
-         {back}, {}, node.provenance);
+    insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_ungroup"),
+               {normed, intsConstant(g, node, "shape", s.dims())}, {back}, {}, node.provenance);
     // scale and bias as [C, 1, ...] (opset 18: each group's value repeated for its channels)
     std::vector<int64_t> perChannel(s.rank() - 1, 1);
     perChannel[0] = c;
@@ -213,23 +215,23 @@ Status addGroupNormalization(ir::Graph& g, PendingNode node, int opset,
         ir::Value* from = v;
         if (opset < 21) {
             ir::Value* column = value("_" + role + "_column", ir::Shape{groups, 1});
-            emit(g, OpKind::Reshape, g.uniqueName(node.name + "_" + role + "_column"),
-                 {v, intsConstant(g, node, role + "_column_shape", {groups, 1})}, {column}, {}, node.provenance);
+            insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_" + role + "_column"),
+                       {v, intsConstant(g, node, role + "_column_shape", {groups, 1})}, {column}, {}, node.provenance);
             from = value("_" + role + "_repeated", ir::Shape{groups, c / groups});
-            emit(g, OpKind::Expand, g.uniqueName(node.name + "_" + role + "_repeat"),
-                 {column, intsConstant(g, node, role + "_repeat_shape", {groups, c / groups})}, {from}, {},
-                 node.provenance);
+            insertNode(g, OpKind::Expand, g.uniqueName(node.name + "_" + role + "_repeat"),
+                       {column, intsConstant(g, node, role + "_repeat_shape", {groups, c / groups})}, {from}, {},
+                       node.provenance);
         }
         ir::Value* out = value("_" + role + "_per_channel", ir::Shape(perChannel));
-        emit(g, OpKind::Reshape, g.uniqueName(node.name + "_" + role + "_per_channel"),
-             {from, intsConstant(g, node, role + "_channel_shape", perChannel)}, {out}, {}, node.provenance);
+        insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_" + role + "_per_channel"),
+                   {from, intsConstant(g, node, role + "_channel_shape", perChannel)}, {out}, {}, node.provenance);
         return out;
     };
     ir::Value* scaled = value("_scaled", s);
-    emit(g, OpKind::Mul, g.uniqueName(node.name + "_scale"), {back, channelwise(scale, "scale")}, {scaled}, {},
-         node.provenance);
-    emit(g, OpKind::Add, g.uniqueName(node.name + "_bias"), {scaled, channelwise(bias, "bias")}, {y}, {},
-         node.provenance);
+    insertNode(g, OpKind::Mul, g.uniqueName(node.name + "_scale"), {back, channelwise(scale, "scale")}, {scaled}, {},
+               node.provenance);
+    insertNode(g, OpKind::Add, g.uniqueName(node.name + "_bias"), {scaled, channelwise(bias, "bias")}, {y}, {},
+               node.provenance);
     return {};
 }
 
@@ -279,16 +281,17 @@ Status addCenterCropPad(ir::Graph& g, PendingNode node, const std::function<bool
     ir::Value* cur = x;
     if (!sliceAxes.empty()) {
         ir::Value* cropped = padded ? g.addValue(g.uniqueName(node.name + "_cropped"), x->dtype, ir::Shape(mid)) : y;
-        emit(g, OpKind::Slice, padded ? g.uniqueName(node.name + "_crop") : node.name,
-             {x, intsConstant(g, node, "starts", starts), intsConstant(g, node, "ends", ends),
-              intsConstant(g, node, "axes", sliceAxes)},
-             {cropped}, {}, node.provenance);
+        insertNode(g, OpKind::Slice, padded ? g.uniqueName(node.name + "_crop") : node.name,
+                   {x, intsConstant(g, node, "starts", starts), intsConstant(g, node, "ends", ends),
+                    intsConstant(g, node, "axes", sliceAxes)},
+                   {cropped}, {}, node.provenance);
         cur = cropped;
     }
     if (padded || cur == x)
-        emit(g, padded ? OpKind::Pad : OpKind::Identity, node.name,
-             padded ? std::vector<ir::Value*>{cur, intsConstant(g, node, "pads", pads)} : std::vector<ir::Value*>{cur},
-             {y}, {}, node.provenance);
+        insertNode(g, padded ? OpKind::Pad : OpKind::Identity, node.name,
+                   padded ? std::vector<ir::Value*>{cur, intsConstant(g, node, "pads", pads)}
+                          : std::vector<ir::Value*>{cur},
+                   {y}, {}, node.provenance);
     return {};
 }
 
@@ -334,16 +337,16 @@ Status addAffineGrid(ir::Graph& g, PendingNode node) {
         constant(g, node, "base_grid", ir::Tensor::fromFloats(ir::Shape{points, k}, base).castTo(theta->dtype));
     ir::Value* thetaT =
         g.addValue(g.uniqueName(node.name + "_theta_t"), theta->dtype, ir::Shape{n, k, static_cast<int64_t>(spatial)});
-    emit(g, OpKind::Transpose, g.uniqueName(node.name + "_transpose"), {theta}, {thetaT},
-         {{"perm", ir::Attribute(std::vector<int64_t>{0, 2, 1})}}, node.provenance);
+    insertNode(g, OpKind::Transpose, g.uniqueName(node.name + "_transpose"), {theta}, {thetaT},
+               {{"perm", ir::Attribute(std::vector<int64_t>{0, 2, 1})}}, node.provenance);
     ir::Value* flat = g.addValue(g.uniqueName(node.name + "_points"), theta->dtype,
                                  ir::Shape{n, points, static_cast<int64_t>(spatial)});
-    emit(g, OpKind::MatMul, node.name, {baseV, thetaT}, {flat}, {}, node.provenance);
+    insertNode(g, OpKind::MatMul, node.name, {baseV, thetaT}, {flat}, {}, node.provenance);
     std::vector<int64_t> outDims{n};
     outDims.insert(outDims.end(), extent.begin(), extent.end());
     outDims.push_back(static_cast<int64_t>(spatial));
-    emit(g, OpKind::Reshape, g.uniqueName(node.name + "_grid"), {flat, intsConstant(g, node, "grid_shape", outDims)},
-         {y}, {}, node.provenance);
+    insertNode(g, OpKind::Reshape, g.uniqueName(node.name + "_grid"),
+               {flat, intsConstant(g, node, "grid_shape", outDims)}, {y}, {}, node.provenance);
     return {};
 }
 
@@ -485,7 +488,8 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         if (opset < 14) takeAttr(node.attrs, "layout");
         const ir::Value* r = node.inputs.size() > 2 ? node.inputs[2] : nullptr;
         const int64_t rHidden = r && shapeKnown(r) && r->shape.rank() == 3 ? r->shape[2] : -1;
-        ir::Node* n = emit(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
+        ir::Node* n =
+            insertNode(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
         if (auto spec = ir::recurrentSpec(*n, rHidden); !spec) return spec.error();
         return {};
     }
@@ -588,7 +592,7 @@ Status addNormalizedNode(ir::Graph& g, PendingNode node, int opset,
         break;
     default: break;
     }
-    emit(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
+    insertNode(g, node.op, node.name, node.inputs, node.outputs, std::move(node.attrs), node.provenance);
     return {};
 }
 

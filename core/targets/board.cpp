@@ -21,10 +21,6 @@
 namespace embark::targets {
 namespace {
 
-Error fieldError(const QString& file, const QString& field, const QString& what) {
-    return makeError(ErrorKind::InvalidInput, QStringLiteral("%1: field '%2' %3").arg(file, field, what).toStdString());
-}
-
 // Reads typed fields out of one JSON object, naming "runner.host"-style paths in errors.
 class FieldReader {
 public:

@@ -10,10 +10,6 @@
 namespace embark::targets {
 namespace {
 
-Error fieldError(const QString& file, const QString& field, const QString& what) {
-    return makeError(ErrorKind::InvalidInput, QStringLiteral("%1: field '%2' %3").arg(file, field, what).toStdString());
-}
-
 Error optionError(const QString& key, const QString& value, const QString& what) {
     return makeError(ErrorKind::Usage,
                      QStringLiteral("SpacemiT EP option %1='%2': %3").arg(key, value, what).toStdString());
@@ -22,6 +18,10 @@ Error optionError(const QString& key, const QString& value, const QString& what)
 const QString kPrefix = QStringLiteral("SPACEMIT_EP_");
 
 } // namespace
+
+Error fieldError(const QString& file, const QString& field, const QString& what) {
+    return makeError(ErrorKind::InvalidInput, QStringLiteral("%1: field '%2' %3").arg(file, field, what).toStdString());
+}
 
 QString OrtRuntime::describe() const {
     if (isNode()) return QStringLiteral("ONNX Runtime from npm (%1, ep %2)").arg(node, ep);

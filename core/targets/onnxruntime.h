@@ -33,6 +33,9 @@ const QStringList& knownExecutionProviders();
 // The runtimes `bench --runtime` accepts: "export" (Embark's own export) and "onnxruntime".
 const QStringList& knownRuntimes();
 
+// "FILE: field 'FIELD' WHAT" (InvalidInput): the error of a board or runtime file's bad field.
+Error fieldError(const QString& file, const QString& field, const QString& what);
+
 // Parses the "onnxruntime" object of `fileName` (field paths in errors: onnxruntime.ep).
 Expected<OrtRuntime> parseOrtRuntime(const QJsonObject& object, const QString& fileName);
 
