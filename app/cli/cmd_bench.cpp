@@ -119,9 +119,12 @@ Expected<ExpectedCheck> checkExpected(const QString& exportDir, const QString& s
         if (!ref && k < expected.size()) ref = &expected[k].tensor;
         if (!ref) continue;
         const QString file = folder->dir + QStringLiteral("/results/output_%1.bin").arg(k);
-        auto got = onnx::readRaw(file.toStdString(), ir::DType::Float32, ir::Shape(io.shape));
+        // The board's file is in the output's own element type; compared as float32.
+        const ir::DType dtype = io.dtype == ir::DType::Undefined ? ir::DType::Float32 : io.dtype;
+        auto got = onnx::readRaw(file.toStdString(), dtype, ir::Shape(io.shape));
         if (!got) return got.error();
-        const bench::Accuracy a = bench::compare(*got, ref->castTo(ir::DType::Float32), io.name);
+        const bench::Accuracy a =
+            bench::compare(got->castTo(ir::DType::Float32), ref->castTo(ir::DType::Float32), io.name);
         const bool exact = !ir::isFloating(ref->dtype());
         const bool ok = exact ? a.shapeMatches && a.maxAbs == 0 : bench::withinTolerance(a, tolerance);
         c.ok = c.ok && ok;

@@ -75,15 +75,11 @@ std::string replaceAll(std::string s, const std::string& from, const std::string
 
 namespace {
 
-// The run protocol's element types (model_api.h DType).
-bool ioType(ir::DType t) {
-    using ir::DType;
-    return t == DType::Float32 || t == DType::Float16 || t == DType::Int64 || t == DType::Int32 || t == DType::Int8 ||
-           t == DType::UInt8 || t == DType::Bool;
-}
+// The run protocol's element types (model_api.h DType): every numeric type and bool.
+bool ioType(ir::DType t) { return t != ir::DType::Undefined && t != ir::DType::Count_; }
 
 Status checkIoTypes(const ir::Graph& g) {
-    const char* types = "float32, float16, int64, int32, int8, uint8 and bool";
+    const char* types = "numeric (float16/32/64, int8/16/32/64, uint8/16/32/64) and bool";
     for (const ir::Value* v : g.inputs())
         if (!ioType(v->dtype))
             return makeError(ErrorKind::Unsupported, "model input " + describeValue(v) + ": exports take " + types +

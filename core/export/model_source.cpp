@@ -32,6 +32,11 @@ int dtypeCode(ir::DType t) {
     case ir::DType::Int64: return 7;
     case ir::DType::Bool: return 9;
     case ir::DType::Float16: return 10;
+    case ir::DType::Float64: return 11;
+    case ir::DType::Int16: return 5;
+    case ir::DType::UInt16: return 4;
+    case ir::DType::UInt32: return 12;
+    case ir::DType::UInt64: return 13;
     default: return 0;
     }
 }

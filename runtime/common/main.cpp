@@ -117,6 +117,11 @@ const char* dtypeName(int dtype) {
     case embark_model::kInt64: return "int64";
     case embark_model::kBool: return "bool";
     case embark_model::kFloat16: return "float16";
+    case embark_model::kFloat64: return "float64";
+    case embark_model::kInt16: return "int16";
+    case embark_model::kUInt16: return "uint16";
+    case embark_model::kUInt32: return "uint32";
+    case embark_model::kUInt64: return "uint64";
     }
     return "unknown";
 }
@@ -126,8 +131,12 @@ size_t dtypeBytes(int dtype) {
     case embark_model::kUInt8:
     case embark_model::kInt8:
     case embark_model::kBool: return 1;
-    case embark_model::kFloat16: return 2;
-    case embark_model::kInt64: return 8;
+    case embark_model::kFloat16:
+    case embark_model::kInt16:
+    case embark_model::kUInt16: return 2;
+    case embark_model::kInt64:
+    case embark_model::kUInt64:
+    case embark_model::kFloat64: return 8;
     }
     return 4;
 }
@@ -142,6 +151,11 @@ const char* npyDescr(int dtype) {
     case embark_model::kInt64: return "<i8";
     case embark_model::kBool: return "|b1";
     case embark_model::kFloat16: return "<f2";
+    case embark_model::kFloat64: return "<f8";
+    case embark_model::kInt16: return "<i2";
+    case embark_model::kUInt16: return "<u2";
+    case embark_model::kUInt32: return "<u4";
+    case embark_model::kUInt64: return "<u8";
     }
     return "";
 }
@@ -165,6 +179,11 @@ double elementAt(const void* data, int dtype, int64_t i) {
     case embark_model::kInt32: return static_cast<const int32_t*>(data)[i];
     case embark_model::kInt64: return static_cast<double>(static_cast<const int64_t*>(data)[i]);
     case embark_model::kFloat16: return halfToFloat(static_cast<const uint16_t*>(data)[i]);
+    case embark_model::kFloat64: return static_cast<const double*>(data)[i];
+    case embark_model::kInt16: return static_cast<const int16_t*>(data)[i];
+    case embark_model::kUInt16: return static_cast<const uint16_t*>(data)[i];
+    case embark_model::kUInt32: return static_cast<const uint32_t*>(data)[i];
+    case embark_model::kUInt64: return static_cast<double>(static_cast<const uint64_t*>(data)[i]);
     }
     return static_cast<const float*>(data)[i];
 }
@@ -223,8 +242,8 @@ bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, in
                        std::string* error) {
     ProtoReader r{reinterpret_cast<const unsigned char*>(file.data()),
                   reinterpret_cast<const unsigned char*>(file.data()) + file.size()};
-    std::vector<uint64_t> ints; // int32_data / int64_data, in order
-    std::vector<char> floats, raw;
+    std::vector<uint64_t> ints; // int32_data / int64_data / uint64_data, in order
+    std::vector<char> floats, doubles, raw;
     bool haveRaw = false;
     *dtype = 0;
     while (r.ok && r.p < r.end) {
@@ -242,7 +261,7 @@ bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, in
                 raw.assign(d, d + n);
                 haveRaw = true;
             }
-        } else if ((field == 1 || field == 5 || field == 7) && wire == 2) { // packed varints
+        } else if ((field == 1 || field == 5 || field == 7 || field == 11) && wire == 2) { // packed varints
             const unsigned char* d;
             size_t n;
             if (!r.bytes(&d, &n)) break;
@@ -255,9 +274,20 @@ bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, in
                     ints.push_back(v);
             }
             r.ok = inner.ok;
-        } else if ((field == 5 || field == 7) && wire == 0)
+        } else if ((field == 5 || field == 7 || field == 11) && wire == 0)
             ints.push_back(r.varint());
-        else if (field == 4 && wire == 2) {
+        else if (field == 10 && wire == 2) { // double_data, packed
+            const unsigned char* d;
+            size_t n;
+            if (r.bytes(&d, &n)) doubles.insert(doubles.end(), d, d + n);
+        } else if (field == 10 && wire == 1) {
+            if (r.end - r.p < 8) {
+                r.ok = false;
+                break;
+            }
+            doubles.insert(doubles.end(), r.p, r.p + 8);
+            r.p += 8;
+        } else if (field == 4 && wire == 2) {
             const unsigned char* d;
             size_t n;
             if (r.bytes(&d, &n)) floats.insert(floats.end(), d, d + n);
@@ -285,6 +315,8 @@ bool decodeTensorProto(const std::vector<char>& file, std::vector<char>& out, in
         out = raw;
     else if (*dtype == embark_model::kFloat32)
         out = floats;
+    else if (*dtype == embark_model::kFloat64)
+        out = doubles;
     else {
         out.assign(ints.size() * bytes, 0);
         for (size_t i = 0; i < ints.size(); ++i) {

@@ -10,7 +10,20 @@
 namespace embark_model {
 
 // Element types, numbered as ONNX's TensorProto.DataType.
-enum DType : int { kFloat32 = 1, kUInt8 = 2, kInt8 = 3, kInt32 = 6, kInt64 = 7, kBool = 9, kFloat16 = 10 };
+enum DType : int {
+    kFloat32 = 1,
+    kUInt8 = 2,
+    kInt8 = 3,
+    kUInt16 = 4,
+    kInt16 = 5,
+    kInt32 = 6,
+    kInt64 = 7,
+    kBool = 9,
+    kFloat16 = 10,
+    kFloat64 = 11,
+    kUInt32 = 12,
+    kUInt64 = 13
+};
 
 struct TensorInfo {
     const char* name;

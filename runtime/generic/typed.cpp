@@ -16,10 +16,15 @@ size_t elemSize(ElemType t) {
     case ElemType::UInt8:
     case ElemType::Int8:
     case ElemType::Bool: return 1;
-    case ElemType::Float16: return 2;
+    case ElemType::Float16:
+    case ElemType::Int16:
+    case ElemType::UInt16: return 2;
     case ElemType::Float32:
-    case ElemType::Int32: return 4;
-    case ElemType::Int64: return 8;
+    case ElemType::Int32:
+    case ElemType::UInt32: return 4;
+    case ElemType::Int64:
+    case ElemType::UInt64:
+    case ElemType::Float64: return 8;
     }
     return 4;
 }
@@ -76,6 +81,11 @@ double elementAsDouble(const void* data, ElemType t, int64_t i) {
     case ElemType::Int64: return static_cast<double>(static_cast<const int64_t*>(data)[i]);
     case ElemType::Bool: return static_cast<const uint8_t*>(data)[i] ? 1.0 : 0.0;
     case ElemType::Float16: return halfToFloat(static_cast<const uint16_t*>(data)[i]);
+    case ElemType::Float64: return static_cast<const double*>(data)[i];
+    case ElemType::Int16: return static_cast<const int16_t*>(data)[i];
+    case ElemType::UInt16: return static_cast<const uint16_t*>(data)[i];
+    case ElemType::UInt32: return static_cast<const uint32_t*>(data)[i];
+    case ElemType::UInt64: return static_cast<double>(static_cast<const uint64_t*>(data)[i]);
     }
     return 0;
 }
@@ -109,12 +119,61 @@ int32_t quantAt(const void* data, ElemType t, int64_t i) {
     return t == ElemType::Int8 ? static_cast<const int8_t*>(data)[i] : static_cast<const uint8_t*>(data)[i];
 }
 
+bool isFloatType(ElemType t) { return t == ElemType::Float32 || t == ElemType::Float16 || t == ElemType::Float64; }
+
+// The integer types beyond the first run protocol's (int16, uint16, uint32, uint64).
+bool isWideInteger(ElemType t) {
+    return t == ElemType::Int16 || t == ElemType::UInt16 || t == ElemType::UInt32 || t == ElemType::UInt64;
+}
+
+// Element i of an integer or bool tensor as 64 bits, sign-extended from a signed type.
+uint64_t integerBits(const void* data, ElemType t, int64_t i) {
+    switch (t) {
+    case ElemType::UInt8:
+    case ElemType::Bool: return static_cast<const uint8_t*>(data)[i];
+    case ElemType::Int8: return static_cast<uint64_t>(int64_t{static_cast<const int8_t*>(data)[i]});
+    case ElemType::Int16: return static_cast<uint64_t>(int64_t{static_cast<const int16_t*>(data)[i]});
+    case ElemType::UInt16: return static_cast<const uint16_t*>(data)[i];
+    case ElemType::Int32: return static_cast<uint64_t>(int64_t{static_cast<const int32_t*>(data)[i]});
+    case ElemType::UInt32: return static_cast<const uint32_t*>(data)[i];
+    case ElemType::Int64: return static_cast<uint64_t>(static_cast<const int64_t*>(data)[i]);
+    case ElemType::UInt64: return static_cast<const uint64_t*>(data)[i];
+    default: return static_cast<uint64_t>(static_cast<int64_t>(elementAsDouble(data, t, i)));
+    }
+}
+
+// Stores the low bits of v into element i of an integer tensor (numpy's astype wraps).
+void storeBits(void* out, ElemType t, int64_t i, uint64_t v) {
+    switch (t) {
+    case ElemType::UInt8:
+    case ElemType::Int8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(v); return;
+    case ElemType::Int16:
+    case ElemType::UInt16: static_cast<uint16_t*>(out)[i] = static_cast<uint16_t>(v); return;
+    case ElemType::Int32:
+    case ElemType::UInt32: static_cast<uint32_t*>(out)[i] = static_cast<uint32_t>(v); return;
+    case ElemType::Int64:
+    case ElemType::UInt64: static_cast<uint64_t*>(out)[i] = v; return;
+    case ElemType::Bool: static_cast<uint8_t*>(out)[i] = v != 0 ? 1 : 0; return;
+    default: return;
+    }
+}
+
 } // namespace
 
 void cast(const void* in, ElemType from, void* out, ElemType to, int64_t count) {
     if (from == to) {
         std::memmove(out, in, static_cast<size_t>(count) * elemSize(to));
         return;
+    }
+    if (isWideInteger(from) || isWideInteger(to)) { // the types this path was added for
+        if (!isFloatType(from) && !isFloatType(to) && to != ElemType::Bool) {
+            for (int64_t i = 0; i < count; ++i) storeBits(out, to, i, integerBits(in, from, i));
+            return;
+        }
+        if (to == ElemType::UInt64 && !isFloatType(from)) { // bool
+            for (int64_t i = 0; i < count; ++i) static_cast<uint64_t*>(out)[i] = integerBits(in, from, i);
+            return;
+        }
     }
     switch (to) {
     case ElemType::Float32:
@@ -141,6 +200,11 @@ void cast(const void* in, ElemType from, void* out, ElemType to, int64_t count) 
         for (int64_t i = 0; i < count; ++i)
             static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(elementAsDouble(in, from, i)));
         return;
+    case ElemType::Float64: castTo(in, from, static_cast<double*>(out), count); return;
+    case ElemType::Int16: castTo(in, from, static_cast<int16_t*>(out), count); return;
+    case ElemType::UInt16: castTo(in, from, static_cast<uint16_t*>(out), count); return;
+    case ElemType::UInt32: castTo(in, from, static_cast<uint32_t*>(out), count); return;
+    case ElemType::UInt64: castTo(in, from, static_cast<uint64_t*>(out), count); return;
     }
 }
 
@@ -153,11 +217,13 @@ int64_t elementAsInt(const void* data, ElemType t, int64_t i) {
     case ElemType::Int8: return static_cast<const int8_t*>(data)[i];
     case ElemType::Int32: return static_cast<const int32_t*>(data)[i];
     case ElemType::Int64: return static_cast<const int64_t*>(data)[i];
+    case ElemType::Int16:
+    case ElemType::UInt16:
+    case ElemType::UInt32:
+    case ElemType::UInt64: return static_cast<int64_t>(integerBits(data, t, i)); // uint64: its bits
     default: return static_cast<int64_t>(elementAsDouble(data, t, i));
     }
 }
-
-bool isFloatType(ElemType t) { return t == ElemType::Float32 || t == ElemType::Float16; }
 
 template <typename T>
 void storeAs(void* out, ElemType t, int64_t i, T v) {
@@ -173,6 +239,21 @@ void storeAs(void* out, ElemType t, int64_t i, T v) {
             static_cast<int64_t*>(out)[i] = fromDouble<int64_t>(v);
         else
             static_cast<int64_t*>(out)[i] = static_cast<int64_t>(v);
+        return;
+    case ElemType::Float64: static_cast<double*>(out)[i] = static_cast<double>(v); return;
+    case ElemType::Int16:
+    case ElemType::UInt16:
+    case ElemType::UInt32:
+    case ElemType::UInt64:
+        if constexpr (std::is_floating_point_v<T>) {
+            switch (t) {
+            case ElemType::Int16: static_cast<int16_t*>(out)[i] = fromDouble<int16_t>(v); return;
+            case ElemType::UInt16: static_cast<uint16_t*>(out)[i] = fromDouble<uint16_t>(v); return;
+            case ElemType::UInt32: static_cast<uint32_t*>(out)[i] = fromDouble<uint32_t>(v); return;
+            default: static_cast<uint64_t*>(out)[i] = fromDouble<uint64_t>(v); return;
+            }
+        } else
+            storeBits(out, t, i, static_cast<uint64_t>(v));
         return;
     }
 }
@@ -207,12 +288,19 @@ T apply(TypedOp op, const T* v) {
         } else {
             if (b == 0) return 0;
             const T r = a % b;
-            return op == TypedOp::Mod && r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+            if constexpr (std::is_signed_v<T>)
+                return op == TypedOp::Mod && r != 0 && ((r < 0) != (b < 0)) ? r + b : r;
+            else
+                return r;
         }
     case TypedOp::Min: return a < b ? a : b;
     case TypedOp::Max: return a > b ? a : b;
-    case TypedOp::Neg: return -a;
-    case TypedOp::Abs: return a < 0 ? -a : a;
+    case TypedOp::Neg: return static_cast<T>(T(0) - a);
+    case TypedOp::Abs:
+        if constexpr (std::is_signed_v<T>)
+            return a < 0 ? -a : a;
+        else
+            return a;
     case TypedOp::BitAnd:
     case TypedOp::BitOr:
     case TypedOp::BitXor:
@@ -254,7 +342,13 @@ void typedElementwise(TypedOp op, int count, const void* const* in, const ElemTy
                       void* out, ElemType outType, const Shape& outShape) {
     // Where selects between x and y: its condition's type does not make the values floats.
     bool floats = false;
-    for (int k = op == TypedOp::Where ? 1 : 0; k < count; ++k) floats = floats || isFloatType(types[k]);
+    // uint64 values at or above 2^63 compare and divide as unsigned, so uint64 inputs compute in
+    // uint64 (ONNX's element-wise ops take inputs of one type).
+    bool unsigned64 = false;
+    for (int k = op == TypedOp::Where ? 1 : 0; k < count; ++k) {
+        floats = floats || isFloatType(types[k]);
+        unsigned64 = unsigned64 || types[k] == ElemType::UInt64;
+    }
     // Per input, the stride of each output axis (0 where the input broadcasts).
     int64_t strides[3][kMaxRank] = {};
     for (int k = 0; k < count; ++k) {
@@ -279,6 +373,10 @@ void typedElementwise(TypedOp op, int count, const void* const* in, const ElemTy
             const bool boolOut = op <= TypedOp::Not || (op >= TypedOp::IsNaN && op <= TypedOp::IsNegInf);
             const double r = apply(op, v);
             storeAs(out, outType, i, boolOut ? (r != 0 ? 1.0 : 0.0) : r);
+        } else if (unsigned64) {
+            uint64_t v[3] = {};
+            for (int k = 0; k < count; ++k) v[k] = integerBits(in[k], types[k], off[k]);
+            storeAs(out, outType, i, apply(op, v));
         } else {
             int64_t v[3] = {};
             for (int k = 0; k < count; ++k) v[k] = elementAsInt(in[k], types[k], off[k]);
@@ -537,7 +635,7 @@ void range(const void* start, const void* limit, const void* delta, ElemType t, 
     if (have != count)
         throw std::runtime_error(std::string(what) + ": the start, limit and delta read at run time give " +
                                  std::to_string(have) + " elements, the export fixed " + std::to_string(count));
-    const bool integer = t != ElemType::Float32 && t != ElemType::Float16;
+    const bool integer = !isFloatType(t);
     std::vector<double> v(static_cast<size_t>(count));
     if (integer) {
         const int64_t si = elementAsInt(start, t, 0), di = elementAsInt(delta, t, 0);
@@ -551,14 +649,16 @@ void range(const void* start, const void* limit, const void* delta, ElemType t, 
         return;
     }
     for (int64_t i = 0; i < count; ++i) {
-        const float f = static_cast<float>(v[static_cast<size_t>(i)]);
+        const double x = v[static_cast<size_t>(i)];
         switch (t) {
-        case ElemType::Float32: static_cast<float*>(out)[i] = f; break;
-        case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(f); break;
-        case ElemType::Int32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(v[static_cast<size_t>(i)]); break;
-        case ElemType::Int8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(v[static_cast<size_t>(i)]); break;
-        case ElemType::UInt8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(v[static_cast<size_t>(i)]); break;
-        default: static_cast<uint8_t*>(out)[i] = v[static_cast<size_t>(i)] != 0 ? 1 : 0; break;
+        case ElemType::Float32: static_cast<float*>(out)[i] = static_cast<float>(x); break;
+        case ElemType::Float16: static_cast<uint16_t*>(out)[i] = floatToHalf(static_cast<float>(x)); break;
+        case ElemType::Float64: static_cast<double*>(out)[i] = x; break;
+        case ElemType::Int32: static_cast<int32_t*>(out)[i] = static_cast<int32_t>(x); break;
+        case ElemType::Int8: static_cast<int8_t*>(out)[i] = static_cast<int8_t>(x); break;
+        case ElemType::UInt8: static_cast<uint8_t*>(out)[i] = static_cast<uint8_t>(x); break;
+        case ElemType::Bool: static_cast<uint8_t*>(out)[i] = x != 0 ? 1 : 0; break;
+        default: storeBits(out, t, i, static_cast<uint64_t>(static_cast<int64_t>(x))); break;
         }
     }
 }

@@ -10,7 +10,20 @@
 
 namespace embark::generic {
 
-enum class ElemType : int { Float32 = 1, UInt8 = 2, Int8 = 3, Int32 = 6, Int64 = 7, Bool = 9, Float16 = 10 };
+enum class ElemType : int {
+    Float32 = 1,
+    UInt8 = 2,
+    Int8 = 3,
+    UInt16 = 4,
+    Int16 = 5,
+    Int32 = 6,
+    Int64 = 7,
+    Bool = 9,
+    Float16 = 10,
+    Float64 = 11,
+    UInt32 = 12,
+    UInt64 = 13
+};
 
 size_t elemSize(ElemType t);
 // IEEE half <-> float, round to nearest even.
@@ -19,7 +32,9 @@ uint16_t floatToHalf(float f);
 // Element i of `data` as a double.
 double elementAsDouble(const void* data, ElemType t, int64_t i);
 
-// ONNX Cast: floats to integers truncate toward zero, anything to bool is "!= 0".
+// ONNX Cast: floats to integers truncate toward zero (saturating outside the target's range),
+// integers to integers keep the low bits as numpy does (exact for 64-bit values), anything to
+// bool is "!= 0".
 void cast(const void* in, ElemType from, void* out, ElemType to, int64_t count);
 
 // Gather along `axis` of data (elements of `elemBytes` bytes) by run-time indices (int32 or
@@ -32,7 +47,8 @@ void gatherBy(const void* data, size_t elemBytes, const Shape& dataShape, int ax
 // time): comparisons and logic give bool, Where selects, integer arithmetic divides as ONNX
 // does (Div truncates toward zero, Mod takes the divisor's sign unless fmod; a zero divisor
 // gives 0). `count` inputs (1 for Not/Neg/Abs, 3 for Where: cond, x, y) broadcast numpy-style
-// to outShape. Integer and bool inputs compute exactly in int64, any float input in double.
+// to outShape. Integer and bool inputs compute exactly in int64 (uint64 ones in uint64), any
+// float input in double.
 // BitAnd/BitOr/BitXor/BitNot (ONNX's And/Or/Xor/Not on integer tensors: BitwiseAnd/Or/Xor/Not)
 // and ShiftLeft/ShiftRight (BitShift) work on the bits of integer inputs, the shifted value
 // taken as unsigned in the output type's width; a shift by the width or more gives 0.

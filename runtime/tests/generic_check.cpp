@@ -406,6 +406,62 @@ void check_range() {
     report("range of another length refused", refused ? 0.0 : INFINITY);
 }
 
+// The element types beyond the first run protocol's (float64, int16, uint16, uint32, uint64):
+// uint64 values above 2^63 compare and divide as unsigned, uint16 arithmetic wraps, float64
+// divides in double, and casts between them keep every bit numpy keeps.
+void check_wide_types() {
+    const auto U64 = eg::ElemType::UInt64, U16 = eg::ElemType::UInt16, F64 = eg::ElemType::Float64,
+               I64 = eg::ElemType::Int64, I16 = eg::ElemType::Int16, U32 = eg::ElemType::UInt32, B = eg::ElemType::Bool;
+    const eg::Shape s4 = shape({4}), s1 = shape({1});
+    auto run = [&](eg::TypedOp op, std::vector<const void*> ins, std::vector<eg::ElemType> types,
+                   std::vector<eg::Shape> shapes, void* out, eg::ElemType outType) {
+        eg::typedElementwise(op, static_cast<int>(ins.size()), ins.data(), types.data(), shapes.data(), out, outType,
+                             s4);
+    };
+    const std::vector<uint64_t> big{0x8000000000000001ull, 3, 0xffffffffffffffffull, 10};
+    const uint64_t three = 3;
+    std::vector<uint8_t> greater(4);
+    run(eg::TypedOp::Greater, {big.data(), &three}, {U64, U64}, {s4, s1}, greater.data(), B);
+    std::vector<uint64_t> quotient(4);
+    run(eg::TypedOp::Div, {big.data(), &three}, {U64, U64}, {s4, s1}, quotient.data(), U64);
+    report("uint64 greater and div above 2^63",
+           greater == std::vector<uint8_t>{1, 0, 1, 1} &&
+                   quotient == std::vector<uint64_t>{0x8000000000000001ull / 3, 1, 0xffffffffffffffffull / 3, 3}
+               ? 0.0
+               : INFINITY);
+    const std::vector<uint16_t> a16{65535, 1, 40000, 7};
+    const uint16_t two = 2;
+    std::vector<uint16_t> sum16(4);
+    run(eg::TypedOp::Add, {a16.data(), &two}, {U16, U16}, {s4, s1}, sum16.data(), U16);
+    report("uint16 add wraps", sum16 == std::vector<uint16_t>{1, 3, 40002, 9} ? 0.0 : INFINITY);
+    const std::vector<double> d{1.0, -2.5, 1e300, 0.1};
+    const double third = 3.0;
+    std::vector<double> dq(4);
+    run(eg::TypedOp::Div, {d.data(), &third}, {F64, F64}, {s4, s1}, dq.data(), F64);
+    report("float64 div in double",
+           dq == std::vector<double>{1.0 / 3.0, -2.5 / 3.0, 1e300 / 3.0, 0.1 / 3.0} ? 0.0 : INFINITY);
+    // Casts: int64 -> uint64 keeps the bits, uint64 -> int16 the low 16 bits, float64 -> uint32
+    // truncates, uint16 -> float64 and int16 -> int64 are exact.
+    const std::vector<int64_t> i64{-1, 5, -32769, 1ll << 40};
+    std::vector<uint64_t> u64(4);
+    eg::cast(i64.data(), I64, u64.data(), U64, 4);
+    std::vector<int16_t> i16(4);
+    eg::cast(big.data(), U64, i16.data(), I16, 4);
+    std::vector<uint32_t> u32(4);
+    const std::vector<double> pos{0.9, 7.99, 4294967295.0, 123456.5};
+    eg::cast(pos.data(), F64, u32.data(), U32, 4);
+    std::vector<double> f64(4);
+    eg::cast(a16.data(), U16, f64.data(), F64, 4);
+    std::vector<int64_t> back(4);
+    const std::vector<int16_t> neg{-32768, -1, 0, 32767};
+    eg::cast(neg.data(), I16, back.data(), I64, 4);
+    const bool castsOk =
+        u64 == std::vector<uint64_t>{0xffffffffffffffffull, 5, static_cast<uint64_t>(-32769ll), 1ull << 40} &&
+        i16 == std::vector<int16_t>{1, 3, -1, 10} && u32 == std::vector<uint32_t>{0, 7, 4294967295u, 123456} &&
+        f64 == std::vector<double>{65535, 1, 40000, 7} && back == std::vector<int64_t>{-32768, -1, 0, 32767};
+    report("casts between the wide integer types and float64", castsOk ? 0.0 : INFINITY);
+}
+
 // MaxPool with Indices on [2][3][6][5] (3x3 window, stride 2, pads 1, row-major and
 // storage_order 1): a plain loop over the window with ONNX's index formula.
 void check_max_pool_indices() {
@@ -652,6 +708,7 @@ int main() {
     check_max_pool_indices();
     check_typed_data_moves();
     check_arg_extreme();
+    check_wide_types();
     using K = eg::RnnKind;
     for (bool packed : {false, true}) {
         const std::string tag = packed ? " (projected, R packed)" : "";

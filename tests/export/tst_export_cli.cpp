@@ -592,6 +592,106 @@ private slots:
                  bad.describe());
     }
 
+    // Inputs and outputs of the element types beyond float32/float16/int64/int32/int8/uint8/bool
+    // (issue 31): a model with a float64 and a uint16 input and float64, uint16 and uint64
+    // outputs, computed on the generic typed kernels (Greater, Where, Mul, Cast, Transpose, Add,
+    // Reshape), exports with its sample given as .npy, builds, runs on that sample (--check 0:
+    // every step is exact or the same single rounding as the reference's) and on inputs given
+    // as .npy and .pb with --out, each output in its own type equal to the reference's. A float32
+    // file for the float64 input is refused (exit 4, naming both types), and a float op on
+    // float64 data is refused at export (exit 3, naming the node, op and type).
+    void float64AndUInt16InputsAndOutputs() {
+        test::GraphBuilder b("wide_types");
+        ir::Value* x = b.input("x", {2, 3}, ir::DType::Float64);
+        ir::Value* u = b.input("u", {2, 3}, ir::DType::UInt16);
+        ir::Value* big = b.op(ir::OpKind::Greater,
+                              {u, b.constant("hundred", ir::Tensor::fromInt64s({1}, {100}).castTo(ir::DType::UInt16))},
+                              {}, "is_big");
+        ir::Value* uf = b.op(ir::OpKind::Cast, {u}, {{"to", int64_t{11}}}, "u_f64");
+        ir::Value* prod = b.op(ir::OpKind::Mul, {x, uf}, {}, "x_times_u");
+        ir::Value* picked = b.op(ir::OpKind::Where, {big, prod, x}, {}, "picked");
+        b.output(b.op(ir::OpKind::Transpose, {picked}, {{"perm", std::vector<int64_t>{1, 0}}}, "scaled"));
+        ir::Value* next =
+            b.op(ir::OpKind::Add, {u, b.constant("seven", ir::Tensor::fromInt64s({1}, {7}).castTo(ir::DType::UInt16))},
+                 {}, "u_plus_7");
+        b.output(b.op(ir::OpKind::Reshape, {next, b.ints("shape32", {3, 2})}, {}, "u_next"));
+        b.output(b.op(ir::OpKind::Cast, {u}, {{"to", int64_t{13}}}, "u_wide"));
+        const ir::Graph g = b.build();
+        const QString model = m_tmp.path() + "/wide_types.onnx";
+        Status w = onnx::writeModel(g, model.toStdString());
+        QVERIFY2(w, w ? "" : w.error().message.c_str());
+
+        const ir::Tensor xs =
+            ir::Tensor::fromFloats({2, 3}, {0.1f, -2.5f, 3.f, 1e-3f, 7.25f, -0.3f}).castTo(ir::DType::Float64);
+        const ir::Tensor us = ir::Tensor::fromInt64s({2, 3}, {5, 65535, 101, 100, 40000, 0}).castTo(ir::DType::UInt16);
+        const std::string dir = m_tmp.path().toStdString();
+        QVERIFY(onnx::writeNpy(dir + "/x64.npy", xs));
+        QVERIFY(onnx::writeNpy(dir + "/u16.npy", us));
+        QVERIFY(onnx::writeTensorProto(dir + "/u16.pb", us, "u"));
+        const QString out = m_tmp.path() + "/wide_types_export";
+        CliRun e = cli({"export", model, "--lib", "portable", "-o", out, "--input", "x=" + m_tmp.path() + "/x64.npy",
+                        "--input", "u=" + m_tmp.path() + "/u16.npy"});
+        QVERIFY2(e.code == 0, e.describe());
+        CliRun bld = cli({"build", out, "--jobs", "2"});
+        QVERIFY2(bld.code == 0, bld.describe());
+        CliRun check = cli({"exec", out, "--", "--check", "0", "--warmup", "0"});
+        QVERIFY2(check.code == 0 && check.count("check") == 3, check.describe());
+
+        auto ref = reference::run(g, {{"x", xs}, {"u", us}});
+        QVERIFY2(ref, ref ? "" : ref.error().message.c_str());
+        const QString outDir = m_tmp.path() + "/wide_out";
+        CliRun run = cli({"exec", out, "--", "--input", m_tmp.path() + "/x64.npy", "--input", m_tmp.path() + "/u16.pb",
+                          "--out", outDir, "--warmup", "0"});
+        QVERIFY2(run.code == 0 && run.count("output") == 3, run.describe());
+        size_t k = 0;
+        for (const QJsonObject& line : run.lines) {
+            if (line["type"].toString() != "output") continue;
+            const ir::Tensor& want = ref->outputs[k++];
+            QCOMPARE(line["dtype"].toString(), QString::fromUtf8(ir::dtypeName(want.dtype()).data()));
+            auto got = onnx::readRaw(line["file"].toString().toStdString(), want.dtype(), want.shape());
+            QVERIFY2(got, got ? "" : got.error().message.c_str());
+            QVERIFY2(got->identical(want), qPrintable(line["name"].toString() + " differs from the reference"));
+        }
+        QCOMPARE(k, size_t{3});
+        // The uint16 arithmetic wraps as ONNX's (numpy's) does: 65535 + 7 = 6.
+        QCOMPARE(ref->outputs[1].intAt(1), int64_t{6});
+
+        // bench against an ONNX test bundle of these types (--expect), writing the bundle it ran
+        // (--test-data): each output read back in its own type.
+        std::vector<onnx::NamedTensor> ins{{"x", xs}, {"u", us}}, outs;
+        for (size_t i = 0; i < ref->outputs.size(); ++i) outs.push_back({ref->outputNames[i], ref->outputs[i]});
+        QVERIFY(onnx::writeTestDataSet(dir + "/wide_set/test_data_set_0", ins, outs));
+        const QString bundle = m_tmp.path() + "/wide_bundle";
+        CliRun bench = cli({"bench", model, "--board", "host", "--lib", "portable", "--iterations", "1", "--warmup",
+                            "0", "--work-dir", m_tmp.path() + "/wide_bench", "--db", "-", "--expect",
+                            m_tmp.path() + "/wide_set/test_data_set_0", "--test-data", bundle, "--json"});
+        QVERIFY2(bench.code == 0, bench.describe());
+        const QJsonObject expected = QJsonDocument::fromJson(bench.out.toUtf8()).object()["expected"].toObject();
+        QVERIFY2(expected["ok"].toBool() && expected["outputs"].toArray().size() == 3, bench.describe());
+        auto written = onnx::readTestDataSet((bundle + "/test_data_set_0").toStdString());
+        QVERIFY2(written, written ? "" : written.error().message.c_str());
+        QCOMPARE(written->inputs.size(), size_t{2});
+        QCOMPARE(written->outputs.size(), size_t{3});
+        QVERIFY(written->inputs[1].tensor.identical(us));
+        QVERIFY(written->outputs[2].tensor.identical(ref->outputs[2]));
+
+        QVERIFY(onnx::writeNpy(dir + "/x32.npy", xs.castTo(ir::DType::Float32)));
+        CliRun wrong =
+            cli({"exec", out, "--", "--input", m_tmp.path() + "/x32.npy", "--input", m_tmp.path() + "/u16.npy"});
+        const QString wrongText = wrong.out + wrong.err;
+        QVERIFY2(wrong.code == 4 && wrongText.contains("'<f4'") && wrongText.contains("float64"), wrong.describe());
+
+        test::GraphBuilder r("float64_relu");
+        r.output(r.op(ir::OpKind::Relu, {r.input("x", {2, 3}, ir::DType::Float64)}, {}, "relu64"));
+        const QString reluModel = m_tmp.path() + "/float64_relu.onnx";
+        Status wr = onnx::writeModel(r.build(), reluModel.toStdString());
+        QVERIFY2(wr, wr ? "" : wr.error().message.c_str());
+        CliRun refused = cli({"export", reluModel, "--lib", "portable", "-o", m_tmp.path() + "/float64_relu_export"});
+        QVERIFY2(refused.code == 3 && refused.err.contains("relu64") && refused.err.contains("Relu") &&
+                     refused.err.contains("float64"),
+                 refused.describe());
+    }
+
     // A model quantized as ONNX Runtime's quantize_dynamic writes it (DynamicQuantizeLinear,
     // ConvInteger, MatMulInteger, Cast, Mul) exports on the generic typed kernels and equals the
     // reference exactly: the integer sums are exact and every float step is the same single

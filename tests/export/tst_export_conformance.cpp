@@ -60,12 +60,9 @@ std::string reasonOf(const std::string& message) {
     return (opName + m).left(120).toStdString();
 }
 
-// Exports take and give the run protocol's element types (model_api.h).
-bool runProtocolType(ir::DType t) {
-    using ir::DType;
-    return t == DType::Float32 || t == DType::Float16 || t == DType::Int64 || t == DType::Int32 || t == DType::Int8 ||
-           t == DType::UInt8 || t == DType::Bool;
-}
+// Exports take and give the run protocol's element types (model_api.h): every numeric type
+// and bool (string and bfloat16 tensors do not import).
+bool runProtocolType(ir::DType t) { return t != ir::DType::Undefined && t != ir::DType::Count_; }
 
 bool runProtocolIo(const ir::Graph& g, std::string* why) {
     for (const ir::Value* v : g.inputs())

@@ -44,13 +44,20 @@ struct ModelEntry { int index; Spec (*spec)(); };
 template <class Api> Output outputOf(const Api& t) { return {t.name, t.rank, t.dims, t.numel, t.dtype}; }
 
 // Bytes of an element and element i as a float, by the run protocol's DType code (model_api.h).
-size_t dtypeBytes(int dtype) { return dtype == 2 || dtype == 3 || dtype == 9 ? 1 : dtype == 10 ? 2 : dtype == 7 ? 8 : 4; }
+size_t dtypeBytes(int dtype) {
+    return dtype == 2 || dtype == 3 || dtype == 9 ? 1 : dtype == 4 || dtype == 5 || dtype == 10 ? 2 : dtype == 7 || dtype == 11 || dtype == 13 ? 8 : 4;
+}
 float elementAt(const void* data, int dtype, int64_t i) {
     switch (dtype) {
     case 2: case 9: return static_cast<const uint8_t*>(data)[i];
     case 3: return static_cast<const int8_t*>(data)[i];
     case 6: return static_cast<float>(static_cast<const int32_t*>(data)[i]);
     case 7: return static_cast<float>(static_cast<const int64_t*>(data)[i]);
+    case 4: return static_cast<const uint16_t*>(data)[i];
+    case 5: return static_cast<const int16_t*>(data)[i];
+    case 11: return static_cast<float>(static_cast<const double*>(data)[i]);
+    case 12: return static_cast<float>(static_cast<const uint32_t*>(data)[i]);
+    case 13: return static_cast<float>(static_cast<const uint64_t*>(data)[i]);
     case 10: {
         const uint16_t h = static_cast<const uint16_t*>(data)[i];
         const float mag = ((h >> 10) & 0x1f) == 0 ? std::ldexp(static_cast<float>(h & 0x3ff), -24)

@@ -253,6 +253,11 @@ std::string elemTypeExpr(DType t) {
     case DType::Int64: return "embark::generic::ElemType::Int64";
     case DType::Bool: return "embark::generic::ElemType::Bool";
     case DType::Float16: return "embark::generic::ElemType::Float16";
+    case DType::Float64: return "embark::generic::ElemType::Float64";
+    case DType::Int16: return "embark::generic::ElemType::Int16";
+    case DType::UInt16: return "embark::generic::ElemType::UInt16";
+    case DType::UInt32: return "embark::generic::ElemType::UInt32";
+    case DType::UInt64: return "embark::generic::ElemType::UInt64";
     default: return {};
     }
 }
