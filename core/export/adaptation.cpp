@@ -191,13 +191,17 @@ private:
     // that cost more than the op itself (a one-op model): it runs in the model's layout instead.
     // Inside a model its output feeds other nodes, so this never applies there. The model-layout
     // pool works row by row: on rows narrower than kMinPlaneWidth its per-row cost exceeds the
-    // conversions', and the pool stays channels-last.
+    // conversions', and the pool stays channels-last. On riscv64 the model-layout pool is the
+    // generic kernel's scalar loops, against the channels-last pool's RVV kernel: there it costs
+    // more than the two conversions and the vector pool together (bench/README.md), and pools
+    // stay channels-last.
     static constexpr int64_t kMinPlaneWidth = 32;
     bool aloneBetweenConversions(const ir::Node& n, const KernelLibrary& lib) {
         if (lib.id != portableLibrary().id) return false;
         if (n.op != ir::OpKind::MaxPool && n.op != ir::OpKind::AveragePool && n.op != ir::OpKind::InstanceNormalization)
             return false;
         if (n.op != ir::OpKind::InstanceNormalization) {
+            if (m_options.arch == "riscv64") return false;
             const std::string autoPad = n.attrString("auto_pad", "NOTSET");
             if ((autoPad != "NOTSET" && autoPad != "VALID") || n.attrInts("kernel_shape").size() != 2) return false;
             if (!n.input(0) || n.input(0)->shape.rank() != 4 || n.input(0)->shape[3] < kMinPlaneWidth) return false;

@@ -7,6 +7,12 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#if defined(__clang__) && defined(__riscv_vector)
+#  include <riscv_vector.h>
+#  define EMBARK_SINGLE_CHANNEL 1
+#else
+#  define EMBARK_SINGLE_CHANNEL 0
+#endif
 
 namespace embark::portable {
 
@@ -16,6 +22,8 @@ constexpr int NR = kTileChannels;
 // Convolutions with fewer input channels take the Rows path (ConvPath::Rows) when they can:
 // below this, a per-tap pointer loads too few values to pay for itself.
 constexpr int kRowsMaxChannels = 16;
+// One input channel takes the SingleChannel path (RVV) up to this kernel width.
+constexpr int kSingleChannelMaxWidth = 16;
 
 // Defined in depthwise.cpp.
 namespace detail {
@@ -136,6 +144,135 @@ void pad_rows(const Conv2D& op, const float* input, ThreadPool* pool) {
         },
         kFineParts);
 }
+
+#if EMBARK_SINGLE_CHANNEL
+// SingleChannel (RVV): one input channel, so a kernel row's taps read contiguous input values
+// (every stride_w-th one) of the horizontally padded row. Output pixels go on the lanes: per
+// output row, chunks of up to one LMUL-8 vector of pixels (32 at VLEN 128), and for each output
+// channel the bias splatted, then per tap one (strided) load of the chunk's input values and
+// one vfmacc.vf by the tap's weight, and one strided store into the NHWC output. The channel
+// tile of the GEMM paths does a whole tile's set-up (bias rows, indirection pointers, stores)
+// for the 1 to kernel_h * kernel_w multiply-adds a pixel and channel needs here.
+// Kernel rows in the vertical padding are skipped. Relu and Clamp are applied in registers
+// (the tile's comparisons, so NaN comes out as there); the other activations on the stored rows.
+//
+// The rows are computed by a function of plain values (SingleChannelRows, copied to locals):
+// read through the layer's references, every value would be reloaded after each store.
+struct SingleChannelRows {
+    const float* base; // input rows, horizontally padded (or in place), pixel stride 1
+    const float* w;    // [out_c][kernel_h][kernel_w]
+    const float* bias;
+    float* output;
+    int64_t out_stride; // floats between output pixels
+    int width, in_h, out_h, out_w, out_c;
+    int kernel_h, kernel_w, stride_h, stride_w, dilation_h, dilation_w, pad_top;
+    Act act;
+    float lo, hi;
+};
+
+template <bool kUnitStride>
+[[gnu::noinline]] void single_channel_rows(const SingleChannelRows& a, int64_t begin, int64_t end) {
+    // Locals: the stores through `out` may alias `a` for the compiler.
+    const float* const base = a.base;
+    const float* const w = a.w;
+    const float* const bias = a.bias;
+    float* const output = a.output;
+    const int64_t out_stride = a.out_stride;
+    const int width = a.width, in_h = a.in_h, out_h = a.out_h, out_w = a.out_w, out_c = a.out_c;
+    const int kernel_h = a.kernel_h, kernel_w = a.kernel_w, stride_h = a.stride_h, stride_w = a.stride_w;
+    const int dilation_h = a.dilation_h, dilation_w = a.dilation_w, pad_top = a.pad_top;
+    const bool relu = a.act == Act::Relu, clamp = a.act == Act::Clamp;
+    const float lo = a.lo, hi = a.hi;
+    const ptrdiff_t store_stride = static_cast<ptrdiff_t>(out_stride * static_cast<int64_t>(sizeof(float)));
+    const ptrdiff_t load_stride = static_cast<ptrdiff_t>(stride_w * sizeof(float));
+    const int taps = kernel_h * kernel_w;
+    const int64_t row_step = static_cast<int64_t>(dilation_h) * width;
+    for (int64_t r = begin; r < end; ++r) {
+        const int64_t n = r / out_h;
+        const int oy = static_cast<int>(r % out_h);
+        // Kernel rows [ky0, ky1) read input rows iy = iy0 + ky * dilation_h inside the image.
+        const int iy0 = oy * stride_h - pad_top;
+        int ky0 = 0, ky1 = kernel_h;
+        while (ky0 < ky1 && iy0 + ky0 * dilation_h < 0) ++ky0;
+        while (ky1 > ky0 && iy0 + (ky1 - 1) * dilation_h >= in_h) --ky1;
+        const float* first_row = base + (n * in_h + iy0 + ky0 * dilation_h) * width;
+        float* out_row = output + r * out_w * out_stride;
+        for (int ox0 = 0; ox0 < out_w;) {
+            const size_t vl = __riscv_vsetvl_e32m8(static_cast<size_t>(out_w - ox0));
+            const float* x0 = first_row + static_cast<int64_t>(ox0) * stride_w;
+            float* out = out_row + ox0 * out_stride;
+            const float* wc = w + ky0 * kernel_w;
+            for (int co = 0; co < out_c; ++co, wc += taps, ++out) {
+                vfloat32m8_t acc = __riscv_vfmv_v_f_f32m8(bias[co], vl);
+                const float* row = x0;
+                const float* wr = wc;
+                for (int ky = ky0; ky < ky1; ++ky, row += row_step, wr += kernel_w) {
+                    const float* x = row;
+                    for (int kx = 0; kx < kernel_w; ++kx, x += dilation_w) {
+                        const vfloat32m8_t v =
+                            kUnitStride ? __riscv_vle32_v_f32m8(x, vl) : __riscv_vlse32_v_f32m8(x, load_stride, vl);
+                        acc = __riscv_vfmacc_vf_f32m8(acc, wr[kx], v, vl);
+                    }
+                }
+                if (relu) {
+                    // v > 0 ? v : 0
+                    acc = __riscv_vfmerge_vfm_f32m8(
+                        acc, 0.f, __riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(acc, 0.f, vl), vl), vl);
+                } else if (clamp) {
+                    // v = v < lo ? lo : v; v = v > hi ? hi : v
+                    acc = __riscv_vfmerge_vfm_f32m8(acc, lo, __riscv_vmflt_vf_f32m8_b4(acc, lo, vl), vl);
+                    acc = __riscv_vfmerge_vfm_f32m8(acc, hi, __riscv_vmfgt_vf_f32m8_b4(acc, hi, vl), vl);
+                }
+                __riscv_vsse32_v_f32m8(out, store_stride, acc, vl);
+            }
+            ox0 += static_cast<int>(vl);
+        }
+    }
+}
+
+void run_single_channel(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    const Conv2DShape& s = op.shape;
+    const float* base = input;
+    if (!rows_in_place(s)) {
+        pad_rows(op, input, pool);
+        base = op.padded.data();
+    }
+    const Act act = op.act.kind;
+    const bool in_registers = act == Act::None || act == Act::Relu || act == Act::Clamp;
+    const SingleChannelRows a{base,
+                              op.packed.data(),
+                              op.packed.data() + op.bias_offset,
+                              output,
+                              op.out_pixel_stride(),
+                              rows_in_place(s) ? s.in_w : s.pad_left + s.in_w + s.pad_right,
+                              s.in_h,
+                              op.out_h,
+                              op.out_w,
+                              s.out_c,
+                              s.kernel_h,
+                              s.kernel_w,
+                              s.stride_h,
+                              s.stride_w,
+                              s.dilation_h,
+                              s.dilation_w,
+                              s.pad_top,
+                              act,
+                              op.act.min,
+                              op.act.max};
+    parallel_for(
+        pool, static_cast<int64_t>(s.batch) * op.out_h,
+        [&](int64_t begin, int64_t end) {
+            if (s.stride_w == 1)
+                single_channel_rows<true>(a, begin, end);
+            else
+                single_channel_rows<false>(a, begin, end);
+            if (!in_registers)
+                for (int64_t p = begin * op.out_w; p < end * op.out_w; ++p)
+                    apply_activation(op.act, output + p * a.out_stride, static_cast<size_t>(s.out_c));
+        },
+        kFineParts);
+}
+#endif
 
 // ConvTranspose as a gather: output (oy, ox) receives input (iy, ix) through tap (ky, kx)
 // when oy = iy * stride + ky * dilation - pad_top (same for x).
@@ -498,6 +635,20 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
         detail::pack_depthwise(op, weights, bias);
         return op;
     }
+    // Kernel rows longer than kSingleChannelMaxWidth keep the Rows path: its k loop over a whole
+    // kernel row costs less per tap than SingleChannel's load, weight load and adds.
+    if (EMBARK_SINGLE_CHANNEL && shape.in_c == 1 && shape.groups == 1 && shape.kernel_w <= kSingleChannelMaxWidth) {
+        // [out_c][taps] weights (ONNX's layout with one input channel), then out_c bias values.
+        op.path = ConvPath::SingleChannel;
+        op.bias_offset = static_cast<size_t>(shape.out_c) * taps;
+        op.packed = AlignedBuffer(op.bias_offset + shape.out_c);
+        std::memcpy(op.packed.data(), weights, op.bias_offset * sizeof(float));
+        if (bias) std::memcpy(op.packed.data() + op.bias_offset, bias, shape.out_c * sizeof(float));
+        if (!rows_in_place(shape))
+            op.padded = AlignedBuffer(static_cast<size_t>(shape.batch) * shape.in_h *
+                                      (shape.pad_left + shape.in_w + shape.pad_right));
+        return op;
+    }
     if (EMBARK_WINOGRAD && detail::winograd_applies(shape)) {
         op.path = ConvPath::Winograd;
         detail::pack_winograd(op, weights, bias);
@@ -624,6 +775,13 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
         return;
     }
     case ConvPath::Regions: run_regions(op, input, output, pool); return;
+    case ConvPath::SingleChannel:
+#if EMBARK_SINGLE_CHANNEL
+        run_single_channel(op, input, output, pool);
+        return;
+#else
+        break;
+#endif
     case ConvPath::Indirect:
     case ConvPath::Transposed:
         if (op.indirection_input != input || op.indirection.empty()) {

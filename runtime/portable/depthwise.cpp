@@ -8,6 +8,9 @@
 #include <algorithm>
 #include <type_traits>
 #include <vector>
+#if defined(__clang__) && defined(__riscv_vector)
+#  include <riscv_vector.h>
+#endif
 
 namespace embark::portable::detail {
 
@@ -214,6 +217,27 @@ template <int kLmul, int G, bool kLast, Act kAct>
     }
 }
 
+// Channels [c0, c1), fewer than one LMUL-8 vector, in one vector of that length (vsetvl), each
+// channel once: the same multiply-adds in the same order as the loops above.
+template <int G, bool kLast, Act kAct>
+[[gnu::always_inline]] inline void depthwise_channels_tail(const float* const* x, const float* const* wt,
+                                                           const float* __restrict start, float* __restrict out, int c0,
+                                                           int c1, float lo, float hi) {
+    const size_t vl = __riscv_vsetvl_e32m8(static_cast<size_t>(c1 - c0));
+    vfloat32m8_t acc = __riscv_vle32_v_f32m8(start + c0, vl);
+    EMBARK_PRAGMA(clang loop unroll(full))
+    for (int t = 0; t < G; ++t)
+        acc = __riscv_vfmacc_vv_f32m8(acc, __riscv_vle32_v_f32m8(x[t] + c0, vl), __riscv_vle32_v_f32m8(wt[t] + c0, vl),
+                                      vl);
+    if constexpr (kLast && kAct == Act::Relu) // acc > 0 ? acc : 0
+        acc = __riscv_vfmerge_vfm_f32m8(acc, 0.f, __riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(acc, 0.f, vl), vl), vl);
+    if constexpr (kLast && kAct == Act::Clamp) {
+        acc = __riscv_vfmerge_vfm_f32m8(acc, lo, __riscv_vmflt_vf_f32m8_b4(acc, lo, vl), vl);
+        acc = __riscv_vfmerge_vfm_f32m8(acc, hi, __riscv_vmfgt_vf_f32m8_b4(acc, hi, vl), vl);
+    }
+    __riscv_vse32_v_f32m8(out + c0, acc, vl);
+}
+
 // Taps [T0, T0 + G) added to out (to the bias when T0 == 0); the last pass applies kAct.
 template <int T0, int G, bool kLast, Act kAct, int kLmul = 8>
 [[gnu::always_inline]] inline void depthwise_pass(const float* const* x, const float* const* wt,
@@ -235,8 +259,9 @@ template <int T0, int G, bool kLast, Act kAct, int kLmul = 8>
         // One pass: recompute the last whole vector (overlapping the main loop's last one).
         depthwise_channels<kLmul, G, kLast, kAct>(x, wt, start, out, channels - vl, channels, lo, hi);
     } else {
-        // Passes that add to stored sums must not run twice on a channel.
-        depthwise_channels<1, G, kLast, kAct>(x, wt, start, out, main_channels, channels, lo, hi);
+        // Passes that add to stored sums must not run twice on a channel: the rest as one
+        // shorter LMUL-8 vector (vsetvl), as XNNPACK's loops end.
+        depthwise_channels_tail<G, kLast, kAct>(x, wt, start, out, main_channels, channels, lo, hi);
     }
 }
 

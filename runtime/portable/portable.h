@@ -209,6 +209,9 @@ enum class ConvPath {
     // groups == in_c > 1, out_c = m * in_c (m > 1): the input's channels repeated m times into
     // `padded`, then the Depthwise kernels over out_c channels.
     DepthwiseMultiplier,
+    // One input channel, groups 1 (RVV builds only): output pixels on the vector lanes, per
+    // output channel and tap one load of the row's input values and one multiply-add.
+    SingleChannel,
 };
 
 struct Conv2D {

@@ -12,6 +12,9 @@
 #include "quant_kernels.h"
 
 #include <vector>
+#if defined(__clang__) && defined(__riscv_vector)
+#  include <riscv_vector.h>
+#endif
 
 namespace embark::portable {
 
@@ -120,6 +123,21 @@ void qlookup(const int8_t* table, const int8_t* x, int8_t* y, size_t count) {
 // ----- Pooling ------------------------------------------------------------------------------
 
 namespace {
+#if defined(__clang__) && defined(__riscv_vector)
+// RVV (Clang): out[c] = max over the taps of x[t][c] in LMUL-8 vectors (vsetvl), one load and
+// one vmax per tap; the plain loops below stay scalar for a few channels (LeNet-5's 6).
+template <int TAPS>
+void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_any = TAPS) {
+    const int taps = TAPS > 0 ? TAPS : taps_any;
+    for (int c = 0; c < C;) {
+        const size_t vl = __riscv_vsetvl_e8m8(static_cast<size_t>(C - c));
+        vint8m8_t m = __riscv_vle8_v_i8m8(x[0] + c, vl);
+        for (int t = 1; t < taps; ++t) m = __riscv_vmax_vv_i8m8(m, __riscv_vle8_v_i8m8(x[t] + c, vl), vl);
+        __riscv_vse8_v_i8m8(out + c, m, vl);
+        c += static_cast<int>(vl);
+    }
+}
+#else
 // out[c] = max over the taps of x[t][c]; TAPS > 0: that many (the loop over them unrolled).
 template <int TAPS>
 void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_any = TAPS) {
@@ -131,11 +149,11 @@ void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_an
         EMBARK_STREAM_LOOP
         for (int c = 0; c < C; ++c) {
             int8_t m = x0[c];
-#if defined(__clang__)
-#  pragma clang loop unroll(full)
-#elif defined(__GNUC__)
-#  pragma GCC unroll 32
-#endif
+#  if defined(__clang__)
+#    pragma clang loop unroll(full)
+#  elif defined(__GNUC__)
+#    pragma GCC unroll 32
+#  endif
             for (int t = 1; t < TAPS; ++t) {
                 const int8_t v = xt[t][c];
                 m = v > m ? v : m;
@@ -150,6 +168,7 @@ void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_an
         }
     }
 }
+#endif
 } // namespace
 
 void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, ThreadPool* pool) {

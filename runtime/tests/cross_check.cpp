@@ -70,6 +70,7 @@ void check_conv(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::Thr
                         }
                     if (act == ep::Act::Relu) sum = std::max(sum, 0.0);
                     if (act == ep::Act::Clamp) sum = std::min(std::max(sum, 0.0), 0.5);
+                    if (act == ep::Act::LeakyRelu) sum = sum >= 0 ? sum : sum * double(a.alpha);
                     want[((size_t(n) * oh + oy) * ow + ox) * s.out_c + co] = sum;
                 }
     report(name, relative_error(y, want));
@@ -83,6 +84,18 @@ void check_conv_regions(const char* name, const ep::Conv2DShape& s, ep::Act act,
         report(name, INFINITY);
         return;
     }
+    check_conv(name, s, act, pool);
+}
+
+// A convolution of one input channel: on RVV (Clang) it must take the SingleChannel path.
+void check_conv_single_channel(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::ThreadPool* pool) {
+#if defined(__clang__) && defined(__riscv_vector)
+    if (ep::pack_conv2d(s, random_vector(size_t(s.out_c) * s.kernel_h * s.kernel_w, 2).data(), nullptr).path !=
+        ep::ConvPath::SingleChannel) {
+        report(name, INFINITY);
+        return;
+    }
+#endif
     check_conv(name, s, act, pool);
 }
 
@@ -395,6 +408,21 @@ int main() {
         // no activation and a k remainder (13), plus a half panel (56 = 3 x 16 + 8).
         check_conv("depthwise 3x5 dilation 2x1 21", {1, 9, 11, 21, 21, 3, 5, 1, 2, 2, 1, 2, 2, 2, 2, 21},
                    ep::Act::Clamp, pool);
+        // One input channel (SingleChannel on RVV): rows wider and narrower than a vector, pads,
+        // strides, dilations, 1x1, batch 2, the in-register and the stored-row activations.
+        check_conv_single_channel("1 channel 3x3 ->16 pads", {1, 13, 45, 1, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                                  ep::Act::Relu, pool);
+        check_conv_single_channel("1 channel 5x5/2 d2 ->6 batch 2", {2, 17, 70, 1, 6, 5, 5, 2, 2, 2, 2, 3, 1, 2, 4, 1},
+                                  ep::Act::Clamp, pool);
+        check_conv_single_channel("1 channel 1x1 ->19", {1, 7, 37, 1, 19, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1},
+                                  ep::Act::None, pool);
+        check_conv_single_channel("1 channel 3x1/1x3 ->8 leaky", {1, 9, 40, 1, 8, 3, 1, 1, 3, 1, 1, 0, 0, 0, 0, 1},
+                                  ep::Act::LeakyRelu, pool);
+        check_conv_single_channel("1 channel 7x7/3 ->5 pad 3", {1, 5, 131, 1, 5, 7, 7, 3, 3, 1, 1, 3, 3, 3, 3, 1},
+                                  ep::Act::None, pool);
+        // Depthwise layers of several passes whose channels end in a partial vector.
+        check_conv("depthwise 5x5 96 clamp", {1, 6, 7, 96, 96, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 96}, ep::Act::Clamp, pool);
+        check_conv("depthwise 7x7 100", {1, 8, 7, 100, 100, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 100}, ep::Act::None, pool);
         check_conv("pointwise 13->56", {1, 6, 5, 13, 56, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::None, pool);
         // 1-D, channels first: one input channel with a long strided kernel (Rows path, read in
         // place), 3 taps over 64 channels, depthwise 9 taps, dilation, groups, batch 2, transposed.

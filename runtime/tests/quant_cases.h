@@ -224,6 +224,7 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
             {"3x3/2 pad 1, 64 channels", {1, 12, 11, 64, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}},
             {"3x3/1 pad 1, 19 channels, batch 2", {2, 7, 6, 19, 7, 6, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}},
             {"2x2/2, 33 channels", {1, 8, 9, 33, 4, 4, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
+            {"2x2/2, 6 channels (LeNet-5)", {1, 10, 12, 6, 5, 6, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
             {"3x2 dilation 2, asymmetric pads", {1, 9, 8, 5, 5, 5, 3, 2, 2, 2, 2, 2, 1, 0, 1, 1}},
         };
         int pool_index = 0;

@@ -101,25 +101,39 @@ private slots:
 
     // A portable pool or InstanceNormalization between the model's input and output runs in the
     // model's layout (no conversion there and back); one whose output feeds another node, a pool
-    // over rows narrower than 32, or one on XNNPACK keeps NHWC.
+    // over rows narrower than 32, one on XNNPACK, or a pool on riscv64 (RVV pools are channels-last)
+    // keeps NHWC.
     void loneNodeRunsInModelLayout_data() {
         QTest::addColumn<int>("op");
         QTest::addColumn<QString>("library");
+        QTest::addColumn<QString>("arch");
         QTest::addColumn<bool>("followed");
         QTest::addColumn<int>("width");
         QTest::addColumn<bool>("modelLayout");
-        QTest::newRow("maxpool alone") << int(OpKind::MaxPool) << "portable" << false << 41 << true;
-        QTest::newRow("averagepool alone") << int(OpKind::AveragePool) << "portable" << false << 41 << true;
-        QTest::newRow("averagepool alone, narrow") << int(OpKind::AveragePool) << "portable" << false << 7 << false;
-        QTest::newRow("instancenorm alone, narrow")
-            << int(OpKind::InstanceNormalization) << "portable" << false << 7 << true;
-        QTest::newRow("maxpool then conv") << int(OpKind::MaxPool) << "portable" << true << 41 << false;
-        QTest::newRow("maxpool alone on xnnpack") << int(OpKind::MaxPool) << "xnnpack" << false << 41 << false;
+        QTest::newRow("maxpool alone") << int(OpKind::MaxPool) << "portable"
+                                       << "x86_64" << false << 41 << true;
+        QTest::newRow("averagepool alone") << int(OpKind::AveragePool) << "portable"
+                                           << "x86_64" << false << 41 << true;
+        QTest::newRow("averagepool alone, narrow") << int(OpKind::AveragePool) << "portable"
+                                                   << "x86_64" << false << 7 << false;
+        QTest::newRow("instancenorm alone, narrow") << int(OpKind::InstanceNormalization) << "portable"
+                                                    << "x86_64" << false << 7 << true;
+        QTest::newRow("maxpool then conv") << int(OpKind::MaxPool) << "portable"
+                                           << "x86_64" << true << 41 << false;
+        QTest::newRow("maxpool alone on riscv64") << int(OpKind::MaxPool) << "portable"
+                                                  << "riscv64" << false << 41 << false;
+        QTest::newRow("averagepool alone on riscv64") << int(OpKind::AveragePool) << "portable"
+                                                      << "riscv64" << false << 41 << false;
+        QTest::newRow("instancenorm alone on riscv64") << int(OpKind::InstanceNormalization) << "portable"
+                                                       << "riscv64" << false << 7 << true;
+        QTest::newRow("maxpool alone on xnnpack") << int(OpKind::MaxPool) << "xnnpack"
+                                                  << "x86_64" << false << 41 << false;
     }
 
     void loneNodeRunsInModelLayout() {
         QFETCH(int, op);
         QFETCH(QString, library);
+        QFETCH(QString, arch);
         QFETCH(bool, followed);
         QFETCH(int, width);
         QFETCH(bool, modelLayout);
@@ -140,6 +154,7 @@ private slots:
         b.output(y);
         exporter::AdaptationOptions o;
         o.library = library.toStdString();
+        o.arch = arch.toStdString();
         auto a = exporter::adapt(b.build(), o);
         QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
         QCOMPARE(a->nodes.at("node").format, modelLayout ? Layout::NCHW : Layout::NHWC);
