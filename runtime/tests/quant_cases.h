@@ -103,11 +103,14 @@ inline std::vector<ConvCase> conv_cases() {
         {"3x3 grouped 16->16 g4 (4 a group)", {1, 6, 6, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}},
         {"3x3 grouped 24->24 g8 (3 a group)", {1, 5, 6, 24, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8}},
         {"3x3/2 grouped 64->64 g4 pad 1", {1, 9, 10, 64, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 4}},
-        // RVV runs few output channels with pixels on the lanes (quant_pixels_rvv.h): 1-3 input
+        // RVV runs few output channels with pixels on the lanes (quant_pixels_rvv.h): 1-6 input
         // channels, 3x3/5x5/7x7, strides 1 and 2, dilation, odd sizes, asymmetric pads, batch 2,
         // channel groups of 6 and a tail, a layer without padding (the input read in place).
         {"5x5 1->6 pad 2 (LeNet-5 stem)", {1, 28, 28, 1, 6, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 1}},
         {"5x5 6->16 no pad", {1, 14, 14, 6, 16, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        // 13 and 16 output channels (VLEN 256 only): groups of 6, 6, 4 and a tail of 1.
+        {"3x3 4->16 pad 1 batch 2", {2, 9, 8, 4, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+        {"3x3/2 3->13 pad 1", {1, 11, 12, 3, 13, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}},
         {"3x3/2 3->8 odd sizes", {1, 13, 11, 3, 8, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 1}},
         {"7x7/2 2->11 batch 2", {2, 15, 17, 2, 11, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, 1}},
         {"3x3 1->1 dilation 2 asymmetric pads", {1, 9, 10, 1, 1, 3, 3, 1, 1, 2, 2, 1, 2, 0, 1, 1}},
