@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace embark::generic {
 
@@ -88,17 +89,30 @@ void meanVarianceNorm(const float* in, int64_t count, const int64_t* slot, int64
 }
 
 void cumsum(const float* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, float* out) {
-    for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
-            double sum = 0;
-            for (int64_t s = 0; s < len; ++s) {
-                const int64_t p = (o * len + (reverse ? len - 1 - s : s)) * inner + i;
-                const double v = in[p];
-                if (!exclusive) sum += v;
-                out[p] = static_cast<float>(sum);
-                if (exclusive) sum += v;
+    // Sums in double, one per inner position, walking the axis a slice of `inner` contiguous
+    // values at a time (a strided walk per position missed the cache once inner was large).
+    std::vector<double> sum(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+        std::fill(sum.begin(), sum.end(), 0.0);
+        for (int64_t s = 0; s < len; ++s) {
+            const int64_t at = (o * len + (reverse ? len - 1 - s : s)) * inner;
+            const float* src = in + at;
+            float* dst = out + at;
+            double* acc = sum.data();
+            if (exclusive) {
+                for (int64_t i = 0; i < inner; ++i) {
+                    const double v = src[i];
+                    dst[i] = static_cast<float>(acc[i]);
+                    acc[i] += v;
+                }
+            } else {
+                for (int64_t i = 0; i < inner; ++i) {
+                    acc[i] += src[i];
+                    dst[i] = static_cast<float>(acc[i]);
+                }
             }
         }
+    }
 }
 
 void oneHot(const float* indices, int64_t outer, int64_t inner, int64_t depth, float off, float on, float* out) {
