@@ -89,26 +89,40 @@ void meanVarianceNorm(const float* in, int64_t count, const int64_t* slot, int64
 }
 
 void cumsum(const float* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, float* out) {
-    // Sums in double, one per inner position, walking the axis a slice of `inner` contiguous
-    // values at a time (a strided walk per position missed the cache once inner was large).
-    std::vector<double> sum(static_cast<size_t>(inner));
+    if (inner == 1) { // one running sum per line, in double
+        for (int64_t o = 0; o < outer; ++o) {
+            double sum = 0;
+            for (int64_t s = 0; s < len; ++s) {
+                const int64_t p = o * len + (reverse ? len - 1 - s : s);
+                const double v = in[p];
+                if (!exclusive) sum += v;
+                out[p] = static_cast<float>(sum);
+                if (exclusive) sum += v;
+            }
+        }
+        return;
+    }
+    // Otherwise the axis is walked a slice of `inner` contiguous values at a time, with one float
+    // sum per inner position (ONNX Runtime's arithmetic; a strided walk per position missed the
+    // cache once inner was large).
+    std::vector<float> sum(static_cast<size_t>(inner));
     for (int64_t o = 0; o < outer; ++o) {
-        std::fill(sum.begin(), sum.end(), 0.0);
+        std::fill(sum.begin(), sum.end(), 0.f);
         for (int64_t s = 0; s < len; ++s) {
             const int64_t at = (o * len + (reverse ? len - 1 - s : s)) * inner;
             const float* src = in + at;
             float* dst = out + at;
-            double* acc = sum.data();
+            float* acc = sum.data();
             if (exclusive) {
                 for (int64_t i = 0; i < inner; ++i) {
-                    const double v = src[i];
-                    dst[i] = static_cast<float>(acc[i]);
+                    const float v = src[i];
+                    dst[i] = acc[i];
                     acc[i] += v;
                 }
             } else {
                 for (int64_t i = 0; i < inner; ++i) {
                     acc[i] += src[i];
-                    dst[i] = static_cast<float>(acc[i]);
+                    dst[i] = acc[i];
                 }
             }
         }

@@ -529,8 +529,29 @@ void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bo
                 for (int64_t j = 0; j < len; ++j)
                     line[static_cast<size_t>(j)] = elementAsDouble(x, t, (o * len + j) * inner + i);
             }
-            std::iota(order.begin(), order.end(), int64_t(0));
-            std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+            if (k <= 32 && k < len) {
+                // Few picks: one pass keeping the best K in order; a value that does not beat the
+                // K-th best (most of a long line) costs one comparison.
+                int64_t have = 0;
+                for (int64_t j = 0; j < len; ++j) {
+                    if (have == k) {
+                        const double v = line[static_cast<size_t>(j)],
+                                     w = line[static_cast<size_t>(order[static_cast<size_t>(k - 1)])];
+                        const bool better = !std::isnan(v) && !std::isnan(w)
+                                                ? (largest ? v > w : v < w)
+                                                : before(j, order[static_cast<size_t>(k - 1)]);
+                        if (!better) continue;
+                        --have;
+                    }
+                    int64_t pos = have++;
+                    for (; pos > 0 && before(j, order[static_cast<size_t>(pos - 1)]); --pos)
+                        order[static_cast<size_t>(pos)] = order[static_cast<size_t>(pos - 1)];
+                    order[static_cast<size_t>(pos)] = j;
+                }
+            } else {
+                std::iota(order.begin(), order.end(), int64_t(0));
+                std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+            }
             for (int64_t j = 0; j < k; ++j) {
                 const int64_t from = order[static_cast<size_t>(j)], to = (o * k + j) * inner + i;
                 indices[to] = from;

@@ -389,15 +389,16 @@ void check_top_k() {
     }
 }
 
-// TopK with K far below the axis length (the partial sort): 10 of 1000 on the last axis and 5 of
-// 300 on a middle axis, largest and smallest, with ties spread through the line and a NaN (ranked
+// TopK with K below the axis length (the one-pass pick up to K = 32, the partial sort above): 10 of
+// 1000 on the last axis, 5 of 300 and 50 of 200 on a middle axis, K = length,
+// largest and smallest, with ties spread through the line and a NaN (ranked
 // above every number: first when largest, last when smallest). Expected: a stable sort of the
 // whole line by value (NaN on its side), its first K.
 void check_top_k_partial() {
     struct Case {
         int64_t outer, len, inner, k;
     };
-    for (const Case c : {Case{3, 1000, 1, 10}, Case{2, 300, 4, 5}, Case{1, 17, 2, 17}})
+    for (const Case c : {Case{3, 1000, 1, 10}, Case{2, 300, 4, 5}, Case{2, 200, 3, 50}, Case{1, 17, 2, 17}})
         for (bool largest : {true, false}) {
             std::vector<float> x = random_vector(static_cast<size_t>(c.outer * c.len * c.inner), 21);
             for (size_t j = 0; j + 37 < x.size(); j += 37) x[j + 37] = x[j]; // ties, lower index first
