@@ -324,8 +324,10 @@ void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int
         // Whole 8x8 tiles through registers (8 row loads, 24 shuffles, 8 column stores); the
         // scalar loop below takes the block's last rows and columns.
         const int64_t r8 = r0 + (r1 - r0) / 8 * 8, c8 = c0 + (c1 - c0) / 8 * 8;
-        for (int64_t r = r0; r < r8; r += 8)
-            for (int64_t c = c0; c < c8; c += 8) transpose_8x8(in + r * cols + c, cols, out + c * rows + r, rows);
+        // Column tiles outer: each of the 8 output rows a tile column writes fills whole cache
+        // lines before the next 8 (output rows `rows` apart can share a cache set).
+        for (int64_t c = c0; c < c8; c += 8)
+            for (int64_t r = r0; r < r8; r += 8) transpose_8x8(in + r * cols + c, cols, out + c * rows + r, rows);
         for (int64_t c = c0; c < c1; ++c)
             for (int64_t r = c < c8 ? r8 : r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
 #else
