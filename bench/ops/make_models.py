@@ -101,6 +101,23 @@ def resize(x, mode, ctm, scale=None, sizes=None, nearest_mode=None, cubic=None):
     return build
 
 
+def topk(x, k):
+    """TopK over the last axis: two outputs, the values and their int64 indices."""
+    def build(rng):
+        node = helper.make_node("TopK", ["x", "k"], ["values", "indices"], axis=-1)
+        out = x[:-1] + [k]
+        graph = helper.make_graph(
+            [node], "topk", [helper.make_tensor_value_info("x", TensorProto.FLOAT, x)],
+            [helper.make_tensor_value_info("values", TensorProto.FLOAT, out),
+             helper.make_tensor_value_info("indices", TensorProto.INT64, out)],
+            [tensor("k", np.array([k], np.int64))])
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)])
+        model.ir_version = 8
+        onnx.checker.check_model(model, full_check=True)
+        return model, [x]
+    return build
+
+
 class Net:
     """A small whole model built node by node (bench/ops' two models from outside the zoo)."""
 
@@ -349,6 +366,21 @@ def make_grid():
           lambda rng: (single("ScatterND", [("x", [4096, 64])],
                               [("idx", rng.permutation(4096)[:256].reshape(256, 1).astype(np.int64)),
                                ("upd", rng.standard_normal([256, 64]).astype(np.float32))], None), [[4096, 64]]))
+    g.add("gatherelements_ax1", "GatherElements axis 1 [64,1000,64] by [64,100,64] indices",
+          lambda rng: (single("GatherElements", [("x", [64, 1000, 64])],
+                              [("idx", rng.integers(0, 1000, [64, 100, 64]).astype(np.int64))], None, dict(axis=1)),
+                       [[64, 1000, 64]]))
+    g.add("topk_last", "TopK k=10 axis -1 [256,1000] (values and indices)", topk([256, 1000], 10))
+    g.add("cumsum_ax1", "CumSum axis 1 [16,1024,64]",
+          op_model("CumSum", [[16, 1024, 64]], [("axis", np.array(1, np.int64))]))
+    g.add("cumsum_last_rev", "CumSum axis -1 exclusive reverse [64,4096]",
+          op_model("CumSum", [[64, 4096]], [("axis", np.array(-1, np.int64))], attrs=dict(exclusive=1, reverse=1)))
+    for mode in ("bilinear", "nearest", "bicubic"):
+        g.add("gridsample_" + mode, "GridSample %s zeros 32ch 64x64, grid 64x64" % mode,
+              lambda rng, mode=mode: (single("GridSample", [("x", [1, 32, 64, 64])],
+                                             [("grid", rng.uniform(-1.05, 1.05, [1, 64, 64, 2]).astype(np.float32))],
+                                             None, dict(mode=mode, padding_mode="zeros", align_corners=0)),
+                                      [[1, 32, 64, 64]]))
     # ---- whole models from outside the zoo ----
     g.add("model_seg_aspp", "Segmentation ASPP d6/12/18 + bilinear x8, 256x256", segmentation_aspp, True)
     g.add("model_audio_cnn", "Raw-audio 1-D CNN (M5-like), 16000 samples", audio_cnn, True)

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 namespace embark::generic {
 
@@ -88,17 +89,44 @@ void meanVarianceNorm(const float* in, int64_t count, const int64_t* slot, int64
 }
 
 void cumsum(const float* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, float* out) {
-    for (int64_t o = 0; o < outer; ++o)
-        for (int64_t i = 0; i < inner; ++i) {
+    if (inner == 1) { // one running sum per line, in double
+        for (int64_t o = 0; o < outer; ++o) {
             double sum = 0;
             for (int64_t s = 0; s < len; ++s) {
-                const int64_t p = (o * len + (reverse ? len - 1 - s : s)) * inner + i;
+                const int64_t p = o * len + (reverse ? len - 1 - s : s);
                 const double v = in[p];
                 if (!exclusive) sum += v;
                 out[p] = static_cast<float>(sum);
                 if (exclusive) sum += v;
             }
         }
+        return;
+    }
+    // Otherwise the axis is walked a slice of `inner` contiguous values at a time, with one float
+    // sum per inner position (ONNX Runtime's arithmetic; a strided walk per position missed the
+    // cache once inner was large).
+    std::vector<float> sum(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+        std::fill(sum.begin(), sum.end(), 0.f);
+        for (int64_t s = 0; s < len; ++s) {
+            const int64_t at = (o * len + (reverse ? len - 1 - s : s)) * inner;
+            const float* src = in + at;
+            float* dst = out + at;
+            float* acc = sum.data();
+            if (exclusive) {
+                for (int64_t i = 0; i < inner; ++i) {
+                    const float v = src[i];
+                    dst[i] = acc[i];
+                    acc[i] += v;
+                }
+            } else {
+                for (int64_t i = 0; i < inner; ++i) {
+                    acc[i] += src[i];
+                    dst[i] = acc[i];
+                }
+            }
+        }
+    }
 }
 
 void oneHot(const float* indices, int64_t outer, int64_t inner, int64_t depth, float off, float on, float* out) {

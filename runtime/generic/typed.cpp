@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <type_traits>
 #include <stdexcept>
 #include <string>
@@ -604,17 +605,51 @@ void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bo
     const size_t bytes = elemSize(t);
     std::vector<int64_t> order(static_cast<size_t>(len));
     std::vector<double> line(static_cast<size_t>(len));
+    // A strict order (equal values: the lower index first, as ONNX asks; NaN ranks above every
+    // number), so that a partial sort picks the same K as a stable sort of the whole line while
+    // costing len * log(K) comparisons instead of len * log(len).
+    const auto before = [&](int64_t p, int64_t q) {
+        const double vp = line[static_cast<size_t>(p)], vq = line[static_cast<size_t>(q)];
+        const bool np = std::isnan(vp), nq = std::isnan(vq);
+        if (np || nq) {
+            if (np && nq) return p < q;
+            return largest ? np : nq;
+        }
+        if (vp != vq) return largest ? vp > vq : vp < vq;
+        return p < q;
+    };
     for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i) {
-            for (int64_t j = 0; j < len; ++j) {
-                order[static_cast<size_t>(j)] = j;
-                line[static_cast<size_t>(j)] = elementAsDouble(x, t, (o * len + j) * inner + i);
+            if (t == ElemType::Float32) {
+                const float* src = static_cast<const float*>(x) + o * len * inner + i;
+                for (int64_t j = 0; j < len; ++j) line[static_cast<size_t>(j)] = src[j * inner];
+            } else {
+                for (int64_t j = 0; j < len; ++j)
+                    line[static_cast<size_t>(j)] = elementAsDouble(x, t, (o * len + j) * inner + i);
             }
-            std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
-                const double vp = line[static_cast<size_t>(p)], vq = line[static_cast<size_t>(q)];
-                if (std::isnan(vp) || std::isnan(vq)) return std::isnan(vp) && !std::isnan(vq) && largest;
-                return largest ? vp > vq : vp < vq;
-            });
+            if (k <= 32 && k < len) {
+                // Few picks: one pass keeping the best K in order; a value that does not beat the
+                // K-th best (most of a long line) costs one comparison.
+                int64_t have = 0;
+                for (int64_t j = 0; j < len; ++j) {
+                    if (have == k) {
+                        const double v = line[static_cast<size_t>(j)],
+                                     w = line[static_cast<size_t>(order[static_cast<size_t>(k - 1)])];
+                        const bool better = !std::isnan(v) && !std::isnan(w)
+                                                ? (largest ? v > w : v < w)
+                                                : before(j, order[static_cast<size_t>(k - 1)]);
+                        if (!better) continue;
+                        --have;
+                    }
+                    int64_t pos = have++;
+                    for (; pos > 0 && before(j, order[static_cast<size_t>(pos - 1)]); --pos)
+                        order[static_cast<size_t>(pos)] = order[static_cast<size_t>(pos - 1)];
+                    order[static_cast<size_t>(pos)] = j;
+                }
+            } else {
+                std::iota(order.begin(), order.end(), int64_t(0));
+                std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+            }
             for (int64_t j = 0; j < k; ++j) {
                 const int64_t from = order[static_cast<size_t>(j)], to = (o * k + j) * inner + i;
                 indices[to] = from;

@@ -8,6 +8,9 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#if defined(__AVX__)
+#  include <immintrin.h>
+#endif
 
 namespace embark::portable {
 
@@ -279,6 +282,35 @@ void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
 // ----- Data movement -----------------------------------------------------------------------
 
 namespace {
+#if defined(__AVX__)
+// out[c][r] = in[r][c] for an 8x8 tile; the leading dimensions are in floats.
+inline void transpose_8x8(const float* in, int64_t ld_in, float* out, int64_t ld_out) {
+    const __m256 r0 = _mm256_loadu_ps(in), r1 = _mm256_loadu_ps(in + ld_in), r2 = _mm256_loadu_ps(in + 2 * ld_in),
+                 r3 = _mm256_loadu_ps(in + 3 * ld_in), r4 = _mm256_loadu_ps(in + 4 * ld_in),
+                 r5 = _mm256_loadu_ps(in + 5 * ld_in), r6 = _mm256_loadu_ps(in + 6 * ld_in),
+                 r7 = _mm256_loadu_ps(in + 7 * ld_in);
+    const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
+                 t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
+                 t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
+    const __m256 s0 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(1, 0, 1, 0)),
+                 s1 = _mm256_shuffle_ps(t0, t2, _MM_SHUFFLE(3, 2, 3, 2)),
+                 s2 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(1, 0, 1, 0)),
+                 s3 = _mm256_shuffle_ps(t1, t3, _MM_SHUFFLE(3, 2, 3, 2)),
+                 s4 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(1, 0, 1, 0)),
+                 s5 = _mm256_shuffle_ps(t4, t6, _MM_SHUFFLE(3, 2, 3, 2)),
+                 s6 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(1, 0, 1, 0)),
+                 s7 = _mm256_shuffle_ps(t5, t7, _MM_SHUFFLE(3, 2, 3, 2));
+    _mm256_storeu_ps(out, _mm256_permute2f128_ps(s0, s4, 0x20));
+    _mm256_storeu_ps(out + ld_out, _mm256_permute2f128_ps(s1, s5, 0x20));
+    _mm256_storeu_ps(out + 2 * ld_out, _mm256_permute2f128_ps(s2, s6, 0x20));
+    _mm256_storeu_ps(out + 3 * ld_out, _mm256_permute2f128_ps(s3, s7, 0x20));
+    _mm256_storeu_ps(out + 4 * ld_out, _mm256_permute2f128_ps(s0, s4, 0x31));
+    _mm256_storeu_ps(out + 5 * ld_out, _mm256_permute2f128_ps(s1, s5, 0x31));
+    _mm256_storeu_ps(out + 6 * ld_out, _mm256_permute2f128_ps(s2, s6, 0x31));
+    _mm256_storeu_ps(out + 7 * ld_out, _mm256_permute2f128_ps(s3, s7, 0x31));
+}
+#endif
+
 // One block of out[c][r] = in[r][c]; R > 0 fixes the row count at compile time, so an image's
 // few channels (NCHW -> NHWC with 3 rows) unroll into straight stores.
 template <int R>
@@ -288,8 +320,20 @@ void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int
         for (int64_t c = c0; c < c1; ++c)
             for (int r = 0; r < R; ++r) out[c * R + r] = in[r * cols + c];
     } else {
+#if defined(__AVX__)
+        // Whole 8x8 tiles through registers (8 row loads, 24 shuffles, 8 column stores); the
+        // scalar loop below takes the block's last rows and columns.
+        const int64_t r8 = r0 + (r1 - r0) / 8 * 8, c8 = c0 + (c1 - c0) / 8 * 8;
+        // Column tiles outer: each of the 8 output rows a tile column writes fills whole cache
+        // lines before the next 8 (output rows `rows` apart can share a cache set).
+        for (int64_t c = c0; c < c8; c += 8)
+            for (int64_t r = r0; r < r8; r += 8) transpose_8x8(in + r * cols + c, cols, out + c * rows + r, rows);
+        for (int64_t c = c0; c < c1; ++c)
+            for (int64_t r = c < c8 ? r8 : r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
+#else
         for (int64_t c = c0; c < c1; ++c)
             for (int64_t r = r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
+#endif
     }
 }
 } // namespace

@@ -11,7 +11,7 @@
 // equal bit for bit; LeakyRelu and HardSwish (other tiles) within 1e-5 relative. Every output
 // width from 1 to 41 channels meets every tile kind (whole panels, 8/16/24-channel
 // remainders), pixel counts leave 1..MR-1 pixels in the last tile, on 1 and 2 threads.
-// Exit 0 when all agree.
+// Also transpose_matrices' 8x8 register tiles. Exit 0 when all agree.
 #include "portable.h"
 
 #include <cmath>
@@ -120,6 +120,33 @@ int check_fc(int rows, int k, int n, const ep::Activation& act, ep::ThreadPool* 
 
 } // namespace
 
+// transpose_matrices' 8x8 register tiles (AVX) and the scalar edges of its 32x32 blocks: rows
+// and columns of 8, 32 and 64 plus remainders, the layout conversions' shapes, batch 2, on 1
+// and 2 threads; must equal the plain loop exactly.
+int check_transpose(ep::ThreadPool* pool) {
+    int failures = 0;
+    const int shapes[][3] = {{1, 8, 8},   {1, 9, 17},     {1, 31, 33},    {2, 40, 77},
+                             {1, 64, 96}, {1, 128, 3136}, {1, 3136, 128}, {2, 5, 300}};
+    for (const auto& sh : shapes) {
+        const int batch = sh[0], rows = sh[1], cols = sh[2];
+        std::mt19937 rng(7);
+        std::uniform_real_distribution<float> dist(-1.f, 1.f);
+        std::vector<float> x(size_t(batch) * rows * cols), want(x.size()), got(x.size(), NAN);
+        for (float& v : x) v = dist(rng);
+        for (int n = 0; n < batch; ++n)
+            for (int r = 0; r < rows; ++r)
+                for (int c = 0; c < cols; ++c)
+                    want[(size_t(n) * cols + c) * rows + r] = x[(size_t(n) * rows + r) * cols + c];
+        ep::transpose_matrices(x.data(), batch, rows, cols, got.data(), pool);
+        const bool ok = got == want;
+        if (!ok) {
+            std::printf("transpose %d x %d x %d (%s): FAILED\n", batch, rows, cols, pool ? "2 threads" : "1 thread");
+            ++failures;
+        }
+    }
+    return failures;
+}
+
 int main() {
     std::setvbuf(stdout, nullptr, _IONBF, 0);
     ep::Activation none, relu, clamp, leaky, hswish;
@@ -175,6 +202,10 @@ int main() {
                     ++cases;
                 }
         }
+    for (ep::ThreadPool* pool : pools) {
+        failures += check_transpose(pool);
+        cases += 8;
+    }
     std::printf("float tiles: %s (%d of %d configurations failing)\n", failures ? "FAILED" : "all agree", failures,
                 cases);
     return failures ? 1 : 0;

@@ -389,6 +389,81 @@ void check_top_k() {
     }
 }
 
+// TopK with K below the axis length (the one-pass pick up to K = 32, the partial sort above): 10 of
+// 1000 on the last axis, 5 of 300 and 50 of 200 on a middle axis, K = length,
+// largest and smallest, with ties spread through the line and a NaN (ranked
+// above every number: first when largest, last when smallest). Expected: a stable sort of the
+// whole line by value (NaN on its side), its first K.
+void check_top_k_partial() {
+    struct Case {
+        int64_t outer, len, inner, k;
+    };
+    for (const Case c : {Case{3, 1000, 1, 10}, Case{2, 300, 4, 5}, Case{2, 200, 3, 50}, Case{1, 17, 2, 17}})
+        for (bool largest : {true, false}) {
+            std::vector<float> x = random_vector(static_cast<size_t>(c.outer * c.len * c.inner), 21);
+            for (size_t j = 0; j + 37 < x.size(); j += 37) x[j + 37] = x[j]; // ties, lower index first
+            x[static_cast<size_t>(c.len / 2 * c.inner)] = NAN;
+            std::vector<float> values(static_cast<size_t>(c.outer * c.k * c.inner));
+            std::vector<int64_t> idx(values.size());
+            eg::topK(x.data(), eg::ElemType::Float32, shape({c.outer, c.len, c.inner}), 1, c.k, largest, values.data(),
+                     idx.data());
+            std::vector<double> want(values.size());
+            bool indicesOk = true;
+            for (int64_t o = 0; o < c.outer; ++o)
+                for (int64_t i = 0; i < c.inner; ++i) {
+                    std::vector<int64_t> order(static_cast<size_t>(c.len));
+                    for (int64_t j = 0; j < c.len; ++j) order[static_cast<size_t>(j)] = j;
+                    const auto at = [&](int64_t j) { return x[static_cast<size_t>((o * c.len + j) * c.inner + i)]; };
+                    std::stable_sort(order.begin(), order.end(), [&](int64_t p, int64_t q) {
+                        const float vp = at(p), vq = at(q);
+                        if (std::isnan(vp) || std::isnan(vq))
+                            return largest ? std::isnan(vp) && !std::isnan(vq) : std::isnan(vq) && !std::isnan(vp);
+                        return largest ? vp > vq : vp < vq;
+                    });
+                    for (int64_t j = 0; j < c.k; ++j) {
+                        const size_t to = static_cast<size_t>((o * c.k + j) * c.inner + i);
+                        const int64_t from = order[static_cast<size_t>(j)];
+                        const float v = at(from), got = values[to];
+                        indicesOk = indicesOk && idx[to] == from && (std::isnan(v) ? std::isnan(got) : got == v);
+                        want[to] = std::isnan(v) ? 0.0 : v;
+                        if (std::isnan(v)) values[to] = 0.f; // compared above
+                    }
+                }
+            const std::string name = std::string("topk ") + (largest ? "largest " : "smallest ") + std::to_string(c.k) +
+                                     " of " + std::to_string(c.len) + " inner " + std::to_string(c.inner);
+            report(name.c_str(), indicesOk ? relative_error(values, want) : INFINITY);
+        }
+}
+
+// CumSum over a middle axis (inner 1, 3 and 70), forward and reverse, inclusive and exclusive,
+// in place too, against a double loop per position.
+void check_cumsum() {
+    for (int64_t inner : {1, 3, 70})
+        for (bool exclusive : {false, true})
+            for (bool reverse : {false, true})
+                for (bool inPlace : {false, true}) {
+                    const int64_t outer = 2, len = 45;
+                    const std::vector<float> x = random_vector(static_cast<size_t>(outer * len * inner), 22);
+                    std::vector<float> y = inPlace ? x : std::vector<float>(x.size());
+                    eg::cumsum(inPlace ? y.data() : x.data(), outer, len, inner, exclusive, reverse, y.data());
+                    std::vector<double> want(x.size());
+                    for (int64_t o = 0; o < outer; ++o)
+                        for (int64_t i = 0; i < inner; ++i) {
+                            double sum = 0;
+                            for (int64_t s = 0; s < len; ++s) {
+                                const size_t p =
+                                    static_cast<size_t>((o * len + (reverse ? len - 1 - s : s)) * inner + i);
+                                if (!exclusive) sum += x[p];
+                                want[p] = sum;
+                                if (exclusive) sum += x[p];
+                            }
+                        }
+                    const std::string name = "cumsum inner " + std::to_string(inner) + (exclusive ? " exclusive" : "") +
+                                             (reverse ? " reverse" : "") + (inPlace ? " in place" : "");
+                    report(name.c_str(), relative_error(y, want));
+                }
+}
+
 // Range of int64 and float32 run-time scalars, and a count other than the export's refused.
 void check_range() {
     const int64_t s = 10, l = -3, d = -4; // 10, 6, 2, -2
@@ -704,6 +779,8 @@ int main() {
     check_pad("pad wrap", eg::PadMode::Wrap, {0, 0, 1, 2, 0, 0, 2, 1});
     check_pad("pad constant with a crop", eg::PadMode::Constant, {0, 0, 2, -2, 0, 0, -1, 3});
     check_top_k();
+    check_top_k_partial();
+    check_cumsum();
     check_range();
     check_max_pool_indices();
     check_typed_data_moves();
