@@ -1,22 +1,44 @@
 #!/usr/bin/env bash
 # Installs everything Embark needs on Debian 12 with apt-get. Idempotent: when every
 # package is already present it prints nothing and returns in well under a second.
+#   scripts/install-deps.sh        everything: the studio, the CLI, every test suite's tools
+#   scripts/install-deps.sh run    only what scripts/run.sh needs (build the CLI and the
+#                                  studio, cross-build for sim-k230 with clang-19, run it
+#                                  under qemu): a first result without the test-only packages
+#                                  (LAVA and PostgreSQL, sshd, the ONNX backend data, the
+#                                  aarch64 tool chain and sysroot, Node.js, Xvfb)
 set -euo pipefail
+profile=${1:-all}
+case "$profile" in
+all | run) ;;
+*)
+  echo "usage: scripts/install-deps.sh [run]  (unknown profile '$profile')" >&2
+  exit 2
+  ;;
+esac
 
-PACKAGES=(
-  build-essential cmake ninja-build pkg-config git ca-certificates ccache clang-format
+# Build the CLI and the studio; export, cross-build and run for the simulated K230.
+RUN_PACKAGES=(
+  build-essential cmake ninja-build pkg-config git ca-certificates ccache
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6sql6-sqlite libqcustomplot-dev libgl-dev
-  libonnx-dev libprotobuf-dev protobuf-compiler libonnx-testdata
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  libssh-dev
+  g++-riscv64-linux-gnu qemu-user-static clang-19 lld-19
+)
+# The rest: the test suites' tools and data, the other boards' tool chains and XNNPACK.
+TEST_PACKAGES=(
+  clang-format libonnx-testdata
   libxnnpack-dev libpthreadpool-dev libcpuinfo-dev
-  libssh-dev openssh-server openssh-client
-  g++-riscv64-linux-gnu g++-aarch64-linux-gnu qemu-user-static qemu-user
-  clang-19 lld-19 libclang-rt-19-dev python3-onnx
+  openssh-server openssh-client
+  g++-aarch64-linux-gnu qemu-user libclang-rt-19-dev python3-onnx
   xvfb xauth imagemagick
   python3
   # the farm tests' private LAVA instance (scripts/lava-fixture.sh)
   lava-server lava-dispatcher lavacli postgresql curl
 )
+PACKAGES=("${RUN_PACKAGES[@]}")
+[ "$profile" = run ] || PACKAGES+=("${TEST_PACKAGES[@]}")
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -33,6 +55,8 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get update -qq
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+[ "$profile" = all ] || exit 0
 
 # Node.js and npm for ONNX Runtime on the host (`bench --runtime onnxruntime` on the host board
 # installs npm's onnxruntime-node into the cache on demand). Checked by command rather than by

@@ -6,7 +6,7 @@
 # run, compare every layer with the host reference, and store the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh run
 # Only what this job runs: embark-cli, and the studio when there is a display (the test suites
 # are built by scripts/test.sh).
 targets="embark-cli"
