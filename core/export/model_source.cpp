@@ -190,8 +190,9 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         int qZero = 0;
         if (out->dtype == ir::DType::Float32)
             body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
-        else if (typed && !elemTypeExpr(out->dtype).empty())
-            // Dumps of other types are their values as float32, like every other layer's.
+        else if ((typed || !quantParamsOf(out, &qScale, &qZero)) && !elemTypeExpr(out->dtype).empty())
+            // Dumps of other types are their values as float32, like every other layer's (so are
+            // int8 values whose scale traces back to no quantization node: a uint8 Transpose).
             body += "    endLayerT<Mode>(" + std::to_string(layer) +
                     ", t0, layerNs, fn, user, static_cast<const void*>(" + ctx.ptr(out) + "), " +
                     elemTypeExpr(out->dtype) + ", " + std::to_string(out->shape.numel()) + ");\n";

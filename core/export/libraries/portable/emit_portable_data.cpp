@@ -318,8 +318,23 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     const bool nhwc = ctx.isNhwc(x);
     if (n.op == OpKind::BatchNormalization) {
-        if (n.attrInt("training_mode", 0) != 0)
-            return unsupported(Emitter::Portable, n, "BatchNormalization in training mode (batch statistics)");
+        if (n.attrInt("training_mode", 0) != 0) { // batch statistics; the running ones as outputs 1 and 2
+            if (nhwc || x->shape.rank() < 2)
+                return unsupported(Emitter::Portable, n,
+                                   "BatchNormalization in training mode on " + x->shape.str() +
+                                       (nhwc ? " channels-last" : ""));
+            const int64_t batch = x->shape[0], channels = x->shape[1];
+            const int64_t plane = batch * channels ? x->shape.numel() / (batch * channels) : 0;
+            auto out = [&](size_t i) {
+                return n.outputs().size() > i && n.output(i) ? ctx.ptr(n.output(i)) : std::string("nullptr");
+            };
+            ctx.forward += "    embark::generic::batchNormTraining(" + ctx.ptr(x) + ", " + std::to_string(batch) +
+                           ", " + std::to_string(channels) + ", " + std::to_string(plane) + ", " + ctx.ptr(n.input(1)) +
+                           ", " + ctx.ptr(n.input(2)) + ", " + ctx.ptr(n.input(3)) + ", " + ctx.ptr(n.input(4)) + ", " +
+                           cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + cppFloat(n.attrFloat("momentum", 0.9f)) +
+                           ", " + ctx.ptr(y) + ", " + out(1) + ", " + out(2) + ");\n";
+            return {};
+        }
         for (size_t i = 1; i < 5; ++i)
             if (!constant(n, i))
                 return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");
