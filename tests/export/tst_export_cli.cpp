@@ -646,8 +646,8 @@ private slots:
     void unsupportedOpWritesNothing() {
         test::GraphBuilder b("gemm_alpha_runtime_b");
         auto* a = b.input("a", {3, 4});
-        auto* w = b.input("w", {4, 5});
-        b.output(b.op(ir::OpKind::Gemm, {a, w}, {{"alpha", 2.0f}}, "fc"));
+        auto* rb = b.input("b", {4, 5});
+        b.output(b.op(ir::OpKind::Gemm, {a, rb}, {{"alpha", 2.0f}}, "fc"));
         const QString model = m_tmp.path() + "/gemm_alpha_runtime_b.onnx";
         Status w = onnx::writeModel(b.build(), model.toStdString());
         QVERIFY2(w, w ? "" : w.error().message.c_str());

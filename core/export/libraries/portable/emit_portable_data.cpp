@@ -324,7 +324,7 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
                                    "BatchNormalization in training mode on " + x->shape.str() +
                                        (nhwc ? " channels-last" : ""));
             const int64_t batch = x->shape[0], channels = x->shape[1];
-            const int64_t plane = batch * channels ? x->shape.numel() / (batch * channels) : 0;
+            const int64_t plane = batch * channels != 0 ? x->shape.numel() / (batch * channels) : 0;
             auto out = [&](size_t i) {
                 return n.outputs().size() > i && n.output(i) ? ctx.ptr(n.output(i)) : std::string("nullptr");
             };

@@ -352,7 +352,28 @@ bool quantParamsOf(const ir::Value* v, float* scale, int* zeroPoint) {
             *zeroPoint = static_cast<int>(p->attrInt("y_zero_point", 0));
             return true;
         }
-        v = p->input(0); // data movement keeps the parameters
+        if (p->op == OpKind::QLinearConv || p->op == OpKind::QLinearMatMul) { // y's scale and zero point: inputs 6, 7
+            double s = 0, z = 0;
+            if (!scalarInput(*p, 6, &s) || (p->input(7) && !scalarInput(*p, 7, &z))) return false;
+            *scale = static_cast<float>(s);
+            *zeroPoint = static_cast<int>(z);
+            return true;
+        }
+        switch (p->op) { // data movement keeps the parameters; any other op has its own
+        case OpKind::Reshape:
+        case OpKind::Flatten:
+        case OpKind::Squeeze:
+        case OpKind::Unsqueeze:
+        case OpKind::Identity:
+        case OpKind::Dropout:
+        case OpKind::Transpose:
+        case OpKind::Concat:
+        case OpKind::MaxPool:
+        case OpKind::Slice:
+        case OpKind::Gather:
+        case OpKind::Pad: v = p->input(0); break;
+        default: return false;
+        }
     }
     return false;
 }
