@@ -116,6 +116,18 @@ bool isQuantizedNode(const ir::Node& n);
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n);
 // True when n is one of those and reads or writes such a tensor (or is an integer op).
 bool isTypedNode(const ir::Node& n);
+// The byte address of a value in its own element type (a constant's bytes as they are).
+std::string typedPtr(EmitContext& ctx, const ir::Value* v);
+// The generic::ConvNd literal of a window of `kernel` over x (model layout) giving y.
+std::string convNdParams(const ir::Node& n, const ir::Value* x, const ir::Value* y, int64_t outChannels, int64_t group,
+                         const std::vector<int64_t>& kernel);
+// QLinearConv, QLinearMatMul and per-axis QuantizeLinear/DequantizeLinear on the generic kernels
+// (emit_portable_qlinear.cpp); emitQuantizeLinearAxis also takes scales read at run time.
+Status emitPortableQLinear(EmitContext& ctx, const ir::Node& n);
+Status emitQuantizeLinearAxis(EmitContext& ctx, const ir::Node& n);
+// Typed data ops (emit_portable_typed_data.cpp): Pad and Clip of non-float tensors, OneHot of
+// run-time integer indices, ConstantOfShape and the window ops with their shape read at run time.
+Status emitPortableTypedData(EmitContext& ctx, const ir::Node& n);
 // A MaxPool whose Indices output is read (a later node or a graph output): the generic typed
 // kernel runs it in the model's layout.
 bool maxPoolIndicesRead(const ir::Node& n);

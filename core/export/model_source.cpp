@@ -175,8 +175,6 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
             ctx.bind(g.inputs()[k]->name, "static_cast<float*>(const_cast<void*>(inputs[" + std::to_string(k) + "]))");
     for (const ir::Node* n : g.nodes()) {
-        const bool controlFlow = !n->subgraphs.empty();
-        const bool typed = controlFlow || (isTypedNode(*n) && ctx.kernelLibrary(*n).fallback);
         const ir::Value* out = n->output(0);
         if (!out) continue;
         for (const FusedBlock& b : blocks)
@@ -193,14 +191,17 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         body += ctx.forward;
         float qScale = 1.f;
         int qZero = 0;
+        const bool byteQuantized =
+            (out->dtype == ir::DType::Int8 || out->dtype == ir::DType::UInt8) && quantParamsOf(out, &qScale, &qZero);
         if (out->dtype == ir::DType::Float32)
             body += "    endLayer<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, " + ctx.ptr(out) + ");\n";
-        else if (typed && !elemTypeExpr(out->dtype).empty())
-            // Dumps of other types are their values as float32, like every other layer's.
+        else if (!byteQuantized && !elemTypeExpr(out->dtype).empty())
+            // Dumps of other types are their values as float32, like every other layer's (so are
+            // int8 values whose scale traces back to no quantization node: a uint8 Transpose).
             body += "    endLayerT<Mode>(" + std::to_string(layer) +
                     ", t0, layerNs, fn, user, static_cast<const void*>(" + ctx.ptr(out) + "), " +
                     elemTypeExpr(out->dtype) + ", " + std::to_string(out->shape.numel()) + ");\n";
-        else if (quantParamsOf(out, &qScale, &qZero))
+        else if (byteQuantized)
             // Dumps of int8 layers are dequantized: model-layout floats like every other layer.
             body +=
                 "    endLayerQ<Mode>(" + std::to_string(layer) + ", t0, layerNs, fn, user, reinterpret_cast<const " +

@@ -521,7 +521,7 @@ private slots:
         }
     }
 
-    // Gemm with transA=1 on a run-time A: no kernel library runs it; nothing may be written.
+    // Gemm with alpha != 1 on a run-time B: no kernel library runs it; nothing may be written.
     // A text encoder fed int64 token ids and a bool mask exports: the typed inputs reach the
     // Gather and Cast kernels, the int32, uint8 and float16 outputs come back in their own
     // types, and the export matches the reference with its embedded sample (--check) and with
@@ -744,10 +744,11 @@ private slots:
     }
 
     void unsupportedOpWritesNothing() {
-        test::GraphBuilder b("gemm_trans_a");
+        test::GraphBuilder b("gemm_alpha_runtime_b");
         auto* a = b.input("a", {3, 4});
-        b.output(b.op(ir::OpKind::Gemm, {a, b.weights("w", {3, 5})}, {{"transA", int64_t{1}}}, "fc"));
-        const QString model = m_tmp.path() + "/gemm_trans_a.onnx";
+        auto* rb = b.input("b", {4, 5});
+        b.output(b.op(ir::OpKind::Gemm, {a, rb}, {{"alpha", 2.0f}}, "fc"));
+        const QString model = m_tmp.path() + "/gemm_alpha_runtime_b.onnx";
         Status w = onnx::writeModel(b.build(), model.toStdString());
         QVERIFY2(w, w ? "" : w.error().message.c_str());
         const QString out = m_tmp.path() + "/gemm_export";

@@ -105,13 +105,19 @@ std::string compareWithOnnx(const ir::Tensor& got, const ir::Tensor& want, bool*
 
 // Loads one backend test; empty `*skip` and a Case when the importer and the reference accept it.
 bool loadCase(const QString& dir, const std::string& id, Case* c, std::string* skip) {
-    auto graph = onnx::importModel((dir + "/model.onnx").toStdString());
+    auto data = onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
+    // Shapes that follow an input's value (a window's size, a Range bound) come from the test
+    // data, as the CLI takes them from the test data beside a model.
+    onnx::ImportOptions io;
+    if (data)
+        for (const onnx::NamedTensor& t : data->inputs)
+            if (!t.name.empty()) io.shapeSample[t.name] = t.tensor;
+    auto graph = onnx::importModel((dir + "/model.onnx").toStdString(), io);
     if (!graph) {
         *skip = "import: " + graph.error().message;
         return false;
     }
     if (!runProtocolIo(*graph, skip)) return false;
-    auto data = onnx::readTestDataSet((dir + "/test_data_set_0").toStdString());
     if (!data) {
         *skip = "test data: " + data.error().message;
         return false;

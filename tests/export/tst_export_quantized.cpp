@@ -1,7 +1,8 @@
 // Quantized models exported with the portable int8 kernels, built into one harness binary and
 // run on the host: the small QDQ graphs of qdq_graphs.h, the digits CNN quantized with
 // `embark-cli quantize` (resources/models) and, when ../shared/models exists, MobileNet-V2
-// quantized on one test set. The oracle is the reference interpreter on the FUSED graph
+// quantized on one test set, and a QOperator model (QLinearConv, QLinearMatMul, a per-axis
+// DequantizeLinear at run time). The oracle is the reference interpreter on the FUSED graph
 // (the default recipe's result): every int8 layer's dump (dequantized, (q - zp) * scale)
 // equals the reference's int8 value dequantized the same way, bit for bit (`==`: the kernels
 // compute the reference's arithmetic); outputs produced by DequantizeLinear from int8 are
@@ -23,6 +24,7 @@
 #include "reference/interpreter.h"
 #include "support/cli_process.h"
 #include "support/export_harness.h"
+#include "support/graph_builder.h"
 #include "support/test_paths.h"
 
 #include <QFileInfo>
@@ -33,6 +35,7 @@
 #include <QTest>
 
 #include <cstdio>
+#include <set>
 
 using namespace embark;
 
@@ -66,6 +69,53 @@ bool expectedLayer(const Model& m, const test::HarnessLayer& l, ir::Tensor* out,
         f.mutableAs<float>()[i] = (static_cast<float>(t.intAt(i)) - static_cast<float>(zp)) * scale;
     *out = f;
     return true;
+}
+
+// ONNX Runtime's quantize_static in QOperator format: uint8 activations, int8 weights with one
+// scale per output channel, an int32 bias; QuantizeLinear -> QLinearConv (3x3, stride 2, pads)
+// -> Reshape -> QLinearMatMul -> DequantizeLinear, and the convolution's output dequantized per
+// channel (a run-time DequantizeLinear per axis) as a second output.
+ir::Graph qoperatorGraph() {
+    using ir::DType;
+    using ir::OpKind;
+    test::GraphBuilder b("qoperator");
+    auto scalar = [&](const std::string& name, float v) {
+        return b.constant(name, ir::Tensor::fromFloats(ir::Shape{}, {v}));
+    };
+    auto typed = [&](const std::string& name, DType t, ir::Shape shape, const std::vector<int64_t>& v) {
+        return b.constant(name, ir::Tensor::fromInt64s(std::move(shape), v).castTo(t));
+    };
+    ir::Value* x = b.input("x", {1, 3, 8, 8});
+    ir::Value* xs = scalar("x_scale", 1.f / 255.f);
+    ir::Value* xz = typed("x_zero_point", DType::UInt8, {}, {3});
+    ir::Value* xq = b.op(OpKind::QuantizeLinear, {x, xs, xz}, {}, "x_quantize");
+    std::vector<int64_t> w(4 * 3 * 3 * 3);
+    for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int64_t>((i * 37) % 255) - 127;
+    ir::Value* wq = typed("w", DType::Int8, {4, 3, 3, 3}, w);
+    ir::Value* ws = b.floats("w_scale", {0.01f, 0.02f, 0.015f, 0.005f});
+    ir::Value* wz = typed("w_zero_point", DType::Int8, {4}, {0, 0, 0, 0});
+    ir::Value* ys = scalar("y_scale", 0.05f);
+    ir::Value* yz = typed("y_zero_point", DType::UInt8, {}, {100});
+    ir::Value* bias = typed("bias", DType::Int32, {4}, {1000, -2000, 0, 500});
+    ir::Value* conv = b.op(OpKind::QLinearConv, {xq, xs, xz, wq, ws, wz, ys, yz, bias},
+                           {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                            {"strides", std::vector<int64_t>{2, 2}},
+                            {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                           "conv");
+    ir::Value* cs = b.floats("channel_scale", {0.05f, 0.04f, 0.03f, 0.02f});
+    ir::Value* cz = typed("channel_zero_point", DType::UInt8, {4}, {100, 90, 80, 70});
+    b.output(b.op(OpKind::DequantizeLinear, {conv, cs, cz}, {{"axis", int64_t{1}}}, "conv_per_channel"));
+    ir::Value* flat = b.op(OpKind::Reshape, {conv, b.ints("flat_shape", {1, 64})}, {}, "flatten");
+    std::vector<int64_t> m(64 * 10);
+    for (size_t i = 0; i < m.size(); ++i) m[i] = static_cast<int64_t>((i * 53) % 200) - 100;
+    ir::Value* fc = b.op(OpKind::QLinearMatMul,
+                         {flat, ys, yz, typed("fc_w", DType::Int8, {64, 10}, m), scalar("fc_w_scale", 0.01f),
+                          typed("fc_w_zero_point", DType::Int8, {}, {0}), scalar("fc_y_scale", 0.2f),
+                          typed("fc_y_zero_point", DType::UInt8, {}, {128})},
+                         {}, "fc");
+    b.output(b.op(OpKind::DequantizeLinear, {fc, scalar("out_scale", 0.2f), typed("out_zero", DType::UInt8, {}, {128})},
+                  {}, "logits"));
+    return b.build();
 }
 
 } // namespace
@@ -106,6 +156,15 @@ private slots:
         for (test::QuantizedSource& q : *sources) {
             Status s = addModel(q.name, std::move(q.graph), std::move(q.inputs));
             QVERIFY2(s, s ? "" : (q.name + ": " + s.error().message).c_str());
+        }
+        ir::Graph qop = qoperatorGraph();
+        auto inputs = test::randomInputs(qop, 11);
+        Status s = addModel("qoperator", std::move(qop), std::move(inputs));
+        QVERIFY2(s, s ? "" : ("qoperator: " + s.error().message).c_str());
+        for (const ir::Tensor& t : m_models.back().qdqRef.outputs) { // not saturated to one value
+            std::set<double> distinct;
+            for (int64_t i = 0; i < t.numel(); ++i) distinct.insert(t.at(i));
+            QVERIFY2(distinct.size() >= 8, qPrintable(QString("qoperator: %1 distinct values").arg(distinct.size())));
         }
     }
 
@@ -173,7 +232,7 @@ private slots:
         QCOMPARE(agree, sets);
     }
 
-    // The memory planner counts int8 tensors at one byte (16-byte aligned): every int8 value of
+    // The memory planner counts int8 (and uint8) tensors at one byte (16-byte aligned): every such value of
     // the adapted graph has a buffer of numel bytes rounded up (or shares a larger one).
     void memoryPlanCountsInt8AtOneByte() {
         for (const Model& m : m_models) {
@@ -185,7 +244,7 @@ private slots:
             const exporter::MemoryPlan& plan = (*dp)->memory;
             int int8Values = 0;
             for (const ir::Value* v : (*dp)->adaptation.graph.values()) {
-                if (v->isConstant() || v->dtype != ir::DType::Int8) continue;
+                if (v->isConstant() || (v->dtype != ir::DType::Int8 && v->dtype != ir::DType::UInt8)) continue;
                 const exporter::PlannedBuffer* b = plan.bufferFor(v->name);
                 QVERIFY2(b, v->name.c_str());
                 ++int8Values;

@@ -4,12 +4,17 @@
 // attention mask from int64 token ids (Equal, Not, Where), integer index arithmetic (Div, Mod
 // with negative operands, Less, And). Before, every such model was refused with "exports
 // compute in float32". Each model is exported, built into one harness binary and run; its
-// outputs must equal the reference interpreter's.
+// outputs must equal the reference interpreter's. A window whose size is fed at run time goes
+// through the CLI: its run-time check stops a run asking for another size (exit 5).
 #include "embark_build_paths.h"
 #include "export/exporter.h"
+#include "onnx/onnx_models.h"
+#include "support/cli_process.h"
 #include "support/export_harness.h"
 #include "support/graph_builder.h"
 
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -173,6 +178,50 @@ private slots:
                     QCOMPARE(out.data.at(static_cast<int64_t>(i)), left + 1000.0 * (~right & 0xFF));
                 }
         }
+    }
+
+    // A window whose size is fed at run time exports at the size of its sample input (as Range
+    // with run-time bounds): the run computes it, and a run asking for another size stops with
+    // exit 5 naming the node instead of writing a window of the wrong length.
+    void runTimeWindowSizeIsChecked() {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        // Written as a protobuf: the window's length stays open in the file, as exporters write it.
+        test::ProtoModel p(17);
+        p.input("size", {}, test::pb::TensorProto::INT64);
+        p.node("HannWindow", {"size"}, {"window"}, "hann");
+        p.output("window", 1);
+        const QString model = tmp.filePath("hann_runtime.onnx");
+        QVERIFY(p.save(model));
+        // .npy files of one int64 scalar (a 128-byte header, then the value).
+        auto npy = [&](const QString& name, int64_t v) {
+            QByteArray header = "{'descr': '<i8', 'fortran_order': False, 'shape': (), }";
+            header += QByteArray(128 - 10 - header.size() - 1, ' ') + "\n";
+            QByteArray bytes = QByteArray("\x93NUMPY\x01\x00", 8);
+            bytes += static_cast<char>(header.size() & 0xff);
+            bytes += static_cast<char>(header.size() >> 8);
+            bytes += header + QByteArray(reinterpret_cast<const char*>(&v), sizeof v);
+            QFile f(tmp.filePath(name));
+            return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+        };
+        QVERIFY(npy("size8.npy", 8) && npy("size9.npy", 9));
+        const QString out = tmp.filePath("hann_export");
+        auto describe = [](const test::CliResult& r) {
+            return QString("exit %1\n%2\n%3").arg(r.code).arg(QString::fromUtf8(r.out), QString::fromUtf8(r.err));
+        };
+        test::CliResult e = test::runCli(
+            {"export", model, "--lib", "portable", "--input", "size=" + tmp.filePath("size8.npy"), "-o", out});
+        QVERIFY2(e.code == 0, qPrintable(describe(e)));
+        test::CliResult b = test::runCli({"build", out, "--jobs", "2"});
+        QVERIFY2(b.code == 0, qPrintable(describe(b)));
+        test::CliResult ok = test::runCli({"exec", out, "--", "--check", "1e-6", "--warmup", "0"});
+        QVERIFY2(ok.code == 0 && ok.out.contains("\"shape\":[8]") && ok.out.contains("\"ok\":true"),
+                 qPrintable(describe(ok)));
+        test::CliResult bad = test::runCli({"exec", out, "--", "--input", tmp.filePath("size9.npy"), "--warmup", "0"});
+        const QByteArray text = bad.out + bad.err;
+        QVERIFY2(bad.code == 5 && text.contains("node HannWindow 'hann'") && text.contains("asks for [9]") &&
+                     text.contains("fixed [8]"),
+                 qPrintable(describe(bad)));
     }
 };
 

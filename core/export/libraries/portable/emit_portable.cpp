@@ -263,8 +263,8 @@ void matmulBatchOffsets(const ir::Shape& as, const ir::Shape& bs, std::vector<in
 // (portable::matmul_runtime), the batch offsets known at export time. Fewer rows: the generic
 // product, its output rows split over the thread pool when it is large enough to pay for the
 // hand-off.
-void emitRuntimeMatmul(EmitContext& ctx, const ir::Value* a, const ir::Value* b, const ir::Value* y) {
-    const ir::Shape& as = a->shape;
+void emitRuntimeMatmul(EmitContext& ctx, const std::string& aPtr, const ir::Shape& as, const ir::Value* b,
+                       const ir::Value* y) {
     const ir::Shape& bs = b->shape;
     if (as.rank() >= 2 && bs.rank() >= 2 && as[as.rank() - 2] >= 8) {
         const int64_t m = as[as.rank() - 2], k = as[as.rank() - 1], n = bs[bs.rank() - 1];
@@ -276,16 +276,16 @@ void emitRuntimeMatmul(EmitContext& ctx, const ir::Value* a, const ir::Value* b,
                        std::to_string(aOff.size()) +
                        "; ++i)\n"
                        "        embark::portable::matmul_runtime(" +
-                       ctx.ptr(a) + " + ao[i], " + ctx.ptr(b) + " + bo[i], " + ctx.ptr(y) + " + i * " +
+                       aPtr + " + ao[i], " + ctx.ptr(b) + " + bo[i], " + ctx.ptr(y) + " + i * " +
                        std::to_string(m * n) + ", " + std::to_string(m) + ", " + std::to_string(k) + ", " +
                        std::to_string(n) + ", g_pool.get()); }\n";
         return;
     }
     ctx.forward +=
-        "    { static const embark::generic::Shape as = " + shapeInit(a->shape) + ", bs = " + shapeInit(b->shape) +
+        "    { static const embark::generic::Shape as = " + shapeInit(as) + ", bs = " + shapeInit(b->shape) +
         ";\n      const int64_t rows = embark::generic::matmulRows(as, bs);\n"
         "      auto part = [&](int64_t r0, int64_t r1) { embark::generic::matmul(" +
-        ctx.ptr(a) + ", as, " + ctx.ptr(b) + ", bs, " + ctx.ptr(y) +
+        aPtr + ", as, " + ctx.ptr(b) + ", bs, " + ctx.ptr(y) +
         ", r0, r1); };\n"
         "      if (g_pool && g_pool->threads() > 1 && rows > 1 && embark::generic::matmulMacs(as, bs) >= 65536)\n"
         "        g_pool->parallel_for(rows, part);\n      else part(0, rows); }\n";
@@ -301,8 +301,17 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
     const bool transB = isGemm && n.attrInt("transB", 0);
     const float alpha = isGemm ? n.attrFloat("alpha", 1.f) : 1.f;
     const float beta = isGemm ? n.attrFloat("beta", 1.f) : 1.f;
-    if (transA) return unsupported(Emitter::Portable, n, "Gemm with transA=1");
-    const int64_t k = a->shape[a->shape.rank() - 1];
+    std::string aPtr = ctx.ptr(a);
+    ir::Shape aShape = a->shape;
+    if (transA) { // A^T into a scratch matrix first: [K][M] -> [M][K]
+        if (a->shape.rank() != 2) return unsupported(Emitter::Portable, n, "Gemm with transA=1 on " + a->shape.str());
+        const std::string at = ctx.scratch(n, a->shape.numel());
+        ctx.forward += "    { static const int perm[] = {1, 0};\n      embark::generic::transpose(" + aPtr + ", " +
+                       shapeInit(a->shape) + ", perm, " + at + "); }\n";
+        aPtr = at;
+        aShape = ir::Shape{a->shape[1], a->shape[0]};
+    }
+    const int64_t k = aShape[aShape.rank() - 1];
     if (b->isConstant() && b->shape.rank() == 2) {
         const int64_t nOut = transB ? b->shape[0] : b->shape[1];
         std::string weights = ctx.ptr(b);
@@ -327,13 +336,13 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
         ctx.init += "    " + obj + " = embark::portable::pack_fully_connected(" + std::to_string(k) + ", " +
                     std::to_string(nOut) + ", " + weights + ", " + (transB ? "true" : "false") + ", " + bias + ", " +
                     (addC ? "embark::portable::Activation{}" : portableActivation(n)) + ");\n";
-        ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(a->shape.numel() / k) +
-                       ", " + ctx.ptr(a) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+        ctx.forward += "    embark::portable::fully_connected(" + obj + ", " + std::to_string(aShape.numel() / k) +
+                       ", " + aPtr + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         if (addC) addMatrixC(ctx, n, c, y);
         return {};
     }
     if (transB || alpha != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and transB/alpha");
-    emitRuntimeMatmul(ctx, a, b, y);
+    emitRuntimeMatmul(ctx, aPtr, aShape, b, y);
     if (c) {
         if (beta != 1.f) return unsupported(Emitter::Portable, n, "Gemm with a run-time B and beta != 1");
         addMatrixC(ctx, n, c, y);

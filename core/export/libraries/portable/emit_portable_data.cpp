@@ -198,9 +198,10 @@ double sourceCoordinate(const std::string& mode, double o, int64_t in, int64_t o
     if (mode == "asymmetric") return o / scale;
     if (mode == "pytorch_half_pixel") return out > 1 ? (o + 0.5) / scale - 0.5 : 0.0;
     if (mode == "tf_half_pixel_for_nn") return (o + 0.5) / scale;
-    if (mode == "tf_crop_and_resize")
-        return out > 1 ? roiStart * (in - 1) + o * (roiEnd - roiStart) * (in - 1) / static_cast<double>(out - 1)
-                       : 0.5 * (roiStart + roiEnd) * (in - 1);
+    if (mode == "tf_crop_and_resize") // the reference's expression, on the unrounded length too
+        return resized > 1 ? roiStart * static_cast<double>(in - 1) +
+                                 o * (roiEnd - roiStart) * static_cast<double>(in - 1) / (resized - 1)
+                           : 0.5 * (roiStart + roiEnd) * static_cast<double>(in - 1);
     return (o + 0.5) / scale - 0.5; // half_pixel
 }
 
@@ -212,7 +213,6 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
     const std::string nearest = n.attrString("nearest_mode", "round_prefer_floor");
     const float cubicA = n.attrFloat("cubic_coeff_a", -0.75f);
     const bool exclude = n.attrInt("exclude_outside", 0) != 0;
-    if (ctm == "tf_crop_and_resize") return unsupported(Emitter::Portable, n, "Resize with tf_crop_and_resize");
     if (n.has("axes") || n.attrString("keep_aspect_ratio_policy", "stretch") != "stretch")
         return unsupported(Emitter::Portable, n, "Resize with axes or keep_aspect_ratio_policy");
     // The coordinates are fixed here: a run-time scales/sizes input would be silently ignored.
@@ -223,17 +223,35 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
     std::vector<float> scales;
     if (const ir::Tensor* s = constant(n, 2)) scales = s->toFloatVector();
     const size_t rank = x->shape.rank();
+    // tf_crop_and_resize: the region of interest (begin[rank], end[rank]); output elements whose
+    // source falls outside the input on some axis take extrapolation_value (fillOutside).
+    const bool crop = ctm == "tf_crop_and_resize";
+    std::vector<float> roi;
+    if (crop) {
+        const ir::Tensor* r = constant(n, 1);
+        if (!r || r->numel() != static_cast<int64_t>(2 * rank))
+            return unsupported(Emitter::Portable, n, "tf_crop_and_resize without a constant roi of 2 x rank values");
+        roi = r->toFloatVector();
+    }
+    std::vector<uint8_t> outside;
+    bool anyOutside = false;
     const std::string axesVar = ctx.ident(n, "_axes");
     ctx.decls += "static embark::generic::ResizeAxis " + axesVar + "[" + std::to_string(rank) + "];\n";
     for (size_t a = 0; a < rank; ++a) {
         const int64_t in = x->shape[a], out = y->shape[a];
         const double scale = scales.size() == rank ? scales[a] : static_cast<double>(out) / static_cast<double>(in);
-        if (in == out && (scale == 1.0)) continue; // identity axis
+        const double roiStart = crop ? roi[a] : 0.0, roiEnd = crop ? roi[rank + a] : 1.0;
+        for (int64_t o = 0; o < out && crop; ++o) {
+            const double src = sourceCoordinate(ctm, static_cast<double>(o), in, out, scale, roiStart, roiEnd);
+            outside.push_back(src < 0 || src > static_cast<double>(in - 1) ? 1 : 0);
+            anyOutside = anyOutside || outside.back();
+        }
+        if (in == out && (scale == 1.0) && roiStart == 0.0 && roiEnd == 1.0) continue; // identity axis
         const int taps = mode == "nearest" ? 1 : mode == "linear" ? 2 : 4;
         std::vector<int64_t> index;
         std::vector<float> weight;
         for (int64_t o = 0; o < out; ++o) {
-            const double src = sourceCoordinate(ctm, static_cast<double>(o), in, out, scale, 0, 1);
+            const double src = sourceCoordinate(ctm, static_cast<double>(o), in, out, scale, roiStart, roiEnd);
             if (taps == 1) {
                 double r;
                 if (nearest == "floor")
@@ -288,6 +306,14 @@ Status emitResize(EmitContext& ctx, const ir::Node& n) {
     for (size_t a = 0; a < rank; ++a) bound *= std::max(x->shape[a], y->shape[a]);
     ctx.forward += "    embark::generic::resize(" + ctx.ptr(x) + ", " + shapeInit(x->shape) + ", " + axesVar + ", " +
                    shapeInit(y->shape) + ", " + ctx.ptr(y) + ", " + ctx.scratch(n, bound) + ");\n";
+    if (anyOutside) {
+        const ir::Tensor flags = ir::Tensor::fromBytes(
+            ir::DType::UInt8, ir::Shape{static_cast<int64_t>(outside.size())}, outside.data(), outside.size());
+        ctx.forward += "    embark::generic::fillOutside(" + ctx.ptr(y) + ", " + shapeInit(y->shape) +
+                       ", reinterpret_cast<const uint8_t*>(embark_weights + " +
+                       std::to_string(ctx.rawBytes(n.name + ":outside", flags)) + "), " +
+                       cppFloat(n.attrFloat("extrapolation_value", 0.f)) + ");\n";
+    }
     return {};
 }
 
@@ -318,8 +344,23 @@ Status emitNormalization(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     const bool nhwc = ctx.isNhwc(x);
     if (n.op == OpKind::BatchNormalization) {
-        if (n.attrInt("training_mode", 0) != 0)
-            return unsupported(Emitter::Portable, n, "BatchNormalization in training mode (batch statistics)");
+        if (n.attrInt("training_mode", 0) != 0) { // batch statistics; the running ones as outputs 1 and 2
+            if (nhwc || x->shape.rank() < 2)
+                return unsupported(Emitter::Portable, n,
+                                   "BatchNormalization in training mode on " + x->shape.str() +
+                                       (nhwc ? " channels-last" : ""));
+            const int64_t batch = x->shape[0], channels = x->shape[1];
+            const int64_t plane = batch * channels != 0 ? x->shape.numel() / (batch * channels) : 0;
+            auto out = [&](size_t i) {
+                return n.outputs().size() > i && n.output(i) ? ctx.ptr(n.output(i)) : std::string("nullptr");
+            };
+            ctx.forward += "    embark::generic::batchNormTraining(" + ctx.ptr(x) + ", " + std::to_string(batch) +
+                           ", " + std::to_string(channels) + ", " + std::to_string(plane) + ", " + ctx.ptr(n.input(1)) +
+                           ", " + ctx.ptr(n.input(2)) + ", " + ctx.ptr(n.input(3)) + ", " + ctx.ptr(n.input(4)) + ", " +
+                           cppFloat(n.attrFloat("epsilon", 1e-5f)) + ", " + cppFloat(n.attrFloat("momentum", 0.9f)) +
+                           ", " + ctx.ptr(y) + ", " + out(1) + ", " + out(2) + ");\n";
+            return {};
+        }
         for (size_t i = 1; i < 5; ++i)
             if (!constant(n, i))
                 return unsupported(Emitter::Portable, n, "BatchNormalization statistics computed at run time");

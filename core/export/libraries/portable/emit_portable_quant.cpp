@@ -1,8 +1,9 @@
 // The portable emitter for int8 tensors (quantized models after the fuse_qdq pass): QConv,
 // QGemm, QAdd, QAveragePool and QLookup on the int8 kernels of runtime/portable/
 // quant.h, run-time QuantizeLinear/DequantizeLinear (per tensor, int8 or uint8) at the float
-// boundaries, and the data movement ops (Reshape, Flatten, Squeeze, Unsqueeze, Transpose,
-// Concat, MaxPool) on int8 data. Everything else on int8 is refused (status 3) naming the node.
+// boundaries (per axis on the generic kernels, emit_portable_qlinear.cpp), and the data movement ops (Reshape, Flatten,
+// Squeeze, Unsqueeze, Transpose, Concat, MaxPool) on int8 data. Everything else on int8 is refused (status 3) naming
+// the node.
 #include "export/emit_context.h"
 
 #include <algorithm>
@@ -71,9 +72,9 @@ Status emitQuantizeLinear(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     const ir::Value* q = quantize ? y : x;
     double scale = 0, zp = 0;
-    if (!scalarInput(n, 1, &scale) || (n.input(2) && !scalarInput(n, 2, &zp)))
-        return unsupported(Emitter::Portable, n,
-                           "per-axis or run-time quantization parameters at run time (per tensor only)");
+    // Per axis, parameters read at run time or blocked: the generic kernel.
+    if (!scalarInput(n, 1, &scale) || (n.input(2) && !scalarInput(n, 2, &zp)) || n.attrInt("block_size", 0) != 0)
+        return emitQuantizeLinearAxis(ctx, n);
     if (!isByteInt(q->dtype))
         return unsupported(Emitter::Portable, n,
                            std::string(ir::dtypeName(q->dtype)) + " quantized data at run time (int8, uint8)");
@@ -189,7 +190,9 @@ Status emitPools(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(needNhwc4D(ctx, n));
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
-    if (x->dtype != DType::Int8)
+    // uint8 max pooling: the int8 kernel on the bytes with their sign bit flipped (the same order).
+    const bool flipped = n.op == OpKind::MaxPool && x->dtype == DType::UInt8 && y->dtype == DType::UInt8;
+    if (x->dtype != DType::Int8 && !flipped)
         return unsupported(Emitter::Portable, n, std::string(ir::dtypeName(x->dtype)) + " pooling");
     const auto& xs = x->shape.dims();
     const auto& ys = y->shape.dims();
@@ -201,6 +204,16 @@ Status emitPools(EmitContext& ctx, const ir::Node& n) {
         const auto kernel = n.attrInts("kernel_shape");
         if (kernel.size() != 2) return unsupported(Emitter::Portable, n, "int8 pooling that is not 2-D");
         s = spatial2D(n, kernel[0], kernel[1], xs[1], xs[2], ys[1], ys[2]);
+    }
+    if (flipped) {
+        const std::string xs8 = "reinterpret_cast<int8_t*>(" + ctx.scratch(n, (x->shape.numel() + 3) / 4) + ")";
+        const std::string ys8 = "reinterpret_cast<int8_t*>(" + bytePtr(ctx, y) + ")";
+        ctx.forward += "    embark::generic::flipSignBit(" + bytePtr(ctx, x) + ", " + xs8 + ", " +
+                       std::to_string(x->shape.numel()) + ");\n    embark::portable::max_pool2d_s8(" +
+                       poolShape(n, x, y, s) + ", " + xs8 + ", " + ys8 + ", g_pool.get());\n" +
+                       "    embark::generic::flipSignBit(" + ys8 + ", " + ys8 + ", " +
+                       std::to_string(y->shape.numel()) + ");\n";
+        return {};
     }
     if (n.op == OpKind::MaxPool) {
         ctx.forward += "    embark::portable::max_pool2d_s8(" + poolShape(n, x, y, s) + ", " + bytePtr(ctx, x) + ", " +
@@ -339,7 +352,28 @@ bool quantParamsOf(const ir::Value* v, float* scale, int* zeroPoint) {
             *zeroPoint = static_cast<int>(p->attrInt("y_zero_point", 0));
             return true;
         }
-        v = p->input(0); // data movement keeps the parameters
+        if (p->op == OpKind::QLinearConv || p->op == OpKind::QLinearMatMul) { // y's scale and zero point: inputs 6, 7
+            double s = 0, z = 0;
+            if (!scalarInput(*p, 6, &s) || (p->input(7) && !scalarInput(*p, 7, &z))) return false;
+            *scale = static_cast<float>(s);
+            *zeroPoint = static_cast<int>(z);
+            return true;
+        }
+        switch (p->op) { // data movement keeps the parameters; any other op has its own
+        case OpKind::Reshape:
+        case OpKind::Flatten:
+        case OpKind::Squeeze:
+        case OpKind::Unsqueeze:
+        case OpKind::Identity:
+        case OpKind::Dropout:
+        case OpKind::Transpose:
+        case OpKind::Concat:
+        case OpKind::MaxPool:
+        case OpKind::Slice:
+        case OpKind::Gather:
+        case OpKind::Pad: v = p->input(0); break;
+        default: return false;
+        }
     }
     return false;
 }

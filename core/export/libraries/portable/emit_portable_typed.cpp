@@ -10,10 +10,6 @@ namespace embark::exporter {
 using ir::DType;
 using ir::OpKind;
 
-namespace {
-
-bool runtimeNonFloat(const ir::Value* v) { return v && !v->isConstant() && v->dtype != DType::Float32; }
-
 // The byte address of a value in its own element type: the arena, or a constant's bytes as
 // they are (a constant's ptr() is its float32 copy).
 std::string typedPtr(EmitContext& ctx, const ir::Value* v) {
@@ -23,6 +19,46 @@ std::string typedPtr(EmitContext& ctx, const ir::Value* v) {
     return "static_cast<const void*>(embark_weights + " +
            std::to_string(ctx.rawBytes("typed:" + v->name, v->constant)) + ")";
 }
+
+// The generic kernels' ConvNd literal of a window of `kernel` over x (model layout, 1 to 3
+// spatial dims) giving y: ConvInteger's and MaxPool-with-Indices' strides, dilations and pads,
+// auto_pad resolved against y's shape.
+std::string convNdParams(const ir::Node& n, const ir::Value* x, const ir::Value* y, int64_t outChannels, int64_t group,
+                         const std::vector<int64_t>& kernel) {
+    const size_t spatial = x->shape.rank() - 2;
+    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
+    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
+    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
+        for (size_t i = 0; i < spatial; ++i) {
+            const int64_t k = (kernel[i] - 1) * dil[i] + 1;
+            const int64_t total = std::max<int64_t>(0, (y->shape[2 + i] - 1) * strides[i] + k - x->shape[2 + i]);
+            pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+            pads[spatial + i] = total - pads[i];
+        }
+    else if (autoPad == "VALID")
+        pads.assign(2 * spatial, 0);
+    std::vector<int64_t> p6(6, 0);
+    for (size_t i = 0; i < spatial; ++i) {
+        p6[i] = pads[i];
+        p6[spatial + i] = pads[spatial + i];
+    }
+    auto arr = [&](auto get) {
+        std::vector<int64_t> v(3, 1);
+        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
+        return cppInts(v);
+    };
+    return "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
+           std::to_string(x->shape[1]) + ", " + std::to_string(outChannels) + ", " + std::to_string(group) + ", " +
+           arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) +
+           ", " + arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
+           arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) + "}";
+}
+
+namespace {
+
+bool runtimeNonFloat(const ir::Value* v) { return v && !v->isConstant() && v->dtype != DType::Float32; }
 
 Status checkType(const ir::Node& n, const ir::Value* v, const char* what) {
     if (elemTypeExpr(v->dtype).empty())
@@ -68,42 +104,6 @@ Status emitMatMulInteger(EmitContext& ctx, const ir::Node& n) {
                    shapeInit(b->shape) + ", " + az + ", " + std::to_string(azCount) + ", " + bz + ", " +
                    std::to_string(bzCount) + ", static_cast<int32_t*>(" + typedPtr(ctx, n.output(0)) + "));\n";
     return {};
-}
-
-// The generic kernels' ConvNd literal of a window of `kernel` over x (model layout, 1 to 3
-// spatial dims) giving y: ConvInteger's and MaxPool-with-Indices' strides, dilations and pads,
-// auto_pad resolved against y's shape.
-std::string convNdParams(const ir::Node& n, const ir::Value* x, const ir::Value* y, int64_t outChannels, int64_t group,
-                         const std::vector<int64_t>& kernel) {
-    const size_t spatial = x->shape.rank() - 2;
-    const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
-    const auto dil = n.attrInts("dilations", std::vector<int64_t>(spatial, 1));
-    std::vector<int64_t> pads = n.attrInts("pads", std::vector<int64_t>(2 * spatial, 0));
-    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
-    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")
-        for (size_t i = 0; i < spatial; ++i) {
-            const int64_t k = (kernel[i] - 1) * dil[i] + 1;
-            const int64_t total = std::max<int64_t>(0, (y->shape[2 + i] - 1) * strides[i] + k - x->shape[2 + i]);
-            pads[i] = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-            pads[spatial + i] = total - pads[i];
-        }
-    else if (autoPad == "VALID")
-        pads.assign(2 * spatial, 0);
-    std::vector<int64_t> p6(6, 0);
-    for (size_t i = 0; i < spatial; ++i) {
-        p6[i] = pads[i];
-        p6[spatial + i] = pads[spatial + i];
-    }
-    auto arr = [&](auto get) {
-        std::vector<int64_t> v(3, 1);
-        for (size_t i = 0; i < spatial; ++i) v[i] = get(i);
-        return cppInts(v);
-    };
-    return "embark::generic::ConvNd{" + std::to_string(spatial) + ", " + std::to_string(x->shape[0]) + ", " +
-           std::to_string(x->shape[1]) + ", " + std::to_string(outChannels) + ", " + std::to_string(group) + ", " +
-           arr([&](size_t i) { return x->shape[2 + i]; }) + ", " + arr([&](size_t i) { return y->shape[2 + i]; }) +
-           ", " + arr([&](size_t i) { return kernel[i]; }) + ", " + arr([&](size_t i) { return strides[i]; }) + ", " +
-           arr([&](size_t i) { return dil[i]; }) + ", " + cppInts(p6) + "}";
 }
 
 Status emitConvInteger(EmitContext& ctx, const ir::Node& n) {
@@ -334,6 +334,16 @@ bool isTypedNode(const ir::Node& n) {
             if (v && !v->isConstant()) return true;
         return false;
     case OpKind::MaxPool: return !isQuantizedNode(n) && maxPoolIndicesRead(n);
+    case OpKind::QLinearConv: // ONNX's QOperator form: generic integer sums, then requantized
+    case OpKind::QLinearMatMul: return true;
+    case OpKind::Pad: // of integer data, the bytes as they are
+    case OpKind::Clip: return !isQuantizedNode(n) && runtimeNonFloat(n.input(0));
+    case OpKind::OneHot: // of run-time integer indices, or into a non-float tensor
+        return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
+    case OpKind::ConstantOfShape: // the shape or size read at run time (constant ones are folded)
+    case OpKind::HannWindow:
+    case OpKind::HammingWindow:
+    case OpKind::BlackmanWindow: return n.input(0) && !n.input(0)->isConstant();
     case OpKind::EyeLike: // of a non-float tensor: only its shape is read
         return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
     case OpKind::Trilu: // of an integer or bool tensor (k constant: the positions are the export's)
@@ -696,6 +706,15 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::MaxPool: return emitMaxPoolWithIndices(ctx, n);
     case OpKind::Trilu: return emitTypedTrilu(ctx, n);
     case OpKind::EyeLike: return emitTypedEyeLike(ctx, n);
+    case OpKind::QLinearConv:
+    case OpKind::QLinearMatMul: return emitPortableQLinear(ctx, n);
+    case OpKind::Pad:
+    case OpKind::Clip:
+    case OpKind::OneHot:
+    case OpKind::ConstantOfShape:
+    case OpKind::HannWindow:
+    case OpKind::HammingWindow:
+    case OpKind::BlackmanWindow: return emitPortableTypedData(ctx, n);
     case OpKind::Transpose: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));

@@ -15,8 +15,7 @@ using F = targets::Layout;
 // Quantized models: the int8 ops of the fuse_qdq pass (QConv, QGemm, QAdd, QAveragePool,
 // QLookup) and per-tensor QuantizeLinear/DequantizeLinear at the float boundaries; dynamic
 // quantization (DynamicQuantizeLinear, ConvInteger, MatMulInteger) on the generic typed kernels
-// in the model's layout; ONNX's QOperator forms QLinearConv and QLinearMatMul have no
-// portable kernel.
+// in the model's layout, as ONNX's QOperator forms QLinearConv and QLinearMatMul.
 KernelLibrary portableKernelLibrary() {
     KernelLibrary lib;
     lib.id = "portable";
@@ -34,7 +33,6 @@ KernelLibrary portableKernelLibrary() {
     lib.runtimeFolders = {"portable", "generic"};
     lib.emitNode = emitPortable;
     for (OpKind op : ir::allOps()) {
-        if (op == OpKind::QLinearConv || op == OpKind::QLinearMatMul) continue;
         F format = F::NCHW;
         switch (ir::opCategory(op)) {
         case ir::OpCategory::Conv: format = F::NHWC; break;
@@ -54,8 +52,8 @@ KernelLibrary portableKernelLibrary() {
         if (op == OpKind::ReduceMean || op == OpKind::ReduceSum || op == OpKind::ReduceMax || op == OpKind::ReduceMin ||
             op == OpKind::ReduceProd)
             format = F::Any;
-        if (op == OpKind::ConvInteger) format = F::NCHW; // the generic integer convolution
-        // Per-tensor quantization is element-wise.
+        if (op == OpKind::ConvInteger || op == OpKind::QLinearConv) format = F::NCHW; // the generic integer convolution
+        // Per-tensor quantization is element-wise (per axis, the emitter finds the axis in either).
         if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) format = F::Any;
         // No shape constraints: a 1-D or 3-D convolution simply runs in the model's layout
         // (adaptation applies NHWC to 4-D activations only).
@@ -63,7 +61,6 @@ KernelLibrary portableKernelLibrary() {
         if (op == OpKind::Conv || op == OpKind::ConvTranspose || op == OpKind::Gemm || op == OpKind::MatMul ||
             op == OpKind::Add)
             cs = {C::FusedActivationDeclared};
-        if (op == OpKind::QuantizeLinear || op == OpKind::DequantizeLinear) cs = {C::QuantPerTensor};
         lib.ops.push_back({op, format, cs});
     }
     const std::vector<OpKind> acts{OpKind::Relu,    OpKind::Clip, OpKind::LeakyRelu, OpKind::HardSwish,
