@@ -2,8 +2,7 @@
 // data (QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, QLinearConv, QLinearMatMul,
 // ConvInteger, MatMulInteger) run with exact results; int4, float8 and blocked quantization
 // refused with exit 3 naming the node, op and dtype; broken quantization parameters refused
-// with exit 4; int8 tensors through inspect and tensor files; QDQ models export (QOperator
-// models are refused with exit 3).
+// with exit 4; int8 tensors through inspect and tensor files; QDQ and QOperator models export.
 // GCC 12 reports a false -Wrestrict inside protobuf's inlined NodeProto::set_input (GCC bug
 // 105329); this file builds ONNX protos by hand.
 #if defined(__GNUC__) && !defined(__clang__)
@@ -296,7 +295,7 @@ private slots:
         }
     }
 
-    // ONNX's QOperator form has no export kernel: exit 3 naming the node, nothing written.
+    // ONNX's QOperator form exports (integer ops on the generic kernels).
     void exportOfQOperatorModelExports() {
         QTemporaryDir dir;
         ProtoModel m(10);
