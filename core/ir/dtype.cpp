@@ -39,6 +39,8 @@ bool dtypeFromName(std::string_view name, DType* out) {
 }
 
 bool isFloating(DType t) { return t == DType::Float32 || t == DType::Float64 || t == DType::Float16; }
+bool isByteInteger(DType t) { return t == DType::Int8 || t == DType::UInt8; }
+
 bool isInteger(DType t) {
     switch (t) {
     case DType::Int8:

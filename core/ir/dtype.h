@@ -29,5 +29,6 @@ std::string_view dtypeName(DType t); // "float32", "int64", ...
 bool dtypeFromName(std::string_view name, DType* out);
 bool isFloating(DType t);
 bool isInteger(DType t);
+bool isByteInteger(DType t); // int8 or uint8: the quantized element types
 
 } // namespace embark::ir

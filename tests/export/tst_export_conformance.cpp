@@ -1,6 +1,6 @@
-// Export-path conformance: the ONNX backend node tests (libonnx-testdata) that the importer
-// and the reference accept go through export -> build -> run for each kernel library, all
-// models of a library linked into one harness binary, and must match both the reference and
+// Export-path conformance: the ONNX backend tests (libonnx-testdata, all four suites) that the
+// importer and the reference accept go through export -> build -> run for each kernel library,
+// all models of a library linked into one harness binary, and must match both the reference and
 // ONNX's expected outputs. Export refusals (Unsupported) are skips, grouped by reason.
 // EMBARK_SHARD=i/N runs every N-th accepted test starting at the i-th (1-based), so that ctest
 // runs the suite as N rows in parallel (tests/CMakeLists.txt); each prints its own tally.
@@ -221,7 +221,7 @@ private slots:
         QString shardError;
         QVERIFY2(shardOf(&m_shard, &m_shards, &shardError), qPrintable(shardError));
         int position = 0; // over the tests in the data folder, so that shards split them evenly
-        for (const QString suite : {"node", "simple", "pytorch-operator"}) {
+        for (const QString suite : {"node", "pytorch-converted", "pytorch-operator", "simple"}) {
             const QDir suiteDir(root + "/" + suite);
             for (const QString& name : suiteDir.entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
                 const QString dir = suiteDir.filePath(name);

@@ -12,8 +12,6 @@ using ir::OpKind;
 
 namespace {
 
-bool isByteInt(DType t) { return t == DType::Int8 || t == DType::UInt8; }
-
 // The generic::QuantAxis literal of a scale (input s) and zero point (input z, optional).
 Expected<std::string> quantAxis(EmitContext& ctx, const ir::Node& n, size_t s, size_t z) {
     const ir::Value* scale = n.input(s);
@@ -42,7 +40,7 @@ Status emitQLinearConv(EmitContext& ctx, const ir::Node& n) {
     const ir::Value *x = n.input(0), *w = n.input(3), *b = n.input(8), *y = n.output(0);
     if (!x || !w) return unsupported(Emitter::Portable, n, "a missing x or w");
     for (const ir::Value* v : {x, w, y})
-        if (!isByteInt(v->dtype))
+        if (!ir::isByteInteger(v->dtype))
             return unsupported(Emitter::Portable, n,
                                "QLinearConv on '" + v->name + "' of type " + std::string(ir::dtypeName(v->dtype)));
     if (x->shape.rank() < 3 || x->shape.rank() > 5 || w->shape.rank() != x->shape.rank())
@@ -79,7 +77,7 @@ Status emitQLinearMatMul(EmitContext& ctx, const ir::Node& n) {
     const ir::Value *a = n.input(0), *b = n.input(3), *y = n.output(0);
     if (!a || !b) return unsupported(Emitter::Portable, n, "a missing a or b");
     for (const ir::Value* v : {a, b, y})
-        if (!isByteInt(v->dtype))
+        if (!ir::isByteInteger(v->dtype))
             return unsupported(Emitter::Portable, n,
                                "QLinearMatMul on '" + v->name + "' of type " + std::string(ir::dtypeName(v->dtype)));
     if (a->shape.rank() < 1 || b->shape.rank() < 1) return unsupported(Emitter::Portable, n, "scalar operands");
@@ -113,7 +111,7 @@ Status emitQuantizeLinearAxis(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* f = quantize ? x : y;
     if (n.attrInt("block_size", 0) != 0)
         return unsupported(Emitter::Portable, n, "blocked quantization (block_size) at run time");
-    if (f->dtype != DType::Float32 || !isByteInt(q->dtype))
+    if (f->dtype != DType::Float32 || !ir::isByteInteger(q->dtype))
         return unsupported(Emitter::Portable, n,
                            std::string(ir::dtypeName(f->dtype)) + " <-> " + std::string(ir::dtypeName(q->dtype)) +
                                " at run time (float32 and int8 or uint8)");

@@ -17,8 +17,6 @@ using ir::OpKind;
 
 namespace {
 
-bool isByteInt(DType t) { return t == DType::Int8 || t == DType::UInt8; }
-
 const char* ctype(DType t) { return t == DType::UInt8 ? "uint8_t" : "int8_t"; }
 
 // C++ pointer expression of a byte-typed value: the blob for constants, the arena otherwise.
@@ -75,7 +73,7 @@ Status emitQuantizeLinear(EmitContext& ctx, const ir::Node& n) {
     // Per axis, parameters read at run time or blocked: the generic kernel.
     if (!scalarInput(n, 1, &scale) || (n.input(2) && !scalarInput(n, 2, &zp)) || n.attrInt("block_size", 0) != 0)
         return emitQuantizeLinearAxis(ctx, n);
-    if (!isByteInt(q->dtype))
+    if (!ir::isByteInteger(q->dtype))
         return unsupported(Emitter::Portable, n,
                            std::string(ir::dtypeName(q->dtype)) + " quantized data at run time (int8, uint8)");
     const std::string suffix = q->dtype == DType::UInt8 ? "u8" : "s8";
@@ -243,7 +241,7 @@ Status emitQLookup(EmitContext& ctx, const ir::Node& n) {
 Status emitByteMovement(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
-    if (!isByteInt(y->dtype) || (x && !isByteInt(x->dtype) && n.op != OpKind::Concat))
+    if (!ir::isByteInteger(y->dtype) || (x && !ir::isByteInteger(x->dtype) && n.op != OpKind::Concat))
         return unsupported(Emitter::Portable, n,
                            "a conversion between integer and float types in " + std::string(ir::opName(n.op)));
     switch (n.op) {
@@ -282,7 +280,8 @@ Status emitByteMovement(EmitContext& ctx, const ir::Node& n) {
         int count = 0;
         for (const ir::Value* v : n.inputs()) {
             if (!v || v->shape.numel() == 0) continue;
-            if (!isByteInt(v->dtype)) return unsupported(Emitter::Portable, n, "a Concat of int8 and float tensors");
+            if (!ir::isByteInteger(v->dtype))
+                return unsupported(Emitter::Portable, n, "a Concat of int8 and float tensors");
             ptrs += (count ? ", " : "") + bytePtr(ctx, v);
             sizes += (count ? ", " : "") + std::to_string(v->shape[static_cast<size_t>(axis)]);
             ++count;
@@ -301,7 +300,7 @@ Status emitByteMovement(EmitContext& ctx, const ir::Node& n) {
                            "the layout ops and element-wise tables after the fuse_qdq pass)");
 }
 
-bool runtimeByteInt(const ir::Value* v) { return v && !v->isConstant() && isByteInt(v->dtype); }
+bool runtimeByteInt(const ir::Value* v) { return v && !v->isConstant() && ir::isByteInteger(v->dtype); }
 
 } // namespace
 
