@@ -988,4 +988,108 @@ void gatherFlatBytes(const void* in, size_t elemBytes, const int64_t* index, int
     }
 }
 
+void cumsumF64(const double* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, double* out) {
+    std::vector<double> sum(static_cast<size_t>(inner));
+    for (int64_t o = 0; o < outer; ++o) {
+        std::fill(sum.begin(), sum.end(), 0.0);
+        for (int64_t s = 0; s < len; ++s) {
+            const int64_t base = (o * len + (reverse ? len - 1 - s : s)) * inner;
+            for (int64_t c = 0; c < inner; ++c) {
+                const double v = in[base + c];
+                if (!exclusive) sum[static_cast<size_t>(c)] += v;
+                out[base + c] = sum[static_cast<size_t>(c)];
+                if (exclusive) sum[static_cast<size_t>(c)] += v;
+            }
+        }
+    }
+}
+
+void reduceF64(ReduceOp op, const double* in, const Shape& inShape, const bool* reduceAxes, double* out) {
+    // Each input element's output position: the row-major index over the kept dims.
+    Shape outShape = inShape;
+    int64_t count = 1;
+    for (int a = 0; a < inShape.rank; ++a)
+        if (reduceAxes[a]) {
+            count *= inShape.d[a];
+            outShape.d[a] = 1;
+        }
+    const int64_t outCount = outShape.count(), inCount = inShape.count();
+    std::vector<int64_t> slot(static_cast<size_t>(inCount));
+    {
+        int64_t idx[kMaxRank] = {};
+        for (int64_t i = 0; i < inCount; ++i) {
+            int64_t o = 0;
+            for (int a = 0; a < inShape.rank; ++a) o = o * outShape.d[a] + (reduceAxes[a] ? 0 : idx[a]);
+            slot[static_cast<size_t>(i)] = o;
+            for (int a = inShape.rank - 1; a >= 0; --a) {
+                if (++idx[a] < inShape.d[a]) break;
+                idx[a] = 0;
+            }
+        }
+    }
+    const double init = op == ReduceOp::Max    ? -std::numeric_limits<double>::infinity()
+                        : op == ReduceOp::Min  ? std::numeric_limits<double>::infinity()
+                        : op == ReduceOp::Prod ? 1.0
+                                               : 0.0;
+    std::vector<double> acc(static_cast<size_t>(outCount), init);
+    // LogSumExp subtracts each output's maximum before exp, so that large inputs do not overflow.
+    std::vector<double> peak(static_cast<size_t>(outCount), -std::numeric_limits<double>::infinity());
+    if (op == ReduceOp::LogSumExp)
+        for (int64_t i = 0; i < inCount; ++i) {
+            double& m = peak[static_cast<size_t>(slot[static_cast<size_t>(i)])];
+            m = std::max(m, in[i]);
+        }
+    for (int64_t i = 0; i < inCount; ++i) {
+        const size_t o = static_cast<size_t>(slot[static_cast<size_t>(i)]);
+        double& a = acc[o];
+        const double x = in[i];
+        switch (op) {
+        case ReduceOp::Sum:
+        case ReduceOp::Mean:
+        case ReduceOp::LogSum: a += x; break;
+        case ReduceOp::Max: a = std::max(a, x); break;
+        case ReduceOp::Min: a = std::min(a, x); break;
+        case ReduceOp::Prod: a *= x; break;
+        case ReduceOp::SumSquare:
+        case ReduceOp::L2: a += x * x; break;
+        case ReduceOp::L1: a += std::fabs(x); break;
+        case ReduceOp::LogSumExp: a += std::isfinite(peak[o]) ? std::exp(x - peak[o]) : std::exp(x); break;
+        }
+    }
+    for (int64_t o = 0; o < outCount; ++o) {
+        const size_t k = static_cast<size_t>(o);
+        double v = acc[k];
+        if (op == ReduceOp::Mean)
+            v /= static_cast<double>(count);
+        else if (op == ReduceOp::L2)
+            v = std::sqrt(v);
+        else if (op == ReduceOp::LogSumExp)
+            v = std::log(v) + (std::isfinite(peak[k]) ? peak[k] : 0.0);
+        else if (op == ReduceOp::LogSum)
+            v = std::log(v);
+        out[o] = v;
+    }
+}
+
+void einsumF64(const EinsumPlan& p, const double* const* in, double* out) {
+    int64_t outCount = 1, summed = 1;
+    for (int l = 0; l < p.loops; ++l) (l < p.outLoops ? outCount : summed) *= p.size[l];
+    int64_t counter[kMaxEinsumLabels] = {}, pos[3] = {};
+    for (int64_t o = 0; o < outCount; ++o) {
+        double acc = 0;
+        for (int64_t s = 0; s < summed; ++s) {
+            double prod = 1;
+            for (int op = 0; op < p.operands; ++op) prod *= in[op][pos[op]];
+            acc += prod;
+            for (int l = p.loops - 1; l >= 0; --l) {
+                for (int op = 0; op < p.operands; ++op) pos[op] += p.stride[op][l];
+                if (++counter[l] < p.size[l]) break;
+                for (int op = 0; op < p.operands; ++op) pos[op] -= p.stride[op][l] * p.size[l];
+                counter[l] = 0;
+            }
+        }
+        out[o] = acc;
+    }
+}
+
 } // namespace embark::generic

@@ -195,4 +195,13 @@ int64_t unique(const void* x, ElemType t, const Shape& shape, int axis, bool sor
 // (Trilu of an integer tensor, whose element positions the emitter computes from constant k).
 void gatherFlatBytes(const void* in, size_t elemBytes, const int64_t* index, int64_t count, void* out);
 
+// Float64 kernels (issue 31): the float ops of float64 models computed in double, as the
+// float32 kernels of generic.h compute them (same arguments, double data).
+// CumSum over the middle dim of [outer][len][inner].
+void cumsumF64(const double* in, int64_t outer, int64_t len, int64_t inner, bool exclusive, bool reverse, double* out);
+// Reduces the axes with reduceAxes[axis] != 0 (every ReduceOp); out has the kept dims.
+void reduceF64(ReduceOp op, const double* in, const Shape& inShape, const bool* reduceAxes, double* out);
+// General Einsum as one loop nest over the plan (generic.h's EinsumPlan), summed in double.
+void einsumF64(const EinsumPlan& plan, const double* const* in, double* out);
+
 } // namespace embark::generic

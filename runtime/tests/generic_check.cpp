@@ -464,6 +464,106 @@ void check_cumsum() {
                 }
 }
 
+// The float64 kernels (a float64 model's CumSum, reductions and Einsum) against plain double
+// loops, on values whose float32 rounding would show: each must agree to 1e-12, not 1e-5.
+double relative_error_f64(const std::vector<double>& got, const std::vector<double>& want) {
+    if (got.size() != want.size()) return INFINITY;
+    double diff = 0, ref = 1e-300;
+    for (size_t i = 0; i < want.size(); ++i) {
+        const double d = std::fabs(got[i] - want[i]);
+        diff = std::isnan(d) ? INFINITY : std::max(diff, d);
+        ref = std::max(ref, std::fabs(want[i]));
+    }
+    const double e = diff / ref;
+    return e <= 1e-12 ? e : std::max(e, 1.0); // above the float64 bound: a failure
+}
+
+std::vector<double> random_doubles(size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<double> v(n);
+    for (auto& x : v) x = 1.0 + dist(rng) * 1e-9; // differences below float32's resolution
+    return v;
+}
+
+void check_float64_kernels() {
+    { // CumSum over the middle axis of [2][7][3], exclusive and reversed
+        const int64_t outer = 2, len = 7, inner = 3;
+        const std::vector<double> x = random_doubles(static_cast<size_t>(outer * len * inner), 31);
+        std::vector<double> y(x.size()), want(x.size());
+        eg::cumsumF64(x.data(), outer, len, inner, true, true, y.data());
+        for (int64_t o = 0; o < outer; ++o)
+            for (int64_t i = 0; i < inner; ++i) {
+                double sum = 0;
+                for (int64_t s = len - 1; s >= 0; --s) {
+                    const size_t p = static_cast<size_t>((o * len + s) * inner + i);
+                    want[p] = sum;
+                    sum += x[p];
+                }
+            }
+        report("float64 cumsum exclusive reverse", relative_error_f64(y, want));
+    }
+    { // Reductions of [3][4][5] over axes 0 and 2
+        const eg::Shape s = shape({3, 4, 5});
+        const bool axes[] = {true, false, true};
+        std::vector<double> x = random_doubles(60, 32);
+        for (size_t i = 0; i < x.size(); ++i) x[i] += i % 2 ? 700.0 : 0.0; // exp(x) overflows without the max
+        const std::pair<eg::ReduceOp, const char*> ops[] = {{eg::ReduceOp::LogSumExp, "float64 reduce log_sum_exp"},
+                                                            {eg::ReduceOp::Sum, "float64 reduce sum"},
+                                                            {eg::ReduceOp::Mean, "float64 reduce mean"},
+                                                            {eg::ReduceOp::Max, "float64 reduce max"},
+                                                            {eg::ReduceOp::L2, "float64 reduce l2"},
+                                                            {eg::ReduceOp::Prod, "float64 reduce prod"}};
+        for (const auto& [op, name] : ops) {
+            std::vector<double> y(4), want(4);
+            eg::reduceF64(op, x.data(), s, axes, y.data());
+            for (int64_t j = 0; j < 4; ++j) {
+                double m = -INFINITY, sum = 0, sq = 0, prod = 1;
+                for (int64_t i = 0; i < 3; ++i)
+                    for (int64_t k = 0; k < 5; ++k) m = std::max(m, x[static_cast<size_t>((i * 4 + j) * 5 + k)]);
+                double lse = 0;
+                for (int64_t i = 0; i < 3; ++i)
+                    for (int64_t k = 0; k < 5; ++k) {
+                        const double v = x[static_cast<size_t>((i * 4 + j) * 5 + k)];
+                        sum += v;
+                        sq += v * v;
+                        prod *= v;
+                        lse += std::exp(v - m);
+                    }
+                want[static_cast<size_t>(j)] = op == eg::ReduceOp::LogSumExp ? m + std::log(lse)
+                                               : op == eg::ReduceOp::Sum     ? sum
+                                               : op == eg::ReduceOp::Mean    ? sum / 15
+                                               : op == eg::ReduceOp::Max     ? m
+                                               : op == eg::ReduceOp::L2      ? std::sqrt(sq)
+                                                                             : prod;
+            }
+            report(name, relative_error_f64(y, want));
+        }
+    }
+    { // Einsum "ij,jk->ik" of [3][4] and [4][2]: labels i, k (output), j (summed)
+        eg::EinsumPlan p;
+        p.operands = 2;
+        p.loops = 3;
+        p.outLoops = 2;
+        const int64_t sizes[] = {3, 2, 4};
+        for (int l = 0; l < 3; ++l) p.size[l] = sizes[l];
+        p.stride[0][0] = 4; // a: i, k, j strides
+        p.stride[0][1] = 0;
+        p.stride[0][2] = 1;
+        p.stride[1][0] = 0; // b
+        p.stride[1][1] = 1;
+        p.stride[1][2] = 2;
+        const std::vector<double> a = random_doubles(12, 33), b = random_doubles(8, 34);
+        const double* in[] = {a.data(), b.data()};
+        std::vector<double> y(6), want(6, 0.0);
+        eg::einsumF64(p, in, y.data());
+        for (size_t i = 0; i < 3; ++i)
+            for (size_t k = 0; k < 2; ++k)
+                for (size_t j = 0; j < 4; ++j) want[i * 2 + k] += a[i * 4 + j] * b[j * 2 + k];
+        report("float64 einsum ij,jk->ik", relative_error_f64(y, want));
+    }
+}
+
 // Range of int64 and float32 run-time scalars, and a count other than the export's refused.
 void check_range() {
     const int64_t s = 10, l = -3, d = -4; // 10, 6, 2, -2
@@ -781,6 +881,7 @@ int main() {
     check_top_k();
     check_top_k_partial();
     check_cumsum();
+    check_float64_kernels();
     check_range();
     check_max_pool_indices();
     check_typed_data_moves();

@@ -483,8 +483,16 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
     }
     if (n.input(1) && !constant(n, 1)) return unsupported(Emitter::Portable, n, "reduction axes computed at run time");
     std::vector<int64_t> axes = intsInputOrAttr(n, 1, "axes");
+    // Float64 data (a float64 model) reduces in double on the generic typed kernel.
+    const bool f64 = x->dtype == ir::DType::Float64;
+    if (f64 && y->dtype != ir::DType::Float64)
+        return unsupported(Emitter::Portable, n, "a float64 reduction to " + std::string(ir::dtypeName(y->dtype)));
     if (axes.empty() && n.attrInt("noop_with_empty_axes", 0)) {
-        emitCopy(ctx, x, y);
+        if (f64)
+            ctx.forward += "    std::memmove(" + typedPtr(ctx, y) + ", " + typedPtr(ctx, x) + ", " +
+                           std::to_string(y->byteSize()) + ");\n";
+        else
+            emitCopy(ctx, x, y);
         return {};
     }
     std::string mask = "{";
@@ -506,8 +514,13 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
                                                        : "Prod";
     const std::string var = ctx.ident(n, "_mask");
     ctx.decls += "static const bool " + var + "[] = " + mask + ";\n";
-    ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + op + ", " + ctx.ptr(x) +
-                   ", " + shapeInit(x->shape) + ", " + var + ", " + ctx.ptr(y) + ");\n";
+    if (f64)
+        ctx.forward += std::string("    embark::generic::reduceF64(embark::generic::ReduceOp::") + op +
+                       ", static_cast<const double*>(" + typedPtr(ctx, x) + "), " + shapeInit(x->shape) + ", " + var +
+                       ", static_cast<double*>(" + typedPtr(ctx, y) + "));\n";
+    else
+        ctx.forward += std::string("    embark::generic::reduce(embark::generic::ReduceOp::") + op + ", " + ctx.ptr(x) +
+                       ", " + shapeInit(x->shape) + ", " + var + ", " + ctx.ptr(y) + ");\n";
     return {};
 }
 

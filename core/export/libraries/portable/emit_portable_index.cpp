@@ -130,14 +130,24 @@ Status emitEinsum(EmitContext& ctx, const ir::Node& n) {
         for (int l : order) row += (row.empty() ? "" : ", ") + str(per[static_cast<size_t>(l)]);
         strides += (i ? ", " : "") + std::string("{") + row + "}";
     }
+    // Float64 operands (a float64 model) are summed in double by the typed kernel.
+    const bool f64 = n.output(0)->dtype == ir::DType::Float64;
     std::string ins;
-    for (const ir::Value* v : n.inputs()) ins += (ins.empty() ? "" : ", ") + ctx.ptr(v);
+    for (const ir::Value* v : n.inputs()) {
+        if (f64 != (v->dtype == ir::DType::Float64))
+            return unsupported(Emitter::Portable, n, "Einsum mixing float64 and other operand types");
+        ins += (ins.empty() ? "" : ", ") + (f64 ? "static_cast<const double*>(" + typedPtr(ctx, v) + ")" : ctx.ptr(v));
+    }
     const std::string plan = ctx.ident(n, "_einsum");
     ctx.decls += "static const embark::generic::EinsumPlan " + plan + "{" + str(static_cast<int64_t>(shapes.size())) +
                  ", " + str(static_cast<int64_t>(order.size())) + ", " + str(static_cast<int64_t>(eq->output.size())) +
                  ", {" + sizes + "}, {" + strides + "}};\n";
-    ctx.forward += "    { const float* in[] = {" + ins + "};\n      embark::generic::einsum(" + plan + ", in, " +
-                   ctx.ptr(n.output(0)) + "); }\n";
+    if (f64)
+        ctx.forward += "    { const double* in[] = {" + ins + "};\n      embark::generic::einsumF64(" + plan +
+                       ", in, static_cast<double*>(" + typedPtr(ctx, n.output(0)) + ")); }\n";
+    else
+        ctx.forward += "    { const float* in[] = {" + ins + "};\n      embark::generic::einsum(" + plan + ", in, " +
+                       ctx.ptr(n.output(0)) + "); }\n";
     return {};
 }
 
@@ -322,6 +332,13 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         const size_t axis = static_cast<size_t>(x->shape.normAxis((*axisT)->intAt(0)));
         int64_t outer, inner;
         outerInner(x->shape, axis, &outer, &inner);
+        if (x->dtype == ir::DType::Float64 && y->dtype == ir::DType::Float64) { // in double (a float64 model)
+            ctx.forward += "    embark::generic::cumsumF64(static_cast<const double*>(" + typedPtr(ctx, x) + "), " +
+                           str(outer) + ", " + str(x->shape[axis]) + ", " + str(inner) + ", " +
+                           flag(n.attrInt("exclusive", 0) != 0) + ", " + flag(n.attrInt("reverse", 0) != 0) +
+                           ", static_cast<double*>(" + typedPtr(ctx, y) + "));\n";
+            return {};
+        }
         ctx.forward += "    embark::generic::cumsum(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) +
                        ", " + str(inner) + ", " + flag(n.attrInt("exclusive", 0) != 0) + ", " +
                        flag(n.attrInt("reverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";

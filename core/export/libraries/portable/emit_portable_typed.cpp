@@ -348,6 +348,19 @@ bool isTypedNode(const ir::Node& n) {
         return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
     case OpKind::Trilu: // of an integer or bool tensor (k constant: the positions are the export's)
         return !isQuantizedNode(n) && runtimeNonFloat(n.input(0));
+    case OpKind::CumSum: // float ops of a float64 model, computed in double
+    case OpKind::Einsum:
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp:
+        return !isQuantizedNode(n) && n.output(0) && n.output(0)->dtype == DType::Float64 && !n.output(0)->isConstant();
     case OpKind::Identity:
     case OpKind::Dropout:
     case OpKind::Reshape:
@@ -715,6 +728,18 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::HannWindow:
     case OpKind::HammingWindow:
     case OpKind::BlackmanWindow: return emitPortableTypedData(ctx, n);
+    case OpKind::CumSum: // float64: the float emitters call the double kernels
+    case OpKind::Einsum: return emitPortableIndex(ctx, n);
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp: return emitPortableData(ctx, n);
     case OpKind::Transpose: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));
