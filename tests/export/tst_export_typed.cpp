@@ -112,6 +112,19 @@ ir::Graph bitShiftUInt8() {
     return b.build();
 }
 
+// Float ops of a float64 model, computed in double: CumSum, ReduceLogSumExp and a general
+// Einsum (lower_einsum keeps float32 ones only): LSE(CumSum(x)) + CumSum(x) x^T. CumSum of
+// 1e8, 1, 1, 1 is 1e8 + 3 in double but 1e8 in float32 (spacing 8 there).
+ir::Graph float64Math() {
+    test::GraphBuilder b("float64_math");
+    ir::Value* x = b.input("x", {2, 4}, DType::Float64);
+    ir::Value* cs = b.op(OpKind::CumSum, {x, b.ints("axis", {1})}, {}, "cumsum64");
+    ir::Value* lse = b.op(OpKind::ReduceLogSumExp, {cs, b.ints("axes", {1})}, {{"keepdims", int64_t{1}}}, "lse64");
+    ir::Value* e = b.op(OpKind::Einsum, {cs, x}, {{"equation", std::string("ij,kj->ik")}}, "einsum64");
+    b.output(b.op(OpKind::Add, {lse, e}, {}, "sum64"));
+    return b.build();
+}
+
 } // namespace
 
 class TestExportTyped : public QObject {
@@ -135,6 +148,11 @@ private slots:
         cases.push_back({"bitwise_int32", bitwiseInt32(), {{"x", typedTensor(DType::Int32, {2, 4}, xs)}}});
         const std::vector<int64_t> us{1, 3, 255, 200, 128, 0, 129, 17, 255, 7};
         cases.push_back({"bitshift_uint8", bitShiftUInt8(), {{"u", typedTensor(DType::UInt8, {2, 5}, us)}}});
+        const std::vector<double> x64{1e8, 1, 1, 1, 0.5, 0.25, 3, -2};
+        cases.push_back(
+            {"float64_math",
+             float64Math(),
+             {{"x", ir::Tensor::fromBytes(DType::Float64, {2, 4}, x64.data(), x64.size() * sizeof(double))}}});
         std::vector<test::HarnessEntry> entries;
         for (Case& c : cases) {
             exporter::ExportOptions o = target->exportOptions;
@@ -154,8 +172,10 @@ private slots:
             QVERIFY2(r.status == test::HarnessStatus::Ok, (r.id + ": " + r.message).c_str());
             QCOMPARE(r.outputs.size(), size_t{1});
             const test::HarnessOutput& out = r.outputs[0];
-            // Masks and integers are exact; the softmax after the mask within float rounding.
-            QVERIFY2(out.finite && out.maxAbs <= 1e-6 * (1 + out.maxRef),
+            // Masks and integers are exact; the softmax after the mask within float rounding;
+            // float64 ops within double rounding.
+            const double tolerance = r.id == "float64_math" ? 1e-13 : 1e-6;
+            QVERIFY2(out.finite && out.maxAbs <= tolerance * (1 + out.maxRef),
                      (r.id + " " + out.name + ": max |diff| vs the reference " + std::to_string(out.maxAbs)).c_str());
             double largest = 0;
             for (int64_t i = 0; i < out.data.numel(); ++i) largest = std::max(largest, std::fabs(out.data.at(i)));
