@@ -1,6 +1,7 @@
 // Straightforward loops over precomputed strides; the long-tail ops are rarely hot, so
 // clarity wins over tiling here (the hot ops live in the portable/ and xnnpack/ runtimes).
 #include "generic.h"
+#include "typed.h"
 #include "vmath.h" // the portable runtime's vectorizable exp (an export has both folders in kernels/portable)
 
 #include <algorithm>
@@ -249,12 +250,10 @@ void gather(const float* data, const Shape& dataShape, int axis, const int64_t* 
                         static_cast<size_t>(inner) * sizeof(float));
 }
 
-namespace {
-// Input index of output index o along an axis of input size n padded by `before` (ONNX Pad);
-// false for a Constant pad.
 bool padSource(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i) {
     i = o - before;
     if (i >= 0 && i < n) return true;
+    if (n <= 0) return false;
     switch (mode) {
     case PadMode::Constant: return false;
     case PadMode::Edge: i = i < 0 ? 0 : n - 1; return true;
@@ -273,7 +272,6 @@ bool padSource(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i) {
     }
     return false;
 }
-} // namespace
 
 void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value, const Shape& outShape,
          float* out) {
@@ -637,30 +635,12 @@ void reduceRows(const float* in, int64_t outer, int64_t count, int64_t inner, do
 }
 } // namespace
 
-void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out) {
-    int64_t outer = 0, blockCount = 0, inner = 0;
-    if ((op == ReduceOp::Sum || op == ReduceOp::Mean || op == ReduceOp::Max || op == ReduceOp::Min ||
-         op == ReduceOp::Prod) &&
-        reductionBlocks(inShape, reduceAxes, outer, blockCount, inner)) {
-        switch (op) {
-        case ReduceOp::Max:
-            reduceRows(
-                in, outer, blockCount, inner, -INFINITY, [](double a, double x) { return std::max(a, x); }, op, out);
-            return;
-        case ReduceOp::Min:
-            reduceRows(
-                in, outer, blockCount, inner, INFINITY, [](double a, double x) { return std::min(a, x); }, op, out);
-            return;
-        case ReduceOp::Prod:
-            reduceRows(
-                in, outer, blockCount, inner, 1.0, [](double a, double x) { return a * x; }, op, out);
-            return;
-        default:
-            reduceRows(
-                in, outer, blockCount, inner, 0.0, [](double a, double x) { return a + x; }, op, out);
-            return;
-        }
-    }
+namespace {
+// Any reduction over any axes, accumulated in double: every output's inputs visited in storage
+// order. LogSumExp subtracts each output's maximum before exp (an infinite maximum is left out),
+// so that large inputs do not overflow.
+template <typename T>
+void reduceGeneral(ReduceOp op, const T* in, const Shape& inShape, const bool* reduceAxes, T* out) {
     Shape outShape = inShape;
     int64_t count = 1;
     for (int a = 0; a < inShape.rank; ++a)
@@ -698,7 +678,11 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         case ReduceOp::SumSquare:
         case ReduceOp::L2: a += x * x; break;
         case ReduceOp::L1: a += std::fabs(x); break;
-        case ReduceOp::LogSumExp: a += std::exp(x - maxForLse[static_cast<size_t>(o)]); break;
+        case ReduceOp::LogSumExp: {
+            const double peak = maxForLse[static_cast<size_t>(o)];
+            a += std::isfinite(peak) ? std::exp(x - peak) : std::exp(x);
+            break;
+        }
         case ReduceOp::LogSum: a += x; break;
         }
     });
@@ -709,11 +693,44 @@ void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* redu
         else if (op == ReduceOp::L2)
             v = std::sqrt(v);
         else if (op == ReduceOp::LogSumExp)
-            v = std::log(v) + maxForLse[static_cast<size_t>(o)];
+            v = std::log(v) +
+                (std::isfinite(maxForLse[static_cast<size_t>(o)]) ? maxForLse[static_cast<size_t>(o)] : 0.0);
         else if (op == ReduceOp::LogSum)
             v = std::log(v);
-        out[o] = static_cast<float>(v);
+        out[o] = static_cast<T>(v);
     }
+}
+} // namespace
+
+void reduce(ReduceOp op, const float* in, const Shape& inShape, const bool* reduceAxes, float* out) {
+    int64_t outer = 0, blockCount = 0, inner = 0;
+    if ((op == ReduceOp::Sum || op == ReduceOp::Mean || op == ReduceOp::Max || op == ReduceOp::Min ||
+         op == ReduceOp::Prod) &&
+        reductionBlocks(inShape, reduceAxes, outer, blockCount, inner)) {
+        switch (op) {
+        case ReduceOp::Max:
+            reduceRows(
+                in, outer, blockCount, inner, -INFINITY, [](double a, double x) { return std::max(a, x); }, op, out);
+            return;
+        case ReduceOp::Min:
+            reduceRows(
+                in, outer, blockCount, inner, INFINITY, [](double a, double x) { return std::min(a, x); }, op, out);
+            return;
+        case ReduceOp::Prod:
+            reduceRows(
+                in, outer, blockCount, inner, 1.0, [](double a, double x) { return a * x; }, op, out);
+            return;
+        default:
+            reduceRows(
+                in, outer, blockCount, inner, 0.0, [](double a, double x) { return a + x; }, op, out);
+            return;
+        }
+    }
+    reduceGeneral(op, in, inShape, reduceAxes, out);
+}
+
+void reduceF64(ReduceOp op, const double* in, const Shape& inShape, const bool* reduceAxes, double* out) {
+    reduceGeneral(op, in, inShape, reduceAxes, out);
 }
 
 namespace {

@@ -38,6 +38,9 @@ void gather(const float* data, const Shape& dataShape, int axis, const int64_t* 
             float* out);
 
 enum class PadMode { Constant, Reflect, Edge, Wrap };
+// Input index of output index o along an axis of input size n padded by `before` (ONNX Pad);
+// false for a Constant pad (or an empty axis).
+bool padSource(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i);
 // pads: begin[rank] then end[rank] (may be negative = crop).
 void pad(const float* in, const Shape& inShape, const int64_t* pads, PadMode mode, float value, const Shape& outShape,
          float* out);

@@ -2,6 +2,7 @@
 // plain loops, accumulation in double where values are summed. Border and rounding rules
 // of GridSample and RoiAlign follow ONNX Runtime's CPU kernels, as the reference does.
 #include "generic.h"
+#include "typed.h"
 
 #include <algorithm>
 #include <cmath>
@@ -156,7 +157,11 @@ void eye(int64_t rows, int64_t cols, int64_t k, float* out) {
         for (int64_t c = 0; c < cols; ++c) out[r * cols + c] = c - r == k ? 1.f : 0.f;
 }
 
-void einsum(const EinsumPlan& p, const float* const* in, float* out) {
+namespace {
+
+// The general Einsum loop nest over the plan, products summed in double, for float and double data.
+template <typename T>
+void einsumLoop(const EinsumPlan& p, const T* const* in, T* out) {
     int64_t outCount = 1, summed = 1;
     for (int l = 0; l < p.loops; ++l) (l < p.outLoops ? outCount : summed) *= p.size[l];
     int64_t counter[kMaxEinsumLabels] = {}, pos[3] = {};
@@ -173,9 +178,15 @@ void einsum(const EinsumPlan& p, const float* const* in, float* out) {
                 counter[l] = 0;
             }
         }
-        out[o] = static_cast<float>(acc);
+        out[o] = static_cast<T>(acc);
     }
 }
+
+} // namespace
+
+void einsum(const EinsumPlan& p, const float* const* in, float* out) { einsumLoop(p, in, out); }
+
+void einsumF64(const EinsumPlan& p, const double* const* in, double* out) { einsumLoop(p, in, out); }
 
 namespace {
 

@@ -9,29 +9,6 @@
 namespace embark::generic {
 namespace {
 
-// Source index along one axis of output index o (false: the constant).
-bool padSourceOf(int64_t o, int64_t before, int64_t n, PadMode mode, int64_t& i) {
-    i = o - before;
-    if (i >= 0 && i < n) return true;
-    if (n <= 0) return false;
-    switch (mode) {
-    case PadMode::Constant: return false;
-    case PadMode::Edge: i = i < 0 ? 0 : n - 1; return true;
-    case PadMode::Wrap: i = ((i % n) + n) % n; return true;
-    case PadMode::Reflect: {
-        if (n == 1) {
-            i = 0;
-            return true;
-        }
-        const int64_t period = 2 * (n - 1);
-        i = ((i % period) + period) % period;
-        if (i >= n) i = period - i;
-        return true;
-    }
-    }
-    return false;
-}
-
 std::string dimsText(const int64_t* v, int64_t count) {
     std::string s = "[";
     for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + std::to_string(v[i]);
@@ -58,7 +35,7 @@ void padBytes(const void* in, size_t elemBytes, const Shape& inShape, const int6
         bool inside = true;
         for (int a = 0; a < r && inside; ++a) {
             int64_t i = 0;
-            inside = padSourceOf(idx[a], pads[a], inShape.d[a], mode, i);
+            inside = padSource(idx[a], pads[a], inShape.d[a], mode, i);
             off += i * strides[a];
         }
         std::memcpy(dst + static_cast<size_t>(o) * elemBytes,
