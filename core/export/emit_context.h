@@ -118,6 +118,14 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n);
 bool isTypedNode(const ir::Node& n);
 // The byte address of a value in its own element type (a constant's bytes as they are).
 std::string typedPtr(EmitContext& ctx, const ir::Value* v);
+// A Pad node's constant parameters: begin and end pads for every axis of its input (ONNX's
+// layout: all begins, then all ends) and the generic::PadMode name; Unsupported when they are
+// computed at run time or do not match the input's rank.
+struct PadSpec {
+    std::vector<int64_t> pads;
+    const char* mode = "Constant";
+};
+Expected<PadSpec> padSpec(const ir::Node& n);
 // The generic::ConvNd literal of a window of `kernel` over x (model layout) giving y.
 std::string convNdParams(const ir::Node& n, const ir::Value* x, const ir::Value* y, int64_t outChannels, int64_t group,
                          const std::vector<int64_t>& kernel);

@@ -26,6 +26,22 @@ bool isFusedQuantized(OpKind op) {
            op == OpKind::QLookup;
 }
 
+bool isReduceOp(OpKind op) {
+    switch (op) {
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceSumSquare:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp: return true;
+    default: return false;
+    }
+}
+
 std::string_view opName(OpKind op) { return kOps[static_cast<size_t>(op)].name; }
 
 std::optional<OpKind> opFromName(std::string_view name) {

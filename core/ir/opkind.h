@@ -40,5 +40,7 @@ std::string_view categoryName(OpCategory c);
 std::vector<OpKind> allOps();
 // The int8 operators the fuse_qdq pass makes (QConv, QGemm, QAdd, QAveragePool, QLookup).
 bool isFusedQuantized(OpKind op);
+// The ten Reduce* operators (ReduceMean, ReduceSum, ... ReduceLogSumExp).
+bool isReduceOp(OpKind op);
 
 } // namespace embark::ir

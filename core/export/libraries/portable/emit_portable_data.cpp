@@ -163,24 +163,9 @@ Status emitGather(EmitContext& ctx, const ir::Node& n) {
 
 Status emitPad(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
-    const ir::Tensor* padsT = constant(n, 1);
-    if (!padsT || (n.input(2) && !constant(n, 2)) || (n.input(3) && !constant(n, 3)))
-        return unsupported(Emitter::Portable, n, "Pad parameters computed at run time");
-    const size_t rank = x->shape.rank();
-    const auto given = padsT->toInt64Vector();
-    std::vector<int64_t> axes;
-    if (const ir::Tensor* a = constant(n, 3))
-        axes = a->toInt64Vector();
-    else
-        for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
-    std::vector<int64_t> pads(2 * rank, 0);
-    for (size_t i = 0; i < axes.size(); ++i) {
-        const auto a = static_cast<size_t>(x->shape.normAxis(axes[i]));
-        pads[a] = given[i];
-        pads[rank + a] = given[axes.size() + i];
-    }
-    const std::string mode = n.attrString("mode", "constant");
-    const char* m = mode == "reflect" ? "Reflect" : mode == "edge" ? "Edge" : mode == "wrap" ? "Wrap" : "Constant";
+    auto spec = padSpec(n);
+    if (!spec) return spec.error();
+    const auto& [pads, m] = *spec;
     const float value = constant(n, 2) && constant(n, 2)->numel() ? static_cast<float>(constant(n, 2)->at(0)) : 0.f;
     ctx.forward += "    { static const int64_t p[] = " + cppInts(pads) + ";\n      embark::generic::pad(" + ctx.ptr(x) +
                    ", " + shapeInit(x->shape) + ", p, embark::generic::PadMode::" + m + ", " + cppFloat(value) + ", " +
@@ -526,8 +511,34 @@ Status emitReduce(EmitContext& ctx, const ir::Node& n) {
 
 } // namespace
 
+Expected<PadSpec> padSpec(const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Tensor* padsT = constant(n, 1);
+    if (!padsT || (n.input(2) && !constant(n, 2)) || (n.input(3) && !constant(n, 3)))
+        return unsupported(Emitter::Portable, n, "Pad parameters computed at run time");
+    const size_t rank = x->shape.rank();
+    const auto given = padsT->toInt64Vector();
+    std::vector<int64_t> axes;
+    if (const ir::Tensor* a = constant(n, 3))
+        axes = a->toInt64Vector();
+    else
+        for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
+    if (given.size() != 2 * axes.size())
+        return unsupported(Emitter::Portable, n, std::to_string(given.size()) + " pads for " + x->shape.str());
+    std::vector<int64_t> pads(2 * rank, 0);
+    for (size_t i = 0; i < axes.size(); ++i) {
+        const auto a = static_cast<size_t>(x->shape.normAxis(axes[i]));
+        pads[a] = given[i];
+        pads[rank + a] = given[axes.size() + i];
+    }
+    const std::string mode = n.attrString("mode", "constant");
+    const char* m = mode == "reflect" ? "Reflect" : mode == "edge" ? "Edge" : mode == "wrap" ? "Wrap" : "Constant";
+    return PadSpec{std::move(pads), m};
+}
+
 Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
+    if (ir::isReduceOp(n.op)) return emitReduce(ctx, n);
     switch (n.op) {
     case OpKind::Identity:
     case OpKind::Dropout:
@@ -569,17 +580,7 @@ Status emitPortableData(EmitContext& ctx, const ir::Node& n) {
     case OpKind::LRN:
     case OpKind::LayerNormalization: return emitNormalization(ctx, n);
     case OpKind::Softmax:
-    case OpKind::LogSoftmax:
-    case OpKind::ReduceMean:
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceProd:
-    case OpKind::ReduceL1:
-    case OpKind::ReduceL2:
-    case OpKind::ReduceSumSquare:
-    case OpKind::ReduceLogSum:
-    case OpKind::ReduceLogSumExp: return emitReduce(ctx, n);
+    case OpKind::LogSoftmax: return emitReduce(ctx, n);
     case OpKind::PRelu:
     case OpKind::Mod: {
         const char* op = n.op == OpKind::PRelu ? "PRelu" : (n.attrInt("fmod", 0) ? "FMod" : "Mod");

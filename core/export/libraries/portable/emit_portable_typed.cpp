@@ -262,7 +262,15 @@ std::string elemTypeExpr(DType t) {
     }
 }
 
+namespace {
+// A float op of a float64 model (CumSum, Einsum, Reduce*), computed in double on the typed route.
+bool computedInDouble(const ir::Node& n) {
+    return !isQuantizedNode(n) && n.output(0) && n.output(0)->dtype == DType::Float64 && !n.output(0)->isConstant();
+}
+} // namespace
+
 bool isTypedNode(const ir::Node& n) {
+    if (ir::isReduceOp(n.op)) return computedInDouble(n);
     switch (n.op) {
     case OpKind::DynamicQuantizeLinear:
     case OpKind::MatMulInteger:
@@ -348,19 +356,8 @@ bool isTypedNode(const ir::Node& n) {
         return !isQuantizedNode(n) && (runtimeNonFloat(n.input(0)) || runtimeNonFloat(n.output(0)));
     case OpKind::Trilu: // of an integer or bool tensor (k constant: the positions are the export's)
         return !isQuantizedNode(n) && runtimeNonFloat(n.input(0));
-    case OpKind::CumSum: // float ops of a float64 model, computed in double
-    case OpKind::Einsum:
-    case OpKind::ReduceMean:
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceProd:
-    case OpKind::ReduceL1:
-    case OpKind::ReduceL2:
-    case OpKind::ReduceSumSquare:
-    case OpKind::ReduceLogSum:
-    case OpKind::ReduceLogSumExp:
-        return !isQuantizedNode(n) && n.output(0) && n.output(0)->dtype == DType::Float64 && !n.output(0)->isConstant();
+    case OpKind::CumSum:
+    case OpKind::Einsum: return computedInDouble(n);
     case OpKind::Identity:
     case OpKind::Dropout:
     case OpKind::Reshape:
@@ -699,6 +696,7 @@ Status emitArgExtreme(EmitContext& ctx, const ir::Node& n) {
 Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* y = n.output(0);
     if (typedOpName(n.op)) return emitTypedElementwise(ctx, n); // comparisons, logic, Where, integer arithmetic
+    if (ir::isReduceOp(n.op)) return emitPortableData(ctx, n);  // float64: the emitter calls the double kernel
     switch (n.op) {
     case OpKind::DynamicQuantizeLinear: return emitDynamicQuantizeLinear(ctx, n);
     case OpKind::MatMulInteger: return emitMatMulInteger(ctx, n);
@@ -730,16 +728,6 @@ Status emitPortableTyped(EmitContext& ctx, const ir::Node& n) {
     case OpKind::BlackmanWindow: return emitPortableTypedData(ctx, n);
     case OpKind::CumSum: // float64: the float emitters call the double kernels
     case OpKind::Einsum: return emitPortableIndex(ctx, n);
-    case OpKind::ReduceMean:
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceProd:
-    case OpKind::ReduceL1:
-    case OpKind::ReduceL2:
-    case OpKind::ReduceSumSquare:
-    case OpKind::ReduceLogSum:
-    case OpKind::ReduceLogSumExp: return emitPortableData(ctx, n);
     case OpKind::Transpose: {
         const ir::Value* x = n.input(0);
         EMBARK_TRY(checkType(n, x, "input"));

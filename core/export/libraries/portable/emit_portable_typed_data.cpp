@@ -43,26 +43,9 @@ Status emitTypedPad(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(needModelLayout(ctx, n));
     const ir::Value *x = n.input(0), *y = n.output(0);
     EMBARK_TRY(needType(n, x, "data"));
-    const ir::Tensor* padsT = constant(n, 1);
-    if (!padsT || (n.input(2) && !constant(n, 2)) || (n.input(3) && !constant(n, 3)))
-        return unsupported(Emitter::Portable, n, "Pad parameters computed at run time");
-    const size_t rank = x->shape.rank();
-    const auto given = padsT->toInt64Vector();
-    std::vector<int64_t> axes;
-    if (const ir::Tensor* a = constant(n, 3))
-        axes = a->toInt64Vector();
-    else
-        for (size_t i = 0; i < rank; ++i) axes.push_back(static_cast<int64_t>(i));
-    if (given.size() != 2 * axes.size())
-        return unsupported(Emitter::Portable, n, std::to_string(given.size()) + " pads for " + x->shape.str());
-    std::vector<int64_t> pads(2 * rank, 0);
-    for (size_t i = 0; i < axes.size(); ++i) {
-        const auto a = static_cast<size_t>(x->shape.normAxis(axes[i]));
-        pads[a] = given[i];
-        pads[rank + a] = given[axes.size() + i];
-    }
-    const std::string mode = n.attrString("mode", "constant");
-    const char* m = mode == "reflect" ? "Reflect" : mode == "edge" ? "Edge" : mode == "wrap" ? "Wrap" : "Constant";
+    auto spec = padSpec(n);
+    if (!spec) return spec.error();
+    const auto& [pads, m] = *spec;
     const ir::Tensor* valueT = constant(n, 2);
     const ir::Tensor zero(x->dtype, ir::Shape{1});
     const std::string value =
