@@ -279,9 +279,6 @@ private slots:
         std::vector<const Model*> owners;
         for (const Model& m : m_models) {
             if (!heavy && m.name.rfind("mobilenet", 0) == 0) continue;
-            // qemu-riscv64 7.2 aborts translating the QLinearConv kernel's code (decode_save_opc
-            // assertion, a simulator bug, as in the conformance suite): host rows only.
-            if (m.name == "qoperator" && target->arch == "riscv64") continue;
             exporter::ExportOptions o = target->exportOptions;
             o.library = "portable";
             std::string dirName;
