@@ -137,8 +137,11 @@ public:
             as.format = decide(*n, lib->layoutFor(*n));
             if (as.format == Layout::NHWC && aloneBetweenConversions(*n, *lib)) {
                 as.format = Layout::NCHW;
-                m_a.log.push_back(n->describe() +
-                                  ": runs in the model's layout (its input and output would each need a conversion)");
+                m_a.log.push_back(n->describe() + (n->op == ir::OpKind::Conv
+                                                       ? ": writes the model's layout (one input channel; its "
+                                                         "output would need a conversion)"
+                                                       : ": runs in the model's layout (its input and output would "
+                                                         "each need a conversion)"));
             }
             for (size_t i = 0; i < n->inputs().size(); ++i) adaptInput(n, i, as);
             if (as.format == Layout::NHWC) renumberAxes(n);
@@ -195,12 +198,19 @@ private:
     // generic kernel's scalar loops, against the channels-last pool's RVV kernel: there it costs
     // more than the two conversions and the vector pool together (bench/README.md), and pools
     // stay channels-last.
+    // A 2-D convolution of one input channel (its input is the same in either layout) writing
+    // only graph outputs would need only the conversion of its output: it writes the output
+    // planes directly instead (portable::conv2d_planar, see planarConv). Not on riscv64, where
+    // the channels-last SingleChannel kernel stays (the planar one is not measured there).
     static constexpr int64_t kMinPlaneWidth = 32;
     bool aloneBetweenConversions(const ir::Node& n, const KernelLibrary& lib) {
         if (lib.id != portableLibrary().id) return false;
-        if (n.op != ir::OpKind::MaxPool && n.op != ir::OpKind::AveragePool && n.op != ir::OpKind::InstanceNormalization)
+        if (n.op != ir::OpKind::MaxPool && n.op != ir::OpKind::AveragePool &&
+            n.op != ir::OpKind::InstanceNormalization && n.op != ir::OpKind::Conv)
             return false;
-        if (n.op != ir::OpKind::InstanceNormalization) {
+        if (n.op == ir::OpKind::Conv) {
+            if (m_options.arch == "riscv64" || !planarConv(n)) return false;
+        } else if (n.op != ir::OpKind::InstanceNormalization) {
             if (m_options.arch == "riscv64") return false;
             const std::string autoPad = n.attrString("auto_pad", "NOTSET");
             if ((autoPad != "NOTSET" && autoPad != "VALID") || n.attrInts("kernel_shape").size() != 2) return false;
@@ -216,6 +226,21 @@ private:
             writesOutput = writesOutput || v->isGraphOutput();
         }
         return writesOutput;
+    }
+
+    // What the portable emitter runs as conv2d_planar: one input channel, groups 1, stride 1
+    // along the width, explicit pads, constant weights (4-D) and bias.
+    static bool planarConv(const ir::Node& n) {
+        const ir::Value* x = n.input(0);
+        const ir::Value* w = n.input(1);
+        const ir::Value* b = n.input(2);
+        if (!x || x->shape.rank() != 4 || x->shape[1] != 1 || !w || !w->isConstant() || w->shape.rank() != 4 ||
+            (b && !b->isConstant()) || n.attrInt("group", 1) != 1)
+            return false;
+        const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+        if (autoPad != "NOTSET" && autoPad != "VALID") return false;
+        const auto strides = n.attrInts("strides", {1, 1});
+        return strides.size() == 2 && strides[1] == 1;
     }
 
     static bool isReduction(ir::OpKind op) {

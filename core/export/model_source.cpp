@@ -10,6 +10,8 @@
 #include "slot_template.h"
 #include "reference/interpreter.h"
 
+#include <algorithm>
+
 namespace embark::exporter {
 
 namespace {
@@ -61,6 +63,25 @@ std::string joined(const std::vector<std::string>& v, const char* sep) {
 // never write it: each writes its own output buffer, which is kept distinct even where the plan
 // let an element-wise op work in place, and a reshape alias becomes a copy.
 bool readInPlace(const EmitContext& ctx, const ir::Value* v) { return graphInputReadInPlace(ctx.adaptation(), v); }
+
+// Graph outputs that their producer writes straight into the caller's buffer instead of the
+// arena (then a copy at the end of forward(): a one-op model's output, a model's last layer):
+// float values of a portable node without subgraphs, read by no node, listed once among the
+// outputs, of a fixed length, alone in their buffer of the memory plan (not a reshape alias,
+// not written in place over an input, not hosting a concatenation's inputs, not a view).
+bool writtenInPlace(const EmitContext& ctx, const ir::Graph& g, const ir::Value* v) {
+    if (!v || v->dtype != ir::DType::Float32 || v->isConstant() || v->isGraphInput() || !v->uses().empty() ||
+        std::count(g.outputs().begin(), g.outputs().end(), v) != 1 || ctx.dynamic.count(v->name))
+        return false;
+    const ir::Node* n = v->producer();
+    if (!n || !n->subgraphs.empty() || ctx.kernelLibrary(*n).id != portableLibrary().id) return false;
+    const MemoryPlan& plan = ctx.plan();
+    const auto buffer = plan.bufferOfValue.find(v->name);
+    if (buffer == plan.bufferOfValue.end() || plan.views.count(v->name)) return false;
+    for (const auto& [name, id] : plan.bufferOfValue)
+        if (id == buffer->second && name != v->name) return false;
+    return true;
+}
 
 // The Mode 0 call of a fused block (see fused_blocks.h), chosen once at init() when the runtime
 // can fuse it; Modes 1 and 2 and the fallback run its layers. Empty when a convolution of the
@@ -174,6 +195,10 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     for (size_t k = 0; k < g.inputs().size(); ++k)
         if ((inputInPlace[k] = readInPlace(ctx, g.inputs()[k])))
             ctx.bind(g.inputs()[k]->name, "static_cast<float*>(const_cast<void*>(inputs[" + std::to_string(k) + "]))");
+    std::vector<bool> outputInPlace(g.outputs().size());
+    for (size_t k = 0; k < g.outputs().size(); ++k)
+        if ((outputInPlace[k] = writtenInPlace(ctx, g, g.outputs()[k])))
+            ctx.bind(g.outputs()[k]->name, "static_cast<float*>(outputs[" + std::to_string(k) + "])");
     for (const ir::Node* n : g.nodes()) {
         const ir::Value* out = n->output(0);
         if (!out) continue;
@@ -241,6 +266,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     for (size_t k = 0; k < g.outputs().size(); ++k) {
         const ir::Value* v = g.outputs()[k];
         outputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
+        if (outputInPlace[k]) continue; // written there by its producer
         // A constant output (folded, or an initializer) is copied from its bytes in its own type.
         outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + bytesOf(ctx, v) + ", " +
                        std::to_string(v->byteSize()) + ");\n";

@@ -274,6 +274,108 @@ void run_single_channel(const Conv2D& op, const float* input, float* output, Thr
 }
 #endif
 
+// Planar (conv2d_planar): one input channel, stride_w 1, channels-first output. Per output row
+// and channel, chunks of kPlanarVecs vectors of kPlanarLanes output pixels (GCC/Clang vector
+// extensions: one zmm each with AVX-512, two ymm with AVX2), the bias splatted, then per tap one
+// load of the chunk's contiguous input values and one multiply-add by the tap's weight, and the
+// chunk stored into the channel's plane. A tail of less than one vector is scalar. Kernel rows
+// in the vertical padding are skipped; horizontal pads come from the padded rows (pad_rows).
+// The activation is applied on each stored row while it is in L1.
+typedef float PlanarVec __attribute__((vector_size(64)));
+constexpr int kPlanarLanes = 16;
+constexpr int kPlanarVecs = 4;
+
+[[gnu::always_inline]] inline void planar_splat(PlanarVec& v, float x) {
+    v = PlanarVec{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+}
+
+// The scalar tail's multiply-add, fused as the vector lanes' are where the CPU has FMA (written
+// as a * b + c, GCC may vectorize the tap loop into separate multiplies and adds).
+[[gnu::always_inline]] inline float planar_fma(float a, float b, float c) {
+#if defined(__FMA__) || defined(__aarch64__) || defined(__riscv)
+    return __builtin_fmaf(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
+
+struct PlanarRows {
+    const float* base; // input rows, horizontally padded (or in place)
+    const float* w;    // [out_c][kernel_h][kernel_w]
+    const float* bias;
+    float* output; // [batch][out_c][out_h][out_w]
+    int width, in_h, out_h, out_w, out_c;
+    int kernel_h, kernel_w, stride_h, dilation_h, dilation_w, pad_top;
+};
+
+template <int kVecs>
+[[gnu::always_inline]] inline void planar_chunk(const float* x0, const float* w, int kernel_w, int rows,
+                                                int64_t row_step, int dilation_w, float bias, float* out) {
+    PlanarVec acc[kVecs];
+#pragma GCC unroll 4
+    for (int i = 0; i < kVecs; ++i) planar_splat(acc[i], bias);
+    for (int ky = 0; ky < rows; ++ky, x0 += row_step, w += kernel_w) {
+        const float* x = x0;
+        for (int kx = 0; kx < kernel_w; ++kx, x += dilation_w) {
+            PlanarVec wv;
+            planar_splat(wv, w[kx]);
+#pragma GCC unroll 4
+            for (int i = 0; i < kVecs; ++i) {
+                PlanarVec v;
+                __builtin_memcpy(&v, x + i * kPlanarLanes, sizeof v);
+                acc[i] += wv * v;
+            }
+        }
+    }
+#pragma GCC unroll 4
+    for (int i = 0; i < kVecs; ++i) __builtin_memcpy(out + i * kPlanarLanes, &acc[i], sizeof acc[i]);
+}
+
+[[gnu::noinline]] void planar_rows(const PlanarRows& a, const Activation& act, int64_t begin, int64_t end) {
+    // Locals: the stores through `out` may alias `a` for the compiler.
+    const float* const base = a.base;
+    const float* const w = a.w;
+    const float* const bias = a.bias;
+    float* const output = a.output;
+    const int width = a.width, in_h = a.in_h, out_h = a.out_h, out_w = a.out_w, out_c = a.out_c;
+    const int kernel_h = a.kernel_h, kernel_w = a.kernel_w, stride_h = a.stride_h;
+    const int dilation_h = a.dilation_h, dilation_w = a.dilation_w, pad_top = a.pad_top;
+    const int taps = kernel_h * kernel_w;
+    const int64_t row_step = static_cast<int64_t>(dilation_h) * width;
+    const int64_t plane = static_cast<int64_t>(out_h) * out_w;
+    constexpr int kChunk = kPlanarVecs * kPlanarLanes;
+    for (int64_t r = begin; r < end; ++r) {
+        const int64_t n = r / out_h;
+        const int oy = static_cast<int>(r % out_h);
+        // Kernel rows [ky0, ky1) read input rows iy = iy0 + ky * dilation_h inside the image.
+        const int iy0 = oy * stride_h - pad_top;
+        int ky0 = 0, ky1 = kernel_h;
+        while (ky0 < ky1 && iy0 + ky0 * dilation_h < 0) ++ky0;
+        while (ky1 > ky0 && iy0 + (ky1 - 1) * dilation_h >= in_h) --ky1;
+        const int rows = ky1 - ky0;
+        const float* first_row = base + (n * in_h + iy0 + ky0 * dilation_h) * width;
+        for (int co = 0; co < out_c; ++co) {
+            float* out = output + (n * out_c + co) * plane + static_cast<int64_t>(oy) * out_w;
+            const float* wc = w + static_cast<int64_t>(co) * taps + ky0 * kernel_w;
+            const float b = bias[co];
+            int ox = 0;
+            for (; ox + kChunk <= out_w; ox += kChunk)
+                planar_chunk<kPlanarVecs>(first_row + ox, wc, kernel_w, rows, row_step, dilation_w, b, out + ox);
+            for (; ox + kPlanarLanes <= out_w; ox += kPlanarLanes)
+                planar_chunk<1>(first_row + ox, wc, kernel_w, rows, row_step, dilation_w, b, out + ox);
+            for (; ox < out_w; ++ox) {
+                float sum = b;
+                const float* x0 = first_row + ox;
+                const float* wr = wc;
+                for (int ky = 0; ky < rows; ++ky, x0 += row_step, wr += kernel_w)
+                    for (int kx = 0; kx < kernel_w; ++kx) sum = planar_fma(wr[kx], x0[kx * dilation_w], sum);
+                out[ox] = sum;
+            }
+            if (act.kind != Act::None) apply_activation(act, out, static_cast<size_t>(out_w));
+        }
+    }
+}
+
 // ConvTranspose as a gather: output (oy, ox) receives input (iy, ix) through tap (ky, kx)
 // when oy = iy * stride + ky * dilation - pad_top (same for x).
 void build_transposed_indirection(const Conv2D& op, const float* input) {
@@ -782,6 +884,9 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
 #else
         break;
 #endif
+    case ConvPath::Planar:
+        throw std::invalid_argument("embark portable conv2d: a Planar convolution writes channels-first output: "
+                                    "run it with conv2d_planar");
     case ConvPath::Indirect:
     case ConvPath::Transposed:
         if (op.indirection_input != input || op.indirection.empty()) {
@@ -842,6 +947,62 @@ void conv2d_channels_first(const Conv2D& op, const float* input, float* output, 
         conv2d(op, scratch, nhwc_out, pool);
     }
     transpose_matrices(nhwc_out, s.batch, out_pixels, op.out_pixel_stride(), output, pool);
+}
+
+bool conv2d_planar_applies(const Conv2DShape& s) { return s.in_c == 1 && s.groups == 1 && s.stride_w == 1; }
+
+Conv2D pack_conv2d_planar(const Conv2DShape& shape, const float* weights, const float* bias, Activation act) {
+    if (!conv2d_planar_applies(shape))
+        throw std::invalid_argument("embark portable conv2d_planar: needs one input channel, groups 1 and stride_w 1 "
+                                    "(got in_c " +
+                                    std::to_string(shape.in_c) + ", groups " + std::to_string(shape.groups) +
+                                    ", stride_w " + std::to_string(shape.stride_w) + "): use pack_conv2d");
+    Conv2D op;
+    op.shape = shape;
+    op.act = act;
+    op.out_h = shape.out_h();
+    op.out_w = shape.out_w();
+    check_shape(shape, op.out_h, op.out_w);
+    op.path = ConvPath::Planar;
+    // [out_c][taps] weights (ONNX's layout with one input channel), then out_c bias values.
+    const size_t taps = static_cast<size_t>(shape.kernel_h) * shape.kernel_w;
+    op.bias_offset = static_cast<size_t>(shape.out_c) * taps;
+    op.packed = AlignedBuffer(op.bias_offset + shape.out_c);
+    std::memcpy(op.packed.data(), weights, op.bias_offset * sizeof(float));
+    if (bias) std::memcpy(op.packed.data() + op.bias_offset, bias, shape.out_c * sizeof(float));
+    if (!rows_in_place(shape))
+        op.padded = AlignedBuffer(static_cast<size_t>(shape.batch) * shape.in_h *
+                                  (shape.pad_left + shape.in_w + shape.pad_right));
+    return op;
+}
+
+void conv2d_planar(const Conv2D& op, const float* input, float* output, ThreadPool* pool) {
+    if (op.path != ConvPath::Planar)
+        throw std::invalid_argument("embark portable conv2d_planar: the layer was not packed by pack_conv2d_planar");
+    const Conv2DShape& s = op.shape;
+    const float* base = input;
+    if (!rows_in_place(s)) {
+        pad_rows(op, input, pool);
+        base = op.padded.data();
+    }
+    const PlanarRows a{base,
+                       op.packed.data(),
+                       op.packed.data() + op.bias_offset,
+                       output,
+                       rows_in_place(s) ? s.in_w : s.pad_left + s.in_w + s.pad_right,
+                       s.in_h,
+                       op.out_h,
+                       op.out_w,
+                       s.out_c,
+                       s.kernel_h,
+                       s.kernel_w,
+                       s.stride_h,
+                       s.dilation_h,
+                       s.dilation_w,
+                       s.pad_top};
+    parallel_for(
+        pool, static_cast<int64_t>(s.batch) * op.out_h,
+        [&](int64_t begin, int64_t end) { planar_rows(a, op.act, begin, end); }, kFineParts);
 }
 
 Conv3D pack_conv3d(const Conv2DShape& shape_hw, int batch, int in_d, int out_d, int kernel_d, int stride_d,

@@ -212,6 +212,10 @@ enum class ConvPath {
     // One input channel, groups 1 (RVV builds only): output pixels on the vector lanes, per
     // output channel and tap one load of the row's input values and one multiply-add.
     SingleChannel,
+    // One input channel, groups 1, stride_w 1, output channels-first (pack_conv2d_planar and
+    // conv2d_planar only): output pixels on the vector lanes, each output row of a channel
+    // stored contiguously into its plane.
+    Planar,
 };
 
 struct Conv2D {
@@ -281,6 +285,18 @@ void conv2d_nchw(const Conv2D& op, const float* input, float* output, ThreadPool
 void conv2d_channels_first(const Conv2D& op, const float* input, float* output, float* scratch,
                            ThreadPool* pool = nullptr);
 size_t channels_first_scratch_floats(const Conv2DShape& shape, int out_h, int out_w);
+
+// A convolution of one input channel that writes its output channels-first
+// ([batch][out_c][out_h][out_w], the model's layout), so that a layer whose output leaves the
+// model needs no layout conversion after it (with one input channel, its input is the same in
+// either layout): per output row and channel, runs of output pixels on the vector lanes, for
+// each tap one load of contiguous input values and one multiply-add. Needs
+// conv2d_planar_applies(shape): in_c 1, groups 1, stride_w 1 (any kernel, stride_h, dilations
+// and pads). Weights are ONNX's [out_c][1][kernel_h][kernel_w].
+bool conv2d_planar_applies(const Conv2DShape& shape);
+Conv2D pack_conv2d_planar(const Conv2DShape& shape, const float* weights, const float* bias, Activation act = {});
+// input: [batch][in_h][in_w] (one channel); output: [batch][out_c][out_h][out_w].
+void conv2d_planar(const Conv2D& op, const float* input, float* output, ThreadPool* pool = nullptr);
 
 // A 3-D convolution, activations [batch][C][D][H][W] (the model's layout), as 2-D ones: output
 // depth od reads kernel_d input planes, stacked as kernel_d * in_c channels of one H x W image

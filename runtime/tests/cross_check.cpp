@@ -99,6 +99,38 @@ void check_conv_single_channel(const char* name, const ep::Conv2DShape& s, ep::A
     check_conv(name, s, act, pool);
 }
 
+// One input channel written channels-first (conv2d_planar) against direct sums.
+void check_conv_planar(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::ThreadPool* pool) {
+    const int taps = s.kernel_h * s.kernel_w, oh = s.out_h(), ow = s.out_w();
+    const auto x = random_vector(size_t(s.batch) * s.in_h * s.in_w, 31);
+    const auto w = random_vector(size_t(s.out_c) * taps, 32);
+    const auto b = random_vector(s.out_c, 33);
+    ep::Activation a;
+    a.kind = act;
+    a.min = 0.f;
+    a.max = 0.5f;
+    const auto op = ep::pack_conv2d_planar(s, w.data(), b.data(), a);
+    std::vector<float> y(size_t(s.batch) * s.out_c * oh * ow);
+    ep::conv2d_planar(op, x.data(), y.data(), pool);
+    std::vector<double> want(y.size());
+    for (int n = 0; n < s.batch; ++n)
+        for (int co = 0; co < s.out_c; ++co)
+            for (int oy = 0; oy < oh; ++oy)
+                for (int ox = 0; ox < ow; ++ox) {
+                    double sum = b[co];
+                    for (int t = 0; t < taps; ++t) {
+                        const int iy = oy * s.stride_h - s.pad_top + t / s.kernel_w * s.dilation_h;
+                        const int ix = ox - s.pad_left + t % s.kernel_w * s.dilation_w;
+                        if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+                        sum += double(x[(size_t(n) * s.in_h + iy) * s.in_w + ix]) * w[size_t(co) * taps + t];
+                    }
+                    if (act == ep::Act::Relu) sum = std::max(sum, 0.0);
+                    if (act == ep::Act::Clamp) sum = std::min(std::max(sum, 0.0), 0.5);
+                    want[((size_t(n) * s.out_c + co) * oh + oy) * ow + ox] = sum;
+                }
+    report(name, relative_error(y, want));
+}
+
 // A 1-D convolution in the model's layout [batch][C][W] through conv2d_channels_first (the
 // layers the emitter sees as 1 x W images), ConvTranspose too, against direct sums.
 void check_conv1d(const char* name, int batch, int in_c, int in_w, int out_c, int k, int stride, int dilation,
@@ -420,6 +452,11 @@ int main() {
                                   ep::Act::LeakyRelu, pool);
         check_conv_single_channel("1 channel 7x7/3 ->5 pad 3", {1, 5, 131, 1, 5, 7, 7, 3, 3, 1, 1, 3, 3, 3, 3, 1},
                                   ep::Act::None, pool);
+        // One input channel, channels-first output: whole chunks, a vector and a scalar tail.
+        check_conv_planar("planar 3x3 ->8 pads 83 wide", {1, 7, 83, 1, 8, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+                          ep::Act::Relu, pool);
+        check_conv_planar("planar 5x5/2x1 d2 ->3 batch 2", {2, 11, 40, 1, 3, 5, 5, 2, 1, 2, 2, 3, 1, 2, 4, 1},
+                          ep::Act::Clamp, pool);
         // Depthwise layers of several passes whose channels end in a partial vector.
         check_conv("depthwise 5x5 96 clamp", {1, 6, 7, 96, 96, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 96}, ep::Act::Clamp, pool);
         check_conv("depthwise 7x7 100", {1, 8, 7, 100, 100, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 100}, ep::Act::None, pool);

@@ -11,7 +11,7 @@
 // equal bit for bit; LeakyRelu and HardSwish (other tiles) within 1e-5 relative. Every output
 // width from 1 to 41 channels meets every tile kind (whole panels, 8/16/24-channel
 // remainders), pixel counts leave 1..MR-1 pixels in the last tile, on 1 and 2 threads.
-// Also transpose_matrices' 8x8 register tiles. Exit 0 when all agree.
+// Also transpose_matrices' 8x8 register tiles and conv2d_planar. Exit 0 when all agree.
 #include "portable.h"
 
 #include <cmath>
@@ -147,6 +147,38 @@ int check_transpose(ep::ThreadPool* pool) {
     return failures;
 }
 
+// conv2d_planar (one input channel, channels-first output: pixels on the vector lanes, chunks
+// of 4 vectors, single vectors, a scalar tail): every output is bias + the taps' products in
+// kernel order, each one fused multiply-add (taps in the horizontal padding add w * 0).
+int check_planar(const ep::Conv2DShape& s, const ep::Activation& act, ep::ThreadPool* pool) {
+    const int taps = s.kernel_h * s.kernel_w, oh = s.out_h(), ow = s.out_w();
+    const auto x = random_values(size_t(s.batch) * s.in_h * s.in_w, 41);
+    const auto w = random_values(size_t(s.out_c) * taps, 42);
+    const auto b = random_values(size_t(s.out_c), 43);
+    const ep::Conv2D op = ep::pack_conv2d_planar(s, w.data(), b.data(), act);
+    std::vector<float> got(size_t(s.batch) * s.out_c * oh * ow, NAN), want(got.size());
+    ep::conv2d_planar(op, x.data(), got.data(), pool);
+    for (int n = 0; n < s.batch; ++n)
+        for (int co = 0; co < s.out_c; ++co)
+            for (int oy = 0; oy < oh; ++oy)
+                for (int ox = 0; ox < ow; ++ox) {
+                    float acc = b[size_t(co)];
+                    for (int ky = 0; ky < s.kernel_h; ++ky) {
+                        const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                        if (iy < 0 || iy >= s.in_h) continue;
+                        for (int kx = 0; kx < s.kernel_w; ++kx) {
+                            const int ix = ox - s.pad_left + kx * s.dilation_w;
+                            const float v = ix < 0 || ix >= s.in_w ? 0.f : x[(size_t(n) * s.in_h + iy) * s.in_w + ix];
+                            acc = std::fma(w[size_t(co) * taps + size_t(ky) * s.kernel_w + kx], v, acc);
+                        }
+                    }
+                    want[((size_t(n) * s.out_c + co) * oh + oy) * ow + ox] = activate(act, acc);
+                }
+    return compare("planar " + std::to_string(s.kernel_h) + "x" + std::to_string(s.kernel_w) + " width " +
+                       std::to_string(ow),
+                   act, got, want);
+}
+
 int main() {
     std::setvbuf(stdout, nullptr, _IONBF, 0);
     ep::Activation none, relu, clamp, leaky, hswish;
@@ -202,6 +234,16 @@ int main() {
                     ++cases;
                 }
         }
+    for (ep::ThreadPool* pool : pools)
+        for (const ep::Activation& act : {none, relu, clamp})
+            for (int width : {1, 15, 16, 17, 63, 64, 65, 81, 130}) {
+                // 3x3 pad 1; 5x5 dilation 2, stride_h 2, uneven pads, batch 2.
+                ep::Conv2DShape s{1, 5, width, 1, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+                failures += check_planar(s, act, pool) != 0;
+                ep::Conv2DShape t{2, 9, width + 8, 1, 2, 5, 5, 2, 1, 2, 2, 2, 1, 3, 0, 1};
+                failures += check_planar(t, act, pool) != 0;
+                cases += 2;
+            }
     for (ep::ThreadPool* pool : pools) {
         failures += check_transpose(pool);
         cases += 8;

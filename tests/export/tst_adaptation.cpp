@@ -162,6 +162,61 @@ private slots:
         QVERIFY(a->graph.validate().ok());
     }
 
+    // A portable convolution from one input channel whose output leaves the model writes the
+    // model's layout (conv2d_planar: no conversion after it; its input is the same in either
+    // layout). Followed by another node, from 2 channels, strided along the width, on XNNPACK or
+    // on riscv64 it stays NHWC.
+    void oneChannelConvWritesModelLayout_data() {
+        QTest::addColumn<int>("inC");
+        QTest::addColumn<int>("strideW");
+        QTest::addColumn<QString>("library");
+        QTest::addColumn<QString>("arch");
+        QTest::addColumn<bool>("followed");
+        QTest::addColumn<bool>("modelLayout");
+        QTest::newRow("1 channel alone") << 1 << 1 << "portable"
+                                         << "x86_64" << false << true;
+        QTest::newRow("1 channel alone, stride_h 2") << 1 << 1 << "portable"
+                                                     << "aarch64" << false << true;
+        QTest::newRow("1 channel then conv") << 1 << 1 << "portable"
+                                             << "x86_64" << true << false;
+        QTest::newRow("2 channels alone") << 2 << 1 << "portable"
+                                          << "x86_64" << false << false;
+        QTest::newRow("1 channel stride_w 2") << 1 << 2 << "portable"
+                                              << "x86_64" << false << false;
+        QTest::newRow("1 channel on riscv64") << 1 << 1 << "portable"
+                                              << "riscv64" << false << false;
+        QTest::newRow("1 channel on xnnpack") << 1 << 1 << "xnnpack"
+                                              << "x86_64" << false << false;
+    }
+
+    void oneChannelConvWritesModelLayout() {
+        QFETCH(int, inC);
+        QFETCH(int, strideW);
+        QFETCH(QString, library);
+        QFETCH(QString, arch);
+        QFETCH(bool, followed);
+        QFETCH(bool, modelLayout);
+        test::GraphBuilder b;
+        auto* x = b.input("x", {1, inC, 20, 40});
+        ir::Value* y = b.op(OpKind::Conv, {x, b.weights("w", {8, inC, 3, 3}), b.weights("b", {8})},
+                            {{"kernel_shape", std::vector<int64_t>{3, 3}},
+                             {"strides", std::vector<int64_t>{strideW == 1 && arch == "aarch64" ? 2 : 1, strideW}},
+                             {"pads", std::vector<int64_t>{1, 1, 1, 1}}},
+                            "node");
+        if (followed)
+            y = b.op(OpKind::Conv, {y, b.weights("w2", {4, 8, 1, 1})}, {{"kernel_shape", std::vector<int64_t>{1, 1}}},
+                     "conv");
+        b.output(y);
+        exporter::AdaptationOptions o;
+        o.library = library.toStdString();
+        o.arch = arch.toStdString();
+        auto a = exporter::adapt(b.build(), o);
+        QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+        QCOMPARE(a->nodes.at("node").format, modelLayout ? Layout::NCHW : Layout::NHWC);
+        if (modelLayout) QCOMPARE(a->conversions, 0);
+        QVERIFY(a->graph.validate().ok());
+    }
+
     void portableNeedsNoFallback() {
         auto a = exporter::adapt(smallNet(), {});
         QVERIFY(a.ok());

@@ -17,6 +17,7 @@ namespace ep = embark::portable;
 
 Q_DECLARE_METATYPE(ep::Act)
 Q_DECLARE_METATYPE(ep::ConvPath)
+Q_DECLARE_METATYPE(ep::Conv2DShape)
 Q_DECLARE_METATYPE(ep::BinaryOp)
 Q_DECLARE_METATYPE(ep::UnaryOp)
 Q_DECLARE_METATYPE(std::vector<int64_t>)
@@ -395,6 +396,68 @@ private slots:
                 },
                 y, &pool);
         }
+    }
+
+    // One input channel written channels-first (conv2d_planar): the naive NHWC sums transposed
+    // to [batch][out_c][out_h][out_w]. Widths below one vector, one vector plus a scalar tail,
+    // whole chunks plus vector and scalar tails; pads, stride_h, dilations, kernel rows all in
+    // the padding, batch 2, every activation; 1 and 2 threads give the same values.
+    void conv2dPlanar_data() {
+        QTest::addColumn<ep::Conv2DShape>("shape");
+        QTest::addColumn<ep::Act>("act");
+        using A = ep::Act;
+        QTest::newRow("3x3 ->32 pads 1 (128 wide)")
+            << ep::Conv2DShape{1, 9, 128, 1, 32, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1} << A::None;
+        QTest::newRow("3x3 ->16 relu, 45 wide")
+            << ep::Conv2DShape{1, 13, 45, 1, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1} << A::Relu;
+        QTest::newRow("5x5 s2x1 dilation 2 batch 2 clamp, 92 wide")
+            << ep::Conv2DShape{2, 17, 95, 1, 6, 5, 5, 2, 1, 2, 2, 3, 1, 2, 4, 1} << A::Clamp;
+        QTest::newRow("1x1 ->19 narrow") << ep::Conv2DShape{1, 7, 9, 1, 19, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1} << A::None;
+        QTest::newRow("7x7 pad 6 (rows all padding) leaky")
+            << ep::Conv2DShape{1, 5, 70, 1, 5, 7, 7, 1, 1, 1, 1, 6, 3, 6, 3, 1} << A::LeakyRelu;
+        QTest::newRow("1x80 long row, 200 wide")
+            << ep::Conv2DShape{1, 2, 279, 1, 4, 1, 80, 3, 1, 1, 1, 0, 0, 0, 0, 1} << A::Relu;
+    }
+
+    void conv2dPlanar() {
+        QFETCH(ep::Conv2DShape, shape);
+        QFETCH(ep::Act, act);
+        const ep::Conv2DShape& s = shape;
+        QVERIFY(ep::conv2d_planar_applies(s));
+        const auto x = randomVector(inputSize(s), 1);
+        const auto w = randomVector(size_t(s.out_c) * s.kernel_h * s.kernel_w, 2);
+        const auto b = randomVector(s.out_c, 3);
+        const ep::Activation activation = activationOf(act);
+        const ep::Conv2D op = ep::pack_conv2d_planar(s, w.data(), b.data(), activation);
+        QCOMPARE(op.path, ep::ConvPath::Planar);
+        const int oh = s.out_h(), ow = s.out_w();
+        const std::vector<double> nhwc = naiveConv(s, x, w, b, activation);
+        std::vector<double> want(nhwc.size());
+        for (int n = 0; n < s.batch; ++n)
+            for (int p = 0; p < oh * ow; ++p)
+                for (int c = 0; c < s.out_c; ++c)
+                    want[(size_t(n) * s.out_c + c) * oh * ow + p] = nhwc[(size_t(n) * oh * ow + p) * s.out_c + c];
+        std::vector<float> y(want.size(), NAN);
+        ep::conv2d_planar(op, x.data(), y.data());
+        CHECK_CLOSE(y, want);
+        ep::ThreadPool pool(2);
+        std::vector<float> y2(want.size(), NAN);
+        ep::conv2d_planar(op, x.data(), y2.data(), &pool);
+        QVERIFY(y2 == y);
+        // conv2d refuses a layer packed for channels-first output.
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ep::conv2d(op, x.data(), y2.data()));
+    }
+
+    void conv2dPlanarRefusesOtherShapes() {
+        const std::vector<float> w(64, 1.f);
+        for (const ep::Conv2DShape& s : {ep::Conv2DShape{1, 8, 8, 2, 4, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1},
+                                         ep::Conv2DShape{1, 8, 8, 1, 4, 3, 3, 1, 2, 1, 1, 0, 0, 0, 0, 1}}) {
+            QVERIFY(!ep::conv2d_planar_applies(s));
+            QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ep::pack_conv2d_planar(s, w.data(), nullptr));
+        }
+        const ep::Conv2D op = ep::pack_conv2d({1, 8, 8, 1, 4, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}, w.data(), nullptr);
+        std::vector<float> x(64), y(144);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, ep::conv2d_planar(op, x.data(), y.data()));
     }
 
     // The fused inverted bottleneck computes exactly what its three layers (and the residual

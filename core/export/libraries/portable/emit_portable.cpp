@@ -112,6 +112,38 @@ bool emitConv1D(EmitContext& ctx, const ir::Node& n, bool transposed) {
     return true;
 }
 
+// A 2-D convolution of one input channel kept in the model's layout (adaptation does so when its
+// output leaves the model, so no conversion follows it): portable::conv2d_planar writes the
+// output planes directly; with one channel the input is the same in either layout. Explicit pads
+// only, groups 1, stride_w 1 (conv2d_planar_applies).
+bool emitConvPlanar(EmitContext& ctx, const ir::Node& n) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* w = n.input(1);
+    const ir::Value* b = n.input(2);
+    const ir::Value* y = n.output(0);
+    if (x->shape.rank() != 4 || y->shape.rank() != 4 || w->shape.rank() != 4 || ctx.isNhwc(x) || ctx.isNhwc(y) ||
+        ctx.isNhwc(w) || ctx.rowStride(y) != 0 || x->shape[1] != 1 || n.attrInt("group", 1) != 1)
+        return false;
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "VALID") return false;
+    const auto st = n.attrInts("strides", {1, 1});
+    const auto dl = n.attrInts("dilations", {1, 1});
+    const auto p = autoPad == "VALID" ? std::vector<int64_t>(4, 0) : n.attrInts("pads", std::vector<int64_t>(4, 0));
+    if (st.size() != 2 || dl.size() != 2 || p.size() != 4 || st[1] != 1) return false;
+    auto i = [](int64_t v) { return std::to_string(v); };
+    const std::string shape = "embark::portable::Conv2DShape{" + i(x->shape[0]) + ", " + i(x->shape[2]) + ", " +
+                              i(x->shape[3]) + ", 1, " + i(y->shape[1]) + ", " + i(w->shape[2]) + ", " +
+                              i(w->shape[3]) + ", " + i(st[0]) + ", 1, " + i(dl[0]) + ", " + i(dl[1]) + ", " + i(p[0]) +
+                              ", " + i(p[1]) + ", " + i(p[2]) + ", " + i(p[3]) + ", 1}";
+    const std::string obj = ctx.ident(n); // not in layerObjects: no fused block takes it
+    ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
+    ctx.init += "    " + obj + " = embark::portable::pack_conv2d_planar(" + shape + ", " + onnxWeights(ctx, w) + ", " +
+                (b ? ctx.ptr(b) : std::string("nullptr")) + ", " + portableActivation(n) + ");\n";
+    ctx.forward +=
+        "    embark::portable::conv2d_planar(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
+    return true;
+}
+
 // A 3-D convolution ([N][C][D][H][W]) as 2-D ones over stacked depth planes (portable::conv3d).
 // Explicit pads only; ConvTranspose stays on the generic kernel.
 bool emitConv3D(EmitContext& ctx, const ir::Node& n) {
@@ -196,6 +228,7 @@ Status emitConv(EmitContext& ctx, const ir::Node& n, bool transposed) {
             "    embark::portable::conv2d(" + obj + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) + ", g_pool.get());\n";
         return {};
     }
+    if (!transposed && emitConvPlanar(ctx, n)) return {};
     if (emitConv1D(ctx, n, transposed)) return {};
     if (!transposed && emitConv3D(ctx, n)) return {};
     // Model layout, 1 to 3 spatial dims: the direct generic convolution.
