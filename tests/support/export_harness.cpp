@@ -8,6 +8,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -92,6 +93,27 @@ Status writeIfChanged(const QString& path, const std::string& text) {
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size())
         return makeError(ErrorKind::External, "cannot write '" + path.toStdString() + "'");
+    return {};
+}
+
+// Mirrors an export's kernel folder into the harness folder (files written only when changed,
+// files no longer there removed). Every harness of a target then compiles its kernels under the
+// same relative paths, so ccache (CCACHE_BASEDIR) serves the objects another shard or suite built.
+Status mirrorKernels(const QString& from, const QString& to) {
+    const QDir source(from);
+    std::set<QString> kept;
+    QDirIterator files(from, QDir::Files, QDirIterator::Subdirectories);
+    while (files.hasNext()) {
+        const QString rel = source.relativeFilePath(files.next());
+        kept.insert(rel);
+        EMBARK_TRY(writeIfChanged(to + "/" + rel, readAll(from + "/" + rel).toStdString()));
+    }
+    const QDir target(to);
+    QDirIterator old(to, QDir::Files, QDirIterator::Subdirectories);
+    while (old.hasNext()) {
+        const QString path = old.next();
+        if (!kept.count(target.relativeFilePath(path))) QFile::remove(path);
+    }
     return {};
 }
 
@@ -432,6 +454,14 @@ Expected<std::vector<HarnessResult>> runExportHarness(const std::vector<HarnessE
         if (kernelsDir.isEmpty()) kernelsDir = m->exportDir + "/kernels/portable";
         if (xnnDir.isEmpty() && m->usesXnnpack) xnnDir = m->exportDir + "/kernels/xnnpack";
         models.push_back(std::move(*m));
+    }
+    if (!kernelsDir.isEmpty()) {
+        EMBARK_TRY(mirrorKernels(kernelsDir, dir + "/kernels/portable"));
+        kernelsDir = dir + "/kernels/portable";
+    }
+    if (!xnnDir.isEmpty()) {
+        EMBARK_TRY(mirrorKernels(xnnDir, dir + "/kernels/xnnpack"));
+        xnnDir = dir + "/kernels/xnnpack";
     }
     Layout layout;
     const size_t per = static_cast<size_t>(std::max(1, o.modelsPerUnit));
