@@ -137,6 +137,36 @@ void max_taps(const int8_t* const* x, int8_t* __restrict out, int C, int taps_an
         c += static_cast<int>(vl);
     }
 }
+
+// Few channels (C <= kFlatPoolChannels): the output pixels [0, count) of a row whose windows lie
+// inside the input, their (pixel, channel) bytes flattened onto the lanes of LMUL 4 (a 2x2 pool
+// on 6 channels: 60 bytes at VLEN 128 per gather and vmax, where the per-pixel loop above runs
+// 6). Lane j of a chunk is channel j % C of the chunk's pixel j / C, gathered per tap through
+// idx[j] = (j / C) * step + j % C bytes from the chunk's first window corner (vluxei16), plus
+// the tap's offset; step: the input bytes between two windows (stride_w * C).
+constexpr int kFlatPoolChannels = 16;
+
+// Pixels per chunk of the flattened path (0: it does not apply): whole pixels of C bytes in
+// the byte lanes of LMUL 4, at least two of them, with every index below 2^16.
+inline int flat_pool_pixels(int C, int step) {
+    if (C > kFlatPoolChannels) return 0;
+    const int pixels = static_cast<int>(__riscv_vsetvlmax_e8m4()) / C;
+    if (pixels < 2 || static_cast<int64_t>(pixels - 1) * step + C > 65535) return 0;
+    return pixels;
+}
+
+void max_row_flat(const int8_t* corner, const int64_t* offset, int taps, int count, int C, int step,
+                  const uint16_t* idx_table, int chunk_pixels, int8_t* __restrict out) {
+    const vuint16m8_t idx = __riscv_vle16_v_u16m8(idx_table, static_cast<size_t>(chunk_pixels) * C);
+    for (int p = 0; p < count; p += chunk_pixels) {
+        const size_t vl = static_cast<size_t>(std::min(chunk_pixels, count - p)) * C;
+        const int8_t* first = corner + static_cast<int64_t>(p) * step;
+        vint8m4_t m = __riscv_vluxei16_v_i8m4(first + offset[0], idx, vl);
+        for (int t = 1; t < taps; ++t)
+            m = __riscv_vmax_vv_i8m4(m, __riscv_vluxei16_v_i8m4(first + offset[t], idx, vl), vl);
+        __riscv_vse8_v_i8m4(out + static_cast<int64_t>(p) * C, m, vl);
+    }
+}
 #else
 // out[c] = max over the taps of x[t][c]; TAPS > 0: that many (the loop over them unrolled).
 template <int TAPS>
@@ -187,11 +217,34 @@ void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, Th
                                               static_cast<int64_t>(t % s.kernel_w) * s.dilation_w) *
                                              C;
         const int span_h = (s.kernel_h - 1) * s.dilation_h, span_w = (s.kernel_w - 1) * s.dilation_w;
+#if defined(__clang__) && defined(__riscv_vector)
+        // The flattened path's output pixels: [flat_lo, flat_hi), those whose windows lie inside
+        // the input horizontally, on rows whose windows lie inside vertically.
+        const int step = s.stride_w * C, chunk_pixels = flat_pool_pixels(C, step);
+        int flat_lo = 0, flat_hi = 0;
+        std::vector<uint16_t> idx_table(static_cast<size_t>(chunk_pixels) * C);
+        if (chunk_pixels > 0) {
+            while (flat_lo < s.out_w && flat_lo * s.stride_w - s.pad_left < 0) ++flat_lo;
+            flat_hi = flat_lo;
+            while (flat_hi < s.out_w && flat_hi * s.stride_w - s.pad_left + span_w < s.in_w) ++flat_hi;
+            for (int j = 0; j < chunk_pixels * C; ++j)
+                idx_table[static_cast<size_t>(j)] = static_cast<uint16_t>(j / C * step + j % C);
+        }
+#endif
         for (int64_t r = begin; r < end; ++r) {
             const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
             const int iy0 = oy * s.stride_h - s.pad_top;
             for (int ox = 0; ox < s.out_w; ++ox) {
                 const int ix0 = ox * s.stride_w - s.pad_left;
+#if defined(__clang__) && defined(__riscv_vector)
+                if (ox == flat_lo && flat_hi - flat_lo >= 2 && iy0 >= 0 && iy0 + span_h < s.in_h) {
+                    max_row_flat(input + ((static_cast<int64_t>(n) * s.in_h + iy0) * s.in_w + ix0) * C, offset.data(),
+                                 taps, flat_hi - flat_lo, C, step, idx_table.data(), chunk_pixels,
+                                 output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * C);
+                    ox = flat_hi - 1;
+                    continue;
+                }
+#endif
                 if (iy0 >= 0 && iy0 + span_h < s.in_h && ix0 >= 0 && ix0 + span_w < s.in_w) { // the window inside
                     const int8_t* corner = input + ((static_cast<int64_t>(n) * s.in_h + iy0) * s.in_w + ix0) * C;
                     for (int t = 0; t < taps; ++t)

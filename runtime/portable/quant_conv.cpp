@@ -16,6 +16,7 @@
 #include "quant_pixels_rvv.h"     // RVV with Clang: few output channels, pixels on the lanes
 
 #include <cstdlib>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <vector>
@@ -247,23 +248,29 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
 #endif
 #if EMBARK_QGEMM_RVV
     if (op.pixel_lanes) { // chunks of output pixels on the lanes
-        const int8_t* image = input;
-        std::vector<int8_t> padded;
+        // The input widened to int16 (the gathers then run at the multiply-adds' element
+        // width) and padded with the zero point, so that every tap of every pixel is at pixel
+        // offset + tap offset.
+        const size_t row = static_cast<size_t>(op.in_w) * op.in_c;
+        const size_t wide_count = static_cast<size_t>(op.batch) * op.padded_h * op.padded_w * op.in_c;
+        std::unique_ptr<int16_t[]> wide(new int16_t[wide_count]);
         if (op.pad_top != 0 || op.pad_left != 0 || op.padded_h != op.in_h || op.padded_w != op.in_w) {
-            const size_t row = static_cast<size_t>(op.in_w) * op.in_c;
-            padded.assign(static_cast<size_t>(op.batch) * op.padded_h * op.padded_w * op.in_c,
-                          static_cast<int8_t>(op.x_zero_point));
+            rvv::fill_s16(wide.get(), static_cast<int16_t>(op.x_zero_point), wide_count);
             for (int64_t n = 0; n < op.batch; ++n)
                 for (int iy = 0; iy < op.in_h; ++iy)
-                    std::memcpy(padded.data() +
-                                    ((n * op.padded_h + iy + op.pad_top) * op.padded_w + op.pad_left) * op.in_c,
-                                input + (n * op.in_h + iy) * row, row);
-            image = padded.data();
+                    rvv::widen_s8(
+                        input + (n * op.in_h + iy) * row,
+                        wide.get() + ((n * op.padded_h + iy + op.pad_top) * op.padded_w + op.pad_left) * op.in_c, row);
+        } else {
+            rvv::widen_s8(input, wide.get(), wide_count);
         }
         const int lanes = rvv::pixel_lanes();
         const int K = op.kernel_h * op.kernel_w * op.in_c;
+        std::vector<const char*> taps(static_cast<size_t>(K)); // tap k of the image's first pixel
+        for (int k = 0; k < K; ++k)
+            taps[static_cast<size_t>(k)] = reinterpret_cast<const char*>(wide.get() + op.tap_offsets[k]);
         run_parts(pool, (pixels + lanes - 1) / lanes, [&](int64_t begin, int64_t end) {
-            rvv::pixel_lanes_chunks(image, op.pixel_offsets, pixels, lanes, begin, end, op.tap_offsets, K,
+            rvv::pixel_lanes_chunks(op.pixel_offsets, pixels, lanes, begin, end, taps.data(), K,
                                     static_cast<const int16_t*>(op.weights), M, op.bias, op.multipliers, output, rq);
         });
         return;
@@ -470,7 +477,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     }
 #if EMBARK_QGEMM_RVV
     // Few output channels: pixels on the lanes, the input padded so that every tap of every
-    // pixel is at pixel offset + tap offset (offsets in 32 bits).
+    // pixel is at pixel offset + tap offset (and widened to int16: byte offsets in 32 bits).
     const int padded_h = std::max(s.pad_top + s.in_h, (out_h - 1) * s.stride_h + (s.kernel_h - 1) * s.dilation_h + 1);
     const int padded_w = std::max(s.pad_left + s.in_w, (out_w - 1) * s.stride_w + (s.kernel_w - 1) * s.dilation_w + 1);
     const bool pixel_lanes = !op.depthwise && rvv::pixel_lanes_applies(s.groups, s.in_c, M, taps) &&
@@ -519,7 +526,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         return op;
     }
 #if EMBARK_QGEMM_RVV
-    if (op.pixel_lanes) { // weights [tap * C + c][M] int16, then the tap and pixel offsets
+    if (op.pixel_lanes) { // weights int16 by passes of channels, then the tap and pixel offsets
         const int C = s.in_c, K = op.kp;
         auto* pw16 = static_cast<int16_t*>(op.weights);
         auto* tap_offsets = reinterpret_cast<int32_t*>(pw16 + (static_cast<size_t>(K) * M + 1) / 2 * 2);
@@ -529,7 +536,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
             op.multipliers[o] = multipliers[o];
             for (int t = 0; t < taps; ++t)
                 for (int c = 0; c < C; ++c)
-                    pw16[static_cast<size_t>(t * C + c) * M + o] = static_cast<int16_t>(weight(o, c, t));
+                    pw16[rvv::pixel_lanes_weight_index(t * C + c, o, K, M)] = static_cast<int16_t>(weight(o, c, t));
         }
         for (int t = 0; t < taps; ++t)
             for (int c = 0; c < C; ++c)
@@ -542,7 +549,7 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
                     pixel_offsets[p++] = static_cast<uint32_t>(
                         ((static_cast<int64_t>(n) * padded_h + static_cast<int64_t>(oy) * s.stride_h) * padded_w +
                          static_cast<int64_t>(ox) * s.stride_w) *
-                        C);
+                        C * static_cast<int64_t>(sizeof(int16_t))); // bytes into the widened image
         op.tap_offsets = tap_offsets;
         op.pixel_offsets = pixel_offsets;
         return op;

@@ -5,17 +5,21 @@
 // quant_gemm_rvv.h's tile puts a layer's output channels on the lanes: a layer of 6 channels
 // (LeNet-5's first convolution, 1 input channel, 5x5) fills 6 int32 lanes of a register group
 // and pays a byte load, a multiply-add and a share of the walker's per-pixel border work for
-// every tap of every pixel. Here the lanes are output pixels (vlmax of int32 at LMUL 4, pixels
-// of consecutive rows and images alike): per tap, one indexed load gathers that tap's input
-// byte of every pixel of the chunk (vluxei32 through the chunk's pixel offsets, a table built
-// at pack time), one widening to int16, then per output channel a scalar weight and one
-// vwmacc.vx. Borders cost nothing: the taps read a copy of the input padded with the zero
-// point (no copy when the convolution reads no padding). Channels go in groups of up to 6
-// (6 int32 sums of LMUL 4 beside the offsets and the loaded taps fill the 32 registers).
+// every tap of every pixel. Here the lanes are output pixels (vlmax of int32 at LMUL 8, pixels
+// of consecutive rows and images alike): per tap, one indexed load gathers that tap's input of
+// every pixel of the chunk (vluxei32 through the chunk's pixel offsets, a table built at pack
+// time, from the tap's own pointer, a table built per run), then per output channel a scalar
+// weight and one vwmacc.vx. The instruction counters that matter here count instructions, not
+// lanes: LMUL 8 does twice the multiply-adds of LMUL 4 per vwmacc, and the gather is shared by
+// a pass's channels. The taps read a copy of the input widened to int16 (the gather then needs
+// no widening nor vsetvli of its own) and padded with the zero point (borders cost nothing).
+// Channels go in passes of 2 (two int32 sums of LMUL 8 beside the offsets and the gathered
+// taps: 28 of the 32 registers).
 //
-// Packing: weights int16 [K][M] with k = tap * C + channel (the order of tap_offsets), bias and
-// multipliers per channel unpadded. The sums and the requantization equal quant_gemm_rvv.h's
-// tile byte for byte (bias + sum of x * w in int32, the same float steps); results go to the
+// Packing: weights int16, passes of 2 channels one after another, each [K][2] (a last pass of
+// 1 when M is odd) with k = tap * C + channel (the order of tap_offsets), bias and multipliers
+// per channel unpadded. The sums and the requantization equal quant_gemm_rvv.h's tile byte for
+// byte (bias + sum of x * w in int32, the same float steps); results go to the
 // NHWC output with strided byte stores (M bytes apart).
 #pragma once
 
@@ -28,80 +32,96 @@
 
 namespace embark::portable::quant_detail::rvv {
 
-// Output pixels per chunk: int32 lanes of LMUL 4 at the board's VLEN (16 at 128, 32 at 256).
-inline int pixel_lanes() { return static_cast<int>(__riscv_vsetvlmax_e32m4()); }
-constexpr int kPixelLanesGroup = 6; // output channels per pass over the taps
+// Output pixels per chunk: int32 lanes of LMUL 8 at the board's VLEN (32 at 128, 64 at 256).
+inline int pixel_lanes() { return static_cast<int>(__riscv_vsetvlmax_e32m8()); }
+constexpr int kPixelLanesGroup = 2; // output channels per pass over the taps
 
 // Whether a convolution of one group with `out_c` output channels and `in_c` input channels
-// runs with pixels on the lanes: its channels fill at most three quarters of a chunk's pixels
-// (channels on the lanes would leave most of a register group idle) and few input channels
-// (the layers this targets; wider ones keep the tested channel tile).
+// runs with pixels on the lanes: per tap and pass, a gather, a widening and per channel a weight
+// load and a vwmacc over a chunk's pixels, against a byte load and a vwmacc per pixel of the
+// channel tile (whose lanes are the channels): fewer instructions while the channels fill at
+// most half a chunk's lanes, and few input channels (the layers this targets; wider ones keep
+// the tested channel tile).
 inline bool pixel_lanes_applies(int groups, int in_c, int out_c, int taps) {
-    return groups == 1 && taps > 1 && in_c <= 16 && out_c * 4 <= pixel_lanes() * 3;
+    return groups == 1 && taps > 1 && in_c <= 16 && out_c * 2 <= pixel_lanes();
 }
 
-// G output channels of the vl pixels whose offsets into the (padded) image are `offsets`:
-// w at the group's first channel of k row 0 (rows M apart), out at the first pixel's first
-// channel of the group.
+// G (<= 2) output channels of the vl pixels whose byte offsets into the (padded, widened to
+// int16) image are `offsets`: tap k's value of pixel p at taps[k] + offsets[p]; w: the pass's
+// weights [k][G], out at the first pixel's first channel of the pass. Two int32 sums of LMUL 8,
+// the offsets (LMUL 8) and the gathered int16 taps (LMUL 4) take 28 of the 32 vector registers,
+// and the gather runs at the vwmacc's element width (no vsetvli between them).
 template <int G>
-[[gnu::noinline]] void pixel_lanes_group(const int8_t* image, const uint32_t* offsets, size_t vl,
-                                         const int32_t* __restrict taps, int K, const int16_t* __restrict w, int M,
-                                         const int32_t* __restrict bias, const float* __restrict mult, int8_t* out,
-                                         QRq rq) {
-    const vuint32m4_t idx = __riscv_vle32_v_u32m4(offsets, vl);
-    vint32m4_t a0 = __riscv_vmv_v_x_i32m4(bias[0], vl);
-    vint32m4_t a1 = __riscv_vmv_v_x_i32m4(G > 1 ? bias[G > 1 ? 1 : 0] : 0, vl);
-    vint32m4_t a2 = __riscv_vmv_v_x_i32m4(G > 2 ? bias[G > 2 ? 2 : 0] : 0, vl);
-    vint32m4_t a3 = __riscv_vmv_v_x_i32m4(G > 3 ? bias[G > 3 ? 3 : 0] : 0, vl);
-    vint32m4_t a4 = __riscv_vmv_v_x_i32m4(G > 4 ? bias[G > 4 ? 4 : 0] : 0, vl);
-    vint32m4_t a5 = __riscv_vmv_v_x_i32m4(G > 5 ? bias[G > 5 ? 5 : 0] : 0, vl);
+[[gnu::noinline]] void pixel_lanes_group(const uint32_t* offsets, size_t vl, const char* const* __restrict taps, int K,
+                                         const int16_t* __restrict w, int M, const int32_t* __restrict bias,
+                                         const float* __restrict mult, int8_t* out, QRq rq) {
+    static_assert(G == 1 || G == 2, "pixel_lanes_group: one or two channels a pass");
+    const vuint32m8_t idx = __riscv_vle32_v_u32m8(offsets, vl);
+    vint32m8_t a0 = __riscv_vmv_v_x_i32m8(bias[0], vl);
+    vint32m8_t a1 = __riscv_vmv_v_x_i32m8(G > 1 ? bias[G > 1 ? 1 : 0] : 0, vl);
 #  pragma clang loop unroll_count(4)
     for (int k = 0; k < K; ++k) {
-        const int16_t* wk = w + static_cast<size_t>(k) * M;
-        const vint16m2_t x = __riscv_vsext_vf2_i16m2(__riscv_vluxei32_v_i8m1(image + taps[k], idx, vl), vl);
-        a0 = __riscv_vwmacc_vx_i32m4(a0, wk[0], x, vl);
-        if constexpr (G > 1) a1 = __riscv_vwmacc_vx_i32m4(a1, wk[G > 1 ? 1 : 0], x, vl);
-        if constexpr (G > 2) a2 = __riscv_vwmacc_vx_i32m4(a2, wk[G > 2 ? 2 : 0], x, vl);
-        if constexpr (G > 3) a3 = __riscv_vwmacc_vx_i32m4(a3, wk[G > 3 ? 3 : 0], x, vl);
-        if constexpr (G > 4) a4 = __riscv_vwmacc_vx_i32m4(a4, wk[G > 4 ? 4 : 0], x, vl);
-        if constexpr (G > 5) a5 = __riscv_vwmacc_vx_i32m4(a5, wk[G > 5 ? 5 : 0], x, vl);
+        const int16_t* wk = w + static_cast<size_t>(k) * G;
+        const vint16m4_t x = __riscv_vluxei32_v_i16m4(reinterpret_cast<const int16_t*>(taps[k]), idx, vl);
+        a0 = __riscv_vwmacc_vx_i32m8(a0, wk[0], x, vl);
+        if constexpr (G > 1) a1 = __riscv_vwmacc_vx_i32m8(a1, wk[G > 1 ? 1 : 0], x, vl);
     }
     const float lo = rq.lo, hi = rq.hi;
     const int32_t offset = rq.offset;
     const ptrdiff_t stride = M;
-    auto store = [&](vint32m4_t a, int j) {
-        vfloat32m4_t f = __riscv_vfmul_vf_f32m4(__riscv_vfcvt_f_x_v_f32m4(a, vl), mult[j], vl);
-        f = __riscv_vfadd_vf_f32m4(__riscv_vfmin_vf_f32m4(__riscv_vfmax_vf_f32m4(f, lo, vl), hi, vl), 12582912.f, vl);
-        const vint32m4_t q = __riscv_vadd_vx_i32m4(__riscv_vreinterpret_v_f32m4_i32m4(f), offset, vl);
-        __riscv_vsse8_v_i8m1(out + j, stride, __riscv_vncvt_x_x_w_i8m1(__riscv_vncvt_x_x_w_i16m2(q, vl), vl), vl);
+    auto store = [&](vint32m8_t a, int j) {
+        vfloat32m8_t f = __riscv_vfmul_vf_f32m8(__riscv_vfcvt_f_x_v_f32m8(a, vl), mult[j], vl);
+        f = __riscv_vfadd_vf_f32m8(__riscv_vfmin_vf_f32m8(__riscv_vfmax_vf_f32m8(f, lo, vl), hi, vl), 12582912.f, vl);
+        const vint32m8_t q = __riscv_vadd_vx_i32m8(__riscv_vreinterpret_v_f32m8_i32m8(f), offset, vl);
+        __riscv_vsse8_v_i8m2(out + j, stride, __riscv_vncvt_x_x_w_i8m2(__riscv_vncvt_x_x_w_i16m4(q, vl), vl), vl);
     };
     store(a0, 0);
     if constexpr (G > 1) store(a1, 1);
-    if constexpr (G > 2) store(a2, 2);
-    if constexpr (G > 3) store(a3, 3);
-    if constexpr (G > 4) store(a4, 4);
-    if constexpr (G > 5) store(a5, 5);
+}
+
+// The index of weight (k, channel o) of K packed k and M channels: passes of 2 channels (a last
+// one of 1 when M is odd), each [k][its channels], one after another.
+inline size_t pixel_lanes_weight_index(int k, int o, int K, int M) {
+    const int pass = o - o % kPixelLanesGroup; // the pass's first channel
+    const int g = std::min(kPixelLanesGroup, M - pass);
+    return static_cast<size_t>(pass) * K + static_cast<size_t>(k) * g + static_cast<size_t>(o - pass);
+}
+
+// `count` int8 values to int16.
+inline void widen_s8(const int8_t* src, int16_t* dst, size_t count) {
+    for (size_t i = 0; i < count;) {
+        const size_t vl = __riscv_vsetvl_e8m4(count - i);
+        __riscv_vse16_v_i16m8(dst + i, __riscv_vsext_vf2_i16m8(__riscv_vle8_v_i8m4(src + i, vl), vl), vl);
+        i += vl;
+    }
+}
+
+// `count` int16 values set to v.
+inline void fill_s16(int16_t* dst, int16_t v, size_t count) {
+    for (size_t i = 0; i < count;) {
+        const size_t vl = __riscv_vsetvl_e16m8(count - i);
+        __riscv_vse16_v_i16m8(dst + i, __riscv_vmv_v_x_i16m8(v, vl), vl);
+        i += vl;
+    }
 }
 
 // Chunks [c0, c1) of `lanes` pixels (of `pixels`) of a convolution with M output channels and
-// K = taps * C packed k; output: NHWC int8, pixel p at output + p * M.
-inline void pixel_lanes_chunks(const int8_t* image, const uint32_t* offsets, int64_t pixels, int lanes, int64_t c0,
-                               int64_t c1, const int32_t* taps, int K, const int16_t* w, int M, const int32_t* bias,
+// K = taps * C packed k (pixel_lanes_weight_index), whose tap k of pixel p is the int16 at
+// taps[k] + offsets[p] bytes; output: NHWC int8, pixel p at output + p * M.
+inline void pixel_lanes_chunks(const uint32_t* offsets, int64_t pixels, int lanes, int64_t c0, int64_t c1,
+                               const char* const* taps, int K, const int16_t* w, int M, const int32_t* bias,
                                const float* mult, int8_t* output, QRq rq) {
     for (int64_t c = c0; c < c1; ++c) {
         const int64_t p0 = c * lanes;
         const size_t vl = static_cast<size_t>(std::min<int64_t>(lanes, pixels - p0));
         int8_t* out = output + p0 * M;
+        const uint32_t* off = offsets + p0;
         for (int o = 0; o < M; o += kPixelLanesGroup) {
-            const uint32_t* off = offsets + p0;
-            switch (std::min(kPixelLanesGroup, M - o)) {
-            case 1: pixel_lanes_group<1>(image, off, vl, taps, K, w + o, M, bias + o, mult + o, out + o, rq); break;
-            case 2: pixel_lanes_group<2>(image, off, vl, taps, K, w + o, M, bias + o, mult + o, out + o, rq); break;
-            case 3: pixel_lanes_group<3>(image, off, vl, taps, K, w + o, M, bias + o, mult + o, out + o, rq); break;
-            case 4: pixel_lanes_group<4>(image, off, vl, taps, K, w + o, M, bias + o, mult + o, out + o, rq); break;
-            case 5: pixel_lanes_group<5>(image, off, vl, taps, K, w + o, M, bias + o, mult + o, out + o, rq); break;
-            default: pixel_lanes_group<6>(image, off, vl, taps, K, w + o, M, bias + o, mult + o, out + o, rq); break;
-            }
+            const int16_t* wp = w + static_cast<size_t>(o) * K;
+            if (M - o >= 2)
+                pixel_lanes_group<2>(off, vl, taps, K, wp, M, bias + o, mult + o, out + o, rq);
+            else
+                pixel_lanes_group<1>(off, vl, taps, K, wp, M, bias + o, mult + o, out + o, rq);
         }
     }
 }

@@ -103,9 +103,10 @@ inline std::vector<ConvCase> conv_cases() {
         {"3x3 grouped 16->16 g4 (4 a group)", {1, 6, 6, 16, 16, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 4}},
         {"3x3 grouped 24->24 g8 (3 a group)", {1, 5, 6, 24, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 8}},
         {"3x3/2 grouped 64->64 g4 pad 1", {1, 9, 10, 64, 64, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 4}},
-        // RVV runs few output channels with pixels on the lanes (quant_pixels_rvv.h): 1-6 input
+        // RVV runs few output channels with pixels on the lanes (quant_pixels_rvv.h): 1-8 input
         // channels, 3x3/5x5/7x7, strides 1 and 2, dilation, odd sizes, asymmetric pads, batch 2,
-        // channel groups of 6 and a tail, a layer without padding (the input read in place).
+        // passes of 2 channels and a tail of 1, a layer without padding (the input read in
+        // place), fewer pixels than a chunk's lanes, 17-32 channels (VLEN 256 only).
         {"5x5 1->6 pad 2 (LeNet-5 stem)", {1, 28, 28, 1, 6, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 1}},
         {"5x5 6->16 no pad", {1, 14, 14, 6, 16, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
         // 13 and 16 output channels (VLEN 256 only): groups of 6, 6, 4 and a tail of 1.
@@ -116,6 +117,11 @@ inline std::vector<ConvCase> conv_cases() {
         {"3x3 1->1 dilation 2 asymmetric pads", {1, 9, 10, 1, 1, 3, 3, 1, 1, 2, 2, 1, 2, 0, 1, 1}},
         {"5x3 stride 1x2 3->7", {1, 10, 9, 3, 7, 5, 3, 1, 2, 1, 1, 2, 1, 2, 1, 1}},
         {"3x3 2->4 no pad", {1, 6, 7, 2, 4, 3, 3, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"5x5/2 7->15 pad 2 odd sizes", {1, 13, 15, 7, 15, 5, 5, 2, 2, 1, 1, 2, 2, 2, 2, 1}},
+        {"3x3 stride 2x1 5->9 dilation 2", {1, 11, 9, 5, 9, 3, 3, 2, 1, 2, 2, 1, 2, 2, 1, 1}},
+        {"3x3 8->3 few pixels 4x3", {1, 4, 3, 8, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
+        {"5x5 8->32 no pad 11x9", {1, 11, 9, 8, 32, 5, 5, 1, 1, 1, 1, 0, 0, 0, 0, 1}},
+        {"3x3 6->24 pad 1 batch 2", {2, 7, 9, 6, 24, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1}},
         {"dw 3x3 37", {1, 9, 11, 37, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 37}},
         {"dw 3x3 144", {1, 6, 6, 144, 144, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 144}},
         {"dw 3x3/2 96 pads 0,0,1,1", {1, 10, 10, 96, 96, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 96}},
@@ -229,6 +235,14 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
             {"2x2/2, 33 channels", {1, 8, 9, 33, 4, 4, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
             {"2x2/2, 6 channels (LeNet-5)", {1, 10, 12, 6, 5, 6, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
             {"3x2 dilation 2, asymmetric pads", {1, 9, 8, 5, 5, 5, 3, 2, 2, 2, 2, 2, 1, 0, 1, 1}},
+            // 1-16 channels: RVV flattens a row's (pixel, channel) bytes onto the lanes.
+            {"2x2/2, 6 channels 28x28 (LeNet-5)", {1, 28, 28, 6, 14, 14, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
+            {"2x2/2, 1 channel, odd sizes", {1, 15, 13, 1, 7, 6, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
+            {"3x3/2 pad 1, 3 channels, batch 2", {2, 11, 13, 3, 6, 7, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}},
+            {"3x3/1 pad 1, 8 channels", {1, 9, 21, 8, 9, 21, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}},
+            {"2x2/2 pads 0,0,1,1, 7 channels", {1, 11, 13, 7, 6, 7, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1}},
+            {"3x3/1 dilation 2, 2 channels", {1, 12, 40, 2, 8, 36, 3, 3, 1, 1, 2, 2, 0, 0, 0, 0}},
+            {"2x2/2, 16 channels", {1, 10, 20, 16, 5, 10, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
         };
         int pool_index = 0;
         for (const PoolCase& pc : pools) {
