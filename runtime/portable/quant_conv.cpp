@@ -265,13 +265,17 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
             rvv::widen_s8(input, wide.get(), wide_count);
         }
         const int lanes = rvv::pixel_lanes();
-        const int K = op.kernel_h * op.kernel_w * op.in_c;
-        std::vector<const char*> taps(static_cast<size_t>(K)); // tap k of the image's first pixel
-        for (int k = 0; k < K; ++k)
-            taps[static_cast<size_t>(k)] = reinterpret_cast<const char*>(wide.get() + op.tap_offsets[k]);
+        const int K = op.kp; // a group's taps * cg
+        // Group g's tap k of the image's first pixel at g * K + k.
+        std::vector<const char*> taps(static_cast<size_t>(op.groups) * K);
+        for (int g = 0; g < op.groups; ++g)
+            for (int k = 0; k < K; ++k)
+                taps[static_cast<size_t>(g) * K + k] =
+                    reinterpret_cast<const char*>(wide.get() + op.tap_offsets[k] + static_cast<ptrdiff_t>(g) * cg);
         run_parts(pool, (pixels + lanes - 1) / lanes, [&](int64_t begin, int64_t end) {
-            rvv::pixel_lanes_chunks(op.pixel_offsets, pixels, lanes, begin, end, taps.data(), K,
-                                    static_cast<const int16_t*>(op.weights), M, op.bias, op.multipliers, output, rq);
+            rvv::pixel_lanes_chunks(op.pixel_offsets, pixels, lanes, begin, end, taps.data(), K, op.groups,
+                                    static_cast<const int16_t*>(op.weights), mg, M, op.bias, op.multipliers, output,
+                                    rq);
         });
         return;
     }
@@ -480,12 +484,12 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
     // pixel is at pixel offset + tap offset (and widened to int16: byte offsets in 32 bits).
     const int padded_h = std::max(s.pad_top + s.in_h, (out_h - 1) * s.stride_h + (s.kernel_h - 1) * s.dilation_h + 1);
     const int padded_w = std::max(s.pad_left + s.in_w, (out_w - 1) * s.stride_w + (s.kernel_w - 1) * s.dilation_w + 1);
-    const bool pixel_lanes = !op.depthwise && rvv::pixel_lanes_applies(s.groups, s.in_c, M, taps) &&
+    const bool pixel_lanes = !op.depthwise && rvv::pixel_lanes_applies(cg, mg, taps) &&
                              static_cast<int64_t>(s.batch) * padded_h * padded_w * s.in_c < (int64_t{1} << 31);
     if (pixel_lanes) {
         op.pixel_lanes = true, op.winograd = false, op.direct = false;
         op.padded_h = padded_h, op.padded_w = padded_w;
-        op.kp = taps * s.in_c;
+        op.kp = taps * cg;
         channels = static_cast<size_t>(M);
         weight_bytes = static_cast<size_t>(op.kp) * M * sizeof(int16_t) + static_cast<size_t>(op.kp) * sizeof(int32_t) +
                        static_cast<size_t>(pixels) * sizeof(uint32_t) + 64;
@@ -526,21 +530,23 @@ QConv2D pack_qconv2d(const Conv2DShape& s, int out_h, int out_w, const int8_t* w
         return op;
     }
 #if EMBARK_QGEMM_RVV
-    if (op.pixel_lanes) { // weights int16 by passes of channels, then the tap and pixel offsets
-        const int C = s.in_c, K = op.kp;
+    if (op.pixel_lanes) { // weights int16 by group and passes of channels, then the tap and pixel offsets
+        const int C = s.in_c, K = op.kp; // K: a group's taps * cg
         auto* pw16 = static_cast<int16_t*>(op.weights);
         auto* tap_offsets = reinterpret_cast<int32_t*>(pw16 + (static_cast<size_t>(K) * M + 1) / 2 * 2);
         auto* pixel_offsets = reinterpret_cast<uint32_t*>(tap_offsets + K);
         for (int o = 0; o < M; ++o) {
             op.bias[o] = folded_bias(o);
             op.multipliers[o] = multipliers[o];
+            const size_t group = static_cast<size_t>(o / mg) * K * mg;
             for (int t = 0; t < taps; ++t)
-                for (int c = 0; c < C; ++c)
-                    pw16[rvv::pixel_lanes_weight_index(t * C + c, o, K, M)] = static_cast<int16_t>(weight(o, c, t));
+                for (int c = 0; c < cg; ++c)
+                    pw16[group + rvv::pixel_lanes_weight_index(t * cg + c, o % mg, K, mg)] =
+                        static_cast<int16_t>(weight(o, c, t));
         }
         for (int t = 0; t < taps; ++t)
-            for (int c = 0; c < C; ++c)
-                tap_offsets[t * C + c] =
+            for (int c = 0; c < cg; ++c)
+                tap_offsets[t * cg + c] =
                     ((t / s.kernel_w) * s.dilation_h * padded_w + (t % s.kernel_w) * s.dilation_w) * C + c;
         int64_t p = 0;
         for (int n = 0; n < s.batch; ++n)

@@ -36,15 +36,13 @@ namespace embark::portable::quant_detail::rvv {
 inline int pixel_lanes() { return static_cast<int>(__riscv_vsetvlmax_e32m8()); }
 constexpr int kPixelLanesGroup = 2; // output channels per pass over the taps
 
-// Whether a convolution of one group with `out_c` output channels and `in_c` input channels
-// runs with pixels on the lanes: per tap and pass, a gather, a widening and per channel a weight
+// Whether a (grouped) convolution whose groups have `mg` output channels and `cg` input
+// channels runs with pixels on the lanes: per tap and pass, a gather and per channel a weight
 // load and a vwmacc over a chunk's pixels, against a byte load and a vwmacc per pixel of the
-// channel tile (whose lanes are the channels): fewer instructions while the channels fill at
-// most half a chunk's lanes, and few input channels (the layers this targets; wider ones keep
-// the tested channel tile).
-inline bool pixel_lanes_applies(int groups, int in_c, int out_c, int taps) {
-    return groups == 1 && taps > 1 && in_c <= 16 && out_c * 2 <= pixel_lanes();
-}
+// channel tile (whose lanes are a group's channels): fewer instructions while a group's channels
+// fill at most half a chunk's lanes, and few input channels a group (the layers this targets:
+// stems, LeNet-5, RegNet's groups of 16; wider ones keep the tested channel tile).
+inline bool pixel_lanes_applies(int cg, int mg, int taps) { return taps > 1 && cg <= 16 && mg * 2 <= pixel_lanes(); }
 
 // G (<= 2) output channels of the vl pixels whose byte offsets into the (padded, widened to
 // int16) image are `offsets`: tap k's value of pixel p at taps[k] + offsets[p]; w: the pass's
@@ -105,23 +103,29 @@ inline void fill_s16(int16_t* dst, int16_t v, size_t count) {
     }
 }
 
-// Chunks [c0, c1) of `lanes` pixels (of `pixels`) of a convolution with M output channels and
-// K = taps * C packed k (pixel_lanes_weight_index), whose tap k of pixel p is the int16 at
-// taps[k] + offsets[p] bytes; output: NHWC int8, pixel p at output + p * M.
+// Chunks [c0, c1) of `lanes` pixels (of `pixels`) of a convolution with `groups` groups of mg
+// output channels (M in all) and K = taps * cg packed k a group (weights: group after group,
+// each by pixel_lanes_weight_index), whose group g's tap k of pixel p is the int16 at
+// taps[g * K + k] + offsets[p] bytes; output: NHWC int8, pixel p at output + p * M.
 inline void pixel_lanes_chunks(const uint32_t* offsets, int64_t pixels, int lanes, int64_t c0, int64_t c1,
-                               const char* const* taps, int K, const int16_t* w, int M, const int32_t* bias,
-                               const float* mult, int8_t* output, QRq rq) {
+                               const char* const* taps, int K, int groups, const int16_t* w, int mg, int M,
+                               const int32_t* bias, const float* mult, int8_t* output, QRq rq) {
     for (int64_t c = c0; c < c1; ++c) {
         const int64_t p0 = c * lanes;
         const size_t vl = static_cast<size_t>(std::min<int64_t>(lanes, pixels - p0));
-        int8_t* out = output + p0 * M;
         const uint32_t* off = offsets + p0;
-        for (int o = 0; o < M; o += kPixelLanesGroup) {
-            const int16_t* wp = w + static_cast<size_t>(o) * K;
-            if (M - o >= 2)
-                pixel_lanes_group<2>(off, vl, taps, K, wp, M, bias + o, mult + o, out + o, rq);
-            else
-                pixel_lanes_group<1>(off, vl, taps, K, wp, M, bias + o, mult + o, out + o, rq);
+        for (int g = 0; g < groups; ++g) {
+            const char* const* gt = taps + static_cast<size_t>(g) * K;
+            const int16_t* gw = w + static_cast<size_t>(g) * K * mg;
+            const int first = g * mg; // the group's first channel
+            int8_t* out = output + p0 * M + first;
+            for (int o = 0; o < mg; o += kPixelLanesGroup) {
+                const int16_t* wp = gw + static_cast<size_t>(o) * K;
+                if (mg - o >= 2)
+                    pixel_lanes_group<2>(off, vl, gt, K, wp, M, bias + first + o, mult + first + o, out + o, rq);
+                else
+                    pixel_lanes_group<1>(off, vl, gt, K, wp, M, bias + first + o, mult + first + o, out + o, rq);
+            }
         }
     }
 }
