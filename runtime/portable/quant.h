@@ -63,12 +63,12 @@ struct QConv2D {
     bool depthwise = false;
     bool direct = false;   // 1x1 inside the input: rows read in place
     bool winograd = false; // RVV: integer F(2x2, 3x3) (quant_winograd_rvv.h)
-    // RVV, few output channels: output pixels on the vector lanes (quant_pixels_rvv.h), reading
-    // the input padded to padded_h x padded_w (a copy with zero points, unless it reads no padding)
+    // RVV, few output channels a group: output pixels on the vector lanes (quant_pixels_rvv.h),
+    // reading a copy of the input widened to int16 and padded to padded_h x padded_w with zero points
     bool pixel_lanes = false;
     int padded_h = 0, padded_w = 0;
-    const uint32_t* pixel_offsets = nullptr; // [pixel]: its first tap's byte in the padded input
-    const int32_t* tap_offsets = nullptr;    // [tap * C + channel]: from a pixel's first tap
+    const uint32_t* pixel_offsets = nullptr; // [pixel]: its first tap's byte in the widened input
+    const int32_t* tap_offsets = nullptr;    // [tap * C/groups + channel]: from a pixel's first tap (int16s)
     int kp = 0;                              // a group's patch length (taps * C/groups, padded for the kernel)
     int panels = 0;                          // panels of output channels per group
     Requantization out;
