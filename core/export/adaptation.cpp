@@ -204,7 +204,7 @@ private:
     // the channels-last SingleChannel kernel stays (the planar one is not measured there).
     static constexpr int64_t kMinPlaneWidth = 32;
     bool aloneBetweenConversions(const ir::Node& n, const KernelLibrary& lib) {
-        if (lib.id != portableLibrary().id) return false;
+        if (lib.id != portableLibrary().id || m_g.metadata.count(kStandsForInnerNodes)) return false;
         if (n.op != ir::OpKind::MaxPool && n.op != ir::OpKind::AveragePool &&
             n.op != ir::OpKind::InstanceNormalization && n.op != ir::OpKind::Conv)
             return false;

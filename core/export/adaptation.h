@@ -65,4 +65,10 @@ const targets::KernelLibrary& assignedLibrary(const Adaptation& a, const ir::Nod
 
 Expected<Adaptation> adapt(const ir::Graph& fused, const AdaptationOptions& options);
 
+// Graph metadata key (any value) of a model whose nodes stand for nodes inside another model:
+// `--lib auto`'s measurement models (jobs/measure_libraries.cpp). Their outputs leave the model
+// only to be timed, so each node runs the kernel and layout it would run inside that model, not
+// the model-layout kernel a one-op model's node gets when its output leaves the model.
+inline constexpr const char* kStandsForInnerNodes = "embark.stands_for_inner_nodes";
+
 } // namespace embark::exporter

@@ -21,7 +21,7 @@
 namespace embark::jobs {
 namespace {
 
-constexpr const char* kCacheFormat = "embark-lib-auto-1";
+constexpr const char* kCacheFormat = "embark-lib-auto-2";
 constexpr const char* kConversionKey = "layout-conversion";
 
 // What makes two measurements of one node comparable: the board, the library and what was
@@ -89,10 +89,13 @@ private:
 
 // One model holding the given nodes side by side: each reads its own graph inputs (shared
 // where the original node read one value twice) and constants, and writes graph outputs.
-// Node k is named "auto_m<k>", so the run's per-layer lines say which node they time.
+// Node k is named "auto_m<k>", so the run's per-layer lines say which node they time. Each
+// runs the kernel it runs inside its model (exporter::kStandsForInnerNodes), even where a node
+// whose output leaves a one-op model would take another.
 ir::Graph measurementGraph(const std::vector<const ir::Node*>& nodes) {
     ir::Graph g;
     g.name = "lib_auto";
+    g.metadata[exporter::kStandsForInnerNodes] = "lib auto measurement";
     for (size_t k = 0; k < nodes.size(); ++k) {
         const ir::Node* n = nodes[k];
         const std::string prefix = "auto_m" + std::to_string(k);

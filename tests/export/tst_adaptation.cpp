@@ -164,32 +164,37 @@ private slots:
 
     // A portable convolution from one input channel whose output leaves the model writes the
     // model's layout (conv2d_planar: no conversion after it; its input is the same in either
-    // layout). Followed by another node, from 2 channels, strided along the width, on XNNPACK or
-    // on riscv64 it stays NHWC.
+    // layout). Followed by another node, from 2 channels, strided along the width, on XNNPACK,
+    // on riscv64 or in a model that stands for inner nodes (--lib auto's measurements) it stays
+    // NHWC.
     void oneChannelConvWritesModelLayout_data() {
+        QTest::addColumn<bool>("measurement");
         QTest::addColumn<int>("inC");
         QTest::addColumn<int>("strideW");
         QTest::addColumn<QString>("library");
         QTest::addColumn<QString>("arch");
         QTest::addColumn<bool>("followed");
         QTest::addColumn<bool>("modelLayout");
-        QTest::newRow("1 channel alone") << 1 << 1 << "portable"
+        QTest::newRow("1 channel alone") << false << 1 << 1 << "portable"
                                          << "x86_64" << false << true;
-        QTest::newRow("1 channel alone, stride_h 2") << 1 << 1 << "portable"
+        QTest::newRow("1 channel alone, stride_h 2") << false << 1 << 1 << "portable"
                                                      << "aarch64" << false << true;
-        QTest::newRow("1 channel then conv") << 1 << 1 << "portable"
+        QTest::newRow("1 channel then conv") << false << 1 << 1 << "portable"
                                              << "x86_64" << true << false;
-        QTest::newRow("2 channels alone") << 2 << 1 << "portable"
+        QTest::newRow("2 channels alone") << false << 2 << 1 << "portable"
                                           << "x86_64" << false << false;
-        QTest::newRow("1 channel stride_w 2") << 1 << 2 << "portable"
+        QTest::newRow("1 channel stride_w 2") << false << 1 << 2 << "portable"
                                               << "x86_64" << false << false;
-        QTest::newRow("1 channel on riscv64") << 1 << 1 << "portable"
+        QTest::newRow("1 channel on riscv64") << false << 1 << 1 << "portable"
                                               << "riscv64" << false << false;
-        QTest::newRow("1 channel on xnnpack") << 1 << 1 << "xnnpack"
+        QTest::newRow("1 channel on xnnpack") << false << 1 << 1 << "xnnpack"
                                               << "x86_64" << false << false;
+        QTest::newRow("1 channel, measurement model") << true << 1 << 1 << "portable"
+                                                      << "x86_64" << false << false;
     }
 
     void oneChannelConvWritesModelLayout() {
+        QFETCH(bool, measurement);
         QFETCH(int, inC);
         QFETCH(int, strideW);
         QFETCH(QString, library);
@@ -210,7 +215,9 @@ private slots:
         exporter::AdaptationOptions o;
         o.library = library.toStdString();
         o.arch = arch.toStdString();
-        auto a = exporter::adapt(b.build(), o);
+        ir::Graph g = b.build();
+        if (measurement) g.metadata[exporter::kStandsForInnerNodes] = "test";
+        auto a = exporter::adapt(g, o);
         QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
         QCOMPARE(a->nodes.at("node").format, modelLayout ? Layout::NCHW : Layout::NHWC);
         if (modelLayout) QCOMPARE(a->conversions, 0);

@@ -308,7 +308,7 @@ private slots:
         {
             QFile cache(cachePath);
             QVERIFY(cache.open(QIODevice::WriteOnly));
-            cache.write(QJsonDocument(QJsonObject{{"format", "embark-lib-auto-1"}, {"entries", entries}}).toJson());
+            cache.write(QJsonDocument(QJsonObject{{"format", "embark-lib-auto-2"}, {"entries", entries}}).toJson());
         }
 
         picker->setCurrentText(QStringLiteral("auto")); // as the user picks it: an undoable edit
