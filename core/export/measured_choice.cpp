@@ -5,6 +5,7 @@
 #include <QCryptographicHash>
 #include <QJsonArray>
 
+#include <algorithm>
 #include <limits>
 
 namespace embark::exporter {
@@ -67,12 +68,20 @@ FormatOf kernelLibraryFormats() {
     };
 }
 
-void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf) {
-    std::map<const ir::Value*, Layout> layout; // chosen layout of each 4-D value produced
+namespace {
+
+// One walk over the fused graph in topological order: per measured node, each supported
+// candidate's conversion given the layouts its producers were picked in, then pick(node, its
+// candidates) names the library it runs on. Returns the estimated total (cost + conversion of
+// each picked candidate).
+using Pick = std::function<std::string(NodeChoice&)>;
+double walk(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf, const Pick& pick) {
+    std::map<const ir::Value*, Layout> layout; // picked layout of each 4-D value produced
     auto layoutOf = [&](const ir::Value* v) {
         auto it = layout.find(v);
         return it == layout.end() ? Layout::NCHW : it->second;
     };
+    double total = 0;
     for (const ir::Node* n : fused.nodes()) {
         auto it = choice.nodes.find(n->name);
         const ir::Value* first = nullptr;
@@ -94,24 +103,77 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
                     bytes += static_cast<double>(v->byteSize());
             return bytes;
         };
-        std::string chosen = portableLibrary().id;
+        std::string picked = portableLibrary().id;
         if (it != choice.nodes.end()) {
-            double best = std::numeric_limits<double>::infinity(), portable = best;
-            for (Candidate& c : it->second.candidates) {
-                if (!c.supported) continue;
-                c.conversion = conversionBytes(runsIn(c.library)) * choice.conversionPerByte;
-                if (c.library == portableLibrary().id) portable = c.cost + c.conversion;
-                if (c.cost + c.conversion < best) {
-                    best = c.cost + c.conversion;
-                    chosen = c.library;
-                }
-            }
-            if (chosen != portableLibrary().id && best > portable * (1 - kSwitchMargin)) chosen = portableLibrary().id;
-            it->second.chosen = chosen;
+            for (Candidate& c : it->second.candidates)
+                if (c.supported) c.conversion = conversionBytes(runsIn(c.library)) * choice.conversionPerByte;
+            picked = pick(it->second);
+            for (const Candidate& c : it->second.candidates)
+                if (c.supported && c.library == picked) total += c.cost + c.conversion;
         }
-        const Layout f = runsIn(chosen);
+        const Layout f = runsIn(picked);
         for (const ir::Value* v : n->outputs())
             if (isFourD(v)) layout[v] = f;
+    }
+    return total;
+}
+
+// The greedy pick: the least cost + conversion, another library than portable only by
+// kSwitchMargin; portable when no candidate is supported.
+std::string cheapest(const NodeChoice& nc) {
+    std::string chosen = portableLibrary().id;
+    double best = std::numeric_limits<double>::infinity(), portable = best;
+    for (const Candidate& c : nc.candidates) {
+        if (!c.supported) continue;
+        if (c.library == portableLibrary().id) portable = c.cost + c.conversion;
+        if (c.cost + c.conversion < best) {
+            best = c.cost + c.conversion;
+            chosen = c.library;
+        }
+    }
+    if (chosen != portableLibrary().id && best > portable * (1 - kSwitchMargin)) chosen = portableLibrary().id;
+    return chosen;
+}
+
+// One library for every node it supports; the others on portable (or on the first supported
+// candidate when portable has none).
+std::string onlyOrFallback(const NodeChoice& nc, const std::string& library) {
+    const Candidate* fallback = nullptr;
+    for (const Candidate& c : nc.candidates) {
+        if (!c.supported) continue;
+        if (c.library == library) return library;
+        if (!fallback || c.library == portableLibrary().id) fallback = &c;
+    }
+    return fallback ? fallback->library : portableLibrary().id;
+}
+
+} // namespace
+
+void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf) {
+    std::vector<std::string> libraries;
+    for (const auto& [name, nc] : choice.nodes)
+        for (const Candidate& c : nc.candidates)
+            if (std::find(libraries.begin(), libraries.end(), c.library) == libraries.end())
+                libraries.push_back(c.library);
+    choice.estimates.clear();
+    for (const std::string& lib : libraries)
+        choice.estimates[lib] = walk(fused, choice, formatOf, [&](NodeChoice& nc) { return onlyOrFallback(nc, lib); });
+    const double mixed = walk(fused, choice, formatOf, [](NodeChoice& nc) { return nc.chosen = cheapest(nc); });
+    choice.estimates["mixed"] = mixed;
+    // The mixed assignment pays what the per-node measurements do not show (one more
+    // partition, a kernel's warm caches across a switch): it is kept only when its estimate
+    // beats the best single library's by kSwitchMargin, else every node takes that library.
+    std::string single;
+    for (const std::string& lib : libraries)
+        if (single.empty() || choice.estimates[lib] < choice.estimates[single]) single = lib;
+    choice.singleLibrary.clear();
+    if (!single.empty() && mixed > choice.estimates[single] * (1 - kSwitchMargin)) {
+        bool differs = false;
+        for (const auto& [name, nc] : choice.nodes) differs = differs || nc.chosen != onlyOrFallback(nc, single);
+        if (differs) {
+            choice.singleLibrary = single;
+            walk(fused, choice, formatOf, [&](NodeChoice& nc) { return nc.chosen = onlyOrFallback(nc, single); });
+        }
     }
 }
 
@@ -135,6 +197,8 @@ QJsonObject nodeChoiceJson(const NodeChoice& node, const std::string& unit) {
 }
 
 QJsonObject measuredChoiceJson(const MeasuredChoice& choice) {
+    QJsonObject estimates;
+    for (const auto& [name, total] : choice.estimates) estimates[QString::fromStdString(name)] = total;
     return QJsonObject{{"board", QString::fromStdString(choice.board)},
                        {"unit", QString::fromStdString(choice.unit)},
                        {"conversion_model", QString::fromStdString(choice.conversionModel)},
@@ -142,7 +206,9 @@ QJsonObject measuredChoiceJson(const MeasuredChoice& choice) {
                        {"switch_margin", kSwitchMargin},
                        {"measured", choice.measuredCount},
                        {"cached", choice.cachedCount},
-                       {"nodes", static_cast<qint64>(choice.nodes.size())}};
+                       {"nodes", static_cast<qint64>(choice.nodes.size())},
+                       {"estimates", estimates},
+                       {"single_library", QString::fromStdString(choice.singleLibrary)}};
 }
 
 } // namespace embark::exporter

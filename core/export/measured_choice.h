@@ -42,8 +42,13 @@ struct MeasuredChoice {
     std::string conversionModel;             // how conversions were costed, in words
     double conversionPerByte = 0;            // its rate (unit per byte moved)
     std::map<std::string, NodeChoice> nodes; // by node name of the fused graph
-    int measuredCount = 0;                   // (node, library) pairs measured in this run
-    int cachedCount = 0;                     // ... taken from the cache
+    // Estimated totals over the measured nodes (cost + conversions, the choice's unit): one
+    // per candidate library (every node it supports on it, the others on portable) and
+    // "mixed" (each node's cheapest).
+    std::map<std::string, double> estimates;
+    std::string singleLibrary; // set when the mixed assignment did not pay: every node on it
+    int measuredCount = 0;     // (node, library) pairs measured in this run
+    int cachedCount = 0;       // ... taken from the cache
 };
 
 // A node leaves portable only for a candidate at least this much cheaper (a fraction of
@@ -59,8 +64,10 @@ FormatOf kernelLibraryFormats(); // from the kernel libraries' declarations
 // Per node of `fused` (topological order) that has candidates in choice.nodes, the supported
 // candidate with the least cost + conversion (another than portable only by kSwitchMargin), where conversion is
 // conversionPerByte times the bytes of each 4-D non-constant input whose producer's chosen layout differs from the one
-// the candidate runs in (graph inputs are NCHW), plus the 4-D graph outputs it would have to convert back. Fills
-// `conversion` and `chosen`; a node with no supported candidate keeps "portable".
+// the candidate runs in (graph inputs are NCHW), plus the 4-D graph outputs it would have to convert back. The mixed
+// assignment stays only if its estimated total beats every single library's (each node it supports on it) by
+// kSwitchMargin; else every node takes the best single library (`singleLibrary`). Fills `conversion`, `chosen` and
+// `estimates`; a node with no supported candidate keeps "portable".
 void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf = kernelLibraryFormats());
 
 // For plan --json and export.json: {board, unit, conversion_model, conversion_per_byte,

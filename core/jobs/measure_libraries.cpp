@@ -370,6 +370,14 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
                                     "measurement exports"
                                   : "no layout conversion was timed yet: conversions cost 0";
     exporter::choose(fused, *choice);
+    if (!choice->singleLibrary.empty())
+        log(QStringLiteral("lib auto: each node's cheapest would total %1 %2 against %3 for %4 alone, not %5% less: "
+                           "every node %4 supports runs on it")
+                .arg(choice->estimates["mixed"], 0, 'f', 0)
+                .arg(QString::fromStdString(choice->unit))
+                .arg(choice->estimates[choice->singleLibrary], 0, 'f', 0)
+                .arg(QString::fromStdString(choice->singleLibrary))
+                .arg(exporter::kSwitchMargin * 100, 0, 'f', 0));
     int changed = 0;
     for (const auto& [name, nc] : choice->nodes) changed += nc.chosen != "portable";
     log(QStringLiteral("lib auto: %1 node(s) chosen (%2 measured, %3 cached), %4 not on portable")

@@ -95,6 +95,33 @@ private slots:
         QCOMPARE(m.nodes["relu"].chosen, std::string("portable"));
     }
 
+    // Each node's cheapest makes a mix whose estimate is no better than XNNPACK alone by
+    // kSwitchMargin: the switch would not pay, and every node takes XNNPACK.
+    void aMixThatDoesNotPayTakesTheBestSingleLibrary() {
+        const ir::Graph g = convRelu();
+        exporter::MeasuredChoice m;
+        m.nodes["conv"] = candidates(100, 80);
+        m.nodes["relu"] = candidates(50, 48); // a near tie: alone it stays on portable
+        m.conversionPerByte = 0;
+        exporter::choose(g, m, twoLayouts());
+        QCOMPARE(m.estimates.at("mixed"), 130.0);
+        QCOMPARE(m.estimates.at("xnnpack"), 128.0);
+        QCOMPARE(m.estimates.at("portable"), 150.0);
+        QCOMPARE(m.singleLibrary, std::string("xnnpack"));
+        QCOMPARE(m.nodes["conv"].chosen, std::string("xnnpack"));
+        QCOMPARE(m.nodes["relu"].chosen, std::string("xnnpack"));
+        const QJsonObject j = exporter::measuredChoiceJson(m);
+        QCOMPARE(j["single_library"].toString(), QStringLiteral("xnnpack"));
+        QCOMPARE(j["estimates"].toObject()["mixed"].toDouble(), 130.0);
+
+        // A mix that pays by more than the margin stays.
+        m.nodes["relu"] = candidates(5, 50);
+        exporter::choose(g, m, twoLayouts());
+        QVERIFY(m.singleLibrary.empty());
+        QCOMPARE(m.nodes["conv"].chosen, std::string("xnnpack"));
+        QCOMPARE(m.nodes["relu"].chosen, std::string("portable"));
+    }
+
     void degenerateLayoutChangesAreFree() {
         test::GraphBuilder b;
         b.output(b.op(ir::OpKind::Relu, {b.input("x", ir::Shape{1, 64, 1, 1})}, {}, "relu"));
