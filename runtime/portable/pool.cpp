@@ -6,6 +6,7 @@
 #include "portable.h"
 
 #include <algorithm>
+#include <vector>
 
 #if defined(__clang__) && defined(__riscv_vector) && defined(__riscv_v_intrinsic) && __riscv_v_intrinsic >= 12000
 #  define EMBARK_POOL_RVV 1
@@ -151,10 +152,67 @@ int gather_taps(const Pool2DShape& s, const float* input, int n, int oy, int ox,
 }
 #endif
 
+#if !EMBARK_POOL_RVV
+// Fewer channels than this take the row path below: a window's channel loop is too short to
+// pay for the per-pixel tap ranges and tap loops.
+constexpr int kRowPoolChannels = 16;
+
+// The max pool of fewer than kRowPoolChannels channels, output row by output row: first the
+// maximum over the window's input rows into one row of (pixel, channel) values (a contiguous
+// loop the compiler vectorizes), then per output pixel over the window's columns of it. The taps
+// are the scalar path's (`in > acc ? in : acc` from -inf: NaN skipped), taken rows first.
+void max_pool2d_rows(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool) {
+    const int channels = s.channels;
+    const int64_t row_len = static_cast<int64_t>(s.in_w) * channels;
+    const int64_t rows = static_cast<int64_t>(s.batch) * s.out_h;
+    parallel_for(
+        pool, rows,
+        [&](int64_t begin, int64_t end) {
+            thread_local std::vector<float> scratch;
+            if (static_cast<int64_t>(scratch.size()) < row_len) scratch.resize(static_cast<size_t>(row_len));
+            float* __restrict column_max = scratch.data();
+            for (int64_t r = begin; r < end; ++r) {
+                const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
+                int ky0, ky1;
+                tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
+                float* out_row = output + (static_cast<int64_t>(n) * s.out_h + oy) * s.out_w * s.out_pixel_stride();
+                const float* image = input + static_cast<int64_t>(n) * s.in_h * row_len;
+                for (int64_t i = 0; i < row_len; ++i) column_max[i] = -INFINITY;
+                for (int ky = ky0; ky < ky1; ++ky) {
+                    const float* __restrict in = image + (oy * s.stride_h - s.pad_top + ky * s.dilation_h) * row_len;
+                    for (int64_t i = 0; i < row_len; ++i) column_max[i] = in[i] > column_max[i] ? in[i] : column_max[i];
+                }
+                for (int ox = 0; ox < s.out_w; ++ox) {
+                    int kx0, kx1;
+                    tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);
+                    float* __restrict out = out_row + static_cast<int64_t>(ox) * s.out_pixel_stride();
+                    // May be negative (padding): the taps from kx0 on are inside the row.
+                    const int64_t first = static_cast<int64_t>(ox * s.stride_w - s.pad_left) * channels;
+                    for (int c = 0; c < channels; ++c) {
+                        float acc = -INFINITY;
+                        for (int kx = kx0; kx < kx1; ++kx) {
+                            const float v = column_max[first + static_cast<int64_t>(kx) * s.dilation_w * channels + c];
+                            acc = v > acc ? v : acc;
+                        }
+                        out[c] = acc;
+                    }
+                }
+            }
+        },
+        kFineParts);
+}
+#endif
+
 } // namespace
 
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
+#if !EMBARK_POOL_RVV
+    if (channels < kRowPoolChannels) {
+        max_pool2d_rows(s, input, output, pool);
+        return;
+    }
+#endif
 #if EMBARK_POOL_RVV
     // A window wholly inside the input (most of them) reads its taps at fixed offsets from its
     // first one: no tap range nor tap list per output pixel.

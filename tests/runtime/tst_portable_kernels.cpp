@@ -702,6 +702,11 @@ private slots:
         row("max 3x3 s2 p1 (resnet)", {1, 12, 12, 64, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, 0);
         row("max 2x2 s2 odd ceil", {2, 7, 5, 3, 4, 3, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}, 0);
         row("max dilation 2 asym", {1, 9, 8, 17, 7, 7, 3, 2, 1, 1, 2, 2, 1, 0, 2, 1}, 0);
+        // Fewer than 16 channels: the row path off RVV (pool.cpp max_pool2d_rows).
+        row("max 2x2 s2 6 ch (lenet)", {1, 28, 28, 6, 14, 14, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}, 0);
+        row("max 3x3 s1 p1 1 ch", {2, 5, 9, 1, 5, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 0);
+        row("max 3x2 dil 2 asym 5 ch", {1, 9, 8, 5, 7, 7, 3, 2, 1, 1, 2, 2, 1, 0, 2, 1}, 0);
+        row("max 3x3 s2 p1 ceil 15 ch", {1, 11, 10, 15, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 2}, 0);
         row("avg 3x3 s1 p1 exclude", {1, 6, 7, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 1);
         row("avg 3x3 s1 p1 include", {1, 6, 7, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 2);
         row("avg 3x3 s2 ceil include", {2, 8, 8, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, 2);
