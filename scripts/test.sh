@@ -8,8 +8,9 @@
 # - build/ (optimized): the studio's suites, the end-to-end "jobs" suites, and the suites whose
 #   time goes to the system compilers and qemu (exports compiled and run, cross checks, compiler
 #   runs cancelled, XNNPACK cross-built; tests/CMakeLists.txt lists them);
-# - build-asan/ (the sanitizer stage): the engine and every other suite built with
-#   AddressSanitizer + UndefinedBehaviorSanitizer, no studio; any report fails the stage.
+# - build-asan/ (the sanitizer stage): every other suite, run against the engine, the CLI and the
+#   kernel runtime built with AddressSanitizer + UndefinedBehaviorSanitizer (the suites' own
+#   sources are not instrumented), no studio; any report fails the stage.
 # EMBARK_SANITIZERS=0 skips the sanitizer stage and runs every suite in build/; =only runs only
 # the sanitizer stage.
 set -euo pipefail
