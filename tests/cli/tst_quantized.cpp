@@ -320,7 +320,7 @@ private slots:
         ProtoModel m = qdqConvModel();
         auto* nodes = m.m.mutable_graph()->mutable_node();
         nodes->DeleteSubrange(0, 2); // drop q_x and dq_x
-        nodes->Mutable(1)->set_input(0, "x");
+        nodes->Mutable(1)->mutable_input(0)->assign(1, 'x');
         QTemporaryDir dir;
         const QString model = save(dir, m, "weights_only.onnx");
         const Result r = cli({"export", model, "--lib", "portable", "-o", dir.filePath("export")});
