@@ -212,8 +212,7 @@ void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadP
         max_pool2d_rows(s, input, output, pool);
         return;
     }
-#endif
-#if EMBARK_POOL_RVV
+#else
     // A window wholly inside the input (most of them) reads its taps at fixed offsets from its
     // first one: no tap range nor tap list per output pixel.
     const int window = s.kernel_h * s.kernel_w;
