@@ -5,7 +5,13 @@
 # 1.30's CPU provider (npm's onnxruntime-node through runtime/ort/ort_run.js), both at 1 thread.
 # Prints one row per config: medians of both, the ratio portable / ORT, and a flag on every config
 # above 1.25x (and on every failed check); then the geomean. Never run by the test suite.
-#   bench/ops/bench_ops.sh [--quick] [--only NAME,NAME...] [--rounds R]
+#   bench/ops/bench_ops.sh [--quick] [--only NAME,NAME...] [--rounds R] [--in-model]
+# --in-model times each op as it runs inside a model, not as a one-op model: the models carry
+# "embark.stands_for_inner_nodes" (make_models.py), so the portable node takes its in-model kernel
+# and layout; its figure is its own layer time (run_export --layers, without the layout
+# conversions at the model's edges, op_layers_ms.py), ORT's the sum of its node kernel times
+# without its NCHWc reorders (ort_profile_ms.py --nodes). A single-op model otherwise measures
+# shortcuts a model's inner nodes never take (a lone pool or a 1-channel conv run in NCHW).
 # How: ROUNDS rounds (default 3) per config, alternating portable and ORT; each round is one run
 # of W warm-up + N timed iterations (N chosen from the checked run's latency so a round takes
 # ~0.3 s, 5 to 50). Portable: run_export's wall clock per forward(). ORT: the model_run durations
@@ -33,12 +39,14 @@ base_cli=${BASE_CLI:-}
 ort_cache=${ORT_CACHE:-"${XDG_CACHE_HOME:-$HOME/.cache}/embark/onnxruntime-node-1.30"}
 py=/usr/bin/python3
 gen_args=()
+in_model=0
 while [ $# -gt 0 ]; do
     case "$1" in
     --quick) gen_args+=(--quick) ;;
     --only) gen_args+=(--only "$2"); shift ;;
     --rounds) rounds=$2; shift ;;
-    *) echo "usage: bench_ops.sh [--quick] [--only NAME,NAME...] [--rounds R]" >&2; exit 2 ;;
+    --in-model) gen_args+=(--in-model); in_model=1 ;;
+    *) echo "usage: bench_ops.sh [--quick] [--only NAME,NAME...] [--rounds R] [--in-model]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -64,7 +72,13 @@ echo "bench_ops: $(wc -l < "$work/configs.txt") configs, $rounds rounds, $(nproc
 echo "bench_ops: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 : > "$work/results.txt"
 
-summary() { "$py" "$root/bench/export/latency_summary.py" < "$1" | cut -d' ' -f1,2 | tr ' ' :; }
+layers=() ort_nodes=()
+if [ "$in_model" = 1 ]; then
+    layers=(--layers) ort_nodes=(--nodes)
+    summary() { "$py" "$here/op_layers_ms.py" < "$1" | tr ' ' :; }
+else
+    summary() { "$py" "$root/bench/export/latency_summary.py" < "$1" | cut -d' ' -f1,2 | tr ' ' :; }
+fi
 
 while IFS=$'\t' read -r name desc; do
     m="$work/models/$name"
@@ -99,7 +113,7 @@ while IFS=$'\t' read -r name desc; do
         continue
     fi
     # Correctness against the reference interpreter's outputs for the same input, within 1e-4.
-    if ! "$dir/build/run_export" --threads 1 --warmup 0 --iterations 1 --check 1e-4 --out "$work/out" \
+    if ! "$dir/build/run_export" --threads 1 --warmup 0 --iterations 1 "${layers[@]}" --check 1e-4 --out "$work/out" \
         > "$work/check.jsonl" 2> "$work/check.err"; then
         status="check-failed: $(grep -h '"check"\|"error"' "$work/check.jsonl" | head -1 | cut -c1-120)"
     fi
@@ -109,11 +123,11 @@ while IFS=$'\t' read -r name desc; do
     p=() o=() b=()
     for r in $(seq "$rounds"); do
         if [ -n "$base_rt" ] || [ -n "$base_cli" ]; then
-            "$dir-base/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" > "$work/run.jsonl"
+            "$dir-base/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" "${layers[@]}" > "$work/run.jsonl"
             b+=("$(summary "$work/run.jsonl")")
         fi
         # Into files, never a pipe: a reader started beside the run would take a core.
-        "$dir/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" > "$work/run.jsonl"
+        "$dir/build/run_export" --threads 1 --warmup "$warm" --iterations "$iters" "${layers[@]}" > "$work/run.jsonl"
         p+=("$(summary "$work/run.jsonl")")
         # ORT's figure is its profile's model_run (ort_profile_ms.py): the profiled session runs
         # after the plain one, warm-up included, and its warm-up runs are left out.
@@ -121,7 +135,7 @@ while IFS=$'\t' read -r name desc; do
         (cd "$work" && NODE_PATH="$ort" node "$root/runtime/ort/ort_run.js" "$m/model.onnx" "${inputs[@]}" --out "$work/ort-out" \
             --threads 1 --warmup "$warm" --iterations "$iters" --profile ortprof > "$work/ort.jsonl" 2> "$work/ort.err") ||
             { status="ort-failed: $(head -c 120 "$work/ort.err")"; break; }
-        o+=("$("$py" "$here/ort_profile_ms.py" "$(ls "$work"/ortprof*.json | head -1)" "$warm" | tr ' ' :)")
+        o+=("$("$py" "$here/ort_profile_ms.py" "$(ls "$work"/ortprof*.json | head -1)" "$warm" "${ort_nodes[@]}" | tr ' ' :)")
     done
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$desc" "${p[*]:-}" "${o[*]:-}" "$status" "${b[*]:--}" \
         >> "$work/results.txt"

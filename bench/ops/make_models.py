@@ -2,12 +2,15 @@
 # Writes the single-op ONNX models of bench/ops (issue 32): one folder per config under OUT,
 # holding model.onnx and its inputs as input_K.pb (random floats, fixed seed), and prints one
 # line per config, "NAME<TAB>description", in grid order.
-#   make_models.py OUT [--quick] [--only SUBSTRING]
+#   make_models.py OUT [--quick] [--only SUBSTRING] [--in-model]
 # The grid covers the ops the portable library implements, at shapes and attributes the model
 # zoo does not stress (1-D convolutions with long kernels, large dilations, Resize in every mode
 # and coordinate transformation, ...), plus two whole models from outside the zoo (a segmentation
 # net with an ASPP head and a bilinear Resize, a raw-audio 1-D CNN). --quick keeps one or two
-# configs per op family and the two models.
+# configs per op family and the two models. --in-model leaves the whole models out and marks each
+# single-op model with Embark's "embark.stands_for_inner_nodes" metadata: its node then takes the
+# kernel and layout it takes inside a model, not a one-op model's shortcuts (bench_ops.sh
+# --in-model times that node alone).
 import argparse
 import os
 import sys
@@ -392,15 +395,20 @@ def main():
     ap.add_argument("out")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", default="")
+    ap.add_argument("--in-model", action="store_true")
     a = ap.parse_args()
     g = make_grid()
     for name, desc, quick, build in g.configs:
         if a.quick and not quick:
             continue
+        if a.in_model and name.startswith("model_"):
+            continue
         if a.only and not any(s in name for s in a.only.split(",")):
             continue
         rng = np.random.default_rng(1234)
         model, shapes = build(rng)
+        if a.in_model:
+            helper.set_model_props(model, {"embark.stands_for_inner_nodes": "bench/ops --in-model"})
         d = os.path.join(a.out, name)
         os.makedirs(d, exist_ok=True)
         onnx.save(model, os.path.join(d, "model.onnx"))

@@ -68,7 +68,8 @@ Expected<Adaptation> adapt(const ir::Graph& fused, const AdaptationOptions& opti
 // Graph metadata key (any value) of a model whose nodes stand for nodes inside another model:
 // `--lib auto`'s measurement models (jobs/measure_libraries.cpp). Their outputs leave the model
 // only to be timed, so each node runs the kernel and layout it would run inside that model, not
-// the model-layout kernel a one-op model's node gets when its output leaves the model.
+// the model-layout kernel a one-op model's node gets when its output leaves the model. An ONNX
+// model sets it with a metadata_props entry of this key (bench/ops/make_models.py --in-model).
 inline constexpr const char* kStandsForInnerNodes = "embark.stands_for_inner_nodes";
 
 } // namespace embark::exporter

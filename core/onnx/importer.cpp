@@ -517,6 +517,10 @@ private:
             m_model.producer_name() + (m_model.producer_version().empty() ? "" : " " + m_model.producer_version());
         md["ir_version"] = std::to_string(m_model.ir_version());
         md["opset"] = std::to_string(m_checks.opset());
+        // The model's own "embark.*" metadata_props are hints to Embark's passes (e.g.
+        // exporter::kStandsForInnerNodes, which bench/ops sets on its single-op models).
+        for (const auto& prop : m_model.metadata_props())
+            if (prop.key().rfind("embark.", 0) == 0) md[prop.key()] = prop.value();
         md["sha256"] =
             QCryptographicHash::hash(QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())),
                                      QCryptographicHash::Sha256)

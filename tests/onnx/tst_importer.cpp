@@ -181,6 +181,22 @@ private slots:
         QVERIFY(g->validate().ok());
     }
 
+    // metadata_props keys starting with "embark." reach the graph's metadata (hints such as
+    // exporter::kStandsForInnerNodes); other keys do not.
+    void copiesEmbarkMetadataProps() {
+        ProtoModel p = convModel();
+        auto* hint = p.m.add_metadata_props();
+        hint->set_key("embark.stands_for_inner_nodes");
+        hint->set_value("bench");
+        auto* other = p.m.add_metadata_props();
+        other->set_key("author");
+        other->set_value("someone");
+        auto g = embark::onnx::importModelFromBytes(p.bytes(), "", "hint.onnx");
+        QVERIFY2(g.ok(), g.ok() ? "" : g.error().message.c_str());
+        QCOMPARE(g->metadata["embark.stands_for_inner_nodes"], std::string("bench"));
+        QVERIFY(!g->metadata.count("author"));
+    }
+
     void namesUnnamedAndDuplicateNodes() {
         ProtoModel p;
         p.input("x", {1, 4});
