@@ -1,7 +1,8 @@
 // Max/average pooling and global pooling in NHWC: per output pixel, the window's taps are
 // visited in turn with the channel loop innermost (contiguous, vectorized). With RVV (Clang's
-// intrinsics) and on aarch64 (gemm_vec.h) the window is reduced in registers and stored once per
-// channel block, instead of a load and store of the output row per tap.
+// intrinsics), on aarch64 (gemm_vec.h) and on x86-64 (GCC vector extensions) the window is
+// reduced in registers and stored once per channel block, instead of a load and store of the
+// output row per tap.
 #include "gemm_vec.h"
 #include "portable.h"
 
@@ -27,6 +28,17 @@ void tap_range(int o, int stride, int pad, int dilation, int kernel, int lo, int
     while (first < kernel && start + first * dilation < lo) ++first;
     last = kernel;
     while (last > first && start + (last - 1) * dilation >= hi) --last;
+}
+
+// The offsets of a window's taps from its first one in an NHWC image, row by row: kernel_h *
+// kernel_w of them when that is at most `max_taps`, else none.
+[[maybe_unused]] void window_offsets(const Pool2DShape& s, int64_t* offsets, int max_taps) {
+    if (s.kernel_h * s.kernel_w > max_taps) return;
+    for (int ky = 0; ky < s.kernel_h; ++ky)
+        for (int kx = 0; kx < s.kernel_w; ++kx)
+            offsets[ky * s.kernel_w + kx] =
+                (static_cast<int64_t>(ky) * s.dilation_h * s.in_w + static_cast<int64_t>(kx) * s.dilation_w) *
+                s.channels;
 }
 
 template <typename PixelFn>
@@ -152,6 +164,96 @@ int gather_taps(const Pool2DShape& s, const float* input, int n, int oy, int ox,
 }
 #endif
 
+#if defined(__x86_64__) && !EMBARK_POOL_RVV && !EMBARK_VECTOR_TILE
+#  define EMBARK_POOL_X86 1
+// 16 channels in one vector: one zmm with AVX-512, two ymm with AVX2 (the export's -march).
+using PoolVec = float __attribute__((vector_size(16 * sizeof(float)), aligned(4)));
+constexpr int kPoolLanes = 16;
+constexpr int kX86PoolTaps = 64;
+
+// By reference, not by value: without -mavx512f a 64-byte vector changes the call ABI (-Wpsabi).
+[[gnu::always_inline]] inline void pool_load(PoolVec& v, const float* p) { __builtin_memcpy(&v, p, sizeof v); }
+[[gnu::always_inline]] inline void pool_store(float* p, const PoolVec& v) { __builtin_memcpy(p, &v, sizeof v); }
+
+// Over the `count` (>= 0) taps first + offsets[t]: the maximum (`in > acc ? in : acc` from -inf,
+// NaN skipped, as the scalar loop) or scale * the sum (added in tap order from 0, as the scalar
+// loop: bit-identical), 64 channels at a time in registers.
+template <bool Max>
+void reduce_taps_x86(float* __restrict out, const float* first, const int64_t* offsets, int count, float scale,
+                     int channels) {
+    constexpr float kStart = Max ? -INFINITY : 0.f;
+    int c = 0;
+    for (; c + 4 * kPoolLanes <= channels; c += 4 * kPoolLanes) {
+        PoolVec acc[4];
+        for (int j = 0; j < 4; ++j) acc[j] = PoolVec{} + kStart;
+        for (int t = 0; t < count; ++t) {
+            const float* p = first + offsets[t] + c;
+#  pragma GCC unroll 4
+            for (int j = 0; j < 4; ++j) {
+                PoolVec v;
+                pool_load(v, p + j * kPoolLanes);
+                acc[j] = Max ? (v > acc[j] ? v : acc[j]) : acc[j] + v;
+            }
+        }
+#  pragma GCC unroll 4
+        for (int j = 0; j < 4; ++j) {
+            if (!Max) acc[j] *= scale;
+            pool_store(out + c + j * kPoolLanes, acc[j]);
+        }
+    }
+    for (; c + kPoolLanes <= channels; c += kPoolLanes) {
+        PoolVec acc = PoolVec{} + kStart;
+        for (int t = 0; t < count; ++t) {
+            PoolVec v;
+            pool_load(v, first + offsets[t] + c);
+            acc = Max ? (v > acc ? v : acc) : acc + v;
+        }
+        if (!Max) acc *= scale;
+        pool_store(out + c, acc);
+    }
+    for (; c < channels; ++c) {
+        float acc = kStart;
+        for (int t = 0; t < count; ++t) {
+            const float v = first[offsets[t] + c];
+            acc = Max ? (v > acc ? v : acc) : acc + v;
+        }
+        out[c] = Max ? acc : acc * scale;
+    }
+}
+
+// The pool of output pixel (n, oy, ox) through reduce_taps_x86: a window wholly inside the input
+// (most of them) reads its taps at the fixed offsets `inner` from its first one; one that
+// crosses the padding lists its taps inside the input. false: more than kX86PoolTaps taps.
+template <bool Max>
+bool pool_pixel_x86(const Pool2DShape& s, const float* input, const int64_t* inner, float* out, int n, int oy, int ox,
+                    float scale) {
+    const int window = s.kernel_h * s.kernel_w;
+    if (window > kX86PoolTaps) return false;
+    const int iy0 = oy * s.stride_h - s.pad_top, ix0 = ox * s.stride_w - s.pad_left;
+    const float* image = input + static_cast<int64_t>(n) * s.in_h * s.in_w * s.channels;
+    if (iy0 >= 0 && ix0 >= 0 && iy0 + (s.kernel_h - 1) * s.dilation_h < s.in_h &&
+        ix0 + (s.kernel_w - 1) * s.dilation_w < s.in_w) {
+        reduce_taps_x86<Max>(out, image + (static_cast<int64_t>(iy0) * s.in_w + ix0) * s.channels, inner, window, scale,
+                             s.channels);
+        return true;
+    }
+    int ky0, ky1, kx0, kx1;
+    tap_range(oy, s.stride_h, s.pad_top, s.dilation_h, s.kernel_h, 0, s.in_h, ky0, ky1);
+    tap_range(ox, s.stride_w, s.pad_left, s.dilation_w, s.kernel_w, 0, s.in_w, kx0, kx1);
+    int64_t offsets[kX86PoolTaps];
+    int count = 0;
+    for (int ky = ky0; ky < ky1; ++ky)
+        for (int kx = kx0; kx < kx1; ++kx)
+            offsets[count++] =
+                (static_cast<int64_t>(iy0 + ky * s.dilation_h) * s.in_w + ix0 + kx * s.dilation_w) * s.channels;
+    reduce_taps_x86<Max>(out, image, offsets, count, scale, s.channels);
+    return true;
+}
+
+#else
+#  define EMBARK_POOL_X86 0
+#endif
+
 #if !EMBARK_POOL_RVV
 // Fewer channels than this take the row path below: a window's channel loop is too short to
 // pay for the per-pixel tap ranges and tap loops.
@@ -217,17 +319,19 @@ void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadP
     // first one: no tap range nor tap list per output pixel.
     const int window = s.kernel_h * s.kernel_w;
     int64_t offsets[kRvvPoolTaps];
-    if (window <= kRvvPoolTaps)
-        for (int ky = 0; ky < s.kernel_h; ++ky)
-            for (int kx = 0; kx < s.kernel_w; ++kx)
-                offsets[ky * s.kernel_w + kx] =
-                    (static_cast<int64_t>(ky) * s.dilation_h * s.in_w + static_cast<int64_t>(kx) * s.dilation_w) *
-                    channels;
+    window_offsets(s, offsets, kRvvPoolTaps);
     const int last_y = (s.kernel_h - 1) * s.dilation_h, last_x = (s.kernel_w - 1) * s.dilation_w;
+#endif
+#if EMBARK_POOL_X86
+    int64_t inner[kX86PoolTaps];
+    window_offsets(s, inner, kX86PoolTaps);
 #endif
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
         float* __restrict out =
             output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
+#if EMBARK_POOL_X86
+        if (pool_pixel_x86<true>(s, input, inner, out, n, oy, ox, 1.f)) return;
+#endif
 #if EMBARK_POOL_RVV
         const int iy0 = oy * s.stride_h - s.pad_top, ix0 = ox * s.stride_w - s.pad_left;
         if (window <= kRvvPoolTaps && iy0 >= 0 && ix0 >= 0 && iy0 + last_y < s.in_h && ix0 + last_x < s.in_w) {
@@ -275,6 +379,10 @@ void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadP
 
 void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input, float* output, ThreadPool* pool) {
     const int channels = s.channels;
+#if EMBARK_POOL_X86
+    int64_t inner[kX86PoolTaps];
+    window_offsets(s, inner, kX86PoolTaps);
+#endif
     for_each_output_row(s, pool, [&](int n, int oy, int ox) {
         float* __restrict out =
             output + ((static_cast<int64_t>(n) * s.out_h + oy) * s.out_w + ox) * s.out_pixel_stride();
@@ -290,6 +398,11 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
                       px1);
             count = (py1 - py0) * (px1 - px0);
         }
+#if EMBARK_POOL_X86
+        if (channels >= kPoolLanes &&
+            pool_pixel_x86<false>(s, input, inner, out, n, oy, ox, count > 0 ? 1.f / static_cast<float>(count) : 0.f))
+            return;
+#endif
 #if EMBARK_POOL_RVV
         if ((ky1 - ky0) * (kx1 - kx0) <= kRvvPoolTaps) {
             const float* taps[kRvvPoolTaps];

@@ -11,7 +11,8 @@
 // equal bit for bit; LeakyRelu and HardSwish (other tiles) within 1e-5 relative. Every output
 // width from 1 to 41 channels meets every tile kind (whole panels, 8/16/24-channel
 // remainders), pixel counts leave 1..MR-1 pixels in the last tile, on 1 and 2 threads.
-// Also transpose_matrices' 8x8 register tiles and conv2d_planar. Exit 0 when all agree.
+// Also transpose_matrices' 8x8 register tiles, conv2d_planar and the pools' register windows.
+// Exit 0 when all agree.
 #include "portable.h"
 
 #include <cmath>
@@ -179,6 +180,45 @@ int check_planar(const ep::Conv2DShape& s, const ep::Activation& act, ep::Thread
                    act, got, want);
 }
 
+// max_pool2d / average_pool2d of 16 channels and more (the window in registers, 64 and 16
+// channels at a time, a scalar channel tail; inner windows at fixed offsets, border ones by tap
+// list): the taps in kernel order inside the input, max as `v > acc ? v : acc` from -inf, average
+// as the sum from 0 times 1 / count; must be equal bit for bit.
+int check_pool(const ep::Pool2DShape& s, int kind, ep::ThreadPool* pool) {
+    const auto x = random_values(size_t(s.batch) * s.in_h * s.in_w * s.channels, 51);
+    std::vector<float> got(size_t(s.batch) * s.out_h * s.out_w * s.channels, NAN), want(got.size());
+    if (kind == 0)
+        ep::max_pool2d(s, x.data(), got.data(), pool);
+    else
+        ep::average_pool2d(s, kind == 2, x.data(), got.data(), pool);
+    for (int n = 0; n < s.batch; ++n)
+        for (int oy = 0; oy < s.out_h; ++oy)
+            for (int ox = 0; ox < s.out_w; ++ox)
+                for (int c = 0; c < s.channels; ++c) {
+                    float acc = kind == 0 ? -INFINITY : 0.f;
+                    int inside = 0, padded = 0;
+                    for (int ky = 0; ky < s.kernel_h; ++ky)
+                        for (int kx = 0; kx < s.kernel_w; ++kx) {
+                            const int iy = oy * s.stride_h - s.pad_top + ky * s.dilation_h;
+                            const int ix = ox * s.stride_w - s.pad_left + kx * s.dilation_w;
+                            if (iy >= -s.pad_top && iy < s.in_h + s.pad_bottom && ix >= -s.pad_left &&
+                                ix < s.in_w + s.pad_right)
+                                ++padded;
+                            if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+                            const float v = x[((size_t(n) * s.in_h + iy) * s.in_w + ix) * s.channels + c];
+                            acc = kind == 0 ? (v > acc ? v : acc) : acc + v;
+                            ++inside;
+                        }
+                    const int count = kind == 2 ? padded : inside;
+                    if (kind != 0) acc *= count > 0 ? 1.f / static_cast<float>(count) : 0.f;
+                    want[((size_t(n) * s.out_h + oy) * s.out_w + ox) * s.channels + c] = acc;
+                }
+    const ep::Activation none;
+    return compare(std::string(kind == 0 ? "max" : "average") + " pool " + std::to_string(s.kernel_h) + "x" +
+                       std::to_string(s.kernel_w) + " " + std::to_string(s.channels) + " channels",
+                   none, got, want);
+}
+
 int main() {
     std::setvbuf(stdout, nullptr, _IONBF, 0);
     ep::Activation none, relu, clamp, leaky, hswish;
@@ -248,6 +288,20 @@ int main() {
         failures += check_transpose(pool);
         cases += 8;
     }
+    for (ep::ThreadPool* pool : pools)
+        for (int channels : {16, 17, 64, 80, 83, 130})
+            for (int kind : {0, 1, 2}) {
+                // batch in_h in_w C out_h out_w kh kw sh sw dh dw pt pl pb pr
+                const ep::Pool2DShape shapes[] = {
+                    {1, 11, 10, channels, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 2}, // ceil: a window past the pads
+                    {2, 8, 9, channels, 4, 4, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0},
+                    {1, 9, 8, channels, 9, 6, 3, 3, 1, 1, 2, 2, 2, 1, 2, 1}, // dilation 2, uneven pads
+                };
+                for (const ep::Pool2DShape& s : shapes) {
+                    failures += check_pool(s, kind, pool) != 0;
+                    ++cases;
+                }
+            }
     std::printf("float tiles: %s (%d of %d configurations failing)\n", failures ? "FAILED" : "all agree", failures,
                 cases);
     return failures ? 1 : 0;

@@ -707,6 +707,14 @@ private slots:
         row("max 3x3 s1 p1 1 ch", {2, 5, 9, 1, 5, 9, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 0);
         row("max 3x2 dil 2 asym 5 ch", {1, 9, 8, 5, 7, 7, 3, 2, 1, 1, 2, 2, 1, 0, 2, 1}, 0);
         row("max 3x3 s2 p1 ceil 15 ch", {1, 11, 10, 15, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 2}, 0);
+        // 16 channels and more on x86-64: the window in registers, 64 and 16 channels at a time
+        // (pool.cpp reduce_taps_x86), inner windows at fixed offsets, border ones by tap list;
+        // windows of over 64 taps take the channel loop.
+        row("max 3x3 s2 p1 ceil 80 ch", {1, 11, 10, 80, 6, 6, 3, 3, 2, 2, 1, 1, 1, 1, 1, 2}, 0);
+        row("avg 3x3 s2 p1 include 83 ch", {2, 9, 9, 83, 5, 5, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, 2);
+        row("avg 3x3 dil 2 exclude 64 ch", {1, 9, 8, 64, 7, 6, 3, 3, 1, 1, 2, 2, 2, 1, 2, 1}, 1);
+        row("max 9x9 (81 taps) 32 ch", {1, 10, 10, 32, 2, 2, 9, 9, 1, 1, 1, 1, 0, 0, 0, 0}, 0);
+        row("avg 9x9 (81 taps) 32 ch", {1, 10, 10, 32, 2, 2, 9, 9, 1, 1, 1, 1, 0, 0, 0, 0}, 1);
         row("avg 3x3 s1 p1 exclude", {1, 6, 7, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 1);
         row("avg 3x3 s1 p1 include", {1, 6, 7, 20, 6, 7, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1}, 2);
         row("avg 3x3 s2 ceil include", {2, 8, 8, 5, 4, 4, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}, 2);
