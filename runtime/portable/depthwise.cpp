@@ -421,40 +421,78 @@ void depthwise_pixels_vec(const Conv2D& op, const float* const* indirection, int
 
 #if EMBARK_NARROW_TILE
 // x86 (GCC/Clang vector extensions, gemm_ukernel.h's 16-float Narrow vectors): channels in
-// blocks of V vectors (64, 32 or 16 channels), the clamp in registers before the one store.
-// The loop blocks below take 64 channels at a time and then 16 at a time with the clamp on the
-// stored row: a 32- or 96-channel layer (MobileNet-V2's 112x112x32) paid a second pass over
-// its output and a dependent chain of 9 FMAs per 16 channels. Channels past the last whole
-// vector recompute the last 16 (overlapping the block before: a block is a pure function of the
-// input), so only layers of fewer than 16 channels go element by element. Same fused
-// multiply-adds in the same order as depthwise_block (the same sums).
+// blocks of one or two vectors over groups of output pixels, the clamp in registers before the
+// one store. Channels past the last whole vector recompute the last 16 (overlapping the block
+// before: a block is a pure function of the input), so only layers of fewer than 16 channels go
+// element by element. Same fused multiply-adds in the same order as depthwise_block (the same
+// sums).
 #  define EMBARK_DEPTHWISE_X86 1
-template <int TAPS, int V, Act kAct>
-[[gnu::always_inline]] inline void depthwise_narrow_block(int taps, const float* const* rows, const float* __restrict w,
-                                                          const float* __restrict bias, int channels, int c0,
-                                                          float* out, float lo, float hi) {
-    Narrow acc[V];
-#  pragma GCC unroll 4
-    for (int j = 0; j < V; ++j) vload_into(acc[j], bias + c0 + j * kNarrowChannels);
+// Channels [c0, c0 + 16 V) of the P output pixels from p0: per tap, the block's V weight vectors
+// are loaded once for the P pixels (1 + 1/P loads per FMA, against 2 pixel by pixel, which left
+// a 7x7 layer bound by its loads), then the clamp in registers and one store per vector.
+template <int TAPS, int V, int P, Act kAct>
+[[gnu::always_inline]] inline void depthwise_pixel_group(int taps, const float* const* indirection, int64_t p0,
+                                                         const float* __restrict w, const float* __restrict bias,
+                                                         int channels, int c0, float* output, int64_t out_stride,
+                                                         float lo, float hi) {
     const int tap_count = TAPS > 0 ? TAPS : taps;
-#  pragma GCC unroll 25
-    for (int t = 0; t < tap_count; ++t) {
-        const float* x = rows[t] + c0;
-        const float* wt = w + static_cast<size_t>(t) * channels + c0;
+    Narrow acc[P][V];
 #  pragma GCC unroll 4
-        for (int j = 0; j < V; ++j) {
-            Narrow xv, wv;
-            vload_into(xv, x + j * kNarrowChannels);
-            vload_into(wv, wt + j * kNarrowChannels);
-            acc[j] += xv * wv;
+    for (int j = 0; j < V; ++j) {
+        Narrow b;
+        vload_into(b, bias + c0 + j * kNarrowChannels);
+#  pragma GCC unroll 4
+        for (int i = 0; i < P; ++i) acc[i][j] = b;
+    }
+    const float* const* rows = indirection + p0 * tap_count;
+    for (int t = 0; t < tap_count; ++t) {
+        const float* wt = w + static_cast<size_t>(t) * channels + c0;
+        Narrow wv[V];
+#  pragma GCC unroll 4
+        for (int j = 0; j < V; ++j) vload_into(wv[j], wt + j * kNarrowChannels);
+#  pragma GCC unroll 4
+        for (int i = 0; i < P; ++i) {
+            const float* x = rows[i * tap_count + t] + c0;
+#  pragma GCC unroll 4
+            for (int j = 0; j < V; ++j) {
+                Narrow xv;
+                vload_into(xv, x + j * kNarrowChannels);
+                acc[i][j] += xv * wv[j];
+            }
         }
     }
     const Narrow l = Narrow{} + lo, h = Narrow{} + hi;
 #  pragma GCC unroll 4
-    for (int j = 0; j < V; ++j) {
-        activate_vector<Narrow, kAct>(acc[j], l, h);
-        vstore(out + c0 + j * kNarrowChannels, acc[j]);
+    for (int i = 0; i < P; ++i)
+#  pragma GCC unroll 4
+        for (int j = 0; j < V; ++j) {
+            activate_vector<Narrow, kAct>(acc[i][j], l, h);
+            vstore(output + (p0 + i) * out_stride + c0 + j * kNarrowChannels, acc[i][j]);
+        }
+}
+
+// Output pixels taken kDepthwisePixelGroup at a time by depthwise_pixel_group.
+constexpr int kDepthwisePixelGroup = 4;
+
+// Channels [c0, c0 + 16 V) of output pixels [begin, end), kDepthwisePixelGroup pixels at a time.
+template <int TAPS, int V, Act kAct>
+[[gnu::noinline]] void depthwise_block_groups_x86(int taps, const float* const* indirection, int64_t begin, int64_t end,
+                                                  const float* __restrict w, const float* __restrict bias, int channels,
+                                                  int c0, float* output, int64_t out_stride, float lo, float hi,
+                                                  bool prefetch) {
+    constexpr int P = kDepthwisePixelGroup;
+    int64_t p = begin;
+    for (; p + P <= end; p += P) {
+        if (prefetch && c0 == 0 && p + P + kPrefetchedPixelsAhead <= end)
+            for (int i = 0; i < P; ++i)
+                prefetch_for_write(output + (p + i + kPrefetchedPixelsAhead) * out_stride,
+                                   static_cast<size_t>(channels) * sizeof(float));
+        depthwise_pixel_group<TAPS, V, P, kAct>(taps, indirection, p, w, bias, channels, c0, output, out_stride, lo,
+                                                hi);
     }
+    for (; p < end; ++p)
+        depthwise_pixel_group<TAPS, V, 1, kAct>(taps, indirection, p, w, bias, channels, c0, output, out_stride, lo,
+                                                hi);
 }
 
 // With AVX-512 and 3x3 or 5x5 kernels: channels [c0, c0 + 16 V) of output pixels [begin, end)
@@ -537,32 +575,35 @@ template <int TAPS, Act kAct>
         }
     }
 #  endif
-    for (int64_t p = begin; p < end; ++p) {
-        const float* const* rows = indirection + p * taps;
-        float* out = output + p * out_stride;
-        if (prefetch && p + kPrefetchedPixelsAhead < end)
-            prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
-                               static_cast<size_t>(channels) * sizeof(float));
-        if (channels < N) { // element by element, its activation included
-            depthwise_tail(taps, rows, w, bias, channels, 0, out, op.act);
-            continue;
-        }
-        int c0 = 0;
-        for (; c0 + 4 * N <= channels; c0 += 4 * N)
-            depthwise_narrow_block<TAPS, 4, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
-        if (c0 + 2 * N <= channels) {
-            depthwise_narrow_block<TAPS, 2, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
-            c0 += 2 * N;
-        }
-        if (c0 + N <= channels) {
-            depthwise_narrow_block<TAPS, 1, kAct>(taps, rows, w, bias, channels, c0, out, lo, hi);
-            c0 += N;
-        }
-        if (c0 < channels)
-            depthwise_narrow_block<TAPS, 1, kAct>(taps, rows, w, bias, channels, channels - N, out, lo, hi);
-        // Any other activation once over the pixel's stored channels.
-        if (after) apply_activation(op.act, out, static_cast<size_t>(channels));
+    if (channels < N) { // element by element, its activation included
+        for (int64_t p = begin; p < end; ++p)
+            depthwise_tail(taps, indirection + p * taps, w, bias, channels, 0, output + p * out_stride, op.act);
+        return;
     }
+    // Blocks of 32 channels with AVX-512 (8 accumulators of 4 pixels), of 16 without (two ymm
+    // each); the last 16 channels overlap the block before (a block is a pure function of the
+    // input).
+#  if defined(__AVX512F__)
+    constexpr int kWide = 2;
+#  else
+    constexpr int kWide = 1;
+#  endif
+    int c0 = 0;
+    for (; c0 + kWide * N <= channels; c0 += kWide * N)
+        depthwise_block_groups_x86<TAPS, kWide, kAct>(taps, indirection, begin, end, w, bias, channels, c0, output,
+                                                      out_stride, lo, hi, prefetch);
+    if (kWide > 1 && c0 + N <= channels) {
+        depthwise_block_groups_x86<TAPS, 1, kAct>(taps, indirection, begin, end, w, bias, channels, c0, output,
+                                                  out_stride, lo, hi, prefetch);
+        c0 += N;
+    }
+    if (c0 < channels)
+        depthwise_block_groups_x86<TAPS, 1, kAct>(taps, indirection, begin, end, w, bias, channels, channels - N,
+                                                  output, out_stride, lo, hi, prefetch);
+    // Any other activation once over each pixel's stored channels.
+    if (after)
+        for (int64_t p = begin; p < end; ++p)
+            apply_activation(op.act, output + p * out_stride, static_cast<size_t>(channels));
 }
 
 template <int TAPS>

@@ -267,6 +267,22 @@ int main() {
                     s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 1;
                     failures += check_conv(s, act, pool, "depthwise 3x3") != 0;
                     ++cases;
+                    // 7x7 (neither 3x3 nor 5x5: weights loaded per tap, pixels in groups of 4
+                    // and a remainder), 1x9 (1-D) and 3x3 with dilation 2.
+                    s.kernel_h = s.kernel_w = 7;
+                    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 3;
+                    s.in_w = 9;
+                    failures += check_conv(s, act, pool, "depthwise 7x7") != 0;
+                    s.kernel_h = 1;
+                    s.kernel_w = 9;
+                    s.pad_top = s.pad_bottom = 0;
+                    s.pad_left = s.pad_right = 4;
+                    failures += check_conv(s, act, pool, "depthwise 1x9") != 0;
+                    s.kernel_h = s.kernel_w = 3;
+                    s.dilation_h = s.dilation_w = 2;
+                    s.pad_top = s.pad_left = s.pad_bottom = s.pad_right = 2;
+                    failures += check_conv(s, act, pool, "depthwise 3x3 dilation 2") != 0;
+                    cases += 3;
                 }
             for (int n : {8, 24, 56, 1000})
                 for (int rows : {1, 3, 9}) {
