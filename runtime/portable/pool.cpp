@@ -425,6 +425,19 @@ void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* i
     });
 }
 
+void pool2d_channels_first(const Pool2DShape& s, bool is_max, bool count_include_pad, const float* input, float* output,
+                           float* scratch, ThreadPool* pool) {
+    const int64_t in_pixels = static_cast<int64_t>(s.in_h) * s.in_w;
+    const int64_t out_pixels = static_cast<int64_t>(s.out_h) * s.out_w;
+    float* nhwc_out = scratch + s.batch * in_pixels * s.channels;
+    transpose_matrices(input, s.batch, s.channels, in_pixels, scratch, pool);
+    if (is_max)
+        max_pool2d(s, scratch, nhwc_out, pool);
+    else
+        average_pool2d(s, count_include_pad, scratch, nhwc_out, pool);
+    transpose_matrices(nhwc_out, s.batch, out_pixels, s.channels, output, pool);
+}
+
 void global_average_pool(int batch, int pixels, int channels, const float* input, float* output) {
     for (int n = 0; n < batch; ++n) {
         float* __restrict out = output + static_cast<int64_t>(n) * channels;

@@ -377,6 +377,12 @@ struct Pool2DShape {
 void max_pool2d(const Pool2DShape& s, const float* input, float* output, ThreadPool* pool = nullptr);
 void average_pool2d(const Pool2DShape& s, bool count_include_pad, const float* input, float* output,
                     ThreadPool* pool = nullptr);
+// A pool of a channels-first input [batch][channels][in_h * in_w] into a channels-first output
+// (a 1-D pool of the model's [N][C][W] as a 1 x W image): transposed to channels-last into
+// `scratch`, pooled by max_pool2d / average_pool2d, transposed back. scratch holds batch *
+// (in_h * in_w + out_h * out_w) * channels floats; s.out_stride must be 0.
+void pool2d_channels_first(const Pool2DShape& s, bool is_max, bool count_include_pad, const float* input, float* output,
+                           float* scratch, ThreadPool* pool = nullptr);
 // input [batch][pixels][channels] -> output [batch][channels] (pixels = H * W).
 void global_average_pool(int batch, int pixels, int channels, const float* input, float* output);
 void global_max_pool(int batch, int pixels, int channels, const float* input, float* output);

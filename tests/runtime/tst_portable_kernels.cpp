@@ -834,6 +834,35 @@ private slots:
         }
     }
 
+    // A 1-D pool of a channels-first [N][C][W] input (as export emits MaxPool/AveragePool over
+    // rank-3 tensors): equal to the channels-last pool of the transposed input, transposed back.
+    void poolChannelsFirst() {
+        for (const int channels : {5, 20, 64}) {
+            const ep::Pool2DShape s{2, 1, 37, channels, 1, 19, 1, 3, 1, 2, 1, 1, 0, 1, 0, 1};
+            const auto x = randomVector(size_t(2) * channels * 37, 31); // [N][C][W]
+            std::vector<float> nwc(x.size());
+            for (int n = 0; n < 2; ++n)
+                for (int c = 0; c < channels; ++c)
+                    for (int w = 0; w < 37; ++w)
+                        nwc[(size_t(n) * 37 + w) * channels + c] = x[(size_t(n) * channels + c) * 37 + w];
+            for (const bool isMax : {true, false}) {
+                std::vector<float> want(size_t(2) * 19 * channels), got(want.size(), NAN);
+                if (isMax)
+                    ep::max_pool2d(s, nwc.data(), want.data());
+                else
+                    ep::average_pool2d(s, true, nwc.data(), want.data());
+                std::vector<float> scratch(size_t(2) * (37 + 19) * channels);
+                ep::ThreadPool pool(2);
+                ep::pool2d_channels_first(s, isMax, true, x.data(), got.data(), scratch.data(), &pool);
+                for (int n = 0; n < 2; ++n)
+                    for (int c = 0; c < channels; ++c)
+                        for (int w = 0; w < 19; ++w)
+                            QCOMPARE(got[(size_t(n) * channels + c) * 19 + w],
+                                     want[(size_t(n) * 19 + w) * channels + c]);
+            }
+        }
+    }
+
     void globalPools() {
         for (auto [batch, pixels, channels] : {std::tuple{1, 49, 512}, std::tuple{2, 9, 7}, std::tuple{1, 1, 3}}) {
             const auto x = randomVector(size_t(batch) * pixels * channels, 11);

@@ -385,6 +385,33 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
+// A 1-D pool ([N][C][W], the model's layout) on the 2-D channels-last kernels as a 1 x W image,
+// between transposes to and from channels-last (pool2d_channels_first), as 1-D convolutions run:
+// the generic loop nest walks each channel's row one strided tap at a time. Explicit pads only.
+bool emitPool1D(EmitContext& ctx, const ir::Node& n, bool isMax) {
+    const ir::Value* x = n.input(0);
+    const ir::Value* y = n.output(0);
+    const auto kernel = n.attrInts("kernel_shape");
+    if (x->shape.rank() != 3 || y->shape.rank() != 3 || kernel.size() != 1 || ctx.isNhwc(x) || ctx.isNhwc(y) ||
+        ctx.rowStride(y) != 0)
+        return false;
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "VALID") return false;
+    const auto strides = n.attrInts("strides", {1});
+    const auto dil = n.attrInts("dilations", {1});
+    const auto pads = autoPad == "VALID" ? std::vector<int64_t>{0, 0} : n.attrInts("pads", {0, 0});
+    if (strides.size() != 1 || dil.size() != 1 || pads.size() != 2) return false;
+    const int64_t batch = x->shape[0], channels = x->shape[1], inW = x->shape[2], outW = y->shape[2];
+    auto i = [](int64_t v) { return std::to_string(v); };
+    const std::string shape = "embark::portable::Pool2DShape{" + i(batch) + ", 1, " + i(inW) + ", " + i(channels) +
+                              ", 1, " + i(outW) + ", 1, " + i(kernel[0]) + ", 1, " + i(strides[0]) + ", 1, " +
+                              i(dil[0]) + ", 0, " + i(pads[0]) + ", 0, " + i(pads[1]) + ", 0}";
+    ctx.forward += "    embark::portable::pool2d_channels_first(" + shape + ", " + (isMax ? "true" : "false") + ", " +
+                   (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
+                   ", " + ctx.scratch(n, batch * (inW + outW) * channels) + ", g_pool.get());\n";
+    return true;
+}
+
 Status emitPool(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
@@ -416,6 +443,7 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
     const size_t spatial = x->shape.rank() - 2;
     if (spatial < 1 || spatial > 3 || kernel.size() != spatial)
         return unsupported(Emitter::Portable, n, "this pooling shape");
+    if (emitPool1D(ctx, n, isMax)) return {};
     if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
         return unsupported(Emitter::Portable, n, "auto_pad SAME on non-2-D pooling");
     const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
