@@ -14,6 +14,9 @@
 #   BENCH_DIR=/tmp/embark-bench-zoo  ROUNDS=3  ITER=10  LIBS="portable xnnpack onnxruntime"
 #   REUSE=1 (keep earlier exports and builds)  ORT_CACHE=~/.cache/embark/onnxruntime-node-1.30
 #   SHARED_MODELS=1 also benchmarks ../shared/models/{resnet18,mobilenet_v2}
+#   BASE_RUNTIME=DIR adds "portable_base": the portable export built with the kernels of DIR (a
+#   copy of runtime/ from an older commit, given to embark-cli as EMBARK_RUNTIME_DIR), timed in
+#   the same rounds, so a kernel change shows before and after side by side on whole models.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bench=$(dirname "$here")
@@ -26,6 +29,8 @@ work=${BENCH_DIR:-/tmp/embark-bench-zoo}
 rounds=${ROUNDS:-3}
 iter=${ITER:-10}
 libs=${LIBS:-"portable xnnpack onnxruntime"}
+base_rt=${BASE_RUNTIME:-}
+[ -z "$base_rt" ] || libs="$libs portable_base"
 ort_cache=${ORT_CACHE:-"${XDG_CACHE_HOME:-$HOME/.cache}/embark/onnxruntime-node-1.30"}
 [ -x "$cli" ] || { echo "bench_zoo: no embark-cli at $cli (set EMBARK_CLI)" >&2; exit 2; }
 mkdir -p "$work"
@@ -63,8 +68,13 @@ prepare() { # MODEL LIB -> 0 when $work/MODEL_LIB/build/run_export is built and 
     [ "$lib" = onnxruntime ] && return 0
     dir="$work/${model}_$lib"
     if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
-        "$cli" export "$src.onnx" --lib "$lib" -o "$dir" --force \
-            --input "$src/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1 ||
+        if [ "$lib" = portable_base ]; then
+            EMBARK_RUNTIME_DIR="$base_rt" "$cli" export "$src.onnx" --lib portable -o "$dir" --force \
+                --input "$src/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1
+        else
+            "$cli" export "$src.onnx" --lib "$lib" -o "$dir" --force \
+                --input "$src/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1
+        fi ||
             { echo "bench_zoo: export $model $lib failed: $(tail -3 "$work/export.log")" >&2; return 1; }
         if [ "$lib" = xnnpack ]; then
             XNNPACK_ROOT="$upstream" "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1

@@ -236,7 +236,7 @@ int main() {
     for (ep::ThreadPool* pool : pools)
         for (const ep::Activation& act : acts) {
             for (int out_c = 1; out_c <= 41; ++out_c) {
-                for (int in_c : {3, 16, 37}) {
+                for (int in_c : {1, 3, 16, 37}) { // 1 and 3: pointwise_small_k for 8-32 channels
                     ep::Conv2DShape s;
                     s.in_h = 3;
                     s.in_w = 5 + out_c % 4; // 15..24 pixels: every remainder tile size
