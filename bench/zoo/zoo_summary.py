@@ -26,7 +26,8 @@ others = [l for l in libs if l != "onnxruntime"]
 for threads in (1, 2):
     what = "fastest iteration" if "--min" in sys.argv else "median"
     print(f"\n== {threads} thread(s): latency in ms (median over rounds of each run's {what}), ratio to ONNX Runtime ==")
-    head = f"{'model':22s}" + "".join(f"{l:>13s}" for l in libs) + "".join(f"{l + '/ort':>16s}" for l in others)
+    head = f"{'model':22s}" + "".join(f"{l:>13s}" if len(l) < 13 else f" {l:>13s}"[:14] for l in libs)
+    head += "".join(f"{l + '/ort':>16s}" if len(l) < 12 else f" {l + '/ort'}" for l in others)
     print(head)
     ratios = defaultdict(list)
     for m in models:
