@@ -558,15 +558,12 @@ template <int V>
 void pointwise_small_k(int64_t begin, int64_t end, int k, const float* x, const float* panel, const float* bias,
                        float* y, int ldy, const Activation& act) {
     const float lo = act.kind == Act::Relu ? 0.f : act.min, hi = act.max;
-    switch (act.kind) {
-    case Act::Relu: pointwise_small_k<V, Act::Relu>(begin, end, k, x, panel, bias, y, ldy, lo, hi); return;
-    case Act::Clamp: pointwise_small_k<V, Act::Clamp>(begin, end, k, x, panel, bias, y, ldy, lo, hi); return;
-    default:
-        pointwise_small_k<V, Act::None>(begin, end, k, x, panel, bias, y, ldy, lo, hi);
-        if (act.kind != Act::None)
-            for (int64_t p = begin; p < end; ++p) apply_activation(act, y + p * ldy, static_cast<size_t>(V) * 8);
-        return;
-    }
+    detail::with_register_activation(act.kind, [&](auto a) {
+        pointwise_small_k<V, decltype(a)::value>(begin, end, k, x, panel, bias, y, ldy, lo, hi);
+    });
+    // Any other activation once over each pixel's stored channels.
+    if (act.kind != Act::None && act.kind != Act::Relu && act.kind != Act::Clamp)
+        for (int64_t p = begin; p < end; ++p) apply_activation(act, y + p * ldy, static_cast<size_t>(V) * 8);
 }
 
 void run_pointwise_small_k(int64_t rows, int k, int n, const float* x, const float* packed, size_t bias_offset,

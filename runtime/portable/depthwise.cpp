@@ -6,7 +6,6 @@
 #include "portable.h"
 
 #include <algorithm>
-#include <type_traits>
 #include <vector>
 #if defined(__clang__) && defined(__riscv_vector)
 #  include <riscv_vector.h>
@@ -70,17 +69,6 @@ template <int WIDTH>
         return;
     }
     default: apply_activation(act, v, WIDTH); return;
-    }
-}
-
-// Calls fn(std::integral_constant<Act, A>{}) with the activation a kernel applies in registers:
-// Relu, Clamp, or None for any other (which the kernel applies to its stored output).
-template <typename Fn>
-[[gnu::always_inline]] inline void with_register_activation(Act kind, Fn&& fn) {
-    switch (kind) {
-    case Act::Relu: fn(std::integral_constant<Act, Act::Relu>{}); return;
-    case Act::Clamp: fn(std::integral_constant<Act, Act::Clamp>{}); return;
-    default: fn(std::integral_constant<Act, Act::None>{}); return;
     }
 }
 

@@ -8,11 +8,23 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 #if defined(__AVX__)
 #  include <immintrin.h>
 #endif
 
 namespace embark::portable::detail {
+
+// Calls fn(std::integral_constant<Act, A>{}) with the activation a kernel applies in registers:
+// Relu, Clamp, or None for any other (which the kernel applies to its stored output).
+template <typename Fn>
+[[gnu::always_inline]] inline void with_register_activation(Act kind, Fn&& fn) {
+    switch (kind) {
+    case Act::Relu: fn(std::integral_constant<Act, Act::Relu>{}); return;
+    case Act::Clamp: fn(std::integral_constant<Act, Act::Clamp>{}); return;
+    default: fn(std::integral_constant<Act, Act::None>{}); return;
+    }
+}
 
 // Clang fully unrolls a constant-length channel loop into scalars before its vectorizer sees it
 // (112 scalar FMAs plus spills for a 7x16 tile on RVV). Asking for a vector loop of exactly
