@@ -9,7 +9,7 @@
 # --in-model times each op as it runs inside a model, not as a one-op model: the models carry
 # "embark.stands_for_inner_nodes" (make_models.py), so the portable node takes its in-model kernel
 # and layout; its figure is its own layer time (run_export --layers, without the layout
-# conversions at the model's edges, op_layers_ms.py), ORT's the sum of its node kernel times
+# conversions at the model's edges, latency_summary.py --op-layers), ORT's the sum of its node kernel times
 # without its NCHWc reorders (ort_profile_ms.py --nodes). A single-op model otherwise measures
 # shortcuts a model's inner nodes never take (a lone pool or a 1-channel conv run in NCHW).
 # How: ROUNDS rounds (default 3) per config, alternating portable and ORT; each round is one run
@@ -72,13 +72,9 @@ echo "bench_ops: $(wc -l < "$work/configs.txt") configs, $rounds rounds, $(nproc
 echo "bench_ops: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 : > "$work/results.txt"
 
-layers=() ort_nodes=()
-if [ "$in_model" = 1 ]; then
-    layers=(--layers) ort_nodes=(--nodes)
-    summary() { "$py" "$here/op_layers_ms.py" < "$1" | tr ' ' :; }
-else
-    summary() { "$py" "$root/bench/export/latency_summary.py" < "$1" | cut -d' ' -f1,2 | tr ' ' :; }
-fi
+layers=() ort_nodes=() summary_args=()
+if [ "$in_model" = 1 ]; then layers=(--layers) ort_nodes=(--nodes) summary_args=(--op-layers); fi
+summary() { "$py" "$root/bench/export/latency_summary.py" "${summary_args[@]}" < "$1" | cut -d' ' -f1,2 | tr ' ' :; }
 
 while IFS=$'\t' read -r name desc; do
     m="$work/models/$name"
