@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 namespace embark::exporter {
 
@@ -71,6 +72,22 @@ void addMatrixC(EmitContext& ctx, const ir::Node& n, const ir::Value* c, const i
                    portableActivation(n) + ", g_pool.get());\n";
 }
 
+// A 1-D window's attributes (Conv, ConvTranspose, pools over [N][C][W]) as the 2-D kernels of
+// a 1 x W image take them: explicit pads or VALID only (auto_pad SAME stays on the generic kernel).
+struct Window1D {
+    int64_t stride, dilation, padBegin, padEnd;
+};
+
+std::optional<Window1D> window1D(const ir::Node& n) {
+    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
+    if (autoPad != "NOTSET" && autoPad != "VALID") return std::nullopt;
+    const auto strides = n.attrInts("strides", {1});
+    const auto dil = n.attrInts("dilations", {1});
+    const auto pads = autoPad == "VALID" ? std::vector<int64_t>{0, 0} : n.attrInts("pads", {0, 0});
+    if (strides.size() != 1 || dil.size() != 1 || pads.size() != 2) return std::nullopt;
+    return Window1D{strides[0], dil[0], pads[0], pads[1]};
+}
+
 // A 1-D convolution ([N][C][W], the model's layout: adaptation makes only 4-D activations NHWC)
 // on the 2-D kernels as a 1 x W image, between transposes to and from channels-last
 // (conv2d_channels_first): their register tiles, Rows path for few input channels and long
@@ -84,18 +101,15 @@ bool emitConv1D(EmitContext& ctx, const ir::Node& n, bool transposed) {
     if (x->shape.rank() != 3 || y->shape.rank() != 3 || w->shape.rank() != 3 || ctx.isNhwc(x) || ctx.isNhwc(y) ||
         ctx.rowStride(y) != 0)
         return false;
-    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
-    if ((autoPad != "NOTSET" && autoPad != "VALID") || (transposed && n.has("output_shape"))) return false;
-    const auto strides = n.attrInts("strides", {1});
-    const auto dil = n.attrInts("dilations", {1});
-    const auto pads = autoPad == "VALID" ? std::vector<int64_t>{0, 0} : n.attrInts("pads", {0, 0});
-    if (strides.size() != 1 || dil.size() != 1 || pads.size() != 2) return false;
+    const auto win = window1D(n);
+    if (!win || (transposed && n.has("output_shape"))) return false;
     const int64_t group = n.attrInt("group", 1);
     const int64_t batch = x->shape[0], inC = x->shape[1], inW = x->shape[2], outC = y->shape[1], outW = y->shape[2];
     auto i = [](int64_t v) { return std::to_string(v); };
     const std::string shape = "embark::portable::Conv2DShape{" + i(batch) + ", 1, " + i(inW) + ", " + i(inC) + ", " +
-                              i(outC) + ", 1, " + i(w->shape[2]) + ", 1, " + i(strides[0]) + ", 1, " + i(dil[0]) +
-                              ", 0, " + i(pads[0]) + ", 0, " + i(pads[1]) + ", " + i(group) + "}";
+                              i(outC) + ", 1, " + i(w->shape[2]) + ", 1, " + i(win->stride) + ", 1, " +
+                              i(win->dilation) + ", 0, " + i(win->padBegin) + ", 0, " + i(win->padEnd) + ", " +
+                              i(group) + "}";
     const std::string bias = b ? ctx.ptr(b) : "nullptr";
     const std::string obj = ctx.ident(n); // not in layerObjects: no fused block takes a 1-D layer
     ctx.decls += "static embark::portable::Conv2D " + obj + ";\n";
@@ -388,24 +402,19 @@ Status emitGemmLike(EmitContext& ctx, const ir::Node& n) {
 // A 1-D pool ([N][C][W], the model's layout) on the 2-D channels-last kernels as a 1 x W image,
 // between transposes to and from channels-last (pool2d_channels_first), as 1-D convolutions run:
 // the generic loop nest walks each channel's row one strided tap at a time. Explicit pads only.
-bool emitPool1D(EmitContext& ctx, const ir::Node& n, bool isMax) {
+bool emitPool1D(EmitContext& ctx, const ir::Node& n, const std::vector<int64_t>& kernel, bool isMax) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
-    const auto kernel = n.attrInts("kernel_shape");
     if (x->shape.rank() != 3 || y->shape.rank() != 3 || kernel.size() != 1 || ctx.isNhwc(x) || ctx.isNhwc(y) ||
         ctx.rowStride(y) != 0)
         return false;
-    const std::string autoPad = n.attrString("auto_pad", "NOTSET");
-    if (autoPad != "NOTSET" && autoPad != "VALID") return false;
-    const auto strides = n.attrInts("strides", {1});
-    const auto dil = n.attrInts("dilations", {1});
-    const auto pads = autoPad == "VALID" ? std::vector<int64_t>{0, 0} : n.attrInts("pads", {0, 0});
-    if (strides.size() != 1 || dil.size() != 1 || pads.size() != 2) return false;
+    const auto win = window1D(n);
+    if (!win) return false;
     const int64_t batch = x->shape[0], channels = x->shape[1], inW = x->shape[2], outW = y->shape[2];
     auto i = [](int64_t v) { return std::to_string(v); };
     const std::string shape = "embark::portable::Pool2DShape{" + i(batch) + ", 1, " + i(inW) + ", " + i(channels) +
-                              ", 1, " + i(outW) + ", 1, " + i(kernel[0]) + ", 1, " + i(strides[0]) + ", 1, " +
-                              i(dil[0]) + ", 0, " + i(pads[0]) + ", 0, " + i(pads[1]) + ", 0}";
+                              ", 1, " + i(outW) + ", 1, " + i(kernel[0]) + ", 1, " + i(win->stride) + ", 1, " +
+                              i(win->dilation) + ", 0, " + i(win->padBegin) + ", 0, " + i(win->padEnd) + ", 0}";
     ctx.forward += "    embark::portable::pool2d_channels_first(" + shape + ", " + (isMax ? "true" : "false") + ", " +
                    (n.attrInt("count_include_pad", 0) ? "true" : "false") + ", " + ctx.ptr(x) + ", " + ctx.ptr(y) +
                    ", " + ctx.scratch(n, batch * (inW + outW) * channels) + ", g_pool.get());\n";
@@ -443,7 +452,7 @@ Status emitPool(EmitContext& ctx, const ir::Node& n) {
     const size_t spatial = x->shape.rank() - 2;
     if (spatial < 1 || spatial > 3 || kernel.size() != spatial)
         return unsupported(Emitter::Portable, n, "this pooling shape");
-    if (emitPool1D(ctx, n, isMax)) return {};
+    if (emitPool1D(ctx, n, kernel, isMax)) return {};
     if (n.attrString("auto_pad", "NOTSET") != "NOTSET" && n.attrString("auto_pad", "") != "VALID")
         return unsupported(Emitter::Portable, n, "auto_pad SAME on non-2-D pooling");
     const auto strides = n.attrInts("strides", std::vector<int64_t>(spatial, 1));
