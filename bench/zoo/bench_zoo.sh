@@ -68,13 +68,11 @@ prepare() { # MODEL LIB -> 0 when $work/MODEL_LIB/build/run_export is built and 
     [ "$lib" = onnxruntime ] && return 0
     dir="$work/${model}_$lib"
     if [ "${REUSE:-0}" != 1 ] || [ ! -x "$dir/build/run_export" ]; then
-        if [ "$lib" = portable_base ]; then
-            EMBARK_RUNTIME_DIR="$base_rt" "$cli" export "$src.onnx" --lib portable -o "$dir" --force \
-                --input "$src/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1
-        else
-            "$cli" export "$src.onnx" --lib "$lib" -o "$dir" --force \
-                --input "$src/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1
-        fi ||
+        # portable_base: the portable library with BASE_RUNTIME's kernels.
+        rt_dir=${EMBARK_RUNTIME_DIR:-} export_lib=$lib
+        [ "$lib" != portable_base ] || rt_dir=$base_rt export_lib=portable
+        EMBARK_RUNTIME_DIR="$rt_dir" "$cli" export "$src.onnx" --lib "$export_lib" -o "$dir" --force \
+            --input "$src/test_data_set_0/input_0.pb" > "$work/export.log" 2>&1 ||
             { echo "bench_zoo: export $model $lib failed: $(tail -3 "$work/export.log")" >&2; return 1; }
         if [ "$lib" = xnnpack ]; then
             XNNPACK_ROOT="$upstream" "$cli" build "$dir" --jobs 2 --quiet > "$work/build.log" 2>&1

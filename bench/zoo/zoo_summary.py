@@ -23,11 +23,14 @@ for line in open(sys.argv[1]):  # noqa: SIM115
         libs.append(lib)
 
 others = [l for l in libs if l != "onnxruntime"]
+# Column widths: 13 (ms) and 16 (ratio), wider for a longer library name (portable_base).
+wms = {l: max(13, len(l) + 1) for l in libs}
+wr = {l: max(16, len(l) + 5) for l in others}
 for threads in (1, 2):
     what = "fastest iteration" if "--min" in sys.argv else "median"
     print(f"\n== {threads} thread(s): latency in ms (median over rounds of each run's {what}), ratio to ONNX Runtime ==")
-    head = f"{'model':22s}" + "".join(f"{l:>13s}" if len(l) < 13 else f" {l:>13s}"[:14] for l in libs)
-    head += "".join(f"{l + '/ort':>16s}" if len(l) < 12 else f" {l + '/ort'}" for l in others)
+    head = f"{'model':22s}" + "".join(f"{l:>{wms[l]}s}" for l in libs)
+    head += "".join(f"{l + '/ort':>{wr[l]}s}" for l in others)
     print(head)
     ratios = defaultdict(list)
     for m in models:
@@ -36,19 +39,19 @@ for threads in (1, 2):
         for l in libs:
             v = runs.get((m, l, threads))
             med[l] = statistics.median(v) if v else None
-            row += f"{med[l]:13.2f}" if med[l] else f"{'-':>13s}"
+            row += f"{med[l]:{wms[l]}.2f}" if med[l] else f"{'-':>{wms[l]}s}"
         for l in others:
             if med.get(l) and med.get("onnxruntime"):
                 r = med[l] / med["onnxruntime"]
                 ratios[l].append(r)
-                row += f"{r:15.2f}x"
+                row += f"{r:{wr[l] - 1}.2f}x"
             else:
-                row += f"{'-':>16s}"
+                row += f"{'-':>{wr[l]}s}"
         print(row)
-    geo = f"{'geometric mean':22s}" + " " * 13 * len(libs)
+    geo = f"{'geometric mean':22s}" + " " * sum(wms.values())
     for l in others:
         v = ratios[l]
-        geo += f"{math.exp(sum(map(math.log, v)) / len(v)):15.2f}x" if v else f"{'-':>16s}"
+        geo += f"{math.exp(sum(map(math.log, v)) / len(v)):{wr[l] - 1}.2f}x" if v else f"{'-':>{wr[l]}s}"
     print(geo)
     for l in others:
         worst = [(r, m) for r, m in zip(ratios[l], [m for m in models if runs.get((m, l, threads)) and runs.get((m, "onnxruntime", threads))])]
