@@ -103,6 +103,9 @@ private:
         case OpKind::Unsqueeze:
         case OpKind::Transpose: return fusePassThrough(g, ctx, n) || quantizeBefore(g, ctx, n);
         case OpKind::MaxPool:
+            // Quantizing commutes with a max (both are monotone): a float MaxPool (a Concat's
+            // output pooled) can take its QuantizeLinear in front.
+            return fusePassThrough(g, ctx, n) || (int8MaxPool(*n) && quantizeBefore(g, ctx, n));
         case OpKind::Concat: return fusePassThrough(g, ctx, n);
         default: break;
         }
@@ -153,9 +156,10 @@ private:
         return text;
     }
 
-    // float -> layout op -> QuantizeLinear becomes QuantizeLinear -> layout op on int8 (the
-    // same values: QuantizeLinear is element-wise), so that the op producing the float data
-    // meets its QuantizeLinear. Only where the layout op alone reads its input.
+    // float -> layout op or MaxPool -> QuantizeLinear becomes QuantizeLinear -> the op on int8 (the
+    // same values: QuantizeLinear is element-wise and monotone, so it commutes with moving data
+    // and with a max), so that the op producing the float data meets its QuantizeLinear. Only
+    // where the op alone reads its input.
     bool quantizeBefore(ir::Graph& g, PassContext& ctx, ir::Node* n) {
         ir::Value* in = n->input(0);
         if (!in || in->dtype != DType::Float32 || soleConsumer(in) != n || !in->producer()) return false;
@@ -331,11 +335,15 @@ private:
 
     // Data movement and max pooling on the int8 data, requantized through a table when the
     // parameters change.
+    // A MaxPool the int8 kernel runs: 2-D, its Indices output (if any) unread.
+    static bool int8MaxPool(const ir::Node& n) {
+        return n.input(0) && n.input(0)->shape.rank() == 4 &&
+               !(n.outputs().size() > 1 && n.output(1) &&
+                 (!n.output(1)->uses().empty() || n.output(1)->isGraphOutput()));
+    }
+
     bool fusePassThrough(ir::Graph& g, PassContext& ctx, ir::Node* n) {
-        if (n->op == OpKind::MaxPool &&
-            (n->input(0)->shape.rank() != 4 || (n->outputs().size() > 1 && n->output(1) &&
-                                                (!n->output(1)->uses().empty() || n->output(1)->isGraphOutput()))))
-            return false;
+        if (n->op == OpKind::MaxPool && !int8MaxPool(*n)) return false;
         std::vector<size_t> data{0};
         if (n->op == OpKind::Concat) {
             data.clear();

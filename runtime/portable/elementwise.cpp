@@ -1,5 +1,6 @@
 // Element-wise binary ops with numpy broadcasting and unary activations. Broadcast shapes are
 // first coalesced into as few dimensions as possible so the inner loop is long and contiguous.
+#include "copy_bytes.h"
 #include "portable.h"
 #include "vmath.h"
 
@@ -379,8 +380,8 @@ void copy_rows(const float* src, int64_t rows, int64_t len, int64_t src_stride, 
         [&](int64_t begin, int64_t end) {
             for (int64_t i = begin; i < end; ++i) {
                 const int64_t r = i / pieces_per_row, from = i % pieces_per_row * piece;
-                std::memcpy(dst + r * dst_stride + from, src + r * src_stride + from,
-                            static_cast<size_t>(std::min(piece, len - from)) * sizeof(float));
+                copy_bytes(dst + r * dst_stride + from, src + r * src_stride + from,
+                           static_cast<size_t>(std::min(piece, len - from)) * sizeof(float));
             }
         },
         kFineParts);

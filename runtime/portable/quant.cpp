@@ -9,6 +9,7 @@
 #endif
 
 #include "quant_add_neon.h" // aarch64: qadd 16 elements at a time (EMBARK_QADD_NEON)
+#include "copy_bytes.h"
 #include "quant_kernels.h"
 
 #include <vector>
@@ -117,7 +118,19 @@ void qadd(const QAddParams& p, const int8_t* a, const int8_t* b, int8_t* y, size
 }
 
 void qlookup(const int8_t* table, const int8_t* x, int8_t* y, size_t count) {
+#if defined(__clang__) && defined(__riscv_vector)
+    // RVV: the lookup as an indexed load, x + 128 (x ^ 0x80 as a byte) the offset into the
+    // table, a vector of LMUL 8 at a time (y may equal x: each vector is read before written).
+    for (size_t i = 0; i < count;) {
+        const size_t vl = __riscv_vsetvl_e8m8(count - i);
+        const vuint8m8_t index =
+            __riscv_vxor_vx_u8m8(__riscv_vle8_v_u8m8(reinterpret_cast<const uint8_t*>(x + i), vl), 0x80, vl);
+        __riscv_vse8_v_i8m8(y + i, __riscv_vluxei8_v_i8m8(table, index, vl), vl);
+        i += vl;
+    }
+#else
     for (size_t i = 0; i < count; ++i) y[i] = table[x[i] + 128];
+#endif
 }
 
 // ----- Pooling ------------------------------------------------------------------------------
@@ -371,7 +384,7 @@ void concat_bytes(const void* const* inputs, const int64_t* sizes, int count, in
     for (int64_t o = 0; o < outer; ++o)
         for (int i = 0; i < count; ++i) {
             const size_t chunk = static_cast<size_t>(sizes[i] * inner);
-            std::memcpy(dst, static_cast<const unsigned char*>(inputs[i]) + static_cast<size_t>(o) * chunk, chunk);
+            copy_bytes(dst, static_cast<const unsigned char*>(inputs[i]) + static_cast<size_t>(o) * chunk, chunk);
             dst += chunk;
         }
 }

@@ -314,6 +314,44 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
         }
         if (verbose) std::printf("quantize checked\n");
     }
+    // qlookup: y[i] = table[x[i] + 128], in place too, over lengths with and without a vector tail.
+    {
+        const auto table = random_ints<int8_t>(256, 21u, -128, 127);
+        for (size_t count : {size_t(1), size_t(37), size_t(256), size_t(1000), size_t(4099)}) {
+            const auto x = random_ints<int8_t>(count, 22u + static_cast<unsigned>(count), -128, 127);
+            std::vector<int8_t> want(count), got(count, 99), inPlace = x;
+            for (size_t i = 0; i < count; ++i) want[i] = table[static_cast<size_t>(x[i] + 128)];
+            ep::qlookup(table.data(), x.data(), got.data(), count);
+            ep::qlookup(table.data(), inPlace.data(), inPlace.data(), count);
+            if (got != want || inPlace != want) {
+                ++failures;
+                std::printf("qlookup of %zu bytes differs\n", count);
+            }
+        }
+        if (verbose) std::printf("qlookup checked\n");
+    }
+    // concat_bytes: inputs of 1, 64 and 300 bytes per outer row (within a vector, one, several).
+    {
+        const int64_t sizes[] = {1, 64, 300}, outer = 7, inner = 1;
+        std::vector<std::vector<int8_t>> parts;
+        std::vector<const void*> inputs;
+        for (int i = 0; i < 3; ++i) {
+            parts.push_back(random_ints<int8_t>(static_cast<size_t>(outer * sizes[i]), 30u + i, -128, 127));
+            inputs.push_back(parts.back().data());
+        }
+        std::vector<int8_t> want, got(static_cast<size_t>(outer * 365), 99);
+        for (int64_t o = 0; o < outer; ++o)
+            for (int i = 0; i < 3; ++i)
+                want.insert(want.end(), parts[static_cast<size_t>(i)].begin() + o * sizes[i],
+                            parts[static_cast<size_t>(i)].begin() + (o + 1) * sizes[i]);
+        ep::concat_bytes(inputs.data(), sizes, 3, outer, inner, got.data());
+        if (got != want) {
+            ++failures;
+            std::printf("concat_bytes differs\n");
+        } else if (verbose) {
+            std::printf("concat_bytes checked\n");
+        }
+    }
     // transpose_bytes: the NCHW <-> NHWC paths and a generic permutation, against index arithmetic.
     {
         const int64_t dims[4] = {2, 3, 5, 7};

@@ -143,6 +143,21 @@ inline ir::Graph concatGraph() {
     return b.build();
 }
 
+// Concat -> MaxPool -> QuantizeLinear with no QuantizeLinear on the concatenation (SqueezeNet's
+// fire modules before a pool, as quantized by `embark-cli quantize`): the QuantizeLinear moves
+// in front of the pool and both ops run on int8.
+inline ir::Graph concatMaxPoolGraph() {
+    GraphBuilder b("qconcatpool");
+    ir::Value* a = qdq(b, b.input("a", ir::Shape{1, 2, 6, 6}), 0.01f, -128, "a");
+    ir::Value* c = qdq(b, b.input("b", ir::Shape{1, 3, 6, 6}), 0.02f, -128, "b");
+    ir::Value* y = b.op(ir::OpKind::Concat, {a, c}, {{"axis", int64_t{1}}}, "concat");
+    ir::Value* p =
+        b.op(ir::OpKind::MaxPool, {y},
+             {{"kernel_shape", std::vector<int64_t>{3, 3}}, {"strides", std::vector<int64_t>{2, 2}}}, "pool");
+    b.output(qdq(b, p, 0.015f, -100, "y"));
+    return b.build();
+}
+
 inline ir::Graph layoutGraph() {
     GraphBuilder b("qlayout");
     ir::Value* x = qdq(b, b.input("x", ir::Shape{1, 2, 3, 4}), 0.01f, 1, "x");
@@ -173,6 +188,7 @@ inline std::vector<Case> cases() {
         {"average pool", [] { return poolGraph(K::AveragePool); }, false, {K::QAveragePool}},
         {"global average pool", [] { return poolGraph(K::GlobalAveragePool); }, false, {K::QAveragePool, K::Flatten}},
         {"concat", concatGraph, true, {K::Concat, K::QLookup}},
+        {"concat then max pool", concatMaxPoolGraph, true, {K::Concat, K::MaxPool, K::QLookup}},
         {"transpose reshape", layoutGraph, true, {K::Transpose, K::Reshape, K::QLookup}},
         {"sigmoid table", sigmoidGraph, true, {K::QLookup}},
     };
