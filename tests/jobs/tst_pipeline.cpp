@@ -276,5 +276,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestPipeline)
+QTEST_GUILESS_MAIN(TestPipeline)
 #include "tst_pipeline.moc"

@@ -191,5 +191,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestQuantizeJob)
+QTEST_GUILESS_MAIN(TestQuantizeJob)
 #include "tst_quantize_job.moc"

@@ -51,5 +51,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestStoredPlan)
+QTEST_GUILESS_MAIN(TestStoredPlan)
 #include "tst_stored_plan.moc"

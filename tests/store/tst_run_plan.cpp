@@ -163,5 +163,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestRunPlan)
+QTEST_GUILESS_MAIN(TestRunPlan)
 #include "tst_run_plan.moc"
