@@ -341,14 +341,18 @@ void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int
 
 void transpose_matrices(const float* in, int64_t batch, int64_t rows, int64_t cols, float* out, ThreadPool* pool) {
     if (batch <= 0 || rows <= 0 || cols <= 0) return;
-    constexpr int64_t kBlock = 32; // 32x32 floats: 4 KB in, 4 KB out, well inside L1
-    const int64_t row_blocks = (rows + kBlock - 1) / kBlock, col_blocks = (cols + kBlock - 1) / kBlock;
+    // Blocks of 64 rows by up to 256 columns, walked 8 columns (8 output rows) at a time: each
+    // output row gets 64 contiguous floats (4 cache lines) per visit. With 32 x 32 blocks it got
+    // 2 lines, and an NHWC -> NCHW conversion of many pixels (output rows a power-of-two
+    // distance apart, in the same cache sets) ran at under half the speed.
+    constexpr int64_t kRowBlock = 64, kColBlock = 256;
+    const int64_t row_blocks = (rows + kRowBlock - 1) / kRowBlock, col_blocks = (cols + kColBlock - 1) / kColBlock;
     const int64_t matrix = rows * cols;
     auto run = [&](int64_t begin, int64_t end) {
         for (int64_t i = begin; i < end; ++i) {
             const int64_t n = i / (row_blocks * col_blocks);
-            const int64_t r0 = i / col_blocks % row_blocks * kBlock, c0 = i % col_blocks * kBlock;
-            const int64_t r1 = std::min(rows, r0 + kBlock), c1 = std::min(cols, c0 + kBlock);
+            const int64_t r0 = i / col_blocks % row_blocks * kRowBlock, c0 = i % col_blocks * kColBlock;
+            const int64_t r1 = std::min(rows, r0 + kRowBlock), c1 = std::min(cols, c0 + kColBlock);
             const float* src = in + n * matrix;
             float* dst = out + n * matrix;
             switch (rows) {

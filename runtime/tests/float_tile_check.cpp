@@ -121,13 +121,13 @@ int check_fc(int rows, int k, int n, const ep::Activation& act, ep::ThreadPool* 
 
 } // namespace
 
-// transpose_matrices' 8x8 register tiles (AVX) and the scalar edges of its 32x32 blocks: rows
+// transpose_matrices' 8x8 register tiles (AVX) and the scalar edges of its 64 x 256 blocks: rows
 // and columns of 8, 32 and 64 plus remainders, the layout conversions' shapes, batch 2, on 1
 // and 2 threads; must equal the plain loop exactly.
 int check_transpose(ep::ThreadPool* pool) {
     int failures = 0;
-    const int shapes[][3] = {{1, 8, 8},   {1, 9, 17},     {1, 31, 33},    {2, 40, 77},
-                             {1, 64, 96}, {1, 128, 3136}, {1, 3136, 128}, {2, 5, 300}};
+    const int shapes[][3] = {{1, 8, 8},      {1, 9, 17},     {1, 31, 33}, {2, 40, 77},   {1, 64, 96},
+                             {1, 128, 3136}, {1, 3136, 128}, {2, 5, 300}, {1, 130, 300}, {1, 16384, 21}};
     for (const auto& sh : shapes) {
         const int batch = sh[0], rows = sh[1], cols = sh[2];
         std::mt19937 rng(7);

@@ -1020,7 +1020,7 @@ private slots:
         CHECK_CLOSE(y, want);
     }
 
-    // Every element lands once, for the unrolled row counts (1-4), partial 32x32 blocks, a
+    // Every element lands once, for the unrolled row counts (1-4), partial 64 x 256 blocks, a
     // batch, and large matrices that are split over the pool.
     void transposeMatrices_data() {
         QTest::addColumn<int>("batch");
@@ -1028,6 +1028,8 @@ private slots:
         QTest::addColumn<int>("cols");
         for (int rows : {1, 2, 3, 4, 5, 33, 64}) QTest::addRow("1x%dx77", rows) << 1 << rows << 77;
         QTest::newRow("batch 3 x 7 x 40") << 3 << 7 << 40;
+        QTest::newRow("partial blocks 130 x 300") << 1 << 130 << 300;
+        QTest::newRow("NHWC -> NCHW 16384 x 32") << 1 << 16384 << 32;
         QTest::newRow("image 3 x 224*224 (pool)") << 1 << 3 << 224 * 224;
         QTest::newRow("batch 2 x 300 x 97 (pool)") << 2 << 300 << 97;
     }
