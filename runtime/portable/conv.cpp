@@ -411,15 +411,15 @@ constexpr size_t kCachedWeightsBytes = 512 * 1024;
 // 112x112 expansions). A tile part streams all
 // the weights, so there are many parts (for load balance) only when the weights stay in
 // cache, or when each part has many tiles; a panel part streams only its own panels.
-// tile_all(t) does what tile(gp, t) does for every gp, in one pass over tile t's rows
-// (gemm_tile_panels_any).
-template <typename Tile, typename TileAll>
-void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_bytes, Tile tile, TileAll tile_all) {
+// tiles_all(begin, end) does what tile(gp, t) does for every gp and every t in [begin, end),
+// tile by tile, in one pass over each tile's rows (gemm_tile_panels_any).
+template <typename Tile, typename TilesAll>
+void run_tiles(ThreadPool* pool, int64_t tiles, int group_panels, size_t weight_bytes, Tile tile, TilesAll tiles_all) {
     const int threads = pool ? pool->threads() : 1;
     const bool small_weights = weight_bytes <= kSmallWeightsBytes;
     auto range = [&](int64_t begin, int64_t end) {
         if (small_weights) {
-            for (int64_t t = begin; t < end; ++t) tile_all(t);
+            tiles_all(begin, end);
         } else {
             for (int gp = 0; gp < group_panels; ++gp)
                 for (int64_t t = begin; t < end; ++t) tile(gp, t);
@@ -466,6 +466,16 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
     const bool prefetch = pool && pool->threads() > 1;
     const int ldc = op.out_pixel_stride();
     auto tile_of = [&](int64_t tile) { return static_cast<int>(std::min<int64_t>(MR, pixels - tile * MR)); };
+    auto tile_all = [&](int64_t tile) {
+        if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, ldc);
+        for (int g = 0; g < s.groups; ++g) {
+            const size_t gp = static_cast<size_t>(g) * panels;
+            detail::gemm_tile_panels_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
+                                             static_cast<size_t>(g) * cin_g, packed + gp * panel_size, panel_size,
+                                             packed + op.bias_offset + gp * NR, output + tile * MR * ldc + g * cout_g,
+                                             ldc, cout_g, op.act);
+        }
+    };
     run_tiles(
         pool, tiles, s.groups * panels, op.packed.size() * sizeof(float),
         [&](int gp, int64_t tile) {
@@ -477,15 +487,18 @@ void run_indirect(const Conv2D& op, int taps, int cin_g, float* output, ThreadPo
                                       packed + op.bias_offset + static_cast<size_t>(gp) * NR, c, ldc,
                                       std::min(NR, cout_g - p * NR), op.act);
         },
-        [&](int64_t tile) {
-            if (prefetch) prefetch_output_tile(output, tile, tiles, pixels, ldc);
-            for (int g = 0; g < s.groups; ++g) {
-                const size_t gp = static_cast<size_t>(g) * panels;
-                detail::gemm_tile_panels_any<NR>(tile_of(tile), taps, cin_g, ind + tile * taps * MR, MR,
-                                                 static_cast<size_t>(g) * cin_g, packed + gp * panel_size, panel_size,
-                                                 packed + op.bias_offset + gp * NR,
-                                                 output + tile * MR * ldc + g * cout_g, ldc, cout_g, op.act);
+        [&](int64_t begin, int64_t end) {
+#if EMBARK_NARROW_TILE
+            // Whole tiles into whole panels, dispatched once for the range (gemm_whole_tiles_x86).
+            if (!prefetch && s.groups == 1 && cout_g % NR == 0) {
+                const int64_t whole_end = std::min(end, pixels / MR);
+                if (begin < whole_end && detail::gemm_whole_tiles_x86<NR>(begin, whole_end, taps, cin_g, ind, packed,
+                                                                          panel_size, packed + op.bias_offset, output,
+                                                                          static_cast<size_t>(ldc), panels, op.act))
+                    begin = whole_end;
             }
+#endif
+            for (int64_t tile = begin; tile < end; ++tile) tile_all(tile);
         });
 }
 
@@ -595,9 +608,11 @@ void run_gemm(int64_t rows, int k, int n, const float* x, const float* packed, s
             if (prefetch && p == 0) prefetch_output_tile(y, tile, tiles, rows, ldy);
             gemm_rows_tile(rows, k, n, x, packed, bias_offset, y, ldy, act, p, tile);
         },
-        [&](int64_t tile) {
-            if (prefetch) prefetch_output_tile(y, tile, tiles, rows, ldy);
-            gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, ldy, act, tile);
+        [&](int64_t begin, int64_t end) {
+            for (int64_t tile = begin; tile < end; ++tile) {
+                if (prefetch) prefetch_output_tile(y, tile, tiles, rows, ldy);
+                gemm_rows_tile_all(rows, k, n, x, packed, bias_offset, y, ldy, act, tile);
+            }
         });
 }
 

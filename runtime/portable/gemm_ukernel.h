@@ -493,6 +493,33 @@ inline bool gemm_whole_panels_x86(int m_valid, int taps, int kc, const float* co
                                                   c_stride, panels, 8, act);
 }
 
+// Whole tiles [t0, t1) of an indirect convolution, kTilePixels pixels each (taps row pointers a
+// pixel, at ind[(t * taps + tap) * kTilePixels + m]), into whole panels: gemm_panels_x86 called
+// per tile with the activation, tile size and panel width chosen once for the range. Through
+// gemm_tile_any those choices cost about as much as a tile's multiply-adds where a pixel has few
+// (a 3x3 convolution from one channel: 9). False (nothing done) for an activation the tile does
+// not apply in registers.
+template <int NR>
+inline bool gemm_whole_tiles_x86(int64_t t0, int64_t t1, int taps, int kc, const float* const* ind, const float* w,
+                                 size_t panel_stride, const float* bias, float* c, size_t c_stride, int panels,
+                                 const Activation& act) {
+    if constexpr (NR % 8 != 0) {
+        return false;
+    } else {
+        if (act.kind != Act::None && act.kind != Act::Relu && act.kind != Act::Clamp) return false;
+        constexpr int A = kX86Wide ? NR / 16 : 0, B = kX86Wide ? (NR % 16) / 8 : NR / 8;
+        constexpr int n_last = kX86Wide && NR % 16 == 0 ? 16 : 8;
+        const float lo = act.kind == Act::Clamp ? act.min : 0.f, hi = act.kind == Act::Clamp ? act.max : 0.f;
+        with_register_activation(act.kind, [&](auto a) {
+            for (int64_t t = t0; t < t1; ++t)
+                gemm_panels_x86<kTilePixels, NR, A, B, decltype(a)::value>(
+                    taps, kc, ind + t * taps * kTilePixels, kTilePixels, 0, w, panel_stride, bias,
+                    c + t * kTilePixels * c_stride, c_stride, panels, n_last, lo, hi);
+        });
+        return true;
+    }
+}
+
 // A remainder panel of n_valid < NR channels (NR a multiple of 8) with vectors of 8 where the
 // panel's 16-float vectors would compute more than it keeps: at most 8 channels (one V8), or
 // 17-24 (one V16 and one V8) when the panel is 32 wide; false for the others (the narrow tile
