@@ -19,8 +19,10 @@ if command -v ccache >/dev/null; then
   export CCACHE_NOHASHDIR="${CCACHE_NOHASHDIR:-true}"
   launcher=(-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 fi
-# Precompiled headers: ccache can cache the sources that use them only with this sloppiness.
-export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros}"
+# Precompiled headers: ccache can cache the sources that use them only with this sloppiness, and
+# with pch_external_checksum it hashes the header's checksum file (embark_pch_checksum,
+# CMakeLists.txt) instead of its bytes, which name the build folder: a fresh clone reuses them.
+export CCACHE_SLOPPINESS="${CCACHE_SLOPPINESS:-pch_defines,time_macros,pch_external_checksum}"
 if [ ! -f "$dir/CMakeCache.txt" ]; then
   # Release at -O2 and without debug info: debug info makes the objects many times larger and
   # the compiles and links slower. A tree for a debugger: -DCMAKE_BUILD_TYPE=RelWithDebInfo.

@@ -1,7 +1,7 @@
 // embark: the studio's entry point. Opens the model given on the command line, else the last
 // session's model, else shows the welcome page (with the bundled sample model as a link).
 #include "mainwindow/mainwindow.h"
-#include "embark_build_paths.h"
+#include "targets/source_tree.h"
 #include "image_decoder.h"
 #include "mainwindow/screenshot_tour.h"
 #include "settings/language.h"
@@ -39,7 +39,7 @@ int main(int argc, char** argv) {
     const QStringList args = parser.positionalArguments();
     // No argument: the model of the last session, else the welcome page (the sample model is
     // a link there); the screenshot tour starts from the sample model.
-    const QString sample = QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx");
+    const QString sample = embark::targets::sourceTree() + "/resources/models/digits_cnn.onnx";
     const QStringList recent = window.recentFiles();
     const QString last = !recent.isEmpty() && QFileInfo::exists(recent.first()) ? recent.first() : QString();
     const QString model = !args.isEmpty() ? args.first() : parser.isSet(screenshot) ? sample : last;

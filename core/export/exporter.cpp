@@ -1,5 +1,4 @@
 #include "exporter.h"
-#include "embark_build_paths.h"
 
 #include "emit_context.h"
 #include "model_source.h"
@@ -10,6 +9,7 @@
 #include "memory_planner.h"
 #include "slot_template.h"
 #include "passes/pass_manager.h"
+#include "targets/source_tree.h"
 #include "reference/interpreter.h"
 #include "staged_folder.h"
 #include "targets/kernel_library.h"
@@ -60,7 +60,7 @@ std::string hostArch() {
 
 QString defaultRuntimeDir() {
     const QString env = qEnvironmentVariable("EMBARK_RUNTIME_DIR");
-    return env.isEmpty() ? QStringLiteral(EMBARK_SOURCE_DIR "/runtime") : env;
+    return env.isEmpty() ? targets::sourceTree() + "/runtime" : env;
 }
 
 std::string describeValue(const ir::Value* v) {

@@ -2,7 +2,6 @@
 // by its kernel library into forward(), the layer tables run_export reports with, and the
 // bookkeeping of the profiled and dump passes. writeExport (exporter.cpp) writes it out.
 #include "model_source.h"
-#include "embark_build_paths.h"
 
 #include "concat_in_place.h"
 #include "control_flow.h"

@@ -1,5 +1,6 @@
 #include "board.h"
-#include "embark_build_paths.h"
+
+#include "source_tree.h"
 
 #include <QDir>
 #include <QFile>
@@ -380,10 +381,7 @@ Status saveBoardFile(const Board& board, const QString& dir) {
     return {};
 }
 
-QString builtInBoardsDir() {
-    const QString env = qEnvironmentVariable("EMBARK_SOURCE_DIR");
-    return (env.isEmpty() ? QStringLiteral(EMBARK_SOURCE_DIR) : env) + "/boards";
-}
+QString builtInBoardsDir() { return sourceTree() + "/boards"; }
 
 QString userBoardsDir() {
     const QString env = qEnvironmentVariable("EMBARK_CONFIG_DIR");

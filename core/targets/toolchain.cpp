@@ -1,5 +1,6 @@
 #include "toolchain.h"
-#include "embark_build_paths.h"
+
+#include "source_tree.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -26,10 +27,7 @@ Toolchain cross(const Board& board, const QString& id, const QString& compiler, 
 
 } // namespace
 
-QString toolchainsDir() {
-    const QString env = qEnvironmentVariable("EMBARK_SOURCE_DIR");
-    return (env.isEmpty() ? QStringLiteral(EMBARK_SOURCE_DIR) : env) + "/toolchains";
-}
+QString toolchainsDir() { return sourceTree() + "/toolchains"; }
 
 QString debianPackageFor(const QString& program) {
     static const QList<QPair<QString, QString>> table{

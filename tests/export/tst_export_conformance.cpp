@@ -5,7 +5,6 @@
 // EMBARK_SHARD=i/N runs every N-th accepted test starting at the i-th (1-based), so that ctest
 // runs the suite as N rows in parallel (tests/CMakeLists.txt); each prints its own tally.
 #include "export/exporter.h"
-#include "embark_build_paths.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
 #include "reference/interpreter.h"
@@ -281,7 +280,7 @@ private slots:
         base.library = lib;
         const QString variant = library + (upstream ? "-upstream-" + arch : QString());
         const QString shard = m_shards > 1 ? QString("-shard%1of%2").arg(m_shard + 1).arg(m_shards) : QString();
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_conformance/") + variant + shard;
+        const QString work = (embark::test::binaryDir() + "/tests/export_conformance/") + variant + shard;
         Tally tally;
         std::vector<test::HarnessEntry> entries;
         std::vector<const Case*> exported;

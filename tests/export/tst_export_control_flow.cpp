@@ -7,7 +7,6 @@
 // value named twice) exported, linked into one harness binary and run, each output compared
 // with the expected outputs of its test data and with the reference interpreter's. Exports
 // refuse an If whose branches give different shapes, naming the node and both shapes.
-#include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"
 #include "onnx/model_inputs.h"
@@ -50,7 +49,7 @@ private slots:
         };
         auto target = test::harnessTarget("host", false);
         QVERIFY2(target, target ? "" : target.error().message.c_str());
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_control_flow");
+        const QString work = (embark::test::binaryDir() + "/tests/export_control_flow");
         std::vector<test::HarnessEntry> entries;
         std::vector<std::vector<ir::Tensor>> expected;
         for (const Model& m : models) {
@@ -90,7 +89,7 @@ private slots:
         QVERIFY2(graph, graph ? "" : graph.error().message.c_str());
         exporter::ExportOptions o;
         o.library = "portable";
-        o.outDir = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_control_flow/refused");
+        o.outDir = (embark::test::binaryDir() + "/tests/export_control_flow/refused");
         o.force = true;
         // The sample takes else_branch, whose shape the import fixed for the output: the export
         // gets as far as the If itself.

@@ -7,10 +7,10 @@
 // into one harness binary and run on its sample input; every output must have the reference
 // interpreter's shape, smaller than the capacity, and its values. A reader that does not keep
 // rows apart (a ReduceSum over the kept boxes) is refused naming the node.
-#include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "reference/interpreter.h"
 #include "support/export_harness.h"
+#include "support/test_paths.h"
 #include "support/graph_builder.h"
 
 #include <QTest>
@@ -102,7 +102,7 @@ private slots:
     void dataDependentOutputsHaveTheReferenceShapeAndValues() {
         auto target = test::harnessTarget("host", false);
         QVERIFY2(target, target ? "" : target.error().message.c_str());
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_dynamic_length");
+        const QString work = (embark::test::binaryDir() + "/tests/export_dynamic_length");
         struct Case {
             std::string name;
             ir::Graph graph;
@@ -169,7 +169,7 @@ private slots:
     void aReaderThatMixesRowsIsRefusedNamingIt() {
         exporter::ExportOptions o;
         o.library = "portable";
-        o.outDir = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_dynamic_length/exports/refused");
+        o.outDir = (embark::test::binaryDir() + "/tests/export_dynamic_length/exports/refused");
         o.force = true;
         o.sampleInputs = {{"boxes", sampleBoxes()}, {"scores", sampleScores()}};
         auto r = exporter::exportModel(detectionTail(true), o);

@@ -2,7 +2,6 @@
 // on the host: outputs and every layer's dump against the reference interpreter (per layer
 // through the layer's output value name or its provenance), 1e-4 of max |ref|, cosine.
 #include "results/metrics.h"
-#include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
@@ -111,7 +110,7 @@ private slots:
         const std::vector<const char*> libs =
             upstream ? std::vector<const char*>{"xnnpack"} : std::vector<const char*>{"portable", "xnnpack"};
         const QString work =
-            QStringLiteral(EMBARK_BINARY_DIR "/tests/export_models") + (upstream ? "-upstream-" + arch : QString());
+            (embark::test::binaryDir() + "/tests/export_models") + (upstream ? "-upstream-" + arch : QString());
         std::vector<test::HarnessEntry> entries;
         std::vector<const Model*> owners;
         // Under qemu, ResNet-18 and MobileNet-V2 with every layer dumped take minutes each: they

@@ -3,7 +3,6 @@
 // each output matches ONNX Runtime's. The newer forms reach the export as the IR's forms
 // (GroupNormalization as InstanceNormalization with per-channel scale, CenterCropPad as
 // Slice + Pad, Resize's axes as full-rank scales, DFT-20's axis input as an attribute).
-#include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
@@ -42,7 +41,7 @@ private slots:
         };
         auto target = test::harnessTarget("host", false);
         QVERIFY2(target, target ? "" : target.error().message.c_str());
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_opset_newer");
+        const QString work = (embark::test::binaryDir() + "/tests/export_opset_newer");
         std::vector<test::HarnessEntry> entries;
         std::vector<std::vector<ir::Tensor>> expected;
         for (const QString& name : models) {

@@ -11,7 +11,6 @@
 // (tests/passes/tst_fuse_qdq); its outputs are printed against the QDQ graph's for the record.
 #include "results/metrics.h"
 #include "export/kernel_libraries.h"
-#include "embark_build_paths.h"
 #include "export/deployment_plan.h"
 #include "export/emit_context.h"
 #include "export/memory_planner.h"
@@ -274,7 +273,7 @@ private slots:
         if (!target && target.error().kind == ErrorKind::Unsupported) QSKIP(target.error().message.c_str());
         QVERIFY2(target, target ? "" : target.error().message.c_str());
         const bool heavy = boardId == "host" || qEnvironmentVariable("EMBARK_HEAVY_TIERS") == "1";
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_quantized/") + boardId;
+        const QString work = (embark::test::binaryDir() + "/tests/export_quantized/") + boardId;
         std::vector<test::HarnessEntry> entries;
         std::vector<const Model*> owners;
         for (const Model& m : m_models) {

@@ -17,7 +17,6 @@
 // the magic number or cvtps2dq), so they come out equal in practice; the test prints how many
 // layers are equal and how many differ by one quantum.
 #include "results/metrics.h"
-#include "embark_build_paths.h"
 #include "export/adaptation.h"
 #include "export/deployment_plan.h"
 #include "export/emit_context.h"
@@ -276,7 +275,7 @@ private slots:
             QSKIP("Debian's libxnnpack-dev is not installed: the legacy-API row runs only where it is");
         const bool heavy = boardId == "host" || qEnvironmentVariable("EMBARK_HEAVY_TIERS") == "1";
         const QString tag = QString::fromLatin1(QTest::currentDataTag()).replace(' ', '_');
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_quantized_xnnpack/") + tag;
+        const QString work = (embark::test::binaryDir() + "/tests/export_quantized_xnnpack/") + tag;
         std::vector<test::HarnessEntry> entries;
         std::vector<const Model*> owners;
         for (const Model& m : m_models) {

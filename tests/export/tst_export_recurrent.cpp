@@ -2,7 +2,6 @@
 // (bidirectional with per-row lengths, layout 1, clip, peepholes, non-default activations;
 // expected outputs from ONNX Runtime) exported, linked into one harness binary and run, each
 // output compared with ONNX Runtime's and with the reference interpreter's.
-#include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/importer.h"
 #include "onnx/tensor_io.h"
@@ -31,7 +30,7 @@ private slots:
         QVERIFY(names.size() >= 9);
         auto target = test::harnessTarget("host", false);
         QVERIFY2(target, target ? "" : target.error().message.c_str());
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_recurrent");
+        const QString work = (embark::test::binaryDir() + "/tests/export_recurrent");
         std::vector<test::HarnessEntry> entries;
         std::vector<std::vector<ir::Tensor>> expected;
         for (const QString& name : names) {

@@ -6,11 +6,11 @@
 // compute in float32". Each model is exported, built into one harness binary and run; its
 // outputs must equal the reference interpreter's. A window whose size is fed at run time goes
 // through the CLI: its run-time check stops a run asking for another size (exit 5).
-#include "embark_build_paths.h"
 #include "export/exporter.h"
 #include "onnx/onnx_models.h"
 #include "support/cli_process.h"
 #include "support/export_harness.h"
+#include "support/test_paths.h"
 #include "support/graph_builder.h"
 
 #include <QFile>
@@ -134,7 +134,7 @@ private slots:
     void runTimeMasksAndIndexMathMatchTheReference() {
         auto target = test::harnessTarget("host", false);
         QVERIFY2(target, target ? "" : target.error().message.c_str());
-        const QString work = QStringLiteral(EMBARK_BINARY_DIR "/tests/export_typed");
+        const QString work = (embark::test::binaryDir() + "/tests/export_typed");
         struct Case {
             std::string name;
             ir::Graph graph;

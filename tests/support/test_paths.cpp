@@ -35,6 +35,8 @@ QStringList sharedModelNames() {
 
 QString cliPath() { return QStringLiteral(EMBARK_CLI_PATH); }
 QString sourceDir() { return QStringLiteral(EMBARK_SOURCE_DIR); }
+QString binaryDir() { return QStringLiteral(EMBARK_BINARY_DIR); }
+QString sharedDir() { return QStringLiteral(EMBARK_SHARED_DIR); }
 QString testDataDir() { return QStringLiteral(EMBARK_TEST_DATA_DIR); }
 
 QString onnxTestDataDir() {

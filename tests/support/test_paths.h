@@ -15,6 +15,10 @@ QString sharedModel(const QString& name); // "<dir>/<name>.onnx" or empty
 QStringList sharedModelNames();
 QString cliPath();
 QString sourceDir();
+// The build folder and ../shared (absolute). Only test_paths.cpp reads the generated headers that
+// hold this clone's paths: a suite whose source named them would miss ccache in any other clone.
+QString binaryDir();
+QString sharedDir();
 QString testDataDir();     // tests/data
 QString onnxTestDataDir(); // /usr/share/libonnx-testdata/data or empty
 // ../shared/xnnpack/prebuilt/<arch> (upstream XNNPACK built with clang-19), or an empty string

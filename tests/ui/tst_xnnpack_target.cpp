@@ -1,7 +1,6 @@
 // The target panel says which XNNPACK an export links; with none for the board, its
 // "Build XNNPACK for <arch>..." button asks StudioJobs for a background build job whose log,
 // failure and (with a tree in the cache) the session's re-adaptation the studio shows.
-#include "embark_build_paths.h"
 #include "jobs/studio_jobs.h"
 #include "mainwindow/mainwindow.h"
 #include "session/studio_session.h"
@@ -60,7 +59,7 @@ private slots:
         QCOMPARE(asked.count(), 1);
         QCOMPARE(asked.first().first().toString(), QString("riscv64"));
 
-        const QString shared = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/src");
+        const QString shared = (embark::test::sharedDir() + "/xnnpack/src");
         if (!QFileInfo::exists(shared + "/XNNPACK-fb000666.tar.gz")) QSKIP("../shared/xnnpack/src is absent");
         const QString wrong = m_tmp.path() + "/wrong";
         QVERIFY(QDir().mkpath(wrong));
@@ -81,7 +80,7 @@ private slots:
     // A tree in the cache (the shared prebuilt one, with a manifest) is what the panel then
     // shows, and the session assigns XNNPACK again.
     void lineNamesTheCachedTree() {
-        const QString prebuilt = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/prebuilt/riscv64");
+        const QString prebuilt = (embark::test::sharedDir() + "/xnnpack/prebuilt/riscv64");
         if (!QFileInfo::exists(prebuilt + "/include/xnnpack.h")) QSKIP("../shared/xnnpack/prebuilt is absent");
         ui::MainWindow window;
         ui::StudioSession* session = window.session();

@@ -1,7 +1,6 @@
 // Building upstream XNNPACK into the cache from ../shared/xnnpack/src: refused dependency
 // commits, a corrupt tarball, a cancelled build, then a real riscv64 build that an export for
 // sim-k230 links with no XNNPACK_ROOT and runs under qemu.
-#include "embark_build_paths.h"
 #include "support/test_paths.h"
 #include "xnnpack/xnnpack_builder.h"
 #include "xnnpack/xnnpack_resolve.h"
@@ -23,7 +22,7 @@ using namespace embark;
 namespace {
 
 QString sharedSources() {
-    const QString d = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/src");
+    const QString d = (embark::test::sharedDir() + "/xnnpack/src");
     return QFileInfo::exists(d + "/XNNPACK-fb000666.tar.gz") ? d : QString();
 }
 

@@ -1,6 +1,5 @@
 // XNNPACK trees checked before anything links (ELF machine of archive members, missing
 // libraries, RVV kernels, API) and the resolution order XNNPACK_ROOT > cache > Debian's.
-#include "embark_build_paths.h"
 #include "support/test_paths.h"
 #include "xnnpack/xnnpack_builder.h"
 #include "xnnpack/xnnpack_resolve.h"
@@ -21,7 +20,7 @@ using namespace embark;
 namespace {
 
 QString sharedTree(const QString& arch) {
-    const QString d = QStringLiteral(EMBARK_SHARED_DIR "/xnnpack/prebuilt/") + arch;
+    const QString d = (embark::test::sharedDir() + "/xnnpack/prebuilt/") + arch;
     return QFileInfo::exists(d + "/include/xnnpack.h") ? d : QString();
 }
 

@@ -1,5 +1,5 @@
 #include "studio_jobs.h"
-#include "embark_build_paths.h"
+#include "targets/source_tree.h"
 
 #include "charts/charts_panel.h"
 #include "job_toast.h"
@@ -223,7 +223,7 @@ int StudioJobs::exportTo(const QString& dir, bool replace) {
 
 void StudioJobs::buildXnnpackWithDialog(const QString& arch) {
     QSettings settings;
-    const QString shared = QStringLiteral(EMBARK_SOURCE_DIR "/../shared/xnnpack/src");
+    const QString shared = targets::sourceTree() + "/../shared/xnnpack/src";
     const QString start =
         settings.value(QStringLiteral("xnnpackTarballs"), QDir(shared).exists() ? shared : QDir::homePath()).toString();
     const QString dir = QFileDialog::getExistingDirectory(

@@ -1,5 +1,5 @@
 #include "mainwindow.h"
-#include "embark_build_paths.h"
+#include "targets/source_tree.h"
 
 #include "charts/chart_data.h"
 #include "charts/charts_panel.h"
@@ -89,7 +89,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     centralLayout->addWidget(m_banner);
     centralLayout->addWidget(m_stages, 1);
     // While no model is open: the welcome page (recent models and runs, the sample model).
-    m_welcome = new WelcomePage(QStringLiteral(EMBARK_SOURCE_DIR "/resources/models/digits_cnn.onnx"), this);
+    m_welcome = new WelcomePage(targets::sourceTree() + "/resources/models/digits_cnn.onnx", this);
     m_pages = new QStackedWidget(this);
     m_pages->addWidget(m_welcome);
     m_pages->addWidget(central);
