@@ -333,8 +333,6 @@ private:
         return l;
     }
 
-    // Data movement and max pooling on the int8 data, requantized through a table when the
-    // parameters change.
     // A MaxPool the int8 kernel runs: 2-D, its Indices output (if any) unread.
     static bool int8MaxPool(const ir::Node& n) {
         return n.input(0) && n.input(0)->shape.rank() == 4 &&
@@ -342,6 +340,8 @@ private:
                  (!n.output(1)->uses().empty() || n.output(1)->isGraphOutput()));
     }
 
+    // Data movement and max pooling on the int8 data, requantized through a table when the
+    // parameters change.
     bool fusePassThrough(ir::Graph& g, PassContext& ctx, ir::Node* n) {
         if (n->op == OpKind::MaxPool && !int8MaxPool(*n)) return false;
         std::vector<size_t> data{0};
