@@ -594,6 +594,85 @@ void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const v
     }
 }
 
+namespace {
+
+// TopK of one contiguous float32 line for K <= 32 (a classifier's or a detector's head), in two
+// passes over the line read in place:
+//   1. the best value of each block of 16 (and whether the line holds a NaN);
+//   2. T = the K-th best of those block bests. K blocks reach T, so the line's K-th best value is
+//      at least T, and a block whose best is below T holds nothing of the answer. The blocks that
+//      reach T (about K of them) are visited in index order, each value inserted into the best K
+//      kept in order (strict comparisons: of equal values the lower index stays first).
+// `blockBest` is scratch of (len + 15) / 16 floats. Returns false, having written nothing final,
+// when the line holds a NaN: the caller's general path ranks NaN.
+template <bool Largest>
+bool topKFloatLine(const float* src, int64_t len, int64_t k, int64_t* order, float* blockBest) {
+    const auto better = [](float a, float b) { return Largest ? a > b : a < b; };
+    constexpr int64_t kBlock = 16;
+    const int64_t blocks = (len + kBlock - 1) / kBlock;
+    // Pass 1 as lane-wise operations on 16 values (which compilers vectorize; a reduction of
+    // floats they would not reorder): NaN flags per lane, then the block's best by halving.
+    int32_t nan[kBlock] = {};
+    const int64_t whole = len / kBlock;
+    for (int64_t b = 0; b < whole; ++b) {
+        const float* p = src + b * kBlock;
+        float m[kBlock];
+        for (int64_t u = 0; u < kBlock; ++u) {
+            m[u] = p[u];
+            nan[u] |= p[u] != p[u];
+        }
+        for (int64_t u = 0; u < 8; ++u) m[u] = better(m[u + 8], m[u]) ? m[u + 8] : m[u];
+        for (int64_t u = 0; u < 4; ++u) m[u] = better(m[u + 4], m[u]) ? m[u + 4] : m[u];
+        for (int64_t u = 0; u < 2; ++u) m[u] = better(m[u + 2], m[u]) ? m[u + 2] : m[u];
+        blockBest[b] = better(m[1], m[0]) ? m[1] : m[0];
+    }
+    if (whole < blocks) {
+        const float* p = src + whole * kBlock;
+        float best = p[0];
+        for (int64_t u = 0; u < len - whole * kBlock; ++u) {
+            best = better(p[u], best) ? p[u] : best;
+            nan[0] |= p[u] != p[u];
+        }
+        blockBest[whole] = best;
+    }
+    int32_t anyNan = 0;
+    for (int64_t u = 0; u < kBlock; ++u) anyNan |= nan[u];
+    if (anyNan != 0) return false;
+    float threshold = Largest ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity();
+    if (blocks >= k) {
+        float picks[32];
+        int64_t have = 0;
+        for (int64_t b = 0; b < blocks; ++b) {
+            const float v = blockBest[b];
+            if (have == k && !better(v, picks[k - 1])) continue;
+            int64_t pos = have < k ? have++ : k - 1;
+            for (; pos > 0 && better(v, picks[pos - 1]); --pos) picks[pos] = picks[pos - 1];
+            picks[pos] = v;
+        }
+        threshold = picks[k - 1];
+    }
+    float top[32];
+    int64_t have = 0;
+    for (int64_t b = 0; b < blocks; ++b) {
+        if (better(threshold, blockBest[b])) continue;
+        const int64_t end = std::min(len, (b + 1) * kBlock);
+        for (int64_t j = b * kBlock; j < end; ++j) {
+            const float v = src[j];
+            if (have == k && !better(v, top[k - 1])) continue;
+            int64_t pos = have < k ? have++ : k - 1;
+            for (; pos > 0 && better(v, top[pos - 1]); --pos) {
+                top[pos] = top[pos - 1];
+                order[pos] = order[pos - 1];
+            }
+            top[pos] = v;
+            order[pos] = j;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
 void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bool largest, void* values,
           int64_t* indices) {
     const int64_t len = shape.d[axis];
@@ -604,7 +683,8 @@ void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bo
     }
     const size_t bytes = elemSize(t);
     std::vector<int64_t> order(static_cast<size_t>(len));
-    std::vector<double> line(static_cast<size_t>(len));
+    std::vector<double> line;
+    std::vector<float> blockBest(t == ElemType::Float32 && inner == 1 ? static_cast<size_t>((len + 15) / 16) : 0);
     // A strict order (equal values: the lower index first, as ONNX asks; NaN ranks above every
     // number), so that a partial sort picks the same K as a stable sort of the whole line while
     // costing len * log(K) comparisons instead of len * log(len).
@@ -618,38 +698,48 @@ void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bo
         if (vp != vq) return largest ? vp > vq : vp < vq;
         return p < q;
     };
+    // The general path: the line as doubles (any type, any stride, NaN ranked), its K picked into
+    // `order`.
+    const auto pickLine = [&](int64_t o, int64_t i) {
+        if (line.empty()) line.resize(static_cast<size_t>(len));
+        if (t == ElemType::Float32) {
+            const float* src = static_cast<const float*>(x) + o * len * inner + i;
+            for (int64_t j = 0; j < len; ++j) line[static_cast<size_t>(j)] = src[j * inner];
+        } else {
+            for (int64_t j = 0; j < len; ++j)
+                line[static_cast<size_t>(j)] = elementAsDouble(x, t, (o * len + j) * inner + i);
+        }
+        if (k <= 32 && k < len) {
+            // Few picks: one pass keeping the best K in order; a value that does not beat the
+            // K-th best (most of a long line) costs one comparison.
+            int64_t have = 0;
+            for (int64_t j = 0; j < len; ++j) {
+                if (have == k) {
+                    const double v = line[static_cast<size_t>(j)],
+                                 w = line[static_cast<size_t>(order[static_cast<size_t>(k - 1)])];
+                    const bool better = !std::isnan(v) && !std::isnan(w) ? (largest ? v > w : v < w)
+                                                                         : before(j, order[static_cast<size_t>(k - 1)]);
+                    if (!better) continue;
+                    --have;
+                }
+                int64_t pos = have++;
+                for (; pos > 0 && before(j, order[static_cast<size_t>(pos - 1)]); --pos)
+                    order[static_cast<size_t>(pos)] = order[static_cast<size_t>(pos - 1)];
+                order[static_cast<size_t>(pos)] = j;
+            }
+        } else {
+            std::iota(order.begin(), order.end(), int64_t(0));
+            std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
+        }
+    };
     for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i) {
-            if (t == ElemType::Float32) {
-                const float* src = static_cast<const float*>(x) + o * len * inner + i;
-                for (int64_t j = 0; j < len; ++j) line[static_cast<size_t>(j)] = src[j * inner];
-            } else {
-                for (int64_t j = 0; j < len; ++j)
-                    line[static_cast<size_t>(j)] = elementAsDouble(x, t, (o * len + j) * inner + i);
-            }
-            if (k <= 32 && k < len) {
-                // Few picks: one pass keeping the best K in order; a value that does not beat the
-                // K-th best (most of a long line) costs one comparison.
-                int64_t have = 0;
-                for (int64_t j = 0; j < len; ++j) {
-                    if (have == k) {
-                        const double v = line[static_cast<size_t>(j)],
-                                     w = line[static_cast<size_t>(order[static_cast<size_t>(k - 1)])];
-                        const bool better = !std::isnan(v) && !std::isnan(w)
-                                                ? (largest ? v > w : v < w)
-                                                : before(j, order[static_cast<size_t>(k - 1)]);
-                        if (!better) continue;
-                        --have;
-                    }
-                    int64_t pos = have++;
-                    for (; pos > 0 && before(j, order[static_cast<size_t>(pos - 1)]); --pos)
-                        order[static_cast<size_t>(pos)] = order[static_cast<size_t>(pos - 1)];
-                    order[static_cast<size_t>(pos)] = j;
-                }
-            } else {
-                std::iota(order.begin(), order.end(), int64_t(0));
-                std::partial_sort(order.begin(), order.begin() + k, order.end(), before);
-            }
+            const bool fast = t == ElemType::Float32 && inner == 1 && k <= 32 && k < len &&
+                              (largest ? topKFloatLine<true>(static_cast<const float*>(x) + o * len, len, k,
+                                                             order.data(), blockBest.data())
+                                       : topKFloatLine<false>(static_cast<const float*>(x) + o * len, len, k,
+                                                              order.data(), blockBest.data()));
+            if (!fast) pickLine(o, i);
             for (int64_t j = 0; j < k; ++j) {
                 const int64_t from = order[static_cast<size_t>(j)], to = (o * k + j) * inner + i;
                 indices[to] = from;

@@ -390,17 +390,22 @@ void check_top_k() {
 }
 
 // TopK with K below the axis length (the one-pass pick up to K = 32, the partial sort above): 10 of
-// 1000 on the last axis, 5 of 300 and 50 of 200 on a middle axis, K = length,
-// largest and smallest, with ties spread through the line and a NaN (ranked
-// above every number: first when largest, last when smallest). Expected: a stable sort of the
-// whole line by value (NaN on its side), its first K.
+// 1000 and 32 of 777 on the last axis (contiguous float lines: blocks passed over whole), 5 of
+// 300 and 50 of 200 on a middle axis, K = length, largest and smallest, with ties spread through
+// the line (or values of 5 levels only: ties at the K-th place) and a NaN in the first line
+// (ranked above every number: first when largest, last when smallest). Expected: a stable sort of
+// the whole line by value (NaN on its side), its first K.
 void check_top_k_partial() {
     struct Case {
         int64_t outer, len, inner, k;
+        int levels; // 0: random values
     };
-    for (const Case c : {Case{3, 1000, 1, 10}, Case{2, 300, 4, 5}, Case{2, 200, 3, 50}, Case{1, 17, 2, 17}})
+    for (const Case c : {Case{3, 1000, 1, 10, 0}, Case{4, 777, 1, 32, 5}, Case{3, 40, 1, 3, 0}, Case{2, 300, 4, 5, 0},
+                         Case{2, 200, 3, 50, 0}, Case{1, 17, 2, 17, 0}})
         for (bool largest : {true, false}) {
             std::vector<float> x = random_vector(static_cast<size_t>(c.outer * c.len * c.inner), 21);
+            if (c.levels > 0)
+                for (float& v : x) v = std::floor(v * static_cast<float>(c.levels));
             for (size_t j = 0; j + 37 < x.size(); j += 37) x[j + 37] = x[j]; // ties, lower index first
             x[static_cast<size_t>(c.len / 2 * c.inner)] = NAN;
             std::vector<float> values(static_cast<size_t>(c.outer * c.k * c.inner));
