@@ -11,7 +11,11 @@
 # (shown as "-"); layout conversions are layers of their own, left out of the op's count.
 # Prints one row per config and board: instructions of both, the ratio portable / XNNPACK, a flag
 # on every ratio above 1.0x; then the geomean per board.
-#   bench/ops/bench_ops_rv.sh [--only NAME,NAME...]
+# --auto adds a third export with `--lib auto` (each node on the library that counted fewer
+# instructions for its shape on that board, docs/cli.md; measurements cached in
+# BENCH_DIR/lib-auto.json) and prints, per board, its count per config with the library it chose,
+# and the whole grid model's count (every layer, conversions included) against each single library.
+#   bench/ops/bench_ops_rv.sh [--only NAME,NAME...] [--auto]
 # Environment: EMBARK_CLI=path/to/embark-cli  BENCH_DIR=/tmp/embark-bench-ops-rv (REUSE=1 keeps
 #   its builds and counts)  BOARDS="sim-k230 sim-k1"  XNNPACK_PREBUILT=dir with riscv64/
 set -euo pipefail
@@ -23,10 +27,12 @@ boards=${BOARDS:-"sim-k230 sim-k1"}
 prebuilt=${XNNPACK_PREBUILT:-"$root/../shared/xnnpack/prebuilt"}
 py=/usr/bin/python3
 only=()
+libs="portable xnnpack"
 while [ $# -gt 0 ]; do
     case "$1" in
     --only) only=(--only "$2"); shift ;;
-    *) echo "usage: bench_ops_rv.sh [--only NAME,NAME...]" >&2; exit 2 ;;
+    --auto) libs="portable xnnpack auto" ;;
+    *) echo "usage: bench_ops_rv.sh [--only NAME,NAME...] [--auto]" >&2; exit 2 ;;
     esac
     shift
 done
@@ -55,12 +61,13 @@ print(" ".join(prefix))' "$root/boards/$1.json"
 }
 
 for board in $boards; do
-    for lib in portable xnnpack; do
+    for lib in $libs; do
         dir="$work/${board}_$lib"
         log="$dir.log"
         if [ "${REUSE:-0}" = 1 ] && [ -s "$dir/insns.jsonl" ]; then continue; fi
         t0=$(date +%s)
-        XNNPACK_ROOT="$prebuilt/riscv64" "$cli" export "$work/grid.onnx" --board "$board" --lib "$lib" -o "$dir" \
+        EMBARK_LIB_AUTO_CACHE="$work/lib-auto.json" XNNPACK_ROOT="$prebuilt/riscv64" \
+            "$cli" export "$work/grid.onnx" --board "$board" --lib "$lib" -o "$dir" \
             --force > "$log" 2>&1 || { echo "bench_ops_rv: export $board $lib failed (see $log)" >&2; continue; }
         XNNPACK_ROOT="$prebuilt/riscv64" "$cli" build "$dir" --jobs 2 --quiet >> "$log" 2>&1 ||
             { echo "bench_ops_rv: build $board $lib failed (see $log)" >&2; continue; }
@@ -77,9 +84,9 @@ for board in $boards; do
     done
 done
 
-"$py" - "$work" "$boards" <<'EOF'
+"$py" - "$work" "$boards" "$libs" <<'EOF'
 import json, math, os, sys
-work, boards = sys.argv[1], sys.argv[2].split()
+work, boards, libs = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 configs = [l.rstrip("\n").split("\t") for l in open(os.path.join(work, "configs.txt"))]
 
 def layers(board, lib):
@@ -90,6 +97,7 @@ def layers(board, lib):
             o = json.loads(l)
             if o.get("type") == "layer":
                 out[o["node"]] = (o["insns"], o["lib"])
+                out["__total__"] = (out.get("__total__", (0, ""))[0] + o["insns"], "")
     if os.path.exists(p + "/layers.jsonl"):
         for l in open(p + "/layers.jsonl"):
             if l.startswith("{") and '"check"' in l:
@@ -125,4 +133,28 @@ for board in boards:
         g = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print("%s: %d configs on both, geomean %.2fx, %d above 1.0x: %s" %
               (board, len(ratios), g, len(flagged), " ".join(flagged)))
+    if "auto" not in libs:
+        continue
+    auto, achk = layers(board, "auto")
+    print("\n%s: --lib auto, per config (the library it chose) against the better single library" % board)
+    print("%-24s %12s %-9s %12s %7s %s" % ("config", "auto", "chose", "best single", "ratio", "check"))
+    worse = []
+    for name, desc in configs:
+        a, p, x = auto.get(name), port.get(name), xnn.get(name)
+        if a is None or p is None:
+            print("%-24s %12s" % (name, "?"))
+            continue
+        best = min(p[0], x[0]) if x is not None and x[1] == "xnnpack" else p[0]
+        r = a[0] / max(best, 1)
+        c = achk.get(name + "__y", (None, None))
+        note = "  << above 1.0x" if r > 1.0 else ""
+        if note:
+            worse.append(name)
+        print("%-24s %12d %-9s %12d %6.2fx %s %.1e%s" % (name, a[0], a[1], best, r, "ok" if c[0] else "FAIL", c[1] or 0, note))
+    totals = {lib: layers(board, lib)[0].get("__total__", (0, ""))[0] for lib in ("portable", "xnnpack", "auto")}
+    best_lib = min(("portable", "xnnpack"), key=lambda lib: totals[lib] or float("inf"))
+    print("%s: whole grid model (every layer, conversions included): portable %d, xnnpack %d, auto %d; "
+          "auto / %s %.3fx; %d configs above their better library: %s" %
+          (board, totals["portable"], totals["xnnpack"], totals["auto"], best_lib,
+           totals["auto"] / max(totals[best_lib], 1), len(worse), " ".join(worse)))
 EOF
