@@ -74,14 +74,12 @@ class TestStudioFaults : public QObject {
         studioJobs->benchmarkAction()->trigger();
         auto job = studioJobs->queue()->jobs().back();
         int seen = 0;
-        QElapsedTimer t;
-        t.start();
-        while (!jobs::isFinished(job->state()) && t.elapsed() < 600000) {
-            const QStringList log = job->log();
-            for (; seen < log.size(); ++seen)
-                if (whileRunning) whileRunning(log[seen]);
-            QTest::qWait(20);
-        }
+        test::runEventLoopUntil([&] { return jobs::isFinished(job->state()); }, 600000,
+                                [&] {
+                                    const QStringList log = job->log();
+                                    for (; seen < log.size(); ++seen)
+                                        if (whileRunning) whileRunning(log[seen]);
+                                });
         probe.stop();
         if (!jobs::isFinished(job->state())) {
             studioJobs->queue()->cancelAll();

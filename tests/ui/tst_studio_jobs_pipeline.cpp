@@ -254,8 +254,9 @@ private slots:
         QElapsedTimer span;
         span.start();
         probe.start();
-        // Measure while the build runs: the whole build, or its first 60 s.
-        while (!jobs::isFinished(build->state()) && span.elapsed() < 60000) QTest::qWait(50);
+        // Measure while the build runs: the whole build, or its first 60 s, waiting in the event
+        // loop as the studio does.
+        test::runEventLoopUntil([&] { return jobs::isFinished(build->state()); }, 60000);
         probe.stop();
         const bool stillRunning = !jobs::isFinished(build->state());
         w->jobs()->queue()->cancelAll();
@@ -263,9 +264,9 @@ private slots:
         QVERIFY2(build->logLineCount() > 0, "the build printed nothing");
         QVERIFY2(stillRunning || build->state() == jobs::JobState::Succeeded, qPrintable(build->message()));
         qInfo("event loop: %d ticks over %lld ms of build (%d log lines); worst latency %lld ms, of which %lld ms "
-              "waiting for a CPU; worst latency of the studio's own making %lld ms",
+              "waiting for a CPU; worst latency of the studio's own making %lld ms (%lld ms of it on a CPU)",
               probe.ticks(), span.elapsed(), build->logLineCount(), probe.worstWallMs(), probe.worstWallWaitMs(),
-              probe.worstMs());
+              probe.worstMs(), probe.worstOnCpuMs());
         QVERIFY(probe.ticks() > 100);
         QVERIFY2(probe.worstMs() < 100,
                  qPrintable(QStringLiteral("the UI event loop stalled for %1 ms").arg(probe.worstMs())));
