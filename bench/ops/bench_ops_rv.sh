@@ -97,7 +97,6 @@ def layers(board, lib):
             o = json.loads(l)
             if o.get("type") == "layer":
                 out[o["node"]] = (o["insns"], o["lib"])
-                out["__total__"] = (out.get("__total__", (0, ""))[0] + o["insns"], "")
     if os.path.exists(p + "/layers.jsonl"):
         for l in open(p + "/layers.jsonl"):
             if l.startswith("{") and '"check"' in l:
@@ -151,7 +150,7 @@ for board in boards:
         if note:
             worse.append(name)
         print("%-24s %12d %-9s %12d %6.2fx %s %.1e%s" % (name, a[0], a[1], best, r, "ok" if c[0] else "FAIL", c[1] or 0, note))
-    totals = {lib: layers(board, lib)[0].get("__total__", (0, ""))[0] for lib in ("portable", "xnnpack", "auto")}
+    totals = {lib: sum(n for n, _ in d.values()) for lib, d in (("portable", port), ("xnnpack", xnn), ("auto", auto))}
     best_lib = min(("portable", "xnnpack"), key=lambda lib: totals[lib] or float("inf"))
     print("%s: whole grid model (every layer, conversions included): portable %d, xnnpack %d, auto %d; "
           "auto / %s %.3fx; %d configs above their better library: %s" %

@@ -596,6 +596,21 @@ void sliceBy(const void* data, size_t elemBytes, const Shape& dataShape, const v
 
 namespace {
 
+// Inserts v (from position j) into the best `have` of at most k values kept in order in
+// vals[] (and their positions in at[], when given): of equal values the earlier one stays first.
+template <bool Largest>
+void insertBest(float v, int64_t j, float* vals, int64_t* at, int64_t& have, int64_t k) {
+    const auto better = [](float a, float b) { return Largest ? a > b : a < b; };
+    if (have == k && !better(v, vals[k - 1])) return;
+    int64_t pos = have < k ? have++ : k - 1;
+    for (; pos > 0 && better(v, vals[pos - 1]); --pos) {
+        vals[pos] = vals[pos - 1];
+        if (at) at[pos] = at[pos - 1];
+    }
+    vals[pos] = v;
+    if (at) at[pos] = j;
+}
+
 // TopK of one contiguous float32 line for K <= 32 (a classifier's or a detector's head), in two
 // passes over the line read in place:
 //   1. the best value of each block of 16 (and whether the line holds a NaN);
@@ -642,13 +657,7 @@ bool topKFloatLine(const float* src, int64_t len, int64_t k, int64_t* order, flo
     if (blocks >= k) {
         float picks[32];
         int64_t have = 0;
-        for (int64_t b = 0; b < blocks; ++b) {
-            const float v = blockBest[b];
-            if (have == k && !better(v, picks[k - 1])) continue;
-            int64_t pos = have < k ? have++ : k - 1;
-            for (; pos > 0 && better(v, picks[pos - 1]); --pos) picks[pos] = picks[pos - 1];
-            picks[pos] = v;
-        }
+        for (int64_t b = 0; b < blocks; ++b) insertBest<Largest>(blockBest[b], b, picks, nullptr, have, k);
         threshold = picks[k - 1];
     }
     float top[32];
@@ -656,17 +665,7 @@ bool topKFloatLine(const float* src, int64_t len, int64_t k, int64_t* order, flo
     for (int64_t b = 0; b < blocks; ++b) {
         if (better(threshold, blockBest[b])) continue;
         const int64_t end = std::min(len, (b + 1) * kBlock);
-        for (int64_t j = b * kBlock; j < end; ++j) {
-            const float v = src[j];
-            if (have == k && !better(v, top[k - 1])) continue;
-            int64_t pos = have < k ? have++ : k - 1;
-            for (; pos > 0 && better(v, top[pos - 1]); --pos) {
-                top[pos] = top[pos - 1];
-                order[pos] = order[pos - 1];
-            }
-            top[pos] = v;
-            order[pos] = j;
-        }
+        for (int64_t j = b * kBlock; j < end; ++j) insertBest<Largest>(src[j], j, top, order, have, k);
     }
     return true;
 }
@@ -684,7 +683,9 @@ void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bo
     const size_t bytes = elemSize(t);
     std::vector<int64_t> order(static_cast<size_t>(len));
     std::vector<double> line;
-    std::vector<float> blockBest(t == ElemType::Float32 && inner == 1 ? static_cast<size_t>((len + 15) / 16) : 0);
+    // Contiguous float32 lines with few picks take topKFloatLine (unless a line holds a NaN).
+    const bool floatLines = t == ElemType::Float32 && inner == 1 && k <= 32 && k < len;
+    std::vector<float> blockBest(floatLines ? static_cast<size_t>((len + 15) / 16) : 0);
     // A strict order (equal values: the lower index first, as ONNX asks; NaN ranks above every
     // number), so that a partial sort picks the same K as a stable sort of the whole line while
     // costing len * log(K) comparisons instead of len * log(len).
@@ -734,11 +735,10 @@ void topK(const void* x, ElemType t, const Shape& shape, int axis, int64_t k, bo
     };
     for (int64_t o = 0; o < outer; ++o)
         for (int64_t i = 0; i < inner; ++i) {
-            const bool fast = t == ElemType::Float32 && inner == 1 && k <= 32 && k < len &&
-                              (largest ? topKFloatLine<true>(static_cast<const float*>(x) + o * len, len, k,
-                                                             order.data(), blockBest.data())
-                                       : topKFloatLine<false>(static_cast<const float*>(x) + o * len, len, k,
-                                                              order.data(), blockBest.data()));
+            const bool fast = floatLines && (largest ? topKFloatLine<true>(static_cast<const float*>(x) + o * len, len,
+                                                                           k, order.data(), blockBest.data())
+                                                     : topKFloatLine<false>(static_cast<const float*>(x) + o * len, len,
+                                                                            k, order.data(), blockBest.data()));
             if (!fast) pickLine(o, i);
             for (int64_t j = 0; j < k; ++j) {
                 const int64_t from = order[static_cast<size_t>(j)], to = (o * k + j) * inner + i;

@@ -16,7 +16,6 @@
 #include <QObject>
 #include <QTimer>
 
-#include <algorithm>
 #include <functional>
 
 namespace embark::test {
