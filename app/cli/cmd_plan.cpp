@@ -16,6 +16,7 @@
 #include "export/kernel_libraries.h"
 #include "target_options.h"
 #include "jobs/measure_libraries.h"
+#include "ir/json_lists.h"
 
 #include <QJsonDocument>
 
@@ -24,12 +25,6 @@
 
 namespace embark::cli {
 namespace {
-
-QJsonArray strings(const std::vector<std::string>& list) {
-    QJsonArray a;
-    for (const std::string& s : list) a.append(QString::fromStdString(s));
-    return a;
-}
 
 // The arena against familiar figures, in words: the lower bound (what must be live at once at
 // the peak step, which no plan can beat), what a plan without any reuse would take, and why
@@ -71,7 +66,7 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
         stages.append(QJsonObject{{"name", QString::fromStdString(s.name)},
                                   {"nodes", static_cast<qint64>(s.graph.nodeCount())},
                                   {"rewrites", s.rewrites},
-                                  {"log", strings(s.log)}});
+                                  {"log", ir::jsonStrings(s.log)}});
     for (const ir::Node* n : a.graph.nodes()) {
         const auto& as = a.nodes.at(n->name);
         QJsonObject node{{"name", QString::fromStdString(n->name)},
@@ -80,7 +75,7 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
                          {"layout", QString::fromLatin1(targets::layoutName(as.format).data())},
                          {"rule", QString::fromLatin1(exporter::assignmentRuleName(as.rule).data())},
                          {"reason", QString::fromStdString(as.reason)},
-                         {"provenance", strings(n->provenance)}};
+                         {"provenance", ir::jsonStrings(n->provenance)}};
         if (target.measured)
             if (auto m = target.measured->nodes.find(n->name); m != target.measured->nodes.end())
                 node["measurement"] = exporter::nodeChoiceJson(m->second, target.measured->unit);
@@ -96,11 +91,11 @@ QJsonObject planJson(const QString& path, const exporter::DeploymentTarget& targ
                      {"fused_nodes", static_cast<qint64>(run.graph.nodeCount())},
                      {"stages", stages},
                      {"nodes", nodes},
-                     {"folded_nodes", strings(passes::foldedNodes(run.graph))},
+                     {"folded_nodes", ir::jsonStrings(passes::foldedNodes(run.graph))},
                      {"conversions", a.conversions},
                      {"free_conversions", a.freeConversions},
                      {"partitions", a.partitions},
-                     {"libraries", strings(a.librariesUsed)},
+                     {"libraries", ir::jsonStrings(a.librariesUsed)},
                      {"memory", exporter::memoryPlanJson(m)}};
     if (target.measured) json["auto"] = exporter::measuredChoiceJson(*target.measured);
     return json;

@@ -8,7 +8,6 @@
 namespace embark::cli {
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
 QJsonValue number(double v) { return std::isfinite(v) ? QJsonValue(v) : QJsonValue(); }
 
 } // namespace
@@ -33,7 +32,7 @@ QJsonObject latencyJson(const store::LatencyStats& s) {
 QJsonArray accuracyJson(const std::vector<store::AccuracyEntry>& entries) {
     QJsonArray a;
     for (const store::AccuracyEntry& e : entries)
-        a.append(QJsonObject{{"name", q(e.name)},
+        a.append(QJsonObject{{"name", QString::fromStdString(e.name)},
                              {"max_abs", number(e.maxAbs)},
                              {"max_rel", number(e.maxRel)},
                              {"rmse", number(e.rmse)},
@@ -61,32 +60,35 @@ QJsonObject runJson(const store::RunRecord& rec) {
         layerAcc.push_back(l);
     }
     if (const int first = jobs::firstDivergentLayer(layerAcc); first >= 0)
-        accuracy["first_divergent_layer"] = q(layerAcc[static_cast<size_t>(first)].node);
+        accuracy["first_divergent_layer"] = QString::fromStdString(layerAcc[static_cast<size_t>(first)].node);
     for (const char* key : {"quantization_error", "float_reference"})
         if (rec.extra.contains(key)) accuracy[key] = rec.extra[key];
 
     QJsonArray layers;
     int index = 0;
     for (const store::LayerTiming& t : rec.layers)
-        layers.append(QJsonObject{{"index", index++}, {"name", q(t.node)}, {"lib", q(t.lib)}, {"median_ns", t.ns}});
+        layers.append(QJsonObject{{"index", index++},
+                                  {"name", QString::fromStdString(t.node)},
+                                  {"lib", QString::fromStdString(t.lib)},
+                                  {"median_ns", t.ns}});
 
     return withSchema({
         {"run_id", static_cast<qint64>(rec.id)},
         {"status", store::runStatusName(rec.status)},
-        {"message", q(rec.message)},
-        {"model", q(f.modelPath)},
-        {"model_sha256", q(f.modelSha256)},
-        {"board", q(f.boardId)},
+        {"message", QString::fromStdString(rec.message)},
+        {"model", QString::fromStdString(f.modelPath)},
+        {"model_sha256", QString::fromStdString(f.modelSha256)},
+        {"board", QString::fromStdString(f.boardId)},
         // Wall-clock times of a qemu-user board measure the emulation, not the board.
-        {"emulated", isEmulatedBoard(q(f.boardId))},
+        {"emulated", isEmulatedBoard(QString::fromStdString(f.boardId))},
         {"runtime", rec.extra.value("runtime").toString(QStringLiteral("export"))},
-        {"lib", q(f.kernelLibrary)},
-        {"compiler", q(f.compiler)},
-        {"flags", q(f.compilerFlags)},
+        {"lib", QString::fromStdString(f.kernelLibrary)},
+        {"compiler", QString::fromStdString(f.compiler)},
+        {"flags", QString::fromStdString(f.compilerFlags)},
         {"threads", f.threads},
         {"date", f.date.toString(Qt::ISODateWithMs)},
-        {"embark_version", q(f.embarkVersion)},
-        {"export_hash", q(f.exportHash)},
+        {"embark_version", QString::fromStdString(f.embarkVersion)},
+        {"export_hash", QString::fromStdString(f.exportHash)},
         {"latency", latency},
         {"accuracy", accuracy},
         {"layers", layers},

@@ -4,18 +4,11 @@
 #include "export_options.h"
 #include "targets/kernel_library.h"
 #include "kernel_libraries.h"
+#include "ir/json_lists.h"
 
 #include <QJsonArray>
 
 namespace embark::exporter {
-
-namespace {
-QJsonArray strings(const std::vector<std::string>& v) {
-    QJsonArray a;
-    for (const std::string& s : v) a.append(QString::fromStdString(s));
-    return a;
-}
-} // namespace
 
 bool DeploymentPlan::hasFusedQuantizedOps() const {
     for (const ir::Node* n : passes.graph.nodes())
@@ -97,13 +90,13 @@ QJsonObject memoryPlanJson(const MemoryPlan& m) {
                                    {"first_step", b.firstStep},
                                    {"last_step", b.lastStep},
                                    {"in_arena", b.inArena},
-                                   {"values", strings(b.values)},
+                                   {"values", ir::jsonStrings(b.values)},
                                    {"views", viewsJson(m, b)}});
     return QJsonObject{{"arena_bytes", static_cast<qint64>(m.arenaBytes)},
                        {"lower_bound_bytes", static_cast<qint64>(m.lowerBoundBytes)},
                        {"alignment", static_cast<qint64>(m.alignment)},
                        {"peak_step", m.peakStep},
-                       {"schedule", strings(m.schedule)},
+                       {"schedule", ir::jsonStrings(m.schedule)},
                        {"buffers", buffers}};
 }
 
@@ -114,7 +107,7 @@ QJsonArray fusedBlocksJson(const std::vector<FusedBlock>& blocks) {
         for (const ir::Node* n : b.nodes) names.push_back(n->name);
         fused.append(
             QJsonObject{{"kernel", b.kind == FusedBlock::Kind::NchwConv ? "conv2d_nchw" : "inverted_bottleneck"},
-                        {"nodes", strings(names)}});
+                        {"nodes", ir::jsonStrings(names)}});
     }
     return fused;
 }

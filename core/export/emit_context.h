@@ -139,6 +139,9 @@ Status emitPortableTypedData(EmitContext& ctx, const ir::Node& n);
 // A MaxPool whose Indices output is read (a later node or a graph output): the generic typed
 // kernel runs it in the model's layout.
 bool maxPoolIndicesRead(const ir::Node& n);
+// Unsupported when a node reads or writes channels-last data: the generic kernels run in the
+// model's layout.
+Status needModelLayout(EmitContext& ctx, const ir::Node& n);
 // The generic::ElemType expression of t ("embark::generic::ElemType::Int64"), "" when the
 // generated code has no such type.
 std::string elemTypeExpr(ir::DType t);

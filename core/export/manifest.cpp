@@ -2,6 +2,7 @@
 
 #include "deployment_plan.h"
 #include "export_folder.h"
+#include "ir/json_lists.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,12 +14,6 @@ namespace {
 QJsonArray dimsJson(const std::vector<int64_t>& d) {
     QJsonArray a;
     for (int64_t x : d) a.append(static_cast<qint64>(x));
-    return a;
-}
-
-QJsonArray strings(const std::vector<std::string>& v) {
-    QJsonArray a;
-    for (const auto& s : v) a.append(QString::fromStdString(s));
     return a;
 }
 
@@ -55,7 +50,7 @@ QByteArray manifestJson(const ManifestInput& in) {
         QJsonObject node{{"index", index++},
                          {"name", str(n->name)},
                          {"op", QString::fromLatin1(ir::opName(n->op).data())},
-                         {"provenance", strings(n->provenance)}};
+                         {"provenance", ir::jsonStrings(n->provenance)}};
         auto it = in.adaptation.nodes.find(n->name);
         if (it != in.adaptation.nodes.end()) {
             node["lib"] = str(it->second.library);
@@ -107,7 +102,7 @@ QByteArray manifestJson(const ManifestInput& in) {
                      {"opset", meta("opset")}}},
         {"export_hash", str(in.result.exportHash)},
         {"library", str(in.options.measured ? std::string("auto") : in.options.library)},
-        {"libraries", strings(in.adaptation.librariesUsed)},
+        {"libraries", ir::jsonStrings(in.adaptation.librariesUsed)},
         {"arch", str(in.options.arch)},
         {"board", str(in.options.board)},
         {"target_flags", str(in.options.targetFlags)},

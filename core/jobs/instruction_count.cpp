@@ -1,4 +1,5 @@
 #include "instruction_count.h"
+#include "pipeline_detail.h"
 
 #include "targets/toolchain.h"
 
@@ -15,7 +16,7 @@
 namespace embark::jobs {
 namespace {
 
-Error external(const QString& message) { return makeError(ErrorKind::External, message.toStdString()); }
+using detail::external;
 
 // "qemu-riscv64-static" -> "qemu-riscv64" (a path keeps its folder).
 QString dynamicQemu(const QString& program) {

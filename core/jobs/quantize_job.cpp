@@ -13,8 +13,6 @@ namespace embark::jobs {
 
 namespace {
 
-std::string str(const QString& s) { return s.toStdString(); }
-
 bool quantizable(const ir::Node& n) {
     if (n.op != ir::OpKind::Conv && n.op != ir::OpKind::Gemm && n.op != ir::OpKind::MatMul) return false;
     const ir::Value* x = n.input(0);
@@ -92,15 +90,16 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
         io.shapeOverrides = r.shapeOverrides;
         passes::QuantizeExclusions exclude;
         for (const QString& op : r.excludeOps) {
-            const auto kind = onnx::opFromOnnx(str(op));
+            const auto kind = onnx::opFromOnnx(op.toStdString());
             if (!kind)
-                return makeError(ErrorKind::Usage, "'" + str(op) + "' (kept in float) is not an ONNX op Embark knows");
+                return makeError(ErrorKind::Usage,
+                                 "'" + op.toStdString() + "' (kept in float) is not an ONNX op Embark knows");
             exclude.ops.insert(*kind);
         }
-        for (const QString& name : r.excludeNodes) exclude.nodes.insert(str(name));
+        for (const QString& name : r.excludeNodes) exclude.nodes.insert(name.toStdString());
 
         ctx.stepStarted(QStringLiteral("calibration data"), 0, kSteps);
-        auto fp = onnx::importModel(str(r.modelPath), io);
+        auto fp = onnx::importModel(r.modelPath.toStdString(), io);
         if (!fp) return fp.error();
         auto sources = listCalibrationSources(r.calibration);
         if (!sources) return sources.error();
@@ -126,13 +125,13 @@ std::shared_ptr<Job> makeQuantizeJob(QuantizeRequest r, QString title) {
 
         if (ctx.cancelled()) return cancelled();
         ctx.stepStarted(QStringLiteral("write"), 2, kSteps);
-        if (Status s = onnx::writeModel(q, str(r.outPath)); !s) return s.error();
+        if (Status s = onnx::writeModel(q, r.outPath.toStdString()); !s) return s.error();
         ctx.log(QStringLiteral("wrote %1").arg(r.outPath));
 
         if (ctx.cancelled()) return cancelled();
         ctx.stepStarted(QStringLiteral("compare"), 3, kSteps);
         // The model as written, as `embark-cli quantize --report` compares it.
-        auto written = onnx::importModel(str(r.outPath), io);
+        auto written = onnx::importModel(r.outPath.toStdString(), io);
         if (!written) return written.error();
         auto first = samples->load(0);
         if (!first) return first.error();

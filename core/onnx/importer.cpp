@@ -12,6 +12,7 @@
 #include "opset_view.h"
 #include "proto_tensor.h"
 #include "quant_checks.h"
+#include "writer.h"
 #include "reference/interpreter.h"
 
 #include <onnx/defs/schema.h>
@@ -31,8 +32,6 @@
 namespace embark::onnx {
 namespace {
 namespace pb = ::onnx;
-
-constexpr const char* kProvenanceTag = "embark-provenance"; // also in writer.cpp
 
 Expected<ir::Attribute> attributeFromProto(const pb::AttributeProto& a, const std::string& where) {
     switch (a.type()) {

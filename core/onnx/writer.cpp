@@ -15,7 +15,6 @@ namespace pb = ::onnx;
 
 constexpr int kIrVersion = 8;
 constexpr int kOpset = 17;
-constexpr const char* kProvenanceTag = "embark-provenance"; // read back by importer.cpp
 
 void setType(const ir::Value& v, pb::ValueInfoProto* info) {
     info->set_name(v.name);

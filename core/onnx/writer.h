@@ -9,6 +9,9 @@
 
 namespace embark::onnx {
 
+// The doc_string prefix of the nodes Embark writes: the importer reads their provenance back.
+inline constexpr const char* kProvenanceTag = "embark-provenance";
+
 // Serialised ModelProto bytes.
 Expected<std::string> serializeModel(const ir::Graph& graph);
 // Written atomically (temporary file + rename).

@@ -1,4 +1,5 @@
 #include "run_plan.h"
+#include "ir/json_lists.h"
 
 #include <QJsonObject>
 
@@ -9,12 +10,6 @@
 namespace embark::store {
 
 namespace {
-
-QJsonArray strings(const std::vector<std::string>& v) {
-    QJsonArray a;
-    for (const std::string& s : v) a.append(QString::fromStdString(s));
-    return a;
-}
 
 Expected<std::vector<std::string>> stringsFrom(const QJsonObject& o, const char* key, size_t entry) {
     std::vector<std::string> out;
@@ -103,10 +98,10 @@ QJsonArray planToJson(const std::vector<PlanNode>& plan) {
                       {"op", QString::fromStdString(n.op)},
                       {"lib", QString::fromStdString(n.library)},
                       {"layout", QString::fromStdString(n.layout)},
-                      {"inputs", strings(n.inputs)},
-                      {"outputs", strings(n.outputs)},
+                      {"inputs", ir::jsonStrings(n.inputs)},
+                      {"outputs", ir::jsonStrings(n.outputs)},
                       {"shapes", shapes}};
-        if (!n.origins.empty()) o["provenance"] = strings(n.origins);
+        if (!n.origins.empty()) o["provenance"] = ir::jsonStrings(n.origins);
         a.append(o);
     }
     return a;

@@ -524,10 +524,12 @@ Status emitBinary(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* a = i == 1 ? n.input(0) : y;
         const ir::Value* b = n.input(i);
         const bool last = i + 1 == count && n.op != OpKind::Mean;
-        ctx.forward +=
-            std::string("    embark::portable::binary(embark::portable::BinaryOp::") + op + ", " + ctx.ptr(a) + ", " +
-            dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " + ctx.ptr(y) + ", " +
-            (last ? portableActivation(n) : std::string("embark::portable::Activation{}")) + ", g_pool.get());\n";
+        ctx.forward += "    embark::portable::binary(embark::portable::BinaryOp::";
+        ctx.forward += op;
+        ctx.forward += ", " + ctx.ptr(a) + ", " + dims(a->shape) + ", " + ctx.ptr(b) + ", " + dims(b->shape) + ", " +
+                       ctx.ptr(y) + ", " +
+                       (last ? portableActivation(n) : std::string("embark::portable::Activation{}")) +
+                       ", g_pool.get());\n";
     }
     if (n.op == OpKind::Mean) {
         const std::string inv = ctx.floats(n.name + ":1/n", {1.f / static_cast<float>(count)});

@@ -52,7 +52,6 @@ void outerInner(const ir::Shape& s, size_t axis, int64_t* outer, int64_t* inner)
     }
 }
 
-std::string str(int64_t v) { return std::to_string(v); }
 std::string flag(bool b) { return b ? "true" : "false"; }
 
 Status emitGatherLike(EmitContext& ctx, const ir::Node& n) {
@@ -69,8 +68,8 @@ Status emitGatherLike(EmitContext& ctx, const ir::Node& n) {
     Expected<std::vector<int64_t>> pos = readPositions(n, n.op, rest);
     if (!pos) return pos.error();
     ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(n.input(0)) + ", " +
-                   ctx.int64s(n.name + ":positions", *pos) + ", " + str(static_cast<int64_t>(pos->size())) + ", " +
-                   ctx.ptr(n.output(0)) + ");\n";
+                   ctx.int64s(n.name + ":positions", *pos) + ", " + std::to_string(static_cast<int64_t>(pos->size())) +
+                   ", " + ctx.ptr(n.output(0)) + ");\n";
     return {};
 }
 
@@ -101,9 +100,9 @@ Status emitScatter(EmitContext& ctx, const ir::Node& n) {
         if (!pos) return pos.error();
         for (size_t i = 0; i < pos->size(); i += static_cast<size_t>(block)) dst.push_back((*pos)[i]);
     }
-    ctx.forward += "    embark::generic::scatterFlat(" + ctx.ptr(n.input(0)) + ", " + str(ds.numel()) + ", " +
-                   ctx.ptr(n.input(2)) + ", " + ctx.int64s(n.name + ":positions", dst) + ", " +
-                   str(static_cast<int64_t>(dst.size())) + ", " + str(block) +
+    ctx.forward += "    embark::generic::scatterFlat(" + ctx.ptr(n.input(0)) + ", " + std::to_string(ds.numel()) +
+                   ", " + ctx.ptr(n.input(2)) + ", " + ctx.int64s(n.name + ":positions", dst) + ", " +
+                   std::to_string(static_cast<int64_t>(dst.size())) + ", " + std::to_string(block) +
                    ", embark::generic::ScatterReduce::" + reduce + ", " + ctx.ptr(n.output(0)) + ");\n";
     return {};
 }
@@ -120,14 +119,14 @@ Status emitEinsum(EmitContext& ctx, const ir::Node& n) {
         if (std::find(order.begin(), order.end(), static_cast<int>(l)) == order.end())
             order.push_back(static_cast<int>(l));
     std::string sizes, strides;
-    for (int l : order) sizes += (sizes.empty() ? "" : ", ") + str(eq->sizes[static_cast<size_t>(l)]);
+    for (int l : order) sizes += (sizes.empty() ? "" : ", ") + std::to_string(eq->sizes[static_cast<size_t>(l)]);
     for (size_t i = 0; i < shapes.size(); ++i) {
         std::vector<int64_t> s(shapes[i].rank(), 1), per(eq->sizes.size(), 0);
         for (size_t d = shapes[i].rank(); d-- > 1;) s[d - 1] = s[d] * shapes[i][d];
         for (size_t d = 0; d < shapes[i].rank(); ++d)
             if (shapes[i][d] != 1) per[static_cast<size_t>(eq->operands[i][d])] += s[d];
         std::string row;
-        for (int l : order) row += (row.empty() ? "" : ", ") + str(per[static_cast<size_t>(l)]);
+        for (int l : order) row += (row.empty() ? "" : ", ") + std::to_string(per[static_cast<size_t>(l)]);
         strides += (i ? ", " : "") + std::string("{") + row + "}";
     }
     // Float64 operands (a float64 model) are summed in double by the typed kernel.
@@ -139,9 +138,10 @@ Status emitEinsum(EmitContext& ctx, const ir::Node& n) {
         ins += (ins.empty() ? "" : ", ") + (f64 ? "static_cast<const double*>(" + typedPtr(ctx, v) + ")" : ctx.ptr(v));
     }
     const std::string plan = ctx.ident(n, "_einsum");
-    ctx.decls += "static const embark::generic::EinsumPlan " + plan + "{" + str(static_cast<int64_t>(shapes.size())) +
-                 ", " + str(static_cast<int64_t>(order.size())) + ", " + str(static_cast<int64_t>(eq->output.size())) +
-                 ", {" + sizes + "}, {" + strides + "}};\n";
+    ctx.decls += "static const embark::generic::EinsumPlan " + plan + "{" +
+                 std::to_string(static_cast<int64_t>(shapes.size())) + ", " +
+                 std::to_string(static_cast<int64_t>(order.size())) + ", " +
+                 std::to_string(static_cast<int64_t>(eq->output.size())) + ", {" + sizes + "}, {" + strides + "}};\n";
     if (f64)
         ctx.forward += "    { const double* in[] = {" + ins + "};\n      embark::generic::einsumF64(" + plan +
                        ", in, static_cast<double*>(" + typedPtr(ctx, n.output(0)) + ")); }\n";
@@ -171,8 +171,8 @@ Status emitLoss(EmitContext& ctx, const ir::Node& n) {
         const int64_t c = t[static_cast<size_t>(i)], b = i / std::max<int64_t>(D, 1), d = i % std::max<int64_t>(D, 1);
         if (hasIgnore && c == ignore) continue;
         if (c < 0 || c >= C || (!w.empty() && static_cast<int64_t>(w.size()) != C))
-            return makeError(ErrorKind::InvalidInput,
-                             "node " + n.describe() + ": target class " + str(c) + " is outside [0, " + str(C) + ")");
+            return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": target class " + std::to_string(c) +
+                                                          " is outside [0, " + std::to_string(C) + ")");
         pos[static_cast<size_t>(i)] = (b * C + c) * D + d;
         weight[static_cast<size_t>(i)] = w.empty() ? 1.f : w[static_cast<size_t>(c)];
     }
@@ -182,11 +182,12 @@ Status emitLoss(EmitContext& ctx, const ir::Node& n) {
         const ir::Value* lp = n.output(1);
         const bool kept = lp && (!lp->uses().empty() || lp->isGraphOutput());
         logp = kept ? ctx.ptr(lp) : ctx.scratch(n, s.numel());
-        ctx.forward += "    embark::generic::softmax(" + ctx.ptr(n.input(0)) + ", " + str(N) + ", " + str(C) + ", " +
-                       str(D) + ", true, " + logp + ");\n";
+        ctx.forward += "    embark::generic::softmax(" + ctx.ptr(n.input(0)) + ", " + std::to_string(N) + ", " +
+                       std::to_string(C) + ", " + std::to_string(D) + ", true, " + logp + ");\n";
     }
     ctx.forward += "    embark::generic::weightedLoss(" + logp + ", " + ctx.int64s(n.name + ":positions", pos) + ", " +
-                   ctx.floats(n.name + ":weights", weight) + ", " + str(static_cast<int64_t>(pos.size())) + ", " +
+                   ctx.floats(n.name + ":weights", weight) + ", " + std::to_string(static_cast<int64_t>(pos.size())) +
+                   ", " +
                    (r == "none"  ? "0"
                     : r == "sum" ? "1"
                                  : "2") +
@@ -205,21 +206,23 @@ Status emitSignal(EmitContext& ctx, const ir::Node& n) {
         const int p = pad == "border" ? 1 : pad == "reflection" ? 2 : 0;
         const ir::Shape& gs = n.input(1)->shape;
         if (xs.rank() != 4 || gs.rank() != 4) return unsupported(Emitter::Portable, n, "GridSample other than 2-D");
-        ctx.forward += "    embark::generic::gridSample(embark::generic::GridSampleParams{" + str(xs[0]) + ", " +
-                       str(xs[1]) + ", " + str(xs[2]) + ", " + str(xs[3]) + ", " + str(gs[1]) + ", " + str(gs[2]) +
-                       ", " + std::to_string(m) + ", " + std::to_string(p) + ", " +
-                       flag(n.attrInt("align_corners", 0) != 0) + "}, " + ctx.ptr(x) + ", " + ctx.ptr(n.input(1)) +
-                       ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::gridSample(embark::generic::GridSampleParams{" + std::to_string(xs[0]) +
+                       ", " + std::to_string(xs[1]) + ", " + std::to_string(xs[2]) + ", " + std::to_string(xs[3]) +
+                       ", " + std::to_string(gs[1]) + ", " + std::to_string(gs[2]) + ", " + std::to_string(m) + ", " +
+                       std::to_string(p) + ", " + flag(n.attrInt("align_corners", 0) != 0) + "}, " + ctx.ptr(x) + ", " +
+                       ctx.ptr(n.input(1)) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::RoiAlign: {
         Expected<const ir::Tensor*> batch = constantInput(n, 2, "batch indices");
         if (!batch) return batch.error();
         const int64_t rois = n.input(1)->shape[0];
-        ctx.forward += "    embark::generic::roiAlign(embark::generic::RoiAlignParams{" + str(xs[0]) + ", " +
-                       str(xs[1]) + ", " + str(xs[2]) + ", " + str(xs[3]) + ", " + str(rois) + ", " +
-                       str(n.attrInt("output_height", 1)) + ", " + str(n.attrInt("output_width", 1)) + ", " +
-                       str(n.attrInt("sampling_ratio", 0)) + ", " + cppFloat(n.attrFloat("spatial_scale", 1.f)) + ", " +
+        ctx.forward += "    embark::generic::roiAlign(embark::generic::RoiAlignParams{" + std::to_string(xs[0]) + ", " +
+                       std::to_string(xs[1]) + ", " + std::to_string(xs[2]) + ", " + std::to_string(xs[3]) + ", " +
+                       std::to_string(rois) + ", " + std::to_string(n.attrInt("output_height", 1)) + ", " +
+                       std::to_string(n.attrInt("output_width", 1)) + ", " +
+                       std::to_string(n.attrInt("sampling_ratio", 0)) + ", " +
+                       cppFloat(n.attrFloat("spatial_scale", 1.f)) + ", " +
                        flag(n.attrString("coordinate_transformation_mode", "half_pixel") == "half_pixel") + ", " +
                        flag(n.attrString("mode", "avg") == "max") + "}, " + ctx.ptr(x) + ", " + ctx.ptr(n.input(1)) +
                        ", " + ctx.int64s(n.name + ":batch", (*batch)->toInt64Vector()) + ", " + ctx.ptr(y) + ");\n";
@@ -235,9 +238,10 @@ Status emitSignal(EmitContext& ctx, const ir::Node& n) {
             if (d < axis) outer *= xs[d];
             if (d > axis) inner *= xs[d];
         }
-        ctx.forward += "    embark::generic::dft(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(len) + ", " +
-                       str(inner) + ", " + flag(xs[xs.rank() - 1] == 2) + ", " + str(L) + ", " + str(y->shape[axis]) +
-                       ", " + flag(n.attrInt("inverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::dft(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
+                       std::to_string(len) + ", " + std::to_string(inner) + ", " + flag(xs[xs.rank() - 1] == 2) + ", " +
+                       std::to_string(L) + ", " + std::to_string(y->shape[axis]) + ", " +
+                       flag(n.attrInt("inverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::STFT: {
@@ -247,10 +251,10 @@ Status emitSignal(EmitContext& ctx, const ir::Node& n) {
             return unsupported(Emitter::Portable, n, "frame_length computed at run time");
         const ir::Value* window = n.input(2);
         const int64_t frame = constant(n, 3) ? constant(n, 3)->intAt(0) : window ? window->shape.numel() : 0;
-        ctx.forward += "    embark::generic::stft(" + ctx.ptr(x) + ", " + str(xs[0]) + ", " + str(xs[1]) + ", " +
-                       flag(xs[2] == 2) + ", " + str((*step)->intAt(0)) + ", " +
-                       (window ? ctx.ptr(window) : std::string("nullptr")) + ", " + str(frame) + ", " +
-                       str(y->shape[2]) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::stft(" + ctx.ptr(x) + ", " + std::to_string(xs[0]) + ", " +
+                       std::to_string(xs[1]) + ", " + flag(xs[2] == 2) + ", " + std::to_string((*step)->intAt(0)) +
+                       ", " + (window ? ctx.ptr(window) : std::string("nullptr")) + ", " + std::to_string(frame) +
+                       ", " + std::to_string(y->shape[2]) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     default: return unsupported(Emitter::Portable, n, "op " + std::string(ir::opName(n.op)));
@@ -287,8 +291,8 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         std::vector<int64_t> from = (*placed)[0].toInt64Vector();
         for (int64_t& f : from) --f; // -1: no element lands there (0)
         ctx.forward += "    embark::generic::gatherFlat(" + ctx.ptr(x) + ", " +
-                       ctx.int64s(n.name + ":positions", from) + ", " + str(static_cast<int64_t>(from.size())) + ", " +
-                       ctx.ptr(y) + ");\n";
+                       ctx.int64s(n.name + ":positions", from) + ", " +
+                       std::to_string(static_cast<int64_t>(from.size())) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::Det: {
@@ -296,8 +300,8 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         const int64_t m = s.rank() >= 2 ? s[s.rank() - 1] : 0;
         if (m == 0 || s[s.rank() - 2] != m)
             return makeError(ErrorKind::InvalidInput, "node " + n.describe() + ": input must be [..., M, M]");
-        ctx.forward += "    embark::generic::det(" + ctx.ptr(x) + ", " + str(s.numel() / (m * m)) + ", " + str(m) +
-                       ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::det(" + ctx.ptr(x) + ", " + std::to_string(s.numel() / (m * m)) + ", " +
+                       std::to_string(m) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::MeanVarianceNormalization: {
@@ -313,8 +317,8 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
             for (int64_t i = 0; i < s.numel(); ++i) slot[static_cast<size_t>(i)] += i / strides[d] % s[d] * nSlots;
             nSlots *= s[d];
         }
-        ctx.forward += "    embark::generic::meanVarianceNorm(" + ctx.ptr(x) + ", " + str(s.numel()) + ", " +
-                       ctx.int64s(n.name + ":slots", slot) + ", " + str(nSlots) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::meanVarianceNorm(" + ctx.ptr(x) + ", " + std::to_string(s.numel()) + ", " +
+                       ctx.int64s(n.name + ":slots", slot) + ", " + std::to_string(nSlots) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::ScatterElements:
@@ -334,14 +338,15 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         outerInner(x->shape, axis, &outer, &inner);
         if (x->dtype == ir::DType::Float64 && y->dtype == ir::DType::Float64) { // in double (a float64 model)
             ctx.forward += "    embark::generic::cumsumF64(static_cast<const double*>(" + typedPtr(ctx, x) + "), " +
-                           str(outer) + ", " + str(x->shape[axis]) + ", " + str(inner) + ", " +
-                           flag(n.attrInt("exclusive", 0) != 0) + ", " + flag(n.attrInt("reverse", 0) != 0) +
-                           ", static_cast<double*>(" + typedPtr(ctx, y) + "));\n";
+                           std::to_string(outer) + ", " + std::to_string(x->shape[axis]) + ", " +
+                           std::to_string(inner) + ", " + flag(n.attrInt("exclusive", 0) != 0) + ", " +
+                           flag(n.attrInt("reverse", 0) != 0) + ", static_cast<double*>(" + typedPtr(ctx, y) + "));\n";
             return {};
         }
-        ctx.forward += "    embark::generic::cumsum(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) +
-                       ", " + str(inner) + ", " + flag(n.attrInt("exclusive", 0) != 0) + ", " +
-                       flag(n.attrInt("reverse", 0) != 0) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::cumsum(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
+                       std::to_string(x->shape[axis]) + ", " + std::to_string(inner) + ", " +
+                       flag(n.attrInt("exclusive", 0) != 0) + ", " + flag(n.attrInt("reverse", 0) != 0) + ", " +
+                       ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::OneHot: {
@@ -351,22 +356,22 @@ Status emitPortableIndex(EmitContext& ctx, const ir::Node& n) {
         const size_t axis = static_cast<size_t>(y->shape.normAxis(n.attrInt("axis", -1)));
         int64_t outer = 1, inner = 1;
         for (size_t d = 0; d < x->shape.rank(); ++d) (d < axis ? outer : inner) *= x->shape[d];
-        ctx.forward += "    embark::generic::oneHot(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(inner) + ", " +
-                       str(static_cast<int64_t>((*depth)->at(0))) + ", " + cppFloat((*values)->at(0)) + ", " +
-                       cppFloat((*values)->at(1)) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::oneHot(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
+                       std::to_string(inner) + ", " + std::to_string(static_cast<int64_t>((*depth)->at(0))) + ", " +
+                       cppFloat((*values)->at(0)) + ", " + cppFloat((*values)->at(1)) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::Hardmax: {
         const size_t axis = static_cast<size_t>(x->shape.normAxis(n.attrInt("axis", -1)));
         int64_t outer, inner;
         outerInner(x->shape, axis, &outer, &inner);
-        ctx.forward += "    embark::generic::hardmax(" + ctx.ptr(x) + ", " + str(outer) + ", " + str(x->shape[axis]) +
-                       ", " + str(inner) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::hardmax(" + ctx.ptr(x) + ", " + std::to_string(outer) + ", " +
+                       std::to_string(x->shape[axis]) + ", " + std::to_string(inner) + ", " + ctx.ptr(y) + ");\n";
         return {};
     }
     case OpKind::EyeLike:
-        ctx.forward += "    embark::generic::eye(" + str(y->shape[0]) + ", " + str(y->shape[1]) + ", " +
-                       str(n.attrInt("k", 0)) + ", " + ctx.ptr(y) + ");\n";
+        ctx.forward += "    embark::generic::eye(" + std::to_string(y->shape[0]) + ", " + std::to_string(y->shape[1]) +
+                       ", " + std::to_string(n.attrInt("k", 0)) + ", " + ctx.ptr(y) + ");\n";
         return {};
     case OpKind::CastLike:
         if (x->dtype != ir::DType::Float32 || y->dtype != ir::DType::Float32)

@@ -28,13 +28,6 @@ Expected<std::string> quantAxis(EmitContext& ctx, const ir::Node& n, size_t s, s
            std::to_string(scale->shape.numel()) + "}";
 }
 
-Status needModelLayout(EmitContext& ctx, const ir::Node& n) {
-    for (const ir::Value* v : n.inputs())
-        if (v && ctx.isNhwc(v)) return unsupported(Emitter::Portable, n, "channels-last data");
-    if (ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a channels-last output");
-    return {};
-}
-
 Status emitQLinearConv(EmitContext& ctx, const ir::Node& n) {
     EMBARK_TRY(needModelLayout(ctx, n));
     const ir::Value *x = n.input(0), *w = n.input(3), *b = n.input(8), *y = n.output(0);

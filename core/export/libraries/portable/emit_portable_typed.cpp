@@ -244,6 +244,13 @@ bool maxPoolIndicesRead(const ir::Node& n) {
     return indices && (!indices->uses().empty() || indices->isGraphOutput());
 }
 
+Status needModelLayout(EmitContext& ctx, const ir::Node& n) {
+    for (const ir::Value* v : n.inputs())
+        if (v && ctx.isNhwc(v)) return unsupported(Emitter::Portable, n, "channels-last data");
+    if (ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a channels-last output");
+    return {};
+}
+
 std::string elemTypeExpr(DType t) {
     switch (t) {
     case DType::Float32: return "embark::generic::ElemType::Float32";

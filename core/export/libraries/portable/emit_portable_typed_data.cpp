@@ -16,13 +16,6 @@ using ir::OpKind;
 
 namespace {
 
-Status needModelLayout(EmitContext& ctx, const ir::Node& n) {
-    for (const ir::Value* v : n.inputs())
-        if (v && ctx.isNhwc(v)) return unsupported(Emitter::Portable, n, "channels-last data");
-    if (ctx.isNhwc(n.output(0))) return unsupported(Emitter::Portable, n, "a channels-last output");
-    return {};
-}
-
 Status needType(const ir::Node& n, const ir::Value* v, const char* what) {
     if (!v || elemTypeExpr(v->dtype).empty())
         return unsupported(Emitter::Portable, n,

@@ -56,7 +56,7 @@ ir::Tensor toChannelsLastBytes(const ir::Tensor& t) {
     return out;
 }
 
-Status emitQConv(EmitContext& ctx, const ir::Node& n) {
+Status emitXnnpackQConv(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* w = n.input(1);
     const ir::Value* y = n.output(0);
@@ -88,7 +88,7 @@ Status emitQConv(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
-Status emitQGemm(EmitContext& ctx, const ir::Node& n) {
+Status emitXnnpackQGemm(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* w = n.input(1);
     const ir::Value* y = n.output(0);
@@ -112,7 +112,7 @@ Status emitQGemm(EmitContext& ctx, const ir::Node& n) {
     return {};
 }
 
-Status emitQMaxPool(EmitContext& ctx, const ir::Node& n) {
+Status emitXnnpackQMaxPool(EmitContext& ctx, const ir::Node& n) {
     const ir::Value* x = n.input(0);
     const ir::Value* y = n.output(0);
     const auto k = n.attrInts("kernel_shape");
@@ -138,9 +138,9 @@ Status emitQMaxPool(EmitContext& ctx, const ir::Node& n) {
 Status emitXnnpackQuantized(EmitContext& ctx, const ir::Node& n) {
     ctx.linked.insert("xnnpack");
     switch (n.op) {
-    case OpKind::QConv: return emitQConv(ctx, n);
-    case OpKind::QGemm: return emitQGemm(ctx, n);
-    case OpKind::MaxPool: return emitQMaxPool(ctx, n);
+    case OpKind::QConv: return emitXnnpackQConv(ctx, n);
+    case OpKind::QGemm: return emitXnnpackQGemm(ctx, n);
+    case OpKind::MaxPool: return emitXnnpackQMaxPool(ctx, n);
     default:
         return unsupported(Emitter::Xnnpack, n,
                            "int8 " + std::string(ir::opName(n.op)) +
