@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-# The RISC-V side of bench/ops (issue 32): the conv / depthwise / pool / resize / matmul configs of
-# make_models.py's grid at sizes qemu runs in seconds (retired instructions do not need large
-# shapes to rank two kernels, and qemu's RVV emulation is slow), all in ONE model: config NAME is
+# The RISC-V side of bench/ops (issue 32): the conv / depthwise / pool / resize / matmul,
+# element-wise, activation, Softmax and data-movement configs of make_models.py's grid at sizes
+# qemu runs in seconds (retired instructions do not need large shapes to rank two kernels, and
+# qemu's RVV emulation is slow), all in ONE model: config NAME is
 # the node NAME reading its own graph input NAME__x and writing the graph output NAME__y, so one
 # export per board and library times every config (bench_ops_rv.sh, per layer under qemu).
 # Prints one line per config, "NAME<TAB>description".
@@ -90,6 +91,25 @@ def make_rv_grid():
           lambda rng: (single("Gemm", [("x", [64, 256])], [("w", rng_weights(rng, [256, 256], 256)),
                                                           ("b", np.zeros([256], np.float32))], None),
                        [[64, 256]]))
+    # ---- element-wise, activations, Softmax, data movement (the ops XNNPACK's emitter also takes) ----
+    e = [1, 64, 28, 28]
+    g.add("add_same", "Add [1,64,28,28] + same", op_model("Add", [e, e]))
+    g.add("mul_bcast_c", "Mul [1,64,28,28] * [1,64,1,1]", op_model("Mul", [e, [1, 64, 1, 1]]))
+    g.add("add_bcast_hw", "Add [1,64,28,28] + [1,1,28,28]", op_model("Add", [e, [1, 1, 28, 28]]))
+    g.add("add_bcast_row", "Add [4,64,192] + [192]", op_model("Add", [[4, 64, 192], [192]]))
+    g.add("relu", "Relu [1,64,28,28]", op_model("Relu", [e]))
+    g.add("clip_0_6", "Clip 0..6 [1,64,28,28]",
+          op_model("Clip", [e], [("lo", np.array(0, np.float32)), ("hi", np.array(6, np.float32))]))
+    g.add("leakyrelu", "LeakyRelu 0.1 [1,64,28,28]", op_model("LeakyRelu", [e], attrs=dict(alpha=0.1)))
+    g.add("hardswish", "HardSwish [1,64,28,28]", op_model("HardSwish", [e]))
+    g.add("sigmoid", "Sigmoid [1,64,28,28]", op_model("Sigmoid", [e]))
+    for ax in (-1, 1):
+        g.add("softmax_ax%d" % ax, "Softmax axis %d [8,64,64]" % ax,
+              op_model("Softmax", [[8, 64, 64]], attrs=dict(axis=ax)))
+    g.add("gmaxpool_256", "GlobalMaxPool 256ch 7x7", op_model("GlobalMaxPool", [[1, 256, 7, 7]]))
+    g.add("transpose_nhwc", "Transpose [1,32,28,28] perm (0,2,3,1)",
+          op_model("Transpose", [[1, 32, 28, 28]], attrs=dict(perm=[0, 2, 3, 1])))
+    g.add("concat_c", "Concat axis 1 3x[1,32,28,28]", op_model("Concat", [[1, 32, 28, 28]] * 3, attrs=dict(axis=1)))
     return g
 
 

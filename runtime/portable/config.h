@@ -85,6 +85,16 @@
 #  define EMBARK_STREAM_LOOP
 #endif
 
+// The streaming loops of the transcendental activations (vmath's exp, erf: tens of instructions
+// per element) on RVV: LMUL 8, whose scalar tail (up to 31 elements at VLEN 128) costs less than
+// LMUL 2's four times as many strips (bench/README.md, the RISC-V grid). Elsewhere the loops stay
+// as they are.
+#if defined(__clang__) && defined(__riscv_vector)
+#  define EMBARK_STREAM_LOOP_WIDE _Pragma("clang loop vectorize(assume_safety) vectorize_width(16, scalable)")
+#else
+#  define EMBARK_STREAM_LOOP_WIDE
+#endif
+
 namespace embark::portable {
 
 inline constexpr int kTilePixels = EMBARK_MR;   // MR: output pixels per register tile

@@ -2,6 +2,7 @@
 // first coalesced into as few dimensions as possible so the inner loop is long and contiguous.
 #include "copy_bytes.h"
 #include "portable.h"
+#include "stream_rvv.h"
 #include "vmath.h"
 
 #include <algorithm>
@@ -62,6 +63,67 @@ inline float activate(float v, float lo, float hi) {
     return v;
 }
 
+#if EMBARK_STREAM_RVV
+namespace rv = stream_rvv;
+
+// a OP b on two vectors, on a vector and a scalar, and on a scalar and a vector, with op_value's
+// results (Min and Max through a compare and a merge, as a < b ? a : b picks).
+template <BinaryOp OP>
+inline rv::V op_vv(rv::V a, rv::V b, size_t vl) {
+    if constexpr (OP == BinaryOp::Add)
+        return __riscv_vfadd_vv_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Sub)
+        return __riscv_vfsub_vv_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Mul)
+        return __riscv_vfmul_vv_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Div)
+        return __riscv_vfdiv_vv_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Min)
+        return rv::pick(__riscv_vmflt_vv_f32m8_b4(a, b, vl), a, b, vl);
+    else
+        return rv::pick(__riscv_vmfgt_vv_f32m8_b4(a, b, vl), a, b, vl);
+}
+
+template <BinaryOp OP>
+inline rv::V op_vs(rv::V a, float b, size_t vl) {
+    if constexpr (OP == BinaryOp::Add)
+        return __riscv_vfadd_vf_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Sub)
+        return __riscv_vfsub_vf_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Mul)
+        return __riscv_vfmul_vf_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Div)
+        return __riscv_vfdiv_vf_f32m8(a, b, vl);
+    else if constexpr (OP == BinaryOp::Min) // a < b ? a : b
+        return rv::pick(__riscv_vmnot_m_b4(__riscv_vmflt_vf_f32m8_b4(a, b, vl), vl), b, a, vl);
+    else
+        return rv::pick(__riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(a, b, vl), vl), b, a, vl);
+}
+
+template <BinaryOp OP>
+inline rv::V op_sv(float a, rv::V b, size_t vl) {
+    if constexpr (OP == BinaryOp::Add)
+        return __riscv_vfadd_vf_f32m8(b, a, vl);
+    else if constexpr (OP == BinaryOp::Sub)
+        return __riscv_vfrsub_vf_f32m8(b, a, vl);
+    else if constexpr (OP == BinaryOp::Mul)
+        return __riscv_vfmul_vf_f32m8(b, a, vl);
+    else if constexpr (OP == BinaryOp::Div)
+        return __riscv_vfrdiv_vf_f32m8(b, a, vl);
+    else if constexpr (OP == BinaryOp::Min) // a < b ? a : b
+        return rv::pick(__riscv_vmfgt_vf_f32m8_b4(b, a, vl), a, b, vl);
+    else
+        return rv::pick(__riscv_vmflt_vf_f32m8_b4(b, a, vl), a, b, vl);
+}
+
+template <Act KA>
+inline rv::V activate_v(rv::V v, float lo, float hi, size_t vl) {
+    if constexpr (KA == Act::Relu) return rv::relu(v, vl);
+    if constexpr (KA == Act::Clamp) return rv::clamp(v, lo, hi, vl);
+    return v;
+}
+#endif
+
 // One contiguous output row; an input with stride 0 is a broadcast scalar for the row. out may
 // be a or b (in-place ops): each element reads only its own inputs (EMBARK_STREAM_LOOP).
 template <BinaryOp OP, Act KA>
@@ -70,6 +132,22 @@ void binary_row(const float* a, bool a_step, const float* b, bool b_step, float*
         for (int64_t i = 0; i < n; ++i) out[i] = op_value<OP>(a[a_step ? i : 0], b[b_step ? i : 0]);
         return;
     }
+#if EMBARK_STREAM_RVV
+    const size_t m = static_cast<size_t>(n);
+    if (a_step && b_step) {
+        rv::zip(a, b, out, m,
+                [&](rv::V x, rv::V y, size_t vl) { return activate_v<KA>(op_vv<OP>(x, y, vl), lo, hi, vl); });
+        return;
+    }
+    if (a_step || b_step) {
+        const float s = a_step ? b[0] : a[0];
+        if (a_step)
+            rv::map(a, out, m, [&](rv::V x, size_t vl) { return activate_v<KA>(op_vs<OP>(x, s, vl), lo, hi, vl); });
+        else
+            rv::map(b, out, m, [&](rv::V x, size_t vl) { return activate_v<KA>(op_sv<OP>(s, x, vl), lo, hi, vl); });
+        return;
+    }
+#endif
     if (a_step && b_step) {
         EMBARK_STREAM_LOOP
         for (int64_t i = 0; i < n; ++i) out[i] = activate<KA>(op_value<OP>(a[i], b[i]), lo, hi);
@@ -143,6 +221,17 @@ BroadcastPlan plan_broadcast(const Dims& a, const Dims& b) {
     return plan;
 }
 
+} // namespace
+
+namespace detail {
+float* thread_scratch(size_t floats); // gemm_ukernel.h (runtime.cpp)
+} // namespace detail
+
+namespace {
+
+// Rows of at most half this, of one input against one row repeated, go k at a time (run_binary).
+constexpr int64_t kShortRow = 1024;
+
 template <BinaryOp OP, Act KA>
 void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float* out, const Activation& act,
                 ThreadPool* pool) {
@@ -165,6 +254,34 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
     parallel_for(
         use_pool, rows * split,
         [&](int64_t begin, int64_t end) {
+            const bool a_full = plan.a_stride[inner] != 0, b_full = plan.b_stride[inner] != 0;
+            if (split == 1 && inner <= 1) { // whole rows of at most one outer dimension: offsets by steps
+                const int64_t a_step = inner ? plan.a_stride[0] : 0, b_step = inner ? plan.b_stride[0] : 0;
+                // Short rows of one contiguous input against one row repeated (a bias over
+                // [tokens, channels]): that row copied k times, so that each call takes k rows.
+                if (a_full && b_full && 2 * row <= kShortRow && end - begin > 1 &&
+                    ((a_step == row && b_step == 0) || (a_step == 0 && b_step == row))) {
+                    const int64_t k = std::min(end - begin, kShortRow / row);
+                    const float* once = a_step == 0 ? a : b;
+                    float* repeated = detail::thread_scratch(static_cast<size_t>(k * row));
+                    for (int64_t i = 0; i < k; ++i) std::memcpy(repeated + i * row, once, sizeof(float) * row);
+                    for (int64_t r = begin; r < end; r += k) {
+                        const int64_t count = std::min(k, end - r) * row;
+                        float* o = out + r * row;
+                        binary_row<OP, KA>(a_step ? a + r * row : repeated, true, b_step ? b + r * row : repeated, true,
+                                           o, count, act.min, act.max);
+                        if (KA == Act::None && act.kind != Act::None)
+                            apply_activation(act, o, static_cast<size_t>(count));
+                    }
+                    return;
+                }
+                for (int64_t r = begin; r < end; ++r) {
+                    float* o = out + r * row;
+                    binary_row<OP, KA>(a + r * a_step, a_full, b + r * b_step, b_full, o, row, act.min, act.max);
+                    if (KA == Act::None && act.kind != Act::None) apply_activation(act, o, static_cast<size_t>(row));
+                }
+                return;
+            }
             for (int64_t index = begin; index < end; ++index) {
                 const int64_t r = index / split, c0 = index % split * piece, c1 = std::min(row, c0 + piece);
                 if (c0 >= c1) continue;
@@ -175,11 +292,10 @@ void run_binary(const BroadcastPlan& plan, const float* a, const float* b, float
                     a_off += at * plan.a_stride[i];
                     b_off += at * plan.b_stride[i];
                 }
-                const bool a_full = plan.a_stride[inner] != 0, b_full = plan.b_stride[inner] != 0;
                 float* o = out + r * row + c0;
                 binary_row<OP, KA>(a + a_off + (a_full ? c0 : 0), a_full, b + b_off + (b_full ? c0 : 0), b_full, o,
                                    c1 - c0, act.min, act.max);
-                if (KA == Act::None) apply_activation(act, o, static_cast<size_t>(c1 - c0));
+                if (KA == Act::None && act.kind != Act::None) apply_activation(act, o, static_cast<size_t>(c1 - c0));
             }
         },
         kFineParts);
@@ -215,6 +331,23 @@ void binary(BinaryOp op, const float* a, const Dims& a_dims, const float* b, con
 }
 
 void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
+#if EMBARK_STREAM_RVV
+    // The piecewise-linear ones in vector strips; the others take the loops below.
+    using rv::V;
+    switch (op) {
+    case UnaryOp::Relu: rv::map(x, y, n, [](V v, size_t vl) { return rv::relu(v, vl); }); return;
+    case UnaryOp::Clip: rv::map(x, y, n, [&](V v, size_t vl) { return rv::clamp(v, p.min, p.max, vl); }); return;
+    case UnaryOp::LeakyRelu: rv::map(x, y, n, [&](V v, size_t vl) { return rv::leaky_relu(v, p.alpha, vl); }); return;
+    case UnaryOp::HardSwish: rv::map(x, y, n, [](V v, size_t vl) { return rv::hard_swish(v, vl); }); return;
+    case UnaryOp::HardSigmoid:
+        rv::map(x, y, n, [&](V v, size_t vl) { return rv::hard_sigmoid(v, p.alpha, p.beta, vl); });
+        return;
+    case UnaryOp::Neg: rv::map(x, y, n, [](V v, size_t vl) { return __riscv_vfneg_v_f32m8(v, vl); }); return;
+    case UnaryOp::Abs: rv::map(x, y, n, [](V v, size_t vl) { return __riscv_vfabs_v_f32m8(v, vl); }); return;
+    case UnaryOp::Sqrt: rv::map(x, y, n, [](V v, size_t vl) { return __riscv_vfsqrt_v_f32m8(v, vl); }); return;
+    default: break;
+    }
+#endif
     switch (op) {
     case UnaryOp::Relu:
         for (size_t i = 0; i < n; ++i) y[i] = x[i] > 0.f ? x[i] : 0.f;
@@ -229,19 +362,24 @@ void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
         for (size_t i = 0; i < n; ++i) y[i] = vmath::select(x[i] >= 0.f, x[i], x[i] * p.alpha);
         return;
     case UnaryOp::Sigmoid:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) y[i] = vmath::sigmoid(x[i]);
         return;
     case UnaryOp::Tanh:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) y[i] = vmath::tanh(x[i]);
         return;
     case UnaryOp::Swish:
         if (p.alpha == 1.f) {
+            EMBARK_STREAM_LOOP_WIDE
             for (size_t i = 0; i < n; ++i) y[i] = vmath::silu(x[i]);
         } else {
+            EMBARK_STREAM_LOOP_WIDE
             for (size_t i = 0; i < n; ++i) y[i] = x[i] * vmath::sigmoid(p.alpha * x[i]);
         }
         return;
     case UnaryOp::GeluTanh:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) y[i] = vmath::gelu_tanh(x[i]);
         return;
     case UnaryOp::HardSwish:
@@ -254,18 +392,22 @@ void unary(UnaryOp op, const float* x, float* y, size_t n, UnaryParams p) {
         }
         return;
     case UnaryOp::Elu:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) {
             const float v = x[i];
             y[i] = vmath::select(v < 0.f, p.alpha * vmath::expm1_nonpositive(v), v);
         }
         return;
     case UnaryOp::Gelu:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) y[i] = vmath::gelu(x[i]);
         return;
     case UnaryOp::Erf:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) y[i] = vmath::erf(x[i]);
         return;
     case UnaryOp::Exp:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < n; ++i) y[i] = vmath::exp(x[i]);
         return;
     case UnaryOp::Neg:
@@ -331,6 +473,29 @@ void transpose_block(const float* __restrict in, int64_t rows, int64_t cols, int
             for (int64_t r = r0; r < r8; r += 8) transpose_8x8(in + r * cols + c, cols, out + c * rows + r, rows);
         for (int64_t c = c0; c < c1; ++c)
             for (int64_t r = c < c8 ? r8 : r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];
+#elif EMBARK_STREAM_RVV
+        // Four columns at a time: a strided segment load takes four neighbouring values of each
+        // of vl rows into four registers (one per column), stored as four output rows' parts.
+        // The last columns: one strided load down the input column, one store.
+        const ptrdiff_t stride = static_cast<ptrdiff_t>(cols * sizeof(float));
+        const int64_t c4 = c0 + (c1 - c0) / 4 * 4;
+        for (int64_t c = c0; c < c4; c += 4)
+            for (size_t r = static_cast<size_t>(r0), end = static_cast<size_t>(r1), vl; r < end; r += vl) {
+                vl = __riscv_vsetvl_e32m2(end - r);
+                const vfloat32m2x4_t t =
+                    __riscv_vlsseg4e32_v_f32m2x4(in + static_cast<int64_t>(r) * cols + c, stride, vl);
+                float* o = out + c * rows + static_cast<int64_t>(r);
+                __riscv_vse32_v_f32m2(o, __riscv_vget_v_f32m2x4_f32m2(t, 0), vl);
+                __riscv_vse32_v_f32m2(o + rows, __riscv_vget_v_f32m2x4_f32m2(t, 1), vl);
+                __riscv_vse32_v_f32m2(o + 2 * rows, __riscv_vget_v_f32m2x4_f32m2(t, 2), vl);
+                __riscv_vse32_v_f32m2(o + 3 * rows, __riscv_vget_v_f32m2x4_f32m2(t, 3), vl);
+            }
+        for (int64_t c = c4; c < c1; ++c)
+            for (size_t r = static_cast<size_t>(r0), end = static_cast<size_t>(r1), vl; r < end; r += vl) {
+                vl = __riscv_vsetvl_e32m8(end - r);
+                __riscv_vse32_v_f32m8(out + c * rows + static_cast<int64_t>(r),
+                                      __riscv_vlse32_v_f32m8(in + static_cast<int64_t>(r) * cols + c, stride, vl), vl);
+            }
 #else
         for (int64_t c = c0; c < c1; ++c)
             for (int64_t r = r0; r < r1; ++r) out[c * rows + r] = in[r * cols + c];

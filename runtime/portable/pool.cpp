@@ -469,6 +469,21 @@ void global_average_pool(int batch, int pixels, int channels, const float* input
 void global_max_pool(int batch, int pixels, int channels, const float* input, float* output) {
     for (int n = 0; n < batch; ++n) {
         float* __restrict out = output + static_cast<int64_t>(n) * channels;
+#if EMBARK_POOL_RVV
+        // in > top ? in : top, lane by lane (a NaN input is skipped, as below).
+        const float* in = input + static_cast<int64_t>(n) * pixels * channels;
+        for (size_t c = 0, m = static_cast<size_t>(channels); c < m;) {
+            const size_t vl = __riscv_vsetvl_e32m8(m - c);
+            vfloat32m8_t top = __riscv_vfmv_v_f_f32m8(-INFINITY, vl);
+            for (int p = 0; p < pixels; ++p) {
+                const vfloat32m8_t v = __riscv_vle32_v_f32m8(in + static_cast<size_t>(p) * m + c, vl);
+                top = __riscv_vmerge_vvm_f32m8(top, v, __riscv_vmfgt_vv_f32m8_b4(v, top, vl), vl);
+            }
+            __riscv_vse32_v_f32m8(out + c, top, vl);
+            c += vl;
+        }
+        continue;
+#endif
         for (int c = 0; c < channels; ++c) out[c] = -INFINITY;
         for (int p = 0; p < pixels; ++p) {
             const float* __restrict in = input + (static_cast<int64_t>(n) * pixels + p) * channels;

@@ -1,6 +1,7 @@
 // The runtime's plumbing: aligned buffers, the thread pool and fused activations.
 #include "gemm_ukernel.h"
 #include "portable.h"
+#include "stream_rvv.h"
 #include "vmath.h"
 
 #include <algorithm>
@@ -212,6 +213,21 @@ float* thread_scratch(size_t floats) {
 // ----- Activations -----------------------------------------------------------------------
 
 void apply_activation(const Activation& act, float* data, size_t count) {
+#if EMBARK_STREAM_RVV
+    // The piecewise-linear ones in vector strips (stream_rvv.h); the others take the loops below.
+    namespace rv = stream_rvv;
+    switch (act.kind) {
+    case Act::Relu: rv::map(data, data, count, [](rv::V v, size_t vl) { return rv::relu(v, vl); }); return;
+    case Act::Clamp:
+        rv::map(data, data, count, [&](rv::V v, size_t vl) { return rv::clamp(v, act.min, act.max, vl); });
+        return;
+    case Act::LeakyRelu:
+        rv::map(data, data, count, [&](rv::V v, size_t vl) { return rv::leaky_relu(v, act.alpha, vl); });
+        return;
+    case Act::HardSwish: rv::map(data, data, count, [](rv::V v, size_t vl) { return rv::hard_swish(v, vl); }); return;
+    default: break;
+    }
+#endif
     switch (act.kind) {
     case Act::None: return;
     case Act::Relu:
@@ -233,15 +249,19 @@ void apply_activation(const Activation& act, float* data, size_t count) {
         for (size_t i = 0; i < count; ++i) data[i] = vmath::hard_swish(data[i]);
         return;
     case Act::Sigmoid:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < count; ++i) data[i] = vmath::sigmoid(data[i]);
         return;
     case Act::Tanh:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < count; ++i) data[i] = vmath::tanh(data[i]);
         return;
     case Act::Swish:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < count; ++i) data[i] = vmath::silu(data[i]);
         return;
     case Act::Gelu:
+        EMBARK_STREAM_LOOP_WIDE
         for (size_t i = 0; i < count; ++i) data[i] = vmath::gelu(data[i]);
         return;
     }

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace ep = embark::portable;
@@ -296,6 +298,147 @@ void check_binary_streams(ep::ThreadPool* pool) {
     report("binary max per-row broadcast", relative_error(y, want));
 }
 
+// The element-wise streams (stream_rvv.h on RVV, the loops of elementwise.cpp elsewhere): every
+// unary op against its formula in double, over 1037 values (no multiple of any vector width), in
+// place for every other op; the activations a layer applies to its stored output; Min and Div with
+// the scalar on either side.
+void check_unary_streams() {
+    const size_t n = 1037;
+    auto x = random_vector(n, 21);
+    for (auto& v : x) v *= 4.f;
+    const auto sig = [](double v) { return 1.0 / (1.0 + std::exp(-v)); };
+    const auto clamp01 = [](double v) { return std::min(1.0, std::max(0.0, v)); };
+    struct Case {
+        const char* name;
+        ep::UnaryOp op;
+        ep::UnaryParams p;
+        std::function<double(double)> f;
+    };
+    ep::UnaryParams clip, leaky, hsig;
+    clip.min = -0.5f, clip.max = 0.7f;
+    leaky.alpha = 0.1f;
+    hsig.alpha = 0.2f, hsig.beta = 0.5f;
+    ep::UnaryParams one;
+    one.alpha = 1.f;
+    const std::vector<Case> cases_ = {
+        {"unary relu", ep::UnaryOp::Relu, {}, [](double v) { return std::max(0.0, v); }},
+        {"unary clip", ep::UnaryOp::Clip, clip, [](double v) { return std::min(0.7, std::max(-0.5, v)); }},
+        {"unary leakyrelu", ep::UnaryOp::LeakyRelu, leaky, [](double v) { return v >= 0 ? v : 0.1 * v; }},
+        {"unary hardswish", ep::UnaryOp::HardSwish, {}, [&](double v) { return v * clamp01(v / 6 + 0.5); }},
+        {"unary hardsigmoid", ep::UnaryOp::HardSigmoid, hsig, [&](double v) { return clamp01(0.2 * v + 0.5); }},
+        {"unary neg", ep::UnaryOp::Neg, {}, [](double v) { return -v; }},
+        {"unary abs", ep::UnaryOp::Abs, {}, [](double v) { return std::fabs(v); }},
+        {"unary sigmoid", ep::UnaryOp::Sigmoid, {}, sig},
+        {"unary tanh", ep::UnaryOp::Tanh, {}, [](double v) { return std::tanh(v); }},
+        {"unary exp", ep::UnaryOp::Exp, {}, [](double v) { return std::exp(v); }},
+        {"unary erf", ep::UnaryOp::Erf, {}, [](double v) { return std::erf(v); }},
+        {"unary gelu", ep::UnaryOp::Gelu, {}, [](double v) { return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0))); }},
+        {"unary swish", ep::UnaryOp::Swish, one, [&](double v) { return v * sig(v); }},
+        {"unary elu", ep::UnaryOp::Elu, one, [](double v) { return v < 0 ? std::expm1(v) : v; }},
+    };
+    std::vector<double> want(n);
+    for (size_t k = 0; k < cases_.size(); ++k) {
+        const Case& c = cases_[k];
+        std::vector<float> y = x;
+        if (k % 2)
+            ep::unary(c.op, y.data(), y.data(), n, c.p); // in place
+        else
+            ep::unary(c.op, x.data(), y.data(), n, c.p);
+        for (size_t i = 0; i < n; ++i) want[i] = c.f(x[i]);
+        report(c.name, relative_error(y, want));
+    }
+    std::vector<float> root(n), y(n);
+    for (size_t i = 0; i < n; ++i) root[i] = std::fabs(x[i]);
+    ep::unary(ep::UnaryOp::Sqrt, root.data(), y.data(), n);
+    for (size_t i = 0; i < n; ++i) want[i] = std::sqrt(double(root[i]));
+    report("unary sqrt", relative_error(y, want));
+
+    const std::tuple<const char*, ep::Act, std::function<double(double)>> acts[] = {
+        {"activation relu", ep::Act::Relu, [](double v) { return std::max(0.0, v); }},
+        {"activation clamp", ep::Act::Clamp, [](double v) { return std::min(0.7, std::max(-0.5, v)); }},
+        {"activation leakyrelu", ep::Act::LeakyRelu, [](double v) { return v >= 0 ? v : 0.1 * v; }},
+        {"activation hardswish", ep::Act::HardSwish, [&](double v) { return v * clamp01(v / 6 + 0.5); }},
+        {"activation sigmoid", ep::Act::Sigmoid, sig},
+        {"activation tanh", ep::Act::Tanh, [](double v) { return std::tanh(v); }},
+        {"activation swish", ep::Act::Swish, [&](double v) { return v * sig(v); }},
+    };
+    for (const auto& [name, kind, f] : acts) {
+        ep::Activation act;
+        act.kind = kind;
+        act.min = -0.5f, act.max = 0.7f, act.alpha = 0.1f;
+        std::vector<float> z = x;
+        ep::apply_activation(act, z.data(), n);
+        for (size_t i = 0; i < n; ++i) want[i] = f(x[i]);
+        report(name, relative_error(z, want));
+    }
+
+    const auto b = random_vector(n, 22);
+    const float s = 0.3f;
+    ep::binary(ep::BinaryOp::Min, &s, {1}, b.data(), {int64_t(n)}, y.data(), {}, nullptr);
+    for (size_t i = 0; i < n; ++i) want[i] = std::min(double(s), double(b[i]));
+    report("binary min scalar-x", relative_error(y, want));
+    ep::binary(ep::BinaryOp::Min, b.data(), {int64_t(n)}, &s, {1}, y.data(), {}, nullptr);
+    report("binary min x-scalar", relative_error(y, want));
+    // A row broadcast over the rows of the other input, on either side (run_binary's repeated rows).
+    const auto row = random_vector(70, 25), rows = random_vector(15 * 70, 26);
+    std::vector<float> z(rows.size());
+    std::vector<double> zw(rows.size());
+    ep::binary(ep::BinaryOp::Sub, row.data(), {70}, rows.data(), {15, 70}, z.data(), {}, nullptr);
+    for (size_t i = 0; i < z.size(); ++i) zw[i] = double(row[i % 70]) - rows[i];
+    report("binary sub row-rows", relative_error(z, zw));
+    ep::binary(ep::BinaryOp::Div, rows.data(), {15, 70}, row.data(), {1, 70}, z.data(), {}, nullptr);
+    for (size_t i = 0; i < z.size(); ++i) zw[i] = double(rows[i]) / row[i % 70];
+    report("binary div rows-row", relative_error(z, zw));
+    ep::binary(ep::BinaryOp::Div, &s, {1}, x.data(), {int64_t(n)}, y.data(), {}, nullptr);
+    for (size_t i = 0; i < n; ++i) want[i] = s / double(x[i]);
+    report("binary div scalar-x", relative_error(y, want));
+}
+
+// NaN through the streams as through the scalar code: Min and Max pick as a < b ? a : b does,
+// Clip keeps a NaN, ReLU makes it 0.
+void check_nan_streams() {
+    const float nan = std::nanf("");
+    const std::vector<float> a = {nan, 1.f, nan, -2.f}, b = {2.f, nan, nan, 3.f};
+    std::vector<float> y(4);
+    ep::binary(ep::BinaryOp::Min, a.data(), {4}, b.data(), {4}, y.data(), {}, nullptr);
+    const bool min_ok = y[0] == 2.f && std::isnan(y[1]) && std::isnan(y[2]) && y[3] == -2.f;
+    ep::binary(ep::BinaryOp::Max, a.data(), {4}, b.data(), {4}, y.data(), {}, nullptr);
+    const bool max_ok = y[0] == 2.f && std::isnan(y[1]) && std::isnan(y[2]) && y[3] == 3.f;
+    ep::UnaryParams clip;
+    clip.min = 0.f, clip.max = 1.f;
+    ep::unary(ep::UnaryOp::Clip, a.data(), y.data(), 4, clip);
+    const bool clip_ok = std::isnan(y[0]) && y[1] == 1.f && std::isnan(y[2]) && y[3] == 0.f;
+    ep::unary(ep::UnaryOp::Relu, a.data(), y.data(), 4);
+    const bool relu_ok = y[0] == 0.f && y[1] == 1.f && y[2] == 0.f && y[3] == 0.f;
+    report("NaN in min, max, clip, relu", min_ok && max_ok && clip_ok && relu_ok ? 0.0 : 1.0);
+}
+
+// Global max pooling (NHWC, 37 channels: a partial vector) and a transpose of 45 x 70 matrices.
+void check_global_max_pool_and_transpose(ep::ThreadPool* pool) {
+    const int batch = 2, pixels = 49, channels = 37;
+    const auto x = random_vector(size_t(batch) * pixels * channels, 23);
+    std::vector<float> y(size_t(batch) * channels);
+    ep::global_max_pool(batch, pixels, channels, x.data(), y.data());
+    std::vector<double> want(y.size(), -INFINITY);
+    for (int n = 0; n < batch; ++n)
+        for (int p = 0; p < pixels; ++p)
+            for (int c = 0; c < channels; ++c)
+                want[size_t(n) * channels + c] =
+                    std::max(want[size_t(n) * channels + c], double(x[(size_t(n) * pixels + p) * channels + c]));
+    report("global max pool 37 channels", relative_error(y, want));
+
+    const int64_t rows = 45, cols = 70;
+    const auto m = random_vector(size_t(batch * rows * cols), 24);
+    std::vector<float> t(m.size());
+    ep::transpose_matrices(m.data(), batch, rows, cols, t.data(), pool);
+    std::vector<double> tw(m.size());
+    for (int64_t n = 0; n < batch; ++n)
+        for (int64_t r = 0; r < rows; ++r)
+            for (int64_t c = 0; c < cols; ++c)
+                tw[size_t((n * cols + c) * rows + r)] = m[size_t((n * rows + r) * cols + c)];
+    report("transpose 2 x 45 x 70", relative_error(t, tw));
+}
+
 // Softmax over rows (the lane maximum, e^(x - max) without denormal results): rows of 128 and of
 // 37 (lane remainders), values spread over +-60 so that some e^(x - max) underflow.
 void check_softmax(ep::ThreadPool* pool) {
@@ -492,7 +635,10 @@ int main() {
         check_max_pool_dilated(pool);
         check_average_pools(pool);
         check_softmax(pool);
+        check_global_max_pool_and_transpose(pool);
     }
+    check_unary_streams();
+    check_nan_streams();
     std::printf("cross_check: %d of %d cases ok\n", cases - failures, cases);
     return failures == 0 ? 0 : 1;
 }
