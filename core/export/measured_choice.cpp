@@ -119,8 +119,8 @@ double walk(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
 }
 
 // The greedy pick: the least cost + conversion, another library than portable only by
-// kSwitchMargin; portable when no candidate is supported.
-std::string cheapest(const NodeChoice& nc) {
+// `margin`; portable when no candidate is supported.
+std::string cheapest(const NodeChoice& nc, double margin) {
     std::string chosen = portableLibrary().id;
     double best = std::numeric_limits<double>::infinity(), portable = best;
     for (const Candidate& c : nc.candidates) {
@@ -131,7 +131,7 @@ std::string cheapest(const NodeChoice& nc) {
             chosen = c.library;
         }
     }
-    if (chosen != portableLibrary().id && best > portable * (1 - kSwitchMargin)) chosen = portableLibrary().id;
+    if (chosen != portableLibrary().id && best > portable * (1 - margin)) chosen = portableLibrary().id;
     return chosen;
 }
 
@@ -158,16 +158,18 @@ void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& form
     choice.estimates.clear();
     for (const std::string& lib : libraries)
         choice.estimates[lib] = walk(fused, choice, formatOf, [&](NodeChoice& nc) { return onlyOrFallback(nc, lib); });
-    const double mixed = walk(fused, choice, formatOf, [](NodeChoice& nc) { return nc.chosen = cheapest(nc); });
+    const double margin = switchMargin(choice.unit);
+    const double mixed =
+        walk(fused, choice, formatOf, [margin](NodeChoice& nc) { return nc.chosen = cheapest(nc, margin); });
     choice.estimates["mixed"] = mixed;
     // The mixed assignment pays what the per-node measurements do not show (one more
     // partition, a kernel's warm caches across a switch): it is kept only when its estimate
-    // beats the best single library's by kSwitchMargin, else every node takes that library.
+    // beats the best single library's by switchMargin, else every node takes that library.
     std::string single;
     for (const std::string& lib : libraries)
         if (single.empty() || choice.estimates[lib] < choice.estimates[single]) single = lib;
     choice.singleLibrary.clear();
-    if (!single.empty() && mixed > choice.estimates[single] * (1 - kSwitchMargin)) {
+    if (!single.empty() && mixed > choice.estimates[single] * (1 - margin)) {
         bool differs = false;
         for (const auto& [name, nc] : choice.nodes) differs = differs || nc.chosen != onlyOrFallback(nc, single);
         if (differs) {
@@ -203,7 +205,7 @@ QJsonObject measuredChoiceJson(const MeasuredChoice& choice) {
                        {"unit", QString::fromStdString(choice.unit)},
                        {"conversion_model", QString::fromStdString(choice.conversionModel)},
                        {"conversion_per_byte", choice.conversionPerByte},
-                       {"switch_margin", kSwitchMargin},
+                       {"switch_margin", switchMargin(choice.unit)},
                        {"measured", choice.measuredCount},
                        {"cached", choice.cachedCount},
                        {"nodes", static_cast<qint64>(choice.nodes.size())},

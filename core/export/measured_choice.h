@@ -52,21 +52,28 @@ struct MeasuredChoice {
 };
 
 // A node leaves portable only for a candidate at least this much cheaper (a fraction of
-// portable's cost): a switch has costs a node measured alone does not show (the portable
-// export's concatenation in place and fused blocks, one more partition), and a near tie is
-// within the noise of a median of a few runs.
+// portable's cost), and a mix of libraries is kept only when its estimate beats the best single
+// library's by as much: a switch has costs a node measured alone does not show (the portable
+// export's concatenation in place and fused blocks, one more partition). Timed on a clock
+// (unit "ns": the host, a real board) a near tie is also within the noise of a median of a few
+// runs: 10%. Counted in retired instructions (a simulated board) the measurements do not vary
+// from run to run: 1%.
 inline constexpr double kSwitchMargin = 0.1;
+inline constexpr double kSwitchMarginInstructions = 0.01;
+inline double switchMargin(const std::string& unit) {
+    return unit == "instructions" ? kSwitchMarginInstructions : kSwitchMargin;
+}
 
 // How the choice sees layouts: the format a library runs a node in (Any: its input's).
 using FormatOf = std::function<targets::Layout(const std::string& library, const ir::Node& node)>;
 FormatOf kernelLibraryFormats(); // from the kernel libraries' declarations
 
 // Per node of `fused` (topological order) that has candidates in choice.nodes, the supported
-// candidate with the least cost + conversion (another than portable only by kSwitchMargin), where conversion is
+// candidate with the least cost + conversion (another than portable only by switchMargin), where conversion is
 // conversionPerByte times the bytes of each 4-D non-constant input whose producer's chosen layout differs from the one
 // the candidate runs in (graph inputs are NCHW), plus the 4-D graph outputs it would have to convert back. The mixed
 // assignment stays only if its estimated total beats every single library's (each node it supports on it) by
-// kSwitchMargin; else every node takes the best single library (`singleLibrary`). Fills `conversion`, `chosen` and
+// switchMargin; else every node takes the best single library (`singleLibrary`). Fills `conversion`, `chosen` and
 // `estimates`; a node with no supported candidate keeps "portable".
 void choose(const ir::Graph& fused, MeasuredChoice& choice, const FormatOf& formatOf = kernelLibraryFormats());
 

@@ -377,7 +377,7 @@ Status chooseLibrariesByMeasurement(const ir::Graph& model, exporter::Deployment
                 .arg(QString::fromStdString(choice->unit))
                 .arg(choice->estimates[choice->singleLibrary], 0, 'f', 0)
                 .arg(QString::fromStdString(choice->singleLibrary))
-                .arg(exporter::kSwitchMargin * 100, 0, 'f', 0));
+                .arg(exporter::switchMargin(choice->unit) * 100, 0, 'f', 0));
     int changed = 0;
     for (const auto& [name, nc] : choice->nodes) changed += nc.chosen != "portable";
     log(QStringLiteral("lib auto: %1 node(s) chosen (%2 measured, %3 cached), %4 not on portable")

@@ -72,6 +72,29 @@ private slots:
         QCOMPARE(m.nodes["conv"].chosen, std::string("portable"));
     }
 
+    // Retired instructions do not vary from run to run: a node 5% cheaper on XNNPACK moves there
+    // when counted (1% margin), not when timed (10%); under 1% it stays.
+    void countedInstructionsTakeASmallerMargin() {
+        const ir::Graph g = convRelu();
+        exporter::MeasuredChoice m;
+        m.unit = "instructions";
+        m.nodes["conv"] = candidates(100, 95);
+        m.nodes["relu"] = candidates(5, 50);
+        m.conversionPerByte = 0;
+        exporter::choose(g, m, twoLayouts());
+        QCOMPARE(m.nodes["conv"].chosen, std::string("xnnpack"));
+        QVERIFY(m.singleLibrary.empty());
+        QCOMPARE(exporter::measuredChoiceJson(m)["switch_margin"].toDouble(), 0.01);
+        m.nodes["conv"] = candidates(100, 99.5);
+        exporter::choose(g, m, twoLayouts());
+        QCOMPARE(m.nodes["conv"].chosen, std::string("portable"));
+        m.unit = "ns";
+        m.nodes["conv"] = candidates(100, 95);
+        exporter::choose(g, m, twoLayouts());
+        QCOMPARE(m.nodes["conv"].chosen, std::string("portable"));
+        QCOMPARE(exporter::measuredChoiceJson(m)["switch_margin"].toDouble(), 0.1);
+    }
+
     void conversionCostCanOutweighAFasterKernel() {
         const ir::Graph g = convRelu();
         exporter::MeasuredChoice m;
