@@ -53,6 +53,12 @@ def make_rv_grid():
     g.add("conv2d_dw7x7", "Depthwise 7x7 128, 7x7", conv(None, [1, 128, 7, 7], 128, 7, group=128))
     g.add("conv2d_dw3x3_d2", "Depthwise 3x3 dilation 2 64, 14x14", conv(None, [1, 64, 14, 14], 64, 3, dil=2, group=64))
     g.add("conv2d_dw_mult2", "Depthwise 3x3 multiplier 2 32->64, 14x14", conv(None, [1, 32, 14, 14], 64, 3, group=32))
+    # MobileNet-V2's early layers, where XNNPACK counts fewer instructions inside the model
+    # (bench/README.md, "A margin for counted instructions")
+    g.add("conv2d_dw3x3_144_56", "Depthwise 3x3 144, 56x56", conv(None, [1, 144, 56, 56], 144, 3, group=144))
+    g.add("conv2d_dw3x3_s2_96_112", "Depthwise 3x3 s2 96, 112x112",
+          conv(None, [1, 96, 112, 112], 96, 3, 2, group=96))
+    g.add("conv2d_1x1_16_96_112", "Conv 1x1 16->96, 112x112", conv(None, [1, 16, 112, 112], 96, 1))
     # ---- ConvTranspose ----
     g.add("convt_2x2_s2", "ConvTranspose 2x2/2 32->16, 28x28", conv(None, [1, 32, 28, 28], 16, 2, 2, pad=0, transpose=True))
     g.add("convt_4x4_s2", "ConvTranspose 4x4/2 p1 32->16, 28x28", conv(None, [1, 32, 28, 28], 16, 4, 2, pad=1, transpose=True))
