@@ -1,6 +1,7 @@
 // Element-wise binary ops with numpy broadcasting and unary activations. Broadcast shapes are
 // first coalesced into as few dimensions as possible so the inner loop is long and contiguous.
 #include "copy_bytes.h"
+#include "gemm_ukernel.h"
 #include "portable.h"
 #include "stream_rvv.h"
 #include "vmath.h"
@@ -220,14 +221,6 @@ BroadcastPlan plan_broadcast(const Dims& a, const Dims& b) {
     }
     return plan;
 }
-
-} // namespace
-
-namespace detail {
-float* thread_scratch(size_t floats); // gemm_ukernel.h (runtime.cpp)
-} // namespace detail
-
-namespace {
 
 // Rows of at most half this, of one input against one row repeated, go k at a time (run_binary).
 constexpr int64_t kShortRow = 1024;
