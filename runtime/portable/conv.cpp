@@ -1,5 +1,6 @@
 // Convolution (general/grouped through an indirection buffer, pointwise as a GEMM,
 // transposed) and fully-connected layers, all on the gemm_ukernel.h register tile.
+#include "gemm_rows_rvv.h"
 #include "gemm_ukernel.h"
 #include "portable.h"
 
@@ -56,10 +57,11 @@ void check_shape(const Conv2DShape& s, int out_h, int out_w) {
              "): the kernel is larger than the padded input");
 }
 
-// Panels of NR output channels per group: [group][panel][taps][cin_g][NR], then the bias as
-// [group][panel][NR]. weight_at(g, co_in_group, ci_in_group, tap) reads the ONNX layout.
-template <typename WeightAt>
+// Panels of W (NR) output channels per group: [group][panel][taps][cin_g][W], then the bias as
+// [group][panel][W]. weight_at(g, co_in_group, ci_in_group, tap) reads the ONNX layout.
+template <int W = NR, typename WeightAt>
 void pack_panels(Conv2D& op, int taps, int cin_g, int cout_g, const float* bias, WeightAt weight_at) {
+    constexpr int NR = W;
     const int groups = op.shape.groups;
     const int panels = ceil_div(cout_g, NR);
     const size_t panel_size = static_cast<size_t>(taps) * cin_g * NR;
@@ -848,9 +850,17 @@ Conv2D pack_conv2d(const Conv2DShape& shape, const float* weights, const float* 
             op.padded = AlignedBuffer(static_cast<size_t>(shape.batch) * shape.in_h *
                                       (shape.pad_left + shape.in_w + shape.pad_right) * shape.in_c);
     }
-    pack_panels(op, taps, cin_g, cout_g, bias, [&](int g, int co, int k, int t) {
+    auto weight_at = [&](int g, int co, int k, int t) {
         return weights[((static_cast<size_t>(g) * cout_g + co) * cin_g + k) * taps + t];
-    });
+    };
+#if EMBARK_GEMM_ROWS_RVV
+    // RVV: the Pointwise path's panels are gemm_rows_rvv's, 2 * NR channels wide.
+    if (pointwise) {
+        pack_panels<detail::kRowsPanel>(op, taps, cin_g, cout_g, bias, weight_at);
+        return op;
+    }
+#endif
+    pack_panels(op, taps, cin_g, cout_g, bias, weight_at);
     return op;
 }
 
@@ -902,9 +912,25 @@ void conv2d(const Conv2D& op, const float* input, float* output, ThreadPool* poo
             return;
         }
 #endif
+#if EMBARK_GEMM_ROWS_RVV
+        {
+            const int64_t rows = static_cast<int64_t>(s.batch) * s.in_h * s.in_w;
+            const bool small_weights = op.packed.size() * sizeof(float) <= kSmallWeightsBytes;
+            parallel_for(
+                pool, (rows + detail::kRowsTileRows - 1) / detail::kRowsTileRows,
+                [&](int64_t begin, int64_t end) {
+                    detail::gemm_rows_rvv(begin * detail::kRowsTileRows, std::min(rows, end * detail::kRowsTileRows),
+                                          s.in_c, s.out_c, input, op.packed.data(), op.bias_offset, output,
+                                          static_cast<size_t>(op.out_pixel_stride()), op.act, small_weights);
+                },
+                kFineParts);
+            return;
+        }
+#else
         run_gemm(static_cast<int64_t>(s.batch) * s.in_h * s.in_w, s.in_c, s.out_c, input, op.packed.data(),
                  op.bias_offset, output, op.out_pixel_stride(), op.act, pool);
         return;
+#endif
     case ConvPath::Depthwise:
     case ConvPath::DepthwiseMultiplier: detail::run_depthwise(op, input, output, pool); return;
     case ConvPath::Winograd: detail::run_winograd(op, input, output, pool); return;
@@ -1209,6 +1235,12 @@ void matmul_runtime(const float* a, const float* b, float* y, int m, int k, int 
 namespace detail {
 void pointwise_rows(const Conv2D& op, const float* x, int64_t rows, float* y, bool prefetch) {
     const int k = op.shape.in_c, n = op.shape.out_c;
+#if EMBARK_GEMM_ROWS_RVV
+    (void)prefetch;
+    gemm_rows_rvv(0, rows, k, n, x, op.packed.data(), op.bias_offset, y, static_cast<size_t>(n), op.act,
+                  op.packed.size() * sizeof(float) <= kSmallWeightsBytes);
+    return;
+#endif
     const int panels = ceil_div(n, NR);
     const int64_t tiles = (rows + MR - 1) / MR;
     const float* packed = op.packed.data();

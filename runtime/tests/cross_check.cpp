@@ -73,6 +73,8 @@ void check_conv(const char* name, const ep::Conv2DShape& s, ep::Act act, ep::Thr
                     if (act == ep::Act::Relu) sum = std::max(sum, 0.0);
                     if (act == ep::Act::Clamp) sum = std::min(std::max(sum, 0.0), 0.5);
                     if (act == ep::Act::LeakyRelu) sum = sum >= 0 ? sum : sum * double(a.alpha);
+                    if (act == ep::Act::HardSwish) sum *= std::min(std::max(sum / 6 + 0.5, 0.0), 1.0);
+                    if (act == ep::Act::Sigmoid) sum = 1 / (1 + std::exp(-sum));
                     want[((size_t(n) * oh + oy) * ow + ox) * s.out_c + co] = sum;
                 }
     report(name, relative_error(y, want));
@@ -606,6 +608,12 @@ int main() {
         check_conv("depthwise 5x5 96 clamp", {1, 6, 7, 96, 96, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 96}, ep::Act::Clamp, pool);
         check_conv("depthwise 7x7 100", {1, 8, 7, 100, 100, 7, 7, 1, 1, 1, 1, 3, 3, 3, 3, 100}, ep::Act::None, pool);
         check_conv("pointwise 13->56", {1, 6, 5, 13, 56, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::None, pool);
+        // The RVV rows GEMM (gemm_rows_rvv.h): tiles of 3 rows ending in 2 and 1, a panel of 2 * NR
+        // ending partly filled, the activations it applies after its stores.
+        check_conv("pointwise 16->96 hardswish", {1, 7, 5, 16, 96, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::HardSwish,
+                   pool);
+        check_conv("pointwise 40->72 sigmoid", {2, 1, 11, 40, 72, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1}, ep::Act::Sigmoid,
+                   pool);
         // 1-D, channels first: one input channel with a long strided kernel (Rows path, read in
         // place), 3 taps over 64 channels, depthwise 9 taps, dilation, groups, batch 2, transposed.
         check_conv1d("conv1d 1->24 k80/4", 1, 1, 700, 24, 80, 4, 1, 0, 0, 1, false, pool);
