@@ -268,6 +268,56 @@ template <int TAPS, Act kAct, int T0 = 0>
     if constexpr (T0 + G < TAPS) depthwise_pixel_row<TAPS, kAct, T0 + G>(rows, w, bias, channels, out, lo, hi);
 }
 
+// Two output pixels of a 9-tap layer at once: per vector of channels (LMUL 8, vsetvl strips) the
+// bias is loaded once and each tap's weights once for both pixels, so a strip of two pixels
+// retires 1 + 9 + 18 loads, 18 FMAs and two stores where two single pixels retire 2 + 18 + 18
+// loads, and the per-pixel set-up (the taps' pointers, the strip loop's start) is paid once per
+// pair. The four LMUL-8 groups hold the two accumulators, the tap's weights and one input. The
+// multiply-adds of every channel are those of depthwise_pass, in the same order.
+template <Act kAct>
+[[gnu::always_inline]] inline void depthwise_pair9_rvv(const float* const* rows, const float* __restrict w,
+                                                       const float* __restrict bias, int channels,
+                                                       float* __restrict out0, float* __restrict out1, float lo,
+                                                       float hi) {
+    const float* x0[9];
+    const float* x1[9];
+    for (int t = 0; t < 9; ++t) {
+        x0[t] = rows[t];
+        x1[t] = rows[9 + t];
+    }
+    const size_t tap_stride = static_cast<size_t>(channels);
+    for (size_t c = 0, left = static_cast<size_t>(channels); left > 0;) {
+        const size_t vl = __riscv_vsetvl_e32m8(left);
+        vfloat32m8_t a0 = __riscv_vle32_v_f32m8(bias + c, vl);
+        vfloat32m8_t a1 = a0;
+        const float* wt = w + c;
+        EMBARK_PRAGMA(clang loop unroll(full))
+        for (int t = 0; t < 9; ++t) {
+            const vfloat32m8_t k = __riscv_vle32_v_f32m8(wt, vl);
+            a0 = __riscv_vfmacc_vv_f32m8(a0, __riscv_vle32_v_f32m8(x0[t] + c, vl), k, vl);
+            a1 = __riscv_vfmacc_vv_f32m8(a1, __riscv_vle32_v_f32m8(x1[t] + c, vl), k, vl);
+            wt += tap_stride;
+        }
+        // Both sums complete before either is clamped: the clamp's compares need v0, which the
+        // taps' operands hold until the last FMA (else the scheduler starts a0's clamp beside a1's
+        // last tap and spills a register group). An empty asm that takes and returns both.
+        if constexpr (kAct == Act::Relu || kAct == Act::Clamp) asm volatile("" : "+vr"(a0), "+vr"(a1));
+        auto finish = [&](vfloat32m8_t a) {
+            if constexpr (kAct == Act::Relu) // acc > 0 ? acc : 0
+                a = __riscv_vfmerge_vfm_f32m8(a, 0.f, __riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(a, 0.f, vl), vl), vl);
+            if constexpr (kAct == Act::Clamp) {
+                a = __riscv_vfmerge_vfm_f32m8(a, lo, __riscv_vmflt_vf_f32m8_b4(a, lo, vl), vl);
+                a = __riscv_vfmerge_vfm_f32m8(a, hi, __riscv_vmfgt_vf_f32m8_b4(a, hi, vl), vl);
+            }
+            return a;
+        };
+        __riscv_vse32_v_f32m8(out0 + c, finish(a0), vl);
+        __riscv_vse32_v_f32m8(out1 + c, finish(a1), vl);
+        c += vl;
+        left -= vl;
+    }
+}
+
 // Output pixels [begin, end) with the activation kAct in the last pass (Act::None: applied to
 // each stored pixel by apply_activation). One function per tap count and activation, not
 // inlined into the generic paths, so fewer values stay live across the pixel loop and the
@@ -281,7 +331,21 @@ template <int TAPS, Act kAct>
     const float* w = op.packed.data();
     const float* bias = w + op.bias_offset;
     const float lo = op.act.min, hi = op.act.max;
-    for (int64_t p = begin; p < end; ++p) {
+    int64_t p = begin;
+    if constexpr (TAPS == 9) {
+        for (; p + 2 <= end; p += 2) {
+            float* out = output + p * out_stride;
+            if (prefetch && p + 1 + kPrefetchedPixelsAhead < end)
+                prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
+                                   2 * static_cast<size_t>(channels) * sizeof(float));
+            depthwise_pair9_rvv<kAct>(indirection + p * TAPS, w, bias, channels, out, out + out_stride, lo, hi);
+            if (kAct == Act::None && op.act.kind != Act::None) {
+                apply_activation(op.act, out, static_cast<size_t>(channels));
+                apply_activation(op.act, out + out_stride, static_cast<size_t>(channels));
+            }
+        }
+    }
+    for (; p < end; ++p) {
         float* out = output + p * out_stride;
         if (prefetch && p + kPrefetchedPixelsAhead < end)
             prefetch_for_write(out + kPrefetchedPixelsAhead * out_stride,
