@@ -311,7 +311,8 @@ void gridSample(const GridSampleParams& p, const float* x, const float* grid, fl
                 const double dy1 = sy - static_cast<double>(y1), dy2 = static_cast<double>(y1 + 1) - sy;
                 int64_t* a = at.data() + i * 4;
                 float* w = weight.data() + i * 4;
-                a[0] = offset(y1, x1), a[1] = offset(y1, x1 + 1), a[2] = offset(y1 + 1, x1), a[3] = offset(y1 + 1, x1 + 1);
+                a[0] = offset(y1, x1), a[1] = offset(y1, x1 + 1), a[2] = offset(y1 + 1, x1),
+                a[3] = offset(y1 + 1, x1 + 1);
                 w[0] = static_cast<float>(dy2 * dx2), w[1] = static_cast<float>(dy2 * dx1);
                 w[2] = static_cast<float>(dy1 * dx2), w[3] = static_cast<float>(dy1 * dx1);
             }
@@ -360,8 +361,7 @@ void gridSample(const GridSampleParams& p, const float* x, const float* grid, fl
                             sy = reflect(sy, yMin, yMax);
                         }
                     }
-                    const int64_t x0 = toIndex(std::floor(sx)) - 1,
-                                  y0 = toIndex(std::floor(sy)) - 1;
+                    const int64_t x0 = toIndex(std::floor(sx)) - 1, y0 = toIndex(std::floor(sy)) - 1;
                     double cx[4], cy[4];
                     cubicCoeffs(sx - static_cast<double>(x0) - 1, cx);
                     cubicCoeffs(sy - static_cast<double>(y0) - 1, cy);

@@ -275,10 +275,9 @@ template <int TAPS, Act kAct, int T0 = 0>
 // pair. The four LMUL-8 groups hold the two accumulators, the tap's weights and one input. The
 // multiply-adds of every channel are those of depthwise_pass, in the same order.
 template <Act kAct>
-[[gnu::always_inline]] inline void depthwise_pair9_rvv(const float* const* rows, const float* __restrict w,
-                                                       const float* __restrict bias, int channels,
-                                                       float* __restrict out0, float* __restrict out1, float lo,
-                                                       float hi) {
+[[gnu::always_inline]] inline void
+depthwise_pair9_rvv(const float* const* rows, const float* __restrict w, const float* __restrict bias, int channels,
+                    float* __restrict out0, float* __restrict out1, float lo, float hi) {
     const float* x0[9];
     const float* x1[9];
     for (int t = 0; t < 9; ++t) {
@@ -304,7 +303,8 @@ template <Act kAct>
         if constexpr (kAct == Act::Relu || kAct == Act::Clamp) asm volatile("" : "+vr"(a0), "+vr"(a1));
         auto finish = [&](vfloat32m8_t a) {
             if constexpr (kAct == Act::Relu) // acc > 0 ? acc : 0
-                a = __riscv_vfmerge_vfm_f32m8(a, 0.f, __riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(a, 0.f, vl), vl), vl);
+                a = __riscv_vfmerge_vfm_f32m8(a, 0.f, __riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(a, 0.f, vl), vl),
+                                              vl);
             if constexpr (kAct == Act::Clamp) {
                 a = __riscv_vfmerge_vfm_f32m8(a, lo, __riscv_vmflt_vf_f32m8_b4(a, lo, vl), vl);
                 a = __riscv_vfmerge_vfm_f32m8(a, hi, __riscv_vmfgt_vf_f32m8_b4(a, hi, vl), vl);

@@ -81,8 +81,9 @@ template <int M, Act kAct>
 // scheduler for the generic RISC-V model hoists the weight loads of the unrolled k steps above
 // the FMAs and spills the LMUL-8 groups; tune=xiangshan-nanhu keeps the source order.
 template <Act kAct>
-[[gnu::noinline]] __attribute__((target("tune=xiangshan-nanhu"))) void gemm_rows_rvv(int64_t r0, int64_t r1, int k, int n, const float* x, const float* packed,
-                                     const float* bias, float* y, size_t ldy, float lo, float hi, bool tile_major) {
+[[gnu::noinline]] __attribute__((target("tune=xiangshan-nanhu"))) void
+gemm_rows_rvv(int64_t r0, int64_t r1, int k, int n, const float* x, const float* packed, const float* bias, float* y,
+              size_t ldy, float lo, float hi, bool tile_major) {
     const int panels = ceil_div(n, kRowsPanel);
     const size_t panel_size = static_cast<size_t>(k) * kRowsPanel;
     const size_t kk = static_cast<size_t>(k);
@@ -113,13 +114,13 @@ inline void gemm_rows_rvv(int64_t r0, int64_t r1, int k, int n, const float* x, 
                           float* y, size_t ldy, const Activation& act, bool small_weights) {
     const float lo = act.kind == Act::Relu ? 0.f : act.min, hi = act.max;
     with_register_activation(act.kind, [&](auto a) {
-        gemm_rows_rvv<decltype(a)::value>(r0, r1, k, n, x, packed, packed + bias_offset, y, ldy, lo, hi,
-                                          small_weights);
+        gemm_rows_rvv<decltype(a)::value>(r0, r1, k, n, x, packed, packed + bias_offset, y, ldy, lo, hi, small_weights);
     });
     // The others once over each stored row (LeakyRelu and HardSwish too: apply_activation runs
     // them in vector strips).
     if (act.kind != Act::None && act.kind != Act::Relu && act.kind != Act::Clamp)
-        for (int64_t r = r0; r < r1; ++r) apply_activation(act, y + r * static_cast<int64_t>(ldy), static_cast<size_t>(n));
+        for (int64_t r = r0; r < r1; ++r)
+            apply_activation(act, y + r * static_cast<int64_t>(ldy), static_cast<size_t>(n));
 }
 
 } // namespace embark::portable::detail

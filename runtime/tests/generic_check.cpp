@@ -224,8 +224,8 @@ void check_pool1d() {
 }
 
 // 2-D pooling of NCHW planes (the window's rows combined first, then the taps along W): odd sizes,
-// strides 1-3, dilation 2, uneven pads, an output row past the input (ceil_mode: a window of pads
-// and taps beyond them), count_include_pad both ways, against a plain double loop.
+// strides 1-4 (2-4 read the row split by phase), dilation 2, uneven pads, an output row past the input (ceil_mode: a
+// window of pads and taps beyond them), count_include_pad both ways, against a plain double loop.
 void check_pool2d() {
     struct Case {
         const char* name;
@@ -239,6 +239,9 @@ void check_pool2d() {
         {"maxpool2d 2x2/2 ceil 15x17", 15, 17, 2, 2, 1, 0, 0, 0, 0, 1, true, false},
         {"avgpool2d 3x3/3 d2 pads 2,0,1,2 ceil", 31, 29, 3, 3, 2, 2, 0, 1, 2, 1, false, true},
         {"maxpool2d 5x5/1 p2 dilation 2", 13, 11, 5, 1, 2, 2, 2, 2, 2, 0, true, false},
+        {"avgpool2d 2x2/2 40x38", 40, 38, 2, 2, 1, 0, 0, 0, 0, 0, false, false},
+        {"maxpool2d 4x4/4 p1 45x70", 45, 70, 4, 4, 1, 1, 1, 1, 1, 0, true, false},
+        {"avgpool2d 3x3/3 p1 include pad 27x50", 27, 50, 3, 3, 1, 1, 1, 1, 1, 0, false, true},
     };
     for (const Case& c : cases) {
         eg::ConvNd p;
