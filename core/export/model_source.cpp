@@ -186,6 +186,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
     std::map<const ir::Node*, const FusedBlock*> blockEnding;
     for (const FusedBlock& b : blocks) blockEnding[b.nodes.back()] = &b;
     size_t blockStart = std::string::npos; // body offset of the current block's first layer
+    bool fusedBlocks = false;              // a block fused in the plain pass: init() binds its layers too
     int blockFirstLayer = 0;
     // Not copying a 224x224 image (600 KB) saves a pass over it per inference at 2 threads:
     // the copy would run on the caller alone, and the other thread would then read half of it
@@ -249,6 +250,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
             if (!call.empty()) {
                 body.insert(blockStart, call);
                 body += "    }\n";
+                fusedBlocks = true;
             }
             blockStart = std::string::npos;
         }
@@ -259,7 +261,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         const ir::Value* v = g.inputs()[k];
         inputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
         if ((!v->uses().empty() || v->isGraphOutput()) && !inputInPlace[k])
-            inputsCopy += "    std::memcpy(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " +
+            inputsCopy += "    embark::portable::copy_bytes(" + ctx.ptr(v) + ", inputs[" + std::to_string(k) + "], " +
                           std::to_string(v->byteSize()) + ");\n";
     }
     for (size_t k = 0; k < g.outputs().size(); ++k) {
@@ -267,8 +269,8 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         outputInfos += "    " + tensorInfo(v->name, v->shape.dims(), v->dtype) + ",\n";
         if (outputInPlace[k]) continue; // written there by its producer
         // A constant output (folded, or an initializer) is copied from its bytes in its own type.
-        outputsCopy += "    std::memcpy(outputs[" + std::to_string(k) + "], " + bytesOf(ctx, v) + ", " +
-                       std::to_string(v->byteSize()) + ");\n";
+        outputsCopy += "    embark::portable::copy_bytes(outputs[" + std::to_string(k) + "], " + bytesOf(ctx, v) +
+                       ", " + std::to_string(v->byteSize()) + ");\n";
     }
 
     // The file is runtime/common/model.cpp.in with its slots filled (see slot_template.h).
@@ -328,6 +330,7 @@ Expected<ModelSource> emitModelSource(EmitContext& ctx, const ir::Graph& g, cons
         .set("EXPECTED_OUTPUT_CASES", expectedCases)
         .set("LIBRARY_INIT", libInit)
         .set("INIT", ctx.init)
+        .set("FUSED_BLOCKS", fusedBlocks ? "true" : "false")
         .set("LIBRARY_SHUTDOWN", libShutdown)
         .set("DYNAMIC_OUTPUT_DIMS", dynamicDims)
         .set("EXPECTED_OUTPUT_DIMS", expectedDims);

@@ -306,7 +306,7 @@ private slots:
         QVERIFY(text.contains("static_cast<float*>(const_cast<void*>(inputs[0])), static_cast<float*>(outputs[0]), "
                               "g_pool.get());"));
         QVERIFY(text.contains("static_cast<float*>(outputs[1])"));
-        QCOMPARE(text.count("std::memcpy(outputs["), 1);
+        QCOMPARE(text.count("copy_bytes(outputs["), 1);
         buildAndCheckOnOneAndTwoThreads(out, 3);
         CliRun dump = cli({"exec", out, "--", "--dump", m_tmp.path() + "/outputs_in_place_dumps", "--check", "1e-5"});
         QVERIFY2(dump.code == 0 && dump.count("check") == 3, dump.describe());
