@@ -24,7 +24,8 @@
 //   group, six of them do not fit the 32 registers and the tile spills, so
 //   -DEMBARK_VLEN_BITS=256 alone keeps 6 x 16. 7 x 32 spills even with zvl256b (28 + 4
 //   registers leave none for v0). Such a build needs a core with VLEN >= 256 (zvl256b says so).
-//   The measurements behind these choices are in bench/README.md.
+//   The measurements behind these choices are in bench/README.md. 1x1 convolutions on RVV
+//   take gemm_rows_rvv.h's tile instead: 3 rows x 2 * NR channels, one LMUL-8 group per row.
 // - anything else: a modest 4 x 8 tile that scalar code handles as well as any.
 
 // RVV: the vector length of the board in bits (-DEMBARK_VLEN_BITS from its cflags; else the
