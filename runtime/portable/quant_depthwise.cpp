@@ -13,6 +13,9 @@
 
 #include <cstdlib>
 #include <vector>
+#if defined(__clang__) && defined(__riscv_vector)
+#  include <riscv_vector.h>
+#endif
 
 namespace embark::portable::quant_detail {
 namespace {
@@ -104,12 +107,67 @@ template <int TAPS, int kLmul = 8>
 #endif
 }
 
+#if EMBARK_QDW_RVV
+// Two output pixels of a 9-tap layer at once, in vsetvl strips of int32 sums at LMUL 8 (as
+// depthwise.cpp's float pair): each tap's int16 weights are loaded once for both pixels, and the
+// per-pixel set-up (the taps' pointers, the strip loop's start) is paid once per pair. Per tap and
+// pixel: the input bytes, their sign extension to int16 and one vwmacc.vv. The requantization is
+// quant_gemm_rvv.h's (requant_one, byte for byte). 28 of the 32 vector registers: the two sums
+// (16), the weights and an extended input (8), the two pixels' input bytes (4).
+[[gnu::always_inline]] inline vint8m2_t qdw_requant_rvv(vint32m8_t a, vfloat32m8_t m, const QRq& rq, size_t vl) {
+    vfloat32m8_t f = __riscv_vfmul_vv_f32m8(__riscv_vfcvt_f_x_v_f32m8(a, vl), m, vl);
+    f = __riscv_vfadd_vf_f32m8(__riscv_vfmin_vf_f32m8(__riscv_vfmax_vf_f32m8(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
+    const vint32m8_t q = __riscv_vadd_vx_i32m8(__riscv_vreinterpret_v_f32m8_i32m8(f), rq.offset, vl);
+    return __riscv_vncvt_x_x_w_i8m2(__riscv_vncvt_x_x_w_i16m4(q, vl), vl);
+}
+
+[[gnu::always_inline]] inline void qdw_pair9_rvv(const int8_t* const* r0, const int8_t* const* r1,
+                                                 const int16_t* __restrict w, const int32_t* __restrict bias,
+                                                 const float* __restrict mult, int8_t* __restrict o0,
+                                                 int8_t* __restrict o1, int channels, const QRq& rq) {
+    const int8_t* x0[9];
+    const int8_t* x1[9];
+    for (int t = 0; t < 9; ++t) {
+        x0[t] = r0[t];
+        x1[t] = r1[t];
+    }
+    const size_t tap_stride = static_cast<size_t>(channels);
+    for (size_t c = 0, left = static_cast<size_t>(channels); left > 0;) {
+        const size_t vl = __riscv_vsetvl_e32m8(left);
+        vint32m8_t a0 = __riscv_vle32_v_i32m8(bias + c, vl);
+        vint32m8_t a1 = a0;
+        const int16_t* wt = w + c;
+        EMBARK_Q_PRAGMA(clang loop unroll(full))
+        for (int t = 0; t < 9; ++t) {
+            const vint8m2_t b0 = __riscv_vle8_v_i8m2(x0[t] + c, vl);
+            const vint8m2_t b1 = __riscv_vle8_v_i8m2(x1[t] + c, vl);
+            const vint16m4_t k = __riscv_vle16_v_i16m4(wt, vl);
+            a0 = __riscv_vwmacc_vv_i32m8(a0, __riscv_vsext_vf2_i16m4(b0, vl), k, vl);
+            a1 = __riscv_vwmacc_vv_i32m8(a1, __riscv_vsext_vf2_i16m4(b1, vl), k, vl);
+            wt += tap_stride;
+        }
+        const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult + c, vl);
+        __riscv_vse8_v_i8m2(o0 + c, qdw_requant_rvv(a0, m, rq, vl), vl);
+        __riscv_vse8_v_i8m2(o1 + c, qdw_requant_rvv(a1, m, rq, vl), vl);
+        c += vl;
+        left -= vl;
+    }
+}
+#endif
+
 template <int TAPS>
 [[gnu::noinline]] EMBARK_QDW_TUNE void qdw_pixels(const QConv2D& op, int64_t begin, int64_t end, int8_t* output) {
     const int channels = op.out_c;
     const auto* w = static_cast<const int16_t*>(op.weights);
     const QRq rq = requant_params(op.out);
-    for (int64_t p = begin; p < end; ++p) {
+    int64_t p = begin;
+#if EMBARK_QDW_RVV
+    if constexpr (TAPS == 9)
+        for (; p + 2 <= end; p += 2)
+            qdw_pair9_rvv(op.indirection + p * TAPS, op.indirection + (p + 1) * TAPS, w, op.bias, op.multipliers,
+                          output + p * channels, output + (p + 1) * channels, channels, rq);
+#endif
+    for (; p < end; ++p) {
         const int8_t* const* rows = op.indirection + p * TAPS;
         const int8_t* x[TAPS];
         const int16_t* wt[TAPS];
