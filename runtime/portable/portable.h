@@ -230,7 +230,8 @@ struct Conv2D {
     int out_pixel_stride() const { return out_stride > 0 ? out_stride : shape.out_c; }
     // Indirect/Pointwise/Transposed: per group, ceil(out_c/groups / NR) panels of
     // [taps][in_c/groups][NR] floats (zero-padded past the group's last channel), then per
-    // group and panel NR bias values. Depthwise: [taps][C] weights, then C bias values.
+    // group and panel NR bias values (Pointwise on RVV: panels of 2 * NR, gemm_rows_rvv.h).
+    // Depthwise: [taps][C] weights, then C bias values.
     AlignedBuffer packed;
     size_t bias_offset = 0;
     AlignedBuffer zero; // in_c zeros (Rows: kernel_w * in_c): the row that padding taps point to
