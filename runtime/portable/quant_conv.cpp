@@ -285,6 +285,14 @@ void qconv2d_gemm(const QConv2D& op, const int8_t* input, int8_t* output, Thread
                   [&](int64_t begin, int64_t end) { rvv::winograd_tiles(op, input, output, begin, end); });
         return;
     }
+    // 1x1, stride 1, one group, more than kNR / 2 channels: the pixels themselves are the rows.
+    if (op.direct && op.stride_h == 1 && op.stride_w == 1 && op.groups == 1 && M > NR / 2) {
+        run_parts(pool, (pixels + 2) / 3, [&](int64_t begin, int64_t end) {
+            rvv::rows_gemm(input, static_cast<size_t>(op.in_c), begin * 3, std::min(pixels, end * 3), kp, w, op.bias,
+                           op.multipliers, output, static_cast<size_t>(M), M, rq);
+        });
+        return;
+    }
     // Kernel rows read in place (rows_layout, packed so at pack time, rows not padded).
     if (!op.direct && rows_layout(op.groups, op.dilation_w)) {
         const int kh = op.kernel_h, len = kp / kh;
