@@ -176,8 +176,8 @@ inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, cons
 // requantization as panels() (which reaches the same tile through a Rows table, a segment loop
 // and a call per 6 pixels: some 125 instructions per 3-pixel tile of MobileNet-V2's 16 -> 96
 // layer beyond its 16 k steps and its stores; this path counts 2.87 M on that layer against
-// 3.63 M, sim-k230). The k loop is unrolled by 8: by 4, the row pointers' adds per step made the
-// long-k projections (144 -> 24) count more than through panels().
+// 3.63 M, sim-k230). The k loop is unrolled by 8 and steps the row pointers: unrolled by 4, or
+// indexing the rows by k, the long-k layers (960 -> 320) counted more than through panels().
 template <int M>
 [[gnu::always_inline]] inline void rows_tile(const int8_t* __restrict x0, const int8_t* __restrict x1,
                                              const int8_t* __restrict x2, int kp, const int16_t* __restrict w,
@@ -185,22 +185,26 @@ template <int M>
                                              size_t c_stride, size_t vl, QRq rq) {
     vint32m8_t a0 = __riscv_vle32_v_i32m8(bias, vl);
     vint32m8_t a1 = a0, a2 = a0;
-    int k = 0;
-    for (; k + 8 <= kp; k += 8) {
+    // The row pointers step with k (a load at an immediate offset from each), not k itself: an
+    // index costs an add per row and group of steps to form the addresses.
+    for (int groups = kp / 8; groups > 0; --groups) {
 #  pragma clang loop unroll(full)
         for (int j = 0; j < 8; ++j) {
             const vint16m4_t wk = __riscv_vle16_v_i16m4(w + j * kNR, vl);
-            a0 = __riscv_vwmacc(a0, static_cast<int16_t>(x0[k + j]), wk, vl);
-            if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(x1[k + j]), wk, vl);
-            if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(x2[k + j]), wk, vl);
+            a0 = __riscv_vwmacc(a0, static_cast<int16_t>(x0[j]), wk, vl);
+            if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(x1[j]), wk, vl);
+            if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(x2[j]), wk, vl);
         }
         w += 8 * kNR;
+        x0 += 8;
+        if constexpr (M > 1) x1 += 8;
+        if constexpr (M > 2) x2 += 8;
     }
-    for (; k < kp; ++k, w += kNR) {
+    for (int k = kp % 8; k > 0; --k, w += kNR) {
         const vint16m4_t wk = __riscv_vle16_v_i16m4(w, vl);
-        a0 = __riscv_vwmacc(a0, static_cast<int16_t>(x0[k]), wk, vl);
-        if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(x1[k]), wk, vl);
-        if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(x2[k]), wk, vl);
+        a0 = __riscv_vwmacc(a0, static_cast<int16_t>(*x0++), wk, vl);
+        if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(*x1++), wk, vl);
+        if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(*x2++), wk, vl);
     }
     const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult, vl);
     auto store = [&](vint32m8_t a, int8_t* out) {
