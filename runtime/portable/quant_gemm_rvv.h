@@ -97,17 +97,28 @@ template <int L, int MR, typename X, bool kSums = false>
         const X* __restrict r3 = r[MR > 3 ? 3 : 0] + x.shift;
         const X* __restrict r4 = r[MR > 4 ? 4 : 0] + x.shift;
         const X* __restrict r5 = r[MR > 5 ? 5 : 0] + x.shift;
-        const int n = x.seg_len;
-#  pragma clang loop unroll_count(8)
-        for (int k = 0; k < n; ++k) {
-            const typename V::I16 wk = V::weights(w, vl);
+        // Groups of 8 steps, the row pointers stepping with k (loads at immediate offsets), then
+        // the rest one by one.
+        auto step = [&](const X* p0, const X* p1, const X* p2, const X* p3, const X* p4, const X* p5, int j) {
+            const typename V::I16 wk = V::weights(w + j * kNR, vl);
+            a0 = __riscv_vwmacc(a0, static_cast<int16_t>(p0[j]), wk, vl);
+            if constexpr (MR > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(p1[j]), wk, vl);
+            if constexpr (MR > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(p2[j]), wk, vl);
+            if constexpr (MR > 3) a3 = __riscv_vwmacc(a3, static_cast<int16_t>(p3[j]), wk, vl);
+            if constexpr (MR > 4) a4 = __riscv_vwmacc(a4, static_cast<int16_t>(p4[j]), wk, vl);
+            if constexpr (MR > 5) a5 = __riscv_vwmacc(a5, static_cast<int16_t>(p5[j]), wk, vl);
+        };
+        const X *p0 = r0, *p1 = r1, *p2 = r2, *p3 = r3, *p4 = r4, *p5 = r5;
+        for (int groups = x.seg_len / 8; groups > 0; --groups) {
+#  pragma clang loop unroll(full)
+            for (int j = 0; j < 8; ++j) step(p0, p1, p2, p3, p4, p5, j);
+            w += 8 * kNR;
+            p0 += 8, p1 += 8, p2 += 8, p3 += 8, p4 += 8, p5 += 8;
+        }
+        for (int k = x.seg_len % 8; k > 0; --k) {
+            step(p0, p1, p2, p3, p4, p5, 0);
             w += kNR;
-            a0 = __riscv_vwmacc(a0, static_cast<int16_t>(r0[k]), wk, vl);
-            if constexpr (MR > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(r1[k]), wk, vl);
-            if constexpr (MR > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(r2[k]), wk, vl);
-            if constexpr (MR > 3) a3 = __riscv_vwmacc(a3, static_cast<int16_t>(r3[k]), wk, vl);
-            if constexpr (MR > 4) a4 = __riscv_vwmacc(a4, static_cast<int16_t>(r4[k]), wk, vl);
-            if constexpr (MR > 5) a5 = __riscv_vwmacc(a5, static_cast<int16_t>(r5[k]), wk, vl);
+            ++p0, ++p1, ++p2, ++p3, ++p4, ++p5;
         }
     }
     const float lo = rq.lo, hi = rq.hi;
