@@ -4,6 +4,7 @@
 // m times: every kernel reads out_c channels per input pixel (out_c == in_c without a multiplier).
 #include "gemm_ukernel.h"
 #include "portable.h"
+#include "stream_rvv.h"
 
 #include <algorithm>
 #include <vector>
@@ -300,19 +301,9 @@ depthwise_pair9_rvv(const float* const* rows, const float* __restrict w, const f
         // Both sums complete before either is clamped: the clamp's compares need v0, which the
         // taps' operands hold until the last FMA (else the scheduler starts a0's clamp beside a1's
         // last tap and spills a register group). An empty asm that takes and returns both.
-        if constexpr (kAct == Act::Relu || kAct == Act::Clamp) asm volatile("" : "+vr"(a0), "+vr"(a1));
-        auto finish = [&](vfloat32m8_t a) {
-            if constexpr (kAct == Act::Relu) // acc > 0 ? acc : 0
-                a = __riscv_vfmerge_vfm_f32m8(a, 0.f, __riscv_vmnot_m_b4(__riscv_vmfgt_vf_f32m8_b4(a, 0.f, vl), vl),
-                                              vl);
-            if constexpr (kAct == Act::Clamp) {
-                a = __riscv_vfmerge_vfm_f32m8(a, lo, __riscv_vmflt_vf_f32m8_b4(a, lo, vl), vl);
-                a = __riscv_vfmerge_vfm_f32m8(a, hi, __riscv_vmfgt_vf_f32m8_b4(a, hi, vl), vl);
-            }
-            return a;
-        };
-        __riscv_vse32_v_f32m8(out0 + c, finish(a0), vl);
-        __riscv_vse32_v_f32m8(out1 + c, finish(a1), vl);
+        if constexpr (kAct == Act::Clamp) asm volatile("" : "+vr"(a0), "+vr"(a1));
+        __riscv_vse32_v_f32m8(out0 + c, stream_rvv::activate<kAct>(a0, lo, hi, vl), vl);
+        __riscv_vse32_v_f32m8(out1 + c, stream_rvv::activate<kAct>(a1, lo, hi, vl), vl);
         c += vl;
         left -= vl;
     }

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "gemm_ukernel.h"
+#include "stream_rvv.h"
 
 #if defined(__clang__) && defined(__riscv_vector)
 #  include <riscv_vector.h>
@@ -60,18 +61,11 @@ template <int M, Act kAct>
         if constexpr (M > 2) a2 = __riscv_vfmacc_vf_f32m8(a2, *x2++, wj, vl);
         w += kRowsPanel;
     }
-    // The activations of gemm_tile, NaN kept as its compares keep it (Relu: NaN > 0 is false).
-    auto activate = [&](vfloat32m8_t a) {
-        if constexpr (kAct == Act::Relu) a = __riscv_vfmax_vf_f32m8(a, 0.f, vl);
-        if constexpr (kAct == Act::Clamp) {
-            a = __riscv_vfmerge_vfm_f32m8(a, lo, __riscv_vmflt_vf_f32m8_b4(a, lo, vl), vl);
-            a = __riscv_vfmerge_vfm_f32m8(a, hi, __riscv_vmfgt_vf_f32m8_b4(a, hi, vl), vl);
-        }
-        return a;
-    };
-    __riscv_vse32_v_f32m8(y, activate(a0), vl);
-    if constexpr (M > 1) __riscv_vse32_v_f32m8(y + ldy, activate(a1), vl);
-    if constexpr (M > 2) __riscv_vse32_v_f32m8(y + 2 * ldy, activate(a2), vl);
+    // The activations of gemm_tile (stream_rvv.h: NaN kept as its compares keep it).
+    using stream_rvv::activate;
+    __riscv_vse32_v_f32m8(y, activate<kAct>(a0, lo, hi, vl), vl);
+    if constexpr (M > 1) __riscv_vse32_v_f32m8(y + ldy, activate<kAct>(a1, lo, hi, vl), vl);
+    if constexpr (M > 2) __riscv_vse32_v_f32m8(y + 2 * ldy, activate<kAct>(a2, lo, hi, vl), vl);
 }
 
 // Rows [r0, r1) of the GEMM into y. Weights within L1 (`tile_major`): every panel per tile of

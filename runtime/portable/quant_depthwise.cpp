@@ -10,12 +10,10 @@
 #include "quant_kernels.h"
 #include "quant_x86.h"            // EMBARK_QGEMM_X86: x86-64 AVX2 depthwise (intrinsics)
 #include "quant_depthwise_neon.h" // aarch64 + dotprod, 16 channels or more (EMBARK_QDW_NEONDOT)
+#include "quant_gemm_rvv.h"       // RVV: store_requantized
 
 #include <cstdlib>
 #include <vector>
-#if defined(__clang__) && defined(__riscv_vector)
-#  include <riscv_vector.h>
-#endif
 
 namespace embark::portable::quant_detail {
 namespace {
@@ -107,20 +105,13 @@ template <int TAPS, int kLmul = 8>
 #endif
 }
 
-#if EMBARK_QDW_RVV
+#if EMBARK_QDW_RVV && EMBARK_QGEMM_RVV
 // Two output pixels of a 9-tap layer at once, in vsetvl strips of int32 sums at LMUL 8 (as
 // depthwise.cpp's float pair): each tap's int16 weights are loaded once for both pixels, and the
 // per-pixel set-up (the taps' pointers, the strip loop's start) is paid once per pair. Per tap and
 // pixel: the input bytes, their sign extension to int16 and one vwmacc.vv. The requantization is
-// quant_gemm_rvv.h's (requant_one, byte for byte). 28 of the 32 vector registers: the two sums
+// quant_gemm_rvv.h's store_requantized (requant_one, byte for byte). 28 of the 32 vector registers: the two sums
 // (16), the weights and an extended input (8), the two pixels' input bytes (4).
-[[gnu::always_inline]] inline vint8m2_t qdw_requant_rvv(vint32m8_t a, vfloat32m8_t m, const QRq& rq, size_t vl) {
-    vfloat32m8_t f = __riscv_vfmul_vv_f32m8(__riscv_vfcvt_f_x_v_f32m8(a, vl), m, vl);
-    f = __riscv_vfadd_vf_f32m8(__riscv_vfmin_vf_f32m8(__riscv_vfmax_vf_f32m8(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
-    const vint32m8_t q = __riscv_vadd_vx_i32m8(__riscv_vreinterpret_v_f32m8_i32m8(f), rq.offset, vl);
-    return __riscv_vncvt_x_x_w_i8m2(__riscv_vncvt_x_x_w_i16m4(q, vl), vl);
-}
-
 [[gnu::always_inline]] inline void qdw_pair9_rvv(const int8_t* const* r0, const int8_t* const* r1,
                                                  const int16_t* __restrict w, const int32_t* __restrict bias,
                                                  const float* __restrict mult, int8_t* __restrict o0,
@@ -147,8 +138,8 @@ template <int TAPS, int kLmul = 8>
             wt += tap_stride;
         }
         const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult + c, vl);
-        __riscv_vse8_v_i8m2(o0 + c, qdw_requant_rvv(a0, m, rq, vl), vl);
-        __riscv_vse8_v_i8m2(o1 + c, qdw_requant_rvv(a1, m, rq, vl), vl);
+        rvv::store_requantized<8>(o0 + c, a0, m, rq, vl);
+        rvv::store_requantized<8>(o1 + c, a1, m, rq, vl);
         c += vl;
         left -= vl;
     }
@@ -161,7 +152,7 @@ template <int TAPS>
     const auto* w = static_cast<const int16_t*>(op.weights);
     const QRq rq = requant_params(op.out);
     int64_t p = begin;
-#if EMBARK_QDW_RVV
+#if EMBARK_QDW_RVV && EMBARK_QGEMM_RVV
     if constexpr (TAPS == 9)
         for (; p + 2 <= end; p += 2)
             qdw_pair9_rvv(op.indirection + p * TAPS, op.indirection + (p + 1) * TAPS, w, op.bias, op.multipliers,

@@ -79,6 +79,16 @@ struct Rows {
 };
 using Patch = Rows<int8_t>;
 
+// The bytes of vl int32 sums a requantized with per-channel multipliers m, into out.
+template <int L>
+[[gnu::always_inline]] inline void store_requantized(int8_t* out, typename Lanes<L>::I32 a, typename Lanes<L>::F32 m,
+                                                     QRq rq, size_t vl) {
+    typename Lanes<L>::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl);
+    f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
+    const typename Lanes<L>::I32 q = __riscv_vadd(Lanes<L>::bits(f), rq.offset, vl);
+    __riscv_vse8(out, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+}
+
 // c[m][n] = requantized(bias[n] + sum_k x_m[k] * w[k][n]) for MR pixels (m < m_valid stored)
 // and vl channels of one panel (w: [kp][kNR] int16), into int8 c; kSums: the int32 sums
 // sum_k x_m[k] * w[k][n] themselves (no bias), into int32 c.
@@ -121,18 +131,12 @@ template <int L, int MR, typename X, bool kSums = false>
             ++p0, ++p1, ++p2, ++p3, ++p4, ++p5;
         }
     }
-    const float lo = rq.lo, hi = rq.hi;
-    const int32_t offset = rq.offset;
     auto store = [&](typename V::I32 a, int m) {
-        if constexpr (kSums) {
+        if constexpr (kSums)
             V::store_sums(static_cast<int32_t*>(c) + static_cast<size_t>(m) * c_stride, a, vl);
-        } else {
-            typename V::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), V::floats(mult, vl), vl);
-            f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, lo, vl), hi, vl), 12582912.f, vl);
-            const typename V::I32 q = __riscv_vadd(V::bits(f), offset, vl);
-            __riscv_vse8(static_cast<int8_t*>(c) + static_cast<size_t>(m) * c_stride,
-                         __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
-        }
+        else
+            store_requantized<L>(static_cast<int8_t*>(c) + static_cast<size_t>(m) * c_stride, a, V::floats(mult, vl),
+                                 rq, vl);
     };
     store(a0, 0);
     if constexpr (MR > 1)
@@ -218,12 +222,7 @@ template <int M>
         if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(*x2++), wk, vl);
     }
     const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult, vl);
-    auto store = [&](vint32m8_t a, int8_t* out) {
-        vfloat32m8_t f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl);
-        f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
-        const vint32m8_t q = __riscv_vadd(__riscv_vreinterpret_v_f32m8_i32m8(f), rq.offset, vl);
-        __riscv_vse8(out, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
-    };
+    auto store = [&](vint32m8_t a, int8_t* out) { store_requantized<8>(out, a, m, rq, vl); };
     store(a0, c);
     if constexpr (M > 1) store(a1, c + c_stride);
     if constexpr (M > 2) store(a2, c + 2 * c_stride);

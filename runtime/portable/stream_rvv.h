@@ -15,6 +15,8 @@
 
 #  include <cstddef>
 
+#  include "portable.h"
+
 namespace embark::portable::stream_rvv {
 
 using V = vfloat32m8_t;
@@ -60,6 +62,14 @@ inline V relu(V v, size_t vl) { return __riscv_vfmax_vf_f32m8(v, 0.f, vl); }
 inline V clamp(V v, float lo, float hi, size_t vl) {
     v = pick(__riscv_vmflt_vf_f32m8_b4(v, lo, vl), lo, v, vl);
     return pick(__riscv_vmfgt_vf_f32m8_b4(v, hi, vl), hi, v, vl);
+}
+
+// The activation a register tile applies before its store: Relu or Clamp (any other: none).
+template <Act kAct>
+inline V activate(V v, float lo, float hi, size_t vl) {
+    if constexpr (kAct == Act::Relu) return relu(v, vl);
+    if constexpr (kAct == Act::Clamp) return clamp(v, lo, hi, vl);
+    return v;
 }
 
 inline V leaky_relu(V v, float alpha, size_t vl) { // v >= 0 ? v : v * alpha
