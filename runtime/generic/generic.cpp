@@ -1100,9 +1100,6 @@ TapSpan tapSpan(int64_t start, int64_t kernel, int64_t dilation, int64_t extent,
     return t;
 }
 
-// 2-D pooling of NCHW planes (a single pool between the model's input and output runs in the
-// model's layout): per output row, the window's input rows combined into one row first (max or
-// sum, contiguous, vectorized), then each output's taps along W read from that row.
 // The n values from r split by phase: p[m * len + j] = r[j * S + m] (len >= ceil(n / S)), so the
 // taps of a pool strided S along W read contiguous runs.
 template <int S>
@@ -1113,6 +1110,9 @@ void splitPhases(const float* __restrict r, int64_t n, float* __restrict p, int6
     for (int64_t m = 0; m < n - full * S; ++m) p[m * len + full] = r[full * S + m];
 }
 
+// 2-D pooling of NCHW planes (a single pool between the model's input and output runs in the
+// model's layout): per output row, the window's input rows combined into one row first (max or
+// sum, contiguous, vectorized), then each output's taps along W read from that row.
 void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float* x, float* y) {
     const int64_t ih = p.in[0], iw = p.in[1], oh = p.out[0], ow = p.out[1];
     std::vector<TapSpan> cols(static_cast<size_t>(ow));
@@ -1177,7 +1177,7 @@ void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float
                     splitPhases<3>(r0, used, ph, phaseLen);
                 else
                     splitPhases<4>(r0, used, ph, phaseLen);
-                float* __restrict o = out + inner0;
+                float* o = out + inner0; // not restrict: prev below is o after the first tap
                 const float inv = isMax
                                       ? 1.f
                                       : 1.f / static_cast<float>(countIncludePad ? ty.padded * p.kernel[1]
@@ -1192,24 +1192,15 @@ void pool2dPlanes(const ConvNd& p, bool isMax, bool countIncludePad, const float
                     else
                         for (int64_t i = 0; i < span; ++i) o[i] = ph[i] * inv;
                 }
-                for (int64_t kx = 1; kx < kw; ++kx) {
+                const float* prev = ph; // tap 0, then the taps combined so far (o)
+                for (int64_t kx = 1; kx < kw; ++kx, prev = o) {
                     const float* __restrict rk = tap(kx);
-                    const bool last = !isMax && kx + 1 == kw;
-                    if (kx == 1) { // o = tap 0 (op) tap 1
-                        const float* __restrict t0 = ph;
-                        if (isMax)
-                            for (int64_t i = 0; i < span; ++i) o[i] = rk[i] > t0[i] ? rk[i] : t0[i];
-                        else if (last)
-                            for (int64_t i = 0; i < span; ++i) o[i] = (t0[i] + rk[i]) * inv;
-                        else
-                            for (int64_t i = 0; i < span; ++i) o[i] = t0[i] + rk[i];
-                    } else if (isMax) {
-                        for (int64_t i = 0; i < span; ++i) o[i] = rk[i] > o[i] ? rk[i] : o[i];
-                    } else if (last) {
-                        for (int64_t i = 0; i < span; ++i) o[i] = (o[i] + rk[i]) * inv;
-                    } else {
-                        for (int64_t i = 0; i < span; ++i) o[i] += rk[i];
-                    }
+                    if (isMax)
+                        for (int64_t i = 0; i < span; ++i) o[i] = rk[i] > prev[i] ? rk[i] : prev[i];
+                    else if (kx + 1 == kw)
+                        for (int64_t i = 0; i < span; ++i) o[i] = (prev[i] + rk[i]) * inv;
+                    else
+                        for (int64_t i = 0; i < span; ++i) o[i] = prev[i] + rk[i];
                 }
             } else if (inner1 > inner0) {
                 const float* r0 = row + inner0 * sw - p.pads[1];

@@ -289,8 +289,8 @@ void gridSample(const GridSampleParams& p, const float* x, const float* grid, fl
         }
     };
     const int64_t pixels = p.ho * p.wo;
-    std::vector<float> plane(static_cast<size_t>(zero + 1), 0.f); // a channel, then the zero
     if (p.mode != 2) {
+        std::vector<float> plane(static_cast<size_t>(zero + 1), 0.f); // a channel, then the zero
         // Nearest and bilinear: each output pixel's corners (offsets) and weights, found once for
         // every channel of its batch item; the channels then only gather and add. Same values as
         // computing them per channel (ONNX Runtime's kernel, the reference), the bilinear sum in
@@ -333,26 +333,32 @@ void gridSample(const GridSampleParams& p, const float* x, const float* grid, fl
         }
         return;
     }
-    // Bicubic: per channel and pixel, as the reference (16 corners: not worth a table).
+    // Bicubic: per channel and pixel, as the reference (16 corners: not worth a table). The
+    // corners are read from the channel where it is: through `plane` and `offset` it took 14%
+    // longer on the host grid.
     for (int64_t n = 0; n < p.n; ++n)
         for (int64_t c = 0; c < p.c; ++c) {
-            std::memcpy(plane.data(), x + (n * p.c + c) * zero, static_cast<size_t>(zero) * sizeof(float));
-            const float* src = plane.data();
-            for (int64_t i = 0; i < pixels; ++i) {
-                double sx, sy;
-                source(n, i / p.wo, i % p.wo, sx, sy);
-                const int64_t x0 = toIndex(std::floor(sx)) - 1, y0 = toIndex(std::floor(sy)) - 1;
-                double cx[4], cy[4];
-                cubicCoeffs(sx - static_cast<double>(x0) - 1, cx);
-                cubicCoeffs(sy - static_cast<double>(y0) - 1, cy);
-                double v = 0;
-                for (int64_t hh = 0; hh < 4; ++hh) {
-                    double row = 0;
-                    for (int64_t ww = 0; ww < 4; ++ww) row += cx[ww] * src[offset(y0 + hh, x0 + ww)];
-                    v += cy[hh] * row;
+            const float* img = x + (n * p.c + c) * H * W;
+            const auto pixel = [&](int64_t r, int64_t col) -> double {
+                if (p.padding == 0) return r >= 0 && r < H && col >= 0 && col < W ? img[r * W + col] : 0.0;
+                return img[offset(r, col)];
+            };
+            for (int64_t oy = 0; oy < p.ho; ++oy)
+                for (int64_t ox = 0; ox < p.wo; ++ox) {
+                    double sx, sy;
+                    source(n, oy, ox, sx, sy);
+                    const int64_t x0 = toIndex(std::floor(sx)) - 1, y0 = toIndex(std::floor(sy)) - 1;
+                    double cx[4], cy[4];
+                    cubicCoeffs(sx - static_cast<double>(x0) - 1, cx);
+                    cubicCoeffs(sy - static_cast<double>(y0) - 1, cy);
+                    double v = 0;
+                    for (int64_t hh = 0; hh < 4; ++hh) {
+                        double row = 0;
+                        for (int64_t ww = 0; ww < 4; ++ww) row += cx[ww] * pixel(y0 + hh, x0 + ww);
+                        v += cy[hh] * row;
+                    }
+                    y[((n * p.c + c) * p.ho + oy) * p.wo + ox] = static_cast<float>(v);
                 }
-                y[(n * p.c + c) * pixels + i] = static_cast<float>(v);
-            }
         }
 }
 
