@@ -61,24 +61,23 @@ void check_shape(const Conv2DShape& s, int out_h, int out_w) {
 // [group][panel][W]. weight_at(g, co_in_group, ci_in_group, tap) reads the ONNX layout.
 template <int W = NR, typename WeightAt>
 void pack_panels(Conv2D& op, int taps, int cin_g, int cout_g, const float* bias, WeightAt weight_at) {
-    constexpr int NR = W;
     const int groups = op.shape.groups;
-    const int panels = ceil_div(cout_g, NR);
-    const size_t panel_size = static_cast<size_t>(taps) * cin_g * NR;
+    const int panels = ceil_div(cout_g, W);
+    const size_t panel_size = static_cast<size_t>(taps) * cin_g * W;
     op.bias_offset = static_cast<size_t>(groups) * panels * panel_size;
-    op.packed = AlignedBuffer(op.bias_offset + static_cast<size_t>(groups) * panels * NR);
+    op.packed = AlignedBuffer(op.bias_offset + static_cast<size_t>(groups) * panels * W);
     float* out = op.packed.data();
     for (int g = 0; g < groups; ++g)
         for (int p = 0; p < panels; ++p) {
             float* panel = out + (static_cast<size_t>(g) * panels + p) * panel_size;
-            float* panel_bias = out + op.bias_offset + (static_cast<size_t>(g) * panels + p) * NR;
-            const int n_valid = std::min(NR, cout_g - p * NR);
+            float* panel_bias = out + op.bias_offset + (static_cast<size_t>(g) * panels + p) * W;
+            const int n_valid = std::min(W, cout_g - p * W);
             for (int n = 0; n < n_valid; ++n) {
-                const int co = p * NR + n;
+                const int co = p * W + n;
                 panel_bias[n] = bias ? bias[g * cout_g + co] : 0.f;
                 for (int t = 0; t < taps; ++t)
                     for (int k = 0; k < cin_g; ++k)
-                        panel[(static_cast<size_t>(t) * cin_g + k) * NR + n] = weight_at(g, co, k, t);
+                        panel[(static_cast<size_t>(t) * cin_g + k) * W + n] = weight_at(g, co, k, t);
             }
         }
 }
