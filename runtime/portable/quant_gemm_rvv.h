@@ -1,6 +1,7 @@
 // The int8 GEMM register tile of QConv2D (quant_conv.cpp) on RISC-V with the vector extension
 // (RVV 1.0), built by Clang (the RVV intrinsics; GCC 12 has neither them nor RVV
-// vectorization, and takes quant_conv.cpp's plain C++ tile). Included by quant_conv.cpp only.
+// vectorization, and takes quant_conv.cpp's plain C++ tile). Included by quant_conv.cpp, and by
+// quant.cpp for its requantized stores.
 //
 // RVV 1.0 has no int8 dot product, so the tile is an outer product: per k, one vector of a
 // panel's weights (int16, packed [kp][kNR]) and, per pixel, one scalar input byte into
@@ -79,14 +80,19 @@ struct Rows {
 };
 using Patch = Rows<int8_t>;
 
+// The bytes of vl scaled values f (requantize_value's v) requantized, into out.
+template <int L>
+[[gnu::always_inline]] inline void store_requantized_floats(int8_t* out, typename Lanes<L>::F32 f, QRq rq, size_t vl) {
+    f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
+    const typename Lanes<L>::I32 q = __riscv_vadd(Lanes<L>::bits(f), rq.offset, vl);
+    __riscv_vse8(out, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+}
+
 // The bytes of vl int32 sums a requantized with per-channel multipliers m, into out.
 template <int L>
 [[gnu::always_inline]] inline void store_requantized(int8_t* out, typename Lanes<L>::I32 a, typename Lanes<L>::F32 m,
                                                      QRq rq, size_t vl) {
-    typename Lanes<L>::F32 f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl);
-    f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
-    const typename Lanes<L>::I32 q = __riscv_vadd(Lanes<L>::bits(f), rq.offset, vl);
-    __riscv_vse8(out, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+    store_requantized_floats<L>(out, __riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl), rq, vl);
 }
 
 // c[m][n] = requantized(bias[n] + sum_k x_m[k] * w[k][n]) for MR pixels (m < m_valid stored)

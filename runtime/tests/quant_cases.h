@@ -246,6 +246,10 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
             {"2x2/2 pads 0,0,1,1, 7 channels", {1, 11, 13, 7, 6, 7, 2, 2, 2, 2, 1, 1, 0, 0, 1, 1}},
             {"3x3/1 dilation 2, 2 channels", {1, 12, 40, 2, 8, 36, 3, 3, 1, 1, 2, 2, 0, 0, 0, 0}},
             {"2x2/2, 16 channels", {1, 10, 20, 16, 5, 10, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}},
+            // Above 16 channels RVV takes the kernel's rows, then its columns: ceil mode (pads at
+            // the end), more channels than an LMUL-8 vector of bytes, dilations with pads.
+            {"3x3/2 ceil, 200 channels", {1, 13, 13, 200, 7, 7, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1}},
+            {"2x3 dilation 3 pads, 40 channels", {1, 10, 14, 40, 5, 11, 2, 3, 2, 1, 3, 3, 1, 2, 2, 1}},
         };
         int pool_index = 0;
         for (const PoolCase& pc : pools) {
@@ -280,6 +284,65 @@ inline int run_all(bool verbose, ep::ThreadPool* pool = nullptr) {
             } else if (verbose) {
                 std::printf("max_pool2d_s8 %-32s checked\n", pc.name);
             }
+        }
+    }
+    // average_pool2d_s8: the sum of (x - x_zero_point) over the taps inside, then
+    // (float(sum) / count) * multiplier requantized; count with or without the pads. Global pools
+    // of 49 and of 289 taps (RVV sums bytes in int16 per 256 taps), more channels than a vector.
+    {
+        struct AvgCase {
+            const char* name;
+            ep::Pool2DShape s;
+            bool include_pad;
+            int xz;
+            float multiplier;
+        };
+        // batch, in_h, in_w, channels, out_h, out_w, kh, kw, sh, sw, dh, dw, pt, pl, pb, pr
+        const AvgCase avgs[] = {
+            {"global 7x7, 1280 channels", {1, 7, 7, 1280, 1, 1, 7, 7, 1, 1, 1, 1, 0, 0, 0, 0}, false, -5, 0.93f},
+            {"global 17x17, 40 channels", {1, 17, 17, 40, 1, 1, 17, 17, 1, 1, 1, 1, 0, 0, 0, 0}, false, 127, 1.7f},
+            {"3x3/2 pad 1 counting pads, batch 2", {2, 9, 8, 37, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, true, 3, 0.61f},
+            {"3x3/2 pad 1 without pads", {1, 9, 8, 70, 5, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1}, false, -128, 1.05f},
+            {"2x2/2, 5 channels", {1, 8, 10, 5, 4, 5, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0}, false, 0, 0.5f},
+        };
+        int avg_index = 0;
+        for (const AvgCase& ac : avgs) {
+            const ep::Pool2DShape& s = ac.s;
+            const auto x = random_ints<int8_t>(static_cast<size_t>(s.batch) * s.in_h * s.in_w * s.channels,
+                                               950u + static_cast<unsigned>(avg_index++), -128, 127);
+            for (const ep::Requantization& r : requant_cases(avg_index * 7 - 20)) {
+                std::vector<int8_t> want(static_cast<size_t>(s.batch) * s.out_h * s.out_w * s.channels),
+                    got(want.size(), 99);
+                for (int n = 0; n < s.batch; ++n)
+                    for (int oy = 0; oy < s.out_h; ++oy)
+                        for (int ox = 0; ox < s.out_w; ++ox)
+                            for (int c = 0; c < s.channels; ++c) {
+                                int32_t sum = 0;
+                                int valid = 0, padded = 0;
+                                for (int ky = 0; ky < s.kernel_h; ++ky)
+                                    for (int kx = 0; kx < s.kernel_w; ++kx) {
+                                        const int iy = oy * s.stride_h - s.pad_top + ky;
+                                        const int ix = ox * s.stride_w - s.pad_left + kx;
+                                        padded += iy < s.in_h + s.pad_bottom && ix < s.in_w + s.pad_right;
+                                        if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
+                                        ++valid;
+                                        sum +=
+                                            x[((static_cast<size_t>(n) * s.in_h + iy) * s.in_w + ix) * s.channels + c] -
+                                            ac.xz;
+                                    }
+                                const int count = ac.include_pad ? padded : valid;
+                                const float v =
+                                    count ? (static_cast<float>(sum) / static_cast<float>(count)) * ac.multiplier : 0.f;
+                                want[((static_cast<size_t>(n) * s.out_h + oy) * s.out_w + ox) * s.channels + c] =
+                                    ref_requantize(v, r);
+                            }
+                ep::average_pool2d_s8(s, ac.include_pad, ac.xz, ac.multiplier, r, x.data(), got.data(), pool);
+                if (got != want) {
+                    ++failures;
+                    std::printf("average_pool2d_s8 %s (zero point %d) differs\n", ac.name, r.zero_point);
+                }
+            }
+            if (verbose) std::printf("average_pool2d_s8 %-32s checked\n", ac.name);
         }
     }
     // quantize_s8 / quantize_u8: x / scale, NaN -> 0, saturation, round half to even.
