@@ -68,6 +68,18 @@ EMBARK_QRVV_LANES(4, m2, m4, 6)
 EMBARK_QRVV_LANES(2, m1, m2, 6)
 #  undef EMBARK_QRVV_LANES
 
+// Two k steps of a full LMUL-8 panel's weights (2 * kNR int16, 8 registers) in one whole-register
+// load (vl8re16.v, which no intrinsic spells), its halves the two steps' LMUL-4 vectors: one
+// load and one address where two of each were, and no vsetvli (a unit-stride load of LMUL 8
+// would need two). Only when the core's VLEN is the build's (whole_pairs()): a wider one loads
+// more than the two steps.
+[[gnu::always_inline]] inline vint16m8_t weight_pair(const int16_t* p) {
+    vint16m8_t w;
+    asm("vl8re16.v %0, (%1)" : "=vr"(w) : "r"(p));
+    return w;
+}
+inline bool whole_pairs() { return __riscv_vsetvlmax_e16m4() == static_cast<size_t>(kNR); }
+
 // A pixel's patch: `segments` pieces of seg_len elements (int8 inputs, or the int16 of
 // quant_winograd_rvv.h's transformed tiles); piece s of pixel m at rows[s * kMR + m] + shift (a
 // 1x1 convolution: one piece, the pixel's channels; the rows layout: a kernel row each; a
@@ -98,7 +110,8 @@ template <int L>
 // c[m][n] = requantized(bias[n] + sum_k x_m[k] * w[k][n]) for MR pixels (m < m_valid stored)
 // and vl channels of one panel (w: [kp][kNR] int16), into int8 c; kSums: the int32 sums
 // sum_k x_m[k] * w[k][n] themselves (no bias), into int32 c.
-template <int L, int MR, typename X, bool kSums = false>
+// kPairs (LMUL 8, a full panel, whole_pairs()): the weights two k steps per load (weight_pair).
+template <int L, int MR, typename X, bool kSums = false, bool kPairs = false>
 [[gnu::always_inline]] inline void tile(const Rows<X>& x, int m0, const int16_t* __restrict w,
                                         const int32_t* __restrict bias, const float* __restrict mult, void* c,
                                         size_t c_stride, int m_valid, size_t vl, QRq rq) {
@@ -115,8 +128,8 @@ template <int L, int MR, typename X, bool kSums = false>
         const X* __restrict r5 = r[MR > 5 ? 5 : 0] + x.shift;
         // Groups of 8 steps, the row pointers stepping with k (loads at immediate offsets), then
         // the rest one by one.
-        auto step = [&](const X* p0, const X* p1, const X* p2, const X* p3, const X* p4, const X* p5, int j) {
-            const typename V::I16 wk = V::weights(w + j * kNR, vl);
+        auto step_with = [&](const typename V::I16 wk, const X* p0, const X* p1, const X* p2, const X* p3, const X* p4,
+                             const X* p5, int j) {
             a0 = __riscv_vwmacc(a0, static_cast<int16_t>(p0[j]), wk, vl);
             if constexpr (MR > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(p1[j]), wk, vl);
             if constexpr (MR > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(p2[j]), wk, vl);
@@ -124,10 +137,22 @@ template <int L, int MR, typename X, bool kSums = false>
             if constexpr (MR > 4) a4 = __riscv_vwmacc(a4, static_cast<int16_t>(p4[j]), wk, vl);
             if constexpr (MR > 5) a5 = __riscv_vwmacc(a5, static_cast<int16_t>(p5[j]), wk, vl);
         };
+        auto step = [&](const X* p0, const X* p1, const X* p2, const X* p3, const X* p4, const X* p5, int j) {
+            step_with(V::weights(w + j * kNR, vl), p0, p1, p2, p3, p4, p5, j);
+        };
         const X *p0 = r0, *p1 = r1, *p2 = r2, *p3 = r3, *p4 = r4, *p5 = r5;
         for (int groups = x.seg_len / 8; groups > 0; --groups) {
+            if constexpr (kPairs) {
 #  pragma clang loop unroll(full)
-            for (int j = 0; j < 8; ++j) step(p0, p1, p2, p3, p4, p5, j);
+                for (int j = 0; j < 8; j += 2) {
+                    const vint16m8_t w2 = weight_pair(w + j * kNR);
+                    step_with(__riscv_vget_v_i16m8_i16m4(w2, 0), p0, p1, p2, p3, p4, p5, j);
+                    step_with(__riscv_vget_v_i16m8_i16m4(w2, 1), p0, p1, p2, p3, p4, p5, j + 1);
+                }
+            } else {
+#  pragma clang loop unroll(full)
+                for (int j = 0; j < 8; ++j) step(p0, p1, p2, p3, p4, p5, j);
+            }
             w += 8 * kNR;
             p0 += 8, p1 += 8, p2 += 8, p3 += 8, p4 += 8, p5 += 8;
         }
@@ -165,6 +190,7 @@ template <int L, typename X, bool kSums>
                                    const float* mult, void* c, size_t c_stride, int channels, QRq rq) {
     constexpr int MR = Lanes<L>::kMR;
     using Out = std::conditional_t<kSums, int32_t, int8_t>;
+    const bool whole = whole_pairs();
     for (int n0 = 0; n0 < channels; n0 += kNR, w += static_cast<size_t>(kNR) * kp, bias += kNR, mult += kNR) {
         const size_t vl = static_cast<size_t>(std::min(kNR, channels - n0));
         Out* out = static_cast<Out*>(c) + n0;
@@ -172,9 +198,14 @@ template <int L, typename X, bool kSums>
             tile<L, 1, X, kSums>(x, 0, w, bias, mult, out, c_stride, 1, vl, rq);
             continue;
         }
+        const bool pairs = L == 8 && vl == static_cast<size_t>(kNR) && whole;
         for (int m0 = 0; m0 < m_valid; m0 += MR)
-            tile<L, MR, X, kSums>(x, m0, w, bias, mult, out + static_cast<size_t>(m0) * c_stride, c_stride,
-                                  std::min(MR, m_valid - m0), vl, rq);
+            if (pairs)
+                tile<L, MR, X, kSums, L == 8>(x, m0, w, bias, mult, out + static_cast<size_t>(m0) * c_stride, c_stride,
+                                              std::min(MR, m_valid - m0), vl, rq);
+            else
+                tile<L, MR, X, kSums>(x, m0, w, bias, mult, out + static_cast<size_t>(m0) * c_stride, c_stride,
+                                      std::min(MR, m_valid - m0), vl, rq);
     }
 }
 
@@ -199,7 +230,45 @@ inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, cons
 // layer beyond its 16 k steps and its stores; this path counts 2.87 M on that layer against
 // 3.63 M, sim-k230). The k loop is unrolled by 8 and steps the row pointers: unrolled by 4, or
 // indexing the rows by k, the long-k layers (960 -> 320) counted more than through panels().
-template <int M>
+// Eight k steps of rows_tile<3, true> as one block: the weights two steps per whole-register
+// load into v0-v7 (v0-v3 step j, v4-v7 step j + 1), three scalar bytes per step, nine vwmacc per
+// pair of loads. In assembly because the compiler re-emits vsetvli after every inline asm (the
+// whole-register load has no intrinsic): per 8 steps one vsetvli, 4 loads, 3 address adds, 24
+// byte loads and 24 vwmacc, against 8 loads and 7 adds through vle16 (sim-k230: a 400 -> 400
+// 1x1 layer over 7 x 7 pixels from 0.77 M to 0.70 M instructions).
+#  define EMBARK_QRVV_PAIR(J)                                                                                          \
+    "lb %[t0], " #J "(%[x0])\n\t"                                                                                      \
+    "lb %[t1], " #J "(%[x1])\n\t"                                                                                      \
+    "lb %[t2], " #J "(%[x2])\n\t"                                                                                      \
+    "lb %[t3], " #J "+1(%[x0])\n\t"                                                                                    \
+    "lb %[t4], " #J "+1(%[x1])\n\t"                                                                                    \
+    "lb %[t5], " #J "+1(%[x2])\n\t"                                                                                    \
+    "vwmacc.vx %[a0], %[t0], v0\n\t"                                                                                   \
+    "vwmacc.vx %[a1], %[t1], v0\n\t"                                                                                   \
+    "vwmacc.vx %[a2], %[t2], v0\n\t"                                                                                   \
+    "vwmacc.vx %[a0], %[t3], v4\n\t"                                                                                   \
+    "vwmacc.vx %[a1], %[t4], v4\n\t"                                                                                   \
+    "vwmacc.vx %[a2], %[t5], v4\n\t"
+[[gnu::always_inline]] inline void rows_group8(vint32m8_t& a0, vint32m8_t& a1, vint32m8_t& a2, const int8_t* x0,
+                                               const int8_t* x1, const int8_t* x2, const int16_t* w, size_t vl) {
+    long t0, t1, t2, t3, t4, t5, t6;
+    asm volatile(
+        "vsetvli zero, %[vl], e16, m4, ta, ma\n\t"
+        "vl8re16.v v0, (%[w])\n\t" EMBARK_QRVV_PAIR(0) "addi %[t6], %[w], %[o1]\n\t"
+                                                       "vl8re16.v v0, (%[t6])\n\t" EMBARK_QRVV_PAIR(
+                                                           2) "addi %[t6], %[w], %[o2]\n\t"
+                                                              "vl8re16.v v0, (%[t6])\n\t" EMBARK_QRVV_PAIR(
+                                                                  4) "addi %[t6], %[w], %[o3]\n\t"
+                                                                     "vl8re16.v v0, (%[t6])\n\t" EMBARK_QRVV_PAIR(6)
+        : [a0] "+vr"(a0), [a1] "+vr"(a1), [a2] "+vr"(a2), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
+          [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6)
+        : [w] "r"(w), [x0] "r"(x0), [x1] "r"(x1), [x2] "r"(x2), [vl] "r"(vl), [o1] "i"(4 * kNR), [o2] "i"(8 * kNR),
+          [o3] "i"(12 * kNR)
+        : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "vl", "vtype", "memory");
+}
+#  undef EMBARK_QRVV_PAIR
+
+template <int M, bool kPairs>
 [[gnu::always_inline]] inline void rows_tile(const int8_t* __restrict x0, const int8_t* __restrict x1,
                                              const int8_t* __restrict x2, int kp, const int16_t* __restrict w,
                                              const int32_t* __restrict bias, const float* __restrict mult, int8_t* c,
@@ -208,13 +277,18 @@ template <int M>
     vint32m8_t a1 = a0, a2 = a0;
     // The row pointers step with k (a load at an immediate offset from each), not k itself: an
     // index costs an add per row and group of steps to form the addresses.
+    auto step = [&](const vint16m4_t wk, int j) {
+        a0 = __riscv_vwmacc(a0, static_cast<int16_t>(x0[j]), wk, vl);
+        if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(x1[j]), wk, vl);
+        if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(x2[j]), wk, vl);
+    };
     for (int groups = kp / 8; groups > 0; --groups) {
+        if constexpr (kPairs) {
+            static_assert(M == 3);
+            rows_group8(a0, a1, a2, x0, x1, x2, w, vl);
+        } else {
 #  pragma clang loop unroll(full)
-        for (int j = 0; j < 8; ++j) {
-            const vint16m4_t wk = __riscv_vle16_v_i16m4(w + j * kNR, vl);
-            a0 = __riscv_vwmacc(a0, static_cast<int16_t>(x0[j]), wk, vl);
-            if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(x1[j]), wk, vl);
-            if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(x2[j]), wk, vl);
+            for (int j = 0; j < 8; ++j) step(__riscv_vle16_v_i16m4(w + j * kNR, vl), j);
         }
         w += 8 * kNR;
         x0 += 8;
@@ -222,10 +296,10 @@ template <int M>
         if constexpr (M > 2) x2 += 8;
     }
     for (int k = kp % 8; k > 0; --k, w += kNR) {
-        const vint16m4_t wk = __riscv_vle16_v_i16m4(w, vl);
-        a0 = __riscv_vwmacc(a0, static_cast<int16_t>(*x0++), wk, vl);
-        if constexpr (M > 1) a1 = __riscv_vwmacc(a1, static_cast<int16_t>(*x1++), wk, vl);
-        if constexpr (M > 2) a2 = __riscv_vwmacc(a2, static_cast<int16_t>(*x2++), wk, vl);
+        step(__riscv_vle16_v_i16m4(w, vl), 0);
+        ++x0;
+        if constexpr (M > 1) ++x1;
+        if constexpr (M > 2) ++x2;
     }
     const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult, vl);
     auto store = [&](vint32m8_t a, int8_t* out) { store_requantized<8>(out, a, m, rq, vl); };
@@ -237,6 +311,7 @@ template <int M>
 [[gnu::noinline]] __attribute__((target("tune=xiangshan-nanhu"))) inline void
 rows_gemm(const int8_t* x, size_t x_stride, int64_t r0, int64_t r1, int kp, const int16_t* w, const int32_t* bias,
           const float* mult, int8_t* c, size_t c_stride, int channels, QRq rq) {
+    const bool whole = whole_pairs();
     for (int64_t r = r0; r < r1; r += 3) {
         const int8_t* x0 = x + r * static_cast<int64_t>(x_stride);
         int8_t* out = c + r * static_cast<int64_t>(c_stride);
@@ -246,12 +321,14 @@ rows_gemm(const int8_t* x, size_t x_stride, int64_t r0, int64_t r1, int kp, cons
         const int16_t* wp = w;
         for (int n0 = 0; n0 < channels; n0 += kNR, wp += static_cast<size_t>(kNR) * kp) {
             const size_t vl = static_cast<size_t>(std::min(kNR, channels - n0));
-            if (left >= 3)
-                rows_tile<3>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
+            if (left >= 3 && whole && vl == static_cast<size_t>(kNR))
+                rows_tile<3, true>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
+            else if (left >= 3)
+                rows_tile<3, false>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
             else if (left == 2)
-                rows_tile<2>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
+                rows_tile<2, false>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
             else
-                rows_tile<1>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
+                rows_tile<1, false>(x0, x1, x2, kp, wp, bias + n0, mult + n0, out + n0, c_stride, vl, rq);
         }
     }
 }

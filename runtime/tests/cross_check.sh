@@ -69,6 +69,11 @@ if [ "$vlen" -le 128 ]; then
     qemu-riscv64-static -cpu "rv64,v=true,vlen=256,vext_spec=v1.0" "$out/quant_check_rv64_zvl256b" > "$out/quant_check_rv64_zvl256b.txt" ||
         { status=1; grep -v ' checked$' "$out/quant_check_rv64_zvl256b.txt" | head -20; }
     echo "VLEN 256 (zvl256b): $(tail -1 "$out/quant_check_rv64_zvl256b.txt")"
+    # The VLEN-128 build on a VLEN-256 core: the tiles keep their vl, and the whole-register
+    # weight loads (quant_gemm_rvv.h weight_pair) give way to unit-stride ones.
+    qemu-riscv64-static -cpu "rv64,v=true,vlen=256,vext_spec=v1.0" "$out/quant_check_rv64" > "$out/quant_check_rv64_on256.txt" ||
+        { status=1; grep -v ' checked$' "$out/quant_check_rv64_on256.txt" | head -20; }
+    echo "VLEN-128 build at VLEN 256: $(tail -1 "$out/quant_check_rv64_on256.txt")"
 fi
 
 # The generic typed kernels (dynamic quantization, run-time masks and index arithmetic).
