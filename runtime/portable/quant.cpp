@@ -34,6 +34,22 @@ template <typename T>
 void quantize_any(const float* x, T* y, size_t count, float scale, int zp, int qmin, int qmax) {
     const float lo = static_cast<float>(qmin - zp), hi = static_cast<float>(qmax - zp);
     const int32_t offset = zp - kMagicBits;
+#if defined(EMBARK_QGEMM_RVV)
+    // RVV: LMUL-8 vectors, the loop below's arithmetic (vfmax/vfmin give lo for NaN, whose byte is
+    // then replaced by 0). The compiler's vectorization of that loop counted 2.1 instructions per
+    // element (a model's input: 0.32 M for 3 x 224 x 224).
+    for (size_t i = 0; i < count;) {
+        const size_t vl = __riscv_vsetvl_e32m8(count - i);
+        const vfloat32m8_t v = __riscv_vfdiv_vf_f32m8(__riscv_vle32_v_f32m8(x + i, vl), scale, vl);
+        const vfloat32m8_t t =
+            __riscv_vfadd_vf_f32m8(__riscv_vfmin_vf_f32m8(__riscv_vfmax_vf_f32m8(v, lo, vl), hi, vl), 12582912.f, vl);
+        vint32m8_t q = __riscv_vadd_vx_i32m8(__riscv_vreinterpret_v_f32m8_i32m8(t), offset, vl);
+        q = __riscv_vmerge_vxm_i32m8(q, 0, __riscv_vmfne_vv_f32m8_b4(v, v, vl), vl);
+        __riscv_vse8_v_i8m2(reinterpret_cast<int8_t*>(y + i),
+                            __riscv_vncvt_x_x_w_i8m2(__riscv_vncvt_x_x_w_i16m4(q, vl), vl), vl);
+        i += vl;
+    }
+#else
     EMBARK_STREAM_LOOP
     for (size_t i = 0; i < count; ++i) {
         const float v = x[i] / scale;
@@ -42,6 +58,7 @@ void quantize_any(const float* x, T* y, size_t count, float scale, int zp, int q
             v != v ? 0 : static_cast<int32_t>(static_cast<uint32_t>(requant_float(v, lo, hi, offset)) & 0xFF);
         y[i] = static_cast<T>(q);
     }
+#endif
 }
 
 template <typename T>
