@@ -144,6 +144,58 @@ template <int TAPS, int kLmul = 8>
         left -= vl;
     }
 }
+
+// Two horizontally adjacent output pixels of a 3x3 layer of stride 1 (the caller checks that
+// the second pixel's first two columns are the first's last two, by pointer): each kernel row
+// reads four input vectors, not six (the middle two serve both pixels), so 12 byte loads and
+// sign extensions per strip where qdw_pair9_rvv takes 18. Same sums in the same order per
+// pixel as qdw_pair9_rvv (int32 additions: the order does not change the bytes).
+[[gnu::always_inline]] inline void qdw_row_pair9_rvv(const int8_t* const* r0, const int8_t* const* r1,
+                                                     const int16_t* __restrict w, const int32_t* __restrict bias,
+                                                     const float* __restrict mult, int8_t* __restrict o0,
+                                                     int8_t* __restrict o1, int channels, const QRq& rq) {
+    const int8_t* x[12]; // per kernel row: the first pixel's three columns, then the second's last
+    for (int ky = 0; ky < 3; ++ky) {
+        x[4 * ky] = r0[3 * ky];
+        x[4 * ky + 1] = r0[3 * ky + 1];
+        x[4 * ky + 2] = r0[3 * ky + 2];
+        x[4 * ky + 3] = r1[3 * ky + 2];
+    }
+    const size_t tap_stride = static_cast<size_t>(channels);
+    for (size_t c = 0, left = static_cast<size_t>(channels); left > 0;) {
+        const size_t vl = __riscv_vsetvl_e32m8(left);
+        vint32m8_t a0 = __riscv_vle32_v_i32m8(bias + c, vl);
+        vint32m8_t a1 = a0;
+        const int16_t* wt = w + c;
+        auto in = [&](int i) { return __riscv_vsext_vf2_i16m4(__riscv_vle8_v_i8m2(x[i] + c, vl), vl); };
+        EMBARK_Q_PRAGMA(clang loop unroll(full))
+        for (int ky = 0; ky < 3; ++ky) {
+            const vint16m4_t k0 = __riscv_vle16_v_i16m4(wt, vl);
+            a0 = __riscv_vwmacc_vv_i32m8(a0, in(4 * ky), k0, vl);
+            vint16m4_t xb = in(4 * ky + 1);
+            a1 = __riscv_vwmacc_vv_i32m8(a1, xb, k0, vl);
+            const vint16m4_t k1 = __riscv_vle16_v_i16m4(wt + tap_stride, vl);
+            a0 = __riscv_vwmacc_vv_i32m8(a0, xb, k1, vl);
+            xb = in(4 * ky + 2);
+            a1 = __riscv_vwmacc_vv_i32m8(a1, xb, k1, vl);
+            const vint16m4_t k2 = __riscv_vle16_v_i16m4(wt + 2 * tap_stride, vl);
+            a0 = __riscv_vwmacc_vv_i32m8(a0, xb, k2, vl);
+            a1 = __riscv_vwmacc_vv_i32m8(a1, in(4 * ky + 3), k2, vl);
+            wt += 3 * tap_stride;
+        }
+        const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult + c, vl);
+        rvv::store_requantized<8>(o0 + c, a0, m, rq, vl);
+        rvv::store_requantized<8>(o1 + c, a1, m, rq, vl);
+        c += vl;
+        left -= vl;
+    }
+}
+
+// Whether output pixel r1 (9 taps) is r0's right neighbour at stride 1: its kernel's first two
+// columns are r0's last two (equal pointers read equal bytes, padding included).
+inline bool row_neighbours9(const int8_t* const* r0, const int8_t* const* r1) {
+    return r1[0] == r0[1] && r1[1] == r0[2] && r1[3] == r0[4] && r1[4] == r0[5] && r1[6] == r0[7] && r1[7] == r0[8];
+}
 #endif
 
 template <int TAPS>
@@ -154,9 +206,16 @@ template <int TAPS>
     int64_t p = begin;
 #if EMBARK_QDW_RVV && EMBARK_QGEMM_RVV
     if constexpr (TAPS == 9)
-        for (; p + 2 <= end; p += 2)
-            qdw_pair9_rvv(op.indirection + p * TAPS, op.indirection + (p + 1) * TAPS, w, op.bias, op.multipliers,
-                          output + p * channels, output + (p + 1) * channels, channels, rq);
+        for (; p + 2 <= end; p += 2) {
+            const int8_t* const* r0 = op.indirection + p * TAPS;
+            const int8_t* const* r1 = r0 + TAPS;
+            if (row_neighbours9(r0, r1))
+                qdw_row_pair9_rvv(r0, r1, w, op.bias, op.multipliers, output + p * channels,
+                                  output + (p + 1) * channels, channels, rq);
+            else
+                qdw_pair9_rvv(r0, r1, w, op.bias, op.multipliers, output + p * channels, output + (p + 1) * channels,
+                              channels, rq);
+        }
 #endif
     for (; p < end; ++p) {
         const int8_t* const* rows = op.indirection + p * TAPS;
