@@ -231,8 +231,8 @@ inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, cons
 // 3.63 M, sim-k230). The k loop is unrolled by 8 and steps the row pointers: unrolled by 4, or
 // indexing the rows by k, the long-k layers (960 -> 320) counted more than through panels().
 // Eight k steps of rows_tile<3, true> as one block: the weights two steps per whole-register
-// load into v0-v7 (v0-v3 step j, v4-v7 step j + 1), three scalar bytes per step, nine vwmacc per
-// pair of loads. In assembly because the compiler re-emits vsetvli after every inline asm (the
+// load into v0-v7 (v0-v3 step j, v4-v7 step j + 1), three scalar bytes and three vwmacc per
+// step. In assembly because the compiler re-emits vsetvli after every inline asm (the
 // whole-register load has no intrinsic): per 8 steps one vsetvli, 4 loads, 3 address adds, 24
 // byte loads and 24 vwmacc, against 8 loads and 7 adds through vle16 (sim-k230: a 400 -> 400
 // 1x1 layer over 7 x 7 pixels from 0.77 M to 0.70 M instructions).
@@ -252,19 +252,25 @@ inline void panels(const Rows<X>& x, int m_valid, int kp, const int16_t* w, cons
 [[gnu::always_inline]] inline void rows_group8(vint32m8_t& a0, vint32m8_t& a1, vint32m8_t& a2, const int8_t* x0,
                                                const int8_t* x1, const int8_t* x2, const int16_t* w, size_t vl) {
     long t0, t1, t2, t3, t4, t5, t6;
-    asm volatile(
-        "vsetvli zero, %[vl], e16, m4, ta, ma\n\t"
-        "vl8re16.v v0, (%[w])\n\t" EMBARK_QRVV_PAIR(0) "addi %[t6], %[w], %[o1]\n\t"
-                                                       "vl8re16.v v0, (%[t6])\n\t" EMBARK_QRVV_PAIR(
-                                                           2) "addi %[t6], %[w], %[o2]\n\t"
-                                                              "vl8re16.v v0, (%[t6])\n\t" EMBARK_QRVV_PAIR(
-                                                                  4) "addi %[t6], %[w], %[o3]\n\t"
-                                                                     "vl8re16.v v0, (%[t6])\n\t" EMBARK_QRVV_PAIR(6)
+    // clang-format off
+    asm volatile("vsetvli zero, %[vl], e16, m4, ta, ma\n\t"
+                 "vl8re16.v v0, (%[w])\n\t"
+                 EMBARK_QRVV_PAIR(0)
+                 "addi %[t6], %[w], %[o1]\n\t"
+                 "vl8re16.v v0, (%[t6])\n\t"
+                 EMBARK_QRVV_PAIR(2)
+                 "addi %[t6], %[w], %[o2]\n\t"
+                 "vl8re16.v v0, (%[t6])\n\t"
+                 EMBARK_QRVV_PAIR(4)
+                 "addi %[t6], %[w], %[o3]\n\t"
+                 "vl8re16.v v0, (%[t6])\n\t"
+                 EMBARK_QRVV_PAIR(6)
         : [a0] "+vr"(a0), [a1] "+vr"(a1), [a2] "+vr"(a2), [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2),
           [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5), [t6] "=&r"(t6)
         : [w] "r"(w), [x0] "r"(x0), [x1] "r"(x1), [x2] "r"(x2), [vl] "r"(vl), [o1] "i"(4 * kNR), [o2] "i"(8 * kNR),
           [o3] "i"(12 * kNR)
         : "v0", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "vl", "vtype", "memory");
+    // clang-format on
 }
 #  undef EMBARK_QRVV_PAIR
 
