@@ -13,11 +13,11 @@
 // lanes: LMUL 8 does twice the multiply-adds of LMUL 4 per vwmacc, and the gather is shared by
 // a pass's channels. The taps read a copy of the input widened to int16 (the gather then needs
 // no widening nor vsetvli of its own) and padded with the zero point (borders cost nothing).
-// Channels go in passes of 2 (two int32 sums of LMUL 8 beside the offsets and the gathered
-// taps: 28 of the 32 registers).
+// Channels go in passes of 3 (three int32 sums of LMUL 8 beside 16-bit offsets from the chunk's
+// first pixel and the gathered taps: all 32 registers; 2 + 1 where the offsets need 32 bits).
 //
-// Packing: weights int16, passes of 2 channels one after another, each [K][2] (a last pass of
-// 1 when M is odd) with k = tap * C + channel (the order of tap_offsets), bias and multipliers
+// Packing: weights int16, passes of 3 channels one after another, each [K][3] (a last pass of
+// 1 or 2) with k = tap * C + channel (the order of tap_offsets), bias and multipliers
 // per channel unpadded. The sums and the requantization equal quant_gemm_rvv.h's tile byte for
 // byte (bias + sum of x * w in int32, the same float steps); results go to the
 // NHWC output with strided byte stores (M bytes apart).
@@ -29,12 +29,14 @@
 #  include <algorithm>
 #  include <cstddef>
 #  include <cstdint>
+#  include <type_traits>
+#  include <vector>
 
 namespace embark::portable::quant_detail::rvv {
 
 // Output pixels per chunk: int32 lanes of LMUL 8 at the board's VLEN (32 at 128, 64 at 256).
 inline int pixel_lanes() { return static_cast<int>(__riscv_vsetvlmax_e32m8()); }
-constexpr int kPixelLanesGroup = 2; // output channels per pass over the taps
+constexpr int kPixelLanesGroup = 3; // output channels per pass over the taps
 
 // Whether a (grouped) convolution whose groups have `mg` output channels and `cg` input
 // channels runs with pixels on the lanes: per tap and pass, a gather and per channel a weight
@@ -44,25 +46,34 @@ constexpr int kPixelLanesGroup = 2; // output channels per pass over the taps
 // stems, LeNet-5, RegNet's groups of 16; wider ones keep the tested channel tile).
 inline bool pixel_lanes_applies(int cg, int mg, int taps) { return taps > 1 && cg <= 16 && mg * 2 <= pixel_lanes(); }
 
-// G (<= 2) output channels of the vl pixels whose byte offsets into the (padded, widened to
-// int16) image are `offsets`: tap k's value of pixel p at taps[k] + offsets[p]; w: the pass's
-// weights [k][G], out at the first pixel's first channel of the pass. Two int32 sums of LMUL 8,
-// the offsets (LMUL 8) and the gathered int16 taps (LMUL 4) take 28 of the 32 vector registers,
-// and the gather runs at the vwmacc's element width (no vsetvli between them).
-template <int G>
-[[gnu::noinline]] void pixel_lanes_group(const uint32_t* offsets, size_t vl, const char* const* __restrict taps, int K,
-                                         const int16_t* __restrict w, int M, const int32_t* __restrict bias,
-                                         const float* __restrict mult, int8_t* out, QRq rq) {
-    static_assert(G == 1 || G == 2, "pixel_lanes_group: one or two channels a pass");
-    const vuint32m8_t idx = __riscv_vle32_v_u32m8(offsets, vl);
+// G (<= 3) output channels of the vl pixels whose byte offsets into the (padded, widened to
+// int16) image are `idx` (Index: vuint32m8_t, or vuint16m4_t offsets from the chunk's first pixel
+// when they fit 16 bits, which leaves the registers for a third channel): tap k's value of pixel
+// p at taps[k] + idx[p] (taps shifted to the chunk's first pixel for 16-bit offsets); w: the pass's weights [k][S] (S
+// >= G: a pass of 3 also runs as 2 + 1 when the offsets need 32 bits), out at the first pixel's first channel of the
+// pass. 32-bit offsets: two int32 sums of LMUL 8, the offsets (LMUL 8) and the gathered int16 taps (LMUL 4): 28 of the
+// 32 registers; 16-bit: three sums, the offsets and the taps (LMUL 4): 32. The gather runs at the vwmacc's element
+// width (no vsetvli between them).
+template <int G, int S, typename Index>
+[[gnu::noinline]] __attribute__((target("tune=xiangshan-nanhu"))) void
+pixel_lanes_group(Index idx, size_t vl, const char* const* __restrict taps, int K, const int16_t* __restrict w, int M,
+                  const int32_t* __restrict bias, const float* __restrict mult, int8_t* out, QRq rq) {
+    static_assert(G >= 1 && G <= 3 && S >= G, "pixel_lanes_group: one to three channels a pass");
     vint32m8_t a0 = __riscv_vmv_v_x_i32m8(bias[0], vl);
     vint32m8_t a1 = __riscv_vmv_v_x_i32m8(G > 1 ? bias[G > 1 ? 1 : 0] : 0, vl);
+    vint32m8_t a2 = __riscv_vmv_v_x_i32m8(G > 2 ? bias[G > 2 ? 2 : 0] : 0, vl);
 #  pragma clang loop unroll_count(4)
     for (int k = 0; k < K; ++k) {
-        const int16_t* wk = w + static_cast<size_t>(k) * G;
-        const vint16m4_t x = __riscv_vluxei32_v_i16m4(reinterpret_cast<const int16_t*>(taps[k]), idx, vl);
+        const int16_t* wk = w + static_cast<size_t>(k) * S;
+        const auto* t = reinterpret_cast<const int16_t*>(taps[k]);
+        vint16m4_t x;
+        if constexpr (std::is_same_v<Index, vuint16m4_t>)
+            x = __riscv_vluxei16_v_i16m4(t, idx, vl);
+        else
+            x = __riscv_vluxei32_v_i16m4(t, idx, vl);
         a0 = __riscv_vwmacc_vx_i32m8(a0, wk[0], x, vl);
         if constexpr (G > 1) a1 = __riscv_vwmacc_vx_i32m8(a1, wk[G > 1 ? 1 : 0], x, vl);
+        if constexpr (G > 2) a2 = __riscv_vwmacc_vx_i32m8(a2, wk[G > 2 ? 2 : 0], x, vl);
     }
     const float lo = rq.lo, hi = rq.hi;
     const int32_t offset = rq.offset;
@@ -75,10 +86,11 @@ template <int G>
     };
     store(a0, 0);
     if constexpr (G > 1) store(a1, 1);
+    if constexpr (G > 2) store(a2, 2);
 }
 
-// The index of weight (k, channel o) of K packed k and M channels: passes of 2 channels (a last
-// one of 1 when M is odd), each [k][its channels], one after another.
+// The index of weight (k, channel o) of K packed k and M channels: passes of 3 channels (a last
+// one of 1 or 2), each [k][its channels], one after another.
 inline size_t pixel_lanes_weight_index(int k, int o, int K, int M) {
     const int pass = o - o % kPixelLanesGroup; // the pass's first channel
     const int g = std::min(kPixelLanesGroup, M - pass);
@@ -110,21 +122,50 @@ inline void fill_s16(int16_t* dst, int16_t v, size_t count) {
 inline void pixel_lanes_chunks(const uint32_t* offsets, int64_t pixels, int lanes, int64_t c0, int64_t c1,
                                const char* const* taps, int K, int groups, const int16_t* w, int mg, int M,
                                const int32_t* bias, const float* mult, int8_t* output, QRq rq) {
+    const size_t all_taps = static_cast<size_t>(groups) * K;
+    std::vector<const char*> shifted(all_taps); // the taps from a chunk's first pixel
     for (int64_t c = c0; c < c1; ++c) {
         const int64_t p0 = c * lanes;
         const size_t vl = static_cast<size_t>(std::min<int64_t>(lanes, pixels - p0));
         const uint32_t* off = offsets + p0;
+        // The chunk's pixels within 64 KB of its first one (offsets grow with the pixel): 16-bit
+        // offsets from it, taps shifted to it, and passes of 3 channels.
+        const bool narrow = off[vl - 1] - off[0] < 65536u;
+        const vuint32m8_t idx32 = __riscv_vle32_v_u32m8(off, vl);
+        const vuint16m4_t idx16 = __riscv_vncvt_x_x_w_u16m4(__riscv_vsub_vx_u32m8(idx32, off[0], vl), vl);
+        if (narrow)
+            for (size_t k = 0; k < all_taps; ++k) shifted[k] = taps[k] + off[0];
         for (int g = 0; g < groups; ++g) {
-            const char* const* gt = taps + static_cast<size_t>(g) * K;
+            const char* const* gt = (narrow ? shifted.data() : taps) + static_cast<size_t>(g) * K;
             const int16_t* gw = w + static_cast<size_t>(g) * K * mg;
             const int first = g * mg; // the group's first channel
             int8_t* out = output + p0 * M + first;
             for (int o = 0; o < mg; o += kPixelLanesGroup) {
                 const int16_t* wp = gw + static_cast<size_t>(o) * K;
-                if (mg - o >= 2)
-                    pixel_lanes_group<2>(off, vl, gt, K, wp, M, bias + first + o, mult + first + o, out + o, rq);
-                else
-                    pixel_lanes_group<1>(off, vl, gt, K, wp, M, bias + first + o, mult + first + o, out + o, rq);
+                const int32_t* b = bias + first + o;
+                const float* m = mult + first + o;
+                switch (std::min(kPixelLanesGroup, mg - o)) {
+                case 3:
+                    if (narrow) {
+                        pixel_lanes_group<3, 3>(idx16, vl, gt, K, wp, M, b, m, out + o, rq);
+                    } else {
+                        pixel_lanes_group<2, 3>(idx32, vl, gt, K, wp, M, b, m, out + o, rq);
+                        pixel_lanes_group<1, 3>(idx32, vl, gt, K, wp + 2, M, b + 2, m + 2, out + o + 2, rq);
+                    }
+                    break;
+                case 2:
+                    if (narrow)
+                        pixel_lanes_group<2, 2>(idx16, vl, gt, K, wp, M, b, m, out + o, rq);
+                    else
+                        pixel_lanes_group<2, 2>(idx32, vl, gt, K, wp, M, b, m, out + o, rq);
+                    break;
+                default:
+                    if (narrow)
+                        pixel_lanes_group<1, 1>(idx16, vl, gt, K, wp, M, b, m, out + o, rq);
+                    else
+                        pixel_lanes_group<1, 1>(idx32, vl, gt, K, wp, M, b, m, out + o, rq);
+                    break;
+                }
             }
         }
     }

@@ -125,6 +125,9 @@ inline std::vector<ConvCase> conv_cases() {
         // Grouped, pixels on the lanes group by group (RegNet's groups of 16, odd passes).
         {"3x3/2 grouped 32->32 g2 pad 1 odd sizes", {1, 13, 11, 32, 32, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, 2}},
         {"5x5 grouped 10->15 g5 pad 2", {1, 9, 8, 10, 15, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, 5}},
+        // A chunk of pixels spanning more than 64 KB of the widened input (4 input rows apart per
+        // output row): 32-bit offsets, the passes of 3 channels as 2 + 1.
+        {"3x3/4 grouped 64->64 g4 64x64", {1, 64, 64, 64, 64, 3, 3, 4, 4, 1, 1, 1, 1, 1, 1, 4}},
         {"dw 3x3 37", {1, 9, 11, 37, 37, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 37}},
         {"dw 3x3 144", {1, 6, 6, 144, 144, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 144}},
         {"dw 3x3/2 96 pads 0,0,1,1", {1, 10, 10, 96, 96, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 96}},
