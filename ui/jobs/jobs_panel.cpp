@@ -376,9 +376,11 @@ void JobsPanel::appendNewLines() {
     const QStringList raw = job->logFrom(m_shownLines);
     if (raw.isEmpty()) return;
     m_shownLines += int(raw.size());
+    // Only the lines the view can keep are turned into text: a run that printed a latency line
+    // per iteration while the loop was busy elsewhere left a backlog that is not parsed in full.
     QStringList lines;
-    for (const QString& line : raw)
-        if (const QString shown = displayLine(line); !shown.isNull()) lines << shown;
+    for (qsizetype i = std::max<qsizetype>(0, raw.size() - kMaxLogLines); i < raw.size(); ++i)
+        if (const QString shown = displayLine(raw[i]); !shown.isNull()) lines << shown;
     if (lines.isEmpty()) return;
     if (lines.size() > kMaxLogLines) lines = lines.mid(lines.size() - kMaxLogLines);
     QScrollBar* scroll = m_log->verticalScrollBar();
