@@ -11,6 +11,8 @@
 #   FAMILIES_DIR=~/.cache/embark/families (make_families.py's output; made when missing)
 #   EMBARK_CLI=build/app/cli/embark-cli  WORK_DIR=/tmp/embark-families  TOL=1e-4
 #   TARGETS="host sim-k230 sim-k1"  LIB=portable  REUSE=1 (keep earlier builds)
+#   EXEC_TIMEOUT=600 (seconds per `embark-cli exec`, its default; a video network of a few G
+#   multiply-adds takes longer under qemu: R3D-18 at 8x64x64 ran past 300 s on sim-k1)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(dirname "$here")")
@@ -64,7 +66,7 @@ for model in "$@"; do
         fi
         rm -rf "$dir/out"
         status=0
-        "$cli" exec "$dir" --timeout 300 -- --out "$dir/out" > "$work/$model-$board-run.jsonl" \
+        "$cli" exec "$dir" --timeout "${EXEC_TIMEOUT:-600}" -- --out "$dir/out" > "$work/$model-$board-run.jsonl" \
             2> "$work/$model-$board-run.err" || status=$?
         if [ "$status" != 0 ]; then
             put "$model" "$board" "FAIL run (exit $status): $(grep -h 'error' "$work/$model-$board-run.err" | head -1 | cut -c1-50)"
