@@ -372,6 +372,26 @@ void max_pool2d_s8(const Pool2DShape& s, const int8_t* input, int8_t* output, Th
     });
 }
 
+namespace {
+// The input pixels of output pixel (n, oy, ox)'s window that lie inside the input, in kernel
+// order, into taps (kernel_h * kernel_w pointers); returns their count, and in *padded the taps
+// inside the input and its pads (count_include_pad's count).
+int window_taps(const Pool2DShape& s, const int8_t* input, int n, int oy, int ox, const int8_t** taps, int* padded) {
+    int valid = 0;
+    *padded = 0;
+    for (int ky = 0; ky < s.kernel_h; ++ky) {
+        const int iy = oy * s.stride_h - s.pad_top + ky;
+        for (int kx = 0; kx < s.kernel_w; ++kx) {
+            const int ix = ox * s.stride_w - s.pad_left + kx;
+            *padded += iy >= -s.pad_top && iy < s.in_h + s.pad_bottom && ix >= -s.pad_left && ix < s.in_w + s.pad_right;
+            if (iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w)
+                taps[valid++] = input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * s.channels;
+        }
+    }
+    return valid;
+}
+} // namespace
+
 void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_point, float multiplier,
                        Requantization out, const int8_t* input, int8_t* output, ThreadPool* pool) {
     const int64_t rows = static_cast<int64_t>(s.batch) * s.out_h;
@@ -389,18 +409,8 @@ void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_
         for (int64_t r = begin; r < end; ++r) {
             const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
             for (int ox = 0; ox < s.out_w; ++ox) {
-                int valid = 0, padded = 0;
-                for (int ky = 0; ky < s.kernel_h; ++ky) {
-                    const int iy = oy * s.stride_h - s.pad_top + ky;
-                    for (int kx = 0; kx < s.kernel_w; ++kx) {
-                        const int ix = ox * s.stride_w - s.pad_left + kx;
-                        padded += iy >= -s.pad_top && iy < s.in_h + s.pad_bottom && ix >= -s.pad_left &&
-                                  ix < s.in_w + s.pad_right;
-                        if (iy >= 0 && iy < s.in_h && ix >= 0 && ix < s.in_w)
-                            taps[static_cast<size_t>(valid++)] =
-                                input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * C;
-                    }
-                }
+                int padded = 0;
+                const int valid = window_taps(s, input, n, oy, ox, taps.data(), &padded);
                 const int count = count_include_pad ? padded : valid;
                 const float fc = static_cast<float>(count);
                 int8_t* o = output + (r * s.out_w + ox) * C;
@@ -431,22 +441,16 @@ void average_pool2d_s8(const Pool2DShape& s, bool count_include_pad, int x_zero_
         const int C = s.channels; // local: the int8 stores may alias anything outside
         const int xz = x_zero_point;
         std::vector<int32_t> acc(static_cast<size_t>(C));
+        std::vector<const int8_t*> taps(static_cast<size_t>(s.kernel_h) * s.kernel_w);
         for (int64_t r = begin; r < end; ++r) {
             const int n = static_cast<int>(r / s.out_h), oy = static_cast<int>(r % s.out_h);
             for (int ox = 0; ox < s.out_w; ++ox) {
                 std::fill(acc.begin(), acc.end(), 0);
-                int valid = 0, padded = 0;
-                for (int ky = 0; ky < s.kernel_h; ++ky) {
-                    const int iy = oy * s.stride_h - s.pad_top + ky;
-                    for (int kx = 0; kx < s.kernel_w; ++kx) {
-                        const int ix = ox * s.stride_w - s.pad_left + kx;
-                        padded += iy >= -s.pad_top && iy < s.in_h + s.pad_bottom && ix >= -s.pad_left &&
-                                  ix < s.in_w + s.pad_right;
-                        if (iy < 0 || iy >= s.in_h || ix < 0 || ix >= s.in_w) continue;
-                        ++valid;
-                        const int8_t* px = input + ((static_cast<int64_t>(n) * s.in_h + iy) * s.in_w + ix) * C;
-                        for (int c = 0; c < C; ++c) acc[static_cast<size_t>(c)] += px[c] - xz;
-                    }
+                int padded = 0;
+                const int valid = window_taps(s, input, n, oy, ox, taps.data(), &padded);
+                for (int t = 0; t < valid; ++t) {
+                    const int8_t* px = taps[static_cast<size_t>(t)];
+                    for (int c = 0; c < C; ++c) acc[static_cast<size_t>(c)] += px[c] - xz;
                 }
                 const int count = count_include_pad ? padded : valid;
                 const float fc = static_cast<float>(count);
