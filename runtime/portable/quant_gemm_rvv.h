@@ -340,10 +340,26 @@ template <int M, bool kPairs>
         if constexpr (M > 2) ++x2;
     }
     const vfloat32m8_t m = __riscv_vle32_v_f32m8(mult, vl);
-    auto store = [&](vint32m8_t a, int8_t* out) { store_requantized<8>(out, a, m, rq, vl); };
-    store(a0, c);
-    if constexpr (M > 1) store(a1, c + c_stride);
-    if constexpr (M > 2) store(a2, c + 2 * c_stride);
+    if constexpr (M == 3) {
+        // The three pixels' requantization stage by stage (store_requantized's arithmetic): one
+        // vsetvli per element width, not three per pixel, and the multipliers dead after the
+        // products (they had been spilled around each pixel's narrowing).
+        auto bits = [&](vint32m8_t a) {
+            vfloat32m8_t f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl);
+            f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
+            return __riscv_vadd(__riscv_vreinterpret_v_f32m8_i32m8(f), rq.offset, vl);
+        };
+        const vint32m8_t q0 = bits(a0), q1 = bits(a1), q2 = bits(a2);
+        const vint16m4_t h0 = __riscv_vncvt_x(q0, vl), h1 = __riscv_vncvt_x(q1, vl), h2 = __riscv_vncvt_x(q2, vl);
+        const vint8m2_t b0 = __riscv_vncvt_x(h0, vl), b1 = __riscv_vncvt_x(h1, vl), b2 = __riscv_vncvt_x(h2, vl);
+        __riscv_vse8(c, b0, vl);
+        __riscv_vse8(c + c_stride, b1, vl);
+        __riscv_vse8(c + 2 * c_stride, b2, vl);
+    } else {
+        auto store = [&](vint32m8_t a, int8_t* out) { store_requantized<8>(out, a, m, rq, vl); };
+        store(a0, c);
+        if constexpr (M > 1) store(a1, c + c_stride);
+    }
 }
 
 [[gnu::noinline]] __attribute__((target("tune=xiangshan-nanhu"))) inline void
