@@ -3,6 +3,7 @@
 #include "reference/interpreter.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace embark::exporter {
 namespace {
@@ -66,6 +67,111 @@ Expected<std::vector<SourceOutput>> capacity(const ir::Node& n) {
     return std::vector<SourceOutput>{{0, ir::Shape{boxes->shape[0] * scores->shape[1] * perClass, 3}, 0}};
 }
 
+// The constant integers of n's input i (axes, starts, ends), or nullopt when it is computed.
+std::optional<std::vector<int64_t>> constantInts(const ir::Node& n, size_t i) {
+    const ir::Value* v = n.input(i);
+    if (!v) return std::vector<int64_t>{};
+    if (!v->isConstant()) return std::nullopt;
+    return v->constant.toInt64Vector();
+}
+
+// The output axis of the ops that move the data-dependent axis d of their input `which`, or keep
+// it while working along other axes, without mixing its rows: Transpose, Squeeze and Unsqueeze
+// (a reshape that only adds or drops axes of 1), Slice, Concat of values of the same length,
+// Softmax / LogSoftmax / Hardmax, ArgMax / ArgMin and the reductions along other axes. Run at
+// the capacity shape, each puts the run's rows first along the returned axis (NonZero's
+// `x[mask]`: NonZero, Transpose, GatherND; a detector's scores: Softmax, ReduceMax, ArgMax over
+// classes, per kept box). `dynamicInputs`: how many inputs have a data-dependent length.
+template <typename Bad>
+Expected<int> movedAxis(const ir::Node& n, size_t which, int d, size_t dynamicInputs, const Bad& bad) {
+    const ir::Value* x = n.input(which);
+    const ir::Value* y = n.output(0);
+    const int rank = static_cast<int>(x->shape.rank());
+    const auto axisOf = [](int64_t a, int r) -> int64_t { return a < 0 ? a + r : a; };
+    if (dynamicInputs != 1 && n.op != OpKind::Concat) return bad("it also reads another data-dependent length");
+    if (which != 0 && n.op != OpKind::Concat) return bad("only its first input may have a data-dependent length");
+    switch (n.op) {
+    case OpKind::Transpose: {
+        std::vector<int64_t> perm = n.attrInts("perm");
+        if (perm.empty())
+            for (int i = rank - 1; i >= 0; --i) perm.push_back(i);
+        for (size_t j = 0; j < perm.size(); ++j)
+            if (axisOf(perm[j], rank) == d) return static_cast<int>(j);
+        return bad("its perm does not name every axis");
+    }
+    case OpKind::Squeeze: {
+        const auto axes = constantInts(n, 1);
+        if (!axes) return bad("its axes are computed at run time");
+        std::vector<bool> dropped(static_cast<size_t>(rank), axes->empty());
+        if (axes->empty())
+            for (int i = 0; i < rank; ++i) dropped[static_cast<size_t>(i)] = x->shape[static_cast<size_t>(i)] == 1;
+        for (int64_t a : *axes) dropped[static_cast<size_t>(axisOf(a, rank))] = true;
+        if (dropped[static_cast<size_t>(d)]) return bad("it squeezes the data-dependent axis");
+        return static_cast<int>(d - std::count(dropped.begin(), dropped.begin() + d, true));
+    }
+    case OpKind::Unsqueeze: {
+        const auto axes = constantInts(n, 1);
+        if (!axes) return bad("its axes are computed at run time");
+        const int outRank = static_cast<int>(y->shape.rank());
+        std::vector<bool> added(static_cast<size_t>(outRank), false);
+        for (int64_t a : *axes) added[static_cast<size_t>(axisOf(a, outRank))] = true;
+        for (int j = 0, i = 0; j < outRank; ++j)
+            if (!added[static_cast<size_t>(j)] && i++ == d) return j;
+        return bad("its axes do not fit its output");
+    }
+    case OpKind::Slice: {
+        const auto axes = constantInts(n, 3);
+        const auto starts = constantInts(n, 1);
+        if (!axes || !starts || !constantInts(n, 2) || !constantInts(n, 4))
+            return bad("its starts, ends, axes or steps are computed at run time");
+        if (n.input(3) == nullptr) {
+            if (static_cast<int>(starts->size()) > d) return bad("it slices along the data-dependent axis");
+        } else {
+            for (int64_t a : *axes)
+                if (axisOf(a, rank) == d) return bad("it slices along the data-dependent axis");
+        }
+        return d;
+    }
+    case OpKind::Concat:
+        for (const ir::Value* v : n.inputs())
+            if (v && v->shape.rank() != static_cast<size_t>(rank)) return bad("its inputs differ in rank");
+        if (dynamicInputs != n.inputs().size()) return bad("it joins it with a value of fixed length");
+        if (axisOf(n.attrInt("axis", 0), rank) == d) return bad("it concatenates along the data-dependent axis");
+        return d;
+    case OpKind::Softmax:
+    case OpKind::LogSoftmax:
+    case OpKind::Hardmax:
+        if (axisOf(n.attrInt("axis", -1), rank) == d) return bad("it normalises along the data-dependent axis");
+        return d;
+    case OpKind::ArgMax:
+    case OpKind::ArgMin: {
+        const int64_t a = axisOf(n.attrInt("axis", 0), rank);
+        if (a == d) return bad("it reduces the data-dependent axis");
+        return n.attrInt("keepdims", 1) != 0 || d < a ? d : d - 1;
+    }
+    case OpKind::ReduceMean:
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceProd:
+    case OpKind::ReduceL1:
+    case OpKind::ReduceL2:
+    case OpKind::ReduceLogSum:
+    case OpKind::ReduceLogSumExp:
+    case OpKind::ReduceSumSquare: {
+        const auto axes = constantInts(n, 1);
+        if (!axes) return bad("its axes are computed at run time");
+        if (axes->empty() && n.attrInt("noop_with_empty_axes", 0) != 0) return d;
+        std::vector<bool> reduced(static_cast<size_t>(rank), axes->empty());
+        for (int64_t a : *axes) reduced[static_cast<size_t>(axisOf(a, rank))] = true;
+        if (reduced[static_cast<size_t>(d)]) return bad("it reduces the data-dependent axis");
+        if (n.attrInt("keepdims", 1) != 0) return d;
+        return static_cast<int>(d - std::count(reduced.begin(), reduced.begin() + d, true));
+    }
+    default: return bad("this op does not keep rows apart");
+    }
+}
+
 // Output axis of n holding the data-dependent length of its dynamic input(s), or an error.
 Expected<int> carriedAxis(const ir::Node& n, const DynamicLengths& dyn, std::string* count) {
     std::vector<std::pair<size_t, const DynamicLength*>> in;
@@ -74,13 +180,14 @@ Expected<int> carriedAxis(const ir::Node& n, const DynamicLengths& dyn, std::str
             if (auto it = dyn.find(v->name); it != dyn.end()) in.push_back({i, &it->second});
     const ir::Value* firstIn = n.input(in[0].first);
     const auto bad = [&](const std::string& why) {
-        return refuse(n, "it reads " + valueName(firstIn) + ", whose length along axis " +
-                             std::to_string(in[0].second->axis) +
-                             " depends on the data (NonMaxSuppression, NonZero, Unique, TopK by a run-time K) and is "
-                             "planned at its upper bound " +
-                             firstIn->shape.str() + "; " + why +
-                             ". Exports carry such a length through element-wise ops, Cast, Identity, and Gather or "
-                             "GatherND by such indices; compute the rest after the model");
+        return refuse(
+            n, "it reads " + valueName(firstIn) + ", whose length along axis " + std::to_string(in[0].second->axis) +
+                   " depends on the data (NonMaxSuppression, NonZero, Unique, TopK by a run-time K) and is "
+                   "planned at its upper bound " +
+                   firstIn->shape.str() + "; " + why +
+                   ". Exports carry such a length through element-wise ops, Cast, Identity, Gather or GatherND "
+                   "by such indices, Transpose, Squeeze, Unsqueeze, and Slice, Concat, Softmax, ArgMax and "
+                   "reductions along other axes; compute the rest after the model");
     };
     for (const auto& input : in)
         if (input.second->count != in[0].second->count) return bad("it also reads another data-dependent length");
@@ -124,7 +231,10 @@ Expected<int> carriedAxis(const ir::Node& n, const DynamicLengths& dyn, std::str
             return bad("GatherND's data-dependent axis must be a row of its indices");
         return j;
     }
-    return bad("this op does not keep rows apart");
+    for (const auto& input : in)
+        if (input.second->axis != in[0].second->axis)
+            return bad("its inputs have their data-dependent lengths along different axes");
+    return movedAxis(n, in[0].first, in[0].second->axis, in.size(), bad);
 }
 
 } // namespace

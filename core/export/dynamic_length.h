@@ -25,7 +25,8 @@ using DynamicLengths = std::map<std::string, DynamicLength>;
 // and Unique (Y, indices and counts: numel, or the axis length) of g to its capacity (one count
 // per node, shared by its outputs) and carries the count through the
 // nodes that keep rows apart (element-wise ops, Cast, Gather and GatherND by such indices,
-// Gather of such data along another axis), re-deriving their shapes. Any other reader of such
+// Gather of such data along another axis, Transpose, Squeeze, Unsqueeze, and Slice, Concat,
+// Softmax, ArgMax and reductions along other axes), re-deriving their shapes. Any other reader of such
 // a value is refused (Unsupported, naming the node and the value), as is a NonMaxSuppression
 // whose max_output_boxes_per_class is computed at run time.
 Expected<DynamicLengths> planDynamicLengths(ir::Graph& g);

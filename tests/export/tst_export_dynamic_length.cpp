@@ -5,8 +5,11 @@
 // upper bound and the run reports its actual length (model_api.h outputDims); before, every
 // such model was refused ("its shape depends on input values"). Each model is exported, built
 // into one harness binary and run on its sample input; every output must have the reference
-// interpreter's shape, smaller than the capacity, and its values. A reader that does not keep
-// rows apart (a ReduceSum over the kept boxes) is refused naming the node.
+// interpreter's shape, smaller than the capacity, and its values: also through the readers that
+// move the data-dependent axis (Transpose, Unsqueeze, Squeeze; torch's x[mask] is NonZero ->
+// Transpose -> GatherND) or work along another axis (Slice, Concat, Softmax, ArgMax,
+// ReduceMax). A reader that does not keep rows apart (a ReduceSum over the kept boxes, a Softmax
+// or Concat along them) is refused naming the node.
 #include "export/exporter.h"
 #include "reference/interpreter.h"
 #include "support/export_harness.h"
@@ -33,6 +36,26 @@ ir::Tensor sampleScores() {
 }
 
 // NonMaxSuppression with its common layout: the triples, the kept boxes and their scores.
+// The kept boxes (detectionTail's) read by `reader` along their data-dependent axis 0: a Softmax
+// over the boxes, or a Concat of the boxes with themselves along it.
+ir::Graph keptBoxesAlongTheirAxis(OpKind reader) {
+    test::GraphBuilder b("kept_along_axis");
+    ir::Value* boxes = b.input("boxes", {1, 6, 4});
+    ir::Value* scores = b.input("scores", {1, 2, 6});
+    ir::Value* sel = b.op(
+        OpKind::NonMaxSuppression,
+        {boxes, scores, b.ints("max_boxes", {3}), b.floats("iou", {0.5f}), b.floats("min_score", {0.25f})}, {}, "nms");
+    ir::Value* boxIdx =
+        b.op(OpKind::Gather, {sel, b.constant("two", ir::Tensor::scalarInt64(2))}, {{"axis", int64_t{1}}}, "box_idx");
+    ir::Value* flat = b.op(OpKind::Squeeze, {boxes, b.ints("axis0", {0})}, {}, "flat_boxes");
+    ir::Value* kept = b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, "kept");
+    if (reader == OpKind::Concat)
+        b.output(b.op(OpKind::Concat, {kept, kept}, {{"axis", int64_t{0}}}, "along_boxes"));
+    else
+        b.output(b.op(reader, {kept}, {{"axis", int64_t{0}}}, "along_boxes"));
+    return b.build();
+}
+
 ir::Graph detectionTail(bool reduceAfter) {
     test::GraphBuilder b(reduceAfter ? "nms_reduced" : "nms_tail");
     ir::Value* boxes = b.input("boxes", {1, 6, 4});
@@ -51,6 +74,47 @@ ir::Graph detectionTail(bool reduceAfter) {
     b.output(sel);
     b.output(kept);
     b.output(b.op(OpKind::GatherND, {scores, sel}, {}, "det_scores"));
+    return b.build();
+}
+
+// The kept boxes through the readers that move their data-dependent axis or work along
+// another one: Transpose (the count on axis 1 of an output), Softmax then ReduceMax over a box's
+// coordinates, ArgMax, Slice of two columns joined by Concat to the box, Unsqueeze (the count
+// on axis 1) and Squeeze back.
+ir::Graph keptBoxRows() {
+    test::GraphBuilder b("kept_box_rows");
+    ir::Value* boxes = b.input("boxes", {1, 6, 4});
+    ir::Value* scores = b.input("scores", {1, 2, 6});
+    ir::Value* sel = b.op(
+        OpKind::NonMaxSuppression,
+        {boxes, scores, b.ints("max_boxes", {3}), b.floats("iou", {0.5f}), b.floats("min_score", {0.25f})}, {}, "nms");
+    ir::Value* boxIdx =
+        b.op(OpKind::Gather, {sel, b.constant("two", ir::Tensor::scalarInt64(2))}, {{"axis", int64_t{1}}}, "box_idx");
+    ir::Value* flat = b.op(OpKind::Squeeze, {boxes, b.ints("axis0", {0})}, {}, "flat_boxes");
+    ir::Value* kept = b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, "kept");
+    b.output(b.op(OpKind::Transpose, {kept}, {{"perm", std::vector<int64_t>{1, 0}}}, "kept_t"));
+    ir::Value* soft = b.op(OpKind::Softmax, {kept}, {{"axis", int64_t{-1}}}, "soft");
+    b.output(b.op(OpKind::ReduceMax, {soft, b.ints("axes1", {1})}, {{"keepdims", int64_t{0}}}, "soft_max"));
+    b.output(b.op(OpKind::ArgMax, {kept}, {{"axis", int64_t{1}}, {"keepdims", int64_t{0}}}, "arg_max"));
+    ir::Value* head =
+        b.op(OpKind::Slice, {kept, b.ints("s0", {0}), b.ints("s2", {2}), b.ints("ax1", {1})}, {}, "head_cols");
+    ir::Value* joined = b.op(OpKind::Concat, {head, kept}, {{"axis", int64_t{1}}}, "joined");
+    ir::Value* batched = b.op(OpKind::Unsqueeze, {joined, b.ints("ax0", {0})}, {}, "batched");
+    b.output(batched);
+    b.output(b.op(OpKind::Squeeze, {batched, b.ints("ax0b", {0})}, {}, "unbatched"));
+    return b.build();
+}
+
+// torch's boolean-mask indexing x[x > 0.5] * 2: NonZero, Transpose to [count, rank] rows,
+// GatherND of the values.
+ir::Graph maskedValues() {
+    test::GraphBuilder b("masked_values");
+    ir::Value* x = b.input("x", {3, 4});
+    ir::Value* hot = b.op(OpKind::Greater, {x, b.floats("half", {0.5f})}, {}, "hot");
+    ir::Value* where = b.op(OpKind::NonZero, {hot}, {}, "where_hot");
+    ir::Value* rows = b.op(OpKind::Transpose, {where}, {{"perm", std::vector<int64_t>{1, 0}}}, "where_rows");
+    ir::Value* picked = b.op(OpKind::GatherND, {x, rows}, {}, "picked");
+    b.output(b.op(OpKind::Mul, {picked, b.floats("two", {2.f})}, {}, "picked_x2"));
     return b.build();
 }
 
@@ -110,6 +174,11 @@ private slots:
         };
         std::vector<Case> cases;
         cases.push_back({"nms_tail", detectionTail(false), {{"boxes", sampleBoxes()}, {"scores", sampleScores()}}});
+        cases.push_back({"kept_box_rows", keptBoxRows(), {{"boxes", sampleBoxes()}, {"scores", sampleScores()}}});
+        cases.push_back({"masked_values",
+                         maskedValues(),
+                         {{"x", ir::Tensor::fromFloats(
+                                    {3, 4}, {0.9f, 0.1f, 0.f, 0.7f, 0.2f, 0.2f, 0.6f, 0.f, 0.f, 0.f, 0.f, 1.f})}}});
         cases.push_back({"nonzero_map",
                          nonZeroMap(),
                          {{"x", ir::Tensor::fromFloats(
@@ -141,6 +210,9 @@ private slots:
         // class 1: boxes 2, 5), so the run's count differs from the capacity.
         QCOMPARE(expected["nms_tail"][0].shape(), ir::Shape({5, 3}));
         QCOMPARE(expected["nonzero_map"][0].shape(), ir::Shape({2, 4}));
+        QCOMPARE(expected["kept_box_rows"][0].shape(), ir::Shape({4, 5})); // the 5 kept boxes, transposed
+        QCOMPARE(expected["kept_box_rows"][3].shape(), ir::Shape({1, 5, 6}));
+        QCOMPARE(expected["masked_values"][0].shape(), ir::Shape({4}));     // 4 of 12 above 0.5
         QCOMPARE(expected["topk_runtime_k"][0].shape(), ir::Shape({2, 5})); // K = 5 of 6
         QCOMPARE(expected["unique_labels"][0].shape(), ir::Shape({5}));     // 5 distinct of 8
         QCOMPARE(expected["unique_labels"][4].shape(), ir::Shape({3, 2}));  // 3 distinct rows of 5
@@ -178,6 +250,24 @@ private slots:
         const std::string& m = r.error().message;
         QVERIFY2(m.find("box_sum") != std::string::npos && m.find("depends on the data") != std::string::npos,
                  m.c_str());
+    }
+
+    // Softmax and Concat are carried along another axis (keptBoxRows), refused along it.
+    void aReaderAlongTheDataDependentAxisIsRefused() {
+        for (OpKind reader : {OpKind::Softmax, OpKind::Concat}) {
+            exporter::ExportOptions o;
+            o.library = "portable";
+            o.outDir = (embark::test::binaryDir() + "/tests/export_dynamic_length/exports/refused_axis");
+            o.force = true;
+            o.sampleInputs = {{"boxes", sampleBoxes()}, {"scores", sampleScores()}};
+            auto r = exporter::exportModel(keptBoxesAlongTheirAxis(reader), o);
+            QVERIFY(!r);
+            QCOMPARE(r.error().kind, ErrorKind::Unsupported);
+            const std::string& m = r.error().message;
+            QVERIFY2(m.find("along_boxes") != std::string::npos &&
+                         m.find("along the data-dependent axis") != std::string::npos,
+                     m.c_str());
+        }
     }
 };
 
