@@ -209,9 +209,23 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 // crashed in the narrow tile); memcpy is an unaligned move in both compilers.
 // vload_into for the 64-byte Narrow in builds without AVX-512: GCC warns (-Wpsabi) about a
 // function returning such a vector, even an inlined one.
+// 32- and 64-byte vectors through the unaligned-load intrinsics: GCC 12 tuned for cores whose
+// unaligned 256-bit loads it splits (-march=native on AMD Zen 3: znver3) expanded the memcpy of
+// a weight vector into two 16-byte stores to the stack and read the vector back from there for
+// every FMA (a store-forwarding stall each: 1 GFLOP/s in the 4 x 24 AVX2 tile, ResNeXt-50 at
+// 20x ONNX Runtime's time).
 template <typename V>
 [[gnu::always_inline]] inline void vload_into(V& v, const float* p) {
-    __builtin_memcpy(&v, p, sizeof v);
+#  if defined(__AVX512F__)
+    if constexpr (sizeof(V) == 64) {
+        v = (V)_mm512_loadu_ps(p);
+        return;
+    }
+#  endif
+    if constexpr (sizeof(V) == 32)
+        v = (V)_mm256_loadu_ps(p);
+    else
+        __builtin_memcpy(&v, p, sizeof v);
 }
 template <typename V>
 [[gnu::always_inline]] inline V vload(const float* p) {
@@ -221,7 +235,16 @@ template <typename V>
 }
 template <typename V>
 [[gnu::always_inline]] inline void vstore(float* p, const V& v) {
-    __builtin_memcpy(p, &v, sizeof v);
+#  if defined(__AVX512F__)
+    if constexpr (sizeof(V) == 64) {
+        _mm512_storeu_ps(p, (__m512)v);
+        return;
+    }
+#  endif
+    if constexpr (sizeof(V) == 32)
+        _mm256_storeu_ps(p, (__m256)v);
+    else
+        __builtin_memcpy(p, &v, sizeof v);
 }
 // The first `count` floats of v to out (all of them with one store).
 template <typename V>
