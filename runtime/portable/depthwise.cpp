@@ -623,14 +623,10 @@ template <int TAPS, Act kAct>
             depthwise_tail(taps, indirection + p * taps, w, bias, channels, 0, output + p * out_stride, op.act);
         return;
     }
-    // Blocks of 32 channels with AVX-512 (8 accumulators of 4 pixels), of 16 without (two ymm
-    // each); the last 16 channels overlap the block before (a block is a pure function of the
-    // input).
-#  if defined(__AVX512F__)
+    // Blocks of two vectors (32 channels with AVX-512, 8 accumulators of 4 pixels; 16 in two
+    // ymm without), then one; the last vector's channels overlap the block before (a block is a
+    // pure function of the input).
     constexpr int kWide = 2;
-#  else
-    constexpr int kWide = 1;
-#  endif
     int c0 = 0;
     for (; c0 + kWide * N <= channels; c0 += kWide * N)
         depthwise_block_groups_x86<TAPS, kWide, kAct>(taps, indirection, begin, end, w, bias, channels, c0, output,

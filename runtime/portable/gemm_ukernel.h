@@ -207,8 +207,8 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 // pointer cast, Clang ignores the aligned(4) of the type alias and emits aligned moves
 // (vmovaps), which fault on rows that are not 32- or 64-byte aligned (a Clang-built x86 export
 // crashed in the narrow tile); memcpy is an unaligned move in both compilers.
-// vload_into for the 64-byte Narrow in builds without AVX-512: GCC warns (-Wpsabi) about a
-// function returning such a vector, even an inlined one.
+// vload_into: GCC warns (-Wpsabi) about a function returning a vector wider than the build's
+// registers, even an inlined one.
 // 32- and 64-byte vectors through the unaligned-load intrinsics: GCC 12 tuned for cores whose
 // unaligned 256-bit loads it splits (-march=native on AMD Zen 3: znver3) expanded the memcpy of
 // a weight vector into two 16-byte stores to the stack and read the vector back from there for
@@ -222,10 +222,11 @@ template <typename V>
         return;
     }
 #  endif
-    if constexpr (sizeof(V) == 32)
+    if constexpr (sizeof(V) == 32) {
         v = (V)_mm256_loadu_ps(p);
-    else
+    } else {
         __builtin_memcpy(&v, p, sizeof v);
+    }
 }
 template <typename V>
 [[gnu::always_inline]] inline V vload(const float* p) {
@@ -241,10 +242,11 @@ template <typename V>
         return;
     }
 #  endif
-    if constexpr (sizeof(V) == 32)
+    if constexpr (sizeof(V) == 32) {
         _mm256_storeu_ps(p, (__m256)v);
-    else
+    } else {
         __builtin_memcpy(p, &v, sizeof v);
+    }
 }
 // The first `count` floats of v to out (all of them with one store).
 template <typename V>
@@ -271,7 +273,15 @@ template <typename V, Act kAct>
     }
 }
 
+// One zmm with AVX-512; one ymm without it. A 16-float generic vector in an AVX2 build is not
+// two ymm registers to GCC 12: it moved every lane through the stack and general registers
+// (vpinsrq; a 5x5 depthwise layer of 96 channels at 3 GMAC/s, the narrow tile 17-45% of
+// MobileNet-V3 and transformer exports on an AVX2-only EPYC).
+#  if defined(__AVX512F__)
 inline constexpr int kNarrowChannels = 16;
+#  else
+inline constexpr int kNarrowChannels = 8;
+#  endif
 using Narrow = float __attribute__((vector_size(kNarrowChannels * sizeof(float)), aligned(4)));
 
 // gemm_tile for channels [0, n_valid) of a panel, n_valid <= kNarrowChannels.
