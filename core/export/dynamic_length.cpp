@@ -1,5 +1,6 @@
 #include "dynamic_length.h"
 
+#include "ir/opkind.h"
 #include "reference/interpreter.h"
 
 #include <algorithm>
@@ -84,39 +85,55 @@ std::optional<std::vector<int64_t>> constantInts(const ir::Node& n, size_t i) {
 // classes, per kept box). `dynamicInputs`: how many inputs have a data-dependent length.
 template <typename Bad>
 Expected<int> movedAxis(const ir::Node& n, size_t which, int d, size_t dynamicInputs, const Bad& bad) {
-    const ir::Value* x = n.input(which);
-    const ir::Value* y = n.output(0);
-    const int rank = static_cast<int>(x->shape.rank());
-    const auto axisOf = [](int64_t a, int r) -> int64_t { return a < 0 ? a + r : a; };
+    const ir::Shape& in = n.input(which)->shape;
+    const int rank = static_cast<int>(in.rank());
     if (dynamicInputs != 1 && n.op != OpKind::Concat) return bad("it also reads another data-dependent length");
     if (which != 0 && n.op != OpKind::Concat) return bad("only its first input may have a data-dependent length");
+    // Marks the axes listed in input 1 (`axes`) of `shape`: nullopt when they are computed at run
+    // time or one is out of range; none listed marks `none`.
+    const auto listed = [&](const ir::Shape& shape, bool none) -> std::optional<std::vector<bool>> {
+        const auto axes = constantInts(n, 1);
+        if (!axes) return std::nullopt;
+        std::vector<bool> marked(shape.rank(), axes->empty() && none);
+        for (int64_t a : *axes) {
+            const int64_t i = shape.normAxis(a);
+            if (i < 0) return std::nullopt;
+            marked[static_cast<size_t>(i)] = true;
+        }
+        return marked;
+    };
+    const auto before = [&](const std::vector<bool>& marked) {
+        return static_cast<int>(std::count(marked.begin(), marked.begin() + d, true));
+    };
+    if (ir::isReduceOp(n.op)) {
+        const bool noop = n.attrInt("noop_with_empty_axes", 0) != 0;
+        const auto reduced = listed(in, !noop);
+        if (!reduced) return bad("its axes are computed at run time or out of range");
+        if ((*reduced)[static_cast<size_t>(d)]) return bad("it reduces the data-dependent axis");
+        return n.attrInt("keepdims", 1) != 0 ? d : d - before(*reduced);
+    }
     switch (n.op) {
     case OpKind::Transpose: {
         std::vector<int64_t> perm = n.attrInts("perm");
         if (perm.empty())
             for (int i = rank - 1; i >= 0; --i) perm.push_back(i);
         for (size_t j = 0; j < perm.size(); ++j)
-            if (axisOf(perm[j], rank) == d) return static_cast<int>(j);
+            if (in.normAxis(perm[j]) == d) return static_cast<int>(j);
         return bad("its perm does not name every axis");
     }
     case OpKind::Squeeze: {
-        const auto axes = constantInts(n, 1);
-        if (!axes) return bad("its axes are computed at run time");
-        std::vector<bool> dropped(static_cast<size_t>(rank), axes->empty());
-        if (axes->empty())
-            for (int i = 0; i < rank; ++i) dropped[static_cast<size_t>(i)] = x->shape[static_cast<size_t>(i)] == 1;
-        for (int64_t a : *axes) dropped[static_cast<size_t>(axisOf(a, rank))] = true;
-        if (dropped[static_cast<size_t>(d)]) return bad("it squeezes the data-dependent axis");
-        return static_cast<int>(d - std::count(dropped.begin(), dropped.begin() + d, true));
+        auto dropped = listed(in, false);
+        if (!dropped) return bad("its axes are computed at run time or out of range");
+        if (constantInts(n, 1)->empty()) // every axis of 1
+            for (int i = 0; i < rank; ++i) (*dropped)[static_cast<size_t>(i)] = in[static_cast<size_t>(i)] == 1;
+        if ((*dropped)[static_cast<size_t>(d)]) return bad("it squeezes the data-dependent axis");
+        return d - before(*dropped);
     }
     case OpKind::Unsqueeze: {
-        const auto axes = constantInts(n, 1);
-        if (!axes) return bad("its axes are computed at run time");
-        const int outRank = static_cast<int>(y->shape.rank());
-        std::vector<bool> added(static_cast<size_t>(outRank), false);
-        for (int64_t a : *axes) added[static_cast<size_t>(axisOf(a, outRank))] = true;
-        for (int j = 0, i = 0; j < outRank; ++j)
-            if (!added[static_cast<size_t>(j)] && i++ == d) return j;
+        const auto added = listed(n.output(0)->shape, false);
+        if (!added) return bad("its axes are computed at run time or out of range");
+        for (int j = 0, i = 0; j < static_cast<int>(added->size()); ++j)
+            if (!(*added)[static_cast<size_t>(j)] && i++ == d) return j;
         return bad("its axes do not fit its output");
     }
     case OpKind::Slice: {
@@ -128,45 +145,27 @@ Expected<int> movedAxis(const ir::Node& n, size_t which, int d, size_t dynamicIn
             if (static_cast<int>(starts->size()) > d) return bad("it slices along the data-dependent axis");
         } else {
             for (int64_t a : *axes)
-                if (axisOf(a, rank) == d) return bad("it slices along the data-dependent axis");
+                if (in.normAxis(a) == d) return bad("it slices along the data-dependent axis");
         }
         return d;
     }
     case OpKind::Concat:
         for (const ir::Value* v : n.inputs())
-            if (v && v->shape.rank() != static_cast<size_t>(rank)) return bad("its inputs differ in rank");
+            if (v && v->shape.rank() != in.rank()) return bad("its inputs differ in rank");
         if (dynamicInputs != n.inputs().size()) return bad("it joins it with a value of fixed length");
-        if (axisOf(n.attrInt("axis", 0), rank) == d) return bad("it concatenates along the data-dependent axis");
+        if (in.normAxis(n.attrInt("axis", 0)) == d) return bad("it concatenates along the data-dependent axis");
         return d;
     case OpKind::Softmax:
     case OpKind::LogSoftmax:
     case OpKind::Hardmax:
-        if (axisOf(n.attrInt("axis", -1), rank) == d) return bad("it normalises along the data-dependent axis");
+        if (in.normAxis(n.attrInt("axis", -1)) == d) return bad("it normalises along the data-dependent axis");
         return d;
     case OpKind::ArgMax:
     case OpKind::ArgMin: {
-        const int64_t a = axisOf(n.attrInt("axis", 0), rank);
+        const int64_t a = in.normAxis(n.attrInt("axis", 0));
+        if (a < 0) return bad("its axis is out of range");
         if (a == d) return bad("it reduces the data-dependent axis");
         return n.attrInt("keepdims", 1) != 0 || d < a ? d : d - 1;
-    }
-    case OpKind::ReduceMean:
-    case OpKind::ReduceSum:
-    case OpKind::ReduceMax:
-    case OpKind::ReduceMin:
-    case OpKind::ReduceProd:
-    case OpKind::ReduceL1:
-    case OpKind::ReduceL2:
-    case OpKind::ReduceLogSum:
-    case OpKind::ReduceLogSumExp:
-    case OpKind::ReduceSumSquare: {
-        const auto axes = constantInts(n, 1);
-        if (!axes) return bad("its axes are computed at run time");
-        if (axes->empty() && n.attrInt("noop_with_empty_axes", 0) != 0) return d;
-        std::vector<bool> reduced(static_cast<size_t>(rank), axes->empty());
-        for (int64_t a : *axes) reduced[static_cast<size_t>(axisOf(a, rank))] = true;
-        if (reduced[static_cast<size_t>(d)]) return bad("it reduces the data-dependent axis");
-        if (n.attrInt("keepdims", 1) != 0) return d;
-        return static_cast<int>(d - std::count(reduced.begin(), reduced.begin() + d, true));
     }
     default: return bad("this op does not keep rows apart");
     }

@@ -35,11 +35,12 @@ ir::Tensor sampleScores() {
                                   {0.9f, 0.8f, 0.1f, 0.7f, 0.75f, 0.3f, 0.2f, 0.1f, 0.95f, 0.1f, 0.1f, 0.6f});
 }
 
-// NonMaxSuppression with its common layout: the triples, the kept boxes and their scores.
-// The kept boxes (detectionTail's) read by `reader` along their data-dependent axis 0: a Softmax
-// over the boxes, or a Concat of the boxes with themselves along it.
-ir::Graph keptBoxesAlongTheirAxis(OpKind reader) {
-    test::GraphBuilder b("kept_along_axis");
+// The inputs "boxes" [1, 6, 4] and "scores" [1, 2, 6], NonMaxSuppression of them (at most 3 per
+// class) and the boxes it keeps, gathered into a value named `keptName`.
+struct KeptBoxes {
+    ir::Value *scores, *selected, *kept;
+};
+KeptBoxes keptBoxes(test::GraphBuilder& b, const std::string& keptName) {
     ir::Value* boxes = b.input("boxes", {1, 6, 4});
     ir::Value* scores = b.input("scores", {1, 2, 6});
     ir::Value* sel = b.op(
@@ -48,7 +49,14 @@ ir::Graph keptBoxesAlongTheirAxis(OpKind reader) {
     ir::Value* boxIdx =
         b.op(OpKind::Gather, {sel, b.constant("two", ir::Tensor::scalarInt64(2))}, {{"axis", int64_t{1}}}, "box_idx");
     ir::Value* flat = b.op(OpKind::Squeeze, {boxes, b.ints("axis0", {0})}, {}, "flat_boxes");
-    ir::Value* kept = b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, "kept");
+    return {scores, sel, b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, keptName)};
+}
+
+// The kept boxes read by `reader` along their data-dependent axis 0: a Softmax over the boxes,
+// or a Concat of the boxes with themselves along it.
+ir::Graph keptBoxesAlongTheirAxis(OpKind reader) {
+    test::GraphBuilder b("kept_along_axis");
+    ir::Value* kept = keptBoxes(b, "kept").kept;
     if (reader == OpKind::Concat)
         b.output(b.op(OpKind::Concat, {kept, kept}, {{"axis", int64_t{0}}}, "along_boxes"));
     else
@@ -56,17 +64,11 @@ ir::Graph keptBoxesAlongTheirAxis(OpKind reader) {
     return b.build();
 }
 
+// NonMaxSuppression with its common layout: the triples, the kept boxes and their scores.
 ir::Graph detectionTail(bool reduceAfter) {
     test::GraphBuilder b(reduceAfter ? "nms_reduced" : "nms_tail");
-    ir::Value* boxes = b.input("boxes", {1, 6, 4});
-    ir::Value* scores = b.input("scores", {1, 2, 6});
-    ir::Value* sel = b.op(
-        OpKind::NonMaxSuppression,
-        {boxes, scores, b.ints("max_boxes", {3}), b.floats("iou", {0.5f}), b.floats("min_score", {0.25f})}, {}, "nms");
-    ir::Value* boxIdx =
-        b.op(OpKind::Gather, {sel, b.constant("two", ir::Tensor::scalarInt64(2))}, {{"axis", int64_t{1}}}, "box_idx");
-    ir::Value* flat = b.op(OpKind::Squeeze, {boxes, b.ints("axis0", {0})}, {}, "flat_boxes");
-    ir::Value* kept = b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, "det_boxes");
+    const KeptBoxes det = keptBoxes(b, "det_boxes");
+    ir::Value *scores = det.scores, *sel = det.selected, *kept = det.kept;
     if (reduceAfter) {
         b.output(b.op(OpKind::ReduceSum, {kept, b.ints("axes", {0})}, {}, "box_sum"));
         return b.build();
@@ -83,15 +85,7 @@ ir::Graph detectionTail(bool reduceAfter) {
 // on axis 1) and Squeeze back.
 ir::Graph keptBoxRows() {
     test::GraphBuilder b("kept_box_rows");
-    ir::Value* boxes = b.input("boxes", {1, 6, 4});
-    ir::Value* scores = b.input("scores", {1, 2, 6});
-    ir::Value* sel = b.op(
-        OpKind::NonMaxSuppression,
-        {boxes, scores, b.ints("max_boxes", {3}), b.floats("iou", {0.5f}), b.floats("min_score", {0.25f})}, {}, "nms");
-    ir::Value* boxIdx =
-        b.op(OpKind::Gather, {sel, b.constant("two", ir::Tensor::scalarInt64(2))}, {{"axis", int64_t{1}}}, "box_idx");
-    ir::Value* flat = b.op(OpKind::Squeeze, {boxes, b.ints("axis0", {0})}, {}, "flat_boxes");
-    ir::Value* kept = b.op(OpKind::Gather, {flat, boxIdx}, {{"axis", int64_t{0}}}, "kept");
+    ir::Value* kept = keptBoxes(b, "kept").kept;
     b.output(b.op(OpKind::Transpose, {kept}, {{"perm", std::vector<int64_t>{1, 0}}}, "kept_t"));
     ir::Value* soft = b.op(OpKind::Softmax, {kept}, {{"axis", int64_t{-1}}}, "soft");
     b.output(b.op(OpKind::ReduceMax, {soft, b.ints("axes1", {1})}, {{"keepdims", int64_t{0}}}, "soft_max"));
