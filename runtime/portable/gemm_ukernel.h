@@ -203,17 +203,14 @@ EMBARK_VECTORIZE_ALWAYS inline void gemm_tile(int taps, int kc, const float* con
 // NR-apart weights make GCC 12 vectorize the k loop instead, with gathers (bench/README.md).
 #if defined(__AVX__) && (defined(__GNUC__) || defined(__clang__)) && !EMBARK_VECTOR_TILE
 #  define EMBARK_NARROW_TILE 1
-// Unaligned loads and stores of the x86 tiles' vector types (Narrow, V16, V8). Through a
-// pointer cast, Clang ignores the aligned(4) of the type alias and emits aligned moves
-// (vmovaps), which fault on rows that are not 32- or 64-byte aligned (a Clang-built x86 export
-// crashed in the narrow tile); memcpy is an unaligned move in both compilers.
-// vload_into: GCC warns (-Wpsabi) about a function returning a vector wider than the build's
-// registers, even an inlined one.
-// 32- and 64-byte vectors through the unaligned-load intrinsics: GCC 12 tuned for cores whose
-// unaligned 256-bit loads it splits (-march=native on AMD Zen 3: znver3) expanded the memcpy of
-// a weight vector into two 16-byte stores to the stack and read the vector back from there for
-// every FMA (a store-forwarding stall each: 1 GFLOP/s in the 4 x 24 AVX2 tile, ResNeXt-50 at
-// 20x ONNX Runtime's time).
+// Unaligned loads and stores of the x86 tiles' vector types (Narrow, V16, V8), through the
+// unaligned-move intrinsics for the build's register widths. Not a pointer cast: Clang ignores
+// the aligned(4) of the type alias and emits aligned moves (vmovaps), which fault on rows that
+// are not 32- or 64-byte aligned (a Clang-built x86 export crashed in the narrow tile). Not
+// memcpy: GCC 12 tuned for AMD Zen 3 (-march=native: znver3) expanded it into two 16-byte stores
+// to the stack and read the vector back from there for every FMA (a store-forwarding stall each:
+// 1 GFLOP/s in the 4 x 24 AVX2 tile, ResNeXt-50 at 20x ONNX Runtime's time). vload_into, not a
+// returning function: GCC warns (-Wpsabi) about returning a vector wider than the registers.
 template <typename V>
 [[gnu::always_inline]] inline void vload_into(V& v, const float* p) {
 #  if defined(__AVX512F__)

@@ -92,12 +92,17 @@ struct Rows {
 };
 using Patch = Rows<int8_t>;
 
-// The bytes of vl scaled values f (requantize_value's v) requantized, into out.
+// vl scaled values f (requantize_value's v) requantized: the bytes in the low bits of int32.
+template <int L>
+[[gnu::always_inline]] inline typename Lanes<L>::I32 requantized_bits(typename Lanes<L>::F32 f, QRq rq, size_t vl) {
+    f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
+    return __riscv_vadd(Lanes<L>::bits(f), rq.offset, vl);
+}
+
+// The bytes of vl scaled values f requantized, into out.
 template <int L>
 [[gnu::always_inline]] inline void store_requantized_floats(int8_t* out, typename Lanes<L>::F32 f, QRq rq, size_t vl) {
-    f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
-    const typename Lanes<L>::I32 q = __riscv_vadd(Lanes<L>::bits(f), rq.offset, vl);
-    __riscv_vse8(out, __riscv_vncvt_x(__riscv_vncvt_x(q, vl), vl), vl);
+    __riscv_vse8(out, __riscv_vncvt_x(__riscv_vncvt_x(requantized_bits<L>(f, rq, vl), vl), vl), vl);
 }
 
 // The bytes of vl int32 sums a requantized with per-channel multipliers m, into out.
@@ -345,9 +350,7 @@ template <int M, bool kPairs>
         // vsetvli per element width, not three per pixel, and the multipliers dead after the
         // products (they had been spilled around each pixel's narrowing).
         auto bits = [&](vint32m8_t a) {
-            vfloat32m8_t f = __riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl);
-            f = __riscv_vfadd(__riscv_vfmin(__riscv_vfmax(f, rq.lo, vl), rq.hi, vl), 12582912.f, vl);
-            return __riscv_vadd(__riscv_vreinterpret_v_f32m8_i32m8(f), rq.offset, vl);
+            return requantized_bits<8>(__riscv_vfmul(__riscv_vfcvt_f(a, vl), m, vl), rq, vl);
         };
         const vint32m8_t q0 = bits(a0), q1 = bits(a1), q2 = bits(a2);
         const vint16m4_t h0 = __riscv_vncvt_x(q0, vl), h1 = __riscv_vncvt_x(q1, vl), h2 = __riscv_vncvt_x(q2, vl);
